@@ -1,0 +1,49 @@
+// Runs the test suite with Node's own runner (through tsx for TypeScript).
+// Usage: node scripts/run-tests.mjs [unit|integration|e2e ...]
+// Node 20's `--test` takes no globs, so the files are listed here.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const layers = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
+
+function testFiles(dir) {
+  let out = [];
+  let entries;
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const name of entries.sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out = out.concat(testFiles(path));
+    else if (/\.test\.tsx?$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+let failed = false;
+let passed = 0;
+let failures = 0;
+const tapDir = mkdtempSync(join(tmpdir(), 'tidemark-tests-'));
+for (const layer of layers) {
+  const files = testFiles(join('test', layer));
+  if (!files.length) continue;
+  console.log(`\n# ${layer}: ${files.length} files`);
+  // Browser and integration tests start servers and crawls: run those files one at a time.
+  const concurrency = layer === 'unit' ? '2' : '1';
+  const tap = join(tapDir, `${layer}.tap`);
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  );
+  if (result.status !== 0) failed = true;
+  const summary = readFileSync(tap, 'utf8');
+  passed += Number(/^# pass (\d+)/m.exec(summary)?.[1] ?? 0);
+  failures += Number(/^# fail (\d+)/m.exec(summary)?.[1] ?? 0);
+}
+if (failed && failures === 0) failures = 1; // a crashed runner counts as a failure
+console.log(`\n${passed} passed, ${failures} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,72 @@
+/**
+ * The shapes that cross stage boundaries in the crawl pipeline: what the fetcher produces and
+ * the WARC writer, extractors and analysers consume. Kept in one small file so stages agree.
+ */
+
+/** Why a URL was not captured, or why its capture failed. Stable strings: stored in the crawl log. */
+export type FailureReason =
+  | 'dns'
+  | 'connect-refused'
+  | 'connect-timeout'
+  | 'headers-timeout'
+  | 'total-timeout'
+  | 'connection-reset'
+  | 'tls'
+  | 'too-many-redirects'
+  | 'http-5xx'
+  | 'decompression-bomb'
+  | 'robots-disallowed'
+  | 'robots-unavailable'
+  | 'invalid-url'
+  | 'internal';
+
+/** Why a URL was excluded before fetching. Stable strings: stored with the URL. */
+export type ExclusionReason =
+  | 'out-of-scope-host'
+  | 'out-of-surt-scope'
+  | 'include-mismatch'
+  | 'exclude-match'
+  | 'max-depth'
+  | 'max-pages'
+  | 'max-pages-per-host'
+  | 'url-too-long'
+  | 'unsupported-scheme'
+  | 'invalid-url'
+  | 'trap-repeating-path'
+  | 'trap-growing-query'
+  | 'trap-calendar'
+  | 'trap-query-variants'
+  | 'robots'
+  | 'spam'
+  | 'blacklisted'
+  | 'aah';
+
+/** The body of a response as stored: small bodies in memory, large ones spooled to a temp file. */
+export type StoredBody =
+  | { kind: 'memory'; bytes: Buffer }
+  | { kind: 'file'; path: string; size: number };
+
+/** One HTTP exchange, as the WARC writer needs it. */
+export interface HttpExchange {
+  url: string;
+  /** When the request was sent: the WARC-Date of both request and response records. */
+  date: Date;
+  /** Remote IP address, for WARC-IP-Address. */
+  ip: string | null;
+  /** The request as sent: request line + headers + CRLF (no body: GET only). */
+  requestHead: Buffer;
+  /**
+   * The response status line and headers as received, ending with CRLF CRLF. If the body was
+   * de-chunked, the Transfer-Encoding header has been removed (WARC.md).
+   */
+  responseHead: Buffer;
+  status: number;
+  /** Lower-cased header names; repeated headers joined by ', ' (set-cookie by '\n'). */
+  headers: Record<string, string>;
+  /** Entity body with transfer coding removed and content coding (gzip) kept. */
+  body: StoredBody;
+  /** `sha1:<BASE32>` of `body`, computed while it streamed in. */
+  payloadDigest: string;
+  /** Set when the body was cut short: WARC-Truncated value. */
+  truncated: 'length' | 'time' | 'disconnect' | null;
+}

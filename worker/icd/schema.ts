@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/**
+ * The Intelligent Crawl Definition: the one schema that validates the cockpit form, the API and
+ * the CLI. Every field has a default so `{ name, seeds }` is a complete ICD.
+ */
+
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1, 'Enter a URL')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'Not a valid http(s) URL');
+
+const regexSource = z.string().refine((value) => {
+  try {
+    new RegExp(value);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'Not a valid regular expression');
+
+export const scopeSchema = z.object({
+  /** Hosts allowed besides the seeds' own hosts (exact host names, lower case). */
+  allowedHosts: z.array(z.string().trim().toLowerCase().min(1)).default([]),
+  /** SURT prefixes, e.g. `http://(org,example,)/blog` — a URL in any of them is in scope. */
+  surtPrefixes: z.array(z.string().trim().min(1)).default([]),
+  include: z.array(regexSource).default([]),
+  exclude: z.array(regexSource).default([]),
+  maxDepth: z.number().int().min(0).max(1000).default(20),
+  maxPages: z.number().int().min(1).max(100_000_000).default(10_000),
+  maxPagesPerHost: z.number().int().min(1).max(100_000_000).default(10_000),
+  maxUrlLength: z.number().int().min(32).max(65_536).default(2048),
+  /** How query strings are canonicalised: kept as is, parameters sorted, or dropped. */
+  queryHandling: z.enum(['keep', 'sort', 'strip']).default('sort'),
+  /** Query variants of one path allowed per host before the path counts as a trap. */
+  maxQueryVariantsPerPath: z.number().int().min(1).max(1_000_000).default(200),
+  /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
+  includeRequisites: z.boolean().default(true),
+});
+
+export const politenessSchema = z
+  .object({
+    respectRobots: z.boolean().default(true),
+    /** Seeds (URL prefixes) whose hosts are crawled without honouring robots.txt. */
+    ignoreRobotsFor: z.array(z.string()).default([]),
+    minDelayMs: z.number().int().min(0).max(600_000).default(1000),
+    maxDelayMs: z.number().int().min(0).max(3_600_000).default(30_000),
+    /** Next request to a host waits delayFactor × the last response time (Heritrix's delay-factor). */
+    delayFactor: z.number().min(0).max(100).default(2),
+    concurrency: z.number().int().min(1).max(512).default(16),
+  })
+  .refine((p) => p.maxDelayMs >= p.minDelayMs, { message: 'Max delay must be at least the min delay', path: ['maxDelayMs'] });
+
+export const fetchLimitsSchema = z.object({
+  connectTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+  headersTimeoutMs: z.number().int().min(100).max(600_000).default(20_000),
+  totalTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
+  maxBodyBytes: z.number().int().min(1024).max(10 * 1024 ** 3).default(50 * 1024 * 1024),
+  /** Cap on decompressed bytes when a body must be decoded (link extraction); stops gzip bombs. */
+  maxDecodedBytes: z.number().int().min(1024).max(10 * 1024 ** 3).default(100 * 1024 * 1024),
+  maxRetries: z.number().int().min(0).max(10).default(2),
+});
+
+export const keywordSchema = z.object({ term: z.string().trim().min(1), weight: z.number().min(0).max(10).default(1) });
+export const entitySchema = z.object({
+  name: z.string().trim().min(1),
+  type: z.enum(['person', 'organisation', 'location', 'event']),
+  aliases: z.array(z.string().trim().min(1)).default([]),
+});
+export const urlPatternSchema = z.object({ pattern: regexSource, weight: z.number().min(-1).max(1) });
+
+export const focusSchema = z.object({
+  enabled: z.boolean().default(false),
+  keywords: z.array(keywordSchema).default([]),
+  entities: z.array(entitySchema).default([]),
+  topics: z.array(z.string().trim().min(1)).default([]),
+  urlPatterns: z.array(urlPatternSchema).default([]),
+  /** Extra hosts/patterns for the spam-link filter, on top of the shipped default list. */
+  blacklist: z.array(z.string().trim().min(1)).default([]),
+  referenceCrawl: z
+    .object({ maxPages: z.number().int().min(1).max(10_000).default(50), maxDepth: z.number().int().min(0).max(10).default(1) })
+    .default({ maxPages: 50, maxDepth: 1 }),
+  /** Topic vector terms after the archivist's review (term → weight); empty until a reference crawl ran. */
+  topicTerms: z.record(z.string(), z.number()).default({}),
+  moduleWeights: z
+    .object({
+      text: z.number().min(0).default(1),
+      urlPattern: z.number().min(0).default(0.3),
+      spam: z.number().min(0).default(0.3),
+      entity: z.number().min(0).default(0.5),
+      aah: z.number().min(0).default(0.3),
+    })
+    .default({ text: 1, urlPattern: 0.3, spam: 0.3, entity: 0.5, aah: 0.3 }),
+  updateFunction: z.enum(['FIRST', 'LAST', 'MAX', 'AVG', 'SUM']).default('AVG'),
+  batch: z.object({ enabled: z.boolean().default(false), bl: z.number().int().min(1).max(1000).default(1) }).default({ enabled: false, bl: 1 }),
+  relevanceThreshold: z.number().min(0).max(1).default(0.333),
+  relevanceWindow: z.number().int().min(1).max(1_000_000).default(1000),
+});
+
+export const coherenceSchema = z.object({
+  mode: z.enum(['snapshot', 'snapshot-organ-pipes', 'visit-revisit']).default('snapshot'),
+  /** Recrawl interval in minutes; 0 = no scheduled recrawls. */
+  recrawlIntervalMinutes: z.number().int().min(0).max(525_600).default(0),
+  feeds: z.array(httpUrl).default([]),
+  minFeedPollMinutes: z.number().int().min(1).max(10_080).default(15),
+});
+
+export const icdSchema = z.object({
+  name: z.string().trim().min(1, 'Give the crawl a name').max(200),
+  description: z.string().max(5000).default(''),
+  seeds: z.array(httpUrl).min(1, 'At least one seed URL'),
+  scope: scopeSchema.default(scopeSchema.parse({})),
+  politeness: politenessSchema.default(politenessSchema.parse({})),
+  limits: fetchLimitsSchema.default(fetchLimitsSchema.parse({})),
+  userAgent: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .default('Tidemark/0.1 (+https://github.com/tidemark/tidemark; web archiving crawler)'),
+  warc: z
+    .object({ rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3), gzipLevel: z.number().int().min(0).max(9).default(3) })
+    .default({ rotateBytes: 1024 ** 3, gzipLevel: 3 }),
+  focus: focusSchema.default(focusSchema.parse({})),
+  aah: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  coherence: coherenceSchema.default(coherenceSchema.parse({})),
+});
+
+/** An ICD as written by a user (defaults may be missing). */
+export type IcdInput = z.input<typeof icdSchema>;
+/** A validated ICD with every default filled in. */
+export type Icd = z.output<typeof icdSchema>;
+
+/** Parses an ICD, throwing a ZodError that lists every invalid field. */
+export function parseIcd(input: unknown): Icd {
+  return icdSchema.parse(input);
+}
