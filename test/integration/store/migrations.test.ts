@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { applyMigrations, readMigrations } from '../../../worker/store/migrator';
+import { parsePrismaModels } from '../../support/prisma-schema';
+
+const MIGRATIONS = 'prisma/migrations';
+
+test('migrations apply on an empty database and are a no-op the second time', () => {
+  const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'tm-mig-')), 'a.db'));
+  const first = applyMigrations(db, MIGRATIONS);
+  assert.deepEqual(first, readMigrations(MIGRATIONS).map((m) => m.name));
+  assert.ok(first.length >= 1);
+  const second = applyMigrations(db, MIGRATIONS);
+  assert.deepEqual(second, []);
+  const rows = db.prepare('SELECT migration_name, checksum, finished_at FROM _prisma_migrations').all() as { migration_name: string; checksum: string; finished_at: string }[];
+  assert.equal(rows.length, first.length);
+  for (const row of rows) assert.ok(row.finished_at, `${row.migration_name} has finished_at`);
+  db.close();
+});
+
+test('an applied migration whose file changed is refused', () => {
+  const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'tm-mig-')), 'b.db'));
+  applyMigrations(db, MIGRATIONS);
+  db.prepare("UPDATE _prisma_migrations SET checksum = 'tampered'").run();
+  assert.throws(() => applyMigrations(db, MIGRATIONS), /changed after it was applied/);
+  db.close();
+});
+
+test('the migrated database matches schema.prisma: every model and column, nullability and unique indexes', () => {
+  const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'tm-mig-')), 'c.db'));
+  applyMigrations(db, MIGRATIONS);
+  const models = parsePrismaModels(readFileSync('prisma/schema.prisma', 'utf8'));
+  assert.ok(models.length >= 10, 'schema parsed');
+  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != '_prisma_migrations' AND name NOT LIKE 'frontier_%' AND name NOT LIKE 'engine_%'").all() as { name: string }[]).map((r) => r.name));
+  assert.deepEqual([...tables].sort(), models.map((m) => m.name).sort(), 'tables = models');
+  const sqlType: Record<string, string> = { Int: 'INTEGER', String: 'TEXT', DateTime: 'DATETIME', Float: 'REAL', Boolean: 'BOOLEAN', BigInt: 'BIGINT' };
+  for (const model of models) {
+    const columns = db.prepare(`PRAGMA table_info("${model.name}")`).all() as { name: string; type: string; notnull: number; pk: number }[];
+    assert.deepEqual(columns.map((c) => c.name).sort(), model.fields.map((f) => f.name).sort(), `columns of ${model.name}`);
+    for (const field of model.fields) {
+      const column = columns.find((c) => c.name === field.name)!;
+      assert.equal(column.type, sqlType[field.type], `${model.name}.${field.name} type`);
+      assert.equal(column.notnull === 1 || column.pk === 1, !field.optional, `${model.name}.${field.name} nullability`);
+    }
+    const uniques = (db.prepare(`PRAGMA index_list("${model.name}")`).all() as { name: string; unique: number; origin: string }[])
+      .filter((i) => i.unique && i.origin === 'c')
+      .map((i) => (db.prepare(`PRAGMA index_info("${i.name}")`).all() as { name: string }[]).map((c) => c.name).join(','));
+    assert.deepEqual(uniques.sort(), model.uniqueFields.sort(), `unique indexes of ${model.name}`);
+  }
+  db.close();
+});

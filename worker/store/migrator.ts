@@ -1,0 +1,69 @@
+import type Database from 'better-sqlite3';
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Prisma's own bookkeeping table, so `prisma migrate deploy` agrees with what we applied. */
+const PRISMA_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`;
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** Lists `prisma/migrations/<stamp>_<name>/migration.sql` in order. */
+export function readMigrations(migrationsDir: string): MigrationFile[] {
+  if (!existsSync(migrationsDir)) return [];
+  return readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(migrationsDir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+/**
+ * Applies pending migrations, each in its own transaction, recording them as Prisma does.
+ * Refuses to go on if an applied migration's file changed (its checksum differs), like Prisma.
+ * Returns the names applied now (empty on an up-to-date database).
+ */
+export function applyMigrations(db: Database.Database, migrationsDir: string): string[] {
+  db.exec(PRISMA_MIGRATIONS_TABLE);
+  const applied = new Map(
+    (db.prepare('SELECT migration_name, checksum FROM _prisma_migrations WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL').all() as {
+      migration_name: string;
+      checksum: string;
+    }[]).map((r) => [r.migration_name, r.checksum]),
+  );
+  const done: string[] = [];
+  for (const migration of readMigrations(migrationsDir)) {
+    const previous = applied.get(migration.name);
+    if (previous !== undefined) {
+      if (previous !== migration.checksum) {
+        throw new Error(`Migration ${migration.name} was changed after it was applied (checksum differs); add a new migration instead.`);
+      }
+      continue;
+    }
+    const startedAt = new Date().toISOString();
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare(
+        'INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count) VALUES (?, ?, ?, ?, NULL, NULL, ?, 1)',
+      ).run(randomUUID(), migration.checksum, new Date().toISOString(), migration.name, startedAt);
+    })();
+    done.push(migration.name);
+  }
+  return done;
+}

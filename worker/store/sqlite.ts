@@ -1,0 +1,25 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Opens the SQLite database the way every Tidemark process must: WAL (the server reads while the
+ * worker writes), a busy timeout (the two processes wait for each other instead of failing),
+ * foreign keys on.
+ */
+export function openSqlite(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 10000');
+  // NORMAL in WAL mode: a committed transaction survives a process crash (SIGKILL); only a power
+  // loss can roll back the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+/** Timestamps as the Prisma adapter writes them (ISO 8601 with an explicit UTC offset). */
+export function sqlDate(date: Date): string {
+  return date.toISOString().replace('Z', '+00:00');
+}
