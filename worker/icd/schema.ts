@@ -48,6 +48,8 @@ export const scopeSchema = z.object({
 
 export const politenessSchema = z
   .object({
+    /** Off: no per-host delay and no one-request-per-host limit (benchmarks against own servers). */
+    enabled: z.boolean().default(true),
     respectRobots: z.boolean().default(true),
     /** Seeds (URL prefixes) whose hosts are crawled without honouring robots.txt. */
     ignoreRobotsFor: z.array(z.string()).default([]),

@@ -1,0 +1,113 @@
+/**
+ * Tidemark's server: Next.js (the cockpit and its API) and socket.io on one HTTP port, the
+ * bundled demo web site on another loopback port, and the supervised crawl worker process.
+ */
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import next from 'next';
+import { Server as SocketServer } from 'socket.io';
+import { loadEnv } from './worker/config/env';
+import { openSqlite } from './worker/store/sqlite';
+import { applyMigrations } from './worker/store/migrator';
+import { seedDatabase } from './worker/store/seed';
+import { startDemoServer } from './worker/demo/demo-server';
+import { WorkerSupervisor } from './worker/process/supervisor';
+import { EventBatcher } from './worker/events/event-batcher';
+import { crawlEventName, crawlRoom, type WorkerMessage } from './worker/events/messages';
+import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions';
+import { can } from './worker/auth/roles';
+
+const EVENT_FLUSH_MS = 500;
+
+async function main(): Promise<void> {
+  const env = loadEnv();
+  const db = openSqlite(env.dbPath);
+  const applied = applyMigrations(db, resolve('prisma/migrations'));
+  if (applied.length) console.log(`tidemark: applied migrations ${applied.join(', ')}`);
+
+  const demo = env.TIDEMARK_DEMO_PORT ? await startDemoServer(env.TIDEMARK_DEMO_PORT) : null;
+  if (demo) console.log(`tidemark: demo web site on ${demo.origin}/`);
+  const seeded = await seedDatabase(db, {
+    adminPassword: env.TIDEMARK_ADMIN_PASSWORD,
+    demoOrigin: demo?.origin,
+    knowledgeBasePath: resolve('knowledge-base/default.xml'),
+  });
+  if (seeded.oneTimePassword) {
+    console.log(`tidemark: created user "admin" with one-time password: ${seeded.oneTimePassword}`);
+    console.log('tidemark: (set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
+  }
+
+  const app = next({ dev: false, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const http = createServer((req, res) => void handle(req, res));
+
+  const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
+  const io = new SocketServer(http, { serveClient: false });
+  io.use((socket, nextFn) => {
+    const origin = socket.request.headers.origin;
+    const host = socket.request.headers.host;
+    if (origin && host && new URL(origin).host !== host) return nextFn(new Error('cross-site socket refused'));
+    const user = sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
+    if (!user) return nextFn(new Error('unauthenticated'));
+    socket.data.user = user;
+    nextFn();
+  });
+  io.on('connection', (socket) => {
+    socket.on('subscribe', (arg: { crawlId?: unknown }, ack?: (r: unknown) => void) => {
+      const crawlId = Number(arg?.crawlId);
+      // Re-check the session on each subscription: it may have expired or been revoked.
+      const user = sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
+      if (!user || !can(user.role, 'view')) return ack?.({ ok: false, error: 'forbidden' });
+      if (!Number.isInteger(crawlId) || crawlId <= 0) return ack?.({ ok: false, error: 'invalid crawlId' });
+      void socket.join(crawlRoom(crawlId));
+      ack?.({ ok: true });
+    });
+    socket.on('unsubscribe', (arg: { crawlId?: unknown }) => void socket.leave(crawlRoom(Number(arg?.crawlId))));
+  });
+
+  const batcher = new EventBatcher();
+  const flush = setInterval(() => {
+    for (const event of batcher.flush()) io.to(crawlRoom(event.crawlId)).emit(crawlEventName(event.crawlId, event.kind), event.payload);
+  }, EVENT_FLUSH_MS);
+
+  const supervisor = new WorkerSupervisor({
+    entry: resolve('worker/process/worker-main.ts'),
+    log: (line) => console.log(`tidemark: ${line}`),
+    onMessage: (message: WorkerMessage) => {
+      switch (message.type) {
+        case 'stats': return batcher.push({ crawlId: message.crawlId, kind: 'stats', payload: message.stats });
+        case 'captures': return batcher.push({ crawlId: message.crawlId, kind: 'capture', payload: message.captures });
+        case 'relevance': return batcher.push({ crawlId: message.crawlId, kind: 'relevance', payload: message.payload });
+        case 'coherence': return batcher.push({ crawlId: message.crawlId, kind: 'coherence', payload: message.payload });
+        case 'status': return batcher.push({ crawlId: message.crawlId, kind: 'status', payload: { status: message.status } });
+        case 'ready': return console.log(`tidemark: crawl worker ${message.pid} ready`);
+      }
+    },
+  });
+  supervisor.start();
+
+  await new Promise<void>((resolveListen) => http.listen(env.PORT, env.HOST, () => resolveListen()));
+  console.log(`tidemark: cockpit on http://${env.HOST}:${env.PORT}/`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`tidemark: ${signal}, shutting down`);
+    clearInterval(flush);
+    await supervisor.stop();
+    io.close();
+    http.close();
+    await demo?.close();
+    db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(`tidemark: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

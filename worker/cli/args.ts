@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+
+export interface CrawlCommand {
+  command: 'crawl';
+  icdPath?: string;
+  seeds: string[];
+  out: string;
+  maxPages?: number;
+  concurrency?: number;
+  politeness: boolean;
+  json: boolean;
+}
+
+export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--json]
+
+Runs a crawl without the server, with the same worker code. Writes WARC files and index.cdxj
+under DIR (plus its state database, so running it again with the same --out resumes).
+Options:
+  --seed URL         a seed URL (repeatable); without an ICD file the scope is the seeds' hosts
+  --out DIR          output folder (required)
+  --max-pages N      stop after N pages
+  --concurrency N    fetches in flight at once
+  --no-politeness    no per-host delay and no one-request-per-host limit (benchmarks, own servers)
+  --json             print the summary as one JSON object`;
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** Parses the CLI's arguments; throws an Error with a readable message on bad input. */
+export function parseCliArgs(argv: string[]): CrawlCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      seed: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      'max-pages': { type: 'string' },
+      concurrency: { type: 'string' },
+      'no-politeness': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new Error(USAGE);
+  const [command, icdPath, ...rest] = positionals;
+  if (command !== 'crawl') throw new Error(`Unknown command "${command ?? ''}".\n${USAGE}`);
+  if (rest.length) throw new Error(`Unexpected arguments: ${rest.join(' ')}`);
+  if (!values.out) throw new Error(`--out DIR is required.\n${USAGE}`);
+  const seeds = values.seed ?? [];
+  if (!icdPath && seeds.length === 0) throw new Error(`Give an ICD file or at least one --seed URL.\n${USAGE}`);
+  return {
+    command: 'crawl',
+    icdPath,
+    seeds,
+    out: values.out,
+    maxPages: positiveInt('--max-pages', values['max-pages']),
+    concurrency: positiveInt('--concurrency', values.concurrency),
+    politeness: !values['no-politeness'],
+    json: Boolean(values.json),
+  };
+}

@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ZodError } from 'zod';
+import { icdSchema, type Icd } from '../icd/schema';
+import { openSqlite, sqlDate } from '../store/sqlite';
+import { applyMigrations } from '../store/migrator';
+import { CrawlEngine } from '../crawler/crawl-engine';
+import { parseCliArgs, type CrawlCommand } from './args';
+
+const MIGRATIONS = resolve(import.meta.dirname, '../../prisma/migrations');
+const KNOWLEDGE_BASE = resolve(import.meta.dirname, '../../knowledge-base/default.xml');
+
+/** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */
+export function icdForCommand(cmd: CrawlCommand): Icd {
+  const base = cmd.icdPath ? JSON.parse(readFileSync(cmd.icdPath, 'utf8')) : { name: `CLI crawl of ${cmd.seeds[0]}`, seeds: cmd.seeds };
+  const icd = icdSchema.parse({ ...base, seeds: [...(base.seeds ?? []), ...(cmd.icdPath ? cmd.seeds : [])] });
+  if (cmd.maxPages) icd.scope.maxPages = cmd.maxPages;
+  if (cmd.concurrency) icd.politeness.concurrency = cmd.concurrency;
+  if (!cmd.politeness) icd.politeness.enabled = false;
+  return icd;
+}
+
+function formatError(err: unknown): string {
+  if (err instanceof ZodError) return 'Invalid ICD:\n' + err.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** `tidemark crawl …`: returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let cmd: CrawlCommand;
+  let icd: Icd;
+  try {
+    cmd = parseCliArgs(argv);
+    icd = icdForCommand(cmd);
+  } catch (err) {
+    console.error(formatError(err));
+    return 2;
+  }
+  const out = resolve(cmd.out);
+  const db = openSqlite(join(out, 'tidemark-state.db'));
+  applyMigrations(db, MIGRATIONS);
+  const existing = db.prepare('SELECT id, definition FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; definition: string } | undefined;
+  let crawlId: number;
+  if (existing) {
+    crawlId = existing.id;
+    // A resumed crawl keeps its ICD; flags given again may only change speed-related settings.
+    const stored = icdSchema.parse(JSON.parse(existing.definition));
+    stored.politeness = icd.politeness;
+    stored.scope.maxPages = icd.scope.maxPages;
+    icd = stored;
+  } else {
+    const now = sqlDate(new Date());
+    const definition = JSON.stringify(icd);
+    const icdRow = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, definition, now, now);
+    crawlId = Number(
+      db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt, startedAt) VALUES (?, ?, ?, 'running', 'run', ?, ?)")
+        .run(icdRow.lastInsertRowid, definition, icd.name, now, now).lastInsertRowid,
+    );
+  }
+  const engine = new CrawlEngine({
+    crawlId,
+    icd,
+    db,
+    warcDir: out,
+    spoolDir: join(out, '.spool'),
+    kbPath: existsSync(KNOWLEDGE_BASE) ? KNOWLEDGE_BASE : undefined,
+    objectsJsonlPath: join(out, 'objects.jsonl'),
+  });
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    if (!cmd.json) console.error('tidemark: interrupted, finishing in-flight pages (Ctrl-C again to abort)…');
+    void engine.pause();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const started = Date.now();
+  const outcome = await engine.run();
+  const stats = engine.stats();
+  db.prepare('UPDATE Crawl SET status = ?, stats = ?, finishedAt = ? WHERE id = ?').run(
+    outcome === 'finished' ? 'finished' : 'paused', JSON.stringify(stats), sqlDate(new Date()), crawlId);
+  db.close();
+  const durationS = (Date.now() - started) / 1000;
+  const summary = {
+    outcome,
+    pages: stats.fetched,
+    bytes: stats.bytes,
+    failures: stats.failed,
+    failuresByReason: stats.failedByReason,
+    excluded: stats.excluded,
+    excludedByReason: stats.excludedByReason,
+    durationSeconds: Number(durationS.toFixed(3)),
+    pagesPerSecond: Number((stats.fetched / Math.max(durationS, 1e-3)).toFixed(1)),
+    out,
+  };
+  if (cmd.json) console.log(JSON.stringify(summary));
+  else {
+    console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
+    if (summary.failures) console.log(`failures: ${Object.entries(summary.failuresByReason).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    console.log(`WARC files and index.cdxj in ${out}`);
+  }
+  return outcome === 'finished' ? 0 : 3;
+}

@@ -1,0 +1,47 @@
+/**
+ * Messages between the crawl worker process and the server (Node IPC). The server relays
+ * crawl events to socket.io rooms, batched, so the browser gets a few messages a second at most.
+ */
+
+export interface CrawlStats {
+  fetched: number;
+  queued: number;
+  inFlight: number;
+  failed: number;
+  failedByReason: Record<string, number>;
+  excluded: number;
+  excludedByReason: Record<string, number>;
+  bytes: number;
+  pagesPerSecond: number;
+  statusClasses: Record<string, number>;
+  updatedAt: string;
+}
+
+export interface CaptureSummary {
+  id: number;
+  url: string;
+  status: number;
+  mime: string | null;
+  size: number;
+  fetchedAt: string;
+  score?: number | null;
+}
+
+export type WorkerMessage =
+  | { type: 'ready'; pid: number }
+  | { type: 'stats'; crawlId: number; stats: CrawlStats }
+  | { type: 'captures'; crawlId: number; captures: CaptureSummary[] }
+  | { type: 'relevance'; crawlId: number; payload: unknown }
+  | { type: 'coherence'; crawlId: number; payload: unknown }
+  | { type: 'status'; crawlId: number; status: string };
+
+export type ServerMessage = { type: 'poke' } | { type: 'shutdown' };
+
+/** The socket.io event name for a crawl event, as DESIGN.md fixes it. */
+export function crawlEventName(crawlId: number, kind: 'stats' | 'capture' | 'relevance' | 'coherence' | 'status'): string {
+  return `crawl:${crawlId}:${kind}`;
+}
+
+export function crawlRoom(crawlId: number): string {
+  return `crawl:${crawlId}`;
+}

@@ -1,0 +1,157 @@
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { parseIcd } from '../icd/schema';
+import { sqlDate } from '../store/sqlite';
+import type { WorkerMessage } from '../events/messages';
+import { CrawlEngine } from '../crawler/crawl-engine';
+import { runExport } from '../export/export-job';
+
+const TICK_MS = 250;
+const STATS_MS = 1000;
+const TERMINAL = ['stopped', 'finished', 'failed'];
+
+interface CrawlRow {
+  id: number;
+  status: string;
+  desired: string;
+  definition: string;
+}
+
+/**
+ * Converges every crawl on what the archivist asked for (Crawl.desired, set by the API): starts,
+ * pauses, resumes and stops engines, writes their status and stats, and runs export jobs. The
+ * database is the only channel from the cockpit, so a restarted worker picks up where it was.
+ */
+export class CrawlManager {
+  private engines = new Map<number, CrawlEngine>();
+  private exporting = false;
+  private timer: NodeJS.Timeout | null = null;
+  private statsTimer: NodeJS.Timeout | null = null;
+  private ticking = false;
+
+  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string }) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.statsTimer = setInterval(() => this.publishStats(), STATS_MS);
+    void this.tick();
+  }
+
+  /** Called when the server knows something changed: look now rather than at the next tick. */
+  poke(): void {
+    void this.tick();
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.statsTimer) clearInterval(this.statsTimer);
+    // Pause engines without changing the crawls' status: a restarted worker resumes them.
+    await Promise.all([...this.engines.values()].map((engine) => engine.pause()));
+    this.publishStats();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const { db } = this.opts;
+      const crawls = db
+        .prepare(`SELECT id, status, desired, definition FROM Crawl WHERE status NOT IN (${TERMINAL.map(() => '?').join(',')})`)
+        .all(...TERMINAL) as CrawlRow[];
+      for (const crawl of crawls) this.converge(crawl);
+      if (!this.exporting) void this.runPendingExport();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private converge(crawl: CrawlRow): void {
+    const engine = this.engines.get(crawl.id);
+    if (crawl.desired === 'run' && !engine) return this.launch(crawl);
+    if (crawl.desired === 'pause' && engine) return void this.halt(crawl.id, engine, 'paused');
+    if (crawl.desired === 'pause' && !engine && crawl.status !== 'paused') return this.setStatus(crawl.id, 'paused');
+    if (crawl.desired === 'stop' && engine) return void this.halt(crawl.id, engine, 'stopped');
+    if (crawl.desired === 'stop' && !engine) return this.setStatus(crawl.id, 'stopped', true);
+  }
+
+  private launch(crawl: CrawlRow): void {
+    const { db } = this.opts;
+    let icd;
+    try {
+      icd = parseIcd(JSON.parse(crawl.definition));
+    } catch (err) {
+      db.prepare("UPDATE Crawl SET status = 'failed', error = ? WHERE id = ?").run(`Invalid ICD: ${(err as Error).message}`, crawl.id);
+      return;
+    }
+    const reason = crawl.status === 'created' ? 'start' : crawl.status === 'running' ? 'restart' : 'resume';
+    const engine = new CrawlEngine({
+      crawlId: crawl.id,
+      icd,
+      db,
+      warcDir: join(this.opts.dataDir, 'warcs', String(crawl.id)),
+      spoolDir: join(this.opts.dataDir, 'spool', String(crawl.id)),
+      kbPath: this.opts.kbPath,
+      onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
+      onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
+    });
+    this.engines.set(crawl.id, engine);
+    const now = sqlDate(new Date());
+    db.prepare("UPDATE Crawl SET status = 'running', startedAt = COALESCE(startedAt, ?) WHERE id = ?").run(now, crawl.id);
+    const run = db.prepare('INSERT INTO CrawlRun (crawlId, startedAt, reason, workerPid) VALUES (?, ?, ?, ?)').run(crawl.id, now, reason, process.pid);
+    this.opts.send({ type: 'status', crawlId: crawl.id, status: 'running' });
+    engine
+      .run()
+      .then((outcome) => {
+        this.engines.delete(crawl.id);
+        if (outcome === 'finished') this.setStatus(crawl.id, 'finished', true);
+      })
+      .catch((err: Error) => {
+        this.engines.delete(crawl.id);
+        console.error(`tidemark worker: crawl ${crawl.id} failed: ${err.stack ?? err.message}`);
+        db.prepare("UPDATE Crawl SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run(err.message, sqlDate(new Date()), crawl.id);
+        this.opts.send({ type: 'status', crawlId: crawl.id, status: 'failed' });
+      })
+      .finally(() => {
+        db.prepare('UPDATE CrawlRun SET endedAt = ? WHERE id = ?').run(sqlDate(new Date()), run.lastInsertRowid);
+        this.writeStats(crawl.id, engine);
+      });
+  }
+
+  private async halt(crawlId: number, engine: CrawlEngine, status: 'paused' | 'stopped'): Promise<void> {
+    if (engine.halting) return;
+    this.setStatus(crawlId, status === 'paused' ? 'pausing' : 'stopping');
+    await (status === 'paused' ? engine.pause() : engine.stop());
+    this.engines.delete(crawlId);
+    this.setStatus(crawlId, status, status === 'stopped');
+  }
+
+  private setStatus(crawlId: number, status: string, final = false): void {
+    if (final) this.opts.db.prepare('UPDATE Crawl SET status = ?, finishedAt = ? WHERE id = ?').run(status, sqlDate(new Date()), crawlId);
+    else this.opts.db.prepare('UPDATE Crawl SET status = ? WHERE id = ?').run(status, crawlId);
+    this.opts.send({ type: 'status', crawlId, status });
+  }
+
+  private writeStats(crawlId: number, engine: CrawlEngine): void {
+    const stats = engine.stats();
+    this.opts.db.prepare('UPDATE Crawl SET stats = ? WHERE id = ?').run(JSON.stringify(stats), crawlId);
+    this.opts.send({ type: 'stats', crawlId, stats });
+  }
+
+  private publishStats(): void {
+    for (const [crawlId, engine] of this.engines) this.writeStats(crawlId, engine);
+  }
+
+  private async runPendingExport(): Promise<void> {
+    const { db } = this.opts;
+    const pending = db.prepare("SELECT e.id, e.crawlId FROM Export e WHERE e.status = 'pending' ORDER BY e.id LIMIT 1").get() as
+      | { id: number; crawlId: number }
+      | undefined;
+    if (!pending) return;
+    this.exporting = true;
+    try {
+      await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: join(this.opts.dataDir, 'warcs', String(pending.crawlId)) });
+    } finally {
+      this.exporting = false;
+    }
+  }
+}
