@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nextAllowedAt, politenessDelayMs, robotsCrawlDelayMs } from '../../../worker/politeness';
+
+const cfg = { minDelayMs: 1000, maxDelayMs: 30_000, delayFactor: 2 };
+
+test('a key never used is allowed at once', () => {
+  assert.equal(nextAllowedAt(null, cfg), Number.NEGATIVE_INFINITY);
+});
+
+test('fast responses wait the minimum delay after the end of the request', () => {
+  // start 10_000, took 100 ms → ends 10_100; 2 × 100 = 200 < 1000 → min delay wins
+  assert.equal(nextAllowedAt({ lastStartAt: 10_000, lastDurationMs: 100 }, cfg), 11_100);
+});
+
+test('slow responses wait delayFactor × the response time', () => {
+  assert.equal(nextAllowedAt({ lastStartAt: 0, lastDurationMs: 3000 }, cfg), 3000 + 6000);
+  assert.equal(politenessDelayMs(3000, { ...cfg, delayFactor: 0.5 }), 1500);
+});
+
+test('the delay is capped at maxDelay', () => {
+  assert.equal(nextAllowedAt({ lastStartAt: 0, lastDurationMs: 60_000 }, cfg), 60_000 + 30_000);
+});
+
+test('a robots crawl-delay longer than the others wins, and is capped too', () => {
+  assert.equal(nextAllowedAt({ lastStartAt: 0, lastDurationMs: 100 }, cfg, 5000), 5100);
+  assert.equal(nextAllowedAt({ lastStartAt: 0, lastDurationMs: 100 }, cfg, 120_000), 30_100);
+  // A robots delay shorter than the minimum does not shorten it.
+  assert.equal(nextAllowedAt({ lastStartAt: 0, lastDurationMs: 100 }, cfg, 10), 1100);
+});
+
+test('zero delays allow back-to-back requests', () => {
+  assert.equal(nextAllowedAt({ lastStartAt: 50, lastDurationMs: 10 }, { minDelayMs: 0, maxDelayMs: 0, delayFactor: 5 }), 60);
+});
+
+test('robots crawl-delay seconds parse to ms; garbage is ignored', () => {
+  assert.equal(robotsCrawlDelayMs(2.5), 2500);
+  assert.equal(robotsCrawlDelayMs('10'), 10_000);
+  assert.equal(robotsCrawlDelayMs('soon'), null);
+  assert.equal(robotsCrawlDelayMs(-1), null);
+  assert.equal(robotsCrawlDelayMs(undefined), null);
+});

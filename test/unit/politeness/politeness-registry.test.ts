@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PolitenessRegistry, SimulatedClock } from '../../../worker/politeness';
+
+const cfg = { minDelayMs: 1000, maxDelayMs: 10_000, delayFactor: 2 };
+
+test('one request in flight per key', () => {
+  const reg = new PolitenessRegistry();
+  assert.equal(reg.tryAcquire('a.example', 0, cfg), true);
+  assert.equal(reg.tryAcquire('a.example', 0, cfg), false);
+  assert.equal(reg.isBusy('a.example'), true);
+  reg.finish('a.example', { lastStartAt: 0, lastDurationMs: 100 });
+  assert.equal(reg.isBusy('a.example'), false);
+});
+
+test('the next request waits for the delay after the last one ended', () => {
+  const clock = new SimulatedClock(0);
+  const reg = new PolitenessRegistry();
+  assert.ok(reg.tryAcquire('a.example', clock.now(), cfg));
+  reg.finish('a.example', { lastStartAt: 0, lastDurationMs: 800 });
+  assert.equal(reg.readyAt('a.example', cfg), 800 + 1600);
+  assert.equal(reg.tryAcquire('a.example', 2399, cfg), false);
+  assert.equal(reg.tryAcquire('a.example', 2400, cfg), true);
+});
+
+test('host names on one IP share its clock once the IP is known', () => {
+  const reg = new PolitenessRegistry();
+  reg.setHostKey('a.example', '10.0.0.1');
+  reg.setHostKey('b.example', '10.0.0.1');
+  reg.setHostKey('c.example', '10.0.0.2');
+  assert.ok(reg.tryAcquire('a.example', 0, cfg));
+  assert.equal(reg.tryAcquire('b.example', 0, cfg), false, 'same IP is busy');
+  assert.equal(reg.tryAcquire('c.example', 0, cfg), true, 'other IP is free');
+  reg.finish('a.example', { lastStartAt: 0, lastDurationMs: 100 });
+  assert.equal(reg.readyAt('b.example', cfg), 1100, 'b waits for the delay after a');
+  assert.equal(reg.tryAcquire('b.example', 1099, cfg), false);
+  assert.equal(reg.tryAcquire('b.example', 1100, cfg), true);
+});
+
+test('resolving a host while it holds its name moves the hold to the IP, or refuses if the IP is busy', () => {
+  const reg = new PolitenessRegistry();
+  reg.setHostKey('a.example', '10.0.0.1');
+  assert.ok(reg.tryAcquire('a.example', 0, cfg));
+  assert.ok(reg.tryAcquire('b.example', 0, cfg), 'b not resolved yet: its own name is its key');
+  assert.equal(reg.setHostKey('b.example', '10.0.0.1'), false);
+  assert.equal(reg.heldKey('b.example'), undefined, 'b gave up its hold');
+  assert.ok(reg.tryAcquire('c.example', 0, cfg));
+  assert.equal(reg.setHostKey('c.example', '10.0.0.3'), true);
+  assert.equal(reg.heldKey('c.example'), '10.0.0.3');
+  assert.equal(reg.isBusy('c.example'), false);
+});
+
+test('robots crawl-delay applies per host', () => {
+  const reg = new PolitenessRegistry();
+  reg.setRobotsDelay('slow.example', 5000);
+  for (const h of ['slow.example', 'fast.example']) {
+    assert.ok(reg.tryAcquire(h, 0, cfg));
+    reg.finish(h, { lastStartAt: 0, lastDurationMs: 100 });
+  }
+  assert.equal(reg.readyAt('slow.example', cfg), 5100);
+  assert.equal(reg.readyAt('fast.example', cfg), 1100);
+});
+
+test('abandoning a request frees the key without moving its clock', () => {
+  const reg = new PolitenessRegistry();
+  assert.ok(reg.tryAcquire('a.example', 0, cfg));
+  reg.abandon('a.example');
+  assert.equal(reg.timing('a.example'), null);
+  assert.ok(reg.tryAcquire('a.example', 0, cfg));
+});
+
+test('a simulated clock wakes sleepers in time order', async () => {
+  const clock = new SimulatedClock(100);
+  const woke: string[] = [];
+  void clock.sleepUntil(300).then(() => woke.push(`b@${clock.now()}`));
+  void clock.sleepUntil(200).then(() => woke.push(`a@${clock.now()}`));
+  await clock.sleepUntil(50); // in the past: resolves at once
+  await clock.advance(150);
+  assert.deepEqual(woke, ['a@200']);
+  assert.equal(await clock.runNext(), true);
+  assert.deepEqual(woke, ['a@200', 'b@300']);
+  assert.equal(await clock.runNext(), false);
+});

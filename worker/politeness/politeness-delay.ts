@@ -1,0 +1,48 @@
+/**
+ * The politeness delay as pure functions over plain data (Crawlee-style): the registry and the
+ * frontier only wire these up, so the formula is unit-tested without clocks or sockets.
+ */
+
+/** What the politeness clock remembers of the last request to one politeness key. */
+export interface KeyTiming {
+  /** When the last request started (ms since the epoch, or simulated ms). */
+  lastStartAt: number;
+  /** How long it took until the response was complete (ms). */
+  lastDurationMs: number;
+}
+
+/** The delay settings of a crawl (the ICD's `politeness` block has exactly these fields). */
+export interface DelayConfig {
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** The next request waits delayFactor × the last response time (Heritrix's delay-factor). */
+  delayFactor: number;
+}
+
+/**
+ * The wait after a request ends: the largest of the minimum delay, the robots.txt crawl-delay and
+ * delayFactor × the response time, capped at maxDelay. The cap applies to robots delays too, so
+ * a site asking for an hour between requests cannot stall a crawl (Heritrix caps it the same way).
+ */
+export function politenessDelayMs(lastDurationMs: number, cfg: DelayConfig, robotsDelayMs?: number | null): number {
+  const wanted = Math.max(cfg.minDelayMs, robotsDelayMs ?? 0, cfg.delayFactor * Math.max(0, lastDurationMs));
+  return Math.min(wanted, cfg.maxDelayMs);
+}
+
+/**
+ * When the next request under this key may start: end of the last request plus the delay.
+ * A key never used (`state` null) is allowed at once (returns -Infinity).
+ */
+export function nextAllowedAt(state: KeyTiming | null | undefined, cfg: DelayConfig, robotsDelayMs?: number | null): number {
+  if (!state) return Number.NEGATIVE_INFINITY;
+  const lastEnd = state.lastStartAt + Math.max(0, state.lastDurationMs);
+  return lastEnd + politenessDelayMs(state.lastDurationMs, cfg, robotsDelayMs);
+}
+
+/** Robots.txt `Crawl-delay` is in seconds and may be fractional or garbage; returns ms or null. */
+export function robotsCrawlDelayMs(crawlDelaySeconds: number | string | null | undefined): number | null {
+  if (crawlDelaySeconds === null || crawlDelaySeconds === undefined || crawlDelaySeconds === '') return null;
+  const seconds = typeof crawlDelaySeconds === 'number' ? crawlDelaySeconds : Number(crawlDelaySeconds);
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  return Math.round(seconds * 1000);
+}
