@@ -94,6 +94,13 @@ export class PolitenessRegistry {
     return key;
   }
 
+  /** A request of a batch finished while the host keeps its key: record its timing only. */
+  record(host: string, timing: KeyTiming): string | undefined {
+    const key = this.held.get(host);
+    if (key !== undefined) this.timings.set(key, { lastStartAt: timing.lastStartAt, lastDurationMs: Math.max(0, timing.lastDurationMs) });
+    return key;
+  }
+
   /** The host's request never started: free the key without touching its clock. */
   abandon(host: string): string | undefined {
     const key = this.held.get(host);

@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cand, drain, tempFrontier } from './frontier-fixture';
+
+const u = (n: number) => `http://a.test/${n}`;
+
+test('URLs come out by priority, then in discovery order', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(u(1), 0.2), cand(u(2), 0.9), cand(u(3), 0.5), cand(u(4), 0.9), cand(u(5), 0.5)]);
+  assert.deepEqual(drain(f, fx.clock.now()), [u(2), u(4), u(3), u(5), u(1)]);
+  f.close();
+});
+
+test('raising or lowering a queued URL in place changes what next() returns', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(u(1), 0.5), cand(u(2), 0.4), cand(u(3), 0.3)]);
+  assert.equal(f.updatePriority(1, u(3), 0.95), true);
+  assert.equal(f.updatePriority(1, u(1), 0.1), true, 'lowering the head');
+  assert.deepEqual(drain(f, fx.clock.now()), [u(3), u(2), u(1)]);
+  assert.equal(f.updatePriority(1, u(1), 1), false, 'a done URL is not requeued');
+  f.close();
+});
+
+test('priority changes move hosts against each other too', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand('http://a.test/x', 0.6), cand('http://b.test/y', 0.5)]);
+  f.updatePriority(1, 'http://b.test/y', 0.7);
+  assert.equal(f.next(fx.clock.now())?.url, 'http://b.test/y');
+  f.close();
+});
+
+test('each update function changes the order as it should when a queued URL is found again', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  // X first scored 0.2, then 0.9 and 0.4; Y is a fixed 0.5. Which comes first?
+  //   FIRST 0.2 → Y; LAST 0.4 → Y; MAX 0.9 → X; AVG 0.5 → tie, Y discovered first; SUM 1.5 (clamped 1) → X.
+  const expected = { FIRST: 'Y', LAST: 'Y', MAX: 'X', AVG: 'Y', SUM: 'X' } as const;
+  let crawl = 10;
+  for (const [fn, first] of Object.entries(expected) as [keyof typeof expected, 'X' | 'Y'][]) {
+    crawl += 1;
+    f.openCrawl(crawl, fx.config);
+    const X = `http://${fn.toLowerCase()}.test/x`;
+    const Y = `http://${fn.toLowerCase()}.test/y`;
+    f.add(crawl, [cand(Y, 0.5), cand(X, 0.2)]);
+    assert.deepEqual(f.add(crawl, [cand(X, 0.9)], { update: fn }), { added: 0, duplicates: 1, budgetExcluded: 0 });
+    f.rescore(crawl, X, 0.4, fn);
+    const rec = f.lookup(crawl, X)!;
+    // add() with FIRST writes nothing for a duplicate (the hot path); rescore() counts it.
+    assert.equal(rec.scoreCount, fn === 'FIRST' ? 2 : 3);
+    const got = f.next(fx.clock.now())!;
+    assert.equal(got.url, first === 'X' ? X : Y, `${fn}: ${first} first`);
+    if (fn === 'SUM') {
+      assert.ok(Math.abs(rec.rawScore - 1.5) < 1e-9, 'SUM keeps the raw sum');
+      assert.equal(rec.precedence, 1, 'but orders by the clamped value');
+    }
+    if (fn === 'AVG') assert.ok(Math.abs(rec.rawScore - 0.5) < 1e-9);
+    f.closeCrawl(crawl);
+  }
+  f.close();
+});
+
+test('batch prioritisation takes the top bl URLs of one host at once', (t) => {
+  const fx = tempFrontier({ politeness: { enabled: true, minDelayMs: 100, maxDelayMs: 1000, delayFactor: 0 } });
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(u(1), 0.1), cand(u(2), 0.8), cand(u(3), 0.6), cand(u(4), 0.7), cand('http://b.test/1', 0.9)]);
+  const now = fx.clock.now();
+  const batch = f.takeBatch(1, 'a.test', 3, now);
+  assert.deepEqual(batch.map((l) => l.url), [u(2), u(4), u(3)]);
+  assert.deepEqual(f.takeBatch(1, 'a.test', 3, now), [], 'the host holds its key until the batch is back');
+  f.complete(batch[0]!, { status: 200, durationMs: 10 });
+  f.complete(batch[1]!, { status: 200, durationMs: 10 });
+  assert.deepEqual(f.nextBatch(now, 5).map((l) => l.url), ['http://b.test/1'], 'other hosts go on');
+  f.complete(batch[2]!, { status: 200, durationMs: 10 });
+  assert.deepEqual(f.takeBatch(1, 'a.test', 3, now), [], 'then the delay applies');
+  assert.deepEqual(f.takeBatch(1, 'a.test', 3, now + 110).map((l) => l.url), [u(1)]);
+  f.close();
+});

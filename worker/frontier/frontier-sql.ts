@@ -1,0 +1,98 @@
+import type Database from 'better-sqlite3';
+
+/** Stored URL states (small integers keep the queue index compact). */
+export const S = { queued: 0, inFlight: 1, done: 2, failed: 3, excluded: 4, retrying: 5 } as const;
+export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded', 'retrying'] as const;
+
+/**
+ * Tables of the frontier, created if missing, prefixed `frontier_` so they can live in the crawl
+ * database beside Prisma's tables. Several crawls share them through `crawl_id`.
+ * - frontier_url: one row per seen URL (the seen-set and the queue). WITHOUT ROWID keyed by
+ *   (crawl_id, url_hash) so a link-add is one b-tree insert plus the queue index.
+ * - the partial index holds queued URLs only, in the order they are taken: per host, precedence
+ *   first, then discovery order.
+ * - frontier_host / frontier_key: DNS keys, robots delays and each key's last request timing, so
+ *   a restarted worker stays polite.
+ */
+export const DDL = `
+CREATE TABLE IF NOT EXISTS frontier_url (
+  crawl_id INTEGER NOT NULL,
+  url_hash INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  host TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  via_url TEXT,
+  state INTEGER NOT NULL,
+  reason TEXT,
+  precedence REAL NOT NULL,
+  score_raw REAL NOT NULL,
+  score_count INTEGER NOT NULL,
+  score_sum REAL NOT NULL,
+  seq INTEGER NOT NULL,
+  discovered_at INTEGER NOT NULL,
+  not_before INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  status INTEGER,
+  finished_at INTEGER,
+  PRIMARY KEY (crawl_id, url_hash)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS frontier_url_queue ON frontier_url (crawl_id, host, precedence DESC, seq) WHERE state = 0;
+CREATE TABLE IF NOT EXISTS frontier_host (
+  host TEXT PRIMARY KEY,
+  ip_key TEXT,
+  robots_delay_ms INTEGER
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS frontier_key (
+  key TEXT PRIMARY KEY,
+  last_start_at INTEGER NOT NULL,
+  last_duration_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+/** The queue head row of a host. */
+export interface HeadRow {
+  url: string;
+  depth: number;
+  kind: string;
+  via_url: string | null;
+  precedence: number;
+  seq: number;
+  attempts: number;
+}
+
+const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts';
+
+/** Every statement the frontier runs, prepared once. */
+export function prepareStatements(db: Database.Database) {
+  db.exec(DDL);
+  return {
+    insert: db.prepare(
+      `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, seq, discovered_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    scoreOf: db.prepare('SELECT host, state, url, seq, score_raw AS raw, score_count AS count, score_sum AS sum FROM frontier_url WHERE crawl_id = ? AND url_hash = ?'),
+    setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ? WHERE crawl_id = ? AND url_hash = ?'),
+    head: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE crawl_id = ? AND host = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?`),
+    setState: db.prepare('UPDATE frontier_url SET state = ? WHERE crawl_id = ? AND url_hash = ? AND state = ?'),
+    finish: db.prepare('UPDATE frontier_url SET state = ?, status = ?, reason = ?, finished_at = ? WHERE crawl_id = ? AND url_hash = ? AND state = 1'),
+    retry: db.prepare('UPDATE frontier_url SET state = 5, reason = ?, not_before = ?, attempts = attempts + 1 WHERE crawl_id = ? AND url_hash = ? AND state = 1'),
+    unretry: db.prepare(`UPDATE frontier_url SET state = 0, not_before = NULL WHERE crawl_id = ? AND url_hash = ? AND state = 5 RETURNING ${HEAD_COLS}`),
+    requeueInFlight: db.prepare('UPDATE frontier_url SET state = 0 WHERE crawl_id = ? AND state = 1'),
+    countByHost: db.prepare('SELECT host, state, reason, COUNT(*) AS n FROM frontier_url WHERE crawl_id = ? GROUP BY host, state, reason'),
+    maxSeq: db.prepare('SELECT MAX(seq) AS m FROM frontier_url WHERE crawl_id = ?'),
+    retrying: db.prepare('SELECT url, host, not_before FROM frontier_url WHERE crawl_id = ? AND state = 5'),
+    lookup: db.prepare(
+      'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts FROM frontier_url WHERE crawl_id = ? AND url_hash = ?',
+    ),
+    hosts: db.prepare('SELECT host, ip_key, robots_delay_ms FROM frontier_host'),
+    setHostKey: db.prepare('INSERT INTO frontier_host (host, ip_key) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET ip_key = excluded.ip_key'),
+    setRobots: db.prepare('INSERT INTO frontier_host (host, robots_delay_ms) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET robots_delay_ms = excluded.robots_delay_ms'),
+    keys: db.prepare('SELECT key, last_start_at, last_duration_ms FROM frontier_key'),
+    setKey: db.prepare(
+      'INSERT INTO frontier_key (key, last_start_at, last_duration_ms) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET last_start_at = excluded.last_start_at, last_duration_ms = excluded.last_duration_ms',
+    ),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;

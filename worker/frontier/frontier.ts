@@ -1,0 +1,175 @@
+import type { ExclusionReason, FailureReason } from '../capture';
+import type { DelayConfig } from '../politeness';
+
+/**
+ * The crawl frontier: which URLs a crawl has seen, which are waiting, and which one to fetch
+ * next without being impolite. `SqliteFrontier` implements it; a PostgreSQL one can sit beside it.
+ */
+
+/** How a queued URL's priority changes when the URL is found again (ARCOMEM's update functions). */
+export type UpdateFunction = 'FIRST' | 'LAST' | 'MAX' | 'AVG' | 'SUM';
+
+/** Life of a URL in the frontier. `retrying`: failed, queued again after a not-before time. */
+export type UrlState = 'queued' | 'in-flight' | 'done' | 'failed' | 'excluded' | 'retrying';
+
+/** A discovered URL offered to the frontier. `url` must already be canonical (it is the dedupe key). */
+export interface Candidate {
+  url: string;
+  /** The scheduling unit, e.g. `example.org` or `example.org:8080` (the caller decides). */
+  host: string;
+  depth: number;
+  /** Relevance in [0,1]; higher is fetched first. Clamped into [0,1]. */
+  priority: number;
+  viaUrl?: string | null;
+  /** What kind of link: 'seed', 'page', 'requisite', 'sitemap', 'feed'… (stored, not interpreted). */
+  kind: string;
+  /** Discovery time in ms; defaults to the frontier clock's now. */
+  discoveredAt?: number;
+}
+
+/** A URL the scope rules rejected, with why. */
+export interface Rejected {
+  url: string;
+  host: string;
+  reason: ExclusionReason;
+  depth?: number;
+  viaUrl?: string | null;
+  kind?: string;
+}
+
+export interface AddResult {
+  /** Newly queued. */
+  added: number;
+  /** Already seen (in any state). */
+  duplicates: number;
+  /** New, but over maxPages / maxPagesPerHost / maxDepth: recorded as excluded with that reason. */
+  budgetExcluded: number;
+}
+
+export interface AddOptions {
+  /** Applied to URLs already queued that are offered again; default FIRST (no change). */
+  update?: UpdateFunction;
+}
+
+/** Budgets and politeness of one crawl (the ICD's scope and politeness blocks fit). */
+export interface CrawlFrontierConfig {
+  /** URLs admitted to the queue at most (queued + in flight + done + failed). */
+  maxPages: number;
+  maxPagesPerHost: number;
+  /** URLs deeper than this are excluded as 'max-depth' (omit to let the scope stage decide). */
+  maxDepth?: number;
+  politeness: DelayConfig & { enabled: boolean };
+}
+
+/** A URL handed to a fetcher. Give it back exactly once: complete, fail or release. */
+export interface Lease {
+  readonly token: number;
+  readonly crawlId: number;
+  readonly url: string;
+  readonly host: string;
+  readonly depth: number;
+  readonly kind: string;
+  readonly viaUrl: string | null;
+  /** Precedence in [0,1] at the time it was leased. */
+  readonly priority: number;
+  /** Earlier failed attempts (retries). */
+  readonly attempts: number;
+  readonly leasedAt: number;
+}
+
+export interface CompleteInfo {
+  /** HTTP status (or 0 when not applicable). */
+  status: number;
+  /** When the request started; defaults to the lease time. */
+  startedAt?: number;
+  /** Response time for the politeness delay; defaults to now − startedAt. */
+  durationMs?: number;
+}
+
+export interface FailOptions {
+  /** Queue the URL again, not before this time. Without it the failure is final. */
+  retryAt?: number;
+  startedAt?: number;
+  durationMs?: number;
+}
+
+export interface HostCounters {
+  host: string;
+  queued: number;
+  inFlight: number;
+  retrying: number;
+  done: number;
+  failed: number;
+  excluded: number;
+}
+
+export interface FrontierCounters {
+  queued: number;
+  inFlight: number;
+  retrying: number;
+  done: number;
+  failed: number;
+  excluded: number;
+  failedByReason: Record<string, number>;
+  excludedByReason: Record<string, number>;
+  hosts: number;
+}
+
+export interface Frontier {
+  /** Loads a crawl for scheduling; URLs left in flight by a previous run go back to the queue. */
+  openCrawl(crawlId: number, cfg: CrawlFrontierConfig): void;
+  /** Stops scheduling a crawl (pause); its outstanding leases go back to the queue. */
+  closeCrawl(crawlId: number): void;
+  add(crawlId: number, candidates: readonly Candidate[], opts?: AddOptions): AddResult;
+  /** Records rejected URLs as seen and excluded with their reason; returns how many were new. */
+  exclude(crawlId: number, rejected: readonly Rejected[]): number;
+  /** Sets a queued URL's priority in place; false if the URL is not queued. */
+  updatePriority(crawlId: number, url: string, priority: number): boolean;
+  /** Applies an update function with a new score to a queued URL; false if not queued. */
+  rescore(crawlId: number, url: string, score: number, fn: UpdateFunction): boolean;
+  /** The best URL that may be fetched now, or null. */
+  next(now?: number): Lease | null;
+  /** Up to n leases, each from a different politeness key (fewer when politeness is off per host). */
+  nextMany(now: number, n: number): Lease[];
+  /** Batch prioritisation: the best host's top `bl` URLs at once; its key stays held until all are back. */
+  nextBatch(now: number, bl: number): Lease[];
+  /** The top `bl` URLs of one host, if its key is free and its delay passed; else []. */
+  takeBatch(crawlId: number, host: string, bl: number, now?: number): Lease[];
+  /**
+   * Acknowledges a fetch: once this returns the URL is durably done. Returns false for a lease
+   * the frontier no longer holds (settled already, or its crawl was closed and it was re-queued).
+   */
+  complete(lease: Lease, info: CompleteInfo): boolean;
+  /** Records a failure: final, or queued again after `retryAt`. */
+  fail(lease: Lease, reason: FailureReason, opts?: FailOptions): boolean;
+  /** Gives a lease back unfetched (no attempt counted, politeness clock untouched). */
+  release(lease: Lease): boolean;
+  /** When next() may return something: ≤ now means now; null means only a complete/add can help. */
+  nextWakeAt(): number | null;
+  /** Earliest time the host's politeness key allows a request (for the gaps inside a batch). */
+  hostReadyAt(crawlId: number, host: string): number;
+  /** The host's resolved IP; false if the host holds a lease and that IP is busy (release the lease). */
+  setHostKey(host: string, key: string): boolean;
+  setRobotsDelay(host: string, ms: number | null): void;
+  counters(crawlId: number): FrontierCounters;
+  hostCounters(crawlId: number): HostCounters[];
+  /** The stored state of one URL (for tests and the cockpit's URL inspector). */
+  lookup(crawlId: number, url: string): UrlRecord | null;
+  close(): void;
+}
+
+/** One URL as stored. */
+export interface UrlRecord {
+  url: string;
+  host: string;
+  depth: number;
+  kind: string;
+  viaUrl: string | null;
+  state: UrlState;
+  reason: string | null;
+  precedence: number;
+  rawScore: number;
+  scoreCount: number;
+  status: number | null;
+  attempts: number;
+}

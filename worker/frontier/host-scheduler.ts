@@ -1,0 +1,129 @@
+import { Heap } from 'heap-js';
+import type { DelayConfig, PolitenessRegistry } from '../politeness';
+
+/** The scheduling view of one host of one crawl; the frontier owns and mutates it. */
+export interface SchedHost {
+  readonly host: string;
+  readonly politeness: DelayConfig & { enabled: boolean };
+  /** URLs queued now (state queued). */
+  queued: number;
+  /** Precedence and discovery order of the best queued URL (meaningful when queued > 0). */
+  headPrecedence: number;
+  headSeq: number;
+  /** Holds its politeness key for a batch: not schedulable until the batch is back. */
+  holding: boolean;
+  /** Bumped on every re-placement: heap items with an older version are stale. */
+  version: number;
+  /** False once the crawl was closed: never scheduled again. */
+  live: boolean;
+}
+
+interface Item {
+  h: SchedHost;
+  version: number;
+  precedence: number;
+  seq: number;
+  readyAt: number;
+}
+
+const byBest = (a: Item, b: Item) => b.precedence - a.precedence || a.readyAt - b.readyAt || a.seq - b.seq;
+const byReadyAt = (a: Item, b: Item) => a.readyAt - b.readyAt || a.seq - b.seq;
+
+/**
+ * Chooses the next host in memory: hosts whose politeness key is free and whose delay has passed
+ * sit in a max-heap by head precedence (ties: earliest ready); hosts still in their delay sit in
+ * a min-heap by ready time; hosts whose key is busy are parked on that key until it is freed.
+ * Heap entries are never removed in place: a version stamp marks the stale ones (lazy deletion).
+ */
+export class HostScheduler {
+  private readonly ready = new Heap<Item>(byBest);
+  private readonly waiting = new Heap<Item>(byReadyAt);
+  private readonly parked = new Map<string, Set<SchedHost>>();
+  private hosts = 0;
+
+  constructor(private readonly registry: PolitenessRegistry) {}
+
+  /** Counts a new host (used to decide when stale heap entries are worth compacting). */
+  register(): void {
+    this.hosts += 1;
+  }
+
+  /** Re-places a host after anything about it changed (queue head, key, clock, holding). */
+  touch(h: SchedHost, now: number): void {
+    h.version += 1;
+    if (!h.live || h.queued === 0 || h.holding) return;
+    if (!h.politeness.enabled) {
+      this.push(this.ready, h, Number.NEGATIVE_INFINITY);
+      return;
+    }
+    const key = this.registry.keyOf(h.host);
+    if (this.registry.isBusy(key)) {
+      let set = this.parked.get(key);
+      if (!set) this.parked.set(key, (set = new Set()));
+      set.add(h);
+      return;
+    }
+    const readyAt = this.registry.readyAt(h.host, h.politeness);
+    this.push(readyAt <= now ? this.ready : this.waiting, h, readyAt);
+  }
+
+  /** A key was freed (or a host moved key): re-place the hosts parked on it. */
+  keyFreed(key: string, now: number): void {
+    const set = this.parked.get(key);
+    if (!set) return;
+    this.parked.delete(key);
+    for (const h of set) this.touch(h, now);
+  }
+
+  /**
+   * The best host that may start a request now, with its politeness key acquired (politeness off:
+   * no key). The caller takes URLs from it and touches it again.
+   */
+  pick(now: number): SchedHost | null {
+    this.promote(now);
+    for (;;) {
+      const item = this.ready.pop();
+      if (!item) return null;
+      const h = item.h;
+      if (item.version !== h.version) continue;
+      if (!h.politeness.enabled) return h;
+      if (this.registry.tryAcquire(h.host, now, h.politeness)) return h;
+      // Another host on the same IP took the key, or its clock moved: place it again.
+      this.touch(h, now);
+    }
+  }
+
+  /** Earliest time pick() may succeed (−∞: now), or null when every host waits on a busy key. */
+  wakeAt(): number | null {
+    this.dropStale(this.ready);
+    const top = this.ready.peek();
+    if (top) return top.readyAt;
+    this.dropStale(this.waiting);
+    return this.waiting.peek()?.readyAt ?? null;
+  }
+
+  private promote(now: number): void {
+    for (;;) {
+      const top = this.waiting.peek();
+      if (!top || top.readyAt > now) return;
+      this.waiting.pop();
+      if (top.version === top.h.version) this.ready.push(top);
+    }
+  }
+
+  private push(heap: Heap<Item>, h: SchedHost, readyAt: number): void {
+    heap.push({ h, version: h.version, precedence: h.headPrecedence, seq: h.headSeq, readyAt });
+    if (heap.size() > 4 * this.hosts + 1024) {
+      const live = heap.toArray().filter((i) => i.version === i.h.version);
+      heap.init(live);
+    }
+  }
+
+  private dropStale(heap: Heap<Item>): void {
+    for (;;) {
+      const top = heap.peek();
+      if (!top || top.version === top.h.version) return;
+      heap.pop();
+    }
+  }
+}

@@ -1,0 +1,421 @@
+import type Database from 'better-sqlite3';
+import { Heap } from 'heap-js';
+import type { FailureReason } from '../capture';
+import { openSqlite } from '../store/sqlite';
+import { PolitenessRegistry, realClock, type Clock, type KeyTiming } from '../politeness';
+import { CrawlState, comesBefore, type Counted, type HostEntry } from './crawl-state';
+import type {
+  AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
+  Lease, Rejected, UpdateFunction, UrlRecord,
+} from './frontier';
+import { S, STATE_NAMES, prepareStatements, type HeadRow, type Statements } from './frontier-sql';
+import { HostScheduler } from './host-scheduler';
+import { applyUpdate, firstScore, precedenceOf, type ScoreState } from './update-functions';
+import { urlHash } from './url-hash';
+
+export interface SqliteFrontierOptions {
+  /** Shared by every crawl of the worker (and by other frontiers of it, if any). */
+  registry?: PolitenessRegistry;
+  clock?: Clock;
+}
+
+interface LeaseRecord {
+  lease: Lease;
+  entry: HostEntry;
+  row: HeadRow;
+  hash: bigint;
+}
+
+interface RetryItem {
+  crawlId: number;
+  url: string;
+  host: string;
+  notBefore: number;
+}
+
+const COUNTED_BY_STATE: Counted[] = ['queued', 'queued', 'done', 'failed', 'excluded', 'retrying'];
+
+/**
+ * The frontier on SQLite through better-sqlite3: URL state (seen-set and queues) lives in the
+ * database, written in batched transactions with prepared statements; host scheduling lives in
+ * memory (HostScheduler). "Acknowledged" means a call returned: its transaction committed, and in
+ * WAL mode with synchronous=NORMAL a committed transaction survives a SIGKILL of the process (only
+ * an OS crash or power loss can drop the last ones — the price of not fsyncing every page).
+ */
+export class SqliteFrontier implements Frontier {
+  private readonly st: Statements;
+  private readonly registry: PolitenessRegistry;
+  private readonly clock: Clock;
+  private readonly scheduler: HostScheduler;
+  private readonly crawls = new Map<number, CrawlState>();
+  private readonly leases = new Map<number, LeaseRecord>();
+  private readonly retries = new Heap<RetryItem>((a, b) => a.notBefore - b.notBefore);
+  /** host → its entries in every open crawl (DNS and robots facts are per host, not per crawl). */
+  private readonly byHost = new Map<string, Set<HostEntry>>();
+  private nextToken = 1;
+
+  /** Opens a frontier on an existing handle (the crawl DB, WAL mode); creates its tables if missing. */
+  constructor(private readonly db: Database.Database, opts: SqliteFrontierOptions = {}, private readonly ownsDb = false) {
+    this.st = prepareStatements(db);
+    this.registry = opts.registry ?? new PolitenessRegistry();
+    this.clock = opts.clock ?? realClock;
+    this.scheduler = new HostScheduler(this.registry);
+    for (const h of this.st.hosts.all() as { host: string; ip_key: string | null; robots_delay_ms: number | null }[]) {
+      if (h.ip_key) this.registry.setHostKey(h.host, h.ip_key);
+      if (h.robots_delay_ms !== null) this.registry.setRobotsDelay(h.host, h.robots_delay_ms);
+    }
+    for (const k of this.st.keys.all() as { key: string; last_start_at: number; last_duration_ms: number }[]) {
+      this.registry.restoreTiming(k.key, { lastStartAt: k.last_start_at, lastDurationMs: k.last_duration_ms });
+    }
+  }
+
+  /** A frontier on its own database file (the CLI); closing the frontier closes the file. */
+  static open(path: string, opts: SqliteFrontierOptions = {}): SqliteFrontier {
+    return new SqliteFrontier(openSqlite(path), opts, true);
+  }
+
+  openCrawl(crawlId: number, cfg: CrawlFrontierConfig): void {
+    if (this.crawls.has(crawlId)) throw new Error(`crawl ${crawlId} is already open in the frontier`);
+    const c = new CrawlState(crawlId, cfg, () => this.scheduler.register());
+    const now = this.clock.now();
+    this.db.transaction(() => {
+      this.st.requeueInFlight.run(crawlId);
+      for (const r of this.st.countByHost.all(crawlId) as { host: string; state: number; reason: string | null; n: number }[]) {
+        const e = this.entry(c, r.host);
+        c.count(e, COUNTED_BY_STATE[r.state]!, r.n, r.reason);
+        if (r.state !== S.excluded) {
+          e.admitted += r.n;
+          c.admitted += r.n;
+        }
+      }
+      c.nextSeq = ((this.st.maxSeq.get(crawlId) as { m: number | null }).m ?? 0) + 1;
+      for (const r of this.st.retrying.all(crawlId) as { url: string; host: string; not_before: number }[]) {
+        this.retries.push({ crawlId, url: r.url, host: r.host, notBefore: r.not_before });
+      }
+    })();
+    this.crawls.set(crawlId, c);
+    for (const e of c.hosts.values()) {
+      if (e.queued > 0) c.setHead(e, this.loadHead(e));
+      this.scheduler.touch(e, now);
+    }
+  }
+
+  closeCrawl(crawlId: number): void {
+    const c = this.crawls.get(crawlId);
+    if (!c) return;
+    for (const rec of [...this.leases.values()]) if (rec.lease.crawlId === crawlId) this.release(rec.lease);
+    this.crawls.delete(crawlId);
+    for (const e of c.hosts.values()) {
+      e.live = false;
+      e.version += 1;
+      this.byHost.get(e.host)?.delete(e);
+    }
+  }
+
+  add(crawlId: number, candidates: readonly Candidate[], opts: AddOptions = {}): AddResult {
+    const c = this.crawl(crawlId);
+    return this.addTx(c, candidates, opts.update ?? 'FIRST', this.clock.now());
+  }
+
+  private readonly addTx = (c: CrawlState, cands: readonly Candidate[], fn: UpdateFunction, now: number): AddResult =>
+    this.db.transaction(() => {
+      const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
+      const touched = new Set<HostEntry>();
+      const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
+      for (const cand of cands) {
+        const hash = urlHash(cand.url);
+        const e = this.entry(c, cand.host);
+        const reason =
+          maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
+          : c.admitted >= maxPages ? 'max-pages'
+          : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
+          : null;
+        const score = firstScore(cand.priority);
+        const precedence = precedenceOf(score.raw);
+        const seq = c.nextSeq;
+        const viaUrl = cand.viaUrl ?? null;
+        const inserted = this.st.insert.run(
+          c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
+          precedence, score.raw, score.sum, seq, cand.discoveredAt ?? now,
+        ).changes;
+        if (inserted === 0) {
+          res.duplicates += 1;
+          if (fn !== 'FIRST') this.rescoreTx(c, hash, (s) => applyUpdate(s, cand.priority, fn), touched);
+          continue;
+        }
+        c.nextSeq += 1;
+        if (reason) {
+          res.budgetExcluded += 1;
+          c.count(e, 'excluded', 1, reason);
+          continue;
+        }
+        res.added += 1;
+        c.admitted += 1;
+        e.admitted += 1;
+        c.count(e, 'queued', 1);
+        const row: HeadRow = { url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq, attempts: 0 };
+        if (c.offerHead(e, row)) touched.add(e);
+      }
+      for (const e of touched) this.scheduler.touch(e, now);
+      return res;
+    })();
+
+  exclude(crawlId: number, rejected: readonly Rejected[]): number {
+    const c = this.crawl(crawlId);
+    const now = this.clock.now();
+    return this.db.transaction(() => {
+      let n = 0;
+      for (const r of rejected) {
+        const changes = this.st.insert.run(
+          crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, c.nextSeq, now,
+        ).changes;
+        if (changes === 0) continue;
+        c.nextSeq += 1;
+        c.count(this.entry(c, r.host), 'excluded', 1, r.reason);
+        n += 1;
+      }
+      return n;
+    })();
+  }
+
+  updatePriority(crawlId: number, url: string, priority: number): boolean {
+    return this.rescoreOne(crawlId, url, (s) => ({ ...s, raw: priority }));
+  }
+
+  rescore(crawlId: number, url: string, score: number, fn: UpdateFunction): boolean {
+    return this.rescoreOne(crawlId, url, (s) => applyUpdate(s, score, fn));
+  }
+
+  private rescoreOne(crawlId: number, url: string, update: (s: ScoreState) => ScoreState): boolean {
+    const c = this.crawl(crawlId);
+    const touched = new Set<HostEntry>();
+    const ok = this.db.transaction(() => this.rescoreTx(c, urlHash(url), update, touched))();
+    const now = this.clock.now();
+    for (const e of touched) this.scheduler.touch(e, now);
+    return ok;
+  }
+
+  /** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */
+  private rescoreTx(c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>): boolean {
+    const row = this.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; state: number; url: string; seq: number }) | undefined;
+    if (!row || (row.state !== S.queued && row.state !== S.retrying)) return false;
+    const next = update({ raw: row.raw, count: row.count, sum: row.sum });
+    const precedence = precedenceOf(next.raw);
+    this.st.setScore.run(precedence, next.raw, next.count, next.sum, c.crawlId, hash);
+    const e = c.hosts.get(row.host);
+    if (row.state !== S.queued || !e?.head) return true;
+    const wasHead = e.head.seq === row.seq;
+    if (wasHead && precedence >= e.head.precedence) c.setHead(e, { ...e.head, precedence });
+    else if (wasHead || comesBefore({ precedence, seq: row.seq }, e.head)) c.setHead(e, this.loadHead(e));
+    else return true;
+    touched.add(e);
+    return true;
+  }
+
+  next(now = this.clock.now()): Lease | null {
+    return this.nextMany(now, 1)[0] ?? null;
+  }
+
+  nextMany(now: number, n: number): Lease[] {
+    return this.db.transaction(() => {
+      this.promoteRetries(now);
+      const out: Lease[] = [];
+      while (out.length < n) {
+        const e = this.scheduler.pick(now);
+        if (!e) break;
+        out.push(...this.leaseFrom(e as HostEntry, 1, now));
+      }
+      return out;
+    })();
+  }
+
+  nextBatch(now: number, bl: number): Lease[] {
+    return this.db.transaction(() => {
+      this.promoteRetries(now);
+      const e = this.scheduler.pick(now);
+      return e ? this.leaseFrom(e as HostEntry, bl, now) : [];
+    })();
+  }
+
+  takeBatch(crawlId: number, host: string, bl: number, now = this.clock.now()): Lease[] {
+    const e = this.crawl(crawlId).hosts.get(host);
+    if (!e || e.queued === 0) return [];
+    if (e.politeness.enabled && (e.holding || !this.registry.tryAcquire(host, now, e.politeness))) return [];
+    return this.db.transaction(() => this.leaseFrom(e, bl, now))();
+  }
+
+  /** Marks the host's top n queued URLs in flight (its key is already acquired when polite). */
+  private leaseFrom(e: HostEntry, n: number, now: number): Lease[] {
+    const c = this.crawl(e.crawlId);
+    const rows = n === 1 && e.head ? [e.head] : (this.st.head.all(e.crawlId, e.host, n) as HeadRow[]);
+    const out: Lease[] = [];
+    for (const row of rows) {
+      const hash = urlHash(row.url);
+      if (this.st.setState.run(S.inFlight, e.crawlId, hash, S.queued).changes === 0) continue;
+      c.move(e, 'queued', 'inFlight');
+      const lease: Lease = {
+        token: this.nextToken++, crawlId: e.crawlId, url: row.url, host: e.host, depth: row.depth, kind: row.kind,
+        viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now,
+      };
+      this.leases.set(lease.token, { lease, entry: e, row, hash });
+      out.push(lease);
+    }
+    c.setHead(e, e.queued > 0 ? this.loadHead(e) : null);
+    if (e.politeness.enabled) {
+      if (out.length > 0) {
+        e.holding = true;
+        e.outstanding += out.length;
+      } else if (!e.holding) this.freeKey(e, null, now);
+    }
+    this.scheduler.touch(e, now);
+    return out;
+  }
+
+  complete(lease: Lease, info: CompleteInfo): boolean {
+    const now = this.clock.now();
+    return this.settle(lease, 'done', null, timingOf(lease, info, now), now, (hash) => {
+      this.st.finish.run(S.done, info.status, null, now, lease.crawlId, hash);
+    });
+  }
+
+  fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
+    const now = this.clock.now();
+    const retryAt = opts.retryAt;
+    return this.settle(lease, retryAt === undefined ? 'failed' : 'retrying', reason, timingOf(lease, opts, now), now, (hash) => {
+      if (retryAt === undefined) this.st.finish.run(S.failed, null, reason, now, lease.crawlId, hash);
+      else {
+        this.st.retry.run(reason, retryAt, lease.crawlId, hash);
+        this.retries.push({ crawlId: lease.crawlId, url: lease.url, host: lease.host, notBefore: retryAt });
+      }
+    });
+  }
+
+  release(lease: Lease): boolean {
+    const now = this.clock.now();
+    return this.settle(lease, 'queued', null, null, now, (hash) => {
+      this.st.setState.run(S.queued, lease.crawlId, hash, S.inFlight);
+    });
+  }
+
+  /** Ends a lease: one transaction for the URL state and the key's clock, then memory. */
+  private settle(lease: Lease, to: Counted, reason: string | null, timing: KeyTiming | null, now: number, write: (hash: bigint) => void): boolean {
+    const rec = this.leases.get(lease.token);
+    if (!rec) return false;
+    const e = rec.entry;
+    const c = this.crawl(e.crawlId);
+    const key = e.politeness.enabled && timing ? this.registry.heldKey(e.host) : undefined;
+    this.db.transaction(() => {
+      write(rec.hash);
+      if (key !== undefined && timing) this.st.setKey.run(key, timing.lastStartAt, Math.max(0, timing.lastDurationMs));
+    })();
+    this.leases.delete(lease.token);
+    c.move(e, 'inFlight', to, reason);
+    if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
+    if (e.politeness.enabled) {
+      e.outstanding -= 1;
+      if (e.outstanding === 0) {
+        e.holding = false;
+        this.freeKey(e, timing, now);
+      } else if (timing) this.registry.record(e.host, timing);
+    }
+    this.scheduler.touch(e, now);
+    return true;
+  }
+
+  private freeKey(e: HostEntry, timing: KeyTiming | null, now: number): void {
+    const key = timing ? this.registry.finish(e.host, timing) : this.registry.abandon(e.host);
+    if (key !== undefined) this.scheduler.keyFreed(key, now);
+  }
+
+  private promoteRetries(now: number): void {
+    for (let top = this.retries.peek(); top && top.notBefore <= now; top = this.retries.peek()) {
+      this.retries.pop();
+      const c = this.crawls.get(top.crawlId);
+      const row = c && (this.st.unretry.get(top.crawlId, urlHash(top.url)) as HeadRow | undefined);
+      if (!c || !row) continue;
+      const e = this.entry(c, top.host);
+      c.move(e, 'retrying', 'queued');
+      if (c.offerHead(e, row)) this.scheduler.touch(e, now);
+    }
+  }
+
+  nextWakeAt(): number | null {
+    const a = this.scheduler.wakeAt();
+    const b = this.retries.peek()?.notBefore ?? null;
+    if (a === null) return b;
+    return b === null ? a : Math.min(a, b);
+  }
+
+  hostReadyAt(crawlId: number, host: string): number {
+    return this.registry.readyAt(host, this.crawl(crawlId).cfg.politeness);
+  }
+
+  setHostKey(host: string, key: string): boolean {
+    const old = this.registry.keyOf(host);
+    const ok = this.registry.setHostKey(host, key);
+    this.st.setHostKey.run(host, key);
+    this.replace(host, old);
+    return ok;
+  }
+
+  setRobotsDelay(host: string, ms: number | null): void {
+    this.registry.setRobotsDelay(host, ms);
+    this.st.setRobots.run(host, ms);
+    this.replace(host, null);
+  }
+
+  /** Re-places a host's entries after its key or delay changed. */
+  private replace(host: string, oldKey: string | null): void {
+    const now = this.clock.now();
+    if (oldKey !== null && !this.registry.isBusy(oldKey)) this.scheduler.keyFreed(oldKey, now);
+    for (const e of this.byHost.get(host) ?? []) this.scheduler.touch(e, now);
+  }
+
+  counters(crawlId: number): FrontierCounters {
+    return this.crawl(crawlId).counters();
+  }
+
+  hostCounters(crawlId: number): HostCounters[] {
+    return this.crawl(crawlId).hostCounters();
+  }
+
+  lookup(crawlId: number, url: string): UrlRecord | null {
+    const r = this.st.lookup.get(crawlId, urlHash(url)) as Record<string, never> | undefined;
+    if (!r) return null;
+    return {
+      url: r.url, host: r.host, depth: r.depth, kind: r.kind, viaUrl: r.via_url, state: STATE_NAMES[r.state]!, reason: r.reason,
+      precedence: r.precedence, rawScore: r.score_raw, scoreCount: r.score_count, status: r.status, attempts: r.attempts,
+    };
+  }
+
+  close(): void {
+    for (const id of [...this.crawls.keys()]) this.closeCrawl(id);
+    if (this.ownsDb) this.db.close();
+  }
+
+  private crawl(crawlId: number): CrawlState {
+    const c = this.crawls.get(crawlId);
+    if (!c) throw new Error(`crawl ${crawlId} is not open in the frontier`);
+    return c;
+  }
+
+  private entry(c: CrawlState, host: string): HostEntry {
+    const known = c.hosts.has(host);
+    const e = c.host(host);
+    if (!known) {
+      let set = this.byHost.get(host);
+      if (!set) this.byHost.set(host, (set = new Set()));
+      set.add(e);
+    }
+    return e;
+  }
+
+  private loadHead(e: HostEntry): HeadRow | null {
+    return (this.st.head.get(e.crawlId, e.host, 1) as HeadRow | undefined) ?? null;
+  }
+}
+
+function timingOf(lease: Lease, info: { startedAt?: number; durationMs?: number }, now: number): KeyTiming {
+  const start = info.startedAt ?? lease.leasedAt;
+  return { lastStartAt: start, lastDurationMs: info.durationMs ?? Math.max(0, now - start) };
+}
