@@ -1,11 +1,11 @@
-import type { CrawlFrontierConfig, FrontierCounters, HostCounters } from './frontier';
+import type { CrawlFrontierConfig, FrontierCounters, HostCounters, StateCounts } from './frontier';
 import type { HeadRow } from './frontier-sql';
 import type { SchedHost } from './host-scheduler';
 
 /** Counted states (exclusions and failures are also counted by reason). */
-export type Counted = 'queued' | 'inFlight' | 'retrying' | 'done' | 'failed' | 'excluded';
+export type Counted = keyof StateCounts;
 
-type Counts = Record<Counted, number>;
+type Counts = StateCounts;
 const zero = (): Counts => ({ queued: 0, inFlight: 0, retrying: 0, done: 0, failed: 0, excluded: 0 });
 
 /** One host of one crawl, in memory: its scheduling view, its queue head and its counters. */

@@ -93,8 +93,8 @@ export interface FailOptions {
   durationMs?: number;
 }
 
-export interface HostCounters {
-  host: string;
+/** How many URLs are in each state. */
+export interface StateCounts {
   queued: number;
   inFlight: number;
   retrying: number;
@@ -103,13 +103,11 @@ export interface HostCounters {
   excluded: number;
 }
 
-export interface FrontierCounters {
-  queued: number;
-  inFlight: number;
-  retrying: number;
-  done: number;
-  failed: number;
-  excluded: number;
+export interface HostCounters extends StateCounts {
+  host: string;
+}
+
+export interface FrontierCounters extends StateCounts {
   failedByReason: Record<string, number>;
   excludedByReason: Record<string, number>;
   hosts: number;

@@ -1,7 +1,7 @@
 /** The crawl frontier: seen-set, per-host priority queues, budgets and polite scheduling. */
 export type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
-  Lease, Rejected, UpdateFunction, UrlRecord, UrlState,
+  Lease, Rejected, StateCounts, UpdateFunction, UrlRecord, UrlState,
 } from './frontier';
 export { SqliteFrontier, type SqliteFrontierOptions } from './sqlite-frontier';
 export { applyUpdate, firstScore, precedenceOf, type ScoreState } from './update-functions';

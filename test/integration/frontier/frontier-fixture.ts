@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteFrontier, type Candidate, type CrawlFrontierConfig, type Lease } from '../../../worker/frontier';
 import { PolitenessRegistry, SimulatedClock } from '../../../worker/politeness';
+import { openSqlite } from '../../../worker/store/sqlite';
+import type Database from 'better-sqlite3';
 
 /** A frontier on a real SQLite file in a fresh temp dir, on simulated time. */
 export function tempFrontier(cfg: Partial<CrawlFrontierConfig> = {}, crawlId = 1) {
@@ -10,12 +12,20 @@ export function tempFrontier(cfg: Partial<CrawlFrontierConfig> = {}, crawlId = 1
   const path = join(dir, 'crawl.db');
   const clock = new SimulatedClock(1_000_000);
   const config = crawlConfig(cfg);
+  const handles: Database.Database[] = [];
+  /** A frontier on its own handle; `handles` lets a test close the file under it (a crash). */
   const open = () => {
-    const f = SqliteFrontier.open(path, { clock, registry: new PolitenessRegistry() });
+    const db = openSqlite(path);
+    handles.push(db);
+    const f = new SqliteFrontier(db, { clock, registry: new PolitenessRegistry() });
     f.openCrawl(crawlId, config);
     return f;
   };
-  return { dir, path, clock, config, open, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const cleanup = () => {
+    for (const db of handles) if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { dir, path, clock, config, open, handles, cleanup };
 }
 
 /** Generous budgets; politeness off unless asked (ordering tests lease one host repeatedly). */

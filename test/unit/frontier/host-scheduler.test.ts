@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HostScheduler, type SchedHost } from '../../../worker/frontier/host-scheduler';
+import { PolitenessRegistry } from '../../../worker/politeness';
+
+const polite = { enabled: true, minDelayMs: 100, maxDelayMs: 1000, delayFactor: 0 };
+const host = (name: string, headPrecedence: number, headSeq = 1): SchedHost => ({
+  host: name, politeness: polite, queued: 1, headPrecedence, headSeq, holding: false, version: 0, live: true,
+});
+
+test('picks the host with the best head; ties go to the one ready first', () => {
+  const reg = new PolitenessRegistry();
+  const s = new HostScheduler(reg);
+  reg.tryAcquire('b', 0, polite);
+  reg.finish('b', { lastStartAt: 0, lastDurationMs: 0 }); // b ready at 100
+  const [a, b, c] = [host('a', 0.5), host('b', 0.5), host('c', 0.2)];
+  for (const h of [a, b, c]) s.touch(h, 500);
+  assert.equal(s.pick(500)?.host, 'a', 'a was ready since forever, b since 100');
+  assert.equal(s.pick(500)?.host, 'b');
+  assert.equal(s.pick(500)?.host, 'c');
+  assert.equal(s.pick(500), null);
+});
+
+test('a host waiting on its delay is picked once the time comes; wakeAt says when', () => {
+  const reg = new PolitenessRegistry();
+  const s = new HostScheduler(reg);
+  reg.tryAcquire('a', 0, polite);
+  reg.finish('a', { lastStartAt: 0, lastDurationMs: 50 });
+  const a = host('a', 0.9);
+  s.touch(a, 0);
+  assert.equal(s.pick(100), null);
+  assert.equal(s.wakeAt(), 150);
+  assert.equal(s.pick(150), a);
+  assert.equal(reg.isBusy('a'), true, 'pick acquired the key');
+});
+
+test('hosts sharing a busy key are parked until it is freed', () => {
+  const reg = new PolitenessRegistry();
+  const s = new HostScheduler(reg);
+  reg.setHostKey('a', 'ip');
+  reg.setHostKey('b', 'ip');
+  const [a, b] = [host('a', 0.9), host('b', 0.8)];
+  s.touch(a, 0);
+  s.touch(b, 0);
+  assert.equal(s.pick(0), a);
+  a.holding = true;
+  s.touch(a, 0);
+  assert.equal(s.pick(0), null, 'b is on the same IP');
+  assert.equal(s.wakeAt(), null, 'nothing to wait for but a completion');
+  reg.finish('a', { lastStartAt: 0, lastDurationMs: 0 });
+  s.keyFreed('ip', 0);
+  assert.equal(s.wakeAt(), 100);
+  assert.equal(s.pick(100), b);
+});
+
+test('a re-touched host is not picked twice from stale entries, and a dead one never', () => {
+  const s = new HostScheduler(new PolitenessRegistry());
+  const a = { ...host('a', 0.5), politeness: { ...polite, enabled: false } };
+  s.touch(a, 0);
+  a.headPrecedence = 0.7;
+  s.touch(a, 0);
+  assert.equal(s.pick(0), a);
+  assert.equal(s.pick(0), null, 'the older entry was stale');
+  s.touch(a, 0);
+  a.live = false;
+  a.version += 1;
+  assert.equal(s.pick(0), null);
+});
