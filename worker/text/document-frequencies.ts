@@ -1,0 +1,64 @@
+import type { TermVector } from './term-vector';
+
+/** Serialised form of {@link DocumentFrequencies}. */
+export interface DocumentFrequenciesJson {
+  documents: number;
+  df: Record<string, number>;
+}
+
+/**
+ * Document frequencies learnt online: every analysed document adds its distinct terms, and the
+ * inverse document frequency follows the corpus seen so far. A crawl owns one instance (no global).
+ */
+export class DocumentFrequencies {
+  private readonly df = new Map<string, number>();
+  private documents = 0;
+
+  /** Number of documents seen. */
+  get documentCount(): number {
+    return this.documents;
+  }
+
+  /** Counts one document with these terms (duplicates within the document count once). */
+  addDocument(terms: Iterable<string>): void {
+    const seen = new Set(terms);
+    for (const t of seen) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.documents++;
+  }
+
+  /** How many documents contained `term`. */
+  frequency(term: string): number {
+    return this.df.get(term) ?? 0;
+  }
+
+  /**
+   * Smoothed IDF, ln((1 + N) / (1 + df)) + 1: positive for every term, so a term never seen
+   * (df = 0) weighs most and a term in every document still weighs a little.
+   */
+  idf(term: string): number {
+    return Math.log((1 + this.documents) / (1 + (this.df.get(term) ?? 0))) + 1;
+  }
+
+  /** TF-IDF weighting of a term-frequency vector, with sub-linear TF (1 + ln tf). */
+  weigh(tf: TermVector): TermVector {
+    const out: TermVector = new Map();
+    for (const [t, f] of tf) if (f > 0) out.set(t, (1 + Math.log(f)) * this.idf(t));
+    return out;
+  }
+
+  /** A frozen copy (e.g. to evaluate every strategy of a benchmark with the same weights). */
+  clone(): DocumentFrequencies {
+    return DocumentFrequencies.fromJSON(this.toJSON());
+  }
+
+  toJSON(): DocumentFrequenciesJson {
+    return { documents: this.documents, df: Object.fromEntries(this.df) };
+  }
+
+  static fromJSON(json: DocumentFrequenciesJson): DocumentFrequencies {
+    const d = new DocumentFrequencies();
+    d.documents = json.documents;
+    for (const [t, n] of Object.entries(json.df)) d.df.set(t, n);
+    return d;
+  }
+}

@@ -1,0 +1,98 @@
+import snowball, { type SnowballStemmer } from 'snowball-stemmers';
+import stopwordLists from 'stopword';
+import { detectLanguage, languageInfo, stemmableLanguages, type LanguageInfo } from './language';
+import { tokenize } from './tokenize';
+
+/** Options of a text analyzer. */
+export interface TextAnalyzerOptions {
+  /** Fixed ISO 639-3 language (skips detection), e.g. when the ICD says the crawl is English. */
+  language?: string;
+  /** Language assumed when detection is undetermined (default 'eng'). */
+  fallbackLanguage?: string;
+  /**
+   * Restricts detection to these ISO 639-3 codes. Default: the languages that have a stop-word
+   * list or a stemmer here — franc otherwise picks near neighbours such as Scots for short English.
+   */
+  candidateLanguages?: string[];
+  /** Minimum token length (default 2). */
+  minTokenLength?: number;
+  /** Entries kept in each language's stem cache before it is cleared (default 100,000). */
+  stemCacheSize?: number;
+}
+
+/** Terms of one text, with the language they were analysed as. */
+export interface AnalyzedText {
+  language: LanguageInfo;
+  terms: string[];
+}
+
+/** Turns raw text into index terms: tokenise, drop stop words, stem — per detected language. */
+export interface TextAnalyzer {
+  /** Analyses `text`; `language` (ISO 639-3) overrides detection for this call. */
+  analyze(text: string, language?: string): AnalyzedText;
+  /** Index terms of a short text (a keyword, an anchor) in a known language, without detection. */
+  terms(text: string, language: string): string[];
+}
+
+interface LanguageTools {
+  info: LanguageInfo;
+  stopwords: ReadonlySet<string>;
+  stemmer?: SnowballStemmer;
+  stems: Map<string, string>;
+}
+
+/**
+ * Creates a text analyzer. It caches stemmers and stems per language — state owned by the
+ * returned object, never module-global — because stemming the same words again dominates the cost.
+ */
+export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnalyzer {
+  const stopwordKeys = new Set(Object.keys(stopwordLists).filter((k) => Array.isArray(stopwordLists[k])));
+  const tools = new Map<string, LanguageTools>();
+  const minLength = options.minTokenLength ?? 2;
+  const cacheSize = options.stemCacheSize ?? 100_000;
+  const fallback = options.fallbackLanguage ?? 'eng';
+  const candidates = options.candidateLanguages ?? [...new Set([...stopwordKeys, ...stemmableLanguages()])].filter((k) => /^[a-z]{3}$/.test(k));
+
+  function toolsFor(iso6393: string): LanguageTools {
+    let t = tools.get(iso6393);
+    if (t) return t;
+    const info = languageInfo(iso6393, stopwordKeys);
+    const list = info.stopwordKey ? stopwordLists[info.stopwordKey] : undefined;
+    // Stop words are normalised like tokens so 'Über' in a list matches 'über' in a text.
+    const stopwords = new Set(Array.isArray(list) ? list.map((w) => w.normalize('NFKC').toLowerCase()) : []);
+    t = { info, stopwords, stems: new Map() };
+    if (info.stemmer) t.stemmer = snowball.newStemmer(info.stemmer);
+    tools.set(iso6393, t);
+    return t;
+  }
+
+  function termsWith(t: LanguageTools, text: string): string[] {
+    const out: string[] = [];
+    for (const token of tokenize(text, minLength)) {
+      if (t.stopwords.has(token)) continue;
+      let stem = t.stems.get(token);
+      if (stem === undefined) {
+        stem = t.stemmer ? t.stemmer.stem(token) : token;
+        if (t.stems.size >= cacheSize) t.stems.clear();
+        t.stems.set(token, stem);
+      }
+      if (stem.length > 0) out.push(stem);
+    }
+    return out;
+  }
+
+  return {
+    analyze(text, language) {
+      let iso = language ?? options.language;
+      if (!iso) {
+        const detected = detectLanguage(text, { only: candidates });
+        iso = detected === 'und' ? fallback : detected;
+      }
+      const t = toolsFor(iso);
+      return { language: t.info, terms: termsWith(t, text) };
+    },
+    terms(text, language) {
+      return termsWith(toolsFor(language), text);
+    },
+  };
+}
