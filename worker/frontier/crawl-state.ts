@@ -21,7 +21,7 @@ export interface HostEntry extends SchedHost {
 }
 
 /**
- * The in-memory side of one open crawl: budgets, discovery sequence and counters. Loaded from
+ * The in-memory side of one open crawl: budgets and counters. Loaded from
  * SQLite on open and kept in step with every write, so the cockpit's counters cost nothing.
  */
 export class CrawlState {
@@ -30,7 +30,6 @@ export class CrawlState {
   readonly failedByReason = new Map<string, number>();
   readonly excludedByReason = new Map<string, number>();
   admitted = 0;
-  nextSeq = 1;
 
   constructor(
     readonly crawlId: number,

@@ -3,14 +3,15 @@ import { Heap } from 'heap-js';
 import type { FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyTiming } from '../politeness';
-import { CrawlState, comesBefore, type Counted, type HostEntry } from './crawl-state';
+import { CrawlState, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, UpdateFunction, UrlRecord,
 } from './frontier';
-import { S, STATE_NAMES, prepareStatements, type HeadRow, type Statements } from './frontier-sql';
+import { S, prepareStatements, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
+import { insertCandidates, insertRejected, rescoreQueued, resumeCrawl, type IntakeContext } from './frontier-intake';
 import { HostScheduler } from './host-scheduler';
-import { applyUpdate, firstScore, precedenceOf, type ScoreState } from './update-functions';
+import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 
 export interface SqliteFrontierOptions {
@@ -23,17 +24,14 @@ interface LeaseRecord {
   lease: Lease;
   entry: HostEntry;
   row: HeadRow;
-  hash: bigint;
 }
 
 interface RetryItem {
   crawlId: number;
-  url: string;
+  seq: number;
   host: string;
   notBefore: number;
 }
-
-const COUNTED_BY_STATE: Counted[] = ['queued', 'queued', 'done', 'failed', 'excluded', 'retrying'];
 
 /**
  * The frontier on SQLite through better-sqlite3: URL state (seen-set and queues) lives in the
@@ -42,8 +40,8 @@ const COUNTED_BY_STATE: Counted[] = ['queued', 'queued', 'done', 'failed', 'excl
  * WAL mode with synchronous=NORMAL a committed transaction survives a SIGKILL of the process (only
  * an OS crash or power loss can drop the last ones — the price of not fsyncing every page).
  */
-export class SqliteFrontier implements Frontier {
-  private readonly st: Statements;
+export class SqliteFrontier implements Frontier, IntakeContext {
+  readonly st: Statements;
   private readonly registry: PolitenessRegistry;
   private readonly clock: Clock;
   private readonly scheduler: HostScheduler;
@@ -78,21 +76,8 @@ export class SqliteFrontier implements Frontier {
     if (this.crawls.has(crawlId)) throw new Error(`crawl ${crawlId} is already open in the frontier`);
     const c = new CrawlState(crawlId, cfg, () => this.scheduler.register());
     const now = this.clock.now();
-    this.db.transaction(() => {
-      this.st.requeueInFlight.run(crawlId);
-      for (const r of this.st.countByHost.all(crawlId) as { host: string; state: number; reason: string | null; n: number }[]) {
-        const e = this.entry(c, r.host);
-        c.count(e, COUNTED_BY_STATE[r.state]!, r.n, r.reason);
-        if (r.state !== S.excluded) {
-          e.admitted += r.n;
-          c.admitted += r.n;
-        }
-      }
-      c.nextSeq = ((this.st.maxSeq.get(crawlId) as { m: number | null }).m ?? 0) + 1;
-      for (const r of this.st.retrying.all(crawlId) as { url: string; host: string; not_before: number }[]) {
-        this.retries.push({ crawlId, url: r.url, host: r.host, notBefore: r.not_before });
-      }
-    })();
+    const retrying = this.db.transaction(() => resumeCrawl(this, c))();
+    for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
     this.crawls.set(crawlId, c);
     for (const e of c.hosts.values()) {
       if (e.queued > 0) c.setHead(e, this.loadHead(e));
@@ -114,68 +99,17 @@ export class SqliteFrontier implements Frontier {
 
   add(crawlId: number, candidates: readonly Candidate[], opts: AddOptions = {}): AddResult {
     const c = this.crawl(crawlId);
-    return this.addTx(c, candidates, opts.update ?? 'FIRST', this.clock.now());
+    const now = this.clock.now();
+    const touched = new Set<HostEntry>();
+    const res = this.db.transaction(() => insertCandidates(this, c, candidates, opts.update ?? 'FIRST', now, touched))();
+    for (const e of touched) this.scheduler.touch(e, now);
+    return res;
   }
-
-  private readonly addTx = (c: CrawlState, cands: readonly Candidate[], fn: UpdateFunction, now: number): AddResult =>
-    this.db.transaction(() => {
-      const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
-      const touched = new Set<HostEntry>();
-      const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
-      for (const cand of cands) {
-        const hash = urlHash(cand.url);
-        const e = this.entry(c, cand.host);
-        const reason =
-          maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
-          : c.admitted >= maxPages ? 'max-pages'
-          : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
-          : null;
-        const score = firstScore(cand.priority);
-        const precedence = precedenceOf(score.raw);
-        const seq = c.nextSeq;
-        const viaUrl = cand.viaUrl ?? null;
-        const inserted = this.st.insert.run(
-          c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
-          precedence, score.raw, score.sum, seq, cand.discoveredAt ?? now,
-        ).changes;
-        if (inserted === 0) {
-          res.duplicates += 1;
-          if (fn !== 'FIRST') this.rescoreTx(c, hash, (s) => applyUpdate(s, cand.priority, fn), touched);
-          continue;
-        }
-        c.nextSeq += 1;
-        if (reason) {
-          res.budgetExcluded += 1;
-          c.count(e, 'excluded', 1, reason);
-          continue;
-        }
-        res.added += 1;
-        c.admitted += 1;
-        e.admitted += 1;
-        c.count(e, 'queued', 1);
-        const row: HeadRow = { url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq, attempts: 0 };
-        if (c.offerHead(e, row)) touched.add(e);
-      }
-      for (const e of touched) this.scheduler.touch(e, now);
-      return res;
-    })();
 
   exclude(crawlId: number, rejected: readonly Rejected[]): number {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
-    return this.db.transaction(() => {
-      let n = 0;
-      for (const r of rejected) {
-        const changes = this.st.insert.run(
-          crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, c.nextSeq, now,
-        ).changes;
-        if (changes === 0) continue;
-        c.nextSeq += 1;
-        c.count(this.entry(c, r.host), 'excluded', 1, r.reason);
-        n += 1;
-      }
-      return n;
-    })();
+    return this.db.transaction(() => insertRejected(this, c, rejected, now))();
   }
 
   updatePriority(crawlId: number, url: string, priority: number): boolean {
@@ -189,27 +123,10 @@ export class SqliteFrontier implements Frontier {
   private rescoreOne(crawlId: number, url: string, update: (s: ScoreState) => ScoreState): boolean {
     const c = this.crawl(crawlId);
     const touched = new Set<HostEntry>();
-    const ok = this.db.transaction(() => this.rescoreTx(c, urlHash(url), update, touched))();
+    const ok = this.db.transaction(() => rescoreQueued(this, c, urlHash(url), update, touched))();
     const now = this.clock.now();
     for (const e of touched) this.scheduler.touch(e, now);
     return ok;
-  }
-
-  /** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */
-  private rescoreTx(c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>): boolean {
-    const row = this.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; state: number; url: string; seq: number }) | undefined;
-    if (!row || (row.state !== S.queued && row.state !== S.retrying)) return false;
-    const next = update({ raw: row.raw, count: row.count, sum: row.sum });
-    const precedence = precedenceOf(next.raw);
-    this.st.setScore.run(precedence, next.raw, next.count, next.sum, c.crawlId, hash);
-    const e = c.hosts.get(row.host);
-    if (row.state !== S.queued || !e?.head) return true;
-    const wasHead = e.head.seq === row.seq;
-    if (wasHead && precedence >= e.head.precedence) c.setHead(e, { ...e.head, precedence });
-    else if (wasHead || comesBefore({ precedence, seq: row.seq }, e.head)) c.setHead(e, this.loadHead(e));
-    else return true;
-    touched.add(e);
-    return true;
   }
 
   next(now = this.clock.now()): Lease | null {
@@ -250,14 +167,13 @@ export class SqliteFrontier implements Frontier {
     const rows = n === 1 && e.head ? [e.head] : (this.st.head.all(e.crawlId, e.host, n) as HeadRow[]);
     const out: Lease[] = [];
     for (const row of rows) {
-      const hash = urlHash(row.url);
-      if (this.st.setState.run(S.inFlight, e.crawlId, hash, S.queued).changes === 0) continue;
+      if (this.st.setState.run(S.inFlight, row.seq, S.queued).changes === 0) continue;
       c.move(e, 'queued', 'inFlight');
       const lease: Lease = {
         token: this.nextToken++, crawlId: e.crawlId, url: row.url, host: e.host, depth: row.depth, kind: row.kind,
         viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now,
       };
-      this.leases.set(lease.token, { lease, entry: e, row, hash });
+      this.leases.set(lease.token, { lease, entry: e, row });
       out.push(lease);
     }
     c.setHead(e, e.queued > 0 ? this.loadHead(e) : null);
@@ -273,39 +189,39 @@ export class SqliteFrontier implements Frontier {
 
   complete(lease: Lease, info: CompleteInfo): boolean {
     const now = this.clock.now();
-    return this.settle(lease, 'done', null, timingOf(lease, info, now), now, (hash) => {
-      this.st.finish.run(S.done, info.status, null, now, lease.crawlId, hash);
+    return this.settle(lease, 'done', null, timingOf(lease, info, now), now, (seq) => {
+      this.st.finish.run(S.done, info.status, null, now, seq);
     });
   }
 
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
     const now = this.clock.now();
     const retryAt = opts.retryAt;
-    return this.settle(lease, retryAt === undefined ? 'failed' : 'retrying', reason, timingOf(lease, opts, now), now, (hash) => {
-      if (retryAt === undefined) this.st.finish.run(S.failed, null, reason, now, lease.crawlId, hash);
+    return this.settle(lease, retryAt === undefined ? 'failed' : 'retrying', reason, timingOf(lease, opts, now), now, (seq) => {
+      if (retryAt === undefined) this.st.finish.run(S.failed, null, reason, now, seq);
       else {
-        this.st.retry.run(reason, retryAt, lease.crawlId, hash);
-        this.retries.push({ crawlId: lease.crawlId, url: lease.url, host: lease.host, notBefore: retryAt });
+        this.st.retry.run(reason, retryAt, seq);
+        this.retries.push({ crawlId: lease.crawlId, seq, host: lease.host, notBefore: retryAt });
       }
     });
   }
 
   release(lease: Lease): boolean {
     const now = this.clock.now();
-    return this.settle(lease, 'queued', null, null, now, (hash) => {
-      this.st.setState.run(S.queued, lease.crawlId, hash, S.inFlight);
+    return this.settle(lease, 'queued', null, null, now, (seq) => {
+      this.st.setState.run(S.queued, seq, S.inFlight);
     });
   }
 
   /** Ends a lease: one transaction for the URL state and the key's clock, then memory. */
-  private settle(lease: Lease, to: Counted, reason: string | null, timing: KeyTiming | null, now: number, write: (hash: bigint) => void): boolean {
+  private settle(lease: Lease, to: Counted, reason: string | null, timing: KeyTiming | null, now: number, write: (seq: number) => void): boolean {
     const rec = this.leases.get(lease.token);
     if (!rec) return false;
     const e = rec.entry;
     const c = this.crawl(e.crawlId);
     const key = e.politeness.enabled && timing ? this.registry.heldKey(e.host) : undefined;
     this.db.transaction(() => {
-      write(rec.hash);
+      write(rec.row.seq);
       if (key !== undefined && timing) this.st.setKey.run(key, timing.lastStartAt, Math.max(0, timing.lastDurationMs));
     })();
     this.leases.delete(lease.token);
@@ -331,7 +247,7 @@ export class SqliteFrontier implements Frontier {
     for (let top = this.retries.peek(); top && top.notBefore <= now; top = this.retries.peek()) {
       this.retries.pop();
       const c = this.crawls.get(top.crawlId);
-      const row = c && (this.st.unretry.get(top.crawlId, urlHash(top.url)) as HeadRow | undefined);
+      const row = c && (this.st.unretry.get(top.seq) as HeadRow | undefined);
       if (!c || !row) continue;
       const e = this.entry(c, top.host);
       c.move(e, 'retrying', 'queued');
@@ -380,12 +296,8 @@ export class SqliteFrontier implements Frontier {
   }
 
   lookup(crawlId: number, url: string): UrlRecord | null {
-    const r = this.st.lookup.get(crawlId, urlHash(url)) as Record<string, never> | undefined;
-    if (!r) return null;
-    return {
-      url: r.url, host: r.host, depth: r.depth, kind: r.kind, viaUrl: r.via_url, state: STATE_NAMES[r.state]!, reason: r.reason,
-      precedence: r.precedence, rawScore: r.score_raw, scoreCount: r.score_count, status: r.status, attempts: r.attempts,
-    };
+    const r = this.st.lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
+    return r ? toUrlRecord(r) : null;
   }
 
   close(): void {
@@ -399,7 +311,8 @@ export class SqliteFrontier implements Frontier {
     return c;
   }
 
-  private entry(c: CrawlState, host: string): HostEntry {
+  /** The host's entry in a crawl, indexed by host name too. */
+  entry(c: CrawlState, host: string): HostEntry {
     const known = c.hosts.has(host);
     const e = c.host(host);
     if (!known) {
@@ -410,7 +323,8 @@ export class SqliteFrontier implements Frontier {
     return e;
   }
 
-  private loadHead(e: HostEntry): HeadRow | null {
+  /** Reads the host's best queued URL from the queue index. */
+  loadHead(e: HostEntry): HeadRow | null {
     return (this.st.head.get(e.crawlId, e.host, 1) as HeadRow | undefined) ?? null;
   }
 }

@@ -1,0 +1,109 @@
+import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
+import { comesBefore, type CrawlState, type HostEntry } from './crawl-state';
+import { S, type HeadRow, type Statements } from './frontier-sql';
+import { applyUpdate, firstScore, precedenceOf, type ScoreState } from './update-functions';
+import { urlHash } from './url-hash';
+
+/** What the intake needs from the frontier (the caller wraps each call in one transaction). */
+export interface IntakeContext {
+  readonly st: Statements;
+  entry(c: CrawlState, host: string): HostEntry;
+  loadHead(e: HostEntry): HeadRow | null;
+}
+
+/**
+ * Inserts discovered URLs: new ones are queued, or excluded when over a budget; duplicates of
+ * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert).
+ * Hosts whose queue head changed are added to `touched` for the scheduler.
+ */
+export function insertCandidates(
+  ctx: IntakeContext, c: CrawlState, cands: readonly Candidate[], fn: UpdateFunction, now: number, touched: Set<HostEntry>,
+): AddResult {
+  const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
+  const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
+  for (const cand of cands) {
+    const hash = urlHash(cand.url);
+    const e = ctx.entry(c, cand.host);
+    const reason =
+      maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
+      : c.admitted >= maxPages ? 'max-pages'
+      : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
+      : null;
+    const score = firstScore(cand.priority);
+    const precedence = precedenceOf(score.raw);
+    const viaUrl = cand.viaUrl ?? null;
+    const ins = ctx.st.insert.run(
+      c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
+      precedence, score.raw, score.sum, cand.discoveredAt ?? now,
+    );
+    if (ins.changes === 0) {
+      res.duplicates += 1;
+      if (fn !== 'FIRST') rescoreQueued(ctx, c, hash, (s) => applyUpdate(s, cand.priority, fn), touched);
+      continue;
+    }
+    if (reason) {
+      res.budgetExcluded += 1;
+      c.count(e, 'excluded', 1, reason);
+      continue;
+    }
+    res.added += 1;
+    c.admitted += 1;
+    e.admitted += 1;
+    c.count(e, 'queued', 1);
+    const row: HeadRow = { url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq: Number(ins.lastInsertRowid), attempts: 0 };
+    if (c.offerHead(e, row)) touched.add(e);
+  }
+  return res;
+}
+
+/** Records rejected URLs as seen and excluded with their reason; returns how many were new. */
+export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: readonly Rejected[], now: number): number {
+  let n = 0;
+  for (const r of rejected) {
+    const changes = ctx.st.insert.run(
+      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, now,
+    ).changes;
+    if (changes === 0) continue;
+    c.count(ctx.entry(c, r.host), 'excluded', 1, r.reason);
+    n += 1;
+  }
+  return n;
+}
+
+/** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */
+export function rescoreQueued(
+  ctx: IntakeContext, c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>,
+): boolean {
+  const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; state: number; seq: number }) | undefined;
+  if (!row || (row.state !== S.queued && row.state !== S.retrying)) return false;
+  const next = update({ raw: row.raw, count: row.count, sum: row.sum });
+  const precedence = precedenceOf(next.raw);
+  ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, row.seq);
+  const e = c.hosts.get(row.host);
+  if (row.state !== S.queued || !e?.head) return true;
+  const wasHead = e.head.seq === row.seq;
+  if (wasHead && precedence >= e.head.precedence) c.setHead(e, { ...e.head, precedence });
+  else if (wasHead || comesBefore({ precedence, seq: row.seq }, e.head)) c.setHead(e, ctx.loadHead(e));
+  else return true;
+  touched.add(e);
+  return true;
+}
+
+const COUNTED_BY_STATE = ['queued', 'queued', 'done', 'failed', 'excluded', 'retrying'] as const;
+
+/**
+ * Loads an opened crawl's counters from its rows; URLs a dead process left in flight were never
+ * acknowledged, so they are queued again. Returns the URLs waiting to be retried.
+ */
+export function resumeCrawl(ctx: IntakeContext, c: CrawlState): { seq: number; host: string; not_before: number }[] {
+  ctx.st.requeueInFlight.run(c.crawlId);
+  for (const r of ctx.st.countByHost.all(c.crawlId) as { host: string; state: number; reason: string | null; n: number }[]) {
+    const e = ctx.entry(c, r.host);
+    c.count(e, COUNTED_BY_STATE[r.state]!, r.n, r.reason);
+    if (r.state !== S.excluded) {
+      e.admitted += r.n;
+      c.admitted += r.n;
+    }
+  }
+  return ctx.st.retrying.all(c.crawlId) as { seq: number; host: string; not_before: number }[];
+}
