@@ -1,0 +1,154 @@
+/**
+ * The crawl's CDXJ index: `<SURT> <14-digit timestamp> {json}` lines, appended unsorted to
+ * `index.cdxj.open` while the crawl runs and merge-sorted into `index.cdxj` when it closes.
+ * The JSON follows pywb/warcio: offset, length and status as strings, the digest without its
+ * algorithm prefix, `warc/revisit` as the mime of revisits.
+ */
+import { createReadStream } from 'node:fs';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { getSurt } from 'warcio';
+import { cdxTimestamp } from './warc-fields';
+
+export const INDEX_NAME = 'index.cdxj';
+export const OPEN_INDEX_NAME = 'index.cdxj.open';
+
+/** What one index line says about a response or revisit record. */
+export interface CdxjEntry {
+  url: string;
+  date: string;
+  mime: string;
+  status: number;
+  digest: string;
+  length: number;
+  offset: number;
+  filename: string;
+}
+
+/**
+ * SURT key of a URL. warcio's (the same pywb uses to look captures up) until worker/url/surt.ts
+ * exists; kept private to this file so the switch is one line.
+ */
+function surtKey(url: string): string {
+  return getSurt(url);
+}
+
+/** One CDXJ line (with its newline). */
+export function cdxjLine(e: CdxjEntry): string {
+  const json = {
+    url: e.url,
+    mime: e.mime,
+    status: String(e.status),
+    digest: e.digest.includes(':') ? e.digest.slice(e.digest.indexOf(':') + 1) : e.digest,
+    length: String(e.length),
+    offset: String(e.offset),
+    filename: e.filename,
+  };
+  return `${surtKey(e.url)} ${cdxTimestamp(e.date)} ${JSON.stringify(json)}\n`;
+}
+
+/** The parsed JSON part of a CDXJ line. */
+export interface CdxjJson {
+  url: string;
+  mime: string;
+  status: string;
+  digest: string;
+  length: string;
+  offset: string;
+  filename: string;
+}
+
+/** Splits a CDXJ line into key, timestamp and JSON; null when it is not one. */
+export function parseCdxjLine(line: string): { key: string; timestamp: string; json: CdxjJson } | null {
+  const a = line.indexOf(' ');
+  const b = line.indexOf(' ', a + 1);
+  if (a < 0 || b < 0 || !/^\d{14}$/.test(line.slice(a + 1, b))) return null;
+  try {
+    return { key: line.slice(0, a), timestamp: line.slice(a + 1, b), json: JSON.parse(line.slice(b + 1)) };
+  } catch {
+    return null;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+/** Writes sorted runs of at most `runBytes` characters each; returns their paths. */
+async function writeSortedRuns(source: string, dir: string, runBytes: number): Promise<string[]> {
+  const runs: string[] = [];
+  let lines: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (!lines.length) return;
+    lines.sort();
+    const path = join(dir, `${INDEX_NAME}.run-${runs.length}`);
+    await writeFile(path, lines.join('\n') + '\n');
+    runs.push(path);
+    lines = [];
+    size = 0;
+  };
+  const rl = createInterface({ input: createReadStream(source), crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (!line) continue;
+    lines.push(line);
+    size += line.length;
+    if (size >= runBytes) await flush();
+  }
+  await flush();
+  return runs;
+}
+
+/**
+ * Sorts `index.cdxj.open` into `index.cdxj`, merging with an `index.cdxj` left by an earlier
+ * session of the same crawl. External merge sort: at most `runBytes` of lines are held at once,
+ * plus one line per run while merging.
+ */
+export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): Promise<void> {
+  const openPath = join(dir, OPEN_INDEX_NAME);
+  const finalPath = join(dir, INDEX_NAME);
+  if (!(await exists(openPath))) return;
+  const runs = await writeSortedRuns(openPath, dir, runBytes);
+  const sources = [...runs];
+  if (await exists(finalPath)) sources.push(finalPath);
+  const tmp = join(dir, `${INDEX_NAME}.tmp`);
+  const out = await open(tmp, 'w');
+  try {
+    const iters = sources.map((p) =>
+      createInterface({ input: createReadStream(p), crlfDelay: Infinity })[Symbol.asyncIterator](),
+    );
+    const heads: Array<string | null> = [];
+    const next = async (i: number) => {
+      for (;;) {
+        const r = await iters[i].next();
+        if (r.done) return (heads[i] = null);
+        if (r.value) return (heads[i] = r.value);
+      }
+    };
+    for (let i = 0; i < iters.length; i++) await next(i);
+    let batch = '';
+    for (;;) {
+      // Few runs: a linear scan for the smallest head is simpler than a heap and as fast.
+      let min = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        if (h !== null && (min < 0 || h < (heads[min] as string))) min = i;
+      }
+      if (min < 0) break;
+      batch += heads[min] + '\n';
+      if (batch.length > 1 << 20) {
+        await out.write(batch);
+        batch = '';
+      }
+      await next(min);
+    }
+    await out.write(batch);
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  await rename(tmp, finalPath);
+  for (const run of runs) await rm(run, { force: true });
+  await rm(openPath, { force: true });
+}

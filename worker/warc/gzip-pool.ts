@@ -1,0 +1,132 @@
+/**
+ * A small pool of worker threads that turn (header, block) into a finished gzip member: they
+ * hash the block (WARC-Block-Digest), append the digest line, the block and the closing CRLF
+ * CRLF, and gzip the whole record. Hashing and compressing are nearly all the CPU a record
+ * costs, so the main thread only builds headers and writes bytes.
+ */
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+
+/**
+ * The thread's code, evaluated as a script so it runs the same under tsx, plain node and any
+ * bundler (no second file to resolve). Kept tiny: base32 here mirrors warc-digest.ts.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { gzipSync } = require('node:zlib');
+const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+function b32(bytes) {
+  let out = '', bits = 0, value = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff; bits += 8;
+    while (bits >= 5) { out += A[(value >>> (bits - 5)) & 31]; bits -= 5; }
+  }
+  if (bits > 0) out += A[(value << (5 - bits)) & 31];
+  while (out.length % 8) out += '=';
+  return out;
+}
+const TAIL = Buffer.from('\\r\\n\\r\\n');
+parentPort.on('message', (job) => {
+  try {
+    const block = Buffer.from(job.block.buffer, job.block.byteOffset, job.block.byteLength);
+    const digest = 'sha1:' + b32(createHash('sha1').update(block).digest());
+    const head = Buffer.from(job.head + 'WARC-Block-Digest: ' + digest + '\\r\\n\\r\\n', 'utf8');
+    const gz = gzipSync(Buffer.concat([head, block, TAIL]), { level: job.level });
+    // A fresh, unshared buffer so it can be transferred rather than copied.
+    const member = new Uint8Array(gz.byteLength);
+    member.set(gz);
+    parentPort.postMessage({ id: job.id, member, digest }, [member.buffer]);
+  } catch (err) {
+    parentPort.postMessage({ id: job.id, error: String(err && err.stack || err) });
+  }
+});
+`;
+
+/** One finished gzip member and the block digest written into it. */
+export interface CompressedRecord {
+  member: Uint8Array;
+  blockDigest: string;
+}
+
+interface Pending {
+  resolve: (r: CompressedRecord) => void;
+  reject: (e: Error) => void;
+  worker: number;
+}
+
+/** Thread pool for record compression; one thread per core unless told otherwise. */
+export class GzipPool {
+  private readonly workers: Worker[] = [];
+  private readonly load: number[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    private readonly level: number,
+    size = Math.max(1, availableParallelism()),
+  ) {
+    for (let i = 0; i < Math.max(1, size); i++) this.spawn(i);
+  }
+
+  private spawn(index: number): void {
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    worker.on('message', (msg: { id: number; member?: Uint8Array; digest?: string; error?: string }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (--this.load[index] === 0) worker.unref();
+      if (msg.error || !msg.member || !msg.digest) p.reject(new Error(msg.error ?? 'gzip worker failed'));
+      else p.resolve({ member: msg.member, blockDigest: msg.digest });
+    });
+    worker.on('error', (err) => this.failWorker(index, err));
+    // Idle threads must not keep the process alive; busy ones must (see compress()).
+    worker.unref();
+    this.workers[index] = worker;
+    this.load[index] = 0;
+  }
+
+  private failWorker(index: number, err: Error): void {
+    for (const [id, p] of this.pending) {
+      if (p.worker !== index) continue;
+      this.pending.delete(id);
+      p.reject(err);
+    }
+    this.load[index] = 0;
+    if (!this.closed) this.spawn(index);
+  }
+
+  /**
+   * Hashes and gzips one record. `head` is the serialised header without the block digest and
+   * without the blank line; `block` is copied, so the caller may reuse it.
+   */
+  compress(head: string, blockParts: Uint8Array[]): Promise<CompressedRecord> {
+    if (this.closed) return Promise.reject(new Error('gzip pool is closed'));
+    let length = 0;
+    for (const p of blockParts) length += p.byteLength;
+    // One unpooled copy, transferred (not cloned) to the thread.
+    const block = new Uint8Array(length);
+    let at = 0;
+    for (const p of blockParts) {
+      block.set(p, at);
+      at += p.byteLength;
+    }
+    let index = 0;
+    for (let i = 1; i < this.load.length; i++) if (this.load[i] < this.load[index]) index = i;
+    const id = this.nextId++;
+    if (this.load[index]++ === 0) this.workers[index].ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker: index });
+      this.workers[index].postMessage({ id, head, block, level: this.level }, [block.buffer]);
+    });
+  }
+
+  /** Stops the threads; pending jobs are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    for (const p of this.pending.values()) p.reject(new Error('gzip pool closed'));
+    this.pending.clear();
+  }
+}

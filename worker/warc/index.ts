@@ -1,0 +1,12 @@
+/**
+ * WARC stage: writes captures as WARC/1.1 (`sha1:` base32 digests, one gzip member per record,
+ * rotating `.warc.gz` files, CDXJ index) and verifies written files.
+ */
+export { WarcWriter, type WarcWriterOptions, type CaptureLocation } from './warc-writer';
+export { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
+export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-files';
+export { warcFilename } from './recover-open-files';
+export type { RevisitTarget, Outlink } from './warc-fields';
+export { verifyWarcFile, verifyCdxj, type WarcVerification } from './verify-warc';
+export { finalizeIndex, cdxjLine, parseCdxjLine, INDEX_NAME, type CdxjEntry } from './cdxj-index';
+export { sha1Digest, DIGEST_PREFIX } from './warc-digest';

@@ -1,0 +1,115 @@
+/**
+ * Pure checks of the WARC.md rules on record headers, one record at a time and across a file.
+ * Each returns human-readable problems; an empty list means the rule holds.
+ */
+import { field } from './parse-heads';
+import { PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, type WarcFields } from './warc-fields';
+
+const TARGETED = new Set(['response', 'resource', 'request', 'revisit']);
+const KNOWN_TYPES = new Set([
+  'warcinfo', 'response', 'resource', 'request', 'metadata', 'revisit', 'conversion', 'continuation',
+]);
+const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const RECORD_ID = /^<urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}>$/i;
+const DIGEST = /^sha1:[A-Z2-7]{32}$/;
+
+/** The rules every single record header must follow. */
+export function checkRecordFields(fields: WarcFields): string[] {
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const [name] of fields) {
+    const key = name.toLowerCase();
+    if (seen.has(key) && key !== 'warc-concurrent-to') errors.push(`repeated field ${name}`);
+    seen.add(key);
+  }
+  const type = field(fields, 'WARC-Type');
+  const id = field(fields, 'WARC-Record-ID');
+  const date = field(fields, 'WARC-Date');
+  const length = field(fields, 'Content-Length');
+  const target = field(fields, 'WARC-Target-URI');
+  if (!type || !KNOWN_TYPES.has(type)) errors.push(`bad WARC-Type ${type}`);
+  if (!id || !RECORD_ID.test(id)) errors.push(`bad WARC-Record-ID ${id}`);
+  if (!date || !DATE.test(date)) errors.push(`bad WARC-Date ${date}`);
+  if (!length || !/^\d+$/.test(length)) errors.push(`bad Content-Length ${length}`);
+  if (length && Number(length) > 0 && !field(fields, 'Content-Type')) errors.push('non-empty block without Content-Type');
+  if (type === 'warcinfo' && target !== undefined) errors.push('WARC-Target-URI on warcinfo');
+  if (type && TARGETED.has(type)) {
+    if (!target) errors.push(`no WARC-Target-URI on ${type}`);
+    else if (target.startsWith('<') || /\s/.test(target)) errors.push(`WARC-Target-URI not bare: ${target}`);
+  }
+  for (const name of ['WARC-Block-Digest', 'WARC-Payload-Digest']) {
+    const d = field(fields, name);
+    if (d !== undefined && !DIGEST.test(d)) errors.push(`${name} not sha1 base32: ${d}`);
+  }
+  if (type !== 'warcinfo' && !field(fields, 'WARC-Block-Digest')) errors.push('no WARC-Block-Digest');
+  if (type === 'warcinfo' && !field(fields, 'WARC-Filename')) errors.push('warcinfo without WARC-Filename');
+  if (type === 'response' && !field(fields, 'WARC-Payload-Digest')) errors.push('response without WARC-Payload-Digest');
+  if (type === 'revisit') errors.push(...checkRevisit(fields));
+  const truncated = field(fields, 'WARC-Truncated');
+  if (truncated !== undefined && !['length', 'time', 'disconnect', 'unspecified'].includes(truncated)) {
+    errors.push(`bad WARC-Truncated ${truncated}`);
+  }
+  return errors;
+}
+
+function checkRevisit(fields: WarcFields): string[] {
+  const errors: string[] = [];
+  const profile = field(fields, 'WARC-Profile');
+  if (profile !== PROFILE_IDENTICAL && profile !== PROFILE_NOT_MODIFIED) errors.push(`bad WARC-Profile ${profile}`);
+  if (!field(fields, 'WARC-Refers-To-Target-URI')) errors.push('revisit without WARC-Refers-To-Target-URI');
+  const refDate = field(fields, 'WARC-Refers-To-Date');
+  if (!refDate || !DATE.test(refDate)) errors.push(`revisit with bad WARC-Refers-To-Date ${refDate}`);
+  if (!field(fields, 'WARC-Payload-Digest')) errors.push('revisit without WARC-Payload-Digest');
+  if (profile === PROFILE_IDENTICAL && Number(field(fields, 'Content-Length')) > 0 && field(fields, 'WARC-Truncated') !== 'length') {
+    errors.push('identical-payload-digest revisit keeps headers without WARC-Truncated: length');
+  }
+  return errors;
+}
+
+/** The header facts the cross-record rules need. */
+export interface RecordSummary {
+  type: string;
+  id: string;
+  date: string;
+  target?: string;
+  warcinfoId?: string;
+  concurrentTo: string[];
+}
+
+/** Summarises a record's fields for {@link checkFileRules}. */
+export function summarize(fields: WarcFields): RecordSummary {
+  return {
+    type: field(fields, 'WARC-Type') ?? '',
+    id: field(fields, 'WARC-Record-ID') ?? '',
+    date: field(fields, 'WARC-Date') ?? '',
+    target: field(fields, 'WARC-Target-URI'),
+    warcinfoId: field(fields, 'WARC-Warcinfo-ID'),
+    concurrentTo: fields.filter(([n]) => n.toLowerCase() === 'warc-concurrent-to').map(([, v]) => v),
+  };
+}
+
+/**
+ * Rules across the records of one file: warcinfo first, unique ids, WARC-Warcinfo-ID pointing
+ * at this file's warcinfo, each request paired with its response/revisit (same date and URI).
+ */
+export function checkFileRules(records: RecordSummary[]): string[] {
+  const errors: string[] = [];
+  if (!records.length) return ['empty file'];
+  if (records[0].type !== 'warcinfo') errors.push(`first record is ${records[0].type}, not warcinfo`);
+  const byId = new Map<string, RecordSummary>();
+  for (const r of records) {
+    if (byId.has(r.id)) errors.push(`duplicate record id ${r.id}`);
+    byId.set(r.id, r);
+  }
+  for (const r of records) {
+    if (r.type === 'warcinfo') continue;
+    if (r.warcinfoId && byId.get(r.warcinfoId)?.type !== 'warcinfo') errors.push(`${r.id}: WARC-Warcinfo-ID not in this file`);
+    if (r.type !== 'request') continue;
+    const partner = r.concurrentTo.map((id) => byId.get(id)).find((p) => p && (p.type === 'response' || p.type === 'revisit'));
+    if (!partner) errors.push(`request ${r.id} has no concurrent response/revisit`);
+    else if (partner.date !== r.date || partner.target !== r.target) {
+      errors.push(`request ${r.id} and its response differ in WARC-Date or WARC-Target-URI`);
+    }
+  }
+  return errors;
+}

@@ -1,0 +1,158 @@
+/**
+ * Independent checks of written WARC files and the CDXJ index, reading through warcio's parser
+ * (the reader most replay tools build on) and through a gzip member scan of our own.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { basename, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { WARCParser } from 'warcio';
+import { parseCdxjLine } from './cdxj-index';
+import { scanGzipMembers } from './gzip-members';
+import { dechunk, field, parseHttpHead, parseWarcHead } from './parse-heads';
+import { checkFileRules, checkRecordFields, summarize, type RecordSummary } from './record-rules';
+import { base32, DIGEST_PREFIX } from './warc-digest';
+
+/** Outcome of {@link verifyWarcFile}. */
+export interface WarcVerification {
+  records: number;
+  errors: string[];
+  types: Record<string, number>;
+}
+
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+const MAX_HTTP_HEAD = 1 << 20;
+const digestOf = (h: Hash) => DIGEST_PREFIX + base32(h.digest());
+
+/** Member layout from our own scan: each record must be exactly one gzip member. */
+async function checkMembers(path: string, errors: string[]): Promise<Map<number, number>> {
+  const lengths = new Map<number, number>();
+  const scan = await scanGzipMembers(path, (m) => {
+    lengths.set(m.offset, m.length);
+    const head = parseWarcHead(m.head);
+    if (!head) return void errors.push(`member at ${m.offset}: no WARC header`);
+    const cl = Number(field(head.fields, 'Content-Length'));
+    if (m.rawLength !== head.headerLength + cl + 4) {
+      errors.push(`member at ${m.offset}: holds ${m.rawLength} bytes, one record needs ${head.headerLength + cl + 4}`);
+    }
+    if (!m.tail.equals(CRLFCRLF)) errors.push(`member at ${m.offset}: record does not end with CRLF CRLF`);
+    for (const e of checkRecordFields(head.fields)) errors.push(`member at ${m.offset}: ${e}`);
+  }, 16 * 1024);
+  if (scan.problem) errors.push(`gzip: ${scan.problem}`);
+  return lengths;
+}
+
+/**
+ * Reads every record of a `.warc.gz` (or `.warc.gz.open`) with warcio and checks it: digests
+ * recomputed (payload = entity body with chunking removed, content coding kept), Content-Length,
+ * required fields, one record per gzip member, warcinfo first, request/response pairing, revisit
+ * fields.
+ */
+export async function verifyWarcFile(path: string): Promise<WarcVerification> {
+  const errors: string[] = [];
+  const types: Record<string, number> = {};
+  const members = await checkMembers(path, errors);
+  const summaries: RecordSummary[] = [];
+  const parser = new WARCParser(createReadStream(path), { parseHttp: false, keepHeadersCase: true });
+  try {
+    for await (const record of parser) {
+      const where = `record ${summaries.length} at ${parser.offset}`;
+      const type = record.warcType ?? '';
+      types[type] = (types[type] ?? 0) + 1;
+      const fields = [...record.warcHeaders.headers] as Array<[string, string]>;
+      summaries.push(summarize(fields));
+      if (summaries.length === 1 && field(fields, 'WARC-Filename') !== basename(path).replace(/\.open$/, '')) {
+        errors.push(`${where}: WARC-Filename ${field(fields, 'WARC-Filename')} is not the file's name`);
+      }
+      const block = createHash('sha1');
+      const payload = createHash('sha1');
+      const http = record.warcContentType?.startsWith('application/http') ?? false;
+      let headBuf: Buffer | null = http ? Buffer.alloc(0) : null;
+      let chunked = false;
+      const chunkedParts: Buffer[] = [];
+      let total = 0;
+      for await (const c of record.reader) {
+        let chunk: Buffer = Buffer.from(c);
+        block.update(chunk);
+        total += chunk.length;
+        if (headBuf) {
+          headBuf = Buffer.concat([headBuf, chunk]);
+          const end = headBuf.indexOf(CRLFCRLF);
+          if (end < 0 && headBuf.length < MAX_HTTP_HEAD) continue;
+          chunked = /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '');
+          chunk = end < 0 ? Buffer.alloc(0) : headBuf.subarray(end + 4);
+          headBuf = null;
+        }
+        if (chunked) chunkedParts.push(chunk);
+        else payload.update(chunk);
+      }
+      const cl = Number(record.warcContentLength);
+      if (total !== cl) errors.push(`${where}: Content-Length ${cl} but block has ${total} bytes`);
+      const bd = field(fields, 'WARC-Block-Digest');
+      if (bd && bd !== digestOf(block)) errors.push(`${where}: WARC-Block-Digest mismatch`);
+      const pd = field(fields, 'WARC-Payload-Digest');
+      if (chunked) {
+        const body = dechunk(Buffer.concat(chunkedParts));
+        if (!body) errors.push(`${where}: broken chunked body`);
+        else payload.update(body);
+      }
+      if (pd && type === 'response' && pd !== digestOf(payload)) errors.push(`${where}: WARC-Payload-Digest mismatch`);
+      const memberLength = members.get(parser.offset);
+      if (memberLength === undefined) errors.push(`${where}: not at a gzip member boundary`);
+      else if (memberLength !== parser.recordLength) errors.push(`${where}: member length differs from warcio's`);
+    }
+  } catch (err) {
+    errors.push(`warcio could not read the file: ${(err as Error).message}`);
+  }
+  errors.push(...checkFileRules(summaries));
+  return { records: summaries.length, errors, types };
+}
+
+/**
+ * Checks that every CDXJ line's offset/length reads back one whole gzip member holding a
+ * response or revisit record for that URL and date.
+ */
+export async function verifyCdxj(indexPath: string, warcDir: string): Promise<{ lines: number; errors: string[] }> {
+  const errors: string[] = [];
+  const handles = new Map<string, Awaited<ReturnType<typeof open>>>();
+  let lines = 0;
+  let previous = '';
+  try {
+    for await (const line of createInterface({ input: createReadStream(indexPath), crlfDelay: Infinity })) {
+      if (!line) continue;
+      lines++;
+      if (line < previous) errors.push(`line ${lines}: not sorted`);
+      previous = line;
+      const parsed = parseCdxjLine(line);
+      if (!parsed) { errors.push(`line ${lines}: not CDXJ`); continue; }
+      const { json } = parsed;
+      let fh = handles.get(json.filename);
+      if (!fh) {
+        fh = await open(join(warcDir, json.filename), 'r').catch(() => undefined);
+        if (!fh) { errors.push(`line ${lines}: no file ${json.filename}`); continue; }
+        handles.set(json.filename, fh);
+      }
+      const buf = Buffer.alloc(Number(json.length));
+      await fh.read(buf, 0, buf.length, Number(json.offset));
+      let raw: Buffer;
+      try {
+        raw = gunzipSync(buf);
+      } catch (err) {
+        errors.push(`line ${lines}: offset/length is not a whole gzip member (${(err as Error).message})`);
+        continue;
+      }
+      const head = parseWarcHead(raw);
+      const type = head ? field(head.fields, 'WARC-Type') : undefined;
+      if (!head || (type !== 'response' && type !== 'revisit')) errors.push(`line ${lines}: record is ${type}`);
+      else if (field(head.fields, 'WARC-Target-URI') !== json.url) errors.push(`line ${lines}: record is for another URL`);
+      else if (raw.length !== head.headerLength + Number(field(head.fields, 'Content-Length')) + 4) {
+        errors.push(`line ${lines}: member holds more or less than one record`);
+      } else if ((type === 'revisit') !== (json.mime === 'warc/revisit')) errors.push(`line ${lines}: mime/type mismatch`);
+    }
+  } finally {
+    for (const fh of handles.values()) await fh.close();
+  }
+  return { lines, errors };
+}

@@ -1,0 +1,297 @@
+/**
+ * The crawl's WARC writer (WARC 1.1, one gzip member per record, SHA-1 base32 digests). Headers
+ * are built on the main thread; hashing and gzip run in a thread pool; a sequencer writes the
+ * members in submission order, so offsets are deterministic. See WARC.md for the rules followed.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import type { HttpExchange } from '../capture';
+import { finalizeIndex } from './cdxj-index';
+import { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
+import { GzipPool } from './gzip-pool';
+import { MemberSink, type IndexEntryFor, type ReadyRecord } from './member-sink';
+import { highestSerial, recoverOpenFiles, warcFilename, type RecoveryReport } from './recover-open-files';
+import { digestSpooled, writeSpooledMember } from './spooled-record';
+import {
+  metadataBlock, metadataFields, recordIdFromUuid, requestFields, responseFields, revisitFields,
+  serializeFields, warcDate, warcinfoBlock, warcinfoFields, CT_WARC_FIELDS,
+  type RecordBase, type RevisitTarget, type WarcFields,
+} from './warc-fields';
+
+/** Settings of one crawl's writer. */
+export interface WarcWriterOptions {
+  dir: string;
+  /** Slug used in file names. */
+  crawlId: string;
+  /** Start a new file once the current one reaches this size (checked after each capture). */
+  rotateBytes?: number;
+  /** gzip level; 3 measured best for speed/size here (bench/warc-speed.ts). */
+  gzipLevel?: number;
+  operator?: string;
+  software: string;
+  robotsPolicy: string;
+  userAgent: string;
+  isPartOf?: string;
+  /** Payload-digest lookup for revisits; in-memory by default. */
+  dedup?: DedupLookup;
+  /** Compression threads; one per core by default. */
+  threads?: number;
+  /** Clock for file names (tests). */
+  now?: () => Date;
+}
+
+/** Where a response, revisit or metadata record was written. */
+export interface CaptureLocation {
+  filename: string;
+  offset: number;
+  /** Compressed length of the gzip member. */
+  length: number;
+  recordId: string;
+  date: string;
+  type: 'response' | 'revisit' | 'metadata';
+}
+
+/** One record to write: its header fields (no block digest yet) and block. */
+interface RecordSpec {
+  fields: WarcFields;
+  head: Uint8Array;
+  body?: Uint8Array;
+  spooledBody?: string;
+  blockLength: number;
+  index?: IndexEntryFor;
+}
+
+const newId = () => recordIdFromUuid(randomUUID());
+
+/** Writes one crawl's captures into rotating `.warc.gz` files plus a CDXJ index. */
+export class WarcWriter {
+  private readonly o: Required<Omit<WarcWriterOptions, 'operator' | 'isPartOf' | 'threads'>> & WarcWriterOptions;
+  private pool: GzipPool | null = null;
+  private sink: MemberSink;
+  private submitChain: Promise<unknown> = Promise.resolve();
+  private writeChain: Promise<unknown> = Promise.resolve();
+  private current: { filename: string; warcinfoId: string; upperBytes: number } | null = null;
+  private nextSerial = 0;
+  private failure: Error | null = null;
+
+  constructor(options: WarcWriterOptions) {
+    this.o = {
+      rotateBytes: 1_000_000_000, gzipLevel: 3, dedup: new MemoryDedupLookup(), now: () => new Date(),
+      ...options,
+    };
+    this.sink = new MemberSink(this.o.dir);
+  }
+
+  /** Recovers files a crash left open, then gets ready to write. */
+  async open(): Promise<RecoveryReport> {
+    await mkdir(this.o.dir, { recursive: true });
+    const report = await recoverOpenFiles(this.o.dir);
+    this.nextSerial = highestSerial(this.o.crawlId, await readdir(this.o.dir)) + 1;
+    await this.sink.openIndex();
+    this.pool = new GzipPool(this.o.gzipLevel, this.o.threads);
+    return report;
+  }
+
+  /** Writes a capture: response (or a revisit when its payload was already stored) + request (+ metadata). */
+  async writeCapture(ex: HttpExchange, opts: { metadata?: Record<string, unknown> } = {}): Promise<CaptureLocation> {
+    return this.submit(async () => {
+      const eligible = ex.status >= 200 && ex.status < 300 && !ex.truncated && bodySize(ex) > 0;
+      const earlier = eligible ? await this.o.dedup.get(ex.payloadDigest) : undefined;
+      if (earlier) return this.captureGroup(ex, earlier, 'identical-payload-digest', opts.metadata);
+      const placed = this.captureGroup(ex, null, null, opts.metadata);
+      if (eligible && placed.ref) await this.o.dedup.set(ex.payloadDigest, placed.ref);
+      return placed;
+    });
+  }
+
+  /** Writes a revisit (+ request) pointing at an earlier capture. */
+  async writeRevisit(
+    ex: HttpExchange,
+    refersTo: RevisitTarget,
+    profile: 'identical-payload-digest' | 'server-not-modified',
+  ): Promise<CaptureLocation> {
+    return this.submit(async () => this.captureGroup(ex, refersTo, profile, undefined));
+  }
+
+  /** Writes a metadata record about `targetUri` (e.g. a Web object) as JSON. */
+  async writeMetadata(targetUri: string, json: unknown, concurrentTo?: string): Promise<CaptureLocation> {
+    return this.submit(async () => {
+      const base = this.base(new Date());
+      const block = Buffer.from(JSON.stringify(json));
+      const fields = metadataFields(base, targetUri, concurrentTo, 'application/json', block.length);
+      const done = this.enqueue([{ fields, head: block, blockLength: block.length }]);
+      return { ref: undefined, done: done.then((p) => location(p[0], base, 'metadata')) };
+    });
+  }
+
+  /** Drains everything, closes the last file, sorts the index and stops the threads. */
+  async close(): Promise<void> {
+    await this.submitChain.catch(() => undefined);
+    await this.writeChain.catch(() => undefined);
+    await this.sink.close();
+    await this.pool?.close();
+    this.pool = null;
+    await finalizeIndex(this.o.dir);
+    if (this.failure) throw this.failure;
+  }
+
+  /** Sorts `index.cdxj.open` into `index.cdxj` (also done by close()). */
+  finalizeIndex(): Promise<void> {
+    return finalizeIndex(this.o.dir);
+  }
+
+  /**
+   * Runs submissions one at a time (dedup lookups and rotation decisions must see every earlier
+   * capture), but lets the writes they queue complete in the background.
+   */
+  private async submit(fn: () => Promise<Submitted>): Promise<CaptureLocation> {
+    const run = this.submitChain.then(async () => {
+      if (this.failure) throw this.failure;
+      if (!this.pool) throw new Error('WarcWriter.open() was not called');
+      await this.rotateIfNeeded();
+      return fn();
+    });
+    this.submitChain = run.catch(() => undefined);
+    const { done } = await run;
+    return done;
+  }
+
+  private base(date: Date): RecordBase {
+    return { recordId: newId(), date: warcDate(date), warcinfoId: this.current?.warcinfoId ?? '' };
+  }
+
+  private captureGroup(
+    ex: HttpExchange,
+    refersTo: RevisitTarget | null,
+    profile: 'identical-payload-digest' | 'server-not-modified' | null,
+    metadata: Record<string, unknown> | undefined,
+  ): Submitted {
+    const main = this.base(ex.date);
+    const request = { ...main, recordId: newId() };
+    const body = ex.body.kind === 'memory' ? ex.body.bytes : undefined;
+    const spooled = ex.body.kind === 'file' ? ex.body.path : undefined;
+    const size = bodySize(ex);
+    const headersOnly = profile === 'identical-payload-digest';
+    const blockLength = ex.responseHead.length + (headersOnly ? 0 : size);
+    const fields = refersTo && profile
+      ? revisitFields(main, ex.url, ex.ip, refersTo, profile, headersOnly, blockLength)
+      : responseFields(main, ex.url, ex.ip, ex.payloadDigest, ex.truncated, blockLength);
+    const type = refersTo ? 'revisit' : 'response';
+    const digest = refersTo ? refersTo.payloadDigest : ex.payloadDigest;
+    const mime = refersTo ? 'warc/revisit' : (ex.headers['content-type'] ?? '').split(';')[0].trim() || 'unk';
+    const specs: RecordSpec[] = [
+      {
+        fields, head: ex.responseHead, body: headersOnly ? undefined : body,
+        spooledBody: headersOnly ? undefined : spooled, blockLength,
+        index: (place, filename) => ({ url: ex.url, date: main.date, mime, status: ex.status, digest, filename, ...place }),
+      },
+      {
+        fields: requestFields(request, ex.url, main.recordId, ex.ip, ex.requestHead.length),
+        head: ex.requestHead, blockLength: ex.requestHead.length,
+      },
+    ];
+    if (metadata && Object.keys(metadata).length) {
+      const block = Buffer.from(metadataBlock(metadata));
+      const m = { ...main, recordId: newId() };
+      specs.push({ fields: metadataFields(m, ex.url, main.recordId, CT_WARC_FIELDS, block.length), head: block, blockLength: block.length });
+    }
+    const done = this.enqueue(specs).then((p) => location(p[0], main, type));
+    const ref: DedupRef = { uri: ex.url, date: main.date, recordId: main.recordId, payloadDigest: ex.payloadDigest };
+    return { ref, done };
+  }
+
+  /** Rotates if needed, starts hashing/compressing each record, and queues the group's write. */
+  private enqueue(specs: RecordSpec[]): Promise<Array<{ offset: number; length: number; filename: string }>> {
+    const cur = this.current as { filename: string; upperBytes: number };
+    for (const s of specs) cur.upperBytes += upperBound(s);
+    const ready = specs.map((s) => this.prepare(s));
+    const filename = cur.filename;
+    const write = this.writeChain.then(async () => {
+      if (this.failure) throw this.failure;
+      const records = await Promise.all(ready);
+      const placed = await this.sink.writeGroup(filename, records, specs.map((s) => s.index));
+      return placed.map((p) => ({ ...p, filename }));
+    });
+    this.writeChain = write.catch((err: Error) => {
+      this.failure ??= err;
+    });
+    return write;
+  }
+
+  /**
+   * Starts a new file when the current one has reached rotateBytes. Deterministic: while the
+   * pessimistic size (written + in flight, uncompressed) is under the limit nothing waits; when it
+   * may have crossed, queued writes are drained and the real size decides.
+   */
+  private async rotateIfNeeded(): Promise<void> {
+    const cur = this.current;
+    if (!cur) return this.startFile();
+    if (cur.upperBytes < this.o.rotateBytes) return;
+    await this.writeChain;
+    if (this.failure) throw this.failure;
+    cur.upperBytes = this.sink.size;
+    if (cur.upperBytes >= this.o.rotateBytes) this.startFile();
+  }
+
+  /** Names the next file and queues its warcinfo record (always the file's first record). */
+  private startFile(): void {
+    const now = this.o.now();
+    const filename = warcFilename(this.o.crawlId, now, this.nextSerial++);
+    const recordId = newId();
+    const block = Buffer.from(
+      warcinfoBlock({
+        software: this.o.software, operator: this.o.operator, robotsPolicy: this.o.robotsPolicy,
+        userAgent: this.o.userAgent, isPartOf: this.o.isPartOf, hostname: hostname(),
+      }),
+    );
+    this.current = { filename, warcinfoId: recordId, upperBytes: 0 };
+    const fields = warcinfoFields(recordId, warcDate(now), filename, block.length);
+    // Its completion is observed through the write chain (failure) and the next group's write.
+    void this.enqueue([{ fields, head: block, blockLength: block.length }]).catch(() => undefined);
+  }
+
+  /** Starts hashing and compressing one record: in the pool, or streamed when spooled. */
+  private prepare(spec: RecordSpec): Promise<ReadyRecord> {
+    const head = serializeFields(spec.fields);
+    const level = this.o.gzipLevel;
+    const path = spec.spooledBody;
+    if (path) {
+      return digestSpooled(spec.head, path).then((digest) => ({
+        kind: 'stream' as const,
+        write: (fh) =>
+          writeSpooledMember(fh, Buffer.from(`${head}WARC-Block-Digest: ${digest}\r\n\r\n`), spec.head, path, level),
+      }));
+    }
+    const pool = this.pool as GzipPool;
+    return pool
+      .compress(head, spec.body ? [spec.head, spec.body] : [spec.head])
+      .then((r) => ({ kind: 'member' as const, member: r.member }));
+  }
+}
+
+function bodySize(ex: HttpExchange): number {
+  return ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
+}
+
+/** Largest the record's gzip member can be (deflate's worst case is a little over the input). */
+function upperBound(s: RecordSpec): number {
+  let fieldBytes = 0;
+  for (const [n, v] of s.fields) fieldBytes += n.length + Buffer.byteLength(v) + 4;
+  const raw = fieldBytes + 80 + s.blockLength + 4;
+  return raw + (raw >>> 10) + 64;
+}
+
+function location(
+  p: { offset: number; length: number; filename: string },
+  base: RecordBase,
+  type: CaptureLocation['type'],
+): CaptureLocation {
+  return { filename: p.filename, offset: p.offset, length: p.length, recordId: base.recordId, date: base.date, type };
+}
+
+/** What a submission hands back: the dedup reference and the completion of its write. */
+interface Submitted {
+  ref: DedupRef | undefined;
+  done: Promise<CaptureLocation>;
+}
