@@ -1,13 +1,15 @@
 import { addInto, cosine, normalize, type TermVector } from '../text';
 import { aggregateScores, type ModuleScores, type ModuleWeights, type ScoreBreakdown } from './aggregate';
 import type { PageAnalysis } from './page-analyzer';
+import { combineGranularities, type GranularityWeights } from './text-relevance';
 
 /**
  * Batch prioritisation (ARCOMEM): links found while a batch of pages is processed are not scored
  * one by one; when the batch closes, each target URL is scored once from the sum of the source
- * documents' vectors and of the anchor vectors (anchor text and, by default, its paragraph)
- * pointing at it. A URL linked from several pages of the batch thus gets one score built from all
- * of its evidence rather than several noisy ones.
+ * documents' vectors and of the anchor vectors pointing at it. The sums are kept per granularity
+ * (documents, paragraphs around the anchors, anchor texts) and combined like a single link's
+ * scores, so the anchor evidence is not drowned by the much longer documents; a URL linked from
+ * several pages of the batch gets one score built from all its evidence.
  */
 
 /** One URL's score when a batch closes. */
@@ -22,17 +24,16 @@ export interface BatchScore {
 
 /** Options of a {@link BatchScorer}. */
 export interface BatchScorerOptions {
-  /** Also add the paragraph around each anchor to the URL's evidence (default true). */
-  includeParagraphs?: boolean;
-  /** Weight of the source documents' vectors against the anchor evidence (default 1). */
-  documentWeight?: number;
+  granularityWeights?: GranularityWeights;
 }
 
 interface Evidence {
-  vector: TermVector;
+  documents: TermVector[];
+  paragraphs: TermVector[];
+  anchors: TermVector[];
   sources: Set<string>;
   inLinks: number;
-  /** Per non-text module: running sum (for the mean) and max. */
+  /** Per non-text module: running sum (for the mean), max and count. */
   others: Map<keyof ModuleScores, { sum: number; max: number; n: number }>;
   excluded: boolean;
 }
@@ -40,17 +41,14 @@ interface Evidence {
 /** Collects the links of a batch of analysed pages and scores them when the batch closes. */
 export class BatchScorer {
   private evidence = new Map<string, Evidence>();
-  private readonly includeParagraphs: boolean;
-  private readonly documentWeight: number;
+  /** Cosine of single vectors with the topic; most targets have one source, and pages share vectors. */
+  private cosines = new Map<TermVector, number>();
 
   constructor(
     private readonly topicVector: TermVector,
     private readonly moduleWeights: ModuleWeights,
-    options: BatchScorerOptions = {},
-  ) {
-    this.includeParagraphs = options.includeParagraphs !== false;
-    this.documentWeight = options.documentWeight ?? 1;
-  }
+    private readonly options: BatchScorerOptions = {},
+  ) {}
 
   /** Number of distinct URLs waiting for the batch to close. */
   get size(): number {
@@ -59,11 +57,10 @@ export class BatchScorer {
 
   /** Adds the out-links of one analysed page to the open batch. */
   add(page: PageAnalysis): void {
-    const doc = normalize(page.documentVector);
     for (const link of page.links) {
       let e = this.evidence.get(link.url);
       if (!e) {
-        e = { vector: new Map(), sources: new Set(), inLinks: 0, others: new Map(), excluded: false };
+        e = { documents: [], paragraphs: [], anchors: [], sources: new Set(), inLinks: 0, others: new Map(), excluded: false };
         this.evidence.set(link.url, e);
       }
       e.inLinks++;
@@ -71,10 +68,10 @@ export class BatchScorer {
       // A page linking twice to a URL contributes its document once.
       if (!e.sources.has(page.url)) {
         e.sources.add(page.url);
-        addInto(e.vector, doc, this.documentWeight);
+        e.documents.push(page.documentVector);
       }
-      addInto(e.vector, normalize(link.anchorVector));
-      if (this.includeParagraphs) addInto(e.vector, normalize(link.paragraphVector));
+      if (link.paragraphVector.size) e.paragraphs.push(link.paragraphVector);
+      if (link.anchorVector.size) e.anchors.push(link.anchorVector);
       for (const [name, score] of Object.entries(link.breakdown.scores) as [keyof ModuleScores, number][]) {
         if (name === 'text' || score === undefined) continue;
         const o = e.others.get(name) ?? { sum: 0, max: 0, n: 0 };
@@ -86,14 +83,31 @@ export class BatchScorer {
     }
   }
 
+  /** Cosine of the topic with the sum of the (normalised) vectors; undefined for none. */
+  private similarity(vectors: TermVector[]): number | undefined {
+    if (vectors.length === 0) return undefined;
+    if (vectors.length === 1) {
+      const v = vectors[0]!;
+      let c = this.cosines.get(v);
+      if (c === undefined) this.cosines.set(v, (c = cosine(this.topicVector, v)));
+      return c;
+    }
+    const sum: TermVector = new Map();
+    for (const v of vectors) addInto(sum, normalize(v));
+    return cosine(this.topicVector, sum);
+  }
+
   /**
-   * Closes the batch: one score per URL (text = cosine of the topic with the summed evidence;
-   * entity and AAH take their best occurrence, URL pattern and spam their mean). Empties the batch.
+   * Closes the batch: one score per URL (text from the summed evidence per granularity; entity
+   * and AAH take their best occurrence, URL pattern and spam their mean). Empties the batch.
    */
   close(): BatchScore[] {
     const out: BatchScore[] = [];
     for (const [url, e] of this.evidence) {
-      const scores: ModuleScores = { text: cosine(this.topicVector, e.vector) };
+      const text = combineGranularities(
+        this.similarity(e.documents) ?? 0, this.similarity(e.paragraphs), this.similarity(e.anchors), this.options.granularityWeights,
+      );
+      const scores: ModuleScores = { text: text.score };
       for (const [name, o] of e.others) scores[name] = name === 'entity' || name === 'aah' ? o.max : o.sum / o.n;
       const breakdown = aggregateScores(scores, this.moduleWeights);
       const score: BatchScore = { url, priority: breakdown.priority, breakdown, inLinks: e.inLinks };
@@ -105,6 +119,7 @@ export class BatchScorer {
       out.push(score);
     }
     this.evidence = new Map();
+    this.cosines = new Map();
     return out;
   }
 }
