@@ -19,6 +19,8 @@ const { values } = parseArgs({
     'compare-seen': { type: 'boolean', default: false },
     /** Extra pragmas for the crawl DB handle, e.g. --pragma cache_size=-65536 (repeatable). */
     pragma: { type: 'string', multiple: true, default: [] },
+    /** Keep the database at this path (default: a temp file, deleted). */
+    db: { type: 'string' },
   },
 });
 const LINKS = Number(values.links);
@@ -67,7 +69,7 @@ function openDb(file: string): Database.Database {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'tidemark-frontier-bench-'));
-const path = join(dir, 'frontier.db');
+const path = values.db ?? join(dir, 'frontier.db');
 const results: Record<string, number | string> = { links: LINKS, leases: LEASES, hosts: HOSTS, batch: BATCH, pragmas: values.pragma.join(' ') };
 try {
   const clock = new SimulatedClock(0);
