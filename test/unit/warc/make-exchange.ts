@@ -14,6 +14,22 @@ export interface ExchangeSpec {
   truncated?: HttpExchange['truncated'];
   date?: Date;
   ip?: string | null;
+  /**
+   * 'dechunked': the origin sent chunks, the fetcher stored the entity body and dropped
+   * Transfer-Encoding (so no Content-Length either); 'raw': the chunked bytes kept as received.
+   */
+  chunkedOrigin?: 'dechunked' | 'raw';
+}
+
+/** HTTP/1.1 chunked coding of `bytes` in chunks of `size`. */
+export function chunked(bytes: Buffer, size = 1000): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) {
+    const c = bytes.subarray(at, at + size);
+    parts.push(Buffer.from(c.length.toString(16) + '\r\n'), c, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from('0\r\n\r\n'));
+  return Buffer.concat(parts);
 }
 
 /** One exchange with a consistent head, headers map and payload digest. */
@@ -22,11 +38,11 @@ export function makeExchange(spec: ExchangeSpec): HttpExchange {
   const bytes = spec.spooled?.bytes ?? spec.body ?? Buffer.alloc(0);
   const status = spec.status ?? 200;
   const contentType = spec.contentType ?? 'text/html; charset=utf-8';
-  const headerLines = [
-    `Content-Type: ${contentType}`,
-    `Content-Length: ${bytes.length}`,
-    ...(spec.extraHeaders ?? []),
-  ];
+  const framing = spec.chunkedOrigin === 'raw'
+    ? ['Transfer-Encoding: chunked']
+    : spec.chunkedOrigin === 'dechunked' ? [] : [`Content-Length: ${bytes.length}`];
+  const headerLines = [`Content-Type: ${contentType}`, ...framing, ...(spec.extraHeaders ?? [])];
+  const stored = spec.chunkedOrigin === 'raw' ? chunked(bytes) : bytes;
   const responseHead = Buffer.from(`HTTP/1.1 ${status} ${spec.reason ?? 'OK'}\r\n${headerLines.join('\r\n')}\r\n\r\n`, 'latin1');
   const requestHead = Buffer.from(
     `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUser-Agent: tidemark-test\r\nAccept: */*\r\n\r\n`,
@@ -39,7 +55,7 @@ export function makeExchange(spec: ExchangeSpec): HttpExchange {
   }
   const body: StoredBody = spec.spooled
     ? { kind: 'file', path: spec.spooled.path, size: bytes.length }
-    : { kind: 'memory', bytes };
+    : { kind: 'memory', bytes: stored };
   return {
     url: spec.url,
     date: spec.date ?? new Date('2024-05-06T07:08:09.123Z'),
@@ -49,6 +65,7 @@ export function makeExchange(spec: ExchangeSpec): HttpExchange {
     status,
     headers,
     body,
+    // The payload digest is of the entity body: chunking removed (WARC.md).
     payloadDigest: sha1Digest(bytes),
     truncated: spec.truncated ?? null,
   };

@@ -1,0 +1,155 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { WarcWriter, verifyCdxj, verifyWarcFile, type CaptureLocation } from '../../../worker/warc';
+import { field, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { htmlPage, makeExchange } from '../../unit/warc/make-exchange';
+import type { HttpExchange } from '../../../worker/capture';
+
+const options = { crawlId: 'itest', software: 'Tidemark/test', robotsPolicy: 'obey', userAgent: 'tidemark-test', operator: 'QA', isPartOf: 'tests' };
+
+/** Reads the record a location points at: one whole gzip member. */
+async function readRecord(dir: string, loc: CaptureLocation) {
+  const fh = await open(join(dir, loc.filename), 'r');
+  const buf = Buffer.alloc(loc.length);
+  await fh.read(buf, 0, loc.length, loc.offset);
+  await fh.close();
+  const raw = gunzipSync(buf);
+  const head = parseWarcHead(raw);
+  assert.ok(head, `no record at ${loc.filename}:${loc.offset}`);
+  return head.fields;
+}
+
+async function verifyDir(dir: string) {
+  const names = readdirSync(dir);
+  assert.deepEqual(names.filter((n) => n.endsWith('.open')), [], 'files left open');
+  const totals: Record<string, number> = {};
+  const warcs = names.filter((n) => n.endsWith('.warc.gz')).sort();
+  for (const name of warcs) {
+    const v = await verifyWarcFile(join(dir, name));
+    assert.deepEqual(v.errors, [], name);
+    assert.equal(v.types.warcinfo, 1, `${name}: one warcinfo`);
+    for (const [t, n] of Object.entries(v.types)) totals[t] = (totals[t] ?? 0) + n;
+  }
+  const cdx = await verifyCdxj(join(dir, 'index.cdxj'), dir);
+  assert.deepEqual(cdx.errors, []);
+  return { warcs, totals, cdxLines: cdx.lines };
+}
+
+test('a crawl of a few hundred captures: rotation, revisits, chunked origins, truncation, a 5 MB spooled body', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-'));
+  const spoolBytes = randomBytes(5 * 1024 * 1024);
+  const spoolPath = join(dir, 'spool.bin');
+  writeFileSync(spoolPath, spoolBytes);
+  const writer = new WarcWriter({ ...options, dir: join(dir, 'warcs'), rotateBytes: 300_000, threads: 2 });
+  assert.deepEqual((await writer.open()).files, []);
+
+  const exchanges: Array<{ ex: HttpExchange; metadata?: Record<string, unknown> }> = [];
+  for (let i = 0; i < 300; i++) {
+    const url = `http://127.0.0.1:8080/page/${i}?q=${i % 7}`;
+    // Every tenth page repeats page 0's body: a revisit after the first.
+    const body = i % 10 === 0 ? htmlPage(0, 4000) : htmlPage(i, 4000 + (i % 13) * 300);
+    const chunkedOrigin = i % 25 === 3 ? 'dechunked' : i % 25 === 4 ? 'raw' : undefined;
+    exchanges.push({ ex: makeExchange({ url, body, chunkedOrigin }), metadata: i % 3 ? undefined : { outlinks: [`http://127.0.0.1:8080/page/${i + 1}`] } });
+  }
+  exchanges.push({ ex: makeExchange({ url: 'http://127.0.0.1:8080/cut', body: htmlPage(9999, 10_000), truncated: 'length' }) });
+  exchanges.push({ ex: makeExchange({ url: 'http://127.0.0.1:8080/big.bin', spooled: { path: spoolPath, bytes: spoolBytes }, contentType: 'application/octet-stream' }) });
+  exchanges.push({ ex: makeExchange({ url: 'http://127.0.0.1:8080/missing', body: Buffer.from('not found'), status: 404, reason: 'Not Found' }) });
+
+  // Sixteen captures in flight at once, as a crawl's fetch loops would submit them.
+  const locations: CaptureLocation[] = new Array(exchanges.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < exchanges.length) {
+      const i = next++;
+      locations[i] = await writer.writeCapture(exchanges[i].ex, { metadata: exchanges[i].metadata });
+    }
+  }));
+  const first = locations[0];
+  const notModified = await writer.writeRevisit(
+    makeExchange({ url: 'http://127.0.0.1:8080/page/0?q=0', status: 304, reason: 'Not Modified', body: Buffer.alloc(0) }),
+    { uri: 'http://127.0.0.1:8080/page/0?q=0', date: first.date, recordId: first.recordId, payloadDigest: exchanges[0].ex.payloadDigest },
+    'server-not-modified',
+  );
+  const object = await writer.writeMetadata('http://127.0.0.1:8080/page/1?q=1', { type: 'post', title: 'Hello' }, locations[1].recordId);
+  await writer.close();
+
+  const { warcs, totals, cdxLines } = await verifyDir(join(dir, 'warcs'));
+  assert.ok(warcs.length >= 3, `rotation made ${warcs.length} files`);
+  assert.match(warcs[0], /^itest-\d{14}-00000\.warc\.gz$/);
+  assert.equal(totals.revisit, 29 + 1, 'page 0 repeats 29 times, plus the 304');
+  assert.equal(totals.response, exchanges.length - 29);
+  assert.equal(totals.request, exchanges.length + 1);
+  assert.equal(totals.metadata, 100 + 1);
+  assert.equal(cdxLines, exchanges.length + 1);
+
+  // Every location points at its own record.
+  for (const [i, loc] of locations.entries()) {
+    const fields = await readRecord(join(dir, 'warcs'), loc);
+    assert.equal(field(fields, 'WARC-Record-ID'), loc.recordId);
+    assert.equal(field(fields, 'WARC-Target-URI'), exchanges[i].ex.url);
+    assert.equal(field(fields, 'WARC-Type'), loc.type);
+  }
+  const dup = await readRecord(join(dir, 'warcs'), locations[10]);
+  assert.equal(field(dup, 'WARC-Refers-To'), first.recordId);
+  assert.equal(field(dup, 'WARC-Truncated'), 'length');
+  assert.equal(field(await readRecord(join(dir, 'warcs'), locations[300]), 'WARC-Truncated'), 'length');
+  assert.equal(field(await readRecord(join(dir, 'warcs'), notModified), 'WARC-Profile'), 'http://netpreserve.org/warc/1.1/revisit/server-not-modified');
+  assert.equal(field(await readRecord(join(dir, 'warcs'), object), 'Content-Type'), 'application/json');
+  const big = await readRecord(join(dir, 'warcs'), locations[301]);
+  assert.equal(Number(field(big, 'Content-Length')), exchanges[301].ex.responseHead.length + spoolBytes.length);
+  // The index is sorted and revisits are marked the way pywb expects.
+  const index = readFileSync(join(dir, 'warcs', 'index.cdxj'), 'utf8').trimEnd().split('\n');
+  assert.deepEqual([...index].sort(), index);
+  assert.equal(index.filter((l) => l.includes('"mime":"warc/revisit"')).length, 30);
+});
+
+test('after SIGKILL, open() cuts the torn tail and the crawl goes on into a new file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-crash-'));
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'sigkill-writer.ts'), dir, '40'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const locations: CaptureLocation[] = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(JSON.parse(out));
+    });
+    child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
+  });
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+
+  const openName = locations[0].filename + '.open';
+  assert.ok(readdirSync(dir).includes(openName));
+  // Tear the last capture's response in half and leave garbage after it, as a crash mid-write would.
+  const last = locations[39];
+  const fh = await open(join(dir, openName), 'r+');
+  await fh.truncate(last.offset + Math.floor(last.length / 2));
+  await fh.close();
+  writeFileSync(join(dir, openName), Buffer.from('\x1f\x8b\x08garbage'), { flag: 'a' });
+  writeFileSync(join(dir, 'index.cdxj.open'), 'com,torn)/ 2024', { flag: 'a' });
+
+  const writer = new WarcWriter({ ...options, crawlId: 'crash', dir });
+  const report = await writer.open();
+  assert.equal(report.files.length, 1);
+  const f = report.files[0];
+  assert.equal(f.filename, locations[0].filename);
+  assert.equal(f.keptEnd, last.offset, 'cut back to the end of the last whole record');
+  assert.ok(f.bytesCut > 0);
+  assert.ok(f.problem);
+  const urls = new Set(f.records.map((r) => r.targetUri));
+  assert.ok(urls.has('http://127.0.0.1:9/c/38') && !urls.has('http://127.0.0.1:9/c/39'));
+  assert.equal(report.indexLinesDropped, 2, 'the torn line and the line of the cut record');
+
+  const again = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/c/39', body: htmlPage(1039, 3000) }));
+  assert.match(again.filename, /^crash-\d{14}-00001\.warc\.gz$/);
+  await writer.close();
+  const { totals, cdxLines } = await verifyDir(dir);
+  assert.equal(totals.response, 40);
+  assert.equal(cdxLines, 40);
+});

@@ -1,0 +1,87 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { WARCParser } from 'warcio';
+import { GzipPool } from '../../../worker/warc/gzip-pool';
+import { recordIdFromUuid, requestFields, responseFields, revisitFields, serializeFields } from '../../../worker/warc/warc-fields';
+import { sha1Digest } from '../../../worker/warc/warc-digest';
+import { cdxjLine, parseCdxjLine } from '../../../worker/warc/cdxj-index';
+import { dechunk, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { makeExchange, htmlPage } from './make-exchange';
+
+// Compression threads only (no files): the bytes the writer would append, parsed back by warcio.
+const pool = new GzipPool(3, 2);
+after(() => pool.close());
+
+const base = {
+  recordId: recordIdFromUuid('11111111-2222-4333-8444-555555555555'),
+  date: '2024-05-06T07:08:09.123Z',
+  warcinfoId: recordIdFromUuid('99999999-2222-4333-8444-555555555555'),
+};
+
+test('a response record round-trips through warcio: fields, HTTP head, body, digests', async () => {
+  const ex = makeExchange({ url: 'http://127.0.0.1:8080/a?b=1', body: htmlPage(1, 5000) });
+  const body = (ex.body as { bytes: Buffer }).bytes;
+  const block = Buffer.concat([ex.responseHead, body]);
+  const fields = responseFields(base, ex.url, ex.ip, ex.payloadDigest, null, block.length);
+  const { member, blockDigest } = await pool.compress(serializeFields(fields), [ex.responseHead, body]);
+  assert.equal(blockDigest, sha1Digest(block));
+  const raw = gunzipSync(member);
+  // Exactly one record in the member, ending with CRLF CRLF.
+  const head = parseWarcHead(raw);
+  assert.ok(head);
+  assert.equal(raw.length, head.headerLength + block.length + 4);
+  assert.equal(raw.subarray(-4).toString(), '\r\n\r\n');
+
+  const parser = new WARCParser([member]);
+  const record = await parser.parse();
+  assert.ok(record);
+  assert.equal(record.warcType, 'response');
+  assert.equal(record.warcTargetURI, ex.url);
+  assert.equal(record.warcDate, base.date);
+  assert.equal(record.warcHeader('WARC-Record-ID'), base.recordId);
+  assert.equal(record.warcBlockDigest, blockDigest);
+  assert.equal(record.warcPayloadDigest, sha1Digest(body));
+  assert.equal(record.warcContentLength, block.length);
+  assert.equal(record.httpHeaders?.statusCode, 200);
+  assert.equal(record.httpHeaders?.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.deepEqual(Buffer.from(await record.readFully(false)), body);
+  assert.equal(await parser.parse(), null);
+});
+
+test('request and revisit records round-trip; the revisit block is the HTTP head only', async () => {
+  const ex = makeExchange({ url: 'http://127.0.0.1:8080/dup', body: Buffer.from('same') });
+  const req = requestFields({ ...base, recordId: recordIdFromUuid('22222222-2222-4333-8444-555555555555') }, ex.url, base.recordId, null, ex.requestHead.length);
+  const ref = { uri: 'http://127.0.0.1:8080/orig', date: '2024-01-01T00:00:00Z', payloadDigest: ex.payloadDigest };
+  const rev = revisitFields(base, ex.url, null, ref, 'identical-payload-digest', true, ex.responseHead.length);
+  const a = await pool.compress(serializeFields(rev), [ex.responseHead]);
+  const b = await pool.compress(serializeFields(req), [ex.requestHead]);
+  const records = [];
+  for await (const r of new WARCParser([a.member, b.member])) {
+    records.push({ type: r.warcType, target: r.warcTargetURI, ct: r.warcConcurrentTo, refersTo: r.warcRefersToTargetURI, line: r.httpHeaders?.statusline, body: (await r.readFully()).length });
+  }
+  assert.deepEqual(records, [
+    { type: 'revisit', target: ex.url, ct: [], refersTo: ref.uri, line: 'HTTP/1.1 200 OK', body: 0 },
+    { type: 'request', target: ex.url, ct: [base.recordId], refersTo: null, line: 'GET /dup HTTP/1.1', body: 0 },
+  ]);
+});
+
+test('CDXJ lines: SURT key, 14-digit timestamp, pywb-style JSON', () => {
+  const line = cdxjLine({
+    url: 'http://www.Example.com:8080/path?b=2&a=1', date: '2024-05-06T07:08:09.123Z', mime: 'text/html',
+    status: 200, digest: 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', length: 1234, offset: 567, filename: 'c-1.warc.gz',
+  });
+  assert.equal(
+    line,
+    'com,example:8080)/path?a=1&b=2 20240506070809 {"url":"http://www.Example.com:8080/path?b=2&a=1","mime":"text/html","status":"200","digest":"3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ","length":"1234","offset":"567","filename":"c-1.warc.gz"}\n',
+  );
+  assert.equal(parseCdxjLine(line.trimEnd())?.json.offset, '567');
+  assert.equal(parseCdxjLine('com,example)/ 2024 {"url":'), null);
+});
+
+test('HTTP heads and chunked bodies parse as replay tools read them', () => {
+  const head = parseHttpHead(Buffer.from('HTTP/1.1 404 Not Found\r\nX-A: 1\r\nx-a: 2\r\n\r\nbody'));
+  assert.deepEqual(head, { startLine: 'HTTP/1.1 404 Not Found', status: 404, headers: { 'x-a': '1, 2' }, length: 42 });
+  assert.equal(dechunk(Buffer.from('4\r\nWiki\r\n6;ext=1\r\npedia \r\n0\r\n\r\n'))?.toString(), 'Wikipedia ');
+  assert.equal(dechunk(Buffer.from('ff\r\nshort')), null);
+});

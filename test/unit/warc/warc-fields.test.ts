@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  cdxTimestamp, metadataBlock, metadataFields, PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, recordIdFromUuid,
+  requestFields, responseFields, revisitFields, serializeFields, warcDate, warcinfoBlock, warcinfoFields,
+} from '../../../worker/warc/warc-fields';
+import { base32, sha1Digest } from '../../../worker/warc/warc-digest';
+import { field } from '../../../worker/warc/parse-heads';
+import { checkFileRules, checkRecordFields, summarize } from '../../../worker/warc/record-rules';
+
+const base = {
+  recordId: recordIdFromUuid('11111111-2222-4333-8444-555555555555'),
+  date: '2024-05-06T07:08:09.123Z',
+  warcinfoId: recordIdFromUuid('99999999-2222-4333-8444-555555555555'),
+};
+const DIGEST = sha1Digest(Buffer.from('x'));
+
+test('sha1 base32 matches the published digest of the empty string', () => {
+  assert.equal(sha1Digest(Buffer.alloc(0)), 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ');
+  // RFC 4648 test vectors.
+  assert.equal(base32(Buffer.from('foobar')), 'MZXW6YTBOI======');
+  assert.equal(base32(Buffer.from('f')), 'MY======');
+});
+
+test('WARC-Date keeps fractional seconds and CDX timestamps take 14 digits', () => {
+  assert.equal(warcDate(new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123))), '2024-05-06T07:08:09.123Z');
+  assert.equal(cdxTimestamp('2024-05-06T07:08:09.123Z'), '20240506070809');
+});
+
+test('serialised header starts with WARC/1.1 and has one CRLF-ended line per field', () => {
+  const text = serializeFields([['WARC-Type', 'request'], ['Content-Length', '0']]);
+  assert.equal(text, 'WARC/1.1\r\nWARC-Type: request\r\nContent-Length: 0\r\n');
+});
+
+test('no field may repeat except WARC-Concurrent-To', () => {
+  assert.throws(() => serializeFields([['WARC-Date', 'a'], ['warc-date', 'b']]), /repeated/);
+  assert.doesNotThrow(() => serializeFields([['WARC-Concurrent-To', '<a>'], ['WARC-Concurrent-To', '<b>']]));
+  assert.throws(() => serializeFields([['WARC-Target-URI', 'http://a/\r\nX: y']]), /line break/);
+});
+
+test('warcinfo has WARC-Filename and never a WARC-Target-URI', () => {
+  const block = warcinfoBlock({ software: 'Tidemark/0.1', robotsPolicy: 'obey', userAgent: 'ua', operator: 'Ops', isPartOf: 'col' });
+  const f = warcinfoFields(base.recordId, base.date, 'x-20240506070809-00000.warc.gz', Buffer.byteLength(block));
+  assert.equal(field(f, 'WARC-Filename'), 'x-20240506070809-00000.warc.gz');
+  assert.equal(field(f, 'WARC-Target-URI'), undefined);
+  assert.equal(field(f, 'Content-Type'), 'application/warc-fields');
+  for (const k of ['software', 'format', 'conformsTo', 'robots', 'http-header-user-agent', 'operator', 'isPartOf']) {
+    assert.match(block, new RegExp(`^${k}: .+\\r$`, 'm'), k);
+  }
+});
+
+test('Content-Type is written only for a non-empty block', () => {
+  assert.equal(field(requestFields(base, 'http://a/', '<x>', null, 0), 'Content-Type'), undefined);
+  assert.equal(field(requestFields(base, 'http://a/', '<x>', null, 10), 'Content-Type'), 'application/http;msgtype=request');
+});
+
+test('response fields: bare target URI, IP, payload digest, truncation', () => {
+  const f = responseFields(base, 'http://a/b?c', '10.0.0.1', DIGEST, 'length', 123);
+  assert.equal(field(f, 'WARC-Target-URI'), 'http://a/b?c');
+  assert.equal(field(f, 'WARC-IP-Address'), '10.0.0.1');
+  assert.equal(field(f, 'WARC-Payload-Digest'), DIGEST);
+  assert.equal(field(f, 'WARC-Truncated'), 'length');
+  assert.equal(field(f, 'Content-Length'), '123');
+  assert.equal(field(responseFields(base, 'http://a/', null, DIGEST, null, 5), 'WARC-Truncated'), undefined);
+});
+
+test('revisits carry the WARC/1.1 profile, the original digest and the refers-to fields', () => {
+  const ref = { uri: 'http://a/first', date: '2024-01-01T00:00:00Z', recordId: '<urn:uuid:x>', payloadDigest: DIGEST };
+  const f = revisitFields(base, 'http://a/second', null, ref, 'identical-payload-digest', true, 80);
+  assert.equal(field(f, 'WARC-Profile'), PROFILE_IDENTICAL);
+  assert.equal(field(f, 'WARC-Refers-To-Target-URI'), 'http://a/first');
+  assert.equal(field(f, 'WARC-Refers-To-Date'), '2024-01-01T00:00:00Z');
+  assert.equal(field(f, 'WARC-Refers-To'), '<urn:uuid:x>');
+  assert.equal(field(f, 'WARC-Payload-Digest'), DIGEST);
+  assert.equal(field(f, 'WARC-Truncated'), 'length');
+  const nm = revisitFields(base, 'http://a/', null, { ...ref, recordId: undefined }, 'server-not-modified', false, 80);
+  assert.equal(field(nm, 'WARC-Profile'), PROFILE_NOT_MODIFIED);
+  assert.equal(field(nm, 'WARC-Refers-To'), undefined);
+  assert.equal(field(nm, 'WARC-Truncated'), undefined);
+});
+
+test('capture metadata: Heritrix-style outlink lines, other keys as fields', () => {
+  const block = metadataBlock({
+    outlinks: ['http://a/x', { url: 'http://a/i.png', hop: 'E', tag: 'img/@src' }],
+    via: 'http://a/',
+    scores: { rel: 0.5 },
+  });
+  assert.equal(
+    block,
+    'outlink: http://a/x L a/@href\r\noutlink: http://a/i.png E img/@src\r\nvia: http://a/\r\nscores: {"rel":0.5}\r\n',
+  );
+  const f = metadataFields(base, 'http://a/', '<urn:uuid:r>', 'application/warc-fields', block.length);
+  assert.equal(field(f, 'WARC-Concurrent-To'), '<urn:uuid:r>');
+});
+
+test('the record rules accept what the builders make and catch what they must not', () => {
+  const good = [...responseFields(base, 'http://a/', null, DIGEST, null, 10), ['WARC-Block-Digest', DIGEST]] as Array<[string, string]>;
+  assert.deepEqual(checkRecordFields(good), []);
+  const bad: Array<[string, string]> = [
+    ['WARC-Type', 'warcinfo'], ['WARC-Record-ID', 'urn:uuid:no-brackets'], ['WARC-Date', '2024-05-06 07:08'],
+    ['WARC-Target-URI', '<http://a/>'], ['Content-Length', '5'], ['Content-Length', '5'],
+  ];
+  const errors = checkRecordFields(bad).join('\n');
+  for (const e of ['repeated field', 'bad WARC-Record-ID', 'bad WARC-Date', 'Target-URI on warcinfo', 'without Content-Type', 'without WARC-Filename']) {
+    assert.match(errors, new RegExp(e));
+  }
+});
+
+test('file rules: warcinfo first, requests paired with a response of the same date and URI', () => {
+  const info = summarize(warcinfoFields(base.warcinfoId, base.date, 'f.warc.gz', 10));
+  const resp = summarize(responseFields(base, 'http://a/', null, DIGEST, null, 10));
+  const req = summarize(requestFields({ ...base, recordId: '<urn:uuid:req>' }, 'http://a/', base.recordId, null, 10));
+  assert.deepEqual(checkFileRules([info, resp, req]), []);
+  assert.match(checkFileRules([resp, info, req]).join(), /not warcinfo/);
+  const lonely = summarize(requestFields({ ...base, recordId: '<urn:uuid:req>' }, 'http://a/', '<urn:uuid:none>', null, 10));
+  assert.match(checkFileRules([info, lonely]).join(), /no concurrent response/);
+  const otherDate = { ...req, date: '2024-05-06T07:08:10Z' };
+  assert.match(checkFileRules([info, resp, otherDate]).join(), /differ/);
+});
