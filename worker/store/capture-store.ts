@@ -11,6 +11,7 @@ export interface CaptureRow {
   warcFile: string;
   warcOffset: number;
   warcLength: number;
+  warcRecordId: string | null;
   depth: number;
   score: number | null;
   scoreBreakdown: string | null;
@@ -52,8 +53,8 @@ export class CaptureStore {
 
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     this.insertCapture = db.prepare(
-      `INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, recordType, warcFile, warcOffset, warcLength, depth, score, scoreBreakdown, similarity, fetchedAt, durationMs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, recordType, warcFile, warcOffset, warcLength, warcRecordId, depth, score, scoreBreakdown, similarity, fetchedAt, durationMs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLog = db.prepare(
       'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -66,7 +67,7 @@ export class CaptureStore {
   /** Inserts a capture row and returns its id. */
   addCapture(c: CaptureRow): number {
     const result = this.insertCapture.run(
-      this.crawlId, c.url, c.status, c.mime, c.size, c.payloadDigest, c.recordType, c.warcFile, c.warcOffset, c.warcLength,
+      this.crawlId, c.url, c.status, c.mime, c.size, c.payloadDigest, c.recordType, c.warcFile, c.warcOffset, c.warcLength, c.warcRecordId,
       c.depth, c.score, c.scoreBreakdown, c.similarity, sqlDate(c.fetchedAt), Math.round(c.durationMs),
     );
     return Number(result.lastInsertRowid);

@@ -70,6 +70,7 @@ CREATE TABLE "Capture" (
     "warcFile" TEXT NOT NULL,
     "warcOffset" INTEGER NOT NULL,
     "warcLength" INTEGER NOT NULL,
+    "warcRecordId" TEXT,
     "depth" INTEGER NOT NULL DEFAULT 0,
     "score" REAL,
     "scoreBreakdown" TEXT,
@@ -170,6 +171,9 @@ CREATE INDEX "Capture_crawlId_id_idx" ON "Capture"("crawlId", "id");
 
 -- CreateIndex
 CREATE INDEX "Capture_crawlId_url_idx" ON "Capture"("crawlId", "url");
+
+-- CreateIndex
+CREATE INDEX "Capture_crawlId_payloadDigest_idx" ON "Capture"("crawlId", "payloadDigest");
 
 -- CreateIndex
 CREATE INDEX "CrawlLogEntry_crawlId_id_idx" ON "CrawlLogEntry"("crawlId", "id");

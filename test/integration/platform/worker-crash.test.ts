@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
+import { startFixtureSite } from '../../support/fixture-site';
+import { ApiClient } from '../../support/api-client';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { join } from 'node:path';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('SIGKILL of the worker mid-crawl: the server restarts it and every page is captured exactly once', { timeout: 240_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 60, delayMs: 40 });
+  const cockpit = await startCockpit();
+  try {
+    const api = new ApiClient(cockpit.url);
+    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+      name: 'Crash test',
+      seeds: [`${site.origin}/`],
+      politeness: { minDelayMs: 20, maxDelayMs: 100, delayFactor: 0, concurrency: 2 },
+    });
+    const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+
+    const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+    const captured = () => (db.prepare('SELECT COUNT(*) AS n FROM Capture WHERE crawlId = ?').get(crawl.id) as { n: number }).n;
+    const deadline = Date.now() + 60_000;
+    while (captured() < 15 && Date.now() < deadline) await sleep(100);
+    assert.ok(captured() >= 15, 'crawl made progress before the kill');
+    assert.ok(captured() < site.pages.length, 'the kill happens mid-crawl');
+
+    const [firstPid] = cockpit.workerPids();
+    assert.ok(firstPid, 'worker pid known');
+    process.kill(firstPid!, 'SIGKILL');
+    await cockpit.waitForOutput(/crawl worker exited[\s\S]*crawl worker \d+ ready/, 30_000);
+    assert.equal(cockpit.workerPids().length, 2, 'a new worker was started');
+
+    const status = () => (db.prepare('SELECT status FROM Crawl WHERE id = ?').get(crawl.id) as { status: string }).status;
+    const end = Date.now() + 120_000;
+    while (status() !== 'finished' && Date.now() < end) await sleep(200);
+    assert.equal(status(), 'finished');
+
+    const rows = db.prepare('SELECT url, COUNT(*) AS n FROM Capture WHERE crawlId = ? GROUP BY url').all(crawl.id) as { url: string; n: number }[];
+    const counts = new Map(rows.map((r) => [r.url, r.n]));
+    for (const page of site.pages) assert.equal(counts.get(page), 1, `${page} captured exactly once`);
+    const runs = db.prepare('SELECT reason FROM CrawlRun WHERE crawlId = ? ORDER BY id').all(crawl.id) as { reason: string }[];
+    assert.deepEqual(runs.map((r) => r.reason), ['start', 'restart']);
+    db.close();
+  } finally {
+    await cockpit.stop();
+    await site.close();
+  }
+});

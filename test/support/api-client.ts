@@ -1,0 +1,33 @@
+/** A small client for the cockpit's HTTP API, as a browser would use it: cookie + CSRF header. */
+export class ApiClient {
+  cookie = '';
+  csrfToken = '';
+
+  constructor(readonly baseUrl: string) {}
+
+  async login(username: string, password: string): Promise<Response> {
+    const res = await fetch(`${this.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: this.baseUrl },
+      body: JSON.stringify({ username, password }),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    if (res.ok) this.csrfToken = ((await res.clone().json()) as { csrfToken: string }).csrfToken;
+    return res;
+  }
+
+  request(method: string, path: string, body?: unknown, opts: { csrf?: boolean; origin?: string } = {}): Promise<Response> {
+    const headers: Record<string, string> = { origin: opts.origin ?? this.baseUrl };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (opts.csrf !== false && this.csrfToken && method !== 'GET') headers['x-csrf-token'] = this.csrfToken;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  }
+
+  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.request(method, path, body);
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+}

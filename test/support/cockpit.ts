@@ -1,0 +1,90 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RunningCockpit {
+  url: string;
+  demoOrigin: string;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  /** PIDs of the crawl workers the server reported ready, in order. */
+  workerPids: () => number[];
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  stop(): Promise<void>;
+}
+
+export const ADMIN_PASSWORD = 'test-admin-password';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds the Next.js app once if there is no production build yet. */
+export function ensureNextBuild(): void {
+  if (existsSync('.next/BUILD_ID')) return;
+  const result = spawnSync('npx', ['--no-install', 'next', 'build'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('next build failed');
+}
+
+/** Starts the real server (server.ts: Next + socket.io + demo site + worker) on free ports. */
+export async function startCockpit(env: Record<string, string> = {}): Promise<RunningCockpit> {
+  ensureNextBuild();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-cockpit-'));
+  const port = await freePort();
+  const demoPort = await freePort();
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_PORT: String(demoPort), TIDEMARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const waiters: (() => void)[] = [];
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString();
+    waiters.splice(0).forEach((w) => w());
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const waitForOutput = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out.slice(-3000)}`)), timeoutMs);
+      const check = () => {
+        const match = out.match(pattern);
+        if (match) {
+          clearTimeout(deadline);
+          resolve(match);
+        } else if (child.exitCode !== null) {
+          clearTimeout(deadline);
+          reject(new Error(`server exited (${child.exitCode}); output:\n${out.slice(-3000)}`));
+        } else waiters.push(check);
+      };
+      check();
+    });
+  await waitForOutput(/cockpit on (http:\/\/\S+)\//, 120_000);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    demoOrigin: `http://127.0.0.1:${demoPort}`,
+    dataDir,
+    process: child,
+    output: () => out,
+    workerPids: () => [...out.matchAll(/crawl worker (\d+) ready/g)].map((m) => Number(m[1])),
+    waitForOutput,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

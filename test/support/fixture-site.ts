@@ -1,0 +1,51 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FixtureSite {
+  origin: string;
+  /** Every page URL of the site (what a complete crawl must capture). */
+  pages: string[];
+  /** Requests received, in order, with their time. */
+  requests: { path: string; at: number; ua: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A generated site of `pageCount` HTML pages linked as a chain plus a few cross links, each
+ * response delayed by `delayMs` so a crawl takes long enough to be interrupted.
+ */
+export async function startFixtureSite(opts: { pageCount: number; delayMs?: number; robots?: string }): Promise<FixtureSite> {
+  const requests: FixtureSite['requests'] = [];
+  const page = (i: number) => `/page/${i}.html`;
+  const server = createServer((req: IncomingMessage, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push({ path, at: Date.now(), ua: String(req.headers['user-agent'] ?? '') });
+    setTimeout(() => {
+      if (path === '/robots.txt') {
+        if (!opts.robots) {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(opts.robots);
+        return;
+      }
+      const m = /^\/page\/(\d+)\.html$/.exec(path);
+      const i = path === '/' ? 0 : m ? Number(m[1]) : -1;
+      if (i < 0 || i >= opts.pageCount) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+        return;
+      }
+      const links = [i + 1, i + 2, (i * 7) % opts.pageCount].filter((j) => j < opts.pageCount).map((j) => `<a href="${page(j)}">Page ${j}</a>`);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>Page ${i}</title><h1>Page ${i}</h1><p>Some text about tides and harbours on page ${i}. ${links.join(' ')}</p>`);
+    }, opts.delayMs ?? 0);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    pages: [`${origin}/`, ...Array.from({ length: opts.pageCount - 1 }, (_, k) => `${origin}${page(k + 1)}`)],
+    requests,
+    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}

@@ -1,0 +1,69 @@
+import type { Lease } from '../frontier';
+import type { CaptureSummary } from '../events/messages';
+import type { CrawlContext } from './crawl-context';
+import type { CrawlItem } from './stage';
+
+/**
+ * Acknowledges one processed URL in a single transaction: its frontier state, the URLs it
+ * discovered, its capture row, crawl-log entry and Web objects. Items with WARC records commit
+ * in WARC order (their ticket), so a crash leaves acknowledged captures as a prefix of the file.
+ */
+export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContext): Promise<CaptureSummary | null> {
+  if (item.ticket !== undefined) await ctx.sequencer.turn(item.ticket);
+  try {
+    return ctx.db.transaction(() => writeOutcome(item, lease, ctx))();
+  } finally {
+    if (item.ticket !== undefined) ctx.sequencer.settle(item.ticket);
+  }
+}
+
+function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): CaptureSummary | null {
+  const { frontier, store, stats, crawlId } = ctx;
+  const now = new Date();
+  if (item.released) {
+    frontier.release(lease);
+    return null;
+  }
+  if (item.plan) {
+    const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
+    frontier.add(crawlId, item.plan.candidates, { update });
+    frontier.exclude(crawlId, item.plan.rejected);
+  }
+  const log = (outcome: string, status: number | null, message: string | null, size = 0) =>
+    store.addLog({ url: item.url, status, outcome, message, size, durationMs: item.durationMs ?? 0, retries: item.retries ?? 0, at: now });
+
+  if (item.exchange && item.location) {
+    const ex = item.exchange;
+    const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
+    const mime = (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null;
+    const captureId = store.addCapture({
+      url: item.url, status: ex.status, mime, size, payloadDigest: ex.payloadDigest, recordType: item.location.recordType,
+      warcFile: item.location.filename, warcOffset: item.location.offset, warcLength: item.location.length, warcRecordId: item.location.recordId,
+      depth: item.depth, score: lease.priority, scoreBreakdown: null, similarity: item.similarity ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
+    });
+    for (const o of item.objects ?? []) {
+      store.addObject({ captureId, url: item.url, host: item.host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
+    }
+    frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
+    stats.recordFetch(ex.status, size);
+    const problem = item.failure?.reason ?? (ex.truncated ? `truncated-${ex.truncated}` : null);
+    log(problem ?? 'ok', ex.status, item.failure?.message ?? null, size);
+    if (item.failure) stats.recordFailure(item.failure.reason);
+    return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority };
+  }
+  if (item.retryAt !== undefined && item.failure) {
+    frontier.fail(lease, item.failure.reason, { retryAt: item.retryAt });
+    return null;
+  }
+  if (item.excludedReason) {
+    frontier.fail(lease, 'robots-disallowed');
+    stats.recordExclusion(item.excludedReason);
+    log(item.excludedReason, null, 'disallowed by robots.txt');
+    return null;
+  }
+  const failure = item.failure ?? { reason: 'internal' as const, message: `pipeline ended at ${item.finishedBy?.stage ?? '?'} without a result` };
+  frontier.fail(lease, failure.reason, { durationMs: item.durationMs });
+  stats.recordFailure(failure.reason);
+  log(failure.reason, null, failure.message);
+  return null;
+}

@@ -1,0 +1,151 @@
+import type Database from 'better-sqlite3';
+import { mkdirSync, appendFileSync } from 'node:fs';
+import type { Icd } from '../icd/schema';
+import type { CaptureSummary, CrawlStats } from '../events/messages';
+import { SqliteFrontier, type Lease } from '../frontier';
+import { PolitenessRegistry } from '../politeness';
+import { runPipeline } from '../pipeline';
+import { CrawlContext } from './crawl-context';
+import type { CrawlItem } from './stage';
+import { commitItem } from './commit-item';
+
+export interface CrawlEngineOptions {
+  crawlId: number;
+  icd: Icd;
+  db: Database.Database;
+  warcDir: string;
+  spoolDir: string;
+  kbPath?: string;
+  /** The CLI writes extracted Web objects here, one JSON object per line. */
+  objectsJsonlPath?: string;
+  /** Shared by every crawl of a worker, so hosts on one IP share its clock across crawls. */
+  registry?: PolitenessRegistry;
+  onCaptures?(captures: CaptureSummary[]): void;
+  onRelevance?(payload: unknown): void;
+}
+
+export type EngineOutcome = 'finished' | 'paused' | 'stopped';
+
+/**
+ * Runs one crawl: leases URLs from the frontier as politeness allows, sends each through the
+ * pipeline (worker/pipeline.ts) with up to `concurrency` in flight, and commits each result —
+ * frontier state, capture row, crawl-log entry — in one transaction after its WARC records are
+ * written. Pause and stop let in-flight pages finish, so nothing acknowledged is lost.
+ */
+export class CrawlEngine {
+  private ctx: CrawlContext | null = null;
+  private halt: EngineOutcome | null = null;
+  private inFlight = new Set<Promise<void>>();
+  private wake: (() => void) | null = null;
+  private done: Promise<EngineOutcome> | null = null;
+  private pendingCaptures: CaptureSummary[] = [];
+
+  constructor(private readonly opts: CrawlEngineOptions) {}
+
+  get halting(): boolean {
+    return this.halt !== null;
+  }
+
+  run(): Promise<EngineOutcome> {
+    this.done ??= this.loop();
+    return this.done;
+  }
+
+  /** Lets in-flight pages finish, closes the WARC file; the crawl resumes from the frontier. */
+  async pause(): Promise<void> {
+    this.halt ??= 'paused';
+    this.wake?.();
+    await this.done?.catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.halt ??= 'stopped';
+    this.wake?.();
+    await this.done?.catch(() => undefined);
+  }
+
+  stats(): CrawlStats {
+    if (!this.ctx) {
+      return { fetched: 0, queued: 0, inFlight: 0, failed: 0, failedByReason: {}, excluded: 0, excludedByReason: {}, bytes: 0, pagesPerSecond: 0, statusClasses: {}, updatedAt: new Date().toISOString() };
+    }
+    const c = this.ctx.frontier.counters(this.opts.crawlId);
+    return this.ctx.stats.snapshot({ queued: c.queued + c.retrying, inFlight: c.inFlight, excluded: c.excluded, excludedByReason: c.excludedByReason });
+  }
+
+  private async loop(): Promise<EngineOutcome> {
+    const { opts } = this;
+    mkdirSync(opts.warcDir, { recursive: true });
+    mkdirSync(opts.spoolDir, { recursive: true });
+    const frontier = new SqliteFrontier(opts.db, { registry: opts.registry });
+    const ctx = await CrawlContext.open({ ...opts, frontier });
+    this.ctx = ctx;
+    const concurrency = opts.icd.politeness.concurrency;
+    const flushTimer = setInterval(() => this.flushEvents(), 500);
+    try {
+      while (!this.halt) {
+        const free = concurrency - this.inFlight.size;
+        const leases = free > 0 ? frontier.nextMany(Date.now(), free) : [];
+        for (const lease of leases) this.track(this.processLease(lease, ctx));
+        if (leases.length) continue;
+        if (this.inFlight.size === 0 && frontier.nextWakeAt() === null) {
+          const c = frontier.counters(opts.crawlId);
+          if (c.queued + c.retrying + c.inFlight === 0) return 'finished';
+        }
+        await this.sleepUntilWake(frontier.nextWakeAt());
+      }
+      return this.halt;
+    } finally {
+      await Promise.allSettled([...this.inFlight]);
+      clearInterval(flushTimer);
+      this.flushEvents();
+      frontier.closeCrawl(opts.crawlId);
+      await ctx.close();
+    }
+  }
+
+  private track(task: Promise<void>): void {
+    this.inFlight.add(task);
+    void task.finally(() => {
+      this.inFlight.delete(task);
+      this.wake?.();
+    });
+  }
+
+  /** Waits for a finished fetch, a pause/stop, or the frontier's next wake time. */
+  private sleepUntilWake(wakeAt: number | null): Promise<void> {
+    return new Promise((resolve) => {
+      const delay = wakeAt === null ? 1000 : Math.max(0, Math.min(1000, wakeAt - Date.now()));
+      const timer = setTimeout(() => finish(), delay);
+      const finish = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      this.wake = finish;
+    });
+  }
+
+  /** One URL through the pipeline; a single catch records an unexpected error for this URL only. */
+  private async processLease(lease: Lease, ctx: CrawlContext): Promise<void> {
+    const item: CrawlItem = { url: lease.url, host: lease.host, depth: lease.depth, priority: lease.priority, lease };
+    try {
+      await runPipeline(item, ctx);
+    } catch (err) {
+      item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
+    }
+    const summary = await commitItem(item, lease, ctx);
+    if (summary) this.pendingCaptures.push(summary);
+    if (item.objects?.length && this.opts.objectsJsonlPath) {
+      appendFileSync(this.opts.objectsJsonlPath, item.objects.map((o) => JSON.stringify({ type: o.type, url: item.url, fields: o.fields })).join('\n') + '\n');
+    }
+  }
+
+  private flushEvents(): void {
+    if (this.pendingCaptures.length && this.opts.onCaptures) this.opts.onCaptures(this.pendingCaptures.slice(-50));
+    this.pendingCaptures = [];
+    if (this.ctx && this.opts.onRelevance) {
+      const relevance = this.ctx.relevanceSnapshot();
+      if (relevance) this.opts.onRelevance(relevance);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import type { CrawlStats } from '../events/messages';
+
+const RATE_WINDOW_MS = 5000;
+
+/** Live counters of one crawl; pages/s over a sliding window. */
+export class CrawlStatsTracker {
+  fetched = 0;
+  failed = 0;
+  excluded = 0;
+  bytes = 0;
+  failedByReason: Record<string, number> = {};
+  excludedByReason: Record<string, number> = {};
+  statusClasses: Record<string, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
+  private recent: number[] = [];
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  recordFetch(status: number, bytes: number): void {
+    this.fetched += 1;
+    this.bytes += bytes;
+    const cls = `${Math.floor(status / 100)}xx`;
+    this.statusClasses[cls] = (this.statusClasses[cls] ?? 0) + 1;
+    this.recent.push(this.now());
+  }
+
+  recordFailure(reason: string): void {
+    this.failed += 1;
+    this.failedByReason[reason] = (this.failedByReason[reason] ?? 0) + 1;
+  }
+
+  /** Exclusions found after leasing (robots.txt); the frontier counts the others. */
+  recordExclusion(reason: string): void {
+    this.excluded += 1;
+    this.excludedByReason[reason] = (this.excludedByReason[reason] ?? 0) + 1;
+  }
+
+  pagesPerSecond(): number {
+    const cutoff = this.now() - RATE_WINDOW_MS;
+    while (this.recent.length && this.recent[0]! < cutoff) this.recent.shift();
+    return this.recent.length / (RATE_WINDOW_MS / 1000);
+  }
+
+  /** Exclusions decided before fetching (scope, traps, budgets) come from the frontier's counters. */
+  snapshot(frontier: { queued: number; inFlight: number; excluded: number; excludedByReason: Record<string, number> }): CrawlStats {
+    const excludedByReason = { ...frontier.excludedByReason };
+    for (const [reason, n] of Object.entries(this.excludedByReason)) excludedByReason[reason] = (excludedByReason[reason] ?? 0) + n;
+    return {
+      fetched: this.fetched,
+      queued: frontier.queued,
+      inFlight: frontier.inFlight,
+      failed: this.failed,
+      failedByReason: { ...this.failedByReason },
+      excluded: frontier.excluded + this.excluded,
+      excludedByReason,
+      bytes: this.bytes,
+      pagesPerSecond: Number(this.pagesPerSecond().toFixed(1)),
+      statusClasses: { ...this.statusClasses },
+      updatedAt: new Date(this.now()).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import type { ExclusionReason } from '../capture';
+import type { Candidate, Rejected } from '../frontier';
+import type { Icd } from '../icd/schema';
+import { checkScope, hostKeyOf, type TrapDetector } from '../url';
+import type { CrawlItem } from './stage';
+
+/** What the schedule stage hands the commit: new candidates and rejected URLs with reasons. */
+export interface OutLinkPlan {
+  candidates: Candidate[];
+  rejected: Rejected[];
+}
+
+export interface ScopeInput {
+  scope: Icd['scope'];
+  seeds: string[];
+  /** Priority of links when focused crawling gives none: equal, so the frontier goes breadth-first. */
+  defaultPriority: number;
+}
+
+/**
+ * Turns a page's out-links into frontier candidates: already-rejected links (AAH, spam) keep their
+ * reason; the rest go through scope rules and trap detection. Requisites (images, CSS, scripts)
+ * may sit one hop past the depth limit, so pages at the limit are still archived whole.
+ * Pure apart from the trap detector's per-host memory.
+ */
+export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDetector): OutLinkPlan {
+  const plan: OutLinkPlan = { candidates: [], rejected: [] };
+  const depth = item.depth + 1;
+  const seen = new Set<string>();
+  for (const link of item.links ?? []) {
+    if (seen.has(link.url)) continue;
+    seen.add(link.url);
+    const host = hostKeyOf(link.url);
+    const reject = (reason: ExclusionReason) => plan.rejected.push({ url: link.url, host, reason, depth, viaUrl: item.url, kind: link.kind });
+    if (link.excludedReason) {
+      reject(link.excludedReason as ExclusionReason);
+      continue;
+    }
+    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, kind: link.kind }, input.scope, input.seeds);
+    if (!scope.inScope) {
+      reject(scope.reason);
+      continue;
+    }
+    const trap = traps.check(link.url, item.url);
+    if (trap) {
+      reject(trap);
+      continue;
+    }
+    plan.candidates.push({ url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl: item.url, kind: link.kind });
+  }
+  return plan;
+}

@@ -1,0 +1,31 @@
+import type Database from 'better-sqlite3';
+import type { DedupLookup, DedupRef } from '../warc';
+
+/**
+ * Payload-digest lookup for revisit records that survives restarts: this run's captures from
+ * memory, earlier runs' from the Capture table (indexed by crawl and digest).
+ */
+export class SqliteDedupLookup implements DedupLookup {
+  private readonly recent = new Map<string, DedupRef>();
+  private readonly query;
+
+  constructor(db: Database.Database, private readonly crawlId: number) {
+    this.query = db.prepare(
+      "SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND warcRecordId IS NOT NULL ORDER BY id LIMIT 1",
+    );
+  }
+
+  get(digest: string): DedupRef | undefined {
+    const hit = this.recent.get(digest);
+    if (hit) return hit;
+    const row = this.query.get(this.crawlId, digest) as { url: string; fetchedAt: string; warcRecordId: string } | undefined;
+    if (!row) return undefined;
+    const ref: DedupRef = { uri: row.url, date: new Date(row.fetchedAt).toISOString(), recordId: row.warcRecordId, payloadDigest: digest };
+    this.recent.set(digest, ref);
+    return ref;
+  }
+
+  set(digest: string, ref: DedupRef): void {
+    if (!this.recent.has(digest)) this.recent.set(digest, ref);
+  }
+}

@@ -1,0 +1,69 @@
+import type { FailureReason, HttpExchange } from '../capture';
+
+/** What a stage tells the pipeline: go on, stop here (done), or stop here (not processed). */
+export type StageResult =
+  | { kind: 'proceed' }
+  | { kind: 'finish'; reason: string }
+  | { kind: 'skip'; reason: string };
+
+export const PROCEED: StageResult = { kind: 'proceed' };
+
+/** One URL travelling through the pipeline; stages fill in what they produce. */
+export interface CrawlItem {
+  url: string;
+  host: string;
+  depth: number;
+  priority: number;
+  /** Frontier lease handle, returned on completion. */
+  lease: unknown;
+  exchange?: HttpExchange;
+  durationMs?: number;
+  retries?: number;
+  failure?: { reason: FailureReason; message: string };
+  /** Decoded (content-encoding removed) body for extraction, when the response was parsed. */
+  decodedBody?: Buffer;
+  location?: { filename: string; offset: number; length: number; recordType: 'response' | 'revisit'; recordId: string };
+  /** Place in the commit order, taken when the WARC records were submitted. */
+  ticket?: number;
+  /** Not before this time (robots.txt unavailable): the URL goes back to the queue. */
+  retryAt?: number;
+  /** Excluded before fetching (robots). */
+  excludedReason?: string;
+  /** Given back to the frontier unfetched (its IP was busy). */
+  released?: boolean;
+  /** The decoded HTML, for the AAH. */
+  html?: Buffer;
+  application?: string;
+  /** Out-links planned for the frontier (schedule stage). */
+  plan?: import('./plan-out-links').OutLinkPlan;
+  links?: OutLink[];
+  text?: string;
+  title?: string;
+  /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */
+  similarity?: number;
+  objects?: { type: string; fields: Record<string, string>; rule: string; application: string }[];
+  finishedBy?: { stage: string } & StageResult;
+}
+
+/** An out-link ready for scheduling. */
+export interface OutLink {
+  url: string;
+  kind: string;
+  anchorText: string;
+  context: string;
+  source: string;
+  priority?: number;
+  breakdown?: Record<string, number>;
+  /** Score bonus from the AAH's navigation action, in [0,1]. */
+  aahBonus?: number;
+  excludedReason?: string;
+}
+
+/** Everything a stage may use; built once per crawl by the engine. */
+export type CrawlContext = import('./crawl-context').CrawlContext;
+
+export interface Stage {
+  name: string;
+  shouldProcess?(item: CrawlItem, ctx: CrawlContext): boolean;
+  process(item: CrawlItem, ctx: CrawlContext): StageResult | Promise<StageResult>;
+}

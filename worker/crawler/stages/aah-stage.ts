@@ -1,0 +1,26 @@
+import { PROCEED, type Stage } from '../stage';
+
+/**
+ * Application-Aware Helper: on pages of a recognised web application, keep only the navigation
+ * links its knowledge base says are useful (do-not-follow links are excluded with reason 'aah';
+ * page requisites are never touched) and collect the Web objects it extracts.
+ */
+export const aahStage: Stage = {
+  name: 'aah',
+  shouldProcess: (item, ctx) => Boolean(ctx.aah && item.html && item.links),
+  process(item, ctx) {
+    const verdict = ctx.aah!.analyse(item);
+    if (!verdict) return PROCEED;
+    item.objects = verdict.objects;
+    item.application = verdict.application;
+    const follow = new Map(verdict.follow.map((f) => [f.url, f.bonus]));
+    const doNotFollow = new Set(verdict.doNotFollow);
+    for (const link of item.links!) {
+      if (link.kind !== 'navigation') continue;
+      if (doNotFollow.has(link.url)) link.excludedReason = 'aah';
+      else if (verdict.restrictNavigation && !follow.has(link.url)) link.excludedReason = 'aah';
+      else if (follow.has(link.url)) link.aahBonus = follow.get(link.url);
+    }
+    return PROCEED;
+  },
+};

@@ -1,0 +1,11 @@
+import { PROCEED, type Stage } from '../stage';
+
+/** Focused crawling: scores the page and each out-link against the topic (ICD focus section). */
+export const analyzeStage: Stage = {
+  name: 'analyze',
+  shouldProcess: (item, ctx) => Boolean(ctx.focus && item.links && item.text !== undefined),
+  process(item, ctx) {
+    ctx.focus!.analyse(item);
+    return PROCEED;
+  },
+};

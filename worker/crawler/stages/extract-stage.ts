@@ -1,0 +1,37 @@
+import { decodeContentEncoding, DecompressionBombError } from '../../fetch';
+import { extractFromResponse } from '../../extract';
+import { PROCEED, type Stage } from '../stage';
+
+/** Formats we parse for links; everything else is archived without looking inside. */
+const PARSEABLE = /^(text\/html|application\/xhtml\+xml|text\/css|application\/(rss|atom)\+xml|application\/xml|text\/xml|application\/feed\+json|text\/plain)/;
+
+/** Out-links (with anchor text and context), title and text from the response. */
+export const extractStage: Stage = {
+  name: 'extract',
+  shouldProcess: (item) => Boolean(item.exchange),
+  async process(item, ctx) {
+    const ex = item.exchange!;
+    const contentType = (ex.headers['content-type'] ?? '').toLowerCase();
+    const isRedirect = ex.status >= 300 && ex.status < 400;
+    const isSitemapOrRobots = /\/robots\.txt$|sitemap/i.test(item.url);
+    if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (PARSEABLE.test(contentType) || isSitemapOrRobots || !contentType))) return PROCEED;
+    let body = Buffer.alloc(0);
+    if (!isRedirect) {
+      try {
+        body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+      } catch (err) {
+        if (err instanceof DecompressionBombError) {
+          item.failure = { reason: 'decompression-bomb', message: err.message };
+          return PROCEED; // the response is still archived as received
+        }
+        throw err;
+      }
+    }
+    const result = extractFromResponse({ url: item.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes });
+    item.links = result.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
+    item.text = result.text;
+    item.title = result.title;
+    item.html = result.kind === 'html' ? body : undefined;
+    return PROCEED;
+  },
+};

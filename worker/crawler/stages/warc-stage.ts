@@ -1,0 +1,21 @@
+import { PROCEED, type Stage } from '../stage';
+
+/**
+ * Writes the exchange as request + response (or revisit) records with the out-links in a metadata
+ * record, and the page's Web objects as JSON metadata records right behind it. Takes a commit
+ * ticket first, so the database acknowledges captures in the order they sit in the WARC files.
+ */
+export const warcStage: Stage = {
+  name: 'warc',
+  shouldProcess: (item) => Boolean(item.exchange),
+  async process(item, ctx) {
+    const ex = item.exchange!;
+    item.ticket = ctx.sequencer.ticket();
+    const outlinks = (item.links ?? []).map((l) => `${l.url} ${l.kind === 'requisite' ? 'E' : 'L'} ${l.source}`);
+    const capture = ctx.writer.writeCapture(ex, { metadata: outlinks.length ? { outlink: outlinks } : undefined });
+    const objects = (item.objects ?? []).map((o) => ctx.writer.writeMetadata(item.url, { webObject: o }));
+    const [location] = await Promise.all([capture, ...objects]);
+    item.location = { filename: location!.filename, offset: location!.offset, length: location!.length, recordType: location!.type === 'revisit' ? 'revisit' : 'response', recordId: location!.recordId };
+    return PROCEED;
+  },
+};

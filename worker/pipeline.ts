@@ -1,0 +1,37 @@
+/**
+ * The crawl of one URL, declared once (CONVENTIONS.md): every stage has the same contract,
+ * `(item, ctx) => StageResult`, and lives with its own code. A reader finds the whole crawl here.
+ *
+ *   robots     — preconditions: robots.txt allows it (fetching and archiving robots.txt first)
+ *   fetch      — DNS (politeness key = IP), then one HTTP exchange within limits and retries
+ *   extract    — out-links with anchor text and context, text, sitemaps, feeds
+ *   aah        — web application, page level, links to follow, Web objects to keep
+ *   analyze    — focused-crawling scores per out-link
+ *   warc       — request + response (or revisit) + out-links metadata, Web objects, CDXJ line
+ *   schedule   — scope, traps, budgets → frontier candidates with priorities
+ *
+ * The engine then commits the item in one transaction (frontier state, new URLs, capture row,
+ * crawl-log entry, Web objects) in WARC order: see crawler/commit-item.ts.
+ */
+import type { CrawlItem, CrawlContext, Stage } from './crawler/stage';
+import { robotsStage } from './crawler/stages/robots-stage';
+import { fetchStage } from './crawler/stages/fetch-stage';
+import { warcStage } from './crawler/stages/warc-stage';
+import { extractStage } from './crawler/stages/extract-stage';
+import { aahStage } from './crawler/stages/aah-stage';
+import { analyzeStage } from './crawler/stages/analyze-stage';
+import { scheduleStage } from './crawler/stages/schedule-stage';
+
+export const PIPELINE: readonly Stage[] = [robotsStage, fetchStage, extractStage, aahStage, analyzeStage, warcStage, scheduleStage];
+
+/** Runs the stages in order until one finishes or skips the item. */
+export async function runPipeline(item: CrawlItem, ctx: CrawlContext): Promise<void> {
+  for (const stage of PIPELINE) {
+    if (stage.shouldProcess && !stage.shouldProcess(item, ctx)) continue;
+    const result = await stage.process(item, ctx);
+    if (result.kind !== 'proceed') {
+      item.finishedBy = { stage: stage.name, ...result };
+      return;
+    }
+  }
+}
