@@ -16,6 +16,8 @@ export function openSqlite(path: string): Database.Database {
   // loss can roll back the last commits.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Fewer, larger checkpoints: measured +20–40% frontier link-adds/s (bench/frontier-speed.ts).
+  db.pragma('wal_autocheckpoint = 10000');
   return db;
 }
 
