@@ -3,9 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import { WarcWriter } from '../warc';
-import { createFetcher, type Fetcher } from '../fetch';
+import type { HttpExchange } from '../capture';
+import { createFetcher, resolveHost, type Fetcher } from '../fetch';
 import { RobotsCache } from '../robots';
-import { TrapDetector } from '../url';
+import { compileScope, TrapDetector } from '../url';
+import type { ScopeInput } from './plan-out-links';
 import { CaptureStore } from '../store/capture-store';
 import { CrawlStatsTracker } from './crawl-stats';
 import { CommitSequencer } from './commit-sequencer';
@@ -68,15 +70,22 @@ export class CrawlContext {
     });
     await writer.open();
     const fetcher = createFetcher({ userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir });
+    let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
     const robots = new RobotsCache({
       userAgent: icd.userAgent,
       enabled: icd.politeness.respectRobots,
       ignoreFor: icd.politeness.ignoreRobotsFor,
-      fetchRobots: (url) => fetcher.fetch(url),
+      // robots.txt responses are archived too (issue 3): every hop of their redirects.
+      fetchRobots: async (url) => {
+        const outcome = await fetcher.fetch(url);
+        const exchange = outcome.ok ? outcome.exchange : outcome.partial;
+        if (exchange) await archive(exchange);
+        return outcome;
+      },
     });
     const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd.focus) : null;
-    const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8')) : null;
+    const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling) : null;
     o.frontier.openCrawl(o.crawlId, {
       maxPages: icd.scope.maxPages,
       maxPagesPerHost: icd.scope.maxPagesPerHost,
@@ -84,6 +93,7 @@ export class CrawlContext {
       politeness: { ...icd.politeness, enabled: icd.politeness.enabled },
     });
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah);
+    archive = (ex) => ctx.archiveAuxiliary(ex);
     ctx.restoreStats();
     seedFrontier(ctx);
     return ctx;
@@ -104,6 +114,42 @@ export class CrawlContext {
     for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN ('robots', 'robots-unavailable') GROUP BY outcome").all(this.crawlId) as { outcome: string; n: number }[]) {
       this.stats.excluded += row.n;
       this.stats.excludedByReason[row.outcome] = row.n;
+    }
+  }
+
+  /** The scope rules in the shape the schedule stage needs. */
+  scopeInput(): ScopeInput {
+    return (this.scope ??= { scope: compileScope(this.icd.scope, this.icd.seeds), defaultPriority: 0.5 });
+  }
+  private scope: ScopeInput | null = null;
+
+  /** Resolves a URL's host (cached) so its politeness key is the IP address. */
+  resolveHost(url: string): Promise<{ ip: string } | { error: string }> {
+    return resolveHost(new URL(url).hostname);
+  }
+
+  /**
+   * Archives an exchange that is not a frontier URL of its own (robots.txt): its records and
+   * capture row go through the same ordered commit as pages.
+   */
+  async archiveAuxiliary(ex: HttpExchange): Promise<void> {
+    const ticket = this.sequencer.ticket();
+    try {
+      const location = await this.writer.writeCapture(ex);
+      await this.sequencer.turn(ticket);
+      const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
+      this.db.transaction(() => {
+        this.store.addCapture({
+          url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
+          payloadDigest: ex.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
+          warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: 0, score: null,
+          scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
+        });
+        this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: 'robots.txt', size, durationMs: 0, retries: 0, at: new Date() });
+      })();
+    } finally {
+      await this.sequencer.turn(ticket).catch(() => undefined);
+      this.sequencer.settle(ticket);
     }
   }
 

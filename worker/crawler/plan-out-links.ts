@@ -1,7 +1,6 @@
 import type { ExclusionReason } from '../capture';
 import type { Candidate, Rejected } from '../frontier';
-import type { Icd } from '../icd/schema';
-import { checkScope, hostKeyOf, type TrapDetector } from '../url';
+import { checkScope, hostKeyOf, type CompiledScope, type TrapDetector } from '../url';
 import type { CrawlItem } from './stage';
 
 /** What the schedule stage hands the commit: new candidates and rejected URLs with reasons. */
@@ -11,8 +10,8 @@ export interface OutLinkPlan {
 }
 
 export interface ScopeInput {
-  scope: Icd['scope'];
-  seeds: string[];
+  /** The ICD's scope compiled once (regexes, seed hosts). */
+  scope: CompiledScope;
   /** Priority of links when focused crawling gives none: equal, so the frontier goes breadth-first. */
   defaultPriority: number;
 }
@@ -36,7 +35,7 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       reject(link.excludedReason as ExclusionReason);
       continue;
     }
-    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, kind: link.kind }, input.scope, input.seeds);
+    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, kind: link.kind }, input.scope);
     if (!scope.inScope) {
       reject(scope.reason);
       continue;

@@ -39,7 +39,7 @@ export const scopeSchema = z.object({
   maxPagesPerHost: z.number().int().min(1).max(100_000_000).default(10_000),
   maxUrlLength: z.number().int().min(32).max(65_536).default(2048),
   /** How query strings are canonicalised: kept as is, parameters sorted, or dropped. */
-  queryHandling: z.enum(['keep', 'sort', 'strip']).default('sort'),
+  queryHandling: z.enum(['keep', 'sort', 'strip']).default('keep'),
   /** Query variants of one path allowed per host before the path counts as a trap. */
   maxQueryVariantsPerPath: z.number().int().min(1).max(1_000_000).default(200),
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
