@@ -148,7 +148,8 @@ async function recoverIndex(
         dropped++;
         return;
       }
-      present.add(`${parsed.json.filename} ${parsed.json.offset}`);
+      // Only lines of recovered files can be missing: remember just those.
+      if (end !== undefined) present.add(`${parsed.json.filename} ${parsed.json.offset}`);
       await out.write(line + '\n');
     };
     // One line behind, so the last line can be judged torn or whole.
