@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkScope, compileScope, type ScopeRules } from '../../../worker/url';
+
+const rules: ScopeRules = {
+  allowedHosts: ['static.example.net'],
+  surtPrefixes: [],
+  include: [],
+  exclude: ['/private/'],
+  maxDepth: 2,
+  maxUrlLength: 64,
+  includeRequisites: true,
+};
+const seeds = ['http://www.example.org/'];
+
+function reason(url: string, depth = 1, kind = 'navigation', r: ScopeRules = rules): string {
+  const d = checkScope({ url, depth, kind }, r, seeds);
+  return d.inScope ? 'in' : d.reason;
+}
+
+test('seed hosts (www-insensitive) and allowed hosts are in scope', () => {
+  assert.equal(reason('http://www.example.org/a'), 'in');
+  assert.equal(reason('https://example.org/a'), 'in');
+  assert.equal(reason('http://static.example.net/x'), 'in');
+  assert.equal(reason('http://other.org/'), 'out-of-scope-host');
+  assert.equal(reason('http://sub.example.org/'), 'out-of-scope-host');
+});
+
+test('invalid, unsupported scheme, too long, excluded', () => {
+  assert.equal(reason('::nonsense'), 'invalid-url');
+  assert.equal(reason('ftp://example.org/file'), 'unsupported-scheme');
+  assert.equal(reason('mailto:x@example.org'), 'unsupported-scheme');
+  assert.equal(reason(`http://example.org/${'a'.repeat(60)}`), 'url-too-long');
+  assert.equal(reason('http://example.org/private/x'), 'exclude-match');
+  // exclusions win over the requisite allowance
+  assert.equal(reason('http://example.org/private/x.png', 1, 'requisite'), 'exclude-match');
+});
+
+test('max depth, with one extra hop for requisites and redirects', () => {
+  assert.equal(reason('http://example.org/a', 2), 'in');
+  assert.equal(reason('http://example.org/a', 3), 'max-depth');
+  assert.equal(reason('http://example.org/a.css', 3, 'requisite'), 'in');
+  assert.equal(reason('http://example.org/b', 3, 'redirect'), 'in');
+  assert.equal(reason('http://example.org/a.css', 4, 'requisite'), 'max-depth');
+  assert.equal(reason('http://example.org/a.css', 3, 'requisite', { ...rules, includeRequisites: false }), 'max-depth');
+});
+
+test('requisites may leave the host scope only when includeRequisites', () => {
+  assert.equal(reason('http://cdn.other.net/a.js', 1, 'requisite'), 'in');
+  assert.equal(reason('http://cdn.other.net/a.js', 1, 'requisite', { ...rules, includeRequisites: false }), 'out-of-scope-host');
+});
+
+test('SURT prefixes add to the host scope', () => {
+  const r = { ...rules, surtPrefixes: ['http://(org,partner,)/shared/'] };
+  assert.equal(reason('http://partner.org/shared/x', 1, 'navigation', r), 'in');
+  assert.equal(reason('https://partner.org/shared/x', 1, 'navigation', r), 'in');
+  assert.equal(reason('http://partner.org/other', 1, 'navigation', r), 'out-of-surt-scope');
+  assert.equal(reason('http://example.org/x', 1, 'navigation', r), 'in');
+});
+
+test('include patterns narrow navigation but not requisites', () => {
+  const r = { ...rules, include: ['^https?://(www\\.)?example\\.org/blog/'] };
+  assert.equal(reason('http://example.org/blog/1', 1, 'navigation', r), 'in');
+  assert.equal(reason('http://example.org/shop/1', 1, 'navigation', r), 'include-mismatch');
+  assert.equal(reason('http://example.org/img/1.png', 1, 'requisite', r), 'in');
+});
+
+test('a compiled scope gives the same decisions', () => {
+  const compiled = compileScope(rules, seeds);
+  for (const url of ['http://example.org/a', 'http://other.org/', 'http://example.org/private/1']) {
+    assert.deepEqual(checkScope({ url, depth: 1, kind: 'navigation' }, compiled), checkScope({ url, depth: 1, kind: 'navigation' }, rules, seeds));
+  }
+});

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { calendarKey, hasRepeatingPath, isGrowingQuery, TrapDetector } from '../../../worker/url';
+
+test('repeating path segments', () => {
+  assert.equal(hasRepeatingPath('/a/b/a/b/a/b/'), true);
+  assert.equal(hasRepeatingPath('/x/img/img/img/1.png'), true);
+  assert.equal(hasRepeatingPath('/a/b/a/b/'), false);
+  assert.equal(hasRepeatingPath('/docs/v1/guide/intro'), false);
+  const traps = new TrapDetector();
+  assert.equal(traps.check('http://example.org/a/b/a/b/a/b/'), 'trap-repeating-path');
+  assert.equal(traps.check('http://example.org/a/b/'), null);
+});
+
+test('growing queries', () => {
+  const u = (s: string) => new URL(s);
+  assert.equal(isGrowingQuery(u('http://e.org/p?a=1&a=1'), u('http://e.org/p?a=1')), true);
+  assert.equal(isGrowingQuery(u('http://e.org/p?q=x&page=2'), u('http://e.org/p?q=x')), false);
+  assert.equal(isGrowingQuery(u('http://e.org/q?a=1&a=1'), u('http://e.org/p?a=1')), false);
+  assert.equal(isGrowingQuery(u('http://e.org/p?s=1&s=1&s=1&s=1'), null), true);
+  const many = Array.from({ length: 13 }, (_, i) => `k${i}=v`).join('&');
+  const fewer = Array.from({ length: 12 }, (_, i) => `k${i}=v`).join('&');
+  assert.equal(isGrowingQuery(u(`http://e.org/p?${many}`), u(`http://e.org/p?${fewer}`)), true);
+  const traps = new TrapDetector();
+  assert.equal(traps.check('http://e.org/list?f=a&f=b', 'http://e.org/list?f=a'), 'trap-growing-query');
+  assert.equal(traps.check('http://e.org/list?f=a&p=2', 'http://e.org/list?f=a'), null);
+});
+
+test('calendar keys from paths and parameters', () => {
+  assert.deepEqual(calendarKey(new URL('http://e.org/cal/2024/1/05')), { template: 'e.org/cal/{y}/{m}/{d}', date: '2024-01-05', year: 2024 });
+  assert.deepEqual(calendarKey(new URL('http://e.org/events?month=2024-03&view=grid')), {
+    template: 'e.org/events?month={date}&view=grid',
+    date: 'month=2024-03',
+    year: 2024,
+  });
+  assert.equal(calendarKey(new URL('http://e.org/archive/2024-01-05'))?.template, 'e.org/archive/{date}');
+  assert.equal(calendarKey(new URL('http://e.org/2024/01/05/my-post'))?.template, 'e.org/{y}/{m}/{d}/my-post');
+  assert.equal(calendarKey(new URL('http://e.org/products/12345?page=2')), null);
+});
+
+test('calendar traps: too many dates per template, or far-future years', () => {
+  const traps = new TrapDetector({ maxDatesPerTemplate: 5, maxYear: 2030 });
+  const day = (n: number) => `http://e.org/cal/2024/01/${String(n).padStart(2, '0')}`;
+  for (let d = 1; d <= 5; d++) assert.equal(traps.check(day(d)), null);
+  assert.equal(traps.check(day(1)), null, 'a date already seen stays allowed');
+  assert.equal(traps.check(day(6)), 'trap-calendar');
+  assert.equal(traps.check(day(2)), 'trap-calendar', 'the whole calendar is a trap once it overflowed');
+  // blog posts each have their own template
+  for (let d = 1; d <= 20; d++) assert.equal(traps.check(`http://e.org/2024/01/${String((d % 28) + 1).padStart(2, '0')}/post-${d}`), null);
+  assert.equal(traps.check('http://e.org/cal?date=2099-01-01'), 'trap-calendar');
+  assert.equal(traps.check('http://other.org/cal/2024/01/06'), null, 'counts are per host');
+});
+
+test('query variants per path are capped per host', () => {
+  const traps = new TrapDetector({ maxQueryVariantsPerPath: 3 });
+  for (const q of ['a=1', 'a=2', 'a=3']) assert.equal(traps.check(`http://e.org/search?${q}`), null);
+  assert.equal(traps.check('http://e.org/search?a=2'), null, 'a variant already counted');
+  assert.equal(traps.check('http://e.org/search?a=4'), 'trap-query-variants');
+  assert.equal(traps.check('http://e.org/other?a=4'), null);
+  assert.equal(traps.check('http://f.org/search?a=4'), null);
+  assert.equal(traps.check('http://e.org/search'), null, 'the path without a query is fine');
+});
+
+test('state round-trips through JSON', () => {
+  const traps = new TrapDetector({ maxQueryVariantsPerPath: 2, maxDatesPerTemplate: 2 });
+  traps.check('http://e.org/s?a=1');
+  traps.check('http://e.org/s?a=2');
+  traps.check('http://e.org/t?a=1');
+  traps.check('http://e.org/c/2024/01/01');
+  traps.check('http://e.org/c/2024/01/02');
+  traps.check('http://e.org/c/2024/01/03');
+  const json = JSON.parse(JSON.stringify(traps));
+  const restored = TrapDetector.fromJSON(json, { maxQueryVariantsPerPath: 2, maxDatesPerTemplate: 2 });
+  assert.deepEqual(restored.toJSON(), traps.toJSON());
+  assert.equal(restored.check('http://e.org/s?a=1'), null);
+  assert.equal(restored.check('http://e.org/s?a=3'), 'trap-query-variants');
+  assert.equal(restored.check('http://e.org/t?a=2'), null);
+  assert.equal(restored.check('http://e.org/c/2024/01/01'), 'trap-calendar');
+});

@@ -1,0 +1,76 @@
+/**
+ * URL canonicalisation: one spelling per resource, so the seen-set, scope rules and trap
+ * counters compare like with like. Built on the WHATWG URL parser (IDN → punycode, default
+ * ports, dot segments, empty path → '/') plus the normalisations it leaves out.
+ */
+
+/** How query strings are canonicalised (the ICD's `scope.queryHandling`). */
+export type QueryHandling = 'keep' | 'sort' | 'strip';
+
+export interface CanonicalizeOptions {
+  /** 'keep' as written, 'sort' parameters by name (stable), 'strip' the query. Default 'keep'. */
+  queryHandling?: QueryHandling;
+}
+
+// RFC 3986 unreserved characters: an escape of one of these means the same as the character.
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const ESCAPE = /%([0-9A-Fa-f]{2})/g;
+
+/** Decodes escapes of unreserved characters and upper-cases the hex digits of all others. */
+export function normalizePercentEncoding(part: string): string {
+  if (!part.includes('%')) return part;
+  return part.replace(ESCAPE, (_, hex: string) => {
+    const ch = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
+  });
+}
+
+/** Sorts `a=1&b=2` parameters by name, keeping the original order among equal names. */
+export function sortQuery(query: string): string {
+  const params = query.split('&').filter((p) => p.length > 0);
+  const keyed = params.map((p, i) => ({ p, i, key: p.split('=', 1)[0] }));
+  // Array#sort is stable in V8, but the index tie-break states the intent.
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  return keyed.map((k) => k.p).join('&');
+}
+
+/** Parses an http(s) URL (optionally against a base) or returns null; never throws. */
+export function parseHttpUrl(url: string, base?: string): URL | null {
+  if (typeof url !== 'string') return null;
+  let parsed: URL;
+  try {
+    parsed = base === undefined ? new URL(url) : new URL(url, base);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+  if (parsed.hostname.length === 0) return null;
+  return parsed;
+}
+
+/**
+ * The canonical absolute form of `url` (resolved against `base` if relative), or null when it is
+ * not a valid http/https URL. Never throws.
+ *
+ * Lower-case host (IDN as punycode), no default port, no fragment, no trailing dot on the host,
+ * unreserved characters unescaped and other escapes in upper case, dot segments resolved,
+ * empty path '/', an empty query dropped, and the query kept, sorted or stripped.
+ */
+export function canonicalize(url: string, base?: string, opts: CanonicalizeOptions = {}): string | null {
+  const parsed = parseHttpUrl(url, base);
+  if (!parsed) return null;
+  let host = parsed.host;
+  // "example.org." names the same host as "example.org" for every resolver we use.
+  if (parsed.hostname.endsWith('.') && parsed.hostname.length > 1) {
+    host = parsed.hostname.slice(0, -1) + (parsed.port ? `:${parsed.port}` : '');
+  }
+  const userinfo = parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@` : '';
+  const path = normalizePercentEncoding(parsed.pathname) || '/';
+  let query = '';
+  const handling = opts.queryHandling ?? 'keep';
+  if (handling !== 'strip' && parsed.search.length > 1) {
+    query = normalizePercentEncoding(parsed.search.slice(1));
+    if (handling === 'sort') query = sortQuery(query);
+  }
+  return `${parsed.protocol}//${userinfo}${host}${path}${query ? `?${query}` : ''}`;
+}

@@ -1,0 +1,37 @@
+import { getDomain } from 'tldts';
+import { parseHttpUrl } from './canonicalize';
+
+/**
+ * Host helpers. The host key (host name plus any non-default port) is the unit of the frontier's
+ * per-host queues; the pay-level domain (registrable domain from the Public Suffix List, via
+ * tldts) groups hosts that belong to one owner, e.g. for partitioning between workers.
+ */
+
+/**
+ * The frontier's host key of a URL: lower-case host name with a non-default port
+ * (`example.org`, `127.0.0.1:8080`). Unparseable input gives ''.
+ */
+export function hostKeyOf(url: string): string {
+  return parseHttpUrl(url)?.host ?? '';
+}
+
+/** The lower-case host name of a URL (no port), or '' when it does not parse. */
+export function hostnameOf(url: string): string {
+  return parseHttpUrl(url)?.hostname ?? '';
+}
+
+/**
+ * The pay-level (registrable) domain of a URL or host name: `news.bbc.co.uk` → `bbc.co.uk`.
+ * IP addresses and hosts without a public suffix (`localhost`) are their own pay-level domain.
+ */
+export function payLevelDomainOf(urlOrHost: string): string {
+  const hostname = urlOrHost.includes('/') ? hostnameOf(urlOrHost) : urlOrHost.toLowerCase().replace(/:\d+$/, '');
+  if (!hostname) return '';
+  // Private suffixes (github.io, blogspot.com) separate owners, which is what a PLD is for.
+  return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+}
+
+/** Host name without a leading `www.` / `www2.` label: how seed hosts are compared. */
+export function stripWww(hostname: string): string {
+  return hostname.replace(/^www\d*\./, '');
+}

@@ -1,0 +1,10 @@
+/**
+ * URL stage of the crawl engine (pure): canonicalisation, SURT forms, host helpers, scope
+ * decisions and crawler-trap detection.
+ */
+export { canonicalize, normalizePercentEncoding, parseHttpUrl, sortQuery, type CanonicalizeOptions, type QueryHandling } from './canonicalize';
+export { hostKeyOf, hostnameOf, payLevelDomainOf, stripWww } from './host';
+export { matchesSurtPrefix, surtHasPrefix, surtKey, surtPrefixOf, toSurt } from './surt';
+export { checkScope, compileScope, type CompiledScope, type ScopeCandidate, type ScopeDecision, type ScopeRules } from './scope';
+export { calendarKey, hasRepeatingPath, isGrowingQuery, type CalendarKey } from './trap-checks';
+export { TrapDetector, type TrapDetectorState, type TrapOptions } from './trap-detector';

@@ -1,0 +1,107 @@
+import type { ExclusionReason } from '../capture';
+import { hostnameOf, stripWww } from './host';
+import { surtHasPrefix, surtPrefixOf, toSurt } from './surt';
+
+/** The scope rules `checkScope` reads: a subset of the ICD's `scope` (worker/icd/schema.ts). */
+export interface ScopeRules {
+  allowedHosts: readonly string[];
+  surtPrefixes: readonly string[];
+  include: readonly string[];
+  exclude: readonly string[];
+  maxDepth: number;
+  maxUrlLength: number;
+  includeRequisites: boolean;
+}
+
+/** A URL proposed for the frontier. `kind` is the link kind ('navigation', 'requisite', …). */
+export interface ScopeCandidate {
+  url: string;
+  depth: number;
+  viaUrl?: string;
+  kind: string;
+}
+
+export type ScopeDecision = { inScope: true } | { inScope: false; reason: ExclusionReason };
+
+/** Scope rules with regexes compiled and seed hosts/prefixes derived, for checking many URLs. */
+export interface CompiledScope {
+  rules: ScopeRules;
+  hosts: ReadonlySet<string>;
+  surtPrefixes: readonly string[];
+  include: readonly RegExp[];
+  exclude: readonly RegExp[];
+}
+
+/** Kinds that may go one hop past maxDepth (Heritrix's transclusions): the page still needs them. */
+const ONE_HOP_MORE = new Set(['requisite', 'redirect']);
+
+/** Compiles scope rules once; `checkScope` accepts the result in place of the rules. */
+export function compileScope(rules: ScopeRules, seeds: readonly string[]): CompiledScope {
+  const hosts = new Set<string>();
+  for (const seed of seeds) {
+    const host = hostnameOf(seed);
+    if (host) hosts.add(stripWww(host));
+  }
+  for (const host of rules.allowedHosts) hosts.add(stripWww(host.toLowerCase()));
+  return {
+    rules,
+    hosts,
+    surtPrefixes: rules.surtPrefixes.map(surtPrefixOf).filter(Boolean),
+    include: rules.include.map((r) => new RegExp(r)),
+    exclude: rules.exclude.map((r) => new RegExp(r)),
+  };
+}
+
+function inSurtScope(url: string, prefixes: readonly string[]): boolean {
+  if (prefixes.length === 0) return false;
+  const surt = toSurt(url);
+  return prefixes.some((p) => surtHasPrefix(surt, p));
+}
+
+function isCompiled(scope: ScopeRules | CompiledScope): scope is CompiledScope {
+  return 'rules' in scope && 'hosts' in scope;
+}
+
+/**
+ * Decides whether a candidate URL is in the crawl's scope, and if not, why. Checked in order:
+ * a parseable URL, an http(s) scheme, length, exclude patterns (which always win), depth, host
+ * scope and include patterns.
+ *
+ * Host scope is the seeds' hosts plus `allowedHosts` (a leading `www.` ignored on both sides) or
+ * any of `surtPrefixes`: the prefixes add to the host scope, as Heritrix's do; narrow a crawl with
+ * `include`/`exclude`. When `includeRequisites` is on, requisites may leave the
+ * host scope, skip `include`, and (with redirects) sit one hop past `maxDepth`, so
+ * pages at the edge are archived whole.
+ */
+export function checkScope(
+  candidate: ScopeCandidate,
+  scope: ScopeRules | CompiledScope,
+  seeds: readonly string[] = [],
+): ScopeDecision {
+  const compiled = isCompiled(scope) ? scope : compileScope(scope, seeds);
+  const { rules } = compiled;
+  const url = candidate.url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { inScope: false, reason: 'invalid-url' };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { inScope: false, reason: 'unsupported-scheme' };
+  if (!parsed.hostname) return { inScope: false, reason: 'invalid-url' };
+  if (url.length > rules.maxUrlLength) return { inScope: false, reason: 'url-too-long' };
+  if (compiled.exclude.some((re) => re.test(url))) return { inScope: false, reason: 'exclude-match' };
+
+  const depthLimit = rules.maxDepth + (rules.includeRequisites && ONE_HOP_MORE.has(candidate.kind) ? 1 : 0);
+  if (candidate.depth > depthLimit) return { inScope: false, reason: 'max-depth' };
+  if (rules.includeRequisites && candidate.kind === 'requisite') return { inScope: true };
+
+  const inHosts = compiled.hosts.has(stripWww(parsed.hostname));
+  if (!inHosts && !inSurtScope(url, compiled.surtPrefixes)) {
+    return { inScope: false, reason: compiled.surtPrefixes.length > 0 ? 'out-of-surt-scope' : 'out-of-scope-host' };
+  }
+  if (compiled.include.length > 0 && !compiled.include.some((re) => re.test(url))) {
+    return { inScope: false, reason: 'include-mismatch' };
+  }
+  return { inScope: true };
+}

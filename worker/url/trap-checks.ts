@@ -1,0 +1,135 @@
+/**
+ * Pure crawler-trap checks on one URL (and its parent): the stateless half of trap detection.
+ * The stateful half (counting variants and dates per host) is in trap-detector.ts.
+ */
+
+/** Path segments, without empty ones (`/a//b/` → ['a', 'b']). */
+function segments(pathname: string): string[] {
+  return pathname.split('/').filter((s) => s.length > 0);
+}
+
+/**
+ * A path that repeats itself, as relative links on a misconfigured server produce
+ * (`/a/b/a/b/a/b/`): some segment occurs at least `maxRepeats` times (default 3).
+ */
+export function hasRepeatingPath(pathname: string, maxRepeats = 3): boolean {
+  const counts = new Map<string, number>();
+  for (const seg of segments(pathname)) {
+    const n = (counts.get(seg) ?? 0) + 1;
+    if (n >= maxRepeats) return true;
+    counts.set(seg, n);
+  }
+  return false;
+}
+
+function queryParams(search: string): string[] {
+  return (search.startsWith('?') ? search.slice(1) : search).split('&').filter((p) => p.length > 0);
+}
+
+function paramName(param: string): string {
+  const eq = param.indexOf('=');
+  return eq < 0 ? param : param.slice(0, eq);
+}
+
+/** Whether any parameter name occurs `times` or more times in the query. */
+function repeatsName(params: readonly string[], times: number): boolean {
+  const counts = new Map<string, number>();
+  for (const p of params) {
+    const n = (counts.get(paramName(p)) ?? 0) + 1;
+    if (n >= times) return true;
+    counts.set(paramName(p), n);
+  }
+  return false;
+}
+
+/**
+ * An ever-growing query: a page that links to itself with its own query plus more (session
+ * parameters or filters appended on every visit). True when `url` has the parent's path, its
+ * parameters contain all of the parent's and more, and the growth repeats a parameter name or
+ * passes `maxParams` (default 12). `?q=x` → `?q=x&page=2` (ordinary pagination) is not a trap;
+ * `?q=x` → `?q=x&q=x` is. A query naming one parameter 4 or more times is a trap on its own.
+ */
+export function isGrowingQuery(url: URL, parent: URL | null, maxParams = 12): boolean {
+  const params = queryParams(url.search);
+  if (repeatsName(params, 4)) return true;
+  if (!parent || parent.host !== url.host || parent.pathname !== url.pathname) return false;
+  const parentParams = queryParams(parent.search);
+  if (parentParams.length === 0 || params.length <= parentParams.length) return false;
+  const remaining = [...params];
+  for (const p of parentParams) {
+    const i = remaining.indexOf(p);
+    if (i < 0) return false;
+    remaining.splice(i, 1);
+  }
+  return repeatsName(params, 2) || params.length > maxParams;
+}
+
+/** Where a calendar-like URL puts its date, with the date taken out. */
+export interface CalendarKey {
+  /** The URL with its date parts replaced by placeholders: one calendar. */
+  template: string;
+  /** The date it shows, as found (`2024-01-05`, `2024-01`, `2024`). */
+  date: string;
+  /** Year of that date, for the window check. */
+  year: number;
+}
+
+const YEAR = /^(1[89]\d\d|2\d\d\d)$/;
+const MONTH = /^(0?[1-9]|1[0-2])$/;
+const DAY = /^(0?[1-9]|[12]\d|3[01])$/;
+const DATE_PARAM = /^(date|day|month|year|week|cal|calendar|y|ym|ymd)$/i;
+const DATE_VALUE = /^((1[89]|2\d)\d\d)(?:[-/.]?(0[1-9]|1[0-2]))?(?:[-/.]?(0[1-9]|[12]\d|3[01]))?$/;
+
+/**
+ * Finds a date in a URL's path (`/2024/01/05/`, `/2024/01`, `/2024-01-05`) or in a date-named
+ * query parameter (`?date=2024-01-05`, `?month=202401`), and returns the calendar's template and
+ * the date; null when the URL shows no date. A blog post `/2024/01/05/my-post` gets a template
+ * of its own (the slug stays in it), so only real calendars accumulate many dates per template.
+ */
+export function calendarKey(url: URL): CalendarKey | null {
+  const segs = url.pathname.split('/');
+  const dateParts: string[] = [];
+  let year = 0;
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    if (YEAR.test(seg)) {
+      let j = i + 1;
+      const parts = [seg];
+      if (j < segs.length && MONTH.test(segs[j])) {
+        parts.push(segs[j++].padStart(2, '0'));
+        if (j < segs.length && DAY.test(segs[j])) parts.push(segs[j++].padStart(2, '0'));
+      }
+      year = Number(seg);
+      dateParts.push(parts.join('-'));
+      segs.splice(i, j - i, ['{y}', '{m}', '{d}'].slice(0, parts.length).join('/'));
+      break;
+    }
+    const m = DATE_VALUE.exec(seg);
+    if (m && m[3]) {
+      year = Number(m[1]);
+      dateParts.push(seg);
+      segs[i] = '{date}';
+      break;
+    }
+  }
+  const params = queryParams(url.search).map((p) => {
+    const name = paramName(p);
+    const value = decodeURIComponentSafe(p.slice(name.length + 1));
+    const m = DATE_PARAM.test(name) ? DATE_VALUE.exec(value) : null;
+    if (!m) return p;
+    if (!year) year = Number(m[1]);
+    dateParts.push(`${name}=${value}`);
+    return `${name}={date}`;
+  });
+  if (dateParts.length === 0) return null;
+  const query = params.length ? `?${params.sort().join('&')}` : '';
+  return { template: `${url.host}${segs.join('/')}${query}`, date: dateParts.join('|'), year };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
