@@ -42,7 +42,7 @@ await Promise.all(
         list.push(msg.result);
         results.set(msg.task.strategy, list);
         const r = msg.result;
-        console.log(`${msg.task.strategy.padEnd(14)} topic ${msg.task.topic} sample ${msg.task.sample}: harvest ${r.harvestRatio.toFixed(4)}  sim ${r.meanSimilarity.toFixed(4)}  sub-topics ${r.subtopicCoverage.toFixed(2)}  ${(r.ms / 1000).toFixed(1)} s`);
+        console.log(`${msg.task.strategy.padEnd(14)} topic ${msg.task.topic} sample ${msg.task.sample}: harvest ${r.harvestRatio.toFixed(4)}  sim ${r.meanSimilarity.toFixed(4)}  sub-topics ${r.subtopicCoverage.toFixed(2)} (early ${r.earlySubtopicCoverage.toFixed(2)})  ${(r.ms / 1000).toFixed(1)} s`);
       }
       sendNext();
     });
@@ -59,26 +59,31 @@ for (const s of STRATEGIES) {
   const h = summarise(runs.map((r) => r.harvestRatio));
   const m = summarise(runs.map((r) => r.meanSimilarity));
   const c = summarise(runs.map((r) => r.subtopicCoverage));
+  const e = summarise(runs.map((r) => r.earlySubtopicCoverage));
   const { mean: hm, ...hs } = h;
   const { mean: mm, ...ms } = m;
   const { mean: cm, ...cs } = c;
-  strategies[s.name] = { harvestRatio: hm, meanSimilarity: mm, subtopicCoverage: cm, runs: runs.length, spread: { harvestRatio: hs, meanSimilarity: ms, subtopicCoverage: cs } };
+  const { mean: em, ...es } = e;
+  strategies[s.name] = {
+    harvestRatio: hm, meanSimilarity: mm, subtopicCoverage: cm, earlySubtopicCoverage: em, runs: runs.length,
+    spread: { harvestRatio: hs, meanSimilarity: ms, subtopicCoverage: cs, earlySubtopicCoverage: es },
+  };
   const paper = PAPER[s.name];
-  rows.push(`| ${s.name} | ${hm.toFixed(4)} (${h.min.toFixed(3)}–${h.max.toFixed(3)}, sd ${h.sd.toFixed(3)}) | ${mm.toFixed(4)} | ${cm.toFixed(2)} | ${paper === undefined ? '—' : paper.toFixed(4)} |`);
+  rows.push(`| ${s.name} | ${hm.toFixed(4)} (${h.min.toFixed(3)}–${h.max.toFixed(3)}, sd ${h.sd.toFixed(3)}) | ${mm.toFixed(4)} (sd ${m.sd.toFixed(3)}) | ${cm.toFixed(2)} | ${em.toFixed(2)} | ${paper === undefined ? '—' : paper.toFixed(4)} |`);
 }
 const out = {
   strategies,
   meta: {
     pagesPerCrawl: pages, runsPerStrategy: TOPICS.length * SAMPLES.length, graph: DEFAULT_GRAPH, frontier: 'SqliteFrontier (worker/frontier) on in-memory SQLite, politeness off',
-    relevanceThreshold: 0.333, subtopicReachedAt: '≥ 50 relevant pages of the sub-topic', workers, seconds: Math.round(seconds),
+    relevanceThreshold: 0.333, subtopicReachedAt: '≥ 50 relevant pages of the sub-topic by the end; early: ≥ 5 after the first tenth of the crawl', workers, seconds: Math.round(seconds),
   },
 };
 const resultsDir = join(here, 'results');
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, 'focused.json'), `${JSON.stringify(out, null, 2)}\n`);
 const table = [
-  '| strategy | harvest ratio (min–max, sd) | mean similarity | sub-topics reached | ARCOMEM harvest |',
-  '| --- | --- | --- | --- | --- |',
+  '| strategy | harvest ratio (min–max, sd) | mean similarity | sub-topics reached | sub-topics at 10% | ARCOMEM harvest |',
+  '| --- | --- | --- | --- | --- | --- |',
   ...rows,
 ].join('\n');
 writeFileSync(join(resultsDir, 'focused.md'), `${table}\n`);

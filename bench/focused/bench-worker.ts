@@ -30,7 +30,7 @@ process.on('message', (task: Task | 'exit') => {
   const frontier = sqliteSimFrontier();
   let result: RunResult;
   try {
-    result = runCrawl(world, setup, strategy, frontier, { pages: task.pages, subtopicMinPages: 50 });
+    result = runCrawl(world, setup, strategy, frontier, { pages: task.pages });
   } finally {
     frontier.close();
   }

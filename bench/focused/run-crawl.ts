@@ -1,7 +1,7 @@
 import {
   BatchScorer, buildTopicVector, createPageAnalyzer, type PageAnalysis, type UpdateFunctionName,
 } from '../../worker/analyze';
-import { cosine, createTextAnalyzer, DocumentFrequencies, termFrequencies, type TermVector, type TextAnalyzer } from '../../worker/text';
+import { cosineTo, createTextAnalyzer, DocumentFrequencies, termFrequencies, type TermVector, type TextAnalyzer } from '../../worker/text';
 import { PageTextGenerator } from './page-text';
 import { mixSeed, seededRandom } from './random';
 import type { SimFrontier } from './sim-frontier';
@@ -46,6 +46,8 @@ export interface CrawlSetup {
   sample: number;
   seeds: number[];
   topicVector: TermVector;
+  /** Cosine with the topic vector (its norm computed once). */
+  similarityToTopic: (v: TermVector) => number;
   /** Evaluation similarity per page (NaN until computed), shared by the strategies of this setup. */
   similarity: Float32Array;
 }
@@ -66,7 +68,7 @@ export function createSetup(world: SimWorld, topic: number, sample: number, seed
   const { vector } = buildTopicVector(reference.map((p) => ({ text: world.gen.text(p) })), [], [], {
     termsOf, documentFrequencies: world.background.clone(),
   });
-  return { topic, sample, seeds: [...seeds], topicVector: vector, similarity: new Float32Array(g.params.pages).fill(Number.NaN) };
+  return { topic, sample, seeds: [...seeds], topicVector: vector, similarityToTopic: cosineTo(vector), similarity: new Float32Array(g.params.pages).fill(Number.NaN) };
 }
 
 /** Measured outcome of one run. */
@@ -74,6 +76,8 @@ export interface RunResult {
   harvestRatio: number;
   meanSimilarity: number;
   subtopicCoverage: number;
+  /** Sub-topics with ≥ 5 relevant pages after the first tenth of the crawl (who spreads early). */
+  earlySubtopicCoverage: number;
   crawled: number;
   ms: number;
 }
@@ -81,7 +85,7 @@ export interface RunResult {
 /** Crawls `pages` pages with a strategy and measures harvest ratio, mean similarity and sub-topic coverage. */
 export function runCrawl(
   world: SimWorld, setup: CrawlSetup, strategy: Strategy, frontier: SimFrontier,
-  options: { pages?: number; threshold?: number; subtopicMinPages?: number } = {},
+  options: { pages?: number; threshold?: number; /** Relevant pages that make a sub-topic reached (default 50). */ subtopicMinPages?: number } = {},
 ): RunResult {
   const started = performance.now();
   const g = world.graph;
@@ -95,6 +99,8 @@ export function runCrawl(
   let crawled = 0;
   let relevant = 0;
   let simSum = 0;
+  let early = -1;
+  const reachedWith = (min: number) => relevantPerSub.reduce((n, c) => n + (c >= min ? 1 : 0), 0) / spt;
 
   frontier.add(setup.seeds.map((p) => ({ url: pageUrl(g, p), host: hostOf(g, p), depth: 0, priority: 1 })), 'FIRST');
   while (crawled < pages) {
@@ -108,11 +114,15 @@ export function runCrawl(
       }
       const p = pageIdOf(lease.url);
       const page = world.gen.page(p);
+      // Focused runs analyse the page anyway; the evaluation reuses its term counts.
+      const analysis: PageAnalysis | undefined = strategy.focused ? analyzer.analyze(page) : undefined;
       let sim = setup.similarity[p]!;
       if (Number.isNaN(sim)) {
-        sim = cosine(setup.topicVector, world.background.weigh(termFrequencies(world.analyzer.terms(page.text, 'eng'))));
+        const counts = analysis?.termCounts ?? termFrequencies(world.analyzer.terms(page.text, 'eng'));
+        sim = setup.similarityToTopic(world.background.weigh(counts));
         setup.similarity[p] = sim;
       }
+      if (crawled === Math.floor(pages / 10)) early = reachedWith(5);
       crawled++;
       simSum += sim;
       if (sim > threshold) {
@@ -121,11 +131,10 @@ export function runCrawl(
       }
       frontier.complete(lease.token);
       const depth = lease.depth + 1;
-      if (!strategy.focused) {
+      if (!analysis) {
         frontier.add(page.links.map((l) => ({ url: l.url, host: hostOf(g, pageIdOf(l.url)), depth, priority: 0.5, viaUrl: page.url })), 'FIRST');
         continue;
       }
-      const analysis: PageAnalysis = analyzer.analyze(page);
       if (strategy.batch) {
         batch.add(analysis);
         for (const l of analysis.links) if (!batchDepth.has(l.url)) batchDepth.set(l.url, depth);
@@ -143,13 +152,11 @@ export function runCrawl(
       );
     }
   }
-  const minPages = options.subtopicMinPages ?? 5;
-  let reached = 0;
-  for (let s = 0; s < spt; s++) if (relevantPerSub[s]! >= minPages) reached++;
   return {
     harvestRatio: crawled ? relevant / crawled : 0,
     meanSimilarity: crawled ? simSum / crawled : 0,
-    subtopicCoverage: reached / spt,
+    subtopicCoverage: reachedWith(options.subtopicMinPages ?? 50),
+    earlySubtopicCoverage: early < 0 ? reachedWith(5) : early,
     crawled,
     ms: performance.now() - started,
   };

@@ -1,4 +1,4 @@
-import { addInto, cosine, normalize, type TermVector } from '../text';
+import { addInto, cosineTo, normalize, type TermVector } from '../text';
 import { aggregateScores, type ModuleScores, type ModuleWeights, type ScoreBreakdown } from './aggregate';
 import type { PageAnalysis } from './page-analyzer';
 import { combineGranularities, type GranularityWeights } from './text-relevance';
@@ -43,12 +43,15 @@ export class BatchScorer {
   private evidence = new Map<string, Evidence>();
   /** Cosine of single vectors with the topic; most targets have one source, and pages share vectors. */
   private cosines = new Map<TermVector, number>();
+  private readonly similarityToTopic: (v: TermVector) => number;
 
   constructor(
-    private readonly topicVector: TermVector,
+    topicVector: TermVector,
     private readonly moduleWeights: ModuleWeights,
     private readonly options: BatchScorerOptions = {},
-  ) {}
+  ) {
+    this.similarityToTopic = cosineTo(topicVector);
+  }
 
   /** Number of distinct URLs waiting for the batch to close. */
   get size(): number {
@@ -89,12 +92,12 @@ export class BatchScorer {
     if (vectors.length === 1) {
       const v = vectors[0]!;
       let c = this.cosines.get(v);
-      if (c === undefined) this.cosines.set(v, (c = cosine(this.topicVector, v)));
+      if (c === undefined) this.cosines.set(v, (c = this.similarityToTopic(v)));
       return c;
     }
     const sum: TermVector = new Map();
     for (const v of vectors) addInto(sum, normalize(v));
-    return cosine(this.topicVector, sum);
+    return this.similarityToTopic(sum);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { cosine, DocumentFrequencies, termFrequencies, type TermVector, type TextAnalyzer } from '../text';
+import { cosineTo, DocumentFrequencies, termFrequencies, type TermVector, type TextAnalyzer } from '../text';
 import { aggregateScores, DEFAULT_MODULE_WEIGHTS, type ModuleScores, type ModuleWeights, type ScoreBreakdown } from './aggregate';
 import { compileEntities, type EntityDefinition } from './entity-module';
 import { compileSpamFilter } from './spam-filter';
@@ -54,6 +54,8 @@ export interface LinkAnalysis {
 export interface PageAnalysis {
   url: string;
   language: string;
+  /** Raw term counts of the document (its terms after stop words and stemming). */
+  termCounts: TermVector;
   /** The document's TF-IDF vector. */
   documentVector: TermVector;
   /** Cosine similarity of the document with the topic vector (the harvest-ratio measure). */
@@ -93,7 +95,7 @@ export function createPageAnalyzer(config: AnalysisConfig): PageAnalyzer {
   const spam = compileSpamFilter(config.blacklist ?? [], { includeDefaults: config.includeDefaultBlacklist !== false });
   const entities = compileEntities(config.entities ?? []);
   const df = config.documentFrequencies;
-  const topic = config.topicVector;
+  const similarityToTopic = cosineTo(config.topicVector);
   const learn = config.learnDocumentFrequencies !== false;
 
   function vectorOf(text: string, language: string): TermVector {
@@ -104,8 +106,9 @@ export function createPageAnalyzer(config: AnalysisConfig): PageAnalyzer {
     const analyzed = config.analyzer.analyze(page.text, page.language);
     const language = analyzed.language.iso6393;
     if (learn) df.addDocument(analyzed.terms);
-    const documentVector = df.weigh(termFrequencies(analyzed.terms));
-    const similarity = cosine(topic, documentVector);
+    const termCounts = termFrequencies(analyzed.terms);
+    const documentVector = df.weigh(termCounts);
+    const similarity = similarityToTopic(documentVector);
     const docScores: ModuleScores = { text: similarity };
     const entityDoc = entities.active ? entities.documentScore(page.text) : 0;
     if (entities.active) docScores.entity = entityDoc;
@@ -119,7 +122,7 @@ export function createPageAnalyzer(config: AnalysisConfig): PageAnalyzer {
     const links = page.links.map((link): LinkAnalysis => {
       const anchorVector = cachedVector(link.anchorText ?? '');
       const paragraphVector = cachedVector(link.context ?? '');
-      const text = scoreLinkText(topic, similarity, paragraphVector, anchorVector, config.granularityWeights);
+      const text = scoreLinkText(similarityToTopic, similarity, paragraphVector, anchorVector, config.granularityWeights);
       const verdict = spam.check(link.url);
       const scores: ModuleScores = { text: text.score, spam: verdict.score };
       if (urlPatterns.active) scores.urlPattern = urlPatterns.score(link.url);
@@ -136,7 +139,7 @@ export function createPageAnalyzer(config: AnalysisConfig): PageAnalyzer {
       }
       return out;
     });
-    return { url: page.url, language, documentVector, similarity, document: aggregateScores(docScores, weights), links };
+    return { url: page.url, language, termCounts, documentVector, similarity, document: aggregateScores(docScores, weights), links };
   }
 
   return { analyze, vectorOf, moduleWeights: weights };

@@ -1,4 +1,4 @@
-import { cosine, type TermVector } from '../text';
+import type { TermVector } from '../text';
 
 /**
  * Text relevance: cosine similarity with the topic vector at three granularities — the whole
@@ -52,16 +52,19 @@ export function combineGranularities(
   return out;
 }
 
-/** Text scores of one link from its vectors (empty or absent vectors = granularity missing). */
+/**
+ * Text scores of one link from its vectors (empty or absent vectors = granularity missing);
+ * `similarityToTopic` is usually `cosineTo(topicVector)`.
+ */
 export function scoreLinkText(
-  topic: TermVector,
+  similarityToTopic: (v: TermVector) => number,
   documentSimilarity: number,
   paragraph: TermVector | undefined,
   anchor: TermVector | undefined,
   weights?: GranularityWeights,
 ): LinkTextScores {
-  const p = paragraph && paragraph.size ? cosine(topic, paragraph) : undefined;
-  const a = anchor && anchor.size ? cosine(topic, anchor) : undefined;
+  const p = paragraph && paragraph.size ? similarityToTopic(paragraph) : undefined;
+  const a = anchor && anchor.size ? similarityToTopic(anchor) : undefined;
   return combineGranularities(documentSimilarity, p, a, weights);
 }
 

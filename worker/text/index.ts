@@ -7,6 +7,6 @@ export { detectLanguage, languageInfo, stemmableLanguages, type LanguageInfo } f
 export { tokenize } from './tokenize';
 export { createTextAnalyzer, type TextAnalyzer, type TextAnalyzerOptions, type AnalyzedText } from './text-analyzer';
 export {
-  type TermVector, termFrequencies, norm, dot, cosine, normalize, addInto, sumVectors, topTerms,
+  type TermVector, termFrequencies, norm, dot, cosine, cosineTo, normalize, addInto, sumVectors, topTerms,
 } from './term-vector';
 export { DocumentFrequencies, type DocumentFrequenciesJson } from './document-frequencies';

@@ -41,6 +41,20 @@ export function cosine(a: TermVector, b: TermVector): number {
   return c > 1 ? 1 : c < -1 ? -1 : c;
 }
 
+/**
+ * Cosine similarity with a fixed vector (the topic), its norm computed once: the analysis
+ * compares one topic with dozens of vectors per page, and the topic can hold thousands of terms.
+ */
+export function cosineTo(fixed: TermVector): (v: TermVector) => number {
+  const nf = norm(fixed);
+  return (v) => {
+    const nv = norm(v);
+    if (nf === 0 || nv === 0) return 0;
+    const c = dot(fixed, v) / (nf * nv);
+    return c > 1 ? 1 : c < -1 ? -1 : c;
+  };
+}
+
 /** A copy of `v` scaled to unit length (an empty or zero vector stays as it is). */
 export function normalize(v: TermVector): TermVector {
   const n = norm(v);

@@ -4,10 +4,12 @@
  */
 
 const WORD = /[\p{L}\p{M}]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Splits a text into lower-case word tokens of at least `minLength` characters (default 2). */
 export function tokenize(text: string, minLength = 2): string[] {
-  const normalised = text.normalize('NFKC').toLowerCase();
+  // NFKC leaves ASCII unchanged; skipping it there saves most of the cost on Latin text.
+  const normalised = (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
   const tokens: string[] = [];
   for (const match of normalised.matchAll(WORD)) {
     const token = match[0];
