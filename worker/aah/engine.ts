@@ -1,0 +1,216 @@
+/**
+ * The AAH engine: per-host application cache, page level, navigation and extraction actions,
+ * and adaptation. All state (host cache, adaptation store) lives in the engine object; nothing
+ * is global, nothing is fetched or written here.
+ */
+import { applyExtraction, applyNavigation, extractObjects, type ExcludedLink, type FollowLink, type WebObject } from './actions';
+import { AdaptationStore, expressionsOf, type AdaptedRule, type ApprovalStatus } from './adaptation';
+import { detectApplication, detectLevel } from './detection';
+import type { Application, ExtractAction, KnowledgeBase, LevelRule, NavigateAction, PageLevel } from './kb-types';
+import { createPageContext, type PageContext, type PageInput } from './page-context';
+import { relaxAction, ruleWorks, type Vocabulary } from './relaxation';
+import { literalTokens, nameTests } from './xpath-rewrite';
+import { XPathEvaluator } from './xpath-eval';
+
+export interface AahEngineOptions {
+  /** Consecutive pages of a host on which the cached application's actions match nothing before detection runs again. Default 3. */
+  recheckAfterMisses?: number;
+  /** Pages of a host on which detection runs before "no application" is cached. Default 5. */
+  detectionAttempts?: number;
+  /** A host cached as "no application" is re-checked every this many pages. Default 50. */
+  negativeRecheckEvery?: number;
+  /** More pages of the level a relaxed candidate must work on before it is adopted. Default 3. */
+  validationPages?: number;
+  /** Relaxed candidates kept under validation per failing rule. Default 5. */
+  maxCandidates?: number;
+  /** Use adapted rules still awaiting the archivist's approval. Default true. */
+  usePendingAdaptedRules?: boolean;
+  /** Clock for provenance times (simulations pass simulated time). */
+  now?: () => Date;
+}
+
+/** What happened to adaptation on one page, for the crawl log and the cockpit. */
+export interface AdaptationEvent {
+  rule: string;
+  event: 'candidates-generated' | 'candidates-validated' | 'rule-adopted' | 'no-candidate';
+  candidates: number;
+  adaptedRule?: string;
+}
+
+/** The AAH's verdict on one page. */
+export interface PageAnalysis {
+  application?: { id: string; name: string; category: string };
+  level: PageLevel | null;
+  /** Links to queue (absolute, no fragment) with a priority bonus; with an application detected these are the only navigation links worth queueing. */
+  follow: FollowLink[];
+  /** Links never to fetch; the crawler records them as excluded with reason `aah`. */
+  doNotFollow: ExcludedLink[];
+  objects: WebObject[];
+  /** Whether the application's level detection or any follow/extraction action matched. */
+  actionsMatched: boolean;
+  /** True when detection ran on this page (false: the host's cached answer was used). */
+  detectionRan: boolean;
+  adaptation: AdaptationEvent[];
+}
+
+export interface AahEngine {
+  /** Analyses one fetched HTML page. Throws only on an invalid `url`. */
+  analysePage(page: PageInput): PageAnalysis;
+  /** Adapted rules with provenance and approval status. */
+  adaptedRules(): AdaptedRule[];
+  /** The archivist approves or rejects an adapted rule; false if unknown. Rejected rules are no longer used. */
+  setAdaptedRuleStatus(id: string, status: Exclude<ApprovalStatus, 'pending'>): boolean;
+  /** Restores adapted rules saved from an earlier run. */
+  loadAdaptedRules(rules: readonly AdaptedRule[]): void;
+  /** Cached application of a host: an application, null (none found), or undefined (not decided yet). */
+  hostApplication(host: string): { id: string; name: string } | null | undefined;
+}
+
+interface HostState {
+  app: Application | null;
+  decided: boolean;
+  pages: number;
+  misses: number;
+}
+
+/** Creates an engine over a parsed knowledge base. */
+export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {}): AahEngine {
+  const opts = {
+    recheckAfterMisses: 3, detectionAttempts: 5, negativeRecheckEvery: 50, validationPages: 3,
+    maxCandidates: 5, usePendingAdaptedRules: true, now: () => new Date(), ...options,
+  };
+  const ev = new XPathEvaluator();
+  const hosts = new Map<string, HostState>();
+  const store = new AdaptationStore(opts.validationPages);
+  const vocabularies = buildVocabularies(kb);
+
+  function chooseApplication(host: HostState, page: PageContext): boolean {
+    const due = host.app
+      ? host.misses >= opts.recheckAfterMisses
+      : !host.decided || host.pages % opts.negativeRecheckEvery === 0;
+    if (!due) return false;
+    const { application } = detectApplication(kb, page);
+    if (application || host.pages >= opts.detectionAttempts || host.app) {
+      host.decided = true;
+      host.app = application;
+    }
+    host.misses = 0;
+    return true;
+  }
+
+  function analysePage(input: PageInput): PageAnalysis {
+    const page = createPageContext(input, ev);
+    let host = hosts.get(page.host);
+    if (!host) hosts.set(page.host, (host = { app: null, decided: false, pages: 0, misses: 0 }));
+    host.pages++;
+    let detectionRan = chooseApplication(host, page);
+    let result = host.app ? applyApplication(host.app, page) : undefined;
+    if (host.app && result && !result.actionsMatched) {
+      host.misses++;
+      if (host.misses >= opts.recheckAfterMisses && chooseApplication(host, page)) {
+        detectionRan = true;
+        result = host.app ? applyApplication(host.app, page) : undefined;
+      }
+    } else if (result) host.misses = 0;
+    if (!host.app || !result) return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan, adaptation: [] };
+    return { ...result, detectionRan };
+  }
+
+  function applyApplication(app: Application, page: PageContext): Omit<PageAnalysis, 'detectionRan'> {
+    const level = detectLevel(app, page);
+    const levelRule = level ? app.levels.find((l) => l.level === level) : undefined;
+    const nav: { action: NavigateAction; rule: string }[] = [
+      ...app.navigate.map((action) => ({ action, rule: `${app.id}/*/${action.id}` })),
+      ...(levelRule?.navigate ?? []).map((action) => ({ action, rule: `${app.id}/${level}/${action.id}` })),
+    ];
+    const { follow, doNotFollow } = applyNavigation(nav, page);
+    const objects: WebObject[] = app.extract.flatMap((a) => applyExtraction(a, `${app.id}/*/${a.id}`, page));
+    const adaptation: AdaptationEvent[] = [];
+    for (const action of levelRule?.extract ?? []) {
+      const rule = `${app.id}/${level}/${action.id}`;
+      const found = applyExtraction(action, rule, page);
+      objects.push(...(found.length ? found : adapt(app, levelRule!, action, rule, page, adaptation)));
+    }
+    const actionsMatched = level !== null || follow.length > 0 || objects.length > 0;
+    return { application: { id: app.id, name: app.name, category: app.category }, level, follow, doNotFollow, objects, actionsMatched, adaptation };
+  }
+
+  /** The original rule extracted nothing on a page of its level: adapted rule, or validate / generate candidates. */
+  function adapt(app: Application, levelRule: LevelRule, action: ExtractAction, rule: string, page: PageContext, events: AdaptationEvent[]): WebObject[] {
+    const active = store.activeRule(rule);
+    if (active && (opts.usePendingAdaptedRules || active.status === 'approved')) {
+      const objs = extractObjects(action.type, expressionsOf(action, active.adapted.fields, active.adapted.select), active.id, page);
+      if (objs.length) return objs;
+    }
+    if (store.hasPending(rule)) {
+      const pending = store.pending(rule);
+      const works = pending.map((c) => safeWorks(action, expressionsOf(action, c.fields, c.select), page));
+      const adopted = store.validate(rule, page.url, works, action, app.id, levelRule.level, opts.now());
+      if (adopted) {
+        events.push({ rule, event: 'rule-adopted', candidates: 0, adaptedRule: adopted.id });
+        return extractObjects(action.type, expressionsOf(action, adopted.adapted.fields, adopted.adapted.select), adopted.id, page);
+      }
+      if (store.hasPending(rule)) {
+        events.push({ rule, event: 'candidates-validated', candidates: store.pending(rule).length });
+        return [];
+      }
+    }
+    const candidates = relaxAction(action, vocabularies.get(app.category)!, page, opts.maxCandidates);
+    store.propose(rule, candidates, page.url);
+    events.push({ rule, event: candidates.length ? 'candidates-generated' : 'no-candidate', candidates: candidates.length });
+    return [];
+  }
+
+  function safeWorks(action: ExtractAction, expr: ReturnType<typeof expressionsOf>, page: PageContext): boolean {
+    try {
+      return ruleWorks(action.type, expr, page);
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    analysePage,
+    adaptedRules: () => store.rules(),
+    setAdaptedRuleStatus: (id, status) => store.setStatus(id, status),
+    loadAdaptedRules: (rules) => store.load(rules),
+    hostApplication(host) {
+      const h = hosts.get(host);
+      if (!h || !h.decided) return undefined;
+      return h.app ? { id: h.app.id, name: h.app.name } : null;
+    },
+  };
+}
+
+/** Per category: element names of the whole knowledge base, class/id tokens of the category's applications. */
+function buildVocabularies(kb: KnowledgeBase): Map<string, Vocabulary> {
+  const expressionsOfApp = (app: Application): string[] => [
+    ...app.detection.signals.flatMap((s) => (s.kind === 'xpath' ? [s.expression] : [])),
+    ...[app, ...app.levels].flatMap((l) => [
+      ...l.navigate.map((n) => n.select),
+      ...l.extract.flatMap((e) => [e.select, ...e.fields.map((f) => f.select)]),
+    ]),
+    ...app.levels.flatMap((l) => l.detect.flatMap((s) => (s.kind === 'xpath' ? [s.expression] : []))),
+  ];
+  const kbTags = [...new Set(kb.applications.flatMap(expressionsOfApp).flatMap(nameTests))];
+  // A field's first element is what carries it (`.//h2/a`: the heading), so those come first.
+  const primary: Record<string, string[]> = {};
+  const secondary: Record<string, string[]> = {};
+  for (const app of kb.applications) {
+    for (const e of [...app.extract, ...app.levels.flatMap((l) => l.extract)]) {
+      for (const f of e.fields) {
+        const names = nameTests(f.select).filter((t) => t !== 'html' && t !== 'body');
+        (primary[f.name] ??= []).push(...names.slice(0, 1));
+        (secondary[f.name] ??= []).push(...names.slice(1));
+      }
+    }
+  }
+  const fieldTags: Record<string, string[]> = {};
+  for (const name of Object.keys(primary)) fieldTags[name] = [...new Set([...primary[name], ...secondary[name]])];
+  const out = new Map<string, Vocabulary>();
+  for (const category of new Set(kb.applications.map((a) => a.category))) {
+    const values = kb.applications.filter((a) => a.category === category).flatMap(expressionsOfApp).flatMap(literalTokens);
+    out.set(category, { kbTags, categoryValues: [...new Set(values)], fieldTags });
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * A page as the AAH sees it: its DOM, its URL, the base URL its links resolve against, and its
+ * response headers with lower-cased names. Built once per page and handed to every rule.
+ */
+import { parseHtml } from './html-dom';
+import { XPathEvaluator, nodeText } from './xpath-eval';
+
+/** What the crawler hands to `analysePage`. Either `html` or an already parsed `dom`. */
+export interface PageInput {
+  url: string;
+  /** Host the detection cache is keyed on; defaults to the URL's host. */
+  host?: string;
+  status?: number;
+  headers?: Record<string, string | string[] | undefined>;
+  html?: string;
+  dom?: Document;
+}
+
+export interface PageContext {
+  url: string;
+  host: string;
+  baseUrl: string;
+  headers: Record<string, string>;
+  dom: Document;
+  ev: XPathEvaluator;
+}
+
+/** Builds the context; throws on an invalid page URL (a crawler bug, not a page problem). */
+export function createPageContext(page: PageInput, ev: XPathEvaluator): PageContext {
+  const url = new URL(page.url);
+  const dom = page.dom ?? parseHtml(page.html ?? '');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(page.headers ?? {})) {
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join('\n') : v;
+  }
+  return { url: url.href, host: page.host ?? url.host, baseUrl: baseUrlOf(dom, url.href, ev), headers, dom, ev };
+}
+
+// HTML: the first <base> with an href wins, resolved against the document URL.
+function baseUrlOf(dom: Document, url: string, ev: XPathEvaluator): string {
+  const href = ev.string('(//base[@href])[1]/@href', dom).trim();
+  if (!href) return url;
+  try {
+    return new URL(href, url).href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The absolute http(s) URL a selected node points to, without fragment: an attribute node's value
+ * (`//a/@href`), or an element's `href` (`//a`, `//area`, `//link`). Undefined when none.
+ */
+export function linkTarget(node: Node, baseUrl: string): string | undefined {
+  let raw: string | null = null;
+  if (node.nodeType === 2) raw = (node as Attr).value;
+  else if (node.nodeType === 1) raw = (node as Element).getAttribute('href');
+  if (!raw || !raw.trim()) return undefined;
+  try {
+    const u = new URL(raw.trim(), baseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
+}
+
+export { nodeText };

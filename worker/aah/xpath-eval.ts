@@ -1,0 +1,86 @@
+/**
+ * XPath 1.0 evaluation over the DOM built by {@link parseHtml}, with compiled expressions cached
+ * (a knowledge base has a few hundred expressions evaluated on every page).
+ */
+import * as xpath from 'xpath';
+
+/** The compiled-expression API of the `xpath` package (`xpath.parse`), missing from its typings. */
+interface Compiled {
+  evaluate(options: { node: Node }): { constructor: { name: string }; nodeset(): { toArray(): Node[] } };
+  evaluateBoolean(options: { node: Node }): boolean;
+  evaluateString(options: { node: Node }): string;
+}
+const parseXPath = (xpath as unknown as { parse(expression: string): Compiled }).parse;
+
+// XPath 1.0 core library (W3C XPath 1.0 §4) plus the node-type tests that look like calls.
+const XPATH1_FUNCTIONS = new Set([
+  'last', 'position', 'count', 'id', 'local-name', 'namespace-uri', 'name',
+  'string', 'concat', 'starts-with', 'contains', 'substring-before', 'substring-after',
+  'substring', 'string-length', 'normalize-space', 'translate',
+  'boolean', 'not', 'true', 'false', 'lang',
+  'number', 'sum', 'floor', 'ceiling', 'round',
+  'node', 'text', 'comment', 'processing-instruction',
+]);
+
+/** A compile error: the message says what is wrong with the expression. */
+export class XPathCompileError extends Error {}
+
+/** Compiles expressions once and evaluates them on DOM nodes. Holds only its own cache. */
+export class XPathEvaluator {
+  private readonly cache = new Map<string, Compiled>();
+
+  /** Compiles (or fetches from the cache); throws {@link XPathCompileError}. */
+  compile(expression: string): Compiled {
+    let compiled = this.cache.get(expression);
+    if (!compiled) {
+      compiled = compileXPath(expression);
+      this.cache.set(expression, compiled);
+    }
+    return compiled;
+  }
+
+  /** Nodes selected by `expression` from `context`; [] if it yields no node-set. */
+  select(expression: string, context: Node): Node[] {
+    const result = this.compile(expression).evaluate({ node: context });
+    if (result.constructor.name !== 'XNodeSet') return [];
+    return result.nodeset().toArray();
+  }
+
+  /** True when the expression's boolean value is true (a non-empty node-set, a true test…). */
+  test(expression: string, context: Node): boolean {
+    return this.compile(expression).evaluateBoolean({ node: context });
+  }
+
+  /** String value of the first node selected, or of a string-valued expression. */
+  string(expression: string, context: Node): string {
+    return this.compile(expression).evaluateString({ node: context });
+  }
+}
+
+/**
+ * Parses an XPath 1.0 expression, also rejecting calls to functions outside XPath 1.0 (the
+ * `xpath` package would only fail on them at evaluation time, i.e. in the middle of a crawl).
+ */
+export function compileXPath(expression: string): Compiled {
+  if (!expression.trim()) throw new XPathCompileError('empty XPath expression');
+  let compiled: Compiled;
+  try {
+    compiled = parseXPath(expression);
+  } catch (err) {
+    throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: ${(err as Error).message}`);
+  }
+  const bare = expression.replace(/"[^"]*"|'[^']*'/g, '""');
+  for (const m of bare.matchAll(/([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(/g)) {
+    const name = m[1];
+    if (!XPATH1_FUNCTIONS.has(name)) {
+      throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: unknown function ${name}()`);
+    }
+  }
+  return compiled;
+}
+
+/** Normalised text of a node: an attribute's value or an element's text, whitespace collapsed. */
+export function nodeText(node: Node): string {
+  const raw = node.nodeType === 2 ? (node as Attr).value : (node.textContent ?? '');
+  return raw.replace(/\s+/g, ' ').trim();
+}
