@@ -22,6 +22,8 @@ const XPATH1_FUNCTIONS = new Set([
   'node', 'text', 'comment', 'processing-instruction',
 ]);
 
+const OPERATOR_NAMES = new Set(['and', 'or', 'div', 'mod']);
+
 /** A compile error: the message says what is wrong with the expression. */
 export class XPathCompileError extends Error {}
 
@@ -72,15 +74,43 @@ export function compileXPath(expression: string): Compiled {
   const bare = expression.replace(/"[^"]*"|'[^']*'/g, '""');
   for (const m of bare.matchAll(/([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(/g)) {
     const name = m[1];
-    if (!XPATH1_FUNCTIONS.has(name)) {
+    // `a and (b or c)`: operator names before a parenthesis are operators, not calls.
+    if (!XPATH1_FUNCTIONS.has(name) && !OPERATOR_NAMES.has(name)) {
       throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: unknown function ${name}()`);
     }
   }
   return compiled;
 }
 
-/** Normalised text of a node: an attribute's value or an element's text, whitespace collapsed. */
+// Elements that start a new line of text when rendered: their boundaries separate words.
+const BLOCKS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer',
+  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section',
+  'table', 'td', 'th', 'tr', 'ul',
+]);
+const INVISIBLE = new Set(['script', 'style', 'template']);
+
+/**
+ * Text of a node as a reader sees it: an attribute's value, or an element's text with block
+ * boundaries and `<br>` as line breaks (`textContent` would glue "planks?<br>Mine" together),
+ * scripts and styles left out, runs of spaces collapsed.
+ */
 export function nodeText(node: Node): string {
-  const raw = node.nodeType === 2 ? (node as Attr).value : (node.textContent ?? '');
-  return raw.replace(/\s+/g, ' ').trim();
+  if (node.nodeType === 2) return (node as Attr).value.replace(/\s+/g, ' ').trim();
+  const out: string[] = [];
+  const walk = (n: Node): void => {
+    if (n.nodeType === 3 || n.nodeType === 4) {
+      out.push((n.nodeValue ?? '').replace(/\s+/g, ' '));
+      return;
+    }
+    if (n.nodeType !== 1 && n.nodeType !== 9) return;
+    const name = n.nodeName.toLowerCase();
+    if (INVISIBLE.has(name)) return;
+    const block = BLOCKS.has(name);
+    if (block) out.push('\n');
+    for (let c = n.firstChild; c; c = c.nextSibling) walk(c);
+    if (block) out.push('\n');
+  };
+  walk(node);
+  return out.join('').replace(/ *\n[\n ]*/g, '\n').replace(/ {2,}/g, ' ').trim();
 }
