@@ -27,6 +27,7 @@ export function normalizePercentEncoding(part: string): string {
 
 /** Sorts `a=1&b=2` parameters by name, keeping the original order among equal names. */
 export function sortQuery(query: string): string {
+  if (!query.includes('&')) return query;
   const params = query.split('&').filter((p) => p.length > 0);
   const keyed = params.map((p, i) => ({ p, i, key: p.split('=', 1)[0] }));
   // Array#sort is stable in V8, but the index tie-break states the intent.

@@ -1,0 +1,130 @@
+import { canonicalize, type QueryHandling } from '../url';
+import { decodeText, sniffCharset } from './charset';
+import { extractCssLinks } from './css-links';
+import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
+import { extractHtml } from './html-links';
+import { isGzip, parseSitemap, robotsSitemaps, SitemapTooLargeError, type SitemapEntry } from './sitemap';
+import type { ExtractedLink, MetaRobots } from './types';
+
+/** A response as the extract stage has it: content coding already removed from the body. */
+export interface ResponseInput {
+  url: string;
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Cap on decompressed sitemap size (gzipped sitemap files are decompressed here). */
+  maxDecodedBytes: number;
+  /** How query strings of the links are canonicalised; the crawl's `scope.queryHandling`. Default 'keep'. */
+  queryHandling?: QueryHandling;
+}
+
+export type ResponseKind = 'html' | 'css' | 'sitemap' | 'feed' | 'robots' | 'other';
+
+export interface ResponseExtraction {
+  kind: ResponseKind;
+  links: ExtractedLink[];
+  title?: string;
+  text?: string;
+  charset?: string;
+  metaRobots?: MetaRobots;
+  sitemapEntries?: SitemapEntry[];
+  feed?: FeedResult;
+  /** Set when the body could not be looked into; the response is still archived as received. */
+  failure?: { reason: 'decompression-bomb'; message: string };
+}
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/;
+const XML_TYPES = /^(application|text)\/([\w.+-]*\+)?xml$/;
+const FEED_TYPES = /^application\/(rss|atom)\+xml$|^application\/feed\+json$/;
+
+/** What the body is: from the MIME type first, then from the URL and the first bytes. */
+export function classifyResponse(url: string, mime: string, body: Buffer): ResponseKind {
+  const path = url.split(/[?#]/, 1)[0].toLowerCase();
+  if (path.endsWith('/robots.txt')) return 'robots';
+  if (HTML_TYPES.test(mime)) return 'html';
+  if (mime === 'text/css') return 'css';
+  if (FEED_TYPES.test(mime)) return 'feed';
+  const head = body.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
+    if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(\w+:)?(urlset|sitemapindex)\b/.test(head) || /<(urlset|sitemapindex)\b/.test(head)) return 'sitemap';
+    if (/<(rss|feed|rdf:RDF)\b/.test(head)) return 'feed';
+    if (isGzip(body) && /sitemap/.test(path)) return 'sitemap';
+    if (mime === 'text/plain' && /sitemap/.test(path)) return 'sitemap';
+    if ((mime === 'application/json' || !mime) && looksLikeJsonFeed(head)) return 'feed';
+    if (!mime && /^(<!doctype html|<html|<head|<body)/i.test(head)) return 'html';
+  }
+  if (mime === 'application/json' && looksLikeJsonFeed(head)) return 'feed';
+  return 'other';
+}
+
+function nofollowHeader(headers: Record<string, string>): boolean {
+  return /\b(nofollow|none)\b/i.test(headers['x-robots-tag'] ?? '');
+}
+
+/**
+ * Links (and title, text, sitemap entries…) of one response, choosing the parser by MIME type
+ * and sniffing. A 3xx response yields its Location as one 'redirect' link. Never throws: a
+ * sitemap over the size cap comes back with `failure` set.
+ */
+export function extractFromResponse(input: ResponseInput): ResponseExtraction {
+  const { url, headers, body } = input;
+  const opts = { queryHandling: input.queryHandling ?? 'keep' };
+  if (input.status >= 300 && input.status < 400) {
+    const target = headers.location ? canonicalize(headers.location.trim(), url, opts) : null;
+    return { kind: 'other', links: target ? [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] : [] };
+  }
+  const contentType = headers['content-type'] ?? '';
+  const mime = contentType.split(';', 1)[0].trim().toLowerCase();
+  const kind = classifyResponse(url, mime, body);
+  switch (kind) {
+    case 'html': {
+      const charset = sniffCharset(body, contentType);
+      const page = extractHtml(decodeText(body, contentType, charset), url, opts);
+      const headerNofollow = nofollowHeader(headers);
+      const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
+      const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
+      return { kind, links, title: page.title, text: page.text, charset, metaRobots };
+    }
+    case 'css': {
+      const charset = sniffCharset(body, contentType);
+      return { kind, links: extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, sourcePrefix: 'css' }), charset };
+    }
+    case 'robots': {
+      const links = robotsSitemaps(body.toString('utf8'), url).map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }));
+      return { kind, links };
+    }
+    case 'sitemap':
+      try {
+        const map = parseSitemap(body, { url, contentType, maxDecodedBytes: input.maxDecodedBytes });
+        const links: ExtractedLink[] = [
+          ...map.sitemaps.map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'sitemap@loc', anchorText: '', context: '' })),
+          ...map.urls.map((e): ExtractedLink => ({ url: e.url, kind: 'navigation', source: 'sitemap@loc', anchorText: '', context: '' })),
+        ];
+        return { kind, links: requery(links, opts.queryHandling), sitemapEntries: map.urls };
+      } catch (err) {
+        if (err instanceof SitemapTooLargeError) return { kind, links: [], failure: { reason: err.reason, message: err.message } };
+        throw err;
+      }
+    case 'feed': {
+      const feed = parseFeed(body, contentType, url);
+      const links = feed.items.map((i): ExtractedLink => ({ url: i.url, kind: 'navigation', source: 'feed@link', anchorText: i.title, context: '' }));
+      return { kind, links: requery(links, opts.queryHandling), title: feed.title, feed };
+    }
+    default:
+      return { kind, links: [] };
+  }
+}
+
+/** Sitemaps and feeds canonicalise with 'keep'; re-apply the crawl's query handling and dedupe. */
+function requery(links: ExtractedLink[], queryHandling: QueryHandling): ExtractedLink[] {
+  const seen = new Set<string>();
+  const out: ExtractedLink[] = [];
+  for (const link of links) {
+    const url = queryHandling === 'keep' ? link.url : canonicalize(link.url, undefined, { queryHandling });
+    if (!url || seen.has(url)) continue;
+    seen.add(url);
+    out.push(url === link.url ? link : { ...link, url });
+  }
+  return out;
+}

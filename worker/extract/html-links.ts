@@ -1,0 +1,261 @@
+import { Parser, type Handler } from 'htmlparser2';
+import { canonicalize, type QueryHandling } from '../url';
+import { extractCssLinks } from './css-links';
+import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, metaRefreshUrl } from './html-link-rules';
+import { parseSrcset } from './srcset';
+import type { ExtractedLink, LinkKind, MetaRobots } from './types';
+
+/** What one HTML page yields. */
+export interface HtmlExtraction {
+  links: ExtractedLink[];
+  title: string;
+  /** Visible text, whitespace collapsed (script, style and the like left out). */
+  text: string;
+  metaRobots: MetaRobots;
+  /** The `<base href>` in effect at the end of the document, when there was one. */
+  baseUrl?: string;
+}
+
+export interface HtmlExtractOptions {
+  queryHandling?: QueryHandling;
+  /** Longest context kept around an anchor, in characters. Default 500. */
+  maxContext?: number;
+}
+
+interface Block {
+  name: string;
+  /** Index of the first text chunk inside the block, and the text length before it. */
+  chunk: number;
+  offset: number;
+  /** Anchors inside the block, waiting for its text, each with its offset in the document text. */
+  links: { link: ExtractedLink; offset: number }[];
+}
+
+// ASCII whitespace only (as HTML collapses it); single spaces are left alone, which keeps this cheap.
+const WS = /[ \t\n\r\f]{2,}|[\t\n\r\f]/g;
+
+/** The part of `text` around `offset`, at most `max` characters, cut at word boundaries. */
+function windowAround(text: string, offset: number, max: number): string {
+  if (text.length <= max) return text.trim();
+  let start = Math.max(0, Math.min(offset - (max >> 1), text.length - max));
+  let end = start + max;
+  if (start > 0) start = text.indexOf(' ', start) + 1 || start;
+  if (end < text.length) end = text.lastIndexOf(' ', end) > start ? text.lastIndexOf(' ', end) : end;
+  return text.slice(start, end).trim();
+}
+
+/**
+ * Streams the page through htmlparser2's callbacks (no DOM) and collects links with their anchor
+ * text and block context, the title, the visible text and the robots meta directives.
+ */
+class LinkCollector implements Partial<Handler> {
+  readonly raw: ExtractedLink[] = [];
+  private base: string;
+  private baseSet = false;
+  private readonly resolved = new Map<string, string | null>();
+  private readonly chunks: string[] = [];
+  private length = 0;
+  private lastSpace = true;
+  private hidden = 0;
+  private svg = 0;
+  private titleText: string | null = null;
+  private inTitle = false;
+  private styleText: string | null = null;
+  private anchor: { link: ExtractedLink | null; chunk: number; alt: string } | null = null;
+  private readonly blocks: Block[] = [{ name: '#document', chunk: 0, offset: 0, links: [] }];
+  readonly robots: MetaRobots = { noindex: false, nofollow: false };
+
+  constructor(
+    pageUrl: string,
+    private readonly opts: Required<HtmlExtractOptions>,
+  ) {
+    this.base = pageUrl;
+  }
+
+  private add(raw: string | undefined, kind: LinkKind, source: string, anchorText = ''): ExtractedLink | null {
+    if (!raw) return null;
+    const trimmed = raw.trim();
+    if (!trimmed || trimmed.startsWith('#')) return null; // in-page anchors lead nowhere new
+    // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
+    let url = this.resolved.get(trimmed);
+    if (url === undefined) {
+      url = canonicalize(trimmed, this.base, this.opts);
+      this.resolved.set(trimmed, url);
+    }
+    if (!url) return null;
+    const link: ExtractedLink = { url, kind, source, anchorText, context: '' };
+    this.raw.push(link);
+    return link;
+  }
+
+  private appendText(data: string): void {
+    let t = data.replace(WS, ' ');
+    if (this.lastSpace && t.charCodeAt(0) === 32) t = t.slice(1);
+    if (!t) return;
+    this.chunks.push(t);
+    this.length += t.length;
+    this.lastSpace = t.charCodeAt(t.length - 1) === 32;
+  }
+
+  private breakText(): void {
+    if (!this.lastSpace) this.appendText(' ');
+  }
+
+  onopentag(name: string, attribs: Record<string, string>): void {
+    if (BREAKING.has(name)) this.breakText();
+    if (name === 'svg') this.svg++;
+    if (HIDDEN_TEXT.has(name)) this.hidden++;
+    if (name === 'title' && this.svg === 0 && this.titleText === null) this.inTitle = true;
+    if (name === 'style') this.styleText = '';
+    if (CONTEXT_BLOCKS.has(name)) this.blocks.push({ name, chunk: this.chunks.length, offset: this.length, links: [] });
+    if (attribs.style) {
+      for (const l of extractCssLinks(attribs.style, this.base, this.opts)) this.raw.push({ ...l, source: `${name}@style` });
+    }
+
+    switch (name) {
+      case 'base':
+        // Only the first <base href> counts (HTML standard); it is resolved against the page URL.
+        if (!this.baseSet && attribs.href) {
+          const base = canonicalize(attribs.href.trim(), this.base);
+          if (base) this.base = base;
+          this.baseSet = true;
+          this.resolved.clear();
+        }
+        return;
+      case 'a':
+      case 'area': {
+        if (this.anchor) this.closeAnchor(); // <a> inside <a> is invalid: the first one ends here
+        const link = this.add(attribs.href, 'navigation', `${name}@href`, name === 'area' ? (attribs.alt ?? '').trim() : '');
+        if (link && /\bnofollow\b/i.test(attribs.rel ?? '')) link.nofollow = true;
+        if (link) this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
+        if (name === 'a') this.anchor = { link, chunk: this.chunks.length, alt: '' };
+        return;
+      }
+      case 'link': {
+        const kind = linkRelKind(attribs.rel, attribs.type);
+        if (kind) this.add(attribs.href, kind, 'link@href');
+        return;
+      }
+      case 'meta':
+        this.meta(attribs);
+        return;
+      case 'form': {
+        // Only GET forms can be crawled: the action URL is a page like any other (query added later).
+        const method = (attribs.method ?? 'get').trim().toLowerCase();
+        const link = method === 'get' ? this.add(attribs.action, 'form', 'form@action') : null;
+        if (link) this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
+        return;
+      }
+      case 'img':
+        if (this.anchor && attribs.alt) this.anchor.alt += ` ${attribs.alt}`;
+        break;
+    }
+    const rules = ELEMENT_RULES.get(name);
+    if (!rules) return;
+    const alt = name === 'img' ? (attribs.alt ?? '').trim() : '';
+    for (const rule of rules) {
+      const value = attribs[rule.attr];
+      if (!value) continue;
+      if (rule.srcset) for (const u of parseSrcset(value)) this.add(u, rule.kind, `${name}@${rule.attr}`, alt);
+      else this.add(value, rule.kind, `${name}@${rule.attr}`, alt);
+    }
+  }
+
+  private meta(attribs: Record<string, string>): void {
+    const equiv = (attribs['http-equiv'] ?? '').toLowerCase();
+    if (equiv === 'refresh' && attribs.content) this.add(metaRefreshUrl(attribs.content) ?? undefined, 'redirect', 'meta@refresh');
+    if ((attribs.name ?? '').toLowerCase() === 'robots' && attribs.content) {
+      const c = attribs.content.toLowerCase();
+      if (/\b(noindex|none)\b/.test(c)) this.robots.noindex = true;
+      if (/\b(nofollow|none)\b/.test(c)) this.robots.nofollow = true;
+    }
+  }
+
+  ontext(data: string): void {
+    if (this.inTitle) this.titleText = (this.titleText ?? '') + data;
+    else if (this.styleText !== null) this.styleText += data;
+    else if (this.hidden === 0) this.appendText(data);
+  }
+
+  private closeAnchor(): void {
+    const a = this.anchor!;
+    this.anchor = null;
+    if (!a.link) return;
+    const text = a.chunk < this.chunks.length ? this.chunks.slice(a.chunk).join('').trim() : '';
+    a.link.anchorText = text || a.alt.trim();
+  }
+
+  private closeBlock(block: Block): void {
+    if (block.links.length === 0) return;
+    const text = this.chunks.slice(block.chunk).join('');
+    for (const { link, offset } of block.links) link.context = windowAround(text, offset - block.offset, this.opts.maxContext);
+  }
+
+  onclosetag(name: string): void {
+    if (name === 'a' && this.anchor) this.closeAnchor();
+    if (name === 'title' && this.inTitle) {
+      this.inTitle = false;
+      this.titleText ??= '';
+    }
+    if (name === 'style' && this.styleText !== null) {
+      for (const l of extractCssLinks(this.styleText, this.base, { ...this.opts, sourcePrefix: 'style' })) this.raw.push(l);
+      this.styleText = null;
+    }
+    if (HIDDEN_TEXT.has(name) && this.hidden > 0) this.hidden--;
+    if (name === 'svg' && this.svg > 0) this.svg--;
+    if (CONTEXT_BLOCKS.has(name)) {
+      for (let i = this.blocks.length - 1; i > 0; i--) {
+        if (this.blocks[i].name !== name) continue;
+        // Blocks left open inside it (malformed HTML) end with it.
+        while (this.blocks.length > i) this.closeBlock(this.blocks.pop()!);
+        break;
+      }
+    }
+    if (BREAKING.has(name)) this.breakText();
+  }
+
+  onend(): void {
+    if (this.anchor) this.closeAnchor();
+    if (this.styleText !== null) this.onclosetag('style');
+    while (this.blocks.length > 0) this.closeBlock(this.blocks.pop()!);
+  }
+
+  get title(): string {
+    return (this.titleText ?? '').replace(WS, ' ').trim();
+  }
+
+  get text(): string {
+    return this.chunks.join('').trim();
+  }
+
+  get baseUrl(): string | undefined {
+    return this.baseSet ? this.base : undefined;
+  }
+}
+
+/** Merges repeated URLs: the first occurrence stays, with the longest anchor text seen. */
+export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
+  const byUrl = new Map<string, ExtractedLink>();
+  for (const link of links) {
+    const first = byUrl.get(link.url);
+    if (!first) byUrl.set(link.url, link);
+    else if (link.anchorText.length > first.anchorText.length) {
+      first.anchorText = link.anchorText;
+      if (!first.context) first.context = link.context;
+    }
+  }
+  return [...byUrl.values()];
+}
+
+/**
+ * Links, title, visible text and robots directives of an HTML page. Never throws on malformed
+ * markup: htmlparser2 recovers from anything, and so does the collector.
+ */
+export function extractHtml(html: string, pageUrl: string, options: HtmlExtractOptions = {}): HtmlExtraction {
+  const collector = new LinkCollector(pageUrl, { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500 });
+  const parser = new Parser(collector, { decodeEntities: true });
+  parser.end(html);
+  let links = dedupeLinks(collector.raw);
+  if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
+  return { links, title: collector.title, text: collector.text, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl };
+}

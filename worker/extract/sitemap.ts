@@ -1,0 +1,142 @@
+import { gunzipSync } from 'node:zlib';
+import { Parser } from 'htmlparser2';
+import { canonicalize } from '../url';
+import { decodeText } from './charset';
+
+/** One `<url>` of a sitemap (or one line of a text sitemap). */
+export interface SitemapEntry {
+  url: string;
+  lastmod?: string;
+  changefreq?: string;
+  priority?: number;
+}
+
+export interface SitemapResult {
+  /** Page URLs (`<urlset>` or a text sitemap). */
+  urls: SitemapEntry[];
+  /** Child sitemaps (`<sitemapindex>`). */
+  sitemaps: string[];
+}
+
+export interface SitemapOptions {
+  /** The sitemap's own URL: relative locations resolve against it. */
+  url: string;
+  contentType?: string | null;
+  /** Cap on the decompressed (or raw) size; beyond it `SitemapTooLargeError` is thrown. */
+  maxDecodedBytes: number;
+}
+
+/** A sitemap larger than the caller's cap once decompressed: most likely a gzip bomb. */
+export class SitemapTooLargeError extends Error {
+  readonly reason = 'decompression-bomb' as const;
+  constructor(
+    readonly url: string,
+    readonly limit: number,
+  ) {
+    super(`Sitemap ${url} is larger than ${limit} bytes when decompressed`);
+    this.name = 'SitemapTooLargeError';
+  }
+}
+
+/** Whether bytes start with the gzip magic number. */
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** Gunzips with a hard cap on output; zlib stops as soon as the cap is passed. */
+export function gunzipCapped(bytes: Uint8Array, limit: number, url: string): Buffer {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: limit });
+  } catch (err) {
+    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new SitemapTooLargeError(url, limit);
+    throw err;
+  }
+}
+
+const ENTRY_FIELDS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
+
+/**
+ * Parses an XML sitemap (`<urlset>` or `<sitemapindex>`), gzipped or not, or a plain-text
+ * sitemap (one URL per line). XML goes through htmlparser2 in XML mode, which expands only the
+ * predefined and numeric entities: a DOCTYPE's entities are never resolved.
+ */
+export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapResult {
+  let body: Uint8Array = bytes;
+  if (isGzip(body)) body = gunzipCapped(body, opts.maxDecodedBytes, opts.url);
+  else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
+  const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml; charset=utf-8');
+  const start = text.trimStart();
+  if (!start.startsWith('<')) return { urls: parseTextSitemap(text, opts.url), sitemaps: [] };
+  return parseXmlSitemap(text, opts.url);
+}
+
+function parseTextSitemap(text: string, base: string): SitemapEntry[] {
+  const urls: SitemapEntry[] = [];
+  for (const line of text.split(/\r?\n|\r/)) {
+    const url = line.trim() ? canonicalize(line.trim(), base) : null;
+    if (url) urls.push({ url });
+  }
+  return urls;
+}
+
+function parseXmlSitemap(xml: string, base: string): SitemapResult {
+  const result: SitemapResult = { urls: [], sitemaps: [] };
+  let entry: Record<string, string> | null = null;
+  let inSitemap = false;
+  let field: string | null = null;
+  let value = '';
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        const local = name.toLowerCase();
+        if (local === 'url') entry = {};
+        else if (local === 'sitemap') {
+          entry = {};
+          inSitemap = true;
+        } else if (entry && ENTRY_FIELDS.has(local)) {
+          field = local;
+          value = '';
+        }
+      },
+      ontext(data) {
+        if (field) value += data;
+      },
+      onclosetag(name) {
+        const local = name.toLowerCase();
+        if (field && local === field) {
+          if (entry) entry[field] = value.trim();
+          field = null;
+        } else if ((local === 'url' || local === 'sitemap') && entry) {
+          const url = entry.loc ? canonicalize(entry.loc, base) : null;
+          if (url && inSitemap) result.sitemaps.push(url);
+          else if (url) result.urls.push(toEntry(url, entry));
+          entry = null;
+          inSitemap = false;
+        }
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.end(xml);
+  return result;
+}
+
+function toEntry(url: string, e: Record<string, string>): SitemapEntry {
+  const out: SitemapEntry = { url };
+  if (e.lastmod) out.lastmod = e.lastmod;
+  if (e.changefreq) out.changefreq = e.changefreq.toLowerCase();
+  const priority = e.priority ? Number(e.priority) : NaN;
+  if (Number.isFinite(priority)) out.priority = Math.min(1, Math.max(0, priority));
+  return out;
+}
+
+/** The `Sitemap:` lines of a robots.txt, resolved against its URL. */
+export function robotsSitemaps(robotsTxt: string, robotsUrl: string): string[] {
+  const out: string[] = [];
+  for (const line of robotsTxt.split(/\r?\n|\r/)) {
+    const m = /^\s*sitemap\s*:\s*(\S+)/i.exec(line);
+    const url = m ? canonicalize(m[1], robotsUrl) : null;
+    if (url && !out.includes(url)) out.push(url);
+  }
+  return out;
+}
