@@ -31,6 +31,8 @@ export interface RelaxedCandidate {
 // Elements that never hold a Web object or a field: rewriting to them only costs time.
 const USELESS_TAGS = new Set(['html', 'head', 'body', 'script', 'style', 'meta', 'link', 'br', 'hr', 'title', 'base', 'noscript', 'img', 'input']);
 const MAX_OBJECTS = 500;
+const MAX_FIELD_OPTIONS = 12;
+const LONGEST_TEXT_FIELDS = new Set(['body', 'text', 'content']);
 
 /** Class tokens and ids used at least twice on the page (Web objects repeat), most frequent first, with their commonest tag. */
 export function pageVocabulary(page: PageContext): { values: { value: string; tag: string; count: number }[]; tags: string[] } {
@@ -107,7 +109,7 @@ export function relaxAction(action: ExtractAction, vocab: Vocabulary, page: Page
   const pageVocab = pageVocabulary(page);
   const objectRewrites: Rewrite[] = [{ expression: action.select, mutation: '' }, ...rewrites(action.select, vocab, pageVocab)];
   const seen = new Set<string>();
-  const found: { candidate: RelaxedCandidate; filled: number; rank: number }[] = [];
+  const found: { candidate: RelaxedCandidate; filled: number; count: number; rank: number }[] = [];
   for (const [rank, rw] of objectRewrites.entries()) {
     if (seen.has(rw.expression)) continue;
     seen.add(rw.expression);
@@ -131,10 +133,10 @@ export function relaxAction(action: ExtractAction, vocab: Vocabulary, page: Page
     if (!mutations.length) continue; // the original rule itself: it already failed
     const candidate = { select: rw.expression, fields, mutations };
     const expr = { select: candidate.select, fields: action.fields.map((f) => ({ ...f, select: fields[f.name] })) };
-    if (ruleWorks(action.type, expr, page)) found.push({ candidate, filled, rank });
+    if (ruleWorks(action.type, expr, page)) found.push({ candidate, filled, count: nodes.length, rank });
     if (found.length >= limit * 4) break;
   }
-  found.sort((a, b) => b.filled - a.filled || a.candidate.mutations.length - b.candidate.mutations.length || a.rank - b.rank);
+  found.sort((a, b) => b.filled - a.filled || b.count - a.count || a.candidate.mutations.length - b.candidate.mutations.length || a.rank - b.rank);
   return found.slice(0, limit).map((f) => f.candidate);
 }
 
@@ -164,12 +166,16 @@ function chooseField(
   pageVocab: ReturnType<typeof pageVocabulary>,
   page: PageContext,
 ): { select: string; mutation: string; filled: boolean } {
-  const attempt = (select: string, checkOverlap: boolean): Node[][] | undefined => {
+  const attempt = (select: string, isRewrite: boolean): Node[][] | undefined => {
     try {
       const selected = objects.map((o) => page.ev.select(select, o).filter((n) => fieldValue({ select: '.', format: field.format }, n, page)));
-      const filled = selected.filter((nodes) => nodes.length > 0).length;
-      if (filled * 2 <= objects.length) return undefined;
-      if (checkOverlap && selected.some((nodes, i) => nodes.some((n) => overlaps(n, taken[i])))) return undefined;
+      const filled = selected.filter((nodes) => nodes.length > 0);
+      if (filled.length * 2 <= objects.length) return undefined;
+      if (!isRewrite) return selected;
+      // A rewrite must pick one node per object (`.//div` picks every div of a post) that no
+      // earlier field already uses.
+      if (filled.some((nodes) => nodes.length > 1)) return undefined;
+      if (selected.some((nodes, i) => nodes.some((n) => overlaps(n, taken[i])))) return undefined;
       return selected;
     } catch {
       return undefined;
@@ -181,12 +187,20 @@ function chooseField(
     keep(original);
     return { select: field.select, mutation: '', filled: true };
   }
+  const options: { rw: Rewrite; selected: Node[][] }[] = [];
   for (const rw of rewrites(field.select, vocab, pageVocab, field.name)) {
     const selected = attempt(rw.expression, true);
-    if (selected) {
-      keep(selected);
-      return { select: rw.expression, mutation: rw.mutation, filled: true };
-    }
+    if (selected) options.push({ rw, selected });
+    if (options.length >= MAX_FIELD_OPTIONS) break;
+  }
+  if (options.length) {
+    // The body of a post is its longest block of text (the classic boilerplate-removal cue);
+    // other fields take the first rewrite, the vocabulary being ordered by likelihood.
+    const textLength = (o: (typeof options)[number]): number =>
+      o.selected.flat().reduce((n, node) => n + fieldValue({ select: '.', format: 'text' }, node, page).length, 0);
+    const best = LONGEST_TEXT_FIELDS.has(field.name) ? options.reduce((a, b) => (textLength(b) > textLength(a) ? b : a)) : options[0];
+    keep(best.selected);
+    return { select: best.rw.expression, mutation: best.rw.mutation, filled: true };
   }
   return { select: field.select, mutation: '', filled: false };
 }
