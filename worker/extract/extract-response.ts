@@ -47,7 +47,7 @@ export function classifyResponse(url: string, mime: string, body: Buffer): Respo
   if (FEED_TYPES.test(mime)) return 'feed';
   const head = body.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
   if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
-    if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(\w+:)?(urlset|sitemapindex)\b/.test(head) || /<(urlset|sitemapindex)\b/.test(head)) return 'sitemap';
+    if (/<(\w+:)?(urlset|sitemapindex)\b/.test(head)) return 'sitemap';
     if (/<(rss|feed|rdf:RDF)\b/.test(head)) return 'feed';
     if (isGzip(body) && /sitemap/.test(path)) return 'sitemap';
     if (mime === 'text/plain' && /sitemap/.test(path)) return 'sitemap';

@@ -128,7 +128,8 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
         }
         if ((name === 'item' || name === 'entry') && item) {
           // RSS items may carry only a permalink guid.
-          const url = canonicalize(item.link ?? (item.id?.startsWith('http') ? item.id : ''), base);
+          const link = item.link?.trim() || (item.id?.startsWith('http') ? item.id : '');
+          const url = link ? canonicalize(link, base) : null;
           if (url) {
             const out: FeedItem = { url, title: item.title ?? '' };
             if (item.date) out.published = item.date;

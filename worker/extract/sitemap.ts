@@ -66,14 +66,15 @@ export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapRe
   else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
   const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml; charset=utf-8');
   const start = text.trimStart();
-  if (!start.startsWith('<')) return { urls: parseTextSitemap(text, opts.url), sitemaps: [] };
+  if (!start.startsWith('<')) return { urls: parseTextSitemap(text), sitemaps: [] };
   return parseXmlSitemap(text, opts.url);
 }
 
-function parseTextSitemap(text: string, base: string): SitemapEntry[] {
+function parseTextSitemap(text: string): SitemapEntry[] {
   const urls: SitemapEntry[] = [];
+  // The protocol asks for absolute URLs; a relative line is more likely prose than a link.
   for (const line of text.split(/\r?\n|\r/)) {
-    const url = line.trim() ? canonicalize(line.trim(), base) : null;
+    const url = line.trim() ? canonicalize(line.trim()) : null;
     if (url) urls.push({ url });
   }
   return urls;

@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cssReferences, extractCssLinks, unescapeCss } from '../../../worker/extract';
+
+test('url() quoted and unquoted, @import with and without url(), comments skipped', () => {
+  const css = `@import "a.css";
+    @import url('b.css') screen;
+    @IMPORT url(c.css);
+    /* url(commented.png) @import "no.css"; */
+    body { background: url( bg.png ) no-repeat; }
+    .x { background-image: URL("x y.png"), url('q.png?v=1'); }
+    .e { background: url(data:image/png;base64,AAAA) }
+    .empty { background: url() }`;
+  assert.deepEqual(cssReferences(css), [
+    { url: 'a.css', via: 'import' },
+    { url: 'b.css', via: 'import' },
+    { url: 'c.css', via: 'import' },
+    { url: 'bg.png', via: 'url' },
+    { url: 'x y.png', via: 'url' },
+    { url: 'q.png?v=1', via: 'url' },
+    { url: 'data:image/png;base64,AAAA', via: 'url' },
+  ]);
+});
+
+test('CSS escapes are undone', () => {
+  assert.equal(unescapeCss('\\41 b\\(c\\)'), 'Ab(c)');
+  assert.equal(unescapeCss('a\\\nb'), 'ab');
+  assert.deepEqual(cssReferences(`url(im\\(1\\).png) url("q\\"uote.png") url(\\66 oo.png)`).map((r) => r.url), ['im(1).png', 'q"uote.png', 'foo.png']);
+});
+
+test('links resolve against the stylesheet URL and drop non-http schemes', () => {
+  const links = extractCssLinks(`@import "../base.css"; a { background: url(/img/a.png) } b { background: url(data:,x) }`, 'http://example.org/css/site/main.css');
+  assert.deepEqual(
+    links.map((l) => [l.url, l.kind, l.source]),
+    [
+      ['http://example.org/css/base.css', 'requisite', 'css@import'],
+      ['http://example.org/img/a.png', 'requisite', 'css@url'],
+    ],
+  );
+});
+
+test('broken CSS does not throw', () => {
+  for (const css of ['url(', 'url("unterminated', '@import', '/* open comment url(x)', '\\', 'url(\\)']) {
+    assert.doesNotThrow(() => extractCssLinks(css, 'http://example.org/'));
+  }
+  assert.deepEqual(cssReferences('/* open comment url(x.png)'), []);
+  // Would backtrack exponentially if the escape branches overlapped.
+  assert.deepEqual(cssReferences(`url(${'\\6'.repeat(20000)}`), []);
+  assert.equal(cssReferences(`url(${'\\66 '.repeat(3)})`)[0].url, 'fff');
+});

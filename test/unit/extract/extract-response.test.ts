@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { extractFromResponse, type ResponseInput } from '../../../worker/extract';
+
+const base = (over: Partial<ResponseInput>): ResponseInput => ({
+  url: 'http://example.org/page',
+  status: 200,
+  headers: {},
+  body: Buffer.alloc(0),
+  maxDecodedBytes: 1_000_000,
+  ...over,
+});
+
+test('3xx gives one redirect link from Location', () => {
+  const r = extractFromResponse(base({ status: 301, headers: { location: '/new?b=1&a=2#x' }, queryHandling: 'sort', body: Buffer.from('<a href="/ignored">') }));
+  assert.deepEqual(r, { kind: 'other', links: [{ url: 'http://example.org/new?a=2&b=1', kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] });
+  assert.deepEqual(extractFromResponse(base({ status: 304 })).links, []);
+});
+
+test('HTML: links, title, text, charset from the header; X-Robots-Tag nofollow marks links', () => {
+  const body = Buffer.concat([Buffer.from('<title>Caf'), Buffer.from([0xe9]), Buffer.from('</title><p>See <a href="/b">b</a></p>')]);
+  const r = extractFromResponse(base({ headers: { 'content-type': 'text/html; charset=iso-8859-1', 'x-robots-tag': 'nofollow' }, body }));
+  assert.equal(r.kind, 'html');
+  assert.equal(r.charset, 'windows-1252');
+  assert.equal(r.title, 'Caf\u00e9');
+  assert.equal(r.text, 'See b');
+  assert.deepEqual(r.metaRobots, { noindex: false, nofollow: true });
+  assert.deepEqual(r.links, [{ url: 'http://example.org/b', kind: 'navigation', source: 'a@href', anchorText: 'b', context: 'See b', nofollow: true }]);
+});
+
+test('HTML sniffed when there is no Content-Type', () => {
+  const r = extractFromResponse(base({ body: Buffer.from('<!DOCTYPE html><a href="/x">x</a>') }));
+  assert.equal(r.kind, 'html');
+  assert.equal(r.links[0].url, 'http://example.org/x');
+});
+
+test('CSS resolves against the stylesheet URL', () => {
+  const r = extractFromResponse(base({ url: 'http://example.org/css/a.css', headers: { 'content-type': 'text/css' }, body: Buffer.from('@import "b.css"; x{background:url(../i.png)}') }));
+  assert.equal(r.kind, 'css');
+  assert.deepEqual(r.links.map((l) => [l.url, l.source]), [['http://example.org/css/b.css', 'css@import'], ['http://example.org/i.png', 'css@url']]);
+});
+
+test('robots.txt yields sitemap links', () => {
+  const r = extractFromResponse(base({ url: 'http://example.org/robots.txt', headers: { 'content-type': 'text/plain' }, body: Buffer.from('User-agent: *\nSitemap: /sm.xml\n') }));
+  assert.deepEqual(r, { kind: 'robots', links: [{ url: 'http://example.org/sm.xml', kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }] });
+});
+
+test('sitemaps: XML by sniffing, gzipped by URL, entries returned, bombs reported not thrown', () => {
+  const xml = '<?xml version="1.0"?><urlset><url><loc>http://example.org/p?z=1&amp;a=2</loc><changefreq>weekly</changefreq></url></urlset>';
+  const r = extractFromResponse(base({ url: 'http://example.org/sm.xml', headers: { 'content-type': 'text/xml' }, body: Buffer.from(xml), queryHandling: 'sort' }));
+  assert.equal(r.kind, 'sitemap');
+  assert.deepEqual(r.links.map((l) => [l.url, l.kind]), [['http://example.org/p?a=2&z=1', 'navigation']]);
+  assert.deepEqual(r.sitemapEntries, [{ url: 'http://example.org/p?z=1&a=2', changefreq: 'weekly' }]);
+  const index = '<sitemapindex><sitemap><loc>http://example.org/s2.xml</loc></sitemap></sitemapindex>';
+  const gz = extractFromResponse(base({ url: 'http://example.org/sitemap.xml.gz', headers: { 'content-type': 'application/octet-stream' }, body: gzipSync(Buffer.from(index)) }));
+  assert.deepEqual(gz.links.map((l) => [l.url, l.kind]), [['http://example.org/s2.xml', 'sitemap']]);
+  const bomb = extractFromResponse(base({ url: 'http://example.org/sitemap.xml.gz', headers: { 'content-type': 'application/gzip' }, body: gzipSync(Buffer.alloc(4_000_000)), maxDecodedBytes: 100_000 }));
+  assert.equal(bomb.kind, 'sitemap');
+  assert.deepEqual(bomb.links, []);
+  assert.equal(bomb.failure?.reason, 'decompression-bomb');
+});
+
+test('feeds: by MIME type and by sniffing XML', () => {
+  const rss = '<rss><channel><title>T</title><item><title>One</title><link>/one</link></item></channel></rss>';
+  for (const ct of ['application/rss+xml', 'application/xml', 'text/xml; charset=utf-8']) {
+    const r = extractFromResponse(base({ headers: { 'content-type': ct }, body: Buffer.from(rss) }));
+    assert.equal(r.kind, 'feed', ct);
+    assert.equal(r.title, 'T');
+    assert.deepEqual(r.links, [{ url: 'http://example.org/one', kind: 'navigation', source: 'feed@link', anchorText: 'One', context: '' }]);
+  }
+  const json = JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', title: 'J', items: [{ id: '1', url: '/j' }] });
+  assert.equal(extractFromResponse(base({ headers: { 'content-type': 'application/json' }, body: Buffer.from(json) })).links[0].url, 'http://example.org/j');
+});
+
+test('other types are not parsed', () => {
+  for (const ct of ['image/png', 'application/pdf', 'application/json', 'text/plain']) {
+    assert.deepEqual(extractFromResponse(base({ headers: { 'content-type': ct }, body: Buffer.from('<a href="/x">x</a>{}') })), { kind: 'other', links: [] }, ct);
+  }
+});

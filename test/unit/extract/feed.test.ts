@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseFeed } from '../../../worker/extract';
+
+const FEED_URL = 'http://example.org/feed';
+
+test('RSS 2.0', () => {
+  const rss = `<?xml version="1.0"?><rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>
+    <title>Tide news</title><link>http://example.org/</link><atom:link href="http://example.org/feed" rel="self"/>
+    <image><title>Logo</title><url>http://example.org/logo.png</url></image>
+    <item><title>Spring &amp; neap</title><link>http://example.org/posts/1</link><guid isPermaLink="false">post-1</guid><pubDate>Mon, 06 May 2024 10:00:00 GMT</pubDate></item>
+    <item><title><![CDATA[Storm <b>surge</b>]]></title><link>/posts/2</link><dc:date>2024-05-07</dc:date></item>
+    <item><title>Only a guid</title><guid>http://example.org/posts/3</guid></item>
+    <item><title>No link at all</title></item>
+  </channel></rss>`;
+  assert.deepEqual(parseFeed(Buffer.from(rss), 'application/rss+xml', FEED_URL), {
+    title: 'Tide news',
+    items: [
+      { url: 'http://example.org/posts/1', title: 'Spring & neap', published: 'Mon, 06 May 2024 10:00:00 GMT', id: 'post-1' },
+      { url: 'http://example.org/posts/2', title: 'Storm <b>surge</b>', published: '2024-05-07' },
+      { url: 'http://example.org/posts/3', title: 'Only a guid', id: 'http://example.org/posts/3' },
+    ],
+  });
+});
+
+test('Atom', () => {
+  const atom = `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom">
+    <title type="text">Estuary log</title><link href="http://example.org/"/>
+    <entry><title>First</title><link rel="edit" href="/edit/1"/><link rel="alternate" type="text/html" href="/log/1"/><link rel="alternate" href="/log/1-dup"/>
+      <id>urn:uuid:1</id><updated>2024-05-02T00:00:00Z</updated><published>2024-05-01T00:00:00Z</published></entry>
+    <entry><title>Second</title><link href="http://example.org/log/2"/><id>tag:example.org,2024:2</id><updated>2024-05-03T00:00:00Z</updated></entry>
+  </feed>`;
+  assert.deepEqual(parseFeed(Buffer.from(atom), 'application/atom+xml', FEED_URL), {
+    title: 'Estuary log',
+    items: [
+      { url: 'http://example.org/log/1', title: 'First', published: '2024-05-01T00:00:00Z', id: 'urn:uuid:1' },
+      { url: 'http://example.org/log/2', title: 'Second', published: '2024-05-03T00:00:00Z', id: 'tag:example.org,2024:2' },
+    ],
+  });
+});
+
+test('RSS 1.0 (RDF) items take rdf:about', () => {
+  const rdf = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+    <channel rdf:about="http://example.org/"><title>RDF feed</title></channel>
+    <item rdf:about="http://example.org/r/1"><title>R1</title></item></rdf:RDF>`;
+  assert.deepEqual(parseFeed(Buffer.from(rdf), 'application/rdf+xml', FEED_URL), {
+    title: 'RDF feed',
+    items: [{ url: 'http://example.org/r/1', title: 'R1', id: 'http://example.org/r/1' }],
+  });
+});
+
+test('JSON Feed', () => {
+  const json = JSON.stringify({
+    version: 'https://jsonfeed.org/version/1.1',
+    title: 'JSON tides',
+    items: [
+      { id: 1, url: '/j/1', title: 'One', date_published: '2024-05-01T00:00:00Z' },
+      { id: '2', external_url: 'https://elsewhere.example/2', date_modified: '2024-05-02' },
+      { id: '3', content_text: 'no url' },
+      'junk',
+    ],
+  });
+  assert.deepEqual(parseFeed(Buffer.from(json), 'application/feed+json', FEED_URL), {
+    title: 'JSON tides',
+    items: [
+      { url: 'http://example.org/j/1', title: 'One', published: '2024-05-01T00:00:00Z', id: '1' },
+      { url: 'https://elsewhere.example/2', title: '', published: '2024-05-02', id: '2' },
+    ],
+  });
+  // Sniffed without a JSON content type; broken JSON gives an empty feed.
+  assert.equal(parseFeed(Buffer.from(json), 'text/plain', FEED_URL).items.length, 2);
+  assert.deepEqual(parseFeed(Buffer.from('{"version":"https://jsonfeed.org/version/1", "items": ['), 'application/json', FEED_URL), { title: '', items: [] });
+});
+
+test('broken feeds do not throw', () => {
+  for (const body of ['<rss><channel><item><link>http://example.org/x', '<feed><entry><link href=', '\u0000\u0001', '']) {
+    assert.doesNotThrow(() => parseFeed(Buffer.from(body), 'application/xml', FEED_URL));
+  }
+  assert.deepEqual(parseFeed(Buffer.from('<rss><channel><item><link>http://example.org/x'), 'application/xml', FEED_URL).items.map((i) => i.url), ['http://example.org/x']);
+});

@@ -1,0 +1,141 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractHtml, type ExtractedLink } from '../../../worker/extract';
+
+const PAGE = 'http://example.org/dir/page.html';
+
+function bySource(links: ExtractedLink[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const l of links) (out[`${l.source}:${l.kind}`] ??= []).push(l.url);
+  return out;
+}
+
+test('every HTML link source, with its kind', () => {
+  const html = `<html><head>
+    <link rel="stylesheet" href="s.css"><link rel="icon" href="/favicon.ico">
+    <link rel="alternate" type="application/rss+xml" href="/rss"><link rel="alternate" type="application/atom+xml" href="/atom">
+    <link rel="next" href="p2.html"><link rel="preconnect" href="https://cdn.example.net">
+    <meta http-equiv="refresh" content="3; URL='/moved'">
+    <script src="app.js"></script></head>
+    <body background="bg.gif">
+    <a href="a.html">A</a><map><area href="area.html" alt="Region"></map>
+    <img src="img.png" srcset="img-2x.png 2x"><picture><source srcset="pic.webp 1x, pic2.webp 2x"><img src="pic.jpg"></picture>
+    <iframe src="frame.html"></iframe><frameset><frame src="fr.html"></frameset>
+    <embed src="movie.swf"><object data="obj.svg"></object>
+    <video src="v.mp4" poster="poster.jpg"><source src="v.webm"><track src="subs.vtt"></video>
+    <audio src="a.mp3"></audio>
+    <form action="/search"><input type="image" src="go.png"></form><form method="POST" action="/login"></form><form method="get" action="/find"></form>
+    <div style="background: url('div-bg.png')">x</div>
+    <style>@import "imported.css"; p { background: url(p-bg.png) }</style>
+    </body></html>`;
+  const { links } = extractHtml(html, PAGE);
+  const s = bySource(links);
+  const u = (p: string) => `http://example.org${p}`;
+  assert.deepEqual(s['link@href:requisite'], [u('/dir/s.css'), u('/favicon.ico')]);
+  assert.deepEqual(s['link@href:feed'], [u('/rss'), u('/atom')]);
+  assert.deepEqual(s['link@href:navigation'], [u('/dir/p2.html')]);
+  assert.deepEqual(s['meta@refresh:redirect'], [u('/moved')]);
+  assert.deepEqual(s['script@src:requisite'], [u('/dir/app.js')]);
+  assert.deepEqual(s['body@background:requisite'], [u('/dir/bg.gif')]);
+  assert.deepEqual(s['a@href:navigation'], [u('/dir/a.html')]);
+  assert.deepEqual(s['area@href:navigation'], [u('/dir/area.html')]);
+  assert.deepEqual(s['img@src:requisite'], [u('/dir/img.png'), u('/dir/pic.jpg')]);
+  assert.deepEqual(s['img@srcset:requisite'], [u('/dir/img-2x.png')]);
+  assert.deepEqual(s['source@srcset:requisite'], [u('/dir/pic.webp'), u('/dir/pic2.webp')]);
+  assert.deepEqual(s['iframe@src:requisite'], [u('/dir/frame.html')]);
+  assert.deepEqual(s['frame@src:requisite'], [u('/dir/fr.html')]);
+  assert.deepEqual(s['embed@src:requisite'], [u('/dir/movie.swf')]);
+  assert.deepEqual(s['object@data:requisite'], [u('/dir/obj.svg')]);
+  assert.deepEqual(s['video@src:requisite'], [u('/dir/v.mp4')]);
+  assert.deepEqual(s['video@poster:requisite'], [u('/dir/poster.jpg')]);
+  assert.deepEqual(s['source@src:requisite'], [u('/dir/v.webm')]);
+  assert.deepEqual(s['track@src:requisite'], [u('/dir/subs.vtt')]);
+  assert.deepEqual(s['audio@src:requisite'], [u('/dir/a.mp3')]);
+  assert.deepEqual(s['form@action:form'], [u('/search'), u('/find')]);
+  assert.deepEqual(s['input@src:requisite'], [u('/dir/go.png')]);
+  assert.deepEqual(s['div@style:requisite'], [u('/dir/div-bg.png')]);
+  assert.deepEqual(s['style@import:requisite'], [u('/dir/imported.css')]);
+  assert.deepEqual(s['style@url:requisite'], [u('/dir/p-bg.png')]);
+  assert.ok(!links.some((l) => l.url.includes('login')), 'POST forms are not links');
+  assert.ok(!links.some((l) => l.url.includes('cdn.example.net')), 'preconnect hints are not links');
+});
+
+test('base href changes the resolution of the links after it; only the first counts', () => {
+  const html = `<a href="before.html">x</a><base href="http://other.example/base/"><base href="/ignored/"><a href="after.html">y</a><img src="/abs.png">`;
+  const r = extractHtml(html, PAGE);
+  assert.deepEqual(r.links.map((l) => l.url), ['http://example.org/dir/before.html', 'http://other.example/base/after.html', 'http://other.example/abs.png']);
+  assert.equal(r.baseUrl, 'http://other.example/base/');
+});
+
+test('anchor text and paragraph context', () => {
+  const html = `<div><h1>Storm surge</h1>
+    <p>The barrier closed twice in   January.
+    Read <a href="/report">the <b>full</b>
+    report</a> for gauge data.</p>
+    <ul><li>Archive: <a href="/2023">last year</a></li></ul>
+    <a href="/img-link"><img src="i.png" alt="Tide chart"></a>
+    <p>${'word '.repeat(300)}<a href="/deep">deep link</a>${' tail'.repeat(300)}</p></div>`;
+  const { links } = extractHtml(html, PAGE);
+  const get = (p: string) => links.find((l) => l.url === `http://example.org${p}`)!;
+  assert.equal(get('/report').anchorText, 'the full report');
+  assert.equal(get('/report').context, 'The barrier closed twice in January. Read the full report for gauge data.');
+  assert.equal(get('/2023').anchorText, 'last year');
+  assert.equal(get('/2023').context, 'Archive: last year');
+  assert.equal(get('/img-link').anchorText, 'Tide chart', 'an image link takes the alt text');
+  const deep = get('/deep').context;
+  assert.ok(deep.length <= 500 && deep.length > 400, `context is a window, got ${deep.length}`);
+  assert.ok(deep.includes('deep link'), 'the window is around the anchor');
+});
+
+test('duplicates keep the first occurrence with the longest anchor text', () => {
+  const html = `<p>one <a href="/x">x</a></p><p>two <a href="/x#frag">the longer x text</a></p><a href="/y">y</a>`;
+  const { links } = extractHtml(html, PAGE);
+  assert.equal(links.length, 2);
+  assert.deepEqual({ ...links[0] }, { url: 'http://example.org/x', kind: 'navigation', source: 'a@href', anchorText: 'the longer x text', context: 'one x' });
+});
+
+test('srcset with commas inside URLs, descriptors and junk', () => {
+  const html = `<img srcset="a,b.png 1x, c.png 2x,d.png, e.png (max-width: 10px) 100w">`;
+  const { links } = extractHtml(html, PAGE);
+  assert.deepEqual(links.map((l) => l.url.replace('http://example.org/dir/', '')), ['a,b.png', 'c.png', 'd.png', 'e.png']);
+});
+
+test('title, visible text without script/style, and robots directives', () => {
+  const html = `<html><head><title>  Tide
+    tables </title><meta name="ROBOTS" content="NoIndex, NoFollow"><style>p{}</style><script>var a = "<a href='x.html'>"</script></head>
+    <body><svg><title>icon</title></svg><p>Hello&nbsp;<b>world</b></p><p>again</p><a href="/n" rel="nofollow">n</a></body></html>`;
+  const r = extractHtml(html, PAGE);
+  assert.equal(r.title, 'Tide tables');
+  assert.equal(r.text, 'Hello\u00a0world again n');
+  assert.deepEqual(r.metaRobots, { noindex: true, nofollow: true });
+  assert.deepEqual(r.links.map((l) => [l.url, l.nofollow]), [['http://example.org/n', true]]);
+  const plain = extractHtml('<a href="/a" rel="nofollow">a</a><a href="/b">b</a>', PAGE);
+  assert.deepEqual(plain.links.map((l) => Boolean(l.nofollow)), [true, false]);
+  assert.deepEqual(plain.metaRobots, { noindex: false, nofollow: false });
+});
+
+test('non-http and in-page links are dropped; entities are decoded', () => {
+  const html = `<a href="javascript:go()">j</a><a href="mailto:a@b.c">m</a><a href="#top">t</a><a href="tel:123">t</a>
+    <a href="data:text/html,x">d</a><a href="/q?a=1&amp;b=2">q</a><a href=" /spaced ">s</a>`;
+  assert.deepEqual(extractHtml(html, PAGE).links.map((l) => l.url), ['http://example.org/q?a=1&b=2', 'http://example.org/spaced']);
+});
+
+test('query handling is applied to extracted links', () => {
+  const { links } = extractHtml('<a href="/s?z=1&a=2">s</a>', PAGE, { queryHandling: 'sort' });
+  assert.equal(links[0].url, 'http://example.org/s?a=2&z=1');
+});
+
+test('malformed HTML and binary junk never throw', () => {
+  const junk = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256)).toString('latin1');
+  const cases = [
+    '<p><a href="/a">unclosed <div><li><a href="/b">nested <a href="/c">c',
+    '<a href=/x>one</b></i></p></a></a></div></td></table>',
+    '<<<>>><a href="<>">x</a><img src=""><img srcset=",,,"><a href>',
+    '<title>never closed <a href="/t">',
+    '<style>url(', '<script>', '<!--', '<![CDATA[', '<constructor><__proto__ href="x"><toString>',
+    junk,
+    '\u0000\ufffd<a href="\u0000/n">n</a>',
+  ];
+  for (const html of cases) assert.doesNotThrow(() => extractHtml(html, PAGE), html.slice(0, 40));
+  assert.deepEqual(extractHtml(cases[0], PAGE).links.map((l) => l.url.slice(-2)), ['/a', '/b', '/c']);
+});

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { parseSitemap, robotsSitemaps, SitemapTooLargeError } from '../../../worker/extract';
+
+const URL_ = 'http://example.org/sitemap.xml';
+const opts = { url: URL_, contentType: 'application/xml', maxDecodedBytes: 1_000_000 };
+
+const URLSET = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE urlset [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY big "BIG">]>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <url><loc>http://example.org/</loc><lastmod>2024-05-01</lastmod><changefreq>Daily</changefreq><priority>1.0</priority></url>
+  <url><loc> http://example.org/a?x=1&amp;y=2 </loc><priority>0.3</priority><image:image><image:loc>http://example.org/i.png</image:loc></image:image></url>
+  <url><loc>/relative</loc><priority>nonsense</priority></url>
+  <url><loc>http://example.org/&xxe;&big;</loc></url>
+  <url><loc><![CDATA[http://example.org/cdata]]></loc></url>
+  <url><loc>javascript:alert(1)</loc></url>
+</urlset>`;
+
+test('urlset with lastmod, changefreq, priority; entities from a DOCTYPE are not resolved', () => {
+  const r = parseSitemap(Buffer.from(URLSET), opts);
+  assert.deepEqual(r.sitemaps, []);
+  assert.deepEqual(r.urls, [
+    { url: 'http://example.org/', lastmod: '2024-05-01', changefreq: 'daily', priority: 1 },
+    { url: 'http://example.org/a?x=1&y=2', priority: 0.3 },
+    { url: 'http://example.org/relative' },
+    { url: 'http://example.org/&xxe;&big;' },
+    { url: 'http://example.org/cdata' },
+  ]);
+  assert.ok(!JSON.stringify(r).includes('root:'), 'no file contents');
+});
+
+test('sitemap index', () => {
+  const xml = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    <sitemap><loc>http://example.org/s1.xml.gz</loc><lastmod>2024-01-01</lastmod></sitemap>
+    <sitemap><loc>http://example.org/s2.xml</loc></sitemap></sitemapindex>`;
+  assert.deepEqual(parseSitemap(Buffer.from(xml), opts), { urls: [], sitemaps: ['http://example.org/s1.xml.gz', 'http://example.org/s2.xml'] });
+});
+
+test('gzipped sitemap, and a gzip bomb stopped at the cap', () => {
+  const r = parseSitemap(gzipSync(Buffer.from(URLSET)), { ...opts, contentType: 'application/x-gzip' });
+  assert.equal(r.urls.length, 5);
+  const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
+  assert.ok(bomb.length < 100_000);
+  assert.throws(
+    () => parseSitemap(bomb, { ...opts, maxDecodedBytes: 1024 * 1024 }),
+    (err: unknown) => err instanceof SitemapTooLargeError && err.reason === 'decompression-bomb' && err.limit === 1024 * 1024,
+  );
+  assert.throws(() => parseSitemap(Buffer.from(URLSET), { ...opts, maxDecodedBytes: 100 }), SitemapTooLargeError);
+});
+
+test('plain-text sitemap', () => {
+  const text = 'http://example.org/one\r\n\n  http://example.org/two  \nnot a url\nftp://example.org/x\n';
+  assert.deepEqual(parseSitemap(Buffer.from(text), { ...opts, contentType: 'text/plain' }).urls, [
+    { url: 'http://example.org/one' },
+    { url: 'http://example.org/two' },
+  ]);
+});
+
+test('robots.txt Sitemap lines', () => {
+  const robots = `User-agent: *\nDisallow: /private\nSitemap: http://example.org/sitemap.xml\nsitemap:/relative-map.xml\n  SITEMAP :  https://cdn.example.net/map.xml.gz # comment\nSitemap: http://example.org/sitemap.xml\n# Sitemap: http://example.org/commented.xml\n`;
+  assert.deepEqual(robotsSitemaps(robots, 'http://example.org/robots.txt'), [
+    'http://example.org/sitemap.xml',
+    'http://example.org/relative-map.xml',
+    'https://cdn.example.net/map.xml.gz',
+  ]);
+});
