@@ -42,3 +42,23 @@ test('host key and pay-level domain', () => {
   assert.equal(payLevelDomainOf('http://127.0.0.1:3000/'), '127.0.0.1');
   assert.equal(payLevelDomainOf('localhost'), 'localhost');
 });
+
+test('surtKey agrees with warcio getSurt (the key pywb-compatible CDXJ already uses)', async () => {
+  const { getSurt } = await import('warcio');
+  const urls = [
+    'http://www.Example.org/Path/a?b=2&a=1#x',
+    'https://example.org:8080/',
+    'http://www2.example.org/',
+    'http://127.0.0.1:3000/x?y',
+    'http://b\u00fccher.example/',
+    'http://example.org/a b',
+    'http://example.org/?b=1&a=2&a=1',
+    'https://example.org:443/x',
+    'http://example.org/a/../b',
+    'http://wwwx.example.org/',
+  ];
+  for (const url of urls) assert.equal(surtKey(url), getSurt(url), url);
+  // Where they differ on purpose: escapes of unreserved characters are decoded, as pywb's
+  // canonicaliser does, so `%7E` and `~` index as one URL.
+  assert.equal(surtKey('http://example.org/a%7eb'), 'org,example)/a~b');
+});
