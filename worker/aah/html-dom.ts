@@ -51,7 +51,8 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
     {
       onopentag(name, attribs) {
         flush();
-        if (name === 'html' && names.length === 1) {
+        if (name === 'html') {
+          // As browsers do: a late or repeated <html> only adds attributes to the root.
           for (const [k, v] of Object.entries(attribs)) factory.setAttribute(root, k, v);
           return;
         }
@@ -70,7 +71,7 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
       },
       onclosetag(name) {
         flush();
-        if (name === 'html' && names.length === 1) return;
+        if (name === 'html') return;
         // Close up to the matching open element (htmlparser2 already closed implied ones).
         const at = names.lastIndexOf(name);
         if (at > 0) {

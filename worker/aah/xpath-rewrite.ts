@@ -108,7 +108,27 @@ export function replaceLiteralValues(expression: string, values: readonly string
   return out;
 }
 
-/** Each name test replaced by each of `tags`, one occurrence at a time. */
+// Templates swap an element for one of its kind (h3 → h2, div → section, b → strong) far more
+// often than across kinds, so those are tried first.
+const FAMILIES: readonly (readonly string[])[] = [
+  ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+  ['div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'figure'],
+  ['p', 'blockquote', 'pre'],
+  ['span', 'a', 'strong', 'b', 'em', 'i', 'small', 'bdi', 'cite', 'abbr', 'time', 'font'],
+  ['ul', 'ol', 'dl'],
+  ['li', 'dt', 'dd'],
+  ['table', 'tbody', 'tr', 'td', 'th'],
+];
+const familyOf = (tag: string): number => FAMILIES.findIndex((f) => f.includes(tag));
+
+/** `tags` with those of the same family as `tag` first (stable otherwise). */
+export function byFamily(tag: string, tags: readonly string[]): string[] {
+  const family = familyOf(tag);
+  if (family < 0) return [...tags];
+  return [...tags.filter((t) => familyOf(t) === family), ...tags.filter((t) => familyOf(t) !== family)];
+}
+
+/** Each name test replaced by each of `tags` (same family first), one occurrence at a time. */
 export function replaceNameTests(expression: string, tags: readonly string[]): Rewrite[] {
   const out: Rewrite[] = [];
   const parts = split(expression);
@@ -116,7 +136,7 @@ export function replaceNameTests(expression: string, tags: readonly string[]): R
     if (p.literal) return;
     for (const m of nameTestsIn(parts, i)) {
       const start = m.index! + m[1].length + m[2].length;
-      for (const tag of tags) {
+      for (const tag of byFamily(m[3], tags)) {
         if (tag === m[3]) continue;
         const copy = parts.slice();
         copy[i] = { literal: false, text: p.text.slice(0, start) + tag + p.text.slice(start + m[3].length) };

@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAahEngine, parseKnowledgeBase, type KnowledgeBase } from '../../../worker/aah/index';
+import { expectedPost, renamedTopicPage } from '../../fixtures/aah/phpbb-renamed/topic-page';
+
+const KB_XML = `<knowledge-base version="1">
+  <application id="board" name="Board" category="forum">
+    <detect threshold="2">
+      <xpath weight="2">//body[@id='phpbb']</xpath>
+      <header name="set-cookie">board_sid=</header>
+    </detect>
+    <level type="terminal">
+      <detect><url>/viewtopic\\.php</url></detect>
+      <navigate id="pages" bonus="0.4" select="//div[@class='pagination']//a"/>
+      <extract id="post" type="post" select="//div[contains(concat(' ',normalize-space(@class),' '),' post ') and starts-with(@id,'p')]">
+        <field name="title" select=".//h3" required="true"/>
+        <field name="author" select=".//p[@class='author']//a[contains(@class,'username')]" required="true"/>
+        <field name="date" select="(.//p[@class='author']//time/@datetime)[1]"/>
+        <field name="body" select=".//div[@class='content']" required="true"/>
+      </extract>
+    </level>
+    <level type="intermediate">
+      <detect><url>/viewforum\\.php</url></detect>
+      <navigate id="topics" bonus="0.5" select="//a[@class='topictitle']"/>
+    </level>
+    <navigate id="login" follow="false" select="//a[contains(@href,'ucp.php')]"/>
+    <navigate id="posting" follow="false" select="//a[contains(@href,'posting.php')]"/>
+  </application>
+  <application id="blog" name="Blog" category="blog">
+    <detect><xpath>//meta[@name='generator' and @content='Blog']</xpath></detect>
+    <level type="terminal"><detect><xpath>//article</xpath></detect>
+      <extract id="post" type="post" select="//article"><field name="title" select=".//h1"/></extract>
+    </level>
+  </application>
+</knowledge-base>`;
+
+function kb(): KnowledgeBase {
+  const r = parseKnowledgeBase(KB_XML);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.kb;
+}
+
+const forumPage = (body: string): string => `<html><head><base href="/board/"></head><body id="phpbb">${body}</body></html>`;
+const blogPage = '<html><head><meta name="generator" content="Blog"></head><body><article><h1>Hello</h1></article></body></html>';
+
+test('links resolve against <base href>, lose their fragment, and do-not-follow wins over follow', () => {
+  const engine = createAahEngine(kb());
+  const r = engine.analysePage({
+    url: 'http://f.test/x/viewforum.php?f=1',
+    html: forumPage(`<a class="topictitle" href="viewtopic.php?t=1#unread">T1</a>
+      <a class="topictitle" href="ucp.php?mode=login">sneaky</a>
+      <a class="topictitle" href="mailto:a@b.c">mail</a>
+      <a href="posting.php?mode=post&amp;f=1">new</a>`),
+  });
+  assert.deepEqual(r.application, { id: 'board', name: 'Board', category: 'forum' });
+  assert.equal(r.level, 'intermediate');
+  assert.deepEqual(r.follow, [{ url: 'http://f.test/board/viewtopic.php?t=1', bonus: 0.5, rule: 'board/intermediate/topics' }]);
+  assert.deepEqual(r.doNotFollow, [
+    { url: 'http://f.test/board/ucp.php?mode=login', rule: 'board/*/login' },
+    { url: 'http://f.test/board/posting.php?mode=post&f=1', rule: 'board/*/posting' },
+  ]);
+  assert.equal(r.actionsMatched, true);
+});
+
+test('response headers count as detection signals', () => {
+  const engine = createAahEngine(kb());
+  const page = '<html><body><p>plain</p></body></html>';
+  assert.equal(engine.analysePage({ url: 'http://h.test/viewtopic.php?t=1', html: page }).application, undefined);
+  const withCookie = createAahEngine(kb()).analysePage({
+    url: 'http://h.test/viewtopic.php?t=1', html: page, headers: { 'Set-Cookie': ['a=1', 'board_sid=abc; path=/'] },
+  });
+  assert.equal(withCookie.application, undefined, 'weight 1 is below the threshold of 2');
+});
+
+test('detection runs once per host; other hosts are detected on their own', () => {
+  const engine = createAahEngine(kb());
+  const first = engine.analysePage({ url: 'http://f.test/viewforum.php?f=1', html: forumPage('') });
+  const second = engine.analysePage({ url: 'http://f.test/viewforum.php?f=2', html: forumPage('') });
+  const blog = engine.analysePage({ url: 'http://b.test/p/1', html: blogPage });
+  assert.equal(first.detectionRan, true);
+  assert.equal(second.detectionRan, false);
+  assert.equal(second.application?.id, 'board');
+  assert.equal(blog.detectionRan, true);
+  assert.equal(blog.application?.id, 'blog');
+  assert.deepEqual(engine.hostApplication('f.test'), { id: 'board', name: 'Board' });
+});
+
+test('when the cached application stops matching on 3 pages the host is detected again', () => {
+  const engine = createAahEngine(kb());
+  engine.analysePage({ url: 'http://s.test/viewforum.php', html: forumPage('') });
+  const seen: (string | undefined)[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = engine.analysePage({ url: `http://s.test/post/${i}`, html: blogPage });
+    seen.push(r.application?.id);
+  }
+  assert.deepEqual(seen, ['board', 'board', 'blog'], 'two misses keep the cache, the third re-detects');
+  assert.deepEqual(engine.hostApplication('s.test'), { id: 'blog', name: 'Blog' });
+});
+
+test('a host with no application is cached as such after a few pages', () => {
+  const engine = createAahEngine(kb(), { detectionAttempts: 2 });
+  const plain = { html: '<html><body>plain</body></html>' };
+  assert.equal(engine.analysePage({ url: 'http://n.test/1', ...plain }).detectionRan, true);
+  assert.equal(engine.hostApplication('n.test'), undefined);
+  engine.analysePage({ url: 'http://n.test/2', ...plain });
+  assert.equal(engine.hostApplication('n.test'), null);
+  assert.equal(engine.analysePage({ url: 'http://n.test/3', ...plain }).detectionRan, false);
+});
+
+test('a renamed template is adapted after 3 more pages, with provenance, and the archivist can reject it', () => {
+  const times = [new Date('2024-05-01T12:00:00Z')];
+  const engine = createAahEngine(kb(), { now: () => times[0] });
+  const results = [1, 2, 3, 4, 5].map((t) => engine.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: renamedTopicPage(t) }));
+  assert.deepEqual(results.map((r) => r.application?.id), ['board', 'board', 'board', 'board', 'board']);
+  assert.deepEqual(results.map((r) => r.objects.length), [0, 0, 0, 3, 3]);
+  assert.deepEqual(results.map((r) => r.adaptation[0]?.event), ['candidates-generated', 'candidates-validated', 'candidates-validated', 'rule-adopted', undefined]);
+  const [rule] = engine.adaptedRules();
+  assert.equal(rule.id, 'board/terminal/post~adapted-1');
+  assert.equal(rule.originalRule, 'board/terminal/post');
+  assert.equal(rule.generatedOn, 'http://q.test/viewtopic.php?t=1');
+  assert.deepEqual(rule.validatedOn, [2, 3, 4].map((t) => `http://q.test/viewtopic.php?t=${t}`));
+  assert.equal(rule.acceptedAt, '2024-05-01T12:00:00.000Z');
+  assert.equal(rule.status, 'pending');
+  assert.match(rule.adapted.select, /^\/\/article\[.*' entry '/);
+  assert.equal(rule.adapted.fields.title, './/h2');
+  assert.ok(rule.mutations.includes("object: 'post' → 'entry', div → article"), rule.mutations.join('; '));
+  for (const [i, o] of results[4].objects.entries()) {
+    assert.deepEqual(o.fields, expectedPost(5, i));
+    assert.equal(o.rule, rule.id);
+  }
+  assert.equal(engine.setAdaptedRuleStatus(rule.id, 'rejected'), true);
+  const after = engine.analysePage({ url: 'http://q.test/viewtopic.php?t=6', html: renamedTopicPage(6) });
+  assert.equal(after.objects.length, 0, 'a rejected rule is not used');
+  assert.equal(engine.setAdaptedRuleStatus('nope', 'approved'), false);
+});
+
+test('adapted rules saved earlier are used straight away by a new engine', () => {
+  const first = createAahEngine(kb());
+  for (const t of [1, 2, 3, 4]) first.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: renamedTopicPage(t) });
+  const saved = first.adaptedRules();
+  const second = createAahEngine(kb());
+  second.loadAdaptedRules(saved);
+  const r = second.analysePage({ url: 'http://q.test/viewtopic.php?t=9', html: renamedTopicPage(9, 2) });
+  assert.deepEqual(r.objects.map((o) => o.fields.author), [expectedPost(9, 0).author, expectedPost(9, 1).author]);
+});
+
+test('a candidate that fails on a page is discarded', () => {
+  const engine = createAahEngine(kb());
+  engine.analysePage({ url: 'http://q.test/viewtopic.php?t=1', html: renamedTopicPage(1) });
+  // A page of the level where neither the original nor the candidates find anything.
+  const r = engine.analysePage({ url: 'http://q.test/viewtopic.php?t=2', html: forumPage('<p>deleted topic</p>') });
+  assert.equal(r.adaptation[0].event, 'no-candidate', 'all candidates failed, and this page offers none');
+  assert.deepEqual(engine.adaptedRules(), []);
+});

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileXPath, parseHtml, XPathEvaluator } from '../../../worker/aah/index';
+import { nodeText } from '../../../worker/aah/xpath-eval';
+
+const SOUP = `<!DOCTYPE html><p>stray<html lang=en><head><title>T &amp; x</title></head>
+<body class="home  single post-x"><div id=main><ul><li>one<li>two <a href=x>link</a></ul>
+<p>para one<p>para <b>two</b><br>three</div><table><tr><td>1<td>2</table>
+<div class="post entry"><h2>Title</h2><p>Text &eacute;t&eacute;</p></div><img src=i.png></body></html>`;
+
+const ev = new XPathEvaluator();
+const doc = parseHtml(SOUP);
+const texts = (expr: string): string[] => ev.select(expr, doc).map(nodeText);
+
+test('tag soup parses leniently: implied end tags, unquoted attributes, entities', () => {
+  assert.deepEqual(texts('//li'), ['one', 'two link']);
+  assert.deepEqual(texts('//td'), ['1', '2']);
+  assert.deepEqual(texts('//title'), ['T & x']);
+  assert.deepEqual(texts("//div[@id='main']/p"), ['para one', 'para two\nthree']);
+  assert.deepEqual(texts("//div[contains(@class,'post')]/p"), ['Text été']);
+  assert.equal(ev.select('/html', doc).length, 1, 'one html root, whatever came before <html>');
+  assert.equal(ev.string('/html/@lang', doc), 'en');
+});
+
+test('XPath 1.0: contains, starts-with, normalize-space, positions, union, ancestor axes', () => {
+  assert.equal(ev.select("//body[contains(concat(' ',normalize-space(@class),' '),' single ')]", doc).length, 1);
+  assert.deepEqual(texts("//p[starts-with(normalize-space(.),'para')]"), ['para one', 'para two\nthree']);
+  assert.deepEqual(texts('//li[2]/a/@href'), ['x']);
+  assert.deepEqual(texts('//td[position()=last()]'), ['2']);
+  assert.deepEqual(texts('//title | //h2'), ['T & x', 'Title'], 'union in document order');
+  assert.deepEqual(texts('//a/ancestor::div/@id'), ['main']);
+  assert.equal(ev.string('count(//p)', doc), '4');
+  assert.equal(ev.test("//a[normalize-space(.)='link']", doc), true);
+  assert.equal(ev.test("//a[normalize-space(.)='nope']", doc), false);
+});
+
+test('text keeps block boundaries and drops scripts', () => {
+  const d = parseHtml('<div id=x>a<script>var s = 1;</script><p>b</p>c<br>d <span>e</span><span>f</span></div>');
+  assert.equal(nodeText(ev.select("//div[@id='x']", d)[0]), 'a\nb\nc\nd ef');
+});
+
+test('pathological nesting is flattened instead of overflowing the stack', () => {
+  const d = parseHtml('<div>'.repeat(5000) + 'deep' + '</div>'.repeat(5000));
+  assert.equal(ev.string('count(//div)', d), '5000');
+  assert.ok(ev.test("//div[contains(.,'deep')]", d));
+});
+
+test('compileXPath rejects syntax errors and functions outside XPath 1.0, accepts and/or before a parenthesis', () => {
+  assert.throws(() => compileXPath('//a[@href'), /invalid XPath/);
+  assert.throws(() => compileXPath("//a[ends-with(@href,'x')]"), /unknown function ends-with\(\)/);
+  assert.throws(() => compileXPath('   '), /empty XPath/);
+  assert.doesNotThrow(() => compileXPath("//a[@x and (@y or @z)] | //b[not(@c)]"));
+  assert.doesNotThrow(() => compileXPath("//a[contains(@title,'f(x)')]"), 'calls inside literals are text');
+});
