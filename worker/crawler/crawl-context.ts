@@ -4,10 +4,11 @@ import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import { WarcWriter } from '../warc';
 import type { HttpExchange } from '../capture';
-import { createFetcher, resolveHost, type Fetcher } from '../fetch';
+import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
 import { RobotsCache } from '../robots';
 import { compileScope, TrapDetector } from '../url';
-import type { ScopeInput } from './plan-out-links';
+import { planOutLinks, type ScopeInput } from './plan-out-links';
+import type { OutLink } from './stage';
 import { CaptureStore } from '../store/capture-store';
 import { CrawlStatsTracker } from './crawl-stats';
 import { CommitSequencer } from './commit-sequencer';
@@ -51,7 +52,7 @@ export class CrawlContext {
     readonly aah: AahRunner | null,
   ) {
     this.stats = new CrawlStatsTracker();
-    this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath });
+    this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
   }
 
   static async open(o: CrawlContextOptions): Promise<CrawlContext> {
@@ -82,7 +83,9 @@ export class CrawlContext {
         if (exchange) await archive(exchange);
         return outcome;
       },
+      onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
     });
+    let queueSitemaps: (urls: string[]) => void = () => undefined;
     const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd.focus) : null;
     const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling) : null;
@@ -94,6 +97,7 @@ export class CrawlContext {
     });
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah);
     archive = (ex) => ctx.archiveAuxiliary(ex);
+    queueSitemaps = (urls) => ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
     ctx.restoreStats();
     seedFrontier(ctx);
     return ctx;
@@ -148,9 +152,17 @@ export class CrawlContext {
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: 'robots.txt', size, durationMs: 0, retries: 0, at: new Date() });
       })();
     } finally {
+      await releaseBody(ex.body).catch(() => undefined);
       await this.sequencer.turn(ticket).catch(() => undefined);
       this.sequencer.settle(ticket);
     }
+  }
+
+  /** Queues links found outside a page's pipeline (robots.txt Sitemap: lines), through scope. */
+  queueDiscovered(links: OutLink[], depth: number): void {
+    const plan = planOutLinks({ url: this.icd.seeds[0]!, host: '', depth, priority: 0, lease: null, links }, this.scopeInput(), this.traps);
+    this.frontier.add(this.crawlId, plan.candidates);
+    this.frontier.exclude(this.crawlId, plan.rejected);
   }
 
   relevanceSnapshot(): unknown {

@@ -5,6 +5,7 @@ import type { CaptureSummary, CrawlStats } from '../events/messages';
 import { SqliteFrontier, type Lease } from '../frontier';
 import { PolitenessRegistry } from '../politeness';
 import { runPipeline } from '../pipeline';
+import { releaseBody } from '../fetch';
 import { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
@@ -39,6 +40,7 @@ export class CrawlEngine {
   private wake: (() => void) | null = null;
   private done: Promise<EngineOutcome> | null = null;
   private pendingCaptures: CaptureSummary[] = [];
+  private finalStats: CrawlStats | null = null;
 
   constructor(private readonly opts: CrawlEngineOptions) {}
 
@@ -65,6 +67,7 @@ export class CrawlEngine {
   }
 
   stats(): CrawlStats {
+    if (this.finalStats) return this.finalStats;
     if (!this.ctx) {
       return { fetched: 0, queued: 0, inFlight: 0, failed: 0, failedByReason: {}, excluded: 0, excludedByReason: {}, bytes: 0, pagesPerSecond: 0, statusClasses: {}, updatedAt: new Date().toISOString() };
     }
@@ -98,6 +101,7 @@ export class CrawlEngine {
       await Promise.allSettled([...this.inFlight]);
       clearInterval(flushTimer);
       this.flushEvents();
+      this.finalStats = this.stats();
       frontier.closeCrawl(opts.crawlId);
       await ctx.close();
     }
@@ -133,7 +137,16 @@ export class CrawlEngine {
     } catch (err) {
       item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
     }
-    const summary = await commitItem(item, lease, ctx);
+    let summary: CaptureSummary | null = null;
+    try {
+      summary = await commitItem(item, lease, ctx);
+    } catch (err) {
+      // The database refused the commit (disk full, locked too long): nothing was acknowledged,
+      // so the URL goes back to the queue and is fetched again later.
+      console.error(`tidemark: commit of ${item.url} failed: ${(err as Error).message}`);
+      ctx.frontier.release(lease);
+    }
+    if (item.exchange) await releaseBody(item.exchange.body).catch(() => undefined);
     if (summary) this.pendingCaptures.push(summary);
     if (item.objects?.length && this.opts.objectsJsonlPath) {
       appendFileSync(this.opts.objectsJsonlPath, item.objects.map((o) => JSON.stringify({ type: o.type, url: item.url, fields: o.fields })).join('\n') + '\n');

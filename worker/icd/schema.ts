@@ -42,6 +42,8 @@ export const scopeSchema = z.object({
   queryHandling: z.enum(['keep', 'sort', 'strip']).default('keep'),
   /** Query variants of one path allowed per host before the path counts as a trap. */
   maxQueryVariantsPerPath: z.number().int().min(1).max(1_000_000).default(200),
+  /** Distinct dates of one calendar-like URL template per host before further ones are traps. */
+  maxCalendarDates: z.number().int().min(1).max(100_000).default(400),
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
   includeRequisites: z.boolean().default(true),
 });

@@ -27,7 +27,11 @@ export const extractStage: Stage = {
         throw err;
       }
     }
-    const result = extractFromResponse({ url: item.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes });
+    const result = extractFromResponse({
+      url: item.url, status: ex.status, headers: ex.headers, body,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling,
+    });
+    if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     item.links = result.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
     item.text = result.text;
     item.title = result.title;

@@ -1,0 +1,106 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
+import { runCli } from '../../support/run-cli';
+import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
+
+let site: AwkwardSite;
+let out: string;
+let log: Map<string, { outcome: string; status: number | null }>;
+let captures: Map<string, { status: number; size: number; recordType: string }>;
+let summary: { outcome: string; pages: number; failuresByReason: Record<string, number> };
+
+before(async () => {
+  site = await startAwkwardSite({ robots: 'User-agent: *\nDisallow: /private/\n' });
+  out = mkdtempSync(join(tmpdir(), 'tm-awkward-'));
+  const icdPath = join(out, 'icd.json');
+  writeFileSync(icdPath, JSON.stringify({
+    name: 'Awkward',
+    seeds: [`${site.origin}/`],
+    politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 4 },
+    limits: { connectTimeoutMs: 2000, headersTimeoutMs: 2000, totalTimeoutMs: 3000, maxBodyBytes: 2 * 1024 * 1024, maxDecodedBytes: 10 * 1024 * 1024, maxRetries: 1 },
+    scope: { maxPages: 500, maxCalendarDates: 30 },
+  }));
+  const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+  assert.equal(run.code, 0, `crawl finished (stderr: ${run.stderr.slice(-2000)})`);
+  summary = JSON.parse(run.stdout.trim().split('\n').pop()!);
+  const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+  log = new Map((db.prepare('SELECT url, outcome, status FROM CrawlLogEntry ORDER BY id').all() as { url: string; outcome: string; status: number | null }[]).map((r) => [new URL(r.url).pathname, r]));
+  captures = new Map((db.prepare('SELECT url, status, size, recordType FROM Capture').all() as { url: string; status: number; size: number; recordType: string }[]).map((r) => [new URL(r.url).pathname, r]));
+  db.close();
+});
+
+after(async () => site.close());
+
+test('the crawl finishes with a summary', () => {
+  assert.equal(summary.outcome, 'finished');
+  assert.ok(summary.pages >= 15);
+});
+
+test('robots.txt is archived and its Disallow honoured', () => {
+  assert.equal(captures.get('/robots.txt')?.status, 200);
+  assert.equal(log.get('/private/secret')?.outcome, 'robots');
+  assert.ok(!site.requests.some((r) => r.path === '/private/secret'), 'never requested');
+});
+
+test('a redirect chain is captured hop by hop, and a loop ends', () => {
+  for (const hop of ['/redirect/1', '/redirect/2', '/redirect/3']) assert.equal(captures.get(hop)?.status, 302, hop);
+  assert.equal(captures.get('/final')?.status, 200);
+  assert.equal(site.requests.filter((r) => r.path === '/loop/a').length, 1);
+  assert.equal(site.requests.filter((r) => r.path === '/loop/b').length, 1);
+});
+
+test('a slow body is cut at the total timeout and recorded', () => {
+  const entry = log.get('/slow');
+  assert.ok(entry, 'logged');
+  assert.match(entry!.outcome, /total-timeout|truncated-time/);
+});
+
+test('a 50 MB response is truncated at the cap and archived as such', () => {
+  assert.equal(captures.get('/huge')?.size, 2 * 1024 * 1024);
+  assert.equal(log.get('/huge')?.outcome, 'truncated-length');
+});
+
+test('a gzip bomb is archived as received and its decoding stopped', () => {
+  assert.equal(log.get('/bomb')?.outcome, 'decompression-bomb');
+  assert.ok(captures.has('/bomb'));
+});
+
+test('a calendar trap is contained', () => {
+  const days = site.requests.filter((r) => r.path.startsWith('/calendar/')).length;
+  assert.ok(days > 1 && days <= 30, `calendar pages fetched: ${days}`);
+  assert.ok((summary as unknown as { excludedByReason: Record<string, number> }).excludedByReason['trap-calendar']! >= 1, 'calendar URLs excluded as a trap');
+});
+
+test('malformed HTML and wrong charsets do not stop link extraction', () => {
+  assert.equal(captures.get('/deep')?.status, 200);
+  assert.ok(captures.has('/caf%E9'), 'latin-1 link resolved with its meta charset');
+  assert.equal(captures.get('/nocharset')?.status, 200);
+});
+
+test('a connection reset and a 500 leave clear crawl-log entries', () => {
+  assert.equal(log.get('/reset')?.outcome, 'connection-reset');
+  assert.equal(captures.get('/error500')?.status, 500);
+  assert.equal(site.requests.filter((r) => r.path === '/error500').length, 2, 'retried once');
+});
+
+test('a duplicate payload becomes a revisit record', () => {
+  const types = [captures.get('/dup1')?.recordType, captures.get('/dup2')?.recordType].sort();
+  assert.deepEqual(types, ['response', 'revisit']);
+});
+
+test('every WARC record reads back with valid digests and every CDXJ line points at its record', async () => {
+  const warcs = readdirSync(out).filter((n) => n.endsWith('.warc.gz'));
+  assert.ok(warcs.length >= 1);
+  for (const name of warcs) {
+    const check = await verifyWarcFile(join(out, name));
+    assert.deepEqual(check.errors, [], name);
+    assert.ok((check.types.revisit ?? 0) >= 0);
+  }
+  const index = await verifyCdxj(join(out, 'index.cdxj'), out);
+  assert.deepEqual(index.errors, []);
+});

@@ -1,0 +1,128 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGzip } from 'node:zlib';
+
+export interface AwkwardSite {
+  origin: string;
+  requests: { path: string; at: number; end?: number }[];
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const html = (body: string, charsetHeader = 'utf-8') => ({ type: `text/html; charset=${charsetHeader}`, body });
+
+/**
+ * A site full of the awkward routes a crawler meets (Heritrix's FetchHTTPTestServers in spirit):
+ * redirect chains and loops, a slow page, a 50 MB page, a gzip bomb, a calendar trap, malformed
+ * HTML, wrong charsets, a connection reset. The index links every route.
+ */
+export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<AwkwardSite> {
+  const requests: AwkwardSite['requests'] = [];
+  const routes: Record<string, Handler> = {
+    '/': (_q, res) => send(res, html(`<h1>Index</h1>
+      <a href="/redirect/1">chain</a> <a href="/loop/a">loop</a> <a href="/slow">slow</a> <a href="/huge">huge</a>
+      <a href="/bomb">bomb</a> <a href="/calendar/2026/01/01">calendar</a> <a href="/malformed">malformed</a>
+      <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>
+      <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>`)),
+    '/dup1': (_q, res) => send(res, html('<p>the same bytes twice</p>')),
+    '/dup2': (_q, res) => send(res, html('<p>the same bytes twice</p>')),
+    '/redirect/1': (_q, res) => redirect(res, '/redirect/2'),
+    '/redirect/2': (_q, res) => redirect(res, '/redirect/3'),
+    '/redirect/3': (_q, res) => redirect(res, '/final'),
+    '/final': (_q, res) => send(res, html('<p>end of the chain</p>')),
+    '/loop/a': (_q, res) => redirect(res, '/loop/b'),
+    '/loop/b': (_q, res) => redirect(res, '/loop/a'),
+    '/slow': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<p>slow start');
+      const timer = setTimeout(() => res.end('</p>'), 60_000);
+      res.on('close', () => clearTimeout(timer));
+    },
+    '/huge': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(50 * 1024 * 1024) });
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 50 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    },
+    '/bomb': (_q, res) => {
+      // ~1 GB of zeros, gzip-compressed on the fly: a few MB on the wire.
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      const gz = createGzip({ level: 9 });
+      gz.pipe(res);
+      const zeros = Buffer.alloc(1024 * 1024);
+      let n = 0;
+      const pump = () => {
+        while (n < 1024) {
+          n += 1;
+          if (!gz.write(zeros)) return gz.once('drain', pump);
+        }
+        gz.end();
+      };
+      res.on('close', () => gz.destroy());
+      pump();
+    },
+    '/malformed': (_q, res) => send(res, html('<html><body><p>unclosed <a href="/final">link<div><table><tr><td><a href=/deep>deep</a><<>>\u0000\u0001 <script>var x = "</p>";</script>')),
+    '/deep': (_q, res) => send(res, html('<p>deep page</p>')),
+    '/latin1': (_q, res) => send(res, { type: 'text/html; charset=utf-8', body: Buffer.from('<meta charset="iso-8859-1"><p>caf\xe9 <a href="/caf%E9">caf\xe9</a></p>', 'latin1') }),
+    '/nocharset': (_q, res) => send(res, { type: 'text/html', body: '<p>no charset <a href="/final">final</a></p>' }),
+    '/reset': (req) => req.socket.destroy(),
+    '/private/secret': (_q, res) => send(res, html('<p>robots should not fetch this</p>')),
+    '/error500': (_q, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('broken');
+    },
+    '/robots.txt': (_q, res) => {
+      if (!opts.robots) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(opts.robots);
+    },
+  };
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const entry: AwkwardSite['requests'][number] = { path, at: Date.now() };
+    requests.push(entry);
+    res.on('finish', () => (entry.end = Date.now()));
+    const calendar = /^\/calendar\/(\d+)\/(\d+)\/(\d+)$/.exec(path);
+    if (calendar) {
+      // An endless calendar: every day links the next day and the next month.
+      const d = new Date(Date.UTC(Number(calendar[1]), Number(calendar[2]) - 1, Number(calendar[3])));
+      const next = new Date(d.getTime() + 86_400_000);
+      const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+      const link = (x: Date) => `/calendar/${x.getUTCFullYear()}/${String(x.getUTCMonth() + 1).padStart(2, '0')}/${String(x.getUTCDate()).padStart(2, '0')}`;
+      send(res, html(`<p>${d.toISOString()}</p><a href="${link(next)}">next day</a> <a href="${link(month)}">next month</a>`));
+      return;
+    }
+    const route = routes[path];
+    if (route) route(req, res);
+    else {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Not found</h1>');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+function send(res: ServerResponse, page: { type: string; body: string | Buffer }): void {
+  res.writeHead(200, { 'content-type': page.type });
+  res.end(page.body);
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(302, { location });
+  res.end();
+}
