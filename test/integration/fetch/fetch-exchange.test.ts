@@ -1,0 +1,180 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createFetcher, decodeContentEncoding, type Fetcher, type FetchOutcome } from '../../../worker/fetch';
+import { sha1Digest } from '../../../worker/warc';
+import { startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
+
+const UA = 'Tidemark-test/0.1 (+http://127.0.0.1/contact)';
+const limits = { connectTimeoutMs: 1000, headersTimeoutMs: 1000, totalTimeoutMs: 3000, maxBodyBytes: 5 * 1024 * 1024, maxRetries: 0 };
+
+function exchangeOf(o: FetchOutcome) {
+  assert.ok(o.ok, `fetch failed: ${o.ok ? '' : `${o.reason} ${o.message}`}`);
+  return o.exchange;
+}
+const bodyBytes = (o: FetchOutcome) => {
+  const ex = exchangeOf(o);
+  assert.equal(ex.body.kind, 'memory');
+  return ex.body.kind === 'memory' ? ex.body.bytes : Buffer.alloc(0);
+};
+
+describe('fetcher: exchanges as received', () => {
+  let server: FixtureServer;
+  let raw: FixtureServer;
+  let fetcher: Fetcher;
+  let spoolDir: string;
+  const page = Buffer.from('<html><body><a href="/x">x</a></body></html>');
+  const gz = gzipSync(Buffer.from('compressed '.repeat(100)));
+
+  before(async () => {
+    spoolDir = await mkdtemp(join(tmpdir(), 'tidemark-fetch-'));
+    server = await startFixtureServer({
+      '/plain': (_q, res) => res.writeHead(200, 'Fine Thanks', { 'Content-Type': 'text/html', 'X-Order': 'first', 'Content-Length': page.length }).end(page),
+      '/chunked': (_q, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' }); // no length: node chunks it
+        res.write('part one, ');
+        setTimeout(() => res.end('part two'), 20);
+      },
+      '/gzip': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': gz.length }).end(gz),
+      '/moved': (_q, res) => res.writeHead(301, { location: '/plain' }).end(),
+      '/found': (_q, res) => res.writeHead(302, { location: 'http://elsewhere.invalid/' }).end(),
+      '/etag': (req, res) => {
+        if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304, { etag: '"v1"' }).end();
+        res.writeHead(200, { etag: '"v1"', 'last-modified': 'Wed, 01 Jan 2025 00:00:00 GMT' }).end('versioned');
+      },
+      '/abc': (_q, res) => res.writeHead(200).end('abc'),
+      '/cookies': (_q, res) => {
+        res.setHeader('Set-Cookie', ['a=1; Path=/', 'b=2, with comma']);
+        res.writeHead(200).end('ok');
+      },
+    });
+    raw = await startRawServer((socket, _head, n) => {
+      const path = _head.toString('latin1').split(' ')[1];
+      if (path === '/short-length') return void socket.end('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello, and more bytes than announced');
+      if (path === '/no-length') return void socket.end('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nread until the connection closes');
+      if (path === '/long-length') {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nonly forty bytes of the promised thousand');
+        return void setTimeout(() => socket.destroy(), 20);
+      }
+      // An echo of the request number on this connection: shows keep-alive reuse.
+      const body = `request ${n}`;
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nX-Mixed-CASE: Kept\r\n\r\n${body}`);
+    });
+    fetcher = createFetcher({ userAgent: UA, limits, spoolDir });
+  });
+  after(async () => {
+    await fetcher.close();
+    await server.close();
+    await raw.close();
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+
+  test('plain 200: status, raw head in received order and case, digest, IP', async () => {
+    const o = await fetcher.fetch(`${server.url}/plain?q=1`);
+    const ex = exchangeOf(o);
+    assert.equal(ex.status, 200);
+    assert.equal(ex.ip, '127.0.0.1');
+    assert.equal(ex.truncated, null);
+    assert.deepEqual(bodyBytes(o), page);
+    assert.equal(ex.payloadDigest, sha1Digest(page));
+    const head = ex.responseHead.toString('latin1');
+    assert.match(head, /^HTTP\/1\.1 200 Fine Thanks\r\n/);
+    assert.ok(head.indexOf('Content-Type: text/html') < head.indexOf('X-Order: first'), head);
+    assert.ok(head.endsWith('\r\n\r\n'));
+    assert.equal(ex.headers['content-type'], 'text/html');
+    assert.equal(o.retries, 0);
+  });
+
+  test('request head is byte for byte what the server received, on fresh and reused connections', async () => {
+    const first = exchangeOf(await fetcher.fetch(`${raw.url}/echo?a=b`, { headers: { 'X-Extra': 'yes' } }));
+    assert.deepEqual(first.requestHead, raw.log.at(-1)!.rawHead);
+    const numbers: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ex = exchangeOf(await fetcher.fetch(`${raw.url}/echo${i}`, { conditional: { etag: '"e"', lastModified: 'Wed, 01 Jan 2025 00:00:00 GMT' } }));
+      assert.deepEqual(ex.requestHead, raw.log.at(-1)!.rawHead);
+      numbers.push(ex.body.kind === 'memory' ? ex.body.bytes.toString() : '');
+    }
+    assert.ok(numbers.some((n) => n !== 'request 1'), `a keep-alive connection was reused: ${numbers.join(', ')}`);
+    const sent = raw.log.at(-1)!.rawHead!.toString('latin1');
+    assert.match(sent, /^GET \/echo3 HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/);
+    assert.match(sent, /\r\nUser-Agent: Tidemark-test\/0\.1 \(\+http:\/\/127\.0\.0\.1\/contact\)\r\n/);
+    assert.match(sent, /\r\nAccept-Encoding: gzip, deflate, br\r\n/);
+    assert.match(sent, /\r\nIf-None-Match: "e"\r\nIf-Modified-Since: Wed, 01 Jan 2025 00:00:00 GMT\r\n/);
+    assert.match(first.responseHead.toString('latin1'), /\r\nX-Mixed-CASE: Kept\r\n/);
+  });
+
+  test('chunked: body de-chunked, Transfer-Encoding gone from the stored head, digest of the de-chunked body', async () => {
+    const o = await fetcher.fetch(`${server.url}/chunked`);
+    const ex = exchangeOf(o);
+    assert.equal(bodyBytes(o).toString(), 'part one, part two');
+    assert.equal(ex.payloadDigest, sha1Digest(Buffer.from('part one, part two')));
+    assert.doesNotMatch(ex.responseHead.toString('latin1'), /transfer-encoding/i);
+    assert.equal(ex.headers['transfer-encoding'], 'chunked', 'the lookup headers still say how it came');
+  });
+
+  test('gzip content-encoding is stored as received and decodes on demand', async () => {
+    const o = await fetcher.fetch(`${server.url}/gzip`);
+    const ex = exchangeOf(o);
+    assert.deepEqual(bodyBytes(o), gz);
+    assert.equal(ex.payloadDigest, sha1Digest(gz));
+    assert.match(ex.responseHead.toString('latin1'), /content-encoding: gzip\r\n/i);
+    const decoded = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], 1024 * 1024);
+    assert.equal(decoded.toString(), 'compressed '.repeat(100));
+  });
+
+  test('301 and 302 are returned, not followed', async () => {
+    const moved = exchangeOf(await fetcher.fetch(`${server.url}/moved`));
+    assert.equal(moved.status, 301);
+    assert.equal(moved.headers['location'], '/plain');
+    const found = exchangeOf(await fetcher.fetch(`${server.url}/found`));
+    assert.equal(found.status, 302);
+    assert.equal(server.log.filter((r) => r.path.startsWith('/plain')).length, 1, 'only the plain test asked for /plain');
+  });
+
+  test('conditional GET: the ETag comes back as a 304 with an empty body', async () => {
+    const first = exchangeOf(await fetcher.fetch(`${server.url}/etag`));
+    const o = await fetcher.fetch(`${server.url}/etag`, { conditional: { etag: first.headers['etag'], lastModified: first.headers['last-modified'] } });
+    const again = exchangeOf(o);
+    assert.equal(again.status, 304);
+    assert.equal(bodyBytes(o).length, 0);
+    const logged = server.log.at(-1)!;
+    assert.equal(logged.headers['if-none-match'], '"v1"');
+    assert.equal(logged.headers['if-modified-since'], 'Wed, 01 Jan 2025 00:00:00 GMT');
+  });
+
+  test('repeated Set-Cookie headers are kept apart', async () => {
+    const ex = exchangeOf(await fetcher.fetch(`${server.url}/cookies`));
+    assert.equal(ex.headers['set-cookie'], 'a=1; Path=/\nb=2, with comma');
+    assert.equal((ex.responseHead.toString().match(/Set-Cookie:/g) ?? []).length, 2);
+  });
+
+  test('wrong and missing Content-Length', async () => {
+    const short = await fetcher.fetch(`${raw.url}/short-length`);
+    assert.equal(bodyBytes(short).toString(), 'hello', 'the announced length wins; the excess is not part of this response');
+    const none = await fetcher.fetch(`${raw.url}/no-length`);
+    assert.equal(bodyBytes(none).toString(), 'read until the connection closes');
+    const long = await fetcher.fetch(`${raw.url}/long-length`);
+    assert.equal(long.ok, false);
+    if (long.ok) return;
+    assert.equal(long.reason, 'connection-reset');
+    assert.ok(long.partial);
+    assert.equal(long.partial.truncated, 'disconnect');
+    const kept = long.partial.body.kind === 'memory' ? long.partial.body.bytes : Buffer.alloc(0);
+    assert.equal(kept.toString(), 'only forty bytes of the promised thousand');
+    assert.equal(long.partial.payloadDigest, sha1Digest(kept));
+  });
+
+  test('invalid URLs and schemes fail without a request', async () => {
+    const bad = await fetcher.fetch('ftp://127.0.0.1/file');
+    assert.equal(bad.ok, false);
+    assert.equal(!bad.ok && bad.reason, 'invalid-url');
+  });
+
+  test('the payload digest is sha1 in RFC 4648 base32 (known vector)', async () => {
+    const ex = exchangeOf(await fetcher.fetch(`${server.url}/abc`));
+    assert.equal(ex.payloadDigest, 'sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5'); // sha1("abc") = a9993e36…
+  });
+});

@@ -1,0 +1,75 @@
+import type { FailureReason } from '../capture';
+import { TimeoutError } from './timeout';
+
+/** The DNS resolver could not give an address for a host. */
+export class DnsError extends Error {
+  override readonly name = 'DnsError';
+  constructor(
+    readonly host: string,
+    message: string,
+  ) {
+    super(`DNS ${host}: ${message}`);
+  }
+}
+
+/** A compressed body would inflate past the cap (a gzip bomb, or just too big to parse). */
+export class DecompressionBombError extends Error {
+  override readonly name = 'DecompressionBombError';
+  constructor(readonly limitBytes: number) {
+    super(`decoded body exceeds ${limitBytes} bytes`);
+  }
+}
+
+/** What a failure means for the URL: why, and whether another attempt could help. */
+export interface ErrorClass {
+  reason: FailureReason;
+  retryable: boolean;
+}
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|HOSTNAME_MISMATCH)/;
+
+/** Node and undici error codes → class. Timeouts of connect/headers may pass, so they retry. */
+const BY_CODE: Record<string, ErrorClass> = {
+  ECONNREFUSED: { reason: 'connect-refused', retryable: true },
+  EHOSTUNREACH: { reason: 'connect-refused', retryable: true },
+  ENETUNREACH: { reason: 'connect-refused', retryable: true },
+  ECONNRESET: { reason: 'connection-reset', retryable: true },
+  EPIPE: { reason: 'connection-reset', retryable: true },
+  UND_ERR_SOCKET: { reason: 'connection-reset', retryable: true },
+  UND_ERR_CLOSED: { reason: 'connection-reset', retryable: true },
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: { reason: 'connection-reset', retryable: true },
+  ETIMEDOUT: { reason: 'connect-timeout', retryable: true },
+  UND_ERR_CONNECT_TIMEOUT: { reason: 'connect-timeout', retryable: true },
+  UND_ERR_HEADERS_TIMEOUT: { reason: 'headers-timeout', retryable: true },
+  // The body idle timer is set to the total budget: hitting it means the total time is spent.
+  UND_ERR_BODY_TIMEOUT: { reason: 'total-timeout', retryable: false },
+  ENOTFOUND: { reason: 'dns', retryable: false },
+  EAI_AGAIN: { reason: 'dns', retryable: false },
+  ERR_INVALID_URL: { reason: 'invalid-url', retryable: false },
+  UND_ERR_INVALID_ARG: { reason: 'invalid-url', retryable: false },
+};
+
+/**
+ * The one place that decides a failure's reason and whether it is worth retrying, from the
+ * error's class (our own errors) or its code (Node and undici errors). The total timeout is not
+ * retried: the whole budget is spent, and a slow server would spend it again. TLS, DNS and
+ * malformed responses are not retried either: they fail the same way next time.
+ */
+export function classifyError(err: unknown): ErrorClass {
+  if (err instanceof TimeoutError) {
+    if (err.kind === 'dns') return { reason: 'dns', retryable: false };
+    return { reason: `${err.kind}-timeout`, retryable: err.kind !== 'total' };
+  }
+  if (err instanceof DnsError) return { reason: 'dns', retryable: false };
+  if (err instanceof DecompressionBombError) return { reason: 'decompression-bomb', retryable: false };
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    const known = BY_CODE[code];
+    if (known) return known;
+    if (TLS_CODES.test(code)) return { reason: 'tls', retryable: false };
+    // llhttp parse errors (HPE_*): the server speaks broken HTTP; another try gets the same bytes.
+    if (code.startsWith('HPE_')) return { reason: 'internal', retryable: false };
+  }
+  return { reason: 'internal', retryable: false };
+}

@@ -1,0 +1,105 @@
+import { createReadStream } from 'node:fs';
+import { Readable, type Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { StoredBody } from '../capture';
+import { DecompressionBombError } from './classify-error';
+
+/** Content codings we can undo, listed in the order they were applied. Unknown ones: null. */
+export function parseContentCodings(header: string | undefined): string[] | null {
+  const codings = (header ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  return codings.every((c) => KNOWN.has(c)) ? codings : null;
+}
+const KNOWN = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/** "deflate" is meant to be zlib-wrapped, but many servers send raw deflate: the first two bytes tell. */
+function looksZlibWrapped(first: Buffer | undefined): boolean {
+  return !!first && first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
+}
+
+function decoderFor(coding: string, firstBytes: Buffer | undefined): Transform {
+  // Truncated captures end mid-stream; flushing with SYNC_FLUSH keeps what was decoded so far.
+  const zopts = { finishFlush: constants.Z_SYNC_FLUSH };
+  if (coding === 'br') return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH });
+  if (coding === 'deflate') return looksZlibWrapped(firstBytes) ? createInflate(zopts) : createInflateRaw(zopts);
+  return createGunzip(zopts);
+}
+
+/** At the cap: throw DecompressionBombError, or return the first `maxDecodedBytes` (robots.txt). */
+export type OverflowMode = 'throw' | 'truncate';
+
+/**
+ * Decodes a stream through the given codings (applied order; undone in reverse), collecting at most
+ * `maxDecodedBytes`. Stops reading the moment the output passes the cap and throws
+ * DecompressionBombError, so a 10 GB bomb costs a few chunks, not 10 GB of inflation. Corrupt or
+ * cut-off data ends decoding quietly with what was decoded: captures truncated at the size cap
+ * are still worth parsing.
+ */
+export async function decodeStreamCapped(
+  source: AsyncIterable<Buffer>,
+  codings: readonly string[],
+  maxDecodedBytes: number,
+  firstBytes?: Buffer,
+  overflow: OverflowMode = 'throw',
+): Promise<Buffer<ArrayBuffer>> {
+  const decoders = [...codings].reverse().map((c, i) => decoderFor(c, i === 0 ? firstBytes : undefined));
+  const out: Buffer[] = [];
+  let size = 0;
+  let bomb: DecompressionBombError | null = null;
+  try {
+    await pipeline(Readable.from(source), ...(decoders as [Transform]), async (decoded: AsyncIterable<Buffer>) => {
+      for await (const chunk of decoded) {
+        if (size + chunk.length > maxDecodedBytes) {
+          if (overflow === 'truncate') out.push(chunk.subarray(0, maxDecodedBytes - size));
+          throw (bomb = new DecompressionBombError(maxDecodedBytes));
+        }
+        size += chunk.length;
+        out.push(chunk);
+      }
+    });
+  } catch (err) {
+    if (bomb && overflow === 'throw') throw bomb;
+    if (bomb) return Buffer.concat(out);
+    // zlib (Z_*) and brotli (ERR__ERROR_*) data errors: keep what was decoded before the damage.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code !== 'string' || !/^(Z_|ERR__ERROR_)/.test(code)) throw err;
+  }
+  return Buffer.concat(out);
+}
+
+async function* fileChunks(path: string): AsyncGenerator<Buffer> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) yield chunk as Buffer;
+}
+
+async function* memoryChunks(bytes: Buffer): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
+}
+
+/**
+ * The entity body with its Content-Encoding removed (gzip, deflate, br, chained), for parsing.
+ * The stored body itself is never changed. Throws DecompressionBombError when the decoded body
+ * would exceed `maxDecodedBytes` (with overflow 'truncate': returns its first bytes instead); an
+ * unknown coding returns the bytes as they are (parsers then find nothing, the capture is still
+ * archived).
+ */
+export async function decodeContentEncoding(
+  body: StoredBody | Buffer,
+  contentEncoding: string | undefined,
+  maxDecodedBytes: number,
+  overflow: OverflowMode = 'throw',
+): Promise<Buffer<ArrayBuffer>> {
+  const codings = parseContentCodings(contentEncoding);
+  const chunks = Buffer.isBuffer(body) ? memoryChunks(body) : body.kind === 'memory' ? memoryChunks(body.bytes) : fileChunks(body.path);
+  if (!codings || codings.length === 0) return decodeStreamCapped(chunks, [], maxDecodedBytes, undefined, overflow);
+  // Peek at the first chunk (for the deflate wrapper check), then hand the whole stream on.
+  const first = await chunks.next();
+  if (first.done) return Buffer.alloc(0);
+  async function* withFirst(): AsyncGenerator<Buffer> {
+    yield first.value as Buffer;
+    yield* chunks;
+  }
+  return decodeStreamCapped(withFirst(), codings, maxDecodedBytes, first.value as Buffer, overflow);
+}

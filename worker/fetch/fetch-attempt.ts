@@ -1,0 +1,116 @@
+import type { Dispatcher } from 'undici';
+import type { HttpExchange } from '../capture';
+import { BodySink, type BodySinkOptions } from './body-sink';
+import { buildResponseHead, headersRecord, type RawHeaders } from './http-heads';
+import { startDeadline, TimeoutError, type Deadline } from './timeout';
+
+/** One GET, addressed to an IP, with everything the WARC records need about the request. */
+export interface AttemptRequest {
+  url: string;
+  /** `http://1.2.3.4:80` or `https://[::1]:443`: the pool is per IP, so the IP is exact. */
+  origin: string;
+  path: string;
+  ip: string;
+  /** Header pairs after `host` (which undici writes first). */
+  headers: readonly (readonly [string, string])[];
+  host: string;
+  requestHead: Buffer;
+  timeouts: { connectMs: number; headersMs: number; totalMs: number };
+}
+
+/** How one attempt ended: a whole exchange (maybe cut at the size cap), or an error (maybe after part of the body). */
+export type AttemptResult =
+  | { kind: 'exchange'; exchange: HttpExchange; durationMs: number }
+  | { kind: 'error'; error: Error; partial?: HttpExchange; durationMs: number };
+
+/** Thrown into undici to stop reading once the size cap is reached; never leaves this module. */
+class CapReached extends Error {}
+
+/**
+ * Runs one attempt through undici's dispatch API (the only one that hands out raw headers and the
+ * reason phrase). The body streams into a BodySink; the total deadline aborts the request and
+ * keeps what arrived (`truncated: 'time'`), a broken connection keeps it too (`'disconnect'`).
+ * The connect and headers deadlines are ours too: undici's own timers tick at half-second
+ * granularity and stay only as backstops.
+ */
+export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOptions: BodySinkOptions): Promise<AttemptResult> {
+  const started = Date.now();
+  const date = new Date(started);
+  return new Promise<AttemptResult>((resolve) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let settled = false;
+    let sink: BodySink | null = null;
+    let head: Pick<HttpExchange, 'status' | 'responseHead' | 'headers'> | null = null;
+
+    const exchangeOf = async (s: BodySink, truncated: HttpExchange['truncated']): Promise<HttpExchange> => {
+      const { body, payloadDigest } = await s.finish();
+      return { url: req.url, date, ip: req.ip, requestHead: req.requestHead, ...head!, body, payloadDigest, truncated };
+    };
+    const settle = (make: () => Promise<AttemptResult>) => {
+      if (settled) return;
+      settled = true;
+      for (const d of [total, connecting, waitingForHeaders]) d?.clear();
+      make().then(resolve, (error: Error) => resolve({ kind: 'error', error, durationMs: Date.now() - started }));
+    };
+    const fail = (error: Error) =>
+      settle(async () => {
+        const durationMs = Date.now() - started;
+        if (!sink) return { kind: 'error', error, durationMs };
+        const truncated = error instanceof TimeoutError ? 'time' : 'disconnect';
+        return { kind: 'error', error, partial: await exchangeOf(sink, truncated), durationMs };
+      });
+    const complete = (truncated: HttpExchange['truncated']) =>
+      settle(async () => ({ kind: 'exchange', exchange: await exchangeOf(sink!, truncated), durationMs: Date.now() - started }));
+
+    // Before the socket is connected there is nothing to abort yet: settle now, abort when it comes.
+    const expire = (err: TimeoutError) => (controller ? controller.abort(err) : fail(err));
+    const total = startDeadline(req.timeouts.totalMs, 'total', expire);
+    const connecting = startDeadline(req.timeouts.connectMs, 'connect', expire);
+    let waitingForHeaders: Deadline | null = null;
+
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        connecting.clear();
+        if (settled) return void c.abort(new Error('attempt already settled'));
+        waitingForHeaders?.clear(); // undici may restart a request on a fresh socket
+        waitingForHeaders = startDeadline(req.timeouts.headersMs, 'headers', expire);
+      },
+      onResponseStart(c, status, _headers, statusText) {
+        if (status < 200) return; // 1xx interim responses: the final one follows
+        waitingForHeaders?.clear();
+        const raw = (c.rawHeaders ?? []) as RawHeaders;
+        head = { status, responseHead: buildResponseHead(status, statusText ?? '', raw), headers: headersRecord(raw) };
+        sink = new BodySink(sinkOptions);
+      },
+      onResponseData(c, chunk) {
+        if (!sink || settled) return;
+        try {
+          const signal = sink.write(chunk);
+          if (signal === 'full') {
+            complete('length');
+            c.abort(new CapReached('size cap reached'));
+          } else if (signal === 'pause') {
+            c.pause();
+            void sink.drained().then(() => c.resume());
+          }
+        } catch (err) {
+          c.abort(err as Error);
+        }
+      },
+      onResponseEnd() {
+        if (sink) complete(sink.full ? 'length' : null);
+        else fail(new Error('response ended without a final status'));
+      },
+      onResponseError(_c, error) {
+        fail(error);
+      },
+    };
+
+    try {
+      dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler);
+    } catch (err) {
+      fail(err as Error);
+    }
+  });
+}

@@ -1,0 +1,144 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher } from 'undici';
+import type { FailureReason, HttpExchange } from '../capture';
+import { releaseBody } from './body-sink';
+import { classifyError } from './classify-error';
+import { sharedDnsCache, type DnsCache } from './dns-cache';
+import { fetchAttempt, type AttemptResult } from './fetch-attempt';
+import { buildRequestHead } from './http-heads';
+import { DEFAULT_BACKOFF, retryDelayMs, type BackoffConfig } from './retry-backoff';
+
+/** The ICD's fetch limits this stage uses (fetchLimitsSchema). */
+export interface FetchLimits {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  totalTimeoutMs: number;
+  maxBodyBytes: number;
+  maxRetries: number;
+}
+
+export interface FetcherOptions {
+  /** Sent as is: the ICD's user agent (with its contact URL). */
+  userAgent: string;
+  limits: FetchLimits;
+  /** Where bodies larger than `memoryBodyLimit` are spooled (the caller deletes them via releaseBody). */
+  spoolDir: string;
+  /** Default 1 MiB. */
+  memoryBodyLimit?: number;
+  /** Verify TLS certificates (default true). */
+  rejectUnauthorized?: boolean;
+  /** Use this dispatcher instead of the fetcher's own keep-alive Agent (not closed by close()). */
+  dispatcher?: Dispatcher;
+  /** Resolver for URLs fetched without an `ip` (default: the worker's shared DNS cache). */
+  dns?: DnsCache;
+  backoff?: BackoffConfig;
+  random?: () => number;
+}
+
+export interface FetchRequestOptions {
+  /** Connect to this address (from resolveHost): politeness and WARC-IP-Address agree with it. */
+  ip?: string;
+  conditional?: { etag?: string; lastModified?: string };
+  /** Extra request headers, sent after the standard ones. */
+  headers?: Record<string, string>;
+}
+
+/** How a fetch ended. A failed fetch may still carry a partial exchange worth archiving. */
+export type FetchOutcome =
+  | { ok: true; exchange: HttpExchange; durationMs: number; retries: number }
+  | { ok: false; reason: FailureReason; message: string; durationMs: number; retries: number; partial?: HttpExchange };
+
+export interface Fetcher {
+  fetch(url: string, opts?: FetchRequestOptions): Promise<FetchOutcome>;
+  close(): Promise<void>;
+}
+
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * Creates the crawl's fetcher: HTTP/1.1 with keep-alive through one undici Agent (a pool per IP
+ * origin), no redirect following (a 3xx is an exchange like any other), no decompression (the
+ * body is stored as received, minus chunking), retries with backoff on 5xx and connection errors.
+ */
+export function createFetcher(o: FetcherOptions): Fetcher {
+  const { limits } = o;
+  const ownAgent = o.dispatcher
+    ? null
+    : new Agent({
+        // Our own deadlines (fetch-attempt) enforce the limits; undici's timers are backstops.
+        connect: { timeout: limits.connectTimeoutMs, rejectUnauthorized: o.rejectUnauthorized ?? true },
+        headersTimeout: limits.headersTimeoutMs,
+        bodyTimeout: limits.totalTimeoutMs,
+        keepAliveTimeout: 4_000,
+      });
+  const dispatcher: Dispatcher = o.dispatcher ?? ownAgent!;
+  const dns = o.dns ?? sharedDnsCache;
+  const backoff = o.backoff ?? DEFAULT_BACKOFF;
+  const random = o.random ?? Math.random;
+  const sinkOptions = { maxBytes: limits.maxBodyBytes, memoryLimit: o.memoryBodyLimit ?? 1024 * 1024, spoolDir: o.spoolDir };
+
+  async function fetch(rawUrl: string, opts: FetchRequestOptions = {}): Promise<FetchOutcome> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported scheme ${url.protocol}`);
+    } catch (err) {
+      return { ok: false, reason: 'invalid-url', message: (err as Error).message, durationMs: 0, retries: 0 };
+    }
+    let ip = opts.ip;
+    if (!ip) {
+      const resolved = await dns.resolveHost(url.hostname);
+      if ('error' in resolved) return { ok: false, reason: 'dns', message: resolved.error, durationMs: 0, retries: 0 };
+      ip = resolved.ip;
+    }
+    const headers: [string, string][] = [
+      ['User-Agent', o.userAgent],
+      ['Accept', ACCEPT],
+      ['Accept-Encoding', ACCEPT_ENCODING],
+    ];
+    if (opts.conditional?.etag) headers.push(['If-None-Match', opts.conditional.etag]);
+    if (opts.conditional?.lastModified) headers.push(['If-Modified-Since', opts.conditional.lastModified]);
+    for (const [name, value] of Object.entries(opts.headers ?? {})) headers.push([name, value]);
+    const path = url.pathname + url.search;
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const request = {
+      url: url.href,
+      origin: `${url.protocol}//${ip.includes(':') ? `[${ip}]` : ip}:${port}`,
+      path,
+      ip,
+      host: url.host,
+      headers,
+      requestHead: buildRequestHead(path, url.host, headers),
+      timeouts: { connectMs: limits.connectTimeoutMs, headersMs: limits.headersTimeoutMs, totalMs: limits.totalTimeoutMs },
+    };
+
+    let durationMs = 0;
+    for (let retries = 0; ; retries++) {
+      const result: AttemptResult = await fetchAttempt(dispatcher, request, sinkOptions);
+      durationMs += result.durationMs;
+      const left = retries < limits.maxRetries;
+      if (result.kind === 'exchange') {
+        const { exchange } = result;
+        if (exchange.status < 500) return { ok: true, exchange, durationMs, retries };
+        if (!left) return { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
+        await releaseBody(exchange.body);
+        await sleep(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']));
+        continue;
+      }
+      const { reason, retryable } = classifyError(result.error);
+      if (!retryable || !left) {
+        return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}) };
+      }
+      if (result.partial) await releaseBody(result.partial.body);
+      await sleep(retryDelayMs(retries + 1, backoff, random));
+    }
+  }
+
+  return {
+    fetch,
+    async close() {
+      await ownAgent?.close();
+    },
+  };
+}

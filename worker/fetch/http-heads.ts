@@ -1,0 +1,76 @@
+/**
+ * Pure builders for the HTTP heads that go into WARC request and response records. undici does
+ * not hand out the bytes it wrote or read, so they are rebuilt here, exactly as undici writes a
+ * request (checked byte for byte against a raw server in the integration tests) and from the
+ * raw header list of the response (names and values as received, in order).
+ */
+
+/** Header name/value pairs in the order they are sent. */
+export type HeaderPairs = readonly (readonly [string, string])[];
+
+const CRLF = '\r\n';
+
+/**
+ * The request head undici writes for a body-less GET: request line, `host`, `connection`, then
+ * the given headers in order, then an empty line.
+ */
+export function buildRequestHead(path: string, host: string, headers: HeaderPairs, method = 'GET'): Buffer {
+  let head = `${method} ${path} HTTP/1.1${CRLF}host: ${host}${CRLF}connection: keep-alive${CRLF}`;
+  for (const [name, value] of headers) head += `${name}: ${value}${CRLF}`;
+  return Buffer.from(head + CRLF, 'latin1');
+}
+
+/** Raw headers as undici gives them: name, value, name, value… (Buffers as received). */
+export type RawHeaders = readonly (Buffer | string)[];
+
+const asBuffer = (b: Buffer | string) => (typeof b === 'string' ? Buffer.from(b, 'latin1') : b);
+const asText = (b: Buffer | string) => (typeof b === 'string' ? b : b.toString('latin1'));
+
+/**
+ * `Transfer-Encoding` without `chunked`: undici removes the chunking from the body, so the stored
+ * head must not announce it (replay tools would try to de-chunk again). Other codings stay.
+ * Returns null when nothing is left of the header.
+ */
+export function withoutChunked(value: string): string | null {
+  const rest = value
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && t.toLowerCase() !== 'chunked');
+  return rest.length ? rest.join(', ') : null;
+}
+
+/**
+ * The response head as received: status line (HTTP/1.1: undici does not say which minor version
+ * the server used), each raw header as `name: value`, an empty line. Transfer-Encoding is
+ * rewritten by `withoutChunked`, since the body is stored de-chunked.
+ */
+export function buildResponseHead(status: number, statusText: string, rawHeaders: RawHeaders): Buffer {
+  const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} ${statusText}${CRLF}`, 'utf8')];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = asBuffer(rawHeaders[i]!);
+    let value = asBuffer(rawHeaders[i + 1]!);
+    if (name.toString('latin1').toLowerCase() === 'transfer-encoding') {
+      const kept = withoutChunked(value.toString('latin1'));
+      if (kept === null) continue;
+      value = Buffer.from(kept, 'latin1');
+    }
+    parts.push(name, Buffer.from(': '), value, Buffer.from(CRLF));
+  }
+  parts.push(Buffer.from(CRLF));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Headers for lookups: lower-cased names, repeated headers joined by ', ' — except Set-Cookie,
+ * whose values may contain commas, joined by '\n'.
+ */
+export function headersRecord(rawHeaders: RawHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = asText(rawHeaders[i]!).toLowerCase();
+    const value = asText(rawHeaders[i + 1]!);
+    const prior = out[name];
+    out[name] = prior === undefined ? value : prior + (name === 'set-cookie' ? '\n' : ', ') + value;
+  }
+  return out;
+}

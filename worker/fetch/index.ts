@@ -1,0 +1,13 @@
+/**
+ * Fetch stage: one HTTP exchange per URL as the WARC writer needs it (raw heads, de-chunked body
+ * with its sha1 payload digest, spooled to disk when large), with timeouts, size caps, retries,
+ * a DNS cache for per-IP politeness, and capped content decoding for the extractors.
+ */
+export { createFetcher, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions } from './fetcher';
+export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
+export { decodeContentEncoding, decodeStreamCapped, parseContentCodings, type OverflowMode } from './decode-content-encoding';
+export { classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';
+export { TimeoutError, withTimeout, startDeadline, type TimeoutKind, type Deadline } from './timeout';
+export { releaseBody } from './body-sink';
+export { retryDelayMs, parseRetryAfterMs, DEFAULT_BACKOFF, type BackoffConfig } from './retry-backoff';
+export { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from './http-heads';

@@ -1,0 +1,65 @@
+/**
+ * The one typed timeout helper of the fetch stage: every network wait (DNS, connect, headers,
+ * the whole exchange) is bounded through it, and the error says which limit was hit, so
+ * `classifyError` can decide from the class alone.
+ */
+
+/** Which limit expired. */
+export type TimeoutKind = 'dns' | 'connect' | 'headers' | 'total';
+
+/** A limit expired. `kind` maps one-to-one onto a FailureReason. */
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+  constructor(
+    readonly kind: TimeoutKind,
+    readonly ms: number,
+  ) {
+    super(`${kind} timeout after ${ms} ms`);
+  }
+}
+
+/** A running deadline: `signal` aborts with a TimeoutError when it expires; `clear()` disarms it. */
+export interface Deadline {
+  readonly signal: AbortSignal;
+  readonly expired: boolean;
+  clear(): void;
+}
+
+/**
+ * Starts a deadline of `ms` milliseconds. The timer is unref'd so a forgotten deadline never keeps
+ * the process alive; `onExpire` runs once, when the deadline passes (not after `clear()`).
+ */
+export function startDeadline(ms: number, kind: TimeoutKind, onExpire?: (err: TimeoutError) => void): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    const err = new TimeoutError(kind, ms);
+    controller.abort(err);
+    onExpire?.(err);
+  }, ms);
+  timer.unref?.();
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * Runs `work` with a deadline: resolves with its result, or rejects with a TimeoutError when `ms`
+ * pass first. `work` receives the deadline's signal so it can stop what it started.
+ */
+export async function withTimeout<T>(ms: number, kind: TimeoutKind, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  let deadline: Deadline | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    deadline = startDeadline(ms, kind, reject);
+  });
+  try {
+    return await Promise.race([work(deadline!.signal), expiry]);
+  } finally {
+    deadline!.clear();
+  }
+}

@@ -1,0 +1,142 @@
+import type { HttpExchange } from '../capture';
+import { decodeContentEncoding, retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
+import { classifyRobotsResponse } from './robots-response';
+import { parseRobotsRules, type RobotsRules } from './robots-rules';
+
+/** The answer for one URL. `retryAt` (epoch ms): robots.txt is unreachable for now, ask again then. */
+export interface RobotsVerdict {
+  allowed: boolean;
+  crawlDelayMs?: number;
+  reason?: 'robots-disallowed' | 'robots-unavailable' | 'robots-retry' | 'robots-ignored' | 'robots-off';
+  retryAt?: number;
+}
+
+export interface RobotsCacheOptions {
+  userAgent: string;
+  /** ICD politeness.respectRobots; off: everything is allowed and nothing fetched. */
+  enabled: boolean;
+  /** ICD politeness.ignoreRobotsFor: URLs starting with one of these are allowed without asking. */
+  ignoreFor: readonly string[];
+  /** Fetches one URL, no redirects followed (the crawler archives each exchange here). */
+  fetchRobots: (url: string) => Promise<FetchOutcome>;
+  /** Called with each origin's Sitemap: URLs, once, when its robots.txt is parsed. */
+  onSitemaps?: (origin: string, sitemaps: string[]) => void;
+  /** Unreachable robots.txt: tries before the origin is treated as disallow-all (default 3). */
+  maxAttempts?: number;
+  /** Wait between those tries (default 30 s doubling, up to 10 min, jittered). */
+  backoff?: BackoffConfig;
+  /** RFC 9309 §2.5: at least 500 KiB must be parsed; more is ignored. */
+  maxBytes?: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+type OriginState =
+  | { kind: 'rules'; rules: RobotsRules }
+  | { kind: 'allow-all' }
+  | { kind: 'retry'; retryAt: number; failures: number }
+  | { kind: 'disallow-all' };
+
+/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects; past that, robots.txt is unavailable. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * robots.txt per origin for one crawl: fetched once (redirects followed up to 5 hops, each hop
+ * going through `fetchRobots` so it is archived), then answered from memory. 4xx: allow all;
+ * 5xx/timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
+ * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable').
+ */
+export class RobotsCache {
+  private readonly states = new Map<string, OriginState>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly now: () => number;
+
+  constructor(private readonly o: RobotsCacheOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  /** May `url` be fetched? Fetches the origin's robots.txt first if it is not known yet. */
+  async check(url: string): Promise<RobotsVerdict> {
+    if (!this.o.enabled) return { allowed: true, reason: 'robots-off' };
+    if (this.o.ignoreFor.some((prefix) => prefix && url.startsWith(prefix))) return { allowed: true, reason: 'robots-ignored' };
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return { allowed: true }; // the fetch stage reports the invalid URL
+    }
+    let state = this.states.get(origin);
+    if (!state || (state.kind === 'retry' && this.now() >= state.retryAt)) {
+      await this.load(origin);
+      state = this.states.get(origin)!;
+    }
+    switch (state.kind) {
+      case 'allow-all':
+        return { allowed: true };
+      case 'disallow-all':
+        return { allowed: false, reason: 'robots-unavailable' };
+      case 'retry':
+        return { allowed: false, reason: 'robots-retry', retryAt: state.retryAt };
+      case 'rules': {
+        const delay = state.rules.crawlDelayMs;
+        const verdict: RobotsVerdict = state.rules.isAllowed(url) ? { allowed: true } : { allowed: false, reason: 'robots-disallowed' };
+        return delay === null ? verdict : { ...verdict, crawlDelayMs: delay };
+      }
+    }
+  }
+
+  /** Sitemap: URLs of an origin's robots.txt (empty until it was fetched and parsed). */
+  sitemapsFor(url: string): string[] {
+    const state = this.states.get(new URL(url).origin);
+    return state?.kind === 'rules' ? [...state.rules.sitemaps] : [];
+  }
+
+  /** One load per origin at a time: concurrent checks wait for the same fetch. */
+  private load(origin: string): Promise<void> {
+    let pending = this.loading.get(origin);
+    if (!pending) {
+      pending = this.fetchAndDecide(origin).finally(() => this.loading.delete(origin));
+      this.loading.set(origin, pending);
+    }
+    return pending;
+  }
+
+  private async fetchAndDecide(origin: string): Promise<void> {
+    const robotsUrl = `${origin}/robots.txt`;
+    let target = robotsUrl;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const outcome = await this.o.fetchRobots(target);
+      const response = classifyRobotsResponse(outcome, target);
+      if (response.kind === 'redirect') {
+        target = response.location;
+        continue;
+      }
+      if (response.kind === 'allow-all') return void this.states.set(origin, { kind: 'allow-all' });
+      if (response.kind === 'unreachable') return this.failed(origin);
+      let text: string;
+      try {
+        text = await this.bodyText(response.exchange);
+      } catch {
+        return this.failed(origin); // the spooled body could not be read: as if unreachable
+      }
+      const rules = parseRobotsRules(robotsUrl, text, this.o.userAgent);
+      this.states.set(origin, { kind: 'rules', rules });
+      if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
+      return;
+    }
+    this.states.set(origin, { kind: 'allow-all' }); // too many redirects: "unavailable"
+  }
+
+  private failed(origin: string): void {
+    const prior = this.states.get(origin);
+    const failures = (prior?.kind === 'retry' ? prior.failures : 0) + 1;
+    if (failures >= (this.o.maxAttempts ?? 3)) return void this.states.set(origin, { kind: 'disallow-all' });
+    const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
+    this.states.set(origin, { kind: 'retry', retryAt: this.now() + wait, failures });
+  }
+
+  private async bodyText(exchange: HttpExchange): Promise<string> {
+    const bytes = await decodeContentEncoding(exchange.body, exchange.headers['content-encoding'], this.o.maxBytes ?? 512 * 1024, 'truncate');
+    return bytes.toString('utf8');
+  }
+}

@@ -1,0 +1,39 @@
+import type { HttpExchange } from '../capture';
+import type { FetchOutcome } from '../fetch';
+
+/** What one robots.txt fetch means (RFC 9309 §2.3.1). */
+export type RobotsResponse =
+  | { kind: 'parse'; exchange: HttpExchange }
+  | { kind: 'redirect'; location: string }
+  /** "Unavailable" (4xx, or a redirect without a target): no rules, crawl everything. */
+  | { kind: 'allow-all'; why: string }
+  /** "Unreachable" (5xx, 429, network errors, a body cut short): wait and ask again. */
+  | { kind: 'unreachable'; why: string };
+
+/**
+ * Classifies a robots.txt fetch. 429 counts as unreachable rather than unavailable: the server
+ * asks us to slow down, not to crawl everything. A 2xx body cut short by time or a broken
+ * connection is unreachable too (a missing Disallow line must not read as permission); one cut
+ * at the size cap is parsed, as RFC 9309 allows.
+ */
+export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): RobotsResponse {
+  const exchange = outcome.ok ? outcome.exchange : outcome.partial;
+  if (!exchange) return { kind: 'unreachable', why: outcome.ok ? 'no exchange' : `${outcome.reason}: ${outcome.message}` };
+  const { status } = exchange;
+  if (status >= 200 && status < 300) {
+    if (exchange.truncated === 'time' || exchange.truncated === 'disconnect') return { kind: 'unreachable', why: `body cut short (${exchange.truncated})` };
+    return { kind: 'parse', exchange };
+  }
+  if (status >= 300 && status < 400) {
+    const location = exchange.headers['location'];
+    if (!location) return { kind: 'allow-all', why: `HTTP ${status} without Location` };
+    try {
+      return { kind: 'redirect', location: new URL(location, fromUrl).href };
+    } catch {
+      return { kind: 'allow-all', why: `HTTP ${status} with an invalid Location` };
+    }
+  }
+  if (status === 429 || status >= 500) return { kind: 'unreachable', why: `HTTP ${status}` };
+  if (status >= 400) return { kind: 'allow-all', why: `HTTP ${status}` };
+  return { kind: 'unreachable', why: `HTTP ${status}` };
+}

@@ -1,0 +1,35 @@
+import robotsParser from 'robots-parser';
+import { robotsCrawlDelayMs } from '../politeness';
+
+/** The parsed robots.txt of one origin, as the crawler asks it. */
+export interface RobotsRules {
+  isAllowed(url: string): boolean;
+  /** Crawl-delay of the group that applies to us, in ms; null when none (or unreadable). */
+  crawlDelayMs: number | null;
+  sitemaps: string[];
+}
+
+/**
+ * The product token robots.txt groups are matched on (RFC 9309 §2.2.1): `Tidemark` for
+ * `Tidemark/0.1 (+https://…)`, and also for `Mozilla/5.0 (compatible; Tidemark/0.1; …)`.
+ */
+export function robotsProductToken(userAgent: string): string {
+  const compatible = /compatible;\s*([A-Za-z_-]+)/.exec(userAgent);
+  const leading = /^\s*([A-Za-z_-]+)/.exec(userAgent);
+  return (compatible?.[1] ?? leading?.[1] ?? '*').toLowerCase();
+}
+
+/**
+ * Parses robots.txt for the origin of `robotsUrl` (the URL first asked for: when robots.txt was
+ * reached through redirects, its rules still govern the original origin, RFC 9309 §2.3.1.2).
+ */
+export function parseRobotsRules(robotsUrl: string, text: string, userAgent: string): RobotsRules {
+  const robot = robotsParser(robotsUrl, text);
+  const token = robotsProductToken(userAgent);
+  return {
+    // undefined means "another origin": never asked, since the cache keys rules by origin.
+    isAllowed: (url) => robot.isAllowed(url, token) !== false,
+    crawlDelayMs: robotsCrawlDelayMs(robot.getCrawlDelay(token)),
+    sitemaps: robot.getSitemaps(),
+  };
+}
