@@ -1,0 +1,158 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createFetcher, type Fetcher } from '../../../worker/fetch';
+import { RobotsCache, type RobotsCacheOptions } from '../../../worker/robots';
+import { startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
+
+const UA = 'Tidemark/0.1 (+https://example.org/tidemark; web archiving crawler)';
+const limits = { connectTimeoutMs: 500, headersTimeoutMs: 300, totalTimeoutMs: 1000, maxBodyBytes: 1024 * 1024, maxRetries: 0 };
+
+const ROBOTS = `User-agent: *
+Disallow: /
+
+User-agent: Tidemark
+Disallow: /private/
+Allow: /private/open
+Crawl-delay: 2.5
+
+Sitemap: https://example.org/sitemap.xml
+`;
+
+describe('robots cache against real servers', () => {
+  let spoolDir: string;
+  let fetcher: Fetcher;
+  let rules: FixtureServer;
+  let missing: FixtureServer;
+  let failing: FixtureServer;
+  let redirecting: FixtureServer;
+  let looping: FixtureServer;
+  let silent: FixtureServer;
+  let fetched: string[];
+  let clock: number;
+
+  const cache = (extra: Partial<RobotsCacheOptions> = {}) =>
+    new RobotsCache({
+      userAgent: UA,
+      enabled: true,
+      ignoreFor: [],
+      fetchRobots: (url) => (fetched.push(url), fetcher.fetch(url)),
+      now: () => clock,
+      random: () => 0.5,
+      backoff: { baseMs: 1000, maxMs: 10_000 },
+      ...extra,
+    });
+
+  before(async () => {
+    spoolDir = await mkdtemp(join(tmpdir(), 'tidemark-robots-'));
+    fetcher = createFetcher({ userAgent: UA, limits, spoolDir });
+    const gz = gzipSync(ROBOTS);
+    rules = await startFixtureServer({
+      '/robots.txt': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gz),
+    });
+    missing = await startFixtureServer({});
+    failing = await startFixtureServer({ '/robots.txt': (_q, res) => res.writeHead(500).end('down') });
+    redirecting = await startFixtureServer({
+      '/robots.txt': (_q, res) => res.writeHead(301, { location: '/hop1' }).end(),
+      '/hop1': (_q, res) => res.writeHead(302, { location: `${rules.url}/robots.txt` }).end(), // cross-origin, as RFC 9309 allows
+    });
+    looping = await startFixtureServer({
+      '/robots.txt': (_q, res) => res.writeHead(301, { location: '/a' }).end(),
+      '/a': (_q, res) => res.writeHead(301, { location: '/b' }).end(),
+      '/b': (_q, res) => res.writeHead(301, { location: '/a' }).end(),
+    });
+    silent = await startRawServer(() => undefined);
+  });
+  after(async () => {
+    await fetcher.close();
+    for (const s of [rules, missing, failing, redirecting, looping, silent]) await s.close();
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+
+  test('200: our group applies (gzip-encoded file), crawl-delay in ms, sitemaps exposed, fetched once', async () => {
+    fetched = [];
+    clock = 0;
+    const sitemaps: string[][] = [];
+    const robots = cache({ onSitemaps: (_origin, urls) => sitemaps.push(urls) });
+    const verdicts = await Promise.all([
+      robots.check(`${rules.url}/`),
+      robots.check(`${rules.url}/private/secret`),
+      robots.check(`${rules.url}/private/open/page`),
+    ]);
+    assert.deepEqual(verdicts.map((v) => v.allowed), [true, false, true]);
+    assert.equal(verdicts[1]!.reason, 'robots-disallowed');
+    assert.ok(verdicts.every((v) => v.crawlDelayMs === 2500));
+    assert.deepEqual(fetched, [`${rules.url}/robots.txt`], 'one fetch for concurrent checks');
+    assert.deepEqual(sitemaps, [['https://example.org/sitemap.xml']]);
+    assert.deepEqual(robots.sitemapsFor(`${rules.url}/x`), ['https://example.org/sitemap.xml']);
+    await robots.check(`${rules.url}/again`);
+    assert.equal(fetched.length, 1);
+  });
+
+  test('404: everything allowed', async () => {
+    fetched = [];
+    const robots = cache();
+    assert.deepEqual(await robots.check(`${missing.url}/anything`), { allowed: true });
+    assert.equal(fetched.length, 1);
+  });
+
+  test('500: the host waits and robots.txt is retried with backoff, then disallow-all', async () => {
+    fetched = [];
+    clock = 1_000_000;
+    const robots = cache({ maxAttempts: 3 });
+    const first = await robots.check(`${failing.url}/page`);
+    assert.equal(first.allowed, false);
+    assert.equal(first.reason, 'robots-retry');
+    assert.equal(first.retryAt, clock + 750); // 1 s nominal, equal jitter at random 0.5
+    assert.equal((await robots.check(`${failing.url}/other`)).retryAt, first.retryAt, 'no refetch before retryAt');
+    assert.equal(fetched.length, 1);
+    clock = first.retryAt!;
+    const second = await robots.check(`${failing.url}/page`);
+    assert.equal(second.reason, 'robots-retry');
+    assert.equal(second.retryAt, clock + 1500, 'the wait doubles');
+    clock = second.retryAt!;
+    const third = await robots.check(`${failing.url}/page`);
+    assert.deepEqual(third, { allowed: false, reason: 'robots-unavailable' });
+    assert.equal(fetched.length, 3);
+  });
+
+  test('timeout: treated like a server error (wait and retry)', async () => {
+    fetched = [];
+    clock = 0;
+    const robots = cache();
+    const verdict = await robots.check(`${silent.url}/page`);
+    assert.equal(verdict.reason, 'robots-retry');
+    assert.equal(verdict.allowed, false);
+  });
+
+  test('redirects are followed (each hop fetched through fetchRobots) and rules apply to the first origin', async () => {
+    fetched = [];
+    const robots = cache();
+    assert.equal((await robots.check(`${redirecting.url}/private/x`)).allowed, false);
+    assert.equal((await robots.check(`${redirecting.url}/public`)).allowed, true);
+    assert.deepEqual(fetched, [`${redirecting.url}/robots.txt`, `${redirecting.url}/hop1`, `${rules.url}/robots.txt`]);
+  });
+
+  test('more than five redirects: robots.txt is unavailable, everything allowed', async () => {
+    fetched = [];
+    const robots = cache();
+    assert.deepEqual(await robots.check(`${looping.url}/x`), { allowed: true });
+    assert.equal(fetched.length, 6, 'the first fetch and five redirects');
+  });
+
+  test('override prefixes and robots off: allowed without fetching', async () => {
+    fetched = [];
+    const robots = cache({ ignoreFor: [`${rules.url}/private/`] });
+    assert.deepEqual(await robots.check(`${rules.url}/private/secret`), { allowed: true, reason: 'robots-ignored' });
+    assert.equal(fetched.length, 0);
+    assert.equal((await robots.check(`${rules.url}/privately`)).allowed, true);
+    const otherSpelling = await robots.check(`${rules.url.replace('127.0.0.1', 'localhost')}/private/secret`);
+    assert.equal(otherSpelling.reason, 'robots-disallowed', 'the prefix is exact: another spelling of the host still obeys');
+    const off = cache({ enabled: false });
+    assert.deepEqual(await off.check(`${failing.url}/x`), { allowed: true, reason: 'robots-off' });
+    assert.equal(fetched.length, 2, 'robots.txt of the two spellings; none for the override or with robots off');
+  });
+});
