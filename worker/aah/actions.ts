@@ -1,6 +1,6 @@
 /** Navigation and extraction actions applied to one page. Pure over a PageContext. */
-import { XMLSerializer } from '@xmldom/xmldom';
 import type { ExtractAction, FieldRule, NavigateAction } from './kb-types';
+import { serializeNode } from './lean-dom';
 import { linkTarget, nodeText, type PageContext } from './page-context';
 
 /** A link to queue, with the priority bonus of the rule that selected it. */
@@ -53,12 +53,10 @@ export function applyNavigation(
   return { follow: [...follow.values()], doNotFollow: [...excluded.values()] };
 }
 
-const serializer = new XMLSerializer();
-
 /** Value of one field on one object node: selected nodes' text (or markup), one per line. */
 export function fieldValue(field: Pick<FieldRule, 'select' | 'format'>, object: Node, page: PageContext): string {
   const nodes = page.ev.select(field.select, object);
-  const parts = nodes.map((n) => (field.format === 'html' ? serializer.serializeToString(n as unknown as Parameters<XMLSerializer["serializeToString"]>[0]) : nodeText(n)));
+  const parts = nodes.map((n) => (field.format === 'html' ? serializeNode(n) : nodeText(n)));
   return parts.filter(Boolean).join('\n');
 }
 

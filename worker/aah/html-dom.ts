@@ -1,6 +1,6 @@
 /**
- * Lenient HTML → DOM for XPath 1.0 (bench/aah-xpath.ts chose this pair: htmlparser2 events build an
- * `@xmldom/xmldom` document, queried by the `xpath` package).
+ * Lenient HTML → DOM for XPath 1.0 (bench/aah-xpath.ts chose this pair: htmlparser2 events build a
+ * {@link LeanDocument}, queried by the `xpath` package).
  *
  * Real-world tag soup is the norm on forums and blogs, so the tokenizer is htmlparser2 (implied
  * end tags, void elements, unquoted attributes, entities) and the tree is always one `html`
@@ -9,7 +9,7 @@
  * `//div[@class='post']` exactly as they would in a browser's HTML document.
  */
 import { Parser } from 'htmlparser2';
-import { DOMImplementation } from '@xmldom/xmldom';
+import { LeanDocument, LeanElement, LeanText } from './lean-dom';
 
 /** The small part of the W3C DOM the builder needs; xmldom and slimdom both provide it. */
 export interface DomFactory<D> {
@@ -22,7 +22,7 @@ export interface DomFactory<D> {
 }
 
 // Deeper pages exist only to attack recursive evaluators; no real template nests this far.
-const MAX_DEPTH = 512;
+const MAX_DEPTH = 256;
 
 const BLOCK_CONTAINERS = new Set([
   'html', 'head', 'body', 'div', 'ul', 'ol', 'dl', 'table', 'thead', 'tbody', 'tfoot', 'tr',
@@ -30,8 +30,8 @@ const BLOCK_CONTAINERS = new Set([
 ]);
 
 /**
- * Feeds `html` through htmlparser2 into `factory`. Nesting deeper than 512 open elements is
- * flattened (children attach to the 512th) so a hostile page cannot blow the evaluator's stack.
+ * Feeds `html` through htmlparser2 into `factory`. Nesting deeper than 256 open elements is
+ * flattened (children attach to the 256th) so a hostile page cannot blow the evaluator's stack.
  */
 export function buildDom<D>(html: string, factory: DomFactory<D>): D {
   const root = factory.root();
@@ -91,20 +91,26 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
   return factory.document;
 }
 
-/** xmldom factory: a namespace-less XML document whose root is `<html>`. */
-function xmldomFactory(): DomFactory<Document> {
-  const document = new DOMImplementation().createDocument(null, 'html', null) as unknown as Document;
+/** Lean DOM factory: a document whose root is `<html>`, numbered once built. */
+function leanFactory(): DomFactory<LeanDocument> {
+  const document = new LeanDocument();
+  const root = document.appendChild(new LeanElement(document, 'html'));
   return {
     document,
-    createElement: (name) => document.createElement(name),
-    createText: (text) => document.createTextNode(text),
-    setAttribute: (el, name, value) => (el as Element).setAttribute(name, value),
-    append: (parent, child) => (parent as Node).appendChild(child as Node),
-    root: () => document.documentElement,
+    createElement: (name) => new LeanElement(document, name),
+    createText: (text) => new LeanText(document, text),
+    setAttribute: (el, name, value) => (el as LeanElement).setAttribute(name, value),
+    append: (parent, child) => (parent as LeanElement).appendChild(child as LeanElement),
+    root: () => root,
   };
 }
 
-/** Parses HTML leniently into a DOM `Document` ready for {@link selectNodes}. */
+/**
+ * Parses HTML leniently into a DOM ready for XPath. The result implements the read-only part of
+ * the W3C DOM that XPath evaluation and the AAH use (see lean-dom.ts), typed as `Document`.
+ */
 export function parseHtml(html: string): Document {
-  return buildDom(html, xmldomFactory());
+  const doc = buildDom(html, leanFactory());
+  doc.numberNodes();
+  return doc as unknown as Document;
 }
