@@ -26,8 +26,9 @@ export interface Deadline {
 }
 
 /**
- * Starts a deadline of `ms` milliseconds. The timer is unref'd so a forgotten deadline never keeps
- * the process alive; `onExpire` runs once, when the deadline passes (not after `clear()`).
+ * Starts a deadline of `ms` milliseconds; `onExpire` runs once, when it passes (not after
+ * `clear()`). The timer keeps the process alive on purpose: work that waits on nothing else
+ * (an injected lookup, say) must still time out. Every caller clears its deadlines.
  */
 export function startDeadline(ms: number, kind: TimeoutKind, onExpire?: (err: TimeoutError) => void): Deadline {
   const controller = new AbortController();
@@ -38,7 +39,6 @@ export function startDeadline(ms: number, kind: TimeoutKind, onExpire?: (err: Ti
     controller.abort(err);
     onExpire?.(err);
   }, ms);
-  timer.unref?.();
   return {
     signal: controller.signal,
     get expired() {

@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { errors } from 'undici';
+import { classifyError, DecompressionBombError, DnsError, TimeoutError } from '../../../worker/fetch';
+
+const coded = (code: string) => Object.assign(new Error(code), { code });
+
+test('our own errors decide by class', () => {
+  assert.deepEqual(classifyError(new TimeoutError('connect', 10)), { reason: 'connect-timeout', retryable: true });
+  assert.deepEqual(classifyError(new TimeoutError('headers', 10)), { reason: 'headers-timeout', retryable: true });
+  assert.deepEqual(classifyError(new TimeoutError('total', 10)), { reason: 'total-timeout', retryable: false });
+  assert.deepEqual(classifyError(new TimeoutError('dns', 10)), { reason: 'dns', retryable: false });
+  assert.deepEqual(classifyError(new DnsError('x.test', 'NXDOMAIN')), { reason: 'dns', retryable: false });
+  assert.deepEqual(classifyError(new DecompressionBombError(5)), { reason: 'decompression-bomb', retryable: false });
+});
+
+test('undici errors', () => {
+  assert.deepEqual(classifyError(new errors.SocketError('other side closed')), { reason: 'connection-reset', retryable: true });
+  assert.deepEqual(classifyError(new errors.ConnectTimeoutError()), { reason: 'connect-timeout', retryable: true });
+  assert.deepEqual(classifyError(new errors.HeadersTimeoutError()), { reason: 'headers-timeout', retryable: true });
+  assert.deepEqual(classifyError(new errors.BodyTimeoutError()), { reason: 'total-timeout', retryable: false });
+});
+
+test('node errors by code, also when wrapped as a cause', () => {
+  assert.deepEqual(classifyError(coded('ECONNREFUSED')), { reason: 'connect-refused', retryable: true });
+  assert.deepEqual(classifyError(coded('ECONNRESET')), { reason: 'connection-reset', retryable: true });
+  assert.deepEqual(classifyError(new Error('fetch failed', { cause: coded('ECONNRESET') })), { reason: 'connection-reset', retryable: true });
+  assert.deepEqual(classifyError(coded('DEPTH_ZERO_SELF_SIGNED_CERT')), { reason: 'tls', retryable: false });
+  assert.deepEqual(classifyError(coded('ERR_TLS_CERT_ALTNAME_INVALID')), { reason: 'tls', retryable: false });
+  assert.deepEqual(classifyError(coded('HPE_INVALID_CONSTANT')), { reason: 'internal', retryable: false });
+  assert.deepEqual(classifyError(coded('ENOTFOUND')), { reason: 'dns', retryable: false });
+});
+
+test('anything else is internal and not retried', () => {
+  assert.deepEqual(classifyError(new Error('boom')), { reason: 'internal', retryable: false });
+  assert.deepEqual(classifyError('a string'), { reason: 'internal', retryable: false });
+  assert.deepEqual(classifyError(null), { reason: 'internal', retryable: false });
+});

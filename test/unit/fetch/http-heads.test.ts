@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from '../../../worker/fetch';
+
+test('request head: request line, host and connection first (as undici writes them), then our headers', () => {
+  const head = buildRequestHead('/a?b=c', 'example.org:8080', [
+    ['User-Agent', 'T/1'],
+    ['Accept', '*/*'],
+  ]);
+  assert.equal(head.toString('latin1'), 'GET /a?b=c HTTP/1.1\r\nhost: example.org:8080\r\nconnection: keep-alive\r\nUser-Agent: T/1\r\nAccept: */*\r\n\r\n');
+});
+
+test('response head keeps raw names, values and order; drops chunked from Transfer-Encoding', () => {
+  const raw = ['Content-Type', 'text/html', 'transfer-encoding', 'chunked', 'X-B', 'two', 'X-A', 'one'].map((s) => Buffer.from(s));
+  assert.equal(buildResponseHead(200, 'OK', raw).toString('latin1'), 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-B: two\r\nX-A: one\r\n\r\n');
+  const coded = buildResponseHead(404, 'Not Found', ['Transfer-Encoding', 'gzip, chunked']);
+  assert.equal(coded.toString('latin1'), 'HTTP/1.1 404 Not Found\r\nTransfer-Encoding: gzip\r\n\r\n');
+});
+
+test('response head: empty reason phrase keeps the separating space; header bytes pass through untouched', () => {
+  const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "café" in latin-1
+  const head = buildResponseHead(204, '', [Buffer.from('X-Name'), latin]);
+  assert.deepEqual(head, Buffer.concat([Buffer.from('HTTP/1.1 204 \r\nX-Name: '), latin, Buffer.from('\r\n\r\n')]));
+});
+
+test('withoutChunked', () => {
+  assert.equal(withoutChunked('chunked'), null);
+  assert.equal(withoutChunked(' Chunked '), null);
+  assert.equal(withoutChunked('gzip, chunked'), 'gzip');
+  assert.equal(withoutChunked('identity'), 'identity');
+});
+
+test('headers record: lower-case names, repeats joined, set-cookie kept apart by newlines', () => {
+  assert.deepEqual(headersRecord(['Vary', 'Accept', 'VARY', 'Cookie', 'Set-Cookie', 'a=1, b', 'set-cookie', 'c=2']), {
+    vary: 'Accept, Cookie',
+    'set-cookie': 'a=1, b\nc=2',
+  });
+});

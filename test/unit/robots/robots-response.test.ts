@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HttpExchange } from '../../../worker/capture';
+import type { FetchOutcome } from '../../../worker/fetch';
+import { classifyRobotsResponse } from '../../../worker/robots';
+
+const FROM = 'http://a.test/robots.txt';
+function exchange(status: number, headers: Record<string, string> = {}, truncated: HttpExchange['truncated'] = null): HttpExchange {
+  return {
+    url: FROM, date: new Date(0), ip: '192.0.2.1', requestHead: Buffer.alloc(0), responseHead: Buffer.alloc(0), status, headers,
+    body: { kind: 'memory', bytes: Buffer.alloc(0) }, payloadDigest: 'sha1:X', truncated,
+  };
+}
+const ok = (ex: HttpExchange): FetchOutcome => ({ ok: true, exchange: ex, durationMs: 1, retries: 0 });
+
+test('2xx is parsed, also when cut at the size cap', () => {
+  assert.equal(classifyRobotsResponse(ok(exchange(200)), FROM).kind, 'parse');
+  assert.equal(classifyRobotsResponse(ok(exchange(200, {}, 'length')), FROM).kind, 'parse');
+});
+
+test('a 2xx body cut by time or disconnect is unreachable, not permission', () => {
+  const partial: FetchOutcome = { ok: false, reason: 'total-timeout', message: 't', durationMs: 1, retries: 0, partial: exchange(200, {}, 'time') };
+  assert.equal(classifyRobotsResponse(partial, FROM).kind, 'unreachable');
+});
+
+test('3xx: the Location resolved against the URL fetched; without one, unavailable', () => {
+  assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: '/real.txt' })), FROM), { kind: 'redirect', location: 'http://a.test/real.txt' });
+  assert.equal(classifyRobotsResponse(ok(exchange(302)), FROM).kind, 'allow-all');
+});
+
+test('4xx allow all, except 429; 5xx and network failures are unreachable', () => {
+  assert.equal(classifyRobotsResponse(ok(exchange(404)), FROM).kind, 'allow-all');
+  assert.equal(classifyRobotsResponse(ok(exchange(403)), FROM).kind, 'allow-all');
+  assert.equal(classifyRobotsResponse(ok(exchange(429)), FROM).kind, 'unreachable');
+  const fivexx: FetchOutcome = { ok: false, reason: 'http-5xx', message: 'HTTP 503', durationMs: 1, retries: 2, partial: exchange(503) };
+  assert.equal(classifyRobotsResponse(fivexx, FROM).kind, 'unreachable');
+  const refused: FetchOutcome = { ok: false, reason: 'connect-refused', message: 'ECONNREFUSED', durationMs: 1, retries: 2 };
+  assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'unreachable', why: 'connect-refused: ECONNREFUSED' });
+});

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseRobotsRules, robotsProductToken } from '../../../worker/robots';
+
+test('product token from the usual user-agent shapes', () => {
+  assert.equal(robotsProductToken('Tidemark/0.1 (+https://github.com/tidemark/tidemark; web archiving crawler)'), 'tidemark');
+  assert.equal(robotsProductToken('Mozilla/5.0 (compatible; Tidemark/0.1; +https://example.org/bot)'), 'tidemark');
+  assert.equal(robotsProductToken('archive-bot'), 'archive-bot');
+});
+
+const text = `User-agent: *
+Disallow: /
+
+User-agent: tidemark
+Disallow: /tmp/
+Allow: /tmp/keep
+Crawl-delay: 0.5
+
+User-agent: otherbot
+Crawl-delay: 30
+
+Sitemap: https://example.org/a.xml
+Sitemap: https://example.org/b.xml
+`;
+
+test('our group, not *, applies; longest match wins; crawl-delay in ms; sitemaps', () => {
+  const rules = parseRobotsRules('https://example.org/robots.txt', text, 'Tidemark/0.1 (+https://x)');
+  assert.equal(rules.isAllowed('https://example.org/'), true);
+  assert.equal(rules.isAllowed('https://example.org/tmp/x'), false);
+  assert.equal(rules.isAllowed('https://example.org/tmp/keep/y'), true);
+  assert.equal(rules.crawlDelayMs, 500);
+  assert.deepEqual(rules.sitemaps, ['https://example.org/a.xml', 'https://example.org/b.xml']);
+});
+
+test('another crawler falls back to the * group', () => {
+  const rules = parseRobotsRules('https://example.org/robots.txt', text, 'SomeoneElse/2.0');
+  assert.equal(rules.isAllowed('https://example.org/page'), false);
+  assert.equal(rules.crawlDelayMs, null);
+});
+
+test('empty or garbage robots.txt allows everything', () => {
+  const rules = parseRobotsRules('http://a.test/robots.txt', '<html>not robots</html>', 'Tidemark/0.1');
+  assert.equal(rules.isAllowed('http://a.test/anything'), true);
+  assert.equal(rules.crawlDelayMs, null);
+  assert.deepEqual(rules.sitemaps, []);
+});
