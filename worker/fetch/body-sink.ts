@@ -77,7 +77,10 @@ export class BodySink {
   /** The stored body and its `sha1:` payload digest. Call once, after the last write. */
   async finish(): Promise<{ body: StoredBody; payloadDigest: string }> {
     const payloadDigest = DIGEST_PREFIX + base32(this.hash.digest());
-    if (!this.file) return { body: { kind: 'memory', bytes: Buffer.concat(this.chunks, this.bytes) }, payloadDigest };
+    if (!this.file) {
+      const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bytes);
+      return { body: { kind: 'memory', bytes }, payloadDigest };
+    }
     const file = this.file;
     await new Promise<void>((resolve, reject) => {
       if (this.fileError) return reject(this.fileError);

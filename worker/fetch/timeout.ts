@@ -31,18 +31,25 @@ export interface Deadline {
  * (an injected lookup, say) must still time out. Every caller clears its deadlines.
  */
 export function startDeadline(ms: number, kind: TimeoutKind, onExpire?: (err: TimeoutError) => void): Deadline {
-  const controller = new AbortController();
-  let expired = false;
+  // The AbortController is made only when someone asks for the signal: the fetcher starts three
+  // deadlines per request and uses none of their signals.
+  let controller: AbortController | null = null;
+  let reason: TimeoutError | null = null;
   const timer = setTimeout(() => {
-    expired = true;
-    const err = new TimeoutError(kind, ms);
-    controller.abort(err);
-    onExpire?.(err);
+    reason = new TimeoutError(kind, ms);
+    controller?.abort(reason);
+    onExpire?.(reason);
   }, ms);
   return {
-    signal: controller.signal,
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (reason) controller.abort(reason);
+      }
+      return controller.signal;
+    },
     get expired() {
-      return expired;
+      return reason !== null;
     },
     clear: () => clearTimeout(timer),
   };
