@@ -37,17 +37,25 @@ abstract class LeanNode {
   }
 }
 
+// Array subclasses are slow to create; node lists are made on first use (XPath walks
+// firstChild/nextSibling and rarely asks for them).
+const EMPTY = Object.freeze(new LeanList<never>());
+
 abstract class LeanParent extends LeanNode {
-  readonly childNodes = new LeanList<LeanChild>();
-  get firstChild(): LeanChild | null {
-    return this.childNodes[0] ?? null;
-  }
-  get lastChild(): LeanChild | null {
-    return this.childNodes[this.childNodes.length - 1] ?? null;
+  firstChild: LeanChild | null = null;
+  lastChild: LeanChild | null = null;
+  private list: LeanList<LeanChild> | undefined;
+  get childNodes(): LeanList<LeanChild> {
+    if (!this.firstChild) return EMPTY;
+    if (!this.list) {
+      this.list = new LeanList<LeanChild>();
+      for (let c: LeanChild | null = this.firstChild; c; c = c.nextSibling) this.list.push(c);
+    }
+    return this.list;
   }
   get textContent(): string {
     let s = '';
-    for (const c of this.childNodes) s += c.textContent;
+    for (let c: LeanChild | null = this.firstChild; c; c = c.nextSibling) s += c.textContent;
     return s;
   }
   appendChild(child: LeanChild): LeanChild {
@@ -55,9 +63,10 @@ abstract class LeanParent extends LeanNode {
     if (last) {
       last.nextSibling = child;
       child.previousSibling = last;
-    }
+    } else this.firstChild = child;
+    this.lastChild = child;
     child.parentNode = this;
-    this.childNodes.push(child);
+    this.list = undefined;
     return child;
   }
 }
@@ -98,7 +107,12 @@ export class LeanAttr extends LeanNode {
 
 export class LeanElement extends LeanParent {
   readonly nodeType = 1;
-  readonly attributes = new LeanList<LeanAttr>();
+  private attrs: LeanAttr[] | undefined;
+  private attrList: LeanList<LeanAttr> | undefined;
+  get attributes(): LeanList<LeanAttr> {
+    if (!this.attrs) return EMPTY;
+    return (this.attrList ??= LeanList.from(this.attrs) as LeanList<LeanAttr>);
+  }
   constructor(doc: LeanDocument, readonly localName: string) {
     super(doc);
   }
@@ -110,7 +124,7 @@ export class LeanElement extends LeanParent {
   }
   readonly nodeValue = null;
   getAttribute(name: string): string | null {
-    for (const a of this.attributes) if (a.name === name) return a.value;
+    if (this.attrs) for (const a of this.attrs) if (a.name === name) return a.value;
     return null;
   }
   getAttributeNS(_ns: string | null, name: string): string | null {
@@ -121,7 +135,9 @@ export class LeanElement extends LeanParent {
   }
   /** Adds an attribute; a repeated name keeps the first value, as HTML parsers do. */
   setAttribute(name: string, value: string): void {
-    if (!this.hasAttribute(name)) this.attributes.push(new LeanAttr(this.ownerDocument!, this, name, value));
+    if (this.hasAttribute(name)) return;
+    (this.attrs ??= []).push(new LeanAttr(this.ownerDocument!, this, name, value));
+    this.attrList = undefined;
   }
 }
 
@@ -137,7 +153,8 @@ export class LeanDocument extends LeanParent {
     super(null);
   }
   get documentElement(): LeanElement | null {
-    return (this.childNodes.find((c) => c.nodeType === 1) as LeanElement | undefined) ?? null;
+    for (let c: LeanChild | null = this.firstChild; c; c = c.nextSibling) if (c instanceof LeanElement) return c;
+    return null;
   }
   getElementById(id: string): LeanElement | null {
     if (!this.ids) {
@@ -145,7 +162,7 @@ export class LeanDocument extends LeanParent {
       const visit = (el: LeanElement): void => {
         const v = el.getAttribute('id');
         if (v && !this.ids!.has(v)) this.ids!.set(v, el);
-        for (const c of el.childNodes) if (c.nodeType === 1) visit(c);
+        for (let c: LeanChild | null = el.firstChild; c; c = c.nextSibling) if (c instanceof LeanElement) visit(c);
       };
       if (this.documentElement) visit(this.documentElement);
     }
@@ -157,7 +174,7 @@ export class LeanDocument extends LeanParent {
     const visit = (node: LeanParent | LeanText): void => {
       node.order = n++;
       if (node instanceof LeanElement) for (const a of node.attributes) a.order = n++;
-      if (node instanceof LeanParent) for (const c of node.childNodes) visit(c);
+      if (node instanceof LeanParent) for (let c: LeanChild | null = node.firstChild; c; c = c.nextSibling) visit(c);
     };
     visit(this);
   }

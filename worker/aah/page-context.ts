@@ -19,7 +19,7 @@ export interface PageInput {
 export interface PageContext {
   url: string;
   host: string;
-  baseUrl: string;
+  readonly baseUrl: string;
   headers: Record<string, string>;
   dom: Document;
   ev: XPathEvaluator;
@@ -33,18 +33,41 @@ export function createPageContext(page: PageInput, ev: XPathEvaluator): PageCont
   for (const [k, v] of Object.entries(page.headers ?? {})) {
     if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join('\n') : v;
   }
-  return { url: url.href, host: page.host ?? url.host, baseUrl: baseUrlOf(dom, url.href, ev), headers, dom, ev };
+  let baseUrl: string | undefined;
+  return {
+    url: url.href,
+    host: page.host ?? url.host,
+    // Lazy: only pages of a detected application resolve links.
+    get baseUrl() {
+      return (baseUrl ??= baseUrlOf(dom, url.href));
+    },
+    headers,
+    dom,
+    ev,
+  };
 }
 
-// HTML: the first <base> with an href wins, resolved against the document URL.
-function baseUrlOf(dom: Document, url: string, ev: XPathEvaluator): string {
-  const href = ev.string('(//base[@href])[1]/@href', dom).trim();
-  if (!href) return url;
-  try {
-    return new URL(href, url).href;
-  } catch {
-    return url;
+// HTML: the first <base> with an href wins, resolved against the document URL. A plain walk in
+// document order: it stops in <head> on real pages, where an XPath would visit every node.
+function baseUrlOf(dom: Document, url: string): string {
+  const stack: Node[] = [dom];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 1 && n.nodeName.toLowerCase() === 'base') {
+      const href = (n as Element).getAttribute('href')?.trim();
+      if (href) {
+        try {
+          return new URL(href, url).href;
+        } catch {
+          return url;
+        }
+      }
+    }
+    const kids: Node[] = [];
+    for (let c = n.firstChild; c; c = c.nextSibling) kids.push(c);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
   }
+  return url;
 }
 
 /**
