@@ -2,8 +2,9 @@
  * The crawl of one URL, declared once (CONVENTIONS.md): every stage has the same contract,
  * `(item, ctx) => StageResult`, and lives with its own code. A reader finds the whole crawl here.
  *
+ *   dns        — resolve the host: its IP is the politeness key, for robots.txt too
  *   robots     — preconditions: robots.txt allows it (fetching and archiving robots.txt first)
- *   fetch      — DNS (politeness key = IP), then one HTTP exchange within limits and retries
+ *   fetch      — one HTTP exchange within limits and retries
  *   extract    — out-links with anchor text and context, text, sitemaps, feeds
  *   aah        — web application, page level, links to follow, Web objects to keep
  *   analyze    — focused-crawling scores per out-link
@@ -14,6 +15,7 @@
  * crawl-log entry, Web objects) in WARC order: see crawler/commit-item.ts.
  */
 import type { CrawlItem, CrawlContext, Stage } from './crawler/stage';
+import { dnsStage } from './crawler/stages/dns-stage';
 import { robotsStage } from './crawler/stages/robots-stage';
 import { fetchStage } from './crawler/stages/fetch-stage';
 import { warcStage } from './crawler/stages/warc-stage';
@@ -22,7 +24,7 @@ import { aahStage } from './crawler/stages/aah-stage';
 import { analyzeStage } from './crawler/stages/analyze-stage';
 import { scheduleStage } from './crawler/stages/schedule-stage';
 
-export const PIPELINE: readonly Stage[] = [robotsStage, fetchStage, extractStage, aahStage, analyzeStage, warcStage, scheduleStage];
+export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, extractStage, aahStage, analyzeStage, warcStage, scheduleStage];
 
 /** Runs the stages in order until one finishes or skips the item. */
 export async function runPipeline(item: CrawlItem, ctx: CrawlContext): Promise<void> {

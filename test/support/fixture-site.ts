@@ -6,7 +6,7 @@ export interface FixtureSite {
   /** Every page URL of the site (what a complete crawl must capture). */
   pages: string[];
   /** Requests received, in order, with their time. */
-  requests: { path: string; at: number; ua: string }[];
+  requests: { path: string; host: string; at: number; end?: number; ua: string }[];
   close(): Promise<void>;
 }
 
@@ -19,7 +19,9 @@ export async function startFixtureSite(opts: { pageCount: number; delayMs?: numb
   const page = (i: number) => `/page/${i}.html`;
   const server = createServer((req: IncomingMessage, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    requests.push({ path, at: Date.now(), ua: String(req.headers['user-agent'] ?? '') });
+    const entry: FixtureSite['requests'][number] = { path, host: String(req.headers.host ?? ''), at: Date.now(), ua: String(req.headers['user-agent'] ?? '') };
+    requests.push(entry);
+    res.on('finish', () => (entry.end = Date.now()));
     setTimeout(() => {
       if (path === '/robots.txt') {
         if (!opts.robots) {

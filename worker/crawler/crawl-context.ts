@@ -6,7 +6,7 @@ import { WarcWriter } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
 import { RobotsCache } from '../robots';
-import { compileScope, TrapDetector } from '../url';
+import { compileScope, hostKeyOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { CaptureStore } from '../store/capture-store';
@@ -38,6 +38,8 @@ export class CrawlContext {
   readonly stats: CrawlStatsTracker;
   readonly sequencer = new CommitSequencer();
   readonly traps: TrapDetector;
+  /** robots.txt fetches not yet paid for with a politeness delay (the robots stage drains it). */
+  robotsFetched: { host: string; durationMs: number }[] = [];
 
   private constructor(
     readonly crawlId: number,
@@ -72,6 +74,7 @@ export class CrawlContext {
     await writer.open();
     const fetcher = createFetcher({ userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir });
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
+    let noteRobotsFetch: (f: { host: string; durationMs: number }) => void = () => undefined;
     const robots = new RobotsCache({
       userAgent: icd.userAgent,
       enabled: icd.politeness.respectRobots,
@@ -79,6 +82,7 @@ export class CrawlContext {
       // robots.txt responses are archived too (issue 3): every hop of their redirects.
       fetchRobots: async (url) => {
         const outcome = await fetcher.fetch(url);
+        noteRobotsFetch({ host: hostKeyOf(url), durationMs: outcome.durationMs });
         const exchange = outcome.ok ? outcome.exchange : outcome.partial;
         if (exchange) await archive(exchange);
         return outcome;
@@ -97,6 +101,7 @@ export class CrawlContext {
     });
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah);
     archive = (ex) => ctx.archiveAuxiliary(ex);
+    noteRobotsFetch = (f) => ctx.robotsFetched.push(f);
     queueSitemaps = (urls) => ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
     ctx.restoreStats();
     seedFrontier(ctx);

@@ -16,6 +16,8 @@ export interface CrawlItem {
   priority: number;
   /** Frontier lease handle, returned on completion. */
   lease: unknown;
+  /** The host's address, resolved by the DNS stage. */
+  ip?: string;
   exchange?: HttpExchange;
   durationMs?: number;
   retries?: number;

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { politenessDelayMs } from '../../politeness';
 import { PROCEED, type Stage } from '../stage';
 
 /**
@@ -9,6 +11,15 @@ export const robotsStage: Stage = {
   async process(item, ctx) {
     const verdict = await ctx.robots.check(item.url);
     if (verdict.crawlDelayMs !== undefined) ctx.frontier.setRobotsDelay(item.host, verdict.crawlDelayMs);
+    // Fetching robots.txt was a request to this host: the page waits its politeness delay too.
+    const fetched = ctx.robotsFetched.filter((f) => f.host === item.host);
+    if (fetched.length) {
+      ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== item.host);
+      if (ctx.icd.politeness.enabled) {
+        const last = fetched[fetched.length - 1]!;
+        await sleep(politenessDelayMs(last.durationMs, ctx.icd.politeness, verdict.crawlDelayMs));
+      }
+    }
     if (verdict.retryAt !== undefined) {
       item.retryAt = verdict.retryAt;
       item.failure = { reason: 'robots-unavailable', message: 'robots.txt could not be fetched yet; retrying later' };

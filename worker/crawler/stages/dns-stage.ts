@@ -1,0 +1,23 @@
+import { PROCEED, type Stage } from '../stage';
+
+/**
+ * Resolves the host before anything is fetched from it (robots.txt included): the politeness
+ * clock is the IP's, so host names on one address wait for each other from the first request.
+ */
+export const dnsStage: Stage = {
+  name: 'dns',
+  async process(item, ctx) {
+    const address = await ctx.resolveHost(item.url);
+    if ('error' in address) {
+      item.failure = { reason: 'dns', message: address.error };
+      return { kind: 'finish', reason: 'dns' };
+    }
+    if (!ctx.frontier.setHostKey(item.host, address.ip)) {
+      // Another host on this IP is being fetched right now: give the URL back, it comes round again.
+      item.released = true;
+      return { kind: 'skip', reason: 'ip-busy' };
+    }
+    item.ip = address.ip;
+    return PROCEED;
+  },
+};
