@@ -10,8 +10,8 @@ import {
   type KbParseResult, type LevelRule, type NavigateAction, type Signal,
 } from './kb-types';
 
-/** Allowed attributes (name → required) and children of each element of the format. */
-const SCHEMA: Record<string, { attrs: Record<string, boolean>; children: string[]; text?: boolean }> = {
+/** Allowed attributes (name → required) and children of each element (knowledge-base.xsd says the same; a test checks). */
+export const KB_SCHEMA: Readonly<Record<string, { attrs: Record<string, boolean>; children: string[]; text?: boolean }>> = {
   'knowledge-base': { attrs: { version: true, xmlns: false }, children: ['application'] },
   application: { attrs: { id: true, name: true, category: true, generic: false }, children: ['description', 'detect', 'level', 'navigate', 'extract'] },
   description: { attrs: {}, children: [], text: true },
@@ -57,7 +57,7 @@ type Report = (el: XmlElement, message: string) => void;
 
 /** Unknown elements and attributes, missing required attributes, stray text. */
 function checkStructure(el: XmlElement, err: Report): void {
-  const spec = SCHEMA[el.name];
+  const spec = KB_SCHEMA[el.name];
   for (const [name, required] of Object.entries(spec.attrs)) {
     if (required && !(name in el.attributes)) err(el, `missing attribute "${name}"`);
   }
@@ -67,7 +67,7 @@ function checkStructure(el: XmlElement, err: Report): void {
   if (!spec.text && el.text.trim()) err(el, 'text is not allowed here');
   for (const child of el.children) {
     if (!spec.children.includes(child.name)) {
-      const known = child.name in SCHEMA ? `not allowed inside <${el.name}>` : 'unknown element';
+      const known = child.name in KB_SCHEMA ? `not allowed inside <${el.name}>` : 'unknown element';
       err(child, `${known} (allowed: ${spec.children.join(', ') || 'none'})`);
     } else checkStructure(child, err);
   }
