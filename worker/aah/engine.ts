@@ -27,6 +27,11 @@ export interface AahEngineOptions {
   usePendingAdaptedRules?: boolean;
   /** Clock for provenance times (simulations pass simulated time). */
   now?: () => Date;
+  /**
+   * Larger HTML is not analysed (`skipped: 'page-too-large'`): analysis costs about 0.6 s per
+   * MB of forum markup (bench/aah-cost.ts), so a giant page must not stall the worker. Default 5,000,000 characters.
+   */
+  maxHtmlChars?: number;
 }
 
 /** What happened to adaptation on one page, for the crawl log and the cockpit. */
@@ -51,6 +56,8 @@ export interface PageAnalysis {
   /** True when detection ran on this page (false: the host's cached answer was used). */
   detectionRan: boolean;
   adaptation: AdaptationEvent[];
+  /** Set when the page was not analysed; the crawler then treats its links as without an AAH. */
+  skipped?: 'page-too-large';
 }
 
 export interface AahEngine {
@@ -77,7 +84,7 @@ interface HostState {
 export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {}): AahEngine {
   const opts = {
     recheckAfterMisses: 3, detectionAttempts: 5, negativeRecheckEvery: 50, validationPages: 3,
-    maxCandidates: 5, usePendingAdaptedRules: true, now: () => new Date(), ...options,
+    maxCandidates: 5, usePendingAdaptedRules: true, now: () => new Date(), maxHtmlChars: 5_000_000, ...options,
   };
   const ev = new XPathEvaluator();
   const hosts = new Map<string, HostState>();
@@ -99,6 +106,10 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
   }
 
   function analysePage(input: PageInput): PageAnalysis {
+    if (!input.dom && (input.html?.length ?? 0) > opts.maxHtmlChars) {
+      new URL(input.url); // same contract as analysed pages: an invalid URL is the caller's bug
+      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [], skipped: 'page-too-large' };
+    }
     const page = createPageContext(input, ev);
     let host = hosts.get(page.host);
     if (!host) hosts.set(page.host, (host = { app: null, decided: false, pages: 0, misses: 0 }));

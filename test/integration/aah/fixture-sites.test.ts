@@ -5,36 +5,11 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { request } from 'undici';
 import { createAahEngine, loadDefaultKnowledgeBaseXml, parseKnowledgeBase, type AahEngine, type PageAnalysis } from '../../../worker/aah/index';
 import { expectedPost, renamedTopicPage } from '../../fixtures/aah/phpbb-renamed/topic-page';
-
-const FIXTURES = new URL('../../fixtures/aah/', import.meta.url);
-
-interface Route {
-  file?: string;
-  render?: (origin: string) => string;
-  headers?: Record<string, string>;
-}
-
-/** One loopback site: path-and-query → fixture; `{{origin}}` in fixtures becomes the site's origin. */
-async function startSite(routes: Record<string, Route>): Promise<{ origin: string; server: Server }> {
-  const server = createServer(async (req, res) => {
-    const route = routes[req.url ?? ''];
-    if (!route) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const origin = `http://${req.headers.host}`;
-    const html = route.render ? route.render(origin) : (await readFile(new URL(route.file!, FIXTURES), 'utf8')).replaceAll('{{origin}}', origin);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...route.headers }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
+import { startSite, type Route } from './fixture-server';
 
 const SITES: Record<string, Record<string, Route>> = {
   wordpress: {

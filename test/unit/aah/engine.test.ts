@@ -152,3 +152,11 @@ test('a candidate that fails on a page is discarded', () => {
   assert.equal(r.adaptation[0].event, 'no-candidate', 'all candidates failed, and this page offers none');
   assert.deepEqual(engine.adaptedRules(), []);
 });
+
+test('pages over the size cap are not analysed', () => {
+  const engine = createAahEngine(kb(), { maxHtmlChars: 1000 });
+  const r = engine.analysePage({ url: 'http://f.test/viewforum.php?f=1', html: forumPage('<a class="topictitle" href="viewtopic.php?t=1">T</a>'.repeat(40)) });
+  assert.equal(r.skipped, 'page-too-large');
+  assert.deepEqual([r.application, r.follow.length, r.objects.length], [undefined, 0, 0]);
+  assert.equal(engine.hostApplication('f.test'), undefined);
+});
