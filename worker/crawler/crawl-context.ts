@@ -94,7 +94,9 @@ export class CrawlContext {
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd.focus) : null;
     const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling) : null;
     o.frontier.openCrawl(o.crawlId, {
-      maxPages: icd.scope.maxPages,
+      // The crawl's page budget is enforced on fetches by the engine; admission gets headroom so
+      // a focused crawl can still choose among many queued URLs.
+      maxPages: Math.min(icd.scope.maxPages * 100, 100_000_000),
       maxPagesPerHost: icd.scope.maxPagesPerHost,
       maxDepth: icd.scope.maxDepth + 1, // requisites may sit one hop past the page depth limit
       politeness: { ...icd.politeness, enabled: icd.politeness.enabled },

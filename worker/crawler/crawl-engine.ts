@@ -85,15 +85,16 @@ export class CrawlEngine {
     const concurrency = opts.icd.politeness.concurrency;
     const flushTimer = setInterval(() => this.flushEvents(), 500);
     try {
+      const maxPages = opts.icd.scope.maxPages;
       while (!this.halt) {
-        const free = concurrency - this.inFlight.size;
+        // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
+        const c = frontier.counters(opts.crawlId);
+        const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
+        const free = Math.min(concurrency - this.inFlight.size, budgetLeft);
         const leases = free > 0 ? frontier.nextMany(Date.now(), free) : [];
         for (const lease of leases) this.track(this.processLease(lease, ctx));
         if (leases.length) continue;
-        if (this.inFlight.size === 0 && frontier.nextWakeAt() === null) {
-          const c = frontier.counters(opts.crawlId);
-          if (c.queued + c.retrying + c.inFlight === 0) return 'finished';
-        }
+        if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) return 'finished';
         await this.sleepUntilWake(frontier.nextWakeAt());
       }
       return this.halt;

@@ -1,5 +1,5 @@
 import type { Icd } from '../icd/schema';
-import { analysisConfigFromFocus, createPageAnalyzer, type PageAnalyzer } from '../analyze';
+import { analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, topicVectorToRecord, type PageAnalyzer } from '../analyze';
 import { createTextAnalyzer, DocumentFrequencies, extractMainContent } from '../text';
 import type { CrawlItem } from './stage';
 
@@ -27,7 +27,12 @@ export class FocusAnalysis {
   private constructor(private readonly analyzer: PageAnalyzer, private readonly focus: Icd['focus']) {}
 
   static create(focus: Icd['focus']): FocusAnalysis {
-    const config = analysisConfigFromFocus(focus, { analyzer: createTextAnalyzer(), documentFrequencies: new DocumentFrequencies() });
+    const analyzer = createTextAnalyzer();
+    // Without a reviewed reference crawl, the keywords and topics alone make the topic vector.
+    const topicTerms = Object.keys(focus.topicTerms).length
+      ? focus.topicTerms
+      : topicVectorToRecord(buildTopicVector([], focus.keywords, focus.topics, { termsOf: (t) => analyzer.analyze(t).terms }).vector);
+    const config = analysisConfigFromFocus({ ...focus, topicTerms }, { analyzer, documentFrequencies: new DocumentFrequencies() });
     return new FocusAnalysis(createPageAnalyzer(config), focus);
   }
 

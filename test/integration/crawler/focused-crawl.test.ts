@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTopicalSite } from '../../support/topical-site';
+import { runCli } from '../../support/run-cli';
+import { runReferenceCrawl } from '../../../worker/focus/reference-crawl';
+import { parseIcd } from '../../../worker/icd/schema';
+
+async function crawlOrder(focus: boolean): Promise<string[]> {
+  const site = await startTopicalSite(20);
+  const out = mkdtempSync(join(tmpdir(), 'tm-focus-'));
+  const icdPath = join(out, 'icd.json');
+  writeFileSync(icdPath, JSON.stringify({
+    name: 'Focus',
+    seeds: [`${site.origin}/`],
+    scope: { maxPages: 16 },
+    // One fetch at a time, so the fetch order is the frontier's order.
+    politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 1 },
+    focus: { enabled: focus, keywords: [{ term: 'tide', weight: 1 }, { term: 'estuary', weight: 1 }, { term: 'sea level', weight: 1 }] },
+  }));
+  try {
+    const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+    assert.equal(run.code, 0, run.stderr);
+    return site.requests.filter((p) => p !== '/robots.txt').map(site.topicOf);
+  } finally {
+    await site.close();
+  }
+}
+
+test('focused crawling fetches the relevant topic first; breadth-first does not', { timeout: 120_000 }, async () => {
+  const focused = await crawlOrder(true);
+  const bfs = await crawlOrder(false);
+  const share = (order: string[]) => order.filter((t) => t === 'tides').length / order.filter((t) => t !== 'index').length;
+  assert.ok(share(focused) >= 0.75, `focused: ${focused.join(' ')}`);
+  assert.ok(share(bfs) <= 0.6, `bfs: ${bfs.join(' ')}`);
+  assert.ok(share(focused) > share(bfs));
+});
+
+test('the reference crawl proposes topic terms from the pages near the seeds', { timeout: 60_000 }, async () => {
+  const site = await startTopicalSite(10);
+  try {
+    const icd = parseIcd({
+      name: 'Ref', seeds: [`${site.origin}/tides/0.html`],
+      politeness: { minDelayMs: 0 },
+      focus: { enabled: true, keywords: [{ term: 'moon', weight: 1 }], referenceCrawl: { maxPages: 5, maxDepth: 2 } },
+    });
+    const result = await runReferenceCrawl(icd);
+    assert.equal(result.documents.length, 5);
+    const terms = result.topTerms.slice(0, 12).map((t) => t.term);
+    assert.ok(terms.includes('moon'), `keyword term present: ${terms.join(', ')}`);
+    assert.ok(terms.some((t) => t.startsWith('tide') || t.startsWith('estuar')), `site vocabulary present: ${terms.join(', ')}`);
+    assert.ok(result.topicTerms['moon']! > 0);
+  } finally {
+    await site.close();
+  }
+});

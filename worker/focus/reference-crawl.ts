@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Icd } from '../icd/schema';
+import { createFetcher, decodeContentEncoding, releaseBody } from '../fetch';
+import { extractFromResponse } from '../extract';
+import { canonicalize, checkScope, compileScope } from '../url';
+import { buildTopicVector, type WeightedTerm } from '../analyze';
+import { createTextAnalyzer, extractMainContent } from '../text';
+
+export interface ReferenceDocument {
+  url: string;
+  title: string;
+  words: number;
+}
+
+export interface ReferenceCrawlResult {
+  documents: ReferenceDocument[];
+  /** Most representative terms of the topic vector, for the archivist's review. */
+  topTerms: WeightedTerm[];
+  /** The whole topic vector (term → weight), ready for `focus.topicTerms`. */
+  topicTerms: Record<string, number>;
+  failures: { url: string; reason: string }[];
+}
+
+/**
+ * ARCOMEM's reference crawl: the seeds plus up to `focus.referenceCrawl.maxPages` pages within
+ * `maxDepth`, fetched politely one at a time, whose main text builds the topic vector
+ * (TF-IDF-weighted sum of the documents' vectors plus the keywords and topics). Nothing is
+ * archived: this only proposes terms.
+ */
+export async function runReferenceCrawl(icd: Icd, opts: { onProgress?(done: number, total: number): void } = {}): Promise<ReferenceCrawlResult> {
+  const { maxPages, maxDepth } = icd.focus.referenceCrawl;
+  const spoolDir = mkdtempSync(join(tmpdir(), 'tidemark-reference-'));
+  const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir });
+  const scope = compileScope(icd.scope, icd.seeds);
+  const analyzer = createTextAnalyzer();
+  const queue: { url: string; depth: number }[] = [];
+  const seen = new Set<string>();
+  for (const seed of icd.seeds) {
+    const url = canonicalize(seed);
+    if (url && !seen.has(url)) {
+      seen.add(url);
+      queue.push({ url, depth: 0 });
+    }
+  }
+  const docs: { url: string; title: string; text: string }[] = [];
+  const failures: ReferenceCrawlResult['failures'] = [];
+  try {
+    while (queue.length && docs.length < maxPages) {
+      const { url, depth } = queue.shift()!;
+      const outcome = await fetcher.fetch(url);
+      if (!outcome.ok) {
+        failures.push({ url, reason: outcome.reason });
+        continue;
+      }
+      const ex = outcome.exchange;
+      try {
+        if (ex.status >= 200 && ex.status < 400) {
+          const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], icd.limits.maxDecodedBytes) : Buffer.alloc(0);
+          const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
+          if (result.kind === 'html') {
+            const main = extractMainContent(body.toString('utf8'));
+            docs.push({ url, title: result.title ?? main.title, text: main.text || result.text || '' });
+          }
+          for (const link of result.links) {
+            if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;
+            if (seen.has(link.url) || depth + 1 > maxDepth) continue;
+            if (!checkScope({ url: link.url, depth: depth + 1, kind: link.kind }, scope).inScope) continue;
+            seen.add(link.url);
+            queue.push({ url: link.url, depth: depth + 1 });
+          }
+        } else failures.push({ url, reason: `http-${ex.status}` });
+      } catch (err) {
+        failures.push({ url, reason: (err as Error).message });
+      } finally {
+        await releaseBody(ex.body).catch(() => undefined);
+      }
+      opts.onProgress?.(docs.length, maxPages);
+      if (icd.politeness.enabled && queue.length) await sleep(icd.politeness.minDelayMs);
+    }
+  } finally {
+    await fetcher.close();
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+  const termsOf = (text: string) => analyzer.analyze(text).terms;
+  const topic = buildTopicVector(docs, icd.focus.keywords, icd.focus.topics, { termsOf, topN: 40 });
+  return {
+    documents: docs.map((d) => ({ url: d.url, title: d.title, words: d.text.split(/\s+/).filter(Boolean).length })),
+    topTerms: topic.topTerms,
+    topicTerms: Object.fromEntries(topic.vector),
+    failures,
+  };
+}
