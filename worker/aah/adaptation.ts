@@ -41,7 +41,13 @@ interface Pending extends RelaxedCandidate {
 interface RuleState {
   pending: Pending[];
   accepted: AdaptedRule[];
+  /** Failing pages to skip before generating candidates again after a page offered none. */
+  cooldown: number;
 }
+
+// Generating candidates costs ~150 ms a page; when a page offered none, the next few are
+// unlikely to do better.
+const COOLDOWN_PAGES = 10;
 
 /** Holds adaptation state for one engine; plain data, exportable with {@link AdaptationStore.rules}. */
 export class AdaptationStore {
@@ -52,7 +58,7 @@ export class AdaptationStore {
 
   private state(rule: string): RuleState {
     let s = this.byRule.get(rule);
-    if (!s) this.byRule.set(rule, (s = { pending: [], accepted: [] }));
+    if (!s) this.byRule.set(rule, (s = { pending: [], accepted: [], cooldown: 0 }));
     return s;
   }
 
@@ -69,9 +75,19 @@ export class AdaptationStore {
     return this.byRule.get(rule)?.pending ?? [];
   }
 
-  /** Stores freshly generated candidates, replacing any left. */
+  /** False while cooling down after a page that offered no candidate (counts the page). */
+  mayGenerate(rule: string): boolean {
+    const s = this.state(rule);
+    if (s.cooldown <= 0) return true;
+    s.cooldown--;
+    return false;
+  }
+
+  /** Stores freshly generated candidates, replacing any left; none starts a cooldown. */
   propose(rule: string, candidates: RelaxedCandidate[], pageUrl: string): void {
-    this.state(rule).pending = candidates.map((c) => ({ ...c, generatedOn: pageUrl, validatedOn: [] }));
+    const s = this.state(rule);
+    s.pending = candidates.map((c) => ({ ...c, generatedOn: pageUrl, validatedOn: [] }));
+    if (!candidates.length) s.cooldown = COOLDOWN_PAGES;
   }
 
   /**

@@ -37,6 +37,7 @@ export interface AahEngineOptions {
 /** What happened to adaptation on one page, for the crawl log and the cockpit. */
 export interface AdaptationEvent {
   rule: string;
+  /** `no-candidate`: this page offered none; generation then pauses for 10 failing pages of the rule. */
   event: 'candidates-generated' | 'candidates-validated' | 'rule-adopted' | 'no-candidate';
   candidates: number;
   adaptedRule?: string;
@@ -140,7 +141,8 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
     for (const action of levelRule?.extract ?? []) {
       const rule = `${app.id}/${level}/${action.id}`;
       const found = applyExtraction(action, rule, page);
-      objects.push(...(found.length ? found : adapt(app, levelRule!, action, rule, page, adaptation)));
+      if (found.length || action.optional) objects.push(...found);
+      else objects.push(...adapt(app, levelRule!, action, rule, page, adaptation));
     }
     const actionsMatched = level !== null || follow.length > 0 || objects.length > 0;
     return { application: { id: app.id, name: app.name, category: app.category }, level, follow, doNotFollow, objects, actionsMatched, adaptation };
@@ -166,6 +168,7 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
         return [];
       }
     }
+    if (!store.mayGenerate(rule)) return [];
     const candidates = relaxAction(action, vocabularies.get(app.category)!, page, opts.maxCandidates);
     store.propose(rule, candidates, page.url);
     events.push({ rule, event: candidates.length ? 'candidates-generated' : 'no-candidate', candidates: candidates.length });

@@ -21,7 +21,7 @@ export const KB_SCHEMA: Readonly<Record<string, { attrs: Record<string, boolean>
   header: { attrs: { name: true, weight: false }, children: [], text: true },
   level: { attrs: { type: true }, children: ['detect', 'navigate', 'extract'] },
   navigate: { attrs: { id: true, select: true, follow: false, bonus: false }, children: [] },
-  extract: { attrs: { id: true, type: true, select: true }, children: ['field'] },
+  extract: { attrs: { id: true, type: true, select: true, optional: false }, children: ['field'] },
   field: { attrs: { name: true, select: true, format: false, required: false }, children: [] },
 };
 
@@ -167,7 +167,8 @@ function readExtract(el: XmlElement, err: Report): ExtractAction {
     if (names.has(f.name)) err(el, `duplicate field "${f.name}"`);
     names.add(f.name);
   }
-  return { id: el.attributes.id ?? '', type: el.attributes.type ?? '', select, fields, at: el.at };
+  const optional = readBoolean(el, 'optional', false, err);
+  return { id: el.attributes.id ?? '', type: el.attributes.type ?? '', select, fields, optional, at: el.at };
 }
 
 function checkXPath(el: XmlElement, expression: string, err: Report): boolean {

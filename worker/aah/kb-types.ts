@@ -51,6 +51,8 @@ export interface ExtractAction {
   type: string;
   select: string;
   fields: FieldRule[];
+  /** Pages may legitimately have none (comments): finding nothing does not trigger adaptation. */
+  optional: boolean;
   at: SourcePosition;
 }
 

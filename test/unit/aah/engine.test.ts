@@ -160,3 +160,21 @@ test('pages over the size cap are not analysed', () => {
   assert.deepEqual([r.application, r.follow.length, r.objects.length], [undefined, 0, 0]);
   assert.equal(engine.hostApplication('f.test'), undefined);
 });
+
+test('an optional action that finds nothing does not start adaptation', () => {
+  const parsed = parseKnowledgeBase(KB_XML.replace('<extract id="post"', '<extract id="post" optional="true"'));
+  assert.ok(parsed.ok);
+  const engine = createAahEngine(parsed.kb);
+  const r = engine.analysePage({ url: 'http://q.test/viewtopic.php?t=1', html: renamedTopicPage(1) });
+  assert.deepEqual([r.level, r.objects.length, r.adaptation], ['terminal', 0, []]);
+});
+
+test('after a page offering no candidate, generation pauses for 10 failing pages', () => {
+  const engine = createAahEngine(kb());
+  const empty = (t: number) => engine.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: forumPage('<p>nothing</p>') });
+  assert.equal(empty(1).adaptation[0].event, 'no-candidate');
+  const paused = Array.from({ length: 10 }, (_, i) => engine.analysePage({ url: `http://q.test/viewtopic.php?t=${i + 2}`, html: renamedTopicPage(i + 2) }));
+  assert.deepEqual(paused.map((r) => r.adaptation.length), Array(10).fill(0));
+  const resumed = engine.analysePage({ url: 'http://q.test/viewtopic.php?t=20', html: renamedTopicPage(20) });
+  assert.equal(resumed.adaptation[0].event, 'candidates-generated');
+});
