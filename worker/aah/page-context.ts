@@ -5,7 +5,11 @@
 import { parseHtml } from './html-dom';
 import { XPathEvaluator, nodeText } from './xpath-eval';
 
-/** What the crawler hands to `analysePage`. Either `html` or an already parsed `dom`. */
+/**
+ * What the crawler hands to `analysePage`: an HTML page (call it for HTML responses only), as
+ * `html` or as a `dom` from {@link parseHtml} (parse once, share with other stages). Any W3C
+ * DOM works as `dom`, but only parseHtml's keeps XPath linear in the number of siblings.
+ */
 export interface PageInput {
   url: string;
   /** Host the detection cache is keyed on; defaults to the URL's host. */
