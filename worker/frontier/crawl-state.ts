@@ -30,6 +30,12 @@ export class CrawlState {
   readonly failedByReason = new Map<string, number>();
   readonly excludedByReason = new Map<string, number>();
   admitted = 0;
+  /**
+   * URLs this process already put in the table (or found there), so the common case — a link
+   * found again — costs a set lookup instead of an INSERT OR IGNORE. Bounded: past the cap the
+   * table alone answers, which is slower but still right.
+   */
+  readonly knownUrls = new Set<string>();
 
   constructor(
     readonly crawlId: number,

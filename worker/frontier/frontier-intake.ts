@@ -22,6 +22,12 @@ export function insertCandidates(
   const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
   const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
   for (const cand of cands) {
+    // FIRST keeps a known URL's score: nothing to write, so skip the table (and the hash).
+    if (fn === 'FIRST' && c.knownUrls.has(cand.url)) {
+      res.duplicates += 1;
+      continue;
+    }
+    remember(c, cand.url);
     const hash = urlHash(cand.url);
     const e = ctx.entry(c, cand.host);
     const reason =
@@ -56,10 +62,19 @@ export function insertCandidates(
   return res;
 }
 
+/** Most URLs the in-memory known set holds (~100 bytes each). */
+export const KNOWN_URLS_CAP = 1_000_000;
+
+function remember(c: CrawlState, url: string): void {
+  if (c.knownUrls.size < KNOWN_URLS_CAP) c.knownUrls.add(url);
+}
+
 /** Records rejected URLs as seen and excluded with their reason; returns how many were new. */
 export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: readonly Rejected[], now: number): number {
   let n = 0;
   for (const r of rejected) {
+    if (c.knownUrls.has(r.url)) continue;
+    remember(c, r.url);
     const changes = ctx.st.insert.run(
       c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, now,
     ).changes;
