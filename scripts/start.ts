@@ -3,8 +3,8 @@
  * server.ts, which applies pending migrations and starts the cockpit, demo site and worker.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { ensureNextBuild } from './next-build';
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
@@ -14,24 +14,11 @@ function run(command: string, args: string[]): void {
   }
 }
 
-/** Newest modification time of the sources the Next build depends on. */
-function newestSource(paths: string[]): number {
-  let newest = 0;
-  const visit = (path: string) => {
-    if (!existsSync(path)) return;
-    const stat = statSync(path);
-    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  paths.forEach(visit);
-  return newest;
-}
-
 if (!existsSync('generated/prisma/client.ts')) run(process.execPath, ['scripts/prisma-generate.mjs']);
-const buildId = '.next/BUILD_ID';
-const stale = !existsSync(buildId) || statSync(buildId).mtimeMs < newestSource(['app', 'worker/icd', 'worker/auth', 'next.config.js', 'package-lock.json']);
-if (stale) {
-  console.log('tidemark: building the cockpit (next build)…');
-  run('npx', ['--no-install', 'next', 'build']);
+try {
+  await ensureNextBuild();
+} catch (err) {
+  console.error(`tidemark: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
 }
 await import('../server');

@@ -1,5 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { ensureNextBuild } from '../../scripts/next-build';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,16 +30,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Builds the Next.js app once if there is no production build yet. */
-export function ensureNextBuild(): void {
-  if (existsSync('.next/BUILD_ID')) return;
-  const result = spawnSync('npx', ['--no-install', 'next', 'build'], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('next build failed');
-}
 
 /** Starts the real server (server.ts: Next + socket.io + demo site + worker) on free ports. */
 export async function startCockpit(env: Record<string, string> = {}): Promise<RunningCockpit> {
-  ensureNextBuild();
+  await ensureNextBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-cockpit-'));
   const port = await freePort();
   const demoPort = await freePort();
