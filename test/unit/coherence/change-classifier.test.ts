@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import { createHash } from 'node:crypto';
+import assert from 'node:assert/strict';
+import {
+  classifyChange, findContentTimestamps, fingerprintCapture, shingleSketch, sketchJaccard, validatorsTrusted, type PageFingerprint,
+} from '../../../worker/coherence';
+
+const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+const ARTICLE = 'The harbour master reported that the spring tide reached four metres on the north quay, flooding the fish market and the old customs house while the ferries waited offshore for the water to fall again before docking.';
+
+function capture(text: string, links: string[], extra: { status?: number; headers?: Record<string, string>; digest?: string; at?: number } = {}): PageFingerprint {
+  return fingerprintCapture({
+    status: extra.status ?? 200,
+    headers: extra.headers ?? {},
+    payloadDigest: extra.digest ?? `sha1:${createHash('sha1').update(text + links.join()).digest('hex')}`,
+    mainText: text,
+    outLinks: links,
+    fetchedAt: extra.at ?? T0,
+  });
+}
+
+test('identical payload digests: unchanged, whatever else', () => {
+  const a = capture(ARTICLE, ['http://x/a'], { digest: 'sha1:AAA' });
+  const b = capture(ARTICLE, ['http://x/a'], { digest: 'sha1:AAA', at: T0 + 60_000 });
+  const v = classifyChange(a, { kind: 'fetched', fingerprint: b });
+  assert.equal(v.status, 'unchanged');
+  assert.equal(v.evidence, 'payload-digest');
+});
+
+test('304 Not Modified: unchanged', () => {
+  const a = capture(ARTICLE, [], { headers: { etag: '"v1"' } });
+  assert.equal(classifyChange(a, { kind: 'not-modified', at: T0 + 1 }).status, 'unchanged');
+});
+
+test('errors, 4xx, 5xx and redirects on revisit: missing', () => {
+  const a = capture(ARTICLE, []);
+  assert.equal(classifyChange(a, { kind: 'failed', at: T0, status: null, reason: 'connect-refused' }).status, 'missing');
+  for (const status of [404, 410, 500, 301]) {
+    assert.equal(classifyChange(a, { kind: 'fetched', fingerprint: capture('Not found', [], { status }) }).status, 'missing', String(status));
+  }
+});
+
+test('only a changed date or clock time: unchanged by the main-text digest', () => {
+  const a = capture(`Updated 2026-11-23 10:15. ${ARTICLE}`, ['http://x/a']);
+  const b = capture(`Updated 2026-11-23 11:42. ${ARTICLE}`, ['http://x/a']);
+  const c = capture(`Updated 24 November 2026, 9:05 am. ${ARTICLE}`, ['http://x/a']);
+  assert.notEqual(a.payloadDigest, b.payloadDigest);
+  assert.equal(classifyChange(a, { kind: 'fetched', fingerprint: b }).evidence, 'main-text-digest');
+  assert.equal(classifyChange(a, { kind: 'fetched', fingerprint: c }).status, 'unchanged');
+});
+
+test('a small changed fragment (an advert word) is not a change; a rewritten text is', () => {
+  const a = capture(`${ARTICLE} ${ARTICLE.toUpperCase()} Advert: buy boots.`, []);
+  const small = capture(`${ARTICLE} ${ARTICLE.toUpperCase()} Advert: buy hats.`, []);
+  const v = classifyChange(a, { kind: 'fetched', fingerprint: small });
+  assert.equal(v.status, 'unchanged');
+  assert.equal(v.evidence, 'shingles');
+  assert.ok(v.similarity! >= 0.9 && v.similarity! < 1);
+  const rewritten = capture('The council approved a new sea wall for the north quay after a long debate about costs, tourism and the fishing fleet.', []);
+  const w = classifyChange(a, { kind: 'fetched', fingerprint: rewritten });
+  assert.equal(w.status, 'content-changed');
+  assert.ok(w.similarity! < 0.5);
+});
+
+test('a changed set of out-links: links changed, with the difference', () => {
+  const a = capture(ARTICLE, ['http://x/a', 'http://x/b']);
+  const b = capture(ARTICLE, ['http://x/b', 'http://x/c']);
+  const v = classifyChange(a, { kind: 'fetched', fingerprint: b });
+  assert.equal(v.status, 'links-changed');
+  assert.deepEqual(v.linksAdded, ['http://x/c']);
+  assert.deepEqual(v.linksRemoved, ['http://x/a']);
+  // The order of links is not a change.
+  assert.equal(classifyChange(a, { kind: 'fetched', fingerprint: capture(ARTICLE + ' ', ['http://x/b', 'http://x/a']) }).status, 'unchanged');
+});
+
+test('validators that say "same" while the payload changed are flagged inconsistent', () => {
+  const a = capture(ARTICLE, [], { headers: { etag: '"same"' } });
+  const b = capture(`${ARTICLE} Completely new closing paragraph about storms, gales and the lifeboat crew rescuing two sailors.`, [], { headers: { etag: '"same"' } });
+  const v = classifyChange(a, { kind: 'fetched', fingerprint: b });
+  assert.equal(v.validatorsInconsistent, true);
+});
+
+test('validators are trusted only when consistent with the content', () => {
+  const at = Date.parse('2026-11-23T12:00:00Z');
+  const fp = (headers: Record<string, string>, text = ARTICLE) => capture(text, [], { headers, at });
+  assert.equal(validatorsTrusted(fp({ etag: '"abc"' })), true);
+  assert.equal(validatorsTrusted(fp({ etag: 'W/"abc"' })), false);
+  assert.equal(validatorsTrusted(fp({})), false);
+  assert.equal(validatorsTrusted(fp({ 'last-modified': 'Mon, 02 Nov 2026 08:00:00 GMT' })), true);
+  assert.equal(validatorsTrusted(fp({ 'last-modified': 'Mon, 23 Nov 2026 12:00:00 GMT' })), false, 'stamped "now"');
+  assert.equal(validatorsTrusted(fp({ 'last-modified': 'Wed, 25 Nov 2026 08:00:00 GMT' })), false, 'in the future');
+  assert.equal(validatorsTrusted(fp({ 'last-modified': 'Mon, 02 Nov 2026 08:00:00 GMT' }, `Updated 20 November 2026. ${ARTICLE}`)), false, 'content newer than the header');
+});
+
+test('content timestamps are found in several notations', () => {
+  assert.deepEqual(findContentTimestamps('Posted 2026-03-12T10:30:00Z, edited March 14, 2026 and 1st April 2026.'), [
+    '2026-03-12T10:30:00.000Z', '2026-03-14T00:00:00.000Z', '2026-04-01T00:00:00.000Z',
+  ]);
+  assert.deepEqual(findContentTimestamps('no dates here, version 2026-13-45'), []);
+});
+
+test('bottom-k sketches: exact Jaccard for small sets, symmetric, 1 for equal texts', () => {
+  const a = shingleSketch('one two three four five six');
+  const b = shingleSketch('one two three four five seven');
+  // shingles: {1234, 2345, 3456} vs {1234, 2345, 3457}: 2 of 4
+  assert.equal(sketchJaccard(a, b), 0.5);
+  assert.equal(sketchJaccard(b, a), 0.5);
+  assert.equal(sketchJaccard(a, a), 1);
+  assert.equal(sketchJaccard([], []), 1);
+  assert.equal(sketchJaccard(a, []), 0);
+  assert.ok(shingleSketch(ARTICLE.repeat(20) + Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ')).length <= 128);
+});

@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { blur, buildCertificate, coherence, summarise, type ClassifiedPage } from '../../../worker/coherence';
+
+const DAY = 86_400_000;
+
+test('blur: expected changes between each visit and the reference time, per page', () => {
+  assert.equal(blur([], 0), 0);
+  assert.equal(blur([{ rate: 2, visitedAt: 0 }, { rate: 1, visitedAt: 2 * DAY }], DAY), (2 + 1) / 2);
+  assert.equal(blur([{ rate: 5, visitedAt: DAY }], DAY), 0, 'visited at the reference time');
+});
+
+test('coherence: share of pages proved unchanged', () => {
+  assert.equal(coherence(['unchanged', 'unchanged', 'missing', 'links-changed']), 0.5);
+  assert.equal(coherence([]), 1);
+});
+
+test('the certificate lists exactly the unchanged pages, sorted, with digests and times', () => {
+  const p = (url: string, status: ClassifiedPage['status']): ClassifiedPage => ({
+    url, status, evidence: 'payload-digest', payloadDigest: `sha1:${url.length}`, textDigest: 'td', visitedAt: 1000, revisitedAt: 5000, rate: 1,
+  });
+  const cert = buildCertificate({ id: 7, name: 'x' }, [p('http://x/b', 'unchanged'), p('http://x/c', 'missing'), p('http://x/a', 'unchanged'), p('http://x/d', 'content-changed')], 3000, 9000);
+  assert.deepEqual(cert.unchanged.map((u) => u.url), ['http://x/a', 'http://x/b']);
+  assert.deepEqual(cert.notCertified, [{ url: 'http://x/c', status: 'missing' }, { url: 'http://x/d', status: 'content-changed' }]);
+  assert.equal(cert.unchanged[0]!.visitedAt, '1970-01-01T00:00:01.000Z');
+  assert.equal(cert.referenceTime, '1970-01-01T00:00:03.000Z');
+  assert.equal(cert.summary.coherence, 0.5);
+  assert.deepEqual(cert.summary.byStatus, { unchanged: 2, 'content-changed': 1, 'links-changed': 0, missing: 1 });
+  assert.deepEqual(summarise([], 0).byStatus, { unchanged: 0, 'content-changed': 0, 'links-changed': 0, missing: 0 });
+});

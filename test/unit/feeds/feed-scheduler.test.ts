@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { estimateHourlyRates, expectedArticles, expectedWaitingHours, FeedScheduler } from '../../../worker/feeds';
+
+const H = 3_600_000;
+const DAY0 = Date.UTC(2026, 10, 1);
+
+test('hourly posting rates: counts per hour of day over the window, shrunk to the mean', () => {
+  const times = [DAY0 + 9 * H, DAY0 + 9.5 * H, DAY0 + 24 * H + 9 * H, DAY0 + 24 * H + 15 * H];
+  const r = estimateHourlyRates(times, 2, 0);
+  assert.equal(r[9], 1.5);
+  assert.equal(r[15], 0.5);
+  assert.equal(r[3], 0);
+  const shrunk = estimateHourlyRates(times, 2, 1);
+  assert.ok(shrunk[3]! > 0 && shrunk[9]! < 1.5);
+  assert.equal(estimateHourlyRates([], 0).length, 24);
+});
+
+test('expected articles integrate the hourly rates, across midnight and whole days', () => {
+  const rates = Array.from({ length: 24 }, (_, h) => (h === 23 ? 4 : h === 0 ? 2 : 0));
+  assert.equal(expectedArticles(rates, DAY0 + 23.5 * H, DAY0 + 24.5 * H), 4 * 0.5 + 2 * 0.5);
+  assert.equal(expectedArticles(rates, DAY0, DAY0 + 3 * 24 * H), 18);
+  assert.equal(expectedArticles(rates, DAY0 + 5 * H, DAY0 + 5 * H), 0);
+  const flat = new Array(24).fill(1);
+  assert.ok(Math.abs(expectedWaitingHours(flat, DAY0, DAY0 + 2 * H) - 2) < 1e-9, '∫0^2 (2−s) ds = 2');
+});
+
+test('posting-rate policy polls the feed with most expected new articles, weighted by subscribers; round-robin cycles', () => {
+  const make = (policy: 'posting-rate' | 'round-robin', c = 0) => {
+    const s = new FeedScheduler({ policy, M: 1, T: 60, ToE: 60, minPollMinutes: 30, c }, DAY0);
+    s.addFeed('busy', 0, DAY0);
+    s.addFeed('quiet', 30, DAY0);
+    // Both polled once; busy lists 24 articles of the last day, quiet 2.
+    s.recordPoll('busy', DAY0, Array.from({ length: 24 }, (_, i) => ({ id: `b${i}`, publishedAt: DAY0 - (i + 0.5) * H })));
+    s.recordPoll('quiet', DAY0, [{ id: 'q1', publishedAt: DAY0 - 3 * H }, { id: 'q2', publishedAt: DAY0 - 20 * H }]);
+    return s;
+  };
+  const pr = make('posting-rate');
+  assert.deepEqual(pr.choose(DAY0 + 2 * H), ['busy']);
+  assert.ok(pr.rank('busy', DAY0 + 2 * H) > pr.rank('quiet', DAY0 + 2 * H));
+  // Thirty subscribers with c = 1 make the quiet feed 31 times as urgent.
+  const subs = make('posting-rate', 1);
+  assert.deepEqual(subs.choose(DAY0 + 2 * H), ['quiet']);
+  const rr = make('round-robin');
+  assert.deepEqual([rr.choose(DAY0 + 2 * H), rr.choose(DAY0 + 3 * H), rr.choose(DAY0 + 4 * H)], [['busy'], ['quiet'], ['busy']]);
+});
+
+test('new items only once, and never two polls within the minimum interval', () => {
+  const s = new FeedScheduler({ policy: 'posting-rate', M: 5, T: 10, ToE: 60, minPollMinutes: 30 }, DAY0);
+  s.addFeed('f', 0, DAY0);
+  assert.deepEqual(s.choose(DAY0), ['f']);
+  assert.deepEqual(s.recordPoll('f', DAY0, [{ id: 'a', publishedAt: DAY0 - H }, { id: 'b', publishedAt: null }]), ['a', 'b']);
+  assert.deepEqual(s.recordPoll('f', DAY0 + 40 * 60_000, [{ id: 'a', publishedAt: DAY0 - H }, { id: 'c', publishedAt: DAY0 }]), ['c']);
+  assert.deepEqual(s.choose(DAY0 + 50 * 60_000), []);
+  assert.deepEqual(s.choose(DAY0 + 71 * 60_000), ['f']);
+});

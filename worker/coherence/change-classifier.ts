@@ -1,0 +1,99 @@
+import { sketchJaccard, type PageFingerprint } from './fingerprint';
+
+/**
+ * The status of a page between its visit and its revisit, as the coherence view colours it:
+ * unchanged (green), content changed (yellow), links changed (red), missing (black).
+ */
+export type PageStatus = 'unchanged' | 'content-changed' | 'links-changed' | 'missing';
+
+/** What the revisit saw. */
+export type RevisitObservation =
+  | { kind: 'fetched'; fingerprint: PageFingerprint }
+  /** 304 Not Modified to a conditional GET. */
+  | { kind: 'not-modified'; at: number }
+  /** No usable response (network error, 4xx/5xx, redirect elsewhere). */
+  | { kind: 'failed'; at: number; status: number | null; reason: string };
+
+/** Which test decided, in the order they are tried. */
+export type ChangeEvidence =
+  | 'not-modified'
+  | 'payload-digest'
+  | 'main-text-digest'
+  | 'shingles'
+  | 'out-links'
+  | 'content'
+  | 'gone';
+
+export interface ChangeVerdict {
+  status: PageStatus;
+  evidence: ChangeEvidence;
+  /** Estimated Jaccard similarity of the main texts, when both were compared. */
+  similarity: number | null;
+  /** Links added and removed (links-changed only). */
+  linksAdded: string[];
+  linksRemoved: string[];
+  /** The server's validators claimed "same" while the payload differed (or the reverse). */
+  validatorsInconsistent: boolean;
+}
+
+export interface ClassifyOptions {
+  /** Main texts at least this similar are the same content (a changed date or ad is no change). */
+  minSimilarity?: number;
+}
+
+export const DEFAULT_MIN_SIMILARITY = 0.9;
+
+/**
+ * Whether a page's HTTP validators can be trusted for a conditional GET: a strong ETag, or a
+ * Last-Modified that is not in the future, not simply "now" (dynamic pages stamp every response),
+ * and not older than a timestamp the content itself shows (then the header lies).
+ */
+export function validatorsTrusted(fp: PageFingerprint): boolean {
+  if (fp.etag && !fp.etag.startsWith('W/')) return true;
+  if (!fp.lastModified) return false;
+  const lm = Date.parse(fp.lastModified);
+  if (!Number.isFinite(lm)) return false;
+  if (lm > fp.fetchedAt + 1000) return false;
+  if (fp.fetchedAt - lm < 2000) return false;
+  if (fp.contentTimestamp && Date.parse(fp.contentTimestamp) > lm + 24 * 3600_000) return false;
+  return true;
+}
+
+/** Whether two captures' validators say "the same representation". */
+function validatorsSaySame(a: PageFingerprint, b: PageFingerprint): boolean | null {
+  if (a.etag && b.etag && !a.etag.startsWith('W/') && !b.etag.startsWith('W/')) return a.etag === b.etag;
+  if (a.lastModified && b.lastModified) return a.lastModified === b.lastModified;
+  return null;
+}
+
+function difference(a: readonly string[], b: readonly string[]): string[] {
+  const inB = new Set(b);
+  return a.filter((x) => !inB.has(x));
+}
+
+/**
+ * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
+ * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing;
+ * a changed set of out-links is a structural change (it alters the capture's link graph);
+ * otherwise the main text decides — same digest or near-identical shingles are no change.
+ */
+export function classifyChange(visit: PageFingerprint, revisit: RevisitObservation, opts: ClassifyOptions = {}): ChangeVerdict {
+  const minSimilarity = opts.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+  const verdict = (status: PageStatus, evidence: ChangeEvidence, extra: Partial<ChangeVerdict> = {}): ChangeVerdict => ({
+    status, evidence, similarity: null, linksAdded: [], linksRemoved: [], validatorsInconsistent: false, ...extra,
+  });
+  if (revisit.kind === 'failed') return verdict('missing', 'gone');
+  if (revisit.kind === 'not-modified') return verdict('unchanged', 'not-modified');
+  const now = revisit.fingerprint;
+  if (now.status >= 300 || now.status < 200) return verdict('missing', 'gone');
+  const same = validatorsSaySame(visit, now);
+  if (now.payloadDigest === visit.payloadDigest) return verdict('unchanged', 'payload-digest', { similarity: 1, validatorsInconsistent: same === false && Boolean(visit.etag && now.etag) });
+  const validatorsInconsistent = same === true;
+  const linksAdded = difference(now.outLinks, visit.outLinks);
+  const linksRemoved = difference(visit.outLinks, now.outLinks);
+  const similarity = now.textDigest === visit.textDigest ? 1 : sketchJaccard(visit.sketch, now.sketch);
+  if (linksAdded.length || linksRemoved.length) return verdict('links-changed', 'out-links', { similarity, linksAdded, linksRemoved, validatorsInconsistent });
+  if (now.textDigest === visit.textDigest) return verdict('unchanged', 'main-text-digest', { similarity, validatorsInconsistent });
+  if (similarity >= minSimilarity) return verdict('unchanged', 'shingles', { similarity, validatorsInconsistent });
+  return verdict('content-changed', 'content', { similarity, validatorsInconsistent });
+}

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What we keep of one capture of a page to compare it with another capture later: the HTTP
+ * validators, the payload digest, a digest of the main text with timestamps masked, a bottom-k
+ * sketch of its word shingles and its out-links. Pure: built from data the pipeline already has.
+ */
+export interface PageFingerprint {
+  /** HTTP status of the capture. */
+  status: number;
+  etag: string | null;
+  lastModified: string | null;
+  /** `sha1:<BASE32>` of the payload as received. */
+  payloadDigest: string;
+  /** sha1 hex of the normalised main text (timestamps masked). */
+  textDigest: string;
+  /** Bottom-k sketch of the text's w-shingle hashes, sorted ascending, unique. */
+  sketch: number[];
+  /** Navigation out-links, sorted and unique. */
+  outLinks: string[];
+  /** Latest timestamp written in the content (ISO 8601), if any. */
+  contentTimestamp: string | null;
+  /** When the capture was made (epoch ms). */
+  fetchedAt: number;
+}
+
+/** Shingle width (words) and sketch size; 4-word shingles are the usual choice for near-duplicates. */
+export const SHINGLE_WIDTH = 4;
+export const SKETCH_SIZE = 128;
+
+const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTH_INDEX: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
+/** ISO dates with optional time, `12 March 2026`, `March 12, 2026`, and clock times. */
+const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTHS})\\.?,?\\s+(\\d{4})\\b`, 'gi');
+const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi');
+const CLOCK_TIME = /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b/gi;
+
+/**
+ * Timestamps written in a text, as ISO strings (date only → midnight UTC). Used to date a page
+ * whose server sends no trustworthy Last-Modified, and masked before digesting the text so that
+ * a changed "generated at" line is not a change of content.
+ */
+export function findContentTimestamps(text: string): string[] {
+  const found: number[] = [];
+  for (const m of text.matchAll(ISO_DATE)) {
+    const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0);
+    if (Number.isFinite(t) && +m[2]! >= 1 && +m[2]! <= 12 && +m[3]! >= 1 && +m[3]! <= 31) found.push(t);
+  }
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) found.push(Date.UTC(+m[3]!, MONTH_INDEX[m[2]!.slice(0, 3).toLowerCase()]!, +m[1]!));
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) found.push(Date.UTC(+m[3]!, MONTH_INDEX[m[1]!.slice(0, 3).toLowerCase()]!, +m[2]!));
+  return [...new Set(found.filter((t) => Number.isFinite(t)))].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+}
+
+/** Lower-cased words of a text with dates and clock times replaced by one placeholder. */
+export function normalizedWords(text: string): string[] {
+  const masked = text.replace(ISO_DATE, ' \u0000 ').replace(DAY_MONTH_YEAR, ' \u0000 ').replace(MONTH_DAY_YEAR, ' \u0000 ').replace(CLOCK_TIME, ' \u0000 ');
+  const words = masked.toLowerCase().split(/[^\p{L}\p{N}\u0000]+/u).filter(Boolean);
+  // "12 March 2026, 10:15" and "2026-03-12 10:15" both become one placeholder.
+  return words.filter((w, i) => w !== '\u0000' || words[i - 1] !== '\u0000').map((w) => (w === '\u0000' ? '\u0000ts' : w));
+}
+
+/** Digest of the main text, blind to whitespace, case, dates and clock times. */
+export function textDigest(text: string): string {
+  return createHash('sha1').update(normalizedWords(text).join(' ')).digest('hex');
+}
+
+/** 32-bit FNV-1a: a small, stable hash for shingles (the sketch must compare across runs). */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * Bottom-k sketch of a text's w-word shingles: the k smallest distinct shingle hashes. Two
+ * sketches estimate the Jaccard similarity of the full shingle sets (exactly, when a set has
+ * fewer than k shingles).
+ */
+export function shingleSketch(text: string, w = SHINGLE_WIDTH, k = SKETCH_SIZE): number[] {
+  const words = normalizedWords(text);
+  const hashes = new Set<number>();
+  if (words.length > 0 && words.length < w) hashes.add(fnv1a(words.join(' ')));
+  for (let i = 0; i + w <= words.length; i++) hashes.add(fnv1a(words.slice(i, i + w).join(' ')));
+  return [...hashes].sort((a, b) => a - b).slice(0, k);
+}
+
+/** Jaccard similarity estimated from two bottom-k sketches (1 for two empty texts). */
+export function sketchJaccard(a: readonly number[], b: readonly number[], k = SKETCH_SIZE): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const union = [...new Set([...a, ...b])].sort((x, y) => x - y).slice(0, k);
+  let both = 0;
+  for (const h of union) if (inA.has(h) && inB.has(h)) both++;
+  return both / union.length;
+}
+
+/** Builds a fingerprint from what the pipeline extracted from one capture. */
+export function fingerprintCapture(c: {
+  status: number;
+  headers: Record<string, string>;
+  payloadDigest: string;
+  mainText: string;
+  outLinks: readonly string[];
+  fetchedAt: number;
+}): PageFingerprint {
+  const stamps = findContentTimestamps(c.mainText);
+  return {
+    status: c.status,
+    etag: c.headers['etag'] ?? null,
+    lastModified: c.headers['last-modified'] ?? null,
+    payloadDigest: c.payloadDigest,
+    textDigest: textDigest(c.mainText),
+    sketch: shingleSketch(c.mainText),
+    outLinks: [...new Set(c.outLinks)].sort(),
+    contentTimestamp: stamps.at(-1) ?? null,
+    fetchedAt: c.fetchedAt,
+  };
+}

@@ -1,0 +1,93 @@
+import type { PageStatus } from './change-classifier';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Blur of a capture (SHARC, stochastic): the expected number of changes between each page's visit
+ * and the reference time, λ·|t − t_ref|, averaged over the pages. 0 for a perfect snapshot.
+ */
+export function blur(pages: readonly { rate: number; visitedAt: number }[], referenceAt: number): number {
+  if (pages.length === 0) return 0;
+  return pages.reduce((s, p) => s + (p.rate * Math.abs(p.visitedAt - referenceAt)) / DAY_MS, 0) / pages.length;
+}
+
+/** Coherence (deterministic): the share of pages proved unchanged between visit and revisit. */
+export function coherence(statuses: readonly PageStatus[]): number {
+  if (statuses.length === 0) return 1;
+  return statuses.filter((s) => s === 'unchanged').length / statuses.length;
+}
+
+export interface CoherenceSummary {
+  pages: number;
+  byStatus: Record<PageStatus, number>;
+  coherence: number;
+  blur: number;
+  referenceTime: string;
+}
+
+/** Counts per status, coherence and blur of a set of classified pages. */
+export function summarise(pages: readonly { status: PageStatus; rate: number; visitedAt: number }[], referenceAt: number): CoherenceSummary {
+  const byStatus: Record<PageStatus, number> = { unchanged: 0, 'content-changed': 0, 'links-changed': 0, missing: 0 };
+  for (const p of pages) byStatus[p.status]++;
+  return {
+    pages: pages.length,
+    byStatus,
+    coherence: coherence(pages.map((p) => p.status)),
+    blur: blur(pages, referenceAt),
+    referenceTime: new Date(referenceAt).toISOString(),
+  };
+}
+
+/** One page of the certificate: proved unchanged across the reference time. */
+export interface CertifiedPage {
+  url: string;
+  payloadDigest: string;
+  textDigest: string;
+  visitedAt: string;
+  revisitedAt: string;
+  evidence: string;
+}
+
+export interface CoherenceCertificate {
+  format: 'tidemark-coherence-certificate/1';
+  crawl: { id: number; name: string };
+  referenceTime: string;
+  generatedAt: string;
+  summary: CoherenceSummary;
+  /** Pages proved unchanged between visit and revisit, so unchanged at the reference time. */
+  unchanged: CertifiedPage[];
+  /** Pages that could not be certified, with their status. */
+  notCertified: { url: string; status: PageStatus }[];
+}
+
+export interface ClassifiedPage {
+  url: string;
+  status: PageStatus;
+  evidence: string;
+  payloadDigest: string;
+  textDigest: string;
+  visitedAt: number;
+  revisitedAt: number;
+  rate: number;
+}
+
+/**
+ * The coherence certificate written beside the WARC files: every page proved unchanged with its
+ * digests and its visit and revisit times, sorted by URL so two runs with the same outcome give
+ * byte-identical lists.
+ */
+export function buildCertificate(crawl: { id: number; name: string }, pages: readonly ClassifiedPage[], referenceAt: number, generatedAt: number): CoherenceCertificate {
+  const sorted = [...pages].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return {
+    format: 'tidemark-coherence-certificate/1',
+    crawl,
+    referenceTime: new Date(referenceAt).toISOString(),
+    generatedAt: new Date(generatedAt).toISOString(),
+    summary: summarise(pages, referenceAt),
+    unchanged: sorted.filter((p) => p.status === 'unchanged').map((p) => ({
+      url: p.url, payloadDigest: p.payloadDigest, textDigest: p.textDigest,
+      visitedAt: new Date(p.visitedAt).toISOString(), revisitedAt: new Date(p.revisitedAt).toISOString(), evidence: p.evidence,
+    })),
+    notCertified: sorted.filter((p) => p.status !== 'unchanged').map((p) => ({ url: p.url, status: p.status })),
+  };
+}

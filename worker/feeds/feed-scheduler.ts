@@ -1,0 +1,119 @@
+import { estimateHourlyRates, expectedArticles, expectedWaitingHours, type HourlyRates } from './posting-rate-model';
+
+/**
+ * advaRSS-style feed polling. Our reading of its parameters: at most M polls in each period of
+ * T minutes (the crawler's budget); every ToE minutes (time of estimation) each feed's hourly
+ * posting-rate model is re-estimated from the publication times seen so far; a feed is never
+ * polled twice within the minimum poll interval. The posting-rate policy ranks feeds by
+ * rank(f, t) = expected new articles since the last poll × (1 + c·subscribers).
+ */
+
+export type PollingPolicy = 'round-robin' | 'minimum-delay' | 'posting-rate';
+
+export interface FeedSchedulerOptions {
+  policy: PollingPolicy;
+  /** Polls allowed per period. */
+  M: number;
+  /** Period length in minutes. */
+  T: number;
+  /** Re-estimation interval in minutes. */
+  ToE: number;
+  minPollMinutes: number;
+  /** Weight of subscribers in the rank. */
+  c?: number;
+  /** Publication times older than this many days are forgotten when estimating. */
+  historyDays?: number;
+}
+
+interface FeedState {
+  url: string;
+  subscribers: number;
+  lastPollAt: number;
+  firstPollAt: number | null;
+  seen: Set<string>;
+  published: number[];
+  rates: HourlyRates;
+}
+
+const MINUTE_MS = 60_000;
+
+export class FeedScheduler {
+  private readonly feeds: FeedState[] = [];
+  private readonly byUrl = new Map<string, FeedState>();
+  private cursor = 0;
+  private lastEstimateAt: number;
+
+  constructor(private readonly o: FeedSchedulerOptions, start: number) {
+    this.lastEstimateAt = start;
+  }
+
+  addFeed(url: string, subscribers = 0, now = 0): void {
+    if (this.byUrl.has(url)) return;
+    const state: FeedState = { url, subscribers, lastPollAt: now - this.o.minPollMinutes * MINUTE_MS, firstPollAt: null, seen: new Set(), published: [], rates: estimateHourlyRates([], 0) };
+    this.feeds.push(state);
+    this.byUrl.set(url, state);
+  }
+
+  /** The rank of a feed at `now` under the scheduler's policy (higher = poll sooner). */
+  rank(url: string, now: number): number {
+    const f = this.byUrl.get(url)!;
+    if (this.o.policy === 'minimum-delay') return expectedWaitingHours(f.rates, f.lastPollAt, now) * (1 + (this.o.c ?? 0) * f.subscribers);
+    return expectedArticles(f.rates, f.lastPollAt, now) * (1 + (this.o.c ?? 0) * f.subscribers);
+  }
+
+  /** The feeds to poll at the start of the period beginning at `now` (at most M). */
+  choose(now: number): string[] {
+    if (now - this.lastEstimateAt >= this.o.ToE * MINUTE_MS) this.reestimate(now);
+    const eligible = (f: FeedState) => now - f.lastPollAt >= this.o.minPollMinutes * MINUTE_MS;
+    if (this.o.policy === 'round-robin') {
+      const chosen: string[] = [];
+      for (let k = 0; k < this.feeds.length && chosen.length < this.o.M; k++) {
+        const f = this.feeds[(this.cursor + k) % this.feeds.length]!;
+        if (eligible(f)) chosen.push(f.url);
+      }
+      if (chosen.length) this.cursor = (this.feeds.indexOf(this.byUrl.get(chosen.at(-1)!)!) + 1) % this.feeds.length;
+      return chosen;
+    }
+    // Never-polled feeds first (nothing is known of them), then by rank.
+    return this.feeds
+      .filter(eligible)
+      .map((f) => ({ url: f.url, key: f.firstPollAt === null ? Infinity : this.rank(f.url, now) }))
+      .sort((a, b) => b.key - a.key || a.url.localeCompare(b.url))
+      .slice(0, this.o.M)
+      .map((x) => x.url);
+  }
+
+  /**
+   * Records a poll: the items the feed listed (id and publication time). Returns the items not
+   * seen before — the new article URLs to queue.
+   */
+  recordPoll(url: string, now: number, items: readonly { id: string; publishedAt: number | null }[]): string[] {
+    const f = this.byUrl.get(url)!;
+    f.lastPollAt = now;
+    f.firstPollAt ??= now;
+    const fresh: string[] = [];
+    for (const item of items) {
+      if (f.seen.has(item.id)) continue;
+      f.seen.add(item.id);
+      fresh.push(item.id);
+      if (item.publishedAt !== null && item.publishedAt <= now) f.published.push(item.publishedAt);
+    }
+    return fresh;
+  }
+
+  /** Hourly rates currently believed for a feed. */
+  ratesOf(url: string): HourlyRates {
+    return this.byUrl.get(url)!.rates;
+  }
+
+  private reestimate(now: number): void {
+    this.lastEstimateAt = now;
+    const horizon = (this.o.historyDays ?? 14) * 1440 * MINUTE_MS;
+    for (const f of this.feeds) {
+      if (f.firstPollAt === null) continue;
+      f.published = f.published.filter((t) => t >= now - horizon);
+      const since = Math.max(now - horizon, f.published.reduce((m, t) => Math.min(m, t), f.firstPollAt));
+      f.rates = estimateHourlyRates(f.published, (now - since) / (1440 * MINUTE_MS));
+    }
+  }
+}
