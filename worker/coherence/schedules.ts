@@ -24,7 +24,11 @@ export function organPipesOrder<T extends RatedPage>(pages: readonly T[]): T[] {
 export interface PyramidOptions {
   /** Duration of one fetch slot in days. */
   slotDays: number;
-  /** Pages whose chance to stay unchanged over their interval is below this are hopeless. */
+  /**
+   * Pages whose chance to stay unchanged over their interval is below this are hopeless. Default
+   * e^−1: the gain of a shorter ring, e^(−λL₁) − e^(−λL₂), grows with λ only while λL < 1, so past
+   * that point giving a page a shorter ring buys less than giving it to a colder page.
+   */
   hopelessBelow?: number;
 }
 
@@ -54,7 +58,7 @@ export function ringIntervalSlots(p: number): number {
  * Hopelessness is decided iteratively: each page moved out shortens the others' intervals.
  */
 export function visitRevisitPyramid(pages: readonly RatedPage[], opts: PyramidOptions): PyramidSchedule {
-  const threshold = opts.hopelessBelow ?? 0.05;
+  const threshold = opts.hopelessBelow ?? Math.exp(-1);
   const n = pages.length;
   const byHeat = [...pages].sort((a, b) => b.rate - a.rate || a.id.localeCompare(b.id));
   const hopeless = new Set<string>();
@@ -101,7 +105,7 @@ export function scheduleFromVisitOrder(visits: readonly string[], discipline: Re
  * a pyramid by default (last visited, first revisited); with rates, hopeful pages first, hottest
  * first, and hopeless ones last. `slotDays` is the time one revisit takes.
  */
-export function revisitOrder(visited: readonly { id: string; visitedAt: number; rate: number | null }[], referenceAt: number, slotDays: number, hopelessBelow = 0.05): { order: string[]; hopeless: Set<string> } {
+export function revisitOrder(visited: readonly { id: string; visitedAt: number; rate: number | null }[], referenceAt: number, slotDays: number, hopelessBelow = Math.exp(-1)): { order: string[]; hopeless: Set<string> } {
   const lifo = [...visited].sort((a, b) => b.visitedAt - a.visitedAt || b.id.localeCompare(a.id));
   if (!visited.some((v) => v.rate !== null && v.rate > 0)) return { order: lifo.map((v) => v.id), hopeless: new Set() };
   const byHeat = [...lifo].sort((a, b) => (b.rate ?? 0) - (a.rate ?? 0));

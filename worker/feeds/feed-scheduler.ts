@@ -77,8 +77,8 @@ export class FeedScheduler {
     // Never-polled feeds first (nothing is known of them), then by rank.
     return this.feeds
       .filter(eligible)
-      .map((f) => ({ url: f.url, key: f.firstPollAt === null ? Infinity : this.rank(f.url, now) }))
-      .sort((a, b) => b.key - a.key || a.url.localeCompare(b.url))
+      .map((f) => ({ url: f.url, last: f.lastPollAt, key: f.firstPollAt === null ? Number.MAX_VALUE : this.rank(f.url, now) }))
+      .sort((a, b) => b.key - a.key || a.last - b.last || a.url.localeCompare(b.url))
       .slice(0, this.o.M)
       .map((x) => x.url);
   }
@@ -109,11 +109,19 @@ export class FeedScheduler {
   private reestimate(now: number): void {
     this.lastEstimateAt = now;
     const horizon = (this.o.historyDays ?? 14) * 1440 * MINUTE_MS;
+    const windows = new Map<FeedState, number>();
+    let articles = 0;
+    let hours = 0;
     for (const f of this.feeds) {
       if (f.firstPollAt === null) continue;
       f.published = f.published.filter((t) => t >= now - horizon);
       const since = Math.max(now - horizon, f.published.reduce((m, t) => Math.min(m, t), f.firstPollAt));
-      f.rates = estimateHourlyRates(f.published, (now - since) / (1440 * MINUTE_MS));
+      windows.set(f, (now - since) / (1440 * MINUTE_MS));
+      articles += f.published.length;
+      hours += (now - since) / 3_600_000;
     }
+    // Feeds with little history lean on the average feed's rate.
+    const population = hours > 0 && articles > 0 ? articles / hours : undefined;
+    for (const [f, days] of windows) f.rates = estimateHourlyRates(f.published, days, 1, population);
   }
 }

@@ -12,14 +12,15 @@ export type HourlyRates = number[];
 
 /**
  * Estimates hourly rates from publication times observed over `windowDays`. Each hour's count is
- * shrunk towards the feed's mean hourly rate (weight `priorDays`), so an hour seen empty for a few
- * days is not taken as certain silence.
+ * shrunk towards the feed's mean hourly rate, and that mean towards `priorRatePerHour` (weight
+ * `priorDays` each), so a feed seen silent for a while keeps a small positive rate: its expected
+ * backlog still grows with time and it is polled again eventually rather than starved.
  */
 export function estimateHourlyRates(publishedAt: readonly number[], windowDays: number, priorDays = 1, priorRatePerHour = 0.05): HourlyRates {
   const counts = new Array<number>(24).fill(0);
   for (const t of publishedAt) counts[new Date(t).getUTCHours()]!++;
   const days = Math.max(windowDays, 0);
-  const mean = days > 0 ? publishedAt.length / (days * 24) : priorRatePerHour;
+  const mean = (publishedAt.length + priorDays * 24 * priorRatePerHour) / ((days + priorDays) * 24);
   return counts.map((c) => (c + priorDays * mean) / (days + priorDays));
 }
 
