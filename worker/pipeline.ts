@@ -6,6 +6,7 @@
  *   robots     — preconditions: robots.txt allows it (fetching and archiving robots.txt first)
  *   fetch      — one HTTP exchange within limits and retries
  *   extract    — out-links with anchor text and context, text, sitemaps, feeds
+ *   coherence  — visit fingerprint of HTML pages (visit–revisit captures; revisits follow the crawl)
  *   aah        — web application, page level, links to follow, Web objects to keep
  *   analyze    — focused-crawling scores per out-link
  *   warc       — request + response (or revisit) + out-links metadata, Web objects, CDXJ line
@@ -20,11 +21,12 @@ import { robotsStage } from './crawler/stages/robots-stage';
 import { fetchStage } from './crawler/stages/fetch-stage';
 import { warcStage } from './crawler/stages/warc-stage';
 import { extractStage } from './crawler/stages/extract-stage';
+import { coherenceStage } from './crawler/stages/coherence-stage';
 import { aahStage } from './crawler/stages/aah-stage';
 import { analyzeStage } from './crawler/stages/analyze-stage';
 import { scheduleStage } from './crawler/stages/schedule-stage';
 
-export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, extractStage, aahStage, analyzeStage, warcStage, scheduleStage];
+export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, extractStage, coherenceStage, aahStage, analyzeStage, warcStage, scheduleStage];
 
 /** Runs the stages in order until one finishes or skips the item. */
 export async function runPipeline(item: CrawlItem, ctx: CrawlContext): Promise<void> {

@@ -17,6 +17,7 @@ import { cutUncommittedTail } from './warc-reconcile';
 import { FocusAnalysis } from './focus-analysis';
 import { AahRunner } from './aah-runner';
 import { seedFrontier } from './seed-frontier';
+import { CoherenceStore } from './coherence-store';
 
 const SOFTWARE = 'Tidemark/0.1.0';
 
@@ -40,6 +41,8 @@ export class CrawlContext {
   readonly traps: TrapDetector;
   /** robots.txt fetches not yet paid for with a politeness delay (the robots stage drains it). */
   robotsFetched: { host: string; durationMs: number }[] = [];
+  /** Visit fingerprints and revisit outcomes (visit–revisit captures). */
+  readonly coherence: CoherenceStore;
 
   private constructor(
     readonly crawlId: number,
@@ -54,6 +57,7 @@ export class CrawlContext {
     readonly aah: AahRunner | null,
   ) {
     this.stats = new CrawlStatsTracker();
+    this.coherence = new CoherenceStore(db, crawlId);
     this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
   }
 

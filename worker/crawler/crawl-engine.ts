@@ -9,6 +9,7 @@ import { releaseBody } from '../fetch';
 import { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
+import { runRevisitPass } from './revisit-pass';
 
 export interface CrawlEngineOptions {
   crawlId: number;
@@ -23,6 +24,7 @@ export interface CrawlEngineOptions {
   registry?: PolitenessRegistry;
   onCaptures?(captures: CaptureSummary[]): void;
   onRelevance?(payload: unknown): void;
+  onCoherence?(payload: unknown): void;
 }
 
 export type EngineOutcome = 'finished' | 'paused' | 'stopped';
@@ -94,10 +96,14 @@ export class CrawlEngine {
         const leases = free > 0 ? frontier.nextMany(Date.now(), free) : [];
         for (const lease of leases) this.track(this.processLease(lease, ctx));
         if (leases.length) continue;
-        if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) return 'finished';
+        if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
+          // Visit–revisit captures: the visit pass is over, the revisits follow (worker/crawler/revisit-pass.ts).
+          if (opts.icd.coherence.mode === 'visit-revisit' && !(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
+          return 'finished';
+        }
         await this.sleepUntilWake(frontier.nextWakeAt());
       }
-      return this.halt;
+      return this.halt ?? 'paused';
     } finally {
       await Promise.allSettled([...this.inFlight]);
       clearInterval(flushTimer);

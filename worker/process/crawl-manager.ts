@@ -93,6 +93,7 @@ export class CrawlManager {
       kbPath: this.opts.kbPath,
       onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
+      onCoherence: (payload) => this.opts.send({ type: 'coherence', crawlId: crawl.id, payload }),
     });
     this.engines.set(crawl.id, engine);
     const now = sqlDate(new Date());

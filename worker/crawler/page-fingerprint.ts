@@ -1,0 +1,22 @@
+import type { HttpExchange } from '../capture';
+import { decodeText } from '../extract';
+import { extractMainContent } from '../text';
+import { fingerprintCapture, type PageFingerprint } from '../coherence';
+
+/**
+ * The fingerprint of an HTML capture, computed the same way at visit and at revisit: main text of
+ * the decoded body and the navigation out-links the extractor found.
+ */
+export function fingerprintHtml(ex: HttpExchange, decodedBody: Buffer, links: readonly { url: string; kind: string }[]): { fingerprint: PageFingerprint; text: string } {
+  const html = decodeText(decodedBody, ex.headers['content-type']);
+  const text = extractMainContent(html).text;
+  const fingerprint = fingerprintCapture({
+    status: ex.status,
+    headers: ex.headers,
+    payloadDigest: ex.payloadDigest,
+    mainText: text,
+    outLinks: links.filter((l) => l.kind === 'navigation').map((l) => l.url),
+    fetchedAt: ex.date.getTime(),
+  });
+  return { fingerprint, text };
+}

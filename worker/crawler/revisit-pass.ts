@@ -1,0 +1,152 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HttpExchange } from '../capture';
+import { decodeContentEncoding, releaseBody } from '../fetch';
+import { extractFromResponse } from '../extract';
+import { politenessDelayMs } from '../politeness/politeness-delay';
+import {
+  buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
+  type ClassifiedPage, type PageStatus, type RevisitObservation,
+} from '../coherence';
+import type { CrawlContext } from './crawl-context';
+import { fingerprintHtml } from './page-fingerprint';
+import type { StoredCoherencePage } from './coherence-store';
+
+const DAY_MS = 86_400_000;
+export const CERTIFICATE_FILE = 'coherence-certificate.json';
+
+export interface RevisitPassOptions {
+  /** Checked between revisits: a pause or stop leaves the rest for the resumed run. */
+  halted(): boolean;
+  onCoherence?(payload: unknown): void;
+  now?(): number;
+  sleep?(ms: number): Promise<void>;
+}
+
+/**
+ * The revisit half of a visit–revisit capture. The reference time is the end of the visit pass;
+ * every captured HTML page is fetched again (conditional GET when its validators are trusted) in
+ * pyramid order — last visited, first revisited — so each [visit, revisit] interval contains the
+ * reference time. Each page is classified, the revisit archived (a revisit record for a 304 or an
+ * identical payload), and at the end the certificate is written beside the WARC files.
+ * Returns false when halted before the end.
+ */
+export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: RevisitPassOptions): Promise<boolean> {
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const store = ctx.coherence;
+  if (store.isFinished()) return true;
+  const referenceAt = store.startRun(now());
+  const pages = store.pages();
+  const pending = pages.filter((p) => p.revisitedAt === null);
+  const byUrl = new Map(pages.map((p) => [p.url, p]));
+  const { order } = revisitOrder(pending.map((p) => ({ id: p.url, visitedAt: p.visitedAt, rate: null })), referenceAt, 1 / DAY_MS);
+  const lastFetchEnd = new Map<string, { at: number; durationMs: number }>();
+  let done = pages.length - pending.length;
+  for (const url of order) {
+    if (o.halted()) return false;
+    const page = byUrl.get(url)!;
+    const host = new URL(url).host;
+    // The host was just fetched by the visit pass: its first revisit waits the delay too.
+    const last = lastFetchEnd.get(host) ?? { at: now(), durationMs: 0 };
+    if (ctx.icd.politeness.enabled) {
+      const wait = last.at + politenessDelayMs(last.durationMs, ctx.icd.politeness) - now();
+      if (wait > 0) await sleep(wait);
+    }
+    const started = now();
+    await revisitPage(ctx, page);
+    lastFetchEnd.set(host, { at: now(), durationMs: now() - started });
+    done++;
+    o.onCoherence?.({ phase: 'revisit', revisited: done, pages: pages.length, referenceTime: new Date(referenceAt).toISOString() });
+  }
+  const classified = classifiedPages(store.pages());
+  const summary = summarise(classified, referenceAt);
+  const certificate = buildCertificate({ id: ctx.crawlId, name: ctx.icd.name }, classified, referenceAt, now());
+  writeFileSync(join(warcDir, CERTIFICATE_FILE), JSON.stringify(certificate, null, 2) + '\n');
+  store.finishRun(summary);
+  o.onCoherence?.({ phase: 'done', summary });
+  return true;
+}
+
+function classifiedPages(pages: StoredCoherencePage[]): ClassifiedPage[] {
+  return pages.filter((p) => p.status && p.revisitedAt !== null).map((p) => ({
+    url: p.url, status: p.status as PageStatus, evidence: '', payloadDigest: p.visit.payloadDigest, textDigest: p.visit.textDigest,
+    visitedAt: p.visitedAt, revisitedAt: p.revisitedAt!, rate: p.changeRate ?? 0,
+  }));
+}
+
+/** Fetches, archives, classifies and stores one revisit. */
+async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage): Promise<void> {
+  const conditional = validatorsTrusted(page.visit) ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
+  const resolved = await ctx.resolveHost(page.url);
+  const outcome = 'error' in resolved ? null : await ctx.fetcher.fetch(page.url, { ip: resolved.ip, conditional });
+  let observation: RevisitObservation;
+  let text: string | null = null;
+  const at = outcome?.ok ? outcome.exchange.date.getTime() : Date.now();
+  if (!outcome || !outcome.ok) {
+    if (outcome && !outcome.ok && outcome.partial) await archive(ctx, outcome.partial, page, null);
+    observation = { kind: 'failed', at, status: null, reason: outcome ? outcome.reason : 'dns' };
+  } else {
+    const ex = outcome.exchange;
+    try {
+      if (ex.status === 304) {
+        await archive(ctx, ex, page, 'server-not-modified');
+        observation = { kind: 'not-modified', at };
+      } else {
+        await archive(ctx, ex, page, null);
+        if (ex.status >= 200 && ex.status < 300) {
+          const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+          const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling });
+          const fp = fingerprintHtml(ex, body, extraction.links);
+          text = fp.text;
+          observation = { kind: 'fetched', fingerprint: fp.fingerprint };
+        } else {
+          observation = { kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` };
+        }
+      }
+    } finally {
+      await releaseBody(ex.body).catch(() => undefined);
+    }
+  }
+  const verdict = classifyChange(page.visit, observation);
+  // One interval observed: the rate the Poisson MLE gives it (0 when unchanged).
+  const days = Math.max(at - page.visitedAt, 1) / DAY_MS;
+  const changeRate = poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
+  const fingerprint = observation.kind === 'fetched' ? observation.fingerprint : null;
+  ctx.coherence.recordRevisit(page.url, { at, fingerprint, text, verdict, changeRate });
+}
+
+/**
+ * Writes the revisit's records in commit order with its capture row and crawl-log entry: a 304
+ * becomes a server-not-modified revisit record pointing at the visit; an identical payload becomes
+ * an identical-payload-digest revisit through the writer's digest lookup.
+ */
+async function archive(ctx: CrawlContext, ex: HttpExchange, page: StoredCoherencePage, profile: 'server-not-modified' | null): Promise<void> {
+  const ticket = ctx.sequencer.ticket();
+  try {
+    let location;
+    if (profile) {
+      const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")
+        .get(ctx.crawlId, page.visit.payloadDigest) as { url: string; fetchedAt: string; warcRecordId: string | null } | undefined;
+      location = await ctx.writer.writeRevisit(ex, {
+        uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
+      }, profile);
+    } else {
+      location = await ctx.writer.writeCapture(ex);
+    }
+    await ctx.sequencer.turn(ticket);
+    const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
+    ctx.db.transaction(() => {
+      ctx.store.addCapture({
+        url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
+        payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response',
+        warcFile: location.filename, warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId,
+        depth: page.depth, score: null, scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
+      });
+      ctx.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: 'coherence revisit', size, durationMs: 0, retries: 0, at: new Date() });
+    })();
+  } finally {
+    await ctx.sequencer.turn(ticket).catch(() => undefined);
+    ctx.sequencer.settle(ticket);
+  }
+}
