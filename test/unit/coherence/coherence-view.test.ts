@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
+
+const rows: CoherencePageRow[] = [
+  { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+  { url: 'http://x/a', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'links-changed', changeRate: 5 },
+  { url: 'http://x/a/1', parentUrl: 'http://x/a', depth: 2, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+  { url: 'http://x/a/2', parentUrl: 'http://x/a', depth: 2, mime: 'image/png', status: 'unchanged', changeRate: null },
+  { url: 'http://x/b', parentUrl: 'http://x/', depth: 1, mime: 'application/pdf', status: 'missing', changeRate: 0.002 },
+  { url: 'http://y/orphan', parentUrl: 'http://elsewhere/', depth: 3, mime: null, status: null, changeRate: null },
+];
+
+test('discovery tree: pages under their first parent, coherent pages counted per subtree', () => {
+  const roots = buildDiscoveryTree(rows);
+  assert.deepEqual(roots.map((r) => r.url), ['http://x/', 'http://y/orphan']);
+  const home = roots[0]!;
+  assert.equal(home.coherentBelow, 3);
+  assert.deepEqual(home.children.map((c) => [c.url, c.status, c.mimeClass, c.coherentBelow]), [
+    ['http://x/a', 'links-changed', 'html', 2],
+    ['http://x/b', 'missing', 'other', 0],
+  ]);
+  assert.equal(home.children[0]!.children[1]!.mimeClass, 'media');
+  assert.equal(roots[1]!.status, 'pending');
+});
+
+test('GraphML: one node per page, one edge per tree link, XML-escaped', () => {
+  const xml = toGraphML([...rows, { url: 'http://x/q?a=1&b=<2>', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'content-changed', changeRate: 1 }]);
+  assert.equal((xml.match(/<node /g) ?? []).length, rows.length + 1);
+  assert.equal((xml.match(/<edge /g) ?? []).length, 5);
+  assert.ok(xml.includes('http://x/q?a=1&amp;b=&lt;2&gt;'));
+  assert.ok(xml.includes('<data key="status">links-changed</data>'));
+  assert.ok(!/&(?!amp;|lt;|gt;|quot;|apos;)/.test(xml));
+});
+
+test('rate histogram: zero bin and decades', () => {
+  const h = rateHistogram([0, 0, 0.002, 5, 5, 9.99, 50000]);
+  assert.equal(h[0]!.count, 2);
+  assert.equal(h.find((b) => b.from === 0.001)!.count, 1);
+  assert.equal(h.find((b) => b.from === 1)!.count, 3);
+  assert.equal(h.at(-1)!.count, 1, 'above the top decade goes to the last bin');
+  assert.equal(h.reduce((s, b) => s + b.count, 0), 7);
+});
+
+test('word diff marks removed and added words and keeps the rest', () => {
+  assert.deepEqual(diffWords('the tide is high today', 'the tide was high today'), [
+    { kind: 'same', text: 'the tide' }, { kind: 'removed', text: 'is' }, { kind: 'added', text: 'was' }, { kind: 'same', text: 'high today' },
+  ]);
+  assert.deepEqual(diffWords('', 'new'), [{ kind: 'added', text: 'new' }]);
+  assert.deepEqual(diffWords('same', 'same'), [{ kind: 'same', text: 'same' }]);
+});

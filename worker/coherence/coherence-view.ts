@@ -1,0 +1,137 @@
+import type { PageStatus } from './change-classifier';
+
+/**
+ * What the cockpit's coherence view draws, computed from plain rows (pure): the discovery tree
+ * with coherent-page counts, the GraphML export, the change-rate histogram and a word diff of
+ * visit and revisit text.
+ */
+
+export type MimeClass = 'html' | 'media' | 'other';
+
+export interface CoherencePageRow {
+  url: string;
+  parentUrl: string | null;
+  depth: number;
+  mime: string | null;
+  status: PageStatus | null;
+  changeRate: number | null;
+}
+
+export interface TreeNode {
+  url: string;
+  status: PageStatus | 'pending';
+  mimeClass: MimeClass;
+  /** Pages proved unchanged in this subtree, this one included. */
+  coherentBelow: number;
+  children: TreeNode[];
+}
+
+export function mimeClassOf(mime: string | null): MimeClass {
+  const m = (mime ?? '').toLowerCase();
+  if (m.includes('html')) return 'html';
+  if (/^(image|video|audio)\//.test(m)) return 'media';
+  return 'other';
+}
+
+/**
+ * The capture's spanning tree: each page under the page that linked to it first. Pages whose
+ * parent is not a captured page become roots (the seeds, usually). Children sorted by URL.
+ */
+export function buildDiscoveryTree(rows: readonly CoherencePageRow[]): TreeNode[] {
+  const nodes = new Map<string, TreeNode>();
+  for (const r of rows) nodes.set(r.url, { url: r.url, status: r.status ?? 'pending', mimeClass: mimeClassOf(r.mime), coherentBelow: 0, children: [] });
+  const roots: TreeNode[] = [];
+  for (const r of rows) {
+    const node = nodes.get(r.url)!;
+    const parent = r.parentUrl && r.parentUrl !== r.url ? nodes.get(r.parentUrl) : undefined;
+    (parent ? parent.children : roots).push(node);
+  }
+  const count = (n: TreeNode, path: Set<TreeNode>): number => {
+    if (path.has(n)) return 0; // a cycle cannot arise from first-discovery parents; guard anyway
+    path.add(n);
+    n.children.sort((a, b) => (a.url < b.url ? -1 : 1));
+    n.coherentBelow = (n.status === 'unchanged' ? 1 : 0) + n.children.reduce((s, c) => s + count(c, path), 0);
+    return n.coherentBelow;
+  };
+  roots.sort((a, b) => (a.url < b.url ? -1 : 1));
+  for (const r of roots) count(r, new Set());
+  return roots;
+}
+
+function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** The discovery tree as GraphML (nodes with url, status, MIME class, change rate; parent → child edges). */
+export function toGraphML(rows: readonly CoherencePageRow[]): string {
+  const ids = new Map(rows.map((r, i) => [r.url, `n${i}`]));
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
+    '  <key id="url" for="node" attr.name="url" attr.type="string"/>',
+    '  <key id="status" for="node" attr.name="status" attr.type="string"/>',
+    '  <key id="mime" for="node" attr.name="mimeClass" attr.type="string"/>',
+    '  <key id="rate" for="node" attr.name="changesPerDay" attr.type="double"/>',
+    '  <graph id="capture" edgedefault="directed">',
+  ];
+  for (const r of rows) {
+    lines.push(`    <node id="${ids.get(r.url)}"><data key="url">${xmlEscape(r.url)}</data><data key="status">${r.status ?? 'pending'}</data><data key="mime">${mimeClassOf(r.mime)}</data>${r.changeRate === null ? '' : `<data key="rate">${r.changeRate}</data>`}</node>`);
+  }
+  let e = 0;
+  for (const r of rows) {
+    const parent = r.parentUrl ? ids.get(r.parentUrl) : undefined;
+    if (parent && r.parentUrl !== r.url) lines.push(`    <edge id="e${e++}" source="${parent}" target="${ids.get(r.url)}"/>`);
+  }
+  lines.push('  </graph>', '</graphml>', '');
+  return lines.join('\n');
+}
+
+export interface HistogramBin {
+  /** Lower bound in changes per day (0 for the "no change seen" bin). */
+  from: number;
+  to: number;
+  count: number;
+}
+
+/** Histogram of change rates over decades (10⁻³ … 10⁴ per day); rate 0 gets its own bin. */
+export function rateHistogram(rates: readonly number[]): HistogramBin[] {
+  const bins: HistogramBin[] = [{ from: 0, to: 0, count: 0 }];
+  for (let e = -3; e < 4; e++) bins.push({ from: 10 ** e, to: 10 ** (e + 1), count: 0 });
+  for (const r of rates) {
+    if (!(r > 0)) bins[0]!.count++;
+    else bins[Math.min(bins.length - 1, Math.max(1, Math.floor(Math.log10(r)) + 4))]!.count++;
+  }
+  return bins;
+}
+
+export interface DiffSegment {
+  kind: 'same' | 'removed' | 'added';
+  text: string;
+}
+
+/**
+ * Word diff of two texts (longest common subsequence), for highlighting what changed between
+ * visit and revisit. Texts beyond `maxWords` words are compared on their first `maxWords` only.
+ */
+export function diffWords(before: string, after: string, maxWords = 1500): DiffSegment[] {
+  const a = before.split(/\s+/).filter(Boolean).slice(0, maxWords);
+  const b = after.split(/\s+/).filter(Boolean).slice(0, maxWords);
+  const lcs: Uint16Array[] = Array.from({ length: a.length + 1 }, () => new Uint16Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const out: DiffSegment[] = [];
+  const push = (kind: DiffSegment['kind'], word: string) => {
+    const last = out.at(-1);
+    if (last && last.kind === kind) last.text += ` ${word}`;
+    else out.push({ kind, text: word });
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) { push('same', a[i]!); i++; j++; }
+    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) push('removed', a[i++]!);
+    else push('added', b[j++]!);
+  }
+  while (i < a.length) push('removed', a[i++]!);
+  while (j < b.length) push('added', b[j++]!);
+  return out;
+}
