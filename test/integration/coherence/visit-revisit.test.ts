@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli } from '../../support/run-cli';
 import { startChangingSite, groundTruth } from './changing-site';
-import type { CoherenceCertificate } from '../../../worker/coherence';
+import type { CoherenceCertificate, TreeNode } from '../../../worker/coherence';
+import { coherenceGraphml, coherencePageDetail, coherenceReport } from '../../../worker/coherence/coherence-report';
+import { createPrismaClient } from '../../../worker/store/prisma';
 
 const site = await startChangingSite();
 after(() => site.close());
@@ -62,4 +64,27 @@ test('a visit–revisit crawl reports the coherence, per-page status and certifi
   }
   assert.deepEqual(certificate.notCertified.map((p) => [p.url, p.status]), [...truth].filter(([, s]) => s !== 'unchanged').sort(([a], [b]) => (a < b ? -1 : 1)));
   db.close();
+
+  // The cockpit's read side over the same database.
+  const prisma = createPrismaClient(join(out, 'tidemark-state.db'));
+  try {
+    const crawlId = 1;
+    const report = await coherenceReport(prisma, crawlId, out);
+    assert.equal(report.certificateAvailable, true);
+    assert.equal(report.summary!.coherence, summary.coherence);
+    assert.equal(report.tree.length, 1, 'one root: the seed');
+    const flat: TreeNode[] = [];
+    const walk = (n: TreeNode) => { flat.push(n); n.children.forEach(walk); };
+    report.tree.forEach(walk);
+    assert.deepEqual(Object.fromEntries(flat.map((n) => [n.url, n.status]).sort()), Object.fromEntries([...truth].sort()));
+    assert.equal(report.tree[0]!.coherentBelow, unchanged.length);
+    const menu = await coherencePageDetail(prisma, crawlId, `${site.origin}/menu`);
+    assert.deepEqual(menu!.linksAdded, [`${site.origin}/new-page`]);
+    const news = await coherencePageDetail(prisma, crawlId, `${site.origin}/news`);
+    assert.ok(news!.diff.some((d) => d.kind === 'added' && d.text.includes('sea wall')));
+    const graphml = await coherenceGraphml(prisma, crawlId);
+    assert.equal((graphml.match(/<node /g) ?? []).length, truth.size);
+  } finally {
+    await prisma.$disconnect();
+  }
 });
