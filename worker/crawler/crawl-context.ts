@@ -144,10 +144,10 @@ export class CrawlContext {
   }
 
   /**
-   * Archives an exchange that is not a frontier URL of its own (robots.txt): its records and
+   * Archives an exchange that is not a frontier URL of its own (robots.txt, polled feeds): its records and
    * capture row go through the same ordered commit as pages.
    */
-  async archiveAuxiliary(ex: HttpExchange): Promise<void> {
+  async archiveAuxiliary(ex: HttpExchange, message = 'robots.txt'): Promise<void> {
     const ticket = this.sequencer.ticket();
     try {
       const location = await this.writer.writeCapture(ex);
@@ -160,7 +160,7 @@ export class CrawlContext {
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: 0, score: null,
           scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
         });
-        this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: 'robots.txt', size, durationMs: 0, retries: 0, at: new Date() });
+        this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message, size, durationMs: 0, retries: 0, at: new Date() });
       })();
     } finally {
       await releaseBody(ex.body).catch(() => undefined);

@@ -10,6 +10,7 @@ import { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
 import { runRevisitPass } from './revisit-pass';
+import { IncrementalDriver } from './incremental-driver';
 
 export interface CrawlEngineOptions {
   crawlId: number;
@@ -25,6 +26,8 @@ export interface CrawlEngineOptions {
   onCaptures?(captures: CaptureSummary[]): void;
   onRelevance?(payload: unknown): void;
   onCoherence?(payload: unknown): void;
+  /** Length of a minute for feed polling and recrawl intervals (tests shorten it). */
+  minuteMs?: number;
 }
 
 export type EngineOutcome = 'finished' | 'paused' | 'stopped';
@@ -43,6 +46,8 @@ export class CrawlEngine {
   private done: Promise<EngineOutcome> | null = null;
   private pendingCaptures: CaptureSummary[] = [];
   private finalStats: CrawlStats | null = null;
+  /** Feeds and recrawl rounds of this run, when the ICD asks for them. */
+  incremental: IncrementalDriver | null = null;
 
   constructor(private readonly opts: CrawlEngineOptions) {}
 
@@ -86,9 +91,14 @@ export class CrawlEngine {
     this.ctx = ctx;
     const concurrency = opts.icd.politeness.concurrency;
     const flushTimer = setInterval(() => this.flushEvents(), 500);
+    // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.
+    const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence }, Date.now());
+    this.incremental = incremental;
     try {
       const maxPages = opts.icd.scope.maxPages;
       while (!this.halt) {
+        const feedPolls = incremental?.tick(Date.now());
+        if (feedPolls) this.track(feedPolls);
         // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
         const c = frontier.counters(opts.crawlId);
         const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
@@ -99,6 +109,12 @@ export class CrawlEngine {
         if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
           // Visit–revisit captures: the visit pass is over, the revisits follow (worker/crawler/revisit-pass.ts).
           if (opts.icd.coherence.mode === 'visit-revisit' && !(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
+          if (incremental && budgetLeft > 0) {
+            const round = incremental.whenIdle(Date.now(), () => this.halt !== null);
+            if (round) this.track(round);
+            else await this.sleepUntilWake(incremental.wakeAt());
+            continue;
+          }
           return 'finished';
         }
         await this.sleepUntilWake(frontier.nextWakeAt());

@@ -121,7 +121,7 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage): Promis
  * becomes a server-not-modified revisit record pointing at the visit; an identical payload becomes
  * an identical-payload-digest revisit through the writer's digest lookup.
  */
-async function archive(ctx: CrawlContext, ex: HttpExchange, page: StoredCoherencePage, profile: 'server-not-modified' | null): Promise<void> {
+export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = 'coherence revisit'): Promise<void> {
   const ticket = ctx.sequencer.ticket();
   try {
     let location;
@@ -143,7 +143,7 @@ async function archive(ctx: CrawlContext, ex: HttpExchange, page: StoredCoherenc
         warcFile: location.filename, warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId,
         depth: page.depth, score: null, scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
       });
-      ctx.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: 'coherence revisit', size, durationMs: 0, retries: 0, at: new Date() });
+      ctx.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message, size, durationMs: 0, retries: 0, at: new Date() });
     })();
   } finally {
     await ctx.sequencer.turn(ticket).catch(() => undefined);

@@ -1,0 +1,82 @@
+import { decodeContentEncoding } from '../fetch';
+import { parseFeed } from '../extract';
+import { FeedScheduler } from '../feeds';
+import type { CrawlContext } from './crawl-context';
+
+/** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
+export const FEED_ARTICLE_PRIORITY = 1;
+
+export interface FeedMonitorOptions {
+  feeds: readonly string[];
+  minPollMinutes: number;
+  /** Length of a minute in ms (tests shorten it). */
+  minuteMs?: number;
+}
+
+/**
+ * Monitors the ICD's feeds (RSS, Atom, JSON Feed) during a crawl with the advaRSS scheduler: each
+ * period of T = the minimum poll interval allows M = ⌈feeds / 4⌉ polls, given to the feeds with
+ * the most expected new articles (hourly posting-rate model, re-estimated every period). Each poll
+ * is archived; the articles not seen before are queued at high priority through the crawl's scope.
+ */
+export class FeedMonitor {
+  private readonly scheduler: FeedScheduler;
+  private readonly minuteMs: number;
+  private nextPeriodAt: number;
+  private polling: Promise<void> | null = null;
+  readonly polls: { url: string; at: number; fresh: number }[] = [];
+
+  constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
+    this.minuteMs = o.minuteMs ?? 60_000;
+    const M = Math.max(1, Math.ceil(o.feeds.length / 4));
+    // The scheduler counts in real minutes; a shortened minute is mapped onto its time scale.
+    this.scheduler = new FeedScheduler({ policy: 'posting-rate', M, T: o.minPollMinutes, ToE: o.minPollMinutes, minPollMinutes: o.minPollMinutes }, this.clock(now));
+    for (const url of o.feeds) this.scheduler.addFeed(url, 0, this.clock(now));
+    this.nextPeriodAt = now;
+  }
+
+  private clock(now: number): number {
+    return (now / this.minuteMs) * 60_000;
+  }
+
+  /** When the next period starts (the engine sleeps until then when nothing else is queued). */
+  get wakeAt(): number {
+    return this.nextPeriodAt;
+  }
+
+  /** Starts the period's polls when one is due; one period's polls run at a time. */
+  tick(now: number): Promise<void> | null {
+    if (this.polling || now < this.nextPeriodAt) return null;
+    this.nextPeriodAt = now + this.o.minPollMinutes * this.minuteMs;
+    const chosen = this.scheduler.choose(this.clock(now));
+    this.polling = (async () => {
+      for (const url of chosen) await this.poll(url).catch((err) => console.error(`tidemark: feed ${url}: ${(err as Error).message}`));
+    })().finally(() => (this.polling = null));
+    return this.polling;
+  }
+
+  private async poll(url: string): Promise<void> {
+    const resolved = await this.ctx.resolveHost(url);
+    if ('error' in resolved) return;
+    const outcome = await this.ctx.fetcher.fetch(url, { ip: resolved.ip });
+    const at = Date.now();
+    if (!outcome.ok) {
+      if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
+      return;
+    }
+    const ex = outcome.exchange;
+    let body: Buffer | null = null;
+    if (ex.status >= 200 && ex.status < 300) body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], this.ctx.icd.limits.maxDecodedBytes).catch(() => null);
+    await this.ctx.archiveAuxiliary(ex, 'feed poll'); // releases the body
+    if (!body) return;
+    const items = parseFeed(body, ex.headers['content-type'], url).items;
+    const fresh = this.scheduler.recordPoll(url, this.clock(at), items.map((i) => {
+      const published = i.published ? Date.parse(i.published) : NaN;
+      return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
+    }));
+    this.polls.push({ url, at, fresh: fresh.length });
+    if (fresh.length) {
+      this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: 'navigation', anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), 0);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { CrawlContext } from './crawl-context';
+import { FeedMonitor } from './feed-monitor';
+import { RecrawlState, runRecrawlRound, type RoundReport } from './recrawl-round';
+
+export interface IncrementalOptions {
+  /** Length of a minute in ms (tests shorten it). */
+  minuteMs?: number;
+  onCoherence?(payload: unknown): void;
+}
+
+/**
+ * What keeps a crawl running after its frontier is empty: feed monitoring (ICD coherence.feeds)
+ * and scheduled recrawl rounds (coherence.recrawlIntervalMinutes). Such a crawl runs until it is
+ * stopped or paused. Null when the ICD asks for neither.
+ */
+export class IncrementalDriver {
+  private readonly minuteMs: number;
+  private readonly feeds: FeedMonitor | null;
+  private readonly recrawl: RecrawlState | null;
+  readonly rounds: RoundReport[] = [];
+
+  private constructor(private readonly ctx: CrawlContext, private readonly o: IncrementalOptions, now: number) {
+    this.minuteMs = o.minuteMs ?? 60_000;
+    const { feeds, minFeedPollMinutes, recrawlIntervalMinutes } = ctx.icd.coherence;
+    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs }, now) : null;
+    this.recrawl = recrawlIntervalMinutes > 0 ? new RecrawlState(ctx.db, ctx.crawlId) : null;
+  }
+
+  static create(ctx: CrawlContext, o: IncrementalOptions, now: number): IncrementalDriver | null {
+    const c = ctx.icd.coherence;
+    return c.feeds.length || c.recrawlIntervalMinutes > 0 ? new IncrementalDriver(ctx, o, now) : null;
+  }
+
+  get feedPolls(): FeedMonitor['polls'] {
+    return this.feeds?.polls ?? [];
+  }
+
+  /** Feed polls due now (at any time of the crawl). */
+  tick(now: number): Promise<void> | null {
+    return this.feeds?.tick(now) ?? null;
+  }
+
+  /** With the frontier idle: the recrawl round due now, if any. */
+  whenIdle(now: number, halted: () => boolean): Promise<void> | null {
+    if (!this.recrawl) return null;
+    const last = this.recrawl.last();
+    if (!last) {
+      // The initial crawl is round 0; the first recrawl is one interval after it ended.
+      this.recrawl.finishRound(0, now, 0.5);
+      return null;
+    }
+    if (now < this.nextRoundAt(last.finishedAt)) return null;
+    return runRecrawlRound(this.ctx, this.recrawl, { halted }).then((report) => {
+      if (!report) return;
+      this.rounds.push(report);
+      this.o.onCoherence?.({ phase: 'recrawl', ...report });
+    });
+  }
+
+  private nextRoundAt(lastFinishedAt: number): number {
+    return lastFinishedAt + this.ctx.icd.coherence.recrawlIntervalMinutes * this.minuteMs;
+  }
+
+  /** When something is next due (the engine sleeps until then). */
+  wakeAt(): number | null {
+    const times: number[] = [];
+    if (this.feeds) times.push(this.feeds.wakeAt);
+    const last = this.recrawl?.last();
+    if (last) times.push(this.nextRoundAt(last.finishedAt));
+    return times.length ? Math.min(...times) : null;
+  }
+}

@@ -1,0 +1,193 @@
+import type Database from 'better-sqlite3';
+import { decodeContentEncoding, releaseBody } from '../fetch';
+import { extractFromResponse } from '../extract';
+import { politenessDelayMs } from '../politeness/politeness-delay';
+import {
+  adaptParentRule, afterFetch, isDue, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
+} from '../coherence';
+import type { CrawlContext } from './crawl-context';
+import { planOutLinks } from './plan-out-links';
+import { archive } from './revisit-pass';
+
+/**
+ * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
+ * pages that are due under their fr / fr_max revisit frequency, with conditional GET; unchanged
+ * payloads become revisit records; changed pages give their new links to the frontier. Then the
+ * selective-incremental rule refetches parents that were not due when enough of their children
+ * changed, adapting its threshold. State lives in engine_* tables beside the frontier's.
+ */
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS engine_recrawl_page (
+  crawl_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  parent_url TEXT,
+  depth INTEGER NOT NULL,
+  fr REAL NOT NULL,
+  last_round INTEGER NOT NULL,
+  payload_digest TEXT,
+  etag TEXT,
+  last_modified TEXT,
+  PRIMARY KEY (crawl_id, url)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS engine_recrawl (
+  crawl_id INTEGER PRIMARY KEY,
+  round INTEGER NOT NULL,
+  finished_at INTEGER NOT NULL,
+  parent_threshold REAL NOT NULL
+);
+`;
+
+interface PageRow {
+  url: string;
+  parent_url: string | null;
+  depth: number;
+  fr: number;
+  last_round: number;
+  payload_digest: string | null;
+  etag: string | null;
+  last_modified: string | null;
+}
+
+export interface RoundReport {
+  round: number;
+  pages: number;
+  due: number;
+  fetched: number;
+  changed: number;
+  parentsFetched: number;
+  newLinks: number;
+  parentThreshold: number;
+}
+
+export class RecrawlState {
+  constructor(private readonly db: Database.Database, private readonly crawlId: number) {
+    db.exec(DDL);
+  }
+
+  /** The last finished round (0 = the initial crawl) and when it ended; null before any. */
+  last(): { round: number; finishedAt: number; parentThreshold: number } | null {
+    const row = this.db.prepare('SELECT round, finished_at, parent_threshold FROM engine_recrawl WHERE crawl_id = ?').get(this.crawlId) as { round: number; finished_at: number; parent_threshold: number } | undefined;
+    return row ? { round: row.round, finishedAt: row.finished_at, parentThreshold: row.parent_threshold } : null;
+  }
+
+  finishRound(round: number, at: number, parentThreshold: number): void {
+    this.db.prepare('INSERT INTO engine_recrawl (crawl_id, round, finished_at, parent_threshold) VALUES (?, ?, ?, ?) ON CONFLICT (crawl_id) DO UPDATE SET round = excluded.round, finished_at = excluded.finished_at, parent_threshold = excluded.parent_threshold')
+      .run(this.crawlId, round, at, parentThreshold);
+  }
+
+  /** Adds the HTML pages captured since the last round (new pages are due in the next round). */
+  syncPages(ctx: CrawlContext, round: number): void {
+    const rows = this.db.prepare(
+      `SELECT c.url AS url, c.depth AS depth, c.payloadDigest AS digest FROM Capture c
+       WHERE c.crawlId = ? AND c.status BETWEEN 200 AND 299 AND c.mime IN ('text/html', 'application/xhtml+xml')
+         AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url)
+       GROUP BY c.url`,
+    ).all(this.crawlId) as { url: string; depth: number; digest: string | null }[];
+    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const r of rows) insert.run(this.crawlId, r.url, ctx.frontier.lookup(this.crawlId, r.url)?.viaUrl ?? null, r.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, r.digest);
+    })();
+  }
+
+  pages(): PageRow[] {
+    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
+  }
+
+  save(url: string, state: RevisitState, v: { digest: string | null; etag: string | null; lastModified: string | null }): void {
+    this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
+      .run(state.fr, state.lastRound, v.digest, v.etag, v.lastModified, this.crawlId, url);
+  }
+}
+
+/** Runs one recrawl round; returns its report, or null when halted part-way (it reruns later). */
+export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o: { halted(): boolean; now?(): number }): Promise<RoundReport | null> {
+  const now = o.now ?? Date.now;
+  const last = state.last();
+  const round = (last?.round ?? 0) + 1;
+  let rule = { threshold: last?.parentThreshold ?? DEFAULT_PARENT_RULE.threshold };
+  state.syncPages(ctx, round);
+  const pages = state.pages();
+  const due = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
+  const report: RoundReport = { round, pages: pages.length, due: due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
+  const changedByUrl = new Map<string, boolean>();
+  const lastFetch = new Map<string, { at: number; durationMs: number }>();
+
+  const refetch = async (p: PageRow): Promise<void> => {
+    const host = new URL(p.url).host;
+    const prev = lastFetch.get(host);
+    if (prev && ctx.icd.politeness.enabled) {
+      const wait = prev.at + politenessDelayMs(prev.durationMs, ctx.icd.politeness) - now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+    const started = now();
+    const changed = await refetchPage(ctx, p, round);
+    lastFetch.set(host, { at: now(), durationMs: now() - started });
+    report.fetched++;
+    if (changed === null) return;
+    changedByUrl.set(p.url, changed.changed);
+    if (changed.changed) report.changed++;
+    report.newLinks += changed.newLinks;
+    state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, changed.changed), changed);
+  };
+
+  for (const p of due) {
+    if (o.halted()) return null;
+    await refetch(p);
+  }
+  // Selective-incremental rule: parents not due this round whose children changed enough.
+  const children = new Map<string, { changed: number; total: number }>();
+  for (const p of due) {
+    if (!p.parent_url || !changedByUrl.has(p.url)) continue;
+    const c = children.get(p.parent_url) ?? { changed: 0, total: 0 };
+    c.total++;
+    if (changedByUrl.get(p.url)) c.changed++;
+    children.set(p.parent_url, c);
+  }
+  const byUrl = new Map(pages.map((p) => [p.url, p]));
+  for (const [parentUrl, c] of children) {
+    const parent = byUrl.get(parentUrl);
+    if (!parent || changedByUrl.has(parentUrl) || !shouldRecrawlParent(rule, c.changed, c.total)) continue;
+    if (o.halted()) return null;
+    await refetch(parent);
+    report.parentsFetched++;
+    rule = adaptParentRule(rule, changedByUrl.get(parentUrl) ?? false);
+  }
+  report.parentThreshold = rule.threshold;
+  state.finishRound(round, now(), rule.threshold);
+  return report;
+}
+
+/** Refetches one page: archived, compared with its last payload, new links queued. */
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
+  const resolved = await ctx.resolveHost(p.url);
+  if ('error' in resolved) return null;
+  const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
+  const outcome = await ctx.fetcher.fetch(p.url, { ip: resolved.ip, conditional });
+  const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
+  const message = `recrawl round ${round}`;
+  if (!outcome.ok) {
+    if (outcome.partial) await archive(ctx, outcome.partial, visit, null, message).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    return { changed: true, newLinks: 0, digest: null, etag: null, lastModified: null };
+  }
+  const ex = outcome.exchange;
+  const validators = { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
+  if (ex.status === 304 && p.payload_digest) {
+    await archive(ctx, ex, visit, 'server-not-modified', message).finally(() => releaseBody(ex.body).catch(() => undefined));
+    return { changed: false, newLinks: 0, digest: null, ...validators };
+  }
+  const changed = ex.payloadDigest !== p.payload_digest || ex.status < 200 || ex.status >= 300;
+  let newLinks = 0;
+  try {
+    if (changed && ex.status >= 200 && ex.status < 300) {
+      const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+      const links = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling }).links;
+      const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links: links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source })) }, ctx.scopeInput(), ctx.traps);
+      newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
+    }
+  } finally {
+    await archive(ctx, ex, visit, null, message).finally(() => releaseBody(ex.body).catch(() => undefined));
+  }
+  return { changed, newLinks, digest: ex.status >= 200 && ex.status < 300 ? ex.payloadDigest : null, etag: validators.etag, lastModified: validators.lastModified };
+}
+
