@@ -1,0 +1,198 @@
+'use client';
+import { useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
+import { scaleBand, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
+import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
+import { layoutTree, markerPath, STATUS_COLOURS, STATUS_LABELS, type NodeStatus } from './tree-layout';
+import { useCoherencePage, useCoherenceReport } from './use-coherence';
+
+/** The coherence view of one crawl; brings its own query client if the layout has none. */
+export function CoherenceView({ crawlId }: { crawlId: number }) {
+  const existing = useContext(QueryClientContext);
+  const [own] = useState(() => (existing ? null : new QueryClient()));
+  if (own) return <QueryClientProvider client={own}><CoherenceScreen crawlId={crawlId} /></QueryClientProvider>;
+  return <CoherenceScreen crawlId={crawlId} />;
+}
+
+function CoherenceScreen({ crawlId }: { crawlId: number }) {
+  const report = useCoherenceReport(crawlId);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  if (report.isPending) return <p className="p-6 text-gray-600">Loading the coherence report…</p>;
+  if (report.isError) return <p role="alert" className="p-6 text-red-700">{report.error.message}</p>;
+  const r = report.data;
+  const toggle = (url: string) => setCollapsed((c) => { const n = new Set(c); if (n.has(url)) n.delete(url); else n.add(url); return n; });
+  return (
+    <main className="p-6 space-y-4">
+      <header className="flex flex-wrap items-baseline gap-4">
+        <h1 className="text-2xl font-semibold">Coherence of crawl {crawlId}</h1>
+        <a className="underline" href={`/crawls/${crawlId}`}>Back to the crawl</a>
+        <a className="underline" href={`/api/crawls/${crawlId}/coherence/graphml`} download data-testid="graphml-link">Download GraphML</a>
+        {r.certificateAvailable && <a className="underline" href={`/api/crawls/${crawlId}/coherence/certificate`} download data-testid="certificate-link">Download certificate</a>}
+      </header>
+      <Summary report={r} />
+      {r.pages === 0 ? (
+        <p>No visit–revisit capture yet: set the ICD's coherence mode to <code>visit-revisit</code>.</p>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
+          <section aria-label="Discovery tree" className="border rounded">
+            <div className="flex gap-2 p-2 border-b">
+              <label className="flex gap-2 items-center">Search
+                <input className="border rounded px-2 py-1" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="part of a URL" data-testid="tree-search" />
+              </label>
+              <Legend />
+            </div>
+            <TreeChart tree={r.tree} collapsed={collapsed} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} />
+          </section>
+          <section aria-label="Change rates" className="border rounded p-2">
+            <h2 className="font-semibold">Change rates (changes per day)</h2>
+            <Histogram bins={r.histogram} />
+          </section>
+        </div>
+      )}
+      {selected && <PageDetail crawlId={crawlId} url={selected} collapsed={collapsed.has(selected)} onToggle={() => toggle(selected)} />}
+    </main>
+  );
+}
+
+function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
+  const s = report.summary;
+  return (
+    <section aria-label="Summary" className="flex flex-wrap gap-6" data-testid="coherence-summary">
+      <Figure label="coherence" value={s ? `${(s.coherence * 100).toFixed(1)} %` : '—'} />
+      <Figure label="blur (expected changes per page)" value={s ? s.blur.toFixed(3) : '—'} />
+      <Figure label="pages revisited" value={`${report.revisited} / ${report.pages}`} />
+      <Figure label="reference time" value={report.run ? new Date(report.run.referenceTime).toLocaleString() : '—'} />
+      {s && (Object.keys(s.byStatus) as (keyof typeof s.byStatus)[]).map((k) => <Figure key={k} label={STATUS_LABELS[k]} value={String(s.byStatus[k])} colour={STATUS_COLOURS[k]} />)}
+    </section>
+  );
+}
+
+function Figure({ label, value, colour }: { label: string; value: string; colour?: string }) {
+  return (
+    <div>
+      <div className="text-sm text-gray-600">{colour && <span className="inline-block w-3 h-3 mr-1 rounded-full" style={{ background: colour }} />}{label}</div>
+      <div className="text-xl font-semibold">{value}</div>
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <ul className="flex gap-3 text-sm items-center" aria-label="Legend">
+      {(Object.keys(STATUS_COLOURS) as NodeStatus[]).map((s) => (
+        <li key={s}><span className="inline-block w-3 h-3 mr-1 rounded-full" style={{ background: STATUS_COLOURS[s] }} />{STATUS_LABELS[s]}</li>
+      ))}
+      <li>● HTML ■ media ◆ other</li>
+    </ul>
+  );
+}
+
+function TreeChart(props: {
+  tree: NonNullable<ReturnType<typeof useCoherenceReport>['data']>['tree'];
+  collapsed: Set<string>; search: string; selected: string | null;
+  onSelect(url: string): void; onToggle(url: string): void;
+}) {
+  const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search), [props.tree, props.collapsed, props.search]);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
+  useEffect(() => {
+    if (!svgRef.current) return;
+    const svg = select(svgRef.current);
+    const behaviour = zoom<SVGSVGElement, unknown>().scaleExtent([0.1, 8]).on('zoom', (e: { transform: ZoomTransform }) => setTransform(e.transform));
+    svg.call(behaviour).on('dblclick.zoom', null);
+    return () => { svg.on('.zoom', null); };
+  }, []);
+  const height = Math.min(Math.max(layout.height + 40, 300), 700);
+  return (
+    <svg ref={svgRef} width="100%" height={height} role="img" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
+      <g transform={`translate(${transform.x + 20},${transform.y + 10}) scale(${transform.k})`}>
+        {layout.links.map((l, i) => (
+          <path key={i} fill="none" stroke="#cbd5e1" d={`M${l.source.x},${l.source.y}C${(l.source.x + l.target.x) / 2},${l.source.y} ${(l.source.x + l.target.x) / 2},${l.target.y} ${l.target.x},${l.target.y}`} />
+        ))}
+        {layout.nodes.map((n) => (
+          <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer"
+            data-testid="tree-node" data-url={n.url} data-status={n.status} data-collapsed={n.collapsed ? 'true' : 'false'}
+            onClick={() => props.onSelect(n.url)} onDoubleClick={() => props.onToggle(n.url)}>
+            <path d={markerPath(n.mimeClass, n.r)} fill={STATUS_COLOURS[n.status]} stroke={n.url === props.selected ? '#2563eb' : n.matches ? '#f97316' : '#fff'} strokeWidth={n.url === props.selected || n.matches ? 3 : 1} />
+            <title>{`${n.url}\n${STATUS_LABELS[n.status]} · ${n.coherentBelow} coherent below${n.childCount ? ` · ${n.childCount} children${n.collapsed ? ' (collapsed)' : ''}` : ''}`}</title>
+            <text x={n.r + 4} dy="0.32em" fontSize={11} fill="#334155">{shortLabel(n.url)}{n.collapsed ? ` (+${n.childCount})` : ''}</text>
+          </g>
+        ))}
+      </g>
+    </svg>
+  );
+}
+
+function shortLabel(url: string): string {
+  try {
+    const u = new URL(url);
+    const path = u.pathname + u.search;
+    return path === '/' ? u.host : path.length > 28 ? `…${path.slice(-27)}` : path;
+  } catch {
+    return url;
+  }
+}
+
+function Histogram({ bins }: { bins: HistogramBin[] }) {
+  const width = 320;
+  const height = 180;
+  const labels = bins.map((b) => (b.from === 0 ? '0' : b.from >= 1 ? String(b.from) : b.from.toString()));
+  const x = scaleBand<string>().domain(labels).range([30, width - 5]).padding(0.15);
+  const y = scaleLinear().domain([0, Math.max(1, ...bins.map((b) => b.count))]).nice().range([height - 25, 10]);
+  return (
+    <svg width={width} height={height} role="img" aria-label="Histogram of change rates" data-testid="rate-histogram">
+      {bins.map((b, i) => (
+        <g key={i}>
+          <rect x={x(labels[i]!)} y={y(b.count)} width={x.bandwidth()} height={y(0) - y(b.count)} fill="#0ea5e9"><title>{`${labels[i]}–${b.to || 0}/day: ${b.count} pages`}</title></rect>
+          <text x={(x(labels[i]!) ?? 0) + x.bandwidth() / 2} y={height - 10} fontSize={9} textAnchor="middle">{labels[i]}</text>
+        </g>
+      ))}
+      {y.ticks(4).map((t) => <text key={t} x={25} y={y(t)} fontSize={9} textAnchor="end" dy="0.32em">{t}</text>)}
+    </svg>
+  );
+}
+
+function PageDetail({ crawlId, url, collapsed, onToggle }: { crawlId: number; url: string; collapsed: boolean; onToggle(): void }) {
+  const page = useCoherencePage(crawlId, url);
+  return (
+    <section aria-label="Visit and revisit" className="border rounded p-3 space-y-2" data-testid="page-detail">
+      <div className="flex flex-wrap gap-4 items-baseline">
+        <h2 className="font-semibold break-all">{url}</h2>
+        <button type="button" className="underline" onClick={onToggle}>{collapsed ? 'Expand subtree' : 'Collapse subtree'}</button>
+      </div>
+      {page.isPending && <p>Loading…</p>}
+      {page.isError && <p role="alert">{page.error.message}</p>}
+      {page.data && (
+        <>
+          <p data-testid="page-status">
+            Status: <strong>{page.data.status ? STATUS_LABELS[page.data.status as NodeStatus] : STATUS_LABELS.pending}</strong>
+            {page.data.evidence && <> · decided by {page.data.evidence}</>}
+            {page.data.similarity !== null && <> · text similarity {(page.data.similarity * 100).toFixed(0)} %</>}
+          </p>
+          {(page.data.linksAdded.length > 0 || page.data.linksRemoved.length > 0) && (
+            <p>Links added: {page.data.linksAdded.join(', ') || 'none'} · removed: {page.data.linksRemoved.join(', ') || 'none'}</p>
+          )}
+          <div className="grid md:grid-cols-2 gap-3">
+            <TextColumn title={`Visit · ${new Date(page.data.visitedAt).toLocaleString()}`} segments={page.data.revisitText === null ? [{ kind: 'same', text: page.data.visitText }] : page.data.diff} side="visit" />
+            <TextColumn title={page.data.revisitedAt ? `Revisit · ${new Date(page.data.revisitedAt).toLocaleString()}` : 'Revisit · none (304, error or not yet)'} segments={page.data.revisitText === null ? [] : page.data.diff} side="revisit" />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TextColumn({ title, segments, side }: { title: string; segments: DiffSegment[]; side: 'visit' | 'revisit' }) {
+  const hidden = side === 'visit' ? 'added' : 'removed';
+  return (
+    <div data-testid={`${side}-text`}>
+      <h3 className="font-medium">{title}</h3>
+      <p className="text-sm whitespace-pre-wrap border rounded p-2 max-h-96 overflow-auto">
+        {segments.filter((s) => s.kind !== hidden).map((s, i) =>
+          s.kind === 'same' ? <span key={i}>{s.text} </span> : <mark key={i} className={s.kind === 'added' ? 'bg-green-200' : 'bg-red-200 line-through'}>{s.text} </mark>)}
+      </p>
+    </div>
+  );
+}

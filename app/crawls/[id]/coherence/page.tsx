@@ -1,0 +1,7 @@
+import { CoherenceView } from './coherence-view';
+
+/** Coherence view of a crawl: discovery tree coloured by defect, summary, change rates, diffs. */
+export default async function CoherencePage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return <CoherenceView crawlId={Number(id)} />;
+}

@@ -1,0 +1,115 @@
+import { hierarchy, tree } from 'd3';
+import type { MimeClass, TreeNode } from '../../../../worker/coherence/coherence-view';
+
+/**
+ * Layout of the coherence view's discovery tree (pure: d3 computes, React draws). A virtual root
+ * holds the capture's roots; collapsed nodes hide their subtrees; the node radius grows with the
+ * number of coherent pages below.
+ */
+
+export type NodeStatus = TreeNode['status'];
+
+export const STATUS_COLOURS: Record<NodeStatus, string> = {
+  unchanged: '#16a34a',
+  'content-changed': '#eab308',
+  'links-changed': '#dc2626',
+  missing: '#111827',
+  pending: '#9ca3af',
+};
+
+export const STATUS_LABELS: Record<NodeStatus, string> = {
+  unchanged: 'unchanged',
+  'content-changed': 'content changed',
+  'links-changed': 'links changed',
+  missing: 'missing',
+  pending: 'not revisited yet',
+};
+
+export interface LaidOutNode {
+  url: string;
+  status: NodeStatus;
+  mimeClass: MimeClass;
+  coherentBelow: number;
+  x: number;
+  y: number;
+  r: number;
+  childCount: number;
+  collapsed: boolean;
+  matches: boolean;
+}
+
+export interface LaidOutLink {
+  source: { x: number; y: number };
+  target: { x: number; y: number };
+}
+
+export interface TreeLayout {
+  nodes: LaidOutNode[];
+  links: LaidOutLink[];
+  width: number;
+  height: number;
+}
+
+interface Shown {
+  url: string;
+  node?: TreeNode;
+  children: Shown[];
+}
+
+/** URLs of the nodes on the way to every node whose URL contains the search text. */
+export function pathsToMatches(roots: readonly TreeNode[], search: string): Set<string> {
+  const open = new Set<string>();
+  if (!search) return open;
+  const visit = (n: TreeNode, path: string[]): void => {
+    if (n.url.includes(search)) for (const u of path) open.add(u);
+    for (const c of n.children) visit(c, [...path, n.url]);
+  };
+  for (const r of roots) visit(r, []);
+  return open;
+}
+
+/**
+ * Positions for the visible nodes: a horizontal tidy tree, `rowHeight` px between siblings and
+ * `columnWidth` px per depth. Collapsed nodes (unless on the way to a search match) hide their children.
+ */
+export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<string>, search = '', rowHeight = 22, columnWidth = 180): TreeLayout {
+  const forcedOpen = pathsToMatches(roots, search);
+  const shown = (n: TreeNode): Shown => ({ url: n.url, node: n, children: collapsed.has(n.url) && !forcedOpen.has(n.url) ? [] : n.children.map(shown) });
+  const root = hierarchy<Shown>({ url: '', children: roots.map(shown) });
+  const laid = tree<Shown>().nodeSize([rowHeight, columnWidth])(root);
+  const nodes: LaidOutNode[] = [];
+  const links: LaidOutLink[] = [];
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let maxY = 0;
+  for (const d of laid.descendants()) {
+    if (!d.data.node) continue;
+    const n = d.data.node;
+    // d3's tree is vertical: x across siblings, y down the depth; we draw it left to right.
+    const x = d.y - columnWidth;
+    const y = d.x;
+    minX = Math.min(minX, y);
+    maxX = Math.max(maxX, y);
+    maxY = Math.max(maxY, x);
+    nodes.push({
+      url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y,
+      r: 4 + 2 * Math.sqrt(n.coherentBelow), childCount: n.children.length,
+      collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
+    });
+    if (d.parent?.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
+  }
+  const shift = Number.isFinite(minX) ? -minX + rowHeight : 0;
+  for (const n of nodes) n.y += shift;
+  for (const l of links) {
+    l.source.y += shift;
+    l.target.y += shift;
+  }
+  return { nodes, links, width: maxY + columnWidth, height: (Number.isFinite(maxX) ? maxX - minX : 0) + 2 * rowHeight };
+}
+
+/** SVG path of a node's marker: circle for HTML, square for media, diamond for other binaries. */
+export function markerPath(mimeClass: MimeClass, r: number): string {
+  if (mimeClass === 'media') return `M${-r},${-r}h${2 * r}v${2 * r}h${-2 * r}Z`;
+  if (mimeClass === 'other') return `M0,${-r * 1.3}L${r * 1.3},0L0,${r * 1.3}L${-r * 1.3},0Z`;
+  return `M${-r},0a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+}
