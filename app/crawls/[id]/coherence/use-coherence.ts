@@ -7,8 +7,9 @@ import type { CoherenceReport, CoherencePageDetail } from '../../../../worker/co
 async function getJson<T>(url: string): Promise<T> {
   const res = await fetch(url, { credentials: 'same-origin' });
   if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Error(body?.error?.message ?? `${res.status} ${res.statusText}`);
+    const body = (await res.json().catch(() => null)) as { error?: string | { message?: string } } | null;
+    const message = typeof body?.error === 'string' ? body.error : body?.error?.message;
+    throw new Error(message ?? `${res.status} ${res.statusText}`);
   }
   return (await res.json()) as T;
 }
