@@ -1,0 +1,74 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../support/run-cli';
+import { startChangingSite, groundTruth } from './changing-site';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { hashPassword } from '../../../worker/auth/password';
+import { SessionStore, SESSION_COOKIE } from '../../../worker/auth/sessions';
+import type { CoherenceReport, CoherencePageDetail } from '../../../worker/coherence/coherence-report';
+import type { CoherenceCertificate } from '../../../worker/coherence';
+
+const site = await startChangingSite();
+after(() => site.close());
+
+/**
+ * The coherence route handlers called as Next calls them (Request in, Response out) over the
+ * database and WARC folder of a real visit–revisit crawl: the CLI's state database stands in for
+ * the cockpit's, and its output folder for <data dir>/warcs/<crawl id>.
+ */
+test('coherence routes: session and permission checks, report, page detail, GraphML, certificate', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tm-coherence-routes-'));
+  const out = join(dataDir, 'warcs', '1');
+  mkdirSync(out, { recursive: true });
+  const icdPath = join(dataDir, 'icd.json');
+  writeFileSync(icdPath, JSON.stringify({
+    name: 'Changing harbour site', seeds: [`${site.origin}/`], aah: { enabled: false },
+    politeness: { minDelayMs: 30, maxDelayMs: 200, concurrency: 1, respectRobots: false }, coherence: { mode: 'visit-revisit' },
+  }));
+  const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+  assert.equal(run.code, 0, run.stderr.slice(-2000));
+  const truth = groundTruth(site);
+
+  const dbPath = join(out, 'tidemark-state.db');
+  const db = openSqlite(dbPath);
+  db.prepare("INSERT INTO User (username, passwordHash, role) VALUES ('cora', ?, 'curator')").run(await hashPassword('curator-password'));
+  const login = await new SessionStore(db, 1).login('cora', 'curator-password');
+  db.close();
+  const cookie = `${SESSION_COOKIE}=${login!.token}`;
+  process.env.TIDEMARK_DATA_DIR = dataDir;
+  process.env.TIDEMARK_DB = dbPath;
+
+  const report = await import('../../../app/api/crawls/[id]/coherence/route');
+  const page = await import('../../../app/api/crawls/[id]/coherence/page/route');
+  const graphml = await import('../../../app/api/crawls/[id]/coherence/graphml/route');
+  const certificate = await import('../../../app/api/crawls/[id]/coherence/certificate/route');
+  const call = (route: { GET: (r: Request, c: { params: Promise<{ id: string }> }) => Promise<Response> }, id: string, query = '', withCookie = true) =>
+    route.GET(new Request(`http://127.0.0.1/api/crawls/${id}/coherence${query}`, { headers: withCookie ? { cookie } : {} }), { params: Promise.resolve({ id }) });
+
+  assert.equal((await call(report, '1', '', false)).status, 401);
+  assert.equal((await call(report, 'abc')).status, 400);
+  assert.equal((await call(report, '99')).status, 404);
+
+  const r = (await (await call(report, '1')).json()) as CoherenceReport;
+  assert.equal(r.pages, truth.size);
+  assert.equal(r.revisited, truth.size);
+  assert.equal(r.certificateAvailable, true);
+  assert.equal(r.summary!.byStatus.missing, [...truth.values()].filter((s) => s === 'missing').length);
+
+  const detail = await call(page, '1', `/page?url=${encodeURIComponent(`${site.origin}/gone`)}`);
+  assert.equal(((await detail.json()) as CoherencePageDetail).status, 'missing');
+  assert.equal((await call(page, '1', '/page?url=not-a-url')).status, 400);
+  assert.equal((await call(page, '1', `/page?url=${encodeURIComponent(`${site.origin}/never`)}`)).status, 404);
+
+  const g = await call(graphml, '1', '/graphml');
+  assert.match(g.headers.get('content-disposition')!, /attachment/);
+  assert.equal(((await g.text()).match(/<node /g) ?? []).length, truth.size);
+
+  const c = await call(certificate, '1', '/certificate');
+  assert.match(c.headers.get('content-disposition')!, /attachment/);
+  const cert = (await c.json()) as CoherenceCertificate;
+  assert.deepEqual(cert.unchanged.map((p) => p.url), [...truth].filter(([, s]) => s === 'unchanged').map(([u]) => u).sort());
+});
