@@ -3,7 +3,7 @@ import { decodeContentEncoding, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import { politenessDelayMs } from '../politeness/politeness-delay';
 import {
-  adaptParentRule, afterFetch, isDue, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
+  adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { planOutLinks } from './plan-out-links';
@@ -108,7 +108,12 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   let rule = { threshold: last?.parentThreshold ?? DEFAULT_PARENT_RULE.threshold };
   state.syncPages(ctx, round);
   const pages = state.pages();
-  const due = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
+  let due = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
+  if (ctx.icd.coherence.mode === 'snapshot-organ-pipes') {
+    // fr rises with observed changes: the hottest pages go to the middle of the round, where blur weighs least.
+    const byUrl = new Map(due.map((p) => [p.url, p]));
+    due = organPipesOrder(due.map((p) => ({ id: p.url, rate: p.fr }))).map((r) => byUrl.get(r.id)!);
+  }
   const report: RoundReport = { round, pages: pages.length, due: due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
   const changedByUrl = new Map<string, boolean>();
   const lastFetch = new Map<string, { at: number; durationMs: number }>();
