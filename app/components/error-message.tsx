@@ -1,0 +1,13 @@
+import { ApiError } from '../lib/client/api';
+
+/** Shows an error; a 403 gets a plain "your role may not" message rather than a failure. */
+export function ErrorMessage({ error, className = '' }: { error: unknown; className?: string }) {
+  if (!error) return null;
+  const forbidden = error instanceof ApiError && error.status === 403;
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <p role="alert" data-testid={forbidden ? 'forbidden' : 'error'} className={`rounded border px-3 py-2 text-sm ${forbidden ? 'border-amber-300 bg-amber-50 text-amber-900' : 'border-red-300 bg-red-50 text-red-800'} ${className}`}>
+      {forbidden ? `Not allowed: ${message}` : message}
+    </p>
+  );
+}

@@ -1,0 +1,67 @@
+'use client';
+import { useState, type FormEvent } from 'react';
+import { ErrorMessage } from '../../components/error-message';
+import { Pager } from '../../components/pager';
+import { formatBytes, useCaptures } from '../../lib/client/queries';
+
+const PAGE_SIZE = 20;
+
+/** The latest captures, newest first; the first page grows live as the socket reports captures. */
+export function CapturesTable({ crawlId }: { crawlId: number }) {
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState('');
+  const [draft, setDraft] = useState('');
+  const captures = useCaptures(crawlId, page, query, '', PAGE_SIZE);
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setQuery(draft.trim());
+    setPage(1);
+  };
+  const data = captures.data;
+  return (
+    <section aria-labelledby="captures-title" className="card space-y-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <h2 id="captures-title" className="text-lg font-semibold">Latest captures</h2>
+        <form onSubmit={search} role="search" className="ml-auto flex items-end gap-2">
+          <label htmlFor="capture-search" className="text-sm">URL contains</label>
+          <input id="capture-search" className="input w-64" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <button type="submit" className="btn">Filter</button>
+        </form>
+      </div>
+      <ErrorMessage error={captures.error} />
+      {data && (
+        <>
+          <div className="overflow-x-auto">
+            <table className="table-base" data-testid="captures-table" data-total={data.total}>
+              <caption className="sr-only">Captures, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Fetched</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Type</th>
+                  <th scope="col" className="text-right">Size</th>
+                  <th scope="col" className="text-right">Score</th>
+                  <th scope="col">URL</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((c) => (
+                  <tr key={c.id} data-testid="capture-row">
+                    <td className="whitespace-nowrap">{new Date(c.fetchedAt).toLocaleTimeString()}</td>
+                    <td className="tabular-nums">{c.status}</td>
+                    <td className="font-mono text-xs">{c.mime ?? '–'}</td>
+                    <td className="text-right tabular-nums">{formatBytes(c.size)}</td>
+                    <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>
+                    <td className="max-w-xl truncate font-mono text-xs" title={c.url}>{c.url}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {data.items.length === 0 && <p className="text-sm text-slate-600">No capture{query ? ' matches' : ' yet'}.</p>}
+          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Captures pages" />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+'use client';
+import Link from 'next/link';
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CrawlControls } from '../../components/crawl-controls';
+import { ErrorMessage } from '../../components/error-message';
+import { StatusBadge } from '../../components/status-badge';
+import { appendSample, useCrawlEvents } from '../../lib/client/live';
+import { formatDate, ownerName, useCrawl } from '../../lib/client/queries';
+import { useCan } from '../../lib/client/session';
+import { CapturesTable } from './captures-table';
+import { LiveCounters } from './live-counters';
+import { RelevancePanel } from './relevance-panel';
+import { ThroughputCharts } from './throughput-charts';
+
+const LIVE_LABEL = { connecting: 'connecting…', live: 'live', offline: 'offline (reconnecting)', refused: 'live updates refused' } as const;
+
+export function CrawlDetailView({ crawlId }: { crawlId: number }) {
+  const crawl = useCrawl(crawlId);
+  const live = useCrawlEvents(crawlId);
+  const client = useQueryClient();
+  const mayExport = useCan('export');
+  const stats = crawl.data?.stats;
+
+  // The first sample of the chart is the state the page loaded with.
+  useEffect(() => {
+    if (stats) appendSample(client, crawlId, stats);
+  }, [client, crawlId, stats]);
+
+  if (crawl.isPending) return <p className="text-slate-600">Loading the crawl…</p>;
+  if (crawl.isError) return <ErrorMessage error={crawl.error} />;
+  const c = crawl.data;
+  const focus = c.definition?.focus;
+  return (
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <h1 className="text-2xl font-bold">{c.name} <span className="text-base font-normal text-slate-500">#{c.id}</span></h1>
+        <StatusBadge status={c.status} />
+        <span className="text-xs text-slate-600" data-testid="live-state" data-state={live}>{LIVE_LABEL[live]}</span>
+        <CrawlControls crawl={c} />
+        <nav aria-label="Crawl" className="ml-auto flex flex-wrap gap-3 text-sm">
+          {c.icdId != null && <Link className="link" href={`/icds/${c.icdId}`}>Definition</Link>}
+          <Link className="link" href={`/crawls/${c.id}/objects`}>Web objects</Link>
+          <Link className="link" href={`/crawls/${c.id}/coherence`}>Coherence</Link>
+          {mayExport && <Link className="link" href={`/exports?crawl=${c.id}`}>Export</Link>}
+        </nav>
+      </header>
+      <p className="text-sm text-slate-600">
+        Owner {ownerName(c.owner)} · started {formatDate(c.startedAt)} · finished {formatDate(c.finishedAt)}
+        {c.definition?.seeds && <> · seeds {c.definition.seeds.join(', ')}</>}
+      </p>
+      <LiveCounters stats={stats ?? null} />
+      <ThroughputCharts crawlId={crawlId} />
+      {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
+      <CapturesTable crawlId={crawlId} />
+    </div>
+  );
+}

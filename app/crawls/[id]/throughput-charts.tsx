@@ -1,0 +1,36 @@
+'use client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ChartFrame } from '../../components/charts';
+import { elapsedLabel, layoutLines, layoutStack, STATUS_CLASS_COLOURS } from '../../lib/client/chart-layout';
+import type { StatsSample } from '../../lib/client/live';
+import { keys } from '../../lib/client/queries';
+
+const WIDTH = 560;
+const HEIGHT = 200;
+
+/** Pages/s and responses per HTTP status class over time, from the samples the socket delivered. */
+export function ThroughputCharts({ crawlId }: { crawlId: number }) {
+  const client = useQueryClient();
+  const { data: samples = [] } = useQuery({
+    queryKey: keys.statsHistory(crawlId),
+    queryFn: () => client.getQueryData<StatsSample[]>(keys.statsHistory(crawlId)) ?? [],
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+  const start = samples[0]?.at ?? Date.now();
+  const xFormat = elapsedLabel(start);
+  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, yFormat: (v) => v.toFixed(1) });
+  const classes = [...new Set(samples.flatMap((s) => Object.keys(s.statusClasses)))].sort();
+  const stackLayout = layoutStack(samples.map((s) => ({ x: s.at, values: s.statusClasses })), classes, STATUS_CLASS_COLOURS, { width: WIDTH, height: HEIGHT, xFormat });
+  return (
+    <section aria-label="Throughput over time" className="grid gap-4 lg:grid-cols-2" data-samples={samples.length} data-testid="throughput">
+      <div className="card">
+        <ChartFrame layout={rate} title="Pages per second" legend={[{ key: 'pps', label: 'pages/s', colour: '#0369a1' }]} xLabel="elapsed (m:ss)" testId="chart-pages-per-second" />
+      </div>
+      <div className="card">
+        <ChartFrame layout={stackLayout} title="Responses by HTTP status class (cumulative)" legend={classes.map((c) => ({ key: c, label: c, colour: STATUS_CLASS_COLOURS[c] ?? '#64748b' }))} xLabel="elapsed (m:ss)" testId="chart-status-classes" />
+      </div>
+      {samples.length < 2 && <p className="text-sm text-slate-600 lg:col-span-2">The charts fill in while the crawl runs.</p>}
+    </section>
+  );
+}

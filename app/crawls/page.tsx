@@ -1,0 +1,7 @@
+import { CrawlsList } from './crawls-list';
+
+export const metadata = { title: 'Crawls · Tidemark' };
+
+export default function CrawlsPage() {
+  return <CrawlsList />;
+}

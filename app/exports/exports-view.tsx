@@ -1,0 +1,112 @@
+'use client';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { ErrorMessage } from '../components/error-message';
+import { StatusBadge } from '../components/status-badge';
+import { exportFileName, formatBytes, formatDate, useCrawls, useExports, useRequestExport, type ExportRecord } from '../lib/client/queries';
+import { useCan } from '../lib/client/session';
+
+const EXPORTABLE = ['finished', 'stopped', 'paused', 'failed'];
+
+/** Export a crawl: pick it, request an export, follow its progress, download the WARC files and the CDXJ index. */
+export function ExportsView() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const mayExport = useCan('export');
+  const crawls = useCrawls();
+  const selected = Number(params.get('crawl')) || null;
+  const exports = useExports(mayExport ? selected : null);
+  const request = useRequestExport();
+  const crawl = crawls.data?.find((c) => c.id === selected);
+
+  if (!mayExport) {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-bold">Exports</h1>
+        <p role="alert" data-testid="forbidden" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+          Not allowed: exporting collections is for managers. Your role may not export.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">Exports</h1>
+      <div className="card flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="export-crawl" className="mb-1 block text-sm font-medium">Crawl</label>
+          <select
+            id="export-crawl"
+            className="input min-w-72"
+            value={selected ?? ''}
+            onChange={(e) => router.replace(e.target.value ? `/exports?crawl=${e.target.value}` : '/exports')}
+          >
+            <option value="">Choose a crawl…</option>
+            {crawls.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} #{c.id} ({c.status}, {c.stats?.fetched ?? 0} pages)
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status))}
+          onClick={() => selected && request.mutate(selected)}
+          data-testid="request-export"
+        >
+          Request export
+        </button>
+        {crawl && !EXPORTABLE.includes(crawl.status) && (
+          <p className="text-sm text-slate-700">The crawl is {crawl.status}: pause, stop or let it finish before exporting.</p>
+        )}
+        <ErrorMessage error={request.error ?? crawls.error} />
+      </div>
+      {selected && (
+        <section aria-labelledby="exports-title" className="space-y-3">
+          <h2 id="exports-title" className="text-lg font-semibold">Exports of {crawl?.name ?? `crawl #${selected}`}</h2>
+          <ErrorMessage error={exports.error} />
+          {exports.data?.length === 0 && <p className="text-slate-600">No export yet.</p>}
+          <ul className="space-y-3">
+            {exports.data?.map((e) => <ExportCard key={e.id} record={e} />)}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function ExportCard({ record }: { record: ExportRecord }) {
+  const pct = Math.round(Math.min(1, Math.max(0, record.progress ?? 0)) * 100);
+  const files = record.files ?? [];
+  return (
+    <li className="card space-y-2" data-testid="export" data-export-id={record.id} data-status={record.status}>
+      <div className="flex flex-wrap items-center gap-3">
+        <h3 className="font-semibold">Export #{record.id}</h3>
+        <StatusBadge status={record.status} />
+        {record.createdAt && <span className="text-sm text-slate-600">requested {formatDate(record.createdAt)}</span>}
+      </div>
+      <div className="flex items-center gap-2">
+        <progress className="h-2 w-64" value={pct} max={100} aria-label={`Export ${record.id} progress`} />
+        <span className="text-sm tabular-nums">{pct} %</span>
+      </div>
+      {record.error && <p role="alert" className="text-sm text-red-700">{record.error}</p>}
+      {files.length > 0 && (
+        <ul className="space-y-1 text-sm" data-testid="export-files">
+          {files.map((f) => {
+            const name = exportFileName(f);
+            return (
+              <li key={name} className="flex flex-wrap gap-3">
+                <a className="link font-mono" href={`/api/exports/${record.id}/files/${encodeURIComponent(name)}`} download={name} data-testid="export-file" data-name={name}>
+                  {name}
+                </a>
+                {typeof f !== 'string' && f.bytes !== undefined && <span className="text-slate-600">{formatBytes(f.bytes)}</span>}
+                {typeof f !== 'string' && f.sha256 && <span className="font-mono text-xs text-slate-500" title="SHA-256">sha256 {f.sha256.slice(0, 16)}…</span>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </li>
+  );
+}

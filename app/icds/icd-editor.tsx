@@ -1,0 +1,164 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import type { IcdInput } from '../../worker/icd/schema';
+import { ErrorMessage } from '../components/error-message';
+import { CheckboxField, Field, controlProps } from '../components/field';
+import { ApiError } from '../lib/client/api';
+import { useIcd, useSaveIcd, useStartCrawl } from '../lib/client/queries';
+import { useCan } from '../lib/client/session';
+import { FocusFields } from './focus-fields';
+import { formValuesFromIcd, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
+import { TermReview } from './term-review';
+
+/** New ICD (`id` null) or edit an existing one; then start a crawl of it. */
+export function IcdEditor({ id }: { id: number | null }) {
+  const icd = useIcd(id);
+  if (id !== null && icd.isPending) return <p className="text-slate-600">Loading the crawl definition…</p>;
+  if (id !== null && icd.isError) return <ErrorMessage error={icd.error} />;
+  const definition = icd.data?.definition ?? null;
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : `Edit “${icd.data?.name}”`}</h1>
+      <IcdForm key={id ?? 'new'} id={id} base={definition} />
+      {id !== null && definition && <TermReview icdId={id} definition={definition} />}
+    </div>
+  );
+}
+
+function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
+  const router = useRouter();
+  const save = useSaveIcd();
+  const start = useStartCrawl();
+  const mayDesign = useCan('design');
+  const mayRun = useCan('run');
+  const [values, setValues] = useState<IcdFormValues>(() => formValuesFromIcd(base));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [tried, setTried] = useState(false);
+  const [saved, setSaved] = useState(false);
+
+  const update = (patch: Partial<IcdFormValues>) => {
+    const next = { ...values, ...patch };
+    setValues(next);
+    setSaved(false);
+    // After a first attempt, errors follow the typing so they disappear as fields are fixed.
+    if (tried) setErrors(validateForm(next, base).errors);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    const result = validateForm(values, base);
+    setErrors(result.errors);
+    if (Object.keys(result.errors).length) {
+      const first = Object.keys(result.errors)[0]!;
+      document.getElementById(first === 'form' ? 'icd-form-errors' : first)?.focus();
+      return;
+    }
+    save.mutate(
+      { id, icd: result.icd },
+      {
+        onSuccess: (record) => {
+          setSaved(true);
+          if (id === null) router.push(`/icds/${record.id}?created=1`);
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 400 && error.issues.length) setErrors(issuesFromApi(error.issues));
+        },
+      },
+    );
+  };
+
+  const startCrawl = () => {
+    if (id === null) return;
+    start.mutate(id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) });
+  };
+
+  const text = (key: keyof IcdFormValues, hint = false) => ({
+    ...controlProps(key, errors[key], hint),
+    value: values[key] as string,
+    onChange: (e: { target: { value: string } }) => update({ [key]: e.target.value } as Partial<IcdFormValues>),
+  });
+  const formErrors = errors.form ?? [];
+  const errorCount = Object.values(errors).reduce((n, list) => n + list.length, 0);
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-6" aria-label="Crawl definition" data-testid="icd-form">
+      {errorCount > 0 && (
+        <div id="icd-form-errors" tabIndex={-1} role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {errorCount === 1 ? 'One field needs attention' : `${errorCount} problems need attention`}; see the messages next to the fields.
+          {formErrors.length > 0 && <ul className="mt-1 list-disc pl-5">{formErrors.map((m) => <li key={m}>{m}</li>)}</ul>}
+        </div>
+      )}
+      <fieldset className="card grid gap-4 md:grid-cols-2">
+        <legend className="px-1 text-lg font-semibold">Crawl</legend>
+        <Field id="name" label="Name" errors={errors.name}>
+          <input className="input" {...text('name')} required />
+        </Field>
+        <Field id="userAgent" label="User agent" errors={errors.userAgent} hint="Name the archive and a contact, so site owners can reach you.">
+          <input className="input" {...text('userAgent', true)} />
+        </Field>
+        <Field id="seeds" label="Seed URLs" hint="One URL per line." errors={errors.seeds} className="md:col-span-2">
+          <textarea className="input font-mono" rows={3} {...text('seeds', true)} />
+        </Field>
+        <Field id="description" label="Description" errors={errors.description} className="md:col-span-2">
+          <textarea className="input" rows={2} {...text('description')} />
+        </Field>
+      </fieldset>
+
+      <fieldset className="card grid gap-4 md:grid-cols-3">
+        <legend className="px-1 text-lg font-semibold">Scope</legend>
+        <Field id="allowedHosts" label="Allowed hosts" hint="Besides the seeds' hosts; one per line." errors={errors.allowedHosts}>
+          <textarea className="input font-mono" rows={3} {...text('allowedHosts', true)} />
+        </Field>
+        <Field id="include" label="Include patterns" hint="Regular expressions; one per line." errors={errors.include}>
+          <textarea className="input font-mono" rows={3} {...text('include', true)} />
+        </Field>
+        <Field id="exclude" label="Exclude patterns" hint="Regular expressions; one per line." errors={errors.exclude}>
+          <textarea className="input font-mono" rows={3} {...text('exclude', true)} />
+        </Field>
+        <Field id="maxDepth" label="Max depth" errors={errors.maxDepth}>
+          <input className="input" type="number" min={0} {...text('maxDepth')} />
+        </Field>
+        <Field id="maxPages" label="Max pages" errors={errors.maxPages}>
+          <input className="input" type="number" min={1} {...text('maxPages')} />
+        </Field>
+        <Field id="maxPagesPerHost" label="Pages per host (budget)" errors={errors.maxPagesPerHost}>
+          <input className="input" type="number" min={1} {...text('maxPagesPerHost')} />
+        </Field>
+      </fieldset>
+
+      <fieldset className="card grid gap-4 md:grid-cols-3">
+        <legend className="px-1 text-lg font-semibold">Politeness</legend>
+        <CheckboxField id="respectRobots" label="Respect robots.txt" checked={values.respectRobots} onChange={(v) => update({ respectRobots: v })} errors={errors.respectRobots} />
+        <Field id="minDelayMs" label="Min delay between requests to a host (ms)" errors={errors.minDelayMs}>
+          <input className="input" type="number" min={0} {...text('minDelayMs')} />
+        </Field>
+        <Field id="maxDelayMs" label="Max delay (ms)" errors={errors.maxDelayMs}>
+          <input className="input" type="number" min={0} {...text('maxDelayMs')} />
+        </Field>
+      </fieldset>
+
+      <FocusFields values={values} errors={errors} update={update} />
+
+      <div className="flex flex-wrap items-center gap-3">
+        {mayDesign && (
+          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : id === null ? 'Create' : 'Save'}
+          </button>
+        )}
+        {id !== null && mayRun && (
+          <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending} data-testid="start-crawl">
+            Start a crawl
+          </button>
+        )}
+        <Link href="/icds" className="link text-sm">Back to the definitions</Link>
+        {saved && <span role="status" className="text-sm text-emerald-800">Saved.</span>}
+        {!mayDesign && <span className="text-sm text-slate-600">Your role may view but not change crawl definitions.</span>}
+      </div>
+      <ErrorMessage error={save.error && !(save.error instanceof ApiError && save.error.status === 400 && save.error.issues.length) ? save.error : null} />
+      <ErrorMessage error={start.error} />
+    </form>
+  );
+}

@@ -1,0 +1,217 @@
+import { icdSchema, type IcdInput } from '../../worker/icd/schema';
+import type { ApiIssue } from '../lib/client/api';
+
+/**
+ * The ICD form's model, pure: form values (strings, as inputs hold them) ⇄ ICD input, and zod
+ * issues → the field each belongs to. The one shared schema (worker/icd/schema.ts) validates.
+ */
+
+export interface KeywordRow { term: string; weight: string }
+export interface EntityRow { name: string; type: string; aliases: string }
+export interface UrlPatternRow { pattern: string; weight: string }
+
+export const MODULES = ['text', 'urlPattern', 'spam', 'entity', 'aah'] as const;
+export const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
+  text: 'Text relevance',
+  urlPattern: 'URL patterns',
+  spam: 'Spam-link filter',
+  entity: 'Entity match',
+  aah: 'Application-Aware Helper',
+};
+export const UPDATE_FUNCTIONS = ['FIRST', 'LAST', 'MAX', 'AVG', 'SUM'] as const;
+export const ENTITY_TYPES = ['person', 'organisation', 'location', 'event'] as const;
+
+export interface IcdFormValues {
+  name: string;
+  description: string;
+  seeds: string;
+  allowedHosts: string;
+  include: string;
+  exclude: string;
+  maxDepth: string;
+  maxPages: string;
+  maxPagesPerHost: string;
+  respectRobots: boolean;
+  minDelayMs: string;
+  maxDelayMs: string;
+  userAgent: string;
+  focusEnabled: boolean;
+  keywords: KeywordRow[];
+  entities: EntityRow[];
+  topics: string;
+  urlPatterns: UrlPatternRow[];
+  blacklist: string;
+  moduleWeights: Record<(typeof MODULES)[number], string>;
+  updateFunction: string;
+  batchEnabled: boolean;
+  batchBl: string;
+  relevanceThreshold: string;
+  relevanceWindow: string;
+  referencePages: string;
+  referenceDepth: string;
+}
+
+const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+const str = (n: number | undefined) => (n === undefined ? '' : String(n));
+const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s.trim()));
+
+/** Form values for an ICD, with the schema's defaults filled in for a new one. */
+export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
+  const parsed = icdSchema.safeParse(input ?? { name: 'x', seeds: ['http://x.invalid/'] });
+  const icd = parsed.success ? parsed.data : icdSchema.parse({ name: 'x', seeds: ['http://x.invalid/'] });
+  const raw = input ?? null;
+  const f = icd.focus;
+  return {
+    name: raw?.name ?? '',
+    description: raw?.description ?? '',
+    seeds: raw ? (raw.seeds ?? []).join('\n') : '',
+    allowedHosts: icd.scope.allowedHosts.join('\n'),
+    include: icd.scope.include.join('\n'),
+    exclude: icd.scope.exclude.join('\n'),
+    maxDepth: str(icd.scope.maxDepth),
+    maxPages: str(icd.scope.maxPages),
+    maxPagesPerHost: str(icd.scope.maxPagesPerHost),
+    respectRobots: icd.politeness.respectRobots,
+    minDelayMs: str(icd.politeness.minDelayMs),
+    maxDelayMs: str(icd.politeness.maxDelayMs),
+    userAgent: icd.userAgent,
+    focusEnabled: f.enabled,
+    keywords: f.keywords.map((k) => ({ term: k.term, weight: str(k.weight) })),
+    entities: f.entities.map((e) => ({ name: e.name, type: e.type, aliases: e.aliases.join(', ') })),
+    topics: f.topics.join('\n'),
+    urlPatterns: f.urlPatterns.map((p) => ({ pattern: p.pattern, weight: str(p.weight) })),
+    blacklist: f.blacklist.join('\n'),
+    moduleWeights: Object.fromEntries(MODULES.map((m) => [m, str(f.moduleWeights[m])])) as IcdFormValues['moduleWeights'],
+    updateFunction: f.updateFunction,
+    batchEnabled: f.batch.enabled,
+    batchBl: str(f.batch.bl),
+    relevanceThreshold: str(f.relevanceThreshold),
+    relevanceWindow: str(f.relevanceWindow),
+    referencePages: str(f.referenceCrawl.maxPages),
+    referenceDepth: str(f.referenceCrawl.maxDepth),
+  };
+}
+
+/**
+ * The ICD the form describes, on top of `base` (the stored definition), so settings the form
+ * does not show (limits, WARC, coherence, topic terms) are kept.
+ */
+export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdInput {
+  const b = (base ?? {}) as Partial<IcdInput>;
+  const weights = Object.fromEntries(MODULES.map((m) => [m, num(v.moduleWeights[m])]));
+  return {
+    ...b,
+    name: v.name,
+    description: v.description,
+    seeds: lines(v.seeds),
+    scope: {
+      ...b.scope,
+      allowedHosts: lines(v.allowedHosts),
+      include: lines(v.include),
+      exclude: lines(v.exclude),
+      maxDepth: num(v.maxDepth),
+      maxPages: num(v.maxPages),
+      maxPagesPerHost: num(v.maxPagesPerHost),
+    },
+    politeness: { ...b.politeness, respectRobots: v.respectRobots, minDelayMs: num(v.minDelayMs), maxDelayMs: num(v.maxDelayMs) },
+    userAgent: v.userAgent.trim() === '' ? undefined : v.userAgent,
+    focus: {
+      ...b.focus,
+      enabled: v.focusEnabled,
+      keywords: v.keywords.filter((k) => k.term.trim() || k.weight.trim()).map((k) => ({ term: k.term, weight: num(k.weight) })),
+      entities: v.entities
+        .filter((e) => e.name.trim() || e.aliases.trim())
+        .map((e) => ({ name: e.name, type: e.type as (typeof ENTITY_TYPES)[number], aliases: e.aliases.split(',').map((a) => a.trim()).filter(Boolean) })),
+      topics: lines(v.topics),
+      urlPatterns: v.urlPatterns.filter((p) => p.pattern.trim() || p.weight.trim()).map((p) => ({ pattern: p.pattern, weight: num(p.weight) as number })),
+      blacklist: lines(v.blacklist),
+      moduleWeights: weights as NonNullable<IcdInput['focus']>['moduleWeights'],
+      updateFunction: v.updateFunction as (typeof UPDATE_FUNCTIONS)[number],
+      batch: { enabled: v.batchEnabled, bl: num(v.batchBl) },
+      relevanceThreshold: num(v.relevanceThreshold),
+      relevanceWindow: num(v.relevanceWindow),
+      referenceCrawl: { maxPages: num(v.referencePages), maxDepth: num(v.referenceDepth) },
+    },
+  };
+}
+
+/** Fields shown as one-item-per-line text areas: an issue on item i is reported as its line. */
+const LINE_FIELDS: Record<string, string> = {
+  seeds: 'seeds',
+  'scope.allowedHosts': 'allowedHosts',
+  'scope.include': 'include',
+  'scope.exclude': 'exclude',
+  'focus.topics': 'topics',
+  'focus.blacklist': 'blacklist',
+};
+
+/** Where a schema path is shown in the form: the form field's id. */
+export function fieldIdForPath(path: readonly PropertyKey[]): string {
+  const parts = path.map(String);
+  const joined = parts.join('.');
+  for (const [prefix, id] of Object.entries(LINE_FIELDS)) if (joined === prefix || joined.startsWith(`${prefix}.`)) return id;
+  const [section, key, index, sub] = parts;
+  if (section === 'focus' && (key === 'keywords' || key === 'entities' || key === 'urlPatterns')) {
+    if (index === undefined) return key;
+    return `${key}.${index}.${sub ?? (key === 'entities' ? 'name' : key === 'keywords' ? 'term' : 'pattern')}`;
+  }
+  const simple: Record<string, string> = {
+    name: 'name',
+    description: 'description',
+    userAgent: 'userAgent',
+    'scope.maxDepth': 'maxDepth',
+    'scope.maxPages': 'maxPages',
+    'scope.maxPagesPerHost': 'maxPagesPerHost',
+    'politeness.respectRobots': 'respectRobots',
+    'politeness.minDelayMs': 'minDelayMs',
+    'politeness.maxDelayMs': 'maxDelayMs',
+    'focus.enabled': 'focusEnabled',
+    'focus.updateFunction': 'updateFunction',
+    'focus.batch.enabled': 'batchEnabled',
+    'focus.batch.bl': 'batchBl',
+    'focus.relevanceThreshold': 'relevanceThreshold',
+    'focus.relevanceWindow': 'relevanceWindow',
+    'focus.referenceCrawl.maxPages': 'referencePages',
+    'focus.referenceCrawl.maxDepth': 'referenceDepth',
+  };
+  if (simple[joined]) return simple[joined]!;
+  if (section === 'focus' && key === 'moduleWeights' && index) return `moduleWeights.${index}`;
+  return 'form';
+}
+
+/** The message shown for an issue: items of a line field are named by their line. */
+export function messageForIssue(issue: { path: readonly PropertyKey[]; message: string }): string {
+  const parts = issue.path.map(String);
+  const joined = parts.join('.');
+  for (const prefix of Object.keys(LINE_FIELDS)) {
+    if (joined.startsWith(`${prefix}.`)) {
+      const index = Number(joined.slice(prefix.length + 1).split('.')[0]);
+      if (Number.isInteger(index)) return `Line ${index + 1}: ${issue.message}`;
+    }
+  }
+  return issue.message;
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Groups issues (from zod on the client or a 400 from the server) by form field. */
+export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const id = fieldIdForPath(issue.path);
+    const message = messageForIssue(issue);
+    (out[id] ??= []).includes(message) || out[id]!.push(message);
+  }
+  return out;
+}
+
+/** Validates form values with the shared schema; issues grouped by field, or the ICD when valid. */
+export function validateForm(values: IcdFormValues, base: IcdInput | null): { icd: IcdInput; errors: FieldErrors } {
+  const icd = icdFromFormValues(values, base);
+  const result = icdSchema.safeParse(icd);
+  return { icd, errors: result.success ? {} : fieldErrors(result.error.issues) };
+}
+
+export function issuesFromApi(issues: ApiIssue[]): FieldErrors {
+  return fieldErrors(issues);
+}

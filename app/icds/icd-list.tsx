@@ -1,0 +1,57 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { ErrorMessage } from '../components/error-message';
+import { formatDate, useIcds, useStartCrawl } from '../lib/client/queries';
+import { useCan } from '../lib/client/session';
+
+/** The crawl definitions (ICDs): edit one, or start a crawl of it. */
+export function IcdList() {
+  const icds = useIcds();
+  const start = useStartCrawl();
+  const router = useRouter();
+  const mayDesign = useCan('design');
+  const mayRun = useCan('run');
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-4">
+        <h1 className="text-2xl font-bold">Crawl definitions</h1>
+        {mayDesign && <Link href="/icds/new" className="btn btn-primary">New crawl definition</Link>}
+      </div>
+      <ErrorMessage error={icds.error ?? start.error} />
+      {icds.data && (
+        icds.data.length === 0 ? (
+          <p className="text-slate-600">No crawl definition yet.</p>
+        ) : (
+          <div className="card overflow-x-auto p-0">
+            <table className="table-base" data-testid="icds-table">
+              <caption className="sr-only">Crawl definitions</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Updated</th>
+                  <th scope="col"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {icds.data.map((icd) => (
+                  <tr key={icd.id} data-testid="icd-row">
+                    <td><Link className="link" href={`/icds/${icd.id}`}>{icd.name}</Link></td>
+                    <td>{formatDate(icd.updatedAt)}</td>
+                    <td>
+                      {mayRun && (
+                        <button type="button" className="btn" disabled={start.isPending} onClick={() => start.mutate(icd.id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) })} aria-label={`Start a crawl of ${icd.name}`}>
+                          Start
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      )}
+    </div>
+  );
+}

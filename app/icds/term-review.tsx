@@ -1,0 +1,123 @@
+'use client';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { IcdInput } from '../../worker/icd/schema';
+import { ErrorMessage } from '../components/error-message';
+import { api } from '../lib/client/api';
+import { useSaveIcd } from '../lib/client/queries';
+import { useCan } from '../lib/client/session';
+
+interface Term {
+  term: string;
+  weight: number;
+}
+
+interface ReferenceCrawlResult {
+  pages: number | unknown[];
+  terms: Term[];
+}
+
+const fromRecord = (record: Record<string, number> | undefined): Term[] =>
+  Object.entries(record ?? {})
+    .map(([term, weight]) => ({ term, weight }))
+    .sort((a, b) => b.weight - a.weight);
+
+/**
+ * The reference crawl and its term review: run it, see the most representative terms, remove or
+ * add terms, and save them as the ICD's topic vector (`focus.topicTerms`).
+ */
+export function TermReview({ icdId, definition }: { icdId: number; definition: IcdInput }) {
+  const mayDesign = useCan('design');
+  const [terms, setTerms] = useState<Term[]>(() => fromRecord(definition.focus?.topicTerms));
+  const [pages, setPages] = useState<number | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const [newTerm, setNewTerm] = useState('');
+  const [newWeight, setNewWeight] = useState('1');
+  const save = useSaveIcd();
+  const run = useMutation({
+    mutationFn: () => api<ReferenceCrawlResult>('POST', `/api/icds/${icdId}/reference-crawl`),
+    onSuccess: (result) => {
+      setTerms([...result.terms].sort((a, b) => b.weight - a.weight));
+      setPages(Array.isArray(result.pages) ? result.pages.length : Number(result.pages));
+      setDirty(true);
+    },
+  });
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const term = newTerm.trim().toLowerCase();
+    const weight = Number(newWeight);
+    if (!term || !Number.isFinite(weight)) return;
+    setTerms((list) => [...list.filter((t) => t.term !== term), { term, weight }].sort((a, b) => b.weight - a.weight));
+    setNewTerm('');
+    setDirty(true);
+  };
+  const remove = (term: string) => {
+    setTerms((list) => list.filter((t) => t.term !== term));
+    setDirty(true);
+  };
+  const saveTerms = () => {
+    const topicTerms = Object.fromEntries(terms.map((t) => [t.term, t.weight]));
+    save.mutate({ id: icdId, icd: { ...definition, focus: { ...definition.focus, topicTerms } } }, { onSuccess: () => setDirty(false) });
+  };
+  const maxWeight = Math.max(1e-9, ...terms.map((t) => t.weight));
+
+  return (
+    <section className="card space-y-4" aria-labelledby="term-review-title" data-testid="term-review">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="term-review-title" className="text-lg font-semibold">Topic terms (reference crawl)</h2>
+        {mayDesign && (
+          <button type="button" className="btn" onClick={() => run.mutate()} disabled={run.isPending} data-testid="run-reference-crawl">
+            {run.isPending ? 'Running the reference crawl…' : 'Run reference crawl'}
+          </button>
+        )}
+        {pages !== null && <span role="status" className="text-sm text-slate-700">{pages} reference pages analysed; review the terms and save.</span>}
+      </div>
+      <p className="text-sm text-slate-600">
+        The reference crawl fetches the seeds and pages near them and builds the topic vector from their text. Remove terms that
+        do not belong to the topic, add missing ones, then save: the crawl scores links against these terms.
+      </p>
+      <ErrorMessage error={run.error} />
+      {terms.length === 0 ? (
+        <p className="text-sm text-slate-600">No topic terms yet: the keywords and topics alone make the topic vector.</p>
+      ) : (
+        <ul className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3" data-testid="topic-terms">
+          {terms.map((t) => (
+            <li key={t.term} className="flex items-center gap-2 rounded border border-slate-200 px-2 py-1 text-sm" data-testid="topic-term" data-term={t.term}>
+              <span className="min-w-0 flex-1 truncate font-mono">{t.term}</span>
+              <span className="h-2 w-16 rounded bg-slate-100" aria-hidden>
+                <span className="block h-2 rounded bg-sky-600" style={{ width: `${(t.weight / maxWeight) * 100}%` }} />
+              </span>
+              <span className="w-14 text-right tabular-nums text-slate-600">{t.weight.toFixed(3)}</span>
+              {mayDesign && (
+                <button type="button" className="rounded px-1 text-red-800 hover:bg-red-50" onClick={() => remove(t.term)} aria-label={`Remove term ${t.term}`}>
+                  ✕
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {mayDesign && (
+        <div className="flex flex-wrap items-end gap-3">
+          <form onSubmit={add} className="flex flex-wrap items-end gap-2" aria-label="Add a topic term">
+            <div>
+              <label htmlFor="new-term" className="mb-1 block text-sm font-medium">Term</label>
+              <input id="new-term" className="input" value={newTerm} onChange={(e) => setNewTerm(e.target.value)} />
+            </div>
+            <div className="w-24">
+              <label htmlFor="new-term-weight" className="mb-1 block text-sm font-medium">Weight</label>
+              <input id="new-term-weight" className="input" type="number" step="0.01" value={newWeight} onChange={(e) => setNewWeight(e.target.value)} />
+            </div>
+            <button type="submit" className="btn">Add term</button>
+          </form>
+          <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={save.isPending || !dirty} data-testid="save-terms">
+            Save topic terms
+          </button>
+          {!dirty && save.isSuccess && <span role="status" className="text-sm text-emerald-800">Topic terms saved.</span>}
+        </div>
+      )}
+      <ErrorMessage error={save.error} />
+    </section>
+  );
+}

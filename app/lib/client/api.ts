@@ -1,0 +1,93 @@
+/**
+ * The browser's side of the cockpit API (docs/api.md): JSON requests with the session cookie and
+ * the CSRF header, and one error type that every page understands (401 → sign in again,
+ * 403 → "not allowed", 400 → field issues shown inline).
+ */
+
+/** A zod-style issue as the API returns it in a 400 body. */
+export interface ApiIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues: ApiIssue[] = [],
+    readonly permission?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+let csrfToken = '';
+
+/** Remembers the CSRF token the server handed out with the session (login or `GET /api/auth/me`). */
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+/** Reads the error body in either shape: `{error: "text"}` or `{error: {message, code, status}}`. */
+export async function errorFromResponse(res: Response): Promise<ApiError> {
+  const body = (await res.json().catch(() => null)) as
+    | { error?: string | { message?: string; code?: string }; message?: string; issues?: ApiIssue[]; permission?: string }
+    | null;
+  const raw = typeof body?.error === 'string' ? body.error : body?.error?.message ?? body?.message;
+  const issues = Array.isArray(body?.issues) ? body.issues : [];
+  return new ApiError(res.status, describe(res.status, raw, body?.permission), issues, body?.permission);
+}
+
+function describe(status: number, raw: string | undefined, permission: string | undefined): string {
+  if (status === 401) return 'Your session has ended: sign in again.';
+  if (status === 403 && raw === 'csrf') return 'The request was refused (security token). Reload the page and try again.';
+  if (status === 403) return `Your role may not do this${permission ? ` (needs the “${permission}” permission)` : ''}.`;
+  if (status === 404) return raw && raw !== 'not found' ? raw : 'Not found.';
+  if (status === 400 && raw === 'invalid') return 'Some fields are not valid.';
+  return raw ?? `Request failed (${status})`;
+}
+
+/** Sends the browser to the login page, coming back here afterwards. */
+export function redirectToLogin(): void {
+  if (typeof window === 'undefined' || window.location.pathname === '/login') return;
+  const next = window.location.pathname + window.location.search;
+  window.location.assign(`/login?next=${encodeURIComponent(next)}`);
+}
+
+/**
+ * Calls the API. A 401 sends the browser to the login page (unless `noRedirect`), and every
+ * non-2xx answer throws an ApiError.
+ */
+export async function api<T>(method: string, path: string, body?: unknown, opts: { noRedirect?: boolean } = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) {
+    const error = await errorFromResponse(res);
+    if (res.status === 401 && !opts.noRedirect) redirectToLogin();
+    throw error;
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A paged list as the API returns it. */
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Accepts a paged body or a bare array (some list routes return one). */
+export function asPaged<T>(body: Paged<T> | T[], page = 1, pageSize = 50): Paged<T> {
+  return Array.isArray(body) ? { items: body, total: body.length, page, pageSize } : body;
+}

@@ -1,0 +1,120 @@
+import { area, line, scaleLinear, stack, type ScaleLinear } from 'd3';
+
+/**
+ * Chart layouts, pure: d3 computes scales and SVG paths from plain data; React renders them.
+ */
+
+export interface Series {
+  key: string;
+  label: string;
+  colour: string;
+  points: [number, number][];
+}
+
+export interface Margins {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export const MARGINS: Margins = { top: 10, right: 16, bottom: 28, left: 48 };
+
+export interface Tick {
+  value: number;
+  pos: number;
+  label: string;
+}
+
+export interface LineLayout {
+  width: number;
+  height: number;
+  paths: { key: string; label: string; colour: string; d: string; last: [number, number] | null }[];
+  xTicks: Tick[];
+  yTicks: Tick[];
+}
+
+function ticks(scale: ScaleLinear<number, number>, count: number, format: (v: number) => string): Tick[] {
+  return scale.ticks(count).map((value) => ({ value, pos: scale(value), label: format(value) }));
+}
+
+/** Lines sharing one x and one y scale (y from 0, or from `yDomain` when given). */
+export function layoutLines(
+  series: Series[],
+  opts: { width: number; height: number; yDomain?: [number, number]; xFormat?: (v: number) => string; yFormat?: (v: number) => string; margins?: Margins },
+): LineLayout {
+  const m = opts.margins ?? MARGINS;
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+  const xMin = xs.length ? Math.min(...xs) : 0;
+  const xMax = xs.length ? Math.max(...xs) : 1;
+  const x = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([m.left, opts.width - m.right]);
+  const y = scaleLinear()
+    .domain(opts.yDomain ?? [0, Math.max(1e-9, ...ys) * 1.1 || 1])
+    .nice()
+    .range([opts.height - m.bottom, m.top]);
+  const gen = line<[number, number]>()
+    .x((p) => x(p[0]))
+    .y((p) => y(p[1]));
+  return {
+    width: opts.width,
+    height: opts.height,
+    paths: series.map((s) => {
+      const last = s.points.length ? s.points[s.points.length - 1]! : null;
+      return { key: s.key, label: s.label, colour: s.colour, d: gen(s.points) ?? '', last: last ? [x(last[0]), y(last[1])] : null };
+    }),
+    xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String),
+    yTicks: ticks(y, 4, opts.yFormat ?? ((v) => String(v))),
+  };
+}
+
+export interface StackLayout extends LineLayout {
+  areas: { key: string; colour: string; d: string }[];
+}
+
+/** Stacked areas of several counts over x (e.g. responses per status class over time). */
+export function layoutStack(
+  rows: { x: number; values: Record<string, number> }[],
+  keys: string[],
+  colours: Record<string, string>,
+  opts: { width: number; height: number; xFormat?: (v: number) => string; margins?: Margins },
+): StackLayout {
+  const m = opts.margins ?? MARGINS;
+  const data = rows.map((r) => ({ x: r.x, ...Object.fromEntries(keys.map((k) => [k, r.values[k] ?? 0])) })) as ({ x: number } & Record<string, number>)[];
+  const layers = stack<{ x: number } & Record<string, number>>().keys(keys)(data);
+  const top = Math.max(1, ...layers.flatMap((l) => l.map((p) => p[1])));
+  const xMin = rows.length ? rows[0]!.x : 0;
+  const xMax = rows.length ? rows[rows.length - 1]!.x : 1;
+  const x = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([m.left, opts.width - m.right]);
+  const y = scaleLinear().domain([0, top]).nice().range([opts.height - m.bottom, m.top]);
+  const gen = area<[number, number] & { data: { x: number } }>()
+    .x((p) => x(p.data.x))
+    .y0((p) => y(p[0]))
+    .y1((p) => y(p[1]));
+  return {
+    width: opts.width,
+    height: opts.height,
+    paths: [],
+    areas: layers.map((layer) => ({ key: layer.key, colour: colours[layer.key] ?? '#64748b', d: gen(layer as never) ?? '' })),
+    xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String),
+    yTicks: ticks(y, 4, (v) => String(v)),
+  };
+}
+
+/** Seconds since `start`, as m:ss. */
+export function elapsedLabel(start: number): (v: number) => string {
+  return (v: number) => {
+    const s = Math.max(0, Math.round((v - start) / 1000));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  };
+}
+
+export const STATUS_CLASS_COLOURS: Record<string, string> = {
+  '1xx': '#a855f7',
+  '2xx': '#16a34a',
+  '3xx': '#2563eb',
+  '4xx': '#f59e0b',
+  '5xx': '#dc2626',
+  failed: '#111827',
+  other: '#64748b',
+};

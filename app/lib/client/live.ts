@@ -1,0 +1,122 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { io, type Socket } from 'socket.io-client';
+import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
+import type { Paged } from './api';
+import { keys, type CaptureRow, type CrawlDetail, type RelevancePoint, type RelevanceSeries } from './queries';
+
+/**
+ * Live crawl events: socket.io pushes `crawl:<id>:stats|capture|status|relevance`, and this module
+ * writes them into React Query's cache, so the cache stays the one source for counters, tables
+ * and charts.
+ */
+
+/** One sample of the stats over time (the live chart's data). */
+export interface StatsSample {
+  at: number;
+  pagesPerSecond: number;
+  fetched: number;
+  statusClasses: Record<string, number>;
+}
+
+const MAX_SAMPLES = 600;
+let shared: Socket | null = null;
+
+function socket(): Socket {
+  if (!shared) shared = io({ withCredentials: true, transports: ['websocket', 'polling'] });
+  return shared;
+}
+
+export function appendSample(client: QueryClient, crawlId: number, stats: CrawlStats): void {
+  const sample: StatsSample = {
+    at: Date.parse(stats.updatedAt) || Date.now(),
+    pagesPerSecond: stats.pagesPerSecond,
+    fetched: stats.fetched,
+    statusClasses: { ...stats.statusClasses },
+  };
+  client.setQueryData<StatsSample[]>(keys.statsHistory(crawlId), (old = []) => {
+    if (old.length && old[old.length - 1]!.at >= sample.at) return old;
+    return [...old, sample].slice(-MAX_SAMPLES);
+  });
+}
+
+function applyStats(client: QueryClient, crawlId: number, stats: CrawlStats): void {
+  client.setQueryData<CrawlDetail>(keys.crawl(crawlId), (old) => (old ? { ...old, stats } : old));
+  appendSample(client, crawlId, stats);
+}
+
+function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSummary[]): void {
+  // Only the first, unfiltered, newest-first page shows new captures at its top.
+  for (const [key, data] of client.getQueriesData<Paged<CaptureRow>>({ queryKey: ['crawls', crawlId, 'captures'] })) {
+    const filter = key[3] as { page: number; q: string; sort: string } | undefined;
+    if (!data || !filter) continue;
+    if (filter.page === 1 && !filter.q && !filter.sort) {
+      const known = new Set(data.items.map((c) => c.id));
+      const fresh = [...captures].reverse().filter((c) => !known.has(c.id));
+      if (!fresh.length) continue;
+      client.setQueryData<Paged<CaptureRow>>(key, {
+        ...data,
+        items: [...fresh, ...data.items].slice(0, data.pageSize),
+        total: data.total + fresh.length,
+      });
+    } else {
+      void client.invalidateQueries({ queryKey: key, exact: true, refetchType: 'none' });
+    }
+  }
+}
+
+/** Normalises a relevance event: a whole series, or one point to add. */
+export function mergeRelevance(old: RelevanceSeries | undefined, payload: unknown): RelevanceSeries | undefined {
+  if (!payload || typeof payload !== 'object') return old;
+  const p = payload as Partial<RelevanceSeries> & Partial<RelevancePoint>;
+  if (Array.isArray(p.points)) return { ...old, ...p, points: p.points };
+  if (typeof p.documents === 'number' && typeof p.meanSimilarity === 'number') {
+    const points = [...(old?.points ?? []).filter((q) => q.documents !== p.documents), p as RelevancePoint].sort((a, b) => a.documents - b.documents);
+    return { ...old, points };
+  }
+  return old;
+}
+
+export type LiveState = 'connecting' | 'live' | 'offline' | 'refused';
+
+/** Subscribes to one crawl's events while the component is mounted. */
+export function useCrawlEvents(crawlId: number): LiveState {
+  const client = useQueryClient();
+  const [state, setState] = useState<LiveState>('connecting');
+  useEffect(() => {
+    const s = socket();
+    const subscribe = () =>
+      s.emit('subscribe', { crawlId }, (reply: { ok: boolean; error?: string }) => setState(reply?.ok ? 'live' : 'refused'));
+    const onStats = (stats: CrawlStats) => applyStats(client, crawlId, stats);
+    const onCaptures = (captures: CaptureSummary[]) => applyCaptures(client, crawlId, Array.isArray(captures) ? captures : [captures]);
+    const onStatus = ({ status }: { status: string }) => {
+      client.setQueryData<CrawlDetail>(keys.crawl(crawlId), (old) => (old ? { ...old, status } : old));
+      void client.invalidateQueries({ queryKey: keys.crawl(crawlId), exact: true });
+      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+    };
+    const onRelevance = (payload: unknown) =>
+      client.setQueryData<RelevanceSeries>(keys.relevance(crawlId), (old) => mergeRelevance(old, payload));
+    const onDisconnect = () => setState('offline');
+    const onConnectError = () => setState('offline');
+    s.on(`crawl:${crawlId}:stats`, onStats);
+    s.on(`crawl:${crawlId}:capture`, onCaptures);
+    s.on(`crawl:${crawlId}:status`, onStatus);
+    s.on(`crawl:${crawlId}:relevance`, onRelevance);
+    s.on('connect', subscribe);
+    s.on('disconnect', onDisconnect);
+    s.on('connect_error', onConnectError);
+    if (s.connected) subscribe();
+    return () => {
+      s.emit('unsubscribe', { crawlId });
+      s.off(`crawl:${crawlId}:stats`, onStats);
+      s.off(`crawl:${crawlId}:capture`, onCaptures);
+      s.off(`crawl:${crawlId}:status`, onStatus);
+      s.off(`crawl:${crawlId}:relevance`, onRelevance);
+      s.off('connect', subscribe);
+      s.off('disconnect', onDisconnect);
+      s.off('connect_error', onConnectError);
+    };
+  }, [client, crawlId]);
+  return state;
+}

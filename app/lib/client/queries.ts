@@ -1,0 +1,232 @@
+'use client';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
+import type { IcdInput } from '../../../worker/icd/schema';
+import { api, asPaged, type Paged } from './api';
+
+/** One React Query hook per resource, with structured keys (`['crawls', id, …]`). */
+
+export interface CrawlRow {
+  id: number;
+  name: string;
+  status: string;
+  desired?: string;
+  owner?: string | { username?: string } | null;
+  icdId?: number;
+  createdAt?: string;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+  stats?: CrawlStats | null;
+}
+
+export interface CrawlDetail extends CrawlRow {
+  definition?: IcdInput;
+}
+
+export interface IcdRow {
+  id: number;
+  name: string;
+  ownerId?: number;
+  updatedAt?: string;
+}
+
+export interface IcdRecord {
+  id: number;
+  name: string;
+  definition: IcdInput;
+}
+
+export interface ExportFile {
+  name: string;
+  bytes?: number;
+  sha256?: string;
+}
+
+export interface ExportRecord {
+  id: number;
+  crawlId?: number;
+  status: string;
+  progress: number;
+  files: (ExportFile | string)[] | null;
+  error?: string | null;
+  createdAt?: string;
+}
+
+export interface RelevancePoint {
+  documents: number;
+  meanSimilarity: number;
+  normalized?: number;
+  normalised?: number;
+  harvestRatio: number;
+}
+
+export interface RelevanceSeries {
+  windowSize?: number;
+  documents?: number;
+  harvestRatio?: number;
+  points: RelevancePoint[];
+}
+
+export interface FrontierEntry {
+  url: string;
+  score: number;
+  breakdown?: Record<string, number> | { priority?: number; scores?: Record<string, number>; weights?: Record<string, number> } | null;
+  depth?: number;
+  host?: string;
+}
+
+export interface CaptureRow extends CaptureSummary {
+  similarity?: number | null;
+}
+
+export interface WebObjectRow {
+  id: number;
+  type: string;
+  url: string;
+  host?: string;
+  fields: Record<string, unknown>;
+  rule?: string | null;
+  captureId?: number | null;
+  createdAt?: string;
+}
+
+export const keys = {
+  crawls: ['crawls'] as const,
+  crawl: (id: number) => ['crawls', id] as const,
+  captures: (id: number, page: number, q: string, sort: string) => ['crawls', id, 'captures', { page, q, sort }] as const,
+  statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
+  relevance: (id: number) => ['crawls', id, 'relevance'] as const,
+  frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
+  objects: (id: number, filter: object) => ['crawls', id, 'objects', filter] as const,
+  exports: (crawlId: number) => ['crawls', crawlId, 'exports'] as const,
+  icds: ['icds'] as const,
+  icd: (id: number) => ['icds', id] as const,
+  knowledgeBases: ['knowledge-bases'] as const,
+  knowledgeBase: (name: string) => ['knowledge-bases', name] as const,
+  adaptedRules: ['adapted-rules'] as const,
+};
+
+export function useCrawls() {
+  return useQuery({
+    queryKey: keys.crawls,
+    queryFn: () => api<CrawlRow[] | Paged<CrawlRow>>('GET', '/api/crawls').then((b) => asPaged(b).items),
+    // The list shows several crawls; polling is cheaper than a socket room per row.
+    refetchInterval: 3000,
+  });
+}
+
+export function useCrawl(id: number) {
+  return useQuery({ queryKey: keys.crawl(id), queryFn: () => api<CrawlDetail>('GET', `/api/crawls/${id}`) });
+}
+
+export function useCaptures(id: number, page: number, q: string, sort: '' | 'score' = '', pageSize = 20) {
+  const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
+  if (q) params.set('q', q);
+  if (sort) params.set('sort', sort);
+  return useQuery({
+    queryKey: keys.captures(id, page, q, sort),
+    queryFn: () => api<Paged<CaptureRow> | CaptureRow[]>('GET', `/api/crawls/${id}/captures?${params}`).then((b) => asPaged(b, page, pageSize)),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCrawlControl() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: number; action: 'pause' | 'resume' | 'stop' }) =>
+      api<CrawlRow>('POST', `/api/crawls/${id}/control`, { action }),
+    onSuccess: (crawl, { id }) => {
+      client.setQueryData<CrawlDetail>(keys.crawl(id), (old) => (old ? { ...old, ...crawl, definition: old.definition } : old));
+      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+    },
+  });
+}
+
+export function useStartCrawl() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (icdId: number) => api<CrawlRow>('POST', '/api/crawls', { icdId }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.crawls, exact: true }),
+  });
+}
+
+export function useIcds() {
+  return useQuery({ queryKey: keys.icds, queryFn: () => api<IcdRow[] | Paged<IcdRow>>('GET', '/api/icds').then((b) => asPaged(b).items) });
+}
+
+export function useIcd(id: number | null) {
+  return useQuery({ queryKey: keys.icd(id ?? 0), queryFn: () => api<IcdRecord>('GET', `/api/icds/${id}`), enabled: id !== null });
+}
+
+export function useSaveIcd() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, icd }: { id: number | null; icd: IcdInput }) =>
+      id === null ? api<IcdRecord>('POST', '/api/icds', icd) : api<IcdRecord>('PUT', `/api/icds/${id}`, icd),
+    onSuccess: (saved) => {
+      client.setQueryData(keys.icd(saved.id), saved);
+      void client.invalidateQueries({ queryKey: keys.icds, exact: true });
+    },
+  });
+}
+
+export function useRelevance(id: number) {
+  return useQuery({ queryKey: keys.relevance(id), queryFn: () => api<RelevanceSeries>('GET', `/api/crawls/${id}/relevance`) });
+}
+
+export function useFrontierTop(id: number, live: boolean) {
+  return useQuery({
+    queryKey: keys.frontierTop(id),
+    queryFn: () => api<FrontierEntry[] | Paged<FrontierEntry>>('GET', `/api/crawls/${id}/frontier/top`).then((b) => asPaged(b).items),
+    refetchInterval: live ? 3000 : false,
+  });
+}
+
+export function useExports(crawlId: number | null) {
+  return useQuery({
+    queryKey: keys.exports(crawlId ?? 0),
+    queryFn: () => api<ExportRecord[] | Paged<ExportRecord>>('GET', `/api/crawls/${crawlId}/exports`).then((b) => asPaged(b).items),
+    enabled: crawlId !== null,
+    // Poll while an export is being prepared, so its progress moves.
+    refetchInterval: (q) => (q.state.data?.some((e) => e.status === 'pending' || e.status === 'running') ? 1000 : false),
+  });
+}
+
+export function useRequestExport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (crawlId: number) => api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`),
+    onSuccess: (_e, crawlId) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
+  });
+}
+
+/** The file name of an export file, whether the API lists names or `{name, bytes}` objects. */
+export function exportFileName(file: ExportFile | string): string {
+  return typeof file === 'string' ? file : file.name;
+}
+
+/** A number of bytes for people: 1.2 MB. */
+export function formatBytes(bytes: number | undefined | null): string {
+  if (bytes == null || !Number.isFinite(bytes)) return '–';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** A date for people, in the browser's locale; `–` when missing. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '–';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+/** The owner's name, whatever shape the API gives it. */
+export function ownerName(owner: CrawlRow['owner']): string {
+  if (!owner) return '–';
+  return typeof owner === 'string' ? owner : owner.username ?? '–';
+}

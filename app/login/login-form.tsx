@@ -1,0 +1,40 @@
+'use client';
+import { useSearchParams } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { useLogin } from '../lib/client/session';
+
+/** Only paths of this cockpit are followed after signing in (no open redirect). */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/crawls';
+}
+
+export function LoginForm() {
+  const params = useSearchParams();
+  const login = useLogin();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate({ username, password }, { onSuccess: () => window.location.assign(safeNext(params.get('next'))) });
+  };
+  const failed = login.error && ('status' in login.error && login.error.status === 401 ? 'Wrong user name or password.' : login.error.message);
+
+  return (
+    <form onSubmit={submit} className="card w-full max-w-sm space-y-4" aria-labelledby="login-title">
+      <h1 id="login-title" className="text-2xl font-bold text-sky-900">Sign in to Tidemark</h1>
+      <div>
+        <label htmlFor="username" className="mb-1 block text-sm font-medium">User name</label>
+        <input id="username" name="username" className="input" autoComplete="username" required autoFocus value={username} onChange={(e) => setUsername(e.target.value)} />
+      </div>
+      <div>
+        <label htmlFor="password" className="mb-1 block text-sm font-medium">Password</label>
+        <input id="password" name="password" type="password" className="input" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </div>
+      {failed && <p role="alert" className="text-sm text-red-700">{failed}</p>}
+      <button type="submit" className="btn btn-primary w-full justify-center" disabled={login.isPending}>
+        {login.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}
