@@ -1,0 +1,113 @@
+import type Database from 'better-sqlite3';
+import { z, ZodError } from 'zod';
+import { can, type Permission } from '../../../worker/auth/roles';
+import { CSRF_HEADER, SESSION_COOKIE, csrfMatches, readCookie, type SessionUser } from '../../../worker/auth/sessions';
+import type { PrismaClient } from '../../../worker/store/prisma';
+import { services } from './services';
+
+/** An error with the HTTP status the client should see (404, 409, …). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RouteContext<P> {
+  req: Request;
+  params: P;
+  user: SessionUser;
+  db: Database.Database;
+  prisma: PrismaClient;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The session behind a request's cookie, or null. */
+export function sessionUser(req: Request): SessionUser | null {
+  return services().sessions.lookup(readCookie(req.headers.get('cookie'), SESSION_COOKIE));
+}
+
+/**
+ * A state-changing request must come from our own pages: the CSRF token of the session in its
+ * header, and (when the browser sends one) an Origin equal to the host it was sent to.
+ */
+export function csrfRefused(req: Request, user: SessionUser): boolean {
+  const origin = req.headers.get('origin');
+  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
+  if (origin && origin !== 'null') {
+    try {
+      if (new URL(origin).host !== host) return true;
+    } catch {
+      return true;
+    }
+  } else if (origin === 'null') return true;
+  return !csrfMatches(req.headers.get(CSRF_HEADER), user.csrfToken);
+}
+
+export function jsonError(status: number, body: Record<string, unknown>): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+}
+
+/** zod issues as the API returns them (and the form shows them): path + message. */
+export function issuesOf(err: ZodError): { path: (string | number)[]; message: string }[] {
+  return err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+}
+
+/** Turns whatever a handler threw into the API's error shape. */
+export function errorResponse(err: unknown): Response {
+  if (err instanceof ZodError) return jsonError(400, { error: 'invalid', issues: issuesOf(err) });
+  if (err instanceof HttpError) return jsonError(err.status, { error: err.message });
+  console.error(`tidemark api: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return jsonError(500, { error: 'internal error' });
+}
+
+/**
+ * Wraps a route handler: 401 without a session, CSRF and Origin checks on state-changing methods,
+ * 403 unless the user's role grants `permission`, zod errors → 400, HttpError → its status; a
+ * plain return value is sent as JSON (a Response is sent as is).
+ */
+export function apiRoute<P = Record<string, string>>(permission: Permission, handler: (ctx: RouteContext<P>) => Promise<unknown>) {
+  return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const user = sessionUser(req);
+      if (!user) return jsonError(401, { error: 'unauthenticated' });
+      if (!SAFE_METHODS.has(req.method) && csrfRefused(req, user)) return jsonError(403, { error: 'csrf' });
+      if (!can(user.role, permission)) return jsonError(403, { error: 'forbidden', permission });
+      const { db, prisma } = services();
+      const result = await handler({ req, params: await ctx.params, user, db, prisma });
+      if (result instanceof Response) return result;
+      if (result === undefined) return new Response(null, { status: 204 });
+      return Response.json(result, { headers: { 'cache-control': 'no-store' } });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+/** Parses a JSON body with a zod schema (a body that is not JSON is a 400 too). */
+export async function readJson<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON');
+  }
+  return schema.parse(body);
+}
+
+/** A positive integer id from a route parameter, or 404. */
+export function idParam(value: string | undefined): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id <= 0) throw new HttpError(404, 'not found');
+  return id;
+}
+
+/** `?page=&pageSize=` with sane bounds. */
+export function pageParams(url: URL): { page: number; pageSize: number; offset: number } {
+  const page = Math.max(1, Math.floor(Number(url.searchParams.get('page')) || 1));
+  const pageSize = Math.min(500, Math.max(1, Math.floor(Number(url.searchParams.get('pageSize')) || 50)));
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
