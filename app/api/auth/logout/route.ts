@@ -1,0 +1,11 @@
+import { SESSION_COOKIE, readCookie } from '../../../../worker/auth/sessions';
+import { apiRoute } from '../../../lib/server/handler';
+import { services } from '../../../lib/server/services';
+
+export const dynamic = 'force-dynamic';
+
+/** POST /api/auth/logout → 204, session deleted and cookie cleared. */
+export const POST = apiRoute('view', async ({ req }) => {
+  services().sessions.logout(readCookie(req.headers.get('cookie'), SESSION_COOKIE));
+  return new Response(null, { status: 204, headers: { 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0` } });
+});

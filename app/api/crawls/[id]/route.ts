@@ -1,0 +1,27 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { canDelete } from '../../../../worker/process/crawl-control';
+import { HttpError, apiRoute, idParam } from '../../../lib/server/handler';
+import { getCrawl } from '../../../lib/server/crawl-views';
+import { services } from '../../../lib/server/services';
+
+export const dynamic = 'force-dynamic';
+type Params = { id: string };
+
+/** GET /api/crawls/:id [view] → the crawl with its ICD copy and stats. */
+export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCrawl(prisma, idParam(params.id)));
+
+/** DELETE /api/crawls/:id [delete] → 204: rows and WARC files; 409 while a worker writes it. */
+export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
+  const crawl = await getCrawl(prisma, idParam(params.id));
+  if (!canDelete(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause or stop it first`);
+  await prisma.crawl.delete({ where: { id: crawl.id } });
+  // The frontier's tables belong to the worker's driver code, keyed by crawl id.
+  const frontierTables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'frontier_%'").all() as { name: string }[];
+  for (const { name } of frontierTables) {
+    const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
+    if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawl.id);
+  }
+  rmSync(join(services().env.dataDir, 'warcs', String(crawl.id)), { recursive: true, force: true });
+  return undefined;
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { hashPassword } from '../../../worker/auth/password';
+import { ROLES } from '../../../worker/auth/roles';
+import { HttpError, apiRoute, readJson } from '../../lib/server/handler';
+
+export const dynamic = 'force-dynamic';
+
+const newUser = z.object({
+  username: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._@-]+$/, 'Letters, digits and . _ @ - only'),
+  password: z.string().min(8, 'At least 8 characters'),
+  role: z.enum(ROLES),
+});
+
+/** GET /api/users [manage-users] → users without password hashes. */
+export const GET = apiRoute('manage-users', async ({ prisma }) =>
+  prisma.user.findMany({ select: { id: true, username: true, role: true, createdAt: true }, orderBy: { id: 'asc' } }),
+);
+
+/** POST /api/users [manage-users] {username,password,role} → 201 user. */
+export const POST = apiRoute('manage-users', async ({ req, prisma }) => {
+  const input = await readJson(req, newUser);
+  if (await prisma.user.findUnique({ where: { username: input.username } })) throw new HttpError(409, `User ${input.username} exists`);
+  const user = await prisma.user.create({
+    data: { username: input.username, role: input.role, passwordHash: await hashPassword(input.password) },
+    select: { id: true, username: true, role: true },
+  });
+  return Response.json(user, { status: 201 });
+});

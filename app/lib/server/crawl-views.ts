@@ -1,0 +1,50 @@
+import type { PrismaClient } from '../../../worker/store/prisma';
+import { HttpError } from './handler';
+
+/** What the API shows of a crawl (stats and, on request, the ICD copy parsed from their JSON). */
+export interface CrawlView {
+  id: number;
+  icdId: number;
+  name: string;
+  status: string;
+  desired: string;
+  owner: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  stats: Record<string, unknown>;
+  definition?: unknown;
+}
+
+const select = {
+  id: true, icdId: true, name: true, status: true, desired: true, createdAt: true, startedAt: true, finishedAt: true,
+  error: true, stats: true, definition: true, owner: { select: { username: true } },
+} as const;
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; stats: string; definition: string; owner: { username: string } | null };
+
+function view(row: Row, withDefinition: boolean): CrawlView {
+  const { owner, stats, definition, ...rest } = row;
+  return { ...rest, owner: owner?.username ?? null, stats: parseJson(stats), ...(withDefinition ? { definition: parseJson(definition) } : {}) };
+}
+
+export async function listCrawls(prisma: PrismaClient): Promise<CrawlView[]> {
+  const rows = await prisma.crawl.findMany({ select, orderBy: { id: 'desc' } });
+  return rows.map((row) => view(row, false));
+}
+
+/** One crawl with its ICD copy, or 404. */
+export async function getCrawl(prisma: PrismaClient, id: number): Promise<CrawlView> {
+  const row = await prisma.crawl.findUnique({ where: { id }, select });
+  if (!row) throw new HttpError(404, 'not found');
+  return view(row, true);
+}

@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { canDelete, desiredAfter } from '../../../worker/process/crawl-control';
+
+test('pause, resume and stop set what the worker converges on', () => {
+  assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
+  assert.deepEqual(desiredAfter('paused', 'resume'), { desired: 'run' });
+  assert.deepEqual(desiredAfter('paused', 'stop'), { desired: 'stop' });
+  assert.deepEqual(desiredAfter('created', 'stop'), { desired: 'stop' });
+});
+
+test('a finished, stopped or failed crawl refuses every action with a reason', () => {
+  for (const status of ['finished', 'stopped', 'failed']) {
+    for (const action of ['pause', 'resume', 'stop'] as const) {
+      const result = desiredAfter(status, action);
+      assert.ok('error' in result && result.error.includes(status), `${status}/${action}`);
+    }
+  }
+});
+
+test('only a crawl no worker is writing may be deleted', () => {
+  assert.equal(canDelete('running'), false);
+  assert.equal(canDelete('pausing'), false);
+  assert.equal(canDelete('stopping'), false);
+  assert.equal(canDelete('paused'), true);
+  assert.equal(canDelete('finished'), true);
+});

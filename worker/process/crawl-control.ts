@@ -1,0 +1,30 @@
+/**
+ * What the archivist may ask of a crawl in each status, as the API applies it to `Crawl.desired`
+ * (the worker converges on `desired`). Pure, so the rules are tested without a server.
+ */
+export type CrawlAction = 'pause' | 'resume' | 'stop';
+export const CRAWL_ACTIONS: readonly CrawlAction[] = ['pause', 'resume', 'stop'];
+
+const TERMINAL = new Set(['stopped', 'finished', 'failed']);
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL.has(status);
+}
+
+/** The new `desired` value, or an error message when the action makes no sense in this status. */
+export function desiredAfter(status: string, action: CrawlAction): { desired: 'run' | 'pause' | 'stop' } | { error: string } {
+  if (isTerminal(status)) return { error: `The crawl is ${status}; it cannot be ${action === 'stop' ? 'stopped' : `${action}d`} any more` };
+  switch (action) {
+    case 'pause':
+      return { desired: 'pause' };
+    case 'resume':
+      return { desired: 'run' };
+    case 'stop':
+      return { desired: 'stop' };
+  }
+}
+
+/** A crawl may be deleted only when no worker is writing it. */
+export function canDelete(status: string): boolean {
+  return isTerminal(status) || status === 'paused' || status === 'created';
+}
