@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     readonly issues: ApiIssue[] = [],
     readonly permission?: string,
+    /** The parsed error body, for routes that say more (e.g. knowledge-base errors with lines). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -36,7 +38,7 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
     | null;
   const raw = typeof body?.error === 'string' ? body.error : body?.error?.message ?? body?.message;
   const issues = Array.isArray(body?.issues) ? body.issues : [];
-  return new ApiError(res.status, describe(res.status, raw, body?.permission), issues, body?.permission);
+  return new ApiError(res.status, describe(res.status, raw, body?.permission), issues, body?.permission, body);
 }
 
 function describe(status: number, raw: string | undefined, permission: string | undefined): string {

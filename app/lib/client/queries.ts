@@ -82,7 +82,8 @@ export interface CaptureRow extends CaptureSummary {
 export interface WebObjectRow {
   id: number;
   type: string;
-  url: string;
+  url?: string;
+  sourceUrl?: string;
   host?: string;
   fields: Record<string, unknown>;
   rule?: string | null;

@@ -1,0 +1,198 @@
+'use client';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { ErrorMessage } from '../components/error-message';
+import { ApiError } from '../lib/client/api';
+import { groupByRule, useAahTest, type AahTestResult, type KbError } from '../lib/client/aah';
+import { useCrawls } from '../lib/client/queries';
+import { ruleHighlights, type Highlight } from './rule-highlights';
+
+/**
+ * Try the knowledge base being edited on one page: pasted HTML, or a URL captured by a crawl.
+ * Shows the detected application and level, the links each navigation action selects and the
+ * objects each extraction action extracts, and highlights them on a preview of pasted HTML.
+ */
+export function AahTester({ xml }: { xml: string }) {
+  const [mode, setMode] = useState<'html' | 'crawl'>('html');
+  const [html, setHtml] = useState('');
+  const [url, setUrl] = useState('https://forum.example.org/viewtopic.php?t=1');
+  const [crawlId, setCrawlId] = useState('');
+  const test = useAahTest();
+  const crawls = useCrawls();
+  const [tested, setTested] = useState<{ html: string; url: string } | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mode === 'html') {
+      test.mutate({ xml, html, url });
+      setTested({ html, url });
+    } else {
+      test.mutate({ xml, crawlId: Number(crawlId), url });
+      setTested(null);
+    }
+  };
+  const kbErrors = test.error instanceof ApiError ? ((test.error.body as { errors?: KbError[] } | null)?.errors ?? []) : [];
+
+  return (
+    <section aria-labelledby="tester-title" className="card space-y-3">
+      <h2 id="tester-title" className="text-lg font-semibold">Live tester</h2>
+      <form onSubmit={submit} className="space-y-3" aria-label="Test the knowledge base on a page">
+        <fieldset className="flex gap-4 text-sm">
+          <legend className="sr-only">Page source</legend>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="tester-mode" checked={mode === 'html'} onChange={() => setMode('html')} /> Paste HTML
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="tester-mode" checked={mode === 'crawl'} onChange={() => setMode('crawl')} /> A page captured by a crawl
+          </label>
+        </fieldset>
+        {mode === 'crawl' && (
+          <div>
+            <label htmlFor="tester-crawl" className="mb-1 block text-sm font-medium">Crawl</label>
+            <select id="tester-crawl" className="input" value={crawlId} onChange={(e) => setCrawlId(e.target.value)} required>
+              <option value="">Choose a crawl…</option>
+              {crawls.data?.map((c) => <option key={c.id} value={c.id}>{c.name} #{c.id}</option>)}
+            </select>
+          </div>
+        )}
+        <div>
+          <label htmlFor="tester-url" className="mb-1 block text-sm font-medium">Page URL</label>
+          <input id="tester-url" className="input font-mono" value={url} onChange={(e) => setUrl(e.target.value)} required aria-describedby="tester-url-hint" />
+          <p id="tester-url-hint" className="mt-1 text-xs text-slate-600">
+            {mode === 'html' ? 'Where the pasted page lives: relative links resolve against it, URL patterns match it.' : 'A URL the crawl captured.'}
+          </p>
+        </div>
+        {mode === 'html' && (
+          <div>
+            <label htmlFor="tester-html" className="mb-1 block text-sm font-medium">HTML</label>
+            <textarea id="tester-html" className="input font-mono text-xs" rows={6} value={html} onChange={(e) => setHtml(e.target.value)} required spellCheck={false} />
+          </div>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={test.isPending} data-testid="run-tester">
+          {test.isPending ? 'Testing…' : 'Test'}
+        </button>
+      </form>
+      {kbErrors.length > 0 ? (
+        <ul role="alert" className="text-sm text-red-800">{kbErrors.map((e, i) => <li key={i}>Line {e.line}: {e.message}</li>)}</ul>
+      ) : (
+        <ErrorMessage error={test.error} />
+      )}
+      {test.data && <TesterResult result={test.data} xml={xml} source={tested} />}
+    </section>
+  );
+}
+
+function TesterResult({ result, xml, source }: { result: AahTestResult; xml: string; source: { html: string; url: string } | null }) {
+  const navigation = groupByRule([
+    ...result.follow.map((l) => ({ ...l, follow: true })),
+    ...result.doNotFollow.map((l) => ({ ...l, follow: false, bonus: undefined })),
+  ]);
+  const extraction = groupByRule(result.objects);
+  const highlights = useMemo(() => ruleHighlights(xml, result), [xml, result]);
+  return (
+    <div className="space-y-3" data-testid="tester-result">
+      <p className="text-sm">
+        Application:{' '}
+        <strong data-testid="tester-application">{result.application ? `${result.application.name}` : 'none detected'}</strong>
+        {result.application?.category && <> ({result.application.category})</>} · level: <strong data-testid="tester-level">{result.level ?? 'unknown'}</strong>
+      </p>
+      <div>
+        <h3 className="font-semibold">Navigation actions</h3>
+        {navigation.length === 0 && <p className="text-sm text-slate-600">No navigation action selected a link.</p>}
+        <ul className="space-y-2 text-sm">
+          {navigation.map(([rule, links]) => (
+            <li key={rule} data-testid="tester-navigation" data-rule={rule}>
+              <details>
+                <summary className="cursor-pointer">
+                  <span className="font-mono">{rule}</span>{' '}
+                  <span className={links[0]!.follow ? 'text-emerald-800' : 'text-red-800'}>{links[0]!.follow ? 'follow' : 'do not follow'}</span> · {links.length} link{links.length === 1 ? '' : 's'}
+                </summary>
+                <ul className="ml-4 font-mono text-xs">{links.map((l) => <li key={l.url} className="truncate">{l.url}</li>)}</ul>
+              </details>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <h3 className="font-semibold">Extraction actions</h3>
+        {extraction.length === 0 && <p className="text-sm text-slate-600">No Web object extracted.</p>}
+        <ul className="space-y-2 text-sm">
+          {extraction.map(([rule, objects]) => (
+            <li key={rule} data-testid="tester-extraction" data-rule={rule} data-count={objects.length}>
+              <details open>
+                <summary className="cursor-pointer">
+                  <span className="font-mono">{rule}</span> · {objects.length} {objects[0]!.type}
+                  {objects.length === 1 ? '' : 's'}
+                </summary>
+                <ol className="ml-4 list-decimal space-y-1">
+                  {objects.map((o, i) => (
+                    <li key={i} data-testid="tester-object" data-type={o.type}>
+                      <dl className="grid grid-cols-[6rem_1fr] gap-x-2 text-xs">
+                        {Object.entries(o.fields).map(([name, value]) => (
+                          <div key={name} className="contents">
+                            <dt className="font-semibold">{name}</dt>
+                            <dd className="line-clamp-2">{value}</dd>
+                          </div>
+                        ))}
+                      </dl>
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {source && <Preview html={source.html} url={source.url} highlights={highlights} />}
+    </div>
+  );
+}
+
+const COLOURS: Record<Highlight['kind'], string> = { follow: '#16a34a', 'do-not-follow': '#dc2626', object: '#2563eb' };
+
+/** The pasted page in a script-less sandbox, with what each action selected outlined. */
+function Preview({ html, url, highlights }: { html: string; url: string; highlights: Highlight[] }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [marked, setMarked] = useState(0);
+  const base = `<base href="${url.replace(/"/g, '&quot;')}">`;
+  useEffect(() => {
+    const iframe = frame.current;
+    if (!iframe) return;
+    const mark = () => {
+      const doc = iframe.contentDocument;
+      if (!doc) return;
+      let count = 0;
+      for (const h of highlights) {
+        let nodes: XPathResult;
+        try {
+          nodes = doc.evaluate(h.select, doc, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+        } catch {
+          continue; // an expression the browser's XPath does not take: the lists above still show the result
+        }
+        for (let i = 0; i < nodes.snapshotLength; i++) {
+          const node = nodes.snapshotItem(i);
+          const el = node instanceof doc.defaultView!.Element ? node : node?.parentElement;
+          if (!(el instanceof doc.defaultView!.HTMLElement)) continue;
+          el.style.outline = `2px solid ${COLOURS[h.kind]}`;
+          el.style.outlineOffset = '1px';
+          el.title = `${h.rule} (${h.kind})`;
+          count += 1;
+        }
+      }
+      setMarked(count);
+    };
+    iframe.addEventListener('load', mark);
+    if (iframe.contentDocument?.readyState === 'complete') mark();
+    return () => iframe.removeEventListener('load', mark);
+  }, [html, highlights]);
+  return (
+    <figure className="space-y-1">
+      <figcaption className="flex flex-wrap gap-3 text-xs">
+        <span className="font-semibold">Preview ({marked} elements highlighted)</span>
+        <span style={{ color: COLOURS.follow }}>▮ followed links</span>
+        <span style={{ color: COLOURS['do-not-follow'] }}>▮ links not followed</span>
+        <span style={{ color: COLOURS.object }}>▮ extracted objects</span>
+      </figcaption>
+      <iframe ref={frame} title="Preview of the tested page" sandbox="allow-same-origin" srcDoc={base + html} className="h-96 w-full rounded border border-slate-300 bg-white" data-testid="tester-preview" />
+    </figure>
+  );
+}

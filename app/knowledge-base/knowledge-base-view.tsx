@@ -1,0 +1,73 @@
+'use client';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { ErrorMessage } from '../components/error-message';
+import { useKnowledgeBase, useKnowledgeBases, useSaveKnowledgeBase } from '../lib/client/aah';
+import { useCan } from '../lib/client/session';
+import { AahTester } from './aah-tester';
+import { AdaptedRules } from './adapted-rules';
+import { XmlEditor } from './xml-editor';
+
+/** The knowledge base of the Application-Aware Helper: edit the XML, try it on a page, review adapted rules. */
+export function KnowledgeBaseView() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const list = useKnowledgeBases();
+  const name = params.get('name') ?? list.data?.[0]?.name ?? null;
+  const kb = useKnowledgeBase(name);
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end gap-4">
+        <h1 className="text-2xl font-bold">Knowledge base</h1>
+        {list.data && list.data.length > 1 && (
+          <div>
+            <label htmlFor="kb-name" className="mb-1 block text-sm font-medium">Knowledge base</label>
+            <select id="kb-name" className="input" value={name ?? ''} onChange={(e) => router.replace(`/knowledge-base?name=${encodeURIComponent(e.target.value)}`)}>
+              {list.data.map((k) => <option key={k.name} value={k.name}>{k.name}</option>)}
+            </select>
+          </div>
+        )}
+        <p className="text-sm text-slate-600">The format is described in <code>docs/knowledge-base.md</code>.</p>
+      </div>
+      <ErrorMessage error={list.error ?? kb.error} />
+      {list.data && list.data.length === 0 && <p className="text-slate-600">No knowledge base stored.</p>}
+      {kb.data && <Workbench key={kb.data.name} name={kb.data.name} initialXml={kb.data.xml} />}
+      <AdaptedRules />
+    </div>
+  );
+}
+
+function Workbench({ name, initialXml }: { name: string; initialXml: string }) {
+  const [xml, setXml] = useState(initialXml);
+  const [savedXml, setSavedXml] = useState(initialXml);
+  const save = useSaveKnowledgeBase();
+  const mayDesign = useCan('design');
+  return (
+    <div className="grid gap-6 xl:grid-cols-2">
+      <section aria-labelledby="kb-editor-title" className="card space-y-3">
+        <h2 id="kb-editor-title" className="text-lg font-semibold">{name}</h2>
+        <XmlEditor value={xml} onChange={setXml} readOnly={!mayDesign}>
+          {(errors, pending) =>
+            mayDesign && (
+              <div className="flex flex-wrap items-center gap-3">
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={save.isPending || pending || errors.length > 0 || xml === savedXml}
+                  onClick={() => save.mutate({ name, xml }, { onSuccess: () => setSavedXml(xml) })}
+                  data-testid="save-kb"
+                >
+                  Save
+                </button>
+                {xml !== savedXml ? <span className="text-sm text-slate-700">Unsaved changes</span> : save.isSuccess && <span role="status" className="text-sm text-emerald-800">Saved.</span>}
+                {errors.length > 0 && <span className="text-sm text-slate-700">Fix the errors to save.</span>}
+                <ErrorMessage error={save.error} />
+              </div>
+            )
+          }
+        </XmlEditor>
+      </section>
+      <AahTester xml={xml} />
+    </div>
+  );
+}

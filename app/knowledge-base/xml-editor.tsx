@@ -1,0 +1,87 @@
+'use client';
+import { useRef, type ReactNode } from 'react';
+import { ErrorMessage } from '../components/error-message';
+import { useKbValidation, type KbError } from '../lib/client/aah';
+
+/** Character offset of the start of a 1-based line. */
+function lineOffset(text: string, line: number): number {
+  let offset = 0;
+  for (let i = 1; i < line; i++) {
+    const next = text.indexOf('\n', offset);
+    if (next < 0) return text.length;
+    offset = next + 1;
+  }
+  return offset;
+}
+
+/**
+ * The knowledge base's XML in a text area with line numbers; the server's parser checks it as
+ * you type and each message names its line (a click selects that line).
+ */
+export function XmlEditor({ value, onChange, readOnly, children }: { value: string; onChange: (xml: string) => void; readOnly?: boolean; children?: (errors: KbError[], pending: boolean) => ReactNode }) {
+  const area = useRef<HTMLTextAreaElement>(null);
+  const gutter = useRef<HTMLDivElement>(null);
+  const validation = useKbValidation(value);
+  const errors = validation.data ?? [];
+  const errorLines = new Set(errors.map((e) => e.line));
+  const lineCount = value.split('\n').length;
+
+  const goToLine = (line: number) => {
+    const el = area.current;
+    if (!el) return;
+    const start = lineOffset(value, line);
+    const end = value.indexOf('\n', start);
+    el.focus();
+    el.setSelectionRange(start, end < 0 ? value.length : end);
+    const lineHeight = el.scrollHeight / Math.max(1, lineCount);
+    el.scrollTop = Math.max(0, (line - 5) * lineHeight);
+  };
+
+  return (
+    <div className="space-y-2">
+      <label htmlFor="kb-xml" className="block text-sm font-medium">XML</label>
+      <div className="flex h-[28rem] overflow-hidden rounded border border-slate-300 bg-white font-mono text-xs leading-5">
+        <div ref={gutter} aria-hidden className="select-none overflow-hidden border-r border-slate-200 bg-slate-50 px-2 py-2 text-right text-slate-500">
+          {Array.from({ length: lineCount }, (_, i) => (
+            <div key={i} className={errorLines.has(i + 1) ? 'bg-red-200 font-bold text-red-900' : undefined}>{i + 1}</div>
+          ))}
+        </div>
+        <textarea
+          ref={area}
+          id="kb-xml"
+          spellCheck={false}
+          readOnly={readOnly}
+          wrap="off"
+          className="flex-1 resize-none overflow-auto whitespace-pre p-2 outline-none focus-visible:outline-none"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onScroll={(e) => {
+            if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
+          }}
+          aria-invalid={errors.length > 0 || undefined}
+          aria-describedby="kb-validation"
+          data-testid="kb-xml"
+        />
+      </div>
+      <div id="kb-validation" aria-live="polite" data-testid="kb-validation" data-state={validation.pending ? 'checking' : errors.length ? 'invalid' : 'valid'}>
+        {validation.pending ? (
+          <p className="text-sm text-slate-600">Checking…</p>
+        ) : errors.length === 0 ? (
+          validation.isSuccess && <p className="text-sm text-emerald-800">Valid knowledge base.</p>
+        ) : (
+          <ul className="space-y-1 text-sm text-red-800" data-testid="kb-errors">
+            {errors.map((e, i) => (
+              <li key={i}>
+                <button type="button" className="text-left underline decoration-dotted hover:text-red-950" onClick={() => goToLine(e.line)} data-testid="kb-error" data-line={e.line}>
+                  Line {e.line}{e.column ? `, column ${e.column}` : ''}: {e.message}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <ErrorMessage error={validation.error} />
+      </div>
+      {children?.(errors, validation.pending)}
+    </div>
+  );
+}
