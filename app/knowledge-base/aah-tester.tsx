@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError } from '../lib/client/api';
-import { groupByRule, useAahTest, type AahTestResult, type KbError } from '../lib/client/aah';
+import { useAahTest, type AahTestResult, type KbError } from '../lib/client/aah';
 import { useCrawls } from '../lib/client/queries';
 import { ruleHighlights, type Highlight } from './rule-highlights';
 
@@ -30,7 +30,11 @@ export function AahTester({ xml }: { xml: string }) {
       setTested(null);
     }
   };
-  const kbErrors = test.error instanceof ApiError ? ((test.error.body as { errors?: KbError[] } | null)?.errors ?? []) : [];
+  const kbErrors: KbError[] = test.data?.errors.length
+    ? test.data.errors
+    : test.error instanceof ApiError
+      ? ((test.error.body as { errors?: KbError[] } | null)?.errors ?? [])
+      : [];
 
   return (
     <section aria-labelledby="tester-title" className="card space-y-3">
@@ -76,17 +80,13 @@ export function AahTester({ xml }: { xml: string }) {
       ) : (
         <ErrorMessage error={test.error} />
       )}
-      {test.data && <TesterResult result={test.data} xml={xml} source={tested} />}
+      {test.data && test.data.errors.length === 0 && <TesterResult result={test.data} xml={xml} source={tested} />}
     </section>
   );
 }
 
 function TesterResult({ result, xml, source }: { result: AahTestResult; xml: string; source: { html: string; url: string } | null }) {
-  const navigation = groupByRule([
-    ...result.follow.map((l) => ({ ...l, follow: true })),
-    ...result.doNotFollow.map((l) => ({ ...l, follow: false, bonus: undefined })),
-  ]);
-  const extraction = groupByRule(result.objects);
+  const { navigation, extraction } = result;
   const highlights = useMemo(() => ruleHighlights(xml, result), [xml, result]);
   return (
     <div className="space-y-3" data-testid="tester-result">
@@ -99,14 +99,14 @@ function TesterResult({ result, xml, source }: { result: AahTestResult; xml: str
         <h3 className="font-semibold">Navigation actions</h3>
         {navigation.length === 0 && <p className="text-sm text-slate-600">No navigation action selected a link.</p>}
         <ul className="space-y-2 text-sm">
-          {navigation.map(([rule, links]) => (
-            <li key={rule} data-testid="tester-navigation" data-rule={rule}>
+          {navigation.map(({ rule, follow, links }) => (
+            <li key={rule} data-testid="tester-navigation" data-rule={rule} data-follow={follow} data-count={links.length}>
               <details>
                 <summary className="cursor-pointer">
                   <span className="font-mono">{rule}</span>{' '}
-                  <span className={links[0]!.follow ? 'text-emerald-800' : 'text-red-800'}>{links[0]!.follow ? 'follow' : 'do not follow'}</span> · {links.length} link{links.length === 1 ? '' : 's'}
+                  <span className={follow ? 'text-emerald-800' : 'text-red-800'}>{follow ? 'follow' : 'do not follow'}</span> · {links.length} link{links.length === 1 ? '' : 's'}
                 </summary>
-                <ul className="ml-4 font-mono text-xs">{links.map((l) => <li key={l.url} className="truncate">{l.url}</li>)}</ul>
+                <ul className="ml-4 font-mono text-xs">{links.map((l) => <li key={l} className="truncate">{l}</li>)}</ul>
               </details>
             </li>
           ))}
@@ -116,7 +116,7 @@ function TesterResult({ result, xml, source }: { result: AahTestResult; xml: str
         <h3 className="font-semibold">Extraction actions</h3>
         {extraction.length === 0 && <p className="text-sm text-slate-600">No Web object extracted.</p>}
         <ul className="space-y-2 text-sm">
-          {extraction.map(([rule, objects]) => (
+          {extraction.map(({ rule, objects }) => (
             <li key={rule} data-testid="tester-extraction" data-rule={rule} data-count={objects.length}>
               <details open>
                 <summary className="cursor-pointer">

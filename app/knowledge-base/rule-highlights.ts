@@ -33,8 +33,7 @@ export function ruleHighlights(xml: string, result: AahTestResult): Highlight[] 
     const select = find(rule)?.getAttribute('select');
     if (select) out.push({ rule, select, kind });
   };
-  result.follow.forEach((l) => add(l.rule, 'follow'));
-  result.doNotFollow.forEach((l) => add(l.rule, 'do-not-follow'));
-  result.objects.forEach((o) => add(o.rule, 'object'));
+  result.navigation.forEach((n) => add(n.rule, n.follow ? 'follow' : 'do-not-follow'));
+  result.extraction.forEach((e) => add(e.rule, 'object'));
   return out;
 }

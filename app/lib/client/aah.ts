@@ -18,13 +18,29 @@ export interface KnowledgeBaseRecord {
   updatedAt?: string;
 }
 
+/** The tester's answer, grouped per action (rule path `<application>/<level or *>/<action id>`). */
 export interface AahTestResult {
-  application?: { id: string; name: string; category?: string } | null;
+  application: { id: string; name: string; category?: string } | null;
   level: string | null;
-  follow: { url: string; bonus?: number; rule: string }[];
-  doNotFollow: { url: string; rule: string }[];
-  objects: { type: string; fields: Record<string, string>; rule: string; sourceUrl?: string }[];
-  errors?: KbError[];
+  navigation: { rule: string; follow: boolean; links: string[] }[];
+  extraction: { rule: string; objects: { type: string; fields: Record<string, string> }[] }[];
+  errors: KbError[];
+}
+
+type RawTestResult = Partial<AahTestResult> & {
+  follow?: { url: string; rule: string }[];
+  doNotFollow?: { url: string; rule: string }[];
+  objects?: { type: string; fields: Record<string, string>; rule: string }[];
+};
+
+/** Accepts the grouped report or the engine's flat PageAnalysis and gives the grouped one. */
+export function normaliseTestResult(raw: RawTestResult): AahTestResult {
+  const navigation = raw.navigation ?? [
+    ...groupByRule(raw.follow ?? []).map(([rule, links]) => ({ rule, follow: true, links: links.map((l) => l.url) })),
+    ...groupByRule(raw.doNotFollow ?? []).map(([rule, links]) => ({ rule, follow: false, links: links.map((l) => l.url) })),
+  ];
+  const extraction = raw.extraction ?? groupByRule(raw.objects ?? []).map(([rule, objects]) => ({ rule, objects: objects.map((o) => ({ type: o.type, fields: o.fields })) }));
+  return { application: raw.application ?? null, level: raw.level ?? null, navigation, extraction, errors: raw.errors ?? [] };
 }
 
 export interface AdaptedRuleRow {
@@ -97,7 +113,8 @@ export function useKbValidation(xml: string, delayMs = 300) {
 
 export function useAahTest() {
   return useMutation({
-    mutationFn: (input: { xml: string; html?: string; url: string; crawlId?: number }) => api<AahTestResult>('POST', '/api/aah/test', input),
+    mutationFn: (input: { xml: string; html?: string; url: string; crawlId?: number }) =>
+      api<RawTestResult>('POST', '/api/aah/test', input).then(normaliseTestResult),
   });
 }
 
