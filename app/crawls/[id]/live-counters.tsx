@@ -5,11 +5,11 @@ import { formatBytes } from '../../lib/client/queries';
 export function LiveCounters({ stats }: { stats: CrawlStats | null }) {
   const s = stats;
   const counters = [
-    { key: 'fetched', label: 'Fetched', value: s ? String(s.fetched) : '0' },
-    { key: 'queued', label: 'Queued', value: s ? String(s.queued) : '0' },
-    { key: 'in-flight', label: 'In flight', value: s ? String(s.inFlight) : '0' },
-    { key: 'failed', label: 'Failed', value: s ? String(s.failed) : '0' },
-    { key: 'excluded', label: 'Excluded', value: s ? String(s.excluded) : '0' },
+    { key: 'fetched', label: 'Fetched', value: String(s?.fetched ?? 0) },
+    { key: 'queued', label: 'Queued', value: String(s?.queued ?? 0) },
+    { key: 'in-flight', label: 'In flight', value: String(s?.inFlight ?? 0) },
+    { key: 'failed', label: 'Failed', value: String(s?.failed ?? 0) },
+    { key: 'excluded', label: 'Excluded', value: String(s?.excluded ?? 0) },
     { key: 'bytes', label: 'Bytes', value: formatBytes(s?.bytes ?? 0) },
     { key: 'pages-per-second', label: 'Pages/s', value: (s?.pagesPerSecond ?? 0).toFixed(2) },
   ];

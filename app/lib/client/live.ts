@@ -28,10 +28,12 @@ function socket(): Socket {
   return shared;
 }
 
-export function appendSample(client: QueryClient, crawlId: number, stats: CrawlStats): void {
+export function appendSample(client: QueryClient, crawlId: number, stats: Partial<CrawlStats>): void {
+  // A crawl the worker has not reported on yet has empty stats: nothing to plot.
+  if (typeof stats.fetched !== 'number') return;
   const sample: StatsSample = {
-    at: Date.parse(stats.updatedAt) || Date.now(),
-    pagesPerSecond: stats.pagesPerSecond,
+    at: Date.parse(stats.updatedAt ?? '') || Date.now(),
+    pagesPerSecond: stats.pagesPerSecond ?? 0,
     fetched: stats.fetched,
     statusClasses: { ...stats.statusClasses },
   };
@@ -87,12 +89,17 @@ export function useCrawlEvents(crawlId: number): LiveState {
   useEffect(() => {
     const s = socket();
     const subscribe = () =>
-      s.emit('subscribe', { crawlId }, (reply: { ok: boolean; error?: string }) => setState(reply?.ok ? 'live' : 'refused'));
+      s.emit('subscribe', { crawlId }, (reply: { ok: boolean; error?: string }) => {
+        setState(reply?.ok ? 'live' : 'refused');
+        // Events sent before this subscription (or while disconnected) are gone: re-read the lists once.
+        if (reply?.ok) void client.invalidateQueries({ queryKey: ['crawls', crawlId, 'captures'] });
+      });
     const onStats = (stats: CrawlStats) => applyStats(client, crawlId, stats);
     const onCaptures = (captures: CaptureSummary[]) => applyCaptures(client, crawlId, Array.isArray(captures) ? captures : [captures]);
     const onStatus = ({ status }: { status: string }) => {
       client.setQueryData<CrawlDetail>(keys.crawl(crawlId), (old) => (old ? { ...old, status } : old));
-      void client.invalidateQueries({ queryKey: keys.crawl(crawlId), exact: true });
+      // A status change (finished, paused…) settles counters and lists: re-read everything of the crawl.
+      void client.invalidateQueries({ queryKey: keys.crawl(crawlId) });
       void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
     };
     const onRelevance = (payload: unknown) =>

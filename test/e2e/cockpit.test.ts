@@ -1,0 +1,97 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { ApiClient } from '../support/api-client';
+import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
+import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
+import { launchBrowser, signIn } from './helpers/browser';
+
+let cockpit: RunningCockpit | undefined;
+let site: FixtureSite | undefined;
+let browser: Browser | undefined;
+after(async () => {
+  await browser?.close();
+  await cockpit?.stop();
+  await site?.close();
+});
+
+test('an archivist signs in, defines a crawl through the form, watches it live and downloads its WARC export', async () => {
+  // Slow enough that the crawl is still running when the page shows it.
+  site = await startFixtureSite({ pageCount: 24, delayMs: 120 });
+  cockpit = await startCockpit();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  assert.match(await page.getByTestId('current-user').innerText(), /Signed in as admin\s+admin/i);
+
+  // The form refuses an invalid seed inline, before anything reaches the server.
+  await page.getByRole('link', { name: 'New crawl definition' }).first().click();
+  await page.waitForURL(/\/icds\/new$/);
+  await page.getByLabel('Name', { exact: true }).fill('Harbour fixture');
+  await page.getByLabel('Seed URLs').fill('harbour without scheme');
+  await page.getByRole('button', { name: 'Create' }).click();
+  const seedError = page.getByTestId('error-seeds');
+  await seedError.waitFor();
+  assert.match(await seedError.innerText(), /Line 1: Not a valid http\(s\) URL/);
+  assert.equal(await page.getByLabel('Seed URLs').getAttribute('aria-invalid'), 'true');
+  assert.match(page.url(), /\/icds\/new$/);
+
+  // Fixed, with quick politeness for the loopback site, submitted with Enter in a text field.
+  await page.getByLabel('Seed URLs').fill(`${site.origin}/`);
+  await seedError.waitFor({ state: 'detached' });
+  await page.getByLabel('Min delay between requests to a host (ms)').fill('40');
+  await page.getByLabel('Max delay (ms)').fill('200');
+  await page.getByLabel('Name', { exact: true }).press('Enter');
+  await page.waitForURL(/\/icds\/\d+/);
+  const icdId = Number(/\/icds\/(\d+)/.exec(page.url())![1]);
+
+  const api = new ApiClient(cockpit.url);
+  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  const stored = await api.json<{ name: string; definition: { seeds: string[]; politeness: { minDelayMs: number } } }>('GET', `/api/icds/${icdId}`);
+  assert.equal(stored.name, 'Harbour fixture');
+  assert.deepEqual(stored.definition.seeds, [`${site.origin}/`]);
+  assert.equal(stored.definition.politeness.minDelayMs, 40);
+
+  await page.getByTestId('start-crawl').click();
+  await page.waitForURL(/\/crawls\/\d+$/);
+  const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
+  await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
+
+  // The counter moves while the page stays the same document and cannot re-read the crawl over
+  // HTTP (those requests are cut off): the numbers come through socket.io.
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+  const crawlRoute = new RegExp(`/api/crawls/${crawlId}$`);
+  await page.route(crawlRoute, (route) => route.abort());
+  const first = Number(await page.getByTestId('counter-fetched').innerText());
+  assert.ok(first < site.pages.length, `the crawl is still running (fetched ${first})`);
+  await page.waitForFunction((before) => Number(document.querySelector('[data-testid="counter-fetched"]')?.textContent) > before, first);
+  assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same document');
+  await page.unroute(crawlRoute);
+
+  await page.locator('[data-testid="status"][data-status="finished"]').waitFor({ timeout: 90_000 });
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="counter-fetched"]')?.textContent) >= n, site.pages.length);
+  assert.ok(Number(await page.getByTestId('captures-table').getAttribute('data-total')) >= site.pages.length);
+  assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same document');
+
+  // Export: request it, follow it to done, download a WARC file and the CDXJ index.
+  await page.getByRole('link', { name: 'Export', exact: true }).click();
+  await page.waitForURL(new RegExp(`/exports\\?crawl=${crawlId}$`));
+  await page.getByTestId('request-export').click();
+  await page.locator('[data-testid="export"][data-status="done"]').waitFor({ timeout: 60_000 });
+
+  const warcLink = page.locator('[data-testid="export-file"][data-name$=".warc.gz"]').first();
+  const [warcDownload] = await Promise.all([page.waitForEvent('download'), warcLink.click()]);
+  const warc = readFileSync((await warcDownload.path())!);
+  assert.deepEqual([...warc.subarray(0, 2)], [0x1f, 0x8b], 'a gzip file');
+  const text = gunzipSync(warc).toString('latin1');
+  assert.ok(text.startsWith('WARC/1.1\r\n'), 'starts with a WARC/1.1 record');
+  assert.ok(text.includes(`WARC-Target-URI: ${site.origin}/`), 'holds the fixture site');
+
+  const [cdxDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-file"][data-name="index.cdxj"]').click()]);
+  const cdxj = readFileSync((await cdxDownload.path())!, 'utf8');
+  for (const url of site.pages) assert.ok(cdxj.includes(`"url":"${url}"`) || cdxj.includes(`"url": "${url}"`), `index has ${url}`);
+});
