@@ -64,11 +64,15 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   // The counter moves while the page stays the same document and cannot re-read the crawl over
   // HTTP (those requests are cut off): the numbers come through socket.io.
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
-  const crawlRoute = new RegExp(`/api/crawls/${crawlId}$`);
+  const crawlRoute = new RegExp(`/api/crawls/${crawlId}(/captures\\?.*)?$`);
   await page.route(crawlRoute, (route) => route.abort());
   const first = Number(await page.getByTestId('counter-fetched').innerText());
+  const rowsBefore = await page.getByTestId('capture-row').count();
   assert.ok(first < site.pages.length, `the crawl is still running (fetched ${first})`);
   await page.waitForFunction((before) => Number(document.querySelector('[data-testid="counter-fetched"]')?.textContent) > before, first);
+  // The captures table grows live too, each new row a real capture of the site.
+  await page.waitForFunction((before) => document.querySelectorAll('[data-testid="capture-row"]').length > before, rowsBefore);
+  for (const url of await page.getByTestId('capture-url').allInnerTexts()) assert.ok(url.startsWith(site.origin), url);
   assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same document');
   await page.unroute(crawlRoute);
 

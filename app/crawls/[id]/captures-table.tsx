@@ -52,7 +52,7 @@ export function CapturesTable({ crawlId }: { crawlId: number }) {
                     <td className="font-mono text-xs">{c.mime ?? '–'}</td>
                     <td className="text-right tabular-nums">{formatBytes(c.size)}</td>
                     <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>
-                    <td className="max-w-xl truncate font-mono text-xs" title={c.url}>{c.url}</td>
+                    <td className="max-w-xl truncate font-mono text-xs" title={c.url} data-testid="capture-url">{c.url}</td>
                   </tr>
                 ))}
               </tbody>

@@ -68,6 +68,12 @@ function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSu
   }
 }
 
+/** The captures of a capture event: a bare list, or `{captures: [...]}` as the server batches them. */
+export function capturesOf(payload: unknown): CaptureSummary[] {
+  const list = Array.isArray(payload) ? payload : (payload as { captures?: unknown } | null)?.captures;
+  return Array.isArray(list) ? (list as CaptureSummary[]).filter((c) => c && typeof c.url === 'string') : [];
+}
+
 /** Normalises a relevance event: a whole series, or one point to add. */
 export function mergeRelevance(old: RelevanceSeries | undefined, payload: unknown): RelevanceSeries | undefined {
   if (!payload || typeof payload !== 'object') return old;
@@ -95,7 +101,8 @@ export function useCrawlEvents(crawlId: number): LiveState {
         if (reply?.ok) void client.invalidateQueries({ queryKey: ['crawls', crawlId, 'captures'] });
       });
     const onStats = (stats: CrawlStats) => applyStats(client, crawlId, stats);
-    const onCaptures = (captures: CaptureSummary[]) => applyCaptures(client, crawlId, Array.isArray(captures) ? captures : [captures]);
+    const onCaptures = (payload: CaptureSummary[] | { captures?: CaptureSummary[] }) =>
+      applyCaptures(client, crawlId, capturesOf(payload));
     const onStatus = ({ status }: { status: string }) => {
       client.setQueryData<CrawlDetail>(keys.crawl(crawlId), (old) => (old ? { ...old, status } : old));
       // A status change (finished, paused…) settles counters and lists: re-read everything of the crawl.
