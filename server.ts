@@ -16,6 +16,7 @@ import { EventBatcher } from './worker/events/event-batcher';
 import { crawlEventName, crawlRoom, type WorkerMessage } from './worker/events/messages';
 import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions';
 import { can } from './worker/auth/roles';
+import { serveExportDownload } from './app/lib/server/export-download';
 
 const EVENT_FLUSH_MS = 500;
 
@@ -40,9 +41,9 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const http = createServer((req, res) => void handle(req, res));
-
   const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
+  // Export downloads bypass Next, which would drop their Content-Length.
+  const http = createServer((req, res) => void (serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
   const io = new SocketServer(http, { serveClient: false });
   io.use((socket, nextFn) => {
     const origin = socket.request.headers.origin;
