@@ -49,7 +49,7 @@ test('coherence routes: session and permission checks, report, page detail, Grap
     route.GET(new Request(`http://127.0.0.1/api/crawls/${id}/coherence${query}`, { headers: withCookie ? { cookie } : {} }), { params: Promise.resolve({ id }) });
 
   assert.equal((await call(report, '1', '', false)).status, 401);
-  assert.equal((await call(report, 'abc')).status, 400);
+  assert.equal((await call(report, 'abc')).status, 404);
   assert.equal((await call(report, '99')).status, 404);
 
   const r = (await (await call(report, '1')).json()) as CoherenceReport;

@@ -3,5 +3,5 @@ import { coherenceRoute } from './coherence-route';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/crawls/:id/coherence → summary, discovery tree, change-rate histogram. */
-export const GET = coherenceRoute(async ({ crawlId, prisma, warcDir }) => Response.json(await coherenceReport(prisma, crawlId, warcDir)));
+/** GET /api/crawls/:id/coherence [view] → summary, discovery tree, change-rate histogram. */
+export const GET = coherenceRoute(({ crawlId, prisma, warcDir }) => coherenceReport(prisma, crawlId, warcDir));

@@ -3,7 +3,7 @@ import { coherenceRoute } from '../coherence-route';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/crawls/:id/coherence/graphml → the discovery tree as a GraphML attachment. */
+/** GET /api/crawls/:id/coherence/graphml [view] → the discovery tree as a GraphML attachment. */
 export const GET = coherenceRoute(async ({ crawlId, prisma }) =>
   new Response(await coherenceGraphml(prisma, crawlId), {
     headers: { 'content-type': 'application/graphml+xml; charset=utf-8', 'content-disposition': `attachment; filename="crawl-${crawlId}-coherence.graphml"` },
