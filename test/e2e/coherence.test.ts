@@ -1,0 +1,82 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium, type Browser } from 'playwright-core';
+import { ApiClient } from '../support/api-client';
+import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
+import { groundTruth, startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
+import type { CoherenceCertificate } from '../../worker/coherence';
+
+let cockpit: RunningCockpit | undefined;
+let site: ChangingSite | undefined;
+let browser: Browser | undefined;
+after(async () => {
+  await browser?.close();
+  await cockpit?.stop();
+  await site?.close();
+});
+
+test('the coherence view of a finished visit–revisit crawl shows the changed and removed pages; GraphML and certificate download', async () => {
+  site = await startChangingSite();
+  cockpit = await startCockpit();
+  const api = new ApiClient(cockpit.url);
+  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+    name: 'Changing harbour site',
+    seeds: [`${site.origin}/`],
+    politeness: { minDelayMs: 30, maxDelayMs: 200, concurrency: 1, respectRobots: false },
+    aah: { enabled: false },
+    coherence: { mode: 'visit-revisit' },
+  });
+  const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+  let status = '';
+  for (const deadline = Date.now() + 90_000; status !== 'finished' && Date.now() < deadline; await sleep(200)) {
+    status = (await api.json<{ status: string }>('GET', `/api/crawls/${crawl.id}`)).status;
+  }
+  assert.equal(status, 'finished');
+  const truth = groundTruth(site);
+  const removed = `${site.origin}/gone`;
+  const linksChanged = `${site.origin}/menu`;
+  assert.equal(truth.get(removed), 'missing');
+  assert.equal(truth.get(linksChanged), 'links-changed');
+
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const context = await browser.newContext({ acceptDownloads: true });
+  const [name, value] = api.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: cockpit.url }]);
+  const page = await context.newPage();
+  await page.goto(`${cockpit.url}/crawls/${crawl.id}/coherence`);
+
+  // Every page of the site is a node with its status; the red and the black ones are the changed and removed pages.
+  const node = (url: string) => page.locator(`[data-testid="tree-node"][data-url="${url}"]`);
+  await node(removed).waitFor();
+  for (const [url, expected] of truth) assert.equal(await node(url).getAttribute('data-status'), expected, url);
+  assert.equal(await node(linksChanged).locator('path').getAttribute('fill'), '#dc2626', 'red: links changed');
+  assert.equal(await node(removed).locator('path').getAttribute('fill'), '#111827', 'black: missing');
+  const red = await page.locator('[data-testid="tree-node"][data-status="links-changed"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-url')));
+  const black = await page.locator('[data-testid="tree-node"][data-status="missing"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-url')));
+  assert.deepEqual(red, [linksChanged]);
+  assert.deepEqual(black, [removed]);
+
+  // Clicking the red node shows visit and revisit side by side, with the new link.
+  await node(linksChanged).click();
+  await page.getByTestId('page-status').filter({ hasText: 'links changed' }).waitFor();
+  assert.match(await page.getByTestId('page-detail').innerText(), /new-page/);
+
+  // Search finds a node; the summary shows the coherence.
+  await page.getByTestId('tree-search').fill('/clock');
+  assert.equal(await node(`${site.origin}/clock`).locator('path').getAttribute('stroke'), '#f97316');
+  const unchanged = [...truth].filter(([, s]) => s === 'unchanged').map(([u]) => u).sort();
+  assert.match(await page.getByTestId('coherence-summary').innerText(), new RegExp(`${((unchanged.length / truth.size) * 100).toFixed(1)} %`));
+
+  const [graphml] = await Promise.all([page.waitForEvent('download'), page.getByTestId('graphml-link').click()]);
+  const xml = readFileSync((await graphml.path())!, 'utf8');
+  assert.equal((xml.match(/<node /g) ?? []).length, truth.size);
+  assert.ok(xml.includes('<data key="status">missing</data>'));
+
+  const [certificate] = await Promise.all([page.waitForEvent('download'), page.getByTestId('certificate-link').click()]);
+  const cert = JSON.parse(readFileSync((await certificate.path())!, 'utf8')) as CoherenceCertificate;
+  assert.deepEqual(cert.unchanged.map((p) => p.url), unchanged);
+  assert.deepEqual(cert.notCertified.map((p) => p.url).sort(), [...truth].filter(([, s]) => s !== 'unchanged').map(([u]) => u).sort());
+});
