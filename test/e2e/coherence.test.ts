@@ -64,6 +64,20 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   await page.getByTestId('page-status').filter({ hasText: 'links changed' }).waitFor();
   assert.match(await page.getByTestId('page-detail').innerText(), /new-page/);
 
+  // Collapse hides the subtree under the home page, expand brings it back; the wheel zooms.
+  const home = `${site.origin}/`;
+  await node(home).click();
+  await page.getByTestId('toggle-subtree').click();
+  await page.locator(`[data-testid="tree-node"][data-url="${home}"][data-collapsed="true"]`).waitFor();
+  assert.equal(await node(removed).count(), 0);
+  await page.getByTestId('toggle-subtree').click();
+  await node(removed).waitFor();
+  const chart = page.locator('svg[aria-label="Discovery tree coloured by coherence status"]');
+  const before = await chart.locator(':scope > g').getAttribute('transform');
+  await chart.hover();
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction((t) => document.querySelector('svg[aria-label="Discovery tree coloured by coherence status"] > g')?.getAttribute('transform') !== t, before);
+
   // Search finds a node; the summary shows the coherence.
   await page.getByTestId('tree-search').fill('/clock');
   assert.equal(await node(`${site.origin}/clock`).locator('path').getAttribute('stroke'), '#f97316');

@@ -51,9 +51,18 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
           </section>
         </div>
       )}
-      {selected && <PageDetail crawlId={crawlId} url={selected} collapsed={collapsed.has(selected)} onToggle={() => toggle(selected)} />}
+      {selected && <PageDetail crawlId={crawlId} url={selected} hasChildren={hasChildren(r.tree, selected)} collapsed={collapsed.has(selected)} onToggle={() => toggle(selected)} />}
     </main>
   );
+}
+
+function hasChildren(tree: { url: string; children: unknown[] }[], url: string): boolean {
+  const stack = [...tree] as { url: string; children: { url: string; children: unknown[] }[] }[];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.url === url) return n.children.length > 0;
+    stack.push(...n.children as typeof stack);
+  }
+  return false;
 }
 
 function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
@@ -154,13 +163,13 @@ function Histogram({ bins }: { bins: HistogramBin[] }) {
   );
 }
 
-function PageDetail({ crawlId, url, collapsed, onToggle }: { crawlId: number; url: string; collapsed: boolean; onToggle(): void }) {
+function PageDetail({ crawlId, url, hasChildren, collapsed, onToggle }: { crawlId: number; url: string; hasChildren: boolean; collapsed: boolean; onToggle(): void }) {
   const page = useCoherencePage(crawlId, url);
   return (
     <section aria-label="Visit and revisit" className="border rounded p-3 space-y-2" data-testid="page-detail">
       <div className="flex flex-wrap gap-4 items-baseline">
         <h2 className="font-semibold break-all">{url}</h2>
-        <button type="button" className="underline" onClick={onToggle}>{collapsed ? 'Expand subtree' : 'Collapse subtree'}</button>
+        {hasChildren && <button type="button" className="underline" onClick={onToggle} data-testid="toggle-subtree">{collapsed ? 'Expand subtree' : 'Collapse subtree'}</button>}
       </div>
       {page.isPending && <p>Loading…</p>}
       {page.isError && <p role="alert">{page.error.message}</p>}
