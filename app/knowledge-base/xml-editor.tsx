@@ -21,7 +21,8 @@ function lineOffset(text: string, line: number): number {
 export function XmlEditor({ value, onChange, readOnly, children }: { value: string; onChange: (xml: string) => void; readOnly?: boolean; children?: (errors: KbError[], pending: boolean) => ReactNode }) {
   const area = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
-  const validation = useKbValidation(value);
+  // Checking is a design action: read-only viewers just read.
+  const validation = useKbValidation(value, !readOnly);
   const errors = validation.data ?? [];
   const errorLines = new Set(errors.map((e) => e.line));
   const lineCount = value.split('\n').length;

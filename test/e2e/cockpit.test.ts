@@ -11,6 +11,7 @@ import { launchBrowser, signIn } from './helpers/browser';
 let cockpit: RunningCockpit | undefined;
 let site: FixtureSite | undefined;
 let browser: Browser | undefined;
+let finishedCrawlId = 0;
 after(async () => {
   await browser?.close();
   await cockpit?.stop();
@@ -59,6 +60,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   await page.getByTestId('start-crawl').click();
   await page.waitForURL(/\/crawls\/\d+$/);
   const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
+  finishedCrawlId = crawlId;
   await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
 
   // The counter moves while the page stays the same document and cannot re-read the crawl over
@@ -98,4 +100,33 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const [cdxDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-file"][data-name="index.cdxj"]').click()]);
   const cdxj = readFileSync((await cdxDownload.path())!, 'utf8');
   for (const url of site.pages) assert.ok(cdxj.includes(`"url":"${url}"`) || cdxj.includes(`"url": "${url}"`), `index has ${url}`);
+});
+
+test('a curator sees no run or export controls, and a refused request says which permission is missing', async () => {
+  assert.ok(cockpit && browser && finishedCrawlId, 'runs after the archivist test');
+  const api = new ApiClient(cockpit.url);
+  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  assert.equal((await api.request('POST', '/api/users', { username: 'cora', password: 'curator-password', role: 'curator' })).status, 201);
+
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, cockpit.url, 'cora', 'curator-password');
+  assert.match(await page.getByTestId('current-user').innerText(), /cora\s+curator/i);
+  assert.equal(await page.getByRole('form', { name: 'Start a crawl' }).count(), 0);
+
+  await page.goto(`${cockpit.url}/crawls/${finishedCrawlId}`);
+  await page.getByTestId('counter-fetched').waitFor();
+  for (const name of ['Pause', 'Resume', 'Stop']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, name);
+  assert.equal(await page.getByRole('link', { name: 'Export', exact: true }).count(), 0);
+
+  await page.goto(`${cockpit.url}/exports?crawl=${finishedCrawlId}`);
+  assert.match(await page.getByTestId('forbidden').innerText(), /not allowed/i);
+
+  // The knowledge base is read-only for a curator; trying the tester is a design request, and the
+  // server's 403 is shown plainly.
+  await page.goto(`${cockpit.url}/knowledge-base`);
+  assert.equal(await page.getByTestId('kb-xml').getAttribute('readonly'), '');
+  assert.equal(await page.getByTestId('save-kb').count(), 0);
+  await page.getByLabel('HTML', { exact: true }).fill('<html><body><p>hello</p></body></html>');
+  await page.getByTestId('run-tester').click();
+  assert.match(await page.getByTestId('forbidden').innerText(), /needs the “design” permission/);
 });

@@ -86,7 +86,7 @@ export function useSaveKnowledgeBase() {
 }
 
 /** Server-side validation of the XML as it is typed (debounced); the parser names each error's line. */
-export function useKbValidation(xml: string, delayMs = 300) {
+export function useKbValidation(xml: string, enabled = true, delayMs = 300) {
   const [debounced, setDebounced] = useState(xml);
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(xml), delayMs);
@@ -106,9 +106,9 @@ export function useKbValidation(xml: string, delayMs = 300) {
       ),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
-    enabled: debounced.length > 0,
+    enabled: enabled && debounced.length > 0,
   });
-  return { ...query, pending: debounced !== xml || query.isFetching };
+  return { ...query, pending: enabled && (debounced !== xml || query.isFetching) };
 }
 
 export function useAahTest() {
