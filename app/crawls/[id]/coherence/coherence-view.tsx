@@ -5,6 +5,7 @@ import { scaleBand, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform 
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
 import { layoutTree, markerPath, STATUS_COLOURS, STATUS_LABELS, type NodeStatus } from './tree-layout';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
+import { useCrawlEvents } from '../../../lib/client/live';
 
 /** The coherence view of one crawl; brings its own query client if the layout has none. */
 export function CoherenceView({ crawlId }: { crawlId: number }) {
@@ -16,6 +17,8 @@ export function CoherenceView({ crawlId }: { crawlId: number }) {
 
 function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const report = useCoherenceReport(crawlId);
+  // Live: a status change (the revisit pass finished) invalidates ['crawls', id, …], this report included.
+  useCrawlEvents(crawlId);
   const [selected, setSelected] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
