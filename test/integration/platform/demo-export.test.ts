@@ -71,6 +71,12 @@ test('the seeded Demo crawl runs through the API, exports, and every WARC record
     const captures = await api.json<{ total: number; items: { url: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=500`);
     assert.ok(captures.total >= 30, `the demo site has a few dozen pages (captured ${captures.total}, stats ${pages})`);
 
+    // The Demo ICD is focused, so `?sort=score` lists the most relevant captures first.
+    const ranked = await api.json<{ items: { score: number | null }[] }>('GET', `/api/crawls/${crawl.id}/captures?sort=score&pageSize=500`);
+    const scores = ranked.items.map((c) => c.score ?? -Infinity);
+    assert.ok(scores.some((s) => s > 0), 'some captures are scored');
+    for (let i = 1; i < scores.length; i++) assert.ok(scores[i - 1]! >= scores[i]!, 'ordered by score, highest first');
+
     const created = await api.request('POST', `/api/crawls/${crawl.id}/exports`);
     assert.equal(created.status, 201);
     let exp = (await created.json()) as ExportView;
