@@ -27,7 +27,7 @@ export function AdaptedRules() {
 function AdaptedRuleCard({ rule }: { rule: AdaptedRuleRow }) {
   const review = useReviewAdaptedRule();
   const mayDesign = useCan('design');
-  const fields = [...new Set([...Object.keys(rule.original.fields), ...Object.keys(rule.adapted.fields)])];
+  const fields = [...new Set([...Object.keys(rule.original?.fields ?? {}), ...Object.keys(rule.adapted.fields)])];
   return (
     <li className="rounded border border-slate-200 p-3 text-sm" data-testid="adapted-rule" data-status={rule.status}>
       <div className="flex flex-wrap items-center gap-3">
@@ -46,15 +46,15 @@ function AdaptedRuleCard({ rule }: { rule: AdaptedRuleRow }) {
           <tr><th scope="col">part</th><th scope="col">original</th><th scope="col">adapted</th></tr>
         </thead>
         <tbody>
-          <tr><td>object</td><td>{rule.original.select}</td><td>{rule.adapted.select}</td></tr>
+          <tr><td>object</td><td>{rule.original?.select ?? '–'}</td><td>{rule.adapted.select}</td></tr>
           {fields.map((f) => (
-            <tr key={f}><td>{f}</td><td>{rule.original.fields[f] ?? '–'}</td><td>{rule.adapted.fields[f] ?? '–'}</td></tr>
+            <tr key={f}><td>{f}</td><td>{rule.original?.fields[f] ?? '–'}</td><td>{rule.adapted.fields[f] ?? '–'}</td></tr>
           ))}
         </tbody>
       </table>
       <p className="mt-1 text-xs text-slate-700">Changes: {rule.mutations.join('; ') || '–'}</p>
       <p className="text-xs text-slate-600">
-        Generated on <span className="font-mono">{rule.generatedOn}</span>; worked on {rule.validatedOn.length} more page{rule.validatedOn.length === 1 ? '' : 's'}.
+        Generated on <span className="font-mono">{rule.generatedOn ?? '–'}</span>; worked on {rule.validatedOn.length} more page{rule.validatedOn.length === 1 ? '' : 's'}.
       </p>
       <ErrorMessage error={review.error} />
     </li>

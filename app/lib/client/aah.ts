@@ -43,19 +43,59 @@ export function normaliseTestResult(raw: RawTestResult): AahTestResult {
   return { application: raw.application ?? null, level: raw.level ?? null, navigation, extraction, errors: raw.errors ?? [] };
 }
 
+/** An adapted rule as the cockpit shows it. */
 export interface AdaptedRuleRow {
   id: string;
   applicationId: string;
-  level: string;
+  level?: string;
   originalRule: string;
-  original: { select: string; fields: Record<string, string> };
+  original: { select: string; fields: Record<string, string> } | null;
   adapted: { select: string; fields: Record<string, string> };
   mutations: string[];
-  generatedOn: string;
+  generatedOn?: string;
   validatedOn: string[];
-  acceptedAt: string;
+  acceptedAt?: string;
   status: 'pending' | 'approved' | 'rejected';
-  crawlId?: number;
+  crawlId?: number | null;
+}
+
+type Json = Record<string, unknown>;
+const parse = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+const expressionOf = (value: unknown): { select: string; fields: Record<string, string> } | null => {
+  const v = parse(value);
+  if (typeof v === 'string') return { select: v, fields: {} };
+  if (v && typeof v === 'object' && typeof (v as Json).select === 'string') return { select: (v as Json).select as string, fields: ((v as Json).fields ?? {}) as Record<string, string> };
+  return null;
+};
+
+/**
+ * Reads an adapted rule in either form: the engine's AdaptedRule, or the stored row
+ * (`application`, `expression`, `provenance` JSON holding the rest).
+ */
+export function normaliseAdaptedRule(row: Json): AdaptedRuleRow {
+  const p = (parse(row.provenance) ?? {}) as Json;
+  const pick = <T,>(key: string): T | undefined => (row[key] ?? (p && typeof p === 'object' ? p[key] : undefined)) as T | undefined;
+  return {
+    id: String(row.id),
+    applicationId: String(pick('applicationId') ?? row.application ?? ''),
+    level: pick<string>('level'),
+    originalRule: String(row.originalRule ?? p.originalRule ?? ''),
+    original: expressionOf(pick('original')),
+    adapted: expressionOf(row.adapted ?? p.adapted ?? row.expression) ?? { select: '', fields: {} },
+    mutations: (pick<string[]>('mutations') ?? []).map(String),
+    generatedOn: pick<string>('generatedOn'),
+    validatedOn: (pick<string[]>('validatedOn') ?? []).map(String),
+    acceptedAt: pick<string>('acceptedAt') ?? (row.createdAt as string | undefined),
+    status: (row.status as AdaptedRuleRow['status']) ?? 'pending',
+    crawlId: (row.crawlId as number | null | undefined) ?? null,
+  };
 }
 
 export function useKnowledgeBases() {
@@ -121,7 +161,7 @@ export function useAahTest() {
 export function useAdaptedRules() {
   return useQuery({
     queryKey: keys.adaptedRules,
-    queryFn: () => api<AdaptedRuleRow[] | Paged<AdaptedRuleRow>>('GET', '/api/adapted-rules').then((b) => asPaged(b).items),
+    queryFn: () => api<Json[] | Paged<Json>>('GET', '/api/adapted-rules').then((b) => asPaged(b).items.map(normaliseAdaptedRule)),
   });
 }
 
@@ -129,7 +169,7 @@ export function useReviewAdaptedRule() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, status }: { id: string; status: 'approved' | 'rejected' }) =>
-      api<AdaptedRuleRow>('POST', `/api/adapted-rules/${encodeURIComponent(id)}`, { status }),
+      api<Json>('POST', `/api/adapted-rules/${encodeURIComponent(id)}`, { status }),
     onSuccess: () => void client.invalidateQueries({ queryKey: keys.adaptedRules }),
   });
 }
