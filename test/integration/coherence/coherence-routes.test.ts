@@ -35,7 +35,9 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   const dbPath = join(out, 'tidemark-state.db');
   const db = openSqlite(dbPath);
   db.prepare("INSERT INTO User (username, passwordHash, role) VALUES ('cora', ?, 'curator')").run(await hashPassword('curator-password'));
+  db.prepare("INSERT INTO User (username, passwordHash, role) VALUES ('mona', ?, 'manager')").run(await hashPassword('manager-password'));
   const login = await new SessionStore(db, 1).login('cora', 'curator-password');
+  const manager = await new SessionStore(db, 1).login('mona', 'manager-password');
   db.close();
   const cookie = `${SESSION_COOKIE}=${login!.token}`;
   process.env.TIDEMARK_DATA_DIR = dataDir;
@@ -71,4 +73,17 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.match(c.headers.get('content-disposition')!, /attachment/);
   const cert = (await c.json()) as CoherenceCertificate;
   assert.deepEqual(cert.unchanged.map((p) => p.url), [...truth].filter(([, s]) => s === 'unchanged').map(([u]) => u).sort());
+
+  // Deleting the crawl removes its coherence rows and the recrawl tables' rows too.
+  const crawlRoute = await import('../../../app/api/crawls/[id]/route');
+  const del = await crawlRoute.DELETE(new Request('http://127.0.0.1/api/crawls/1', {
+    method: 'DELETE', headers: { cookie: `${SESSION_COOKIE}=${manager!.token}`, 'x-csrf-token': manager!.user.csrfToken, host: '127.0.0.1' },
+  }), { params: Promise.resolve({ id: '1' }) });
+  assert.equal(del.status, 204, await del.clone().text());
+  // (The route also removed <data dir>/warcs/1, where this test keeps the database: ask the server's open handle.)
+  const { services } = await import('../../../app/lib/server/services');
+  const { db: serverDb } = services();
+  assert.equal((serverDb.prepare('SELECT COUNT(*) AS n FROM CoherencePage').get() as { n: number }).n, 0);
+  assert.equal((serverDb.prepare('SELECT COUNT(*) AS n FROM CoherenceRun').get() as { n: number }).n, 0);
+  assert.equal((serverDb.prepare('SELECT COUNT(*) AS n FROM Crawl').get() as { n: number }).n, 0);
 });

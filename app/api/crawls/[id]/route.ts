@@ -4,6 +4,7 @@ import { canDelete } from '../../../../worker/process/crawl-control';
 import { HttpError, apiRoute, idParam } from '../../../lib/server/handler';
 import { getCrawl } from '../../../lib/server/crawl-views';
 import { services } from '../../../lib/server/services';
+import { deleteCoherenceData } from '../../../../worker/coherence/coherence-report';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
@@ -16,8 +17,9 @@ export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) 
   const crawl = await getCrawl(prisma, idParam(params.id));
   if (!canDelete(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause or stop it first`);
   await prisma.crawl.delete({ where: { id: crawl.id } });
-  // The frontier's tables belong to the worker's driver code, keyed by crawl id.
-  const frontierTables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'frontier_%'").all() as { name: string }[];
+  await deleteCoherenceData(prisma, crawl.id);
+  // The frontier's and the engine's own tables belong to the worker's driver code, keyed by crawl id.
+  const frontierTables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'frontier_%' OR name LIKE 'engine_%')").all() as { name: string }[];
   for (const { name } of frontierTables) {
     const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
     if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawl.id);
