@@ -1,0 +1,97 @@
+/**
+ * The route wrapper as Next calls it (a Request and a Promise of params), over a real migrated
+ * SQLite database in a temporary data directory.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-handler-'));
+process.env.TIDEMARK_DATA_DIR = dataDir;
+delete process.env.TIDEMARK_DB;
+
+const { HttpError, apiRoute, pageParams, readJson } = await import('../../../app/lib/server/handler');
+const { services } = await import('../../../app/lib/server/services');
+const { applyMigrations } = await import('../../../worker/store/migrator');
+const { hashPassword } = await import('../../../worker/auth/password');
+
+const ORIGIN = 'http://cockpit.test';
+const sessions: Record<string, { cookie: string; csrf: string }> = {};
+
+before(async () => {
+  const { db, sessions: store } = services();
+  applyMigrations(db, resolve('prisma/migrations'));
+  for (const role of ['curator', 'archivist']) {
+    db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES (?, ?, ?, datetime('now'))").run(role, await hashPassword('pw'), role);
+    const s = await store.login(role, 'pw');
+    assert.ok(s);
+    sessions[role] = { cookie: `tidemark_session=${s.token}`, csrf: s.user.csrfToken };
+  }
+});
+
+function request(method: string, opts: { as?: string; csrf?: string | null; origin?: string | null; body?: string } = {}): Request {
+  const headers: Record<string, string> = { host: 'cockpit.test' };
+  const session = opts.as ? sessions[opts.as] : undefined;
+  if (session) headers.cookie = session.cookie;
+  const csrf = opts.csrf === undefined ? session?.csrf : opts.csrf;
+  if (csrf) headers['x-csrf-token'] = csrf;
+  const origin = opts.origin === undefined ? ORIGIN : opts.origin;
+  if (origin) headers.origin = origin;
+  return new Request(`${ORIGIN}/api/thing`, { method, headers, body: opts.body });
+}
+
+const params = <P>(p: P) => ({ params: Promise.resolve(p) });
+const echo = apiRoute<{ id: string }>('run', async ({ params, user }) => ({ id: params.id, user: user.username }));
+
+test('no session → 401; a role without the permission → 403; with it the handler runs', async () => {
+  assert.equal((await echo(request('GET'), params({ id: '1' }))).status, 401);
+  const forbidden = await echo(request('GET', { as: 'curator' }), params({ id: '1' }));
+  assert.equal(forbidden.status, 403);
+  assert.deepEqual(await forbidden.json(), { error: 'forbidden', permission: 'run' });
+  const ok = await echo(request('GET', { as: 'archivist' }), params({ id: '7' }));
+  assert.equal(ok.status, 200);
+  assert.deepEqual(await ok.json(), { id: '7', user: 'archivist' });
+});
+
+test('state-changing requests need the session CSRF token and our own Origin', async () => {
+  const id = params({ id: '1' });
+  assert.equal((await echo(request('POST', { as: 'archivist', csrf: null }), id)).status, 403);
+  assert.equal((await echo(request('POST', { as: 'archivist', csrf: 'not-the-token' }), id)).status, 403);
+  assert.equal((await echo(request('POST', { as: 'archivist', csrf: sessions.curator!.csrf }), id)).status, 403, "another session's token");
+  assert.equal((await echo(request('POST', { as: 'archivist', origin: 'http://evil.test' }), id)).status, 403);
+  assert.equal((await echo(request('POST', { as: 'archivist', origin: 'null' }), id)).status, 403);
+  assert.equal((await echo(request('POST', { as: 'archivist' }), id)).status, 200);
+  // Non-browser clients send no Origin: the token alone decides.
+  assert.equal((await echo(request('POST', { as: 'archivist', origin: null }), id)).status, 200);
+});
+
+test('zod errors → 400 with issues, HttpError → its status, undefined → 204, a Response as is', async () => {
+  const schema = z.object({ seeds: z.array(z.string().url()) });
+  const parse = apiRoute('view', async ({ req }) => readJson(req, schema));
+  const bad = await parse(request('POST', { as: 'curator', body: JSON.stringify({ seeds: ['not a url'] }) }), params({}));
+  assert.equal(bad.status, 400);
+  const body = (await bad.json()) as { error: string; issues: { path: unknown[]; message: string }[] };
+  assert.equal(body.error, 'invalid');
+  assert.deepEqual(body.issues[0]!.path, ['seeds', 0]);
+  assert.equal((await parse(request('POST', { as: 'curator', body: '{not json' }), params({}))).status, 400);
+
+  const conflict = apiRoute('view', async () => {
+    throw new HttpError(409, 'busy');
+  });
+  const res = await conflict(request('GET', { as: 'curator' }), params({}));
+  assert.equal(res.status, 409);
+  assert.deepEqual(await res.json(), { error: 'busy' });
+  assert.equal((await apiRoute('view', async () => undefined)(request('GET', { as: 'curator' }), params({}))).status, 204);
+  const teapot = await apiRoute('view', async () => new Response('tea', { status: 418 }))(request('GET', { as: 'curator' }), params({}));
+  assert.equal(teapot.status, 418);
+  assert.equal(await teapot.text(), 'tea');
+});
+
+test('pageParams bounds page and pageSize', () => {
+  assert.deepEqual(pageParams(new URL('http://x/?page=3&pageSize=20')), { page: 3, pageSize: 20, offset: 40 });
+  assert.deepEqual(pageParams(new URL('http://x/')), { page: 1, pageSize: 50, offset: 0 });
+  assert.deepEqual(pageParams(new URL('http://x/?page=-2&pageSize=100000')), { page: 1, pageSize: 500, offset: 0 });
+});
