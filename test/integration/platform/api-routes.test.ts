@@ -1,0 +1,173 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startCockpit, ADMIN_PASSWORD, type RunningCockpit } from '../../support/cockpit';
+import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
+import { ApiClient } from '../../support/api-client';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
+  let cockpit: RunningCockpit;
+  let site: FixtureSite;
+  let api: ApiClient;
+
+  async function waitForStatus(crawlId: number, wanted: string[]): Promise<string> {
+    let status = '';
+    for (const end = Date.now() + 60_000; Date.now() < end; await sleep(100)) {
+      status = (await api.json<{ status: string }>('GET', `/api/crawls/${crawlId}`)).status;
+      if (wanted.includes(status)) return status;
+    }
+    return status;
+  }
+
+  before(async () => {
+    site = await startFixtureSite({ pageCount: 80, delayMs: 60 });
+    cockpit = await startCockpit();
+    api = new ApiClient(cockpit.url);
+    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  });
+
+  after(async () => {
+    await cockpit?.stop();
+    await site?.close();
+  });
+
+  test('login sets an httpOnly SameSite=Lax session cookie; me and logout', async () => {
+    const client = new ApiClient(cockpit.url);
+    const res = await client.login('admin', ADMIN_PASSWORD);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^tidemark_session=[^;]+;/);
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Lax/);
+    assert.match(cookie, /Path=\//);
+    const body = (await res.json()) as { user: { username: string; role: string }; csrfToken: string };
+    assert.deepEqual([body.user.username, body.user.role], ['admin', 'admin']);
+    const me = await client.json<{ csrfToken: string }>('GET', '/api/auth/me');
+    assert.equal(me.csrfToken, body.csrfToken);
+    assert.equal((await client.request('POST', '/api/auth/logout')).status, 204);
+    assert.equal((await client.request('GET', '/api/auth/me')).status, 401);
+  });
+
+  test('users: create, list, duplicate name 409, invalid role 400', async () => {
+    assert.equal((await api.request('POST', '/api/users', { username: 'ada', password: 'long-enough', role: 'curator' })).status, 201);
+    assert.equal((await api.request('POST', '/api/users', { username: 'ada', password: 'long-enough', role: 'curator' })).status, 409);
+    assert.equal((await api.request('POST', '/api/users', { username: 'bob', password: 'long-enough', role: 'king' })).status, 400);
+    const users = await api.json<{ username: string; passwordHash?: string }[]>('GET', '/api/users');
+    assert.ok(users.some((u) => u.username === 'ada'));
+    assert.ok(users.every((u) => u.passwordHash === undefined), 'no password hashes leave the server');
+    assert.equal((await new ApiClient(cockpit.url).login('ada', 'long-enough')).status, 200);
+  });
+
+  test('an ICD with an invalid seed URL is refused with 400 naming the field', async () => {
+    const res = await api.request('POST', '/api/icds', { name: 'Bad', seeds: ['not a url'] });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: string; issues: { path: (string | number)[] }[] };
+    assert.equal(body.error, 'invalid');
+    assert.ok(body.issues.some((i) => i.path[0] === 'seeds'), JSON.stringify(body.issues));
+  });
+
+  test('crawl life cycle: delete refused while running, pause, resume, stop, then delete', async () => {
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+      name: 'Life cycle',
+      seeds: [`${site.origin}/`],
+      politeness: { minDelayMs: 100, maxDelayMs: 200, delayFactor: 0, concurrency: 1 },
+    });
+    const edited = await api.json<{ name: string }>('PUT', `/api/icds/${icd.id}`, { name: 'Life cycle 2', seeds: [`${site.origin}/`], politeness: { minDelayMs: 100, maxDelayMs: 200, delayFactor: 0, concurrency: 1 } });
+    assert.equal(edited.name, 'Life cycle 2');
+    const crawl = await api.json<{ id: number; name: string; desired: string }>('POST', '/api/crawls', { icdId: icd.id });
+    assert.equal(crawl.name, 'Life cycle 2', 'the crawl copies the ICD name');
+    assert.equal(crawl.desired, 'run');
+    assert.equal(await waitForStatus(crawl.id, ['running']), 'running');
+    assert.equal((await api.request('DELETE', `/api/crawls/${crawl.id}`)).status, 409);
+    assert.equal((await api.request('DELETE', `/api/icds/${icd.id}`)).status, 409);
+
+    assert.equal((await api.json<{ desired: string }>('POST', `/api/crawls/${crawl.id}/control`, { action: 'pause' })).desired, 'pause');
+    assert.equal(await waitForStatus(crawl.id, ['paused']), 'paused');
+    assert.equal((await api.json<{ desired: string }>('POST', `/api/crawls/${crawl.id}/control`, { action: 'resume' })).desired, 'run');
+    assert.equal(await waitForStatus(crawl.id, ['running']), 'running');
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'fly' })).status, 400);
+    await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
+    assert.equal(await waitForStatus(crawl.id, ['stopped']), 'stopped');
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'resume' })).status, 409);
+
+    const captures = await api.json<{ items: { url: string }[]; total: number; page: number; pageSize: number }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=2`);
+    assert.ok(captures.total >= 1);
+    assert.ok(captures.items.length <= 2);
+    const filtered = await api.json<{ items: { url: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?q=page/1.html`);
+    assert.ok(filtered.items.every((c) => c.url.includes('page/1.html')));
+    const log = await api.json<{ items: unknown[]; total: number }>('GET', `/api/crawls/${crawl.id}/log`);
+    assert.ok(log.total >= 1);
+
+    assert.equal((await api.request('DELETE', `/api/crawls/${crawl.id}`)).status, 204);
+    assert.equal((await api.request('GET', `/api/crawls/${crawl.id}`)).status, 404);
+    assert.equal((await api.request('DELETE', `/api/icds/${icd.id}`)).status, 204);
+    assert.equal((await api.request('GET', `/api/icds/${icd.id}`)).status, 404);
+  });
+
+  test('export downloads serve only the files the export lists', async () => {
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Small', seeds: [`${site.origin}/`], scope: { maxPages: 3 }, politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
+    const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+    assert.equal(await waitForStatus(crawl.id, ['finished']), 'finished');
+    let exp = await api.json<{ id: number; status: string; files: { name: string }[] }>('POST', `/api/crawls/${crawl.id}/exports`);
+    for (const end = Date.now() + 30_000; Date.now() < end && exp.status !== 'done' && exp.status !== 'failed'; await sleep(100)) {
+      exp = await api.json('GET', `/api/exports/${exp.id}`);
+    }
+    assert.equal(exp.status, 'done');
+    assert.ok(exp.files.length >= 2);
+    assert.equal((await api.request('GET', `/api/exports/${exp.id}/files/${encodeURIComponent('../../tidemark.db')}`)).status, 404);
+    assert.equal((await api.request('GET', `/api/exports/${exp.id}/files/not-listed.warc.gz`)).status, 404);
+    assert.equal((await api.request('GET', `/api/exports/999999/files/index.cdxj`)).status, 404);
+    const listed = await api.json<{ id: number }[]>('GET', `/api/crawls/${crawl.id}/exports`);
+    assert.deepEqual(listed.map((e) => e.id), [exp.id]);
+  });
+
+  test('knowledge bases: list, get, validate, refuse invalid XML with line numbers, save valid XML', async () => {
+    const list = await api.json<{ name: string }[]>('GET', '/api/knowledge-bases');
+    assert.ok(list.some((kb) => kb.name === 'default'));
+    const { xml } = await api.json<{ xml: string }>('GET', '/api/knowledge-bases/default');
+    assert.match(xml, /<knowledge-base/);
+    assert.deepEqual((await api.json<{ errors: unknown[] }>('POST', '/api/knowledge-bases/validate', { xml })).errors, []);
+    const broken = xml.replace('<application ', '<application\n\n broken="');
+    const validated = await api.json<{ errors: { line: number }[] }>('POST', '/api/knowledge-bases/validate', { xml: broken });
+    assert.ok(validated.errors.length > 0 && validated.errors.every((e) => e.line > 0));
+    const refused = await api.request('PUT', '/api/knowledge-bases/custom', { xml: broken });
+    assert.equal(refused.status, 400);
+    assert.ok(((await refused.json()) as { errors: { line: number }[] }).errors[0]!.line > 0);
+    assert.equal((await api.request('GET', '/api/knowledge-bases/custom')).status, 404, 'nothing was saved');
+    assert.equal((await api.request('PUT', '/api/knowledge-bases/custom', { xml })).status, 200);
+    assert.equal((await api.json<{ xml: string }>('GET', '/api/knowledge-bases/custom')).xml, xml);
+  });
+
+  test('the AAH tester runs a knowledge base on pasted HTML', async () => {
+    const kb = `<?xml version="1.0"?>
+<knowledge-base version="1">
+  <application id="toyforum" name="Toy forum" category="forum">
+    <detect threshold="1"><xpath>//meta[@name='generator' and @content='ToyForum']</xpath></detect>
+    <level type="terminal">
+      <detect><xpath>//div[@class='post']</xpath></detect>
+      <navigate id="next" select="//a[.='next']"/>
+      <extract id="posts" type="post" select="//div[@class='post']">
+        <field name="title" select=".//h2"/>
+      </extract>
+    </level>
+  </application>
+</knowledge-base>`;
+    const html = `<html><head><meta name="generator" content="ToyForum"></head><body><div class="post"><h2>Hello</h2></div><a href="/next">next</a></body></html>`;
+    const res = await api.request('POST', '/api/aah/test', { xml: kb, html, url: 'http://forum.test/t/1' });
+    assert.equal(res.status, 200, await res.clone().text());
+    const report = (await res.json()) as { errors: unknown[]; application: { id: string } | null; level: string | null; navigation: unknown[]; extraction: { rule: string; objects: { fields: Record<string, string> }[] }[] };
+    assert.deepEqual(report.errors, [], JSON.stringify(report.errors));
+    assert.equal(report.application?.id, 'toyforum');
+    assert.equal(report.level, 'terminal');
+    const navigation = report.navigation as { follow: boolean; links: string[] }[];
+    assert.deepEqual(navigation.filter((n) => n.follow).flatMap((n) => n.links), ['http://forum.test/next']);
+    assert.deepEqual(report.extraction.flatMap((e) => e.objects.map((o) => o.fields.title)), ['Hello']);
+    assert.equal((await api.request('POST', '/api/aah/test', { xml: kb, url: 'http://forum.test/t/1' })).status, 400, 'no page given');
+  });
+
+  test('adapted rules: list, and approving an unknown rule is a 404', async () => {
+    assert.ok(Array.isArray(await api.json('GET', '/api/adapted-rules')));
+    assert.equal((await api.request('POST', '/api/adapted-rules/999999', { status: 'approved' })).status, 404);
+    assert.equal((await api.request('POST', '/api/adapted-rules/999999', { status: 'maybe' })).status, 400);
+  });
+});
