@@ -1,20 +1,34 @@
 'use client';
-import { useCrawlControl, type CrawlRow } from '../lib/client/queries';
+import { useCrawlControl, useDeleteCrawl, type CrawlRow } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import { ErrorMessage } from './error-message';
 
 const ACTIVE = ['created', 'running', 'pausing'];
 
-/** Pause / Resume / Stop for one crawl, shown only to roles that may run crawls. */
-export function CrawlControls({ crawl }: { crawl: CrawlRow }) {
+/**
+ * Pause / Resume / Stop for one crawl, shown only to roles that may run crawls; Delete (of a
+ * crawl that is not running) only to roles that may delete.
+ */
+export function CrawlControls({ crawl, onDeleted }: { crawl: CrawlRow; onDeleted?: () => void }) {
   const mayRun = useCan('run');
+  const mayDelete = useCan('delete');
   const control = useCrawlControl();
-  if (!mayRun) return null;
+  const remove = useDeleteCrawl();
+  if (!mayRun && !mayDelete) return null;
   const desired = crawl.desired;
   const terminal = ['stopped', 'finished', 'failed'].includes(crawl.status) || desired === 'stop';
   const act = (action: 'pause' | 'resume' | 'stop') => control.mutate({ id: crawl.id, action });
+  const deletable = ['stopped', 'finished', 'failed', 'paused'].includes(crawl.status);
+  const del = () => {
+    if (window.confirm(`Delete crawl “${crawl.name}” with its captures and WARC files?`)) remove.mutate(crawl.id, { onSuccess: onDeleted });
+  };
   return (
     <div className="flex flex-wrap items-center gap-2">
+      {mayDelete && deletable && (
+        <button type="button" className="btn btn-danger" onClick={del} disabled={remove.isPending} aria-label={`Delete ${crawl.name}`}>Delete</button>
+      )}
+      <ErrorMessage error={remove.error} />
+      {mayRun && <>
       {!terminal && ACTIVE.includes(crawl.status) && desired !== 'pause' && (
         <button type="button" className="btn" onClick={() => act('pause')} disabled={control.isPending} aria-label={`Pause ${crawl.name}`}>Pause</button>
       )}
@@ -25,6 +39,7 @@ export function CrawlControls({ crawl }: { crawl: CrawlRow }) {
         <button type="button" className="btn btn-danger" onClick={() => act('stop')} disabled={control.isPending} aria-label={`Stop ${crawl.name}`}>Stop</button>
       )}
       <ErrorMessage error={control.error} />
+      </>}
     </div>
   );
 }

@@ -64,7 +64,9 @@ function StartCrawl() {
   const icds = useIcds();
   const start = useStartCrawl();
   const router = useRouter();
-  const [icdId, setIcdId] = useState('');
+  const [chosen, setIcdId] = useState('');
+  // The first definition (the bundled Demo on a fresh install) is ready to start.
+  const icdId = chosen || String(icds.data?.[0]?.id ?? '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!icdId) return;

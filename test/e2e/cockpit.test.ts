@@ -12,6 +12,7 @@ let cockpit: RunningCockpit | undefined;
 let site: FixtureSite | undefined;
 let browser: Browser | undefined;
 let finishedCrawlId = 0;
+let createdIcdId = 0;
 after(async () => {
   await browser?.close();
   await cockpit?.stop();
@@ -49,6 +50,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   await page.getByLabel('Name', { exact: true }).press('Enter');
   await page.waitForURL(/\/icds\/\d+/);
   const icdId = Number(/\/icds\/(\d+)/.exec(page.url())![1]);
+  createdIcdId = icdId;
 
   const api = new ApiClient(cockpit.url);
   assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
@@ -113,9 +115,20 @@ test('a curator sees no run or export controls, and a refused request says which
   assert.match(await page.getByTestId('current-user').innerText(), /cora\s+curator/i);
   assert.equal(await page.getByRole('form', { name: 'Start a crawl' }).count(), 0);
 
-  await page.goto(`${cockpit.url}/crawls/${finishedCrawlId}`);
+  // A paused crawl: the archivist's Resume and Stop, the manager's Delete — none for a curator.
+  const paused = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: createdIcdId });
+  await api.json('POST', `/api/crawls/${paused.id}/control`, { action: 'pause' });
+  const controls = /^(Pause|Resume|Stop|Delete)\b/;
+  const admin = await (await browser.newContext()).newPage();
+  await signIn(admin, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await admin.goto(`${cockpit.url}/crawls/${paused.id}`);
+  await admin.getByRole('button', { name: /^Resume\b/ }).waitFor();
+  assert.ok((await admin.getByRole('button', { name: controls }).count()) >= 2);
+
+  await page.goto(`${cockpit.url}/crawls/${paused.id}`);
   await page.getByTestId('counter-fetched').waitFor();
-  for (const name of ['Pause', 'Resume', 'Stop']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, name);
+  await page.locator('[data-testid="status"][data-status="paused"]').waitFor();
+  assert.equal(await page.getByRole('button', { name: controls }).count(), 0);
   assert.equal(await page.getByRole('link', { name: 'Export', exact: true }).count(), 0);
 
   await page.goto(`${cockpit.url}/exports?crawl=${finishedCrawlId}`);

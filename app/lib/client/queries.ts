@@ -143,6 +143,17 @@ export function useCrawlControl() {
   });
 }
 
+export function useDeleteCrawl() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api<void>('DELETE', `/api/crawls/${id}`),
+    onSuccess: (_r, id) => {
+      client.removeQueries({ queryKey: keys.crawl(id) });
+      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+    },
+  });
+}
+
 export function useStartCrawl() {
   const client = useQueryClient();
   return useMutation({
