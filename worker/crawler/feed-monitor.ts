@@ -16,7 +16,8 @@ export interface FeedMonitorOptions {
 /**
  * Monitors the ICD's feeds (RSS, Atom, JSON Feed) during a crawl with the advaRSS scheduler: each
  * period of T = the minimum poll interval allows M = ⌈feeds / 4⌉ polls, given to the feeds with
- * the most expected new articles (hourly posting-rate model, re-estimated every period). Each poll
+ * the most expected new articles (hourly posting-rate model, re-estimated every period); a feed
+ * not polled for 24 periods goes first (bench/feeds.ts: this bounds the worst delay). Each poll
  * is archived; the articles not seen before are queued at high priority through the crawl's scope.
  */
 export class FeedMonitor {
@@ -30,7 +31,7 @@ export class FeedMonitor {
     this.minuteMs = o.minuteMs ?? 60_000;
     const M = Math.max(1, Math.ceil(o.feeds.length / 4));
     // The scheduler counts in real minutes; a shortened minute is mapped onto its time scale.
-    this.scheduler = new FeedScheduler({ policy: 'posting-rate', M, T: o.minPollMinutes, ToE: o.minPollMinutes, minPollMinutes: o.minPollMinutes }, this.clock(now));
+    this.scheduler = new FeedScheduler({ policy: 'posting-rate', M, T: o.minPollMinutes, ToE: o.minPollMinutes, minPollMinutes: o.minPollMinutes, maxPollMinutes: 24 * o.minPollMinutes }, this.clock(now));
     for (const url of o.feeds) this.scheduler.addFeed(url, 0, this.clock(now));
     this.nextPeriodAt = now;
   }

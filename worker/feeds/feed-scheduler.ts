@@ -19,6 +19,8 @@ export interface FeedSchedulerOptions {
   /** Re-estimation interval in minutes. */
   ToE: number;
   minPollMinutes: number;
+  /** Feeds not polled for this long go first, whatever their rank (bounds the worst delay). */
+  maxPollMinutes?: number;
   /** Weight of subscribers in the rank. */
   c?: number;
   /** Publication times older than this many days are forgotten when estimating. */
@@ -74,10 +76,11 @@ export class FeedScheduler {
       if (chosen.length) this.cursor = (this.feeds.indexOf(this.byUrl.get(chosen.at(-1)!)!) + 1) % this.feeds.length;
       return chosen;
     }
-    // Never-polled feeds first (nothing is known of them), then by rank.
+    // Never-polled and overdue feeds first (oldest first), then by rank.
+    const overdue = (f: FeedState) => f.firstPollAt === null || (this.o.maxPollMinutes !== undefined && now - f.lastPollAt >= this.o.maxPollMinutes * MINUTE_MS);
     return this.feeds
       .filter(eligible)
-      .map((f) => ({ url: f.url, last: f.lastPollAt, key: f.firstPollAt === null ? Number.MAX_VALUE : this.rank(f.url, now) }))
+      .map((f) => ({ url: f.url, last: f.lastPollAt, key: overdue(f) ? Number.MAX_VALUE : this.rank(f.url, now) }))
       .sort((a, b) => b.key - a.key || a.last - b.last || a.url.localeCompare(b.url))
       .slice(0, this.o.M)
       .map((x) => x.url);

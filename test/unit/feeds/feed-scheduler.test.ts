@@ -54,3 +54,28 @@ test('new items only once, and never two polls within the minimum interval', () 
   assert.deepEqual(s.choose(DAY0 + 50 * 60_000), []);
   assert.deepEqual(s.choose(DAY0 + 71 * 60_000), ['f']);
 });
+
+test('a feed not polled for the maximum interval goes first, whatever its rank', () => {
+  const make = (maxPollMinutes?: number) => {
+    const s = new FeedScheduler({ policy: 'posting-rate', M: 1, T: 60, ToE: 60, minPollMinutes: 30, maxPollMinutes }, DAY0);
+    s.addFeed('busy', 0, DAY0);
+    s.addFeed('quiet', 0, DAY0);
+    s.recordPoll('busy', DAY0, Array.from({ length: 48 }, (_, i) => ({ id: `b${i}`, publishedAt: DAY0 - (i + 0.5) * (H / 2) })));
+    s.recordPoll('quiet', DAY0, [{ id: 'q1', publishedAt: DAY0 - 20 * H }]);
+    return s;
+  };
+  // busy keeps posting two articles an hour: without a maximum, quiet waits until its expected backlog catches up.
+  const polled = (s: FeedScheduler) => {
+    const out: string[] = [];
+    for (let h = 1; h <= 12; h++) {
+      for (const url of s.choose(DAY0 + h * H)) {
+        out.push(url);
+        s.recordPoll(url, DAY0 + h * H, url === 'busy' ? [{ id: `n${h}a`, publishedAt: DAY0 + (h - 0.7) * H }, { id: `n${h}b`, publishedAt: DAY0 + (h - 0.2) * H }] : []);
+      }
+    }
+    return out;
+  };
+  const free = polled(make()).indexOf('quiet');
+  assert.ok(free === -1 || free > 2, `without a maximum quiet waits (polled at hour ${free + 1})`);
+  assert.equal(polled(make(3 * 60)).indexOf('quiet'), 2, 'polled once three hours have passed');
+});
