@@ -24,7 +24,10 @@ export function desiredAfter(status: string, action: CrawlAction): { desired: 'r
   }
 }
 
-/** A crawl may be deleted only when no worker is writing it. */
+/**
+ * A crawl may be deleted only when no worker is writing it. `created` is excluded: the API creates
+ * crawls wanting `run`, so the worker may be opening its WARC folder at this moment.
+ */
 export function canDelete(status: string): boolean {
-  return isTerminal(status) || status === 'paused' || status === 'created';
+  return isTerminal(status) || status === 'paused';
 }

@@ -46,6 +46,12 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal(me.csrfToken, body.csrfToken);
     assert.equal((await client.request('POST', '/api/auth/logout')).status, 204);
     assert.equal((await client.request('GET', '/api/auth/me')).status, 401);
+    // Login CSRF: a foreign or opaque origin cannot sign the browser in.
+    for (const origin of ['http://evil.example', 'null']) {
+      const forged = await fetch(`${cockpit.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+      assert.equal(forged.status, 403, origin);
+      assert.equal(forged.headers.get('set-cookie'), null);
+    }
   });
 
   test('users: create, list, duplicate name 409, invalid role 400', async () => {
@@ -89,6 +95,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
     assert.equal(await waitForStatus(crawl.id, ['stopped']), 'stopped');
     assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'resume' })).status, 409);
+    assert.equal((await api.request('DELETE', `/api/icds/${icd.id}`)).status, 409, 'the ICD still has a crawl');
 
     const captures = await api.json<{ items: { url: string }[]; total: number; page: number; pageSize: number }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=2`);
     assert.ok(captures.total >= 1);

@@ -22,6 +22,7 @@ test('only a crawl no worker is writing may be deleted', () => {
   assert.equal(canDelete('running'), false);
   assert.equal(canDelete('pausing'), false);
   assert.equal(canDelete('stopping'), false);
+  assert.equal(canDelete('created'), false, 'the worker is about to start it');
   assert.equal(canDelete('paused'), true);
   assert.equal(canDelete('finished'), true);
 });

@@ -20,12 +20,15 @@ export const PUT = apiRoute<Params>('design', async ({ req, params, prisma }) =>
   return { id: row.id, name: row.name, definition: icd };
 });
 
-/** DELETE /api/icds/:id [delete] → 204; refused while one of its crawls is running. */
+/**
+ * DELETE /api/icds/:id [delete] → 204; 409 while crawls of it exist (the database would cascade
+ * to them and leave their WARC files orphaned: delete the crawls first, deliberately).
+ */
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma }) => {
   const id = idParam(params.id);
   if (!(await prisma.icd.findUnique({ where: { id }, select: { id: true } }))) throw new HttpError(404, 'not found');
-  const active = await prisma.crawl.count({ where: { icdId: id, status: { in: ['running', 'pausing', 'stopping'] } } });
-  if (active) throw new HttpError(409, 'A crawl of this ICD is running: stop it first');
+  const crawls = await prisma.crawl.count({ where: { icdId: id } });
+  if (crawls) throw new HttpError(409, `This ICD has ${crawls} crawl${crawls === 1 ? '' : 's'}: delete them first`);
   await prisma.icd.delete({ where: { id } });
   return undefined;
 });

@@ -15,7 +15,7 @@ export const POST = apiRoute<Params>('export', async ({ params, prisma, user }) 
   const crawlId = idParam(params.id);
   const crawl = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true } });
   if (!crawl) throw new HttpError(404, 'not found');
-  if (['running', 'pausing', 'stopping'].includes(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
+  if (['created', 'running', 'pausing', 'stopping'].includes(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
   const row = await prisma.export.create({ data: { crawlId, requestedById: user.id } });
   return Response.json(exportView(row), { status: 201 });
 });
