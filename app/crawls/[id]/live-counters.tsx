@@ -2,7 +2,7 @@ import type { CrawlStats } from '../../../worker/events/messages';
 import { formatBytes } from '../../lib/client/queries';
 
 /** The crawl's counters, updated by socket.io events through the query cache. */
-export function LiveCounters({ stats }: { stats: CrawlStats | null }) {
+export function LiveCounters({ stats }: { stats: Partial<CrawlStats> | null }) {
   const s = stats;
   const counters = [
     { key: 'fetched', label: 'Fetched', value: String(s?.fetched ?? 0) },

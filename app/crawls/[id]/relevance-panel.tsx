@@ -62,8 +62,11 @@ function MostRelevant({ crawlId }: { crawlId: number }) {
       <ErrorMessage error={captures.error} />
       <ol className="space-y-1 text-sm" data-testid="most-relevant">
         {captures.data?.items.map((c) => (
-          <li key={c.id} className="flex gap-2">
-            <span className="w-12 text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</span>
+          <li key={c.id} className="flex gap-2" data-testid="relevant-capture">
+            <span className="w-12 text-right tabular-nums" title="priority when it was fetched">{c.score == null ? '–' : c.score.toFixed(2)}</span>
+            <span className="w-20 text-right text-xs tabular-nums text-slate-600" title="cosine similarity of the page with the topic">
+              {c.similarity == null ? '' : `sim ${c.similarity.toFixed(2)}`}
+            </span>
             <span className="min-w-0 flex-1 truncate font-mono text-xs" title={c.url}>{c.url}</span>
           </li>
         ))}

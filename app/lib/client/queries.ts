@@ -16,7 +16,8 @@ export interface CrawlRow {
   createdAt?: string;
   startedAt?: string | null;
   finishedAt?: string | null;
-  stats?: CrawlStats | null;
+  error?: string | null;
+  stats?: Partial<CrawlStats> | null;
 }
 
 export interface CrawlDetail extends CrawlRow {
