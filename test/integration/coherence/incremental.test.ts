@@ -83,10 +83,10 @@ test('scheduled recrawls follow fr / fr_max and the parent rule; feed articles a
   // The first refetch is unconditional (the initial capture's validators are not kept); later ones send If-None-Match.
   assert.ok(requests('/stable')[2]!.conditional && requests('/stable')[2]!.status === 304);
   assert.equal(requests('/changing').length, 4, 'visit + rounds 1, 2 and 3');
-  // Round 2: /section is not due (unchanged in round 1) but both its children changed → refetched.
-  assert.equal(rounds[1]!.parentsFetched, 1);
-  assert.equal(rounds[2]!.parentsFetched, 1);
-  assert.equal(requests('/section').length, 4);
+  // Rounds 2 and 3: /section is not due (unchanged in round 1) but both its children changed → refetched.
+  // (The home page may be refetched by the same rule too, depending on when the feed's second article arrived.)
+  assert.ok(rounds[1]!.parentsFetched >= 1 && rounds[2]!.parentsFetched >= 1);
+  assert.equal(requests('/section').length, 4, 'visit + rounds 1, 2 and 3');
   assert.ok(rounds[1]!.parentThreshold > rounds[0]!.parentThreshold, 'a wasted parent refetch raises the threshold');
 
   const revisits = db.prepare("SELECT url, recordType, status FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id").all(crawlId, `${origin}/stable`) as { recordType: string; status: number }[];
