@@ -6,6 +6,9 @@ export const dynamic = 'force-dynamic';
 
 /** POST /api/auth/logout → 204, session deleted and cookie cleared. */
 export const POST = apiRoute('view', async ({ req }) => {
-  services().sessions.logout(readCookie(req.headers.get('cookie'), SESSION_COOKIE));
-  return new Response(null, { status: 204, headers: { 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0` } });
+  const { sessions, env } = services();
+  sessions.logout(readCookie(req.headers.get('cookie'), SESSION_COOKIE));
+  // Same attributes as at login, so the browser replaces that cookie.
+  const secure = env.TIDEMARK_SECURE_COOKIES ? '; Secure' : '';
+  return new Response(null, { status: 204, headers: { 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}` } });
 });
