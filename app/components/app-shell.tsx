@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { redirectToLogin } from '../lib/client/api';
+import { can } from '../../worker/auth/roles';
 import { useLogout, useSession } from '../lib/client/session';
 
 const NAV = [
@@ -35,7 +36,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </Link>
           <nav aria-label="Main">
             <ul className="flex flex-wrap gap-1">
-              {NAV.map((item) => {
+              {[...NAV, ...(session.data && can(session.data.role, 'manage-users') ? [{ href: '/users', label: 'Users' }] : [])].map((item) => {
                 const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
                 return (
                   <li key={item.href}>

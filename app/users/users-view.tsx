@@ -1,0 +1,83 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ROLES } from '../../worker/auth/roles';
+import { ErrorMessage } from '../components/error-message';
+import { Field, controlProps } from '../components/field';
+import { api, ApiError } from '../lib/client/api';
+import { formatDate } from '../lib/client/queries';
+import { useCan } from '../lib/client/session';
+
+interface UserRow {
+  id: number;
+  username: string;
+  role: string;
+  createdAt?: string;
+}
+
+const ROLE_HELP: Record<string, string> = {
+  archivist: 'designs, runs, pauses and stops crawls',
+  curator: 'views everything and annotates',
+  manager: 'exports and deletes',
+  admin: 'everything, and manages users',
+};
+
+/** Admins create the cockpit's users and give each a role. */
+export function UsersView() {
+  const mayManage = useCan('manage-users');
+  const client = useQueryClient();
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api<UserRow[]>('GET', '/api/users'), enabled: mayManage });
+  const [form, setForm] = useState({ username: '', password: '', role: 'archivist' });
+  const create = useMutation({
+    mutationFn: () => api<UserRow>('POST', '/api/users', form),
+    onSuccess: () => {
+      setForm({ username: '', password: '', role: form.role });
+      void client.invalidateQueries({ queryKey: ['users'] });
+    },
+  });
+  if (!mayManage) {
+    return <p role="alert" data-testid="forbidden" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">Not allowed: only admins manage users.</p>;
+  }
+  const issues = create.error instanceof ApiError ? create.error.issues : [];
+  const errorsFor = (field: string) => issues.filter((i) => i.path[0] === field).map((i) => i.message);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">Users</h1>
+      <form onSubmit={submit} className="card grid gap-4 md:grid-cols-4" aria-label="Add a user">
+        <Field id="username" label="User name" errors={errorsFor('username')}>
+          <input className="input" autoComplete="off" {...controlProps('username', errorsFor('username'))} value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} required />
+        </Field>
+        <Field id="password" label="Password" hint="At least 8 characters." errors={errorsFor('password')}>
+          <input className="input" type="password" autoComplete="new-password" {...controlProps('password', errorsFor('password'), true)} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
+        </Field>
+        <Field id="role" label="Role" hint={ROLE_HELP[form.role]} errors={errorsFor('role')}>
+          <select className="input" {...controlProps('role', errorsFor('role'), true)} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}>
+            {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+          </select>
+        </Field>
+        <div className="flex items-end">
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>Add user</button>
+        </div>
+        {!issues.length && <ErrorMessage error={create.error} className="md:col-span-4" />}
+      </form>
+      <ErrorMessage error={users.error} />
+      {users.data && (
+        <div className="card overflow-x-auto p-0">
+          <table className="table-base">
+            <caption className="sr-only">Users</caption>
+            <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead>
+            <tbody>
+              {users.data.map((u) => (
+                <tr key={u.id}><td>{u.username}</td><td>{u.role} <span className="text-xs text-slate-600">({ROLE_HELP[u.role] ?? ''})</span></td><td>{formatDate(u.createdAt)}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
