@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
+import { capturesOf, mergeRelevance } from '../../../app/lib/client/live';
+import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
+
+test('capture events are read as a bare list or as the server\'s batched {captures}', () => {
+  const c = { id: 1, url: 'http://a/', status: 200, mime: 'text/html', size: 10, fetchedAt: '2026-01-01T00:00:00Z' };
+  assert.deepEqual(capturesOf([c]), [c]);
+  assert.deepEqual(capturesOf({ captures: [c, { nonsense: true }] }), [c]);
+  assert.deepEqual(capturesOf(null), []);
+});
+
+test('a relevance event replaces the series, or adds one point in document order', () => {
+  const whole = mergeRelevance(undefined, { points: [{ documents: 4, meanSimilarity: 0.2, normalised: 1, harvestRatio: 0.25 }], harvestRatio: 0.25 });
+  assert.equal(whole?.points.length, 1);
+  const added = mergeRelevance(whole, { documents: 8, meanSimilarity: 0.1, harvestRatio: 0.2 });
+  assert.deepEqual(added?.points.map((p) => p.documents), [4, 8]);
+  assert.equal(mergeRelevance(added, 'garbage'), added);
+});
+
+test('line layout: points map into the plot area, y from 0, one path per series', () => {
+  const l = layoutLines([{ key: 'a', label: 'a', colour: '#000', points: [[0, 0], [10, 5]] }], { width: 200, height: 100 });
+  assert.equal(l.paths.length, 1);
+  assert.match(l.paths[0]!.d, /^M48,72L184,/);
+  assert.ok(l.yTicks.some((t) => t.value === 0));
+  const flat = layoutLines([{ key: 'a', label: 'a', colour: '#000', points: [[3, 1]] }], { width: 200, height: 100 });
+  assert.ok(Number.isFinite(flat.paths[0]!.last![0]));
+});
+
+test('stacked areas sum the classes: the top layer ends at the total', () => {
+  const s = layoutStack([{ x: 0, values: { '2xx': 1 } }, { x: 1, values: { '2xx': 3, '4xx': 1 } }], ['2xx', '4xx'], {}, { width: 200, height: 100 });
+  assert.deepEqual(s.areas.map((a) => a.key), ['2xx', '4xx']);
+  assert.ok(s.areas.every((a) => a.d.startsWith('M')));
+  assert.ok(s.yTicks.some((t) => t.value === 4));
+});
+
+test('the AAH tester report is read grouped, or grouped from a flat PageAnalysis', () => {
+  const flat = normaliseTestResult({
+    application: { id: 'phpbb', name: 'phpBB' },
+    level: 'terminal',
+    follow: [{ url: 'http://f/1', rule: 'phpbb/terminal/topic-pages' }, { url: 'http://f/2', rule: 'phpbb/terminal/topic-pages' }],
+    doNotFollow: [{ url: 'http://f/login', rule: 'phpbb/*/login' }],
+    objects: [{ type: 'post', fields: { title: 't' }, rule: 'phpbb/terminal/post' }],
+  });
+  assert.deepEqual(flat.navigation, [
+    { rule: 'phpbb/terminal/topic-pages', follow: true, links: ['http://f/1', 'http://f/2'] },
+    { rule: 'phpbb/*/login', follow: false, links: ['http://f/login'] },
+  ]);
+  assert.deepEqual(flat.extraction, [{ rule: 'phpbb/terminal/post', objects: [{ type: 'post', fields: { title: 't' } }] }]);
+  assert.deepEqual(flat.errors, []);
+});
+
+test('an adapted rule is read from a stored row with its provenance JSON', () => {
+  const rule = normaliseAdaptedRule({
+    id: 7,
+    crawlId: 3,
+    application: 'phpbb',
+    originalRule: 'phpbb/terminal/post',
+    expression: JSON.stringify({ select: "//div[contains(@class,'entry')]", fields: { title: './/div' } }),
+    provenance: JSON.stringify({ original: { select: '//div[@class="post"]', fields: { title: './/h3' } }, mutations: ["object: 'post' → 'entry'"], generatedOn: 'http://f/1', validatedOn: ['http://f/2', 'http://f/3', 'http://f/4'] }),
+    status: 'pending',
+    createdAt: '2026-01-01T00:00:00Z',
+  });
+  assert.equal(rule.id, '7');
+  assert.equal(rule.applicationId, 'phpbb');
+  assert.equal(rule.adapted.fields.title, './/div');
+  assert.equal(rule.original?.fields.title, './/h3');
+  assert.equal(rule.validatedOn.length, 3);
+  assert.equal(rule.acceptedAt, '2026-01-01T00:00:00Z');
+});
