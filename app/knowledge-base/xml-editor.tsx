@@ -1,7 +1,8 @@
 'use client';
-import { useRef, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { useKbValidation, type KbError } from '../lib/client/aah';
+import { outlineKnowledgeBase } from './kb-outline';
 
 /** Character offset of the start of a 1-based line. */
 function lineOffset(text: string, line: number): number {
@@ -26,6 +27,7 @@ export function XmlEditor({ value, onChange, readOnly, children }: { value: stri
   const errors = validation.data ?? [];
   const errorLines = new Set(errors.map((e) => e.line));
   const lineCount = value.split('\n').length;
+  const outline = useMemo(() => outlineKnowledgeBase(value), [value]);
 
   const goToLine = (line: number) => {
     const el = area.current;
@@ -40,6 +42,18 @@ export function XmlEditor({ value, onChange, readOnly, children }: { value: stri
 
   return (
     <div className="space-y-2">
+      <details className="rounded border border-slate-200 text-sm" data-testid="kb-outline">
+        <summary className="cursor-pointer px-2 py-1 font-medium">Outline: {outline.filter((o) => o.kind === 'application').length} applications, {outline.filter((o) => o.kind === 'navigate' || o.kind === 'extract').length} actions</summary>
+        <ul className="max-h-64 overflow-auto px-2 pb-2">
+          {outline.map((o) => (
+            <li key={`${o.line}:${o.kind}:${o.label}`} style={{ paddingLeft: `${o.depth * 1.25}rem` }}>
+              <button type="button" className={`text-left hover:underline ${o.kind === 'application' ? 'font-semibold' : o.kind === 'level' ? 'italic' : 'font-mono text-xs'}`} onClick={() => goToLine(o.line)}>
+                {o.label} <span className="text-xs text-slate-500">line {o.line}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </details>
       <label htmlFor="kb-xml" className="block text-sm font-medium">XML</label>
       <div className="flex h-[28rem] overflow-hidden rounded border border-slate-300 bg-white font-mono text-xs leading-5">
         <div ref={gutter} aria-hidden className="select-none overflow-hidden border-r border-slate-200 bg-slate-50 px-2 py-2 text-right text-slate-500">

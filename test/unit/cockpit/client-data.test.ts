@@ -69,3 +69,22 @@ test('an adapted rule is read from a stored row with its provenance JSON', () =>
   assert.equal(rule.validatedOn.length, 3);
   assert.equal(rule.acceptedAt, '2026-01-01T00:00:00Z');
 });
+
+test('the knowledge-base outline lists applications, levels and actions by line, even while the XML is broken', async () => {
+  const { outlineKnowledgeBase } = await import('../../../app/knowledge-base/kb-outline');
+  const xml = [
+    '<knowledge-base>',
+    '  <application id="phpbb" name="phpBB" category="forum">',
+    '    <level type="terminal">',
+    '      <extract id="post" type="post" select="//div[',
+    '    </level>',
+    '    <navigate id="login" follow="false" select="//a"/>',
+    '  </application>',
+  ].join('\n');
+  assert.deepEqual(outlineKnowledgeBase(xml), [
+    { line: 2, depth: 0, kind: 'application', label: 'phpBB (forum)' },
+    { line: 3, depth: 1, kind: 'level', label: 'terminal pages' },
+    { line: 4, depth: 2, kind: 'extract', label: 'post — extracts post' },
+    { line: 6, depth: 1, kind: 'navigate', label: 'login — do not follow' },
+  ]);
+});
