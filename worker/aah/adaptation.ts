@@ -83,11 +83,17 @@ export class AdaptationStore {
     return false;
   }
 
-  /** Stores freshly generated candidates, replacing any left; none starts a cooldown. */
-  propose(rule: string, candidates: RelaxedCandidate[], pageUrl: string): void {
+  /**
+   * Stores freshly generated candidates, replacing any left; none starts a cooldown. Candidates
+   * equal to a rule the archivist rejected are dropped: the same template would otherwise
+   * re-adopt it after a few pages. Returns how many were kept.
+   */
+  propose(rule: string, candidates: RelaxedCandidate[], pageUrl: string): number {
     const s = this.state(rule);
-    s.pending = candidates.map((c) => ({ ...c, generatedOn: pageUrl, validatedOn: [] }));
-    if (!candidates.length) s.cooldown = COOLDOWN_PAGES;
+    const rejected = new Set(s.accepted.filter((r) => r.status === 'rejected').map((r) => expressionKey(r.adapted)));
+    s.pending = candidates.filter((c) => !rejected.has(expressionKey(c))).map((c) => ({ ...c, generatedOn: pageUrl, validatedOn: [] }));
+    if (!s.pending.length) s.cooldown = COOLDOWN_PAGES;
+    return s.pending.length;
   }
 
   /**
@@ -148,6 +154,10 @@ export class AdaptationStore {
       this.counter = Math.max(this.counter, n);
     }
   }
+}
+
+function expressionKey(e: { select: string; fields: Record<string, string> }): string {
+  return JSON.stringify([e.select, Object.keys(e.fields).sort().map((k) => [k, e.fields[k]])]);
 }
 
 /** Expressions of a pending candidate or adapted rule, in the shape extraction takes. */

@@ -68,7 +68,10 @@ export interface AahEngine {
   adaptedRules(): AdaptedRule[];
   /** The archivist approves or rejects an adapted rule; false if unknown. Rejected rules are no longer used. */
   setAdaptedRuleStatus(id: string, status: Exclude<ApprovalStatus, 'pending'>): boolean;
-  /** Restores adapted rules saved from an earlier run. */
+  /**
+   * Restores adapted rules saved from an earlier run (oldest first: the newest usable one of an
+   * original rule is applied). Pass rejected rules too: their expressions are never adopted again.
+   */
   loadAdaptedRules(rules: readonly AdaptedRule[]): void;
   /** Cached application of a host: an application, null (none found), or undefined (not decided yet). */
   hostApplication(host: string): { id: string; name: string } | null | undefined;
@@ -170,8 +173,8 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
     }
     if (!store.mayGenerate(rule)) return [];
     const candidates = relaxAction(action, vocabularies.get(app.category)!, page, opts.maxCandidates);
-    store.propose(rule, candidates, page.url);
-    events.push({ rule, event: candidates.length ? 'candidates-generated' : 'no-candidate', candidates: candidates.length });
+    const kept = store.propose(rule, candidates, page.url);
+    events.push({ rule, event: kept ? 'candidates-generated' : 'no-candidate', candidates: kept });
     return [];
   }
 

@@ -9,7 +9,8 @@ import { RobotsCache } from '../robots';
 import { compileScope, hostKeyOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
-import { CaptureStore } from '../store/capture-store';
+import { CaptureStore, storedSimilarities } from '../store/capture-store';
+import { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { CrawlStatsTracker } from './crawl-stats';
 import { CommitSequencer } from './commit-sequencer';
 import { SqliteDedupLookup } from './sqlite-dedup';
@@ -95,8 +96,8 @@ export class CrawlContext {
     });
     let queueSitemaps: (urls: string[]) => void = () => undefined;
     const store = new CaptureStore(o.db, o.crawlId);
-    const focus = icd.focus.enabled ? FocusAnalysis.create(icd.focus) : null;
-    const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling) : null;
+    const focus = icd.focus.enabled ? FocusAnalysis.create(icd.focus, storedSimilarities(o.db, o.crawlId)) : null;
+    const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, {
       // The crawl's page budget is enforced on fetches by the engine; admission gets headroom so
       // a focused crawl can still choose among many queued URLs.

@@ -178,3 +178,15 @@ test('after a page offering no candidate, generation pauses for 10 failing pages
   const resumed = engine.analysePage({ url: 'http://q.test/viewtopic.php?t=20', html: renamedTopicPage(20) });
   assert.equal(resumed.adaptation[0].event, 'candidates-generated');
 });
+
+test('an expression the archivist rejected is never adopted again', () => {
+  const first = createAahEngine(kb());
+  for (const t of [1, 2, 3, 4]) first.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: renamedTopicPage(t) });
+  const [rejected] = first.adaptedRules();
+  const second = createAahEngine(kb());
+  second.loadAdaptedRules([{ ...rejected, status: 'rejected' }]);
+  for (const t of [5, 6, 7, 8, 9, 10]) second.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: renamedTopicPage(t) });
+  const adopted = second.adaptedRules().filter((r) => r.status !== 'rejected');
+  for (const r of adopted) assert.notDeepEqual(r.adapted, rejected.adapted, 'the rejected expression came back');
+  assert.equal(adopted.length, 1, "another candidate was adopted instead");
+});
