@@ -4,5 +4,5 @@ export type {
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord, UrlState,
 } from './frontier';
 export { SqliteFrontier, type SqliteFrontierOptions } from './sqlite-frontier';
-export { applyUpdate, firstScore, precedenceOf, type ScoreState } from './update-functions';
+export { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 export { urlHash } from './url-hash';
