@@ -36,10 +36,12 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     const ex = item.exchange;
     const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
     const mime = (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null;
+    // Focused crawls keep the "why" of the priority the URL was fetched with (one indexed read).
+    const scoreBreakdown = ctx.icd.focus.enabled ? frontier.lookup(crawlId, item.url)?.breakdown ?? null : null;
     const captureId = store.addCapture({
       url: item.url, status: ex.status, mime, size, payloadDigest: ex.payloadDigest, recordType: item.location.recordType,
       warcFile: item.location.filename, warcOffset: item.location.offset, warcLength: item.location.length, warcRecordId: item.location.recordId,
-      depth: item.depth, score: lease.priority, scoreBreakdown: null, similarity: item.similarity ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
+      depth: item.depth, score: lease.priority, scoreBreakdown, similarity: item.similarity ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
     });
     for (const o of item.objects ?? []) {
       store.addObject({ captureId, url: item.url, host: item.host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });

@@ -11,6 +11,7 @@ import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
 import { runRevisitPass } from './revisit-pass';
 import { IncrementalDriver } from './incremental-driver';
+import { applyScoredIntake } from '../frontier/scored-intake';
 
 export interface CrawlEngineOptions {
   crawlId: number;
@@ -90,7 +91,19 @@ export class CrawlEngine {
     const ctx = await CrawlContext.open({ ...opts, frontier });
     this.ctx = ctx;
     const concurrency = opts.icd.politeness.concurrency;
-    const flushTimer = setInterval(() => this.flushEvents(), 500);
+    // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every 500 ms.
+    const updateFunction = opts.icd.focus.enabled ? opts.icd.focus.updateFunction : 'FIRST';
+    const applyIntake = (): boolean => {
+      const applied = applyScoredIntake(opts.db, frontier, opts.crawlId, updateFunction);
+      if (applied.queued === 0) return false;
+      this.wake?.();
+      return true;
+    };
+    applyIntake();
+    const flushTimer = setInterval(() => {
+      this.flushEvents();
+      applyIntake();
+    }, 500);
     // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.
     const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence }, Date.now());
     this.incremental = incremental;
@@ -107,6 +120,8 @@ export class CrawlEngine {
         for (const lease of leases) this.track(this.processLease(lease, ctx));
         if (leases.length) continue;
         if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
+          // URLs posted since the last intake are crawled before the crawl may finish.
+          if (budgetLeft > 0 && applyIntake()) continue;
           // Visit–revisit captures: the visit pass is over, the revisits follow (worker/crawler/revisit-pass.ts).
           if (opts.icd.coherence.mode === 'visit-revisit' && !(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
           if (incremental && budgetLeft > 0) {

@@ -45,7 +45,10 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       reject(trap);
       continue;
     }
-    plan.candidates.push({ url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl: item.url, kind: link.kind });
+    plan.candidates.push({
+      url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl: item.url, kind: link.kind,
+      ...(link.breakdown ? { breakdown: JSON.stringify(link.breakdown) } : {}),
+    });
   }
   return plan;
 }

@@ -55,7 +55,8 @@ export interface OutLink {
   context: string;
   source: string;
   priority?: number;
-  breakdown?: Record<string, number>;
+  /** The analysis modules' scores behind `priority` and their weights (focused crawling). */
+  breakdown?: { scores: Record<string, number>; weights: Record<string, number> };
   /** Score bonus from the AAH's navigation action, in [0,1]. */
   aahBonus?: number;
   excludedReason?: string;

@@ -40,11 +40,11 @@ export function insertCandidates(
     const viaUrl = cand.viaUrl ?? null;
     const ins = ctx.st.insert.run(
       c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
-      precedence, score.raw, score.sum, cand.discoveredAt ?? now,
+      precedence, score.raw, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null,
     );
     if (ins.changes === 0) {
       res.duplicates += 1;
-      if (fn !== 'FIRST') rescoreQueued(ctx, c, hash, (s) => applyUpdate(s, cand.priority, fn), touched);
+      if (fn !== 'FIRST') rescoreQueued(ctx, c, hash, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     if (reason) {
@@ -76,7 +76,7 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
     if (c.knownUrls.has(r.url)) continue;
     remember(c, r.url);
     const changes = ctx.st.insert.run(
-      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, now,
+      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, now, null,
     ).changes;
     if (changes === 0) continue;
     c.count(ctx.entry(c, r.host), 'excluded', 1, r.reason);
@@ -87,13 +87,13 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
 
 /** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */
 export function rescoreQueued(
-  ctx: IntakeContext, c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>,
+  ctx: IntakeContext, c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
 ): boolean {
   const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; state: number; seq: number }) | undefined;
   if (!row || (row.state !== S.queued && row.state !== S.retrying)) return false;
   const next = update({ raw: row.raw, count: row.count, sum: row.sum });
   const precedence = precedenceOf(next.raw);
-  ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, row.seq);
+  ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, breakdown ?? null, row.seq);
   const e = c.hosts.get(row.host);
   if (row.state !== S.queued || !e?.head) return true;
   const wasHead = e.head.seq === row.seq;

@@ -15,6 +15,10 @@ export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded',
  * - frontier_url_active holds the few in-flight and retrying rows, so resume finds them at once.
  * - the partial index holds queued URLs only, in the order they are taken: per host, precedence
  *   first, then discovery order.
+ * - frontier_url.breakdown: the module scores behind a URL's priority (JSON), so the cockpit can
+ *   explain it; null for unfocused crawls.
+ * - frontier_intake: scored URLs posted by external analysis processes (POST /api/crawls/:id/urls),
+ *   waiting for the worker to apply them (worker/frontier/scored-intake.ts).
  * - frontier_host / frontier_key: DNS keys, robots delays and each key's last request timing, so
  *   a restarted worker stays polite.
  */
@@ -38,7 +42,8 @@ CREATE TABLE IF NOT EXISTS frontier_url (
   not_before INTEGER,
   attempts INTEGER NOT NULL DEFAULT 0,
   status INTEGER,
-  finished_at INTEGER
+  finished_at INTEGER,
+  breakdown TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS frontier_url_seen ON frontier_url (crawl_id, url_hash);
 CREATE INDEX IF NOT EXISTS frontier_url_active ON frontier_url (crawl_id, state) WHERE state IN (1, 5);
@@ -48,6 +53,15 @@ CREATE TABLE IF NOT EXISTS frontier_host (
   ip_key TEXT,
   robots_delay_ms INTEGER
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS frontier_intake (
+  id INTEGER PRIMARY KEY,
+  crawl_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  score REAL NOT NULL,
+  blacklist INTEGER NOT NULL,
+  received_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS frontier_intake_crawl ON frontier_intake (crawl_id, id);
 CREATE TABLE IF NOT EXISTS frontier_key (
   key TEXT PRIMARY KEY,
   last_start_at INTEGER NOT NULL,
@@ -69,15 +83,24 @@ export interface HeadRow {
 const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts';
 
 /** Every statement the frontier runs, prepared once. */
-export function prepareStatements(db: Database.Database) {
+/** Creates the tables if missing; adds columns later versions introduced to older databases. */
+export function ensureFrontierTables(db: Database.Database): void {
   db.exec(DDL);
+  const columns = (db.prepare('PRAGMA table_info(frontier_url)').all() as { name: string }[]).map((c) => c.name);
+  if (!columns.includes('breakdown')) db.exec('ALTER TABLE frontier_url ADD COLUMN breakdown TEXT');
+}
+
+export function prepareStatements(db: Database.Database) {
+  ensureFrontierTables(db);
   return {
     insert: db.prepare(
-      `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     scoreOf: db.prepare('SELECT host, state, url, seq, score_raw AS raw, score_count AS count, score_sum AS sum FROM frontier_url WHERE crawl_id = ? AND url_hash = ?'),
-    setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ? WHERE seq = ?'),
+    // The newest evidence's breakdown replaces the older one (null keeps it).
+    setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ?'),
+    exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),
     head: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE crawl_id = ? AND host = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?`),
     setState: db.prepare('UPDATE frontier_url SET state = ? WHERE seq = ? AND state = ?'),
     finish: db.prepare('UPDATE frontier_url SET state = ?, status = ?, reason = ?, finished_at = ? WHERE seq = ? AND state = 1'),
@@ -89,7 +112,7 @@ export function prepareStatements(db: Database.Database) {
     countByHost: db.prepare('SELECT host, state, reason, COUNT(*) AS n FROM frontier_url NOT INDEXED WHERE crawl_id = ? GROUP BY host, state, reason'),
         retrying: db.prepare('SELECT seq, host, not_before FROM frontier_url WHERE crawl_id = ? AND state IN (1, 5) AND state = 5'),
     lookup: db.prepare(
-      'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts FROM frontier_url WHERE crawl_id = ? AND url_hash = ?',
+      'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts, breakdown FROM frontier_url WHERE crawl_id = ? AND url_hash = ?',
     ),
     hosts: db.prepare('SELECT host, ip_key, robots_delay_ms FROM frontier_host'),
     setHostKey: db.prepare('INSERT INTO frontier_host (host, ip_key) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET ip_key = excluded.ip_key'),
@@ -117,11 +140,48 @@ export interface StoredUrl {
   score_count: number;
   status: number | null;
   attempts: number;
+  breakdown: string | null;
 }
 
 export function toUrlRecord(r: StoredUrl): UrlRecord {
   return {
     url: r.url, host: r.host, depth: r.depth, kind: r.kind, viaUrl: r.via_url, state: STATE_NAMES[r.state]!, reason: r.reason,
     precedence: r.precedence, rawScore: r.score_raw, scoreCount: r.score_count, status: r.status, attempts: r.attempts,
+    breakdown: r.breakdown,
   };
+}
+
+/** A queued URL as the cockpit's "frontier top" shows it. */
+export interface QueuedUrlView {
+  url: string;
+  host: string;
+  depth: number;
+  /** The priority the URL will be fetched with. */
+  score: number;
+  /** How many scores the update function combined. */
+  updates: number;
+  breakdown: Record<string, unknown> | null;
+}
+
+/**
+ * The crawl's best queued URLs across hosts (precedence, then discovery order). Read-only, for the
+ * server; scans the crawl's queued rows (fine for an occasional cockpit read).
+ */
+export function topQueuedUrls(db: Database.Database, crawlId: number, limit: number): QueuedUrlView[] {
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get();
+  if (!exists) return [];
+  ensureFrontierTables(db);
+  const rows = db
+    .prepare('SELECT url, host, depth, precedence, score_count, breakdown FROM frontier_url WHERE crawl_id = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?')
+    .all(crawlId, limit) as { url: string; host: string; depth: number; precedence: number; score_count: number; breakdown: string | null }[];
+  return rows.map((r) => ({ url: r.url, host: r.host, depth: r.depth, score: r.precedence, updates: r.score_count, breakdown: parseBreakdown(r.breakdown) }));
+}
+
+function parseBreakdown(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }

@@ -25,6 +25,8 @@ export interface Candidate {
   kind: string;
   /** Discovery time in ms; defaults to the frontier clock's now. */
   discoveredAt?: number;
+  /** The module scores behind `priority`, JSON (focused crawling), kept for the cockpit's "why". */
+  breakdown?: string | null;
 }
 
 /** A URL the scope rules rejected, with why. */
@@ -123,8 +125,10 @@ export interface Frontier {
   exclude(crawlId: number, rejected: readonly Rejected[]): number;
   /** Sets a queued URL's priority in place; false if the URL is not queued. */
   updatePriority(crawlId: number, url: string, priority: number): boolean;
-  /** Applies an update function with a new score to a queued URL; false if not queued. */
-  rescore(crawlId: number, url: string, score: number, fn: UpdateFunction): boolean;
+  /** Applies an update function with a new score (and its breakdown, JSON) to a queued URL; false if not queued. */
+  rescore(crawlId: number, url: string, score: number, fn: UpdateFunction, breakdown?: string | null): boolean;
+  /** Excludes a queued URL with a reason (an external blacklist); false if not queued. */
+  excludeQueued(crawlId: number, url: string, reason: string): boolean;
   /** The best URL that may be fetched now, or null. */
   next(now?: number): Lease | null;
   /** Up to n leases, each from a different politeness key (fewer when politeness is off per host). */
@@ -170,4 +174,6 @@ export interface UrlRecord {
   scoreCount: number;
   status: number | null;
   attempts: number;
+  /** Module scores behind the priority (JSON), when focused crawling scored the URL. */
+  breakdown: string | null;
 }

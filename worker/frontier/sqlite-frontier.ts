@@ -116,14 +116,28 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.rescoreOne(crawlId, url, (s) => ({ ...s, raw: priority }));
   }
 
-  rescore(crawlId: number, url: string, score: number, fn: UpdateFunction): boolean {
-    return this.rescoreOne(crawlId, url, (s) => applyUpdate(s, score, fn));
+  rescore(crawlId: number, url: string, score: number, fn: UpdateFunction, breakdown?: string | null): boolean {
+    return this.rescoreOne(crawlId, url, (s) => applyUpdate(s, score, fn), breakdown);
   }
 
-  private rescoreOne(crawlId: number, url: string, update: (s: ScoreState) => ScoreState): boolean {
+  /** Excludes a queued URL with a reason (an external blacklist); false when it is not queued. */
+  excludeQueued(crawlId: number, url: string, reason: string): boolean {
+    const c = this.crawl(crawlId);
+    const row = this.st.scoreOf.get(crawlId, urlHash(url)) as { host: string; state: number; seq: number } | undefined;
+    if (!row || row.state !== S.queued || this.st.exclude.run(reason, row.seq).changes === 0) return false;
+    const e = this.entry(c, row.host);
+    c.move(e, 'queued', 'excluded', reason);
+    if (e.head?.seq === row.seq) {
+      c.setHead(e, this.loadHead(e));
+      this.scheduler.touch(e, this.clock.now());
+    }
+    return true;
+  }
+
+  private rescoreOne(crawlId: number, url: string, update: (s: ScoreState) => ScoreState, breakdown?: string | null): boolean {
     const c = this.crawl(crawlId);
     const touched = new Set<HostEntry>();
-    const ok = this.db.transaction(() => rescoreQueued(this, c, urlHash(url), update, touched))();
+    const ok = this.db.transaction(() => rescoreQueued(this, c, urlHash(url), update, touched, breakdown))();
     const now = this.clock.now();
     for (const e of touched) this.scheduler.touch(e, now);
     return ok;

@@ -87,3 +87,8 @@ export class CaptureStore {
     return new Map(rows.map((r) => [r.url, r.n]));
   }
 }
+
+/** The similarity of every analysed capture of a crawl, in crawl order (the relevance chart's input). */
+export function storedSimilarities(db: Database.Database, crawlId: number): number[] {
+  return db.prepare('SELECT similarity FROM Capture WHERE crawlId = ? AND similarity IS NOT NULL ORDER BY id').pluck().all(crawlId) as number[];
+}

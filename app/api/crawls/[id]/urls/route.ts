@@ -1,0 +1,27 @@
+import { parseIcd } from '../../../../../worker/icd/schema';
+import { isTerminal } from '../../../../../worker/process/crawl-control';
+import { queueScoredUrls, screenScoredUrls, scoredUrlsSchema } from '../../../../../worker/frontier/scored-intake';
+import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/crawls/:id/urls [run] `[{url, score, blacklist?}]` → 202 `{accepted, excluded, rejected:[{url,reason}]}`.
+ * For external analysis processes: scored URLs are queued (or rescored with the ICD's update
+ * function), blacklisted ones excluded, by the crawl's worker within a second; URLs out of the
+ * crawl's scope are rejected with the reason. 409 once the crawl has ended.
+ */
+export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma, db }) => {
+  const id = idParam(params.id);
+  const items = await readJson(req, scoredUrlsSchema);
+  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { status: true, definition: true } });
+  if (!crawl) throw new HttpError(404, 'not found');
+  if (isTerminal(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: it takes no more URLs`);
+  const screened = screenScoredUrls(items, parseIcd(JSON.parse(crawl.definition)));
+  queueScoredUrls(db, id, screened.accepted);
+  const excluded = screened.accepted.filter((u) => u.blacklist).length;
+  return Response.json(
+    { accepted: screened.accepted.length - excluded, excluded, rejected: screened.rejected },
+    { status: 202, headers: { 'cache-control': 'no-store' } },
+  );
+});

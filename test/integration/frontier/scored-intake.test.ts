@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyScoredIntake, queueScoredUrls } from '../../../worker/frontier/scored-intake';
+import { topQueuedUrls } from '../../../worker/frontier/frontier-sql';
+import { cand, drain, tempFrontier } from './frontier-fixture';
+
+const u = (n: number) => `http://a.test/${n}`;
+
+test('posted scores rescore queued URLs with the update function, queue new ones, and blacklist', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  const db = fx.handles[0]!;
+  f.add(1, [cand(u(1), 0.6, { breakdown: JSON.stringify({ scores: { text: 0.6 }, weights: { text: 1 } }) }), cand(u(2), 0.5), cand(u(3), 0.4)]);
+  queueScoredUrls(db, 1, [
+    { url: u(3), score: 1, blacklist: false },
+    { url: u(9), score: 0.55, blacklist: false },
+    { url: u(2), score: 0, blacklist: true },
+    { url: 'http://b.test/never', score: 0, blacklist: true },
+  ]);
+  queueScoredUrls(db, 2, [{ url: 'http://c.test/other-crawl', score: 1, blacklist: false }]);
+
+  const outcome = applyScoredIntake(db, f, 1, 'AVG');
+  assert.deepEqual(outcome, { rescored: 1, queued: 1, excluded: 2, ignored: 0 });
+  // u(3): AVG of 0.4 and 1 = 0.7, now first; u(2) excluded; u(9) queued at 0.55.
+  const top = topQueuedUrls(db, 1, 10);
+  assert.deepEqual(top.map((r) => [r.url, +r.score.toFixed(3), r.updates]), [[u(3), 0.7, 2], [u(1), 0.6, 1], [u(9), 0.55, 1]]);
+  assert.deepEqual(top[0]!.breakdown, { external: 1 }, 'the newest evidence explains the score');
+  assert.deepEqual(top[1]!.breakdown, { scores: { text: 0.6 }, weights: { text: 1 } });
+  assert.equal(f.lookup(1, u(2))?.state, 'excluded');
+  assert.equal(f.lookup(1, u(2))?.reason, 'blacklisted');
+  assert.equal(f.lookup(1, 'http://b.test/never')?.reason, 'blacklisted', 'an unknown URL is remembered as excluded');
+  assert.equal(f.counters(1).excludedByReason.blacklisted, 2);
+
+  // Applied rows are gone; the other crawl's rows stay for its own worker.
+  assert.deepEqual(applyScoredIntake(db, f, 1, 'AVG'), { rescored: 0, queued: 0, excluded: 0, ignored: 0 });
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM frontier_intake WHERE crawl_id = 2').get() as { n: number }).n, 1);
+  assert.deepEqual(drain(f, fx.clock.now()), [u(3), u(1), u(9)]);
+  f.close();
+});
+
+test('scores posted while no worker runs the crawl are applied when it opens again', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const first = fx.open();
+  first.add(1, [cand(u(1), 0.2), cand(u(2), 0.3)]);
+  first.close();
+  const db = fx.handles[0]!;
+  queueScoredUrls(db, 1, [{ url: u(1), score: 0.9, blacklist: false }]);
+  const reopened = fx.open();
+  // FIRST would ignore any later score; an external score replaces it instead.
+  assert.equal(applyScoredIntake(fx.handles[1]!, reopened, 1, 'FIRST').rescored, 1);
+  assert.deepEqual(drain(reopened, fx.clock.now()), [u(1), u(2)]);
+  reopened.close();
+});
