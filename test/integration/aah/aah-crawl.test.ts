@@ -1,0 +1,151 @@
+/**
+ * The Application-Aware Helper in a real crawl: the CLI crawls a phpBB board on loopback whose
+ * forum 2 uses a renamed template. Login / posting / profile / search links are never fetched and
+ * are excluded with reason 'aah'; posts land in objects.jsonl, in WARC metadata records and in
+ * WebObject rows, all equal to the board's ground truth; the adapted post rule is stored with
+ * its provenance, and the next crawl over the same database restores it (or, once rejected,
+ * never adopts it again).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { WARCParser } from 'warcio';
+import { runCli } from '../../support/run-cli';
+import { groundTruth, RENAMED_TOPICS, startForumBoard, type Post } from './forum-board';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { icdSchema } from '../../../worker/icd/schema';
+
+const FORBIDDEN = /^\/(ucp|posting|memberlist|search)\.php/;
+const KB_PATH = resolve('knowledge-base/default.xml');
+
+interface ObjectLine {
+  type: string;
+  url: string;
+  fields: Post;
+}
+
+const readJsonl = (path: string): ObjectLine[] => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ObjectLine);
+const key = (o: { type: string; url: string; fields: unknown }) => JSON.stringify([o.url, o.type, o.fields]);
+
+/** Every WARC metadata record holding a Web object, read back with warcio. */
+async function warcObjects(dir: string): Promise<{ url: string; webObject: { type: string; fields: Post; rule: string; application: string } }[]> {
+  const found = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.warc.gz'))) {
+    for await (const record of new WARCParser(createReadStream(join(dir, name)), { parseHttp: false })) {
+      // Out-link metadata records are text/anvl; Web objects are JSON.
+      if (record.warcType !== 'metadata' || record.warcContentType !== 'application/json') continue;
+      const json = JSON.parse(Buffer.from(await record.readFully(false)).toString('utf8')) as Record<string, unknown>;
+      if (!json.webObject) continue;
+      found.push({ url: record.warcTargetURI!, webObject: json.webObject as never });
+    }
+  }
+  return found;
+}
+
+/** Runs one more crawl of the board in the CLI's database, as the server would start a new crawl. */
+async function nextCrawl(db: Database.Database, seed: string, dir: string): Promise<{ crawlId: number; objects: ObjectLine[] }> {
+  const icd = icdSchema.parse({ name: 'next crawl', seeds: [seed] });
+  icd.politeness.enabled = false;
+  const now = new Date().toISOString();
+  const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
+  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'running', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+  const engine = new CrawlEngine({ crawlId, icd, db, warcDir: dir, spoolDir: join(dir, '.spool'), kbPath: KB_PATH, objectsJsonlPath: join(dir, 'objects.jsonl') });
+  assert.equal(await engine.run(), 'finished');
+  return { crawlId, objects: readJsonl(join(dir, 'objects.jsonl')) };
+}
+
+test('AAH in a CLI crawl of a phpBB board: useless links excluded, posts stored three ways, the renamed template adapted and its rule kept for the next crawls', { timeout: 180_000 }, async () => {
+  const board = await startForumBoard();
+  const out = mkdtempSync(join(tmpdir(), 'tm-aah-crawl-'));
+  const nextDirs = [mkdtempSync(join(tmpdir(), 'tm-aah-next-')), mkdtempSync(join(tmpdir(), 'tm-aah-next-'))];
+  const page = (path: string) => `${board.origin}${path}`;
+  try {
+    const run = await runCli(['crawl', '--seed', `${board.origin}/`, '--out', out, '--no-politeness', '--json']).done;
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    assert.equal(summary.outcome, 'finished');
+    assert.ok(summary.excludedByReason.aah > 0, JSON.stringify(summary.excludedByReason));
+
+    // Navigation: every topic page fetched, no login / posting / profile / search page.
+    const truth = groundTruth();
+    for (const path of truth.keys()) assert.ok(board.requests.includes(path), `${path} was crawled`);
+    assert.deepEqual(board.requests.filter((r) => FORBIDDEN.test(r)), [], 'useless pages were never fetched');
+
+    const db = new Database(join(out, 'tidemark-state.db'));
+    try {
+      const excluded = db.prepare("SELECT url, state, reason FROM frontier_url WHERE url LIKE ? || '%'").all(board.origin) as { url: string; state: number; reason: string | null }[];
+      const useless = excluded.filter((r) => FORBIDDEN.test(new URL(r.url).pathname));
+      for (const path of ['/ucp.php?mode=login', '/ucp.php?mode=register', '/posting.php?mode=reply&t=1', '/posting.php?mode=quote&p=2100', '/memberlist.php?mode=viewprofile&u=3', '/search.php?author_id=3&sr=posts']) {
+        assert.ok(useless.some((r) => r.url === page(path)), `${path} is in the frontier`);
+      }
+      for (const r of useless) assert.deepEqual([r.url, r.state, r.reason], [r.url, 4, 'aah'], 'excluded (state 4) with reason aah');
+
+      // The adapted rule, with its provenance.
+      const rules = db.prepare('SELECT * FROM AdaptedRule').all() as { id: number; crawlId: number; application: string; originalRule: string; expression: string; provenance: string; status: string }[];
+      assert.equal(rules.length, 1, JSON.stringify(rules));
+      const [row] = rules;
+      assert.deepEqual([row.crawlId, row.application, row.originalRule, row.status], [1, 'phpbb', 'phpbb/terminal/post', 'pending']);
+      const expression = JSON.parse(row.expression) as { select: string; fields: Record<string, string> };
+      assert.match(expression.select, /^\/\/article\[.*' entry '/);
+      assert.equal(expression.fields.title, './/h2');
+      const provenance = JSON.parse(row.provenance) as { ruleId: string; generatedOn: string; validatedOn: string[]; generator: string; mutations: string[]; acceptedAt: string; original: { select: string } };
+      const renamedPages = new Set(RENAMED_TOPICS.map((t) => page(`/viewtopic.php?t=${t}`)));
+      assert.ok(renamedPages.has(provenance.generatedOn), provenance.generatedOn);
+      assert.equal(provenance.validatedOn.length, 3);
+      for (const url of provenance.validatedOn) assert.ok(renamedPages.has(url) && url !== provenance.generatedOn, `validated on another renamed page: ${url}`);
+      assert.equal(provenance.generator, 'relaxation');
+      assert.ok(provenance.mutations.includes("object: 'post' → 'entry', div → article"), provenance.mutations.join('; '));
+      assert.ok(!Number.isNaN(Date.parse(provenance.acceptedAt)));
+      assert.match(provenance.original.select, /' post '/);
+
+      // objects.jsonl: one line per post, equal to the ground truth. The pages the rule was
+      // generated and validated on before its adoption page yield no posts (nothing extracted them).
+      const beforeAdoption = new Set([provenance.generatedOn, ...provenance.validatedOn.slice(0, -1)]);
+      const objects = readJsonl(join(out, 'objects.jsonl'));
+      const expected: ObjectLine[] = [...truth].filter(([path]) => !beforeAdoption.has(page(path))).flatMap(([path, posts]) => posts.map((fields) => ({ type: 'post', url: page(path), fields })));
+      assert.equal(expected.length, 3 * 4 + 3 * 3, 'posts of 4 prosilver pages and of 3 adapted pages');
+      assert.deepEqual(objects.map(key).sort(), expected.map(key).sort());
+
+      // WARC metadata records: the same objects, with the rule that extracted them.
+      const inWarc = await warcObjects(out);
+      assert.deepEqual(inWarc.map((r) => key({ url: r.url, type: r.webObject.type, fields: r.webObject.fields })).sort(), expected.map(key).sort());
+      for (const r of inWarc) {
+        assert.equal(r.webObject.application, 'phpbb');
+        assert.equal(r.webObject.rule, renamedPages.has(r.url) ? provenance.ruleId : 'phpbb/terminal/post', r.url);
+      }
+
+      // WebObject rows, each tied to the capture of its page.
+      const stored = db.prepare('SELECT o.url, o.type, o.fields, o.rule, c.url AS captureUrl FROM WebObject o JOIN Capture c ON c.id = o.captureId WHERE o.crawlId = 1').all() as { url: string; type: string; fields: string; rule: string; captureUrl: string }[];
+      assert.deepEqual(stored.map((o) => key({ url: o.url, type: o.type, fields: JSON.parse(o.fields) })).sort(), expected.map(key).sort());
+      for (const o of stored) assert.equal(o.captureUrl, o.url);
+
+      // The next crawl in the same database restores the approved rule: every renamed page yields its posts at once.
+      db.prepare("UPDATE AdaptedRule SET status = 'approved' WHERE id = ?").run(row.id);
+      const second = await nextCrawl(db, `${board.origin}/`, nextDirs[0]!);
+      const all = [...truth].flatMap(([path, posts]) => posts.map((fields) => ({ type: 'post', url: page(path), fields })));
+      assert.deepEqual(second.objects.map(key).sort(), all.map(key).sort(), 'all posts, none lost to adaptation');
+      assert.equal((db.prepare('SELECT COUNT(*) AS n FROM AdaptedRule').get() as { n: number }).n, 1, 'nothing new to adapt');
+
+      // Once rejected, the rule is not used and its expression is never adopted again.
+      db.prepare("UPDATE AdaptedRule SET status = 'rejected' WHERE id = ?").run(row.id);
+      const third = await nextCrawl(db, `${board.origin}/`, nextDirs[1]!);
+      const later = db.prepare('SELECT crawlId, expression FROM AdaptedRule WHERE id > ?').all(row.id) as { crawlId: number; expression: string }[];
+      // Adaptation ran again and adopted another candidate (a narrower one: the archivist reviews it).
+      assert.equal(later.length, 1, JSON.stringify(later));
+      for (const r of later) {
+        assert.equal(r.crawlId, third.crawlId);
+        assert.notEqual(r.expression, row.expression, 'the rejected expression came back');
+      }
+      const thirdRules = new Set(db.prepare('SELECT rule FROM WebObject WHERE crawlId = ?').all(third.crawlId).map((r) => (r as { rule: string }).rule));
+      assert.ok(!thirdRules.has(provenance.ruleId), 'the rejected rule extracted nothing');
+    } finally {
+      db.close();
+    }
+  } finally {
+    await board.close();
+    for (const dir of [out, ...nextDirs]) rmSync(dir, { recursive: true, force: true });
+  }
+});
