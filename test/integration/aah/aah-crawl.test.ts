@@ -17,6 +17,7 @@ import { runCli } from '../../support/run-cli';
 import { groundTruth, RENAMED_TOPICS, startForumBoard, type Post } from './forum-board';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { icdSchema } from '../../../worker/icd/schema';
+import { normaliseAdaptedRule } from '../../../app/lib/client/aah';
 
 const FORBIDDEN = /^\/(ucp|posting|memberlist|search)\.php/;
 const KB_PATH = resolve('knowledge-base/default.xml');
@@ -100,6 +101,12 @@ test('AAH in a CLI crawl of a phpBB board: useless links excluded, posts stored 
       assert.ok(provenance.mutations.includes("object: 'post' → 'entry', div → article"), provenance.mutations.join('; '));
       assert.ok(!Number.isNaN(Date.parse(provenance.acceptedAt)));
       assert.match(provenance.original.select, /' post '/);
+      // The cockpit's card reads the row as GET /api/adapted-rules returns it (provenance parsed).
+      const card = normaliseAdaptedRule({ ...row, provenance });
+      assert.deepEqual(
+        [card.id, card.applicationId, card.level, card.originalRule, card.adapted, card.original?.select, card.mutations, card.generatedOn, card.validatedOn, card.status],
+        [String(row.id), 'phpbb', 'terminal', 'phpbb/terminal/post', expression, provenance.original.select, provenance.mutations, provenance.generatedOn, provenance.validatedOn, 'pending'],
+      );
 
       // objects.jsonl: one line per post, equal to the ground truth. The pages the rule was
       // generated and validated on before its adoption page yield no posts (nothing extracted them).
