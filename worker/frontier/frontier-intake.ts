@@ -1,7 +1,7 @@
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { comesBefore, type CrawlState, type HostEntry } from './crawl-state';
 import { S, type HeadRow, type Statements } from './frontier-sql';
-import { applyUpdate, firstScore, precedenceOf, type ScoreState } from './update-functions';
+import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 
 /** What the intake needs from the frontier (the caller wraps each call in one transaction). */
@@ -14,11 +14,14 @@ export interface IntakeContext {
 /**
  * Inserts discovered URLs: new ones are queued, or excluded when over a budget; duplicates of
  * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert).
+ * Provisional candidates (batch mode) are queued with a provisional score and leave duplicates
+ * alone: their batch's score comes later through rescore().
  * Hosts whose queue head changed are added to `touched` for the scheduler.
  */
 export function insertCandidates(
-  ctx: IntakeContext, c: CrawlState, cands: readonly Candidate[], fn: UpdateFunction, now: number, touched: Set<HostEntry>,
+  ctx: IntakeContext, c: CrawlState, cands: readonly Candidate[], fn: UpdateFunction, now: number, touched: Set<HostEntry>, provisional = false,
 ): AddResult {
+  if (provisional) fn = 'FIRST';
   const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
   const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
   for (const cand of cands) {
@@ -35,12 +38,12 @@ export function insertCandidates(
       : c.admitted >= maxPages ? 'max-pages'
       : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
       : null;
-    const score = firstScore(cand.priority);
+    const score = provisional ? provisionalScore(cand.priority) : firstScore(cand.priority);
     const precedence = precedenceOf(score.raw);
     const viaUrl = cand.viaUrl ?? null;
     const ins = ctx.st.insert.run(
       c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
-      precedence, score.raw, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null,
+      precedence, score.raw, score.count, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null,
     );
     if (ins.changes === 0) {
       res.duplicates += 1;
@@ -76,7 +79,7 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
     if (c.knownUrls.has(r.url)) continue;
     remember(c, r.url);
     const changes = ctx.st.insert.run(
-      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 0, now, null,
+      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null,
     ).changes;
     if (changes === 0) continue;
     c.count(ctx.entry(c, r.host), 'excluded', 1, r.reason);

@@ -95,7 +95,7 @@ export function prepareStatements(db: Database.Database) {
   return {
     insert: db.prepare(
       `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     scoreOf: db.prepare('SELECT host, state, url, seq, score_raw AS raw, score_count AS count, score_sum AS sum FROM frontier_url WHERE crawl_id = ? AND url_hash = ?'),
     // The newest evidence's breakdown replaces the older one (null keeps it).

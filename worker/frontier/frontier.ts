@@ -51,6 +51,12 @@ export interface AddResult {
 export interface AddOptions {
   /** Applied to URLs already queued that are offered again; default FIRST (no change). */
   update?: UpdateFunction;
+  /**
+   * Batch mode: new URLs are queued with their score as a provisional one (it orders them, and the
+   * first real score replaces it), duplicates are left alone — the batch's score comes later
+   * through rescore(). A process that dies before the batch closes leaves the provisional scores.
+   */
+  provisional?: boolean;
 }
 
 /** Budgets and politeness of one crawl (the ICD's scope and politeness blocks fit). */

@@ -101,7 +101,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
     const touched = new Set<HostEntry>();
-    const res = this.db.transaction(() => insertCandidates(this, c, candidates, opts.update ?? 'FIRST', now, touched))();
+    const res = this.db.transaction(() => insertCandidates(this, c, candidates, opts.update ?? 'FIRST', now, touched, opts.provisional))();
     for (const e of touched) this.scheduler.touch(e, now);
     return res;
   }

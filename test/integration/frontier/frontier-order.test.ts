@@ -83,3 +83,25 @@ test('batch prioritisation takes the top bl URLs of one host at once', (t) => {
   assert.deepEqual(f.takeBatch(1, 'a.test', 3, now + 110).map((l) => l.url), [u(1)]);
   f.close();
 });
+
+test('batch mode: provisional scores order URLs until the batch rescores them, and survive a restart', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  let f = fx.open();
+  f.add(1, [cand(u(1), 0.5)], { update: 'AVG' });
+  f.add(1, [cand(u(2), 0.9), cand(u(3), 0.3), cand(u(1), 0.1)], { update: 'AVG', provisional: true });
+  assert.equal(f.lookup(1, u(2))!.scoreCount, 0, 'a new URL is provisional');
+  assert.deepEqual([f.lookup(1, u(1))!.rawScore, f.lookup(1, u(1))!.scoreCount], [0.5, 1], 'a duplicate is left for the batch');
+  // The process dies before the batch closes: the provisional scores are still there and still order the queue.
+  f.close();
+  f = fx.open();
+  assert.equal(f.lookup(1, u(2))!.precedence, 0.9);
+  // The batch closes: its score replaces a provisional one and joins a real one through the update function.
+  f.rescore(1, u(2), 0.2, 'AVG', '{"batch":{"inLinks":1}}');
+  f.rescore(1, u(3), 0.8, 'AVG');
+  f.rescore(1, u(1), 0.7, 'AVG');
+  assert.deepEqual([f.lookup(1, u(2))!.rawScore, f.lookup(1, u(2))!.scoreCount, f.lookup(1, u(2))!.breakdown], [0.2, 1, '{"batch":{"inLinks":1}}']);
+  assert.ok(Math.abs(f.lookup(1, u(1))!.rawScore - 0.6) < 1e-12, 'AVG of 0.5 and the batch 0.7');
+  assert.deepEqual(drain(f, fx.clock.now()), [u(3), u(1), u(2)]);
+  f.close();
+});
