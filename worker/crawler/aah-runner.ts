@@ -1,4 +1,4 @@
-import { createAahEngine, parseKnowledgeBase, type AahEngine } from '../aah';
+import { compareWithPrevious, createAahEngine, parseKnowledgeBase, type AahEngine, type StructuralComparison, type WebObject } from '../aah';
 import type { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { canonicalize, type QueryHandling } from '../url';
 import type { CrawlItem } from './stage';
@@ -11,6 +11,24 @@ export interface AahVerdict {
   follow: { url: string; bonus: number }[];
   doNotFollow: string[];
   objects: { type: string; fields: Record<string, string>; rule: string; application: string }[];
+}
+
+/** A fetched HTML page as the AAH reads it. */
+export interface HtmlPage {
+  url: string;
+  host: string;
+  status: number;
+  headers: Record<string, string>;
+  html: Buffer;
+}
+
+/** What a recrawl of a page tells about its application's rules. */
+export interface RecrawlCheck {
+  verdict: AahVerdict | null;
+  /** Null when the page has Web objects neither stored nor now. */
+  comparison: StructuralComparison | null;
+  /** For the crawl log, e.g. `aah structure-changed: post 3→0`. */
+  summary: string | null;
 }
 
 /**
@@ -42,7 +60,35 @@ export class AahRunner {
 
   analyse(item: CrawlItem): AahVerdict | null {
     if (!item.html || !item.exchange) return null;
-    const result = this.engine.analysePage({ url: item.url, host: item.host, status: item.exchange.status, headers: item.exchange.headers, html: item.html.toString('utf8') });
+    return this.analyseHtml({ url: item.url, host: item.host, status: item.exchange.status, headers: item.exchange.headers, html: item.html });
+  }
+
+  /**
+   * A recrawled page: the AAH's verdict, and its objects compared with those stored from the
+   * page's previous capture (the same actions re-applied). `structure-changed` means the rules
+   * no longer extract what they did: the template changed.
+   */
+  recrawl(page: HtmlPage, previousObjects: readonly Pick<WebObject, 'type' | 'fields'>[]): RecrawlCheck {
+    const verdict = this.analyseHtml(page);
+    const objects = verdict?.objects ?? [];
+    const comparison = previousObjects.length || objects.length ? compareWithPrevious(previousObjects, objects) : null;
+    const changes = (comparison?.types ?? [])
+      .filter((t) => t.previous !== t.current || t.missingFields.length)
+      .map((t) => `${t.type} ${t.previous}→${t.current}${t.missingFields.length ? ` (no ${t.missingFields.join(', ')})` : ''}`);
+    const summary = comparison ? `aah ${comparison.verdict}${changes.length ? `: ${changes.join('; ')}` : ''}` : null;
+    return { verdict, comparison, summary };
+  }
+
+  private analyseHtml(page: HtmlPage): AahVerdict | null {
+    const html = page.html;
+    // html is decoded only if the engine reads it (hosts cached as "no application" skip the page).
+    let text: string | undefined;
+    const result = this.engine.analysePage({
+      url: page.url, host: page.host, status: page.status, headers: page.headers,
+      get html() {
+        return (text ??= html.toString('utf8'));
+      },
+    });
     this.storeAdopted(result.adaptation);
     if (!result.application) return null;
     const canon = (url: string) => canonicalize(url, undefined, { queryHandling: this.queryHandling }) ?? url;
