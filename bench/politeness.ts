@@ -207,7 +207,7 @@ const md = [
   '|---|---:|:---:|',
   ...result.targets.map((t) => `| ${t.target} | ${f(t.value, t.unit === '%' ? 1 : 0)} ${t.unit} | ${t.met ? 'yes' : '**no**'} |`),
   '',
-  'Command (`$WORK` = the benchmark\'s temporary folder; the ICD lists the ${HOSTS} seeds):',
+  `Command (\`$WORK\` = the benchmark's temporary folder; the ICD lists the ${HOSTS} seeds):`,
   '',
   '```sh',
   `npm run bench:politeness -- --hosts ${HOSTS} --pages ${PAGES} --delay ${DELAY} --concurrency ${CONCURRENCY}`,
