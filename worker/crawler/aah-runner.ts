@@ -72,9 +72,13 @@ export class AahRunner {
     const verdict = this.analyseHtml(page);
     const objects = verdict?.objects ?? [];
     const comparison = previousObjects.length || objects.length ? compareWithPrevious(previousObjects, objects) : null;
-    const changes = (comparison?.types ?? [])
-      .filter((t) => t.previous !== t.current || t.missingFields.length)
-      .map((t) => `${t.type} ${t.previous}→${t.current}${t.missingFields.length ? ` (no ${t.missingFields.join(', ')})` : ''}`);
+    const changes = (comparison?.types ?? []).flatMap((t) => {
+      const parts = [
+        t.missingFields.length ? `no ${t.missingFields.join(', ')}` : '',
+        t.added ? `${t.added} added` : '', t.removed ? `${t.removed} removed` : '', t.changed ? `${t.changed} changed` : '',
+      ].filter(Boolean);
+      return parts.length || t.previous !== t.current ? [`${t.type} ${t.previous}→${t.current}${parts.length ? ` (${parts.join(', ')})` : ''}`] : [];
+    });
     const summary = comparison ? `aah ${comparison.verdict}${changes.length ? `: ${changes.join('; ')}` : ''}` : null;
     return { verdict, comparison, summary };
   }

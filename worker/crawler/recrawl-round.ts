@@ -8,13 +8,17 @@ import {
 import type { CrawlContext } from './crawl-context';
 import { planOutLinks } from './plan-out-links';
 import { archive } from './revisit-pass';
+import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
+import type { RecrawlCheck } from './aah-runner';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
  * pages that are due under their fr / fr_max revisit frequency, with conditional GET; unchanged
  * payloads become revisit records; changed pages give their new links to the frontier. Then the
  * selective-incremental rule refetches parents that were not due when enough of their children
- * changed, adapting its threshold. State lives in engine_* tables beside the frontier's.
+ * changed, adapting its threshold. With an AAH, a changed page's links follow its navigation
+ * verdict and its Web objects are compared with the stored ones (crawl log: `aah
+ * structure-changed: …`; ./aah-recrawl.ts). State lives in engine_* tables beside the frontier's.
  */
 
 const DDL = `
@@ -183,16 +187,22 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number): Promis
   }
   const changed = ex.payloadDigest !== p.payload_digest || ex.status < 200 || ex.status >= 300;
   let newLinks = 0;
+  // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
+  let aah: RecrawlCheck | null = null;
   try {
     if (changed && ex.status >= 200 && ex.status < 300) {
       const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
-      const links = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling }).links;
-      const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links: links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source })) }, ctx.scopeInput(), ctx.traps);
+      const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling });
+      const links = extracted.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
+      if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
+      const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links }, ctx.scopeInput(), ctx.traps);
       newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
+      if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
     }
   } finally {
-    await archive(ctx, ex, visit, null, message).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, null, aah?.summary ? `${message}; ${aah.summary}` : message).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
+  await storeRecrawlObjects(ctx, p.url, aah);
   return { changed, newLinks, digest: ex.status >= 200 && ex.status < 300 ? ex.payloadDigest : null, etag: validators.etag, lastModified: validators.lastModified };
 }
 

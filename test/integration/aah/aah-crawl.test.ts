@@ -18,6 +18,10 @@ import { groundTruth, RENAMED_TOPICS, startForumBoard, type Post } from './forum
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { icdSchema } from '../../../worker/icd/schema';
 import { normaliseAdaptedRule } from '../../../app/lib/client/aah';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { applyMigrations } from '../../../worker/store/migrator';
+import { expectedPost } from '../../fixtures/aah/phpbb-renamed/topic-page';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const FORBIDDEN = /^\/(ucp|posting|memberlist|search)\.php/;
 const KB_PATH = resolve('knowledge-base/default.xml');
@@ -154,5 +158,57 @@ test('AAH in a CLI crawl of a phpBB board: useless links excluded, posts stored 
   } finally {
     await board.close();
     for (const dir of [out, ...nextDirs]) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a recrawl round re-applies the AAH to changed pages: a redesigned template is logged as structure-changed, then adapted, and its posts stored again', { timeout: 120_000 }, async () => {
+  const board = await startForumBoard({ renamedForum: false, renameOnRefetch: true });
+  const dir = mkdtempSync(join(tmpdir(), 'tm-aah-recrawl-'));
+  const db = openSqlite(join(dir, 'state.db'));
+  try {
+    applyMigrations(db, resolve('prisma/migrations'));
+    const icd = icdSchema.parse({
+      name: 'board recrawl', seeds: [`${board.origin}/`],
+      politeness: { enabled: false, respectRobots: false },
+      coherence: { recrawlIntervalMinutes: 1 },
+    });
+    const now = new Date().toISOString();
+    const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
+    const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'running', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), kbPath: KB_PATH, minuteMs: 200 });
+    const outcome = engine.run();
+    const deadline = Date.now() + 60_000;
+    while ((engine.incremental?.rounds.length ?? 0) < 1 && Date.now() < deadline) await sleep(10);
+    await engine.stop();
+    assert.equal(await outcome, 'stopped');
+    assert.equal(engine.incremental!.rounds.length >= 1, true, 'a recrawl round ran');
+
+    const topics = [...groundTruth().keys()].filter((path) => !RENAMED_TOPICS.some((t) => path === `/viewtopic.php?t=${t}`)).map((path) => `${board.origin}${path}`);
+    assert.equal(topics.length, 4);
+    const log = db.prepare("SELECT url, message FROM CrawlLogEntry WHERE crawlId = ? AND message LIKE 'recrawl round 1%'").all(crawlId) as { url: string; message: string }[];
+    const messages = new Map(log.map((l) => [l.url, l.message]));
+    for (const url of topics) assert.match(messages.get(url) ?? '', /^recrawl round 1; aah (structure-changed: post 3→0 \(3 removed\)|content-changed: post 3→3 \(3 added, 3 removed\))$/, url);
+    const structural = topics.filter((url) => messages.get(url)!.includes('structure-changed'));
+    const adapted = topics.filter((url) => messages.get(url)!.includes('content-changed'));
+    // The rule is generated on the first redesigned page, validated on 3 more, adopted on the last.
+    assert.deepEqual([structural.length, adapted.length], [3, 1], JSON.stringify([...messages]));
+    const [rule] = db.prepare('SELECT provenance FROM AdaptedRule WHERE crawlId = ?').all(crawlId) as { provenance: string }[];
+    assert.ok(rule, 'the adapted rule was stored');
+    const provenance = JSON.parse(rule.provenance) as { ruleId: string; generatedOn: string; validatedOn: string[] };
+    assert.deepEqual([provenance.generatedOn, ...provenance.validatedOn].sort(), [...topics].sort());
+
+    // The adopted page's new posts are stored with its new capture, as a first visit's would be.
+    const rows = db.prepare(
+      `SELECT o.fields, o.rule FROM WebObject o JOIN Capture c ON c.id = o.captureId
+       WHERE o.crawlId = ? AND o.url = ? AND c.id = (SELECT MAX(id) FROM Capture WHERE crawlId = ? AND url = ?) ORDER BY o.id`,
+    ).all(crawlId, adapted[0], crawlId, adapted[0]) as { fields: string; rule: string }[];
+    const t = Number(new URL(adapted[0]!).searchParams.get('t'));
+    assert.deepEqual(rows.map((r) => JSON.parse(r.fields)), [0, 1, 2].map((i) => expectedPost(t, i)));
+    for (const r of rows) assert.equal(r.rule, provenance.ruleId);
+    assert.deepEqual(board.requests.filter((r) => FORBIDDEN.test(r)), [], 'the recrawl followed no useless link either');
+  } finally {
+    db.close();
+    await board.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -90,18 +90,28 @@ function forumPage(f: number): string {
 <ul class="topiclist topics">${rows}</ul>`);
 }
 
-function route(path: string): string | undefined {
+export interface BoardOptions {
+  /** Serve forum 2 (renamed template from the start). Default true. */
+  renamedForum?: boolean;
+  /** Prosilver topic pages asked for again get the renamed template: a redesign between crawls. */
+  renameOnRefetch?: boolean;
+}
+
+function route(path: string, o: BoardOptions, servedBefore: boolean): string | undefined {
   const url = new URL(path, 'http://board');
   const q = url.searchParams;
+  const forums = o.renamedForum === false ? ['1'] : ['1', '2'];
   if (url.pathname === '/' || url.pathname === '/index.php') {
-    return layout('Index', 'index', '<p><a href="./viewforum.php?f=1" class="forumtitle">Forum 1</a></p><p><a href="./viewforum.php?f=2" class="forumtitle">Forum 2</a></p>');
+    return layout('Index', 'index', forums.map((f) => `<p><a href="./viewforum.php?f=${f}" class="forumtitle">Forum ${f}</a></p>`).join(''));
   }
-  if (url.pathname === '/viewforum.php' && ['1', '2'].includes(q.get('f') ?? '')) return forumPage(Number(q.get('f')));
+  if (url.pathname === '/viewforum.php' && forums.includes(q.get('f') ?? '')) return forumPage(Number(q.get('f')));
   if (url.pathname === '/viewtopic.php' && q.has('t')) {
     const t = Number(q.get('t'));
-    if (RENAMED_TOPICS.includes(t) && !q.has('start')) return renamedTopicPage(t, RENAMED_POSTS);
+    if (forums.includes('2') && RENAMED_TOPICS.includes(t) && !q.has('start')) return renamedTopicPage(t, RENAMED_POSTS);
     const page = Number(q.get('start') ?? 0) / POSTS_PER_PAGE;
-    if (PROSILVER_TOPICS[t] && Number.isInteger(page) && page < PROSILVER_TOPICS[t]!) return prosilverTopic(t, page);
+    if (PROSILVER_TOPICS[t] && Number.isInteger(page) && page < PROSILVER_TOPICS[t]!) {
+      return o.renameOnRefetch && servedBefore ? renamedTopicPage(t, RENAMED_POSTS) : prosilverTopic(t, page);
+    }
   }
   // Login, posting, profiles and search answer too: a crawler that follows them gets a page.
   if (['/ucp.php', '/posting.php', '/memberlist.php', '/search.php'].includes(url.pathname)) return layout('Form', 'ucp', '<form method="post"><input name="x"></form>');
@@ -109,11 +119,12 @@ function route(path: string): string | undefined {
 }
 
 /** Starts the board on 127.0.0.1 (random port); `requests` lists every path and query asked for. */
-export async function startForumBoard(): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
+export async function startForumBoard(o: BoardOptions = {}): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
+    const servedBefore = requests.includes(req.url ?? '');
     requests.push(req.url ?? '');
-    const html = route(req.url ?? '/');
+    const html = route(req.url ?? '/', o, servedBefore);
     if (html === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });

@@ -1,4 +1,5 @@
-import { PROCEED, type Stage } from '../stage';
+import { PROCEED, type OutLink, type Stage } from '../stage';
+import type { AahVerdict } from '../aah-runner';
 
 /**
  * Application-Aware Helper: on pages of a recognised web application, keep only the navigation
@@ -13,14 +14,19 @@ export const aahStage: Stage = {
     if (!verdict) return PROCEED;
     item.objects = verdict.objects;
     item.application = verdict.application;
-    const follow = new Map(verdict.follow.map((f) => [f.url, f.bonus]));
-    const doNotFollow = new Set(verdict.doNotFollow);
-    for (const link of item.links!) {
-      if (link.kind !== 'navigation') continue;
-      if (doNotFollow.has(link.url)) link.excludedReason = 'aah';
-      else if (verdict.restrictNavigation && !follow.has(link.url)) link.excludedReason = 'aah';
-      else if (follow.has(link.url)) link.aahBonus = follow.get(link.url);
-    }
+    applyNavigationVerdict(item.links!, verdict);
     return PROCEED;
   },
 };
+
+/** Marks a page's navigation links as the AAH decided: excluded (`aah`) or followed with a bonus. Also used by recrawls. */
+export function applyNavigationVerdict(links: OutLink[], verdict: AahVerdict): void {
+  const follow = new Map(verdict.follow.map((f) => [f.url, f.bonus]));
+  const doNotFollow = new Set(verdict.doNotFollow);
+  for (const link of links) {
+    if (link.kind !== 'navigation') continue;
+    if (doNotFollow.has(link.url)) link.excludedReason = 'aah';
+    else if (verdict.restrictNavigation && !follow.has(link.url)) link.excludedReason = 'aah';
+    else if (follow.has(link.url)) link.aahBonus = follow.get(link.url);
+  }
+}
