@@ -26,7 +26,8 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
   }
   if (item.plan) {
     const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
-    frontier.add(crawlId, item.plan.candidates, { update });
+    // Batch mode: queued provisionally, rescored when the page's batch closes (focus-analysis.ts).
+    frontier.add(crawlId, item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
     frontier.exclude(crawlId, item.plan.rejected);
   }
   const log = (outcome: string, status: number | null, message: string | null, size = 0) =>

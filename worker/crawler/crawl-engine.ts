@@ -9,6 +9,7 @@ import { releaseBody } from '../fetch';
 import { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
+import { runHostBatch, takeHostBatches } from './host-batch';
 import { runRevisitPass } from './revisit-pass';
 import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake } from '../frontier/scored-intake';
@@ -42,7 +43,7 @@ export type EngineOutcome = 'finished' | 'paused' | 'stopped';
 export class CrawlEngine {
   private ctx: CrawlContext | null = null;
   private halt: EngineOutcome | null = null;
-  private inFlight = new Set<Promise<void>>();
+  private inFlight = new Set<Promise<unknown>>();
   private wake: (() => void) | null = null;
   private done: Promise<EngineOutcome> | null = null;
   private pendingCaptures: CaptureSummary[] = [];
@@ -91,6 +92,8 @@ export class CrawlEngine {
     const ctx = await CrawlContext.open({ ...opts, frontier });
     this.ctx = ctx;
     const concurrency = opts.icd.politeness.concurrency;
+    // Batch prioritisation takes the top bl URLs of a host at once (worker/crawler/host-batch.ts).
+    const bl = ctx.focus?.batchMode ? opts.icd.focus.batch.bl : 1;
     // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every 500 ms.
     const updateFunction = opts.icd.focus.enabled ? opts.icd.focus.updateFunction : 'FIRST';
     const applyIntake = (): boolean => {
@@ -116,9 +119,11 @@ export class CrawlEngine {
         const c = frontier.counters(opts.crawlId);
         const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
         const free = Math.min(concurrency - this.inFlight.size, budgetLeft);
-        const leases = free > 0 ? frontier.nextMany(Date.now(), free) : [];
+        const leases = free > 0 && bl === 1 ? frontier.nextMany(Date.now(), free) : [];
         for (const lease of leases) this.track(this.processLease(lease, ctx));
-        if (leases.length) continue;
+        const batches = free > 0 && bl > 1 ? takeHostBatches(frontier, Date.now(), free, bl, budgetLeft) : [];
+        for (const batch of batches) this.track(this.processHostBatch(batch, ctx));
+        if (leases.length || batches.length) continue;
         if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
           // URLs posted since the last intake are crawled before the crawl may finish.
           if (budgetLeft > 0 && applyIntake()) continue;
@@ -137,6 +142,8 @@ export class CrawlEngine {
       return this.halt ?? 'paused';
     } finally {
       await Promise.allSettled([...this.inFlight]);
+      // Batch mode: the open batch's links get their batch scores before the crawl ends or pauses.
+      ctx.focus?.closeBatch(frontier, opts.crawlId);
       clearInterval(flushTimer);
       this.flushEvents();
       this.finalStats = this.stats();
@@ -145,7 +152,7 @@ export class CrawlEngine {
     }
   }
 
-  private track(task: Promise<void>): void {
+  private track(task: Promise<unknown>): void {
     this.inFlight.add(task);
     void task.finally(() => {
       this.inFlight.delete(task);
@@ -167,8 +174,22 @@ export class CrawlEngine {
     });
   }
 
-  /** One URL through the pipeline; a single catch records an unexpected error for this URL only. */
-  private async processLease(lease: Lease, ctx: CrawlContext): Promise<void> {
+  /** One host's batch of URLs, fetched one after another under its politeness delay (host-batch.ts). */
+  private processHostBatch(leases: Lease[], ctx: CrawlContext): Promise<void> {
+    return runHostBatch(leases, {
+      process: (lease) => this.processLease(lease, ctx),
+      readyAt: (lease) => ctx.frontier.hostReadyAt(lease.crawlId, lease.host),
+      polite: this.opts.icd.politeness.enabled,
+      halted: () => this.halt !== null,
+      release: (lease) => ctx.frontier.release(lease),
+    });
+  }
+
+  /**
+   * One URL through the pipeline; a single catch records an unexpected error for this URL only.
+   * Returns true when the URL was given back unfetched (its IP was busy).
+   */
+  private async processLease(lease: Lease, ctx: CrawlContext): Promise<boolean> {
     const item: CrawlItem = { url: lease.url, host: lease.host, depth: lease.depth, priority: lease.priority, lease };
     try {
       await runPipeline(item, ctx);
@@ -178,6 +199,8 @@ export class CrawlEngine {
     let summary: CaptureSummary | null = null;
     try {
       summary = await commitItem(item, lease, ctx);
+      // Batch mode: the page's links are queued now, so its analysis joins the open batch.
+      ctx.focus?.committed(item, ctx.frontier, this.opts.crawlId);
     } catch (err) {
       // The database refused the commit (disk full, locked too long): nothing was acknowledged,
       // so the URL goes back to the queue and is fetched again later.
@@ -189,6 +212,7 @@ export class CrawlEngine {
     if (item.objects?.length && this.opts.objectsJsonlPath) {
       appendFileSync(this.opts.objectsJsonlPath, item.objects.map((o) => JSON.stringify({ type: o.type, url: item.url, fields: o.fields })).join('\n') + '\n');
     }
+    return item.released === true;
   }
 
   private flushEvents(): void {
