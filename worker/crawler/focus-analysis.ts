@@ -30,7 +30,7 @@ export class FocusAnalysis {
 
   /** `earlierSimilarities`: the crawl's stored ones, so a resumed crawl's chart goes on where it was. */
   static create(focus: Icd['focus'], earlierSimilarities: readonly number[] = []): FocusAnalysis {
-    const analyzer = createTextAnalyzer();
+    const analyzer = createTextAnalyzer({ language: focus.language });
     // Without a reviewed reference crawl, the keywords and topics alone make the topic vector.
     const topicTerms = Object.keys(focus.topicTerms).length
       ? focus.topicTerms

@@ -35,7 +35,7 @@ export async function runReferenceCrawl(icd: Icd, opts: { onProgress?(done: numb
   const spoolDir = mkdtempSync(join(tmpdir(), 'tidemark-reference-'));
   const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir });
   const scope = compileScope(icd.scope, icd.seeds);
-  const analyzer = createTextAnalyzer();
+  const analyzer = createTextAnalyzer({ language: icd.focus.language });
   const queue: { url: string; depth: number }[] = [];
   const seen = new Set<string>();
   for (const seed of icd.seeds) {

@@ -86,6 +86,12 @@ export const focusSchema = z.object({
   keywords: z.array(keywordSchema).default([]),
   entities: z.array(entitySchema).default([]),
   topics: z.array(z.string().trim().min(1)).default([]),
+  /**
+   * The crawl's language (ISO 639-3, e.g. 'eng') for stop words and stemming of pages, keywords and
+   * anchors alike; unset: detected per text (short or repetitive texts can be misdetected, and a
+   * keyword stemmed as English then misses the same word stemmed as Danish).
+   */
+  language: z.string().regex(/^[a-z]{3}$/, 'an ISO 639-3 code such as eng, fra, deu').optional(),
   urlPatterns: z.array(urlPatternSchema).default([]),
   /** Extra hosts/patterns for the spam-link filter, on top of the shipped default list. */
   blacklist: z.array(z.string().trim().min(1)).default([]),
