@@ -134,7 +134,8 @@ const ideal = (HOSTS * 1000) / DELAY;
 const pagesPerSecond = htmlHits.length / spanS;
 const result = {
   date: new Date().toISOString(),
-  commit: (() => {
+  // BENCH_COMMIT: set when the benchmark runs from an exported snapshot of a commit (git archive), not a work tree.
+  commit: process.env.BENCH_COMMIT ?? (() => {
     try {
       return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     } catch {

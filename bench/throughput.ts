@@ -349,8 +349,9 @@ const machine = {
 };
 const result = {
   date: new Date().toISOString(),
-  commit: git(['rev-parse', '--short', 'HEAD']),
-  dirtyWorker: git(['status', '--porcelain', '--', 'worker']) !== '',
+  // BENCH_COMMIT: set when the benchmark runs from an exported snapshot of a commit (git archive), not a work tree.
+  commit: process.env.BENCH_COMMIT ?? git(['rev-parse', '--short', 'HEAD']),
+  dirtyWorker: process.env.BENCH_COMMIT ? false : git(['status', '--porcelain', '--', 'worker']) !== '',
   machine,
   /** 1/5/15-minute load averages before the measured runs and at the end: other work on the machine skews the figures. */
   loadAverage: { before: loadBefore.map((x) => Number(x.toFixed(2))), after: loadavg().map((x) => Number(x.toFixed(2))) },
