@@ -47,6 +47,8 @@ export interface IcdFormValues {
   batchBl: string;
   relevanceThreshold: string;
   relevanceWindow: string;
+  /** ISO 639-3 code, '' = detect per text. */
+  language: string;
   referencePages: string;
   referenceDepth: string;
 }
@@ -87,6 +89,7 @@ export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
     batchBl: str(f.batch.bl),
     relevanceThreshold: str(f.relevanceThreshold),
     relevanceWindow: str(f.relevanceWindow),
+    language: f.language ?? '',
     referencePages: str(f.referenceCrawl.maxPages),
     referenceDepth: str(f.referenceCrawl.maxDepth),
   };
@@ -116,7 +119,7 @@ export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdI
     politeness: { ...b.politeness, respectRobots: v.respectRobots, minDelayMs: num(v.minDelayMs), maxDelayMs: num(v.maxDelayMs) },
     userAgent: v.userAgent.trim() === '' ? undefined : v.userAgent,
     focus: {
-      ...b.focus,
+      ...withoutLanguage(b.focus),
       enabled: v.focusEnabled,
       keywords: v.keywords.filter((k) => k.term.trim() || k.weight.trim()).map((k) => ({ term: k.term, weight: num(k.weight) })),
       entities: v.entities
@@ -130,9 +133,17 @@ export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdI
       batch: { enabled: v.batchEnabled, bl: num(v.batchBl) },
       relevanceThreshold: num(v.relevanceThreshold),
       relevanceWindow: num(v.relevanceWindow),
+      ...(v.language.trim() ? { language: v.language.trim().toLowerCase() } : {}),
       referenceCrawl: { maxPages: num(v.referencePages), maxDepth: num(v.referenceDepth) },
     },
   };
+}
+
+/** The base's focus minus its language: the form shows the language, so an emptied field clears it. */
+function withoutLanguage(focus: IcdInput['focus']): IcdInput['focus'] {
+  if (!focus) return focus;
+  const { language: _shown, ...rest } = focus;
+  return rest;
 }
 
 /** Fields shown as one-item-per-line text areas: an issue on item i is reported as its line. */
@@ -171,6 +182,7 @@ export function fieldIdForPath(path: readonly PropertyKey[]): string {
     'focus.batch.bl': 'batchBl',
     'focus.relevanceThreshold': 'relevanceThreshold',
     'focus.relevanceWindow': 'relevanceWindow',
+    'focus.language': 'language',
     'focus.referenceCrawl.maxPages': 'referencePages',
     'focus.referenceCrawl.maxDepth': 'referenceDepth',
   };

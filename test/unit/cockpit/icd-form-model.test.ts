@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { icdSchema } from '../../../worker/icd/schema';
+import { icdSchema, parseIcd } from '../../../worker/icd/schema';
 import { fieldErrors, formValuesFromIcd, icdFromFormValues, validateForm } from '../../../app/icds/icd-form-model';
 
 test('a new form starts from the schema defaults and an empty name and seed list', () => {
@@ -61,4 +61,12 @@ test('server issues (400 bodies) are grouped the same way; unknown paths go to t
     { path: ['limits', 'maxRetries'], message: 'Too big' },
   ]);
   assert.deepEqual(errors, { seeds: ['Line 1: Not a valid http(s) URL'], 'moduleWeights.text': ['Too small'], form: ['Too big'] });
+});
+
+test('the language field sets focus.language, lower-cased; emptied, it clears the stored one', () => {
+  const base = parseIcd({ name: 'Langue', seeds: ['https://a.example/'], focus: { language: 'fra' } });
+  const values = formValuesFromIcd(base);
+  assert.equal(values.language, 'fra');
+  assert.equal(icdFromFormValues({ ...values, language: 'DEU' }, base).focus?.language, 'deu');
+  assert.equal('language' in icdFromFormValues({ ...values, language: ' ' }, base).focus!, false);
 });
