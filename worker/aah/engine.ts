@@ -57,6 +57,12 @@ export interface PageAnalysis {
   /** True when detection ran on this page (false: the host's cached answer was used). */
   detectionRan: boolean;
   adaptation: AdaptationEvent[];
+  /**
+   * Set when an adapted rule was adopted on this page: the objects it extracts from the earlier
+   * pages it was generated and validated on, which the original rule left empty (their source
+   * URLs are not this page's).
+   */
+  earlierObjects?: { url: string; objects: WebObject[] }[];
   /** Set when the page was not analysed; the crawler then treats its links as without an AAH. */
   skipped?: 'page-too-large';
 }
@@ -94,6 +100,9 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
   const hosts = new Map<string, HostState>();
   const store = new AdaptationStore(opts.validationPages);
   const vocabularies = buildVocabularies(kb);
+  // Per failing rule: the pages its candidates were generated and validated on (at most
+  // 1 + validationPages), so that an adopted rule also extracts what they held.
+  const candidatePages = new Map<string, Map<string, PageContext>>();
 
   function chooseApplication(host: HostState, page: PageContext): boolean {
     const due = host.app
@@ -148,18 +157,25 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
     const { follow, doNotFollow } = applyNavigation(nav, page);
     const objects: WebObject[] = app.extract.flatMap((a) => applyExtraction(a, `${app.id}/*/${a.id}`, page));
     const adaptation: AdaptationEvent[] = [];
+    const earlierObjects: { url: string; objects: WebObject[] }[] = [];
     for (const action of levelRule?.extract ?? []) {
       const rule = `${app.id}/${level}/${action.id}`;
       const found = applyExtraction(action, rule, page);
       if (found.length || action.optional) objects.push(...found);
-      else objects.push(...adapt(app, levelRule!, action, rule, page, adaptation));
+      else objects.push(...adapt(app, levelRule!, action, rule, page, adaptation, earlierObjects));
     }
     const actionsMatched = level !== null || follow.length > 0 || objects.length > 0;
-    return { application: { id: app.id, name: app.name, category: app.category }, level, follow, doNotFollow, objects, actionsMatched, adaptation };
+    return {
+      application: { id: app.id, name: app.name, category: app.category }, level, follow, doNotFollow, objects, actionsMatched, adaptation,
+      ...(earlierObjects.length ? { earlierObjects } : {}),
+    };
   }
 
   /** The original rule extracted nothing on a page of its level: adapted rule, or validate / generate candidates. */
-  function adapt(app: Application, levelRule: LevelRule, action: ExtractAction, rule: string, page: PageContext, events: AdaptationEvent[]): WebObject[] {
+  function adapt(
+    app: Application, levelRule: LevelRule, action: ExtractAction, rule: string, page: PageContext, events: AdaptationEvent[],
+    earlier: { url: string; objects: WebObject[] }[],
+  ): WebObject[] {
     const active = store.activeRule(rule);
     if (active && (opts.usePendingAdaptedRules || active.status === 'approved')) {
       const objs = extractObjects(action.type, expressionsOf(action, active.adapted.fields, active.adapted.select), active.id, page);
@@ -171,16 +187,28 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
       const adopted = store.validate(rule, page.url, works, action, app.id, levelRule.level, opts.now());
       if (adopted) {
         events.push({ rule, event: 'rule-adopted', candidates: 0, adaptedRule: adopted.id });
-        return extractObjects(action.type, expressionsOf(action, adopted.adapted.fields, adopted.adapted.select), adopted.id, page);
+        const expr = expressionsOf(action, adopted.adapted.fields, adopted.adapted.select);
+        const pages = candidatePages.get(rule);
+        candidatePages.delete(rule);
+        for (const url of [adopted.generatedOn, ...adopted.validatedOn]) {
+          const earlierPage = url === page.url ? undefined : pages?.get(url);
+          const objs = earlierPage ? extractObjects(action.type, expr, adopted.id, earlierPage) : [];
+          if (objs.length) earlier.push({ url, objects: objs });
+        }
+        return extractObjects(action.type, expr, adopted.id, page);
       }
       if (store.hasPending(rule)) {
+        if (works.some(Boolean)) candidatePages.get(rule)?.set(page.url, page);
         events.push({ rule, event: 'candidates-validated', candidates: store.pending(rule).length });
         return [];
       }
+      candidatePages.delete(rule);
     }
     if (!store.mayGenerate(rule)) return [];
     const candidates = relaxAction(action, vocabularies.get(app.category)!, page, opts.maxCandidates);
     const kept = store.propose(rule, candidates, page.url);
+    if (kept) candidatePages.set(rule, new Map([[page.url, page]]));
+    else candidatePages.delete(rule);
     events.push({ rule, event: kept ? 'candidates-generated' : 'no-candidate', candidates: kept });
     return [];
   }

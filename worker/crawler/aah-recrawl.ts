@@ -26,10 +26,11 @@ export function aahOnRecrawl(ctx: CrawlContext, ex: HttpExchange, html: Buffer, 
 export async function storeRecrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): Promise<void> {
   const objects = check?.verdict?.objects ?? [];
   if (!objects.length) return;
-  await Promise.all(objects.map((o) => ctx.writer.writeMetadata(url, { webObject: o })));
-  const capture = ctx.db.prepare('SELECT id FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT 1').get(ctx.crawlId, url) as { id: number } | undefined;
-  const host = new URL(url).host;
+  // Objects with a `url` are an earlier page's (an adapted rule adopted on this one).
+  await Promise.all(objects.map(({ url: source = url, ...webObject }) => ctx.writer.writeMetadata(source, { webObject })));
   ctx.db.transaction(() => {
-    for (const o of objects) ctx.store.addObject({ captureId: capture?.id ?? null, url, host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
+    for (const { url: source = url, ...o } of objects) {
+      ctx.store.addObject({ captureId: ctx.store.latestCaptureId(source), url: source, host: new URL(source).host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
+    }
   })();
 }

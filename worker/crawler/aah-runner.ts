@@ -10,7 +10,8 @@ export interface AahVerdict {
   restrictNavigation: boolean;
   follow: { url: string; bonus: number }[];
   doNotFollow: string[];
-  objects: { type: string; fields: Record<string, string>; rule: string; application: string }[];
+  /** This page's objects, then (with `url`) those of earlier pages an adapted rule adopted here extracts. */
+  objects: { type: string; fields: Record<string, string>; rule: string; application: string; url?: string }[];
 }
 
 /** A fetched HTML page as the AAH reads it. */
@@ -70,7 +71,7 @@ export class AahRunner {
    */
   recrawl(page: HtmlPage, previousObjects: readonly Pick<WebObject, 'type' | 'fields'>[]): RecrawlCheck {
     const verdict = this.analyseHtml(page);
-    const objects = verdict?.objects ?? [];
+    const objects = (verdict?.objects ?? []).filter((o) => !o.url);
     const comparison = previousObjects.length || objects.length ? compareWithPrevious(previousObjects, objects) : null;
     const changes = (comparison?.types ?? []).flatMap((t) => {
       const parts = [
@@ -102,7 +103,10 @@ export class AahRunner {
       restrictNavigation: true,
       follow: result.follow.map((f) => ({ url: canon(f.url), bonus: f.bonus })),
       doNotFollow: result.doNotFollow.map((d) => canon(d.url)),
-      objects: result.objects.map((o) => ({ type: o.type, fields: o.fields, rule: o.rule, application })),
+      objects: [
+        ...result.objects.map((o) => ({ type: o.type, fields: o.fields, rule: o.rule, application })),
+        ...(result.earlierObjects ?? []).flatMap((e) => e.objects.map((o) => ({ type: o.type, fields: o.fields, rule: o.rule, application, url: e.url }))),
+      ],
     };
   }
 

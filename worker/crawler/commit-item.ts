@@ -45,7 +45,9 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
       depth: item.depth, score: lease.priority, scoreBreakdown, similarity: item.similarity ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
     });
     for (const o of item.objects ?? []) {
-      store.addObject({ captureId, url: item.url, host: item.host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
+      // An earlier page's objects (adapted rule adopted on this page) belong to that page's capture.
+      const page = o.url ? { captureId: store.latestCaptureId(o.url), url: o.url, host: new URL(o.url).host } : { captureId, url: item.url, host: item.host };
+      store.addObject({ ...page, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
     }
     frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
     stats.recordFetch(ex.status, size);

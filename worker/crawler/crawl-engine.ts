@@ -210,7 +210,7 @@ export class CrawlEngine {
     if (item.exchange) await releaseBody(item.exchange.body).catch(() => undefined);
     if (summary) this.pendingCaptures.push(summary);
     if (item.objects?.length && this.opts.objectsJsonlPath) {
-      appendFileSync(this.opts.objectsJsonlPath, item.objects.map((o) => JSON.stringify({ type: o.type, url: item.url, fields: o.fields })).join('\n') + '\n');
+      appendFileSync(this.opts.objectsJsonlPath, item.objects.map((o) => JSON.stringify({ type: o.type, url: o.url ?? item.url, fields: o.fields })).join('\n') + '\n');
     }
     return item.released === true;
   }

@@ -43,7 +43,8 @@ export interface CrawlItem {
   title?: string;
   /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */
   similarity?: number;
-  objects?: { type: string; fields: Record<string, string>; rule: string; application: string }[];
+  /** Web objects; `url` is set on objects of an earlier page, extracted once an adapted rule was adopted on this one. */
+  objects?: { type: string; fields: Record<string, string>; rule: string; application: string; url?: string }[];
   finishedBy?: { stage: string } & StageResult;
 }
 

@@ -77,6 +77,12 @@ export class CaptureStore {
     this.insertLog.run(this.crawlId, l.url, l.status, l.outcome, l.message, l.size, Math.round(l.durationMs), l.retries, sqlDate(l.at));
   }
 
+  /** Id of the latest capture of a URL in this crawl, or null. */
+  latestCaptureId(url: string): number | null {
+    const row = this.db.prepare('SELECT id FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT 1').get(this.crawlId, url) as { id: number } | undefined;
+    return row?.id ?? null;
+  }
+
   addObject(o: WebObjectRow): void {
     this.insertObject.run(this.crawlId, o.captureId, o.url, o.host, o.type, o.application, o.rule, JSON.stringify(o.fields), sqlDate(new Date()));
   }

@@ -190,3 +190,18 @@ test('an expression the archivist rejected is never adopted again', () => {
   for (const r of adopted) assert.notDeepEqual(r.adapted, rejected.adapted, 'the rejected expression came back');
   assert.equal(adopted.length, 1, "another candidate was adopted instead");
 });
+
+test('the adopting page also hands back the objects of the pages the rule was generated and validated on', () => {
+  const engine = createAahEngine(kb());
+  const results = [1, 2, 3, 4].map((t) => engine.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: renamedTopicPage(t) }));
+  assert.deepEqual(results.map((r) => r.earlierObjects), [undefined, undefined, undefined, results[3].earlierObjects]);
+  const [rule] = engine.adaptedRules();
+  const earlier = results[3].earlierObjects!;
+  assert.deepEqual(earlier.map((e) => e.url), [1, 2, 3].map((t) => `http://q.test/viewtopic.php?t=${t}`));
+  for (const [k, e] of earlier.entries()) {
+    assert.deepEqual(e.objects.map((o) => o.fields), [0, 1, 2].map((i) => expectedPost(k + 1, i)));
+    for (const o of e.objects) assert.equal(o.rule, rule.id);
+  }
+  // Pages are not kept once the rule is adopted: the next page hands back nothing more.
+  assert.equal(engine.analysePage({ url: 'http://q.test/viewtopic.php?t=5', html: renamedTopicPage(5) }).earlierObjects, undefined);
+});

@@ -13,7 +13,7 @@ export const warcStage: Stage = {
     item.ticket = ctx.sequencer.ticket();
     const outlinks = (item.links ?? []).map((l) => `${l.url} ${l.kind === 'requisite' ? 'E' : 'L'} ${l.source}`);
     const capture = ctx.writer.writeCapture(ex, { metadata: outlinks.length ? { outlink: outlinks } : undefined });
-    const objects = (item.objects ?? []).map((o) => ctx.writer.writeMetadata(item.url, { webObject: o }));
+    const objects = (item.objects ?? []).map(({ url = item.url, ...webObject }) => ctx.writer.writeMetadata(url, { webObject }));
     const [location] = await Promise.all([capture, ...objects]);
     item.location = { filename: location!.filename, offset: location!.offset, length: location!.length, recordType: location!.type === 'revisit' ? 'revisit' : 'response', recordId: location!.recordId };
     return PROCEED;
