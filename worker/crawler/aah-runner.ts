@@ -23,6 +23,12 @@ export interface HtmlPage {
   html: Buffer;
 }
 
+export interface AahRunnerOptions {
+  /** How often the stored rules' statuses are re-read (ms). Default 5,000. */
+  statusRefreshMs?: number;
+  now?: () => number;
+}
+
 /** What a recrawl of a page tells about its application's rules. */
 export interface RecrawlCheck {
   verdict: AahVerdict | null;
@@ -40,23 +46,33 @@ export interface RecrawlCheck {
 export class AahRunner {
   /** Rules restored from the store at start (rejected ones included), for the crawl's report. */
   readonly restored: { usable: number; rejected: number; unreadable: number };
+  /** Engine rule id → stored row and the status the engine has, to follow the cockpit's decisions. */
+  private readonly stored = new Map<string, { rowId: number; status: string }>();
+  private statusesReadAt: number;
 
   private constructor(
     private readonly engine: AahEngine,
     private readonly queryHandling: QueryHandling,
     private readonly rules: AdaptedRuleStore | null,
+    private readonly options: AahRunnerOptions,
   ) {
-    const loaded = rules?.loadAll() ?? { rules: [], unreadable: 0 };
+    const loaded = rules?.loadAll() ?? { rules: [], rowIds: new Map<string, number>(), unreadable: 0 };
     engine.loadAdaptedRules(loaded.rules);
+    for (const r of loaded.rules) this.stored.set(r.id, { rowId: loaded.rowIds.get(r.id)!, status: r.status });
     const rejected = loaded.rules.filter((r) => r.status === 'rejected').length;
     this.restored = { usable: loaded.rules.length - rejected, rejected, unreadable: loaded.unreadable };
+    this.statusesReadAt = this.now();
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   /** Parses the knowledge base; an invalid one fails the crawl start with the line numbers. */
-  static create(xml: string, queryHandling: QueryHandling, rules: AdaptedRuleStore | null = null): AahRunner {
+  static create(xml: string, queryHandling: QueryHandling, rules: AdaptedRuleStore | null = null, options: AahRunnerOptions = {}): AahRunner {
     const parsed = parseKnowledgeBase(xml);
     if (!parsed.ok) throw new Error(`Invalid knowledge base: ${parsed.errors.slice(0, 5).map((e) => `line ${e.line}: ${e.message}`).join('; ')}`);
-    return new AahRunner(createAahEngine(parsed.kb), queryHandling, rules);
+    return new AahRunner(createAahEngine(parsed.kb), queryHandling, rules, options);
   }
 
   analyse(item: CrawlItem): AahVerdict | null {
@@ -85,6 +101,7 @@ export class AahRunner {
   }
 
   private analyseHtml(page: HtmlPage): AahVerdict | null {
+    this.followDecisions();
     const html = page.html;
     // html is decoded only if the engine reads it (hosts cached as "no application" skip the page).
     let text: string | undefined;
@@ -114,6 +131,25 @@ export class AahRunner {
     if (!this.rules) return;
     const adopted = new Set(events.filter((e) => e.event === 'rule-adopted' && e.adaptedRule).map((e) => e.adaptedRule!));
     if (!adopted.size) return;
-    for (const rule of this.engine.adaptedRules()) if (adopted.has(rule.id)) this.rules.add(rule);
+    for (const rule of this.engine.adaptedRules()) {
+      if (adopted.has(rule.id)) this.stored.set(rule.id, { rowId: this.rules.add(rule), status: rule.status });
+    }
+  }
+
+  /**
+   * The archivist approves or rejects rules in the cockpit while the crawl runs: re-read the
+   * stored statuses every `statusRefreshMs`, so a rejected rule stops extracting in this crawl.
+   */
+  private followDecisions(): void {
+    if (!this.rules || !this.stored.size || this.now() - this.statusesReadAt < (this.options.statusRefreshMs ?? 5000)) return;
+    this.statusesReadAt = this.now();
+    const statuses = this.rules.statuses();
+    for (const [ruleId, s] of this.stored) {
+      const status = statuses.get(s.rowId);
+      if ((status === 'approved' || status === 'rejected') && status !== s.status) {
+        this.engine.setAdaptedRuleStatus(ruleId, status);
+        s.status = status;
+      }
+    }
   }
 }

@@ -63,10 +63,10 @@ export class AdaptedRuleStore {
    * pending ones are used, rejected ones only keep their expression from being adopted again.
    * Rows that cannot be read (hand-edited JSON) are skipped and counted.
    */
-  loadAll(): { rules: AdaptedRule[]; unreadable: number } {
+  loadAll(): { rules: AdaptedRule[]; rowIds: Map<string, number>; unreadable: number } {
     const rows = this.db.prepare('SELECT id, crawlId, application, originalRule, expression, provenance, status FROM AdaptedRule ORDER BY id').all() as Row[];
     const rules: AdaptedRule[] = [];
-    const ids = new Set<string>();
+    const rowIds = new Map<string, number>();
     let unreadable = 0;
     for (const row of rows) {
       const rule = fromRow(row);
@@ -75,11 +75,17 @@ export class AdaptedRuleStore {
         continue;
       }
       // Two crawls may each have adopted "<rule>~adapted-1"; keep ids unique within the engine.
-      if (ids.has(rule.id)) rule.id = `${rule.id}-row${row.id}`;
-      ids.add(rule.id);
+      if (rowIds.has(rule.id)) rule.id = `${rule.id}-row${row.id}`;
+      rowIds.set(rule.id, row.id);
       rules.push(rule);
     }
-    return { rules, unreadable };
+    return { rules, rowIds, unreadable };
+  }
+
+  /** The archivist's current decision on each row (the cockpit changes them while a crawl runs). */
+  statuses(): Map<number, string> {
+    const rows = this.db.prepare('SELECT id, status FROM AdaptedRule').all() as { id: number; status: string }[];
+    return new Map(rows.map((r) => [r.id, r.status]));
   }
 }
 
