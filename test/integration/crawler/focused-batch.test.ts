@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli } from '../../support/run-cli';
+import { startFixtureSite } from '../../support/fixture-site';
 
 /**
  * Three on-topic pages, each about one of the topic's three terms, all link /t; only the glacier
@@ -120,4 +121,43 @@ test('batch prioritisation rescores the links of a batch from its summed evidenc
   const paths = Object.keys(PAGES).sort();
   assert.deepEqual(captures.map((c) => c.path).sort(), paths);
   assert.deepEqual([...batch.requests].sort(), paths);
+});
+
+test('batch mode stays polite: the URLs of a host batch are fetched one at a time, each after the delay', { timeout: 120_000 }, async () => {
+  const DELAY_MS = 150;
+  const site = await startFixtureSite({ pageCount: 12, delayMs: 20 });
+  const out = mkdtempSync(join(tmpdir(), 'tm-batch-polite-'));
+  const icdPath = join(out, 'icd.json');
+  writeFileSync(icdPath, JSON.stringify({
+    name: 'Batch polite',
+    seeds: [`${site.origin}/`],
+    // Four slots, one host: a batch of three holds the host, the other slots stay idle.
+    politeness: { minDelayMs: DELAY_MS, maxDelayMs: 5000, delayFactor: 0, concurrency: 4 },
+    focus: { enabled: true, keywords: [{ term: 'tides', weight: 1 }], batch: { enabled: true, bl: 3 } },
+  }));
+  try {
+    const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+    assert.equal(run.code, 0, run.stderr);
+    const seen = site.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.path);
+    // The site's 12 pages plus /page/0.html (a link to page 0 under another URL).
+    assert.equal(new Set(seen).size, 13, `every page: ${seen.join(' ')}`);
+    assert.equal(seen.length, 13, 'each fetched once');
+    const sorted = [...site.requests].sort((a, b) => a.at - b.at);
+    for (let i = 1; i < sorted.length; i++) {
+      const previous = sorted[i - 1]!;
+      const current = sorted[i]!;
+      assert.ok(previous.end !== undefined && previous.end <= current.at, `never two in flight: ${previous.path} and ${current.path}`);
+      // Start to start: the server's own clock, no slack needed for when its 'finish' event fires.
+      assert.ok(current.at - previous.at >= DELAY_MS, `${current.at - previous.at} ms between the starts of ${previous.path} and ${current.path}`);
+    }
+    const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+    try {
+      const captured = db.prepare("SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM Capture WHERE url NOT LIKE '%/robots.txt'").get() as { n: number; d: number };
+      assert.deepEqual(captured, { n: 13, d: 13 });
+    } finally {
+      db.close();
+    }
+  } finally {
+    await site.close();
+  }
 });
