@@ -55,6 +55,7 @@ async function crawl(batch: boolean, resume: boolean) {
     politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 1 },
     focus: {
       enabled: true,
+      language: 'eng', // the pages are short and repetitive: no guessing
       keywords: [{ term: 'glacier', weight: 1 }, { term: 'ice', weight: 1 }, { term: 'melt', weight: 1 }],
       updateFunction: 'AVG',
       batch: { enabled: batch, bl: 5 },
@@ -133,7 +134,7 @@ test('batch mode stays polite: the URLs of a host batch are fetched one at a tim
     seeds: [`${site.origin}/`],
     // Four slots, one host: a batch of three holds the host, the other slots stay idle.
     politeness: { minDelayMs: DELAY_MS, maxDelayMs: 5000, delayFactor: 0, concurrency: 4 },
-    focus: { enabled: true, keywords: [{ term: 'tides', weight: 1 }], batch: { enabled: true, bl: 3 } },
+    focus: { enabled: true, language: 'eng', keywords: [{ term: 'tides', weight: 1 }], batch: { enabled: true, bl: 3 } },
   }));
   try {
     const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
