@@ -51,6 +51,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** host → its entries in every open crawl (DNS and robots facts are per host, not per crawl). */
   private readonly byHost = new Map<string, Set<HostEntry>>();
   private nextToken = 1;
+  /** host → IP key as last written to frontier_host by this process. */
+  private readonly storedKeys = new Map<string, string>();
 
   /** Opens a frontier on an existing handle (the crawl DB, WAL mode); creates its tables if missing. */
   constructor(private readonly db: Database.Database, opts: SqliteFrontierOptions = {}, private readonly ownsDb = false) {
@@ -281,9 +283,12 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   setHostKey(host: string, key: string): boolean {
+    // The DNS stage calls this for every URL: when nothing changed there is nothing to write.
+    if (this.storedKeys.get(host) === key) return this.registry.setHostKey(host, key);
     const old = this.registry.keyOf(host);
     const ok = this.registry.setHostKey(host, key);
     this.st.setHostKey.run(host, key);
+    this.storedKeys.set(host, key);
     this.replace(host, old);
     return ok;
   }
