@@ -4,17 +4,20 @@ import type { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 
 /**
- * Acknowledges one processed URL in a single transaction: its frontier state, the URLs it
- * discovered, its capture row, crawl-log entry and Web objects. Items with WARC records commit
+ * Acknowledges one processed URL atomically (a savepoint in a group commit, crawler/group-commit.ts):
+ * its frontier state, the URLs it discovered, its capture row, crawl-log entry and Web objects. Items with WARC records commit
  * in WARC order (their ticket), so a crash leaves acknowledged captures as a prefix of the file.
  */
 export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContext): Promise<CaptureSummary | null> {
   if (item.ticket !== undefined) await ctx.sequencer.turn(item.ticket);
+  let committed: Promise<CaptureSummary | null>;
   try {
-    return ctx.db.transaction(() => writeOutcome(item, lease, ctx))();
+    // Queued in ticket order into the next group commit; the next ticket may queue right behind it.
+    committed = ctx.commits.run(() => writeOutcome(item, lease, ctx));
   } finally {
     if (item.ticket !== undefined) ctx.sequencer.settle(item.ticket);
   }
+  return committed;
 }
 
 function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): CaptureSummary | null {

@@ -13,6 +13,7 @@ import { CaptureStore, storedSimilarities } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { CrawlStatsTracker } from './crawl-stats';
 import { CommitSequencer } from './commit-sequencer';
+import { GroupCommit } from './group-commit';
 import { SqliteDedupLookup } from './sqlite-dedup';
 import { cutUncommittedTail } from './warc-reconcile';
 import { FocusAnalysis } from './focus-analysis';
@@ -39,6 +40,8 @@ export interface CrawlContextOptions {
 export class CrawlContext {
   readonly stats: CrawlStatsTracker;
   readonly sequencer = new CommitSequencer();
+  /** Writes of items ready within a few ms share one transaction (in commit order). */
+  readonly commits: GroupCommit;
   readonly traps: TrapDetector;
   /** robots.txt fetches not yet paid for with a politeness delay (the robots stage drains it). */
   robotsFetched: { host: string; durationMs: number }[] = [];
@@ -58,6 +61,7 @@ export class CrawlContext {
     readonly aah: AahRunner | null,
   ) {
     this.stats = new CrawlStatsTracker();
+    this.commits = new GroupCommit(db);
     this.coherence = new CoherenceStore(db, crawlId);
     this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
   }
@@ -154,7 +158,7 @@ export class CrawlContext {
       const location = await this.writer.writeCapture(ex);
       await this.sequencer.turn(ticket);
       const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
-      this.db.transaction(() => {
+      await this.commits.run(() => {
         this.store.addCapture({
           url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
           payloadDigest: ex.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
@@ -162,7 +166,7 @@ export class CrawlContext {
           scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
         });
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message, size, durationMs: 0, retries: 0, at: new Date() });
-      })();
+      });
     } finally {
       await releaseBody(ex.body).catch(() => undefined);
       await this.sequencer.turn(ticket).catch(() => undefined);

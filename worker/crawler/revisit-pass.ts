@@ -136,7 +136,7 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
     }
     await ctx.sequencer.turn(ticket);
     const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
-    ctx.db.transaction(() => {
+    await ctx.commits.run(() => {
       ctx.store.addCapture({
         url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
         payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response',
@@ -144,7 +144,7 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
         depth: page.depth, score: null, scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
       });
       ctx.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message, size, durationMs: 0, retries: 0, at: new Date() });
-    })();
+    });
   } finally {
     await ctx.sequencer.turn(ticket).catch(() => undefined);
     ctx.sequencer.settle(ticket);
