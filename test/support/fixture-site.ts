@@ -21,7 +21,13 @@ export async function startFixtureSite(opts: { pageCount: number; delayMs?: numb
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const entry: FixtureSite['requests'][number] = { path, host: String(req.headers.host ?? ''), at: Date.now(), ua: String(req.headers['user-agent'] ?? '') };
     requests.push(entry);
-    res.on('finish', () => (entry.end = Date.now()));
+    // The end is when the response is handed over, not when 'finish' fires: under load that event
+    // comes late, which would make the gap to the next request look shorter than it was.
+    const endResponse = res.end.bind(res) as (...args: unknown[]) => typeof res;
+    res.end = ((...args: unknown[]) => {
+      entry.end = Date.now();
+      return endResponse(...args);
+    }) as typeof res.end;
     setTimeout(() => {
       if (path === '/robots.txt') {
         if (!opts.robots) {

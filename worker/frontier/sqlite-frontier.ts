@@ -286,7 +286,9 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     // The DNS stage calls this for every URL: when nothing changed there is nothing to write.
     if (this.storedKeys.get(host) === key) return this.registry.setHostKey(host, key);
     const old = this.registry.keyOf(host);
-    const ok = this.registry.setHostKey(host, key);
+    // A held lease moving onto the IP's clock must also wait for that clock's delay.
+    const cfg = this.byHost.get(host)?.values().next().value?.politeness;
+    const ok = this.registry.setHostKey(host, key, cfg ? { now: this.clock.now(), cfg } : undefined);
     this.st.setHostKey.run(host, key);
     this.storedKeys.set(host, key);
     this.replace(host, old);

@@ -24,15 +24,18 @@ export class PolitenessRegistry {
   /**
    * Records the host's IP (or any shared key). If the host holds its old key, the hold moves to
    * the new one; returns false when the new key is already held by another host — the caller
-   * should then give its lease back (the request must not start).
+   * should then give its lease back (the request must not start). With `readyCheck`, also false
+   * when the new key's delay has not passed yet (the host was leased under its name's clock, and
+   * another name on that IP was fetched a moment ago).
    */
-  setHostKey(host: string, key: string): boolean {
+  setHostKey(host: string, key: string, readyCheck?: { now: number; cfg: DelayConfig }): boolean {
     this.hostKeys.set(host, key);
     const old = this.held.get(host);
     if (old === undefined || old === key) return true;
     this.holders.delete(old);
     this.held.delete(host);
     if (this.holders.has(key)) return false;
+    if (readyCheck && nextAllowedAt(this.timings.get(key), readyCheck.cfg, this.robotsDelays.get(host)) > readyCheck.now) return false;
     this.holders.set(key, host);
     this.held.set(host, key);
     return true;

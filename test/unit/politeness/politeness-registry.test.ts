@@ -81,3 +81,19 @@ test('a simulated clock wakes sleepers in time order', async () => {
   assert.deepEqual(woke, ['a@200', 'b@300']);
   assert.equal(await clock.runNext(), false);
 });
+
+test('a host leased under its own name waits for its IP clock once resolved: another name on that IP was just fetched', () => {
+  const reg = new PolitenessRegistry();
+  const cfg = { enabled: true, minDelayMs: 200, maxDelayMs: 1000, delayFactor: 0 };
+  reg.setHostKey('a.example', '10.0.0.1');
+  assert.equal(reg.tryAcquire('a.example', 1_000, cfg), true);
+  reg.finish('a.example', { lastStartAt: 1_000, lastDurationMs: 10 });
+  // b.example is not resolved yet: its name's clock is free, so it is leased at once…
+  assert.equal(reg.tryAcquire('b.example', 1_050, cfg), true);
+  // …and resolving it to a.example's IP must stop the request: 10.0.0.1 is ready only at 1,210 (end + delay).
+  assert.equal(reg.setHostKey('b.example', '10.0.0.1', { now: 1_050, cfg }), false);
+  assert.equal(reg.isBusy('10.0.0.1'), false, 'the refused lease holds nothing');
+  assert.equal(reg.readyAt('b.example', cfg), 1_210);
+  assert.equal(reg.tryAcquire('b.example', 1_209, cfg), false);
+  assert.equal(reg.tryAcquire('b.example', 1_210, cfg), true, 'its turn comes on the shared clock');
+});
