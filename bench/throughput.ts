@@ -271,6 +271,8 @@ for (const t of tools) {
 let steady: null | {
   pages: number; command: string; htmlPages: number; captures: number; wallS: number; pagesPerSecond: number; peakRssMb: number; cpuMsPerPage: number;
   fifths: { captures: number; seconds: number; pagesPerSecond: number }[]; lastVsFirst: number;
+  /** Captures per whole second since the first capture (the crawl's timeline, to see ramp-up and tail). */
+  capturesPerSecond: number[];
 } = null;
 if (!args['no-steady'] && (!only || only.has('steady'))) {
   console.error(`bench: steady-state run on ${STEADY_PAGES} pages…`);
@@ -304,6 +306,12 @@ if (!args['no-steady'] && (!only || only.has('steady'))) {
       cpuMsPerPage: (m.cpuS * 1000) / caps.html,
       fifths,
       lastVsFirst: fifths[4].pagesPerSecond / fifths[0].pagesPerSecond,
+      capturesPerSecond: t.reduce((acc: number[], x) => {
+        const sec = Math.floor((x - t[0]) / 1000);
+        while (acc.length <= sec) acc.push(0);
+        acc[sec]++;
+        return acc;
+      }, []),
     };
     console.error(`steady: ${fifths.map((f) => f.pagesPerSecond.toFixed(0)).join(' / ')} pages/s per fifth, last/first ${steady.lastVsFirst.toFixed(3)}`);
   } finally {
@@ -315,7 +323,15 @@ rmSync(base, { recursive: true, force: true });
 
 // ---------------------------------------------------------------------------------------------------------------
 const pps = (n: string) => summary[n]?.pagesPerSecond;
-const ratio = (a: string, b: string) => (pps(a) && pps(b) ? pps(a)! / pps(b)! : null);
+// Ratios: the median over rounds of the two tools' pages/s in the same round (the runs are interleaved, so a round's
+// figures share the machine's conditions); falls back to the ratio of medians when the run counts differ.
+const ratio = (a: string, b: string): number | null => {
+  const ra = runs.get(a);
+  const rb = runs.get(b);
+  if (!ra || !rb || !ra.length || !rb.length) return null;
+  if (ra.length !== rb.length) return pps(a)! / pps(b)!;
+  return median(ra.map((x, i) => x.pagesPerSecond / rb[i].pagesPerSecond));
+};
 const targets: { target: string; value: number | null; unit: string; met: boolean | null }[] = [];
 const addTarget = (target: string, value: number | null, unit: string, ok: (v: number) => boolean) =>
   targets.push({ target, value, unit, met: value === null ? null : ok(value) });
@@ -358,6 +374,7 @@ const result = {
   settings: { runs: RUNS, pages: PAGES, concurrency: CONCURRENCY, steadyPages: args['no-steady'] ? null : STEADY_PAGES, siteHtmlBytes: site.htmlBytes },
   method:
     'pages/s = HTML pages of the site captured ÷ wall seconds of the whole process (start-up included), median of the runs; ' +
+    'ratios = median over rounds of the two tools\' pages/s in the same round; ' +
     'CPU ms per page = (user + sys CPU of the process and its threads and children, GNU time) ÷ HTML pages, median; peak RSS = GNU time %M, largest of the runs.',
   commands,
   icds: icdsUsed,
@@ -405,7 +422,7 @@ for (const t of tools) {
 md.push(
   '',
   'pages/s = HTML pages captured ÷ wall seconds of the whole process (start-up included); CPU = user + sys of the process, its threads and children; ' +
-    'peak RSS = GNU time\'s maximum resident set size, largest of the runs. The bare undici loop (fetch only, 32 in flight) is the ceiling ' +
+    'peak RSS = GNU time\'s maximum resident set size, largest of the runs; "Tidemark ÷ tool" and the ratios below are the median over rounds of the ratio within a round. The bare undici loop (fetch only, 32 in flight) is the ceiling ' +
     'the network and nginx allow; "+ parse + warcio" is the cost of the minimum a crawler must do with the stock libraries.',
   '',
 );
