@@ -5,13 +5,15 @@
 // every file through tsx. If the bundle cannot be built or stored, tsx runs the sources as is
 // (as it does when TIDEMARK_NO_BUNDLE=1).
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'worker/cli/main.ts');
-const cacheDir = join(root, 'node_modules/.cache/tidemark');
+// One cache per source tree: snapshots of other commits may share this node_modules (a symlink).
+const cacheDir = join(root, 'node_modules/.cache/tidemark', createHash('sha1').update(root).digest('hex').slice(0, 12));
 const bundle = join(cacheDir, 'cli.mjs');
 const manifest = join(cacheDir, 'cli.inputs.json');
 
