@@ -92,6 +92,13 @@ export async function decodeContentEncoding(
   overflow: OverflowMode = 'throw',
 ): Promise<Buffer<ArrayBuffer>> {
   const codings = parseContentCodings(contentEncoding);
+  const bytes = Buffer.isBuffer(body) ? body : body.kind === 'memory' ? body.bytes : null;
+  if (bytes && (!codings || codings.length === 0)) {
+    // Nothing to undo (identity, the usual case): the bytes themselves, without a stream or a copy.
+    if (bytes.length <= maxDecodedBytes) return bytes as Buffer<ArrayBuffer>;
+    if (overflow === 'throw') throw new DecompressionBombError(maxDecodedBytes);
+    return bytes.subarray(0, maxDecodedBytes) as Buffer<ArrayBuffer>;
+  }
   const chunks = Buffer.isBuffer(body) ? memoryChunks(body) : body.kind === 'memory' ? memoryChunks(body.bytes) : fileChunks(body.path);
   if (!codings || codings.length === 0) return decodeStreamCapped(chunks, [], maxDecodedBytes, undefined, overflow);
   // Peek at the first chunk (for the deflate wrapper check), then hand the whole stream on.

@@ -35,6 +35,9 @@ test('past the cap: DecompressionBombError, or the first bytes with overflow "tr
   const prefix = await decodeContentEncoding(bomb, 'gzip', 1000, 'truncate');
   assert.equal(prefix.length, 1000);
   await assert.rejects(decodeContentEncoding(Buffer.alloc(2000), undefined, 1000), DecompressionBombError, 'identity bodies obey the cap too');
+  const identityPrefix = await decodeContentEncoding({ kind: 'memory', bytes: Buffer.from('abcdef') }, 'identity', 4, 'truncate');
+  assert.equal(identityPrefix.toString(), 'abcd', 'identity bodies are truncated at the cap too');
+  assert.equal((await decodeContentEncoding({ kind: 'memory', bytes: Buffer.from('abcd') }, undefined, 4)).toString(), 'abcd', 'exactly at the cap is not over it');
 });
 
 test('the bomb stops early: only a few input chunks are read, not the whole stream', async () => {
