@@ -316,6 +316,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.crawl(crawlId).hostCounters();
   }
 
+  /**
+   * True when this process already added or excluded `url` in the crawl (an in-memory set, capped:
+   * false means "maybe new", never "certainly new").
+   */
+  knows(crawlId: number, url: string): boolean {
+    return this.crawl(crawlId).knownUrls.has(url);
+  }
+
   lookup(crawlId: number, url: string): UrlRecord | null {
     const r = this.st.lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
     return r ? toUrlRecord(r) : null;
