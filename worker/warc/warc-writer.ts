@@ -35,7 +35,7 @@ export interface WarcWriterOptions {
   isPartOf?: string;
   /** Payload-digest lookup for revisits; in-memory by default. */
   dedup?: DedupLookup;
-  /** Compression threads; one per core by default. */
+  /** Compression threads; one per core besides the main thread's by default. */
   threads?: number;
   /** Clock for file names (tests). */
   now?: () => Date;
