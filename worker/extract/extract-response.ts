@@ -17,6 +17,8 @@ export interface ResponseInput {
   maxDecodedBytes: number;
   /** How query strings of the links are canonicalised; the crawl's `scope.queryHandling`. Default 'keep'. */
   queryHandling?: QueryHandling;
+  /** HTML: collect text, anchor texts and link contexts (default true; see HtmlExtractOptions.text). */
+  text?: boolean;
 }
 
 export type ResponseKind = 'html' | 'css' | 'sitemap' | 'feed' | 'robots' | 'other';
@@ -80,7 +82,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
   switch (kind) {
     case 'html': {
       const charset = sniffCharset(body, contentType);
-      const page = extractHtml(decodeText(body, contentType, charset), url, opts);
+      const page = extractHtml(decodeText(body, contentType, charset), url, { ...opts, text: input.text ?? true });
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };

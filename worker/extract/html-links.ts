@@ -20,6 +20,12 @@ export interface HtmlExtractOptions {
   queryHandling?: QueryHandling;
   /** Longest context kept around an anchor, in characters. Default 500. */
   maxContext?: number;
+  /**
+   * Collect the visible text, anchor texts and link contexts (default true). Off, links come with
+   * empty anchorText/context (an image's alt text still counts) and `text` is empty: the crawl
+   * turns it off when no focused crawling reads them, which saves about a fifth of the parse.
+   */
+  text?: boolean;
 }
 
 interface Block {
@@ -98,7 +104,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   private breakText(): void {
-    if (!this.lastSpace) this.appendText(' ');
+    if (!this.lastSpace && this.opts.text) this.appendText(' ');
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
@@ -174,7 +180,7 @@ class LinkCollector implements Partial<Handler> {
   ontext(data: string): void {
     if (this.inTitle) this.titleText = (this.titleText ?? '') + data;
     else if (this.styleText !== null) this.styleText += data;
-    else if (this.hidden === 0) this.appendText(data);
+    else if (this.hidden === 0 && this.opts.text) this.appendText(data);
   }
 
   private closeAnchor(): void {
@@ -186,7 +192,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   private closeBlock(block: Block): void {
-    if (block.links.length === 0) return;
+    if (block.links.length === 0 || !this.opts.text) return;
     const text = this.chunks.slice(block.chunk).join('');
     for (const { link, offset } of block.links) link.context = windowAround(text, offset - block.offset, this.opts.maxContext);
   }
@@ -252,7 +258,7 @@ export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
  * markup: htmlparser2 recovers from anything, and so does the collector.
  */
 export function extractHtml(html: string, pageUrl: string, options: HtmlExtractOptions = {}): HtmlExtraction {
-  const collector = new LinkCollector(pageUrl, { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500 });
+  const collector = new LinkCollector(pageUrl, { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true });
   const parser = new Parser(collector, { decodeEntities: true });
   parser.end(html);
   let links = dedupeLinks(collector.raw);

@@ -87,6 +87,22 @@ test('anchor text and paragraph context', () => {
   assert.ok(deep.includes('deep link'), 'the window is around the anchor');
 });
 
+test('text: false finds the same links without text, anchor texts or contexts (alt text still names an image link)', () => {
+  const html = `<html><head><title>Tides</title><style>.x{background:url(/bg.png)}</style></head><body>
+    <p>Read <a href="/report">the report</a> now.</p><a href="/img-link"><img src="i.png" alt="Tide chart"></a>
+    <div style="background:url(/inline.png)">text</div><meta name="robots" content="nofollow"></body></html>`;
+  const full = extractHtml(html, PAGE);
+  const lean = extractHtml(html, PAGE, { text: false });
+  assert.deepEqual(lean.links.map((l) => [l.url, l.kind, l.source]), full.links.map((l) => [l.url, l.kind, l.source]));
+  assert.ok(full.links.length >= 5 && full.text.includes('Read the report now'));
+  assert.equal(lean.text, '');
+  assert.equal(lean.title, 'Tides');
+  const get = (p: string) => lean.links.find((l) => l.url === `http://example.org${p}`)!;
+  assert.deepEqual([get('/report').anchorText, get('/report').context], ['', '']);
+  assert.equal(get('/img-link').anchorText, 'Tide chart');
+  assert.equal(lean.metaRobots.nofollow, true);
+});
+
 test('duplicates keep the first occurrence with the longest anchor text', () => {
   const html = `<p>one <a href="/x">x</a></p><p>two <a href="/x#frag">the longer x text</a></p><a href="/y">y</a>`;
   const { links } = extractHtml(html, PAGE);
