@@ -1,8 +1,10 @@
 /**
  * XPath 1.0 evaluation over the DOM built by {@link parseHtml}, with compiled expressions cached
- * (a knowledge base has a few hundred expressions evaluated on every page).
+ * (a knowledge base has a few hundred expressions evaluated on every page), and skipped on pages
+ * that lack a string the expression needs (./xpath-prefilter.ts).
  */
 import * as xpath from 'xpath';
+import { indexDocument, mayMatch, occursIn, requiredStrings, type Clauses, type DocumentIndex } from './xpath-prefilter';
 
 /** The compiled-expression API of the `xpath` package (`xpath.parse`), missing from its typings. */
 interface Compiled {
@@ -29,28 +31,53 @@ export class XPathCompileError extends Error {}
 
 /** Compiles expressions once and evaluates them on DOM nodes. Holds only its own cache. */
 export class XPathEvaluator {
-  private readonly cache = new Map<string, Compiled>();
+  private readonly cache = new Map<string, { compiled: Compiled; required: Clauses }>();
+  /** Per document: its index and, per needle, whether it occurs (KB literals repeat). */
+  private readonly documents = new WeakMap<Node, { index: DocumentIndex; found: Map<string, boolean> }>();
+
+  private entry(expression: string): { compiled: Compiled; required: Clauses } {
+    let entry = this.cache.get(expression);
+    if (!entry) {
+      const compiled = compileXPath(expression);
+      entry = { compiled, required: requiredStrings(compiled) };
+      this.cache.set(expression, entry);
+    }
+    return entry;
+  }
 
   /** Compiles (or fetches from the cache); throws {@link XPathCompileError}. */
   compile(expression: string): Compiled {
-    let compiled = this.cache.get(expression);
-    if (!compiled) {
-      compiled = compileXPath(expression);
-      this.cache.set(expression, compiled);
-    }
-    return compiled;
+    return this.entry(expression).compiled;
+  }
+
+  /** False when the context's document lacks a string the expression needs to match anything. */
+  private mayMatch(required: Clauses, context: Node): boolean {
+    if (!required.length) return true;
+    const doc = context.nodeType === 9 ? context : context.ownerDocument;
+    if (!doc) return true;
+    let d = this.documents.get(doc);
+    if (!d) this.documents.set(doc, (d = { index: indexDocument(doc), found: new Map() }));
+    const { index, found } = d;
+    return mayMatch(required, (needle) => {
+      let hit = found.get(needle);
+      if (hit === undefined) found.set(needle, (hit = occursIn(index, needle)));
+      return hit;
+    });
   }
 
   /** Nodes selected by `expression` from `context`; [] if it yields no node-set. */
   select(expression: string, context: Node): Node[] {
-    const result = this.compile(expression).evaluate({ node: context });
+    const { compiled, required } = this.entry(expression);
+    if (!this.mayMatch(required, context)) return [];
+    const result = compiled.evaluate({ node: context });
     if (result.constructor.name !== 'XNodeSet') return [];
     return result.nodeset().toArray();
   }
 
   /** True when the expression's boolean value is true (a non-empty node-set, a true test…). */
   test(expression: string, context: Node): boolean {
-    return this.compile(expression).evaluateBoolean({ node: context });
+    const { compiled, required } = this.entry(expression);
+    return this.mayMatch(required, context) && compiled.evaluateBoolean({ node: context });
   }
 
   /** String value of the first node selected, or of a string-valued expression. */
