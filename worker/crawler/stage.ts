@@ -1,4 +1,5 @@
 import type { FailureReason, HttpExchange } from '../capture';
+import type { Lease } from '../frontier';
 
 /** What a stage tells the pipeline: go on, stop here (done), or stop here (not processed). */
 export type StageResult =
@@ -14,8 +15,8 @@ export interface CrawlItem {
   host: string;
   depth: number;
   priority: number;
-  /** Frontier lease handle, returned on completion. */
-  lease: unknown;
+  /** Frontier lease, returned on completion; null for pages planned outside a crawl's frontier. */
+  lease: Lease | null;
   /** The host's address, resolved by the DNS stage. */
   ip?: string;
   exchange?: HttpExchange;

@@ -148,6 +148,13 @@ export interface Frontier {
    * the frontier no longer holds (settled already, or its crawl was closed and it was re-queued).
    */
   complete(lease: Lease, info: CompleteInfo): boolean;
+  /**
+   * The lease's request is over (response read, or given up after its retries): the host's
+   * politeness clock starts from this request and its key is free, so the host's next URL may be
+   * fetched while this one is still parsed and written. The URL itself stays in flight until
+   * complete() or fail(). Without this call the key is freed when the lease settles.
+   */
+  fetched(lease: Lease, info: { startedAt?: number; durationMs?: number }): void;
   /** Records a failure: final, or queued again after `retryAt`. */
   fail(lease: Lease, reason: FailureReason, opts?: FailOptions): boolean;
   /** Gives a lease back unfetched (no attempt counted, politeness clock untouched). */

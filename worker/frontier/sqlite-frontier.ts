@@ -24,6 +24,8 @@ interface LeaseRecord {
   lease: Lease;
   entry: HostEntry;
   row: HeadRow;
+  /** Set by fetched(): the key the request held and its timing, persisted when the lease settles. */
+  requestOver?: { key: string | undefined; timing: KeyTiming };
 }
 
 interface RetryItem {
@@ -210,6 +212,17 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     });
   }
 
+  fetched(lease: Lease, info: { startedAt?: number; durationMs?: number }): void {
+    const rec = this.leases.get(lease.token);
+    const e = rec?.entry;
+    if (!rec || rec.requestOver || !e!.politeness.enabled) return;
+    const now = this.clock.now();
+    const timing = timingOf(lease, info, now);
+    rec.requestOver = { key: this.registry.heldKey(e!.host), timing };
+    this.endRequest(e!, timing, now);
+    this.scheduler.touch(e!, now);
+  }
+
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
     const now = this.clock.now();
     const retryAt = opts.retryAt;
@@ -235,23 +248,29 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     if (!rec) return false;
     const e = rec.entry;
     const c = this.crawl(e.crawlId);
-    const key = e.politeness.enabled && timing ? this.registry.heldKey(e.host) : undefined;
+    // A request already over (fetched()) keeps the timing it ended with; its key may be held by the host's next request now.
+    const over = rec.requestOver;
+    const key = over ? over.key : e.politeness.enabled && timing ? this.registry.heldKey(e.host) : undefined;
+    const keyTiming = over ? over.timing : timing;
     this.db.transaction(() => {
       write(rec.row.seq);
-      if (key !== undefined && timing) this.st.setKey.run(key, timing.lastStartAt, Math.max(0, timing.lastDurationMs));
+      if (key !== undefined && keyTiming) this.st.setKey.run(key, keyTiming.lastStartAt, Math.max(0, keyTiming.lastDurationMs));
     })();
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
-    if (e.politeness.enabled) {
-      e.outstanding -= 1;
-      if (e.outstanding === 0) {
-        e.holding = false;
-        this.freeKey(e, timing, now);
-      } else if (timing) this.registry.record(e.host, timing);
-    }
+    if (e.politeness.enabled && !over) this.endRequest(e, timing, now);
     this.scheduler.touch(e, now);
     return true;
+  }
+
+  /** One of the host's requests is over: its clock advances; the last one of a batch frees the key. */
+  private endRequest(e: HostEntry, timing: KeyTiming | null, now: number): void {
+    e.outstanding -= 1;
+    if (e.outstanding === 0) {
+      e.holding = false;
+      this.freeKey(e, timing, now);
+    } else if (timing) this.registry.record(e.host, timing);
   }
 
   private freeKey(e: HostEntry, timing: KeyTiming | null, now: number): void {

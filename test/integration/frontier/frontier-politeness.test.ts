@@ -81,3 +81,32 @@ test('a host resolved to an IP that is busy gives its lease back and waits for t
   assert.equal(f.next(now + 210)?.url, 'http://d.test/1');
   f.close();
 });
+
+test('a request that is over frees its host for the next one while its URL is still processed', (t) => {
+  const fx = tempFrontier({ politeness: { ...polite, delayFactor: 0 } });
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand('http://a.test/1', 0.9), cand('http://a.test/2', 0.8), cand('http://a.test/3', 0.7)]);
+  const t0 = fx.clock.now();
+  const first = f.next(t0)!;
+  assert.equal(f.next(t0 + 1000), null, 'one request in flight per host');
+  f.fetched(first, { startedAt: t0, durationMs: 30 });
+  assert.equal(f.next(t0 + 229), null, 'the delay runs from the end of the request');
+  const second = f.next(t0 + 230)!;
+  assert.equal(second.url, 'http://a.test/2', 'leased while the first URL is still in flight');
+  assert.equal(f.counters(1).inFlight, 2);
+  // The first URL settles while the second request holds the key: the key stays held.
+  assert.equal(f.complete(first, { status: 200, startedAt: t0, durationMs: 30 }), true);
+  assert.equal(f.next(t0 + 5000), null, 'the second request still holds the host');
+  f.fetched(second, { startedAt: t0 + 230, durationMs: 10 });
+  f.fetched(second, { startedAt: t0 + 230, durationMs: 10 }); // a second call changes nothing
+  assert.equal(f.next(t0 + 439), null);
+  assert.equal(f.next(t0 + 440)?.url, 'http://a.test/3');
+  assert.equal(f.complete(second, { status: 200 }), true);
+  f.close();
+  // The clock persisted with the second lease is its request's, not its settle time.
+  const again = fx.open();
+  again.add(1, [cand('http://a.test/4', 0.1)]);
+  assert.equal(again.hostReadyAt(1, 'a.test'), t0 + 240 + 200);
+  again.close();
+});

@@ -7,6 +7,9 @@ export const fetchStage: Stage = {
     const outcome = await ctx.fetcher.fetch(item.url, { ip: item.ip });
     item.durationMs = outcome.durationMs;
     item.retries = outcome.retries;
+    // The request is over: the host's next URL may be fetched (after its delay) while this one is processed.
+    const ex = outcome.ok ? outcome.exchange : outcome.partial;
+    if (item.lease) ctx.frontier.fetched(item.lease, { startedAt: ex?.date.getTime(), durationMs: outcome.durationMs });
     if (!outcome.ok) {
       item.failure = { reason: outcome.reason, message: outcome.message };
       if (outcome.partial) item.exchange = outcome.partial;
