@@ -9,6 +9,7 @@
  * may start closer than 200 ms.
  *
  * Options: --hosts N (200) --pages N (25 per host) --delay MS (200) --concurrency N (256)
+ * BENCH_CPU_PROF=dir: the CLI writes V8 CPU profiles (main thread and workers) there, to see where the time goes.
  * Writes bench/results/politeness.json and bench/sections/politeness.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -83,7 +84,8 @@ const icdPath = join(base, 'icd.json');
 writeFileSync(icdPath, JSON.stringify(icd, null, 2));
 const logOffset = nginx.readLog().length; // the start-up probes above
 const out = join(base, 'out');
-const cmd = ['node', join(root, 'bin/tidemark.js'), 'crawl', icdPath, '--out', out, '--json', '--concurrency', String(CONCURRENCY)];
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+const cmd = ['node', ...profile, join(root, 'bin/tidemark.js'), 'crawl', icdPath, '--out', out, '--json', '--concurrency', String(CONCURRENCY)];
 const loadBefore = loadavg();
 console.error(`bench: crawling ${HOSTS} hosts × ${PAGES} pages with a ${DELAY} ms per-host delay…`);
 const m = await measure(cmd, { cwd: root, timeoutMs: 30 * 60_000 });
@@ -112,11 +114,13 @@ let minGapAt = '';
 let violations = 0;
 let overlaps = 0;
 const perHostPages: number[] = [];
+const gaps: number[] = [];
 for (const [a, hs] of byAddr) {
   hs.sort((x, y) => x.start - y.start);
   perHostPages.push(hs.filter((h) => h.uri !== '/robots.txt' && h.status === 200).length);
   for (let i = 1; i < hs.length; i++) {
     const gap = hs[i].start - hs[i - 1].start;
+    gaps.push(gap);
     if (gap < minGap) {
       minGap = gap;
       minGapAt = `${a} ${hs[i - 1].uri} → ${hs[i].uri}`;
@@ -158,6 +162,9 @@ const result = {
     pagesPerHostMax: Math.max(...perHostPages),
     spanSeconds: spanS,
     minGapMs: minGap,
+    // How far above the delay the crawler keeps a host waiting: the polite rate's shortfall.
+    medianGapMs: gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)],
+    p90GapMs: gaps[Math.floor(gaps.length * 0.9)],
     minGapAt,
     gapsBelowDelay: violations,
     overlappingRequestsToOneHost: overlaps,
@@ -201,6 +208,7 @@ const md = [
   `| pages/s as the CLI reports it (its whole crawl, start-up and robots included) | ${f(summary.pagesPerSecond)} (${f(result.cliPercentOfIdeal)} %) |`,
   `| process wall / CPU / peak RSS | ${f(m.wallS, 1)} s / ${f(m.cpuS, 1)} s / ${f(m.peakRssMb, 0)} MB |`,
   `| **min gap between two requests to one host** | **${f(minGap, 0)} ms** (${minGapAt}) |`,
+  `| median / 90th percentile gap between two requests to one host | ${f(result.server.medianGapMs, 0)} / ${f(result.server.p90GapMs, 0)} ms |`,
   `| gaps below ${DELAY} ms / requests to one host overlapping the previous | ${violations} / ${overlaps} |`,
   `| pages per host (min – max) | ${result.server.pagesPerHostMin} – ${result.server.pagesPerHostMax} |`,
   '',
