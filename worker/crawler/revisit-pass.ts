@@ -122,31 +122,12 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage): Promis
  * an identical-payload-digest revisit through the writer's digest lookup.
  */
 export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = 'coherence revisit'): Promise<void> {
-  const ticket = ctx.sequencer.ticket();
-  try {
-    let location;
-    if (profile) {
-      const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")
-        .get(ctx.crawlId, page.visit.payloadDigest) as { url: string; fetchedAt: string; warcRecordId: string | null } | undefined;
-      location = await ctx.writer.writeRevisit(ex, {
-        uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
-      }, profile);
-    } else {
-      location = await ctx.writer.writeCapture(ex);
-    }
-    await ctx.sequencer.turn(ticket);
-    const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
-    await ctx.commits.run(() => {
-      ctx.store.addCapture({
-        url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
-        payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response',
-        warcFile: location.filename, warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId,
-        depth: page.depth, score: null, scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
-      });
-      ctx.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message, size, durationMs: 0, retries: 0, at: new Date() });
-    });
-  } finally {
-    await ctx.sequencer.turn(ticket).catch(() => undefined);
-    ctx.sequencer.settle(ticket);
-  }
+  await ctx.commitArchived(ex, async () => {
+    if (!profile) return ctx.writer.writeCapture(ex);
+    const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")
+      .get(ctx.crawlId, page.visit.payloadDigest) as { url: string; fetchedAt: string; warcRecordId: string | null } | undefined;
+    return ctx.writer.writeRevisit(ex, {
+      uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
+    }, profile);
+  }, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message });
 }

@@ -16,8 +16,10 @@ export const robotsStage: Stage = {
     if (fetched.length) {
       ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== item.host);
       if (ctx.icd.politeness.enabled) {
+        // The delay runs from the end of that request: archiving robots.txt meanwhile counts.
         const last = fetched[fetched.length - 1]!;
-        await sleep(politenessDelayMs(last.durationMs, ctx.icd.politeness, verdict.crawlDelayMs));
+        const wait = last.endedAt + politenessDelayMs(last.durationMs, ctx.icd.politeness, verdict.crawlDelayMs) - Date.now();
+        if (wait > 0) await sleep(wait);
       }
     }
     if (verdict.retryAt !== undefined) {
