@@ -155,3 +155,20 @@ test('malformed HTML and binary junk never throw', () => {
   for (const html of cases) assert.doesNotThrow(() => extractHtml(html, PAGE), html.slice(0, 40));
   assert.deepEqual(extractHtml(cases[0], PAGE).links.map((l) => l.url.slice(-2)), ['/a', '/b', '/c']);
 });
+
+test('character references in attribute values, titles and text are decoded as a browser does', () => {
+  const html = `<title>Tides &lt;&amp;&gt; Charts</title><p>
+    <a href="/a?x=1&amp;y=2">Fish &amp; chips &#x41;&#66;</a>
+    <a href="/b?q=1&copy=2">attribute rule: &copy followed by = stays</a>
+    <a href="/c?&#99;=&notin;">caf&eacute;</a><style>.x{background:url(/bg.png?a=1&amp;b=2)}</style></p>`;
+  const { links, title, text } = extractHtml(html, PAGE);
+  const byPath = (p: string) => links.find((l) => l.url.startsWith(`http://example.org${p}`));
+  assert.equal(title, 'Tides <&> Charts');
+  assert.equal(byPath('/a')?.url, 'http://example.org/a?x=1&y=2');
+  assert.equal(byPath('/a')?.anchorText, 'Fish & chips AB');
+  assert.equal(byPath('/b')?.url, 'http://example.org/b?q=1&copy=2');
+  assert.equal(byPath('/c')?.url, 'http://example.org/c?c=%E2%88%89');
+  assert.equal(byPath('/c')?.anchorText, 'café');
+  assert.ok(text.includes('Fish & chips AB') && !text.includes('&amp;'));
+  assert.ok(byPath('/bg.png?a=1&amp;b=2'), 'style text is raw: no character references there');
+});
