@@ -10,6 +10,7 @@
  *
  * Options: --hosts N (200) --pages N (25 per host) --delay MS (200) --concurrency N (256)
  * BENCH_CPU_PROF=dir: the CLI writes V8 CPU profiles (main thread and workers) there, to see where the time goes.
+ * BENCH_KEEP_LOG=file: keeps a copy of nginx's access log.
  * Writes bench/results/politeness.json and bench/sections/politeness.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -99,8 +100,10 @@ const summary = JSON.parse(m.stdout.trim().split('\n').filter((l) => l.startsWit
 // ---------------------------------------------------------------------------------------------------------------
 // The access log: `$server_addr $msec $request_time $status $body_bytes_sent $request_uri`.
 interface Hit { addr: string; start: number; end: number; status: number; uri: string }
-const hits: Hit[] = nginx
-  .readLog()
+const accessLog = nginx.readLog();
+// BENCH_KEEP_LOG=file: a copy of the access log (address, $msec, $request_time, status, bytes, URI) to study the gaps.
+if (process.env.BENCH_KEEP_LOG) writeFileSync(process.env.BENCH_KEEP_LOG, accessLog.join('\n') + '\n');
+const hits: Hit[] = accessLog
   .slice(logOffset)
   .map((line) => {
     const [a, msec, rt, status, , uri] = line.split(' ');
