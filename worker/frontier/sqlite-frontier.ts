@@ -152,6 +152,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   nextMany(now: number, n: number): Lease[] {
+    // The engine asks after every finished page; most of the time no host is due (no transaction then).
+    if (!this.mayLease(now)) return [];
     return this.db.transaction(() => {
       this.promoteRetries(now);
       const out: Lease[] = [];
@@ -162,6 +164,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       }
       return out;
     })();
+  }
+
+  /** False when neither a retry nor a host is due at `now` (true does not promise a lease). */
+  private mayLease(now: number): boolean {
+    const retry = this.retries.peek();
+    if (retry && retry.notBefore <= now) return true;
+    const wake = this.scheduler.wakeAt();
+    return wake !== null && wake <= now;
   }
 
   nextBatch(now: number, bl: number): Lease[] {
