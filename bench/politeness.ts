@@ -11,7 +11,7 @@
  * Options: --hosts N (200) --pages N (25 per host) --delay MS (200) --concurrency N (256)
  * BENCH_CPU_PROF=dir: the CLI writes V8 CPU profiles (main thread and workers) there, to see where the time goes.
  * BENCH_KEEP_LOG=file: keeps a copy of nginx's access log.
- * Writes bench/results/politeness.json and bench/sections/politeness.md.
+ * Writes bench/results/politeness.json and its section of bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startNginx, ensureAptTool } from './support/nginx';
 import { measure } from './support/measure';
+import { writeReadmeSection } from './support/readme-section';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -183,7 +184,6 @@ const result = {
   ],
 };
 mkdirSync(join(here, 'results'), { recursive: true });
-mkdirSync(join(here, 'sections'), { recursive: true });
 writeFileSync(join(here, 'results/politeness.json'), JSON.stringify(result, null, 2) + '\n');
 rmSync(base, { recursive: true, force: true });
 
@@ -229,5 +229,5 @@ const md = [
   `ICD: \`${JSON.stringify(result.icd)}\``,
   '',
 ];
-writeFileSync(join(here, 'sections/politeness.md'), md.join('\n'));
+writeReadmeSection('politeness', md.join('\n'));
 console.log(md.join('\n'));

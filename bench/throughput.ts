@@ -10,7 +10,8 @@
  *
  * Options: --runs N (3) --pages N (5000) --concurrency N (32) --steady-pages N (20000) --no-steady
  *          --only tidemark,wget,… (debugging; the ratios need all of them)
- * Writes bench/results/throughput.json and bench/sections/throughput.md.
+ * Writes bench/results/throughput.json and its section of bench/README.md.
+ * BENCH_CPU_PROF=dir: Tidemark's runs write V8 CPU profiles there.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import Database from 'better-sqlite3';
 import { generateSite, writeSitemap, pagePath } from './support/site';
 import { startNginx, ensureAptTool, type Nginx } from './support/nginx';
 import { measure, median, type Measured } from './support/measure';
+import { writeReadmeSection } from './support/readme-section';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -102,6 +104,9 @@ function tidemarkCaptures(out: string): { html: number; all: number; times: numb
   }
 }
 
+// BENCH_CPU_PROF=dir: Tidemark's runs write V8 CPU profiles there (to see where the time goes).
+const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+
 /** A Tidemark CLI run: `npx tidemark crawl [icd.json] --seed … --out … --no-politeness --json --concurrency N`. */
 const icdsUsed: Record<string, unknown> = {};
 function tidemarkTool(name: string, label: string, origin: string, icd: Record<string, unknown> | null, expectPages: number): ToolSpec {
@@ -110,7 +115,7 @@ function tidemarkTool(name: string, label: string, origin: string, icd: Record<s
     name,
     label,
     command: (work) => {
-      const argv = ['node', join(root, 'bin/tidemark.js'), 'crawl'];
+      const argv = ['node', ...profileArgs, join(root, 'bin/tidemark.js'), 'crawl'];
       if (icd) {
         writeFileSync(join(work, 'icd.json'), JSON.stringify(icd, null, 2));
         argv.push(join(work, 'icd.json'));
@@ -241,6 +246,8 @@ await measure(['node', '--import', 'tsx', join(here, 'support/bare-loop.ts'), '-
 
 const loadBefore = loadavg();
 const runs = new Map<string, RunFigures[]>();
+// The CLI compiles its bundle on the first start after a source change: no timed run pays for it.
+spawnSync('node', [join(root, 'bin/tidemark.js'), '--help'], { cwd: root, stdio: 'ignore' }); // prints usage (exit 2) once the bundle is built
 for (let r = 0; r < RUNS; r++) {
   for (const tool of tools) {
     const fig = await runOnce(tool);
@@ -319,7 +326,8 @@ if (!args['no-steady'] && (!only || only.has('steady'))) {
     rmSync(work, { recursive: true, force: true });
   }
 }
-rmSync(base, { recursive: true, force: true });
+if (process.env.BENCH_KEEP_WORK) console.error(`bench: work folder kept: ${base}`); // BENCH_KEEP_WORK=1: keep the runs' outputs to study them
+else rmSync(base, { recursive: true, force: true });
 
 // ---------------------------------------------------------------------------------------------------------------
 const pps = (n: string) => summary[n]?.pagesPerSecond;
@@ -392,7 +400,6 @@ const result = {
   targets,
 };
 mkdirSync(join(here, 'results'), { recursive: true });
-mkdirSync(join(here, 'sections'), { recursive: true });
 writeFileSync(join(here, 'results/throughput.json'), JSON.stringify(result, null, 2) + '\n');
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -452,5 +459,5 @@ if (steady) md.push('# tidemark-steady', steady.command);
 md.push('```', '', 'ICD files (`$RUN/icd.json`; PORT = the run\'s nginx port):', '');
 for (const [name, icd] of Object.entries(icdsUsed)) md.push(`- ${name}: \`${JSON.stringify(icd)}\``);
 md.push('');
-writeFileSync(join(here, 'sections/throughput.md'), md.join('\n'));
+writeReadmeSection('throughput', md.join('\n'));
 console.log(md.join('\n'));
