@@ -1,4 +1,5 @@
 import { parseDocument } from 'htmlparser2';
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 
 /**
  * Main-content extraction: what a page says, without its navigation, header, footer, sidebars,
@@ -47,7 +48,7 @@ const BOILERPLATE_WORD =
   /^(nav|navbar|navigation|menu|menubar|footer|sidebar|side|ad|ads|advert|advertisement|adsbox|banner|cookie|cookies|consent|breadcrumb|breadcrumbs|share|social|promo|sponsored|related|comments?-?form|popup|newsletter|masthead|toolbar|pagination|skip)$/;
 
 function isBoilerplateByAttr(node: DomNode): boolean {
-  const words = `${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''} ${node.attribs?.role ?? ''}`
+  const words = decodeRefs(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''} ${node.attribs?.role ?? ''}`, decodeHTMLAttribute)
     .toLowerCase()
     .split(/[\s_-]+/);
   return words.some((w) => w.length > 0 && BOILERPLATE_WORD.test(w)) || node.attribs?.['aria-hidden'] === 'true';
@@ -64,14 +65,16 @@ interface Block {
 export function extractMainContent(html: string, options: MainContentOptions = {}): MainContent {
   const maxLinkDensity = options.maxLinkDensity ?? 0.5;
   const minShare = options.minContainerShare ?? 0.25;
-  const doc = parseDocument(html, { decodeEntities: true }) as unknown as DomNode;
+  // Parsed without decoding character references (the tokenizer then skips text quickly); the
+  // texts and attribute values read below decode their own.
+  const doc = parseDocument(html, { decodeEntities: false }) as unknown as DomNode;
   const blocks: Block[] = [];
   let title = '';
   let nextId = 0;
 
   function visit(node: DomNode, block: Block, containerId: number, inLink: boolean): void {
     if (node.type === 'text') {
-      const text = (node.data ?? '').replace(/\s+/g, ' ');
+      const text = decodeRefs(node.data ?? '', decodeHTML).replace(/\s+/g, ' ');
       if (text.trim()) {
         block.parts.push(text);
         const n = text.trim().length;
@@ -83,7 +86,7 @@ export function extractMainContent(html: string, options: MainContentOptions = {
     if (node.type === 'comment' || node.type === 'directive' || node.type === 'cdata') return;
     const name = node.name?.toLowerCase();
     if (name === 'title' && !title) {
-      title = collectText(node).replace(/\s+/g, ' ').trim();
+      title = decodeRefs(collectText(node), decodeHTML).replace(/\s+/g, ' ').trim();
       return;
     }
     if (name && (DROP_TAGS.has(name) || (!NEVER_DROPPED.has(name) && isBoilerplateByAttr(node)))) return;
@@ -117,6 +120,8 @@ export function extractMainContent(html: string, options: MainContentOptions = {
     .filter((p) => p.length > 0);
   return { title, paragraphs, text: paragraphs.join('\n\n') };
 }
+
+const decodeRefs = (s: string, decode: (s: string) => string): string => (s.includes('&') ? decode(s) : s);
 
 function collectText(node: DomNode): string {
   if (node.type === 'text') return node.data ?? '';

@@ -54,3 +54,14 @@ test('entities are decoded and whitespace collapsed', () => {
   const main = extractMainContent('<p>Fish &amp; chips\n\n   are   &quot;good&quot;</p>');
   assert.equal(main.text, 'Fish & chips are "good"');
 });
+
+test('character references in text, title and class names are decoded', () => {
+  const html = `<html><head><title>Tides &amp; charts</title></head><body>
+    <div class="nav&#x2D;bar"><p>Home &middot; About &middot; Contact us here today</p></div>
+    <article><p>Fish &amp; chips at the caf&eacute; by the estuary, where &lt;harbour&gt; records are kept &#8212; since 1820.</p></article>
+  </body></html>`;
+  const { title, text } = extractMainContent(html);
+  assert.equal(title, 'Tides & charts');
+  assert.ok(text.includes('Fish & chips at the café by the estuary, where <harbour> records are kept — since 1820.'), text);
+  assert.ok(!text.includes('Contact'), 'class="nav&#x2D;bar" is nav-bar: boilerplate');
+});
