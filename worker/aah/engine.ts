@@ -7,7 +7,8 @@ import { applyExtraction, applyNavigation, extractObjects, type ExcludedLink, ty
 import { AdaptationStore, expressionsOf, type AdaptedRule, type ApprovalStatus } from './adaptation';
 import { detectApplication, detectLevel } from './detection';
 import type { Application, ExtractAction, KnowledgeBase, LevelRule, NavigateAction, PageLevel } from './kb-types';
-import { createPageContext, type PageContext, type PageInput } from './page-context';
+import { createPageContext, normaliseHeaders, type PageContext, type PageInput } from './page-context';
+import { markupMayDetect } from './markup-check';
 import { relaxAction, ruleWorks } from './relaxation';
 import { buildVocabularies } from './vocabulary';
 import { XPathEvaluator } from './xpath-eval';
@@ -104,17 +105,20 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
   // 1 + validationPages), so that an adopted rule also extracts what they held.
   const candidatePages = new Map<string, Map<string, PageContext>>();
 
-  function chooseApplication(host: HostState, page: PageContext): boolean {
-    const due = host.app
-      ? host.misses >= opts.recheckAfterMisses
-      : !host.decided || host.pages % opts.negativeRecheckEvery === 0;
-    if (!due) return false;
-    const { application } = detectApplication(kb, page);
+  const detectionDue = (host: HostState): boolean =>
+    host.app ? host.misses >= opts.recheckAfterMisses : !host.decided || host.pages % opts.negativeRecheckEvery === 0;
+
+  function recordDetection(host: HostState, application: Application | null): void {
     if (application || host.pages >= opts.detectionAttempts || host.app) {
       host.decided = true;
       host.app = application;
     }
     host.misses = 0;
+  }
+
+  function chooseApplication(host: HostState, page: PageContext): boolean {
+    if (!detectionDue(host)) return false;
+    recordDetection(host, detectApplication(kb, page).application);
     return true;
   }
 
@@ -130,10 +134,19 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
       new URL(input.url); // same contract as analysed pages: an invalid URL is the caller's bug
       return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [], skipped: 'page-too-large' };
     }
-    const page = createPageContext(input, ev);
-    let host = hosts.get(page.host);
-    if (!host) hosts.set(page.host, (host = { app: null, decided: false, pages: 0, misses: 0 }));
+    const url = new URL(input.url);
+    const hostName = input.host ?? url.host;
+    let host = hosts.get(hostName);
+    if (!host) hosts.set(hostName, (host = { app: null, decided: false, pages: 0, misses: 0 }));
     host.pages++;
+    // Detection due on a host without an application, and the page's markup rules every application out: no DOM.
+    const markup = input.markup;
+    if (markup && !input.dom && !host.app && detectionDue(host) &&
+      !markupMayDetect(kb, ev, { markup, source: () => input.html ?? '', url: url.href, headers: normaliseHeaders(input.headers) })) {
+      recordDetection(host, null);
+      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: true, adaptation: [] };
+    }
+    const page = createPageContext(input, ev);
     let detectionRan = chooseApplication(host, page);
     let result = host.app ? applyApplication(host.app, page) : undefined;
     if (host.app && result && !result.actionsMatched) {

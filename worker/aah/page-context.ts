@@ -4,6 +4,7 @@
  */
 import { parseHtml } from './html-dom';
 import { XPathEvaluator, nodeText } from './xpath-eval';
+import type { MarkupSummary } from './markup-check';
 
 /**
  * What the crawler hands to `analysePage`: an HTML page (call it for HTML responses only), as
@@ -18,6 +19,12 @@ export interface PageInput {
   headers?: Record<string, string | string[] | undefined>;
   html?: string;
   dom?: Document;
+  /**
+   * The markup's names and attribute values, when the caller has them (the crawler's link
+   * extraction does): a host still looking for its application skips the DOM on pages that rule
+   * every application out (./markup-check.ts).
+   */
+  markup?: MarkupSummary;
 }
 
 export interface PageContext {
@@ -33,10 +40,7 @@ export interface PageContext {
 export function createPageContext(page: PageInput, ev: XPathEvaluator): PageContext {
   const url = new URL(page.url);
   const dom = page.dom ?? parseHtml(page.html ?? '');
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(page.headers ?? {})) {
-    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join('\n') : v;
-  }
+  const headers = normaliseHeaders(page.headers);
   let baseUrl: string | undefined;
   return {
     url: url.href,
@@ -49,6 +53,15 @@ export function createPageContext(page: PageInput, ev: XPathEvaluator): PageCont
     dom,
     ev,
   };
+}
+
+/** Response headers with lower-case names, repeated ones joined by newlines. */
+export function normaliseHeaders(raw: PageInput['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join('\n') : v;
+  }
+  return headers;
 }
 
 // HTML: the first <base> with an href wins, resolved against the document URL. A plain walk in

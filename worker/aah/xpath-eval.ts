@@ -50,6 +50,11 @@ export class XPathEvaluator {
     return this.entry(expression).compiled;
   }
 
+  /** What a document must hold for the expression to match (./xpath-prefilter.ts). */
+  required(expression: string): Clauses {
+    return this.entry(expression).required;
+  }
+
   /** False when the context's document lacks a string the expression needs to match anything. */
   private mayMatch(required: Clauses, context: Node): boolean {
     if (!required.length) return true;

@@ -1,3 +1,4 @@
+import type { MarkupSummary } from '../extract';
 import { compareWithPrevious, createAahEngine, parseKnowledgeBase, type AahEngine, type StructuralComparison, type WebObject } from '../aah';
 import type { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { canonicalize, type QueryHandling } from '../url';
@@ -21,6 +22,8 @@ export interface HtmlPage {
   status: number;
   headers: Record<string, string>;
   html: Buffer;
+  /** From the link extraction, when it ran: lets detection skip the DOM on pages with no application. */
+  markup?: MarkupSummary;
 }
 
 export interface AahRunnerOptions {
@@ -77,7 +80,7 @@ export class AahRunner {
 
   analyse(item: CrawlItem): AahVerdict | null {
     if (!item.html || !item.exchange) return null;
-    return this.analyseHtml({ url: item.url, host: item.host, status: item.exchange.status, headers: item.exchange.headers, html: item.html });
+    return this.analyseHtml({ url: item.url, host: item.host, status: item.exchange.status, headers: item.exchange.headers, html: item.html, markup: item.markup });
   }
 
   /**
@@ -106,7 +109,7 @@ export class AahRunner {
     // html is decoded only if the engine reads it (hosts cached as "no application" skip the page).
     let text: string | undefined;
     const result = this.engine.analysePage({
-      url: page.url, host: page.host, status: page.status, headers: page.headers,
+      url: page.url, host: page.host, status: page.status, headers: page.headers, markup: page.markup,
       get html() {
         return (text ??= html.toString('utf8'));
       },

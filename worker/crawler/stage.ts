@@ -1,5 +1,6 @@
 import type { FailureReason, HttpExchange } from '../capture';
 import type { Lease } from '../frontier';
+import type { MarkupSummary } from '../extract';
 
 /** What a stage tells the pipeline: go on, stop here (done), or stop here (not processed). */
 export type StageResult =
@@ -36,6 +37,8 @@ export interface CrawlItem {
   released?: boolean;
   /** The decoded HTML, for the AAH. */
   html?: Buffer;
+  /** HTML: the names and attribute values of its markup (link extraction), for the AAH. */
+  markup?: MarkupSummary;
   application?: string;
   /** Out-links planned for the frontier (schedule stage). */
   plan?: import('./plan-out-links').OutLinkPlan;

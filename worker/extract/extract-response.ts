@@ -2,7 +2,7 @@ import { canonicalize, type QueryHandling } from '../url';
 import { decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
-import { extractHtml } from './html-links';
+import { extractHtml, type MarkupSummary } from './html-links';
 import { isGzip, parseSitemap, robotsSitemaps, SitemapTooLargeError, type SitemapEntry } from './sitemap';
 import type { ExtractedLink, MetaRobots } from './types';
 
@@ -32,6 +32,8 @@ export interface ResponseExtraction {
   metaRobots?: MetaRobots;
   sitemapEntries?: SitemapEntry[];
   feed?: FeedResult;
+  /** HTML: the names and attribute values its markup is made of. */
+  markup?: MarkupSummary;
   /** Set when the body could not be looked into; the response is still archived as received. */
   failure?: { reason: 'decompression-bomb'; message: string };
 }
@@ -86,7 +88,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
-      return { kind, links, title: page.title, text: page.text, charset, metaRobots };
+      return { kind, links, title: page.title, text: page.text, charset, metaRobots, markup: page.markup };
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);

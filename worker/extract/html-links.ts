@@ -6,6 +6,17 @@ import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, meta
 import { parseSrcset } from './srcset';
 import type { ExtractedLink, LinkKind, MetaRobots } from './types';
 
+/**
+ * What the page's markup is made of, gathered while its links are extracted: element and attribute
+ * names (lower case) and every attribute value (decoded, NUL-separated). The AAH uses it to rule
+ * out every known application without building a DOM (worker/aah/summary-check.ts).
+ */
+export interface MarkupSummary {
+  elementNames: Set<string>;
+  attributeNames: Set<string>;
+  attributeValues: string;
+}
+
 /** What one HTML page yields. */
 export interface HtmlExtraction {
   links: ExtractedLink[];
@@ -15,6 +26,7 @@ export interface HtmlExtraction {
   metaRobots: MetaRobots;
   /** The `<base href>` in effect at the end of the document, when there was one. */
   baseUrl?: string;
+  markup: MarkupSummary;
 }
 
 export interface HtmlExtractOptions {
@@ -71,6 +83,9 @@ class LinkCollector implements Partial<Handler> {
   private anchor: { link: ExtractedLink | null; chunk: number; alt: string } | null = null;
   private readonly blocks: Block[] = [{ name: '#document', chunk: 0, offset: 0, links: [] }];
   readonly robots: MetaRobots = { noindex: false, nofollow: false };
+  readonly elementNames = new Set<string>();
+  readonly attributeNames = new Set<string>();
+  private readonly attributeValues: string[] = [];
 
   constructor(
     pageUrl: string,
@@ -110,6 +125,11 @@ class LinkCollector implements Partial<Handler> {
 
   onopentag(name: string, attribs: Record<string, string>): void {
     decodeAttributes(attribs);
+    this.elementNames.add(name);
+    for (const a in attribs) {
+      this.attributeNames.add(a);
+      this.attributeValues.push(attribs[a]);
+    }
     if (BREAKING.has(name)) this.breakText();
     if (name === 'svg') this.svg++;
     if (HIDDEN_TEXT.has(name)) this.hidden++;
@@ -229,6 +249,10 @@ class LinkCollector implements Partial<Handler> {
     while (this.blocks.length > 0) this.closeBlock(this.blocks.pop()!);
   }
 
+  get markup(): MarkupSummary {
+    return { elementNames: this.elementNames, attributeNames: this.attributeNames, attributeValues: this.attributeValues.join('\0') };
+  }
+
   get title(): string {
     return (this.titleText ?? '').replace(WS, ' ').trim();
   }
@@ -278,5 +302,5 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   parser.end(html);
   let links = dedupeLinks(collector.raw);
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
-  return { links, title: collector.title, text: collector.text, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl };
+  return { links, title: collector.title, text: collector.text, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup };
 }

@@ -38,6 +38,7 @@ export const extractStage: Stage = {
     item.text = result.text;
     item.title = result.title;
     item.html = result.kind === 'html' ? body : undefined;
+    item.markup = result.markup;
     return PROCEED;
   },
 };
