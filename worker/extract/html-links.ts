@@ -1,6 +1,6 @@
 import { Parser, type Handler } from 'htmlparser2';
-import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { canonicalize, type QueryHandling } from '../url';
+import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, metaRefreshUrl } from './html-link-rules';
 import { parseSrcset } from './srcset';
@@ -9,7 +9,7 @@ import type { ExtractedLink, LinkKind, MetaRobots } from './types';
 /**
  * What the page's markup is made of, gathered while its links are extracted: element and attribute
  * names (lower case) and every attribute value (decoded, NUL-separated). The AAH uses it to rule
- * out every known application without building a DOM (worker/aah/summary-check.ts).
+ * out every known application without building a DOM (worker/aah/markup-check.ts).
  */
 export interface MarkupSummary {
   elementNames: Set<string>;
@@ -83,8 +83,8 @@ class LinkCollector implements Partial<Handler> {
   private anchor: { link: ExtractedLink | null; chunk: number; alt: string } | null = null;
   private readonly blocks: Block[] = [{ name: '#document', chunk: 0, offset: 0, links: [] }];
   readonly robots: MetaRobots = { noindex: false, nofollow: false };
-  readonly elementNames = new Set<string>();
-  readonly attributeNames = new Set<string>();
+  private readonly elementNames = new Set<string>();
+  private readonly attributeNames = new Set<string>();
   private readonly attributeValues: string[] = [];
 
   constructor(
@@ -124,9 +124,9 @@ class LinkCollector implements Partial<Handler> {
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
-    decodeAttributes(attribs);
     this.elementNames.add(name);
     for (const a in attribs) {
+      attribs[a] = decodeAttributeRefs(attribs[a]);
       this.attributeNames.add(a);
       this.attributeValues.push(attribs[a]);
     }
@@ -201,9 +201,9 @@ class LinkCollector implements Partial<Handler> {
 
   ontext(data: string): void {
     // <style> is raw text (no character references); title and body text are decoded here.
-    if (this.inTitle) this.titleText = (this.titleText ?? '') + decodeText(data);
+    if (this.inTitle) this.titleText = (this.titleText ?? '') + decodeTextRefs(data);
     else if (this.styleText !== null) this.styleText += data;
-    else if (this.hidden === 0 && this.opts.text) this.appendText(decodeText(data));
+    else if (this.hidden === 0 && this.opts.text) this.appendText(decodeTextRefs(data));
   }
 
   private closeAnchor(): void {
@@ -278,16 +278,6 @@ export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
     }
   }
   return [...byUrl.values()];
-}
-
-// Character references, decoded as the tokenizer would have (attribute values by the attribute rules).
-const decodeText = (data: string): string => (data.includes('&') ? decodeHTML(data) : data);
-
-function decodeAttributes(attribs: Record<string, string>): void {
-  for (const name in attribs) {
-    const value = attribs[name];
-    if (value.includes('&')) attribs[name] = decodeHTMLAttribute(value);
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { parseDocument } from 'htmlparser2';
-import { decodeHTML, decodeHTMLAttribute } from 'entities';
+import { decodeAttributeRefs, decodeTextRefs } from '../extract/char-refs';
 
 /**
  * Main-content extraction: what a page says, without its navigation, header, footer, sidebars,
@@ -48,7 +48,7 @@ const BOILERPLATE_WORD =
   /^(nav|navbar|navigation|menu|menubar|footer|sidebar|side|ad|ads|advert|advertisement|adsbox|banner|cookie|cookies|consent|breadcrumb|breadcrumbs|share|social|promo|sponsored|related|comments?-?form|popup|newsletter|masthead|toolbar|pagination|skip)$/;
 
 function isBoilerplateByAttr(node: DomNode): boolean {
-  const words = decodeRefs(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''} ${node.attribs?.role ?? ''}`, decodeHTMLAttribute)
+  const words = decodeAttributeRefs(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''} ${node.attribs?.role ?? ''}`)
     .toLowerCase()
     .split(/[\s_-]+/);
   return words.some((w) => w.length > 0 && BOILERPLATE_WORD.test(w)) || node.attribs?.['aria-hidden'] === 'true';
@@ -74,7 +74,7 @@ export function extractMainContent(html: string, options: MainContentOptions = {
 
   function visit(node: DomNode, block: Block, containerId: number, inLink: boolean): void {
     if (node.type === 'text') {
-      const text = decodeRefs(node.data ?? '', decodeHTML).replace(/\s+/g, ' ');
+      const text = decodeTextRefs(node.data ?? '').replace(/\s+/g, ' ');
       if (text.trim()) {
         block.parts.push(text);
         const n = text.trim().length;
@@ -86,7 +86,7 @@ export function extractMainContent(html: string, options: MainContentOptions = {
     if (node.type === 'comment' || node.type === 'directive' || node.type === 'cdata') return;
     const name = node.name?.toLowerCase();
     if (name === 'title' && !title) {
-      title = decodeRefs(collectText(node), decodeHTML).replace(/\s+/g, ' ').trim();
+      title = decodeTextRefs(collectText(node)).replace(/\s+/g, ' ').trim();
       return;
     }
     if (name && (DROP_TAGS.has(name) || (!NEVER_DROPPED.has(name) && isBoilerplateByAttr(node)))) return;
@@ -120,8 +120,6 @@ export function extractMainContent(html: string, options: MainContentOptions = {
     .filter((p) => p.length > 0);
   return { title, paragraphs, text: paragraphs.join('\n\n') };
 }
-
-const decodeRefs = (s: string, decode: (s: string) => string): string => (s.includes('&') ? decode(s) : s);
 
 function collectText(node: DomNode): string {
   if (node.type === 'text') return node.data ?? '';
