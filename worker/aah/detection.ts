@@ -2,24 +2,37 @@
 import type { Application, KnowledgeBase, PageLevel, Signal } from './kb-types';
 import type { PageContext } from './page-context';
 
-function signalMatches(signal: Signal, page: PageContext): boolean {
+/**
+ * Whether a signal matches a page of this URL and headers; XPath signals are answered by `xpath`
+ * (evaluation on the DOM, or a cheaper necessary condition: ./markup-check.ts).
+ */
+export function signalMatchesWith(signal: Signal, url: string, headers: Record<string, string>, xpath: (expression: string) => boolean): boolean {
   switch (signal.kind) {
     case 'xpath':
-      return page.ev.test(signal.expression, page.dom);
+      return xpath(signal.expression);
     case 'url':
-      return signal.pattern.test(page.url);
+      return signal.pattern.test(url);
     case 'header': {
-      const value = page.headers[signal.name];
+      const value = headers[signal.name];
       return value !== undefined && signal.pattern.test(value);
     }
   }
 }
 
+function signalMatches(signal: Signal, page: PageContext): boolean {
+  return signalMatchesWith(signal, page.url, page.headers, (expression) => page.ev.test(expression, page.dom));
+}
+
+/** Sum of the weights of the application's detection signals for which `matches` holds. */
+export function scoreOf(app: Application, matches: (signal: Signal) => boolean): number {
+  let score = 0;
+  for (const s of app.detection.signals) if (matches(s)) score += s.weight;
+  return score;
+}
+
 /** Sum of the weights of the application's detection signals that match the page. */
 export function detectionScore(app: Application, page: PageContext): number {
-  let score = 0;
-  for (const s of app.detection.signals) if (signalMatches(s, page)) score += s.weight;
-  return score;
+  return scoreOf(app, (s) => signalMatches(s, page));
 }
 
 /** Detection outcome with the scores that decided it (for the cockpit's live tester). */

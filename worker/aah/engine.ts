@@ -125,18 +125,17 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
   function analysePage(input: PageInput): PageAnalysis {
     // A host cached as "no application" between its re-checks: nothing would run on the page, so
     // it is not parsed either (on a site without an application this was most of the AAH's cost).
-    const known = hosts.get(input.host ?? new URL(input.url).host);
-    if (known && known.decided && !known.app && (known.pages + 1) % opts.negativeRecheckEvery !== 0) {
-      known.pages++;
+    const hostName = input.host ?? new URL(input.url).host;
+    let host = hosts.get(hostName);
+    if (host && host.decided && !host.app && (host.pages + 1) % opts.negativeRecheckEvery !== 0) {
+      host.pages++;
       return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [] };
     }
     if (!input.dom && (input.html?.length ?? 0) > opts.maxHtmlChars) {
       new URL(input.url); // same contract as analysed pages: an invalid URL is the caller's bug
       return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [], skipped: 'page-too-large' };
     }
-    const url = new URL(input.url);
-    const hostName = input.host ?? url.host;
-    let host = hosts.get(hostName);
+    const url = new URL(input.url); // an invalid URL throws before the host's state changes
     if (!host) hosts.set(hostName, (host = { app: null, decided: false, pages: 0, misses: 0 }));
     host.pages++;
     // Detection due on a host without an application, and the page's markup rules every application out: no DOM.

@@ -10,42 +10,31 @@
  * and attribute names and attribute values from the summary (decoded as the DOM's are); strings in
  * text from the page's source, as written or with its character references decoded.
  */
-import { decodeHTML } from 'entities';
+import { decodeTextRefs } from '../extract/char-refs';
+import type { MarkupSummary } from '../extract';
+import { scoreOf, signalMatchesWith } from './detection';
 import type { KnowledgeBase, Signal } from './kb-types';
-import { mayMatch, type Needle } from './xpath-prefilter';
+import { mayMatch, needleCheck, type DocumentIndex } from './xpath-prefilter';
 import type { XPathEvaluator } from './xpath-eval';
 
-/** The names and attribute values a page's markup is made of (worker/extract's MarkupSummary). */
-export interface MarkupSummary {
-  elementNames: ReadonlySet<string>;
-  attributeNames: ReadonlySet<string>;
-  attributeValues: string;
-}
-
-// The DOM builder always makes an html root element, whatever the source says (html-dom.ts).
-const ALWAYS_THERE = 'ehtml';
-
-/** Whether a needle is in the page, from its summary and (for text) its source. */
-export function markupNeedles(markup: MarkupSummary, source: () => string): (needle: Needle) => boolean {
-  const found = new Map<Needle, boolean>();
-  let decoded: string | undefined;
-  const text = (value: string): boolean => {
-    const html = source();
-    if (html.includes(value)) return true;
-    return html.includes('&') && (decoded ??= decodeHTML(html)).includes(value);
-  };
-  return (needle) => {
-    let hit = found.get(needle);
-    if (hit !== undefined) return hit;
-    const value = needle.slice(1);
-    switch (needle[0]) {
-      case 'e': hit = needle === ALWAYS_THERE || markup.elementNames.has(value); break;
-      case 'n': hit = markup.attributeNames.has(value); break;
-      case 'a': hit = markup.attributeValues.includes(value); break;
-      default: hit = markup.attributeValues.includes(value) || text(value);
-    }
-    found.set(needle, hit);
-    return hit;
+/**
+ * The summary as a document index: the DOM builder always adds an html root element (html-dom.ts);
+ * text comes from the source, read only if a needle asks for it.
+ */
+export function markupIndex(markup: MarkupSummary, source: () => string): DocumentIndex {
+  let values: string | undefined;
+  return {
+    attributeValues: markup.attributeValues,
+    elementNames: new Set([...markup.elementNames, 'html']),
+    attributeNames: markup.attributeNames,
+    get values() {
+      if (values === undefined) {
+        const raw = source();
+        const decoded = decodeTextRefs(raw);
+        values = `${markup.attributeValues}\0${raw}${decoded === raw ? '' : `\0${decoded}`}`;
+      }
+      return values;
+    },
   };
 }
 
@@ -57,22 +46,7 @@ export function markupMayDetect(
   kb: KnowledgeBase, ev: XPathEvaluator,
   page: { markup: MarkupSummary; source: () => string; url: string; headers: Record<string, string> },
 ): boolean {
-  const occurs = markupNeedles(page.markup, page.source);
-  const mightMatch = (s: Signal): boolean => {
-    switch (s.kind) {
-      case 'xpath':
-        return mayMatch(ev.required(s.expression), occurs);
-      case 'url':
-        return s.pattern.test(page.url);
-      case 'header': {
-        const value = page.headers[s.name];
-        return value !== undefined && s.pattern.test(value);
-      }
-    }
-  };
-  return kb.applications.some((app) => {
-    let score = 0;
-    for (const s of app.detection.signals) if (mightMatch(s)) score += s.weight;
-    return score >= app.detection.threshold;
-  });
+  const occurs = needleCheck(markupIndex(page.markup, page.source));
+  const mightMatch = (s: Signal) => signalMatchesWith(s, page.url, page.headers, (expression) => mayMatch(ev.required(expression), occurs));
+  return kb.applications.some((app) => scoreOf(app, mightMatch) >= app.detection.threshold);
 }

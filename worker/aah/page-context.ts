@@ -4,7 +4,7 @@
  */
 import { parseHtml } from './html-dom';
 import { XPathEvaluator, nodeText } from './xpath-eval';
-import type { MarkupSummary } from './markup-check';
+import type { MarkupSummary } from '../extract';
 
 /**
  * What the crawler hands to `analysePage`: an HTML page (call it for HTML responses only), as

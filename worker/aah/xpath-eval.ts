@@ -4,7 +4,7 @@
  * that lack a string the expression needs (./xpath-prefilter.ts).
  */
 import * as xpath from 'xpath';
-import { indexDocument, mayMatch, occursIn, requiredStrings, type Clauses, type DocumentIndex } from './xpath-prefilter';
+import { indexDocument, mayMatch, needleCheck, requiredStrings, type Clauses, type Needle } from './xpath-prefilter';
 
 /** The compiled-expression API of the `xpath` package (`xpath.parse`), missing from its typings. */
 interface Compiled {
@@ -32,8 +32,8 @@ export class XPathCompileError extends Error {}
 /** Compiles expressions once and evaluates them on DOM nodes. Holds only its own cache. */
 export class XPathEvaluator {
   private readonly cache = new Map<string, { compiled: Compiled; required: Clauses }>();
-  /** Per document: its index and, per needle, whether it occurs (KB literals repeat). */
-  private readonly documents = new WeakMap<Node, { index: DocumentIndex; found: Map<string, boolean> }>();
+  /** Per document: whether a needle occurs in it (./xpath-prefilter.ts). */
+  private readonly documents = new WeakMap<Node, (needle: Needle) => boolean>();
 
   private entry(expression: string): { compiled: Compiled; required: Clauses } {
     let entry = this.cache.get(expression);
@@ -60,14 +60,9 @@ export class XPathEvaluator {
     if (!required.length) return true;
     const doc = context.nodeType === 9 ? context : context.ownerDocument;
     if (!doc) return true;
-    let d = this.documents.get(doc);
-    if (!d) this.documents.set(doc, (d = { index: indexDocument(doc), found: new Map() }));
-    const { index, found } = d;
-    return mayMatch(required, (needle) => {
-      let hit = found.get(needle);
-      if (hit === undefined) found.set(needle, (hit = occursIn(index, needle)));
-      return hit;
-    });
+    let occurs = this.documents.get(doc);
+    if (!occurs) this.documents.set(doc, (occurs = needleCheck(indexDocument(doc))));
+    return mayMatch(required, occurs);
   }
 
   /** Nodes selected by `expression` from `context`; [] if it yields no node-set. */

@@ -171,11 +171,12 @@ export function requiredStrings(compiled: unknown): Clauses {
 /** What a document holds, for {@link occursIn}. */
 export interface DocumentIndex {
   /** Text of all text nodes in document order (an element's string value is a piece of it), then the other values, NUL-separated. */
-  values: string;
+  readonly values: string;
   /** Attribute values, NUL-separated. */
-  attributeValues: string;
-  elementNames: Set<string>;
-  attributeNames: Set<string>;
+  readonly attributeValues: string;
+  /** Lower case. */
+  readonly elementNames: ReadonlySet<string>;
+  readonly attributeNames: ReadonlySet<string>;
 }
 
 /** Indexes a document (any W3C-like DOM): one walk in document order. */
@@ -216,6 +217,16 @@ export function occursIn(index: DocumentIndex, needle: Needle): boolean {
     case 'n': return index.attributeNames.has(value);
     default: return index.values.includes(value);
   }
+}
+
+/** {@link occursIn} for one document, remembering each needle's answer (knowledge-base literals repeat). */
+export function needleCheck(index: DocumentIndex): (needle: Needle) => boolean {
+  const found = new Map<Needle, boolean>();
+  return (needle) => {
+    let hit = found.get(needle);
+    if (hit === undefined) found.set(needle, (hit = occursIn(index, needle)));
+    return hit;
+  };
 }
 
 /** False when some clause has none of its needles in the document (then the expression cannot match). */

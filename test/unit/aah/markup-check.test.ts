@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAahEngine, detectApplication, loadDefaultKnowledgeBaseXml, parseKnowledgeBase, XPathEvaluator } from '../../../worker/aah/index';
-import { markupMayDetect, markupNeedles } from '../../../worker/aah/markup-check';
+import { markupIndex, markupMayDetect } from '../../../worker/aah/markup-check';
+import { needleCheck } from '../../../worker/aah/xpath-prefilter';
 import { createPageContext } from '../../../worker/aah/page-context';
 import { extractHtml } from '../../../worker/extract';
 
@@ -35,7 +36,7 @@ test('every fixture page an application is detected on passes the markup check; 
 
 test('markup needles: decoded attribute values, lower-case names, text from the source with references decoded, the implied html root', () => {
   const html = '<DIV Data-X="a&amp;b" class="&#87;ordPress"><script>var s = "SESSION&#85;RL";</script><p>caf&eacute;</p></DIV>';
-  const occurs = markupNeedles(extractHtml(html, 'http://x.test/').markup, () => html);
+  const occurs = needleCheck(markupIndex(extractHtml(html, 'http://x.test/').markup, () => html));
   assert.ok(occurs('ediv') && occurs('ehtml') && !occurs('earticle'));
   assert.ok(occurs('ndata-x') && !occurs('nid'));
   assert.ok(occurs('aa&b') && occurs('aWordPress') && !occurs('acafé'), 'attribute values as the DOM holds them');
