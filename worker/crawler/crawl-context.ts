@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
+import type { KeyTiming } from '../politeness';
 import { WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
@@ -44,7 +45,7 @@ export class CrawlContext {
   readonly commits: GroupCommit;
   readonly traps: TrapDetector;
   /** robots.txt fetches not yet paid for with a politeness delay (the robots stage drains it). */
-  robotsFetched: { host: string; durationMs: number; endedAt: number }[] = [];
+  robotsFetched: { host: string; timing: KeyTiming }[] = [];
   /** Visit fingerprints and revisit outcomes (visit–revisit captures). */
   readonly coherence: CoherenceStore;
 
@@ -83,7 +84,7 @@ export class CrawlContext {
     await writer.open();
     const fetcher = createFetcher({ userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir });
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
-    let noteRobotsFetch: (f: { host: string; durationMs: number; endedAt: number }) => void = () => undefined;
+    let noteRobotsFetch: (f: { host: string; timing: KeyTiming }) => void = () => undefined;
     const robots = new RobotsCache({
       userAgent: icd.userAgent,
       enabled: icd.politeness.respectRobots,
@@ -91,7 +92,8 @@ export class CrawlContext {
       // robots.txt responses are archived too (issue 3): every hop of their redirects.
       fetchRobots: async (url) => {
         const outcome = await fetcher.fetch(url);
-        noteRobotsFetch({ host: hostKeyOf(url), durationMs: outcome.durationMs, endedAt: Date.now() });
+        // Ended now, as far as this thread can tell (the page's delay runs from here).
+        noteRobotsFetch({ host: hostKeyOf(url), timing: { lastStartAt: Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs } });
         const exchange = outcome.ok ? outcome.exchange : outcome.partial;
         if (exchange) await archive(exchange);
         return outcome;

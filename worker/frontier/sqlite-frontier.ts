@@ -224,13 +224,13 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   fetched(lease: Lease, info: { startedAt?: number; durationMs?: number }): void {
     const rec = this.leases.get(lease.token);
-    const e = rec?.entry;
-    if (!rec || rec.requestOver || !e!.politeness.enabled) return;
+    if (!rec || rec.requestOver || !rec.entry.politeness.enabled) return;
+    const e = rec.entry;
     const now = this.clock.now();
     const timing = timingOf(lease, info, now);
-    rec.requestOver = { key: this.registry.heldKey(e!.host), timing };
-    this.endRequest(e!, timing, now);
-    this.scheduler.touch(e!, now);
+    rec.requestOver = { key: this.registry.heldKey(e.host), timing };
+    this.endRequest(e, timing, now);
+    this.scheduler.touch(e, now);
   }
 
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {

@@ -35,7 +35,7 @@ export class PolitenessRegistry {
     this.holders.delete(old);
     this.held.delete(host);
     if (this.holders.has(key)) return false;
-    if (readyCheck && nextAllowedAt(this.timings.get(key), readyCheck.cfg, this.robotsDelays.get(host)) > readyCheck.now) return false;
+    if (readyCheck && this.readyAt(host, readyCheck.cfg) > readyCheck.now) return false;
     this.holders.set(key, host);
     this.held.set(host, key);
     return true;

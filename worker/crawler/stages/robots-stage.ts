@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { politenessDelayMs } from '../../politeness';
+import { nextAllowedAt } from '../../politeness';
 import { PROCEED, type Stage } from '../stage';
 
 /**
@@ -17,8 +17,7 @@ export const robotsStage: Stage = {
       ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== item.host);
       if (ctx.icd.politeness.enabled) {
         // The delay runs from the end of that request: archiving robots.txt meanwhile counts.
-        const last = fetched[fetched.length - 1]!;
-        const wait = last.endedAt + politenessDelayMs(last.durationMs, ctx.icd.politeness, verdict.crawlDelayMs) - Date.now();
+        const wait = nextAllowedAt(fetched[fetched.length - 1]!.timing, ctx.icd.politeness, verdict.crawlDelayMs) - Date.now();
         if (wait > 0) await sleep(wait);
       }
     }
