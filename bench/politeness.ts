@@ -13,15 +13,15 @@
  * BENCH_KEEP_LOG=file: keeps a copy of nginx's access log.
  * Writes bench/results/politeness.json and its section of bench/README.md.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startNginx, ensureAptTool } from './support/nginx';
 import { measure } from './support/measure';
 import { writeReadmeSection } from './support/readme-section';
+import { benchCommit, cpuProfileArgs, machineInfo } from './support/run-info';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -86,8 +86,7 @@ const icdPath = join(base, 'icd.json');
 writeFileSync(icdPath, JSON.stringify(icd, null, 2));
 const logOffset = nginx.readLog().length; // the start-up probes above
 const out = join(base, 'out');
-const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
-const cmd = ['node', ...profile, join(root, 'bin/tidemark.js'), 'crawl', icdPath, '--out', out, '--json', '--concurrency', String(CONCURRENCY)];
+const cmd = ['node', ...cpuProfileArgs(), join(root, 'bin/tidemark.js'), 'crawl', icdPath, '--out', out, '--json', '--concurrency', String(CONCURRENCY)];
 const loadBefore = loadavg();
 console.error(`bench: crawling ${HOSTS} hosts × ${PAGES} pages with a ${DELAY} ms per-host delay…`);
 const m = await measure(cmd, { cwd: root, timeoutMs: 30 * 60_000 });
@@ -142,15 +141,8 @@ const ideal = (HOSTS * 1000) / DELAY;
 const pagesPerSecond = htmlHits.length / spanS;
 const result = {
   date: new Date().toISOString(),
-  // BENCH_COMMIT: set when the benchmark runs from an exported snapshot of a commit (git archive), not a work tree.
-  commit: process.env.BENCH_COMMIT ?? (() => {
-    try {
-      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    } catch {
-      return 'unknown';
-    }
-  })(),
-  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Number((totalmem() / 1024 ** 3).toFixed(1)), kernel: release(), node: process.version },
+  commit: benchCommit(root),
+  machine: machineInfo(),
   loadAverage: { before: loadBefore.map((x) => Number(x.toFixed(2))), after: loadAfter.map((x) => Number(x.toFixed(2))) },
   settings: { hosts: HOSTS, pagesPerHost: PAGES, delayMs: DELAY, concurrency: CONCURRENCY, addresses: `${addrs[0]} – ${addrs.at(-1)}`, pageBytesMean: Math.round(siteBytes / PAGES) },
   command: cmd.join(' ').replaceAll(base, '$WORK').replaceAll(root + '/', ''),

@@ -15,7 +15,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem, release, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,6 +24,7 @@ import { generateSite, writeSitemap, pagePath } from './support/site';
 import { startNginx, ensureAptTool, type Nginx } from './support/nginx';
 import { measure, median, type Measured } from './support/measure';
 import { writeReadmeSection } from './support/readme-section';
+import { benchCommit, cpuProfileArgs, git, machineInfo } from './support/run-info';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -104,9 +105,6 @@ function tidemarkCaptures(out: string): { html: number; all: number; times: numb
   }
 }
 
-// BENCH_CPU_PROF=dir: Tidemark's runs write V8 CPU profiles there (to see where the time goes).
-const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
-
 /** A Tidemark CLI run: `npx tidemark crawl [icd.json] --seed … --out … --no-politeness --json --concurrency N`. */
 const icdsUsed: Record<string, unknown> = {};
 function tidemarkTool(name: string, label: string, origin: string, icd: Record<string, unknown> | null, expectPages: number): ToolSpec {
@@ -115,7 +113,7 @@ function tidemarkTool(name: string, label: string, origin: string, icd: Record<s
     name,
     label,
     command: (work) => {
-      const argv = ['node', ...profileArgs, join(root, 'bin/tidemark.js'), 'crawl'];
+      const argv = ['node', ...cpuProfileArgs(), join(root, 'bin/tidemark.js'), 'crawl'];
       if (icd) {
         writeFileSync(join(work, 'icd.json'), JSON.stringify(icd, null, 2));
         argv.push(join(work, 'icd.json'));
@@ -354,28 +352,16 @@ if (steady) {
 addTarget('Focused analysis on ÷ off ≥ 0.6 (issue 4)', ratio('tidemark-focus', 'tidemark'), '×', (v) => v >= 0.6);
 const aahCost = ratio('tidemark', 'tidemark-aah-off');
 
-const git = (a: string[]) => {
-  try {
-    return execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-};
 const machine = {
-  cpu: cpus()[0]?.model ?? 'unknown',
-  cores: cpus().length,
-  memoryGb: Number((totalmem() / 1024 ** 3).toFixed(1)),
-  kernel: release(),
-  node: process.version,
+  ...machineInfo(),
   nginx: version('/usr/sbin/nginx', ['-v'], /nginx\/(\S+)/),
   wget: version('/usr/bin/wget', ['--version'], /GNU Wget (\S+)/),
   crawlee: JSON.parse(String(execFileSync('node', ['-p', "JSON.stringify(require('./node_modules/@crawlee/cheerio/package.json').version)"], { cwd: join(here, 'peers'), encoding: 'utf8' }))),
 };
 const result = {
   date: new Date().toISOString(),
-  // BENCH_COMMIT: set when the benchmark runs from an exported snapshot of a commit (git archive), not a work tree.
-  commit: process.env.BENCH_COMMIT ?? git(['rev-parse', '--short', 'HEAD']),
-  dirtyWorker: process.env.BENCH_COMMIT ? false : git(['status', '--porcelain', '--', 'worker']) !== '',
+  commit: benchCommit(root),
+  dirtyWorker: process.env.BENCH_COMMIT ? false : git(['status', '--porcelain', '--', 'worker'], root) !== '',
   machine,
   /** 1/5/15-minute load averages before the measured runs and at the end: other work on the machine skews the figures. */
   loadAverage: { before: loadBefore.map((x) => Number(x.toFixed(2))), after: loadavg().map((x) => Number(x.toFixed(2))) },
