@@ -30,4 +30,14 @@ export class ApiClient {
     if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
     return (await res.json()) as T;
   }
+
+  /** Polls a crawl until its status is one of `wanted` or `timeoutMs` passed; returns the last status seen. */
+  async waitForCrawlStatus(crawlId: number, wanted: string[], timeoutMs = 60_000): Promise<string> {
+    let status = '';
+    for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+      status = (await this.json<{ status: string }>('GET', `/api/crawls/${crawlId}`)).status;
+      if (wanted.includes(status)) return status;
+    }
+    return status;
+  }
 }

@@ -10,7 +10,6 @@ import { ApiClient } from '../../support/api-client';
 import { groundTruth, startForumBoard } from './forum-board';
 import { normaliseAdaptedRule } from '../../../app/lib/client/aah';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('server mode: posts become WebObject rows and the adapted rule is listed and approved in the cockpit', { timeout: 300_000 }, async () => {
   const board = await startForumBoard();
@@ -20,11 +19,7 @@ test('server mode: posts become WebObject rows and the adapted rule is listed an
     assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
     const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Lock Board', seeds: [`${board.origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
-    let status = '';
-    for (const end = Date.now() + 120_000; Date.now() < end && !['finished', 'failed'].includes(status); await sleep(200)) {
-      status = (await api.json<{ status: string }>('GET', `/api/crawls/${crawl.id}`)).status;
-    }
-    assert.equal(status, 'finished');
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished', 'failed'], 120_000), 'finished');
 
     const objects = await api.json<{ items: { url: string; type: string; host: string; application: string; fields: Record<string, string>; captureId: number | null }[]; total: number }>(
       'GET', `/api/crawls/${crawl.id}/objects?pageSize=100`,

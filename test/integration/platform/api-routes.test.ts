@@ -11,14 +11,6 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
   let site: FixtureSite;
   let api: ApiClient;
 
-  async function waitForStatus(crawlId: number, wanted: string[]): Promise<string> {
-    let status = '';
-    for (const end = Date.now() + 60_000; Date.now() < end; await sleep(100)) {
-      status = (await api.json<{ status: string }>('GET', `/api/crawls/${crawlId}`)).status;
-      if (wanted.includes(status)) return status;
-    }
-    return status;
-  }
 
   before(async () => {
     site = await startFixtureSite({ pageCount: 80, delayMs: 60 });
@@ -83,17 +75,17 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     const crawl = await api.json<{ id: number; name: string; desired: string }>('POST', '/api/crawls', { icdId: icd.id });
     assert.equal(crawl.name, 'Life cycle 2', 'the crawl copies the ICD name');
     assert.equal(crawl.desired, 'run');
-    assert.equal(await waitForStatus(crawl.id, ['running']), 'running');
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['running']), 'running');
     assert.equal((await api.request('DELETE', `/api/crawls/${crawl.id}`)).status, 409);
     assert.equal((await api.request('DELETE', `/api/icds/${icd.id}`)).status, 409);
 
     assert.equal((await api.json<{ desired: string }>('POST', `/api/crawls/${crawl.id}/control`, { action: 'pause' })).desired, 'pause');
-    assert.equal(await waitForStatus(crawl.id, ['paused']), 'paused');
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['paused']), 'paused');
     assert.equal((await api.json<{ desired: string }>('POST', `/api/crawls/${crawl.id}/control`, { action: 'resume' })).desired, 'run');
-    assert.equal(await waitForStatus(crawl.id, ['running']), 'running');
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['running']), 'running');
     assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'fly' })).status, 400);
     await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
-    assert.equal(await waitForStatus(crawl.id, ['stopped']), 'stopped');
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['stopped']), 'stopped');
     assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'resume' })).status, 409);
     assert.equal((await api.request('DELETE', `/api/icds/${icd.id}`)).status, 409, 'the ICD still has a crawl');
 
@@ -114,7 +106,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
   test('export downloads serve only the files the export lists', async () => {
     const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Small', seeds: [`${site.origin}/`], scope: { maxPages: 3 }, politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
-    assert.equal(await waitForStatus(crawl.id, ['finished']), 'finished');
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished']), 'finished');
     let exp = await api.json<{ id: number; status: string; files: { name: string }[] }>('POST', `/api/crawls/${crawl.id}/exports`);
     for (const end = Date.now() + 30_000; Date.now() < end && exp.status !== 'done' && exp.status !== 'failed'; await sleep(100)) {
       exp = await api.json('GET', `/api/exports/${exp.id}`);

@@ -78,11 +78,7 @@ test('a focused crawl: posted scores and blacklist reach the frontier, the front
   assert.equal(explained!.breakdown!.weights!.text !== undefined, true, 'weights come with the scores');
   assert.deepEqual(top.map((e) => e.score), [...top.map((e) => e.score)].sort((a, b) => b - a), 'best first');
 
-  let status = '';
-  for (const end = Date.now() + 120_000; Date.now() < end && status !== 'finished'; await sleep(200)) {
-    status = (await api.json<{ status: string }>('GET', `/api/crawls/${crawl.id}`)).status;
-  }
-  assert.equal(status, 'finished');
+  assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished'], 120_000), 'finished');
 
   assert.ok(site.requests.includes('/tides/500.html'), 'the posted URL was crawled (nothing links to it)');
   assert.ok(!site.requests.includes('/cooking/7.html'), 'the blacklisted URL was never fetched, though pages link to it');
