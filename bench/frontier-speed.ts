@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { SqliteFrontier, urlHash, type Candidate, type CrawlFrontierConfig } from '../worker/frontier';
 import { PolitenessRegistry, SimulatedClock } from '../worker/politeness';
 import { openSqlite } from '../worker/store/sqlite';
+import { mulberry32 } from './support/mulberry32';
 
 const { values } = parseArgs({
   options: {
@@ -29,18 +30,6 @@ const HOSTS = Number(values.hosts);
 const BATCH = Number(values.batch);
 // Drawing LINKS times uniformly from 0.3 × LINKS distinct URLs leaves ~71% duplicates.
 const DISTINCT = Math.round(LINKS * 0.3);
-
-/** Deterministic PRNG (mulberry32) so runs are comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const urlOf = (i: number) => `https://host${i % HOSTS}.example.org/section/${(i * 2654435761) % 9973}/page-${i}.html`;
 const hostOf = (i: number) => `host${i % HOSTS}.example.org`;
@@ -77,7 +66,7 @@ try {
   f.openCrawl(1, cfg);
 
   // 1. Link-adds, as a crawl makes them: one transaction per page of BATCH links.
-  const rand = prng(42);
+  const rand = mulberry32(42);
   let added = 0;
   let dups = 0;
   let t = performance.now();
@@ -147,7 +136,7 @@ function compareSeen(where: string): Record<string, number> {
     const page = db.transaction((urls: string[]) => {
       for (const u of urls) (kind === 'hash' ? ins.run(urlHash(u), u) : ins.run(u));
     });
-    const r = prng(7);
+    const r = mulberry32(7);
     const start = performance.now();
     for (let done = 0; done < LINKS; done += BATCH) page(Array.from({ length: BATCH }, () => urlOf(Math.floor(r() * DISTINCT))));
     out[`seen_${kind}_insertsPerSec`] = rate(LINKS, performance.now() - start);

@@ -2,6 +2,7 @@
 // robots.txt with a Sitemap line and sitemap.xml. Deterministic (seeded), so every run crawls the same bytes.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from './mulberry32';
 
 export interface SiteInfo {
   dir: string;
@@ -9,17 +10,6 @@ export interface SiteInfo {
   /** Every URL path on the site reachable by a crawler (pages, assets, robots.txt, sitemap). */
   paths: string[];
   htmlBytes: number;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = (
@@ -52,7 +42,7 @@ export function generateSite(dir: string, pages: number, seed = 42): SiteInfo {
     const meta = JSON.parse(readFileSync(stamp, 'utf8')) as { pages: number; seed: number; htmlBytes: number };
     if (meta.pages === pages && meta.seed === seed) return { dir, pages, paths, htmlBytes: meta.htmlBytes };
   }
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const pool = paragraphs(rand, 400);
   mkdirSync(join(dir, 'static/img'), { recursive: true });
   for (let s = 0; s < 50; s++) mkdirSync(join(dir, `s${s}`), { recursive: true });
