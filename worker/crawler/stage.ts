@@ -43,6 +43,7 @@ export interface CrawlItem {
   /** Out-links planned for the frontier (schedule stage). */
   plan?: import('./plan-out-links').OutLinkPlan;
   links?: OutLink[];
+  /** HTML: the main content's text, when focused crawling reads it. */
   text?: string;
   title?: string;
   /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */

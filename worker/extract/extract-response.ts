@@ -27,7 +27,10 @@ export interface ResponseExtraction {
   kind: ResponseKind;
   links: ExtractedLink[];
   title?: string;
+  /** HTML: all visible text. */
   text?: string;
+  /** HTML: the main content's text (navigation, footers, ads left out). */
+  mainText?: string;
   charset?: string;
   metaRobots?: MetaRobots;
   sitemapEntries?: SitemapEntry[];
@@ -88,7 +91,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
-      return { kind, links, title: page.title, text: page.text, charset, metaRobots, markup: page.markup };
+      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, charset, metaRobots, markup: page.markup };
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);

@@ -1,4 +1,5 @@
 import { Parser, type Handler } from 'htmlparser2';
+import { MainContentBuilder } from '../text/main-content';
 import { canonicalize, type QueryHandling } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
@@ -23,6 +24,8 @@ export interface HtmlExtraction {
   title: string;
   /** Visible text, whitespace collapsed (script, style and the like left out). */
   text: string;
+  /** The main content's text (worker/text/main-content.ts), built in the same pass; '' with text off. */
+  mainText: string;
   metaRobots: MetaRobots;
   /** The `<base href>` in effect at the end of the document, when there was one. */
   baseUrl?: string;
@@ -34,8 +37,8 @@ export interface HtmlExtractOptions {
   /** Longest context kept around an anchor, in characters. Default 500. */
   maxContext?: number;
   /**
-   * Collect the visible text, anchor texts and link contexts (default true). Off, links come with
-   * empty anchorText/context (an image's alt text still counts) and `text` is empty: the crawl
+   * Collect the visible text, main content, anchor texts and link contexts (default true). Off,
+   * links come with empty anchorText/context (an image's alt text still counts) and the texts are empty: the crawl
    * turns it off when no focused crawling reads them, which saves about a fifth of the parse.
    */
   text?: boolean;
@@ -86,12 +89,15 @@ class LinkCollector implements Partial<Handler> {
   private readonly elementNames = new Set<string>();
   private readonly attributeNames = new Set<string>();
   private readonly attributeValues: string[] = [];
+  /** Focused crawling reads the main content: built from this pass's events rather than a second parse. */
+  readonly main: MainContentBuilder | null;
 
   constructor(
     pageUrl: string,
     private readonly opts: Required<HtmlExtractOptions>,
   ) {
     this.base = pageUrl;
+    this.main = opts.text ? new MainContentBuilder() : null;
   }
 
   private add(raw: string | undefined, kind: LinkKind, source: string, anchorText = ''): ExtractedLink | null {
@@ -130,6 +136,7 @@ class LinkCollector implements Partial<Handler> {
       this.attributeNames.add(a);
       this.attributeValues.push(attribs[a]);
     }
+    this.main?.onopentag(name, attribs);
     if (BREAKING.has(name)) this.breakText();
     if (name === 'svg') this.svg++;
     if (HIDDEN_TEXT.has(name)) this.hidden++;
@@ -200,6 +207,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   ontext(data: string): void {
+    this.main?.ontext(data);
     // <style> is raw text (no character references); title and body text are decoded here.
     if (this.inTitle) this.titleText = (this.titleText ?? '') + decodeTextRefs(data);
     else if (this.styleText !== null) this.styleText += data;
@@ -221,6 +229,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   onclosetag(name: string): void {
+    this.main?.onclosetag(name);
     if (name === 'a' && this.anchor) this.closeAnchor();
     if (name === 'title' && this.inTitle) {
       this.inTitle = false;
@@ -292,5 +301,6 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   parser.end(html);
   let links = dedupeLinks(collector.raw);
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
-  return { links, title: collector.title, text: collector.text, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup };
+  const mainText = collector.main ? collector.main.result().text : '';
+  return { links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup };
 }

@@ -7,7 +7,7 @@ import { createFetcher, decodeContentEncoding, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import { canonicalize, checkScope, compileScope } from '../url';
 import { buildTopicVector, type WeightedTerm } from '../analyze';
-import { createTextAnalyzer, extractMainContent } from '../text';
+import { createTextAnalyzer } from '../text';
 
 export interface ReferenceDocument {
   url: string;
@@ -60,10 +60,7 @@ export async function runReferenceCrawl(icd: Icd, opts: { onProgress?(done: numb
         if (ex.status >= 200 && ex.status < 400) {
           const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], icd.limits.maxDecodedBytes) : Buffer.alloc(0);
           const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
-          if (result.kind === 'html') {
-            const main = extractMainContent(body.toString('utf8'));
-            docs.push({ url, title: result.title ?? main.title, text: main.text || result.text || '' });
-          }
+          if (result.kind === 'html') docs.push({ url, title: result.title ?? '', text: result.mainText || result.text || '' });
           for (const link of result.links) {
             if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;
             if (seen.has(link.url) || depth + 1 > maxDepth) continue;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractHtml, type ExtractedLink } from '../../../worker/extract';
+import { extractMainContent } from '../../../worker/text';
 
 const PAGE = 'http://example.org/dir/page.html';
 
@@ -171,4 +172,20 @@ test('character references in attribute values, titles and text are decoded as a
   assert.equal(byPath('/c')?.anchorText, 'café');
   assert.ok(text.includes('Fish & chips AB') && !text.includes('&amp;'));
   assert.ok(byPath('/bg.png?a=1&amp;b=2'), 'style text is raw: no character references there');
+});
+
+test('the main content built in the link pass is what a parse of its own gives, and is skipped with text off', () => {
+  const pages = [
+    `<html><head><title>Tides</title></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+      <article><h1>Spring tides</h1><p>Spring tides follow the new and the full moon &amp; reach the
+      <a href="/marks">highest marks</a> of the month.</p><p>Neap tides come between them.</p></article>
+      <div class="sidebar"><p>Most read</p></div><footer>© Harbour office</footer></body></html>`,
+    `<body><div><p>Unclosed paragraph<div class=nav><a href=x>x</a></div><p>Second <b>bold <i>nested</b> text<br>after</div>`,
+    `<table><tr><td>Cell one text here<td>Cell two with a <a href="/l">link</a></table><p>Tail&nbsp;text</p>`,
+  ];
+  for (const html of pages) {
+    assert.equal(extractHtml(html, PAGE).mainText, extractMainContent(html).text, html);
+    assert.equal(extractHtml(html, PAGE, { text: false }).mainText, '');
+  }
+  assert.match(extractHtml(pages[0], PAGE).mainText, /^Spring tides\n\nSpring tides follow the new and the full moon & reach the highest marks of the month\.\n\nNeap tides come between them\.$/);
 });

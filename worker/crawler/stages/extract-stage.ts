@@ -30,12 +30,12 @@ export const extractStage: Stage = {
     const result = extractFromResponse({
       url: item.url, status: ex.status, headers: ex.headers, body,
       maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling,
-      // Page text, anchor texts and link contexts are read by focused crawling only.
+      // Main text, anchor texts and link contexts are read by focused crawling only.
       text: ctx.icd.focus.enabled,
     });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     item.links = result.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
-    item.text = result.text;
+    item.text = result.mainText;
     item.title = result.title;
     item.html = result.kind === 'html' ? body : undefined;
     item.markup = result.markup;
