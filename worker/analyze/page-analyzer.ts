@@ -30,7 +30,7 @@ export interface PageInput {
   url: string;
   text: string;
   links: readonly PageLink[];
-  /** ISO 639-3 language when already known (skips detection). */
+  /** ISO 639-3 language when already known (skips detection); 'und' when detection could not tell. */
   language?: string;
 }
 

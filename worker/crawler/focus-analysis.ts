@@ -1,6 +1,6 @@
 import type { Icd } from '../icd/schema';
 import { analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, topicVectorToRecord, type PageAnalysis, type PageAnalyzer } from '../analyze';
-import { createTextAnalyzer, DocumentFrequencies, extractMainContent } from '../text';
+import { createTextAnalyzer, DocumentFrequencies, LanguageMemo } from '../text';
 import { RelevanceSeriesBuilder, type RelevanceSeries } from '../analyze/relevance-series';
 import type { Frontier } from '../frontier';
 import { FocusBatch, type BatchRescore } from './focus-batch';
@@ -23,6 +23,8 @@ export class FocusAnalysis {
     private readonly focus: Icd['focus'],
     earlierSimilarities: readonly number[],
     private readonly batch: FocusBatch | null,
+    /** Null when the ICD fixes the language. */
+    private readonly languages: LanguageMemo | null,
   ) {
     this.series = new RelevanceSeriesBuilder(focus.relevanceWindow, focus.relevanceThreshold);
     for (const s of earlierSimilarities) this.series.add(s);
@@ -38,7 +40,8 @@ export class FocusAnalysis {
     const config = analysisConfigFromFocus({ ...focus, topicTerms }, { analyzer, documentFrequencies: new DocumentFrequencies() });
     const pageAnalyzer = createPageAnalyzer(config);
     const batch = focus.batch.enabled ? new FocusBatch(config.topicVector, pageAnalyzer.moduleWeights, focus.batch.bl, config.granularityWeights) : null;
-    return new FocusAnalysis(pageAnalyzer, focus, earlierSimilarities, batch);
+    const languages = focus.language ? null : new LanguageMemo((text) => analyzer.detect(text));
+    return new FocusAnalysis(pageAnalyzer, focus, earlierSimilarities, batch, languages);
   }
 
   /** True when out-links are queued provisionally and rescored when their batch closes. */
@@ -48,9 +51,10 @@ export class FocusAnalysis {
 
   /** Scores the page (item.similarity) and each out-link (priority and breakdown). */
   analyse(item: CrawlItem): void {
-    const text = item.html ? extractMainContent(item.html.toString('utf8')).text : item.text ?? '';
+    const text = item.text ?? '';
     const links = (item.links ?? []).filter((l) => !l.excludedReason);
-    const analysis = this.analyzer.analyze({ url: item.url, text, links });
+    const language = this.languages?.languageOf(item.url, text);
+    const analysis = this.analyzer.analyze({ url: item.url, text, links, language });
     item.similarity = analysis.similarity;
     const byUrl = new Map(analysis.links.map((l) => [l.url, l]));
     for (const link of links) {

@@ -32,6 +32,8 @@ export interface TextAnalyzer {
   analyze(text: string, language?: string): AnalyzedText;
   /** Index terms of a short text (a keyword, an anchor) in a known language, without detection. */
   terms(text: string, language: string): string[];
+  /** The detected ISO 639-3 language of a text among the candidates, or 'und'. */
+  detect(text: string): string;
 }
 
 interface LanguageTools {
@@ -69,10 +71,10 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
   function termsWith(t: LanguageTools, text: string): string[] {
     const out: string[] = [];
     for (const token of tokenize(text, minLength)) {
-      if (t.stopwords.has(token)) continue;
+      // One lookup per token: the cache also holds stop words, as ''.
       let stem = t.stems.get(token);
       if (stem === undefined) {
-        stem = t.stemmer ? t.stemmer.stem(token) : token;
+        stem = t.stopwords.has(token) ? '' : t.stemmer ? t.stemmer.stem(token) : token;
         if (t.stems.size >= cacheSize) t.stems.clear();
         t.stems.set(token, stem);
       }
@@ -83,16 +85,16 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
 
   return {
     analyze(text, language) {
-      let iso = language ?? options.language;
-      if (!iso) {
-        const detected = detectLanguage(text, { only: candidates });
-        iso = detected === 'und' ? fallback : detected;
-      }
-      const t = toolsFor(iso);
+      // A caller's 'und' means detection already ran and could not tell.
+      const iso = language ?? options.language ?? detectLanguage(text, { only: candidates });
+      const t = toolsFor(iso === 'und' ? fallback : iso);
       return { language: t.info, terms: termsWith(t, text) };
     },
     terms(text, language) {
       return termsWith(toolsFor(language), text);
+    },
+    detect(text) {
+      return detectLanguage(text, { only: candidates });
     },
   };
 }

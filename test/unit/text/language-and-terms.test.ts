@@ -9,6 +9,15 @@ test('tokenize: NFKC, lower case, Unicode letters only, short tokens dropped', (
   assert.deepEqual(tokenize('cafe\u0301'), ['café']);
 });
 
+test('tokenize: ASCII text (the fast path) splits like the Unicode path', () => {
+  const ascii = "It's a TIDE-mark: 42x harbours,\tcharts\nand o'clock";
+  assert.deepEqual(tokenize(ascii), ['it', 'tide', 'mark', 'harbours', 'charts', 'and', 'clock']);
+  // One non-ASCII letter sends the whole text down the Unicode path: same tokens plus that word.
+  assert.deepEqual(tokenize(`${ascii} café`), [...tokenize(ascii), 'café']);
+  assert.deepEqual(tokenize('x y z', 1), ['x', 'y', 'z']);
+  assert.deepEqual(tokenize('ends with word'), ['ends', 'with', 'word']);
+});
+
 test('language detection recognises English, German and French prose', () => {
   const analyzer = createTextAnalyzer();
   const cases: [string, string][] = [
