@@ -32,10 +32,17 @@ export class CrawlState {
   admitted = 0;
   /**
    * URLs this process already put in the table (or found there), so the common case — a link
-   * found again — costs a set lookup instead of an INSERT OR IGNORE. Bounded: past the cap the
-   * table alone answers, which is slower but still right.
+   * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says whether the URL
+   * may still be waiting in the queue, where a new score can change its place; false once it was
+   * leased or excluded, so finding it again costs no query at all. Bounded: past the cap the table
+   * alone answers, which is slower but still right.
    */
-  readonly knownUrls = new Set<string>();
+  readonly knownUrls = new Map<string, boolean>();
+
+  /** Notes whether a known URL may be waiting in the queue (unknown URLs stay unknown). */
+  markQueued(url: string, queued: boolean): void {
+    if (this.knownUrls.has(url)) this.knownUrls.set(url, queued);
+  }
 
   constructor(
     readonly crawlId: number,

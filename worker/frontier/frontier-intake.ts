@@ -25,12 +25,14 @@ export function insertCandidates(
   const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
   const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
   for (const cand of cands) {
-    // FIRST keeps a known URL's score: nothing to write, so skip the table (and the hash).
-    if (fn === 'FIRST' && c.knownUrls.has(cand.url)) {
+    const waiting = c.knownUrls.get(cand.url);
+    if (waiting !== undefined) {
+      // A URL found again: FIRST keeps its score, and one no longer queued has no place to change,
+      // so neither touches the table; one still queued is rescored without trying to insert it.
       res.duplicates += 1;
+      if (fn !== 'FIRST' && waiting) rescoreQueued(ctx, c, urlHash(cand.url), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
-    remember(c, cand.url);
     const hash = urlHash(cand.url);
     const e = ctx.entry(c, cand.host);
     const reason =
@@ -45,6 +47,8 @@ export function insertCandidates(
       c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
       precedence, score.raw, score.count, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null,
     );
+    // Already in the table (a resumed crawl, or past the cap): rescoreQueued learns its state.
+    remember(c, cand.url, ins.changes === 0 || !reason);
     if (ins.changes === 0) {
       res.duplicates += 1;
       if (fn !== 'FIRST') rescoreQueued(ctx, c, hash, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
@@ -68,8 +72,8 @@ export function insertCandidates(
 /** Most URLs the in-memory known set holds (~100 bytes each). */
 export const KNOWN_URLS_CAP = 1_000_000;
 
-function remember(c: CrawlState, url: string): void {
-  if (c.knownUrls.size < KNOWN_URLS_CAP) c.knownUrls.add(url);
+function remember(c: CrawlState, url: string, waiting: boolean): void {
+  if (c.knownUrls.size < KNOWN_URLS_CAP) c.knownUrls.set(url, waiting);
 }
 
 /** Records rejected URLs as seen and excluded with their reason; returns how many were new. */
@@ -77,7 +81,7 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
   let n = 0;
   for (const r of rejected) {
     if (c.knownUrls.has(r.url)) continue;
-    remember(c, r.url);
+    remember(c, r.url, false);
     const changes = ctx.st.insert.run(
       c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null,
     ).changes;
@@ -92,8 +96,11 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
 export function rescoreQueued(
   ctx: IntakeContext, c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
 ): boolean {
-  const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; state: number; seq: number }) | undefined;
-  if (!row || (row.state !== S.queued && row.state !== S.retrying)) return false;
+  const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; url: string; state: number; seq: number }) | undefined;
+  if (!row || (row.state !== S.queued && row.state !== S.retrying)) {
+    if (row) c.markQueued(row.url, false);
+    return false;
+  }
   const next = update({ raw: row.raw, count: row.count, sum: row.sum });
   const precedence = precedenceOf(next.raw);
   ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, breakdown ?? null, row.seq);

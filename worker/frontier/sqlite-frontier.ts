@@ -197,6 +197,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     for (const row of rows) {
       if (this.st.setState.run(S.inFlight, row.seq, S.queued).changes === 0) continue;
       c.move(e, 'queued', 'inFlight');
+      c.markQueued(row.url, false);
       const lease: Lease = {
         token: this.nextToken++, crawlId: e.crawlId, url: row.url, host: e.host, depth: row.depth, kind: row.kind,
         viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now,
@@ -268,6 +269,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     })();
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
+    if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, true);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
     if (e.politeness.enabled && !over) this.endRequest(e, timing, now);
     this.scheduler.touch(e, now);

@@ -105,3 +105,21 @@ test('batch mode: provisional scores order URLs until the batch rescores them, a
   assert.deepEqual(drain(f, fx.clock.now()), [u(3), u(1), u(2)]);
   f.close();
 });
+
+test('a URL found again is rescored while it waits in the queue, not once leased, and again once given back', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(u(1), 0.2)]);
+  f.add(1, [cand(u(1), 0.6)], { update: 'AVG' });
+  assert.equal(f.lookup(1, u(1))!.scoreCount, 2, 'queued: the new score counts');
+  const lease = f.next(fx.clock.now())!;
+  assert.deepEqual(f.add(1, [cand(u(1), 1)], { update: 'AVG' }), { added: 0, duplicates: 1, budgetExcluded: 0 });
+  assert.equal(f.lookup(1, u(1))!.scoreCount, 2, 'in flight: nothing to reorder');
+  f.release(lease);
+  f.add(1, [cand(u(1), 1)], { update: 'AVG' });
+  const rec = f.lookup(1, u(1))!;
+  assert.equal(rec.scoreCount, 3, 'given back to the queue: rescored again');
+  assert.ok(Math.abs(rec.rawScore - 0.6) < 1e-9, 'AVG of 0.2, 0.6 and 1');
+  f.close();
+});
