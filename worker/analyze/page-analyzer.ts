@@ -1,4 +1,4 @@
-import { cosineTo, DocumentFrequencies, termFrequencies, type TermVector, type TextAnalyzer } from '../text';
+import { cosineTo, DocumentFrequencies, type TermVector, type TextAnalyzer } from '../text';
 import { aggregateScores, DEFAULT_MODULE_WEIGHTS, type ModuleScores, type ModuleWeights, type ScoreBreakdown } from './aggregate';
 import { compileEntities, type EntityDefinition } from './entity-module';
 import { compileSpamFilter } from './spam-filter';
@@ -99,14 +99,13 @@ export function createPageAnalyzer(config: AnalysisConfig): PageAnalyzer {
   const learn = config.learnDocumentFrequencies !== false;
 
   function vectorOf(text: string, language: string): TermVector {
-    return text ? df.weigh(termFrequencies(config.analyzer.terms(text, language))) : new Map();
+    return text ? df.weigh(config.analyzer.termCounts(text, language)) : new Map();
   }
 
   function analyze(page: PageInput): PageAnalysis {
-    const analyzed = config.analyzer.analyze(page.text, page.language);
-    const language = analyzed.language.iso6393;
-    if (learn) df.addDocument(analyzed.terms);
-    const termCounts = termFrequencies(analyzed.terms);
+    const language = config.analyzer.languageOf(page.text, page.language).iso6393;
+    const termCounts = config.analyzer.termCounts(page.text, language);
+    if (learn) df.addDocument(termCounts);
     const documentVector = df.weigh(termCounts);
     const similarity = similarityToTopic(documentVector);
     const docScores: ModuleScores = { text: similarity };

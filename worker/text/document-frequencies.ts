@@ -19,10 +19,12 @@ export class DocumentFrequencies {
     return this.documents;
   }
 
-  /** Counts one document with these terms (duplicates within the document count once). */
-  addDocument(terms: Iterable<string>): void {
-    const seen = new Set(terms);
-    for (const t of seen) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  /**
+   * Counts one document with these terms (duplicates within the document count once), or with
+   * the terms of its term-count vector.
+   */
+  addDocument(terms: Iterable<string> | TermVector): void {
+    for (const t of terms instanceof Map ? terms.keys() : new Set(terms)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     this.documents++;
   }
 

@@ -1,7 +1,8 @@
 import snowball, { type SnowballStemmer } from 'snowball-stemmers';
 import stopwordLists from 'stopword';
 import { detectLanguage, languageInfo, stemmableLanguages, type LanguageInfo } from './language';
-import { tokenize } from './tokenize';
+import { eachToken } from './tokenize';
+import type { TermVector } from './term-vector';
 
 /** Options of a text analyzer. */
 export interface TextAnalyzerOptions {
@@ -30,8 +31,12 @@ export interface AnalyzedText {
 export interface TextAnalyzer {
   /** Analyses `text`; `language` (ISO 639-3) overrides detection for this call. */
   analyze(text: string, language?: string): AnalyzedText;
+  /** The language `analyze` would analyse `text` as (`language`: as for analyze). */
+  languageOf(text: string, language?: string): LanguageInfo;
   /** Index terms of a short text (a keyword, an anchor) in a known language, without detection. */
   terms(text: string, language: string): string[];
+  /** How often each index term occurs in `text` (a known language): terms() counted, without the array. */
+  termCounts(text: string, language: string): TermVector;
   /** The detected ISO 639-3 language of a text among the candidates, or 'und'. */
   detect(text: string): string;
 }
@@ -68,9 +73,9 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
     return t;
   }
 
-  function termsWith(t: LanguageTools, text: string): string[] {
-    const out: string[] = [];
-    for (const token of tokenize(text, minLength)) {
+  /** Calls `visit` with each index term of `text`: its tokens without stop words, stemmed. */
+  function eachTerm(t: LanguageTools, text: string, visit: (term: string) => void): void {
+    eachToken(text, minLength, (token) => {
       // One lookup per token: the cache also holds stop words, as ''.
       let stem = t.stems.get(token);
       if (stem === undefined) {
@@ -78,20 +83,37 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
         if (t.stems.size >= cacheSize) t.stems.clear();
         t.stems.set(token, stem);
       }
-      if (stem.length > 0) out.push(stem);
-    }
+      if (stem.length > 0) visit(stem);
+    });
+  }
+
+  function termsWith(t: LanguageTools, text: string): string[] {
+    const out: string[] = [];
+    eachTerm(t, text, (term) => out.push(term));
     return out;
+  }
+
+  function languageOf(text: string, language?: string): LanguageTools {
+    // A caller's 'und' means detection already ran and could not tell.
+    const iso = language ?? options.language ?? detectLanguage(text, { only: candidates });
+    return toolsFor(iso === 'und' ? fallback : iso);
   }
 
   return {
     analyze(text, language) {
-      // A caller's 'und' means detection already ran and could not tell.
-      const iso = language ?? options.language ?? detectLanguage(text, { only: candidates });
-      const t = toolsFor(iso === 'und' ? fallback : iso);
+      const t = languageOf(text, language);
       return { language: t.info, terms: termsWith(t, text) };
+    },
+    languageOf(text, language) {
+      return languageOf(text, language).info;
     },
     terms(text, language) {
       return termsWith(toolsFor(language), text);
+    },
+    termCounts(text, language) {
+      const counts: TermVector = new Map();
+      eachTerm(toolsFor(language), text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
+      return counts;
     },
     detect(text) {
       return detectLanguage(text, { only: candidates });
