@@ -12,9 +12,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'worker/cli/main.ts');
+// The focused-analysis thread's entry (worker/crawler/analysis-client.ts), bundled alongside.
+const threadEntry = join(root, 'worker/crawler/analysis-thread.ts');
 // One cache per source tree: snapshots of other commits may share this node_modules (a symlink).
 const cacheDir = join(root, 'node_modules/.cache/tidemark', createHash('sha1').update(root).digest('hex').slice(0, 12));
 const bundle = join(cacheDir, 'cli.mjs');
+const threadBundle = join(cacheDir, 'analysis-thread.mjs');
 const manifest = join(cacheDir, 'cli.inputs.json');
 
 /** Digest of the files a bundle was built from (contents, not times: snapshots keep old mtimes). */
@@ -28,7 +31,7 @@ function digestOf(files, contents = new Map()) {
 function bundleIsFresh() {
   try {
     const { inputs, digest } = JSON.parse(readFileSync(manifest, 'utf8'));
-    return existsSync(bundle) && digestOf(inputs) === digest;
+    return existsSync(bundle) && existsSync(threadBundle) && digestOf(inputs) === digest;
   } catch {
     return false; // missing bundle, manifest or source (deleted file): rebuild
   }
@@ -38,8 +41,8 @@ async function buildBundle() {
   const { build } = await import('esbuild');
   const read = new Map();
   const result = await build({
-    entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    packages: 'external', write: false, outfile: bundle, sourcemap: 'linked', metafile: true, logLevel: 'silent',
+    entryPoints: { cli: entry, 'analysis-thread': threadEntry }, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    packages: 'external', write: false, outdir: cacheDir, outExtension: { '.js': '.mjs' }, sourcemap: 'linked', metafile: true, logLevel: 'silent',
     plugins: [{
       // Each module keeps its own location: import.meta.url / dirname become the source file's.
       name: 'source-location',
@@ -71,6 +74,7 @@ async function loadMain() {
       if (!bundleIsFresh()) await buildBundle();
       if (existsSync(bundle)) {
         process.setSourceMapsEnabled(true);
+        if (existsSync(threadBundle)) process.env.TIDEMARK_ANALYSIS_THREAD_ENTRY = threadBundle;
         return (await import(pathToFileURL(bundle).href)).main;
       }
     } catch {

@@ -207,6 +207,7 @@ export class CrawlContext {
   }
 
   async close(): Promise<void> {
+    await this.focus?.close();
     await this.writer.close();
     await this.fetcher.close();
   }

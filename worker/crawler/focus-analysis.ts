@@ -1,9 +1,10 @@
 import type { Icd } from '../icd/schema';
-import { analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, topicVectorToRecord, type PageAnalysis, type PageAnalyzer } from '../analyze';
-import { createTextAnalyzer, DocumentFrequencies, LanguageMemo } from '../text';
+import type { PageAnalysis } from '../analyze';
 import { RelevanceSeriesBuilder, type RelevanceSeries } from '../analyze/relevance-series';
 import type { Frontier } from '../frontier';
+import { AnalysisThread } from './analysis-client';
 import { FocusBatch, type BatchRescore } from './focus-batch';
+import { breakdownOf, createFocusScorer, scorePage, type FocusScorer, type ScoredPage } from './focus-scorer';
 import type { CrawlItem } from './stage';
 
 /**
@@ -17,31 +18,33 @@ export class FocusAnalysis {
   private readonly series: RelevanceSeriesBuilder;
   /** Analyses of pages not committed yet (batch mode): they join the batch once their links are queued. */
   private readonly uncommitted = new WeakMap<CrawlItem, PageAnalysis>();
+  /** Scores pages in this thread: when there is no analysis thread, or since it failed. */
+  private local: FocusScorer | null;
 
   private constructor(
-    private readonly analyzer: PageAnalyzer,
     private readonly focus: Icd['focus'],
     earlierSimilarities: readonly number[],
     private readonly batch: FocusBatch | null,
-    /** Null when the ICD fixes the language. */
-    private readonly languages: LanguageMemo | null,
+    private thread: AnalysisThread | null,
   ) {
     this.series = new RelevanceSeriesBuilder(focus.relevanceWindow, focus.relevanceThreshold);
     for (const s of earlierSimilarities) this.series.add(s);
+    this.local = thread ? null : createFocusScorer(focus);
   }
 
-  /** `earlierSimilarities`: the crawl's stored ones, so a resumed crawl's chart goes on where it was. */
-  static create(focus: Icd['focus'], earlierSimilarities: readonly number[] = []): FocusAnalysis {
-    const analyzer = createTextAnalyzer({ language: focus.language });
-    // Without a reviewed reference crawl, the keywords and topics alone make the topic vector.
-    const topicTerms = Object.keys(focus.topicTerms).length
-      ? focus.topicTerms
-      : topicVectorToRecord(buildTopicVector([], focus.keywords, focus.topics, { termsOf: (t) => analyzer.analyze(t).terms }).vector);
-    const config = analysisConfigFromFocus({ ...focus, topicTerms }, { analyzer, documentFrequencies: new DocumentFrequencies() });
-    const pageAnalyzer = createPageAnalyzer(config);
-    const batch = focus.batch.enabled ? new FocusBatch(config.topicVector, pageAnalyzer.moduleWeights, focus.batch.bl, config.granularityWeights) : null;
-    const languages = focus.language ? null : new LanguageMemo((text) => analyzer.detect(text));
-    return new FocusAnalysis(pageAnalyzer, focus, earlierSimilarities, batch, languages);
+  /**
+   * `earlierSimilarities`: the crawl's stored ones, so a resumed crawl's chart goes on where it was.
+   * `thread`: score pages on the analysis thread (analysis-client.ts) when the machine has the cores.
+   */
+  static create(focus: Icd['focus'], earlierSimilarities: readonly number[] = [], options: { thread?: boolean } = {}): FocusAnalysis {
+    let batch: FocusBatch | null = null;
+    if (focus.batch.enabled) {
+      // The batch needs the topic vector and the weights the scorer (wherever it runs) uses.
+      const { config, analyzer } = createFocusScorer(focus);
+      batch = new FocusBatch(config.topicVector, analyzer.moduleWeights, focus.batch.bl, config.granularityWeights);
+    }
+    const thread = options.thread === false ? null : AnalysisThread.start({ focus, keepAnalysis: batch !== null });
+    return new FocusAnalysis(focus, earlierSimilarities, batch, thread);
   }
 
   /** True when out-links are queued provisionally and rescored when their batch closes. */
@@ -50,22 +53,18 @@ export class FocusAnalysis {
   }
 
   /** Scores the page (item.similarity) and each out-link (priority and breakdown). */
-  analyse(item: CrawlItem): void {
-    const text = item.text ?? '';
+  async analyse(item: CrawlItem): Promise<void> {
     const links = (item.links ?? []).filter((l) => !l.excludedReason);
-    const language = this.languages?.languageOf(item.url, text);
-    const analysis = this.analyzer.analyze({ url: item.url, text, links, language });
-    item.similarity = analysis.similarity;
-    const byUrl = new Map(analysis.links.map((l) => [l.url, l]));
-    for (const link of links) {
-      const scored = byUrl.get(link.url);
-      if (!scored) continue;
-      link.priority = scored.priority;
-      link.breakdown = { scores: numbersOf(scored.breakdown.scores), weights: numbersOf(scored.breakdown.weights) };
-      if (scored.excluded) link.excludedReason = 'spam';
-    }
-    this.series.add(analysis.similarity);
-    if (this.batch) this.uncommitted.set(item, analysis);
+    const page = { url: item.url, text: item.text ?? '', links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })) };
+    const { verdicts, analysis } = await this.score(page);
+    item.similarity = verdicts.similarity;
+    links.forEach((link, i) => {
+      link.priority = verdicts.priorities[i];
+      link.breakdown = breakdownOf(verdicts, i);
+      if (verdicts.excluded[i]) link.excludedReason = 'spam';
+    });
+    this.series.add(verdicts.similarity);
+    if (this.batch && analysis) this.uncommitted.set(item, analysis);
   }
 
   /**
@@ -101,11 +100,33 @@ export class FocusAnalysis {
     return n;
   }
 
+  private async score(page: Parameters<typeof scorePage>[1]): Promise<ScoredPage> {
+    if (this.thread) {
+      try {
+        return await this.thread.analyze(page);
+      } catch (err) {
+        // From here on pages are scored in this thread, with document frequencies learnt afresh.
+        const thread = this.thread;
+        if (thread) {
+          console.error(`tidemark: ${(err as Error).message}; focused analysis goes on in the crawl's thread`);
+          this.thread = null;
+          void thread.close();
+        }
+      }
+    }
+    this.local ??= createFocusScorer(this.focus);
+    return scorePage(this.local, page, this.batch !== null);
+  }
+
+  /** Stops the analysis thread (crawl end). */
+  async close(): Promise<void> {
+    const thread = this.thread;
+    this.thread = null;
+    await thread?.close();
+  }
+
   /** The relevance series so far (worker/analyze/relevance-series.ts). */
   snapshot(): RelevanceSeries {
     return this.series.snapshot();
   }
 }
-
-const numbersOf = (record: object | undefined): Record<string, number> =>
-  Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, Number(v)]));

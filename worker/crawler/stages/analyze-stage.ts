@@ -4,8 +4,8 @@ import { PROCEED, type Stage } from '../stage';
 export const analyzeStage: Stage = {
   name: 'analyze',
   shouldProcess: (item, ctx) => Boolean(ctx.focus && item.links && item.text !== undefined),
-  process(item, ctx) {
-    ctx.focus!.analyse(item);
+  async process(item, ctx) {
+    await ctx.focus!.analyse(item);
     return PROCEED;
   },
 };

@@ -1,0 +1,95 @@
+import type { Icd } from '../icd/schema';
+import {
+  analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, DEFAULT_MODULE_WEIGHTS, topicVectorToRecord,
+  type AnalysisConfig, type ModuleName, type PageAnalysis, type PageAnalyzer, type PageInput,
+} from '../analyze';
+import { createTextAnalyzer, DocumentFrequencies, LanguageMemo } from '../text';
+
+/**
+ * What scores a crawl's pages, built from the ICD's focus section the same way in the crawl's
+ * thread and in the analysis thread (analysis-thread.ts): the analysis modules, the document
+ * frequencies they learn and the language of each site section.
+ */
+export interface FocusScorer {
+  readonly config: AnalysisConfig;
+  readonly analyzer: PageAnalyzer;
+  /** Null when the ICD fixes the language. */
+  readonly languages: LanguageMemo | null;
+}
+
+export function createFocusScorer(focus: Icd['focus']): FocusScorer {
+  const text = createTextAnalyzer({ language: focus.language });
+  // Without a reviewed reference crawl, the keywords and topics alone make the topic vector.
+  const topicTerms = Object.keys(focus.topicTerms).length
+    ? focus.topicTerms
+    : topicVectorToRecord(buildTopicVector([], focus.keywords, focus.topics, { termsOf: (t) => text.analyze(t).terms }).vector);
+  const config = analysisConfigFromFocus({ ...focus, topicTerms }, { analyzer: text, documentFrequencies: new DocumentFrequencies() });
+  return {
+    config,
+    analyzer: createPageAnalyzer(config),
+    languages: focus.language ? null : new LanguageMemo((t) => text.detect(t)),
+  };
+}
+
+/**
+ * A page's verdicts as the crawl applies them, per out-link in the order given: priority, module
+ * scores and weights (columns of `modules`; NaN where a module gave no score or took no part) and
+ * the spam exclusion. Flat typed arrays, so they cross from the analysis thread without a copy.
+ */
+export interface LinkVerdicts {
+  similarity: number;
+  modules: ModuleName[];
+  priorities: Float64Array;
+  scores: Float64Array;
+  weights: Float64Array;
+  excluded: Uint8Array;
+}
+
+/** A scored page: its verdicts, and the whole analysis when batch prioritisation reads it. */
+export interface ScoredPage {
+  verdicts: LinkVerdicts;
+  analysis?: PageAnalysis;
+}
+
+const MODULES = Object.keys(DEFAULT_MODULE_WEIGHTS) as ModuleName[];
+
+/** Scores one page: its section's language, then every module (and learns its document frequencies). */
+export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>, keepAnalysis: boolean): ScoredPage {
+  const language = scorer.languages?.languageOf(page.url, page.text);
+  const analysis = scorer.analyzer.analyze({ ...page, language });
+  const n = analysis.links.length;
+  const m = MODULES.length;
+  const verdicts: LinkVerdicts = {
+    similarity: analysis.similarity,
+    modules: MODULES,
+    priorities: new Float64Array(n),
+    scores: new Float64Array(n * m).fill(NaN),
+    weights: new Float64Array(n * m).fill(NaN),
+    excluded: new Uint8Array(n),
+  };
+  analysis.links.forEach((link, i) => {
+    verdicts.priorities[i] = link.priority;
+    if (link.excluded) verdicts.excluded[i] = 1;
+    MODULES.forEach((name, k) => {
+      const score = link.breakdown.scores[name];
+      const weight = link.breakdown.weights[name];
+      if (score !== undefined) verdicts.scores[i * m + k] = score;
+      if (weight !== undefined) verdicts.weights[i * m + k] = weight;
+    });
+  });
+  return keepAnalysis ? { verdicts, analysis } : { verdicts };
+}
+
+/** The module scores and weights of link `i`, as a breakdown records them. */
+export function breakdownOf(v: LinkVerdicts, i: number): { scores: Record<string, number>; weights: Record<string, number> } {
+  const scores: Record<string, number> = {};
+  const weights: Record<string, number> = {};
+  const m = v.modules.length;
+  v.modules.forEach((name, k) => {
+    const score = v.scores[i * m + k];
+    const weight = v.weights[i * m + k];
+    if (!Number.isNaN(score)) scores[name] = score;
+    if (!Number.isNaN(weight)) weights[name] = weight;
+  });
+  return { scores, weights };
+}
