@@ -1,31 +1,34 @@
 /**
- * Entry of the focused-analysis thread (analysis-client.ts starts it): scores pages in the order
- * they arrive, with the state the crawl's own thread would have kept (document frequencies,
- * section languages), so the results are the same as without the thread.
+ * Entry of the focused-analysis thread (analysis-client.ts starts it): reads each page's text and
+ * link contexts from its HTML and scores it, in the order pages arrive, with the state the crawl's
+ * own thread would have kept (document frequencies, section languages), so the results are the
+ * same as without the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Icd } from '../icd/schema';
-import type { PageInput } from '../analyze';
-import { createFocusScorer, scorePage } from './focus-scorer';
+import type { QueryHandling } from '../url';
+import { createFocusScorer, pageFromHtml, scorePage, type HtmlPage } from './focus-scorer';
 
 /** What the crawl's thread sends. */
 export interface AnalysisJob {
   id: number;
-  page: Omit<PageInput, 'language'>;
+  page: HtmlPage;
 }
 
 /** workerData of the thread. */
 export interface AnalysisThreadData {
   focus: Icd['focus'];
+  /** The ICD's scope.queryHandling: the thread's link extraction must canonicalise as the crawl's did. */
+  queryHandling: QueryHandling;
   /** Send each page's whole analysis back too (batch prioritisation reads its term vectors). */
   keepAnalysis: boolean;
 }
 
-const { focus, keepAnalysis } = workerData as AnalysisThreadData;
+const { focus, queryHandling, keepAnalysis } = workerData as AnalysisThreadData;
 const scorer = createFocusScorer(focus);
 parentPort!.on('message', ({ id, page }: AnalysisJob) => {
   try {
-    const scored = scorePage(scorer, page, keepAnalysis);
+    const scored = scorePage(scorer, pageFromHtml(page, queryHandling), keepAnalysis);
     const v = scored.verdicts;
     // The arrays were made here for this message: moved, not copied.
     const buffers = [v.priorities, v.scores, v.weights, v.excluded].map((a) => a.buffer as ArrayBuffer);

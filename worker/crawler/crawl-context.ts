@@ -102,7 +102,7 @@ export class CrawlContext {
     });
     let queueSitemaps: (urls: string[]) => void = () => undefined;
     const store = new CaptureStore(o.db, o.crawlId);
-    const focus = icd.focus.enabled ? FocusAnalysis.create(icd.focus, storedSimilarities(o.db, o.crawlId)) : null;
+    const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, {
       // The crawl's page budget is enforced on fetches by the engine; admission gets headroom so

@@ -1,10 +1,11 @@
 import type { Icd } from '../icd/schema';
 import type { PageAnalysis } from '../analyze';
+import type { QueryHandling } from '../url';
 import { RelevanceSeriesBuilder, type RelevanceSeries } from '../analyze/relevance-series';
 import type { Frontier } from '../frontier';
 import { AnalysisThread } from './analysis-client';
 import { FocusBatch, type BatchRescore } from './focus-batch';
-import { breakdownOf, createFocusScorer, scorePage, type FocusScorer, type ScoredPage } from './focus-scorer';
+import { breakdownOf, createFocusScorer, pageFromHtml, scorePage, type FocusScorer, type HtmlPage, type ScoredPage } from './focus-scorer';
 import type { CrawlItem } from './stage';
 
 /**
@@ -23,6 +24,7 @@ export class FocusAnalysis {
 
   private constructor(
     private readonly focus: Icd['focus'],
+    private readonly queryHandling: QueryHandling,
     earlierSimilarities: readonly number[],
     private readonly batch: FocusBatch | null,
     private thread: AnalysisThread | null,
@@ -36,15 +38,17 @@ export class FocusAnalysis {
    * `earlierSimilarities`: the crawl's stored ones, so a resumed crawl's chart goes on where it was.
    * `thread`: score pages on the analysis thread (analysis-client.ts) when the machine has the cores.
    */
-  static create(focus: Icd['focus'], earlierSimilarities: readonly number[] = [], options: { thread?: boolean } = {}): FocusAnalysis {
+  static create(icd: Pick<Icd, 'focus' | 'scope'>, earlierSimilarities: readonly number[] = [], options: { thread?: boolean } = {}): FocusAnalysis {
+    const { focus } = icd;
+    const queryHandling = icd.scope.queryHandling;
     let batch: FocusBatch | null = null;
     if (focus.batch.enabled) {
       // The batch needs the topic vector and the weights the scorer (wherever it runs) uses.
       const { config, analyzer } = createFocusScorer(focus);
       batch = new FocusBatch(config.topicVector, analyzer.moduleWeights, focus.batch.bl, config.granularityWeights);
     }
-    const thread = options.thread === false ? null : AnalysisThread.start({ focus, keepAnalysis: batch !== null });
-    return new FocusAnalysis(focus, earlierSimilarities, batch, thread);
+    const thread = options.thread === false ? null : AnalysisThread.start({ focus, queryHandling, keepAnalysis: batch !== null });
+    return new FocusAnalysis(focus, queryHandling, earlierSimilarities, batch, thread);
   }
 
   /** True when out-links are queued provisionally and rescored when their batch closes. */
@@ -52,10 +56,14 @@ export class FocusAnalysis {
     return this.batch !== null;
   }
 
-  /** Scores the page (item.similarity) and each out-link (priority and breakdown). */
+  /** Scores an HTML page (item.similarity) and each out-link (priority and breakdown). */
   async analyse(item: CrawlItem): Promise<void> {
     const links = (item.links ?? []).filter((l) => !l.excludedReason);
-    const page = { url: item.url, text: item.text ?? '', links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })) };
+    const page: HtmlPage = {
+      url: item.url,
+      html: item.htmlText ?? '',
+      links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })),
+    };
     const { verdicts, analysis } = await this.score(page);
     item.similarity = verdicts.similarity;
     links.forEach((link, i) => {
@@ -100,7 +108,7 @@ export class FocusAnalysis {
     return n;
   }
 
-  private async score(page: Parameters<typeof scorePage>[1]): Promise<ScoredPage> {
+  private async score(page: HtmlPage): Promise<ScoredPage> {
     if (this.thread) {
       try {
         return await this.thread.analyze(page);
@@ -115,7 +123,7 @@ export class FocusAnalysis {
       }
     }
     this.local ??= createFocusScorer(this.focus);
-    return scorePage(this.local, page, this.batch !== null);
+    return scorePage(this.local, pageFromHtml(page, this.queryHandling), this.batch !== null);
   }
 
   /** Stops the analysis thread (crawl end). */

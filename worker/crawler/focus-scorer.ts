@@ -1,9 +1,11 @@
 import type { Icd } from '../icd/schema';
 import {
   analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, DEFAULT_MODULE_WEIGHTS, topicVectorToRecord,
-  type AnalysisConfig, type ModuleName, type PageAnalysis, type PageAnalyzer, type PageInput,
+  type AnalysisConfig, type ModuleName, type PageAnalysis, type PageAnalyzer, type PageInput, type PageLink,
 } from '../analyze';
+import { extractHtml } from '../extract';
 import { createTextAnalyzer, DocumentFrequencies, LanguageMemo } from '../text';
+import type { QueryHandling } from '../url';
 
 /**
  * What scores a crawl's pages, built from the ICD's focus section the same way in the crawl's
@@ -52,6 +54,28 @@ export interface ScoredPage {
 }
 
 const MODULES = Object.keys(DEFAULT_MODULE_WEIGHTS) as ModuleName[];
+
+/** A page as the crawl hands it to focused analysis: its decoded HTML and its out-links (AAH verdicts included). */
+export interface HtmlPage {
+  url: string;
+  html: string;
+  links: PageLink[];
+}
+
+/**
+ * The page's main text, and each link's anchor text and paragraph, read from its HTML with the
+ * link extractor's text collection on (the crawl's own pass leaves it off: only focused analysis
+ * reads them, and it runs on its own thread). Links the extractor did not find keep what they had.
+ */
+export function pageFromHtml(page: HtmlPage, queryHandling: QueryHandling): Omit<PageInput, 'language'> {
+  const extraction = extractHtml(page.html, page.url, { queryHandling, text: true });
+  const found = new Map(extraction.links.map((l) => [l.url, l]));
+  const links = page.links.map((link) => {
+    const f = found.get(link.url);
+    return f ? { ...link, anchorText: f.anchorText, context: f.context } : link;
+  });
+  return { url: page.url, text: extraction.mainText, links };
+}
 
 /** Scores one page: its section's language, then every module (and learns its document frequencies). */
 export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>, keepAnalysis: boolean): ScoredPage {

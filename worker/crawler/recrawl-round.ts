@@ -192,7 +192,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number): Promis
   try {
     if (changed && ex.status >= 200 && ex.status < 300) {
       const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
-      const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling });
+      const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const links = extracted.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
       if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
       const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links }, ctx.scopeInput(), ctx.traps);

@@ -43,8 +43,8 @@ export interface CrawlItem {
   /** Out-links planned for the frontier (schedule stage). */
   plan?: import('./plan-out-links').OutLinkPlan;
   links?: OutLink[];
-  /** HTML: the main content's text, when focused crawling reads it. */
-  text?: string;
+  /** HTML decoded with its charset, for focused analysis (which reads its text off the crawl's thread). */
+  htmlText?: string;
   title?: string;
   /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */
   similarity?: number;

@@ -31,6 +31,8 @@ export interface ResponseExtraction {
   text?: string;
   /** HTML: the main content's text (navigation, footers, ads left out). */
   mainText?: string;
+  /** HTML: the page decoded with its charset. */
+  htmlText?: string;
   charset?: string;
   metaRobots?: MetaRobots;
   sitemapEntries?: SitemapEntry[];
@@ -87,11 +89,12 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
   switch (kind) {
     case 'html': {
       const charset = sniffCharset(body, contentType);
-      const page = extractHtml(decodeText(body, contentType, charset), url, { ...opts, text: input.text ?? true });
+      const htmlText = decodeText(body, contentType, charset);
+      const page = extractHtml(htmlText, url, { ...opts, text: input.text ?? true });
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
-      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, charset, metaRobots, markup: page.markup };
+      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, charset, metaRobots, markup: page.markup };
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);

@@ -4,7 +4,7 @@ import { icdSchema } from '../../../worker/icd/schema';
 import { FocusAnalysis } from '../../../worker/crawler/focus-analysis';
 import type { CrawlItem } from '../../../worker/crawler/stage';
 
-const focus = (batch = false) =>
+const icd = (batch = false) =>
   icdSchema.parse({
     name: 'thread',
     seeds: ['http://tides.test/'],
@@ -15,7 +15,7 @@ const focus = (batch = false) =>
       urlPatterns: [{ pattern: '/tides/', weight: 0.8 }],
       batch: { enabled: batch, bl: 2 },
     },
-  }).focus;
+  });
 
 const PROSE = [
   'The harbour master logs every spring tide and the flooding of the coastal road.',
@@ -23,16 +23,25 @@ const PROSE = [
   'Recipes for lemon cake, with butter, sugar and a little salt, baked slowly.',
 ];
 
-/** Pages with prose, links with anchors and contexts, a spam link, a duplicate-free set of URLs. */
+/**
+ * HTML pages as the extract stage leaves them: links without anchor texts or contexts (its pass
+ * collects none), one of them added by the AAH with its own (not in the HTML), and a spam link.
+ */
 function pages(): CrawlItem[] {
   return Array.from({ length: 12 }, (_, i) => {
-    const text = `${PROSE[i % 3]} ${PROSE[(i + 1) % 3]}`;
+    const url = `http://tides.test/${i % 2 ? 'de/' : ''}p${i}`;
+    const htmlText = `<html><head><title>Page ${i}</title></head><body><nav><a href="/">Home</a></nav><article>
+      <p>${PROSE[i % 3]} See the <a href="/tides/${i}">spring tide table</a> for the harbour.</p>
+      <p>${PROSE[(i + 1) % 3]} Or bake the <a href="/cake/${i}">lemon cake</a>.</p>
+      <p><a href="http://casino-bonus.test/${i}">win</a></p></article></body></html>`;
+    const link = (href: string, extra: object = {}) => ({ url: href, kind: 'navigation', anchorText: '', context: '', source: 'a@href', ...extra });
     const links = [
-      { url: `http://tides.test/tides/${i}`, kind: 'navigation', anchorText: 'spring tide table', context: PROSE[0], source: 'a@href' },
-      { url: `http://tides.test/cake/${i}`, kind: 'navigation', anchorText: 'lemon cake', context: PROSE[2], source: 'a@href' },
-      { url: `http://casino-bonus.test/${i}`, kind: 'navigation', anchorText: 'win', context: '', source: 'a@href' },
+      link(`http://tides.test/tides/${i}`),
+      link(`http://tides.test/cake/${i}`),
+      link(`http://casino-bonus.test/${i}`),
+      link(`http://tides.test/aah/${i}`, { anchorText: 'harbour tide archive', aahBonus: 0.9 }),
     ];
-    return { url: `http://tides.test/${i % 2 ? 'de/' : ''}p${i}`, host: 'tides.test', depth: 1, priority: 0, lease: null, text, links } as unknown as CrawlItem;
+    return { url, host: 'tides.test', depth: 1, priority: 0, lease: null, htmlText, links } as unknown as CrawlItem;
   });
 }
 
@@ -51,12 +60,15 @@ test('pages scored on the analysis thread get exactly what scoring in the crawl 
   const errors: string[] = [];
   t.mock.method(console, 'error', (msg: string) => errors.push(msg));
   for (const batch of [false, true]) {
-    const local = verdicts(await scoreAll(FocusAnalysis.create(focus(batch), [], { thread: false })));
-    const threaded = verdicts(await scoreAll(FocusAnalysis.create(focus(batch), [], { thread: true })));
+    const local = verdicts(await scoreAll(FocusAnalysis.create(icd(batch), [], { thread: false })));
+    const threaded = verdicts(await scoreAll(FocusAnalysis.create(icd(batch), [], { thread: true })));
     assert.deepEqual(threaded, local, `batch ${batch}`);
     assert.ok(local.some((p) => p.links[0]!.priority! > p.links[1]!.priority!), 'the tide link outranks the cake link');
     assert.ok(local.every((p) => p.links[2]!.excluded === 'spam'), 'the casino link is spam');
     assert.ok(local.every((p) => p.links[0]!.breakdown!.scores.urlPattern! > 0), 'the URL pattern module scored /tides/');
+    assert.ok(local.every((p) => p.links[3]!.breakdown!.scores.aah === 0.9), "the AAH's bonus took part");
+    assert.ok(local.every((p) => p.links[3]!.breakdown!.scores.text! > 0), "the AAH link's own anchor text was read");
+    assert.ok(local.every((p) => p.similarity! > 0), 'the main text was read from the HTML');
   }
   assert.deepEqual(errors, [], 'the thread did the scoring (no fallback)');
 });
@@ -67,8 +79,8 @@ test('a thread that cannot start leaves the scoring to the crawl thread: nothing
   const errors: string[] = [];
   t.mock.method(console, 'error', (msg: string) => errors.push(msg));
   try {
-    const items = await scoreAll(FocusAnalysis.create(focus(), [], { thread: true }));
-    const local = verdicts(await scoreAll(FocusAnalysis.create(focus(), [], { thread: false })));
+    const items = await scoreAll(FocusAnalysis.create(icd(), [], { thread: true }));
+    const local = verdicts(await scoreAll(FocusAnalysis.create(icd(), [], { thread: false })));
     assert.deepEqual(verdicts(items), local);
     assert.equal(errors.length, 1, 'one warning, then the crawl thread scores');
     assert.match(errors[0]!, /analysis thread failed: .*analysis-thread\.mjs.*crawl's thread/s);

@@ -25,6 +25,8 @@ test('HTML: links, title, text, charset from the header; X-Robots-Tag nofollow m
   assert.equal(r.charset, 'windows-1252');
   assert.equal(r.title, 'Caf\u00e9');
   assert.equal(r.text, 'See b');
+  assert.equal(r.mainText, 'See b');
+  assert.equal(r.htmlText, '<title>Caf\u00e9</title><p>See <a href="/b">b</a></p>', 'the page decoded with its charset');
   assert.deepEqual(r.metaRobots, { noindex: false, nofollow: true });
   assert.deepEqual(r.links, [{ url: 'http://example.org/b', kind: 'navigation', source: 'a@href', anchorText: 'b', context: 'See b', nofollow: true }]);
 });

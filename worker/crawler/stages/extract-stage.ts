@@ -30,12 +30,12 @@ export const extractStage: Stage = {
     const result = extractFromResponse({
       url: item.url, status: ex.status, headers: ex.headers, body,
       maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling,
-      // Main text, anchor texts and link contexts are read by focused crawling only.
-      text: ctx.icd.focus.enabled,
+      // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
+      text: false,
     });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     item.links = result.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
-    item.text = result.mainText;
+    if (ctx.focus && result.kind === 'html') item.htmlText = result.htmlText;
     item.title = result.title;
     item.html = result.kind === 'html' ? body : undefined;
     item.markup = result.markup;
