@@ -74,7 +74,7 @@ export function FocusFields({ values, errors, update }: { values: IcdFormValues;
         <Field id="relevanceWindow" label="Relevance window (documents)" hint="Documents per point of the relevance chart." errors={errors.relevanceWindow}>
           <input className="input" type="number" min={1} {...text('relevanceWindow', true)} />
         </Field>
-        <Field id="language" label="Language (ISO 639-3)" hint="e.g. eng, fra, deu: stop words and stemming for every page. Empty: detected per page." errors={errors.language}>
+        <Field id="language" label="Language (ISO 639-3)" hint="e.g. eng, fra, deu: stop words and stemming for every page. Empty: detected per site section (host, or /en/-like first path segment) until three pages agree." errors={errors.language}>
           <input className="input" maxLength={3} placeholder="detect" {...text('language', true)} />
         </Field>
         <Field id="referencePages" label="Reference crawl: max pages" errors={errors.referencePages}>
