@@ -23,6 +23,8 @@ async function crawlOrder(focus: boolean): Promise<string[]> {
   try {
     const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
     assert.equal(run.code, 0, run.stderr);
+    // The CLI's bundle carries the analysis thread's entry: the analysis must not fall back.
+    assert.doesNotMatch(run.stderr, /analysis thread failed/);
     return site.requests.filter((p) => p !== '/robots.txt').map(site.topicOf);
   } finally {
     await site.close();
