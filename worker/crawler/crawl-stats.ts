@@ -21,6 +21,8 @@ export class CrawlStatsTracker {
     const cls = `${Math.floor(status / 100)}xx`;
     this.statusClasses[cls] = (this.statusClasses[cls] ?? 0) + 1;
     this.recent.push(this.now());
+    // Nobody may ask for the rate for a long time (the CLI asks at the end): keep the window only.
+    if (this.recent.length > 10_000) this.dropBefore(this.now() - RATE_WINDOW_MS);
   }
 
   recordFailure(reason: string): void {
@@ -35,8 +37,7 @@ export class CrawlStatsTracker {
   }
 
   pagesPerSecond(): number {
-    const cutoff = this.now() - RATE_WINDOW_MS;
-    while (this.recent.length && this.recent[0]! < cutoff) this.recent.shift();
+    this.dropBefore(this.now() - RATE_WINDOW_MS);
     return this.recent.length / (RATE_WINDOW_MS / 1000);
   }
 
@@ -57,5 +58,11 @@ export class CrawlStatsTracker {
       statusClasses: { ...this.statusClasses },
       updatedAt: new Date(this.now()).toISOString(),
     };
+  }
+
+  private dropBefore(cutoff: number): void {
+    let i = 0;
+    while (i < this.recent.length && this.recent[i]! < cutoff) i++;
+    if (i > 0) this.recent.splice(0, i);
   }
 }

@@ -2,14 +2,20 @@ import type Database from 'better-sqlite3';
 import type { DedupLookup, DedupRef } from '../warc';
 
 /**
- * Payload-digest lookup for revisit records that survives restarts: this run's captures from
- * memory, earlier runs' from the Capture table (indexed by crawl and digest).
+ * Payload-digest lookup for revisit records that survives restarts: the latest captures from
+ * memory (also those not committed yet), older ones and earlier runs' from the Capture table
+ * (indexed by crawl and digest). Memory holds at most `maxRemembered` digests, the newest: a crawl
+ * of millions of pages would otherwise keep ~0.5 KB for each.
  */
 export class SqliteDedupLookup implements DedupLookup {
   private readonly recent = new Map<string, DedupRef>();
   private readonly query;
 
-  constructor(db: Database.Database, private readonly crawlId: number) {
+  constructor(
+    db: Database.Database,
+    private readonly crawlId: number,
+    private readonly maxRemembered = 20_000,
+  ) {
     this.query = db.prepare(
       "SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND warcRecordId IS NOT NULL ORDER BY id LIMIT 1",
     );
@@ -21,11 +27,17 @@ export class SqliteDedupLookup implements DedupLookup {
     const row = this.query.get(this.crawlId, digest) as { url: string; fetchedAt: string; warcRecordId: string } | undefined;
     if (!row) return undefined;
     const ref: DedupRef = { uri: row.url, date: new Date(row.fetchedAt).toISOString(), recordId: row.warcRecordId, payloadDigest: digest };
-    this.recent.set(digest, ref);
+    this.remember(digest, ref);
     return ref;
   }
 
   set(digest: string, ref: DedupRef): void {
-    if (!this.recent.has(digest)) this.recent.set(digest, ref);
+    if (!this.recent.has(digest)) this.remember(digest, ref);
+  }
+
+  private remember(digest: string, ref: DedupRef): void {
+    // A Map iterates in insertion order: its first key is the oldest digest.
+    if (this.recent.size >= this.maxRemembered) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(digest, ref);
   }
 }
