@@ -14,7 +14,7 @@ export class SqliteDedupLookup implements DedupLookup {
   constructor(
     db: Database.Database,
     private readonly crawlId: number,
-    private readonly maxRemembered = 20_000,
+    private readonly maxRemembered = 5_000,
   ) {
     this.query = db.prepare(
       "SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND warcRecordId IS NOT NULL ORDER BY id LIMIT 1",
