@@ -19,19 +19,17 @@ export class FocusAnalysis {
   private readonly series: RelevanceSeriesBuilder;
   /** Analyses of pages not committed yet (batch mode): they join the batch once their links are queued. */
   private readonly uncommitted = new WeakMap<CrawlItem, PageAnalysis>();
-  /** Scores pages in this thread: when there is no analysis thread, or since it failed. */
-  private local: FocusScorer | null;
-
   private constructor(
     private readonly focus: Icd['focus'],
     private readonly queryHandling: QueryHandling,
     earlierSimilarities: readonly number[],
     private readonly batch: FocusBatch | null,
     private thread: AnalysisThread | null,
+    /** Scores pages in this thread: when there is no analysis thread, or since it failed. */
+    private local: FocusScorer | null,
   ) {
     this.series = new RelevanceSeriesBuilder(focus.relevanceWindow, focus.relevanceThreshold);
     for (const s of earlierSimilarities) this.series.add(s);
-    this.local = thread ? null : createFocusScorer(focus);
   }
 
   /**
@@ -41,14 +39,15 @@ export class FocusAnalysis {
   static create(icd: Pick<Icd, 'focus' | 'scope'>, earlierSimilarities: readonly number[] = [], options: { thread?: boolean } = {}): FocusAnalysis {
     const { focus } = icd;
     const queryHandling = icd.scope.queryHandling;
+    const thread = options.thread === false ? null : AnalysisThread.start({ focus, queryHandling, keepAnalysis: focus.batch.enabled });
+    const local = thread ? null : createFocusScorer(focus);
     let batch: FocusBatch | null = null;
     if (focus.batch.enabled) {
       // The batch needs the topic vector and the weights the scorer (wherever it runs) uses.
-      const { config, analyzer } = createFocusScorer(focus);
+      const { config, analyzer } = local ?? createFocusScorer(focus);
       batch = new FocusBatch(config.topicVector, analyzer.moduleWeights, focus.batch.bl, config.granularityWeights);
     }
-    const thread = options.thread === false ? null : AnalysisThread.start({ focus, queryHandling, keepAnalysis: batch !== null });
-    return new FocusAnalysis(focus, queryHandling, earlierSimilarities, batch, thread);
+    return new FocusAnalysis(focus, queryHandling, earlierSimilarities, batch, thread, local);
   }
 
   /** True when out-links are queued provisionally and rescored when their batch closes. */

@@ -38,8 +38,9 @@ export interface HtmlExtractOptions {
   maxContext?: number;
   /**
    * Collect the visible text, main content, anchor texts and link contexts (default true). Off,
-   * links come with empty anchorText/context (an image's alt text still counts) and the texts are empty: the crawl
-   * turns it off when no focused crawling reads them, which saves about a fifth of the parse.
+   * links come with empty anchorText/context (an image's alt text still counts) and the texts are
+   * empty: the crawl's own pass turns it off (focused analysis reads them on its thread), which
+   * saves about a fifth of the parse.
    */
   text?: boolean;
 }

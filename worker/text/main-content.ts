@@ -7,8 +7,8 @@ import { decodeAttributeRefs, decodeTextRefs } from '../extract/char-refs';
  * class/id words), then by density — link-heavy blocks go, and only blocks whose container holds
  * a good share of the page's running text stay.
  *
- * It is a streaming builder fed the HTML parser's events, so the link extractor can build it in
- * its own pass (a focused crawl then parses each page once); extractMainContent runs it alone.
+ * It is a streaming builder fed the HTML parser's events, so the link extractor builds it in its
+ * own pass when it collects text; extractMainContent runs it alone.
  */
 
 /** The main content of a page. */

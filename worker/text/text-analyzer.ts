@@ -93,9 +93,11 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
     return out;
   }
 
+  const detect = (text: string): string => detectLanguage(text, { only: candidates });
+
   function languageOf(text: string, language?: string): LanguageTools {
     // A caller's 'und' means detection already ran and could not tell.
-    const iso = language ?? options.language ?? detectLanguage(text, { only: candidates });
+    const iso = language ?? options.language ?? detect(text);
     return toolsFor(iso === 'und' ? fallback : iso);
   }
 
@@ -115,8 +117,6 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
       eachTerm(toolsFor(language), text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
       return counts;
     },
-    detect(text) {
-      return detectLanguage(text, { only: candidates });
-    },
+    detect,
   };
 }
