@@ -96,7 +96,7 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
 export function rescoreQueued(
   ctx: IntakeContext, c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
 ): boolean {
-  const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & { host: string; url: string; state: number; seq: number }) | undefined;
+  const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & HeadRow & { host: string; state: number }) | undefined;
   if (!row || (row.state !== S.queued && row.state !== S.retrying)) {
     if (row) c.markQueued(row.url, false);
     return false;
@@ -108,8 +108,11 @@ export function rescoreQueued(
   if (row.state !== S.queued || !e?.head) return true;
   const wasHead = e.head.seq === row.seq;
   if (wasHead && precedence >= e.head.precedence) c.setHead(e, { ...e.head, precedence });
-  else if (wasHead || comesBefore({ precedence, seq: row.seq }, e.head)) c.setHead(e, ctx.loadHead(e));
-  else return true;
+  else if (wasHead) c.setHead(e, ctx.loadHead(e)); // it fell back: another URL may lead now
+  else if (comesBefore({ precedence, seq: row.seq }, e.head)) {
+    const { url, depth, kind, via_url, seq, attempts } = row;
+    c.setHead(e, { url, depth, kind, via_url, precedence, seq, attempts });
+  } else return true;
   touched.add(e);
   return true;
 }

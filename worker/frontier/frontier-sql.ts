@@ -97,7 +97,8 @@ export function prepareStatements(db: Database.Database) {
       `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
-    scoreOf: db.prepare('SELECT host, state, url, seq, score_raw AS raw, score_count AS count, score_sum AS sum FROM frontier_url WHERE crawl_id = ? AND url_hash = ?'),
+    // With the head columns: a rescored URL that moves to the front of its host's queue becomes the head as it is.
+    scoreOf: db.prepare(`SELECT host, state, ${HEAD_COLS}, score_raw AS raw, score_count AS count, score_sum AS sum FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`),
     // The newest evidence's breakdown replaces the older one (null keeps it).
     setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ?'),
     exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),

@@ -355,6 +355,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.crawl(crawlId).knownUrls.has(url);
   }
 
+  /**
+   * True when this process knows `url` has left the queue (in flight, fetched, failed or
+   * excluded): a new score for it would change nothing. False for URLs still waiting, or unknown.
+   */
+  settled(crawlId: number, url: string): boolean {
+    return this.crawl(crawlId).knownUrls.get(url) === false;
+  }
+
   lookup(crawlId: number, url: string): UrlRecord | null {
     const r = this.st.lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
     return r ? toUrlRecord(r) : null;

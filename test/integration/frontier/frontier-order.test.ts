@@ -110,16 +110,34 @@ test('a URL found again is rescored while it waits in the queue, not once leased
   const fx = tempFrontier();
   t.after(fx.cleanup);
   const f = fx.open();
+  assert.equal(f.settled(1, u(1)), false, 'unknown');
   f.add(1, [cand(u(1), 0.2)]);
   f.add(1, [cand(u(1), 0.6)], { update: 'AVG' });
   assert.equal(f.lookup(1, u(1))!.scoreCount, 2, 'queued: the new score counts');
+  assert.equal(f.settled(1, u(1)), false, 'waiting in the queue');
   const lease = f.next(fx.clock.now())!;
+  assert.equal(f.settled(1, u(1)), true, 'in flight: no score can move it');
   assert.deepEqual(f.add(1, [cand(u(1), 1)], { update: 'AVG' }), { added: 0, duplicates: 1, budgetExcluded: 0 });
   assert.equal(f.lookup(1, u(1))!.scoreCount, 2, 'in flight: nothing to reorder');
   f.release(lease);
+  assert.equal(f.settled(1, u(1)), false, 'given back');
   f.add(1, [cand(u(1), 1)], { update: 'AVG' });
   const rec = f.lookup(1, u(1))!;
   assert.equal(rec.scoreCount, 3, 'given back to the queue: rescored again');
   assert.ok(Math.abs(rec.rawScore - 0.6) < 1e-9, 'AVG of 0.2, 0.6 and 1');
+  f.close();
+});
+
+test('a URL rescored past the head of its host queue is leased next, with its own depth, kind and referrer', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(u(1), 0.5), cand(u(2), 0.3, { depth: 4, kind: 'embed', viaUrl: u(9) }), cand(u(3), 0.4)]);
+  f.add(1, [cand(u(2), 1)], { update: 'AVG' }); // (0.3 + 1) / 2 = 0.65 > 0.5
+  const lease = f.next(fx.clock.now())!;
+  assert.deepEqual({ url: lease.url, depth: lease.depth, kind: lease.kind, viaUrl: lease.viaUrl }, { url: u(2), depth: 4, kind: 'embed', viaUrl: u(9) });
+  assert.ok(Math.abs(lease.priority - 0.65) < 1e-9);
+  f.complete(lease, { status: 200 });
+  assert.deepEqual(drain(f, fx.clock.now()), [u(1), u(3)]);
   f.close();
 });

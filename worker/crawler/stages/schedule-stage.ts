@@ -6,10 +6,16 @@ export const scheduleStage: Stage = {
   name: 'schedule',
   shouldProcess: (item) => Boolean(item.links?.length),
   process(item, ctx) {
-    // Without focused crawling a URL's first score stands (update function FIRST), so links the
-    // frontier already holds would only be parsed, scope-checked and dropped as duplicates again:
-    // most links of a site are. Skipped here; the WARC metadata record still lists every link.
-    const links = ctx.icd.focus.enabled ? item.links : item.links!.filter((l) => !ctx.frontier.knows(ctx.crawlId, l.url));
+    // Links the frontier already holds would mostly be parsed, scope-checked and dropped as
+    // duplicates again: most links of a site are. Unless a page's links rescore the URLs they find
+    // (focused crawling with an update function other than FIRST, outside batch mode, where the
+    // batch rescores), a URL's first score stands and every known link is skipped; otherwise only
+    // those that left the queue, which no score can move. The WARC metadata record still lists
+    // every link.
+    const { focus } = ctx.icd;
+    const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
+    const f = ctx.frontier;
+    const links = item.links!.filter((l) => !(rescoring ? f.settled(ctx.crawlId, l.url) : f.knows(ctx.crawlId, l.url)));
     item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps);
     return PROCEED;
   },
