@@ -1,7 +1,8 @@
-import snowball, { type SnowballStemmer } from 'snowball-stemmers';
+import snowball from 'snowball-stemmers';
 import stopwordLists from 'stopword';
 import { detectLanguage, languageInfo, stemmableLanguages, type LanguageInfo } from './language';
 import { eachToken } from './tokenize';
+import { AsciiTermTable } from './ascii-term-table';
 import type { TermVector } from './term-vector';
 
 /** Options of a text analyzer. */
@@ -44,8 +45,11 @@ export interface TextAnalyzer {
 interface LanguageTools {
   info: LanguageInfo;
   stopwords: ReadonlySet<string>;
-  stemmer?: SnowballStemmer;
+  /** A token's index term: its stem, or '' for a stop word. */
+  termOf: (token: string) => string;
   stems: Map<string, string>;
+  /** termCounts of ASCII text: the same terms, without a string per token. */
+  ascii: AsciiTermTable;
 }
 
 /**
@@ -67,8 +71,9 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
     const list = info.stopwordKey ? stopwordLists[info.stopwordKey] : undefined;
     // Stop words are normalised like tokens so 'Über' in a list matches 'über' in a text.
     const stopwords = new Set(Array.isArray(list) ? list.map((w) => w.normalize('NFKC').toLowerCase()) : []);
-    t = { info, stopwords, stems: new Map() };
-    if (info.stemmer) t.stemmer = snowball.newStemmer(info.stemmer);
+    const stemmer = info.stemmer ? snowball.newStemmer(info.stemmer) : undefined;
+    const termOf = (token: string): string => (stopwords.has(token) ? '' : stemmer ? stemmer.stem(token) : token);
+    t = { info, stopwords, termOf, stems: new Map(), ascii: new AsciiTermTable(termOf, minLength, cacheSize) };
     tools.set(iso6393, t);
     return t;
   }
@@ -79,7 +84,7 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
       // One lookup per token: the cache also holds stop words, as ''.
       let stem = t.stems.get(token);
       if (stem === undefined) {
-        stem = t.stopwords.has(token) ? '' : t.stemmer ? t.stemmer.stem(token) : token;
+        stem = t.termOf(token);
         if (t.stems.size >= cacheSize) t.stems.clear();
         t.stems.set(token, stem);
       }
@@ -113,8 +118,11 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
       return termsWith(toolsFor(language), text);
     },
     termCounts(text, language) {
+      const t = toolsFor(language);
+      const ascii = t.ascii.count(text);
+      if (ascii) return ascii;
       const counts: TermVector = new Map();
-      eachTerm(toolsFor(language), text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
+      eachTerm(t, text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
       return counts;
     },
     detect,

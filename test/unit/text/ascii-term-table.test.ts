@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AsciiTermTable } from '../../../worker/text/ascii-term-table';
+import { createTextAnalyzer } from '../../../worker/text';
+import { tokenize } from '../../../worker/text/tokenize';
+import { mulberry32 } from '../../../bench/support/mulberry32';
+
+/** The reference: tokens one by one, each mapped to its term and counted in order. */
+function countedOneByOne(text: string, termOf: (t: string) => string, minLength = 2): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const token of tokenize(text, minLength)) {
+    const term = termOf(token);
+    if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  return [...counts];
+}
+
+const toyTerm = (t: string) => (t === 'the' || t === 'of' ? '' : t.replace(/s$/, ''));
+
+test('ASCII term counts equal counting token by token, in first-occurrence order', () => {
+  const table = new AsciiTermTable(toyTerm, 2, 100_000);
+  for (const text of [
+    'The Harbours of the harbour; HARBOUR-master, 12 harbours.',
+    'a b cc ddd a-b x1y2 z',
+    '',
+    '   \n\t!!',
+    'endsinaword',
+    'MiXeD CaSe mixed case Mixed',
+  ]) {
+    assert.deepEqual([...table.count(text)!], countedOneByOne(text, toyTerm), text);
+  }
+});
+
+test('the table grows and starts afresh past its bound without changing counts', () => {
+  const random = mulberry32(7);
+  const word = () => Array.from({ length: 2 + Math.floor(random() * 8) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
+  const vocabulary = Array.from({ length: 20_000 }, word);
+  const table = new AsciiTermTable(toyTerm, 2, 5_000); // several rehashes in one text, resets between texts
+  for (let k = 0; k < 5; k++) {
+    const text = Array.from({ length: 30_000 }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(random() < 0.5 ? ' ' : ', ');
+    assert.deepEqual([...table.count(text)!], countedOneByOne(text, toyTerm));
+  }
+});
+
+test('text with a non-ASCII character is left to the Unicode path, and leaves no counts behind', () => {
+  const table = new AsciiTermTable(toyTerm, 2, 100_000);
+  assert.equal(table.count('harbour harbour café harbour'), null);
+  assert.deepEqual([...table.count('harbour')!], [['harbour', 1]]);
+});
+
+test("the analyzer's termCounts (table) and terms (token by token) agree, stop words and stems included", () => {
+  const analyzer = createTextAnalyzer();
+  const text = 'The lighthouses and the harbours: lighthouse keepers archived 3 archives of the estuary. Cafés aside.';
+  for (const sample of [text, text.replace('Cafés', 'Cafes')]) {
+    const expected = new Map<string, number>();
+    for (const term of analyzer.terms(sample, 'eng')) expected.set(term, (expected.get(term) ?? 0) + 1);
+    assert.deepEqual([...analyzer.termCounts(sample, 'eng')], [...expected]);
+  }
+});
