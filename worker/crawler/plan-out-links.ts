@@ -20,9 +20,11 @@ export interface ScopeInput {
  * Turns a page's out-links into frontier candidates: already-rejected links (AAH, spam) keep their
  * reason; the rest go through scope rules and trap detection. Requisites (images, CSS, scripts)
  * may sit one hop past the depth limit, so pages at the limit are still archived whole.
+ * URLs the frontier already holds (`known`) passed those checks when first found: they only
+ * carry a new score to it, and a rejection would change nothing for them.
  * Pure apart from the trap detector's per-host memory.
  */
-export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDetector): OutLinkPlan {
+export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string) => boolean = () => false): OutLinkPlan {
   const plan: OutLinkPlan = { candidates: [], rejected: [] };
   const depth = item.depth + 1;
   const seen = new Set<string>();
@@ -30,6 +32,10 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
     if (seen.has(link.url)) continue;
     seen.add(link.url);
     const host = hostKeyOf(link.url);
+    if (known(link.url)) {
+      if (!link.excludedReason) plan.candidates.push(candidateOf(link, host, depth, item.url, input));
+      continue;
+    }
     const reject = (reason: ExclusionReason) => plan.rejected.push({ url: link.url, host, reason, depth, viaUrl: item.url, kind: link.kind });
     if (link.excludedReason) {
       reject(link.excludedReason as ExclusionReason);
@@ -45,10 +51,14 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       reject(trap);
       continue;
     }
-    plan.candidates.push({
-      url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl: item.url, kind: link.kind,
-      ...(link.breakdown ? { breakdown: JSON.stringify(link.breakdown) } : {}),
-    });
+    plan.candidates.push(candidateOf(link, host, depth, item.url, input));
   }
   return plan;
+}
+
+function candidateOf(link: NonNullable<CrawlItem['links']>[number], host: string, depth: number, viaUrl: string, input: ScopeInput): Candidate {
+  return {
+    url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl, kind: link.kind,
+    ...(link.breakdown ? { breakdown: JSON.stringify(link.breakdown) } : {}),
+  };
 }

@@ -24,6 +24,10 @@ export interface HostEntry extends SchedHost {
  * The in-memory side of one open crawl: budgets and counters. Loaded from
  * SQLite on open and kept in step with every write, so the cockpit's counters cost nothing.
  */
+/** knownUrls values besides a row's seq (seqs start at 1). */
+export const SETTLED = 0;
+export const WAITING_ROW_UNKNOWN = -1;
+
 export class CrawlState {
   readonly hosts = new Map<string, HostEntry>();
   readonly totals = zero();
@@ -32,16 +36,17 @@ export class CrawlState {
   admitted = 0;
   /**
    * URLs this process already put in the table (or found there), so the common case — a link
-   * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says whether the URL
-   * may still be waiting in the queue, where a new score can change its place; false once it was
-   * leased or excluded, so finding it again costs no query at all. Bounded: past the cap the table
-   * alone answers, which is slower but still right.
+   * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says where the URL
+   * stands: its row (seq) while it waits in the queue, so a new score goes straight to that row;
+   * SETTLED once leased or excluded, so finding it again costs no query at all; WAITING_ROW_UNKNOWN
+   * when it may wait but its row was not read (found already in the table). Bounded: past the cap
+   * the table alone answers, which is slower but still right.
    */
-  readonly knownUrls = new Map<string, boolean>();
+  readonly knownUrls = new Map<string, number>();
 
-  /** Notes whether a known URL may be waiting in the queue (unknown URLs stay unknown). */
-  markQueued(url: string, queued: boolean): void {
-    if (this.knownUrls.has(url)) this.knownUrls.set(url, queued);
+  /** Notes where a known URL stands (unknown URLs stay unknown): its row while queued, or SETTLED. */
+  markQueued(url: string, seqOrSettled: number): void {
+    if (this.knownUrls.has(url)) this.knownUrls.set(url, seqOrSettled);
   }
 
   constructor(

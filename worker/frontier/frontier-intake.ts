@@ -1,5 +1,5 @@
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
-import { comesBefore, type CrawlState, type HostEntry } from './crawl-state';
+import { comesBefore, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, type HeadRow, type Statements } from './frontier-sql';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
@@ -25,12 +25,12 @@ export function insertCandidates(
   const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
   const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
   for (const cand of cands) {
-    const waiting = c.knownUrls.get(cand.url);
-    if (waiting !== undefined) {
+    const known = c.knownUrls.get(cand.url);
+    if (known !== undefined) {
       // A URL found again: FIRST keeps its score, and one no longer queued has no place to change,
       // so neither touches the table; one still queued is rescored without trying to insert it.
       res.duplicates += 1;
-      if (fn !== 'FIRST' && waiting) rescoreQueued(ctx, c, urlHash(cand.url), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
+      if (fn !== 'FIRST' && known !== SETTLED) rescoreQueued(ctx, c, rowLocator(cand.url, known), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     const hash = urlHash(cand.url);
@@ -48,10 +48,10 @@ export function insertCandidates(
       precedence, score.raw, score.count, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null,
     );
     // Already in the table (a resumed crawl, or past the cap): rescoreQueued learns its state.
-    remember(c, cand.url, ins.changes === 0 || !reason);
+    remember(c, cand.url, ins.changes === 0 ? WAITING_ROW_UNKNOWN : reason ? SETTLED : Number(ins.lastInsertRowid));
     if (ins.changes === 0) {
       res.duplicates += 1;
-      if (fn !== 'FIRST') rescoreQueued(ctx, c, hash, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
+      if (fn !== 'FIRST') rescoreQueued(ctx, c, { hash }, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     if (reason) {
@@ -72,8 +72,20 @@ export function insertCandidates(
 /** Most URLs the in-memory known set holds (~100 bytes each). */
 export const KNOWN_URLS_CAP = 1_000_000;
 
-function remember(c: CrawlState, url: string, waiting: boolean): void {
-  if (c.knownUrls.size < KNOWN_URLS_CAP) c.knownUrls.set(url, waiting);
+function remember(c: CrawlState, url: string, where: number): void {
+  if (c.knownUrls.size < KNOWN_URLS_CAP) c.knownUrls.set(url, where);
+}
+
+/** How rescoreQueued finds a URL's row: by seq when known (the primary key), else by its hash. */
+export type RowLocator = { seq: number } | { hash: bigint };
+
+function rowLocator(url: string, known: number | undefined): RowLocator {
+  return known !== undefined && known > 0 ? { seq: known } : { hash: urlHash(url) };
+}
+
+/** The locator of a URL's row from what the crawl knows of it. */
+export function rowOf(c: CrawlState, url: string): RowLocator {
+  return rowLocator(url, c.knownUrls.get(url));
 }
 
 /** Records rejected URLs as seen and excluded with their reason; returns how many were new. */
@@ -81,7 +93,7 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
   let n = 0;
   for (const r of rejected) {
     if (c.knownUrls.has(r.url)) continue;
-    remember(c, r.url, false);
+    remember(c, r.url, SETTLED);
     const changes = ctx.st.insert.run(
       c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null,
     ).changes;
@@ -94,13 +106,14 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
 
 /** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */
 export function rescoreQueued(
-  ctx: IntakeContext, c: CrawlState, hash: bigint, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
+  ctx: IntakeContext, c: CrawlState, at: RowLocator, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
 ): boolean {
-  const row = ctx.st.scoreOf.get(c.crawlId, hash) as (ScoreState & HeadRow & { host: string; state: number }) | undefined;
+  const row = ('seq' in at ? ctx.st.scoreBySeq.get(at.seq) : ctx.st.scoreOf.get(c.crawlId, at.hash)) as (ScoreState & HeadRow & { host: string; state: number }) | undefined;
   if (!row || (row.state !== S.queued && row.state !== S.retrying)) {
-    if (row) c.markQueued(row.url, false);
+    if (row) c.markQueued(row.url, SETTLED);
     return false;
   }
+  c.markQueued(row.url, row.seq);
   const next = update({ raw: row.raw, count: row.count, sum: row.sum });
   const precedence = precedenceOf(next.raw);
   ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, breakdown ?? null, row.seq);

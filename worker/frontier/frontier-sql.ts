@@ -81,6 +81,7 @@ export interface HeadRow {
 }
 
 const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts';
+const SCORE_COLS = `host, state, ${HEAD_COLS}, score_raw AS raw, score_count AS count, score_sum AS sum`;
 
 /** Every statement the frontier runs, prepared once. */
 /** Creates the tables if missing; adds columns later versions introduced to older databases. */
@@ -98,7 +99,8 @@ export function prepareStatements(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     // With the head columns: a rescored URL that moves to the front of its host's queue becomes the head as it is.
-    scoreOf: db.prepare(`SELECT host, state, ${HEAD_COLS}, score_raw AS raw, score_count AS count, score_sum AS sum FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`),
+    scoreOf: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`),
+    scoreBySeq: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE seq = ?`),
     // The newest evidence's breakdown replaces the older one (null keeps it).
     setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ?'),
     exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),

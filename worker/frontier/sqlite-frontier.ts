@@ -3,13 +3,13 @@ import { Heap } from 'heap-js';
 import type { FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyTiming } from '../politeness';
-import { CrawlState, type Counted, type HostEntry } from './crawl-state';
+import { CrawlState, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, UpdateFunction, UrlRecord,
 } from './frontier';
 import { S, prepareStatements, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
-import { insertCandidates, insertRejected, rescoreQueued, resumeCrawl, type IntakeContext } from './frontier-intake';
+import { insertCandidates, insertRejected, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
 import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
@@ -141,7 +141,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   private rescoreOne(crawlId: number, url: string, update: (s: ScoreState) => ScoreState, breakdown?: string | null): boolean {
     const c = this.crawl(crawlId);
     const touched = new Set<HostEntry>();
-    const ok = this.db.transaction(() => rescoreQueued(this, c, urlHash(url), update, touched, breakdown))();
+    const ok = this.db.transaction(() => rescoreQueued(this, c, rowOf(c, url), update, touched, breakdown))();
     const now = this.clock.now();
     for (const e of touched) this.scheduler.touch(e, now);
     return ok;
@@ -197,7 +197,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     for (const row of rows) {
       if (this.st.setState.run(S.inFlight, row.seq, S.queued).changes === 0) continue;
       c.move(e, 'queued', 'inFlight');
-      c.markQueued(row.url, false);
+      c.markQueued(row.url, SETTLED);
       const lease: Lease = {
         token: this.nextToken++, crawlId: e.crawlId, url: row.url, host: e.host, depth: row.depth, kind: row.kind,
         viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now,
@@ -269,7 +269,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     })();
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
-    if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, true);
+    if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
     if (e.politeness.enabled && !over) this.endRequest(e, timing, now);
     this.scheduler.touch(e, now);
@@ -360,7 +360,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
    * excluded): a new score for it would change nothing. False for URLs still waiting, or unknown.
    */
   settled(crawlId: number, url: string): boolean {
-    return this.crawl(crawlId).knownUrls.get(url) === false;
+    return this.crawl(crawlId).knownUrls.get(url) === SETTLED;
   }
 
   lookup(crawlId: number, url: string): UrlRecord | null {

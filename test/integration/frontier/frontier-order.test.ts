@@ -141,3 +141,19 @@ test('a URL rescored past the head of its host queue is leased next, with its ow
   assert.deepEqual(drain(f, fx.clock.now()), [u(1), u(3)]);
   f.close();
 });
+
+test('after a restart, a queued URL found again is still rescored, and again after that', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const before = fx.open();
+  before.add(1, [cand(u(1), 0.2), cand(u(2), 0.5)]);
+  before.close();
+  const f = fx.open(); // a new process: it knows no URL yet, the table does
+  f.add(1, [cand(u(1), 0.8)], { update: 'AVG' });
+  f.add(1, [cand(u(1), 0.8)], { update: 'AVG' });
+  const rec = f.lookup(1, u(1))!;
+  assert.equal(rec.scoreCount, 3);
+  assert.ok(Math.abs(rec.rawScore - 0.6) < 1e-9, 'AVG of 0.2, 0.8 and 0.8');
+  assert.deepEqual(drain(f, fx.clock.now()), [u(1), u(2)]);
+  f.close();
+});

@@ -16,7 +16,7 @@ export const scheduleStage: Stage = {
     const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
     const f = ctx.frontier;
     const links = item.links!.filter((l) => !(rescoring ? f.settled(ctx.crawlId, l.url) : f.knows(ctx.crawlId, l.url)));
-    item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps);
+    item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, (url) => f.knows(ctx.crawlId, url));
     return PROCEED;
   },
 };
