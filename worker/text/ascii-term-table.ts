@@ -21,6 +21,8 @@ export class AsciiTermTable {
   private touched = new Int32Array(0);
   private mask = 0;
   private entries = 0;
+  /** The text being counted, one byte per character. */
+  private bytes = Buffer.allocUnsafe(1 << 16);
 
   /**
    * `termOf`: a new token's index term ('' for none). `maxEntries`: tokens remembered before the
@@ -36,15 +38,18 @@ export class AsciiTermTable {
 
   /** Term counts of `text`, or null when it holds a non-ASCII character (for the Unicode path). */
   count(text: string): TermVector | null {
+    // One byte per character, or it is not ASCII; a byte loop runs about twice as fast as charCodeAt.
+    if (Buffer.byteLength(text, 'utf8') !== text.length) return null;
+    if (this.bytes.length < text.length) this.bytes = Buffer.allocUnsafe(Math.max(text.length, this.bytes.length * 2));
+    const b = this.bytes;
+    const n = b.write(text, 0, 'latin1');
     if (this.entries >= this.maxEntries) this.allocate(1 << 12);
     let touched = 0;
-    const n = text.length;
     let i = 0;
     while (i < n) {
-      let c = text.charCodeAt(i);
+      let c = b[i]!;
       if (c >= 65 && c <= 90) c |= 32;
       if (c < 97 || c > 122) {
-        if (c > 127) return this.abandon(touched);
         i++;
         continue;
       }
@@ -53,12 +58,12 @@ export class AsciiTermTable {
       for (;;) {
         h = Math.imul(h ^ c, 0x01000193);
         if (++i >= n) break;
-        c = text.charCodeAt(i);
+        c = b[i]!;
         if (c >= 65 && c <= 90) c |= 32;
         if (c < 97 || c > 122) break;
       }
       if (i - start < this.minLength) continue;
-      const slot = this.slotOf(text, start, i, h);
+      const slot = this.slotOf(start, i, h);
       if (this.counts[slot]++ === 0) {
         if (touched === this.touched.length) this.touched = grown(this.touched);
         this.touched[touched++] = slot;
@@ -75,13 +80,14 @@ export class AsciiTermTable {
     return out;
   }
 
-  /** The slot of the token text[start, end) with hash `h`, added when new. */
-  private slotOf(text: string, start: number, end: number, h: number): number {
+  /** The slot of the token bytes[start, end) with hash `h`, added when new. */
+  private slotOf(start: number, end: number, h: number): number {
+    const b = this.bytes;
     const len = end - start;
     for (let slot = (h ^ (h >>> 15)) & this.mask; ; slot = (slot + 1) & this.mask) {
       const token = this.tokens[slot]!;
       if (token.length === 0) {
-        const fresh = text.slice(start, end).toLowerCase();
+        const fresh = b.toString('latin1', start, end).toLowerCase();
         this.tokens[slot] = fresh;
         this.terms[slot] = this.termOf(fresh);
         this.hashes[slot] = h;
@@ -91,7 +97,7 @@ export class AsciiTermTable {
       if (this.hashes[slot] !== h || token.length !== len) continue;
       let j = 0;
       for (; j < len; j++) {
-        let c = text.charCodeAt(start + j);
+        let c = b[start + j]!;
         if (c >= 65 && c <= 90) c |= 32;
         if (token.charCodeAt(j) !== c) break;
       }
@@ -122,12 +128,6 @@ export class AsciiTermTable {
     this.touched = new Int32Array(Math.max(touched, 64));
     this.touched.set(order);
     return touched;
-  }
-
-  /** Forgets the counts of a text given up half-way (it was not ASCII). */
-  private abandon(touched: number): null {
-    for (let k = 0; k < touched; k++) this.counts[this.touched[k]!] = 0;
-    return null;
   }
 
   private allocate(size: number): void {
