@@ -62,6 +62,7 @@ export class FocusAnalysis {
       url: item.url,
       html: item.htmlText ?? '',
       links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })),
+      ...(item.resolved ? { resolved: item.resolved } : {}),
     };
     const { verdicts, analysis } = await this.score(page);
     item.similarity = verdicts.similarity;

@@ -60,6 +60,8 @@ export interface HtmlPage {
   url: string;
   html: string;
   links: PageLink[];
+  /** What the crawl's own pass resolved the page's references to (HtmlExtraction.resolved). */
+  resolved?: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -68,7 +70,7 @@ export interface HtmlPage {
  * reads them, and it runs on its own thread). Links the extractor did not find keep what they had.
  */
 export function pageFromHtml(page: HtmlPage, queryHandling: QueryHandling): Omit<PageInput, 'language'> {
-  const extraction = extractHtml(page.html, page.url, { queryHandling, text: true });
+  const extraction = extractHtml(page.html, page.url, { queryHandling, text: true, markup: false, resolved: page.resolved });
   const found = new Map(extraction.links.map((l) => [l.url, l]));
   const links = page.links.map((link) => {
     const f = found.get(link.url);

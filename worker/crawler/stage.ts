@@ -45,6 +45,8 @@ export interface CrawlItem {
   links?: OutLink[];
   /** HTML decoded with its charset, for focused analysis (which reads its text off the crawl's thread). */
   htmlText?: string;
+  /** What the page's references resolved to, so focused analysis's own pass need not resolve them again. */
+  resolved?: ReadonlyMap<string, string | null>;
   title?: string;
   /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */
   similarity?: number;

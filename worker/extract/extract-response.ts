@@ -33,6 +33,8 @@ export interface ResponseExtraction {
   mainText?: string;
   /** HTML: the page decoded with its charset. */
   htmlText?: string;
+  /** HTML: what its references resolved to (HtmlExtraction.resolved), for another pass over it. */
+  resolved?: ReadonlyMap<string, string | null>;
   charset?: string;
   metaRobots?: MetaRobots;
   sitemapEntries?: SitemapEntry[];
@@ -94,7 +96,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
-      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, charset, metaRobots, markup: page.markup };
+      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, resolved: page.resolved, charset, metaRobots, markup: page.markup };
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);

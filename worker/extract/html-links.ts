@@ -30,6 +30,12 @@ export interface HtmlExtraction {
   /** The `<base href>` in effect at the end of the document, when there was one. */
   baseUrl?: string;
   markup: MarkupSummary;
+  /**
+   * The canonical URL of each reference as written (trimmed), null when it resolved to nothing;
+   * empty when the page has a `<base href>`. A later pass over the same page takes it as
+   * `options.resolved` rather than resolving the references again.
+   */
+  resolved: ReadonlyMap<string, string | null>;
 }
 
 export interface HtmlExtractOptions {
@@ -43,6 +49,10 @@ export interface HtmlExtractOptions {
    * saves about a fifth of the parse.
    */
   text?: boolean;
+  /** References an earlier pass over the same page resolved (its HtmlExtraction.resolved). */
+  resolved?: ReadonlyMap<string, string | null>;
+  /** Gather the MarkupSummary (default true); a pass that only reads text leaves it empty. */
+  markup?: boolean;
 }
 
 interface Block {
@@ -95,9 +105,11 @@ class LinkCollector implements Partial<Handler> {
 
   constructor(
     pageUrl: string,
-    private readonly opts: Required<HtmlExtractOptions>,
+    private readonly opts: Required<Omit<HtmlExtractOptions, 'resolved'>>,
+    resolved?: ReadonlyMap<string, string | null>,
   ) {
     this.base = pageUrl;
+    if (resolved) for (const [raw, url] of resolved) this.resolved.set(raw, url);
     this.main = opts.text ? new MainContentBuilder() : null;
   }
 
@@ -131,12 +143,14 @@ class LinkCollector implements Partial<Handler> {
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
-    this.elementNames.add(name);
-    for (const a in attribs) {
-      attribs[a] = decodeAttributeRefs(attribs[a]);
-      this.attributeNames.add(a);
-      this.attributeValues.push(attribs[a]);
-    }
+    if (this.opts.markup) {
+      this.elementNames.add(name);
+      for (const a in attribs) {
+        attribs[a] = decodeAttributeRefs(attribs[a]);
+        this.attributeNames.add(a);
+        this.attributeValues.push(attribs[a]);
+      }
+    } else for (const a in attribs) attribs[a] = decodeAttributeRefs(attribs[a]);
     this.main?.onopentag(name, attribs);
     if (BREAKING.has(name)) this.breakText();
     if (name === 'svg') this.svg++;
@@ -274,6 +288,11 @@ class LinkCollector implements Partial<Handler> {
   get baseUrl(): string | undefined {
     return this.baseSet ? this.base : undefined;
   }
+
+  /** What the references resolved to; empty after a `<base href>` (those before it resolved differently). */
+  get resolutions(): ReadonlyMap<string, string | null> {
+    return this.baseSet ? new Map() : this.resolved;
+  }
 }
 
 /** Merges repeated URLs: the first occurrence stays, with the longest anchor text seen. */
@@ -295,7 +314,11 @@ export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
  * markup: htmlparser2 recovers from anything, and so does the collector.
  */
 export function extractHtml(html: string, pageUrl: string, options: HtmlExtractOptions = {}): HtmlExtraction {
-  const collector = new LinkCollector(pageUrl, { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true });
+  const collector = new LinkCollector(
+    pageUrl,
+    { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true },
+    options.resolved,
+  );
   // The tokenizer skips to the next '<' only when it leaves character references alone, which
   // halves its time on text-heavy pages; the few values and texts holding a '&' are decoded here.
   const parser = new Parser(collector, { decodeEntities: false });
@@ -303,5 +326,8 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   let links = dedupeLinks(collector.raw);
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
   const mainText = collector.main ? collector.main.result().text : '';
-  return { links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup };
+  return {
+    links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
+    resolved: collector.resolutions,
+  };
 }

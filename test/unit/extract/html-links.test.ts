@@ -189,3 +189,29 @@ test('the main content built in the link pass is what a parse of its own gives, 
   }
   assert.match(extractHtml(pages[0], PAGE).mainText, /^Spring tides\n\nSpring tides follow the new and the full moon & reach the highest marks of the month\.\n\nNeap tides come between them\.$/);
 });
+
+test('a second pass given the resolutions of the first finds the same links, and resolves nothing again', () => {
+  const html = `<p>See <a href="a.html">A</a>, <a href=" /b?x=1 ">B</a> and <a href="mailto:x@y">mail</a>.</p><img src="../img/c.png" alt="C"><a href="a.html">A again</a>`;
+  const first = extractHtml(html, PAGE, { text: false });
+  assert.deepEqual([...first.resolved.keys()].sort(), ['../img/c.png', '/b?x=1', 'a.html', 'mailto:x@y']);
+  const second = extractHtml(html, PAGE, { text: true, resolved: first.resolved });
+  assert.deepEqual(second.links.map((l) => l.url), first.links.map((l) => l.url));
+  // What it is given is what it uses: a resolution that differs shows up in the links.
+  const altered = new Map(first.resolved).set('a.html', 'http://elsewhere.test/a');
+  assert.equal(extractHtml(html, PAGE, { resolved: altered }).links[0]!.url, 'http://elsewhere.test/a');
+});
+
+test('after a <base href> there are no resolutions to hand on (references before it resolved differently)', () => {
+  const page = extractHtml('<link rel="stylesheet" href="s.css"><base href="http://other.test/x/"><a href="s.css">s</a>', PAGE);
+  assert.equal(page.resolved.size, 0);
+  assert.deepEqual(page.links.map((l) => l.url), ['http://example.org/dir/s.css', 'http://other.test/x/s.css']);
+});
+
+test('markup: false leaves the markup summary empty and changes nothing else', () => {
+  const html = '<html><body class="x"><p id="p1">Tide <a href="/t" title="T">tables</a></p></body></html>';
+  const withMarkup = extractHtml(html, PAGE);
+  const without = extractHtml(html, PAGE, { markup: false });
+  assert.ok(withMarkup.markup.elementNames.has('p') && withMarkup.markup.attributeValues.includes('p1'));
+  assert.equal(without.markup.elementNames.size + without.markup.attributeNames.size + without.markup.attributeValues.length, 0);
+  assert.deepEqual({ ...without, markup: null }, { ...withMarkup, markup: null });
+});

@@ -35,7 +35,10 @@ export const extractStage: Stage = {
     });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     item.links = result.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
-    if (ctx.focus && result.kind === 'html') item.htmlText = result.htmlText;
+    if (ctx.focus && result.kind === 'html') {
+      item.htmlText = result.htmlText;
+      item.resolved = result.resolved;
+    }
     item.title = result.title;
     item.html = result.kind === 'html' ? body : undefined;
     item.markup = result.markup;
