@@ -1,6 +1,6 @@
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { comesBefore, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
-import { S, type HeadRow, type Statements } from './frontier-sql';
+import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 
@@ -51,7 +51,7 @@ export function insertCandidates(
     remember(c, cand.url, ins.changes === 0 ? WAITING_ROW_UNKNOWN : reason ? SETTLED : Number(ins.lastInsertRowid));
     if (ins.changes === 0) {
       res.duplicates += 1;
-      if (fn !== 'FIRST') rescoreQueued(ctx, c, { hash }, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
+      if (fn !== 'FIRST') rescoreQueued(ctx, c, { url: cand.url, hash }, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     if (reason) {
@@ -77,10 +77,10 @@ function remember(c: CrawlState, url: string, where: number): void {
 }
 
 /** How rescoreQueued finds a URL's row: by seq when known (the primary key), else by its hash. */
-export type RowLocator = { seq: number } | { hash: bigint };
+export type RowLocator = { url: string } & ({ seq: number } | { hash: bigint });
 
 function rowLocator(url: string, known: number | undefined): RowLocator {
-  return known !== undefined && known > 0 ? { seq: known } : { hash: urlHash(url) };
+  return known !== undefined && known > 0 ? { url, seq: known } : { url, hash: urlHash(url) };
 }
 
 /** The locator of a URL's row from what the crawl knows of it. */
@@ -108,12 +108,12 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
 export function rescoreQueued(
   ctx: IntakeContext, c: CrawlState, at: RowLocator, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
 ): boolean {
-  const row = ('seq' in at ? ctx.st.scoreBySeq.get(at.seq) : ctx.st.scoreOf.get(c.crawlId, at.hash)) as (ScoreState & HeadRow & { host: string; state: number }) | undefined;
+  const row = scoreRow(('seq' in at ? ctx.st.scoreBySeq.get(at.seq) : ctx.st.scoreOf.get(c.crawlId, at.hash)) as unknown[] | undefined);
   if (!row || (row.state !== S.queued && row.state !== S.retrying)) {
-    if (row) c.markQueued(row.url, SETTLED);
+    if (row) c.markQueued(at.url, SETTLED);
     return false;
   }
-  c.markQueued(row.url, row.seq);
+  c.markQueued(at.url, row.seq);
   const next = update({ raw: row.raw, count: row.count, sum: row.sum });
   const precedence = precedenceOf(next.raw);
   ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, breakdown ?? null, row.seq);
@@ -122,10 +122,8 @@ export function rescoreQueued(
   const wasHead = e.head.seq === row.seq;
   if (wasHead && precedence >= e.head.precedence) c.setHead(e, { ...e.head, precedence });
   else if (wasHead) c.setHead(e, ctx.loadHead(e)); // it fell back: another URL may lead now
-  else if (comesBefore({ precedence, seq: row.seq }, e.head)) {
-    const { url, depth, kind, via_url, seq, attempts } = row;
-    c.setHead(e, { url, depth, kind, via_url, precedence, seq, attempts });
-  } else return true;
+  else if (comesBefore({ precedence, seq: row.seq }, e.head)) c.setHead(e, ctx.st.headBySeq.get(row.seq) as HeadRow);
+  else return true;
   touched.add(e);
   return true;
 }

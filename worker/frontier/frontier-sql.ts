@@ -81,7 +81,23 @@ export interface HeadRow {
 }
 
 const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts';
-const SCORE_COLS = `host, state, ${HEAD_COLS}, score_raw AS raw, score_count AS count, score_sum AS sum`;
+const SCORE_COLS = 'seq, state, host, score_raw, score_count, score_sum';
+
+/** A URL's place and score, as rescoring reads it. */
+export interface ScoreRow {
+  seq: number;
+  state: number;
+  host: string;
+  raw: number;
+  count: number;
+  sum: number;
+}
+
+/** A row of scoreOf/scoreBySeq (arrays in SCORE_COLS order). */
+export function scoreRow(r: unknown[] | undefined): ScoreRow | undefined {
+  if (!r) return undefined;
+  return { seq: r[0] as number, state: r[1] as number, host: r[2] as string, raw: r[3] as number, count: r[4] as number, sum: r[5] as number };
+}
 
 /** Every statement the frontier runs, prepared once. */
 /** Creates the tables if missing; adds columns later versions introduced to older databases. */
@@ -98,9 +114,10 @@ export function prepareStatements(db: Database.Database) {
       `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
-    // With the head columns: a rescored URL that moves to the front of its host's queue becomes the head as it is.
-    scoreOf: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`),
-    scoreBySeq: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE seq = ?`),
+    // Rows as arrays (SCORE_COLS order): rescoring reads one per link found again, and arrays cost a third of objects.
+    scoreOf: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`).raw(true),
+    scoreBySeq: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE seq = ?`).raw(true),
+    headBySeq: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE seq = ?`),
     // The newest evidence's breakdown replaces the older one (null keeps it).
     setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ?'),
     exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),

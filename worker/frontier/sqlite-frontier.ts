@@ -8,7 +8,7 @@ import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, UpdateFunction, UrlRecord,
 } from './frontier';
-import { S, prepareStatements, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
+import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
 import { insertCandidates, insertRejected, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
 import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
@@ -127,7 +127,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Excludes a queued URL with a reason (an external blacklist); false when it is not queued. */
   excludeQueued(crawlId: number, url: string, reason: string): boolean {
     const c = this.crawl(crawlId);
-    const row = this.st.scoreOf.get(crawlId, urlHash(url)) as { host: string; state: number; seq: number } | undefined;
+    const row = scoreRow(this.st.scoreOf.get(crawlId, urlHash(url)) as unknown[] | undefined);
     if (!row || row.state !== S.queued || this.st.exclude.run(reason, row.seq).changes === 0) return false;
     const e = this.entry(c, row.host);
     c.move(e, 'queued', 'excluded', reason);
