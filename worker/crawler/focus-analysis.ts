@@ -6,7 +6,7 @@ import type { Frontier } from '../frontier';
 import { AnalysisThread } from './analysis-client';
 import { FocusBatch, type BatchRescore } from './focus-batch';
 import { breakdownOf, createFocusScorer, pageFromHtml, scorePage, type FocusScorer, type HtmlPage, type ScoredPage } from './focus-scorer';
-import type { CrawlItem } from './stage';
+import type { CrawlItem, OutLink } from './stage';
 
 /**
  * Focused crawling inside the engine: scores each page and its out-links with the online
@@ -55,9 +55,18 @@ export class FocusAnalysis {
     return this.batch !== null;
   }
 
-  /** Scores an HTML page (item.similarity) and each out-link (priority and breakdown). */
-  async analyse(item: CrawlItem): Promise<void> {
-    const links = (item.links ?? []).filter((l) => !l.excludedReason);
+  /**
+   * Scores an HTML page (item.similarity) and each out-link (priority and breakdown). Links for
+   * which `mayMatter` is false (the crawl knows their URL left the queue) are marked unscored
+   * instead: on a site crawled for a while most links are, and their scores would be thrown away.
+   */
+  async analyse(item: CrawlItem, mayMatter: (url: string) => boolean = () => true): Promise<void> {
+    const links: OutLink[] = [];
+    for (const l of item.links ?? []) {
+      if (l.excludedReason) continue;
+      if (mayMatter(l.url)) links.push(l);
+      else l.unscored = true;
+    }
     const page: HtmlPage = {
       url: item.url,
       html: item.htmlText ?? '',

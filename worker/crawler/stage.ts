@@ -68,6 +68,8 @@ export interface OutLink {
   /** Score bonus from the AAH's navigation action, in [0,1]. */
   aahBonus?: number;
   excludedReason?: string;
+  /** Focused analysis did not score it: its URL had left the queue, so no score could move it. */
+  unscored?: boolean;
 }
 
 /** Everything a stage may use; built once per crawl by the engine. */

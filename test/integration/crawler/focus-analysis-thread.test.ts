@@ -89,3 +89,24 @@ test('a thread that cannot start leaves the scoring to the crawl thread: nothing
     else process.env.TIDEMARK_ANALYSIS_THREAD_ENTRY = saved;
   }
 });
+
+test('links whose URL can no longer matter are marked unscored and leave the others as they were', async () => {
+  const all = verdicts(await scoreAll(FocusAnalysis.create(icd(), [], { thread: true })));
+  const analysis = FocusAnalysis.create(icd(), [], { thread: true });
+  const items = pages();
+  const left = (url: string) => url.includes('/cake/'); // say every cake page was fetched already
+  await Promise.all(items.map((item) => analysis.analyse(item, (url) => !left(url))));
+  await analysis.close();
+  for (const [k, item] of items.entries()) {
+    for (const [j, link] of item.links!.entries()) {
+      if (left(link.url)) {
+        assert.equal(link.unscored, true);
+        assert.equal(link.priority, undefined);
+      } else {
+        assert.equal(link.unscored, undefined);
+        assert.equal(link.priority, all[k]!.links[j]!.priority, 'the other links score as before');
+      }
+    }
+    assert.equal(item.similarity, all[k]!.similarity);
+  }
+});

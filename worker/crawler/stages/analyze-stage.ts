@@ -5,7 +5,10 @@ export const analyzeStage: Stage = {
   name: 'analyze',
   shouldProcess: (item, ctx) => Boolean(ctx.focus && item.links && item.htmlText !== undefined),
   async process(item, ctx) {
-    await ctx.focus!.analyse(item);
+    // Only links that may still change the frontier are scored (see the schedule stage).
+    const f = ctx.frontier;
+    const rescoring = ctx.icd.focus.updateFunction !== 'FIRST';
+    await ctx.focus!.analyse(item, (url) => !(rescoring ? f.settled(ctx.crawlId, url) : f.knows(ctx.crawlId, url)));
     return PROCEED;
   },
 };

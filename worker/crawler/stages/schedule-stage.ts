@@ -15,7 +15,7 @@ export const scheduleStage: Stage = {
     const { focus } = ctx.icd;
     const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
     const f = ctx.frontier;
-    const links = item.links!.filter((l) => !(rescoring ? f.settled(ctx.crawlId, l.url) : f.knows(ctx.crawlId, l.url)));
+    const links = item.links!.filter((l) => !l.unscored && !(rescoring ? f.settled(ctx.crawlId, l.url) : f.knows(ctx.crawlId, l.url)));
     item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, (url) => f.knows(ctx.crawlId, url));
     return PROCEED;
   },
