@@ -20,14 +20,14 @@ export interface HostEntry extends SchedHost {
   counts: Counts;
 }
 
-/**
- * The in-memory side of one open crawl: budgets and counters. Loaded from
- * SQLite on open and kept in step with every write, so the cockpit's counters cost nothing.
- */
 /** knownUrls values besides a row's seq (seqs start at 1). */
 export const SETTLED = 0;
 export const WAITING_ROW_UNKNOWN = -1;
 
+/**
+ * The in-memory side of one open crawl: budgets and counters. Loaded from
+ * SQLite on open and kept in step with every write, so the cockpit's counters cost nothing.
+ */
 export class CrawlState {
   readonly hosts = new Map<string, HostEntry>();
   readonly totals = zero();

@@ -12,6 +12,9 @@ import type { TermVector } from './term-vector';
  * of at least `minLength` characters. A term vector's entries come in the order of each term's
  * first occurrence, as counting term by term would give.
  */
+const INITIAL_BYTES = 1 << 16;
+const MAX_KEPT_BYTES = 1 << 20;
+
 export class AsciiTermTable {
   private tokens: string[] = [];
   private terms: string[] = [];
@@ -22,7 +25,7 @@ export class AsciiTermTable {
   private mask = 0;
   private entries = 0;
   /** The text being counted, one byte per character. */
-  private bytes = Buffer.allocUnsafe(1 << 16);
+  private bytes = Buffer.allocUnsafe(INITIAL_BYTES);
 
   /**
    * `termOf`: a new token's index term ('' for none). `maxEntries`: tokens remembered before the
@@ -41,6 +44,15 @@ export class AsciiTermTable {
     // One byte per character, or it is not ASCII; a byte loop runs about twice as fast as charCodeAt.
     if (Buffer.byteLength(text, 'utf8') !== text.length) return null;
     if (this.bytes.length < text.length) this.bytes = Buffer.allocUnsafe(Math.max(text.length, this.bytes.length * 2));
+    try {
+      return this.countBytes(text);
+    } finally {
+      // The byte copy is kept for the next texts, but not past 1 MB.
+      if (this.bytes.length > MAX_KEPT_BYTES) this.bytes = Buffer.allocUnsafe(INITIAL_BYTES);
+    }
+  }
+
+  private countBytes(text: string): TermVector {
     const b = this.bytes;
     const n = b.write(text, 0, 'latin1');
     if (this.entries >= this.maxEntries) this.allocate(1 << 12);

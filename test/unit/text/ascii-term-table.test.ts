@@ -57,3 +57,10 @@ test("the analyzer's termCounts (table) and terms (token by token) agree, stop w
     assert.deepEqual([...analyzer.termCounts(sample, 'eng')], [...expected]);
   }
 });
+
+test('a text of over a megabyte is counted like any other, and the next small one still is', () => {
+  const table = new AsciiTermTable(toyTerm, 2, 100_000);
+  const big = 'harbour tide, lighthouse keepers; '.repeat(40_000); // 1.36 MB
+  assert.deepEqual([...table.count(big)!], countedOneByOne(big, toyTerm));
+  assert.deepEqual([...table.count('tide tables')!], [['tide', 1], ['table', 1]]);
+});
