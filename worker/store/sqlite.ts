@@ -18,10 +18,6 @@ export function openSqlite(path: string): Database.Database {
   db.pragma('foreign_keys = ON');
   // Fewer, larger checkpoints: measured +20–40% frontier link-adds/s (bench/frontier-speed.ts).
   db.pragma('wal_autocheckpoint = 10000');
-  // Each page's writes run in a savepoint; its statement journal (the pages it first touches) stays
-  // in memory instead of spilling to a temporary file: a focused crawl's rescoring updates ~20
-  // scattered index pages per page (measured: savepointed updates 18 → 12 µs).
-  db.pragma('temp_store = MEMORY');
   return db;
 }
 

@@ -63,3 +63,9 @@ test('a full group flushes at once without waiting for the delay', withDb(async 
   const late = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000).unref());
   assert.deepEqual(await Promise.race([Promise.all([a, b]), late]), ['a', 'b']);
 }));
+
+test("the group's connection keeps statement journals in memory; other connections keep SQLite's default", withDb(async (db) => {
+  assert.equal(db.pragma('temp_store', { simple: true }), 0);
+  new GroupCommit(db);
+  assert.equal(db.pragma('temp_store', { simple: true }), 2);
+}));
