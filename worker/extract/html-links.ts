@@ -143,14 +143,14 @@ class LinkCollector implements Partial<Handler> {
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
-    if (this.opts.markup) {
-      this.elementNames.add(name);
-      for (const a in attribs) {
-        attribs[a] = decodeAttributeRefs(attribs[a]);
-        this.attributeNames.add(a);
-        this.attributeValues.push(attribs[a]);
-      }
-    } else for (const a in attribs) attribs[a] = decodeAttributeRefs(attribs[a]);
+    const { markup } = this.opts;
+    if (markup) this.elementNames.add(name);
+    for (const a in attribs) {
+      attribs[a] = decodeAttributeRefs(attribs[a]);
+      if (!markup) continue;
+      this.attributeNames.add(a);
+      this.attributeValues.push(attribs[a]);
+    }
     this.main?.onopentag(name, attribs);
     if (BREAKING.has(name)) this.breakText();
     if (name === 'svg') this.svg++;

@@ -44,7 +44,6 @@ export interface TextAnalyzer {
 
 interface LanguageTools {
   info: LanguageInfo;
-  stopwords: ReadonlySet<string>;
   /** A token's index term: its stem, or '' for a stop word. */
   termOf: (token: string) => string;
   stems: Map<string, string>;
@@ -73,7 +72,7 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
     const stopwords = new Set(Array.isArray(list) ? list.map((w) => w.normalize('NFKC').toLowerCase()) : []);
     const stemmer = info.stemmer ? snowball.newStemmer(info.stemmer) : undefined;
     const termOf = (token: string): string => (stopwords.has(token) ? '' : stemmer ? stemmer.stem(token) : token);
-    t = { info, stopwords, termOf, stems: new Map(), ascii: new AsciiTermTable(termOf, minLength, cacheSize) };
+    t = { info, termOf, stems: new Map(), ascii: new AsciiTermTable(termOf, minLength, cacheSize) };
     tools.set(iso6393, t);
     return t;
   }
