@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { AnalysisJob, AnalysisThreadData } from './analysis-thread';
-import type { ScoredPage } from './focus-scorer';
+import { packPage, transferablesOf } from './analysis-job';
+import type { HtmlPage, ScoredPage } from './focus-scorer';
 
 /**
  * The crawl's side of the analysis thread. Text analysis is the largest share of a focused
@@ -41,13 +42,14 @@ export class AnalysisThread {
   }
 
   /** Scores a page in the thread; jobs are scored in the order they were given. */
-  analyze(page: AnalysisJob['page']): Promise<ScoredPage> {
+  analyze(page: HtmlPage): Promise<ScoredPage> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, page } satisfies AnalysisJob);
+      const packed = packPage(page);
+      this.worker.postMessage({ id, page: packed } satisfies AnalysisJob, transferablesOf(packed));
     });
   }
 

@@ -7,12 +7,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Icd } from '../icd/schema';
 import type { QueryHandling } from '../url';
-import { createFocusScorer, pageFromHtml, scorePage, type HtmlPage } from './focus-scorer';
+import { unpackPage, type PackedPage } from './analysis-job';
+import { createFocusScorer, pageFromHtml, scorePage } from './focus-scorer';
 
 /** What the crawl's thread sends. */
 export interface AnalysisJob {
   id: number;
-  page: HtmlPage;
+  page: PackedPage;
 }
 
 /** workerData of the thread. */
@@ -28,7 +29,7 @@ const { focus, queryHandling, keepAnalysis } = workerData as AnalysisThreadData;
 const scorer = createFocusScorer(focus);
 parentPort!.on('message', ({ id, page }: AnalysisJob) => {
   try {
-    const scored = scorePage(scorer, pageFromHtml(page, queryHandling), keepAnalysis);
+    const scored = scorePage(scorer, pageFromHtml(unpackPage(page), queryHandling), keepAnalysis);
     const v = scored.verdicts;
     // The arrays were made here for this message: moved, not copied.
     const buffers = [v.priorities, v.scores, v.weights, v.excluded].map((a) => a.buffer as ArrayBuffer);
