@@ -21,6 +21,15 @@ export interface Placed {
 /** Builds the index entry of a record once its place is known. */
 export type IndexEntryFor = (place: Placed, filename: string) => CdxjEntry;
 
+/** The records of one capture (or one warcinfo), and how to index each. */
+export interface WriteGroup {
+  records: readonly ReadyRecord[];
+  indexFor: ReadonlyArray<IndexEntryFor | undefined>;
+}
+
+/** Linux's IOV_MAX: buffers one writev takes. */
+const MAX_IOVECS = 1024;
+
 /** Ordered appender of gzip members to the crawl's current WARC file. */
 export class MemberSink {
   private fh: FileHandle | null = null;
@@ -50,48 +59,50 @@ export class MemberSink {
   }
 
   /**
-   * Writes the records of one group (one capture, or one warcinfo) to `filename`, in order.
-   * `indexFor[i]`, when set, yields the CDXJ line of record i.
+   * Writes groups of records (each one capture, or one warcinfo) to `filename`, in order: their
+   * members in as few system calls as a writev takes, then the CDXJ lines of them all in one
+   * write. `indexFor[i]`, when set, yields the CDXJ line of the group's record i.
    */
-  async writeGroup(
-    filename: string,
-    records: ReadyRecord[],
-    indexFor: Array<IndexEntryFor | undefined>,
-  ): Promise<Placed[]> {
+  async writeGroups(filename: string, groups: readonly WriteGroup[]): Promise<Placed[][]> {
     await this.switchTo(filename);
     const fh = this.fh as FileHandle;
-    const placed: Placed[] = [];
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
     const flush = async () => {
       if (!batch.length) return;
-      // writev: one system call for the request, response and metadata members of a capture.
       const { bytesWritten } = await fh.writev(batch);
       if (bytesWritten !== batchBytes) throw new Error(`short WARC write (${bytesWritten}/${batchBytes})`);
       batch = [];
       batchBytes = 0;
     };
-    for (const record of records) {
-      if (record.kind === 'member') {
-        placed.push({ offset: this.bytes, length: record.member.byteLength });
-        batch.push(record.member);
-        batchBytes += record.member.byteLength;
-        this.bytes += record.member.byteLength;
-      } else {
-        await flush();
-        const length = await record.write(fh);
-        placed.push({ offset: this.bytes, length });
-        this.bytes += length;
+    const placedByGroup: Placed[][] = [];
+    for (const { records } of groups) {
+      const placed: Placed[] = [];
+      for (const record of records) {
+        if (record.kind === 'member') {
+          if (batch.length === MAX_IOVECS) await flush();
+          placed.push({ offset: this.bytes, length: record.member.byteLength });
+          batch.push(record.member);
+          batchBytes += record.member.byteLength;
+          this.bytes += record.member.byteLength;
+        } else {
+          await flush();
+          const length = await record.write(fh);
+          placed.push({ offset: this.bytes, length });
+          this.bytes += length;
+        }
       }
+      placedByGroup.push(placed);
     }
     await flush();
     let lines = '';
-    for (let i = 0; i < records.length; i++) {
-      const entry = indexFor[i];
-      if (entry) lines += cdxjLine(entry(placed[i], filename));
-    }
+    groups.forEach(({ indexFor }, g) => {
+      indexFor.forEach((entry, i) => {
+        if (entry) lines += cdxjLine(entry(placedByGroup[g]![i]!, filename));
+      });
+    });
     if (lines && this.index) await this.index.write(lines);
-    return placed;
+    return placedByGroup;
   }
 
   /** Syncs and closes the current file and gives it its final name. */

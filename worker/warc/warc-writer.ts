@@ -1,7 +1,7 @@
 /**
  * The crawl's WARC writer (WARC 1.1, one gzip member per record, SHA-1 base32 digests). Headers
- * are built on the main thread; hashing and gzip run in a thread pool; a sequencer writes the
- * members in submission order, so offsets are deterministic. See WARC.md for the rules followed.
+ * are built on the main thread; hashing and gzip run in a thread pool; a write loop appends the
+ * members in submission order, several captures per write, so offsets are deterministic. See WARC.md for the rules followed.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import type { HttpExchange } from '../capture';
 import { finalizeIndex } from './cdxj-index';
 import { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
 import { GzipPool } from './gzip-pool';
-import { MemberSink, type IndexEntryFor, type ReadyRecord } from './member-sink';
+import { MemberSink, type IndexEntryFor, type Placed, type ReadyRecord } from './member-sink';
 import { highestSerial, recoverOpenFiles, warcFilename, type RecoveryReport } from './recover-open-files';
 import { digestSpooled, writeSpooledMember } from './spooled-record';
 import {
@@ -62,6 +62,20 @@ interface RecordSpec {
   index?: IndexEntryFor;
 }
 
+/** A capture's records on their way to the file, in submission order. */
+interface QueuedGroup {
+  filename: string;
+  ready: Promise<ReadyRecord[]>;
+  /** Set once `ready` resolved: the group may join a write. */
+  records?: ReadyRecord[];
+  indexFor: Array<IndexEntryFor | undefined>;
+  resolve: (placed: Array<Placed & { filename: string }>) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Groups one write may take (3 records each at most, under one writev's 1,024 buffers). */
+const MAX_GROUPS_PER_WRITE = 256;
+
 const newId = () => recordIdFromUuid(randomUUID());
 
 /** Writes one crawl's captures into rotating `.warc.gz` files plus a CDXJ index. */
@@ -70,7 +84,9 @@ export class WarcWriter {
   private pool: GzipPool | null = null;
   private sink: MemberSink;
   private submitChain: Promise<unknown> = Promise.resolve();
-  private writeChain: Promise<unknown> = Promise.resolve();
+  /** Groups waiting to be written, and the loop writing them (null when idle). */
+  private queued: QueuedGroup[] = [];
+  private writing: Promise<void> | null = null;
   private current: { filename: string; warcinfoId: string; upperBytes: number } | null = null;
   private nextSerial = 0;
   private failure: Error | null = null;
@@ -128,7 +144,7 @@ export class WarcWriter {
   /** Drains everything, closes the last file, sorts the index and stops the threads. */
   async close(): Promise<void> {
     await this.submitChain.catch(() => undefined);
-    await this.writeChain.catch(() => undefined);
+    await this.drained();
     await this.sink.close();
     await this.pool?.close();
     this.pool = null;
@@ -201,22 +217,62 @@ export class WarcWriter {
     return { ref, done };
   }
 
-  /** Rotates if needed, starts hashing/compressing each record, and queues the group's write. */
-  private enqueue(specs: RecordSpec[]): Promise<Array<{ offset: number; length: number; filename: string }>> {
+  /** Starts hashing/compressing each record and queues the group's write. */
+  private enqueue(specs: RecordSpec[]): Promise<Array<Placed & { filename: string }>> {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
-    const ready = specs.map((s) => this.prepare(s));
-    const filename = cur.filename;
-    const write = this.writeChain.then(async () => {
-      if (this.failure) throw this.failure;
-      const records = await Promise.all(ready);
-      const placed = await this.sink.writeGroup(filename, records, specs.map((s) => s.index));
-      return placed.map((p) => ({ ...p, filename }));
+    const ready = Promise.all(specs.map((s) => this.prepare(s)));
+    return new Promise((resolve, reject) => {
+      const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), resolve, reject };
+      // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.
+      ready.then((records) => (group.records = records), () => undefined);
+      this.queued.push(group);
+      this.startWriting();
     });
-    this.writeChain = write.catch((err: Error) => {
-      this.failure ??= err;
+  }
+
+  private startWriting(): void {
+    if (this.writing) return;
+    // A group queued after the loop's last look (before this finally) starts the next loop.
+    this.writing = this.writeQueued().finally(() => {
+      this.writing = null;
+      if (this.queued.length) this.startWriting();
     });
-    return write;
+  }
+
+  /** Resolves once every queued group was written (or rejected). */
+  private async drained(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /**
+   * Writes queued groups in submission order. Each write takes the first group once its records
+   * are ready, with every group behind it whose records are ready too: one writev and one index
+   * write for them all. Writing capture by capture, each waiting for the one before, made the
+   * writes a queue of their own when the event loop was busy (two I/O round trips per capture).
+   */
+  private async writeQueued(): Promise<void> {
+    while (this.queued.length) {
+      const first = this.queued[0]!;
+      try {
+        if (this.failure) throw this.failure;
+        await first.ready;
+      } catch (err) {
+        this.failure ??= err instanceof Error ? err : new Error(String(err));
+        for (const g of this.queued.splice(0)) g.reject(this.failure);
+        return;
+      }
+      let n = 1;
+      while (n < this.queued.length && n < MAX_GROUPS_PER_WRITE && this.queued[n]!.records && this.queued[n]!.filename === first.filename) n++;
+      const groups = this.queued.splice(0, n);
+      try {
+        const placed = await this.sink.writeGroups(first.filename, groups.map((g) => ({ records: g.records!, indexFor: g.indexFor })));
+        groups.forEach((g, i) => g.resolve(placed[i]!.map((p) => ({ ...p, filename: first.filename }))));
+      } catch (err) {
+        this.failure ??= err instanceof Error ? err : new Error(String(err));
+        for (const g of groups) g.reject(err);
+      }
+    }
   }
 
   /**
@@ -228,7 +284,7 @@ export class WarcWriter {
     const cur = this.current;
     if (!cur) return this.startFile();
     if (cur.upperBytes < this.o.rotateBytes) return;
-    await this.writeChain;
+    await this.drained();
     if (this.failure) throw this.failure;
     cur.upperBytes = this.sink.size;
     if (cur.upperBytes >= this.o.rotateBytes) this.startFile();
@@ -247,7 +303,7 @@ export class WarcWriter {
     );
     this.current = { filename, warcinfoId: recordId, upperBytes: 0 };
     const fields = warcinfoFields(recordId, warcDate(now), filename, block.length);
-    // Its completion is observed through the write chain (failure) and the next group's write.
+    // A failed write is seen through `failure` and in the next group's write.
     void this.enqueue([{ fields, head: block, blockLength: block.length }]).catch(() => undefined);
   }
 

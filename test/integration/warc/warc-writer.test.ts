@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { WarcWriter, verifyCdxj, verifyWarcFile, type CaptureLocation } from '../../../worker/warc';
+import type { MemberSink } from '../../../worker/warc/member-sink';
 import { field, parseWarcHead } from '../../../worker/warc/parse-heads';
 import { htmlPage, makeExchange } from '../../unit/warc/make-exchange';
 import type { HttpExchange } from '../../../worker/capture';
@@ -152,4 +153,24 @@ test('after SIGKILL, open() cuts the torn tail and the crawl goes on into a new 
   const { totals, cdxLines } = await verifyDir(dir);
   assert.equal(totals.response, 40);
   assert.equal(cdxLines, 40);
+});
+
+test('captures submitted together land in submission order, several per write', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-batch-'));
+  const writer = new WarcWriter({ ...options, dir, threads: 1 });
+  await writer.open();
+  const writes: number[] = [];
+  const sink = (writer as unknown as { sink: MemberSink }).sink;
+  const writeGroups = sink.writeGroups.bind(sink);
+  sink.writeGroups = (filename, groups) => {
+    writes.push(groups.length);
+    return writeGroups(filename, groups);
+  };
+  const exchanges = Array.from({ length: 50 }, (_, i) => makeExchange({ url: `http://127.0.0.1:8080/p/${i}`, body: htmlPage(i, 3000 + i * 10) }));
+  const locations = await Promise.all(exchanges.map((ex) => writer.writeCapture(ex)));
+  await writer.close();
+  await verifyDir(dir);
+  for (let i = 1; i < locations.length; i++) assert.ok(locations[i].offset > locations[i - 1].offset, `capture ${i} written before capture ${i - 1}`);
+  assert.equal(writes.reduce((a, b) => a + b, 0), 51, 'every capture and the warcinfo written once');
+  assert.ok(writes.length < 51, `${writes.length} writes for 51 groups`);
 });
