@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { decodeXML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
@@ -57,8 +58,8 @@ const ENTRY_FIELDS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
 
 /**
  * Parses an XML sitemap (`<urlset>` or `<sitemapindex>`), gzipped or not, or a plain-text
- * sitemap (one URL per line). XML goes through htmlparser2 in XML mode, which expands only the
- * predefined and numeric entities: a DOCTYPE's entities are never resolved.
+ * sitemap (one URL per line). XML goes through htmlparser2 in XML mode; values are decoded with
+ * the predefined and numeric entities only: a DOCTYPE's entities are never resolved.
  */
 export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapResult {
   let body: Uint8Array = bytes;
@@ -86,6 +87,7 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
   let inSitemap = false;
   let field: string | null = null;
   let value = '';
+  let inCdata = false;
   const parser = new Parser(
     {
       onopentag(name) {
@@ -100,7 +102,14 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
         }
       },
       ontext(data) {
-        if (field) value += data;
+        // The text comes whole (parser.end with the whole document), so no reference is split.
+        if (field) value += inCdata || !data.includes('&') ? data : decodeXML(data);
+      },
+      oncdatastart() {
+        inCdata = true;
+      },
+      oncdataend() {
+        inCdata = false;
       },
       onclosetag(name) {
         const local = name.toLowerCase();
@@ -116,7 +125,9 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
         }
       },
     },
-    { xmlMode: true, decodeEntities: true },
+    // Character references are decoded in the few values holding a '&' (nearly all are plain
+    // URLs and dates): the tokenizer runs about twice as fast when it leaves them alone.
+    { xmlMode: true, decodeEntities: false },
   );
   parser.end(xml);
   return result;

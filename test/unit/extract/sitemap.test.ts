@@ -30,6 +30,17 @@ test('urlset with lastmod, changefreq, priority; entities from a DOCTYPE are not
   assert.ok(!JSON.stringify(r).includes('root:'), 'no file contents');
 });
 
+test('predefined and numeric references are decoded, a CDATA section is taken as written', () => {
+  const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    <url><loc>http://example.org/a?x=1&amp;y=2&#38;z=3</loc></url>
+    <url><loc><![CDATA[http://example.org/b?x=1&amp;y=2]]></loc></url>
+    <url><loc>http://example.org/c?q=&lt;&gt;&quot;&apos;</loc><lastmod>2024-05-01&#x54;10:00:00Z</lastmod></url>
+  </urlset>`;
+  const { urls } = parseSitemap(Buffer.from(xml), opts);
+  assert.deepEqual(urls.map((u) => u.url), ['http://example.org/a?x=1&y=2&z=3', 'http://example.org/b?x=1&amp;y=2', 'http://example.org/c?q=%3C%3E%22%27']);
+  assert.equal(urls[2]!.lastmod, '2024-05-01T10:00:00Z');
+});
+
 test('sitemap index', () => {
   const xml = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
     <sitemap><loc>http://example.org/s1.xml.gz</loc><lastmod>2024-01-01</lastmod></sitemap>
