@@ -174,3 +174,28 @@ test('captures submitted together land in submission order, several per write', 
   assert.equal(writes.reduce((a, b) => a + b, 0), 51, 'every capture and the warcinfo written once');
   assert.ok(writes.length < 51, `${writes.length} writes for 51 groups`);
 });
+
+test('a failed write rejects its captures and every later one; the written ones stay a prefix of the file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-fail-'));
+  const writer = new WarcWriter({ ...options, dir, threads: 1 });
+  await writer.open();
+  const sink = (writer as unknown as { sink: MemberSink }).sink;
+  const writeGroups = sink.writeGroups.bind(sink);
+  let calls = 0;
+  sink.writeGroups = (filename, groups) => (++calls === 3 ? Promise.reject(new Error('ENOSPC: no space left on device')) : writeGroups(filename, groups));
+  const exchanges = Array.from({ length: 40 }, (_, i) => makeExchange({ url: `http://127.0.0.1:8080/f/${i}`, body: htmlPage(i, 3000) }));
+  // Submitted a few at a time, so that several writes happen before the failing one.
+  const outcomes: Array<'written' | 'failed'> = [];
+  for (let i = 0; i < exchanges.length; i += 4) {
+    const batch = await Promise.allSettled(exchanges.slice(i, i + 4).map((ex) => writer.writeCapture(ex)));
+    for (const r of batch) outcomes.push(r.status === 'fulfilled' ? 'written' : 'failed');
+  }
+  const firstFailed = outcomes.indexOf('failed');
+  assert.ok(firstFailed > 0, `some captures were written before the failure (${outcomes.join(' ')})`);
+  assert.deepEqual(outcomes.slice(firstFailed), outcomes.slice(firstFailed).map(() => 'failed'), 'nothing is written after a failed write');
+  await assert.rejects(writer.writeCapture(exchanges[0]!), /ENOSPC/);
+  await assert.rejects(writer.close(), /ENOSPC/);
+  const { totals, cdxLines } = await verifyDir(dir);
+  assert.equal(totals.response, firstFailed, 'the file holds exactly the captures acknowledged');
+  assert.equal(cdxLines, firstFailed);
+});
