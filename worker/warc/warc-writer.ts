@@ -1,7 +1,8 @@
 /**
  * The crawl's WARC writer (WARC 1.1, one gzip member per record, SHA-1 base32 digests). Headers
  * are built on the main thread; hashing and gzip run in a thread pool; a write loop appends the
- * members in submission order, several captures per write, so offsets are deterministic. See WARC.md for the rules followed.
+ * members in submission order, several captures per write, so offsets are deterministic. See
+ * WARC.md for the rules followed.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
