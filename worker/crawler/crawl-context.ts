@@ -145,6 +145,14 @@ export class CrawlContext {
   }
   private scope: ScopeInput | null = null;
 
+  /**
+   * Whether a link to `url` can still change the frontier. When links rescore the URLs they find,
+   * only URLs that left the queue are out of reach; otherwise every URL the crawl knows already is.
+   */
+  linkMayMatter(url: string, rescoring: boolean): boolean {
+    return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url));
+  }
+
   /** Resolves a URL's host (cached) so its politeness key is the IP address. */
   resolveHost(url: string): Promise<{ ip: string } | { error: string }> {
     return resolveHost(new URL(url).hostname);

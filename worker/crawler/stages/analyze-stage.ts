@@ -5,10 +5,10 @@ export const analyzeStage: Stage = {
   name: 'analyze',
   shouldProcess: (item, ctx) => Boolean(ctx.focus && item.links && item.htmlText !== undefined),
   async process(item, ctx) {
-    // Only links that may still change the frontier are scored (see the schedule stage).
-    const f = ctx.frontier;
+    // Only links that may still change the frontier are scored (see the schedule stage); in batch
+    // mode too, since the batch rescores queued URLs from these analyses.
     const rescoring = ctx.icd.focus.updateFunction !== 'FIRST';
-    await ctx.focus!.analyse(item, (url) => !(rescoring ? f.settled(ctx.crawlId, url) : f.knows(ctx.crawlId, url)));
+    await ctx.focus!.analyse(item, (url) => ctx.linkMayMatter(url, rescoring));
     return PROCEED;
   },
 };

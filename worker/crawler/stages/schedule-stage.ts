@@ -14,9 +14,10 @@ export const scheduleStage: Stage = {
     // every link.
     const { focus } = ctx.icd;
     const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
-    const f = ctx.frontier;
-    const links = item.links!.filter((l) => !l.unscored && !(rescoring ? f.settled(ctx.crawlId, l.url) : f.knows(ctx.crawlId, l.url)));
-    item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, (url) => f.knows(ctx.crawlId, url));
+    const links = item.links!.filter((l) => !l.unscored && ctx.linkMayMatter(l.url, rescoring));
+    // Without rescoring every link left is unknown: no need to ask again which ones the frontier holds.
+    const known = rescoring ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) : undefined;
+    item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, known);
     return PROCEED;
   },
 };
