@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cand, drain, tempFrontier } from './frontier-fixture';
+import { mulberry32 } from '../../../bench/support/mulberry32';
+import type { Lease, UpdateFunction } from '../../../worker/frontier';
+import { applyUpdate, firstScore, precedenceOf, type ScoreState } from '../../../worker/frontier/update-functions';
 
 const u = (n: number) => `http://a.test/${n}`;
 
@@ -155,5 +158,81 @@ test('after a restart, a queued URL found again is still rescored, and again aft
   assert.equal(rec.scoreCount, 3);
   assert.ok(Math.abs(rec.rawScore - 0.6) < 1e-9, 'AVG of 0.2, 0.8 and 0.8');
   assert.deepEqual(drain(f, fx.clock.now()), [u(1), u(2)]);
+  f.close();
+});
+
+test('random adds, rescores, exclusions, leases, give-backs and restarts keep every host queue in priority order', (t) => {
+  // A reference model of the queues (a sorted list per host) checked against the frontier after
+  // every step: the frontier keeps the first few URLs of each host in memory and must keep them right.
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const random = mulberry32(11);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const hosts = ['a.test', 'b.test', 'c.test'];
+  const fns: UpdateFunction[] = ['FIRST', 'LAST', 'MAX', 'AVG', 'SUM'];
+  type ModelUrl = { url: string; host: string; seq: number; state: 'queued' | 'leased' | 'settled'; score: ScoreState; lease?: Lease };
+  const model = new Map<string, ModelUrl>();
+  let nextSeq = 1;
+  const score = () => Math.round(random() * 20) / 20; // ties happen: discovery order decides them
+  const modelHead = (host: string) =>
+    [...model.values()]
+      .filter((m) => m.host === host && m.state === 'queued')
+      .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq)[0];
+  let f = fx.open();
+  for (let step = 0; step < 3000; step++) {
+    const r = random();
+    if (r < 0.35) {
+      const fn = pick(fns);
+      const batch = Array.from({ length: 1 + Math.floor(random() * 4) }, () => cand(`http://${pick(hosts)}/${Math.floor(random() * 150)}`, score()));
+      f.add(1, batch, { update: fn });
+      for (const c of batch) {
+        const m = model.get(c.url);
+        if (!m) model.set(c.url, { url: c.url, host: c.host, seq: nextSeq++, state: 'queued', score: firstScore(c.priority) });
+        else if (m.state === 'queued' && fn !== 'FIRST') m.score = applyUpdate(m.score, c.priority, fn);
+      }
+    } else if (model.size === 0) {
+      continue;
+    } else if (r < 0.5) {
+      const m = pick([...model.values()]);
+      const fn = pick(fns.slice(1));
+      const s = score();
+      assert.equal(f.rescore(1, m.url, s, fn), m.state === 'queued', `rescore ${m.url} (${m.state})`);
+      if (m.state === 'queued') m.score = applyUpdate(m.score, s, fn);
+    } else if (r < 0.55) {
+      const m = pick([...model.values()]);
+      assert.equal(f.excludeQueued(1, m.url, 'spam'), m.state === 'queued', `exclude ${m.url} (${m.state})`);
+      if (m.state === 'queued') m.state = 'settled';
+    } else if (r < 0.85) {
+      const host = pick(hosts);
+      const want = modelHead(host);
+      const [lease] = f.takeBatch(1, host, 1, fx.clock.now());
+      assert.equal(lease?.url, want?.url, `step ${step}: next URL of ${host}`);
+      if (want && lease) Object.assign(want, { state: 'leased', lease });
+    } else if (r < 0.97) {
+      const leased = [...model.values()].filter((m) => m.state === 'leased');
+      if (leased.length === 0) continue;
+      const m = pick(leased);
+      if (random() < 0.5) {
+        f.release(m.lease!);
+        m.state = 'queued';
+      } else {
+        f.complete(m.lease!, { status: 200, durationMs: 0 });
+        m.state = 'settled';
+      }
+    } else {
+      f.close(); // a restart: URLs in flight go back to the queue
+      f = fx.open();
+      for (const m of model.values()) if (m.state === 'leased') m.state = 'queued';
+    }
+  }
+  for (const host of hosts) {
+    const rest: string[] = [];
+    for (let l: Lease | undefined; (l = f.takeBatch(1, host, 1, fx.clock.now())[0]); ) rest.push(l.url);
+    const want = [...model.values()]
+      .filter((m) => m.host === host && m.state === 'queued')
+      .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq)
+      .map((m) => m.url);
+    assert.deepEqual(rest, want, `what is left of ${host}, in order`);
+  }
   f.close();
 });
