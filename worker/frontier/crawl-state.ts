@@ -11,14 +11,25 @@ const zero = (): Counts => ({ queued: 0, inFlight: 0, retrying: 0, done: 0, fail
 /** One host of one crawl, in memory: its scheduling view, its queue head and its counters. */
 export interface HostEntry extends SchedHost {
   readonly crawlId: number;
-  /** Best queued URL (null when the queue is empty). */
+  /** Best queued URL (null when the queue is empty): ahead[0]. */
   head: HeadRow | null;
+  /**
+   * The host's first queued URLs in queue order, read from the queue index several at a time so
+   * that most leases need no query: a prefix of the queue (every queued URL not in it comes after
+   * its last one), empty only when nothing is queued.
+   */
+  ahead: HeadRow[];
   /** URLs ever admitted (not excluded): the per-host budget counts these. */
   admitted: number;
   /** Leases of the current batch still out while the host holds its key. */
   outstanding: number;
   counts: Counts;
 }
+
+/** How many queued URLs of a host are read at once; a host holds at most twice as many. */
+export const AHEAD_ROWS = 16;
+/** Past this many rows held across the crawl's hosts, hosts read their head alone (memory stays bounded with many hosts). */
+export const MAX_AHEAD_ROWS = 20_000;
 
 /** knownUrls values besides a row's seq (seqs start at 1). */
 export const SETTLED = 0;
@@ -34,6 +45,8 @@ export class CrawlState {
   readonly failedByReason = new Map<string, number>();
   readonly excludedByReason = new Map<string, number>();
   admitted = 0;
+  /** Rows held in the hosts' `ahead` lists. */
+  private aheadRows = 0;
   /**
    * URLs this process already put in the table (or found there), so the common case — a link
    * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says where the URL
@@ -61,7 +74,7 @@ export class CrawlState {
     if (!e) {
       e = {
         crawlId: this.crawlId, host, politeness: this.cfg.politeness, queued: 0, headPrecedence: 0, headSeq: 0,
-        holding: false, version: 0, live: true, head: null, admitted: 0, outstanding: 0, counts: zero(),
+        holding: false, version: 0, live: true, head: null, ahead: [], admitted: 0, outstanding: 0, counts: zero(),
       };
       this.hosts.set(host, e);
       this.onNewHost();
@@ -86,14 +99,49 @@ export class CrawlState {
     this.count(e, to, 1, reason);
   }
 
-  /** Makes a newly queued `row` the host's head if it comes before the current head. */
+  /**
+   * Places a newly queued (or rescored) `row` among the host's first URLs when it comes before the
+   * last of them; returns true when it is the host's new head.
+   */
   offerHead(e: HostEntry, row: HeadRow): boolean {
-    if (e.head && !comesBefore(row, e.head)) return false;
-    this.setHead(e, row);
-    return true;
+    const a = e.ahead;
+    let i = a.length;
+    while (i > 0 && comesBefore(row, a[i - 1]!)) i -= 1;
+    if (i === a.length && a.length > 0) return false; // after the last one: the queue index has it
+    a.splice(i, 0, row);
+    this.aheadRows += 1;
+    if (a.length > 2 * AHEAD_ROWS) {
+      a.pop();
+      this.aheadRows -= 1;
+    }
+    if (i === 0) this.syncHead(e);
+    return i === 0;
   }
 
-  setHead(e: HostEntry, head: HeadRow | null): void {
+  /** Takes a row out of the host's first URLs (leased, excluded or rescored); undefined when not among them. */
+  takeAhead(e: HostEntry, seq: number): HeadRow | undefined {
+    const i = e.ahead.findIndex((r) => r.seq === seq);
+    if (i < 0) return undefined;
+    const [row] = e.ahead.splice(i, 1);
+    this.aheadRows -= 1;
+    if (i === 0) this.syncHead(e);
+    return row;
+  }
+
+  /** Replaces the host's first URLs with rows read from the queue index, in its order. */
+  setAhead(e: HostEntry, rows: HeadRow[]): void {
+    this.aheadRows += rows.length - e.ahead.length;
+    e.ahead = rows;
+    this.syncHead(e);
+  }
+
+  /** How many rows a host should read when it needs its first URLs again. */
+  aheadWanted(): number {
+    return this.aheadRows < MAX_AHEAD_ROWS ? AHEAD_ROWS : 1;
+  }
+
+  private syncHead(e: HostEntry): void {
+    const head = e.ahead[0] ?? null;
     e.head = head;
     e.headPrecedence = head?.precedence ?? 0;
     e.headSeq = head?.seq ?? 0;

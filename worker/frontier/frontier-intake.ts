@@ -8,7 +8,8 @@ import { urlHash } from './url-hash';
 export interface IntakeContext {
   readonly st: Statements;
   entry(c: CrawlState, host: string): HostEntry;
-  loadHead(e: HostEntry): HeadRow | null;
+  /** Reads the host's first queued URLs again from the queue index. */
+  refillAhead(e: HostEntry): void;
 }
 
 /**
@@ -119,12 +120,13 @@ export function rescoreQueued(
   ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, breakdown ?? null, row.seq);
   const e = c.hosts.get(row.host);
   if (row.state !== S.queued || !e?.head) return true;
-  const wasHead = e.head.seq === row.seq;
-  if (wasHead && precedence >= e.head.precedence) c.setHead(e, { ...e.head, precedence });
-  else if (wasHead) c.setHead(e, ctx.loadHead(e)); // it fell back: another URL may lead now
-  else if (comesBefore({ precedence, seq: row.seq }, e.head)) c.setHead(e, ctx.st.headBySeq.get(row.seq) as HeadRow);
-  else return true;
-  touched.add(e);
+  // Moves the row within the host's first URLs, in or out of them.
+  const head = e.head;
+  const held = c.takeAhead(e, row.seq);
+  const last = e.ahead[e.ahead.length - 1];
+  if (!last) ctx.refillAhead(e); // it was the only one held: the index knows who follows
+  else if (comesBefore({ precedence, seq: row.seq }, last)) c.offerHead(e, held ? { ...held, precedence } : (ctx.st.headBySeq.get(row.seq) as HeadRow));
+  if (e.head !== head) touched.add(e);
   return true;
 }
 

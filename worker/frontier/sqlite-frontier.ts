@@ -84,7 +84,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
     this.crawls.set(crawlId, c);
     for (const e of c.hosts.values()) {
-      if (e.queued > 0) c.setHead(e, this.loadHead(e));
+      if (e.queued > 0) this.refillAhead(e);
       this.scheduler.touch(e, now);
     }
   }
@@ -131,10 +131,9 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     if (!row || row.state !== S.queued || this.st.exclude.run(reason, row.seq).changes === 0) return false;
     const e = this.entry(c, row.host);
     c.move(e, 'queued', 'excluded', reason);
-    if (e.head?.seq === row.seq) {
-      c.setHead(e, this.loadHead(e));
-      this.scheduler.touch(e, this.clock.now());
-    }
+    const head = e.head;
+    if (c.takeAhead(e, row.seq) && e.ahead.length === 0 && e.queued > 0) this.refillAhead(e);
+    if (e.head !== head) this.scheduler.touch(e, this.clock.now());
     return true;
   }
 
@@ -195,6 +194,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const rows = n === 1 && e.head ? [e.head] : (this.st.head.all(e.crawlId, e.host, n) as HeadRow[]);
     const out: Lease[] = [];
     for (const row of rows) {
+      c.takeAhead(e, row.seq);
       if (this.st.setState.run(S.inFlight, row.seq, S.queued).changes === 0) continue;
       c.move(e, 'queued', 'inFlight');
       c.markQueued(row.url, SETTLED);
@@ -205,7 +205,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       this.leases.set(lease.token, { lease, entry: e, row });
       out.push(lease);
     }
-    c.setHead(e, e.queued > 0 ? this.loadHead(e) : null);
+    if (e.queued === 0) c.setAhead(e, []);
+    else if (e.ahead.length === 0) this.refillAhead(e);
     if (e.politeness.enabled) {
       if (out.length > 0) {
         e.holding = true;
@@ -391,9 +392,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return e;
   }
 
-  /** Reads the host's best queued URL from the queue index. */
-  loadHead(e: HostEntry): HeadRow | null {
-    return (this.st.head.get(e.crawlId, e.host, 1) as HeadRow | undefined) ?? null;
+  /** Reads the host's first queued URLs from the queue index (a query per several leases, not per lease). */
+  refillAhead(e: HostEntry): void {
+    const c = this.crawl(e.crawlId);
+    c.setAhead(e, this.st.head.all(e.crawlId, e.host, c.aheadWanted()) as HeadRow[]);
   }
 }
 

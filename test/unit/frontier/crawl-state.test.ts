@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AHEAD_ROWS, CrawlState, MAX_AHEAD_ROWS, comesBefore } from '../../../worker/frontier/crawl-state';
+import type { HeadRow } from '../../../worker/frontier/frontier-sql';
+
+const politeness = { enabled: false, minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 };
+const state = () => new CrawlState(1, { maxPages: 1e6, maxPagesPerHost: 1e6, politeness }, () => undefined);
+const row = (seq: number, precedence: number): HeadRow => ({ url: `http://a.test/${seq}`, depth: 0, kind: 'page', via_url: null, precedence, seq, attempts: 0 });
+const seqs = (rows: readonly HeadRow[]) => rows.map((r) => r.seq);
+
+test('a host holds its first queued URLs in queue order; one that comes after the last is left to the index', () => {
+  const c = state();
+  const e = c.host('a.test');
+  assert.equal(c.offerHead(e, row(1, 0.5)), true, 'an empty queue: the first URL is the head');
+  assert.equal(c.offerHead(e, row(2, 0.5)), false, 'same priority, discovered later: after the last held one');
+  assert.deepEqual(seqs(e.ahead), [1]);
+  assert.equal(c.offerHead(e, row(3, 0.2)), false);
+  assert.equal(c.offerHead(e, row(4, 0.9)), true, 'a higher priority leads');
+  assert.deepEqual([e.head?.seq, e.headPrecedence, e.headSeq], [4, 0.9, 4]);
+  c.setAhead(e, [row(4, 0.9), row(1, 0.5), row(2, 0.5), row(3, 0.2)]);
+  assert.equal(c.offerHead(e, row(5, 0.5)), false, 'between two held URLs: held, not the head');
+  assert.deepEqual(seqs(e.ahead), [4, 1, 2, 5, 3]);
+  for (let i = 1; i < e.ahead.length; i++) assert.ok(comesBefore(e.ahead[i - 1]!, e.ahead[i]!));
+});
+
+test('taking a held URL out moves the head on; taking one not held changes nothing', () => {
+  const c = state();
+  const e = c.host('a.test');
+  c.setAhead(e, [row(4, 0.9), row(1, 0.5), row(2, 0.5)]);
+  assert.equal(c.takeAhead(e, 7), undefined);
+  assert.equal(c.takeAhead(e, 4)?.seq, 4);
+  assert.deepEqual([e.head?.seq, e.headPrecedence, e.headSeq], [1, 0.5, 1]);
+  c.takeAhead(e, 1);
+  c.takeAhead(e, 2);
+  assert.deepEqual([e.head, e.headPrecedence, e.headSeq], [null, 0, 0]);
+});
+
+test('a host holds at most twice AHEAD_ROWS URLs: the last ones go back to the index, the best stay', () => {
+  const c = state();
+  const e = c.host('a.test');
+  c.setAhead(e, Array.from({ length: AHEAD_ROWS }, (_, i) => row(i + 1, 0.1)));
+  for (let k = 0; k < 2 * AHEAD_ROWS; k++) c.offerHead(e, row(100 + k, 0.5 + k / 1000));
+  assert.equal(e.ahead.length, 2 * AHEAD_ROWS);
+  assert.equal(e.head?.seq, 100 + 2 * AHEAD_ROWS - 1, 'the best offered URL leads');
+  assert.ok(e.ahead.every((r) => r.precedence >= 0.5), 'the low-priority tail was dropped, not the head');
+});
+
+test('past MAX_AHEAD_ROWS held across hosts, hosts read one URL at a time', () => {
+  const c = state();
+  assert.equal(c.aheadWanted(), AHEAD_ROWS);
+  const perHost = 2 * AHEAD_ROWS;
+  for (let h = 0; h * perHost < MAX_AHEAD_ROWS; h++) {
+    c.setAhead(c.host(`h${h}.test`), Array.from({ length: perHost }, (_, i) => row(h * perHost + i + 1, 0.5)));
+  }
+  assert.equal(c.aheadWanted(), 1);
+  c.setAhead(c.host('h0.test'), []);
+  assert.equal(c.aheadWanted(), AHEAD_ROWS, 'rows given back count down');
+});
