@@ -94,6 +94,7 @@ try {
     for (const l of leases) f.complete(l, { status: 200, startedAt: now, durationMs: 200 });
     leased += leases.length;
     const wake = f.nextWakeAt();
+    if (leases.length === 0 && wake === null) break; // the queue ran out before --leases (few --links)
     await clock.advanceTo(Math.max(now + 200, wake ?? now + 200));
   }
   ms = performance.now() - t;

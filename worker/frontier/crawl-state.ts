@@ -28,7 +28,7 @@ export interface HostEntry extends SchedHost {
 
 /** How many queued URLs of a host are read at once; a host holds at most twice as many. */
 export const AHEAD_ROWS = 16;
-/** Past this many rows held across the crawl's hosts, hosts read their head alone (memory stays bounded with many hosts). */
+/** Past this many rows held across the crawl's hosts, hosts hold their head alone (memory stays bounded with many hosts). */
 export const MAX_AHEAD_ROWS = 20_000;
 
 /** knownUrls values besides a row's seq (seqs start at 1). */
@@ -108,14 +108,24 @@ export class CrawlState {
     let i = a.length;
     while (i > 0 && comesBefore(row, a[i - 1]!)) i -= 1;
     if (i === a.length && a.length > 0) return false; // after the last one: the queue index has it
+    // Past the crawl's cap a host keeps only the URLs before this one (the index has the rest),
+    // and this one only if it leads.
+    if (i > 0 && this.aheadRows >= MAX_AHEAD_ROWS) {
+      this.truncateAhead(e, i);
+      return false;
+    }
     a.splice(i, 0, row);
     this.aheadRows += 1;
-    if (a.length > 2 * AHEAD_ROWS) {
-      a.pop();
-      this.aheadRows -= 1;
-    }
+    this.truncateAhead(e, this.aheadRows > MAX_AHEAD_ROWS ? 1 : 2 * AHEAD_ROWS);
     if (i === 0) this.syncHead(e);
     return i === 0;
+  }
+
+  /** Keeps the host's first `n` held URLs (n ≥ 1, so the head stays). */
+  private truncateAhead(e: HostEntry, n: number): void {
+    if (e.ahead.length <= n) return;
+    this.aheadRows -= e.ahead.length - n;
+    e.ahead.length = n;
   }
 
   /** Takes a row out of the host's first URLs (leased, excluded or rescored); undefined when not among them. */

@@ -56,3 +56,18 @@ test('past MAX_AHEAD_ROWS held across hosts, hosts read one URL at a time', () =
   c.setAhead(c.host('h0.test'), []);
   assert.equal(c.aheadWanted(), AHEAD_ROWS, 'rows given back count down');
 });
+
+test('past MAX_AHEAD_ROWS, an offered URL shortens a host\'s list instead of growing it; a new head is kept alone', () => {
+  const c = state();
+  const perHost = 2 * AHEAD_ROWS;
+  for (let h = 0; h * perHost < MAX_AHEAD_ROWS; h++) {
+    c.setAhead(c.host(`h${h}.test`), Array.from({ length: perHost }, (_, i) => row(h * perHost + i + 1, 0.5)));
+  }
+  const f = c.host('h1.test'); // holds seqs 33…64 at 0.5
+  assert.equal(c.offerHead(f, row(perHost + 2.5, 0.5)), false, 'between the 2nd and 3rd: not the head');
+  assert.deepEqual(seqs(f.ahead), [perHost + 1, perHost + 2], 'the offered URL and those behind it are left to the index');
+  c.setAhead(f, Array.from({ length: perHost }, (_, i) => row(perHost + i + 1, 0.5))); // back at the cap
+  const e = c.host('h0.test');
+  assert.equal(c.offerHead(e, row(1_000_000, 0.7)), true, 'a new head is still taken');
+  assert.deepEqual(seqs(e.ahead), [1_000_000], 'and the rest left to the index');
+});
