@@ -161,7 +161,7 @@ test('after a restart, a queued URL found again is still rescored, and again aft
   f.close();
 });
 
-test('random adds, rescores, exclusions, leases, give-backs and restarts keep every host queue in priority order', (t) => {
+test('random adds, rescores, exclusions, leases (one or a batch), give-backs and restarts keep every host queue in priority order', (t) => {
   // A reference model of the queues (a sorted list per host) checked against the frontier after
   // every step: the frontier keeps the first few URLs of each host in memory and must keep them right.
   const fx = tempFrontier();
@@ -174,10 +174,10 @@ test('random adds, rescores, exclusions, leases, give-backs and restarts keep ev
   const model = new Map<string, ModelUrl>();
   let nextSeq = 1;
   const score = () => Math.round(random() * 20) / 20; // ties happen: discovery order decides them
-  const modelHead = (host: string) =>
+  const modelQueue = (host: string) =>
     [...model.values()]
       .filter((m) => m.host === host && m.state === 'queued')
-      .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq)[0];
+      .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq);
   let f = fx.open();
   for (let step = 0; step < 3000; step++) {
     const r = random();
@@ -202,12 +202,22 @@ test('random adds, rescores, exclusions, leases, give-backs and restarts keep ev
       const m = pick([...model.values()]);
       assert.equal(f.excludeQueued(1, m.url, 'spam'), m.state === 'queued', `exclude ${m.url} (${m.state})`);
       if (m.state === 'queued') m.state = 'settled';
+    } else if (r < 0.62) {
+      // Across hosts (politeness off): the best queued URL of all, which needs every host's head right.
+      const want = [...model.values()]
+        .filter((m) => m.state === 'queued')
+        .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq)[0];
+      const lease = f.next(fx.clock.now());
+      assert.equal(lease?.url, want?.url, `step ${step}: next URL of any host`);
+      if (want && lease) Object.assign(want, { state: 'leased', lease });
     } else if (r < 0.85) {
       const host = pick(hosts);
-      const want = modelHead(host);
-      const [lease] = f.takeBatch(1, host, 1, fx.clock.now());
-      assert.equal(lease?.url, want?.url, `step ${step}: next URL of ${host}`);
-      if (want && lease) Object.assign(want, { state: 'leased', lease });
+      // Mostly one URL at a time; sometimes a batch (batch prioritisation's bl), small or longer than what a host holds.
+      const bl = pick([1, 1, 1, 1, 3, 20]);
+      const want = modelQueue(host).slice(0, bl);
+      const leases = f.takeBatch(1, host, bl, fx.clock.now());
+      assert.deepEqual(leases.map((l) => l.url), want.map((m) => m.url), `step ${step}: next URLs of ${host}`);
+      leases.forEach((lease, i) => Object.assign(want[i]!, { state: 'leased', lease }));
     } else if (r < 0.97) {
       const leased = [...model.values()].filter((m) => m.state === 'leased');
       if (leased.length === 0) continue;
@@ -228,10 +238,7 @@ test('random adds, rescores, exclusions, leases, give-backs and restarts keep ev
   for (const host of hosts) {
     const rest: string[] = [];
     for (let l: Lease | undefined; (l = f.takeBatch(1, host, 1, fx.clock.now())[0]); ) rest.push(l.url);
-    const want = [...model.values()]
-      .filter((m) => m.host === host && m.state === 'queued')
-      .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq)
-      .map((m) => m.url);
+    const want = modelQueue(host).map((m) => m.url);
     assert.deepEqual(rest, want, `what is left of ${host}, in order`);
   }
   f.close();
