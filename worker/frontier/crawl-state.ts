@@ -12,7 +12,7 @@ const zero = (): Counts => ({ queued: 0, inFlight: 0, retrying: 0, done: 0, fail
 export interface HostEntry extends SchedHost {
   readonly crawlId: number;
   /** Best queued URL (null when the queue is empty): ahead[0]. */
-  head: HeadRow | null;
+  readonly head: HeadRow | null;
   /**
    * The host's first queued URLs in queue order, read from the queue index several at a time so
    * that most leases need no query: a prefix of the queue (every queued URL not in it comes after
@@ -74,7 +74,10 @@ export class CrawlState {
     if (!e) {
       e = {
         crawlId: this.crawlId, host, politeness: this.cfg.politeness, queued: 0, headPrecedence: 0, headSeq: 0,
-        holding: false, version: 0, live: true, head: null, ahead: [], admitted: 0, outstanding: 0, counts: zero(),
+        holding: false, version: 0, live: true, ahead: [], admitted: 0, outstanding: 0, counts: zero(),
+        get head() {
+          return this.ahead[0] ?? null;
+        },
       };
       this.hosts.set(host, e);
       this.onNewHost();
@@ -150,9 +153,9 @@ export class CrawlState {
     return this.aheadRows < MAX_AHEAD_ROWS ? AHEAD_ROWS : 1;
   }
 
+  /** The scheduler orders hosts by their head's precedence and seq, kept as plain fields. */
   private syncHead(e: HostEntry): void {
-    const head = e.ahead[0] ?? null;
-    e.head = head;
+    const head = e.head;
     e.headPrecedence = head?.precedence ?? 0;
     e.headSeq = head?.seq ?? 0;
   }

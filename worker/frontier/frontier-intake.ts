@@ -8,7 +8,7 @@ import { urlHash } from './url-hash';
 export interface IntakeContext {
   readonly st: Statements;
   entry(c: CrawlState, host: string): HostEntry;
-  /** Reads the host's first queued URLs again from the queue index. */
+  /** Reads the host's first queued URLs from the queue index when it holds none. */
   refillAhead(e: HostEntry): void;
 }
 

@@ -84,7 +84,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
     this.crawls.set(crawlId, c);
     for (const e of c.hosts.values()) {
-      if (e.queued > 0) this.refillAhead(e);
+      this.refillAhead(e);
       this.scheduler.touch(e, now);
     }
   }
@@ -132,7 +132,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const e = this.entry(c, row.host);
     c.move(e, 'queued', 'excluded', reason);
     const head = e.head;
-    if (c.takeAhead(e, row.seq) && e.ahead.length === 0 && e.queued > 0) this.refillAhead(e);
+    c.takeAhead(e, row.seq);
+    this.refillAhead(e);
     if (e.head !== head) this.scheduler.touch(e, this.clock.now());
     return true;
   }
@@ -191,7 +192,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Marks the host's top n queued URLs in flight (its key is already acquired when polite). */
   private leaseFrom(e: HostEntry, n: number, now: number): Lease[] {
     const c = this.crawl(e.crawlId);
-    const rows = n === 1 && e.head ? [e.head] : (this.st.head.all(e.crawlId, e.host, n) as HeadRow[]);
+    // The held URLs are the queue's first ones: a query only when a batch wants more.
+    const rows = e.ahead.length >= n ? e.ahead.slice(0, n) : (this.st.head.all(e.crawlId, e.host, n) as HeadRow[]);
     const out: Lease[] = [];
     for (const row of rows) {
       c.takeAhead(e, row.seq);
@@ -206,7 +208,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       out.push(lease);
     }
     if (e.queued === 0) c.setAhead(e, []);
-    else if (e.ahead.length === 0) this.refillAhead(e);
+    else this.refillAhead(e);
     if (e.politeness.enabled) {
       if (out.length > 0) {
         e.holding = true;
@@ -392,8 +394,12 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return e;
   }
 
-  /** Reads the host's first queued URLs from the queue index (a query per several leases, not per lease). */
+  /**
+   * Reads the host's first queued URLs from the queue index when it holds none while some are
+   * queued (a query per several leases, not per lease).
+   */
   refillAhead(e: HostEntry): void {
+    if (e.ahead.length > 0 || e.queued === 0) return;
     const c = this.crawl(e.crawlId);
     c.setAhead(e, this.st.head.all(e.crawlId, e.host, c.aheadWanted()) as HeadRow[]);
   }

@@ -174,10 +174,8 @@ test('random adds, rescores, exclusions, leases (one or a batch), give-backs and
   const model = new Map<string, ModelUrl>();
   let nextSeq = 1;
   const score = () => Math.round(random() * 20) / 20; // ties happen: discovery order decides them
-  const modelQueue = (host: string) =>
-    [...model.values()]
-      .filter((m) => m.host === host && m.state === 'queued')
-      .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq);
+  const queueOrder = (a: ModelUrl, b: ModelUrl) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq;
+  const modelQueue = (host: string) => [...model.values()].filter((m) => m.host === host && m.state === 'queued').sort(queueOrder);
   let f = fx.open();
   for (let step = 0; step < 3000; step++) {
     const r = random();
@@ -204,9 +202,7 @@ test('random adds, rescores, exclusions, leases (one or a batch), give-backs and
       if (m.state === 'queued') m.state = 'settled';
     } else if (r < 0.62) {
       // Across hosts (politeness off): the best queued URL of all, which needs every host's head right.
-      const want = [...model.values()]
-        .filter((m) => m.state === 'queued')
-        .sort((a, b) => precedenceOf(b.score.raw) - precedenceOf(a.score.raw) || a.seq - b.seq)[0];
+      const want = [...model.values()].filter((m) => m.state === 'queued').sort(queueOrder)[0];
       const lease = f.next(fx.clock.now());
       assert.equal(lease?.url, want?.url, `step ${step}: next URL of any host`);
       if (want && lease) Object.assign(want, { state: 'leased', lease });
