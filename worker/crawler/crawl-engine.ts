@@ -1,12 +1,10 @@
-import type Database from 'better-sqlite3';
 import { mkdirSync, appendFileSync } from 'node:fs';
-import type { Icd } from '../icd/schema';
 import type { CaptureSummary, CrawlStats } from '../events/messages';
 import { SqliteFrontier, type Lease } from '../frontier';
 import { PolitenessRegistry } from '../politeness';
 import { runPipeline } from '../pipeline';
 import { releaseBody } from '../fetch';
-import { CrawlContext } from './crawl-context';
+import { CrawlContext, type CrawlContextOptions } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
 import { runHostBatch, takeHostBatches } from './host-batch';
@@ -14,13 +12,8 @@ import { runRevisitPass } from './revisit-pass';
 import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake } from '../frontier/scored-intake';
 
-export interface CrawlEngineOptions {
-  crawlId: number;
-  icd: Icd;
-  db: Database.Database;
-  warcDir: string;
-  spoolDir: string;
-  kbPath?: string;
+/** What the crawl's context needs (the engine makes the frontier), and the engine's own hooks. */
+export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'> {
   /** The CLI writes extracted Web objects here, one JSON object per line. */
   objectsJsonlPath?: string;
   /** Shared by every crawl of a worker, so hosts on one IP share its clock across crawls. */
