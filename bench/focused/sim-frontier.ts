@@ -26,6 +26,8 @@ export function sqliteSimFrontier(): SimFrontier {
     maxPages: 100_000_000,
     maxPagesPerHost: 100_000_000,
     politeness: { enabled: false, minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 },
+    // As the engine sets it for focused crawls: hosts hold their queues and scores are written behind.
+    rescoring: true,
   });
   return {
     add(candidates, update) {

@@ -111,6 +111,8 @@ export class CrawlContext {
       maxPagesPerHost: icd.scope.maxPagesPerHost,
       maxDepth: icd.scope.maxDepth + 1, // requisites may sit one hop past the page depth limit
       politeness: { ...icd.politeness, enabled: icd.politeness.enabled },
+      // Found-again links (an update function other than FIRST) or closed batches rescore queued URLs.
+      rescoring: icd.focus.enabled && (icd.focus.updateFunction !== 'FIRST' || icd.focus.batch.enabled),
     });
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah);
     archive = (ex) => ctx.archiveAuxiliary(ex);

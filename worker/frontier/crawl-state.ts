@@ -28,6 +28,8 @@ export interface HostEntry extends SchedHost {
 
 /** How many queued URLs of a host are read at once; a host holds at most twice as many. */
 export const AHEAD_ROWS = 16;
+/** A rescoring crawl's host holds its whole queue while it has at most this many URLs. */
+export const MAX_WHOLE_QUEUE_ROWS = 10_000;
 /** Past this many rows held across the crawl's hosts, hosts hold their head alone (memory stays bounded with many hosts). */
 export const MAX_AHEAD_ROWS = 20_000;
 
@@ -47,6 +49,8 @@ export class CrawlState {
   admitted = 0;
   /** Rows held in the hosts' `ahead` lists. */
   private aheadRows = 0;
+  /** Rescoring crawls only: every held row by seq, so a rescore finds it without a query. */
+  private readonly held = new Map<number, { e: HostEntry; row: HeadRow }>();
   /**
    * URLs this process already put in the table (or found there), so the common case — a link
    * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says where the URL
@@ -62,10 +66,17 @@ export class CrawlState {
     if (this.knownUrls.has(url)) this.knownUrls.set(url, seqOrSettled);
   }
 
+  /**
+   * `writeScore`: writes a held row's unwritten score to the table (and clears it); called when
+   * such a row stops being held without being leased, since the queue index orders it from then on.
+   */
   constructor(
     readonly crawlId: number,
     readonly cfg: CrawlFrontierConfig,
     private readonly onNewHost: () => void,
+    private readonly writeScore: (row: HeadRow) => void = () => {
+      throw new Error('a held score would be lost');
+    },
   ) {}
 
   /** The host's entry, created on first use. */
@@ -104,13 +115,16 @@ export class CrawlState {
 
   /**
    * Places a newly queued (or rescored) `row` among the host's first URLs when it comes before the
-   * last of them; returns true when it is the host's new head.
+   * last of them, or after it when the host holds its whole queue and may hold one more (a
+   * rescoring crawl); returns true when it is the host's new head. Call it once the row is
+   * counted as queued.
    */
   offerHead(e: HostEntry, row: HeadRow): boolean {
     const a = e.ahead;
-    let i = a.length;
-    while (i > 0 && comesBefore(row, a[i - 1]!)) i -= 1;
-    if (i === a.length && a.length > 0) return false; // after the last one: the queue index has it
+    const i = insertionIndex(a, row);
+    const wholeBefore = this.cfg.rescoring === true && a.length === e.queued - 1;
+    const mayGrow = wholeBefore && a.length < MAX_WHOLE_QUEUE_ROWS && this.aheadRows < MAX_AHEAD_ROWS;
+    if (i === a.length && a.length > 0 && !mayGrow) return false; // after the last one: the queue index has it
     // Past the crawl's cap a host keeps only the URLs before this one (the index has the rest),
     // and this one only if it leads.
     if (i > 0 && this.aheadRows >= MAX_AHEAD_ROWS) {
@@ -119,38 +133,103 @@ export class CrawlState {
     }
     a.splice(i, 0, row);
     this.aheadRows += 1;
-    this.truncateAhead(e, this.aheadRows > MAX_AHEAD_ROWS ? 1 : 2 * AHEAD_ROWS);
+    if (this.cfg.rescoring) this.held.set(row.seq, { e, row });
+    const whole = this.cfg.rescoring === true && a.length === e.queued;
+    this.truncateAhead(e, this.aheadRows > MAX_AHEAD_ROWS ? 1 : whole ? MAX_WHOLE_QUEUE_ROWS : 2 * AHEAD_ROWS);
     if (i === 0) this.syncHead(e);
     return i === 0;
   }
 
-  /** Keeps the host's first `n` held URLs (n ≥ 1, so the head stays). */
+  /** Keeps the host's first `n` held URLs (n ≥ 1, so the head stays); the others' newer scores are written. */
   private truncateAhead(e: HostEntry, n: number): void {
     if (e.ahead.length <= n) return;
+    for (let k = n; k < e.ahead.length; k++) this.release(e.ahead[k]!);
     this.aheadRows -= e.ahead.length - n;
     e.ahead.length = n;
   }
 
-  /** Takes a row out of the host's first URLs (leased, excluded or rescored); undefined when not among them. */
+  /** A row stops being held: its newer score goes to the table, which orders it from now on. */
+  private release(row: HeadRow): void {
+    this.held.delete(row.seq);
+    if (row.unwritten) this.writeScore(row);
+  }
+
+  /**
+   * Takes a row out of the host's first URLs (leased, excluded or rescored); undefined when not
+   * among them. The row keeps an unwritten score: the caller writes it or holds the row again.
+   */
   takeAhead(e: HostEntry, seq: number): HeadRow | undefined {
-    const i = e.ahead.findIndex((r) => r.seq === seq);
-    if (i < 0) return undefined;
+    const known = this.held.get(seq)?.row;
+    if (this.cfg.rescoring && !known) return undefined; // every held row is in the map
+    const i = known ? insertionIndex(e.ahead, known) - 1 : e.ahead.findIndex((r) => r.seq === seq);
+    if (i < 0 || e.ahead[i]!.seq !== seq) return undefined;
+    return this.takeAt(e, i);
+  }
+
+  private takeAt(e: HostEntry, i: number): HeadRow {
     const [row] = e.ahead.splice(i, 1);
     this.aheadRows -= 1;
+    this.held.delete(row!.seq);
     if (i === 0) this.syncHead(e);
-    return row;
+    return row!;
   }
 
   /** Replaces the host's first URLs with rows read from the queue index, in its order. */
   setAhead(e: HostEntry, rows: HeadRow[]): void {
+    for (const row of e.ahead) this.release(row);
     this.aheadRows += rows.length - e.ahead.length;
     e.ahead = rows;
+    if (this.cfg.rescoring) for (const row of rows) this.held.set(row.seq, { e, row });
     this.syncHead(e);
   }
 
-  /** How many rows a host should read when it needs its first URLs again. */
-  aheadWanted(): number {
+  /** How many rows a host should read when it needs its first URLs again: its whole queue when a rescoring crawl can hold it. */
+  aheadWanted(e: HostEntry): number {
+    if (this.cfg.rescoring && e.queued <= MAX_WHOLE_QUEUE_ROWS && this.aheadRows + e.queued <= MAX_AHEAD_ROWS) return e.queued;
     return this.aheadRows < MAX_AHEAD_ROWS ? AHEAD_ROWS : 1;
+  }
+
+  /**
+   * Gives a held row its new score and moves it among the host's held URLs, shifting only those it
+   * passes. It leaves them instead when it may now come after a URL the host does not hold (the
+   * host does not hold its whole queue, and the row falls behind the last held one, or was the last
+   * and fell): returns false then, and the caller writes its score, since the index orders it.
+   */
+  rescoreHeld(e: HostEntry, row: HeadRow, score: { precedence: number; raw: number; count: number; sum: number }): boolean {
+    const a = e.ahead;
+    const i = insertionIndex(a, row) - 1; // found by its old score
+    const old = { precedence: row.precedence, seq: row.seq };
+    row.precedence = score.precedence;
+    row.score_raw = score.raw;
+    row.score_count = score.count;
+    row.score_sum = score.sum;
+    const last = a.length - 1;
+    const whole = a.length === e.queued;
+    if (!whole && (i === last ? !comesBefore(row, old) : comesBefore(a[last]!, row))) {
+      this.takeAt(e, i);
+      return false;
+    }
+    let j = i;
+    if (i > 0 && comesBefore(row, a[i - 1]!)) {
+      j = insertionIndex(a, row, 0, i);
+      for (let k = i; k > j; k--) a[k] = a[k - 1]!;
+    } else if (i < last && comesBefore(a[i + 1]!, row)) {
+      j = insertionIndex(a, row, i + 1, a.length) - 1;
+      for (let k = i; k < j; k++) a[k] = a[k + 1]!;
+    }
+    a[j] = row;
+    if (i === 0 || j === 0) this.syncHead(e);
+    return true;
+  }
+
+  /** A held row and its host (rescoring crawls), for a rescore without a query. */
+  heldRow(seq: number): { e: HostEntry; row: HeadRow } | undefined {
+    return this.held.get(seq);
+  }
+
+  /** Held rows whose score is newer than the table's. */
+  *unwrittenRows(): Iterable<HeadRow> {
+    for (const { row } of this.held.values()) if (row.unwritten) yield row;
   }
 
   /** The scheduler orders hosts by their head's precedence and seq, kept as plain fields. */
@@ -172,6 +251,16 @@ export class CrawlState {
   hostCounters(): HostCounters[] {
     return [...this.hosts.values()].map((e) => ({ host: e.host, ...e.counts }));
   }
+}
+
+/** Where `row` goes in `rows[lo, hi)` (queue order): after every row there that comes before it. */
+function insertionIndex(rows: readonly HeadRow[], row: HeadRow, lo = 0, hi = rows.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comesBefore(row, rows[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Queue order: higher precedence first, then earlier discovery. */

@@ -10,6 +10,8 @@ export interface IntakeContext {
   entry(c: CrawlState, host: string): HostEntry;
   /** Reads the host's first queued URLs from the queue index when it holds none. */
   refillAhead(e: HostEntry): void;
+  /** Writes a held row's unwritten score to the table and clears it. */
+  writeScore(row: HeadRow): void;
 }
 
 /**
@@ -64,7 +66,10 @@ export function insertCandidates(
     c.admitted += 1;
     e.admitted += 1;
     c.count(e, 'queued', 1);
-    const row: HeadRow = { url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq: Number(ins.lastInsertRowid), attempts: 0 };
+    const row: HeadRow = {
+      url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq: Number(ins.lastInsertRowid), attempts: 0,
+      score_raw: score.raw, score_count: score.count, score_sum: score.sum, unwritten: null,
+    };
     if (c.offerHead(e, row)) touched.add(e);
   }
   return res;
@@ -109,12 +114,17 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
 export function rescoreQueued(
   ctx: IntakeContext, c: CrawlState, at: RowLocator, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown?: string | null,
 ): boolean {
+  const heldAt = 'seq' in at ? c.heldRow(at.seq) : undefined;
+  if (heldAt) return rescoreHeld(ctx, c, heldAt, update, touched, breakdown ?? null);
   const row = scoreRow(('seq' in at ? ctx.st.scoreBySeq.get(at.seq) : ctx.st.scoreOf.get(c.crawlId, at.hash)) as unknown[] | undefined);
   if (!row || (row.state !== S.queued && row.state !== S.retrying)) {
     if (row) c.markQueued(at.url, SETTLED);
     return false;
   }
   c.markQueued(at.url, row.seq);
+  // Found by its hash, it may be held with a score newer than the table's.
+  const heldNow = c.heldRow(row.seq);
+  if (heldNow) return rescoreHeld(ctx, c, heldNow, update, touched, breakdown ?? null);
   const next = update({ raw: row.raw, count: row.count, sum: row.sum });
   const precedence = precedenceOf(next.raw);
   ctx.st.setScore.run(precedence, next.raw, next.count, next.sum, breakdown ?? null, row.seq);
@@ -127,6 +137,25 @@ export function rescoreQueued(
   if (!last) ctx.refillAhead(e); // it was the only one held: the index knows who follows
   else if (comesBefore({ precedence, seq: row.seq }, last)) c.offerHead(e, held ? { ...held, precedence } : (ctx.st.headBySeq.get(row.seq) as HeadRow));
   if (e.head !== head) touched.add(e);
+  return true;
+}
+
+/**
+ * Rescores a row the host holds (a rescoring crawl): in memory, with no query; the new score is
+ * written when the row leaves the queue, at a flush, or as soon as it stops being held.
+ */
+function rescoreHeld(
+  ctx: IntakeContext, c: CrawlState, { e, row }: { e: HostEntry; row: HeadRow }, update: (s: ScoreState) => ScoreState, touched: Set<HostEntry>, breakdown: string | null,
+): boolean {
+  const next = update({ raw: row.score_raw, count: row.score_count, sum: row.score_sum });
+  // The head may stay the same row with a new score: the scheduler must hear of that too.
+  const [headSeq, headPrecedence] = [e.headSeq, e.headPrecedence];
+  row.unwritten = { breakdown: breakdown ?? row.unwritten?.breakdown ?? null };
+  if (!c.rescoreHeld(e, row, { precedence: precedenceOf(next.raw), ...next })) {
+    ctx.writeScore(row); // it left the held URLs: the index orders it
+    ctx.refillAhead(e); // when it was the only one held, the index knows who comes first
+  }
+  if (e.headSeq !== headSeq || e.headPrecedence !== headPrecedence) touched.add(e);
   return true;
 }
 

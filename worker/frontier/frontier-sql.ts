@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS frontier_key (
 ) WITHOUT ROWID;
 `;
 
-/** The queue head row of a host. */
+/** A queued row as a host holds it (crawl-state.ts). */
 export interface HeadRow {
   url: string;
   depth: number;
@@ -78,9 +78,18 @@ export interface HeadRow {
   precedence: number;
   seq: number;
   attempts: number;
+  score_raw: number;
+  score_count: number;
+  score_sum: number;
+  /**
+   * Set while the score above is newer than the table's (a rescore of a held row, written
+   * behind): the breakdown to write with it, null to keep the stored one. Null when written (every
+   * row has the field from the start, so rows keep one shape and queue comparisons stay fast).
+   */
+  unwritten: { breakdown: string | null } | null;
 }
 
-const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts';
+const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts, score_raw, score_count, score_sum, NULL AS unwritten';
 const SCORE_COLS = 'seq, state, host, score_raw, score_count, score_sum';
 
 /** A URL's place and score, as rescoring reads it. */
@@ -123,6 +132,8 @@ export function prepareStatements(db: Database.Database) {
     exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),
     head: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE crawl_id = ? AND host = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?`),
     setState: db.prepare('UPDATE frontier_url SET state = ? WHERE seq = ? AND state = ?'),
+    // A lease of a row whose newer score was held in memory: the score goes with the state.
+    leaseScored: db.prepare('UPDATE frontier_url SET state = 1, precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ? AND state = 0'),
     finish: db.prepare('UPDATE frontier_url SET state = ?, status = ?, reason = ?, finished_at = ? WHERE seq = ? AND state = 1'),
     retry: db.prepare('UPDATE frontier_url SET state = 5, reason = ?, not_before = ?, attempts = attempts + 1 WHERE seq = ? AND state = 1'),
     unretry: db.prepare(`UPDATE frontier_url SET state = 0, not_before = NULL WHERE seq = ? AND state = 5 RETURNING ${HEAD_COLS}`),

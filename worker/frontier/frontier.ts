@@ -67,6 +67,13 @@ export interface CrawlFrontierConfig {
   /** URLs deeper than this are excluded as 'max-depth' (omit to let the scope stage decide). */
   maxDepth?: number;
   politeness: DelayConfig & { enabled: boolean };
+  /**
+   * Queued URLs get new scores as the crawl finds them again (focused crawling with an update
+   * function other than FIRST, or batch updating): each host then holds its whole queue in memory
+   * while it fits, and a held URL's new score is written when the URL leaves the queue or at a
+   * flush rather than at once (crawl-state.ts).
+   */
+  rescoring?: boolean;
 }
 
 /** A URL handed to a fetcher. Give it back exactly once: complete, fail or release. */

@@ -3,6 +3,6 @@ export type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord, UrlState,
 } from './frontier';
-export { SqliteFrontier, type SqliteFrontierOptions } from './sqlite-frontier';
+export { SCORE_FLUSH_MS, SqliteFrontier, type SqliteFrontierOptions } from './sqlite-frontier';
 export { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 export { urlHash } from './url-hash';

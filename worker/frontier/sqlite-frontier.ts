@@ -14,6 +14,13 @@ import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 
+/**
+ * How often held scores newer than the table's are written, at most: what a crash can lose of
+ * them (URLs are never lost, only score changes), and how stale the cockpit's view of queued
+ * scores can be.
+ */
+export const SCORE_FLUSH_MS = 5_000;
+
 export interface SqliteFrontierOptions {
   /** Shared by every crawl of the worker (and by other frontiers of it, if any). */
   registry?: PolitenessRegistry;
@@ -53,6 +60,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** host → its entries in every open crawl (DNS and robots facts are per host, not per crawl). */
   private readonly byHost = new Map<string, Set<HostEntry>>();
   private nextToken = 1;
+  /** crawl → when its held scores were last written (flushScoresIfDue). */
+  private readonly lastFlush = new Map<number, number>();
   /** host → IP key as last written to frontier_host by this process. */
   private readonly storedKeys = new Map<string, string>();
 
@@ -78,7 +87,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   openCrawl(crawlId: number, cfg: CrawlFrontierConfig): void {
     if (this.crawls.has(crawlId)) throw new Error(`crawl ${crawlId} is already open in the frontier`);
-    const c = new CrawlState(crawlId, cfg, () => this.scheduler.register());
+    const c = new CrawlState(crawlId, cfg, () => this.scheduler.register(), (row) => this.writeScore(row));
     const now = this.clock.now();
     const retrying = this.db.transaction(() => resumeCrawl(this, c))();
     for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
@@ -92,6 +101,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   closeCrawl(crawlId: number): void {
     const c = this.crawls.get(crawlId);
     if (!c) return;
+    this.flushScores(c);
+    this.lastFlush.delete(crawlId);
     for (const rec of [...this.leases.values()]) if (rec.lease.crawlId === crawlId) this.release(rec.lease);
     this.crawls.delete(crawlId);
     for (const e of c.hosts.values()) {
@@ -132,7 +143,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const e = this.entry(c, row.host);
     c.move(e, 'queued', 'excluded', reason);
     const head = e.head;
-    c.takeAhead(e, row.seq);
+    const held = c.takeAhead(e, row.seq);
+    if (held?.unwritten) this.writeScore(held);
     this.refillAhead(e);
     if (e.head !== head) this.scheduler.touch(e, this.clock.now());
     return true;
@@ -192,12 +204,20 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Marks the host's top n queued URLs in flight (its key is already acquired when polite). */
   private leaseFrom(e: HostEntry, n: number, now: number): Lease[] {
     const c = this.crawl(e.crawlId);
-    // The held URLs are the queue's first ones: a query only when a batch wants more.
+    this.flushScoresIfDue(c, now);
+    // The held URLs are the queue's first ones: a query only when a batch wants more, once the
+    // index has the held URLs' newer scores.
+    if (e.ahead.length < n) for (const row of e.ahead) if (row.unwritten) this.writeScore(row);
     const rows = e.ahead.length >= n ? e.ahead.slice(0, n) : (this.st.head.all(e.crawlId, e.host, n) as HeadRow[]);
     const out: Lease[] = [];
     for (const row of rows) {
       c.takeAhead(e, row.seq);
-      if (this.st.setState.run(S.inFlight, row.seq, S.queued).changes === 0) continue;
+      const u = row.unwritten;
+      if (u) row.unwritten = null;
+      const leased = u
+        ? this.st.leaseScored.run(row.precedence, row.score_raw, row.score_count, row.score_sum, u.breakdown, row.seq)
+        : this.st.setState.run(S.inFlight, row.seq, S.queued);
+      if (leased.changes === 0) continue;
       c.move(e, 'queued', 'inFlight');
       c.markQueued(row.url, SETTLED);
       const lease: Lease = {
@@ -368,7 +388,17 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   lookup(crawlId: number, url: string): UrlRecord | null {
     const r = this.st.lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
-    return r ? toUrlRecord(r) : null;
+    if (!r) return null;
+    const rec = toUrlRecord(r);
+    // A held row's newer score, not written yet.
+    const c = this.crawls.get(crawlId);
+    const seq = c?.knownUrls.get(url);
+    const held = c && seq !== undefined && seq > 0 ? c.heldRow(seq)?.row : undefined;
+    if (held?.unwritten) {
+      Object.assign(rec, { precedence: held.precedence, rawScore: held.score_raw, scoreCount: held.score_count });
+      if (held.unwritten.breakdown !== null) rec.breakdown = held.unwritten.breakdown;
+    }
+    return rec;
   }
 
   close(): void {
@@ -401,7 +431,26 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   refillAhead(e: HostEntry): void {
     if (e.ahead.length > 0 || e.queued === 0) return;
     const c = this.crawl(e.crawlId);
-    c.setAhead(e, this.st.head.all(e.crawlId, e.host, c.aheadWanted()) as HeadRow[]);
+    c.setAhead(e, this.st.head.all(e.crawlId, e.host, c.aheadWanted(e)) as HeadRow[]);
+  }
+
+  writeScore(row: HeadRow): void {
+    this.st.setScore.run(row.precedence, row.score_raw, row.score_count, row.score_sum, row.unwritten?.breakdown ?? null, row.seq);
+    row.unwritten = null;
+  }
+
+  /** Writes every held score newer than the table's (pause, stop, and every SCORE_FLUSH_MS). */
+  private flushScores(c: CrawlState): void {
+    this.db.transaction(() => {
+      for (const row of [...c.unwrittenRows()]) this.writeScore(row);
+    })();
+    this.lastFlush.set(c.crawlId, this.clock.now());
+  }
+
+  private flushScoresIfDue(c: CrawlState, now: number): void {
+    const last = this.lastFlush.get(c.crawlId);
+    if (last === undefined) this.lastFlush.set(c.crawlId, now);
+    else if (now - last >= SCORE_FLUSH_MS) this.flushScores(c);
   }
 }
 
