@@ -49,6 +49,8 @@ export class CrawlState {
   admitted = 0;
   /** Rows held in the hosts' `ahead` lists. */
   private aheadRows = 0;
+  /** When held scores newer than the table's were last all written (null: not yet timed). */
+  scoresWrittenAt: number | null = null;
   /** Rescoring crawls only: every held row by seq, so a rescore finds it without a query. */
   private readonly held = new Map<number, { e: HostEntry; row: HeadRow }>();
   /**

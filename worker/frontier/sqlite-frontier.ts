@@ -60,8 +60,6 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** host → its entries in every open crawl (DNS and robots facts are per host, not per crawl). */
   private readonly byHost = new Map<string, Set<HostEntry>>();
   private nextToken = 1;
-  /** crawl → when its held scores were last written (flushScoresIfDue). */
-  private readonly lastFlush = new Map<number, number>();
   /** host → IP key as last written to frontier_host by this process. */
   private readonly storedKeys = new Map<string, string>();
 
@@ -102,7 +100,6 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = this.crawls.get(crawlId);
     if (!c) return;
     this.flushScores(c);
-    this.lastFlush.delete(crawlId);
     for (const rec of [...this.leases.values()]) if (rec.lease.crawlId === crawlId) this.release(rec.lease);
     this.crawls.delete(crawlId);
     for (const e of c.hosts.values()) {
@@ -442,15 +439,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Writes every held score newer than the table's (pause, stop, and every SCORE_FLUSH_MS). */
   private flushScores(c: CrawlState): void {
     this.db.transaction(() => {
-      for (const row of [...c.unwrittenRows()]) this.writeScore(row);
+      for (const row of c.unwrittenRows()) this.writeScore(row);
     })();
-    this.lastFlush.set(c.crawlId, this.clock.now());
+    c.scoresWrittenAt = this.clock.now();
   }
 
   private flushScoresIfDue(c: CrawlState, now: number): void {
-    const last = this.lastFlush.get(c.crawlId);
-    if (last === undefined) this.lastFlush.set(c.crawlId, now);
-    else if (now - last >= SCORE_FLUSH_MS) this.flushScores(c);
+    if (c.scoresWrittenAt === null) c.scoresWrittenAt = now;
+    else if (now - c.scoresWrittenAt >= SCORE_FLUSH_MS) this.flushScores(c);
   }
 }
 
