@@ -1,5 +1,5 @@
 import { Parser, type Handler } from 'htmlparser2';
-import { MainContentBuilder } from '../text/main-content';
+import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
 import { canonicalize, type QueryHandling } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
@@ -64,9 +64,6 @@ interface Block {
   links: { link: ExtractedLink; offset: number }[];
 }
 
-// ASCII whitespace only (as HTML collapses it); single spaces are left alone, which keeps this cheap.
-const WS = /[ \t\n\r\f]{2,}|[\t\n\r\f]/g;
-
 /** The part of `text` around `offset`, at most `max` characters, cut at word boundaries. */
 function windowAround(text: string, offset: number, max: number): string {
   if (text.length <= max) return text.trim();
@@ -129,8 +126,9 @@ class LinkCollector implements Partial<Handler> {
     return link;
   }
 
-  private appendText(data: string): void {
-    let t = data.replace(WS, ' ');
+  /** Appends visible text, decoded and whitespace-collapsed already. */
+  private appendText(collapsed: string): void {
+    let t = collapsed;
     if (this.lastSpace && t.charCodeAt(0) === 32) t = t.slice(1);
     if (!t) return;
     this.chunks.push(t);
@@ -222,11 +220,17 @@ class LinkCollector implements Partial<Handler> {
   }
 
   ontext(data: string): void {
-    this.main?.ontext(data);
     // <style> is raw text (no character references); title and body text are decoded here.
-    if (this.inTitle) this.titleText = (this.titleText ?? '') + decodeTextRefs(data);
-    else if (this.styleText !== null) this.styleText += data;
-    else if (this.hidden === 0 && this.opts.text) this.appendText(decodeTextRefs(data));
+    if (this.inTitle) {
+      this.main?.ontext(data);
+      this.titleText = (this.titleText ?? '') + decodeTextRefs(data);
+    } else if (this.styleText !== null) this.styleText += data;
+    else if (this.hidden === 0 && this.opts.text) {
+      // The main content takes the same decoded, collapsed text: hidden text is never main content.
+      const collapsed = collapseWhitespace(decodeTextRefs(data));
+      this.main?.ontextCollapsed(collapsed);
+      this.appendText(collapsed);
+    }
   }
 
   private closeAnchor(): void {
@@ -278,7 +282,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   get title(): string {
-    return (this.titleText ?? '').replace(WS, ' ').trim();
+    return collapseWhitespace(this.titleText ?? '').trim();
   }
 
   get text(): string {
