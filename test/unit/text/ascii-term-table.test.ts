@@ -42,6 +42,18 @@ test('the table grows and starts afresh past its bound without changing counts',
   }
 });
 
+test('tokens keep being told apart once their bytes outgrow the first 64 KB kept for them', () => {
+  const random = mulberry32(11);
+  // 30,000 distinct tokens of 6–11 letters: ~250 KB of token bytes, kept without a reset.
+  const vocabulary = [...new Set(Array.from({ length: 30_000 }, () => Array.from({ length: 6 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('')))];
+  const table = new AsciiTermTable(toyTerm, 2, 100_000);
+  const first = vocabulary.join(' ');
+  assert.deepEqual([...table.count(first)!], countedOneByOne(first, toyTerm));
+  // Seen before now, in another order and case: found again, not added twice.
+  const again = vocabulary.slice().reverse().map((w, i) => (i % 3 ? w : w.toUpperCase())).join('; ');
+  assert.deepEqual([...table.count(again)!], countedOneByOne(again, toyTerm));
+});
+
 test('text with a non-ASCII character is left to the Unicode path, and leaves no counts behind', () => {
   const table = new AsciiTermTable(toyTerm, 2, 100_000);
   assert.equal(table.count('harbour harbour café harbour'), null);
