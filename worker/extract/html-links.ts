@@ -64,14 +64,14 @@ interface Block {
   links: { link: ExtractedLink; offset: number }[];
 }
 
-/** The part of `text` around `offset`, at most `max` characters, cut at word boundaries. */
-function windowAround(text: string, offset: number, max: number): string {
-  if (text.length <= max) return text.trim();
+/** Where the part of `text` around `offset` starts and ends: at most `max` characters, cut at word boundaries. */
+function windowAround(text: string, offset: number, max: number): [start: number, end: number] {
+  if (text.length <= max) return [0, text.length];
   let start = Math.max(0, Math.min(offset - (max >> 1), text.length - max));
   let end = start + max;
   if (start > 0) start = text.indexOf(' ', start) + 1 || start;
   if (end < text.length) end = text.lastIndexOf(' ', end) > start ? text.lastIndexOf(' ', end) : end;
-  return text.slice(start, end).trim();
+  return [start, end];
 }
 
 /**
@@ -244,7 +244,16 @@ class LinkCollector implements Partial<Handler> {
   private closeBlock(block: Block): void {
     if (block.links.length === 0 || !this.opts.text) return;
     const text = this.chunks.slice(block.chunk).join('');
-    for (const { link, offset } of block.links) link.context = windowAround(text, offset - block.offset, this.opts.maxContext);
+    // Links with the same window share one string: focused analysis vectorises each distinct context
+    // once, and a string already looked up is not hashed again.
+    const windows = new Map<number, string>();
+    for (const { link, offset } of block.links) {
+      const [start, end] = windowAround(text, offset - block.offset, this.opts.maxContext);
+      const key = start * (text.length + 1) + end;
+      let context = windows.get(key);
+      if (context === undefined) windows.set(key, (context = text.slice(start, end).trim()));
+      link.context = context;
+    }
   }
 
   onclosetag(name: string): void {
@@ -331,7 +340,11 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
   const mainText = collector.main ? collector.main.result().text : '';
   return {
-    links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
+    links, title: collector.title, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
     resolved: collector.resolutions,
+    // Joined when read: focused analysis reads the main text and the links' texts only.
+    get text() {
+      return collector.text;
+    },
   };
 }

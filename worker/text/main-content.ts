@@ -53,7 +53,9 @@ export const collapseWhitespace = (s: string): string => s.replace(HTML_WHITESPA
 /** Attribute values already decoded. */
 function isBoilerplateByAttr(attribs: Record<string, string>): boolean {
   if (attribs['aria-hidden'] === 'true') return true;
-  const words = `${attribs.class ?? ''} ${attribs.id ?? ''} ${attribs.role ?? ''}`.toLowerCase().split(/[\s_-]+/);
+  const { class: cls, id, role } = attribs;
+  if (cls === undefined && id === undefined && role === undefined) return false; // most elements: nothing to split
+  const words = `${cls ?? ''} ${id ?? ''} ${role ?? ''}`.toLowerCase().split(/[\s_-]+/);
   return words.some((w) => w.length > 0 && BOILERPLATE_WORD.test(w));
 }
 
