@@ -67,16 +67,19 @@ export interface HtmlPage {
 /**
  * The page's main text, and each link's anchor text and paragraph, read from its HTML with the
  * link extractor's text collection on (the crawl's own pass leaves it off: only focused analysis
- * reads them, and it runs on its own thread). Links the extractor did not find keep what they had.
+ * reads them, and it runs on its own thread). The texts are written into the page's links (both
+ * callers pass links made for the analysis); links the extractor did not find keep what they had.
  */
 export function pageFromHtml(page: HtmlPage, queryHandling: QueryHandling): Omit<PageInput, 'language'> {
   const extraction = extractHtml(page.html, page.url, { queryHandling, text: true, markup: false, resolved: page.resolved });
   const found = new Map(extraction.links.map((l) => [l.url, l]));
-  const links = page.links.map((link) => {
+  for (const link of page.links) {
     const f = found.get(link.url);
-    return f ? { ...link, anchorText: f.anchorText, context: f.context } : link;
-  });
-  return { url: page.url, text: extraction.mainText, links };
+    if (!f) continue;
+    link.anchorText = f.anchorText;
+    link.context = f.context;
+  }
+  return { url: page.url, text: extraction.mainText, links: page.links };
 }
 
 /** Scores one page: its section's language, then every module (and learns its document frequencies). */

@@ -1,5 +1,12 @@
 import type { TermVector } from './term-vector';
 
+const LOGS = Float64Array.from({ length: 4096 }, (_, n) => Math.log(n));
+
+/** ln n, from a table for small whole n. */
+function logOf(n: number): number {
+  return LOGS[n] ?? Math.log(n);
+}
+
 /** Serialised form of {@link DocumentFrequencies}. */
 export interface DocumentFrequenciesJson {
   documents: number;
@@ -44,7 +51,12 @@ export class DocumentFrequencies {
   /** TF-IDF weighting of a term-frequency vector, with sub-linear TF (1 + ln tf). */
   weigh(tf: TermVector): TermVector {
     const out: TermVector = new Map();
-    for (const [t, f] of tf) if (f > 0) out.set(t, (1 + Math.log(f)) * this.idf(t));
+    // idf(t) = ln(1 + N) − ln(1 + df) + 1, with the logarithms of small counts read from a table:
+    // every page weighs its text and each of its link contexts, term by term.
+    const base = Math.log(1 + this.documents) + 1;
+    tf.forEach((f, t) => {
+      if (f > 0) out.set(t, (1 + logOf(f)) * (base - logOf(1 + (this.df.get(t) ?? 0))));
+    });
     return out;
   }
 

@@ -39,3 +39,12 @@ test('document frequencies learnt online make common terms weigh less', () => {
   copy.addDocument(['sea']);
   assert.notEqual(copy.idf('sea'), df.idf('sea'), 'a copy learns independently');
 });
+
+test('TF-IDF weights are (1 + ln tf) × idf, for small, large and fractional frequencies', () => {
+  const df = new DocumentFrequencies();
+  for (let k = 0; k < 5000; k++) df.addDocument(k % 7 ? ['sea'] : ['sea', 'ice']);
+  const tf = new Map([['sea', 1], ['ice', 3], ['tide', 5000], ['fog', 2.5], ['none', 0]]);
+  const w = df.weigh(tf);
+  assert.deepEqual([...w.keys()], ['sea', 'ice', 'tide', 'fog'], 'terms that do not occur get no weight');
+  for (const [t, f] of tf) if (f > 0) assert.ok(Math.abs(w.get(t)! - (1 + Math.log(f)) * df.idf(t)) < 1e-12, t);
+});
