@@ -5,7 +5,7 @@ import { RelevanceSeriesBuilder, type RelevanceSeries } from '../analyze/relevan
 import type { Frontier } from '../frontier';
 import { AnalysisThread } from './analysis-client';
 import { FocusBatch, type BatchRescore } from './focus-batch';
-import { breakdownOf, createFocusScorer, pageFromHtml, scorePage, type FocusScorer, type HtmlPage, type ScoredPage } from './focus-scorer';
+import { breakdownJsonOf, createFocusScorer, pageFromHtml, scorePage, type FocusScorer, type HtmlPage, type ScoredPage } from './focus-scorer';
 import type { CrawlItem, OutLink } from './stage';
 
 /**
@@ -77,7 +77,7 @@ export class FocusAnalysis {
     item.similarity = verdicts.similarity;
     links.forEach((link, i) => {
       link.priority = verdicts.priorities[i];
-      link.breakdown = breakdownOf(verdicts, i);
+      link.breakdown = breakdownJsonOf(verdicts, i);
       if (verdicts.excluded[i]) link.excludedReason = 'spam';
     });
     this.series.add(verdicts.similarity);

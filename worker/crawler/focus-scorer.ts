@@ -109,16 +109,25 @@ export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>
   return keepAnalysis ? { verdicts, analysis } : { verdicts };
 }
 
-/** The module scores and weights of link `i`, as a breakdown records them. */
-export function breakdownOf(v: LinkVerdicts, i: number): { scores: Record<string, number>; weights: Record<string, number> } {
-  const scores: Record<string, number> = {};
-  const weights: Record<string, number> = {};
+/**
+ * The module scores and weights of link `i` as the frontier stores them: the JSON of
+ * `{scores: {module: score}, weights: {module: weight}}`, written directly (one per out-link of
+ * every page) with the numbers as JSON.stringify writes them.
+ */
+export function breakdownJsonOf(v: LinkVerdicts, i: number): string {
   const m = v.modules.length;
-  v.modules.forEach((name, k) => {
-    const score = v.scores[i * m + k];
-    const weight = v.weights[i * m + k];
-    if (!Number.isNaN(score)) scores[name] = score;
-    if (!Number.isNaN(weight)) weights[name] = weight;
-  });
-  return { scores, weights };
+  let scores = '';
+  let weights = '';
+  for (let k = 0; k < m; k++) {
+    const score = v.scores[i * m + k]!;
+    const weight = v.weights[i * m + k]!;
+    if (!Number.isNaN(score)) scores += `${scores ? ',' : ''}"${v.modules[k]}":${jsonNumber(score)}`;
+    if (!Number.isNaN(weight)) weights += `${weights ? ',' : ''}"${v.modules[k]}":${jsonNumber(weight)}`;
+  }
+  return `{"scores":{${scores}},"weights":{${weights}}}`;
+}
+
+/** A number as JSON writes it (Infinity becomes null, as there). */
+function jsonNumber(x: number): string {
+  return Number.isFinite(x) ? String(x) : 'null';
 }

@@ -59,6 +59,6 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
 function candidateOf(link: NonNullable<CrawlItem['links']>[number], host: string, depth: number, viaUrl: string, input: ScopeInput): Candidate {
   return {
     url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl, kind: link.kind,
-    ...(link.breakdown ? { breakdown: JSON.stringify(link.breakdown) } : {}),
+    ...(link.breakdown ? { breakdown: link.breakdown } : {}),
   };
 }

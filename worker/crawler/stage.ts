@@ -63,8 +63,8 @@ export interface OutLink {
   context: string;
   source: string;
   priority?: number;
-  /** The analysis modules' scores behind `priority` and their weights (focused crawling). */
-  breakdown?: { scores: Record<string, number>; weights: Record<string, number> };
+  /** The analysis modules' scores behind `priority` and their weights (focused crawling): JSON of `{scores, weights}`, as the frontier stores it. */
+  breakdown?: string;
   /** Score bonus from the AAH's navigation action, in [0,1]. */
   aahBonus?: number;
   excludedReason?: string;

@@ -54,7 +54,7 @@ async function scoreAll(analysis: FocusAnalysis): Promise<CrawlItem[]> {
 }
 
 const verdicts = (items: CrawlItem[]) =>
-  items.map((i) => ({ similarity: i.similarity, links: i.links!.map((l) => ({ url: l.url, priority: l.priority, breakdown: l.breakdown, excluded: l.excludedReason })) }));
+  items.map((i) => ({ similarity: i.similarity, links: i.links!.map((l) => ({ url: l.url, priority: l.priority, breakdown: l.breakdown && JSON.parse(l.breakdown), excluded: l.excludedReason })) }));
 
 test('pages scored on the analysis thread get exactly what scoring in the crawl thread gives', async (t) => {
   const errors: string[] = [];

@@ -22,7 +22,7 @@ function page(links: Array<Omit<OutLink, 'anchorText' | 'context' | 'source'>>, 
 test('out-links become candidates once each; AAH, spam and scope rejections keep their reasons', () => {
   const plan = planOutLinks(
     page([
-      { url: 'http://example.org/a', kind: 'navigation', priority: 0.9, breakdown: { scores: { text: 0.9 }, weights: { text: 1 } } },
+      { url: 'http://example.org/a', kind: 'navigation', priority: 0.9, breakdown: JSON.stringify({ scores: { text: 0.9 }, weights: { text: 1 } }) },
       { url: 'http://example.org/a', kind: 'navigation' },
       { url: 'http://example.org/b', kind: 'navigation' },
       { url: 'http://example.org/forum/skip', kind: 'navigation', excludedReason: 'aah' },
