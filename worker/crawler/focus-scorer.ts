@@ -116,15 +116,16 @@ export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>
  */
 export function breakdownJsonOf(v: LinkVerdicts, i: number): string {
   const m = v.modules.length;
-  let scores = '';
-  let weights = '';
+  const scores: string[] = [];
+  const weights: string[] = [];
   for (let k = 0; k < m; k++) {
     const score = v.scores[i * m + k]!;
     const weight = v.weights[i * m + k]!;
-    if (!Number.isNaN(score)) scores += `${scores ? ',' : ''}"${v.modules[k]}":${jsonNumber(score)}`;
-    if (!Number.isNaN(weight)) weights += `${weights ? ',' : ''}"${v.modules[k]}":${jsonNumber(weight)}`;
+    if (!Number.isNaN(score)) scores.push(`"${v.modules[k]}":${jsonNumber(score)}`);
+    if (!Number.isNaN(weight)) weights.push(`"${v.modules[k]}":${jsonNumber(weight)}`);
   }
-  return `{"scores":{${scores}},"weights":{${weights}}}`;
+  // Joined, so each breakdown is one flat string: the frontier holds thousands until it writes them.
+  return ['{"scores":{', scores.join(','), '},"weights":{', weights.join(','), '}}'].join('');
 }
 
 /** A number as JSON writes it (Infinity becomes null, as there). */

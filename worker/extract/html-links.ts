@@ -340,11 +340,7 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
   const mainText = collector.main ? collector.main.result().text : '';
   return {
-    links, title: collector.title, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
+    links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
     resolved: collector.resolutions,
-    // Joined when read: focused analysis reads the main text and the links' texts only.
-    get text() {
-      return collector.text;
-    },
   };
 }
