@@ -45,17 +45,22 @@ export class DocumentFrequencies {
    * (df = 0) weighs most and a term in every document still weighs a little.
    */
   idf(term: string): number {
-    return Math.log((1 + this.documents) / (1 + (this.df.get(term) ?? 0))) + 1;
+    return this.idfWith(Math.log(1 + this.documents) + 1, term);
+  }
+
+  /** idf(term) as ln(1 + N) + 1 − ln(1 + df), given the first part (`base`), computed once per vector. */
+  private idfWith(base: number, term: string): number {
+    return base - logOf(1 + (this.df.get(term) ?? 0));
   }
 
   /** TF-IDF weighting of a term-frequency vector, with sub-linear TF (1 + ln tf). */
   weigh(tf: TermVector): TermVector {
     const out: TermVector = new Map();
-    // idf(t) = ln(1 + N) − ln(1 + df) + 1, with the logarithms of small counts read from a table:
-    // every page weighs its text and each of its link contexts, term by term.
+    // The logarithms of small counts come from a table: every page weighs its text and each of its
+    // link contexts, term by term.
     const base = Math.log(1 + this.documents) + 1;
     tf.forEach((f, t) => {
-      if (f > 0) out.set(t, (1 + logOf(f)) * (base - logOf(1 + (this.df.get(t) ?? 0))));
+      if (f > 0) out.set(t, (1 + logOf(f)) * this.idfWith(base, t));
     });
     return out;
   }
