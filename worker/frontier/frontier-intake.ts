@@ -150,7 +150,9 @@ function rescoreHeld(
   const next = update({ raw: row.score_raw, count: row.score_count, sum: row.score_sum });
   // The head may stay the same row with a new score: the scheduler must hear of that too.
   const [headSeq, headPrecedence] = [e.headSeq, e.headPrecedence];
-  row.unwritten = { breakdown: breakdown ?? row.unwritten?.breakdown ?? null };
+  // One object per held row while its score is unwritten, not one per rescore.
+  if (!row.unwritten) row.unwritten = { breakdown };
+  else if (breakdown !== null) row.unwritten.breakdown = breakdown;
   if (!c.rescoreHeld(e, row, { precedence: precedenceOf(next.raw), ...next })) {
     ctx.writeScore(row); // it left the held URLs: the index orders it
     ctx.refillAhead(e); // when it was the only one held, the index knows who comes first
