@@ -3,10 +3,10 @@
 // (b) Tidemark's WarcWriter (worker-thread gzip pool) at several gzip levels; optionally (--e2e)
 // end to end over loopback: fetch (undici) + link extraction (htmlparser2) + each writer, with the
 // origin server in a child process.
-// Run: npx tsx bench/warc-speed.ts [--n 5000] [--levels 1,3,6] [--size 40000] [--e2e] [--concurrency 16]
+// Run: npx tsx bench/warc-speed.ts [--n 5000] [--levels 1,3,6] [--size 40000] [--e2e] [--concurrency 16] [--pages dir]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
+import { gzip as libdeflateGzip } from 'libdeflate';
 import { Agent, request } from 'undici';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { HttpExchange } from '../worker/capture';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     e2e: { type: 'boolean', default: false },
     serve: { type: 'boolean', default: false },
+    pages: { type: 'string' },
   },
 });
 const N = Number(values.n);
@@ -190,18 +192,40 @@ async function endToEnd(kinds: string[]) {
   child.kill();
 }
 
-/** gzip alone on one thread, per level: the CPU cost and size that decide the default level. */
+/**
+ * gzip alone on one thread, per level, with node:zlib and with libdeflate (what the writer's threads
+ * use for records in memory): the CPU cost and size that decide the library and the default level.
+ * `--pages dir` reads the pages from a folder (e.g. the throughput benchmark's generated site).
+ */
 function gzipLevels(levels: number[]) {
-  console.log(`# gzip alone, one thread, ${Math.min(N, 1000)} pages`);
-  const pages = Array.from({ length: Math.min(N, 1000) }, (_, i) => page(i));
+  const pages = values.pages ? pagesIn(values.pages, Math.min(N, 1000)) : Array.from({ length: Math.min(N, 1000) }, (_, i) => page(i));
+  console.log(`# gzip alone, one thread, ${pages.length} pages (${values.pages ?? 'generated'})`);
   const raw = pages.reduce((s, p) => s + p.length, 0);
-  for (const level of levels) {
-    const t0 = process.cpuUsage();
-    let out = 0;
-    for (const p of pages) out += gzipSync(p, { level }).length;
-    const cpu = process.cpuUsage(t0);
-    console.log(`gzip level ${level}: ${((cpu.user + cpu.system) / 1000 / pages.length).toFixed(3)} CPU ms/page, ratio ${(raw / out).toFixed(2)}`);
+  const libraries: [string, (p: Buffer, level: number) => Uint8Array][] = [
+    ['node:zlib', (p, level) => gzipSync(p, { level })],
+    ['libdeflate', (p, level) => libdeflateGzip(p, level)],
+  ];
+  for (const [name, gzip] of libraries) {
+    for (const level of levels) {
+      for (const p of pages.slice(0, 50)) gzip(p, level); // warm up
+      const t0 = process.cpuUsage();
+      let out = 0;
+      for (const p of pages) out += gzip(p, level).length;
+      const cpu = process.cpuUsage(t0);
+      console.log(`${name} level ${level}: ${((cpu.user + cpu.system) / 1000 / pages.length).toFixed(3)} CPU ms/page, ratio ${(raw / out).toFixed(2)}`);
+    }
   }
+}
+
+/** Up to `n` HTML files under `dir`, one level of folders deep. */
+function pagesIn(dir: string, n: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (out.length >= n) break;
+    const files = entry.isDirectory() ? readdirSync(join(dir, entry.name)).map((f) => join(dir, entry.name, f)) : [join(dir, entry.name)];
+    for (const f of files) if (f.endsWith('.html') && out.length < n) out.push(readFileSync(f));
+  }
+  return out;
 }
 
 if (values.serve) {

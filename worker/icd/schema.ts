@@ -137,8 +137,8 @@ export const icdSchema = z.object({
     .max(500)
     .default('Tidemark/0.1 (+https://github.com/tidemark/tidemark; web archiving crawler)'),
   warc: z
-    .object({ rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3), gzipLevel: z.number().int().min(0).max(9).default(3) })
-    .default({ rotateBytes: 1024 ** 3, gzipLevel: 3 }),
+    .object({ rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3), gzipLevel: z.number().int().min(0).max(9).default(1) })
+    .default({ rotateBytes: 1024 ** 3, gzipLevel: 1 }),
   focus: focusSchema.default(focusSchema.parse({})),
   aah: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   coherence: coherenceSchema.default(coherenceSchema.parse({})),

@@ -1,8 +1,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzip as libdeflateGzip } from 'libdeflate';
 import { WARCParser } from 'warcio';
-import { GzipPool } from '../../../worker/warc/gzip-pool';
+import { GzipPool, LIBDEFLATE_MAX_BYTES } from '../../../worker/warc/gzip-pool';
 import { recordIdFromUuid, requestFields, responseFields, revisitFields, serializeFields } from '../../../worker/warc/warc-fields';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 import { cdxjLine, parseCdxjLine } from '../../../worker/warc/cdxj-index';
@@ -64,6 +65,26 @@ test('request and revisit records round-trip; the revisit block is the HTTP head
     { type: 'revisit', target: ex.url, ct: [], refersTo: ref.uri, line: 'HTTP/1.1 200 OK', body: 0 },
     { type: 'request', target: ex.url, ct: [base.recordId], refersTo: null, line: 'GET /dup HTTP/1.1', body: 0 },
   ]);
+});
+
+test('records in memory are gzipped by libdeflate; level 0 and records past its limit by node:zlib', async (t) => {
+  const head = serializeFields(requestFields(base, 'http://127.0.0.1:8080/', base.recordId, 10));
+  const recordOf = (block: Buffer, digest: string) => Buffer.concat([Buffer.from(`${head}WARC-Block-Digest: ${digest}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]);
+  const small = htmlPage(2, 20_000);
+  const large = Buffer.alloc(LIBDEFLATE_MAX_BYTES + 1, 'archive ');
+  const fast = new GzipPool(1, 1);
+  const stored = new GzipPool(0, 1);
+  t.after(() => Promise.all([fast.close(), stored.close()]));
+
+  const a = await fast.compress(head, [small]);
+  assert.deepEqual(Buffer.from(a.member), Buffer.from(libdeflateGzip(recordOf(small, a.blockDigest), 1)));
+  // The libraries' outputs differ, so these equalities tell which one compressed.
+  assert.notDeepEqual(Buffer.from(a.member), gzipSync(recordOf(small, a.blockDigest), { level: 1 }));
+  const b = await fast.compress(head, [large]);
+  assert.deepEqual(Buffer.from(b.member), gzipSync(recordOf(large, b.blockDigest), { level: 1 }));
+  const c = await stored.compress(head, [small]);
+  assert.deepEqual(Buffer.from(c.member), gzipSync(recordOf(small, c.blockDigest), { level: 0 }));
+  assert.deepEqual(gunzipSync(c.member), recordOf(small, c.blockDigest));
 });
 
 test('CDXJ lines: SURT key, 14-digit timestamp, pywb-style JSON', () => {
