@@ -68,7 +68,7 @@ test('request and revisit records round-trip; the revisit block is the HTTP head
 });
 
 test('records in memory are gzipped by libdeflate; level 0 and records past its limit by node:zlib', async (t) => {
-  const head = serializeFields(requestFields(base, 'http://127.0.0.1:8080/', base.recordId, 10));
+  const head = serializeFields(requestFields(base, 'http://127.0.0.1:8080/', base.recordId, '127.0.0.1', 10));
   const recordOf = (block: Buffer, digest: string) => Buffer.concat([Buffer.from(`${head}WARC-Block-Digest: ${digest}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]);
   const small = htmlPage(2, 20_000);
   const large = Buffer.alloc(LIBDEFLATE_MAX_BYTES + 1, 'archive ');
