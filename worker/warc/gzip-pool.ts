@@ -38,6 +38,14 @@ function b32(bytes) {
 }
 const TAIL = Buffer.from('\\r\\n\\r\\n');
 const libdeflateGzip = workerData.libdeflate ? import(workerData.libdeflate).then((m) => m.gzip, () => null) : Promise.resolve(null);
+/** A record libdeflate fails on (its WASM heap cannot grow, say) goes to node:zlib rather than failing the capture. */
+function libdeflateMember(gzip, record, level) {
+  try {
+    return gzip(record, level);
+  } catch {
+    return null;
+  }
+}
 function zlibMember(record, level) {
   const gz = gzipSync(record, { level });
   // A fresh, unshared buffer so it can be transferred rather than copied.
@@ -53,7 +61,7 @@ parentPort.on('message', async (job) => {
     const head = Buffer.from(job.head + 'WARC-Block-Digest: ' + digest + '\\r\\n\\r\\n', 'utf8');
     const record = Buffer.concat([head, block, TAIL]);
     // libdeflate returns a copy out of its heap, with a buffer of its own: transferable as it is.
-    const member = gzip && job.level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} ? gzip(record, job.level) : zlibMember(record, job.level);
+    const member = (gzip && job.level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} && libdeflateMember(gzip, record, job.level)) || zlibMember(record, job.level);
     parentPort.postMessage({ id: job.id, member, digest }, [member.buffer]);
   } catch (err) {
     parentPort.postMessage({ id: job.id, error: String(err && err.stack || err) });
@@ -85,15 +93,17 @@ export class GzipPool {
   private nextId = 0;
   private closed = false;
 
+  /** `libdeflate`: the module the threads import (its URL; null for node:zlib alone), the installed one by default. */
   constructor(
     private readonly level: number,
     size = Math.max(1, availableParallelism() - 1),
+    private readonly libdeflate: string | null = libdeflateUrl(),
   ) {
     for (let i = 0; i < Math.max(1, size); i++) this.spawn(i);
   }
 
   private spawn(index: number): void {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: libdeflateUrl() } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: this.libdeflate } });
     worker.on('message', (msg: { id: number; member?: Uint8Array; digest?: string; error?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;

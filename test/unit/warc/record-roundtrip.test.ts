@@ -1,5 +1,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { gzip as libdeflateGzip } from 'libdeflate';
 import { WARCParser } from 'warcio';
@@ -67,24 +71,42 @@ test('request and revisit records round-trip; the revisit block is the HTTP head
   ]);
 });
 
+// A request record's head, and the whole record the threads gzip, as the routing tests compare them.
+const requestHead = serializeFields(requestFields(base, 'http://127.0.0.1:8080/', base.recordId, '127.0.0.1', 10));
+const recordOf = (block: Buffer, digest: string) =>
+  Buffer.concat([Buffer.from(`${requestHead}WARC-Block-Digest: ${digest}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]);
+const smallBlock = htmlPage(2, 20_000);
+
 test('records in memory are gzipped by libdeflate; level 0 and records past its limit by node:zlib', async (t) => {
-  const head = serializeFields(requestFields(base, 'http://127.0.0.1:8080/', base.recordId, '127.0.0.1', 10));
-  const recordOf = (block: Buffer, digest: string) => Buffer.concat([Buffer.from(`${head}WARC-Block-Digest: ${digest}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]);
-  const small = htmlPage(2, 20_000);
   const large = Buffer.alloc(LIBDEFLATE_MAX_BYTES + 1, 'archive ');
   const fast = new GzipPool(1, 1);
   const stored = new GzipPool(0, 1);
   t.after(() => Promise.all([fast.close(), stored.close()]));
 
-  const a = await fast.compress(head, [small]);
-  assert.deepEqual(Buffer.from(a.member), Buffer.from(libdeflateGzip(recordOf(small, a.blockDigest), 1)));
+  const a = await fast.compress(requestHead, [smallBlock]);
+  assert.deepEqual(Buffer.from(a.member), Buffer.from(libdeflateGzip(recordOf(smallBlock, a.blockDigest), 1)));
   // The libraries' outputs differ, so these equalities tell which one compressed.
-  assert.notDeepEqual(Buffer.from(a.member), gzipSync(recordOf(small, a.blockDigest), { level: 1 }));
-  const b = await fast.compress(head, [large]);
+  assert.notDeepEqual(Buffer.from(a.member), gzipSync(recordOf(smallBlock, a.blockDigest), { level: 1 }));
+  const b = await fast.compress(requestHead, [large]);
   assert.deepEqual(Buffer.from(b.member), gzipSync(recordOf(large, b.blockDigest), { level: 1 }));
-  const c = await stored.compress(head, [small]);
-  assert.deepEqual(Buffer.from(c.member), gzipSync(recordOf(small, c.blockDigest), { level: 0 }));
-  assert.deepEqual(gunzipSync(c.member), recordOf(small, c.blockDigest));
+  const c = await stored.compress(requestHead, [smallBlock]);
+  assert.deepEqual(Buffer.from(c.member), gzipSync(recordOf(smallBlock, c.blockDigest), { level: 0 }));
+  assert.deepEqual(gunzipSync(c.member), recordOf(smallBlock, c.blockDigest));
+});
+
+test('a libdeflate that cannot be loaded, or throws, leaves the record to node:zlib', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-gzip-pool-'));
+  const throwing = join(dir, 'throwing.mjs');
+  writeFileSync(throwing, "export function gzip() { throw new Error('Aborted(OOM)'); }\n");
+  const pools = [new GzipPool(1, 1, pathToFileURL(throwing).href), new GzipPool(1, 1, pathToFileURL(join(dir, 'absent.mjs')).href)];
+  t.after(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (const pool of pools) {
+    const r = await pool.compress(requestHead, [smallBlock]);
+    assert.deepEqual(Buffer.from(r.member), gzipSync(recordOf(smallBlock, r.blockDigest), { level: 1 }));
+  }
 });
 
 test('CDXJ lines: SURT key, 14-digit timestamp, pywb-style JSON', () => {
