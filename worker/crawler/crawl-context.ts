@@ -7,7 +7,7 @@ import { WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
 import { RobotsCache } from '../robots';
-import { compileScope, hostKeyOf, TrapDetector } from '../url';
+import { compileScope, hostKeyOf, ReferenceCache, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { CaptureStore, storedSimilarities } from '../store/capture-store';
@@ -44,6 +44,8 @@ export class CrawlContext {
   /** Writes of items ready within a few ms share one transaction (in commit order). */
   readonly commits: GroupCommit;
   readonly traps: TrapDetector;
+  /** What root-relative links resolved to on earlier pages (most pages repeat a site's menus and assets). */
+  readonly references: ReferenceCache;
   /** robots.txt fetches not yet paid for with a politeness delay (the robots stage drains it). */
   robotsFetched: { host: string; timing: KeyTiming }[] = [];
   /** Visit fingerprints and revisit outcomes (visit–revisit captures). */
@@ -65,6 +67,7 @@ export class CrawlContext {
     this.commits = new GroupCommit(db);
     this.coherence = new CoherenceStore(db, crawlId);
     this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
+    this.references = new ReferenceCache(icd.scope.queryHandling);
   }
 
   static async open(o: CrawlContextOptions): Promise<CrawlContext> {

@@ -1,4 +1,4 @@
-import { canonicalize, type QueryHandling } from '../url';
+import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
@@ -19,6 +19,8 @@ export interface ResponseInput {
   queryHandling?: QueryHandling;
   /** HTML: collect text, anchor texts and link contexts (default true; see HtmlExtractOptions.text). */
   text?: boolean;
+  /** HTML: the crawl's cache of root-relative references (HtmlExtractOptions.references). */
+  references?: ReferenceCache;
 }
 
 export type ResponseKind = 'html' | 'css' | 'sitemap' | 'feed' | 'robots' | 'other';
@@ -92,7 +94,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
     case 'html': {
       const charset = sniffCharset(body, contentType);
       const htmlText = decodeText(body, contentType, charset);
-      const page = extractHtml(htmlText, url, { ...opts, text: input.text ?? true });
+      const page = extractHtml(htmlText, url, { ...opts, text: input.text ?? true, references: input.references });
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };

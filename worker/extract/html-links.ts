@@ -1,6 +1,6 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
-import { canonicalize, type QueryHandling } from '../url';
+import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, metaRefreshUrl } from './html-link-rules';
@@ -51,6 +51,8 @@ export interface HtmlExtractOptions {
   text?: boolean;
   /** References an earlier pass over the same page resolved (its HtmlExtraction.resolved). */
   resolved?: ReadonlyMap<string, string | null>;
+  /** The crawl's cache of root-relative references (worker/url/reference-cache.ts), made with the same queryHandling. */
+  references?: ReferenceCache;
   /** Gather the MarkupSummary (default true); a pass that only reads text leaves it empty. */
   markup?: boolean;
 }
@@ -102,8 +104,9 @@ class LinkCollector implements Partial<Handler> {
 
   constructor(
     pageUrl: string,
-    private readonly opts: Required<Omit<HtmlExtractOptions, 'resolved'>>,
+    private readonly opts: Required<Omit<HtmlExtractOptions, 'resolved' | 'references'>>,
     resolved?: ReadonlyMap<string, string | null>,
+    private readonly references?: ReferenceCache,
   ) {
     this.base = pageUrl;
     if (resolved) for (const [raw, url] of resolved) this.resolved.set(raw, url);
@@ -117,7 +120,7 @@ class LinkCollector implements Partial<Handler> {
     // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
     let url = this.resolved.get(trimmed);
     if (url === undefined) {
-      url = canonicalize(trimmed, this.base, this.opts);
+      url = this.references ? this.references.resolve(trimmed, this.base) : canonicalize(trimmed, this.base, this.opts);
       this.resolved.set(trimmed, url);
     }
     if (!url) return null;
@@ -331,6 +334,7 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
     pageUrl,
     { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true },
     options.resolved,
+    options.references,
   );
   // The tokenizer skips to the next '<' only when it leaves character references alone, which
   // halves its time on text-heavy pages; the few values and texts holding a '&' are decoded here.

@@ -29,7 +29,7 @@ export const extractStage: Stage = {
     }
     const result = extractFromResponse({
       url: item.url, status: ex.status, headers: ex.headers, body,
-      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
     });
