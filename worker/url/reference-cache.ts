@@ -15,6 +15,9 @@ const DEFAULT_CAPACITY = 10_000;
  */
 export class ReferenceCache {
   private readonly resolved = new Map<string, string | null>();
+  /** The last base and its origin (originOf): a page's references share one base. */
+  private lastBase = '';
+  private lastOrigin: string | null = null;
 
   constructor(
     private readonly queryHandling: QueryHandling = 'keep',
@@ -23,7 +26,7 @@ export class ReferenceCache {
 
   /** canonicalize(ref, base, {queryHandling}), from the cache when `ref` starts with '/' and `base` is canonical. */
   resolve(ref: string, base: string): string | null {
-    const origin = ref.charCodeAt(0) === 47 ? originOf(base) : null;
+    const origin = ref.charCodeAt(0) === 47 ? this.originOfBase(base) : null;
     if (origin === null) return canonicalize(ref, base, { queryHandling: this.queryHandling });
     const key = origin + ref;
     let url = this.resolved.get(key);
@@ -33,6 +36,14 @@ export class ReferenceCache {
       this.resolved.set(ownCopy(key), url);
     }
     return url;
+  }
+
+  private originOfBase(base: string): string | null {
+    if (base !== this.lastBase) {
+      this.lastBase = base;
+      this.lastOrigin = originOf(base);
+    }
+    return this.lastOrigin;
   }
 }
 
