@@ -217,15 +217,10 @@ function gzipLevels(levels: number[]) {
   }
 }
 
-/** Up to `n` HTML files under `dir`, one level of folders deep. */
+/** Up to `n` HTML files under `dir`. */
 function pagesIn(dir: string, n: number): Buffer[] {
-  const out: Buffer[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (out.length >= n) break;
-    const files = entry.isDirectory() ? readdirSync(join(dir, entry.name)).map((f) => join(dir, entry.name, f)) : [join(dir, entry.name)];
-    for (const f of files) if (f.endsWith('.html') && out.length < n) out.push(readFileSync(f));
-  }
-  return out;
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html')).slice(0, n);
+  return files.map((f) => readFileSync(join(dir, f)));
 }
 
 if (values.serve) {
