@@ -37,8 +37,15 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const out = resolve(cmd.out);
-  const db = openSqlite(join(out, 'tidemark-state.db'));
-  applyMigrations(db, MIGRATIONS);
+  let db: ReturnType<typeof openSqlite>;
+  try {
+    db = openSqlite(join(out, 'tidemark-state.db'));
+    applyMigrations(db, MIGRATIONS);
+  } catch (err) {
+    // A file in the way, no permission, a full disk: say which folder, not a stack trace.
+    console.error(`Cannot use --out ${out}: ${(err as Error).message}`);
+    return 2;
+  }
   const existing = db.prepare('SELECT id, definition FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; definition: string } | undefined;
   let crawlId: number;
   if (existing) {

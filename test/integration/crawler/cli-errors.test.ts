@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../support/run-cli';
+
+// The CLI's mistakes an archivist makes: each gets exit code 2 and one clear message, never a stack trace.
+test('the CLI answers bad input with exit code 2 and a message, not a stack trace', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-cli-errors-'));
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const badIcd = join(dir, 'bad-icd.json');
+    writeFileSync(badIcd, JSON.stringify({ name: 'bad', seeds: ['not a url'], politeness: { minDelayMs: -5 } }));
+    const cases: Array<{ args: string[]; message: RegExp }> = [
+      { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(file, 'sub')], message: /^Cannot use --out .*a-file[/\\]sub: .*(ENOTDIR|not a directory)/ },
+      { args: ['crawl', badIcd, '--out', join(dir, 'o1')], message: /^Invalid ICD:\n {2}seeds\.0: .*\n {2}politeness\.minDelayMs: / },
+      { args: ['crawl', join(dir, 'missing.json'), '--out', join(dir, 'o2')], message: /ENOENT.*missing\.json/ },
+      { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(dir, 'o3'), '--max-pages', 'ten'], message: /--max-pages must be a positive whole number/ },
+    ];
+    for (const { args, message } of cases) {
+      const run = await runCli(args).done;
+      assert.equal(run.code, 2, `${args.join(' ')} → ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /^\s+at /m, `no stack trace for ${args.join(' ')}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

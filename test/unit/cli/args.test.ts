@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseCliArgs } from '../../../worker/cli/args';
+
+test('the crawl command: repeated seeds, numbers and switches', () => {
+  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json']);
+  assert.deepEqual(cmd, {
+    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true,
+  });
+  const withIcd = parseCliArgs(['crawl', 'icd.json', '--out', 'o']);
+  assert.equal(withIcd.icdPath, 'icd.json');
+  assert.equal(withIcd.politeness, true, 'politeness stays on unless switched off');
+});
+
+test('bad arguments are refused with a message that says what is wrong', () => {
+  const refused = (argv: string[], message: RegExp) => assert.throws(() => parseCliArgs(argv), message, argv.join(' '));
+  refused(['crawl', '--seed', 'http://a.test/'], /--out DIR is required/);
+  refused(['crawl', '--out', 'o'], /an ICD file or at least one --seed/);
+  refused(['fetch', '--out', 'o'], /Unknown command "fetch"/);
+  refused(['crawl', 'a.json', 'b.json', '--out', 'o'], /Unexpected arguments: b\.json/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--max-pages', '0'], /--max-pages must be a positive whole number, got "0"/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', '2.5'], /--concurrency must be a positive whole number/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/);
+});
