@@ -89,13 +89,21 @@ async function writeSortedRuns(source: string, dir: string, runBytes: number): P
     lines = [];
     size = 0;
   };
-  const rl = createInterface({ input: createReadStream(source), crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (!line) continue;
+  const add = async (line: string) => {
+    if (!line) return;
     lines.push(line);
     size += line.length;
     if (size >= runBytes) await flush();
+  };
+  // Read in 1 MB chunks and split here: readline's promise per line took most of a 5,000-line
+  // index's finalisation (~50 ms of the crawl's end).
+  let rest = '';
+  for await (const chunk of createReadStream(source, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const parts = (rest + (chunk as string)).split('\n');
+    rest = parts.pop()!;
+    for (const line of parts) await add(line);
   }
+  await add(rest);
   await flush();
   return runs;
 }
@@ -110,6 +118,18 @@ export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): P
   const finalPath = join(dir, INDEX_NAME);
   if (!(await exists(openPath))) return;
   const runs = await writeSortedRuns(openPath, dir, runBytes);
+  if (runs.length === 1 && !(await exists(finalPath))) {
+    // One run and no earlier index: the run is the whole index, sorted already.
+    const run = await open(runs[0]!, 'r+');
+    try {
+      await run.sync();
+    } finally {
+      await run.close();
+    }
+    await rename(runs[0]!, finalPath);
+    await rm(openPath, { force: true });
+    return;
+  }
   const sources = [...runs];
   if (await exists(finalPath)) sources.push(finalPath);
   const tmp = join(dir, `${INDEX_NAME}.tmp`);

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finalizeIndex, INDEX_NAME, OPEN_INDEX_NAME } from '../../../worker/warc/cdxj-index';
+
+/** CDXJ-like lines in a shuffled order (the order captures finish in). */
+function lines(n: number, prefix: string): string[] {
+  const out = Array.from({ length: n }, (_, i) => `org,example)/${prefix}${String((i * 7919) % n).padStart(5, '0')} 20261124000000 {"offset":"${i}"}`);
+  return out;
+}
+
+function withDir(run: (dir: string) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-cdxj-'));
+    try {
+      await run(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+test('one run and no earlier index: the open index becomes index.cdxj, sorted, nothing left behind', withDir(async (dir) => {
+  const open = lines(3000, 'a');
+  // The last line has no newline (a session cut short while appending still keeps it).
+  writeFileSync(join(dir, OPEN_INDEX_NAME), open.join('\n'));
+  await finalizeIndex(dir);
+  assert.deepEqual(readFileSync(join(dir, INDEX_NAME), 'utf8'), [...open].sort().join('\n') + '\n');
+  assert.deepEqual(readdirSync(dir), [INDEX_NAME]);
+}));
+
+test('several runs and the index of an earlier session are merged into one sorted index', withDir(async (dir) => {
+  const earlier = lines(500, 'b').sort();
+  writeFileSync(join(dir, INDEX_NAME), earlier.join('\n') + '\n');
+  const open = lines(2000, 'a');
+  writeFileSync(join(dir, OPEN_INDEX_NAME), open.join('\n') + '\n\n');
+  // Runs of ~10 KB: the 2,000 lines (~110 KB) make about ten.
+  await finalizeIndex(dir, 10_000);
+  assert.deepEqual(readFileSync(join(dir, INDEX_NAME), 'utf8'), [...earlier, ...open].sort().join('\n') + '\n');
+  assert.deepEqual(readdirSync(dir), [INDEX_NAME]);
+}));
+
+test('a single run is merged with an earlier index rather than replacing it', withDir(async (dir) => {
+  const earlier = lines(10, 'z').sort();
+  writeFileSync(join(dir, INDEX_NAME), earlier.join('\n') + '\n');
+  const open = lines(10, 'a');
+  writeFileSync(join(dir, OPEN_INDEX_NAME), open.join('\n') + '\n');
+  await finalizeIndex(dir);
+  assert.deepEqual(readFileSync(join(dir, INDEX_NAME), 'utf8'), [...open, ...earlier].sort().join('\n') + '\n');
+}));
