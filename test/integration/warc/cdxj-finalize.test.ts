@@ -7,8 +7,7 @@ import { finalizeIndex, INDEX_NAME, OPEN_INDEX_NAME } from '../../../worker/warc
 
 /** CDXJ-like lines in a shuffled order (the order captures finish in). */
 function lines(n: number, prefix: string): string[] {
-  const out = Array.from({ length: n }, (_, i) => `org,example)/${prefix}${String((i * 7919) % n).padStart(5, '0')} 20261124000000 {"offset":"${i}"}`);
-  return out;
+  return Array.from({ length: n }, (_, i) => `org,example)/${prefix}${String((i * 7919) % n).padStart(5, '0')} 20261124000000 {"offset":"${i}"}`);
 }
 
 function withDir(run: (dir: string) => Promise<void>): () => Promise<void> {
@@ -22,31 +21,31 @@ function withDir(run: (dir: string) => Promise<void>): () => Promise<void> {
   };
 }
 
+/** Writes an earlier session's index (when given) and the open index, finalizes, returns index.cdxj. */
+async function finalized(dir: string, earlier: string[] | null, openText: string, runBytes?: number): Promise<string> {
+  if (earlier) writeFileSync(join(dir, INDEX_NAME), earlier.join('\n') + '\n');
+  writeFileSync(join(dir, OPEN_INDEX_NAME), openText);
+  await finalizeIndex(dir, runBytes);
+  return readFileSync(join(dir, INDEX_NAME), 'utf8');
+}
+
 test('one run and no earlier index: the open index becomes index.cdxj, sorted, nothing left behind', withDir(async (dir) => {
   const open = lines(3000, 'a');
   // The last line has no newline (a session cut short while appending still keeps it).
-  writeFileSync(join(dir, OPEN_INDEX_NAME), open.join('\n'));
-  await finalizeIndex(dir);
-  assert.deepEqual(readFileSync(join(dir, INDEX_NAME), 'utf8'), [...open].sort().join('\n') + '\n');
+  assert.equal(await finalized(dir, null, open.join('\n')), [...open].sort().join('\n') + '\n');
   assert.deepEqual(readdirSync(dir), [INDEX_NAME]);
 }));
 
 test('several runs and the index of an earlier session are merged into one sorted index', withDir(async (dir) => {
   const earlier = lines(500, 'b').sort();
-  writeFileSync(join(dir, INDEX_NAME), earlier.join('\n') + '\n');
   const open = lines(2000, 'a');
-  writeFileSync(join(dir, OPEN_INDEX_NAME), open.join('\n') + '\n\n');
   // Runs of ~10 KB: the 2,000 lines (~110 KB) make about ten.
-  await finalizeIndex(dir, 10_000);
-  assert.deepEqual(readFileSync(join(dir, INDEX_NAME), 'utf8'), [...earlier, ...open].sort().join('\n') + '\n');
+  assert.equal(await finalized(dir, earlier, open.join('\n') + '\n\n', 10_000), [...earlier, ...open].sort().join('\n') + '\n');
   assert.deepEqual(readdirSync(dir), [INDEX_NAME]);
 }));
 
 test('a single run is merged with an earlier index rather than replacing it', withDir(async (dir) => {
   const earlier = lines(10, 'z').sort();
-  writeFileSync(join(dir, INDEX_NAME), earlier.join('\n') + '\n');
   const open = lines(10, 'a');
-  writeFileSync(join(dir, OPEN_INDEX_NAME), open.join('\n') + '\n');
-  await finalizeIndex(dir);
-  assert.deepEqual(readFileSync(join(dir, INDEX_NAME), 'utf8'), [...open, ...earlier].sort().join('\n') + '\n');
+  assert.equal(await finalized(dir, earlier, open.join('\n') + '\n'), [...open, ...earlier].sort().join('\n') + '\n');
 }));
