@@ -2,7 +2,7 @@
 // Entry point of `npx tidemark`. Runs the TypeScript worker code, and the pure-JS packages it uses,
 // compiled into one CommonJS file by esbuild (tsx's own compiler), cached in node_modules/.cache/tidemark
 // with V8's compiled code and rebuilt whenever one of its source files or package versions changed:
-// start-up takes ~0.8 s less CPU and ~45 MB less memory than loading every file through tsx. If the
+// a 1-page crawl takes ~1 s less CPU and ~50 MB less memory than loading every file through tsx. If the
 // bundle cannot be built or stored, tsx runs the sources as is (as it does when TIDEMARK_NO_BUNDLE=1).
 // Stack traces name the bundle's lines; NODE_OPTIONS=--enable-source-maps maps them to the .ts
 // sources (not on by default: reading the map cost ~0.15 s of every start).
@@ -81,7 +81,7 @@ async function buildBundle() {
   const options = (format) => ({
     bundle: true, platform: 'node', format, target: 'node20',
     // Pure-JS packages are bundled too: loading each through Node's ES-module loader (resolution, and a
-    // CommonJS export scan per file) took ~0.25 s of every start. Only packages with native or WASM
+    // CommonJS export scan per file) took ~0.2 s of every start. Only packages with native or WASM
     // files next to their code stay outside.
     external: NATIVE_PACKAGES, write: false, outdir: cacheDir, sourcemap: 'linked', sourcesContent: false, metafile: true, logLevel: 'silent',
     plugins: [sourceLocation(read, format)],
@@ -108,7 +108,7 @@ async function buildBundle() {
 /**
  * Runs the bundle with V8's code cache: the bytecode of every function compiled by the end of the
  * previous run, so this one neither parses the 4 MB bundle again nor compiles those functions
- * (~75 ms less per start). The cache is named by a hash of the bundle's text (~5 ms), so it is never
+ * (~40 ms less before the first capture). The cache is named by a hash of the bundle's text (~5 ms), so it is never
  * used with another bundle: V8 only checks the length. V8 refuses a cache made by another version
  * or with other flags, and it is then written afresh. Returns main, and a function that stores the
  * cache once main has run.
