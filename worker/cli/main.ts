@@ -10,9 +10,21 @@ import { parseCliArgs, type CrawlCommand } from './args';
 const MIGRATIONS = resolve(import.meta.dirname, '../../prisma/migrations');
 const KNOWLEDGE_BASE = resolve(import.meta.dirname, '../../knowledge-base/default.xml');
 
+/** The ICD file's JSON object; an unreadable file, broken JSON or another value is an error that names the file. */
+function readIcdFile(path: string): { seeds?: string[] } & Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`Cannot read the ICD file ${path}: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`The ICD file ${path} must hold one JSON object`);
+  return value as { seeds?: string[] } & Record<string, unknown>;
+}
+
 /** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */
 export function icdForCommand(cmd: CrawlCommand): Icd {
-  const base = cmd.icdPath ? JSON.parse(readFileSync(cmd.icdPath, 'utf8')) : { name: `CLI crawl of ${cmd.seeds[0]}`, seeds: cmd.seeds };
+  const base = cmd.icdPath ? readIcdFile(cmd.icdPath) : { name: `CLI crawl of ${cmd.seeds[0]}`, seeds: cmd.seeds };
   const icd = icdSchema.parse({ ...base, seeds: [...(base.seeds ?? []), ...(cmd.icdPath ? cmd.seeds : [])] });
   if (cmd.maxPages) icd.scope.maxPages = cmd.maxPages;
   if (cmd.concurrency) icd.politeness.concurrency = cmd.concurrency;

@@ -13,10 +13,16 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
     writeFileSync(file, 'not a folder');
     const badIcd = join(dir, 'bad-icd.json');
     writeFileSync(badIcd, JSON.stringify({ name: 'bad', seeds: ['not a url'], politeness: { minDelayMs: -5 } }));
+    const brokenJson = join(dir, 'broken.json');
+    writeFileSync(brokenJson, '{"name": "x", seeds: []}');
+    const arrayJson = join(dir, 'array.json');
+    writeFileSync(arrayJson, '["http://127.0.0.1:9/"]');
     const cases: Array<{ args: string[]; message: RegExp }> = [
       { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(file, 'sub')], message: /^Cannot use --out .*a-file[/\\]sub: .*(ENOTDIR|not a directory)/ },
       { args: ['crawl', badIcd, '--out', join(dir, 'o1')], message: /^Invalid ICD:\n {2}seeds\.0: .*\n {2}politeness\.minDelayMs: / },
-      { args: ['crawl', join(dir, 'missing.json'), '--out', join(dir, 'o2')], message: /ENOENT.*missing\.json/ },
+      { args: ['crawl', join(dir, 'missing.json'), '--out', join(dir, 'o2')], message: /^Cannot read the ICD file .*missing\.json: ENOENT/ },
+      { args: ['crawl', brokenJson, '--out', join(dir, 'o4')], message: /^Cannot read the ICD file .*broken\.json: .*JSON/ },
+      { args: ['crawl', arrayJson, '--out', join(dir, 'o5')], message: /^The ICD file .*array\.json must hold one JSON object/ },
       { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(dir, 'o3'), '--max-pages', 'ten'], message: /--max-pages must be a positive whole number/ },
     ];
     for (const { args, message } of cases) {
