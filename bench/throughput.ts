@@ -20,7 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { generateSite, writeSitemap, pagePath } from './support/site';
+import { checkSitemapServed, generateSite, writeSitemap, pagePath } from './support/site';
 import { startNginx, ensureAptTool, type Nginx } from './support/nginx';
 import { measure, median, type Measured } from './support/measure';
 import { writeReadmeSection } from './support/readme-section';
@@ -150,6 +150,7 @@ console.error(`bench: work folder ${base}`);
 const site = generateSite(join(base, 'site'), PAGES);
 const nginx = await startNginx({ root: site.dir, workDir: join(base, 'nginx') });
 writeSitemap(site.dir, nginx.origin);
+await checkSitemapServed(nginx.origin);
 const origin = nginx.origin;
 const urlFile = join(base, 'urls.txt');
 writeFileSync(urlFile, Array.from({ length: PAGES }, (_, i) => origin + pagePath(i)).join('\n') + '\n');
@@ -284,6 +285,7 @@ if (!args['no-steady'] && (!only || only.has('steady'))) {
   const sSite = generateSite(join(base, 'site-steady'), STEADY_PAGES, 7);
   const sNginx: Nginx = await startNginx({ root: sSite.dir, workDir: join(base, 'nginx-steady') });
   writeSitemap(sSite.dir, sNginx.origin);
+  await checkSitemapServed(sNginx.origin);
   const work = mkdtempSync(join(base, 'steady-'));
   try {
     const icd = { name: 'bench throughput, steady state', seeds: [`${sNginx.origin}/`], scope: limits };

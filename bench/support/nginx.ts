@@ -101,7 +101,9 @@ ${addrs.map((a) => `    listen ${a}:${port}${addrs.length === 1 ? ' reuseport' :
   const origin = `http://${host}:${port}`;
   for (let i = 0; i < 100; i++) {
     try {
-      const r = await fetch(origin + '/robots.txt');
+      // Not a file of the site: open_file_cache would keep that file's size for 60 s, and callers
+      // rewrite robots.txt once the origin is known (writeSitemap), which nginx then served cut short.
+      const r = await fetch(origin + '/.nginx-ready');
       await r.arrayBuffer();
       break;
     } catch {

@@ -94,6 +94,12 @@ export function generateSite(dir: string, pages: number, seed = 42): SiteInfo {
   return { dir, pages, paths, htmlBytes };
 }
 
+/** Fails unless `origin` serves the robots.txt writeSitemap wrote (a stale copy would hide the sitemap). */
+export async function checkSitemapServed(origin: string): Promise<void> {
+  const robots = await (await fetch(`${origin}/robots.txt`)).text();
+  if (!robots.includes(`Sitemap: ${origin}/sitemap.xml\n`)) throw new Error(`${origin}/robots.txt does not name the sitemap: ${JSON.stringify(robots)}`);
+}
+
 /** sitemap.xml needs absolute URLs: written once the server's origin is known. */
 export function writeSitemap(dir: string, origin: string): void {
   writeFileSync(join(dir, 'sitemap.xml'), readFileSync(join(dir, 'sitemap.xml.tmpl'), 'utf8').replaceAll('__ORIGIN__', origin));
