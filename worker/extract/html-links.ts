@@ -293,8 +293,13 @@ class LinkCollector implements Partial<Handler> {
     return { elementNames: this.elementNames, attributeNames: this.attributeNames, attributeValues: this.attributeValues.join('\0') };
   }
 
+  /**
+   * A copy that does not share the page's storage: cut from the page's text, the title (kept on the
+   * crawl item until its commit) would keep the whole page alive in V8, which keeps a slice's parent.
+   */
   get title(): string {
-    return collapseWhitespace(this.titleText ?? '').trim();
+    const title = collapseWhitespace(this.titleText ?? '').trim();
+    return (' ' + title).slice(1);
   }
 
   get text(): string {
