@@ -73,6 +73,10 @@ export class FocusAnalysis {
       links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })),
       ...(item.resolved ? { resolved: item.resolved } : {}),
     };
+    // Nothing reads them after this: on the item they would live until its commit, and a page's
+    // text kept alive through collections is copied by each.
+    item.htmlText = undefined;
+    item.resolved = undefined;
     const { verdicts, analysis } = await this.score(page);
     item.similarity = verdicts.similarity;
     links.forEach((link, i) => {
