@@ -24,8 +24,6 @@ export interface CrawlItem {
   durationMs?: number;
   retries?: number;
   failure?: { reason: FailureReason; message: string };
-  /** Decoded (content-encoding removed) body for extraction, when the response was parsed. */
-  decodedBody?: Buffer;
   location?: { filename: string; offset: number; length: number; recordType: 'response' | 'revisit'; recordId: string };
   /** Place in the commit order, taken when the WARC records were submitted. */
   ticket?: number;
@@ -39,7 +37,6 @@ export interface CrawlItem {
   html?: Buffer;
   /** HTML: the names and attribute values of its markup (link extraction), for the AAH. */
   markup?: MarkupSummary;
-  application?: string;
   /** Out-links planned for the frontier (schedule stage). */
   plan?: import('./plan-out-links').OutLinkPlan;
   links?: OutLink[];
@@ -47,7 +44,6 @@ export interface CrawlItem {
   htmlText?: string;
   /** What the page's references resolved to, so focused analysis's own pass need not resolve them again. */
   resolved?: ReadonlyMap<string, string | null>;
-  title?: string;
   /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */
   similarity?: number;
   /** Web objects; `url` is set on objects of an earlier page, extracted once an adapted rule was adopted on this one. */

@@ -13,7 +13,6 @@ export const aahStage: Stage = {
     const verdict = ctx.aah!.analyse(item);
     if (!verdict) return PROCEED;
     item.objects = verdict.objects;
-    item.application = verdict.application;
     applyNavigationVerdict(item.links!, verdict);
     return PROCEED;
   },

@@ -39,7 +39,6 @@ export const extractStage: Stage = {
       item.htmlText = result.htmlText;
       item.resolved = result.resolved;
     }
-    item.title = result.title;
     item.html = result.kind === 'html' ? body : undefined;
     item.markup = result.markup;
     return PROCEED;
