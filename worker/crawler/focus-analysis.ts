@@ -1,4 +1,5 @@
 import type { Icd } from '../icd/schema';
+import { decodeText } from '../extract';
 import type { PageAnalysis } from '../analyze';
 import type { QueryHandling } from '../url';
 import { RelevanceSeriesBuilder, type RelevanceSeries } from '../analyze/relevance-series';
@@ -67,17 +68,7 @@ export class FocusAnalysis {
       if (mayMatter(l.url)) links.push(l);
       else l.unscored = true;
     }
-    const page: HtmlPage = {
-      url: item.url,
-      html: item.htmlText ?? '',
-      links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })),
-      ...(item.resolved ? { resolved: item.resolved } : {}),
-    };
-    // Nothing reads them after this: on the item they would live until its commit, and a page's
-    // text kept alive through collections is copied by each.
-    item.htmlText = undefined;
-    item.resolved = undefined;
-    const { verdicts, analysis } = await this.score(page);
+    const { verdicts, analysis } = await this.score(item, links);
     item.similarity = verdicts.similarity;
     links.forEach((link, i) => {
       link.priority = verdicts.priorities[i];
@@ -121,10 +112,11 @@ export class FocusAnalysis {
     return n;
   }
 
-  private async score(page: HtmlPage): Promise<ScoredPage> {
+  private async score(item: CrawlItem, links: readonly OutLink[]): Promise<ScoredPage> {
     if (this.thread) {
       try {
-        return await this.thread.analyze(page);
+        // The page crosses to the thread now: while this waits, nothing here holds its text.
+        return await this.thread.analyze(takePage(item, links));
       } catch (err) {
         // From here on pages are scored in this thread, with document frequencies learnt afresh.
         const thread = this.thread;
@@ -136,7 +128,7 @@ export class FocusAnalysis {
       }
     }
     this.local ??= createFocusScorer(this.focus);
-    return scorePage(this.local, pageFromHtml(page, this.queryHandling), this.batch !== null);
+    return scorePage(this.local, pageFromHtml(takePage(item, links), this.queryHandling), this.batch !== null);
   }
 
   /** Stops the analysis thread (crawl end). */
@@ -150,4 +142,23 @@ export class FocusAnalysis {
   snapshot(): RelevanceSeries {
     return this.series.snapshot();
   }
+}
+
+/**
+ * The page as focused analysis reads it, taken off the item: left there, its text (and the
+ * resolutions, keyed by slices of it) would live until the item's commit, copied by every
+ * collection meanwhile. Taken again (the analysis thread failed with the page), the text is decoded
+ * again from the body, as the extract stage did.
+ */
+function takePage(item: CrawlItem, links: readonly OutLink[]): HtmlPage {
+  const html = item.htmlText ?? (item.html ? decodeText(item.html, item.exchange?.headers['content-type']) : '');
+  const page: HtmlPage = {
+    url: item.url,
+    html,
+    links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })),
+    ...(item.resolved ? { resolved: item.resolved } : {}),
+  };
+  item.htmlText = undefined;
+  item.resolved = undefined;
+  return page;
 }

@@ -24,8 +24,9 @@ const PROSE = [
 ];
 
 /**
- * HTML pages as the extract stage leaves them: links without anchor texts or contexts (its pass
- * collects none), one of them added by the AAH with its own (not in the HTML), and a spam link.
+ * HTML pages as the extract stage leaves them (decoded text and body): links without anchor texts
+ * or contexts (its pass collects none), one of them added by the AAH with its own (not in the
+ * HTML), and a spam link.
  */
 function pages(): CrawlItem[] {
   return Array.from({ length: 12 }, (_, i) => {
@@ -41,7 +42,9 @@ function pages(): CrawlItem[] {
       link(`http://casino-bonus.test/${i}`),
       link(`http://tides.test/aah/${i}`, { anchorText: 'harbour tide archive', aahBonus: 0.9 }),
     ];
-    return { url, host: 'tides.test', depth: 1, priority: 0, lease: null, htmlText, links } as unknown as CrawlItem;
+    // The body stays on the item: a page the thread failed with is decoded from it again.
+    const exchange = { headers: { 'content-type': 'text/html; charset=utf-8' } };
+    return { url, host: 'tides.test', depth: 1, priority: 0, lease: null, htmlText, html: Buffer.from(htmlText), exchange, links } as unknown as CrawlItem;
   });
 }
 
