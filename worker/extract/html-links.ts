@@ -1,5 +1,6 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
+import { ownCopy } from './own-copy';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
@@ -293,13 +294,9 @@ class LinkCollector implements Partial<Handler> {
     return { elementNames: this.elementNames, attributeNames: this.attributeNames, attributeValues: this.attributeValues.join('\0') };
   }
 
-  /**
-   * A copy that does not share the page's storage: cut from the page's text, the title (kept on the
-   * crawl item until its commit) would keep the whole page alive in V8, which keeps a slice's parent.
-   */
+  /** Copied out of the page's text, which it would otherwise keep alive (own-copy.ts). */
   get title(): string {
-    const title = collapseWhitespace(this.titleText ?? '').trim();
-    return (' ' + title).slice(1);
+    return ownCopy(collapseWhitespace(this.titleText ?? '').trim());
   }
 
   get text(): string {

@@ -1,4 +1,5 @@
 import { canonicalize, type QueryHandling } from './canonicalize';
+import { ownCopy } from '../extract/own-copy';
 
 /** Entries kept before the cache starts afresh (~340 bytes each in V8, so ~3.4 MB at most). */
 const DEFAULT_CAPACITY = 10_000;
@@ -56,14 +57,4 @@ function originOf(base: string): string | null {
   if (authority < 0) return null;
   const path = base.indexOf('/', authority);
   return path > authority ? base.slice(0, path) : null;
-}
-
-/**
- * A copy of `s` that shares no memory with it. A reference comes out of the HTML parser as a slice
- * of the page, and V8 keeps a slice (and a concatenation holding one) pointing at the whole page:
- * kept as a key, it held a 40 KB page alive per entry (the 20,000-page benchmark's peak RSS rose
- * from ~305 to 379 MB).
- */
-function ownCopy(s: string): string {
-  return Buffer.from(s, 'utf8').toString('utf8');
 }
