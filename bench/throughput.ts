@@ -287,8 +287,8 @@ let steady: null | (SteadyRun & {
   runs: { lastVsFirst: number; wallS: number; peakRssMb: number }[];
 }) = null;
 
-function steadyRun(times: number[], caps: { html: number; all: number }, m: { wallS: number; cpuS: number; peakRssMb: number }): SteadyRun {
-  const t = times;
+function steadyRun(caps: { html: number; all: number; times: number[] }, m: { wallS: number; cpuS: number; peakRssMb: number }): SteadyRun {
+  const t = caps.times;
   const fifths = [0, 1, 2, 3, 4].map((k) => {
     const a = Math.floor((k * t.length) / 5);
     const b = Math.floor(((k + 1) * t.length) / 5) - 1;
@@ -332,8 +332,7 @@ if (!args['no-steady'] && (!only || only.has('steady'))) {
         const m = await measure(cmd, { cwd: root, timeoutMs: 4 * RUN_TIMEOUT_MS });
         if (m.exitCode !== 0) throw new Error(`steady run exited ${m.exitCode}: ${m.stderr.slice(-1000)}`);
         tool.collect(m, work);
-        const caps = tidemarkCaptures(join(work, 'out'));
-        const run = steadyRun(caps.times, caps, m);
+        const run = steadyRun(tidemarkCaptures(join(work, 'out')), m);
         runs.push(run);
         console.error(`steady: ${run.fifths.map((f) => f.pagesPerSecond.toFixed(0)).join(' / ')} pages/s per fifth, last/first ${run.lastVsFirst.toFixed(3)}`);
       } finally {
