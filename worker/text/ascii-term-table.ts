@@ -7,6 +7,8 @@ import type { TermVector } from './term-vector';
  * found in an open-addressing table of the tokens seen before, compared byte by byte with their
  * lower-cased copies kept back to back in one byte array;
  * only a token seen for the first time becomes a string (and gets its term, '' for a stop word).
+ * A token of up to 10 letters is also read as a number, 5 bits per letter: equal numbers are equal
+ * tokens, so most tokens are matched without comparing bytes (a quarter of the time per character).
  * Counts go into a typed array and become a TermVector once per text.
  *
  * Tokens are what the tokenizer's ASCII path gives (tokenize.ts): runs of letters a–z, lower-cased,
@@ -15,6 +17,8 @@ import type { TermVector } from './term-vector';
  */
 const INITIAL_BYTES = 1 << 16;
 const MAX_KEPT_BYTES = 1 << 20;
+/** 10 letters × 5 bits = 50 bits: below 2^53, so a double holds the key exactly. */
+const MAX_KEYED_LENGTH = 10;
 
 export class AsciiTermTable {
   private terms: string[] = [];
@@ -24,6 +28,8 @@ export class AsciiTermTable {
   /** Where each slot's token starts in `pool`: comparing bytes is cheaper than reading a string. */
   private offsets = new Int32Array(0);
   private counts = new Int32Array(0);
+  /** Per slot, its token as a number (letterKey), exact for up to MAX_KEYED_LENGTH letters. */
+  private keys = new Float64Array(0);
   /** Slots counted in the current text, in order of first occurrence. */
   private touched = new Int32Array(0);
   private mask = 0;
@@ -65,7 +71,7 @@ export class AsciiTermTable {
     if (this.entries >= this.maxEntries) this.startAfresh();
     const minLength = this.minLength;
     // Local copies for the hot loop; a new token or a rehash may replace the arrays.
-    let { hashes, lengths, offsets, counts, mask, pool } = this;
+    let { hashes, lengths, offsets, counts, keys, mask, pool } = this;
     let touched = 0;
     let i = 0;
     while (i < n) {
@@ -78,8 +84,10 @@ export class AsciiTermTable {
       }
       const start = i;
       let h = 0x811c9dc5 | 0; // FNV-1a, kept a 32-bit integer
+      let key = 0; // base 32, a = 1 … z = 26: no two tokens alike, while the double holds it exactly
       for (;;) {
         h = Math.imul(h ^ c, 0x01000193);
+        key = key * 32 + (c & 31);
         if (++i >= n) break;
         c = b[i]!;
         if (c >= 65 && c <= 90) b[i] = c |= 32;
@@ -92,10 +100,15 @@ export class AsciiTermTable {
         const slotLength = lengths[slot]!;
         if (slotLength === 0) {
           this.add(slot, start, i, h);
+          keys[slot] = key;
           pool = this.pool;
           break;
         }
         if (hashes[slot] !== h || slotLength !== len) continue;
+        if (len <= MAX_KEYED_LENGTH) {
+          if (keys[slot] === key) break;
+          continue;
+        }
         const off = offsets[slot]!;
         let j = 0;
         while (j < len && pool[off + j] === b[start + j]) j++;
@@ -107,7 +120,7 @@ export class AsciiTermTable {
       }
       if (this.entries * 2 > mask) {
         touched = this.rehash(touched);
-        ({ hashes, lengths, offsets, counts, mask } = this);
+        ({ hashes, lengths, offsets, counts, keys, mask } = this);
       }
     }
     const out: TermVector = new Map();
@@ -140,7 +153,7 @@ export class AsciiTermTable {
 
   /** Doubles the table, keeping the counts of the text being read; returns its touched count. */
   private rehash(touched: number): number {
-    const { terms, hashes, lengths, offsets, counts } = this;
+    const { terms, hashes, lengths, offsets, counts, keys } = this;
     const pending = new Map<number, number>(); // old slot → its order among the touched
     for (let k = 0; k < touched; k++) pending.set(this.touched[k]!, k);
     this.allocate(lengths.length * 2);
@@ -154,6 +167,7 @@ export class AsciiTermTable {
       this.lengths[slot] = lengths[old]!;
       this.offsets[slot] = offsets[old]!;
       this.counts[slot] = counts[old]!;
+      this.keys[slot] = keys[old]!;
       this.entries++;
       const k = pending.get(old);
       if (k !== undefined) order[k] = slot;
@@ -176,6 +190,7 @@ export class AsciiTermTable {
     this.lengths = new Int32Array(size);
     this.offsets = new Int32Array(size);
     this.counts = new Int32Array(size);
+    this.keys = new Float64Array(size);
     if (this.touched.length === 0) this.touched = new Int32Array(1024);
     this.mask = size - 1;
     this.entries = 0;

@@ -76,3 +76,14 @@ test('a text of over a megabyte is counted like any other, and the next small on
   assert.deepEqual([...table.count(big)!], countedOneByOne(big, toyTerm));
   assert.deepEqual([...table.count('tide tables')!], [['tide', 1], ['table', 1]]);
 });
+
+test('tokens that share their hash and length are still told apart, short (by their letters as a number) or long (by their bytes)', () => {
+  // FNV-1a collisions found by a brute-force search over random tokens of 8 and 12 letters.
+  const fnv1a = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 0x01000193), 0x811c9dc5 | 0);
+  for (const [a, b] of [['xzlpzwsr', 'mivaimps'], ['gpkzuayxwjpe', 'wxvvfnedrhbk']] as const) {
+    assert.equal(fnv1a(a), fnv1a(b));
+    const table = new AsciiTermTable((t) => t, 2, 100_000);
+    assert.deepEqual([...table.count(`${a} ${b} ${a.toUpperCase()}`)!], [[a, 2], [b, 1]]);
+    assert.deepEqual([...table.count(`${b} ${a}`)!], [[b, 1], [a, 1]]);
+  }
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractMainContent } from '../../../worker/text';
+import { collapseWhitespace } from '../../../worker/text/main-content';
 
 const PAGE = `<!doctype html><html><head><title> Rising seas </title><style>p{color:red}</style>
 <script>var tracking = "ocean";</script></head>
@@ -64,4 +65,13 @@ test('character references in text, title and class names are decoded', () => {
   assert.equal(title, 'Tides & charts');
   assert.ok(text.includes('Fish & chips at the café by the estuary, where <harbour> records are kept — since 1820.'), text);
   assert.ok(!text.includes('Contact'), 'class="nav&#x2D;bar" is nav-bar: boilerplate');
+});
+
+test('each kind of HTML whitespace run collapses to one space; single spaces and no-break spaces stay', () => {
+  for (const [raw, collapsed] of [
+    ['a\nb', 'a b'], ['a\tb', 'a b'], ['a\rb', 'a b'], ['a\fb', 'a b'], ['a  b', 'a b'],
+    ['a \n\t b', 'a b'], ['a b c', 'a b c'], ['a\u00a0\u00a0b', 'a\u00a0\u00a0b'], ['', ''],
+  ]) {
+    assert.equal(collapseWhitespace(raw!), collapsed, JSON.stringify(raw));
+  }
 });
