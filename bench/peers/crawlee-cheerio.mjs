@@ -1,11 +1,15 @@
-// Crawlee's CheerioCrawler crawling the benchmark site: every same-origin link enqueued, in-memory storage.
-// Usage: node bench/peers/crawlee-cheerio.mjs ORIGIN [maxConcurrency]
+// Crawlee's CheerioCrawler crawling the benchmark site: every same-origin link enqueued.
+// Usage: node bench/peers/crawlee-cheerio.mjs ORIGIN [maxConcurrency] [--memory]
+// Storage as Crawlee ships it: the request queue and its state persisted under ./storage (the working directory),
+// so that a crawl can resume, as Tidemark's frontier does. --memory keeps them in memory only (persistStorage:
+// false), Crawlee's fastest setting. Either way all 32 requests run from the start and the autoscaler may use half
+// the machine's memory: nothing holds Crawlee back below its configured concurrency.
 import { CheerioCrawler, Configuration, log } from '@crawlee/cheerio';
 
-const origin = process.argv[2];
-const maxConcurrency = Number(process.argv[3] ?? 32);
+const [origin, concurrency = '32', ...flags] = process.argv.slice(2);
+const maxConcurrency = Number(concurrency);
 log.setLevel(log.LEVELS.WARNING);
-const config = new Configuration({ persistStorage: false, purgeOnStart: true, availableMemoryRatio: 0.5 });
+const config = new Configuration({ purgeOnStart: true, availableMemoryRatio: 0.5, ...(flags.includes('--memory') ? { persistStorage: false } : {}) });
 let pages = 0;
 const crawler = new CheerioCrawler(
   {
