@@ -28,9 +28,13 @@ import { scheduleStage } from './crawler/stages/schedule-stage';
 
 export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, extractStage, coherenceStage, aahStage, analyzeStage, warcStage, scheduleStage];
 
-/** Runs the stages in order until one finishes or skips the item. */
-export async function runPipeline(item: CrawlItem, ctx: CrawlContext): Promise<void> {
+/**
+ * Runs the stages in order until one finishes or skips the item. `onFetched` is called once the
+ * item has no more network work (after the fetch stage, or when it ends earlier).
+ */
+export async function runPipeline(item: CrawlItem, ctx: CrawlContext, onFetched?: () => void): Promise<void> {
   for (const stage of PIPELINE) {
+    if (stage === extractStage) onFetched?.();
     if (stage.shouldProcess && !stage.shouldProcess(item, ctx)) continue;
     const result = await stage.process(item, ctx);
     if (result.kind !== 'proceed') {

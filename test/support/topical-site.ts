@@ -10,6 +10,8 @@ export interface TopicalSite {
   origin: string;
   topicOf(path: string): keyof typeof TOPICS | 'index';
   requests: string[];
+  /** The most requests the server had open at once. */
+  readonly maxOpen: number;
   close(): Promise<void>;
 }
 
@@ -18,14 +20,20 @@ export interface TopicalSite {
  * every page links two pages of its own topic and one of the other, with anchor text and a
  * paragraph from the target's vocabulary — the situation focused crawling exploits.
  */
-export async function startTopicalSite(perTopic = 20): Promise<TopicalSite> {
+export async function startTopicalSite(perTopic = 20, options: { delayMs?: number } = {}): Promise<TopicalSite> {
   const requests: string[] = [];
+  let open = 0;
+  let maxOpen = 0;
   const words = (topic: keyof typeof TOPICS, n: number, salt: number) =>
     Array.from({ length: n }, (_, i) => TOPICS[topic][(i * 7 + salt) % TOPICS[topic].length]).join(' ');
   const pagePath = (topic: string, i: number) => `/${topic}/${i}.html`;
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push(path);
+    maxOpen = Math.max(maxOpen, ++open);
+    res.on('close', () => open--);
+    // `delayMs`: each answer takes that long, so that requests in flight overlap.
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     if (path === '/robots.txt') return void res.writeHead(404).end();
     const m = /^\/(tides|cooking)\/(\d+)\.html$/.exec(path);
     let body: string;
@@ -49,6 +57,9 @@ export async function startTopicalSite(perTopic = 20): Promise<TopicalSite> {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     topicOf: (path) => (path.startsWith('/tides/') ? 'tides' : path.startsWith('/cooking/') ? 'cooking' : 'index'),
     requests,
+    get maxOpen() {
+      return maxOpen;
+    },
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }

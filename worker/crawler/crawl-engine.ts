@@ -37,6 +37,10 @@ export class CrawlEngine {
   private ctx: CrawlContext | null = null;
   private halt: EngineOutcome | null = null;
   private inFlight = new Set<Promise<unknown>>();
+  /** Pages of inFlight still resolving, waiting for robots.txt or fetching (processLease). */
+  private fetching = 0;
+  /** Whether only those hold a slot (see loop()). */
+  private fetchSlotsOnly = false;
   private wake: (() => void) | null = null;
   private done: Promise<EngineOutcome> | null = null;
   private pendingCaptures: CaptureSummary[] = [];
@@ -111,7 +115,15 @@ export class CrawlEngine {
         // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
         const c = frontier.counters(opts.crawlId);
         const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
-        const free = Math.min(concurrency - this.inFlight.size, budgetLeft);
+        // `concurrency` pages are in flight at once. In a focused crawl with an analysis thread, pages
+        // waiting for it after their fetch do not hold a fetch slot, but at most as many again may
+        // wait so (it bounds the bodies held): the focused crawl of the throughput benchmark runs ~9%
+        // faster. Without one, the crawl thread is the bottleneck and more pages in flight only
+        // cost memory and GC (~7% slower).
+        this.fetchSlotsOnly = bl === 1 && ctx.focus?.threaded === true;
+        const free = this.fetchSlotsOnly
+          ? Math.min(concurrency - this.fetching, 2 * concurrency - this.inFlight.size, budgetLeft)
+          : Math.min(concurrency - this.inFlight.size, budgetLeft);
         const leases = free > 0 && bl === 1 ? frontier.nextMany(Date.now(), free) : [];
         for (const lease of leases) this.track(this.processLease(lease, ctx));
         const batches = free > 0 && bl > 1 ? takeHostBatches(frontier, Date.now(), free, bl, budgetLeft) : [];
@@ -184,10 +196,20 @@ export class CrawlEngine {
    */
   private async processLease(lease: Lease, ctx: CrawlContext): Promise<boolean> {
     const item: CrawlItem = { url: lease.url, host: lease.host, depth: lease.depth, priority: lease.priority, lease };
+    this.fetching++;
+    let fetched = false;
+    const onFetched = () => {
+      if (fetched) return;
+      fetched = true;
+      this.fetching--;
+      if (this.fetchSlotsOnly) this.wake?.();
+    };
     try {
-      await runPipeline(item, ctx);
+      await runPipeline(item, ctx, onFetched);
     } catch (err) {
       item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
+    } finally {
+      onFetched();
     }
     let summary: CaptureSummary | null = null;
     try {

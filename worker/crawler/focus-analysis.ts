@@ -51,6 +51,11 @@ export class FocusAnalysis {
     return new FocusAnalysis(focus, queryHandling, earlierSimilarities, batch, thread, local);
   }
 
+  /** True while pages are scored on the analysis thread. */
+  get threaded(): boolean {
+    return this.thread !== null;
+  }
+
   /** True when out-links are queued provisionally and rescored when their batch closes. */
   get batchMode(): boolean {
     return this.batch !== null;

@@ -40,6 +40,27 @@ test('focused crawling fetches the relevant topic first; breadth-first does not'
   assert.ok(share(focused) > share(bfs));
 });
 
+test("a focused crawl keeps `concurrency` fetches at once, though its fetched pages wait for the analysis thread without a slot", { timeout: 120_000 }, async () => {
+  const site = await startTopicalSite(20, { delayMs: 40 });
+  const out = mkdtempSync(join(tmpdir(), 'tm-focus-slots-'));
+  const icdPath = join(out, 'icd.json');
+  writeFileSync(icdPath, JSON.stringify({
+    name: 'Slots',
+    seeds: [`${site.origin}/`],
+    politeness: { enabled: false, concurrency: 3 },
+    focus: { enabled: true, keywords: [{ term: 'tide', weight: 1 }] },
+  }));
+  try {
+    const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /analysis thread failed/);
+    assert.equal(JSON.parse(run.stdout.trim().split('\n').at(-1)!).pages, 41, 'the index and the 40 pages');
+    assert.equal(site.maxOpen, 3, 'three fetches at once, never more');
+  } finally {
+    await site.close();
+  }
+});
+
 test('the reference crawl proposes topic terms from the pages near the seeds', { timeout: 60_000 }, async () => {
   const site = await startTopicalSite(10);
   try {
