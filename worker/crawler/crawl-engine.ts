@@ -117,7 +117,7 @@ export class CrawlEngine {
         const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
         // `concurrency` pages are in flight at once. In a focused crawl with an analysis thread, pages
         // waiting for it after their fetch do not hold a fetch slot, but at most as many again may
-        // wait so (it bounds the bodies held): the focused crawl of the throughput benchmark runs ~9%
+        // wait so (it bounds the bodies held): the focused crawl of the throughput benchmark runs 6–9%
         // faster. Without one, the crawl thread is the bottleneck and more pages in flight only
         // cost memory and GC (~7% slower).
         this.fetchSlotsOnly = bl === 1 && ctx.focus?.threaded === true;

@@ -8,7 +8,7 @@ import type { TermVector } from './term-vector';
  * lower-cased copies kept back to back in one byte array;
  * only a token seen for the first time becomes a string (and gets its term, '' for a stop word).
  * A token of up to 10 letters is also read as a number, 5 bits per letter: equal numbers are equal
- * tokens, so most tokens are matched without comparing bytes (a quarter of the time per character).
+ * tokens, so most tokens are matched without comparing bytes (a quarter less time per character).
  * Counts go into a typed array and become a TermVector once per text.
  *
  * Tokens are what the tokenizer's ASCII path gives (tokenize.ts): runs of letters a–z, lower-cased,
@@ -28,7 +28,7 @@ export class AsciiTermTable {
   /** Where each slot's token starts in `pool`: comparing bytes is cheaper than reading a string. */
   private offsets = new Int32Array(0);
   private counts = new Int32Array(0);
-  /** Per slot, its token as a number (letterKey), exact for up to MAX_KEYED_LENGTH letters. */
+  /** Per slot, its token as a number (see countBytes), exact for up to MAX_KEYED_LENGTH letters. */
   private keys = new Float64Array(0);
   /** Slots counted in the current text, in order of first occurrence. */
   private touched = new Int32Array(0);
