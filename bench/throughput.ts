@@ -186,7 +186,7 @@ const tools: ToolSpec[] = [
       cwd: '', // its ./storage goes into the run's folder
       collect: (m) => {
         const s = lastJson(m.stdout);
-        if (Number(s.pages) < PAGES) throw new Error(`crawlee: ${String(s.pages)} of ${PAGES} pages`);
+        if (Number(s.pages) < PAGES) throw new Error(`crawlee${memory ? ' in memory' : ''}: ${String(s.pages)} of ${PAGES} pages`);
         return { htmlPages: Number(s.pages), fetches: Number(s.pages), reportedPagesPerSecond: Number(s.pagesPerSecond) };
       },
     }),
