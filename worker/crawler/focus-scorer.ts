@@ -85,7 +85,8 @@ export function pageFromHtml(page: HtmlPage, queryHandling: QueryHandling): Omit
 /** Scores one page: its section's language, then every module (and learns its document frequencies). */
 export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>, keepAnalysis: boolean): ScoredPage {
   const language = scorer.languages?.languageOf(page.url, page.text);
-  const analysis = scorer.analyzer.analyze({ ...page, language });
+  const input = { ...page, language };
+  const analysis = keepAnalysis ? scorer.analyzer.analyze(input) : scorer.analyzer.score(input);
   const n = analysis.links.length;
   const m = MODULES.length;
   const verdicts: LinkVerdicts = {
@@ -106,7 +107,7 @@ export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>
       if (weight !== undefined) verdicts.weights[i * m + k] = weight;
     });
   });
-  return keepAnalysis ? { verdicts, analysis } : { verdicts };
+  return keepAnalysis ? { verdicts, analysis: analysis as PageAnalysis } : { verdicts };
 }
 
 /**

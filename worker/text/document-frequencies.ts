@@ -65,6 +65,44 @@ export class DocumentFrequencies {
     return out;
   }
 
+  /**
+   * cosine(weigh(tf), fixed), given norm(fixed), without building the weighted vector: focused
+   * crawling needs only this number for a page's text and for each anchor and paragraph of its
+   * links (dozens per page), and building each vector cost more than the arithmetic. The sums run
+   * in the order cosineTo(fixed)(weigh(tf)) runs them, so the result is the same to the last bit.
+   * Undefined when weigh(tf) has no term.
+   */
+  cosineOfWeighted(tf: TermVector, fixed: TermVector, fixedNorm: number): number | undefined {
+    const base = Math.log(1 + this.documents) + 1;
+    let size = 0;
+    let squares = 0;
+    tf.forEach((f, t) => {
+      if (f <= 0) return;
+      const w = (1 + logOf(f)) * this.idfWith(base, t);
+      size++;
+      squares += w * w;
+    });
+    if (size === 0) return undefined;
+    // dot() iterates the smaller vector (the fixed one when sizes tie) and multiplies its weight by the other's.
+    let dot = 0;
+    if (fixed.size <= size) {
+      fixed.forEach((o, t) => {
+        const f = tf.get(t);
+        if (f !== undefined && f > 0) dot += o * ((1 + logOf(f)) * this.idfWith(base, t));
+      });
+    } else {
+      tf.forEach((f, t) => {
+        if (f <= 0) return;
+        const o = fixed.get(t);
+        if (o !== undefined) dot += ((1 + logOf(f)) * this.idfWith(base, t)) * o;
+      });
+    }
+    const n = Math.sqrt(squares);
+    if (fixedNorm === 0 || n === 0) return 0;
+    const c = dot / (fixedNorm * n);
+    return c > 1 ? 1 : c < -1 ? -1 : c;
+  }
+
   /** A frozen copy (e.g. to evaluate every strategy of a benchmark with the same weights). */
   clone(): DocumentFrequencies {
     return DocumentFrequencies.fromJSON(this.toJSON());

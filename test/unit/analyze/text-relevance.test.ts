@@ -49,3 +49,46 @@ test('missing granularities are left out rather than counted as zero', () => {
   const all = combineGranularities(0.5, 1, 0);
   assert.ok(Math.abs(all.score - (0.4 * 0.5 + 0.4 * 1) / 1) < 1e-12);
 });
+
+test('score() gives analyze()\'s verdicts exactly, page after page, without the vectors', () => {
+  const withVectors = analyzer();
+  const withoutVectors = analyzer();
+  const pages: PageInput[] = [
+    {
+      url: 'https://news.example/1',
+      text: 'Greenland glaciers melt and the sea ice thins. Glaciers retreat every summer.',
+      links: [
+        { url: 'https://news.example/a', anchorText: 'glacier melt', context: 'Greenland glaciers melt and the sea ice thins.' },
+        { url: 'https://news.example/b', anchorText: 'read more', context: 'Greenland glaciers melt and the sea ice thins.' },
+        { url: 'https://news.example/c', anchorText: '', context: '' },
+        { url: 'https://news.example/d', kind: 'image' },
+        { url: 'https://news.example/e', anchorText: 'the', context: 'and the of' },
+      ],
+    },
+    {
+      url: 'https://news.example/2',
+      text: 'Bread recipes, football results and a glacier.',
+      links: [
+        { url: 'https://news.example/f', anchorText: 'ice', context: 'Bread recipes and football results, one glacier.', aahBonus: 0.5 },
+        { url: 'https://news.example/g', anchorText: 'bread', context: 'Ice glacier melt Greenland sea ice glacier fjord bread toast butter.' },
+      ],
+    },
+    { url: 'https://news.example/3', text: '', links: [{ url: 'https://news.example/h', anchorText: 'glacier', context: 'glacier' }] },
+  ];
+  for (const page of pages) {
+    const full = withVectors.analyze(page);
+    const scored = withoutVectors.score(page);
+    assert.equal(scored.similarity, full.similarity, page.url);
+    assert.equal(scored.language, full.language);
+    assert.deepEqual(scored.document, full.document);
+    assert.equal(scored.links.length, full.links.length);
+    full.links.forEach((link, i) => {
+      const { anchorVector, paragraphVector, ...verdict } = link;
+      assert.deepEqual(scored.links[i], verdict, `${page.url} → ${link.url}`);
+      assert.ok(!('anchorVector' in scored.links[i]!) && !('paragraphVector' in scored.links[i]!));
+      void anchorVector;
+      void paragraphVector;
+    });
+  }
+  assert.ok(pages.length === 3 && withVectors.analyze(pages[0]!).similarity > 0, 'the pages do score');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addInto, cosine, DocumentFrequencies, norm, normalize, sumVectors, termFrequencies, topTerms } from '../../../worker/text';
+import { addInto, cosine, cosineTo, DocumentFrequencies, norm, normalize, sumVectors, termFrequencies, topTerms } from '../../../worker/text';
 
 test('term frequencies, norm, cosine', () => {
   const a = termFrequencies(['sea', 'sea', 'ice']);
@@ -47,4 +47,34 @@ test('TF-IDF weights are (1 + ln tf) × idf, for small, large and fractional fre
   const w = df.weigh(tf);
   assert.deepEqual([...w.keys()], ['sea', 'ice', 'tide', 'fog'], 'terms that do not occur get no weight');
   for (const [t, f] of tf) if (f > 0) assert.ok(Math.abs(w.get(t)! - (1 + Math.log(f)) * df.idf(t)) < 1e-12, t);
+});
+
+test('cosineOfWeighted is cosineTo(fixed)(weigh(tf)) to the last bit, whichever vector is smaller', () => {
+  const df = new DocumentFrequencies();
+  df.addDocument(['ice', 'glacier', 'sea']);
+  df.addDocument(['ice', 'bread']);
+  const small = new Map([['ice', 0.7], ['glacier', 0.31]]);
+  const large = new Map([['ice', 0.7], ['glacier', 0.31], ['melt', 0.2], ['sea', 0.13], ['greenland', 0.05], ['fjord', 0.01]]);
+  const texts: Map<string, number>[] = [
+    new Map([['ice', 3], ['glacier', 1], ['sea', 2], ['bread', 7]]),
+    new Map([['ice', 1]]),
+    new Map([['bread', 2], ['toast', 1]]),
+    new Map([['ice', 2], ['zero', 0]]),
+  ];
+  for (const fixed of [small, large]) {
+    for (const tf of texts) {
+      const expected = cosineTo(fixed)(df.weigh(tf));
+      assert.equal(df.cosineOfWeighted(tf, fixed, norm(fixed)), expected, `${[...tf.keys()]} against ${fixed.size} terms`);
+    }
+  }
+  // Equal sizes: cosineTo sums over the fixed vector's order; these weights round differently in the text's order.
+  const abc = new DocumentFrequencies();
+  abc.addDocument(['a', 'b']);
+  abc.addDocument(['c']);
+  const tie = new Map([['a', 0.8148854618184117], ['b', 0.6225529320269508], ['c', 0.4075350656318707]]);
+  const cba = new Map([['c', 2], ['b', 1], ['a', 1]]);
+  assert.equal(abc.cosineOfWeighted(cba, tie, norm(tie)), cosineTo(tie)(abc.weigh(cba)), 'same order as cosineTo when sizes tie');
+  assert.equal(df.cosineOfWeighted(new Map(), small, norm(small)), undefined, 'no term: no similarity');
+  assert.equal(df.cosineOfWeighted(new Map([['ice', 0]]), small, norm(small)), undefined, 'only zero counts: no term');
+  assert.equal(df.cosineOfWeighted(new Map([['ice', 1]]), new Map(), 0), 0, 'an empty topic: 0, as cosineTo gives');
 });
