@@ -1,4 +1,7 @@
+import { ownCopy } from '../extract/own-copy';
 import { DEFAULT_BLACKLIST } from './default-blacklist';
+
+const MAX_REMEMBERED_VERDICTS = 10_000;
 
 /**
  * Spam-link filter. Blacklisted links (host or pattern) are excluded with reason 'spam'; the
@@ -20,6 +23,7 @@ export interface SpamVerdict {
 
 /** A compiled filter. */
 export interface SpamFilter {
+  /** The verdict on `url`; verdicts are shared between calls, so callers do not change them. */
   check(url: string): SpamVerdict;
 }
 
@@ -41,22 +45,33 @@ export function compileSpamFilter(extra: readonly string[] = [], options: { incl
       hosts.set(entry.toLowerCase().replace(/^\*?\./, ''), entry);
     }
   }
+  const check = (url: string): SpamVerdict => {
+    let host = '';
+    try {
+      host = new URL(url).hostname.toLowerCase();
+    } catch {
+      return { blacklisted: true, matched: 'unparsable URL', score: 0 };
+    }
+    // Walk up the labels: a.b.example.com, b.example.com, example.com, com.
+    for (let h = host; h; h = h.slice(h.indexOf('.') + 1)) {
+      const entry = hosts.get(h);
+      if (entry) return { blacklisted: true, matched: entry, score: 0 };
+      if (!h.includes('.')) break;
+    }
+    for (const { re, entry } of patterns) if (re.test(url)) return { blacklisted: true, matched: entry, score: 0 };
+    return { blacklisted: false, score: spamminessScore(url, host) };
+  };
+  // A crawl meets most URLs on many pages (a site's menus, its popular pages): a verdict is
+  // remembered rather than parsing the URL and testing the patterns again, ~0.6 µs a link.
+  const verdicts = new Map<string, SpamVerdict>();
   return {
     check(url) {
-      let host = '';
-      try {
-        host = new URL(url).hostname.toLowerCase();
-      } catch {
-        return { blacklisted: true, matched: 'unparsable URL', score: 0 };
-      }
-      // Walk up the labels: a.b.example.com, b.example.com, example.com, com.
-      for (let h = host; h; h = h.slice(h.indexOf('.') + 1)) {
-        const entry = hosts.get(h);
-        if (entry) return { blacklisted: true, matched: entry, score: 0 };
-        if (!h.includes('.')) break;
-      }
-      for (const { re, entry } of patterns) if (re.test(url)) return { blacklisted: true, matched: entry, score: 0 };
-      return { blacklisted: false, score: spamminessScore(url, host) };
+      let v = verdicts.get(url);
+      if (v) return v;
+      if (verdicts.size >= MAX_REMEMBERED_VERDICTS) verdicts.clear();
+      // The key is copied: the URL may be a slice of a page's text, which it would keep alive.
+      verdicts.set(ownCopy(url), (v = check(url)));
+      return v;
     },
   };
 }

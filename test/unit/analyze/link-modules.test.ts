@@ -25,6 +25,19 @@ test('spam filter: default list, subdomains, user patterns, smell penalties', ()
   assert.equal(compileSpamFilter([], { includeDefaults: false }).check('https://doubleclick.net/').blacklisted, false);
 });
 
+test('spam filter: a URL met again gets the same verdict, past the remembered ones too', () => {
+  const f = compileSpamFilter(['spammy.example']);
+  const urls = Array.from({ length: 25_000 }, (_, i) => (i % 3 === 0 ? `https://www.spammy.example/${i}` : `https://buy-now-cheap-stuff.example/${i}?utm_source=x`));
+  const first = urls.map((u) => f.check(u));
+  const again = urls.map((u) => f.check(u));
+  assert.deepEqual(again, first);
+  assert.deepEqual(first[0], { blacklisted: true, matched: 'spammy.example', score: 0 });
+  assert.equal(first[1]!.blacklisted, false);
+  assert.ok(first[1]!.score < 1);
+  assert.equal(f.check('not a url').matched, 'unparsable URL');
+  assert.equal(f.check('not a url').matched, 'unparsable URL');
+});
+
 test('spam-blacklisted links are excluded with reason spam and priority 0', () => {
   const a = createPageAnalyzer({
     topicVector: new Map([['ice', 1]]), analyzer: createTextAnalyzer({ language: 'eng' }), documentFrequencies: new DocumentFrequencies(),
