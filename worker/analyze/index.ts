@@ -18,7 +18,7 @@ export {
   aggregateScores, DEFAULT_MODULE_WEIGHTS, type ModuleName, type ModuleWeights, type ModuleScores, type ScoreBreakdown,
 } from './aggregate';
 export {
-  createPageAnalyzer, type AnalysisConfig, type PageAnalyzer, type PageInput, type PageLink, type PageAnalysis, type LinkAnalysis,
+  createPageAnalyzer, type AnalysisConfig, type PageAnalyzer, type PageInput, type PageLink, type PageAnalysis, type LinkAnalysis, type PageScores, type LinkScores,
 } from './page-analyzer';
 export { BatchScorer, type BatchScore, type BatchScorerOptions } from './batch-scorer';
 export { applyUpdate, priorityOf, EMPTY_HISTORY, type UpdateFunctionName, type ScoreHistory } from './update-functions';

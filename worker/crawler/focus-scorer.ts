@@ -1,7 +1,7 @@
 import type { Icd } from '../icd/schema';
 import {
   analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, DEFAULT_MODULE_WEIGHTS, topicVectorToRecord,
-  type AnalysisConfig, type ModuleName, type PageAnalysis, type PageAnalyzer, type PageInput, type PageLink,
+  type AnalysisConfig, type ModuleName, type PageAnalysis, type PageAnalyzer, type PageInput, type PageLink, type PageScores,
 } from '../analyze';
 import { extractHtml } from '../extract';
 import { createTextAnalyzer, DocumentFrequencies, LanguageMemo } from '../text';
@@ -82,22 +82,29 @@ export function pageFromHtml(page: HtmlPage, queryHandling: QueryHandling): Omit
   return { url: page.url, text: extraction.mainText, links: page.links };
 }
 
-/** Scores one page: its section's language, then every module (and learns its document frequencies). */
+/**
+ * Scores one page: its section's language, then every module (and learns its document
+ * frequencies). The vectors are built only when the whole analysis is kept (batch scoring).
+ */
 export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>, keepAnalysis: boolean): ScoredPage {
-  const language = scorer.languages?.languageOf(page.url, page.text);
-  const input = { ...page, language };
-  const analysis = keepAnalysis ? scorer.analyzer.analyze(input) : scorer.analyzer.score(input);
-  const n = analysis.links.length;
+  const input = { ...page, language: scorer.languages?.languageOf(page.url, page.text) };
+  if (!keepAnalysis) return { verdicts: verdictsOf(scorer.analyzer.score(input)) };
+  const analysis = scorer.analyzer.analyze(input);
+  return { verdicts: verdictsOf(analysis), analysis };
+}
+
+function verdictsOf(scored: PageScores): LinkVerdicts {
+  const n = scored.links.length;
   const m = MODULES.length;
   const verdicts: LinkVerdicts = {
-    similarity: analysis.similarity,
+    similarity: scored.similarity,
     modules: MODULES,
     priorities: new Float64Array(n),
     scores: new Float64Array(n * m).fill(NaN),
     weights: new Float64Array(n * m).fill(NaN),
     excluded: new Uint8Array(n),
   };
-  analysis.links.forEach((link, i) => {
+  scored.links.forEach((link, i) => {
     verdicts.priorities[i] = link.priority;
     if (link.excluded) verdicts.excluded[i] = 1;
     MODULES.forEach((name, k) => {
@@ -107,7 +114,7 @@ export function scorePage(scorer: FocusScorer, page: Omit<PageInput, 'language'>
       if (weight !== undefined) verdicts.weights[i * m + k] = weight;
     });
   });
-  return keepAnalysis ? { verdicts, analysis: analysis as PageAnalysis } : { verdicts };
+  return verdicts;
 }
 
 /**
