@@ -113,7 +113,7 @@ export class CrawlEngine {
         const feedPolls = incremental?.tick(Date.now());
         if (feedPolls) this.track(feedPolls);
         // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
-        const c = frontier.counters(opts.crawlId);
+        const c = frontier.stateCounts(opts.crawlId);
         const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
         // `concurrency` pages are in flight at once. In a focused crawl with an analysis thread, pages
         // waiting for it after their fetch do not hold a fetch slot, but at most as many again may

@@ -174,6 +174,8 @@ export interface Frontier {
   setHostKey(host: string, key: string): boolean;
   setRobotsDelay(host: string, ms: number | null): void;
   counters(crawlId: number): FrontierCounters;
+  /** The crawl's URLs per state, as counters() gives them but without copying: the engine reads them on every turn of its loop. */
+  stateCounts(crawlId: number): Readonly<StateCounts>;
   hostCounters(crawlId: number): HostCounters[];
   /** The stored state of one URL (for tests and the cockpit's URL inspector). */
   lookup(crawlId: number, url: string): UrlRecord | null;

@@ -6,7 +6,7 @@ import { PolitenessRegistry, realClock, type Clock, type KeyTiming } from '../po
 import { CrawlState, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
-  Lease, Rejected, UpdateFunction, UrlRecord,
+  Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
 } from './frontier';
 import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
 import { insertCandidates, insertRejected, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
@@ -361,6 +361,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   counters(crawlId: number): FrontierCounters {
     return this.crawl(crawlId).counters();
+  }
+
+  stateCounts(crawlId: number): Readonly<StateCounts> {
+    return this.crawl(crawlId).totals;
   }
 
   hostCounters(crawlId: number): HostCounters[] {

@@ -296,6 +296,12 @@ for (const rescoring of [false, true]) {
         f = fx.open();
         for (const m of model.values()) if (m.state === 'leased') m.state = 'queued';
       }
+      // The engine's budget reads the live state counts: they are counters()'s, and the model's.
+      const c = f.counters(1);
+      const states = { queued: c.queued, inFlight: c.inFlight, retrying: c.retrying, done: c.done, failed: c.failed, excluded: c.excluded };
+      assert.deepEqual({ ...f.stateCounts(1) }, states, `step ${step}: state counts`);
+      const inModel = (state: string) => [...model.values()].filter((m) => m.state === state).length;
+      assert.deepEqual([c.queued, c.inFlight], [inModel('queued'), inModel('leased')], `step ${step}: queued and in flight`);
     }
     for (const host of hosts) {
       const rest: string[] = [];
