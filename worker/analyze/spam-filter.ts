@@ -45,7 +45,7 @@ export function compileSpamFilter(extra: readonly string[] = [], options: { incl
       hosts.set(entry.toLowerCase().replace(/^\*?\./, ''), entry);
     }
   }
-  const check = (url: string): SpamVerdict => {
+  const verdictOf = (url: string): SpamVerdict => {
     let host = '';
     try {
       host = new URL(url).hostname.toLowerCase();
@@ -70,7 +70,7 @@ export function compileSpamFilter(extra: readonly string[] = [], options: { incl
       if (v) return v;
       if (verdicts.size >= MAX_REMEMBERED_VERDICTS) verdicts.clear();
       // The key is copied: the URL may be a slice of a page's text, which it would keep alive.
-      verdicts.set(ownCopy(url), (v = check(url)));
+      verdicts.set(ownCopy(url), (v = verdictOf(url)));
       return v;
     },
   };

@@ -53,6 +53,11 @@ export class DocumentFrequencies {
     return base - logOf(1 + (this.df.get(term) ?? 0));
   }
 
+  /** The TF-IDF weight of a term counted `f` times, given idf's `base`: sub-linear TF (1 + ln tf). */
+  private weightWith(base: number, f: number, term: string): number {
+    return (1 + logOf(f)) * this.idfWith(base, term);
+  }
+
   /** TF-IDF weighting of a term-frequency vector, with sub-linear TF (1 + ln tf). */
   weigh(tf: TermVector): TermVector {
     const out: TermVector = new Map();
@@ -60,7 +65,7 @@ export class DocumentFrequencies {
     // link contexts, term by term.
     const base = Math.log(1 + this.documents) + 1;
     tf.forEach((f, t) => {
-      if (f > 0) out.set(t, (1 + logOf(f)) * this.idfWith(base, t));
+      if (f > 0) out.set(t, this.weightWith(base, f, t));
     });
     return out;
   }
@@ -78,7 +83,7 @@ export class DocumentFrequencies {
     let squares = 0;
     tf.forEach((f, t) => {
       if (f <= 0) return;
-      const w = (1 + logOf(f)) * this.idfWith(base, t);
+      const w = this.weightWith(base, f, t);
       size++;
       squares += w * w;
     });
@@ -88,13 +93,13 @@ export class DocumentFrequencies {
     if (fixed.size <= size) {
       fixed.forEach((o, t) => {
         const f = tf.get(t);
-        if (f !== undefined && f > 0) dot += o * ((1 + logOf(f)) * this.idfWith(base, t));
+        if (f !== undefined && f > 0) dot += o * this.weightWith(base, f, t);
       });
     } else {
       tf.forEach((f, t) => {
         if (f <= 0) return;
         const o = fixed.get(t);
-        if (o !== undefined) dot += ((1 + logOf(f)) * this.idfWith(base, t)) * o;
+        if (o !== undefined) dot += this.weightWith(base, f, t) * o;
       });
     }
     const n = Math.sqrt(squares);
