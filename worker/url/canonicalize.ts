@@ -53,7 +53,8 @@ export function parseHttpUrl(url: string, base?: string): URL | null {
  * The canonical absolute form of `url` (resolved against `base` if relative), or null when it is
  * not a valid http/https URL. Never throws.
  *
- * Lower-case host (IDN as punycode), no default port, no fragment, no trailing dot on the host,
+ * Lower-case host (IDN as punycode), no default port, no fragment, no trailing dot on the host
+ * (null for a host with an empty label),
  * unreserved characters unescaped and other escapes in upper case, dot segments resolved,
  * empty path '/', an empty query dropped, and the query kept, sorted or stripped.
  */
@@ -62,9 +63,11 @@ export function canonicalize(url: string, base?: string, opts: CanonicalizeOptio
   if (!parsed) return null;
   let host = parsed.host;
   // "example.org." names the same host as "example.org" for every resolver we use.
-  if (parsed.hostname.endsWith('.') && parsed.hostname.length > 1) {
-    host = parsed.hostname.slice(0, -1) + (parsed.port ? `:${parsed.port}` : '');
-  }
+  const hostname = parsed.hostname.endsWith('.') ? parsed.hostname.slice(0, -1) : parsed.hostname;
+  // An empty label ("a..b", ".a", "a..") names no host; stripping one dot from "a.." would leave a
+  // URL whose canonical form changes when canonicalised again.
+  if (hostname === '' || hostname.startsWith('.') || hostname.endsWith('.') || hostname.includes('..')) return null;
+  if (hostname !== parsed.hostname) host = hostname + (parsed.port ? `:${parsed.port}` : '');
   const userinfo = parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@` : '';
   const path = normalizePercentEncoding(parsed.pathname) || '/';
   let query = '';
