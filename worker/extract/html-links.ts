@@ -72,8 +72,18 @@ function windowAround(text: string, offset: number, max: number): [start: number
   if (text.length <= max) return [0, text.length];
   let start = Math.max(0, Math.min(offset - (max >> 1), text.length - max));
   let end = start + max;
-  if (start > 0) start = text.indexOf(' ', start) + 1 || start;
-  if (end < text.length) end = text.lastIndexOf(' ', end) > start ? text.lastIndexOf(' ', end) : end;
+  // Word boundaries are looked for inside the window only: in a block without spaces, a search
+  // to the text's ends for each of its links made a page of 100,000 links take 17 s.
+  if (start > 0) {
+    let i = start;
+    while (i < end && text.charCodeAt(i) !== 32) i++;
+    if (i < end) start = i + 1;
+  }
+  if (end < text.length) {
+    let i = end;
+    while (i > start && text.charCodeAt(i) !== 32) i--;
+    if (i > start) end = i;
+  }
   return [start, end];
 }
 

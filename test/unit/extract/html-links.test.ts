@@ -88,6 +88,19 @@ test('anchor text and paragraph context', () => {
   const deep = get('/deep').context;
   assert.ok(deep.length <= 500 && deep.length > 400, `context is a window, got ${deep.length}`);
   assert.ok(deep.includes('deep link'), 'the window is around the anchor');
+  // Cut at word boundaries: it starts and ends with whole words.
+  assert.match(deep, /^(word|deep|tail)\b.*\b(word|link|tail)$/);
+});
+
+test('a block without spaces: each context is the window around its anchor, cut mid-word', () => {
+  const html = `<p>${Array.from({ length: 3000 }, (_, i) => `<a href="/p${i}">L${i}</a>`).join('')}</p>`;
+  const { links } = extractHtml(html, PAGE);
+  assert.equal(links.length, 3000);
+  for (const i of [0, 1500, 2999]) {
+    const { context } = links[i]!;
+    assert.equal(context.length, 500);
+    assert.ok(context.includes(`L${i}L`) || (i === 2999 && context.endsWith('L2999')), `link ${i}: ${context.slice(0, 40)}…`);
+  }
 });
 
 test('text: false finds the same links without text, anchor texts or contexts (alt text still names an image link)', () => {
