@@ -8,7 +8,7 @@
  * and attribute names are lower-cased and carry no namespace, so knowledge-base authors write
  * `//div[@class='post']` exactly as they would in a browser's HTML document.
  */
-import { Parser } from 'htmlparser2';
+import { boundedParser } from '../extract/bounded-parser';
 import { LeanDocument, LeanElement, LeanText } from './lean-dom';
 
 /** The small part of the W3C DOM the builder needs; xmldom and slimdom both provide it. */
@@ -47,7 +47,7 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
     }
     text = '';
   };
-  const parser = new Parser(
+  const parser = boundedParser(
     {
       onopentag(name, attribs) {
         flush();

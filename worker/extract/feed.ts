@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
 
@@ -74,7 +74,7 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
   let channelTitleDepth = -1;
   let field: string | null = null;
   let value = '';
-  const parser = new Parser(
+  const parser = boundedParser(
     {
       onopentag(rawName, attribs) {
         depth++;

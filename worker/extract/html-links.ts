@@ -1,4 +1,5 @@
-import { Parser, type Handler } from 'htmlparser2';
+import type { Handler } from 'htmlparser2';
+import { boundedParser } from './bounded-parser';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
 import { ownCopy } from './own-copy';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
@@ -350,7 +351,7 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   );
   // The tokenizer skips to the next '<' only when it leaves character references alone, which
   // halves its time on text-heavy pages; the few values and texts holding a '&' are decoded here.
-  const parser = new Parser(collector, { decodeEntities: false });
+  const parser = boundedParser(collector, { decodeEntities: false });
   parser.end(html);
   let links = dedupeLinks(collector.raw);
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { decodeXML } from 'entities';
-import { Parser } from 'htmlparser2';
+import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
 
@@ -88,7 +88,7 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
   let field: string | null = null;
   let value = '';
   let inCdata = false;
-  const parser = new Parser(
+  const parser = boundedParser(
     {
       onopentag(name) {
         const local = name.toLowerCase();

@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { boundedParser } from '../extract/bounded-parser';
 import { decodeAttributeRefs, decodeTextRefs } from '../extract/char-refs';
 
 /**
@@ -215,7 +215,7 @@ export function extractMainContent(html: string, options: MainContentOptions = {
   const builder = new MainContentBuilder(options);
   // Parsed without decoding character references (the tokenizer then skips text quickly); the
   // builder decodes the texts, and attribute values are decoded here.
-  const parser = new Parser(
+  const parser = boundedParser(
     {
       onopentag: (name, attribs) => {
         for (const a in attribs) attribs[a] = decodeAttributeRefs(attribs[a]);
