@@ -11,7 +11,7 @@ import { createPageContext, normaliseHeaders, type PageContext, type PageInput }
 import { markupMayDetect } from './markup-check';
 import { relaxAction, ruleWorks } from './relaxation';
 import { buildVocabularies } from './vocabulary';
-import { XPathEvaluator } from './xpath-eval';
+import { XPathEvaluator, XPathTimeBudgetError } from './xpath-eval';
 
 export interface AahEngineOptions {
   /** Consecutive pages of a host on which the cached application's actions match nothing before detection runs again. Default 3. */
@@ -33,6 +33,13 @@ export interface AahEngineOptions {
    * MB of forum markup (bench/aah-cost.ts), so a giant page must not stall the worker. Default 5,000,000 characters.
    */
   maxHtmlChars?: number;
+  /**
+   * Time one page's analysis may take before it stops (`skipped: 'too-slow'`); every XPath
+   * evaluation checks it. Markup nested hundreds deep makes `//` steps quadratic: generated pages
+   * of 30 KB took 2–10 s. Default 1 s plus 1 ms per 1,000 characters (real forum markup needs
+   * ~0.6 s per MB).
+   */
+  maxAnalysisMs?: number;
 }
 
 /** What happened to adaptation on one page, for the crawl log and the cockpit. */
@@ -64,8 +71,8 @@ export interface PageAnalysis {
    * URLs are not this page's).
    */
   earlierObjects?: { url: string; objects: WebObject[] }[];
-  /** Set when the page was not analysed; the crawler then treats its links as without an AAH. */
-  skipped?: 'page-too-large';
+  /** Set when the page was not analysed, or not to the end; the crawler then treats its links as without an AAH. */
+  skipped?: 'page-too-large' | 'too-slow';
 }
 
 export interface AahEngine {
@@ -145,6 +152,16 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
       recordDetection(host, null);
       return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: true, adaptation: [] };
     }
+    const budgetMs = opts.maxAnalysisMs ?? 1000 + (input.html?.length ?? 0) / 1000;
+    try {
+      return ev.withDeadline(budgetMs, () => analyseWithin(input, host));
+    } catch (err) {
+      if (!(err instanceof XPathTimeBudgetError)) throw err;
+      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [], skipped: 'too-slow' };
+    }
+  }
+
+  function analyseWithin(input: PageInput, host: HostState): PageAnalysis {
     const page = createPageContext(input, ev);
     let detectionRan = chooseApplication(host, page);
     let result = host.app ? applyApplication(host.app, page) : undefined;
@@ -228,7 +245,8 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
   function safeWorks(action: ExtractAction, expr: ReturnType<typeof expressionsOf>, page: PageContext): boolean {
     try {
       return ruleWorks(action.type, expr, page);
-    } catch {
+    } catch (err) {
+      if (err instanceof XPathTimeBudgetError) throw err;
       return false;
     }
   }

@@ -7,6 +7,7 @@
 import { extractObjects, fieldValue, type ExtractionExpressions } from './actions';
 import type { ExtractAction, FieldRule } from './kb-types';
 import type { PageContext } from './page-context';
+import { XPathTimeBudgetError } from './xpath-eval';
 import {
   equalsToContains, replaceLiteralValues, replaceNameTests, replaceValueAndTag, swapClassId, type Rewrite,
 } from './xpath-rewrite';
@@ -32,6 +33,12 @@ export interface RelaxedCandidate {
 const USELESS_TAGS = new Set(['html', 'head', 'body', 'script', 'style', 'meta', 'link', 'br', 'hr', 'title', 'base', 'noscript', 'img', 'input']);
 const MAX_OBJECTS = 500;
 const MAX_FIELD_OPTIONS = 12;
+/**
+ * XPath evaluations one relaxation may spend. Rewrites × objects × fields can run into the
+ * hundreds of thousands on a page of many nested tables (a generated one took 700,000 and 10 s);
+ * relaxing the shipped applications' rules on the test sites' pages takes at most ~1,200.
+ */
+export const MAX_RELAX_EVALUATIONS = 10_000;
 const LONGEST_TEXT_FIELDS = new Set(['body', 'text', 'content']);
 
 /** Class tokens and ids used at least twice on the page (Web objects repeat), most frequent first, with their commonest tag. */
@@ -110,13 +117,18 @@ export function relaxAction(action: ExtractAction, vocab: Vocabulary, page: Page
   const objectRewrites: Rewrite[] = [{ expression: action.select, mutation: '' }, ...rewrites(action.select, vocab, pageVocab)];
   const seen = new Set<string>();
   const found: { candidate: RelaxedCandidate; filled: number; count: number; rank: number }[] = [];
+  // Past the budget, the candidates found so far are all there is.
+  const budget = page.ev.evaluations + MAX_RELAX_EVALUATIONS;
+  const exhausted = (): boolean => page.ev.evaluations >= budget;
   for (const [rank, rw] of objectRewrites.entries()) {
+    if (exhausted()) break;
     if (seen.has(rw.expression)) continue;
     seen.add(rw.expression);
     let nodes: Node[];
     try {
       nodes = page.ev.select(rw.expression, page.dom);
-    } catch {
+    } catch (err) {
+      if (err instanceof XPathTimeBudgetError) throw err;
       continue; // a rewrite can produce an expression the engine rejects; just not a candidate
     }
     if (!nodes.length || nodes.length > MAX_OBJECTS || !disjoint(nodes)) continue;
@@ -125,7 +137,7 @@ export function relaxAction(action: ExtractAction, vocab: Vocabulary, page: Page
     const taken: Node[][] = nodes.map(() => []);
     let filled = 0;
     for (const f of action.fields) {
-      const chosen = chooseField(f, nodes, taken, vocab, pageVocab, page);
+      const chosen = chooseField(f, nodes, taken, vocab, pageVocab, page, exhausted);
       fields[f.name] = chosen.select;
       if (chosen.mutation) mutations.push(`${f.name}: ${chosen.mutation}`);
       if (chosen.filled) filled++;
@@ -165,6 +177,7 @@ function chooseField(
   vocab: Vocabulary,
   pageVocab: ReturnType<typeof pageVocabulary>,
   page: PageContext,
+  exhausted: () => boolean,
 ): { select: string; mutation: string; filled: boolean } {
   const attempt = (select: string, isRewrite: boolean): Node[][] | undefined => {
     try {
@@ -177,7 +190,8 @@ function chooseField(
       if (filled.some((nodes) => nodes.length > 1)) return undefined;
       if (selected.some((nodes, i) => nodes.some((n) => overlaps(n, taken[i])))) return undefined;
       return selected;
-    } catch {
+    } catch (err) {
+      if (err instanceof XPathTimeBudgetError) throw err;
       return undefined;
     }
   };
@@ -189,6 +203,7 @@ function chooseField(
   }
   const options: { rw: Rewrite; selected: Node[][] }[] = [];
   for (const rw of rewrites(field.select, vocab, pageVocab, field.name)) {
+    if (exhausted()) break;
     const selected = attempt(rw.expression, true);
     if (selected) options.push({ rw, selected });
     if (options.length >= MAX_FIELD_OPTIONS) break;

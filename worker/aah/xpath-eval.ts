@@ -29,8 +29,21 @@ const OPERATOR_NAMES = new Set(['and', 'or', 'div', 'mod']);
 /** A compile error: the message says what is wrong with the expression. */
 export class XPathCompileError extends Error {}
 
+/** Thrown by an evaluation started past the deadline of {@link XPathEvaluator.withDeadline}. */
+export class XPathTimeBudgetError extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`XPath evaluation stopped: over its ${Math.round(budgetMs)} ms budget`);
+    this.name = 'XPathTimeBudgetError';
+  }
+}
+
 /** Compiles expressions once and evaluates them on DOM nodes. Holds only its own cache. */
 export class XPathEvaluator {
+  /** Expressions evaluated so far (skipped ones included): relaxation's work budget counts them. */
+  evaluations = 0;
+  /** performance.now() after which evaluations throw (withDeadline), and the budget it came from. */
+  private deadline = Infinity;
+  private budgetMs = Infinity;
   private readonly cache = new Map<string, { compiled: Compiled; required: Clauses }>();
   /** Per document: whether a needle occurs in it (./xpath-prefilter.ts). */
   private readonly documents = new WeakMap<Node, (needle: Needle) => boolean>();
@@ -65,8 +78,30 @@ export class XPathEvaluator {
     return mayMatch(required, occurs);
   }
 
+  /**
+   * Runs `fn`, in which every evaluation started more than `ms` from now throws
+   * {@link XPathTimeBudgetError}: a page whose markup makes the rules' `//` steps quadratic must
+   * not hold the crawl's thread for seconds.
+   */
+  withDeadline<T>(ms: number, fn: () => T): T {
+    const outer = { deadline: this.deadline, budgetMs: this.budgetMs };
+    this.deadline = Math.min(outer.deadline, performance.now() + ms);
+    this.budgetMs = ms;
+    try {
+      return fn();
+    } finally {
+      ({ deadline: this.deadline, budgetMs: this.budgetMs } = outer);
+    }
+  }
+
+  private countEvaluation(): void {
+    this.evaluations++;
+    if (this.deadline !== Infinity && performance.now() > this.deadline) throw new XPathTimeBudgetError(this.budgetMs);
+  }
+
   /** Nodes selected by `expression` from `context`; [] if it yields no node-set. */
   select(expression: string, context: Node): Node[] {
+    this.countEvaluation();
     const { compiled, required } = this.entry(expression);
     if (!this.mayMatch(required, context)) return [];
     const result = compiled.evaluate({ node: context });
@@ -76,12 +111,14 @@ export class XPathEvaluator {
 
   /** True when the expression's boolean value is true (a non-empty node-set, a true test…). */
   test(expression: string, context: Node): boolean {
+    this.countEvaluation();
     const { compiled, required } = this.entry(expression);
     return this.mayMatch(required, context) && compiled.evaluateBoolean({ node: context });
   }
 
   /** String value of the first node selected, or of a string-valued expression. */
   string(expression: string, context: Node): string {
+    this.countEvaluation();
     return this.compile(expression).evaluateString({ node: context });
   }
 }

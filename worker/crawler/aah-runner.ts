@@ -1,5 +1,5 @@
 import type { MarkupSummary } from '../extract';
-import { compareWithPrevious, createAahEngine, parseKnowledgeBase, type AahEngine, type StructuralComparison, type WebObject } from '../aah';
+import { compareWithPrevious, createAahEngine, parseKnowledgeBase, type AahEngine, type AahEngineOptions, type PageAnalysis, type StructuralComparison, type WebObject } from '../aah';
 import type { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { canonicalize, type QueryHandling } from '../url';
 import type { CrawlItem } from './stage';
@@ -14,6 +14,12 @@ export interface AahVerdict {
   /** This page's objects, then (with `url`) those of earlier pages an adapted rule adopted here extracts. */
   objects: { type: string; fields: Record<string, string>; rule: string; application: string; url?: string }[];
 }
+
+/** Why the AAH left a page alone, for the crawl log. */
+const SKIP_NOTES: Record<NonNullable<PageAnalysis['skipped']>, string> = {
+  'page-too-large': 'aah skipped: page too large to analyse',
+  'too-slow': 'aah skipped: page too slow to analyse (its markup nests hundreds of elements deep)',
+};
 
 /** A fetched HTML page as the AAH reads it. */
 export interface HtmlPage {
@@ -30,6 +36,8 @@ export interface AahRunnerOptions {
   /** How often the stored rules' statuses are re-read (ms). Default 5,000. */
   statusRefreshMs?: number;
   now?: () => number;
+  /** Options of the engine (worker/aah/engine.ts), e.g. its time budget per page. */
+  engine?: AahEngineOptions;
 }
 
 /** What a recrawl of a page tells about its application's rules. */
@@ -75,11 +83,12 @@ export class AahRunner {
   static create(xml: string, queryHandling: QueryHandling, rules: AdaptedRuleStore | null = null, options: AahRunnerOptions = {}): AahRunner {
     const parsed = parseKnowledgeBase(xml);
     if (!parsed.ok) throw new Error(`Invalid knowledge base: ${parsed.errors.slice(0, 5).map((e) => `line ${e.line}: ${e.message}`).join('; ')}`);
-    return new AahRunner(createAahEngine(parsed.kb), queryHandling, rules, options);
+    return new AahRunner(createAahEngine(parsed.kb, options.engine), queryHandling, rules, options);
   }
 
-  analyse(item: CrawlItem): AahVerdict | null {
-    if (!item.html || !item.exchange) return null;
+  /** The AAH's verdict on a fetched page, or why it has none (`skipped`, for the crawl log). */
+  analyse(item: CrawlItem): { verdict: AahVerdict | null; skipped?: string } {
+    if (!item.html || !item.exchange) return { verdict: null };
     return this.analyseHtml({ url: item.url, host: item.host, status: item.exchange.status, headers: item.exchange.headers, html: item.html, markup: item.markup });
   }
 
@@ -89,7 +98,9 @@ export class AahRunner {
    * no longer extract what they did: the template changed.
    */
   recrawl(page: HtmlPage, previousObjects: readonly Pick<WebObject, 'type' | 'fields'>[]): RecrawlCheck {
-    const verdict = this.analyseHtml(page);
+    const { verdict, skipped } = this.analyseHtml(page);
+    // Not analysed: nothing to compare (an empty result would read as a changed template).
+    if (skipped) return { verdict: null, comparison: null, summary: skipped };
     const objects = (verdict?.objects ?? []).filter((o) => !o.url);
     const comparison = previousObjects.length || objects.length ? compareWithPrevious(previousObjects, objects) : null;
     const changes = (comparison?.types ?? []).flatMap((t) => {
@@ -103,7 +114,7 @@ export class AahRunner {
     return { verdict, comparison, summary };
   }
 
-  private analyseHtml(page: HtmlPage): AahVerdict | null {
+  private analyseHtml(page: HtmlPage): { verdict: AahVerdict | null; skipped?: string } {
     this.followDecisions();
     const html = page.html;
     // html is decoded only if the engine reads it (hosts cached as "no application" skip the page).
@@ -115,10 +126,11 @@ export class AahRunner {
       },
     });
     this.storeAdopted(result.adaptation);
-    if (!result.application) return null;
+    if (result.skipped) return { verdict: null, skipped: SKIP_NOTES[result.skipped] };
+    if (!result.application) return { verdict: null };
     const canon = (url: string) => canonicalize(url, undefined, { queryHandling: this.queryHandling }) ?? url;
     const application = result.application.id;
-    return {
+    const verdict: AahVerdict = {
       application,
       restrictNavigation: true,
       follow: result.follow.map((f) => ({ url: canon(f.url), bonus: f.bonus })),
@@ -128,6 +140,7 @@ export class AahRunner {
         ...(result.earlierObjects ?? []).flatMap((e) => e.objects.map((o) => ({ type: o.type, fields: o.fields, rule: o.rule, application, url: e.url }))),
       ],
     };
+    return { verdict };
   }
 
   private storeAdopted(events: { event: string; adaptedRule?: string }[]): void {

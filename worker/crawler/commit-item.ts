@@ -55,7 +55,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
     stats.recordFetch(ex.status, size);
     const problem = item.failure?.reason ?? (ex.truncated ? `truncated-${ex.truncated}` : null);
-    log(problem ?? 'ok', ex.status, item.failure?.message ?? null, size);
+    log(problem ?? 'ok', ex.status, item.failure?.message ?? item.note ?? null, size);
     if (item.failure) stats.recordFailure(item.failure.reason);
     return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority };
   }

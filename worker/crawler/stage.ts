@@ -48,6 +48,8 @@ export interface CrawlItem {
   similarity?: number;
   /** Web objects; `url` is set on objects of an earlier page, extracted once an adapted rule was adopted on this one. */
   objects?: { type: string; fields: Record<string, string>; rule: string; application: string; url?: string }[];
+  /** What the crawl log says of a capture that succeeded, e.g. that the AAH skipped it. */
+  note?: string;
   finishedBy?: { stage: string } & StageResult;
 }
 

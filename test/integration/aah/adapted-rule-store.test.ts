@@ -32,7 +32,7 @@ test('adapted rules: stored on adoption, the cockpit decision followed during th
     applyMigrations(db, resolve('prisma/migrations'));
     let clock = 0;
     const runner = AahRunner.create(KB, 'keep', new AdaptedRuleStore(db, 7), { statusRefreshMs: 1000, now: () => clock });
-    const counts = [1, 2, 3, 4, 5].map((t) => runner.analyse(topic(t))!.objects.length);
+    const counts = [1, 2, 3, 4, 5].map((t) => runner.analyse(topic(t)).verdict!.objects.length);
     assert.deepEqual(counts, [0, 0, 0, 12, 3], "the adopting page also brings the 3 earlier pages' posts");
     const rows = db.prepare('SELECT id, crawlId, status, provenance FROM AdaptedRule').all() as { id: number; crawlId: number; status: string; provenance: string }[];
     assert.deepEqual(rows.map((r) => [r.crawlId, r.status]), [[7, 'pending']]);
@@ -40,20 +40,20 @@ test('adapted rules: stored on adoption, the cockpit decision followed during th
 
     db.prepare("UPDATE AdaptedRule SET status = 'rejected' WHERE id = ?").run(rows[0]!.id);
     clock += 500;
-    assert.deepEqual(runner.analyse(topic(6))!.objects.map((o) => o.rule), [ruleId, ruleId, ruleId], 'statuses not re-read yet');
+    assert.deepEqual(runner.analyse(topic(6)).verdict!.objects.map((o) => o.rule), [ruleId, ruleId, ruleId], 'statuses not re-read yet');
     clock += 1000;
-    assert.deepEqual(runner.analyse(topic(8))!.objects.filter((o) => o.rule === ruleId), [], 'rejected in the cockpit: no longer used');
+    assert.deepEqual(runner.analyse(topic(8)).verdict!.objects.filter((o) => o.rule === ruleId), [], 'rejected in the cockpit: no longer used');
 
     // A hand-broken row is skipped, not a crash; the rejected rule is restored as rejected.
     db.prepare("INSERT INTO AdaptedRule (crawlId, application, originalRule, expression, provenance, status, createdAt) VALUES (8, 'phpbb', 'phpbb/terminal/post', '{broken', '{}', 'pending', '2024-01-01')").run();
     const next = AahRunner.create(KB, 'keep', new AdaptedRuleStore(db, 9));
     assert.deepEqual(next.restored, { usable: 0, rejected: 1, unreadable: 1 });
-    assert.deepEqual(next.analyse(topic(9))!.objects, [], 'the rejected rule is not used by the next crawl');
+    assert.deepEqual(next.analyse(topic(9)).verdict!.objects, [], 'the rejected rule is not used by the next crawl');
 
     db.prepare("UPDATE AdaptedRule SET status = 'approved' WHERE id = ?").run(rows[0]!.id);
     const approved = AahRunner.create(KB, 'keep', new AdaptedRuleStore(db, 10));
     assert.deepEqual(approved.restored, { usable: 1, rejected: 0, unreadable: 1 });
-    assert.deepEqual(approved.analyse(topic(10))!.objects.map((o) => o.rule), [ruleId, ruleId, ruleId], 'an approved rule extracts from the first page');
+    assert.deepEqual(approved.analyse(topic(10)).verdict!.objects.map((o) => o.rule), [ruleId, ruleId, ruleId], 'an approved rule extracts from the first page');
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });

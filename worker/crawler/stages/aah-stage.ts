@@ -10,7 +10,8 @@ export const aahStage: Stage = {
   name: 'aah',
   shouldProcess: (item, ctx) => Boolean(ctx.aah && item.html && item.links),
   process(item, ctx) {
-    const verdict = ctx.aah!.analyse(item);
+    const { verdict, skipped } = ctx.aah!.analyse(item);
+    if (skipped) item.note = skipped;
     if (!verdict) return PROCEED;
     item.objects = verdict.objects;
     applyNavigationVerdict(item.links!, verdict);
