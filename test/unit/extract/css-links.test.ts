@@ -48,3 +48,15 @@ test('broken CSS does not throw', () => {
   assert.deepEqual(cssReferences(`url(${'\\6'.repeat(20000)}`), []);
   assert.equal(cssReferences(`url(${'\\66 '.repeat(3)})`)[0].url, 'fff');
 });
+
+test('an unquoted url() holds no whitespace, quote or parenthesis, as in CSS Syntax', () => {
+  const urls = (css: string) => cssReferences(css).map((r) => r.url);
+  assert.deepEqual(urls('a { background: url(  a.png  ) }'), ['a.png']);
+  // Bad urls: nothing is taken from them.
+  assert.deepEqual(urls('url(a b.png) url(a(b).png) url(a"b.png) url() url(   )'), []);
+  assert.deepEqual(urls('url(a\\ b.png) url(a\\(b\\).png) url(\\66\too.png)'), ['a b.png', 'a(b).png', 'foo.png']);
+  // Runs that made the scanner backtrack: every "url(" scanned to the end, spaces split every way.
+  assert.deepEqual(urls('url('.repeat(5000)), []);
+  assert.deepEqual(urls(`url(${' '.repeat(5000)}`), []);
+  assert.deepEqual(urls(`url(${'url('.repeat(1000)}x.png)`), ['x.png']);
+});
