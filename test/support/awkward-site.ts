@@ -15,7 +15,8 @@ const html = (body: string, charsetHeader = 'utf-8') => ({ type: `text/html; cha
 /**
  * A site full of the awkward routes a crawler meets (Heritrix's FetchHTTPTestServers in spirit):
  * redirect chains and loops, a slow page, a 50 MB page, a gzip bomb, a calendar trap, malformed
- * HTML, wrong charsets, a connection reset. The index links every route.
+ * HTML, wrong charsets, a connection reset, and hostile markup, CSS and headers. The index links
+ * every route.
  */
 export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<AwkwardSite> {
   const requests: AwkwardSite['requests'] = [];
@@ -24,7 +25,20 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       <a href="/redirect/1">chain</a> <a href="/loop/a">loop</a> <a href="/slow">slow</a> <a href="/huge">huge</a>
       <a href="/bomb">bomb</a> <a href="/calendar/2026/01/01">calendar</a> <a href="/malformed">malformed</a>
       <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>
-      <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>`)),
+      <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>
+      <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a>`)),
+    // 100,000 nested elements, then a link: parsed in time proportional to the depth, not its square.
+    '/hostile/nested': (_q, res) => send(res, html(`${'<div>'.repeat(100_000)}<a href="/hostile/after-nesting">after</a>`)),
+    '/hostile/after-nesting': (_q, res) => send(res, html('<p>found below 100,000 open elements</p>')),
+    '/hostile/page': (_q, res) => send(res, html('<link rel="stylesheet" href="/hostile/style.css"><p>styled</p>')),
+    // "url(" then 50,000 spaces: a scanner that splits them every way never gets to the real url().
+    '/hostile/style.css': (_q, res) => send(res, { type: 'text/css', body: `a{background:url(${' '.repeat(50_000)}} b{background:url(/hostile/from-css.png)}` }),
+    '/hostile/from-css.png': (_q, res) => send(res, { type: 'image/png', body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }),
+    // A header value with bytes that are not ASCII (obs-text), written raw: Node's server refuses to.
+    '/hostile/headers': (req) => {
+      const body = '<p>odd headers</p>';
+      req.socket.end(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Odd: caf'), Buffer.from([0xe9, 0xff]), Buffer.from(`\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`)]));
+    },
     '/dup1': (_q, res) => send(res, html('<p>the same bytes twice</p>')),
     '/dup2': (_q, res) => send(res, html('<p>the same bytes twice</p>')),
     '/redirect/1': (_q, res) => redirect(res, '/redirect/2'),

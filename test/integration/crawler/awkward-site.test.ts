@@ -82,6 +82,15 @@ test('malformed HTML and wrong charsets do not stop link extraction', () => {
   assert.equal(captures.get('/nocharset')?.status, 200);
 });
 
+test('hostile markup, stylesheets and headers are archived and their links followed', () => {
+  assert.equal(captures.get('/hostile/nested')?.status, 200);
+  assert.equal(captures.get('/hostile/after-nesting')?.status, 200, 'the link below 100,000 open elements was found');
+  assert.equal(captures.get('/hostile/style.css')?.status, 200);
+  assert.equal(captures.get('/hostile/from-css.png')?.status, 200, 'the url() after the bad one was found');
+  assert.equal(captures.get('/hostile/headers')?.status, 200);
+  assert.equal(log.get('/hostile/headers')?.outcome, 'ok');
+});
+
 test('a connection reset and a 500 leave clear crawl-log entries', () => {
   assert.equal(log.get('/reset')?.outcome, 'connection-reset');
   assert.equal(captures.get('/error500')?.status, 500);
