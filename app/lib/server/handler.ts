@@ -87,15 +87,41 @@ export function apiRoute<P = Record<string, string>>(permission: Permission, han
   };
 }
 
-/** Parses a JSON body with a zod schema (a body that is not JSON is a 400 too). */
+/** Largest JSON body a route reads: a 10 MB knowledge base, JSON-escaped, fits. */
+export const MAX_JSON_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Parses a JSON body with a zod schema (a body that is not JSON is a 400 too). A body over
+ * MAX_JSON_BODY_BYTES is a 413, refused before it is held whole: the schemas bound what a
+ * request may hold only once it is parsed.
+ */
 export async function readJson<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
+  const text = await readBodyText(req, MAX_JSON_BODY_BYTES);
   let body: unknown;
   try {
-    body = await req.json();
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON');
   }
   return schema.parse(body);
+}
+
+async function readBodyText(req: Request, limit: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, `The request body is larger than ${limit / 2 ** 20} MB`);
+  if (Number(req.headers.get('content-length')) > limit) throw tooLarge();
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A positive integer id from a route parameter, or 404. */
