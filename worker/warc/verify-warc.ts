@@ -81,7 +81,8 @@ export async function verifyWarcFile(path: string): Promise<WarcVerification> {
           headBuf = Buffer.concat([headBuf, chunk]);
           const end = headBuf.indexOf(CRLFCRLF);
           if (end < 0 && headBuf.length < MAX_HTTP_HEAD) continue;
-          chunked = /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '');
+          // Only a response holds a payload: a revisit of one that came chunked keeps its head alone.
+          chunked = type === 'response' && /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '');
           chunk = end < 0 ? Buffer.alloc(0) : headBuf.subarray(end + 4);
           headBuf = null;
         }

@@ -6,9 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { WarcWriter, verifyCdxj, verifyWarcFile, type CaptureLocation } from '../../../worker/warc';
 import type { MemberSink } from '../../../worker/warc/member-sink';
-import { field, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { field, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { canonicalize } from '../../../worker/url';
 import { htmlPage, makeExchange } from '../../unit/warc/make-exchange';
 import type { HttpExchange } from '../../../worker/capture';
 
@@ -206,4 +208,56 @@ test('a failed write rejects its captures and every later one; the written ones 
   const { totals, cdxLines } = await verifyDir(dir);
   assert.equal(totals.response, firstFailed, 'the file holds exactly the captures acknowledged');
   assert.equal(cdxLines, firstFailed);
+});
+
+test('generated exchanges (any bytes, odd header values, URLs, statuses) read back whole, with valid digests', async () => {
+  // Header values as servers send them: any byte but CR and LF (obs-text included).
+  const headerValue = fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b.filter((x) => x !== 13 && x !== 10)).toString('latin1'));
+  const exchange = fc.record({
+    url: fc.webUrl({ withQueryParameters: true, withFragments: true }).map((u) => canonicalize(u) ?? 'http://127.0.0.1/'),
+    // Some bodies repeat: revisit records.
+    body: fc.oneof(fc.uint8Array({ maxLength: 6000 }).map((b) => Buffer.from(b)), fc.constant(Buffer.from('the same payload'))),
+    status: fc.constantFrom(200, 200, 203, 206, 301, 404, 410, 500, 999),
+    contentType: fc.oneof(fc.constantFrom('text/html; charset=utf-8', 'application/octet-stream', '', 'image/png'), headerValue),
+    extra: fc.array(fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/), headerValue), { maxLength: 4 }),
+    chunkedOrigin: fc.constantFrom(undefined, 'dechunked' as const, 'raw' as const),
+  });
+  await fc.assert(
+    fc.asyncProperty(fc.array(exchange, { minLength: 1, maxLength: 12 }), async (specs) => {
+      const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-gen-'));
+      const writer = new WarcWriter({ ...options, dir, threads: 1 });
+      await writer.open();
+      const exchanges = specs.map((s) => makeExchange({ url: s.url, body: s.body, status: s.status, contentType: s.contentType, extraHeaders: s.extra.map(([k, v]) => `${k}: ${v}`), chunkedOrigin: s.chunkedOrigin }));
+      const locations = await Promise.all(exchanges.map((ex) => writer.writeCapture(ex)));
+      await writer.close();
+      const { totals } = await verifyDir(dir);
+      assert.equal((totals.response ?? 0) + (totals.revisit ?? 0), specs.length);
+      for (const [i, loc] of locations.entries()) {
+        const fields = await readRecord(dir, loc);
+        assert.equal(field(fields, 'WARC-Target-URI'), exchanges[i]!.url);
+        assert.equal(field(fields, 'WARC-Payload-Digest') ?? exchanges[i]!.payloadDigest, exchanges[i]!.payloadDigest);
+        // The HTTP head is stored byte for byte as received.
+        const fh = await open(join(dir, loc.filename), 'r');
+        const buf = Buffer.alloc(loc.length);
+        await fh.read(buf, 0, loc.length, loc.offset);
+        await fh.close();
+        const raw = gunzipSync(buf);
+        const block = raw.subarray(raw.indexOf('\r\n\r\n') + 4);
+        if (field(fields, 'WARC-Type') === 'response') {
+          assert.ok(block.subarray(0, exchanges[i]!.responseHead.length).equals(exchanges[i]!.responseHead), 'response head as received');
+          assert.ok(parseHttpHead(block), 'the stored head parses as HTTP');
+        }
+      }
+    }),
+    {
+      seed: Number(process.env.TIDEMARK_FUZZ_SEED ?? 20261124),
+      numRuns: Math.round(12 * Number(process.env.TIDEMARK_FUZZ_SCALE ?? 1)),
+      // Found by this test: a revisit whose stored head says chunked (its block has no body) failed
+      // verification. Our fetcher stores heads without chunked; other exchanges may not.
+      examples: [[[
+        { url: 'http://a.aa/', body: Buffer.from('the same payload'), status: 200, contentType: 'text/html', extra: [], chunkedOrigin: undefined },
+        { url: 'http://a.aa/', body: Buffer.from('the same payload'), status: 200, contentType: 'text/html', extra: [], chunkedOrigin: 'raw' },
+      ]]],
+    },
+  );
 });
