@@ -18,7 +18,7 @@ export interface AahVerdict {
 /** Why the AAH left a page alone, for the crawl log. */
 const SKIP_NOTES: Record<NonNullable<PageAnalysis['skipped']>, string> = {
   'page-too-large': 'aah skipped: page too large to analyse',
-  'too-slow': 'aah skipped: page too slow to analyse (its markup nests hundreds of elements deep)',
+  'too-slow': 'aah skipped: page too slow to analyse (over its time budget)',
 };
 
 /** A fetched HTML page as the AAH reads it. */
