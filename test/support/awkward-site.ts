@@ -26,7 +26,10 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       <a href="/bomb">bomb</a> <a href="/calendar/2026/01/01">calendar</a> <a href="/malformed">malformed</a>
       <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>
       <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>
-      <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a>`)),
+      <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a>
+      <a href="/hostile/farm">link farm</a>`)),
+    // More links than the crawl's test ICD follows from one page (scope.maxOutLinksPerPage 100).
+    '/hostile/farm': (_q, res) => send(res, html(Array.from({ length: 150 }, (_, i) => `<a href="/farm/${i + 1}">${i + 1}</a>`).join(' '))),
     // 100,000 nested elements, then a link: parsed in time proportional to the depth, not its square.
     '/hostile/nested': (_q, res) => send(res, html(`${'<div>'.repeat(100_000)}<a href="/hostile/after-nesting">after</a>`)),
     '/hostile/after-nesting': (_q, res) => send(res, html('<p>found below 100,000 open elements</p>')),
@@ -106,6 +109,10 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
     const entry: AwkwardSite['requests'][number] = { path, at: Date.now() };
     requests.push(entry);
     res.on('finish', () => (entry.end = Date.now()));
+    if (path.startsWith('/farm/')) {
+      send(res, html('<p>a farmed page</p>'));
+      return;
+    }
     const calendar = /^\/calendar\/(\d+)\/(\d+)\/(\d+)$/.exec(path);
     if (calendar) {
       // An endless calendar: every day links the next day and the next month.

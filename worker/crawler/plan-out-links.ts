@@ -1,7 +1,8 @@
 import type { ExclusionReason } from '../capture';
+import type { ExtractedLink, ResponseKind } from '../extract';
 import type { Candidate, Rejected } from '../frontier';
 import { checkScope, hostKeyOf, type CompiledScope, type TrapDetector } from '../url';
-import type { CrawlItem } from './stage';
+import type { CrawlItem, OutLink } from './stage';
 
 /** What the schedule stage hands the commit: new candidates and rejected URLs with reasons. */
 export interface OutLinkPlan {
@@ -14,6 +15,22 @@ export interface ScopeInput {
   scope: CompiledScope;
   /** Priority of links when focused crawling gives none: equal, so the frontier goes breadth-first. */
   defaultPriority: number;
+}
+
+/** URLs one sitemap may list (sitemaps.org protocol), whatever scope.maxOutLinksPerPage says. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+/**
+ * A response's links as the crawl takes them: the first `max` in document order (the ICD's
+ * scope.maxOutLinksPerPage; a sitemap's, up to SITEMAP_MAX_URLS), and a crawl-log note on the
+ * rest, or null when none were left out.
+ */
+export function outLinksOf(response: { kind: ResponseKind; links: readonly ExtractedLink[] }, max: number): { links: OutLink[]; note: string | null } {
+  const cap = response.kind === 'sitemap' ? Math.max(max, SITEMAP_MAX_URLS) : max;
+  const links = response.links.slice(0, cap).map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
+  const left = response.links.length - links.length;
+  const rule = cap === max ? 'scope.maxOutLinksPerPage' : `a sitemap lists at most ${SITEMAP_MAX_URLS.toLocaleString('en')} URLs`;
+  return { links, note: left > 0 ? `${left} links past the first ${cap} not followed (${rule})` : null };
 }
 
 /**

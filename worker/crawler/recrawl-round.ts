@@ -6,7 +6,7 @@ import {
   adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
-import { planOutLinks } from './plan-out-links';
+import { outLinksOf, planOutLinks } from './plan-out-links';
 import { archive } from './revisit-pass';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
@@ -187,20 +187,23 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number): Promis
   }
   const changed = ex.payloadDigest !== p.payload_digest || ex.status < 200 || ex.status >= 300;
   let newLinks = 0;
+  let linksNote: string | null = null;
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
   let aah: RecrawlCheck | null = null;
   try {
     if (changed && ex.status >= 200 && ex.status < 300) {
       const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
       const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
-      const links = extracted.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
+      const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
+      linksNote = note;
       if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
       const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links }, ctx.scopeInput(), ctx.traps);
       newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
       if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
     }
   } finally {
-    await archive(ctx, ex, visit, null, aah?.summary ? `${message}; ${aah.summary}` : message).finally(() => releaseBody(ex.body).catch(() => undefined));
+    const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
+    await archive(ctx, ex, visit, null, notes).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
   await storeRecrawlObjects(ctx, p.url, aah);
   return { changed, newLinks, digest: ex.status >= 200 && ex.status < 300 ? ex.payloadDigest : null, etag: validators.etag, lastModified: validators.lastModified };

@@ -48,7 +48,7 @@ export interface CrawlItem {
   similarity?: number;
   /** Web objects; `url` is set on objects of an earlier page, extracted once an adapted rule was adopted on this one. */
   objects?: { type: string; fields: Record<string, string>; rule: string; application: string; url?: string }[];
-  /** What the crawl log says of a capture that succeeded, e.g. that the AAH skipped it. */
+  /** What the crawl log says of a capture that succeeded, e.g. that the AAH skipped it (addNote). */
   note?: string;
   finishedBy?: { stage: string } & StageResult;
 }
@@ -77,4 +77,9 @@ export interface Stage {
   name: string;
   shouldProcess?(item: CrawlItem, ctx: CrawlContext): boolean;
   process(item: CrawlItem, ctx: CrawlContext): StageResult | Promise<StageResult>;
+}
+
+/** Adds a remark to the item's crawl-log note. */
+export function addNote(item: CrawlItem, note: string): void {
+  item.note = item.note ? `${item.note}; ${note}` : note;
 }

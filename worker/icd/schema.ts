@@ -44,6 +44,12 @@ export const scopeSchema = z.object({
   maxQueryVariantsPerPath: z.number().int().min(1).max(1_000_000).default(200),
   /** Distinct dates of one calendar-like URL template per host before further ones are traps. */
   maxCalendarDates: z.number().int().min(1).max(100_000).default(400),
+  /**
+   * Links of one page the crawl follows, in document order (Heritrix's max-outlinks is the same
+   * 6,000): a link farm's page can hold hundreds of thousands, each a frontier row. The rest are
+   * counted in the page's crawl-log entry; the archived page itself keeps them all.
+   */
+  maxOutLinksPerPage: z.number().int().min(1).max(1_000_000).default(6000),
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
   includeRequisites: z.boolean().default(true),
 });

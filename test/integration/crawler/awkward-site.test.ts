@@ -10,7 +10,7 @@ import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
 
 let site: AwkwardSite;
 let out: string;
-let log: Map<string, { outcome: string; status: number | null }>;
+let log: Map<string, { outcome: string; status: number | null; message: string | null }>;
 let captures: Map<string, { status: number; size: number; recordType: string }>;
 let summary: { outcome: string; pages: number; failuresByReason: Record<string, number> };
 
@@ -23,13 +23,13 @@ before(async () => {
     seeds: [`${site.origin}/`],
     politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 4 },
     limits: { connectTimeoutMs: 2000, headersTimeoutMs: 2000, totalTimeoutMs: 3000, maxBodyBytes: 2 * 1024 * 1024, maxDecodedBytes: 10 * 1024 * 1024, maxRetries: 1 },
-    scope: { maxPages: 500, maxCalendarDates: 30 },
+    scope: { maxPages: 500, maxCalendarDates: 30, maxOutLinksPerPage: 100 },
   }));
   const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
   assert.equal(run.code, 0, `crawl finished (stderr: ${run.stderr.slice(-2000)})`);
   summary = JSON.parse(run.stdout.trim().split('\n').pop()!);
   const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
-  log = new Map((db.prepare('SELECT url, outcome, status FROM CrawlLogEntry ORDER BY id').all() as { url: string; outcome: string; status: number | null }[]).map((r) => [new URL(r.url).pathname, r]));
+  log = new Map((db.prepare('SELECT url, outcome, status, message FROM CrawlLogEntry ORDER BY id').all() as { url: string; outcome: string; status: number | null; message: string | null }[]).map((r) => [new URL(r.url).pathname, r]));
   captures = new Map((db.prepare('SELECT url, status, size, recordType FROM Capture').all() as { url: string; status: number; size: number; recordType: string }[]).map((r) => [new URL(r.url).pathname, r]));
   db.close();
 });
@@ -89,6 +89,14 @@ test('hostile markup, stylesheets and headers are archived and their links follo
   assert.equal(captures.get('/hostile/from-css.png')?.status, 200, 'the url() after the bad one was found');
   assert.equal(captures.get('/hostile/headers')?.status, 200);
   assert.equal(log.get('/hostile/headers')?.outcome, 'ok');
+});
+
+test('a page with more links than maxOutLinksPerPage: the first 100 are followed, the crawl log counts the rest', () => {
+  assert.equal(log.get('/hostile/farm')?.outcome, 'ok');
+  assert.equal(log.get('/hostile/farm')?.message, '50 links past the first 100 not followed (scope.maxOutLinksPerPage)');
+  const farmed = [...captures.keys()].filter((p) => p.startsWith('/farm/'));
+  assert.equal(farmed.length, 100);
+  assert.ok(captures.has('/farm/100') && !captures.has('/farm/101'), 'in document order');
 });
 
 test('a connection reset and a 500 leave clear crawl-log entries', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planOutLinks, type ScopeInput } from '../../../worker/crawler/plan-out-links';
+import { outLinksOf, planOutLinks, SITEMAP_MAX_URLS, type ScopeInput } from '../../../worker/crawler/plan-out-links';
 import type { CrawlItem } from '../../../worker/crawler/stage';
 import { compileScope, TrapDetector } from '../../../worker/url';
 
@@ -59,4 +59,17 @@ test('URLs the frontier already holds skip the checks: they only carry a new sco
   );
   assert.deepEqual(plan.candidates.map((c) => [c.url, c.priority]), [['http://other.org/x', 0.7], ['http://example.org/old', 0.2]]);
   assert.deepEqual(plan.rejected.map((r) => [r.url, r.reason]), [['http://example.org/new', 'spam']]);
+});
+
+test('outLinksOf: the first maxOutLinksPerPage links in document order, a note on the rest; sitemaps up to 50,000', () => {
+  const links = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `http://a.example/${i}`, kind: 'navigation' as const, source: 'a@href', anchorText: `l${i}`, context: '' }));
+  const page = outLinksOf({ kind: 'html', links: links(10) }, 4);
+  assert.deepEqual(page.links.map((l) => l.url), ['http://a.example/0', 'http://a.example/1', 'http://a.example/2', 'http://a.example/3']);
+  assert.equal(page.note, '6 links past the first 4 not followed (scope.maxOutLinksPerPage)');
+  assert.deepEqual(outLinksOf({ kind: 'html', links: links(4) }, 4), { links: links(4), note: null });
+  const sitemap = outLinksOf({ kind: 'sitemap', links: links(SITEMAP_MAX_URLS + 7) }, 6000);
+  assert.equal(sitemap.links.length, SITEMAP_MAX_URLS);
+  assert.equal(sitemap.note, `7 links past the first ${SITEMAP_MAX_URLS} not followed (a sitemap lists at most 50,000 URLs)`);
+  // A cap above the protocol's is the ICD's to set.
+  assert.equal(outLinksOf({ kind: 'sitemap', links: links(60_000) }, 70_000).links.length, 60_000);
 });

@@ -1,4 +1,4 @@
-import { PROCEED, type OutLink, type Stage } from '../stage';
+import { addNote, PROCEED, type OutLink, type Stage } from '../stage';
 import type { AahVerdict } from '../aah-runner';
 
 /**
@@ -11,7 +11,7 @@ export const aahStage: Stage = {
   shouldProcess: (item, ctx) => Boolean(ctx.aah && item.html && item.links),
   process(item, ctx) {
     const { verdict, skipped } = ctx.aah!.analyse(item);
-    if (skipped) item.note = skipped;
+    if (skipped) addNote(item, skipped);
     if (!verdict) return PROCEED;
     item.objects = verdict.objects;
     applyNavigationVerdict(item.links!, verdict);

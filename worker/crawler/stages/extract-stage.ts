@@ -1,6 +1,7 @@
 import { decodeContentEncoding, DecompressionBombError } from '../../fetch';
 import { extractFromResponse } from '../../extract';
-import { PROCEED, type Stage } from '../stage';
+import { outLinksOf } from '../plan-out-links';
+import { addNote, PROCEED, type Stage } from '../stage';
 
 /** Formats we parse for links; everything else is archived without looking inside. */
 const PARSEABLE = /^(text\/html|application\/xhtml\+xml|text\/css|application\/(rss|atom)\+xml|application\/xml|text\/xml|application\/feed\+json|text\/plain)/;
@@ -34,7 +35,9 @@ export const extractStage: Stage = {
       text: false,
     });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
-    item.links = result.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
+    const { links, note } = outLinksOf(result, ctx.icd.scope.maxOutLinksPerPage);
+    item.links = links;
+    if (note) addNote(item, note);
     if (ctx.focus && result.kind === 'html') {
       item.htmlText = result.htmlText;
       item.resolved = result.resolved;
