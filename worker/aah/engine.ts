@@ -98,6 +98,13 @@ interface HostState {
   misses: number;
 }
 
+/** A page on which no application's actions ran (none detected, or the page was skipped). */
+function noAnalysis(detectionRan: boolean, skipped?: PageAnalysis['skipped']): PageAnalysis {
+  const analysis: PageAnalysis = { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan, adaptation: [] };
+  if (skipped) analysis.skipped = skipped;
+  return analysis;
+}
+
 /** Creates an engine over a parsed knowledge base. */
 export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {}): AahEngine {
   const opts = {
@@ -136,11 +143,11 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
     let host = hosts.get(hostName);
     if (host && host.decided && !host.app && (host.pages + 1) % opts.negativeRecheckEvery !== 0) {
       host.pages++;
-      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [] };
+      return noAnalysis(false);
     }
     if (!input.dom && (input.html?.length ?? 0) > opts.maxHtmlChars) {
       new URL(input.url); // same contract as analysed pages: an invalid URL is the caller's bug
-      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [], skipped: 'page-too-large' };
+      return noAnalysis(false, 'page-too-large');
     }
     const url = new URL(input.url); // an invalid URL throws before the host's state changes
     if (!host) hosts.set(hostName, (host = { app: null, decided: false, pages: 0, misses: 0 }));
@@ -150,14 +157,14 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
     if (markup && !input.dom && !host.app && detectionDue(host) &&
       !markupMayDetect(kb, ev, { markup, source: () => input.html ?? '', url: url.href, headers: normaliseHeaders(input.headers) })) {
       recordDetection(host, null);
-      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: true, adaptation: [] };
+      return noAnalysis(true);
     }
     const budgetMs = opts.maxAnalysisMs ?? 1000 + (input.html?.length ?? 0) / 1000;
     try {
       return ev.withDeadline(budgetMs, () => analyseWithin(input, host));
     } catch (err) {
       if (!(err instanceof XPathTimeBudgetError)) throw err;
-      return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan: false, adaptation: [], skipped: 'too-slow' };
+      return noAnalysis(false, 'too-slow');
     }
   }
 
@@ -172,7 +179,7 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
         result = host.app ? applyApplication(host.app, page) : undefined;
       }
     } else if (result) host.misses = 0;
-    if (!host.app || !result) return { level: null, follow: [], doNotFollow: [], objects: [], actionsMatched: false, detectionRan, adaptation: [] };
+    if (!host.app || !result) return noAnalysis(detectionRan);
     return { ...result, detectionRan };
   }
 
