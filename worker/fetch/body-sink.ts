@@ -16,20 +16,33 @@ export interface BodySinkOptions {
 /** What `write` asks of the reader: go on, wait for the disk (`drain`), or stop (cap reached). */
 export type SinkSignal = 'continue' | 'pause' | 'full';
 
+/** First size of an in-memory body whose length the server did not announce. */
+const INITIAL_CAPACITY = 16 * 1024;
+
 /**
  * Receives a body as it streams in: hashes it (the WARC payload digest) and keeps it in memory
  * until it outgrows `memoryLimit`, then on disk, so a 50 MB page never sits in the heap.
+ *
+ * In memory, each chunk is copied as it arrives into one buffer (sized by Content-Length when
+ * announced) rather than kept and joined at the end: undici's chunks are views into the socket's
+ * read buffers, which then lived as long as the page beside the joined copy, past the young
+ * generation's collections, until a full one.
  */
 export class BodySink {
   private readonly hash: Hash = createHash('sha1');
-  private chunks: Buffer[] = [];
+  /** The in-memory body: its first `bytes` bytes (until spooled). */
+  private memory: Buffer | null = null;
   private file: WriteStream | null = null;
   private path: string | null = null;
   private fileError: Error | null = null;
   private bytes = 0;
   private overflowed = false;
 
-  constructor(private readonly o: BodySinkOptions) {}
+  /** `expectedBytes`: the announced length (Content-Length), if any, sizes the buffer once. */
+  constructor(
+    private readonly o: BodySinkOptions,
+    private readonly expectedBytes: number | null = null,
+  ) {}
 
   get size(): number {
     return this.bytes;
@@ -52,9 +65,10 @@ export class BodySink {
     let signal: SinkSignal = 'continue';
     if (this.file) {
       if (!this.file.write(part)) signal = 'pause';
+    } else if (this.bytes > this.o.memoryLimit) {
+      signal = this.spool(part);
     } else {
-      this.chunks.push(part);
-      if (this.bytes > this.o.memoryLimit) signal = this.spool();
+      this.keep(part);
     }
     return this.full ? 'full' : signal;
   }
@@ -64,23 +78,36 @@ export class BodySink {
     return new Promise((resolve) => (this.file && this.file.writableNeedDrain ? this.file.once('drain', resolve) : resolve()));
   }
 
-  private spool(): SinkSignal {
+  /** Copies `part`, which ends at `this.bytes`, into the in-memory body, growing it if needed. */
+  private keep(part: Buffer): void {
+    const start = this.bytes - part.length;
+    if (!this.memory || this.bytes > this.memory.length) {
+      const announced = this.expectedBytes !== null && this.expectedBytes <= this.o.memoryLimit ? this.expectedBytes : 0;
+      const doubled = Math.min(Math.max(INITIAL_CAPACITY, 2 * (this.memory?.length ?? 0)), this.o.memoryLimit);
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes, this.memory ? doubled : announced || doubled));
+      this.memory?.copy(grown, 0, 0, start);
+      this.memory = grown;
+    }
+    part.copy(this.memory, start);
+  }
+
+  /** Moves the body to a file; `part`, ending at `this.bytes`, is the chunk that outgrew memory. */
+  private spool(part: Buffer): SinkSignal {
     this.path = join(this.o.spoolDir, `body-${randomUUID()}.bin`);
     this.file = createWriteStream(this.path);
     this.file.on('error', (err) => (this.fileError = err));
-    let ok = true;
-    for (const c of this.chunks) ok = this.file.write(c) && ok;
-    this.chunks = [];
+    const kept = this.bytes - part.length;
+    // Both writes happen: a false return only asks to wait before the next one.
+    const keptWritten = kept === 0 || this.file.write(this.memory!.subarray(0, kept));
+    const ok = this.file.write(part) && keptWritten;
+    this.memory = null;
     return ok ? 'continue' : 'pause';
   }
 
   /** The stored body and its `sha1:` payload digest. Call once, after the last write. */
   async finish(): Promise<{ body: StoredBody; payloadDigest: string }> {
     const payloadDigest = DIGEST_PREFIX + base32(this.hash.digest());
-    if (!this.file) {
-      const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bytes);
-      return { body: { kind: 'memory', bytes }, payloadDigest };
-    }
+    if (!this.file) return { body: { kind: 'memory', bytes: this.exactBody() }, payloadDigest };
     const file = this.file;
     await new Promise<void>((resolve, reject) => {
       if (this.fileError) return reject(this.fileError);
@@ -90,9 +117,16 @@ export class BodySink {
     return { body: { kind: 'file', path: this.path!, size: this.bytes }, payloadDigest };
   }
 
+  /** The in-memory body; copied to its size when its buffer grew by doubling well past it. */
+  private exactBody(): Buffer {
+    const memory = this.memory ?? Buffer.alloc(0);
+    if (memory.length - this.bytes <= this.bytes / 4) return memory.subarray(0, this.bytes);
+    return Buffer.from(memory.subarray(0, this.bytes));
+  }
+
   /** Drops what was received (a failed attempt that will be retried). */
   async discard(): Promise<void> {
-    this.chunks = [];
+    this.memory = null;
     if (this.file) {
       this.file.destroy();
       await rm(this.path!, { force: true });

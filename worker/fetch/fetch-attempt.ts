@@ -81,7 +81,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
         waitingForHeaders?.clear();
         const raw = (c.rawHeaders ?? []) as RawHeaders;
         head = { status, responseHead: buildResponseHead(status, statusText ?? '', raw), headers: headersRecord(raw) };
-        sink = new BodySink(sinkOptions);
+        sink = new BodySink(sinkOptions, announcedLength(head.headers['content-length']));
       },
       onResponseData(c, chunk) {
         if (!sink || settled) return;
@@ -113,4 +113,9 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       fail(err as Error);
     }
   });
+}
+
+/** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */
+function announcedLength(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 }
