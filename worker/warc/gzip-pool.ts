@@ -37,6 +37,20 @@ function b32(bytes) {
   return out;
 }
 const TAIL = Buffer.from('\\r\\n\\r\\n');
+// The record is assembled in one buffer reused from job to job (libdeflate and zlib copy their
+// input anyway): a fresh one per record was garbage this thread, which allocates little else,
+// collected only every few hundred records.
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+function assemble(head, block) {
+  const size = head.length + block.length + TAIL.length;
+  // A rare huge record gets a buffer of its own: the reused one must not keep its size.
+  if (size > ${LIBDEFLATE_MAX_BYTES}) return Buffer.concat([head, block, TAIL]);
+  if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.min(${LIBDEFLATE_MAX_BYTES}, Math.max(size, 2 * scratch.length)));
+  head.copy(scratch, 0);
+  scratch.set(block, head.length);
+  TAIL.copy(scratch, head.length + block.length);
+  return scratch.subarray(0, size);
+}
 const libdeflateGzip = workerData.libdeflate ? import(workerData.libdeflate).then((m) => m.gzip, () => null) : Promise.resolve(null);
 /** A record libdeflate fails on (its WASM heap cannot grow, say) goes to node:zlib rather than failing the capture. */
 function libdeflateMember(gzip, record, level) {
@@ -59,7 +73,7 @@ parentPort.on('message', async (job) => {
     const block = Buffer.from(job.block.buffer, job.block.byteOffset, job.block.byteLength);
     const digest = 'sha1:' + b32(createHash('sha1').update(block).digest());
     const head = Buffer.from(job.head + 'WARC-Block-Digest: ' + digest + '\\r\\n\\r\\n', 'utf8');
-    const record = Buffer.concat([head, block, TAIL]);
+    const record = assemble(head, block);
     // libdeflate returns a copy out of its heap, with a buffer of its own: transferable as it is.
     const member = (gzip && job.level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} && libdeflateMember(gzip, record, job.level)) || zlibMember(record, job.level);
     parentPort.postMessage({ id: job.id, member, digest }, [member.buffer]);

@@ -94,6 +94,18 @@ test('records in memory are gzipped by libdeflate; level 0 and records past its 
   assert.deepEqual(gunzipSync(c.member), recordOf(smallBlock, c.blockDigest));
 });
 
+test('records of any size sent at once to one thread come back each whole (the thread reuses one buffer to assemble them)', async (t) => {
+  const one = new GzipPool(1, 1);
+  t.after(() => one.close());
+  const sizes = [100, 70_000, 300_000, 50, LIBDEFLATE_MAX_BYTES + 1, 200_000, 0, 10];
+  const blocks = sizes.map((n, i) => Buffer.alloc(n, String.fromCharCode(97 + i)));
+  const results = await Promise.all(blocks.map((b) => one.compress(requestHead, [b.subarray(0, b.length >> 1), b.subarray(b.length >> 1)])));
+  results.forEach((r, i) => {
+    assert.equal(r.blockDigest, sha1Digest(blocks[i]!));
+    assert.deepEqual(gunzipSync(r.member), recordOf(blocks[i]!, r.blockDigest), `record ${i} of ${sizes[i]} bytes`);
+  });
+});
+
 test('a libdeflate that cannot be loaded, or throws, leaves the record to node:zlib', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tm-gzip-pool-'));
   const throwing = join(dir, 'throwing.mjs');
