@@ -10,6 +10,8 @@ import { useIcd, useSaveIcd, useStartCrawl } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import { FocusFields } from './focus-fields';
 import { formValuesFromIcd, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
+import { AdvancedSettings, CaptureSettings } from './setting-controls';
+import { touchesAdvanced } from './settings-fields';
 import { TermReview } from './term-review';
 
 /** New ICD (`id` null) or edit an existing one; then start a crawl of it. */
@@ -37,6 +39,7 @@ function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [tried, setTried] = useState(false);
   const [saved, setSaved] = useState(false);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
 
   const update = (patch: Partial<IcdFormValues>) => {
     const next = { ...values, ...patch };
@@ -46,16 +49,22 @@ function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
     if (tried) setErrors(validateForm(next, base).errors);
   };
 
+  /** Shows `found` and moves the focus to the first field in error (opening "Advanced" if needed). */
+  const showErrors = (found: FieldErrors) => {
+    setErrors(found);
+    const ids = Object.keys(found);
+    if (!ids.length) return;
+    if (touchesAdvanced(ids)) setAdvancedOpen(true);
+    // After the render that opens the section: a control inside a closed <details> takes no focus.
+    requestAnimationFrame(() => document.getElementById(ids[0] === 'form' ? 'icd-form-errors' : ids[0]!)?.focus());
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
     const result = validateForm(values, base);
-    setErrors(result.errors);
-    if (Object.keys(result.errors).length) {
-      const first = Object.keys(result.errors)[0]!;
-      document.getElementById(first === 'form' ? 'icd-form-errors' : first)?.focus();
-      return;
-    }
+    showErrors(result.errors);
+    if (Object.keys(result.errors).length) return;
     save.mutate(
       { id, icd: result.icd },
       {
@@ -64,11 +73,13 @@ function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
           if (id === null) router.push(`/icds/${record.id}?created=1`);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.status === 400 && error.issues.length) setErrors(issuesFromApi(error.issues));
+          if (error instanceof ApiError && error.status === 400 && error.issues.length) showErrors(issuesFromApi(error.issues));
         },
       },
     );
   };
+
+  const setting = (id: string, value: string | boolean) => update({ settings: { ...values.settings, [id]: value } });
 
   const startCrawl = () => {
     if (id === null) return;
@@ -140,7 +151,11 @@ function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
         </Field>
       </fieldset>
 
+      <CaptureSettings values={values.settings} errors={errors} onChange={setting} />
+
       <FocusFields values={values} errors={errors} update={update} />
+
+      <AdvancedSettings values={values.settings} errors={errors} onChange={setting} open={advancedOpen} onToggle={setAdvancedOpen} />
 
       <div className="flex flex-wrap items-center gap-3">
         {mayDesign && (

@@ -1,5 +1,6 @@
 import { icdSchema, type IcdInput } from '../../worker/icd/schema';
 import type { ApiIssue } from '../lib/client/api';
+import { SETTING_FIELDS, settingForPath, settingMessage, settingSections, settingValuesFromIcd, type SettingValues } from './settings-fields';
 
 /**
  * The ICD form's model, pure: form values (strings, as inputs hold them) ⇄ ICD input, and zod
@@ -51,6 +52,8 @@ export interface IcdFormValues {
   language: string;
   referencePages: string;
   referenceDepth: string;
+  /** Capture, recrawl and advanced settings, by field id (settings-fields.ts). */
+  settings: SettingValues;
 }
 
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
@@ -92,23 +95,26 @@ export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
     language: f.language ?? '',
     referencePages: str(f.referenceCrawl.maxPages),
     referenceDepth: str(f.referenceCrawl.maxDepth),
+    settings: settingValuesFromIcd(icd),
   };
 }
 
 /**
  * The ICD the form describes, on top of `base` (the stored definition), so settings the form
- * does not show (limits, WARC, coherence, topic terms) are kept.
+ * does not show (topic terms, politeness on/off) are kept.
  */
 export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdInput {
   const b = (base ?? {}) as Partial<IcdInput>;
   const weights = Object.fromEntries(MODULES.map((m) => [m, num(v.moduleWeights[m])]));
+  const settings = settingSections(v.settings, b);
   return {
     ...b,
+    ...settings,
     name: v.name,
     description: v.description,
     seeds: lines(v.seeds),
     scope: {
-      ...b.scope,
+      ...settings.scope,
       allowedHosts: lines(v.allowedHosts),
       include: lines(v.include),
       exclude: lines(v.exclude),
@@ -116,7 +122,7 @@ export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdI
       maxPages: num(v.maxPages),
       maxPagesPerHost: num(v.maxPagesPerHost),
     },
-    politeness: { ...b.politeness, respectRobots: v.respectRobots, minDelayMs: num(v.minDelayMs), maxDelayMs: num(v.maxDelayMs) },
+    politeness: { ...settings.politeness, respectRobots: v.respectRobots, minDelayMs: num(v.minDelayMs), maxDelayMs: num(v.maxDelayMs) },
     userAgent: v.userAgent.trim() === '' ? undefined : v.userAgent,
     focus: {
       ...withoutLanguage(b.focus),
@@ -156,11 +162,16 @@ const LINE_FIELDS: Record<string, string> = {
   'focus.blacklist': 'blacklist',
 };
 
+/** List settings, shown one item per line like LINE_FIELDS. */
+const LINE_SETTINGS = SETTING_FIELDS.filter((f) => f.kind.type === 'lines').map((f) => f.path.join('.'));
+
 /** Where a schema path is shown in the form: the form field's id. */
 export function fieldIdForPath(path: readonly PropertyKey[]): string {
   const parts = path.map(String);
   const joined = parts.join('.');
   for (const [prefix, id] of Object.entries(LINE_FIELDS)) if (joined === prefix || joined.startsWith(`${prefix}.`)) return id;
+  const setting = settingForPath(parts);
+  if (setting) return setting.id;
   const [section, key, index, sub] = parts;
   if (section === 'focus' && (key === 'keywords' || key === 'entities' || key === 'urlPatterns')) {
     if (index === undefined) return key;
@@ -195,7 +206,9 @@ export function fieldIdForPath(path: readonly PropertyKey[]): string {
 export function messageForIssue(issue: { path: readonly PropertyKey[]; message: string }): string {
   const parts = issue.path.map(String);
   const joined = parts.join('.');
-  for (const prefix of Object.keys(LINE_FIELDS)) {
+  const setting = settingForPath(parts);
+  if (setting && setting.kind.type !== 'lines') return settingMessage(setting, issue.message);
+  for (const prefix of [...Object.keys(LINE_FIELDS), ...LINE_SETTINGS]) {
     if (joined.startsWith(`${prefix}.`)) {
       const index = Number(joined.slice(prefix.length + 1).split('.')[0]);
       if (Number.isInteger(index)) return `Line ${index + 1}: ${issue.message}`;

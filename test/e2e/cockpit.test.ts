@@ -47,6 +47,19 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   await seedError.waitFor({ state: 'detached' });
   await page.getByLabel('Min delay between requests to a host (ms)').fill('40');
   await page.getByLabel('Max delay (ms)').fill('200');
+
+  // Advanced settings are folded away; an invalid one there reopens them and takes the focus.
+  const advanced = page.getByTestId('advanced-settings');
+  await advanced.locator('summary').click();
+  await page.getByLabel('Gzip level').fill('12');
+  await page.getByLabel('Retries on 5xx and connection errors').fill('1');
+  await advanced.locator('summary').press('Enter');
+  assert.equal(await advanced.getAttribute('open'), null, 'folded again');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('error-gzipLevel').waitFor();
+  assert.notEqual(await advanced.getAttribute('open'), null);
+  await page.waitForFunction(() => document.activeElement?.id === 'gzipLevel');
+  await page.getByLabel('Gzip level').fill('6');
   await page.getByLabel('Name', { exact: true }).press('Enter');
   await page.waitForURL(/\/icds\/\d+/);
   const icdId = Number(/\/icds\/(\d+)/.exec(page.url())![1]);
@@ -54,10 +67,13 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
 
   const api = new ApiClient(cockpit.url);
   assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
-  const stored = await api.json<{ name: string; definition: { seeds: string[]; politeness: { minDelayMs: number } } }>('GET', `/api/icds/${icdId}`);
+  type Stored = { name: string; definition: { seeds: string[]; politeness: { minDelayMs: number }; warc: { gzipLevel: number }; limits: { maxRetries: number } } };
+  const stored = await api.json<Stored>('GET', `/api/icds/${icdId}`);
   assert.equal(stored.name, 'Harbour fixture');
   assert.deepEqual(stored.definition.seeds, [`${site.origin}/`]);
   assert.equal(stored.definition.politeness.minDelayMs, 40);
+  assert.equal(stored.definition.warc.gzipLevel, 6);
+  assert.equal(stored.definition.limits.maxRetries, 1);
 
   await page.getByTestId('start-crawl').click();
   await page.waitForURL(/\/crawls\/\d+$/);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { icdSchema, parseIcd } from '../../../worker/icd/schema';
 import { fieldErrors, formValuesFromIcd, icdFromFormValues, validateForm } from '../../../app/icds/icd-form-model';
+import { SETTING_FIELDS, touchesAdvanced } from '../../../app/icds/settings-fields';
 
 test('a new form starts from the schema defaults and an empty name and seed list', () => {
   const v = formValuesFromIcd(null);
@@ -59,8 +60,9 @@ test('server issues (400 bodies) are grouped the same way; unknown paths go to t
     { path: ['seeds', 0], message: 'Not a valid http(s) URL' },
     { path: ['focus', 'moduleWeights', 'text'], message: 'Too small' },
     { path: ['limits', 'maxRetries'], message: 'Too big' },
+    { path: ['focus', 'topicTerms', 'elect'], message: 'Expected number' },
   ]);
-  assert.deepEqual(errors, { seeds: ['Line 1: Not a valid http(s) URL'], 'moduleWeights.text': ['Too small'], form: ['Too big'] });
+  assert.deepEqual(errors, { seeds: ['Line 1: Not a valid http(s) URL'], 'moduleWeights.text': ['Too small'], maxRetries: ['Too big'], form: ['Expected number'] });
 });
 
 test('the language field sets focus.language, lower-cased; emptied, it clears the stored one', () => {
@@ -69,4 +71,57 @@ test('the language field sets focus.language, lower-cased; emptied, it clears th
   assert.equal(values.language, 'fra');
   assert.equal(icdFromFormValues({ ...values, language: 'DEU' }, base).focus?.language, 'deu');
   assert.equal('language' in icdFromFormValues({ ...values, language: ' ' }, base).focus!, false);
+});
+
+test('capture and advanced settings reach the ICD: choices, lists, numbers, sizes in MB', () => {
+  const v = formValuesFromIcd(null);
+  assert.equal(v.settings.captureMode, 'snapshot');
+  assert.equal(v.settings.maxBodyBytes, '50');
+  assert.equal(v.settings.aahEnabled, true);
+  Object.assign(v, { name: 'Feeds', seeds: 'https://news.example.org/' });
+  Object.assign(v.settings, {
+    captureMode: 'visit-revisit',
+    recrawlIntervalMinutes: '1440',
+    feeds: 'https://news.example.org/rss\n\n https://news.example.org/atom ',
+    aahEnabled: false,
+    maxBodyBytes: '2.5',
+    rotateBytes: '',
+    queryHandling: 'strip',
+    ignoreRobotsFor: 'https://news.example.org/archive/',
+  });
+  const { icd, errors } = validateForm(v, null);
+  assert.deepEqual(errors, {});
+  const parsed = parseIcd(icd);
+  assert.equal(parsed.coherence.mode, 'visit-revisit');
+  assert.equal(parsed.coherence.recrawlIntervalMinutes, 1440);
+  assert.deepEqual(parsed.coherence.feeds, ['https://news.example.org/rss', 'https://news.example.org/atom']);
+  assert.equal(parsed.aah.enabled, false);
+  assert.equal(parsed.limits.maxBodyBytes, 2.5 * 1024 * 1024);
+  assert.equal(parsed.warc.rotateBytes, 1024 ** 3, 'an emptied field takes the default');
+  assert.equal(parsed.scope.queryHandling, 'strip');
+  assert.deepEqual(parsed.politeness.ignoreRobotsFor, ['https://news.example.org/archive/']);
+});
+
+test('an invalid setting is reported on its own field, sizes in the unit the form shows', () => {
+  const v = { ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/' };
+  v.settings = { ...v.settings, gzipLevel: '12', maxBodyBytes: '0', feeds: 'https://ok.example.org/feed\nfeed.xml', minFeedPollMinutes: '0' };
+  const { errors } = validateForm(v, null);
+  assert.equal(errors.gzipLevel?.length, 1);
+  assert.match(errors.gzipLevel![0]!, /9/);
+  assert.equal(errors.maxBodyBytes?.length, 1);
+  assert.match(errors.maxBodyBytes![0]!, /0\.000977 MB/, 'the schema\'s 1,024-byte minimum, said in MB');
+  assert.deepEqual(errors.feeds, ['Line 2: Not a valid http(s) URL']);
+  assert.equal(errors.minFeedPollMinutes?.length, 1);
+  assert.equal(errors.form, undefined);
+  assert.ok(touchesAdvanced(Object.keys(errors)), 'gzip level and response size are advanced settings');
+  assert.ok(!touchesAdvanced(['feeds', 'minFeedPollMinutes', 'name']));
+});
+
+test('every setting of the form names a real ICD field, and keeps a stored value it does not change', () => {
+  const defaults = icdSchema.parse({ name: 'x', seeds: ['http://x.invalid/'] }) as unknown as Record<string, Record<string, unknown>>;
+  for (const f of SETTING_FIELDS) assert.ok(f.path[1] in defaults[f.path[0]]!, `${f.path.join('.')} is in the schema`);
+  const stored = icdSchema.parse({ name: 'x', seeds: ['http://x.invalid/'], politeness: { enabled: false }, limits: { maxDecodedBytes: 3_000_001 } });
+  const again = icdSchema.parse(icdFromFormValues(formValuesFromIcd(stored), stored));
+  assert.equal(again.politeness.enabled, false);
+  assert.equal(again.limits.maxDecodedBytes, 3_000_001);
 });
