@@ -82,7 +82,7 @@ export class BodySink {
   private keep(part: Buffer): void {
     const start = this.bytes - part.length;
     if (!this.memory || this.bytes > this.memory.length) {
-      const announced = this.expectedBytes !== null && this.expectedBytes <= this.o.memoryLimit ? this.expectedBytes : 0;
+      const announced = this.expectedBytes !== null && this.expectedBytes <= this.o.memoryLimit ? Math.min(this.expectedBytes, this.o.maxBytes) : 0;
       const doubled = Math.min(Math.max(INITIAL_CAPACITY, 2 * (this.memory?.length ?? 0)), this.o.memoryLimit);
       const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes, this.memory ? doubled : announced || doubled));
       this.memory?.copy(grown, 0, 0, start);

@@ -95,3 +95,13 @@ test('a body past the memory limit moves to a file with everything received; one
     rmSync(spoolDir, { recursive: true, force: true });
   }
 });
+
+test('a body cut at the cap keeps no more memory than the cap, whatever length was announced', async () => {
+  const sink = new BodySink({ maxBytes: 2_000, memoryLimit: 1_000_000, spoolDir: '/nonexistent' }, 900_000);
+  const signals = socketChunks(Buffer.alloc(10_000, 'z'), 9).map((chunk) => sink.write(chunk));
+  assert.ok(signals.includes('full'));
+  const { body } = await sink.finish();
+  assert.ok(body.kind === 'memory');
+  assert.equal(body.bytes.length, 2_000);
+  assert.ok(body.bytes.buffer.byteLength <= 2_500, `kept in a buffer of ${body.bytes.buffer.byteLength} bytes`);
+});
