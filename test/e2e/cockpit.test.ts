@@ -101,6 +101,20 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.ok(Number(await page.getByTestId('captures-table').getAttribute('data-total')) >= site.pages.length);
   assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same document');
 
+  // The crawl log: every fetch outcome, filtered by outcome (with counts) and by URL.
+  const logTotal = () => page.getByTestId('crawl-log').getAttribute('data-total').then(Number);
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="crawl-log"]')?.getAttribute('data-total')) > n, site.pages.length);
+  const okOption = await page.locator('#log-outcome option[value="ok"]').innerText();
+  const okCount = Number(/\((\d+)\)/.exec(okOption)![1]);
+  assert.ok(okCount >= site.pages.length, okOption);
+  await page.getByLabel('Outcome').selectOption('ok');
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="crawl-log"]')?.getAttribute('data-total')) === n, okCount);
+  await page.locator('#log-search').fill('page/1.html');
+  await page.locator('#log-search').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid="crawl-log"]')?.getAttribute('data-total') === '1');
+  assert.equal(await logTotal(), 1);
+  assert.deepEqual(await page.getByTestId('log-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-outcome'))), ['ok']);
+
   // Export: request it, follow it to done, download a WARC file and the CDXJ index.
   await page.getByRole('link', { name: 'Export', exact: true }).click();
   await page.waitForURL(new RegExp(`/exports\\?crawl=${crawlId}$`));

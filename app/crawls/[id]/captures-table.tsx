@@ -1,7 +1,8 @@
 'use client';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { Pager } from '../../components/pager';
+import { UrlSearchForm } from '../../components/search-form';
 import { formatBytes, useCaptures } from '../../lib/client/queries';
 
 const PAGE_SIZE = 20;
@@ -10,11 +11,9 @@ const PAGE_SIZE = 20;
 export function CapturesTable({ crawlId }: { crawlId: number }) {
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState('');
-  const [draft, setDraft] = useState('');
   const captures = useCaptures(crawlId, page, query, '', PAGE_SIZE);
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    setQuery(draft.trim());
+  const search = (q: string) => {
+    setQuery(q);
     setPage(1);
   };
   const data = captures.data;
@@ -22,11 +21,7 @@ export function CapturesTable({ crawlId }: { crawlId: number }) {
     <section aria-labelledby="captures-title" className="card space-y-3">
       <div className="flex flex-wrap items-end gap-3">
         <h2 id="captures-title" className="text-lg font-semibold">Latest captures</h2>
-        <form onSubmit={search} role="search" className="ml-auto flex items-end gap-2">
-          <label htmlFor="capture-search" className="text-sm">URL contains</label>
-          <input id="capture-search" className="input w-64" value={draft} onChange={(e) => setDraft(e.target.value)} />
-          <button type="submit" className="btn">Filter</button>
-        </form>
+        <UrlSearchForm id="capture-search" label="Captures" onSearch={search} />
       </div>
       <ErrorMessage error={captures.error} />
       {data && (

@@ -9,6 +9,7 @@ import { appendSample, useCrawlEvents } from '../../lib/client/live';
 import { formatDate, ownerName, useCrawl } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
 import { CapturesTable } from './captures-table';
+import { CrawlLogTable } from './crawl-log-table';
 import { LiveCounters } from './live-counters';
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
@@ -54,6 +55,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       <ThroughputCharts crawlId={crawlId} />
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
       <CapturesTable crawlId={crawlId} />
+      <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
 import type { IcdInput } from '../../../worker/icd/schema';
+import type { LogRow } from '../../../worker/store/capture-store';
 import { api, asPaged, type Paged } from './api';
 
 /** One React Query hook per resource, with structured keys (`['crawls', id, …]`). */
@@ -80,6 +81,13 @@ export interface CaptureRow extends CaptureSummary {
   similarity?: number | null;
 }
 
+/** One fetch outcome of the crawl log (GET /api/crawls/:id/log), its time as JSON has it. */
+export type CrawlLogRow = Omit<LogRow, 'at'> & { id: number; at: string };
+
+export interface CrawlLogPage extends Paged<CrawlLogRow> {
+  outcomes: { outcome: string; count: number }[];
+}
+
 export interface WebObjectRow {
   id: number;
   type: string;
@@ -96,6 +104,7 @@ export const keys = {
   crawls: ['crawls'] as const,
   crawl: (id: number) => ['crawls', id] as const,
   captures: (id: number, page: number, q: string, sort: string) => ['crawls', id, 'captures', { page, q, sort }] as const,
+  log: (id: number, page: number, outcome: string, q: string) => ['crawls', id, 'log', { page, outcome, q }] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
   relevance: (id: number) => ['crawls', id, 'relevance'] as const,
   frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
@@ -129,6 +138,19 @@ export function useCaptures(id: number, page: number, q: string, sort: '' | 'sco
     queryKey: keys.captures(id, page, q, sort),
     queryFn: () => api<Paged<CaptureRow> | CaptureRow[]>('GET', `/api/crawls/${id}/captures?${params}`).then((b) => asPaged(b, page, pageSize)),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** A page of the crawl log; refreshed every few seconds while the crawl runs (failures come through no socket event). */
+export function useCrawlLog(id: number, page: number, outcome: string, q: string, running: boolean, pageSize = 20) {
+  const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
+  if (outcome) params.set('outcome', outcome);
+  if (q) params.set('q', q);
+  return useQuery({
+    queryKey: keys.log(id, page, outcome, q),
+    queryFn: () => api<CrawlLogPage>('GET', `/api/crawls/${id}/log?${params}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: running ? 3000 : false,
   });
 }
 

@@ -122,6 +122,27 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal((await api.request('GET', `/api/icds/${icd.id}`)).status, 404);
   });
 
+  test('the crawl log lists every outcome, robots exclusions included, filtered by outcome and URL', async (t) => {
+    const guarded = await startFixtureSite({ pageCount: 6, robots: 'User-agent: *\nDisallow: /page/2.html\n' });
+    t.after(() => guarded.close());
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Guarded', seeds: [`${guarded.origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
+    const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished']), 'finished');
+    type Log = { items: { url: string; outcome: string; status: number | null; message: string | null }[]; total: number; outcomes: { outcome: string; count: number }[] };
+    const log = await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?pageSize=100`);
+    const counts = Object.fromEntries(log.outcomes.map((o) => [o.outcome, o.count]));
+    // robots.txt itself, /, and the pages it allows: 0 (linked from 3), 1, 3, 4, 5.
+    assert.deepEqual(counts, { ok: 7, robots: 1 });
+    assert.deepEqual(log.outcomes.map((o) => o.outcome), ['ok', 'robots'], 'most frequent first');
+    assert.equal(log.total, 8);
+    const excluded = await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?outcome=robots`);
+    assert.deepEqual(excluded.items.map((e) => [e.url, e.status, e.message]), [[`${guarded.origin}/page/2.html`, null, 'disallowed by robots.txt']]);
+    assert.equal(excluded.total, 1);
+    const one = await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?q=page/3.html`);
+    assert.deepEqual(one.items.map((e) => [e.url, e.outcome, e.status]), [[`${guarded.origin}/page/3.html`, 'ok', 200]]);
+    assert.equal((await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?outcome=ok&q=page/2.html`)).total, 0);
+  });
+
   test('export downloads serve only the files the export lists', async () => {
     const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Small', seeds: [`${site.origin}/`], scope: { maxPages: 3 }, politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });

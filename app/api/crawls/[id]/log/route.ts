@@ -2,15 +2,23 @@ import { apiRoute, idParam, pageParams } from '../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/crawls/:id/log [view] ?page&pageSize&outcome → crawl-log entries, newest first. */
+/**
+ * GET /api/crawls/:id/log [view] ?page&pageSize&outcome&q → crawl-log entries, newest first
+ * (`outcome`: one outcome only; `q`: URL contains), and how many entries of the crawl have each
+ * outcome (for the filter).
+ */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
+  const crawlId = idParam(params.id);
   const outcome = url.searchParams.get('outcome')?.trim();
-  const where = { crawlId: idParam(params.id), ...(outcome ? { outcome } : {}) };
-  const [items, total] = await Promise.all([
+  const q = url.searchParams.get('q')?.trim();
+  const where = { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) };
+  const [items, total, groups] = await Promise.all([
     prisma.crawlLogEntry.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: pageSize }),
     prisma.crawlLogEntry.count({ where }),
+    prisma.crawlLogEntry.groupBy({ by: ['outcome'], where: { crawlId }, _count: { _all: true } }),
   ]);
-  return { items, total, page, pageSize };
+  const outcomes = groups.map((g) => ({ outcome: g.outcome, count: g._count._all })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome));
+  return { items, total, page, pageSize, outcomes };
 });

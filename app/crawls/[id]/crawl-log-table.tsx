@@ -1,0 +1,91 @@
+'use client';
+import { useState } from 'react';
+import { ErrorMessage } from '../../components/error-message';
+import { Pager } from '../../components/pager';
+import { UrlSearchForm } from '../../components/search-form';
+import { formatBytes, useCrawlLog } from '../../lib/client/queries';
+
+const PAGE_SIZE = 20;
+
+/**
+ * Every fetch outcome of the crawl, newest first, as Heritrix's crawl.log: failures and robots
+ * exclusions too, which the captures table does not hold. Filtered by outcome and URL.
+ */
+export function CrawlLogTable({ crawlId, running }: { crawlId: number; running: boolean }) {
+  const [page, setPage] = useState(1);
+  const [outcome, setOutcome] = useState('');
+  const [query, setQuery] = useState('');
+  const log = useCrawlLog(crawlId, page, outcome, query, running, PAGE_SIZE);
+  const search = (q: string) => {
+    setQuery(q);
+    setPage(1);
+  };
+  const data = log.data;
+  const all = data?.outcomes.reduce((n, o) => n + o.count, 0) ?? 0;
+  return (
+    <section aria-labelledby="crawl-log-title" className="card space-y-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <h2 id="crawl-log-title" className="text-lg font-semibold">Crawl log</h2>
+        <UrlSearchForm id="log-search" label="Crawl log" onSearch={search}>
+          <label htmlFor="log-outcome" className="text-sm">Outcome</label>
+          <select
+            id="log-outcome"
+            className="input w-56"
+            value={outcome}
+            onChange={(e) => {
+              setOutcome(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">all ({all})</option>
+            {/* The chosen outcome stays listed while a refresh has not counted it yet. */}
+            {outcome && !data?.outcomes.some((o) => o.outcome === outcome) && <option value={outcome}>{outcome}</option>}
+            {data?.outcomes.map((o) => (
+              <option key={o.outcome} value={o.outcome}>
+                {o.outcome} ({o.count})
+              </option>
+            ))}
+          </select>
+        </UrlSearchForm>
+      </div>
+      <ErrorMessage error={log.error} />
+      {data && (
+        <>
+          <div className="overflow-x-auto">
+            <table className="table-base" data-testid="crawl-log" data-total={data.total}>
+              <caption className="sr-only">Crawl log, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">At</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="text-right">Size</th>
+                  <th scope="col" className="text-right">Time</th>
+                  <th scope="col" className="text-right">Retries</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Message</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((e) => (
+                  <tr key={e.id} data-testid="log-row" data-outcome={e.outcome}>
+                    <td className="whitespace-nowrap">{new Date(e.at).toLocaleTimeString()}</td>
+                    <td className={e.outcome === 'ok' ? 'font-mono text-xs' : 'font-mono text-xs text-red-800'}>{e.outcome}</td>
+                    <td className="tabular-nums">{e.status ?? '–'}</td>
+                    <td className="text-right tabular-nums">{formatBytes(e.size)}</td>
+                    <td className="text-right tabular-nums">{e.durationMs} ms</td>
+                    <td className="text-right tabular-nums">{e.retries}</td>
+                    <td className="max-w-md truncate font-mono text-xs" title={e.url}>{e.url}</td>
+                    <td className="max-w-sm truncate text-xs" title={e.message ?? undefined}>{e.message ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {data.items.length === 0 && <p className="text-sm text-slate-600">No entry{outcome || query ? ' matches' : ' yet'}.</p>}
+          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Crawl log pages" />
+        </>
+      )}
+    </section>
+  );
+}
