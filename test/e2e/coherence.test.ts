@@ -78,6 +78,28 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   await page.mouse.wheel(0, -400);
   await page.waitForFunction((t) => document.querySelector('svg[aria-label="Discovery tree coloured by coherence status"] > g')?.getAttribute('transform') !== t, before);
 
+  // The keyboard: one tab stop in the tree; arrows walk it, Enter shows a page, Left/Right fold and unfold.
+  const focusedUrl = () => page.evaluate(() => document.activeElement?.getAttribute('data-url') ?? null);
+  await node(home).focus();
+  assert.equal(await page.locator('[data-testid="tree-node"][tabindex="0"]').count(), 1, 'one tab stop');
+  await page.keyboard.press('End');
+  const last = await page.locator('[data-testid="tree-node"]').last().getAttribute('data-url');
+  assert.equal(await focusedUrl(), last);
+  await page.keyboard.press('ArrowUp');
+  const previous = await focusedUrl();
+  assert.ok(previous && previous !== last);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('page-detail').locator('h2', { hasText: previous }).waitFor();
+  await page.keyboard.press('Home');
+  assert.equal(await focusedUrl(), await page.locator('[data-testid="tree-node"]').first().getAttribute('data-url'));
+  await node(home).focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.locator(`[data-testid="tree-node"][data-url="${home}"][data-collapsed="true"]`).waitFor();
+  assert.equal(await node(removed).count(), 0);
+  assert.equal(await focusedUrl(), home, 'the folded node keeps the focus');
+  await page.keyboard.press('ArrowRight');
+  await node(removed).waitFor();
+
   // Search finds a node; the summary shows the coherence.
   await page.getByTestId('tree-search').fill('/clock');
   assert.equal(await node(`${site.origin}/clock`).locator('path').getAttribute('stroke'), '#f97316');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDiscoveryTree } from '../../../worker/coherence';
-import { layoutTree, markerPath, pathsToMatches } from '../../../app/crawls/[id]/coherence/tree-layout';
+import { layoutTree, markerPath, nodeAfterKey, pathsToMatches } from '../../../app/crawls/[id]/coherence/tree-layout';
 
 const roots = buildDiscoveryTree([
   { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -35,4 +35,21 @@ test('collapse hides a subtree unless a search match lies inside it', () => {
 test('markers differ by MIME class', () => {
   const shapes = new Set([markerPath('html', 5), markerPath('media', 5), markerPath('other', 5)]);
   assert.equal(shapes.size, 3);
+});
+
+test('the keyboard walks the shown nodes in tree order: down, up, home, end; a collapsed subtree is skipped', () => {
+  const all = layoutTree(roots, new Set()).nodes;
+  assert.deepEqual(all.map((n) => n.url), ['http://x/', 'http://x/a', 'http://x/a/deep', 'http://x/b'], 'parents before children, siblings in order');
+  const walk = (nodes: typeof all, keys: string[], from: string | null) => keys.map((k) => (from = nodeAfterKey(nodes, from, k) ?? from));
+  assert.deepEqual(walk(all, ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown'], 'http://x/'), ['http://x/a', 'http://x/a/deep', 'http://x/b', 'http://x/b']);
+  assert.equal(nodeAfterKey(all, 'http://x/b', 'ArrowDown'), null, 'nothing past the end');
+  assert.equal(nodeAfterKey(all, 'http://x/a/deep', 'ArrowUp'), 'http://x/a');
+  assert.equal(nodeAfterKey(all, 'http://x/', 'ArrowUp'), null);
+  assert.equal(nodeAfterKey(all, 'http://x/a', 'End'), 'http://x/b');
+  assert.equal(nodeAfterKey(all, 'http://x/b', 'Home'), 'http://x/');
+  assert.equal(nodeAfterKey(all, 'http://x/a', 'Enter'), null, 'not a move');
+  const folded = layoutTree(roots, new Set(['http://x/a'])).nodes;
+  assert.equal(nodeAfterKey(folded, 'http://x/a', 'ArrowDown'), 'http://x/b');
+  assert.equal(nodeAfterKey(folded, 'http://x/a/deep', 'ArrowDown'), 'http://x/', 'from a hidden node, the first');
+  assert.equal(nodeAfterKey([], null, 'Home'), null);
 });

@@ -1,9 +1,9 @@
 'use client';
-import { useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
-import { layoutTree, markerPath, STATUS_COLOURS, STATUS_LABELS, type NodeStatus } from './tree-layout';
+import { layoutTree, markerPath, nodeAfterKey, STATUS_COLOURS, STATUS_LABELS, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
 
@@ -108,7 +108,25 @@ function TreeChart(props: {
 }) {
   const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search), [props.tree, props.collapsed, props.search]);
   const svgRef = useRef<SVGSVGElement>(null);
+  const nodeRefs = useRef(new Map<string, SVGGElement>());
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
+  // One tab stop for the whole tree (the node last focused, else the selected one, else the
+  // first); the arrow keys move among the nodes, as in a file tree.
+  const [focused, setFocused] = useState<string | null>(null);
+  const [hasFocus, setHasFocus] = useState(false);
+  const shown = (url: string | null) => url !== null && layout.nodes.some((n) => n.url === url);
+  const tabStop = shown(focused) ? focused : shown(props.selected) ? props.selected : layout.nodes[0]?.url ?? null;
+  const onKey = (n: LaidOutNode, event: KeyboardEvent) => {
+    const expanded = n.childCount > 0 && !n.collapsed;
+    if (event.key === 'Enter' || event.key === ' ') props.onSelect(n.url);
+    else if ((event.key === 'ArrowRight' && n.collapsed) || (event.key === 'ArrowLeft' && expanded)) props.onToggle(n.url);
+    else {
+      const next = nodeAfterKey(layout.nodes, n.url, event.key);
+      if (!next) return;
+      nodeRefs.current.get(next)?.focus();
+    }
+    event.preventDefault();
+  };
   useEffect(() => {
     if (!svgRef.current) return;
     const svg = select(svgRef.current);
@@ -118,15 +136,20 @@ function TreeChart(props: {
   }, []);
   const height = Math.min(Math.max(layout.height + 40, 300), 700);
   return (
-    <svg ref={svgRef} width="100%" height={height} role="img" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
+    <svg ref={svgRef} width="100%" height={height} role="tree" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
       <g transform={`translate(${transform.x + 20},${transform.y + 10}) scale(${transform.k})`}>
         {layout.links.map((l, i) => (
           <path key={i} fill="none" stroke="#cbd5e1" d={`M${l.source.x},${l.source.y}C${(l.source.x + l.target.x) / 2},${l.source.y} ${(l.source.x + l.target.x) / 2},${l.target.y} ${l.target.x},${l.target.y}`} />
         ))}
         {layout.nodes.map((n) => (
-          <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer"
+          <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer outline-none"
             data-testid="tree-node" data-url={n.url} data-status={n.status} data-collapsed={n.collapsed ? 'true' : 'false'}
+            ref={(el) => { if (el) nodeRefs.current.set(n.url, el); else nodeRefs.current.delete(n.url); }}
+            role="treeitem" tabIndex={n.url === tabStop ? 0 : -1} aria-label={`${n.url}: ${STATUS_LABELS[n.status]}`}
+            aria-selected={n.url === props.selected} aria-expanded={n.childCount ? !n.collapsed : undefined}
+            onFocus={() => { setFocused(n.url); setHasFocus(true); }} onBlur={() => setHasFocus(false)} onKeyDown={(e) => onKey(n, e)}
             onClick={() => props.onSelect(n.url)} onDoubleClick={() => props.onToggle(n.url)}>
+            {hasFocus && n.url === focused && <circle r={n.r + 5} fill="none" stroke="#2563eb" strokeWidth={2} strokeDasharray="3 2" data-testid="focus-ring" />}
             <path d={markerPath(n.mimeClass, n.r)} fill={STATUS_COLOURS[n.status]} stroke={n.url === props.selected ? '#2563eb' : n.matches ? '#f97316' : '#fff'} strokeWidth={n.url === props.selected || n.matches ? 3 : 1} />
             <title>{`${n.url}\n${STATUS_LABELS[n.status]} · ${n.coherentBelow} coherent below${n.childCount ? ` · ${n.childCount} children${n.collapsed ? ' (collapsed)' : ''}` : ''}`}</title>
             <text x={n.r + 4} dy="0.32em" fontSize={11} fill="#334155">{shortLabel(n.url)}{n.collapsed ? ` (+${n.childCount})` : ''}</text>

@@ -44,6 +44,7 @@ export interface LaidOutLink {
 }
 
 export interface TreeLayout {
+  /** In tree order: each node before its children, siblings in order. */
   nodes: LaidOutNode[];
   links: LaidOutLink[];
   width: number;
@@ -82,8 +83,9 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
   let minX = Infinity;
   let maxX = -Infinity;
   let maxY = 0;
-  for (const d of laid.descendants()) {
-    if (!d.data.node) continue;
+  // Tree order (parents before children, siblings in order): the keyboard walks it (nodeAfterKey).
+  laid.eachBefore((d) => {
+    if (!d.data.node) return;
     const n = d.data.node;
     // d3's tree is vertical: x across siblings, y down the depth; we draw it left to right.
     const x = d.y - columnWidth;
@@ -97,7 +99,7 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
       collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
     });
     if (d.parent?.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
-  }
+  });
   const shift = Number.isFinite(minX) ? -minX + rowHeight : 0;
   for (const n of nodes) n.y += shift;
   for (const l of links) {
@@ -112,4 +114,18 @@ export function markerPath(mimeClass: MimeClass, r: number): string {
   if (mimeClass === 'media') return `M${-r},${-r}h${2 * r}v${2 * r}h${-2 * r}Z`;
   if (mimeClass === 'other') return `M0,${-r * 1.3}L${r * 1.3},0L0,${r * 1.3}L${-r * 1.3},0Z`;
   return `M${-r},0a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+}
+
+/**
+ * Where a key moves the keyboard focus among the shown nodes (`nodes` in tree order, as
+ * layoutTree gives them), as in a file tree: ArrowDown / ArrowUp to the next / previous node,
+ * Home / End to the first / last. Null for other keys, past either end, or when nothing is shown.
+ * From no node (`url` null or hidden by a collapse) any move starts at the first.
+ */
+export function nodeAfterKey(nodes: readonly LaidOutNode[], url: string | null, key: string): string | null {
+  if (!nodes.length || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(key)) return null;
+  const at = nodes.findIndex((n) => n.url === url);
+  if (key === 'Home' || at < 0) return nodes[0]!.url;
+  if (key === 'End') return nodes[nodes.length - 1]!.url;
+  return nodes[at + (key === 'ArrowDown' ? 1 : -1)]?.url ?? null;
 }
