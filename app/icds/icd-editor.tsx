@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
@@ -9,7 +9,7 @@ import { ApiError } from '../lib/client/api';
 import { useIcd, useSaveIcd, useStartCrawl } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import { FocusFields } from './focus-fields';
-import { formValuesFromIcd, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
+import { formValuesFromIcd, icdFileName, icdFromJsonText, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
 import { AdvancedSettings, CaptureSettings } from './setting-controls';
 import { touchesAdvanced } from './settings-fields';
 import { TermReview } from './term-review';
@@ -20,11 +20,65 @@ export function IcdEditor({ id }: { id: number | null }) {
   if (id !== null && icd.isPending) return <p className="text-slate-600">Loading the crawl definition…</p>;
   if (id !== null && icd.isError) return <ErrorMessage error={icd.error} />;
   const definition = icd.data?.definition ?? null;
+  return <IcdEditorLoaded id={id} name={icd.data?.name ?? ''} definition={definition} />;
+}
+
+function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: string; definition: IcdInput | null }) {
+  // An ICD file loaded into the form (not saved until Create / Save); `n` remounts the form.
+  const [loaded, setLoaded] = useState<{ icd: IcdInput; file: string; n: number } | null>(null);
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : `Edit “${icd.data?.name}”`}</h1>
-      <IcdForm key={id ?? 'new'} id={id} base={definition} />
+      <div className="flex flex-wrap items-baseline gap-4">
+        <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : `Edit “${name}”`}</h1>
+        {definition && <DownloadIcd name={name} definition={definition} />}
+      </div>
+      <LoadIcdFile onLoad={(icd, file) => setLoaded((l) => ({ icd, file, n: (l?.n ?? 0) + 1 }))} />
+      {loaded && (
+        <p role="status" className="text-sm text-emerald-800">
+          Loaded from {loaded.file}: review it, then {id === null ? 'create' : 'save'} it.
+        </p>
+      )}
+      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={loaded?.icd ?? definition} />
       {id !== null && definition && <TermReview icdId={id} definition={definition} />}
+    </div>
+  );
+}
+
+/** The saved definition as a JSON file, for `npx tidemark crawl <file>` or another cockpit. */
+function DownloadIcd({ name, definition }: { name: string; definition: IcdInput }) {
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([JSON.stringify(definition, null, 2) + '\n'], { type: 'application/json' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: icdFileName(name) });
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <button type="button" className="link text-sm" onClick={download} data-testid="download-icd">
+      Download as JSON
+    </button>
+  );
+}
+
+/** Loads an ICD file into the form; a file that is not JSON or not a valid ICD is refused with the reasons. */
+function LoadIcdFile({ onLoad }: { onLoad: (icd: IcdInput, file: string) => void }) {
+  const [errors, setErrors] = useState<string[]>([]);
+  const load = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = ''; // the same file may be chosen again after fixing it
+    if (!file) return;
+    const result = icdFromJsonText(await file.text());
+    setErrors('errors' in result ? result.errors.map((e) => `${file.name}: ${e}`) : []);
+    if ('icd' in result) onLoad(result.icd, file.name);
+  };
+  return (
+    <div>
+      <label htmlFor="icd-file" className="mr-2 text-sm">Load an ICD file (JSON)</label>
+      <input id="icd-file" type="file" accept="application/json,.json" className="text-sm" onChange={load} aria-describedby={errors.length ? 'icd-file-error' : undefined} />
+      {errors.length > 0 && (
+        <ul id="icd-file-error" role="alert" className="mt-1 space-y-0.5 text-sm text-red-700" data-testid="icd-file-errors">
+          {errors.map((e) => <li key={e}>{e}</li>)}
+        </ul>
+      )}
     </div>
   );
 }

@@ -240,3 +240,26 @@ export function validateForm(values: IcdFormValues, base: IcdInput | null): { ic
 export function issuesFromApi(issues: ApiIssue[]): FieldErrors {
   return fieldErrors(issues);
 }
+
+/**
+ * An ICD file (as `npx tidemark crawl` reads it) for the form: the definition, or why it cannot
+ * be loaded — not JSON, or not a valid ICD (each issue with the field it concerns).
+ */
+export function icdFromJsonText(text: string): { icd: IcdInput } | { errors: string[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { errors: [`Not JSON: ${(err as Error).message}`] };
+  }
+  const result = icdSchema.safeParse(json);
+  if (!result.success) return { errors: result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)) };
+  return { icd: json as IcdInput };
+}
+
+/** A file name for an ICD's JSON: its name in lower case, words joined by dashes. */
+export function icdFileName(name: string): string {
+  // NFKD splits accented letters into letter + combining mark; the marks are dropped.
+  const slug = name.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return `${slug || 'crawl-definition'}.icd.json`;
+}

@@ -33,6 +33,14 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   // The form refuses an invalid seed inline, before anything reaches the server.
   await page.getByRole('link', { name: 'New crawl definition' }).first().click();
   await page.waitForURL(/\/icds\/new$/);
+  // An ICD file loads into the form, or is refused with the field at fault.
+  const icdFile = (name: string, icd: unknown) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(icd)) });
+  await page.locator('#icd-file').setInputFiles(icdFile('bad.icd.json', { name: 'x', seeds: ['ftp://nowhere/'] }));
+  await page.getByTestId('icd-file-errors').filter({ hasText: 'bad.icd.json: seeds.0' }).waitFor();
+  await page.locator('#icd-file').setInputFiles(icdFile('harbour.icd.json', { name: 'From a file', description: 'Loaded from a file', seeds: ['http://127.0.0.1:9/'], focus: { topicTerms: { tide: 0.5 } } }));
+  await page.getByRole('status').filter({ hasText: 'Loaded from harbour.icd.json' }).waitFor();
+  assert.equal(await page.getByLabel('Description').inputValue(), 'Loaded from a file');
+  assert.equal(await page.getByTestId('icd-file-errors').count(), 0);
   await page.getByLabel('Name', { exact: true }).fill('Harbour fixture');
   await page.getByLabel('Seed URLs').fill('harbour without scheme');
   await page.getByRole('button', { name: 'Create' }).click();
@@ -67,8 +75,17 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
 
   const api = new ApiClient(cockpit.url);
   assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
-  type Stored = { name: string; definition: { seeds: string[]; politeness: { minDelayMs: number }; warc: { gzipLevel: number }; limits: { maxRetries: number } } };
+  type Stored = {
+    name: string;
+    definition: { seeds: string[]; description: string; politeness: { minDelayMs: number }; warc: { gzipLevel: number }; limits: { maxRetries: number }; focus: { topicTerms: Record<string, number> } };
+  };
   const stored = await api.json<Stored>('GET', `/api/icds/${icdId}`);
+  assert.equal(stored.definition.description, 'Loaded from a file');
+  assert.deepEqual(stored.definition.focus.topicTerms, { tide: 0.5 }, 'kept from the file, though the form does not show it');
+  // The saved definition downloads as the JSON file the CLI reads.
+  const [icdDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-icd').click()]);
+  assert.equal(icdDownload.suggestedFilename(), 'harbour-fixture.icd.json');
+  assert.deepEqual(JSON.parse(readFileSync((await icdDownload.path())!, 'utf8')), stored.definition);
   assert.equal(stored.name, 'Harbour fixture');
   assert.deepEqual(stored.definition.seeds, [`${site.origin}/`]);
   assert.equal(stored.definition.politeness.minDelayMs, 40);

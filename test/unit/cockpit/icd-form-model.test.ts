@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { icdSchema, parseIcd } from '../../../worker/icd/schema';
-import { fieldErrors, formValuesFromIcd, icdFromFormValues, validateForm } from '../../../app/icds/icd-form-model';
+import { fieldErrors, formValuesFromIcd, icdFileName, icdFromFormValues, icdFromJsonText, validateForm } from '../../../app/icds/icd-form-model';
 import { SETTING_FIELDS, touchesAdvanced } from '../../../app/icds/settings-fields';
 
 test('a new form starts from the schema defaults and an empty name and seed list', () => {
@@ -124,4 +124,28 @@ test('every setting of the form names a real ICD field, and keeps a stored value
   const again = icdSchema.parse(icdFromFormValues(formValuesFromIcd(stored), stored));
   assert.equal(again.politeness.enabled, false);
   assert.equal(again.limits.maxDecodedBytes, 3_000_001);
+});
+
+test('an ICD file loads when it is JSON and a valid ICD; otherwise it says why, field by field', () => {
+  const text = JSON.stringify({ name: 'From the CLI', seeds: ['https://a.example.org/'], politeness: { enabled: false }, focus: { topicTerms: { tide: 0.5 } } });
+  const loaded = icdFromJsonText(text);
+  assert.ok('icd' in loaded);
+  // What the form does not show survives a round through it.
+  const again = parseIcd(icdFromFormValues(formValuesFromIcd(loaded.icd), loaded.icd));
+  assert.equal(again.politeness.enabled, false);
+  assert.deepEqual(again.focus.topicTerms, { tide: 0.5 });
+  assert.equal(again.name, 'From the CLI');
+
+  const notJson = icdFromJsonText('{"name": ');
+  assert.ok('errors' in notJson && /^Not JSON/.test(notJson.errors[0]!));
+  const invalid = icdFromJsonText(JSON.stringify({ name: 'x', seeds: ['ftp://a/'], warc: { gzipLevel: 12 } }));
+  assert.ok('errors' in invalid);
+  assert.deepEqual(invalid.errors.map((e) => e.split(':')[0]).sort(), ['seeds.0', 'warc.gzipLevel']);
+  assert.ok('errors' in icdFromJsonText('[]'));
+});
+
+test('an ICD file is named after the definition', () => {
+  assert.equal(icdFileName('Elections 2026: national'), 'elections-2026-national.icd.json');
+  assert.equal(icdFileName('Événements à Paris'), 'evenements-a-paris.icd.json');
+  assert.equal(icdFileName('***'), 'crawl-definition.icd.json');
 });
