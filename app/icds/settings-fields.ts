@@ -27,7 +27,7 @@ export interface SettingField {
 }
 
 const MB = 1024 * 1024;
-const number = (extra: Omit<Extract<SettingKind, { type: 'number' }>, 'type'> = {}): SettingKind => ({ type: 'number', ...extra });
+const numberKind = (extra: Omit<Extract<SettingKind, { type: 'number' }>, 'type'> = {}): SettingKind => ({ type: 'number', ...extra });
 
 export const SETTING_FIELDS: readonly SettingField[] = [
   {
@@ -45,13 +45,13 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     },
     group: 'capture',
   },
-  { id: 'recrawlIntervalMinutes', path: ['coherence', 'recrawlIntervalMinutes'], label: 'Recrawl every (minutes)', hint: '0: no scheduled recrawls. A crawl with recrawls or feeds runs until it is stopped.', kind: number(), group: 'capture' },
+  { id: 'recrawlIntervalMinutes', path: ['coherence', 'recrawlIntervalMinutes'], label: 'Recrawl every (minutes)', hint: '0: no scheduled recrawls. A crawl with recrawls or feeds runs until it is stopped.', kind: numberKind(), group: 'capture' },
   { id: 'feeds', path: ['coherence', 'feeds'], label: 'Feeds to monitor', hint: 'RSS, Atom or JSON Feed URLs, one per line; their new articles are fetched first.', kind: { type: 'lines' }, group: 'capture' },
-  { id: 'minFeedPollMinutes', path: ['coherence', 'minFeedPollMinutes'], label: 'Poll a feed at most every (minutes)', kind: number(), group: 'capture' },
+  { id: 'minFeedPollMinutes', path: ['coherence', 'minFeedPollMinutes'], label: 'Poll a feed at most every (minutes)', kind: numberKind(), group: 'capture' },
   { id: 'aahEnabled', path: ['aah', 'enabled'], label: 'Recognise web applications with the knowledge base', kind: { type: 'boolean' }, group: 'capture' },
 
-  { id: 'concurrency', path: ['politeness', 'concurrency'], label: 'Fetches at once', hint: 'Politeness allows one per host at a time, so more than the number of hosts adds nothing.', kind: number(), group: 'advanced', heading: 'Politeness' },
-  { id: 'delayFactor', path: ['politeness', 'delayFactor'], label: 'Delay factor', hint: 'Wait this many times the last response time (within min and max delay).', kind: number({ step: 0.1 }), group: 'advanced', heading: 'Politeness' },
+  { id: 'concurrency', path: ['politeness', 'concurrency'], label: 'Fetches at once', hint: 'Politeness allows one per host at a time, so more than the number of hosts adds nothing.', kind: numberKind(), group: 'advanced', heading: 'Politeness' },
+  { id: 'delayFactor', path: ['politeness', 'delayFactor'], label: 'Delay factor', hint: 'Wait this many times the last response time (within min and max delay).', kind: numberKind({ step: 0.1 }), group: 'advanced', heading: 'Politeness' },
   { id: 'ignoreRobotsFor', path: ['politeness', 'ignoreRobotsFor'], label: 'Ignore robots.txt for', hint: 'Seed URL prefixes, one per line.', kind: { type: 'lines' }, group: 'advanced', heading: 'Politeness' },
 
   { id: 'surtPrefixes', path: ['scope', 'surtPrefixes'], label: 'SURT prefixes in scope', hint: 'Besides the seeds\' hosts; one per line, e.g. (org,example,)/news', kind: { type: 'lines' }, group: 'advanced', heading: 'Scope' },
@@ -63,21 +63,21 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     group: 'advanced',
     heading: 'Scope',
   },
-  { id: 'maxUrlLength', path: ['scope', 'maxUrlLength'], label: 'Max URL length', kind: number(), group: 'advanced', heading: 'Scope' },
-  { id: 'maxQueryVariantsPerPath', path: ['scope', 'maxQueryVariantsPerPath'], label: 'Query variants per path (trap cap)', kind: number(), group: 'advanced', heading: 'Scope' },
-  { id: 'maxCalendarDates', path: ['scope', 'maxCalendarDates'], label: 'Calendar dates per path (trap cap)', kind: number(), group: 'advanced', heading: 'Scope' },
-  { id: 'maxOutLinksPerPage', path: ['scope', 'maxOutLinksPerPage'], label: 'Links followed per page', kind: number(), group: 'advanced', heading: 'Scope' },
+  { id: 'maxUrlLength', path: ['scope', 'maxUrlLength'], label: 'Max URL length', kind: numberKind(), group: 'advanced', heading: 'Scope' },
+  { id: 'maxQueryVariantsPerPath', path: ['scope', 'maxQueryVariantsPerPath'], label: 'Query variants per path (trap cap)', kind: numberKind(), group: 'advanced', heading: 'Scope' },
+  { id: 'maxCalendarDates', path: ['scope', 'maxCalendarDates'], label: 'Calendar dates per path (trap cap)', kind: numberKind(), group: 'advanced', heading: 'Scope' },
+  { id: 'maxOutLinksPerPage', path: ['scope', 'maxOutLinksPerPage'], label: 'Links followed per page', kind: numberKind(), group: 'advanced', heading: 'Scope' },
   { id: 'includeRequisites', path: ['scope', 'includeRequisites'], label: 'Fetch page requisites (CSS, scripts, images) out of scope', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
 
-  { id: 'connectTimeoutMs', path: ['limits', 'connectTimeoutMs'], label: 'Connect timeout (ms)', kind: number(), group: 'advanced', heading: 'Fetching' },
-  { id: 'headersTimeoutMs', path: ['limits', 'headersTimeoutMs'], label: 'Headers timeout (ms)', kind: number(), group: 'advanced', heading: 'Fetching' },
-  { id: 'totalTimeoutMs', path: ['limits', 'totalTimeoutMs'], label: 'Total timeout per fetch (ms)', kind: number(), group: 'advanced', heading: 'Fetching' },
-  { id: 'maxRetries', path: ['limits', 'maxRetries'], label: 'Retries on 5xx and connection errors', kind: number(), group: 'advanced', heading: 'Fetching' },
-  { id: 'maxBodyBytes', path: ['limits', 'maxBodyBytes'], label: 'Max response size (MB)', hint: 'Longer responses are stored cut, marked WARC-Truncated.', kind: number({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
-  { id: 'maxDecodedBytes', path: ['limits', 'maxDecodedBytes'], label: 'Max decompressed size (MB)', hint: 'Stops compression bombs.', kind: number({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
+  { id: 'connectTimeoutMs', path: ['limits', 'connectTimeoutMs'], label: 'Connect timeout (ms)', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
+  { id: 'headersTimeoutMs', path: ['limits', 'headersTimeoutMs'], label: 'Headers timeout (ms)', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
+  { id: 'totalTimeoutMs', path: ['limits', 'totalTimeoutMs'], label: 'Total timeout per fetch (ms)', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
+  { id: 'maxRetries', path: ['limits', 'maxRetries'], label: 'Retries on 5xx and connection errors', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
+  { id: 'maxBodyBytes', path: ['limits', 'maxBodyBytes'], label: 'Max response size (MB)', hint: 'Longer responses are stored cut, marked WARC-Truncated.', kind: numberKind({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
+  { id: 'maxDecodedBytes', path: ['limits', 'maxDecodedBytes'], label: 'Max decompressed size (MB)', hint: 'Stops compression bombs.', kind: numberKind({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
 
-  { id: 'rotateBytes', path: ['warc', 'rotateBytes'], label: 'WARC file size (MB)', hint: 'A new file is started past this size.', kind: number({ scale: MB }), group: 'advanced', heading: 'WARC' },
-  { id: 'gzipLevel', path: ['warc', 'gzipLevel'], label: 'Gzip level (0–9)', hint: '1 is fast; higher levels save a little space for much more CPU.', kind: number(), group: 'advanced', heading: 'WARC' },
+  { id: 'rotateBytes', path: ['warc', 'rotateBytes'], label: 'WARC file size (MB)', hint: 'A new file is started past this size.', kind: numberKind({ scale: MB }), group: 'advanced', heading: 'WARC' },
+  { id: 'gzipLevel', path: ['warc', 'gzipLevel'], label: 'Gzip level (0–9)', hint: '1 is fast; higher levels save a little space for much more CPU.', kind: numberKind(), group: 'advanced', heading: 'WARC' },
 ];
 
 export type SettingValues = Record<string, string | boolean>;
