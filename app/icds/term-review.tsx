@@ -1,9 +1,9 @@
 'use client';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage } from '../components/error-message';
-import { api } from '../lib/client/api';
+import { ApiError, apiLines } from '../lib/client/api';
 import { useSaveIcd } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 
@@ -15,6 +15,34 @@ interface Term {
 interface ReferenceCrawlResult {
   pages: number | unknown[];
   terms: Term[];
+}
+
+interface Progress {
+  fetched: number;
+  documents: number;
+  total: number;
+  url: string;
+}
+
+/** One line of the reference crawl's answer (POST …/reference-crawl with Accept: application/x-ndjson). */
+type ReferenceCrawlLine = { progress: Progress } | { result: ReferenceCrawlResult } | { error: string; status?: number };
+
+/** Runs the reference crawl, reporting progress; resolves with its result, or throws its error. */
+async function runReferenceCrawl(icdId: number, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<ReferenceCrawlResult> {
+  let result: ReferenceCrawlResult | null = null;
+  try {
+    await apiLines('POST', `/api/icds/${icdId}/reference-crawl`, (raw) => {
+      const line = raw as ReferenceCrawlLine;
+      if ('progress' in line) onProgress(line.progress);
+      else if ('result' in line) result = line.result;
+      else throw new ApiError(line.status ?? 500, line.error);
+    }, signal);
+  } catch (err) {
+    if (signal.aborted) throw new Error('The reference crawl was cancelled; the terms are unchanged.');
+    throw err;
+  }
+  if (!result) throw new Error('The reference crawl ended without a result.');
+  return result;
 }
 
 const fromRecord = (record: Record<string, number> | undefined): Term[] =>
@@ -34,8 +62,15 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
   const [newTerm, setNewTerm] = useState('');
   const [newWeight, setNewWeight] = useState('1');
   const save = useSaveIcd();
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const running = useRef<AbortController | null>(null);
   const run = useMutation({
-    mutationFn: () => api<ReferenceCrawlResult>('POST', `/api/icds/${icdId}/reference-crawl`),
+    mutationFn: () => {
+      running.current = new AbortController();
+      setProgress(null);
+      return runReferenceCrawl(icdId, setProgress, running.current.signal);
+    },
+    onSettled: () => (running.current = null),
     onSuccess: (result) => {
       setTerms([...result.terms].sort((a, b) => b.weight - a.weight));
       setPages(Array.isArray(result.pages) ? result.pages.length : Number(result.pages));
@@ -70,6 +105,18 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
           <button type="button" className="btn" onClick={() => run.mutate()} disabled={run.isPending} data-testid="run-reference-crawl">
             {run.isPending ? 'Running the reference crawl…' : 'Run reference crawl'}
           </button>
+        )}
+        {run.isPending && (
+          <button type="button" className="btn" onClick={() => running.current?.abort()} data-testid="cancel-reference-crawl">
+            Cancel
+          </button>
+        )}
+        {run.isPending && progress && (
+          <span role="status" className="flex items-center gap-2 text-sm text-slate-700" data-testid="reference-progress">
+            <progress max={progress.total} value={progress.documents} className="w-32" />
+            {progress.documents} of up to {progress.total} pages ({progress.fetched} URLs tried)
+            <span className="max-w-xs truncate font-mono text-xs" title={progress.url}>{progress.url}</span>
+          </span>
         )}
         {pages !== null && <span role="status" className="text-sm text-slate-700">{pages} reference pages analysed; review the terms and save.</span>}
       </div>

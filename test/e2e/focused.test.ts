@@ -49,6 +49,8 @@ test('an archivist edits the keywords, reviews the reference crawl terms, and wa
 
   // Reference crawl: the topic terms appear; one is removed and one added before saving.
   await page.getByTestId('run-reference-crawl').click();
+  // Its progress shows while it runs (pages politely 120 ms apart).
+  await page.getByTestId('reference-progress').filter({ hasText: /\d+ of up to 12 pages/ }).waitFor();
   await page.getByTestId('topic-term').first().waitFor({ timeout: 60_000 });
   const terms = await page.getByTestId('topic-term').evaluateAll((els) => els.map((e) => e.getAttribute('data-term')!));
   assert.ok(terms.length >= 3, `terms: ${terms}`);
@@ -62,6 +64,15 @@ test('an archivist edits the keywords, reviews the reference crawl terms, and wa
   assert.equal(reviewed[removed], undefined);
   assert.equal(reviewed.moonrise, 1);
   assert.equal(Object.keys(reviewed).length, terms.length);
+
+  // A second reference crawl, cancelled while it runs, leaves the reviewed terms as they are.
+  const shown = await page.getByTestId('topic-term').count();
+  await page.getByTestId('run-reference-crawl').click();
+  await page.getByTestId('reference-progress').waitFor();
+  await page.getByTestId('cancel-reference-crawl').click();
+  await page.getByText('The reference crawl was cancelled; the terms are unchanged.').waitFor();
+  assert.equal(await page.getByTestId('topic-term').count(), shown);
+  assert.equal(await page.getByTestId('run-reference-crawl').isEnabled(), true);
 
   // The crawl: the relevance chart gains points while its HTTP re-reads are cut off (socket.io only).
   await page.getByTestId('start-crawl').click();

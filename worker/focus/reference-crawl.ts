@@ -24,13 +24,29 @@ export interface ReferenceCrawlResult {
   failures: { url: string; reason: string }[];
 }
 
+/** Where a reference crawl is, after each URL it tried. */
+export interface ReferenceCrawlProgress {
+  /** URLs tried so far (pages and failures). */
+  fetched: number;
+  /** HTML pages kept as reference documents. */
+  documents: number;
+  /** Documents wanted (focus.referenceCrawl.maxPages). */
+  total: number;
+  /** The URL just tried. */
+  url: string;
+}
+
 /**
  * ARCOMEM's reference crawl: the seeds plus up to `focus.referenceCrawl.maxPages` pages within
  * `maxDepth`, fetched politely one at a time, whose main text builds the topic vector
  * (TF-IDF-weighted sum of the documents' vectors plus the keywords and topics). Nothing is
- * archived: this only proposes terms.
+ * archived: this only proposes terms. `signal` stops it between two fetches (the archivist
+ * cancelled or left): the terms then come from the pages fetched so far.
  */
-export async function runReferenceCrawl(icd: Icd, opts: { onProgress?(done: number, total: number): void } = {}): Promise<ReferenceCrawlResult> {
+export async function runReferenceCrawl(
+  icd: Icd,
+  opts: { onProgress?(progress: ReferenceCrawlProgress): void; signal?: AbortSignal } = {},
+): Promise<ReferenceCrawlResult> {
   const { maxPages, maxDepth } = icd.focus.referenceCrawl;
   const spoolDir = mkdtempSync(join(tmpdir(), 'tidemark-reference-'));
   const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir });
@@ -47,35 +63,43 @@ export async function runReferenceCrawl(icd: Icd, opts: { onProgress?(done: numb
   }
   const docs: { url: string; title: string; text: string }[] = [];
   const failures: ReferenceCrawlResult['failures'] = [];
+  /** Fetches one URL: its text becomes a document, its in-scope links are queued. */
+  const learnFrom = async (url: string, depth: number): Promise<void> => {
+    const outcome = await fetcher.fetch(url);
+    if (!outcome.ok) {
+      failures.push({ url, reason: outcome.reason });
+      return;
+    }
+    const ex = outcome.exchange;
+    try {
+      if (ex.status < 200 || ex.status >= 400) {
+        failures.push({ url, reason: `http-${ex.status}` });
+        return;
+      }
+      const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], icd.limits.maxDecodedBytes) : Buffer.alloc(0);
+      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
+      if (result.kind === 'html') docs.push({ url, title: result.title ?? '', text: result.mainText || result.text || '' });
+      for (const link of result.links) {
+        if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;
+        if (seen.has(link.url) || depth + 1 > maxDepth) continue;
+        if (!checkScope({ url: link.url, depth: depth + 1, kind: link.kind }, scope).inScope) continue;
+        seen.add(link.url);
+        queue.push({ url: link.url, depth: depth + 1 });
+      }
+    } catch (err) {
+      failures.push({ url, reason: (err as Error).message });
+    } finally {
+      await releaseBody(ex.body).catch(() => undefined);
+    }
+  };
   try {
-    while (queue.length && docs.length < maxPages) {
+    let fetched = 0;
+    while (queue.length && docs.length < maxPages && !opts.signal?.aborted) {
       const { url, depth } = queue.shift()!;
-      const outcome = await fetcher.fetch(url);
-      if (!outcome.ok) {
-        failures.push({ url, reason: outcome.reason });
-        continue;
-      }
-      const ex = outcome.exchange;
-      try {
-        if (ex.status >= 200 && ex.status < 400) {
-          const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], icd.limits.maxDecodedBytes) : Buffer.alloc(0);
-          const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
-          if (result.kind === 'html') docs.push({ url, title: result.title ?? '', text: result.mainText || result.text || '' });
-          for (const link of result.links) {
-            if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;
-            if (seen.has(link.url) || depth + 1 > maxDepth) continue;
-            if (!checkScope({ url: link.url, depth: depth + 1, kind: link.kind }, scope).inScope) continue;
-            seen.add(link.url);
-            queue.push({ url: link.url, depth: depth + 1 });
-          }
-        } else failures.push({ url, reason: `http-${ex.status}` });
-      } catch (err) {
-        failures.push({ url, reason: (err as Error).message });
-      } finally {
-        await releaseBody(ex.body).catch(() => undefined);
-      }
-      opts.onProgress?.(docs.length, maxPages);
-      if (icd.politeness.enabled && queue.length) await sleep(icd.politeness.minDelayMs);
+      await learnFrom(url, depth);
+      opts.onProgress?.({ fetched: ++fetched, documents: docs.length, total: maxPages, url });
+      // Failures wait like pages (a failing host is not asked again at once); an abort ends the wait.
+      if (icd.politeness.enabled && queue.length) await sleep(icd.politeness.minDelayMs, undefined, { signal: opts.signal }).catch(() => undefined);
     }
   } finally {
     await fetcher.close();

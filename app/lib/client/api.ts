@@ -62,23 +62,55 @@ export function redirectToLogin(): void {
  * non-2xx answer throws an ApiError.
  */
 export async function api<T>(method: string, path: string, body?: unknown, opts: { noRedirect?: boolean } = {}): Promise<T> {
+  const res = await send(method, path, body, opts);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The request `api` makes; a non-2xx answer throws (401 → sign in again). */
+async function send(method: string, path: string, body: unknown, opts: { noRedirect?: boolean; accept?: string; signal?: AbortSignal }): Promise<Response> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.accept) headers.accept = opts.accept;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   const res = await fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: opts.signal,
   });
   if (!res.ok) {
     const error = await errorFromResponse(res);
     if (res.status === 401 && !opts.noRedirect) redirectToLogin();
     throw error;
   }
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return res;
+}
+
+/**
+ * Calls a route that streams its answer as JSON lines (`Accept: application/x-ndjson`): each
+ * line is handed to `onLine` as it arrives, which may throw to stop. Aborting `signal` closes
+ * the request.
+ */
+export async function apiLines(method: string, path: string, onLine: (line: unknown) => void, signal?: AbortSignal): Promise<void> {
+  const res = await send(method, path, undefined, { accept: 'application/x-ndjson', signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += value ?? '';
+      const lines = pending.split('\n');
+      pending = done ? '' : lines.pop()!;
+      for (const line of lines) if (line.trim()) onLine(JSON.parse(line));
+      if (done) return;
+    }
+  } catch (err) {
+    await reader.cancel().catch(() => undefined); // closes the request: the server stops
+    throw err;
+  }
 }
 
 /** A paged list as the API returns it. */

@@ -79,3 +79,34 @@ test('the reference crawl proposes topic terms from the pages near the seeds', {
     await site.close();
   }
 });
+
+test('the reference crawl reports each URL it tries, failures included, and stops when aborted', { timeout: 60_000 }, async () => {
+  const site = await startTopicalSite(10);
+  try {
+    const icd = parseIcd({
+      name: 'Ref', seeds: ['http://127.0.0.1:9/', `${site.origin}/tides/0.html`],
+      politeness: { minDelayMs: 0 },
+      limits: { connectTimeoutMs: 1000 },
+      focus: { enabled: true, referenceCrawl: { maxPages: 4, maxDepth: 2 } },
+    });
+    const seen: { fetched: number; documents: number; total: number; url: string }[] = [];
+    const result = await runReferenceCrawl(icd, { onProgress: (p) => seen.push(p) });
+    assert.equal(seen[0]!.url, 'http://127.0.0.1:9/');
+    assert.deepEqual(seen[0]!, { fetched: 1, documents: 0, total: 4, url: 'http://127.0.0.1:9/' }, 'a failed fetch is reported too');
+    assert.deepEqual(seen.map((p) => p.fetched), seen.map((_, i) => i + 1));
+    assert.equal(seen.at(-1)!.documents, 4);
+    assert.equal(result.documents.length, 4);
+    assert.equal(result.failures.length, 1);
+
+    // Polite (10 s between fetches) and aborted after the first page: it ends during the wait.
+    const stop = new AbortController();
+    const started = Date.now();
+    const polite = parseIcd({ ...icd, seeds: [`${site.origin}/tides/0.html`], politeness: { minDelayMs: 10_000, maxDelayMs: 10_000 } });
+    const cut = await runReferenceCrawl(polite, { onProgress: () => stop.abort(), signal: stop.signal });
+    assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms`);
+    assert.equal(cut.documents.length, 1, 'the terms come from the pages fetched so far');
+    assert.ok(cut.topTerms.length > 0);
+  } finally {
+    await site.close();
+  }
+});

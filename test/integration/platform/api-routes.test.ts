@@ -143,6 +143,32 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal((await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?outcome=ok&q=page/2.html`)).total, 0);
   });
 
+  test('the reference crawl answers as JSON, or streams its progress as JSON lines when asked', async () => {
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+      name: 'Reference', seeds: [`${site.origin}/`], politeness: { minDelayMs: 0 },
+      focus: { enabled: true, keywords: [{ term: 'harbour', weight: 1 }], referenceCrawl: { maxPages: 3, maxDepth: 2 } },
+    });
+    const whole = await api.json<{ pages: { url: string }[]; terms: { term: string }[] }>('POST', `/api/icds/${icd.id}/reference-crawl`);
+    assert.equal(whole.pages.length, 3);
+
+    const res = await api.request('POST', `/api/icds/${icd.id}/reference-crawl`, undefined, { accept: 'application/x-ndjson' });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { progress?: { fetched: number; documents: number; total: number }; result?: typeof whole });
+    const progress = lines.filter((l) => l.progress).map((l) => l.progress!);
+    assert.deepEqual(progress.map((p) => [p.fetched, p.documents, p.total]), [[1, 1, 3], [2, 2, 3], [3, 3, 3]]);
+    assert.equal(lines.at(-1)!.result?.pages.length, 3, 'the result comes last');
+    assert.deepEqual(lines.at(-1)!.result?.terms.map((t) => t.term), whole.terms.map((t) => t.term), 'the same answer either way');
+
+    // Nothing to learn from: 422 as JSON, an error line when streamed.
+    const empty = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Nothing', seeds: [`${site.origin}/nowhere.html`], politeness: { minDelayMs: 0 }, focus: { enabled: true } });
+    assert.equal((await api.request('POST', `/api/icds/${empty.id}/reference-crawl`)).status, 422);
+    const streamed = await api.request('POST', `/api/icds/${empty.id}/reference-crawl`, undefined, { accept: 'application/x-ndjson' });
+    const last = JSON.parse((await streamed.text()).trim().split('\n').at(-1)!) as { error?: string; status?: number };
+    assert.equal(last.status, 422);
+    assert.match(last.error ?? '', /no HTML page to learn from/);
+  });
+
   test('export downloads serve only the files the export lists', async () => {
     const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Small', seeds: [`${site.origin}/`], scope: { maxPages: 3 }, politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
