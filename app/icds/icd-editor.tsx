@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
 import { ApiError } from '../lib/client/api';
 import { useIcd, useSaveIcd, useStartCrawl } from '../lib/client/queries';
+import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
 import { FocusFields } from './focus-fields';
 import { formValuesFromIcd, icdFileName, icdFromJsonText, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
@@ -38,7 +39,7 @@ function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: st
           Loaded from {loaded.file}: review it, then {id === null ? 'create' : 'save'} it.
         </p>
       )}
-      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={loaded?.icd ?? definition} />
+      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={loaded?.icd ?? definition} fromFile={loaded !== null} />
       {id !== null && definition && <TermReview icdId={id} definition={definition} />}
     </div>
   );
@@ -83,7 +84,7 @@ function LoadIcdFile({ onLoad }: { onLoad: (icd: IcdInput, file: string) => void
   );
 }
 
-function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
+function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdInput | null; fromFile?: boolean }) {
   const router = useRouter();
   const save = useSaveIcd();
   const start = useStartCrawl();
@@ -93,12 +94,16 @@ function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [tried, setTried] = useState(false);
   const [saved, setSaved] = useState(false);
+  // Edited since loaded or last saved (a loaded ICD file counts as an edit until saved).
+  const [edited, setEdited] = useState(fromFile);
+  useLeaveGuard(edited);
   const [advancedOpen, setAdvancedOpen] = useState(false);
 
   const update = (patch: Partial<IcdFormValues>) => {
     const next = { ...values, ...patch };
     setValues(next);
     setSaved(false);
+    setEdited(true);
     // After a first attempt, errors follow the typing so they disappear as fields are fixed.
     if (tried) setErrors(validateForm(next, base).errors);
   };
@@ -124,6 +129,7 @@ function IcdForm({ id, base }: { id: number | null; base: IcdInput | null }) {
       {
         onSuccess: (record) => {
           setSaved(true);
+          setEdited(false);
           if (id === null) router.push(`/icds/${record.id}?created=1`);
         },
         onError: (error) => {

@@ -5,6 +5,7 @@ import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError, apiLines } from '../lib/client/api';
 import { useSaveIcd } from '../lib/client/queries';
+import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
 
 interface Term {
@@ -59,6 +60,7 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
   const [terms, setTerms] = useState<Term[]>(() => fromRecord(definition.focus?.topicTerms));
   const [pages, setPages] = useState<number | null>(null);
   const [dirty, setDirty] = useState(false);
+  useLeaveGuard(dirty);
   const [newTerm, setNewTerm] = useState('');
   const [newWeight, setNewWeight] = useState('1');
   const save = useSaveIcd();

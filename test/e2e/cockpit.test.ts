@@ -30,6 +30,20 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
   assert.match(await page.getByTestId('current-user').innerText(), /Signed in as admin\s+admin/i);
 
+  // An edited, unsaved form asks before the tab closes; an untouched one does not.
+  const newIcdUrl = `${cockpit.url}/icds/new`;
+  const leaving = async (edit: boolean) => {
+    const tab = await context.newPage();
+    await tab.goto(newIcdUrl);
+    await tab.getByLabel('Name', { exact: true }).click();
+    if (edit) await tab.getByLabel('Name', { exact: true }).pressSequentially('Half-written');
+    const asked = new Promise<string>((resolve) => tab.once('dialog', (d) => { resolve(d.type()); void d.accept(); }));
+    await tab.close({ runBeforeUnload: true });
+    return Promise.race([asked, new Promise<string>((r) => setTimeout(() => r('no dialog'), 2000))]);
+  };
+  assert.equal(await leaving(true), 'beforeunload');
+  assert.equal(await leaving(false), 'no dialog');
+
   // The form refuses an invalid seed inline, before anything reaches the server.
   await page.getByRole('link', { name: 'New crawl definition' }).first().click();
   await page.waitForURL(/\/icds\/new$/);
