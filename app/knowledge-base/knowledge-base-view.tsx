@@ -3,6 +3,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { useKnowledgeBase, useKnowledgeBases, useSaveKnowledgeBase } from '../lib/client/aah';
+import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
 import { AahTester } from './aah-tester';
 import { AdaptedRules } from './adapted-rules';
@@ -40,6 +41,7 @@ export function KnowledgeBaseView() {
 function Workbench({ name, initialXml }: { name: string; initialXml: string }) {
   const [xml, setXml] = useState(initialXml);
   const [savedXml, setSavedXml] = useState(initialXml);
+  useLeaveGuard(xml !== savedXml);
   const save = useSaveKnowledgeBase();
   const mayDesign = useCan('design');
   return (

@@ -65,4 +65,11 @@ test('the knowledge-base editor names the line of an invalid XPath as you type, 
     return !!doc && (doc.getElementById('p11') as HTMLElement | null)?.style.outlineStyle === 'solid';
   });
   assert.equal(await preview.locator('#p12').evaluate((el: HTMLElement) => el.title), 'phpbb/terminal/post (object)');
+
+  // An unsaved edit of the XML: closing the tab asks first.
+  await editor.press('End');
+  await editor.pressSequentially(' ');
+  const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.type()); void d.accept(); }));
+  await page.close({ runBeforeUnload: true });
+  assert.equal(await Promise.race([asked, new Promise<string>((r) => setTimeout(() => r('no dialog'), 2000))]), 'beforeunload');
 });
