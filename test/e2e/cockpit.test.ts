@@ -146,6 +146,15 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.equal(await logTotal(), 1);
   assert.deepEqual(await page.getByTestId('log-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-outcome'))), ['ok']);
 
+  // Reports, folded until opened: the fixture's one host with every page fetched.
+  await page.getByTestId('crawl-reports').locator('summary').click();
+  const hostRow = page.getByTestId('report-hosts').locator('tbody tr');
+  await hostRow.first().waitFor();
+  const cells = await hostRow.first().locator('td').allInnerTexts();
+  assert.equal(cells[0], new URL(site.origin).host);
+  assert.ok(Number(cells[1]) > site.pages.length, `fetches: ${cells[1]} (the pages and robots.txt)`);
+  assert.match(await page.getByTestId('report-mime').innerText(), /text\/html\s+\d+/);
+
   // Export: request it, follow it to done, download a WARC file and the CDXJ index.
   await page.getByRole('link', { name: 'Export', exact: true }).click();
   await page.waitForURL(new RegExp(`/exports\\?crawl=${crawlId}$`));

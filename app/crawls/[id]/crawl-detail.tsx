@@ -10,6 +10,7 @@ import { formatDate, ownerName, useCrawl } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
 import { CapturesTable } from './captures-table';
 import { CrawlLogTable } from './crawl-log-table';
+import { CrawlReports } from './crawl-reports';
 import { LiveCounters } from './live-counters';
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
@@ -56,6 +57,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
       <CapturesTable crawlId={crawlId} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} />
+      <CrawlReports crawlId={crawlId} running={c.status === 'running'} />
     </div>
   );
 }

@@ -88,6 +88,14 @@ export interface CrawlLogPage extends Paged<CrawlLogRow> {
   outcomes: { outcome: string; count: number }[];
 }
 
+/** Heritrix-style reports of a crawl (GET /api/crawls/:id/report). */
+export interface CrawlReport {
+  hosts: { host: string; fetches: number; ok: number; failed: number; bytes: number }[];
+  hostCount: number;
+  mimeTypes: { mime: string | null; captures: number; bytes: number }[];
+  statuses: { status: number | null; entries: number }[];
+}
+
 export interface WebObjectRow {
   id: number;
   type: string;
@@ -105,6 +113,7 @@ export const keys = {
   crawl: (id: number) => ['crawls', id] as const,
   captures: (id: number, page: number, q: string, sort: string) => ['crawls', id, 'captures', { page, q, sort }] as const,
   log: (id: number, page: number, outcome: string, q: string) => ['crawls', id, 'log', { page, outcome, q }] as const,
+  report: (id: number) => ['crawls', id, 'report'] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
   relevance: (id: number) => ['crawls', id, 'relevance'] as const,
   frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
@@ -151,6 +160,16 @@ export function useCrawlLog(id: number, page: number, outcome: string, q: string
     queryFn: () => api<CrawlLogPage>('GET', `/api/crawls/${id}/log?${params}`),
     placeholderData: keepPreviousData,
     refetchInterval: running ? 3000 : false,
+  });
+}
+
+/** The crawl's reports, read only while shown (`enabled`), refreshed every 5 s while the crawl runs. */
+export function useCrawlReport(id: number, enabled: boolean, running: boolean) {
+  return useQuery({
+    queryKey: keys.report(id),
+    queryFn: () => api<CrawlReport>('GET', `/api/crawls/${id}/report`),
+    enabled,
+    refetchInterval: running ? 5000 : false,
   });
 }
 

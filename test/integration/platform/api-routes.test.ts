@@ -141,6 +141,21 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     const one = await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?q=page/3.html`);
     assert.deepEqual(one.items.map((e) => [e.url, e.outcome, e.status]), [[`${guarded.origin}/page/3.html`, 'ok', 200]]);
     assert.equal((await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?outcome=ok&q=page/2.html`)).total, 0);
+
+    // The reports group the same crawl by host, MIME type and status.
+    type Report = {
+      hosts: { host: string; fetches: number; ok: number; failed: number; bytes: number }[];
+      hostCount: number;
+      mimeTypes: { mime: string | null; captures: number }[];
+      statuses: { status: number | null; entries: number }[];
+    };
+    const report = await api.json<Report>('GET', `/api/crawls/${crawl.id}/report`);
+    const host = new URL(guarded.origin).host;
+    assert.equal(report.hostCount, 1);
+    assert.deepEqual(report.hosts.map(({ bytes: _, ...h }) => h), [{ host, fetches: 8, ok: 7, failed: 1 }]);
+    assert.equal(report.hosts[0]!.bytes, log.items.reduce((n, e) => n + (e as { size?: number }).size!, 0));
+    assert.deepEqual(Object.fromEntries(report.mimeTypes.map((m) => [m.mime, m.captures])), { 'text/html': 6, 'text/plain': 1 });
+    assert.deepEqual(report.statuses, [{ status: 200, entries: 7 }, { status: null, entries: 1 }]);
   });
 
   test('the reference crawl answers as JSON, or streams its progress as JSON lines when asked', async () => {

@@ -1,0 +1,42 @@
+import { apiRoute, idParam } from '../../../../lib/server/handler';
+
+export const dynamic = 'force-dynamic';
+
+/** Most hosts listed; `hostCount` says how many there are in all. */
+const MAX_HOSTS = 200;
+
+// The host (with its port) of an absolute URL, in SQL: the text between "://" and the next "/".
+const AFTER_SCHEME = "substr(url, instr(url, '://') + 3)";
+const HOST_OF_URL = `CASE WHEN instr(${AFTER_SCHEME}, '/') > 0 THEN substr(${AFTER_SCHEME}, 1, instr(${AFTER_SCHEME}, '/') - 1) ELSE ${AFTER_SCHEME} END`;
+
+interface HostRow {
+  host: string;
+  fetches: number;
+  ok: number;
+  failed: number;
+  bytes: number;
+}
+
+/**
+ * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
+ * captures: `hosts` (fetches, ok, failed or excluded, bytes; most fetched first, at most 200, of
+ * `hostCount`), `mimeTypes` (captures and bytes) and `statuses` (crawl-log entries per HTTP
+ * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
+ */
+export const GET = apiRoute<{ id: string }>('view', async ({ params, db }) => {
+  const crawlId = idParam(params.id);
+  const hosts = db
+    .prepare(
+      `SELECT ${HOST_OF_URL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes
+       FROM CrawlLogEntry WHERE crawlId = ? GROUP BY host ORDER BY fetches DESC, host LIMIT ?`,
+    )
+    .all(crawlId, MAX_HOSTS) as HostRow[];
+  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ?`).get(crawlId) as { hostCount: number };
+  const mimeTypes = db
+    .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
+    .all(crawlId) as { mime: string | null; captures: number; bytes: number }[];
+  const statuses = db
+    .prepare('SELECT status, COUNT(*) AS entries FROM CrawlLogEntry WHERE crawlId = ? GROUP BY status ORDER BY entries DESC, status')
+    .all(crawlId) as { status: number | null; entries: number }[];
+  return { hosts, hostCount, mimeTypes, statuses };
+});
