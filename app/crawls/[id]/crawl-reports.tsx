@@ -29,13 +29,22 @@ function ReportTable({ id, caption, heads, rows }: { id: string; caption: string
 /** Heritrix's hosts, MIME-type and status reports, folded until opened (they group the whole crawl log). */
 export function CrawlReports({ crawlId, running }: { crawlId: number; running: boolean }) {
   const [open, setOpen] = useState(false);
-  const report = useCrawlReport(crawlId, open, running);
+  const report = useCrawlReport(crawlId, open);
   const r = report.data;
   return (
     <details className="card" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="crawl-reports">
       <summary className="cursor-pointer text-lg font-semibold">Reports: hosts, MIME types, statuses</summary>
       <ErrorMessage error={report.error} />
       {open && report.isPending && <p className="mt-3 text-sm text-slate-600">Counting…</p>}
+      {r && (
+        <p className="mt-3 flex items-center gap-3 text-sm text-slate-600">
+          Counted at {new Date(report.dataUpdatedAt).toLocaleTimeString()}
+          {running && ' (the crawl goes on)'}
+          <button type="button" className="btn" onClick={() => void report.refetch()} disabled={report.isFetching} data-testid="refresh-reports">
+            {report.isFetching ? 'Counting…' : 'Count again'}
+          </button>
+        </p>
+      )}
       {r && (
         <div className="mt-4 grid gap-6 lg:grid-cols-3">
           <ReportTable
