@@ -155,6 +155,14 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.ok(Number(cells[1]) > site.pages.length, `fetches: ${cells[1]} (the pages and robots.txt)`);
   assert.match(await page.getByTestId('report-mime').innerText(), /text\/html\s+\d+/);
 
+  // A capture's stored record: WARC header, HTTP head and the page's text, read back from the WARC file.
+  const firstCapture = page.getByTestId('capture-url').first();
+  const capturedUrl = await firstCapture.innerText();
+  await firstCapture.click();
+  await page.getByTestId('record-warc-headers').filter({ hasText: `WARC-Target-URI: ${capturedUrl}` }).waitFor();
+  assert.match(await page.getByTestId('record-http-head').innerText(), /^HTTP\/1\.1 200/);
+  assert.match(await page.getByTestId('record-preview').innerText(), /tides and harbours/);
+
   // Export: request it, follow it to done, download a WARC file and the CDXJ index.
   await page.getByRole('link', { name: 'Export', exact: true }).click();
   await page.waitForURL(new RegExp(`/exports\\?crawl=${crawlId}$`));

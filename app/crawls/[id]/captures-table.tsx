@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { Pager } from '../../components/pager';
 import { UrlSearchForm } from '../../components/search-form';
 import { formatBytes, useCaptures } from '../../lib/client/queries';
+import { CaptureRecordView } from './capture-record';
 
 const PAGE_SIZE = 20;
 
@@ -11,6 +12,7 @@ const PAGE_SIZE = 20;
 export function CapturesTable({ crawlId }: { crawlId: number }) {
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState('');
+  const [shown, setShown] = useState<number | null>(null);
   const captures = useCaptures(crawlId, page, query, '', PAGE_SIZE);
   const search = (q: string) => {
     setQuery(q);
@@ -47,7 +49,11 @@ export function CapturesTable({ crawlId }: { crawlId: number }) {
                     <td className="font-mono text-xs">{c.mime ?? '–'}</td>
                     <td className="text-right tabular-nums">{formatBytes(c.size)}</td>
                     <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>
-                    <td className="max-w-xl truncate font-mono text-xs" title={c.url} data-testid="capture-url">{c.url}</td>
+                    <td className="max-w-xl truncate font-mono text-xs" title={c.url}>
+                      <button type="button" className="link max-w-full truncate text-left" onClick={() => setShown(c.id)} aria-label={`Show the stored record of ${c.url}`} data-testid="capture-url">
+                        {c.url}
+                      </button>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -55,6 +61,7 @@ export function CapturesTable({ crawlId }: { crawlId: number }) {
           </div>
           {data.items.length === 0 && <p className="text-sm text-slate-600">No capture{query ? ' matches' : ' yet'}.</p>}
           <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Captures pages" />
+          {shown !== null && <CaptureRecordView key={shown} crawlId={crawlId} captureId={shown} onClose={() => setShown(null)} />}
         </>
       )}
     </section>

@@ -88,6 +88,16 @@ export interface CrawlLogPage extends Paged<CrawlLogRow> {
   outcomes: { outcome: string; count: number }[];
 }
 
+/** A capture's record as stored (GET /api/crawls/:id/captures/:captureId). */
+export interface CaptureRecord {
+  capture: { id: number; url: string; status: number; mime: string | null; recordType: string; warcFile: string; warcOffset: number; fetchedAt: string };
+  warcHeaders: [string, string][];
+  httpHead: string | null;
+  payloadBytes: number;
+  preview: string | null;
+  previewTruncated: boolean;
+}
+
 /** Heritrix-style reports of a crawl (GET /api/crawls/:id/report). */
 export interface CrawlReport {
   hosts: { host: string; fetches: number; ok: number; failed: number; bytes: number }[];
@@ -114,6 +124,7 @@ export const keys = {
   captures: (id: number, page: number, q: string, sort: string) => ['crawls', id, 'captures', { page, q, sort }] as const,
   log: (id: number, page: number, outcome: string, q: string) => ['crawls', id, 'log', { page, outcome, q }] as const,
   report: (id: number) => ['crawls', id, 'report'] as const,
+  record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
   relevance: (id: number) => ['crawls', id, 'relevance'] as const,
   frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
@@ -174,6 +185,10 @@ export function useCrawlReport(id: number, enabled: boolean) {
     enabled,
     refetchOnWindowFocus: false,
   });
+}
+
+export function useCaptureRecord(id: number, captureId: number) {
+  return useQuery({ queryKey: keys.record(id, captureId), queryFn: () => api<CaptureRecord>('GET', `/api/crawls/${id}/captures/${captureId}`) });
 }
 
 export function useCrawlControl() {

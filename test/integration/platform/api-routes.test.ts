@@ -156,6 +156,24 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal(report.hosts[0]!.bytes, log.items.reduce((n, e) => n + (e as { size?: number }).size!, 0));
     assert.deepEqual(Object.fromEntries(report.mimeTypes.map((m) => [m.mime, m.captures])), { 'text/html': 6, 'text/plain': 1 });
     assert.deepEqual(report.statuses, [{ status: 200, entries: 7 }, { status: null, entries: 1 }]);
+
+    // A capture's stored record, read back from its WARC file; its payload as a download.
+    const page3 = `${guarded.origin}/page/3.html`;
+    const [capture] = (await api.json<{ items: { id: number; url: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?q=page/3.html`)).items;
+    assert.equal(capture?.url, page3);
+    type Record = { warcHeaders: [string, string][]; httpHead: string; payloadBytes: number; preview: string | null; previewTruncated: boolean };
+    const record = await api.json<Record>('GET', `/api/crawls/${crawl.id}/captures/${capture.id}`);
+    const warc = new Map(record.warcHeaders);
+    assert.equal(warc.get('WARC-Type'), 'response');
+    assert.equal(warc.get('WARC-Target-URI'), page3);
+    assert.match(record.httpHead, /^HTTP\/1\.1 200 OK\r?\n[\s\S]*content-type: text\/html/i);
+    assert.match(record.preview ?? '', /<title>Page 3<\/title>/);
+    assert.equal(record.previewTruncated, false);
+    const download = await api.request('GET', `/api/crawls/${crawl.id}/captures/${capture.id}?payload=1`);
+    assert.equal(download.headers.get('content-disposition'), "attachment; filename*=UTF-8''3.html");
+    assert.equal(await download.text(), record.preview);
+    assert.equal(Buffer.byteLength(record.preview!), record.payloadBytes);
+    assert.equal((await api.request('GET', `/api/crawls/${crawl.id + 1000}/captures/${capture.id}`)).status, 404, 'a capture of another crawl');
   });
 
   test('the reference crawl answers as JSON, or streams its progress as JSON lines when asked', async () => {

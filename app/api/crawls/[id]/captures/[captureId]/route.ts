@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { readStoredRecord } from '../../../../../../worker/warc/read-record';
+import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
+import { services } from '../../../../../lib/server/services';
+import { payloadFileName, textPreview } from '../../../../../lib/server/record-view';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/crawls/:id/captures/:captureId [view] → the capture's stored record, read back from its
+ * WARC file: `{capture, warcHeaders: [[name, value]…], httpHead, payloadBytes, preview,
+ * previewTruncated}` (`preview`: the start of a textual payload as UTF-8, null for other types).
+ * With `?payload=1`: the payload itself, as a download.
+ */
+export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ req, params, prisma }) => {
+  const crawlId = idParam(params.id);
+  const capture = await prisma.capture.findFirst({ where: { id: idParam(params.captureId), crawlId } });
+  if (!capture) throw new HttpError(404, 'not found');
+  const warcDir = join(services().env.dataDir, 'warcs', String(crawlId));
+  const record = await readStoredRecord(warcDir, capture.warcFile, capture.warcOffset, capture.warcLength).catch((err: Error) => {
+    throw new HttpError(404, `The record cannot be read from ${capture.warcFile}: ${err.message}`);
+  });
+  if (new URL(req.url).searchParams.get('payload') === '1') {
+    return new Response(new Uint8Array(record.payload), {
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(payloadFileName(capture.url))}`,
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  }
+  const { preview, truncated } = textPreview(capture.mime, record.payload);
+  return {
+    capture: { id: capture.id, url: capture.url, status: capture.status, mime: capture.mime, recordType: capture.recordType, warcFile: capture.warcFile, warcOffset: capture.warcOffset, fetchedAt: capture.fetchedAt },
+    warcHeaders: record.warcHeaders,
+    httpHead: record.httpHead,
+    payloadBytes: record.payload.byteLength,
+    preview,
+    previewTruncated: truncated,
+  };
+});
