@@ -27,13 +27,14 @@ export function IcdEditor({ id }: { id: number | null }) {
 function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: string; definition: IcdInput | null }) {
   // An ICD file loaded into the form (not saved until Create / Save); `n` remounts the form.
   const [loaded, setLoaded] = useState<{ icd: IcdInput; file: string; n: number } | null>(null);
+  const mayDesign = useCan('design');
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">
         <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : `Edit “${name}”`}</h1>
         {definition && <DownloadIcd name={name} definition={definition} />}
       </div>
-      <LoadIcdFile onLoad={(icd, file) => setLoaded((l) => ({ icd, file, n: (l?.n ?? 0) + 1 }))} />
+      {mayDesign && <LoadIcdFile onLoad={(icd, file) => setLoaded((l) => ({ icd, file, n: (l?.n ?? 0) + 1 }))} />}
       {loaded && (
         <p role="status" className="text-sm text-emerald-800">
           Loaded from {loaded.file}: review it, then {id === null ? 'create' : 'save'} it.
