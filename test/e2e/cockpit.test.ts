@@ -65,7 +65,8 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.match(page.url(), /\/icds\/new$/);
 
   // Fixed, with quick politeness for the loopback site, submitted with Enter in a text field.
-  await page.getByLabel('Seed URLs').fill(`${site.origin}/`);
+  // A second seed whose connection is always reset: a failure for the crawl log.
+  await page.getByLabel('Seed URLs').fill(`${site.origin}/\n${site.origin}/reset.html`);
   await seedError.waitFor({ state: 'detached' });
   await page.getByLabel('Min delay between requests to a host (ms)').fill('40');
   await page.getByLabel('Max delay (ms)').fill('200');
@@ -101,7 +102,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.equal(icdDownload.suggestedFilename(), 'harbour-fixture.icd.json');
   assert.deepEqual(JSON.parse(readFileSync((await icdDownload.path())!, 'utf8')), stored.definition);
   assert.equal(stored.name, 'Harbour fixture');
-  assert.deepEqual(stored.definition.seeds, [`${site.origin}/`]);
+  assert.deepEqual(stored.definition.seeds, [`${site.origin}/`, `${site.origin}/reset.html`]);
   assert.equal(stored.definition.politeness.minDelayMs, 40);
   assert.equal(stored.definition.warc.gzipLevel, 6);
   assert.equal(stored.definition.limits.maxRetries, 1);
@@ -145,6 +146,19 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   await page.waitForFunction(() => document.querySelector('[data-testid="crawl-log"]')?.getAttribute('data-total') === '1');
   assert.equal(await logTotal(), 1);
   assert.deepEqual(await page.getByTestId('log-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-outcome'))), ['ok']);
+
+  // A failure reason of the counters shows its entries in the crawl log (the URL filter cleared first).
+  await page.locator('#log-search').fill('');
+  await page.locator('#log-search').press('Enter');
+  const reason = page.getByTestId('failed-by-reason').getByRole('button').first();
+  const reasonName = await reason.innerText();
+  await reason.click();
+  assert.equal(await page.getByLabel('Outcome').inputValue(), reasonName);
+  await page.waitForFunction((r) => {
+    const rows = [...document.querySelectorAll('[data-testid="log-row"]')];
+    return rows.length > 0 && rows.every((row) => row.getAttribute('data-outcome') === r);
+  }, reasonName);
+  assert.match(await page.getByTestId('crawl-log').innerText(), /reset\.html/);
 
   // Reports, folded until opened: the fixture's one host with every page fetched.
   await page.getByTestId('crawl-reports').locator('summary').click();

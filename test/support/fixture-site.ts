@@ -37,6 +37,11 @@ export async function startFixtureSite(opts: { pageCount: number; delayMs?: numb
         res.writeHead(200, { 'content-type': 'text/plain' }).end(opts.robots);
         return;
       }
+      // Linked from nowhere: a seed that always fails (the connection is reset, no response).
+      if (path === '/reset.html') {
+        req.socket.destroy();
+        return;
+      }
       const m = /^\/page\/(\d+)\.html$/.exec(path);
       const i = path === '/' ? 0 : m ? Number(m[1]) : -1;
       if (i < 0 || i >= opts.pageCount) {

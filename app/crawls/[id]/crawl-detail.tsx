@@ -1,6 +1,6 @@
 'use client';
 import Link from 'next/link';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CrawlControls } from '../../components/crawl-controls';
 import { ErrorMessage } from '../../components/error-message';
@@ -23,6 +23,12 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   const client = useQueryClient();
   const mayExport = useCan('export');
   const stats = crawl.data?.stats;
+  const [logOutcome, setLogOutcome] = useState('');
+  const showInLog = (reason: string) => {
+    setLogOutcome(reason);
+    document.getElementById('crawl-log')?.scrollIntoView({ block: 'start' });
+    document.getElementById('log-outcome')?.focus();
+  };
 
   // The first sample of the chart is the state the page loaded with.
   useEffect(() => {
@@ -52,11 +58,11 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         {c.definition?.seeds && <> · seeds {c.definition.seeds.join(', ')}</>}
       </p>
       {c.error && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
-      <LiveCounters stats={stats ?? null} />
+      <LiveCounters stats={stats ?? null} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} />
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
       <CapturesTable crawlId={crawlId} />
-      <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} />
+      <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />
       <CrawlReports crawlId={crawlId} running={c.status === 'running'} />
     </div>
   );

@@ -11,9 +11,14 @@ const PAGE_SIZE = 20;
  * Every fetch outcome of the crawl, newest first, as Heritrix's crawl.log: failures and robots
  * exclusions too, which the captures table does not hold. Filtered by outcome and URL.
  */
-export function CrawlLogTable({ crawlId, running }: { crawlId: number; running: boolean }) {
+export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlId: number; running: boolean; outcome: string; onOutcome(outcome: string): void }) {
   const [page, setPage] = useState(1);
-  const [outcome, setOutcome] = useState('');
+  const [shownOutcome, setShownOutcome] = useState(outcome);
+  // Another outcome (chosen here or from the counters' failure reasons) starts at page 1.
+  if (shownOutcome !== outcome) {
+    setShownOutcome(outcome);
+    setPage(1);
+  }
   const [query, setQuery] = useState('');
   const log = useCrawlLog(crawlId, page, outcome, query, running, PAGE_SIZE);
   const search = (q: string) => {
@@ -23,7 +28,7 @@ export function CrawlLogTable({ crawlId, running }: { crawlId: number; running: 
   const data = log.data;
   const all = data?.outcomes.reduce((n, o) => n + o.count, 0) ?? 0;
   return (
-    <section aria-labelledby="crawl-log-title" className="card space-y-3">
+    <section id="crawl-log" aria-labelledby="crawl-log-title" className="card space-y-3">
       <div className="flex flex-wrap items-end gap-3">
         <h2 id="crawl-log-title" className="text-lg font-semibold">Crawl log</h2>
         <UrlSearchForm id="log-search" label="Crawl log" onSearch={search}>
@@ -32,10 +37,7 @@ export function CrawlLogTable({ crawlId, running }: { crawlId: number; running: 
             id="log-outcome"
             className="input w-56"
             value={outcome}
-            onChange={(e) => {
-              setOutcome(e.target.value);
-              setPage(1);
-            }}
+            onChange={(e) => onOutcome(e.target.value)}
           >
             <option value="">all ({all})</option>
             {/* The chosen outcome stays listed while a refresh has not counted it yet. */}

@@ -1,8 +1,11 @@
 import type { CrawlStats } from '../../../worker/events/messages';
 import { formatBytes } from '../../lib/client/queries';
 
-/** The crawl's counters, updated by socket.io events through the query cache. */
-export function LiveCounters({ stats }: { stats: Partial<CrawlStats> | null }) {
+/**
+ * The crawl's counters, updated by socket.io events through the query cache. A failure reason,
+ * when `onFailureReason` is given, shows that reason's entries in the crawl log.
+ */
+export function LiveCounters({ stats, onFailureReason }: { stats: Partial<CrawlStats> | null; onFailureReason?: (reason: string) => void }) {
   const s = stats;
   const counters = [
     { key: 'fetched', label: 'Fetched', value: String(s?.fetched ?? 0) },
@@ -31,7 +34,18 @@ export function LiveCounters({ stats }: { stats: Partial<CrawlStats> | null }) {
           {failed.length > 0 && (
             <div data-testid="failed-by-reason">
               <h2 className="font-semibold">Failed by reason</h2>
-              <ul>{failed.map(([r, n]) => <li key={r}><span className="font-mono">{r}</span>: {n}</li>)}</ul>
+              <ul>
+                {failed.map(([r, n]) => (
+                  <li key={r}>
+                    {onFailureReason ? (
+                      <button type="button" className="link font-mono" onClick={() => onFailureReason(r)} title="Show these in the crawl log">{r}</button>
+                    ) : (
+                      <span className="font-mono">{r}</span>
+                    )}
+                    : {n}
+                  </li>
+                ))}
+              </ul>
             </div>
           )}
           {excluded.length > 0 && (
