@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   });
   if (seeded.oneTimePassword) {
     console.log(`tidemark: created user "admin" with one-time password: ${seeded.oneTimePassword}`);
-    console.log('tidemark: (set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
+    console.log('tidemark: (sign in and change it under Account, or set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
   }
 
   const app = next({ dev: false, dir: process.cwd(), hostname: env.HOST, port: env.PORT });

@@ -58,6 +58,9 @@ export function AppShell({ children }: { children: ReactNode }) {
                 <span data-testid="current-user">
                   Signed in as <strong>{user.username}</strong> <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs uppercase tracking-wide text-slate-700">{user.role}</span>
                 </span>
+                <Link href="/account" className="link" aria-current={pathname === '/account' ? 'page' : undefined}>
+                  Account
+                </Link>
                 <button type="button" className="btn" onClick={() => logout.mutate()} disabled={logout.isPending}>
                   Sign out
                 </button>

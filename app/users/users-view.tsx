@@ -69,15 +69,53 @@ export function UsersView() {
         <div className="card overflow-x-auto p-0">
           <table className="table-base">
             <caption className="sr-only">Users</caption>
-            <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead>
+            <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col">Change</th></tr></thead>
             <tbody>
               {users.data.map((u) => (
-                <tr key={u.id}><td>{u.username}</td><td>{u.role} <span className="text-xs text-slate-600">({ROLE_HELP[u.role] ?? ''})</span></td><td>{formatDate(u.createdAt)}</td></tr>
+                <tr key={u.id} data-testid="user-row" data-username={u.username}>
+                  <td>{u.username}</td>
+                  <td>{u.role} <span className="text-xs text-slate-600">({ROLE_HELP[u.role] ?? ''})</span></td>
+                  <td>{formatDate(u.createdAt)}</td>
+                  <td><UserChange user={u} /></td>
+                </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
     </div>
+  );
+}
+
+/** An admin's change to one user: another role, or a new password (which ends the user's sessions). */
+function UserChange({ user }: { user: UserRow }) {
+  const client = useQueryClient();
+  const [role, setRole] = useState(user.role);
+  const [password, setPassword] = useState('');
+  const save = useMutation({
+    mutationFn: () => api<UserRow>('PATCH', `/api/users/${user.id}`, { ...(role !== user.role ? { role } : {}), ...(password ? { password } : {}) }),
+    onSuccess: () => {
+      setPassword('');
+      void client.invalidateQueries({ queryKey: ['users'] });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const issue = save.error instanceof ApiError ? save.error.issues.map((i) => i.message).join('; ') || save.error.message : save.error?.message;
+  const id = `user-${user.id}`;
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-center gap-2" aria-label={`Change ${user.username}`}>
+      <label htmlFor={`${id}-role`} className="sr-only">Role of {user.username}</label>
+      <select id={`${id}-role`} className="input w-32" value={role} onChange={(e) => setRole(e.target.value)}>
+        {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+      </select>
+      <label htmlFor={`${id}-password`} className="sr-only">New password for {user.username}</label>
+      <input id={`${id}-password`} className="input w-40" type="password" autoComplete="new-password" placeholder="new password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      <button type="submit" className="btn" disabled={save.isPending || (role === user.role && !password)}>Save</button>
+      {save.isSuccess && <span role="status" className="text-xs text-emerald-800">Saved.</span>}
+      {issue && <span role="alert" className="text-xs text-red-700">{issue}</span>}
+    </form>
   );
 }

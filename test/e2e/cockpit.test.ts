@@ -234,4 +234,28 @@ test('a curator sees no run or export controls, and a refused request says which
   await page.getByLabel('HTML', { exact: true }).fill('<html><body><p>hello</p></body></html>');
   await page.getByTestId('run-tester').click();
   assert.match(await page.getByTestId('forbidden').innerText(), /needs the “design” permission/);
+
+  // Any user changes their own password under Account; a wrong current one is named on its field.
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.waitForURL(/\/account$/);
+  await page.getByLabel('Current password').fill('not-it');
+  await page.getByLabel('New password', { exact: true }).fill('curator-password-2');
+  await page.getByLabel('New password again').fill('curator-password-2');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByTestId('error-currentPassword').filter({ hasText: 'Not your current password' }).waitFor();
+  await page.getByLabel('Current password').fill('curator-password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+  assert.equal((await new ApiClient(cockpit.url).login('cora', 'curator-password-2')).status, 200);
+
+  // An admin gives her another role and a new password in the users list.
+  await admin.goto(`${cockpit.url}/users`);
+  const row = admin.locator('[data-testid="user-row"][data-username="cora"]');
+  await row.getByLabel('Role of cora').selectOption('manager');
+  await row.getByLabel('New password for cora').fill('manager-password');
+  await row.getByRole('button', { name: 'Save' }).click();
+  await row.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  await row.locator('td').nth(1).filter({ hasText: /^manager/ }).waitFor();
+  assert.equal((await new ApiClient(cockpit.url).login('cora', 'curator-password-2')).status, 401);
+  assert.equal((await new ApiClient(cockpit.url).login('cora', 'manager-password')).status, 200);
 });

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sqlDate } from '../store/sqlite';
-import { verifyPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
 
 export const SESSION_COOKIE = 'tidemark_session';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -55,6 +55,31 @@ export class SessionStore {
 
   logout(token: string | undefined): void {
     if (token) this.db.prepare('DELETE FROM Session WHERE id = ?').run(tokenId(token));
+  }
+
+  /**
+   * A user changes their own password: false when `current` is not it. Their other sessions end
+   * (a password is changed when it may have leaked); the one in `keepToken` goes on.
+   */
+  async changeOwnPassword(userId: number, current: string, next: string, keepToken: string | undefined): Promise<boolean> {
+    const row = this.db.prepare('SELECT passwordHash FROM User WHERE id = ?').get(userId) as { passwordHash: string } | undefined;
+    if (!row || !(await verifyPassword(current, row.passwordHash))) return false;
+    const hash = await hashPassword(next);
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE User SET passwordHash = ? WHERE id = ?').run(hash, userId);
+      this.db.prepare('DELETE FROM Session WHERE userId = ? AND id <> ?').run(userId, keepToken ? tokenId(keepToken) : '');
+    })();
+    return true;
+  }
+
+  /** An admin sets a user's password: every session of that user ends. False for an unknown user. */
+  async resetPassword(userId: number, next: string): Promise<boolean> {
+    const hash = await hashPassword(next);
+    return this.db.transaction(() => {
+      const changed = this.db.prepare('UPDATE User SET passwordHash = ? WHERE id = ?').run(hash, userId).changes > 0;
+      this.db.prepare('DELETE FROM Session WHERE userId = ?').run(userId);
+      return changed;
+    })();
   }
 }
 

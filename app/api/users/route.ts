@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { hashPassword } from '../../../worker/auth/password';
 import { ROLES } from '../../../worker/auth/roles';
+import { passwordSchema } from '../../lib/server/account-schemas';
 import { HttpError, apiRoute, readJson } from '../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
 
 const newUser = z.object({
   username: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._@-]+$/, 'Letters, digits and . _ @ - only'),
-  password: z.string().min(8, 'At least 8 characters'),
+  password: passwordSchema,
   role: z.enum(ROLES),
 });
 

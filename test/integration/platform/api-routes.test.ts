@@ -56,6 +56,45 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal((await new ApiClient(cockpit.url).login('ada', 'long-enough')).status, 200);
   });
 
+  test('accounts: a user changes their own password, an admin changes a role or resets a password, the last admin stays', async () => {
+    const created = await api.json<{ id: number }>('POST', '/api/users', { username: 'grace', password: 'first-password', role: 'archivist' });
+    const here = new ApiClient(cockpit.url);
+    const elsewhere = new ApiClient(cockpit.url);
+    assert.equal((await here.login('grace', 'first-password')).status, 200);
+    assert.equal((await elsewhere.login('grace', 'first-password')).status, 200);
+
+    const wrong = await here.request('POST', '/api/auth/password', { currentPassword: 'guess', newPassword: 'second-password' });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(((await wrong.json()) as { issues: unknown }).issues, [{ path: ['currentPassword'], message: 'Not your current password' }]);
+    assert.equal((await here.request('POST', '/api/auth/password', { currentPassword: 'first-password', newPassword: 'short' })).status, 400);
+    assert.equal((await here.request('POST', '/api/auth/password', { currentPassword: 'first-password', newPassword: 'second-password' })).status, 204);
+    assert.equal((await here.request('GET', '/api/auth/me')).status, 200, 'this session goes on');
+    assert.equal((await elsewhere.request('GET', '/api/auth/me')).status, 401, 'the other session ended');
+    assert.equal((await new ApiClient(cockpit.url).login('grace', 'first-password')).status, 401);
+    assert.equal((await new ApiClient(cockpit.url).login('grace', 'second-password')).status, 200);
+
+    // A new role applies to the next request.
+    assert.equal((await here.request('POST', '/api/icds', { name: 'Mine', seeds: ['https://a.example.org/'] })).status, 201);
+    assert.equal((await api.json<{ role: string }>('PATCH', `/api/users/${created.id}`, { role: 'curator' })).role, 'curator');
+    assert.equal((await here.request('POST', '/api/icds', { name: 'Mine too', seeds: ['https://a.example.org/'] })).status, 403);
+    assert.equal((await here.request('PATCH', `/api/users/${created.id}`, { role: 'admin' })).status, 403, 'only admins manage users');
+
+    // A reset password ends every session of the user.
+    assert.equal((await api.request('PATCH', `/api/users/${created.id}`, { password: 'third-password' })).status, 200);
+    assert.equal((await here.request('GET', '/api/auth/me')).status, 401);
+    assert.equal((await new ApiClient(cockpit.url).login('grace', 'third-password')).status, 200);
+    assert.equal((await api.request('PATCH', `/api/users/${created.id}`, {})).status, 400, 'nothing to change');
+    assert.equal((await api.request('PATCH', '/api/users/99999', { role: 'curator' })).status, 404);
+
+    // The only admin cannot give up the role; once there is another, it can.
+    const users = await api.json<{ id: number; username: string; role: string }[]>('GET', '/api/users');
+    const admin = users.find((u) => u.username === 'admin')!;
+    const refused = await api.request('PATCH', `/api/users/${admin.id}`, { role: 'manager' });
+    assert.equal(refused.status, 409);
+    assert.equal((await api.json<{ role: string }>('PATCH', `/api/users/${created.id}`, { role: 'admin' })).role, 'admin');
+    assert.equal((await api.request('PATCH', `/api/users/${created.id}`, { role: 'archivist' })).status, 200, 'not the last admin');
+  });
+
   test('an ICD with an invalid seed URL is refused with 400 naming the field', async () => {
     const res = await api.request('POST', '/api/icds', { name: 'Bad', seeds: ['not a url'] });
     assert.equal(res.status, 400);
