@@ -65,7 +65,12 @@ test('an archivist edits the keywords, reviews the reference crawl terms, and wa
   assert.equal(reviewed.moonrise, 1);
   assert.equal(Object.keys(reviewed).length, terms.length);
 
-  // A second reference crawl, cancelled while it runs, leaves the reviewed terms as they are.
+  // A second reference crawl, cancelled while it runs, leaves the reviewed terms as they are. It
+  // runs at 3 s between pages (the stored ICD, set through the API and put back after), so it is
+  // surely still running when Cancel is pressed.
+  const stored = await api.json<{ name: string; definition: Record<string, unknown> & { politeness: Record<string, unknown> } }>('GET', `/api/icds/${icd.id}`);
+  const slow = { ...stored.definition, politeness: { ...stored.definition.politeness, minDelayMs: 3000, maxDelayMs: 3000 } };
+  await api.json('PUT', `/api/icds/${icd.id}`, slow);
   const shown = await page.getByTestId('topic-term').count();
   await page.getByTestId('run-reference-crawl').click();
   await page.getByTestId('reference-progress').waitFor();
@@ -73,6 +78,7 @@ test('an archivist edits the keywords, reviews the reference crawl terms, and wa
   await page.getByText('The reference crawl was cancelled; the terms are unchanged.').waitFor();
   assert.equal(await page.getByTestId('topic-term').count(), shown);
   assert.equal(await page.getByTestId('run-reference-crawl').isEnabled(), true);
+  await api.json('PUT', `/api/icds/${icd.id}`, stored.definition);
 
   // The crawl: the relevance chart gains points while its HTTP re-reads are cut off (socket.io only).
   await page.getByTestId('start-crawl').click();
