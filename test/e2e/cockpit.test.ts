@@ -235,6 +235,19 @@ test('a curator sees no run or export controls, and a refused request says which
   await page.getByTestId('run-tester').click();
   assert.match(await page.getByTestId('forbidden').innerText(), /needs the “design” permission/);
 
+  // A curator annotates: the finished crawl, and one of its captures (in the capture's record).
+  await page.goto(`${cockpit.url}/crawls/${finishedCrawlId}`);
+  await page.getByLabel('Note on the crawl').fill('Harbour site, first capture');
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await page.getByTestId('crawl-annotations').getByTestId('annotation').filter({ hasText: 'Harbour site, first capture' }).waitFor();
+  await page.getByTestId('capture-url').first().click();
+  await page.getByLabel('Note on this capture').fill('Footer missing');
+  await page.getByTestId('capture-annotations').getByRole('button', { name: 'Add note' }).click();
+  await page.getByTestId('capture-annotations').getByTestId('annotation').filter({ hasText: 'Footer missing' }).waitFor();
+  // The crawl's list now holds both, the capture's with its URL, newest first.
+  await page.getByTestId('crawl-annotations').getByTestId('annotation').filter({ hasText: /cora,[\s\S]*Footer missing/ }).waitFor();
+  assert.equal(await page.getByTestId('crawl-annotations').getByTestId('annotation').count(), 2);
+
   // Any user changes their own password under Account; a wrong current one is named on its field.
   await page.getByRole('link', { name: 'Account', exact: true }).click();
   await page.waitForURL(/\/account$/);

@@ -1,6 +1,7 @@
 'use client';
 import { ErrorMessage } from '../../components/error-message';
 import { formatBytes, useCaptureRecord } from '../../lib/client/queries';
+import { Annotations } from './annotations';
 
 /** One capture as stored in its WARC file: the WARC header, the HTTP head and the payload (previewed if textual). */
 export function CaptureRecordView({ crawlId, captureId, onClose }: { crawlId: number; captureId: number; onClose(): void }) {
@@ -47,6 +48,10 @@ export function CaptureRecordView({ crawlId, captureId, onClose }: { crawlId: nu
                 {r.payloadBytes === 0 ? 'No payload stored in this record (a revisit refers to an earlier identical one).' : `${r.capture.mime ?? 'Untyped'} payload: download it to open it.`}
               </p>
             )}
+          </div>
+          <div>
+            <h4 className="text-sm font-semibold">Annotations</h4>
+            <Annotations crawlId={crawlId} captureId={captureId} />
           </div>
         </>
       )}

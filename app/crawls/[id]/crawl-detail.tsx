@@ -11,6 +11,7 @@ import { useCan } from '../../lib/client/session';
 import { CapturesTable } from './captures-table';
 import { CrawlLogTable } from './crawl-log-table';
 import { CrawlReports } from './crawl-reports';
+import { Annotations } from './annotations';
 import { LiveCounters } from './live-counters';
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
@@ -64,6 +65,10 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       <CapturesTable crawlId={crawlId} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />
       <CrawlReports crawlId={crawlId} running={c.status === 'running'} />
+      <section aria-labelledby="annotations-title" className="card space-y-3">
+        <h2 id="annotations-title" className="text-lg font-semibold">Annotations</h2>
+        <Annotations crawlId={crawlId} captureId={null} />
+      </section>
     </div>
   );
 }

@@ -98,6 +98,16 @@ export interface CaptureRecord {
   previewTruncated: boolean;
 }
 
+/** A curator's note on a crawl or one of its captures (GET /api/crawls/:id/annotations). */
+export interface AnnotationRow {
+  id: number;
+  captureId: number | null;
+  url: string | null;
+  username: string | null;
+  text: string;
+  createdAt: string;
+}
+
 /** Heritrix-style reports of a crawl (GET /api/crawls/:id/report). */
 export interface CrawlReport {
   hosts: { host: string; fetches: number; ok: number; failed: number; bytes: number }[];
@@ -125,6 +135,7 @@ export const keys = {
   log: (id: number, page: number, outcome: string, q: string) => ['crawls', id, 'log', { page, outcome, q }] as const,
   report: (id: number) => ['crawls', id, 'report'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
+  annotations: (id: number, captureId: number | null) => ['crawls', id, 'annotations', captureId ?? 'all'] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
   relevance: (id: number) => ['crawls', id, 'relevance'] as const,
   frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
@@ -189,6 +200,21 @@ export function useCrawlReport(id: number, enabled: boolean) {
 
 export function useCaptureRecord(id: number, captureId: number) {
   return useQuery({ queryKey: keys.record(id, captureId), queryFn: () => api<CaptureRecord>('GET', `/api/crawls/${id}/captures/${captureId}`) });
+}
+
+/** The crawl's annotations, or one capture's (`captureId`). */
+export function useAnnotations(id: number, captureId: number | null) {
+  const query = captureId === null ? '' : `?captureId=${captureId}`;
+  return useQuery({ queryKey: keys.annotations(id, captureId), queryFn: () => api<AnnotationRow[]>('GET', `/api/crawls/${id}/annotations${query}`) });
+}
+
+export function useAddAnnotation(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (a: { captureId: number | null; text: string }) => api<AnnotationRow>('POST', `/api/crawls/${id}/annotations`, a),
+    // Both lists may show it: the capture's and the crawl's.
+    onSuccess: () => client.invalidateQueries({ queryKey: ['crawls', id, 'annotations'] }),
+  });
 }
 
 export function useCrawlControl() {

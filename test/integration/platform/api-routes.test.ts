@@ -213,6 +213,25 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal(await download.text(), record.preview);
     assert.equal(Buffer.byteLength(record.preview!), record.payloadBytes);
     assert.equal((await api.request('GET', `/api/crawls/${crawl.id + 1000}/captures/${capture.id}`)).status, 404, 'a capture of another crawl');
+
+    // Annotations: on the crawl and on a capture; writing needs "annotate" (an archivist has not).
+    type Note = { id: number; captureId: number | null; url: string | null; username: string | null; text: string };
+    const onCapture = await api.json<Note>('POST', `/api/crawls/${crawl.id}/annotations`, { captureId: capture.id, text: 'Menu cut off' });
+    const { captureId, url, username, text } = onCapture;
+    assert.deepEqual({ captureId, url, username, text }, { captureId: capture.id, url: page3, username: 'admin', text: 'Menu cut off' });
+    await api.json('POST', `/api/crawls/${crawl.id}/annotations`, { text: '  Robots kept page 2 out  ' });
+    const all = await api.json<Note[]>('GET', `/api/crawls/${crawl.id}/annotations`);
+    assert.deepEqual(all.map((a) => [a.text, a.url]), [['Robots kept page 2 out', null], ['Menu cut off', page3]], 'newest first, trimmed');
+    assert.deepEqual((await api.json<Note[]>('GET', `/api/crawls/${crawl.id}/annotations?captureId=${capture.id}`)).map((a) => a.text), ['Menu cut off']);
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/annotations`, { text: '   ' })).status, 400);
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id + 1000}/annotations`, { text: 'x' })).status, 404);
+    // The capture is looked up within the crawl: one of another crawl is as unknown as a missing one.
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/annotations`, { captureId: capture.id + 100_000, text: 'x' })).status, 404);
+    await api.request('POST', '/api/users', { username: 'arch', password: 'archivist-pass', role: 'archivist' });
+    const archivist = new ApiClient(cockpit.url);
+    assert.equal((await archivist.login('arch', 'archivist-pass')).status, 200);
+    assert.equal((await archivist.request('POST', `/api/crawls/${crawl.id}/annotations`, { text: 'x' })).status, 403);
+    assert.equal((await archivist.request('GET', `/api/crawls/${crawl.id}/annotations`)).status, 200);
   });
 
   test('the reference crawl answers as JSON, or streams its progress as JSON lines when asked', async () => {
