@@ -5,6 +5,7 @@ import { sqlDate } from '../store/sqlite';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine } from '../crawler/crawl-engine';
 import { runExport } from '../export/export-job';
+import { crawlWarcDir } from '../store/data-layout';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -88,7 +89,7 @@ export class CrawlManager {
       crawlId: crawl.id,
       icd,
       db,
-      warcDir: join(this.opts.dataDir, 'warcs', String(crawl.id)),
+      warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
       spoolDir: join(this.opts.dataDir, 'spool', String(crawl.id)),
       kbPath: this.opts.kbPath,
       onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
@@ -150,7 +151,7 @@ export class CrawlManager {
     if (!pending) return;
     this.exporting = true;
     try {
-      await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: join(this.opts.dataDir, 'warcs', String(pending.crawlId)) });
+      await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: crawlWarcDir(this.opts.dataDir, pending.crawlId) });
     } finally {
       this.exporting = false;
     }

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { can } from '../../../worker/auth/roles';
 import { SESSION_COOKIE, readCookie, type SessionStore } from '../../../worker/auth/sessions';
+import { crawlWarcDir } from '../../../worker/store/data-layout';
 
 export interface ExportFileLookup {
   path: string;
@@ -43,7 +44,7 @@ export function findExportFile(db: Database.Database, dataDir: string, exportId:
   // The listed name, never the client's string, reaches the file system.
   const file = files.find((f) => f.name === name);
   if (!file) return { status: 404, error: 'not found' };
-  const path = join(dataDir, 'warcs', String(row.crawlId), file.name);
+  const path = join(crawlWarcDir(dataDir, row.crawlId), file.name);
   let bytes: number;
   try {
     bytes = statSync(path).size;

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { canDelete } from '../../../../worker/process/crawl-control';
 import { HttpError, apiRoute, idParam } from '../../../lib/server/handler';
 import { getCrawl } from '../../../lib/server/crawl-views';
 import { services } from '../../../lib/server/services';
 import { deleteCoherenceData } from '../../../../worker/coherence/coherence-report';
+import { crawlWarcDir } from '../../../../worker/store/data-layout';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
@@ -24,6 +24,6 @@ export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) 
     const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
     if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawl.id);
   }
-  rmSync(join(services().env.dataDir, 'warcs', String(crawl.id)), { recursive: true, force: true });
+  rmSync(crawlWarcDir(services().env.dataDir, crawl.id), { recursive: true, force: true });
   return undefined;
 });

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import type { PrismaClient } from '../../../../../worker/store/prisma';
 import { apiRoute, HttpError, idParam } from '../../../../lib/server/handler';
 import { services } from '../../../../lib/server/services';
+import { crawlWarcDir } from '../../../../../worker/store/data-layout';
 
 /** What the coherence routes need: the crawl (which exists), the request and where its WARC files are. */
 export interface CoherenceRouteContext {
@@ -17,6 +17,6 @@ export function coherenceRoute(handler: (ctx: CoherenceRouteContext) => Promise<
   return apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
     const crawlId = idParam(params.id);
     if (!(await prisma.crawl.findUnique({ where: { id: crawlId }, select: { id: true } }))) throw new HttpError(404, 'not found');
-    return handler({ crawlId, request: req, prisma, warcDir: join(services().env.dataDir, 'warcs', String(crawlId)) });
+    return handler({ crawlId, request: req, prisma, warcDir: crawlWarcDir(services().env.dataDir, crawlId) });
   });
 }

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { readStoredRecord } from '../../../../../../worker/warc/read-record';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
 import { services } from '../../../../../lib/server/services';
 import { payloadFileName, textPreview } from '../../../../../lib/server/record-view';
+import { crawlWarcDir } from '../../../../../../worker/store/data-layout';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +16,7 @@ export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ 
   const crawlId = idParam(params.id);
   const capture = await prisma.capture.findFirst({ where: { id: idParam(params.captureId), crawlId } });
   if (!capture) throw new HttpError(404, 'not found');
-  const warcDir = join(services().env.dataDir, 'warcs', String(crawlId));
+  const warcDir = crawlWarcDir(services().env.dataDir, crawlId);
   const record = await readStoredRecord(warcDir, capture.warcFile, capture.warcOffset, capture.warcLength).catch((err: Error) => {
     throw new HttpError(404, `The record cannot be read from ${capture.warcFile}: ${err.message}`);
   });
