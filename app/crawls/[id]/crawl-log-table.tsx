@@ -12,26 +12,21 @@ const PAGE_SIZE = 20;
  * exclusions too, which the captures table does not hold. Filtered by outcome and URL.
  */
 export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlId: number; running: boolean; outcome: string; onOutcome(outcome: string): void }) {
-  const [page, setPage] = useState(1);
-  const [shownOutcome, setShownOutcome] = useState(outcome);
-  // Another outcome (chosen here or from the counters' failure reasons) starts at page 1.
-  if (shownOutcome !== outcome) {
-    setShownOutcome(outcome);
-    setPage(1);
-  }
   const [query, setQuery] = useState('');
+  // The page belongs to the filters it was chosen under: other filters (an outcome chosen here or
+  // from the counters' failure reasons, another URL) start at page 1.
+  const filters = `${outcome}\n${query}`;
+  const [paged, setPaged] = useState({ filters, page: 1 });
+  const page = paged.filters === filters ? paged.page : 1;
+  const setPage = (n: number) => setPaged({ filters, page: n });
   const log = useCrawlLog(crawlId, page, outcome, query, running, PAGE_SIZE);
-  const search = (q: string) => {
-    setQuery(q);
-    setPage(1);
-  };
   const data = log.data;
   const all = data?.outcomes.reduce((n, o) => n + o.count, 0) ?? 0;
   return (
     <section id="crawl-log" aria-labelledby="crawl-log-title" className="card space-y-3">
       <div className="flex flex-wrap items-end gap-3">
         <h2 id="crawl-log-title" className="text-lg font-semibold">Crawl log</h2>
-        <UrlSearchForm id="log-search" label="Crawl log" onSearch={search}>
+        <UrlSearchForm id="log-search" label="Crawl log" onSearch={setQuery}>
           <label htmlFor="log-outcome" className="text-sm">Outcome</label>
           <select
             id="log-outcome"
