@@ -36,8 +36,16 @@ export interface StoredRecord {
   warcHeaders: [string, string][];
   /** Status line and headers as stored, null for records without HTTP (e.g. metadata). */
   httpHead: string | null;
+  /** The HTTP Content-Type header, null when absent. */
+  contentType: string | null;
   /** The payload, de-chunked and content-decoded as replay tools show it (empty for a revisit). */
   payload: Uint8Array;
+}
+
+/** A header's value by case-insensitive name: with `keepHeadersCase` warcio keys them as written. */
+function headerValue(headers: Iterable<[string, string]> | undefined, lowerName: string): string | null {
+  for (const [name, value] of headers ?? []) if (name.toLowerCase() === lowerName) return value;
+  return null;
 }
 
 export async function readStoredRecord(warcDir: string, warcFile: string, offset: number, length?: number): Promise<StoredRecord> {
@@ -45,6 +53,7 @@ export async function readStoredRecord(warcDir: string, warcFile: string, offset
   return {
     warcHeaders: [...record.warcHeaders.headers],
     httpHead: record.httpHeaders ? record.httpHeaders.toString().trimEnd() : null,
+    contentType: headerValue(record.httpHeaders?.headers, 'content-type'),
     payload: await record.readFully(true),
   };
 }

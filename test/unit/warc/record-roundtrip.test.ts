@@ -12,6 +12,7 @@ import { recordIdFromUuid, requestFields, responseFields, revisitFields, seriali
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 import { cdxjLine, parseCdxjLine } from '../../../worker/warc/cdxj-index';
 import { dechunk, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { readStoredRecord } from '../../../worker/warc/read-record';
 import { makeExchange, htmlPage } from './make-exchange';
 
 // Compression threads only (no files): the bytes the writer would append, parsed back by warcio.
@@ -52,6 +53,23 @@ test('a response record round-trips through warcio: fields, HTTP head, body, dig
   assert.equal(record.httpHeaders?.headers.get('content-type'), 'text/html; charset=utf-8');
   assert.deepEqual(Buffer.from(await record.readFully(false)), body);
   assert.equal(await parser.parse(), null);
+});
+
+test('a stored record reads back as the cockpit shows it: WARC fields, HTTP head, Content-Type, payload', async (t) => {
+  const ex = makeExchange({ url: 'http://127.0.0.1:8080/shown', body: Buffer.from('<p>shown</p>') });
+  const body = (ex.body as { bytes: Buffer }).bytes;
+  const block = Buffer.concat([ex.responseHead, body]);
+  const fields = responseFields(base, ex.url, ex.ip, ex.payloadDigest, null, block.length);
+  const { member } = await pool.compress(serializeFields(fields), [ex.responseHead, body]);
+  const dir = mkdtempSync(join(tmpdir(), 'tm-stored-record-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // Behind another member, as in a WARC file, read at its offset.
+  writeFileSync(join(dir, 'c.warc.gz'), Buffer.concat([gzipSync('WARC/1.1\r\n\r\n'), member]));
+  const stored = await readStoredRecord(dir, 'c.warc.gz', gzipSync('WARC/1.1\r\n\r\n').length, member.length);
+  assert.equal(new Map(stored.warcHeaders).get('WARC-Target-URI'), ex.url);
+  assert.match(stored.httpHead ?? '', /^HTTP\/1\.1 200 OK\r?\n/);
+  assert.equal(stored.contentType, 'text/html; charset=utf-8');
+  assert.equal(Buffer.from(stored.payload).toString(), '<p>shown</p>');
 });
 
 test('request and revisit records round-trip; the revisit block is the HTTP head only', async () => {

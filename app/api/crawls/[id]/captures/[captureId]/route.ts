@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 /**
  * GET /api/crawls/:id/captures/:captureId [view] → the capture's stored record, read back from its
  * WARC file: `{capture, warcHeaders: [[name, value]…], httpHead, payloadBytes, preview,
- * previewTruncated}` (`preview`: the start of a textual payload as UTF-8, null for other types).
+ * previewTruncated}` (`preview`: the start of a textual payload decoded in its charset, null for other types).
  * With `?payload=1`: the payload itself, as a download.
  */
 export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ req, params, prisma }) => {
@@ -29,7 +29,7 @@ export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ 
       },
     });
   }
-  const { preview, truncated } = textPreview(capture.mime, record.payload);
+  const { preview, truncated } = textPreview(record.contentType ?? capture.mime, record.payload);
   return {
     capture: { id: capture.id, url: capture.url, status: capture.status, mime: capture.mime, recordType: capture.recordType, warcFile: capture.warcFile, warcOffset: capture.warcOffset, fetchedAt: capture.fetchedAt },
     warcHeaders: record.warcHeaders,
