@@ -237,6 +237,9 @@ test('a curator sees no run or export controls, and a refused request says which
 
   // A curator annotates: the finished crawl, and one of its captures (in the capture's record).
   await page.goto(`${cockpit.url}/crawls/${finishedCrawlId}`);
+  // Opened after the crawl, the charts show its history (rebuilt from its captures), not blanks.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="throughput"]')?.getAttribute('data-samples')) >= 3);
+  assert.equal(await page.getByText('The charts fill in while the crawl runs.').count(), 0);
   await page.getByLabel('Note on the crawl').fill('Harbour site, first capture');
   await page.getByRole('button', { name: 'Add note' }).click();
   await page.getByTestId('crawl-annotations').getByTestId('annotation').filter({ hasText: 'Harbour site, first capture' }).waitFor();

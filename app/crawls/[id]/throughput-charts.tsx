@@ -1,27 +1,33 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChartFrame } from '../../components/charts';
-import { elapsedLabel, layoutLines, layoutStack, STATUS_CLASS_COLOURS } from '../../lib/client/chart-layout';
-import type { StatsSample } from '../../lib/client/live';
-import { keys } from '../../lib/client/queries';
+import { elapsedLabel, elapsedTicks, layoutLines, layoutStack, STATUS_CLASS_COLOURS } from '../../lib/client/chart-layout';
+import { withHistory, type StatsSample } from '../../lib/client/live';
+import { keys, useThroughputHistory } from '../../lib/client/queries';
 
 const WIDTH = 560;
 const HEIGHT = 200;
 
-/** Pages/s and responses per HTTP status class over time, from the samples the socket delivered. */
+/**
+ * Pages/s and responses per HTTP status class over time: the crawl's history rebuilt from its
+ * captures, then the samples the socket delivers while the page is open.
+ */
 export function ThroughputCharts({ crawlId }: { crawlId: number }) {
   const client = useQueryClient();
-  const { data: samples = [] } = useQuery({
+  const history = useThroughputHistory(crawlId);
+  const { data: live = [] } = useQuery({
     queryKey: keys.statsHistory(crawlId),
     queryFn: () => client.getQueryData<StatsSample[]>(keys.statsHistory(crawlId)) ?? [],
     staleTime: Infinity,
     gcTime: Infinity,
   });
+  const samples = withHistory(history.data?.points ?? [], live);
   const start = samples[0]?.at ?? Date.now();
   const xFormat = elapsedLabel(start);
-  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, yFormat: (v) => v.toFixed(1) });
+  const xTicks = elapsedTicks(start, start, samples.at(-1)?.at ?? start, Math.floor(WIDTH / 90));
+  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1) });
   const classes = [...new Set(samples.flatMap((s) => Object.keys(s.statusClasses)))].sort();
-  const stackLayout = layoutStack(samples.map((s) => ({ x: s.at, values: s.statusClasses })), classes, STATUS_CLASS_COLOURS, { width: WIDTH, height: HEIGHT, xFormat });
+  const stackLayout = layoutStack(samples.map((s) => ({ x: s.at, values: s.statusClasses })), classes, STATUS_CLASS_COLOURS, { width: WIDTH, height: HEIGHT, xFormat, xTicks });
   return (
     <section aria-label="Throughput over time" className="grid gap-4 lg:grid-cols-2" data-samples={samples.length} data-testid="throughput">
       <div className="card">
@@ -30,7 +36,7 @@ export function ThroughputCharts({ crawlId }: { crawlId: number }) {
       <div className="card">
         <ChartFrame layout={stackLayout} title="Responses by HTTP status class (cumulative)" legend={classes.map((c) => ({ key: c, label: c, colour: STATUS_CLASS_COLOURS[c] ?? '#64748b' }))} xLabel="elapsed (m:ss)" testId="chart-status-classes" />
       </div>
-      {samples.length < 2 && <p className="text-sm text-slate-600 lg:col-span-2">The charts fill in while the crawl runs.</p>}
+      {samples.length < 2 && <p className="text-sm text-slate-600 lg:col-span-2">{history.isPending ? 'Loading the crawl’s history…' : 'The charts fill in while the crawl runs.'}</p>}
     </section>
   );
 }

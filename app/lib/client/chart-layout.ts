@@ -34,14 +34,14 @@ export interface LineLayout {
   yTicks: Tick[];
 }
 
-function ticks(scale: ScaleLinear<number, number>, count: number, format: (v: number) => string): Tick[] {
-  return scale.ticks(count).map((value) => ({ value, pos: scale(value), label: format(value) }));
+function ticks(scale: ScaleLinear<number, number>, count: number, format: (v: number) => string, values?: number[]): Tick[] {
+  return (values ?? scale.ticks(count)).map((value) => ({ value, pos: scale(value), label: format(value) }));
 }
 
 /** Lines sharing one x and one y scale (y from 0, or from `yDomain` when given). */
 export function layoutLines(
   series: Series[],
-  opts: { width: number; height: number; yDomain?: [number, number]; xFormat?: (v: number) => string; yFormat?: (v: number) => string; margins?: Margins },
+  opts: { width: number; height: number; yDomain?: [number, number]; xFormat?: (v: number) => string; xTicks?: number[]; yFormat?: (v: number) => string; margins?: Margins },
 ): LineLayout {
   const m = opts.margins ?? MARGINS;
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
@@ -63,7 +63,7 @@ export function layoutLines(
       const last = s.points.length ? s.points[s.points.length - 1]! : null;
       return { key: s.key, label: s.label, colour: s.colour, d: gen(s.points) ?? '', last: last ? [x(last[0]), y(last[1])] : null };
     }),
-    xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String),
+    xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String, opts.xTicks),
     yTicks: ticks(y, 4, opts.yFormat ?? ((v) => String(v))),
   };
 }
@@ -77,7 +77,7 @@ export function layoutStack(
   rows: { x: number; values: Record<string, number> }[],
   keys: string[],
   colours: Record<string, string>,
-  opts: { width: number; height: number; xFormat?: (v: number) => string; margins?: Margins },
+  opts: { width: number; height: number; xFormat?: (v: number) => string; xTicks?: number[]; margins?: Margins },
 ): StackLayout {
   const m = opts.margins ?? MARGINS;
   const data = rows.map((r) => ({ x: r.x, ...Object.fromEntries(keys.map((k) => [k, r.values[k] ?? 0])) })) as ({ x: number } & Record<string, number>)[];
@@ -96,17 +96,35 @@ export function layoutStack(
     height: opts.height,
     paths: [],
     areas: layers.map((layer) => ({ key: layer.key, colour: colours[layer.key] ?? '#64748b', d: gen(layer as never) ?? '' })),
-    xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String),
+    xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String, opts.xTicks),
     yTicks: ticks(y, 4, (v) => String(v)),
   };
 }
 
-/** Seconds since `start`, as m:ss. */
+/** Time since `start` (ms), as m:ss, or h:mm:ss from an hour on. */
 export function elapsedLabel(start: number): (v: number) => string {
   return (v: number) => {
     const s = Math.max(0, Math.round((v - start) / 1000));
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+    const mmss = `${String(Math.floor(s / 60) % 60).padStart(s >= 3600 ? 2 : 1, '0')}:${String(s % 60).padStart(2, '0')}`;
+    return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss}` : mmss;
   };
+}
+
+/** Steps between elapsed-time ticks, in seconds: each reads well as m:ss or h:mm:ss. */
+const ELAPSED_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/**
+ * Tick positions (ms) for an axis of times `from`…`to` counted from `start`: whole multiples of
+ * one step of ELAPSED_STEPS_S, at most `count` of them, so no two ticks read the same.
+ */
+export function elapsedTicks(start: number, from: number, to: number, count: number): number[] {
+  const a = (from - start) / 1000;
+  const b = (to - start) / 1000;
+  if (!(b > a)) return [from];
+  const step = ELAPSED_STEPS_S.find((st) => (b - a) / st <= count) ?? Math.ceil((b - a) / count / 86400) * 86400;
+  const out: number[] = [];
+  for (let t = Math.ceil(a / step) * step; t <= b; t += step) out.push(start + t * 1000);
+  return out;
 }
 
 export const STATUS_CLASS_COLOURS: Record<string, string> = {

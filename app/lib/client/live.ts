@@ -4,6 +4,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { io, type Socket } from 'socket.io-client';
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
 import type { Paged } from './api';
+import type { ThroughputPoint } from '../server/throughput-history';
 import { keys, type CaptureRow, type CrawlDetail, type RelevancePoint, type RelevanceSeries } from './queries';
 
 /**
@@ -12,13 +13,8 @@ import { keys, type CaptureRow, type CrawlDetail, type RelevancePoint, type Rele
  * and charts.
  */
 
-/** One sample of the stats over time (the live chart's data). */
-export interface StatsSample {
-  at: number;
-  pagesPerSecond: number;
-  fetched: number;
-  statusClasses: Record<string, number>;
-}
+/** One sample of the stats over time (the live chart's data; the history route's points have this shape). */
+export type StatsSample = ThroughputPoint;
 
 const MAX_SAMPLES = 600;
 let shared: Socket | null = null;
@@ -41,6 +37,15 @@ export function appendSample(client: QueryClient, crawlId: number, stats: Partia
     if (old.length && old[old.length - 1]!.at >= sample.at) return old;
     return [...old, sample].slice(-MAX_SAMPLES);
   });
+}
+
+/**
+ * The charts' samples: the crawl's history as stored (rebuilt from its captures when the page
+ * opened) up to the first sample this page received live, then the live ones.
+ */
+export function withHistory(history: StatsSample[], live: StatsSample[]): StatsSample[] {
+  const firstLive = live[0]?.at ?? Number.POSITIVE_INFINITY;
+  return [...history.filter((h) => h.at < firstLive), ...live];
 }
 
 function applyStats(client: QueryClient, crawlId: number, stats: CrawlStats): void {

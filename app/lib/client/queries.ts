@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { LogRow } from '../../../worker/store/capture-store';
+import type { ThroughputPoint } from '../server/throughput-history';
 import { api, asPaged, type Paged } from './api';
 
 /** One React Query hook per resource, with structured keys (`['crawls', id, …]`). */
@@ -137,6 +138,7 @@ export const keys = {
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   annotations: (id: number, captureId: number | null) => ['crawls', id, 'annotations', captureId ?? 'all'] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
+  throughput: (id: number) => ['crawls', id, 'throughput'] as const,
   relevance: (id: number) => ['crawls', id, 'relevance'] as const,
   frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
   objects: (id: number, filter: object) => ['crawls', id, 'objects', filter] as const,
@@ -169,6 +171,15 @@ export function useCaptures(id: number, page: number, q: string, sort: '' | 'sco
     queryKey: keys.captures(id, page, q, sort),
     queryFn: () => api<Paged<CaptureRow> | CaptureRow[]>('GET', `/api/crawls/${id}/captures?${params}`).then((b) => asPaged(b, page, pageSize)),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The charts' history over the whole crawl, rebuilt from its captures (read again when the crawl's status changes). */
+export function useThroughputHistory(id: number) {
+  return useQuery({
+    queryKey: keys.throughput(id),
+    queryFn: () => api<{ widthMs: number; points: ThroughputPoint[] }>('GET', `/api/crawls/${id}/throughput`),
+    staleTime: Infinity,
   });
 }
 

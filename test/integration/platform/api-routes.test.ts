@@ -196,6 +196,18 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.deepEqual(Object.fromEntries(report.mimeTypes.map((m) => [m.mime, m.captures])), { 'text/html': 6, 'text/plain': 1 });
     assert.deepEqual(report.statuses, [{ status: 200, entries: 7 }, { status: null, entries: 1 }]);
 
+    // The charts' history, rebuilt from the captures: it starts at zero and ends with all of them.
+    type Point = { at: number; pagesPerSecond: number; fetched: number; statusClasses: { [cls: string]: number } };
+    const history = await api.json<{ widthMs: number; points: Point[] }>('GET', `/api/crawls/${crawl.id}/throughput`);
+    assert.equal(history.widthMs, 1000);
+    assert.ok(history.points.length >= 2);
+    assert.equal(history.points[0]!.fetched, 0);
+    assert.deepEqual(history.points.at(-1)!.statusClasses, { '2xx': 7, '3xx': 0, '4xx': 0, '5xx': 0 });
+    assert.equal(history.points.at(-1)!.fetched, 7);
+    assert.equal(history.points.reduce((n, p) => n + p.pagesPerSecond * (history.widthMs / 1000), 0), 7, 'the rates add up to the captures');
+    assert.ok(history.points.every((p, i) => i === 0 || p.at - history.points[i - 1]!.at === history.widthMs));
+    assert.equal((await api.request('GET', `/api/crawls/${crawl.id + 1000}/throughput`)).status, 404);
+
     // A capture's stored record, read back from its WARC file; its payload as a download.
     const page3 = `${guarded.origin}/page/3.html`;
     const [capture] = (await api.json<{ items: { id: number; url: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?q=page/3.html`)).items;

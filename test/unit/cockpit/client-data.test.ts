@@ -1,8 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
-import { capturesOf, mergeRelevance } from '../../../app/lib/client/live';
+import { elapsedLabel, elapsedTicks, layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
+import { capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
+
+test('the charts show the stored history up to the first live sample, then the live samples', () => {
+  const point = (at: number, fetched: number) => ({ at, pagesPerSecond: 1, fetched, statusClasses: { '2xx': fetched } });
+  const history = [point(0, 0), point(1000, 5), point(2000, 9), point(3000, 12)];
+  assert.deepEqual(withHistory(history, [point(2500, 11), point(3500, 14)]).map((p) => p.at), [0, 1000, 2000, 2500, 3500]);
+  assert.deepEqual(withHistory(history, []), history, 'a finished crawl: its history alone');
+  assert.deepEqual(withHistory([], [point(10, 1)]).map((p) => p.at), [10], 'no history yet: live only');
+});
 
 test('capture events are read as a bare list or as the server\'s batched {captures}', () => {
   const c = { id: 1, url: 'http://a/', status: 200, mime: 'text/html', size: 10, fetchedAt: '2026-01-01T00:00:00Z' };
@@ -26,6 +34,24 @@ test('line layout: points map into the plot area, y from 0, one path per series'
   assert.ok(l.yTicks.some((t) => t.value === 0));
   const flat = layoutLines([{ key: 'a', label: 'a', colour: '#000', points: [[3, 1]] }], { width: 200, height: 100 });
   assert.ok(Number.isFinite(flat.paths[0]!.last![0]));
+});
+
+test('elapsed-time ticks fall on whole steps from the start and never read the same twice', () => {
+  const start = 1_700_000_000_123;
+  const label = elapsedLabel(start);
+  const labels = (to: number) => elapsedTicks(start, start, start + to, 6).map(label);
+  assert.deepEqual(labels(3700), ['0:00', '0:01', '0:02', '0:03'], 'a 3.7 s crawl: one tick a second');
+  assert.deepEqual(labels(95_000), ['0:00', '0:30', '1:00', '1:30']);
+  assert.deepEqual(labels(5 * 3600_000), ['0:00', '1:00:00', '2:00:00', '3:00:00', '4:00:00', '5:00:00']);
+  for (const to of [1, 999, 12_345, 700_000, 9_000_000, 40 * 86400_000]) {
+    const ticks = elapsedTicks(start, start, start + to, 6);
+    assert.ok(ticks.length <= 7 && ticks.length >= 1, `${to}: ${ticks.length} ticks`);
+    assert.equal(new Set(ticks.map(label)).size, ticks.length, `${to}: distinct labels`);
+    assert.ok(ticks.every((t) => t >= start && t <= start + to));
+  }
+  // Given to a layout, they are its x ticks.
+  const l = layoutLines([{ key: 'a', label: 'a', colour: '#000', points: [[start, 0], [start + 3700, 5]] }], { width: 200, height: 100, xTicks: elapsedTicks(start, start, start + 3700, 6), xFormat: label });
+  assert.deepEqual(l.xTicks.map((t) => t.label), ['0:00', '0:01', '0:02', '0:03']);
 });
 
 test('stacked areas sum the classes: the top layer ends at the total', () => {
