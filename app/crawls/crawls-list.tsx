@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { CrawlControls } from '../components/crawl-controls';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
-import { formatDate, ownerName, useCrawls, useIcds, useStartCrawl } from '../lib/client/queries';
+import { formatDate, ownerName, shownRate, useCrawls, useIcds, useStartCrawl } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 
 /** Every crawl with its status and progress, and a way to start a new one from a definition. */
@@ -45,7 +45,7 @@ export function CrawlsList() {
                     <td><Link className="link" href={`/crawls/${crawl.id}`}>{crawl.name}</Link> <span className="text-xs text-slate-500">#{crawl.id}</span></td>
                     <td><StatusBadge status={crawl.status} /></td>
                     <td className="text-right tabular-nums">{crawl.stats?.fetched ?? 0}</td>
-                    <td className="text-right tabular-nums">{(crawl.stats?.pagesPerSecond ?? 0).toFixed(1)}</td>
+                    <td className="text-right tabular-nums" title={shownRate(crawl).average ? 'average over the time it ran' : 'over the last seconds'}>{shownRate(crawl).value.toFixed(1)}</td>
                     <td>{formatDate(crawl.startedAt)}</td>
                     <td>{ownerName(crawl.owner)}</td>
                     <td><CrawlControls crawl={crawl} /></td>

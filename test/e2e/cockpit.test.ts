@@ -240,6 +240,9 @@ test('a curator sees no run or export controls, and a refused request says which
   // Opened after the crawl, the charts show its history (rebuilt from its captures), not blanks.
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="throughput"]')?.getAttribute('data-samples')) >= 3);
   assert.equal(await page.getByText('The charts fill in while the crawl runs.').count(), 0);
+  // A finished crawl's pages/s is its average over the time it ran, not the last seconds' rate.
+  await page.getByText('Pages/s (average)').waitFor();
+  assert.ok(Number(await page.getByTestId('counter-pages-per-second').innerText()) > 0);
   await page.getByLabel('Note on the crawl').fill('Harbour site, first capture');
   await page.getByRole('button', { name: 'Add note' }).click();
   await page.getByTestId('crawl-annotations').getByTestId('annotation').filter({ hasText: 'Harbour site, first capture' }).waitFor();

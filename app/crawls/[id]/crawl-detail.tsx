@@ -6,7 +6,7 @@ import { CrawlControls } from '../../components/crawl-controls';
 import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { appendSample, useCrawlEvents } from '../../lib/client/live';
-import { formatDate, ownerName, useCrawl } from '../../lib/client/queries';
+import { formatDate, ownerName, shownRate, useCrawl } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
 import { CapturesTable } from './captures-table';
 import { CrawlLogTable } from './crawl-log-table';
@@ -59,7 +59,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         {c.definition?.seeds && <> · seeds {c.definition.seeds.join(', ')}</>}
       </p>
       {c.error && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
-      <LiveCounters stats={stats ?? null} onFailureReason={showInLog} />
+      <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} />
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
       <CapturesTable crawlId={crawlId} />

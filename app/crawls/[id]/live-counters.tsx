@@ -1,11 +1,11 @@
 import type { CrawlStats } from '../../../worker/events/messages';
-import { formatBytes } from '../../lib/client/queries';
+import { formatBytes, type ShownRate } from '../../lib/client/queries';
 
 /**
  * The crawl's counters, updated by socket.io events through the query cache. A failure reason,
  * when `onFailureReason` is given, shows that reason's entries in the crawl log.
  */
-export function LiveCounters({ stats, onFailureReason }: { stats: Partial<CrawlStats> | null; onFailureReason?: (reason: string) => void }) {
+export function LiveCounters({ stats, rate, onFailureReason }: { stats: Partial<CrawlStats> | null; rate: ShownRate; onFailureReason?: (reason: string) => void }) {
   const s = stats;
   const counters = [
     { key: 'fetched', label: 'Fetched', value: String(s?.fetched ?? 0) },
@@ -14,7 +14,7 @@ export function LiveCounters({ stats, onFailureReason }: { stats: Partial<CrawlS
     { key: 'failed', label: 'Failed', value: String(s?.failed ?? 0) },
     { key: 'excluded', label: 'Excluded', value: String(s?.excluded ?? 0) },
     { key: 'bytes', label: 'Bytes', value: formatBytes(s?.bytes ?? 0) },
-    { key: 'pages-per-second', label: 'Pages/s', value: (s?.pagesPerSecond ?? 0).toFixed(2) },
+    { key: 'pages-per-second', label: rate.average ? 'Pages/s (average)' : 'Pages/s', value: rate.value.toFixed(2) },
   ];
   const reasons = (record: Record<string, number> | undefined) => Object.entries(record ?? {}).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
   const failed = reasons(s?.failedByReason);

@@ -20,6 +20,8 @@ export interface CrawlRow {
   finishedAt?: string | null;
   error?: string | null;
   stats?: Partial<CrawlStats> | null;
+  /** Seconds the crawl has run, over all its runs. */
+  runSeconds?: number;
 }
 
 export interface CrawlDetail extends CrawlRow {
@@ -312,6 +314,20 @@ export function useRequestExport() {
 /** The file name of an export file, whether the API lists names or `{name, bytes}` objects. */
 export function exportFileName(file: ExportFile | string): string {
   return typeof file === 'string' ? file : file.name;
+}
+
+export type ShownRate = { value: number; average: boolean };
+
+/**
+ * The pages/s a crawl shows: while it runs, the worker's rate over the last seconds; once it has
+ * stopped (finished, paused…), its average over the time it ran, as the CLI's summary gives it.
+ */
+export function shownRate(crawl: Pick<CrawlRow, 'status' | 'stats' | 'runSeconds'>): ShownRate {
+  const live = crawl.stats?.pagesPerSecond ?? 0;
+  const active = crawl.status === 'running' || crawl.status === 'pausing' || crawl.status === 'stopping';
+  const fetched = crawl.stats?.fetched ?? 0;
+  if (active || !crawl.runSeconds || !fetched) return { value: live, average: false };
+  return { value: fetched / crawl.runSeconds, average: true };
 }
 
 /** A number of bytes for people: 1.2 MB. */

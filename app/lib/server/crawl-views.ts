@@ -14,12 +14,14 @@ export interface CrawlView {
   finishedAt: Date | null;
   error: string | null;
   stats: Record<string, unknown>;
+  /** Seconds the crawl has run, over all its runs (pauses and restarts excluded). */
+  runSeconds: number;
   definition?: unknown;
 }
 
 const select = {
   id: true, icdId: true, name: true, status: true, desired: true, createdAt: true, startedAt: true, finishedAt: true,
-  error: true, stats: true, definition: true, owner: { select: { username: true } },
+  error: true, stats: true, definition: true, owner: { select: { username: true } }, runs: { select: { startedAt: true, endedAt: true } },
 } as const;
 
 function parseJson(text: string): Record<string, unknown> {
@@ -30,11 +32,31 @@ function parseJson(text: string): Record<string, unknown> {
   }
 }
 
-type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; stats: string; definition: string; owner: { username: string } | null };
+type Run = { startedAt: Date; endedAt: Date | null };
+type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; stats: string; definition: string; owner: { username: string } | null; runs: Run[] };
+
+/**
+ * Seconds a crawl has run: the sum of its runs. A run without an end counts up to `now` while the
+ * crawl runs; otherwise its worker died before recording the end, and its length is unknown.
+ */
+export function runSeconds(runs: Run[], running: boolean, now: number): number {
+  let ms = 0;
+  for (const r of runs) {
+    const end = r.endedAt ? r.endedAt.getTime() : running ? now : null;
+    if (end !== null) ms += Math.max(0, end - r.startedAt.getTime());
+  }
+  return Math.round(ms / 100) / 10;
+}
 
 function view(row: Row, withDefinition: boolean): CrawlView {
-  const { owner, stats, definition, ...rest } = row;
-  return { ...rest, owner: owner?.username ?? null, stats: parseJson(stats), ...(withDefinition ? { definition: parseJson(definition) } : {}) };
+  const { owner, stats, definition, runs, ...rest } = row;
+  return {
+    ...rest,
+    owner: owner?.username ?? null,
+    stats: parseJson(stats),
+    runSeconds: runSeconds(runs, row.status === 'running', Date.now()),
+    ...(withDefinition ? { definition: parseJson(definition) } : {}),
+  };
 }
 
 export async function listCrawls(prisma: PrismaClient): Promise<CrawlView[]> {

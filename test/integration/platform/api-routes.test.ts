@@ -207,6 +207,11 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal(history.points.reduce((n, p) => n + p.pagesPerSecond * (history.widthMs / 1000), 0), 7, 'the rates add up to the captures');
     assert.ok(history.points.every((p, i) => i === 0 || p.at - history.points[i - 1]!.at === history.widthMs));
     assert.equal((await api.request('GET', `/api/crawls/${crawl.id + 1000}/throughput`)).status, 404);
+    // How long it ran, from its runs (the cockpit shows a stopped crawl's average pages/s with it).
+    const { runSeconds } = await api.json<{ runSeconds: number }>('GET', `/api/crawls/${crawl.id}`);
+    const spanSeconds = (history.points.at(-1)!.at - history.points[0]!.at) / 1000;
+    assert.ok(runSeconds > 0 && runSeconds < 120, `ran ${runSeconds} s`);
+    assert.ok(runSeconds + 1 >= spanSeconds - 1, `ran ${runSeconds} s, captures over ${spanSeconds} s`);
 
     // A capture's stored record, read back from its WARC file; its payload as a download.
     const page3 = `${guarded.origin}/page/3.html`;
