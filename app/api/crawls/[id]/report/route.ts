@@ -1,3 +1,4 @@
+import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
 import { apiRoute, idParam } from '../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -5,9 +6,6 @@ export const dynamic = 'force-dynamic';
 /** Most hosts listed; `hostCount` says how many there are in all. */
 const MAX_HOSTS = 200;
 
-// The host (with its port) of an absolute URL, in SQL: the text between "://" and the next "/".
-const AFTER_SCHEME = "substr(url, instr(url, '://') + 3)";
-const HOST_OF_URL = `CASE WHEN instr(${AFTER_SCHEME}, '/') > 0 THEN substr(${AFTER_SCHEME}, 1, instr(${AFTER_SCHEME}, '/') - 1) ELSE ${AFTER_SCHEME} END`;
 
 interface HostRow {
   host: string;
@@ -27,11 +25,11 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db }) => {
   const crawlId = idParam(params.id);
   const hosts = db
     .prepare(
-      `SELECT ${HOST_OF_URL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes
+      `SELECT ${HOST_OF_URL_SQL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes
        FROM CrawlLogEntry WHERE crawlId = ? GROUP BY host ORDER BY fetches DESC, host LIMIT ?`,
     )
     .all(crawlId, MAX_HOSTS) as HostRow[];
-  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ?`).get(crawlId) as { hostCount: number };
+  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ?`).get(crawlId) as { hostCount: number };
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
     .all(crawlId) as { mime: string | null; captures: number; bytes: number }[];
