@@ -1,8 +1,12 @@
 'use client';
 import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { describeSelection } from '../../worker/export/collection-plan';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
-import { exportFileName, formatBytes, formatDate, useCrawls, useExports, useRequestExport, type ExportRecord } from '../lib/client/queries';
+import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, type ExportRecord } from '../lib/client/queries';
+
+const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
 import { useCan } from '../lib/client/session';
 
 const EXPORTABLE = ['finished', 'stopped', 'paused', 'failed'];
@@ -17,6 +21,8 @@ export function ExportsView() {
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
   const crawl = crawls.data?.find((c) => c.id === selected);
+  const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '' });
+  const selection = selectionFromForm(form);
 
   if (!mayExport) {
     return (
@@ -52,15 +58,55 @@ export function ExportsView() {
           type="button"
           className="btn btn-primary"
           disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status))}
-          onClick={() => selected && request.mutate(selected)}
+          onClick={() => selected && request.mutate({ crawlId: selected, selection })}
           data-testid="request-export"
         >
-          Request export
+          {selection ? 'Export the selection' : 'Request export'}
         </button>
         {crawl && !EXPORTABLE.includes(crawl.status) && (
           <p className="text-sm text-slate-700">The crawl is {crawl.status}: pause, stop or let it finish before exporting.</p>
         )}
         <ErrorMessage error={request.error ?? crawls.error} />
+        <details className="w-full" data-testid="export-selection">
+          <summary className="cursor-pointer text-sm font-medium">
+            Select part of the crawl (a collection){selection && <span className="font-normal text-slate-600"> · {describeSelection(selection)}</span>}
+          </summary>
+          <p className="mt-2 text-sm text-slate-600">
+            Captures matching every filter you fill in go into new WARC files of their own, with their requests and metadata, the
+            records their revisits point to, and an index. Leave all empty to export the crawl&apos;s own files.
+          </p>
+          <div className="mt-2 grid gap-3 md:grid-cols-2">
+            <div>
+              <label htmlFor="selection-hosts" className="mb-1 block text-sm font-medium">Hosts</label>
+              <textarea id="selection-hosts" className="input h-20 w-full font-mono text-sm" value={form.hosts} onChange={(e) => setForm({ ...form, hosts: e.target.value })} aria-describedby="selection-hosts-help" />
+              <p id="selection-hosts-help" className="text-xs text-slate-600">One per line, with the port when not the default (example.org, 127.0.0.1:3001).</p>
+            </div>
+            <div>
+              <label htmlFor="selection-mime" className="mb-1 block text-sm font-medium">MIME types</label>
+              <textarea id="selection-mime" className="input h-20 w-full font-mono text-sm" value={form.mimeTypes} onChange={(e) => setForm({ ...form, mimeTypes: e.target.value })} aria-describedby="selection-mime-help" />
+              <p id="selection-mime-help" className="text-xs text-slate-600">One per line; a prefix takes a family (image/).</p>
+            </div>
+            <fieldset>
+              <legend className="mb-1 text-sm font-medium">HTTP statuses</legend>
+              <div className="flex gap-4">
+                {STATUS_CLASSES.map((c) => (
+                  <label key={c} className="flex items-center gap-1 text-sm">
+                    <input
+                      type="checkbox"
+                      checked={form.statusClasses.includes(c)}
+                      onChange={(e) => setForm({ ...form, statusClasses: e.target.checked ? [...form.statusClasses, c].sort() : form.statusClasses.filter((x) => x !== c) })}
+                    />
+                    {c}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <div>
+              <label htmlFor="selection-url" className="mb-1 block text-sm font-medium">URL contains</label>
+              <input id="selection-url" className="input w-full font-mono text-sm" value={form.urlContains} onChange={(e) => setForm({ ...form, urlContains: e.target.value })} />
+            </div>
+          </div>
+        </details>
       </div>
       {selected && (
         <section aria-labelledby="exports-title" className="space-y-3">
@@ -86,6 +132,9 @@ function ExportCard({ record }: { record: ExportRecord }) {
         <StatusBadge status={record.status} />
         {record.createdAt && <span className="text-sm text-slate-600">requested {formatDate(record.createdAt)}</span>}
       </div>
+      <p className="text-sm text-slate-700" data-testid="export-scope">
+        {record.selection ? <>Collection: {describeSelection(record.selection)}</> : 'The whole crawl, its own files'}
+      </p>
       <div className="flex items-center gap-2">
         <progress className="h-2 w-64" value={pct} max={100} aria-label={`Export ${record.id} progress`} />
         <span className="text-sm tabular-nums">{pct} %</span>

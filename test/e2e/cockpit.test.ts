@@ -194,6 +194,21 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const [cdxDownload] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-file"][data-name="index.cdxj"]').click()]);
   const cdxj = readFileSync((await cdxDownload.path())!, 'utf8');
   for (const url of site.pages) assert.ok(cdxj.includes(`"url":"${url}"`) || cdxj.includes(`"url": "${url}"`), `index has ${url}`);
+  assert.equal(await page.getByTestId('export-scope').first().innerText(), 'The whole crawl, its own files');
+
+  // A collection: only the pages whose URL holds "page/1", typed into the folded selection form.
+  const collectionUrls = site.pages.filter((u) => u.includes('page/1'));
+  assert.ok(collectionUrls.length >= 1 && collectionUrls.length < site.pages.length);
+  await page.getByTestId('export-selection').locator('summary').click();
+  await page.getByLabel('URL contains').fill('page/1');
+  await page.getByLabel('2xx').check();
+  await page.getByRole('button', { name: 'Export the selection' }).click();
+  const collectionCard = page.locator('[data-testid="export"][data-status="done"]').filter({ hasText: 'Collection: statuses 2xx; URLs containing "page/1"' });
+  await collectionCard.waitFor({ timeout: 60_000 });
+  const [partIndex] = await Promise.all([page.waitForEvent('download'), collectionCard.locator('[data-testid="export-file"][data-name="index.cdxj"]').click()]);
+  const partUrls = readFileSync((await partIndex.path())!, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { url: string }).url);
+  assert.deepEqual(partUrls.sort(), [...collectionUrls].sort(), 'the collection indexes exactly the selected pages');
+  assert.match(await collectionCard.locator('[data-testid="export-file"][data-name$=".warc.gz"]').first().innerText(), /^collection-\d+-\d+-00000\.warc\.gz$/);
 });
 
 test('a curator sees no run or export controls, and a refused request says which permission is missing', async () => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import type { KeyTiming } from '../politeness';
-import { WarcWriter, type CaptureLocation } from '../warc';
+import { SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
 import { RobotsCache } from '../robots';
@@ -22,7 +22,6 @@ import { AahRunner } from './aah-runner';
 import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
 
-const SOFTWARE = 'Tidemark/0.1.0';
 
 export interface CrawlContextOptions {
   crawlId: number;

@@ -2,8 +2,11 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ZodError } from 'zod';
 import { sqlDate } from '../store/sqlite';
-import { verifyWarcFile } from '../warc';
+import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
+import { writeCollection } from './collection-export';
+import { collectionSelectionSchema, describeSelection, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
 
 export interface ExportedFile {
   name: string;
@@ -25,11 +28,43 @@ export function exportableFiles(warcDir: string): string[] {
     .sort();
 }
 
+/** A stored selection, or null for the whole crawl (none, an unreadable one fails the export). */
+function selectionOf(text: string | null): CollectionSelection | null {
+  if (!text) return null;
+  const selection = collectionSelectionSchema.parse(JSON.parse(text));
+  return selectsEverything(selection) ? null : selection;
+}
+
+/** Verifies each file (WARC records and their digests, or the CDXJ index), checksums it and lists it; progress 0..1 by bytes. */
+async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void): Promise<ExportedFile[]> {
+  const totalBytes = names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0) || 1;
+  let doneBytes = 0;
+  const files: ExportedFile[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    if (name.endsWith('.warc.gz')) {
+      const check = await verifyWarcFile(path);
+      if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
+    } else if (name === INDEX_NAME) {
+      const check = await verifyCdxj(path, dir);
+      if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
+    }
+    const bytes = statSync(path).size;
+    files.push({ name, bytes, sha256: await sha256File(path) });
+    doneBytes += bytes;
+    onProgress(doneBytes / totalBytes);
+  }
+  return files;
+}
+
 /**
- * Prepares a crawl's export: verifies every WARC record's digests (a corrupt file fails the export
- * with its name rather than being handed out), checksums each file, and records progress 0..1.
+ * Prepares a crawl's export and records progress 0..1. Without a selection: verifies every WARC
+ * record's digests in the crawl's own files (a corrupt file fails the export with its name rather
+ * than being handed out) and checksums each file. With one (`Export.selection`): writes the
+ * collection's own WARC files and index into `exportDir` (collection-export.ts), then verifies
+ * and checksums those.
  */
-export async function runExport(db: Database.Database, job: { exportId: number; crawlId: number; warcDir: string }): Promise<void> {
+export async function runExport(db: Database.Database, job: { exportId: number; crawlId: number; warcDir: string; exportDir: string }): Promise<void> {
   const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
   db.prepare("UPDATE Export SET status = 'running' WHERE id = ?").run(job.exportId);
   try {
@@ -39,23 +74,30 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
       throw new Error(`The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
     }
     const names = exportableFiles(job.warcDir);
-    if (!names.some((n) => n.endsWith('.warc.gz'))) throw new Error('The crawl has no closed WARC files yet');
-    const totalBytes = names.reduce((sum, n) => sum + statSync(join(job.warcDir, n)).size, 0) || 1;
-    let doneBytes = 0;
-    const files: ExportedFile[] = [];
-    for (const name of names) {
-      const path = join(job.warcDir, name);
-      if (name.endsWith('.warc.gz')) {
-        const check = await verifyWarcFile(path);
-        if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
-      }
-      const bytes = statSync(path).size;
-      files.push({ name, bytes, sha256: await sha256File(path) });
-      doneBytes += bytes;
-      setProgress.run(doneBytes / totalBytes, job.exportId);
+    const warcs = names.filter((n) => n.endsWith('.warc.gz'));
+    if (!warcs.length) throw new Error('The crawl has no closed WARC files yet');
+    const row = db.prepare('SELECT selection FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null };
+    const selection = selectionOf(row.selection);
+    let files: ExportedFile[];
+    if (!selection) {
+      files = await listVerified(job.warcDir, names, (f) => setProgress.run(f, job.exportId));
+    } else {
+      const { where, params } = selectionSql(selection);
+      const ids = db
+        .prepare(`SELECT warcRecordId FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit') AND warcRecordId IS NOT NULL${where}`)
+        .pluck()
+        .all(job.crawlId, ...params) as string[];
+      if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
+      const written = await writeCollection({
+        sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
+        chosen: new Set(ids), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
+        onProgress: (f) => setProgress.run(0.8 * f, job.exportId),
+      });
+      files = await listVerified(job.exportDir, written, (f) => setProgress.run(0.8 + 0.2 * f, job.exportId));
     }
     db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);
   } catch (err) {
-    db.prepare("UPDATE Export SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run((err as Error).message, sqlDate(new Date()), job.exportId);
+    const message = err instanceof SyntaxError || err instanceof ZodError ? `The stored selection cannot be read: ${(err as Error).message}` : (err as Error).message;
+    db.prepare("UPDATE Export SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run(message, sqlDate(new Date()), job.exportId);
   }
 }

@@ -5,7 +5,7 @@ import { sqlDate } from '../store/sqlite';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine } from '../crawler/crawl-engine';
 import { runExport } from '../export/export-job';
-import { crawlWarcDir } from '../store/data-layout';
+import { crawlWarcDir, exportDir } from '../store/data-layout';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -151,7 +151,7 @@ export class CrawlManager {
     if (!pending) return;
     this.exporting = true;
     try {
-      await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: crawlWarcDir(this.opts.dataDir, pending.crawlId) });
+      await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: crawlWarcDir(this.opts.dataDir, pending.crawlId), exportDir: exportDir(this.opts.dataDir, pending.id) });
     } finally {
       this.exporting = false;
     }

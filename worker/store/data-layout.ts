@@ -4,3 +4,8 @@ import { join } from 'node:path';
 export function crawlWarcDir(dataDir: string, crawlId: number): string {
   return join(dataDir, 'warcs', String(crawlId));
 }
+
+/** Where an export that selects part of a crawl (a collection) writes its own WARC files and index. */
+export function exportDir(dataDir: string, exportId: number): string {
+  return join(dataDir, 'exports', String(exportId));
+}

@@ -7,6 +7,7 @@ export { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-look
 export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-files';
 export { warcFilename } from './recover-open-files';
 export type { RevisitTarget, Outlink } from './warc-fields';
+export { SOFTWARE } from './warc-fields';
 export { verifyWarcFile, verifyCdxj, type WarcVerification } from './verify-warc';
 export { finalizeIndex, cdxjLine, parseCdxjLine, INDEX_NAME, type CdxjEntry } from './cdxj-index';
 export { sha1Digest, DIGEST_PREFIX } from './warc-digest';

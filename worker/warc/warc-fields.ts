@@ -96,6 +96,9 @@ export function warcinfoFields(
   return withBlock(fields, CT_WARC_FIELDS, blockLength);
 }
 
+/** The `software` of Tidemark's warcinfo records. */
+export const SOFTWARE = 'Tidemark/0.1.0';
+
 /** What a warcinfo record says about the crawl. */
 export interface WarcinfoInfo {
   software: string;

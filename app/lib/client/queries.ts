@@ -55,6 +55,8 @@ export interface ExportRecord {
   files: (ExportFile | string)[] | null;
   error?: string | null;
   createdAt?: string;
+  /** The collection's filters; null for the whole crawl. */
+  selection?: SelectionInput | null;
 }
 
 export interface RelevancePoint {
@@ -303,12 +305,36 @@ export function useExports(crawlId: number | null) {
   });
 }
 
+/** Requests an export of a crawl: whole, or the part a selection picks (a collection). */
 export function useRequestExport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (crawlId: number) => api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`),
-    onSuccess: (_e, crawlId) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
+    mutationFn: ({ crawlId, selection }: { crawlId: number; selection?: SelectionInput }) =>
+      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, selection ? { selection } : undefined),
+    onSuccess: (_e, { crawlId }) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
   });
+}
+
+/** A collection's filters as the API takes them (worker/export/collection-plan.ts validates them). */
+export interface SelectionInput {
+  hosts?: string[];
+  mimeTypes?: string[];
+  statusClasses?: string[];
+  urlContains?: string;
+}
+
+/**
+ * The selection the export form describes: its text areas read one entry per line, blank lines
+ * dropped; undefined when no field is filled in (the whole crawl).
+ */
+export function selectionFromForm(form: { hosts: string; mimeTypes: string; statusClasses: string[]; urlContains: string }): SelectionInput | undefined {
+  const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const selection: SelectionInput = {};
+  if (lines(form.hosts).length) selection.hosts = lines(form.hosts);
+  if (lines(form.mimeTypes).length) selection.mimeTypes = lines(form.mimeTypes);
+  if (form.statusClasses.length) selection.statusClasses = [...form.statusClasses];
+  if (form.urlContains.trim()) selection.urlContains = form.urlContains.trim();
+  return Object.keys(selection).length ? selection : undefined;
 }
 
 /** The file name of an export file, whether the API lists names or `{name, bytes}` objects. */

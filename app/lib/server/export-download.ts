@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { can } from '../../../worker/auth/roles';
 import { SESSION_COOKIE, readCookie, type SessionStore } from '../../../worker/auth/sessions';
-import { crawlWarcDir } from '../../../worker/store/data-layout';
+import { crawlWarcDir, exportDir } from '../../../worker/store/data-layout';
 
 export interface ExportFileLookup {
   path: string;
@@ -32,7 +32,7 @@ function contentType(name: string): string {
 
 /** The file an export lists under `name`, or why it cannot be had (only listed names are served). */
 export function findExportFile(db: Database.Database, dataDir: string, exportId: number, name: string): ExportFileResult {
-  const row = db.prepare('SELECT crawlId, status, files FROM Export WHERE id = ?').get(exportId) as { crawlId: number; status: string; files: string } | undefined;
+  const row = db.prepare('SELECT crawlId, status, files, selection FROM Export WHERE id = ?').get(exportId) as { crawlId: number; status: string; files: string; selection: string | null } | undefined;
   if (!row) return { status: 404, error: 'not found' };
   if (row.status !== 'done') return { status: 409, error: `The export is ${row.status}` };
   let files: { name: string; sha256: string }[] = [];
@@ -44,7 +44,8 @@ export function findExportFile(db: Database.Database, dataDir: string, exportId:
   // The listed name, never the client's string, reaches the file system.
   const file = files.find((f) => f.name === name);
   if (!file) return { status: 404, error: 'not found' };
-  const path = join(crawlWarcDir(dataDir, row.crawlId), file.name);
+  // A collection's files are its own; the whole crawl's are the crawl's.
+  const path = join(row.selection ? exportDir(dataDir, exportId) : crawlWarcDir(dataDir, row.crawlId), file.name);
   let bytes: number;
   try {
     bytes = statSync(path).size;

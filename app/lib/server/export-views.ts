@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
+import type { CollectionSelection } from '../../../worker/export/collection-plan';
 import { HttpError } from './handler';
 
 export interface ExportFile {
@@ -7,16 +8,19 @@ export interface ExportFile {
   sha256: string;
 }
 
-type ExportRow = { id: number; crawlId: number; status: string; progress: number; files: string; error: string | null; createdAt: Date; finishedAt: Date | null };
+type ExportRow = { id: number; crawlId: number; status: string; progress: number; files: string; selection: string | null; error: string | null; createdAt: Date; finishedAt: Date | null };
 
-export function exportView(row: ExportRow) {
-  let files: ExportFile[] = [];
+function parsed<T>(text: string | null, fallback: T): T {
   try {
-    files = JSON.parse(row.files) as ExportFile[];
+    return text ? (JSON.parse(text) as T) : fallback;
   } catch {
-    files = [];
+    return fallback;
   }
-  return { ...row, files };
+}
+
+/** An export as the API shows it: its files, and its selection (null: the whole crawl). */
+export function exportView(row: ExportRow) {
+  return { ...row, files: parsed<ExportFile[]>(row.files, []), selection: parsed<CollectionSelection | null>(row.selection, null) };
 }
 
 export async function getExport(prisma: PrismaClient, id: number) {

@@ -96,7 +96,16 @@ export const MAX_JSON_BODY_BYTES = 32 * 1024 * 1024;
  * request may hold only once it is parsed.
  */
 export async function readJson<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
+  return parseBody(await readBodyText(req, MAX_JSON_BODY_BYTES), schema);
+}
+
+/** As readJson, but an empty body gives `undefined` (for requests whose body is optional). */
+export async function readOptionalJson<T>(req: Request, schema: z.ZodType<T>): Promise<T | undefined> {
   const text = await readBodyText(req, MAX_JSON_BODY_BYTES);
+  return text.trim() ? parseBody(text, schema) : undefined;
+}
+
+function parseBody<T>(text: string, schema: z.ZodType<T>): T {
   let body: unknown;
   try {
     body = JSON.parse(text);

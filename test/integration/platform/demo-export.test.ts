@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { WARCParser } from 'warcio';
 import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
@@ -46,9 +48,93 @@ interface ExportView {
   status: string;
   error: string | null;
   files: { name: string; bytes: number; sha256: string }[];
+  selection: Record<string, unknown> | null;
 }
 
-test('the seeded Demo crawl runs through the API, exports, and every WARC record reads back with valid digests', { timeout: 300_000 }, async () => {
+/** Waits for a requested export to end; asserts it ended as `expected`. */
+async function finishedExport(api: ApiClient, created: Response, expected: 'done' | 'failed' = 'done'): Promise<ExportView> {
+  assert.equal(created.status, 201);
+  let exp = (await created.json()) as ExportView;
+  for (const end = Date.now() + 60_000; Date.now() < end && !['done', 'failed'].includes(exp.status); await sleep(200)) {
+    exp = await api.json<ExportView>('GET', `/api/exports/${exp.id}`);
+  }
+  assert.equal(exp.status, expected, `export ${exp.status}: ${exp.error}`);
+  return exp;
+}
+
+/** Downloads every file an export lists, checking its size and sha256. */
+async function downloadAll(api: ApiClient, exp: ExportView): Promise<Map<string, Buffer>> {
+  assert.ok(exp.files.some((f) => f.name.endsWith('.warc.gz')), 'the export lists WARC files');
+  assert.ok(exp.files.some((f) => f.name === 'index.cdxj'), 'the export lists the CDXJ index');
+  const downloads = new Map<string, Buffer>();
+  for (const file of exp.files) {
+    const res = await api.request('GET', `/api/exports/${exp.id}/files/${encodeURIComponent(file.name)}`);
+    assert.equal(res.status, 200, file.name);
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.equal(res.headers.get('content-length'), String(bytes.length));
+    assert.equal(bytes.length, file.bytes, `${file.name} size`);
+    assert.equal(createHash('sha256').update(bytes).digest('hex'), file.sha256, `${file.name} sha256`);
+    downloads.set(file.name, bytes);
+  }
+  return downloads;
+}
+
+/**
+ * Reads every record of the downloaded WARC files with warcio, checking each digest and that each
+ * request has its response; returns the URIs of the responses and revisits whose payload is there.
+ */
+async function readBack(downloads: Map<string, Buffer>): Promise<{ records: number; archived: Set<string>; firstWarcinfo: string }> {
+  const archived = new Set<string>();
+  let records = 0;
+  let firstWarcinfo = '';
+  for (const [name, bytes] of downloads) {
+    if (!name.endsWith('.warc.gz')) continue;
+    const ids = new Set<string>();
+    const requestPartners: string[] = [];
+    const parser = new WARCParser(Readable.from([bytes]), { parseHttp: false });
+    for await (const record of parser) {
+      records++;
+      const where = `${name} record at ${parser.offset}`;
+      const type = record.warcType;
+      const block = Buffer.from(await record.readFully(false));
+      if (type === 'warcinfo' && !firstWarcinfo) firstWarcinfo = block.toString('utf8');
+      ids.add(record.warcHeader('WARC-Record-ID')!);
+      assert.equal(block.length, Number(record.warcContentLength), `${where}: Content-Length`);
+      const blockDigest = record.warcHeader('WARC-Block-Digest');
+      assert.ok(blockDigest, `${where}: has WARC-Block-Digest`);
+      assert.equal(sha1Base32(block), blockDigest, `${where}: WARC-Block-Digest`);
+      if (type === 'request') requestPartners.push(record.warcHeader('WARC-Concurrent-To')!);
+      if (type === 'response') {
+        const payloadDigest = record.warcHeader('WARC-Payload-Digest');
+        assert.ok(payloadDigest, `${where}: response has WARC-Payload-Digest`);
+        assert.equal(sha1Base32(httpPayload(block)), payloadDigest, `${where}: WARC-Payload-Digest`);
+        archived.add(record.warcTargetURI!);
+      }
+      if (type === 'revisit') archived.add(record.warcTargetURI!);
+    }
+    for (const id of requestPartners) assert.ok(ids.has(id), `${name}: a request's response ${id} is in the file`);
+  }
+  return { records, archived, firstWarcinfo };
+}
+
+/** Checks that every CDXJ line points at a response or revisit of its URL; returns the line count. */
+async function checkIndex(downloads: Map<string, Buffer>): Promise<number> {
+  const lines = downloads.get('index.cdxj')!.toString('utf8').split('\n').filter(Boolean);
+  for (const line of lines) {
+    const json = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; offset: string; length: string; filename: string };
+    const warc = downloads.get(json.filename);
+    assert.ok(warc, `${json.filename} was exported`);
+    const member = warc.subarray(Number(json.offset), Number(json.offset) + Number(json.length));
+    const record = await new WARCParser(Readable.from([member]), { parseHttp: false }).parse();
+    assert.ok(record, `a record at ${json.filename}:${json.offset}`);
+    assert.ok(['response', 'revisit'].includes(record.warcType!), `${json.url}: ${record.warcType}`);
+    assert.equal(record.warcTargetURI, json.url, `the record at ${json.offset} is for ${json.url}`);
+  }
+  return lines.length;
+}
+
+test('the seeded Demo crawl runs through the API, exports whole and as a selected collection, and every WARC record reads back with valid digests', { timeout: 300_000 }, async () => {
   const cockpit = await startCockpit();
   try {
     const api = new ApiClient(cockpit.url);
@@ -77,66 +163,41 @@ test('the seeded Demo crawl runs through the API, exports, and every WARC record
     assert.ok(scores.some((s) => s > 0), 'some captures are scored');
     for (let i = 1; i < scores.length; i++) assert.ok(scores[i - 1]! >= scores[i]!, 'ordered by score, highest first');
 
-    const created = await api.request('POST', `/api/crawls/${crawl.id}/exports`);
-    assert.equal(created.status, 201);
-    let exp = (await created.json()) as ExportView;
-    for (const end = Date.now() + 60_000; Date.now() < end && !['done', 'failed'].includes(exp.status); await sleep(200)) {
-      exp = await api.json<ExportView>('GET', `/api/exports/${exp.id}`);
-    }
-    assert.equal(exp.status, 'done', `export ${exp.status}: ${exp.error}`);
-    const warcNames = exp.files.map((f) => f.name).filter((n) => n.endsWith('.warc.gz'));
-    assert.ok(warcNames.length >= 1, 'the export lists WARC files');
-    assert.ok(exp.files.some((f) => f.name === 'index.cdxj'), 'the export lists the CDXJ index');
-
-    const downloads = new Map<string, Buffer>();
-    for (const file of exp.files) {
-      const res = await api.request('GET', `/api/exports/${exp.id}/files/${encodeURIComponent(file.name)}`);
-      assert.equal(res.status, 200, file.name);
-      assert.match(res.headers.get('content-disposition') ?? '', /^attachment/);
-      const bytes = Buffer.from(await res.arrayBuffer());
-      assert.equal(res.headers.get('content-length'), String(bytes.length));
-      assert.equal(bytes.length, file.bytes, `${file.name} size`);
-      assert.equal(createHash('sha256').update(bytes).digest('hex'), file.sha256, `${file.name} sha256`);
-      downloads.set(file.name, bytes);
-    }
-
-    const archived = new Set<string>();
-    let records = 0;
-    for (const name of warcNames) {
-      const parser = new WARCParser(Readable.from([downloads.get(name)!]), { parseHttp: false });
-      for await (const record of parser) {
-        records++;
-        const where = `${name} record at ${parser.offset}`;
-        const type = record.warcType;
-        const block = Buffer.from(await record.readFully(false));
-        assert.equal(block.length, Number(record.warcContentLength), `${where}: Content-Length`);
-        const blockDigest = record.warcHeader('WARC-Block-Digest');
-        assert.ok(blockDigest, `${where}: has WARC-Block-Digest`);
-        assert.equal(sha1Base32(block), blockDigest, `${where}: WARC-Block-Digest`);
-        if (type === 'response') {
-          const payloadDigest = record.warcHeader('WARC-Payload-Digest');
-          assert.ok(payloadDigest, `${where}: response has WARC-Payload-Digest`);
-          assert.equal(sha1Base32(httpPayload(block)), payloadDigest, `${where}: WARC-Payload-Digest`);
-          archived.add(record.warcTargetURI!);
-        }
-        if (type === 'revisit') archived.add(record.warcTargetURI!);
-      }
-    }
+    const exp = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`));
+    assert.equal(exp.selection, null, 'the whole crawl');
+    const downloads = await downloadAll(api, exp);
+    const { records, archived } = await readBack(downloads);
     assert.ok(records > captures.total, 'warcinfo, requests and responses were read');
     for (const c of captures.items) assert.ok(archived.has(c.url), `${c.url} is archived`);
+    const lines = await checkIndex(downloads);
+    assert.ok(lines >= captures.total - 5, 'the index has a line per capture');
 
-    const lines = downloads.get('index.cdxj')!.toString('utf8').split('\n').filter(Boolean);
-    assert.ok(lines.length >= captures.total - 5, 'the index has a line per capture');
-    for (const line of lines) {
-      const json = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; offset: string; length: string; filename: string };
-      const warc = downloads.get(json.filename);
-      assert.ok(warc, `${json.filename} was exported`);
-      const member = warc.subarray(Number(json.offset), Number(json.offset) + Number(json.length));
-      const record = await new WARCParser(Readable.from([member]), { parseHttp: false }).parse();
-      assert.ok(record, `a record at ${json.filename}:${json.offset}`);
-      assert.ok(['response', 'revisit'].includes(record.warcType!), `${json.url}: ${record.warcType}`);
-      assert.equal(record.warcTargetURI, json.url, `the record at ${json.offset} is for ${json.url}`);
-    }
+    // A collection: only the HTML pages under /wildlife/, in WARC files of its own.
+    const selection = { mimeTypes: ['text/html'], urlContains: '/wildlife/' };
+    const chosen = (await api.json<{ items: { url: string; mime: string | null; recordType: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?q=/wildlife/&pageSize=500`)).items.filter((c) => c.mime === 'text/html');
+    assert.ok(chosen.length >= 3, 'the demo site has a few wildlife pages');
+    const collection = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection }));
+    assert.deepEqual(collection.selection, { hosts: [], mimeTypes: ['text/html'], statusClasses: [], urlContains: '/wildlife/' });
+    assert.ok(collection.files.every((f) => f.name === 'index.cdxj' || f.name.startsWith(`collection-${crawl.id}-${collection.id}-`)), 'files of its own');
+    const part = await downloadAll(api, collection);
+    const got = await readBack(part);
+    assert.deepEqual([...got.archived].sort(), chosen.map((c) => c.url).sort(), 'exactly the selected pages, each once');
+    assert.match(got.firstWarcinfo, /description: Tidemark crawl \d+, export \d+: MIME types text\/html; URLs containing "\/wildlife\/"/);
+    assert.equal(await checkIndex(part), chosen.length);
+    assert.ok(part.get(collection.files[0]!.name)!.length < downloads.get(exp.files[0]!.name)!.length, 'smaller than the whole crawl');
+
+    // An invalid selection is refused naming its field; one that matches nothing fails the export, saying why.
+    const refused = await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection: { statusClasses: ['6xx'] } });
+    assert.equal(refused.status, 400);
+    assert.match(JSON.stringify(await refused.json()), /statusClasses/);
+    const empty = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection: { urlContains: 'no-such-page' } }), 'failed');
+    assert.match(empty.error ?? '', /No capture matches the selection \(URLs containing "no-such-page"\)/);
+
+    // Deleting the crawl deletes its collections' files too.
+    const collectionDir = join(cockpit.dataDir, 'exports', String(collection.id));
+    assert.ok(existsSync(join(collectionDir, 'index.cdxj')));
+    assert.equal((await api.request('DELETE', `/api/crawls/${crawl.id}`)).status, 204);
+    assert.equal(existsSync(collectionDir), false);
   } finally {
     await cockpit.stop();
   }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { elapsedLabel, elapsedTicks, layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
 import { capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
+import { selectionFromForm } from '../../../app/lib/client/queries';
 
 test('the charts show the stored history up to the first live sample, then the live samples', () => {
   const point = (at: number, fetched: number) => ({ at, pagesPerSecond: 1, fetched, statusClasses: { '2xx': fetched } });
@@ -10,6 +11,15 @@ test('the charts show the stored history up to the first live sample, then the l
   assert.deepEqual(withHistory(history, [point(2500, 11), point(3500, 14)]).map((p) => p.at), [0, 1000, 2000, 2500, 3500]);
   assert.deepEqual(withHistory(history, []), history, 'a finished crawl: its history alone');
   assert.deepEqual(withHistory([], [point(10, 1)]).map((p) => p.at), [10], 'no history yet: live only');
+});
+
+test('the export form gives a selection only when a filter is filled in, one entry per line', () => {
+  const empty = { hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '' };
+  assert.equal(selectionFromForm(empty), undefined, 'the whole crawl');
+  assert.equal(selectionFromForm({ ...empty, hosts: ' \n \n', urlContains: '  ' }), undefined, 'blank lines are no filter');
+  assert.deepEqual(selectionFromForm({ hosts: 'a.example\n\n b.example:8080 \n', mimeTypes: 'text/html\r\nimage/', statusClasses: ['2xx'], urlContains: ' /news/ ' }), {
+    hosts: ['a.example', 'b.example:8080'], mimeTypes: ['text/html', 'image/'], statusClasses: ['2xx'], urlContains: '/news/',
+  });
 });
 
 test('capture events are read as a bare list or as the server\'s batched {captures}', () => {

@@ -1,4 +1,6 @@
-import { HttpError, apiRoute, idParam } from '../../../../lib/server/handler';
+import { z } from 'zod';
+import { collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
+import { HttpError, apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
 import { exportView } from '../../../../lib/server/export-views';
 
 export const dynamic = 'force-dynamic';
@@ -10,12 +12,20 @@ export const GET = apiRoute<Params>('export', async ({ params, prisma }) => {
   return rows.map(exportView);
 });
 
-/** POST /api/crawls/:id/exports [export] → 201 pending export; the worker verifies and lists the files. */
-export const POST = apiRoute<Params>('export', async ({ params, prisma, user }) => {
+const exportRequestSchema = z.object({ selection: collectionSelectionSchema.optional() }).strict();
+
+/**
+ * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains}}`
+ * → 201 pending export; the worker verifies and lists the crawl's files or, with a selection,
+ * writes the collection's own WARC files and index. 400 naming the field of an invalid selection.
+ */
+export const POST = apiRoute<Params>('export', async ({ req, params, prisma, user }) => {
   const crawlId = idParam(params.id);
+  const body = await readOptionalJson(req, exportRequestSchema);
   const crawl = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true } });
   if (!crawl) throw new HttpError(404, 'not found');
   if (['created', 'running', 'pausing', 'stopping'].includes(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
-  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id } });
+  const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify(body.selection) : null;
+  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id, selection } });
   return Response.json(exportView(row), { status: 201 });
 });

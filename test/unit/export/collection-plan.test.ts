@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import {
+  collectionSelectionSchema, describeSelection, planCollection, selectionSql, selectsEverything, type StoredRecordHead,
+} from '../../../worker/export/collection-plan';
+
+const rec = (file: string, offset: number, type: string, id: string, extra: Partial<StoredRecordHead> = {}): StoredRecordHead => ({
+  file, offset, length: 10, type, id, concurrentTo: [], ...extra,
+});
+
+// Two files: a page, its duplicate (a revisit) in the second file, and another page.
+const records: StoredRecordHead[] = [
+  rec('a.warc.gz', 0, 'warcinfo', 'info-a'),
+  rec('a.warc.gz', 10, 'request', 'req-1', { concurrentTo: ['resp-1'] }),
+  rec('a.warc.gz', 20, 'response', 'resp-1'),
+  rec('a.warc.gz', 30, 'metadata', 'meta-1', { concurrentTo: ['resp-1'] }),
+  rec('a.warc.gz', 40, 'request', 'req-2', { concurrentTo: ['resp-2'] }),
+  rec('a.warc.gz', 50, 'response', 'resp-2'),
+  rec('b.warc.gz', 0, 'warcinfo', 'info-b'),
+  rec('b.warc.gz', 10, 'request', 'req-3', { concurrentTo: ['rev-3'] }),
+  rec('b.warc.gz', 20, 'revisit', 'rev-3', { refersTo: 'resp-1' }),
+];
+const at = (plan: { file: string; offset: number }[]) => plan.map((m) => `${m.file[0]}${m.offset}`);
+
+test('a collection holds the chosen records with their request and metadata, after their file\'s warcinfo', () => {
+  assert.deepEqual(at(planCollection(records, new Set(['resp-2']))), ['a0', 'a40', 'a50']);
+  assert.deepEqual(at(planCollection(records, new Set(['resp-1']))), ['a0', 'a10', 'a20', 'a30']);
+  assert.deepEqual(planCollection(records, new Set(['no-such-record'])), []);
+});
+
+test('a chosen revisit brings the response it refers to (not that response\'s request), from any file', () => {
+  assert.deepEqual(at(planCollection(records, new Set(['rev-3']))), ['a0', 'a20', 'b0', 'b10', 'b20']);
+  assert.deepEqual(at(planCollection(records, new Set(['rev-3', 'resp-1']))), ['a0', 'a10', 'a20', 'a30', 'b0', 'b10', 'b20'], 'each record once');
+});
+
+test('a selection: defaults, validation naming the field, a description', () => {
+  const none = collectionSelectionSchema.parse({});
+  assert.deepEqual(none, { hosts: [], mimeTypes: [], statusClasses: [], urlContains: '' });
+  assert.ok(selectsEverything(none));
+  assert.equal(describeSelection(none), 'every capture');
+  const s = collectionSelectionSchema.parse({ hosts: [' a.example '], statusClasses: ['2xx'], urlContains: '/news/' });
+  assert.equal(describeSelection(s), 'hosts a.example; statuses 2xx; URLs containing "/news/"');
+  for (const bad of [{ statusClasses: ['6xx'] }, { hosts: [''] }, { mimeTypes: 'text/html' }, { other: 1 }]) {
+    const r = collectionSelectionSchema.safeParse(bad);
+    assert.equal(r.success, false, JSON.stringify(bad));
+    assert.ok(r.error!.issues.every((i) => i.path.length > 0 || i.code === 'unrecognized_keys'), 'issues name a field');
+  }
+});
+
+test('the selection\'s SQL picks captures by host (with port), MIME prefix, status class and URL text', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE Capture (id INTEGER PRIMARY KEY, crawlId INTEGER, url TEXT, mime TEXT, status INTEGER)');
+  const rows: [string, string | null, number][] = [
+    ['http://a.example/news/1.html', 'text/html', 200],
+    ['http://A.example/img/x.png', 'image/png', 200],
+    ['http://a.example:8080/news/2.html', 'text/html', 404],
+    ['https://b.example/news/3', 'application/xhtml+xml', 301],
+    ['http://b.example', null, 500],
+    ['http://c.example/te_t%', 'text/htmlx', 200],
+  ];
+  for (const [url, mime, status] of rows) db.prepare('INSERT INTO Capture (crawlId, url, mime, status) VALUES (1, ?, ?, ?)').run(url, mime, status);
+  db.prepare("INSERT INTO Capture (crawlId, url, mime, status) VALUES (2, 'http://a.example/news/1.html', 'text/html', 200)").run();
+  const pick = (sel: object) => {
+    const { where, params } = selectionSql(collectionSelectionSchema.parse(sel));
+    return db.prepare(`SELECT id FROM Capture WHERE crawlId = ?${where} ORDER BY id`).pluck().all(1, ...params);
+  };
+  assert.deepEqual(pick({}), [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(pick({ hosts: ['a.example'] }), [1, 2], 'case-insensitive; another port is another host');
+  assert.deepEqual(pick({ hosts: ['a.example:8080', 'b.example'] }), [3, 4, 5]);
+  assert.deepEqual(pick({ mimeTypes: ['image/', 'application/xhtml+xml'] }), [2, 4]);
+  assert.deepEqual(pick({ mimeTypes: ['TEXT/HTML'] }), [1, 3, 6], 'a prefix');
+  assert.deepEqual(pick({ statusClasses: ['3xx', '5xx'] }), [4, 5]);
+  assert.deepEqual(pick({ urlContains: '_t%' }), [6], 'no wildcards');
+  assert.deepEqual(pick({ hosts: ['a.example'], urlContains: '/news/', statusClasses: ['2xx'] }), [1], 'every filter at once');
+  db.close();
+});

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { cdxjLine, INDEX_NAME } from '../warc/cdxj-index';
+import { scanGzipMembers } from '../warc/gzip-members';
+import { field, mimeOf, parseHttpHead, parseWarcHead } from '../warc/parse-heads';
+import { sha1Digest } from '../warc/warc-digest';
+import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate } from '../warc/warc-fields';
+import { planCollection, type MemberCopy, type StoredRecordHead } from './collection-plan';
+
+/** A collection file is closed and the next begun past this size, as a crawl's files rotate. */
+const ROTATE_BYTES = 1024 ** 3;
+
+/** What the collection's CDXJ index needs of a response or revisit record. */
+interface IndexFacts {
+  url: string;
+  date: string;
+  mime: string;
+  status: number;
+  digest: string;
+}
+
+interface ScannedRecord extends StoredRecordHead {
+  facts?: IndexFacts;
+}
+
+/** The crawl's records, by a member scan of each file (header and HTTP head of each record). */
+async function scanRecords(sourceDir: string, files: readonly string[], onFile: (done: number) => void): Promise<ScannedRecord[]> {
+  const records: ScannedRecord[] = [];
+  for (const [i, file] of files.entries()) {
+    const scan = await scanGzipMembers(join(sourceDir, file), (m) => {
+      const head = parseWarcHead(m.head);
+      if (!head) throw new Error(`${file}: no WARC header at ${m.offset}`);
+      const f = head.fields;
+      const type = field(f, 'WARC-Type') ?? '';
+      const record: ScannedRecord = {
+        file, offset: m.offset, length: m.length, type, id: field(f, 'WARC-Record-ID') ?? '',
+        concurrentTo: f.filter(([n]) => n.toLowerCase() === 'warc-concurrent-to').map(([, v]) => v),
+        refersTo: field(f, 'WARC-Refers-To'),
+      };
+      if (type === 'response' || type === 'revisit') {
+        const http = parseHttpHead(m.head.subarray(head.headerLength));
+        record.facts = {
+          url: field(f, 'WARC-Target-URI') ?? '', date: field(f, 'WARC-Date') ?? '',
+          mime: mimeOf(http?.headers['content-type']), status: http?.status ?? 0, digest: field(f, 'WARC-Payload-Digest') ?? '',
+        };
+      }
+      records.push(record);
+    }, 64 * 1024);
+    if (scan.problem) throw new Error(`${file}: ${scan.problem}`);
+    onFile(i + 1);
+  }
+  return records;
+}
+
+/** The collection's own first record: what it is and where it comes from. */
+function collectionWarcinfo(filename: string, description: string): Buffer {
+  const block = Buffer.from(
+    [['software', SOFTWARE], ['format', 'WARC File Format 1.1'], ['conformsTo', 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/'], ['description', description]]
+      .map(([k, v]) => `${k}: ${v.replace(/[\r\n]+/g, ' ')}\r\n`)
+      .join(''),
+  );
+  const head = serializeFields([
+    ['WARC-Type', 'warcinfo'],
+    ['WARC-Record-ID', recordIdFromUuid(randomUUID())],
+    ['WARC-Date', warcDate(new Date())],
+    ['WARC-Filename', filename],
+    ['Content-Type', 'application/warc-fields'],
+    ['Content-Length', String(block.length)],
+  ]);
+  return gzipSync(Buffer.concat([Buffer.from(`${head}WARC-Block-Digest: ${sha1Digest(block)}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
+}
+
+/**
+ * Writes a collection of a crawl into `outDir`: new WARC files holding copies of the records
+ * `chosen` needs (see planCollection), each file opened by its own warcinfo record and by the
+ * warcinfo of every source file it copies from, and a sorted CDXJ index of them. Returns the
+ * file names written. A failure removes what was written.
+ */
+export async function writeCollection(opts: {
+  sourceDir: string;
+  sourceFiles: readonly string[];
+  outDir: string;
+  prefix: string;
+  chosen: ReadonlySet<string>;
+  description: string;
+  /** 0..1 over the scan and the copy. */
+  onProgress: (fraction: number) => void;
+}): Promise<string[]> {
+  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, (done) => opts.onProgress((0.5 * done) / opts.sourceFiles.length));
+  const plan = planCollection(records, opts.chosen);
+  if (!plan.some((m) => m.type !== 'warcinfo')) throw new Error('No capture matches the selection');
+  const facts = new Map(records.filter((r) => r.facts).map((r) => [`${r.file}:${r.offset}`, r.facts!]));
+  const warcinfoOf = new Map(plan.filter((m) => m.type === 'warcinfo').map((m) => [m.file, m]));
+  rmSync(opts.outDir, { recursive: true, force: true });
+  mkdirSync(opts.outDir, { recursive: true });
+  const names: string[] = [];
+  const index: string[] = [];
+  const sources = new Map<string, FileHandle>();
+  let out: { name: string; fh: FileHandle; size: number; copiedInfo: Set<string> } | null = null;
+  const append = async (bytes: Buffer) => {
+    await out!.fh.write(bytes, 0, bytes.length, out!.size);
+    out!.size += bytes.length;
+  };
+  const copy = async (m: MemberCopy) => {
+    let src = sources.get(m.file);
+    if (!src) sources.set(m.file, (src = await open(join(opts.sourceDir, m.file), 'r')));
+    const bytes = Buffer.alloc(m.length);
+    await src.read(bytes, 0, m.length, m.offset);
+    const offset = out!.size;
+    await append(bytes);
+    const f = facts.get(`${m.file}:${m.offset}`);
+    if (f) index.push(cdxjLine({ ...f, length: m.length, offset, filename: out!.name }));
+  };
+  try {
+    let done = 0;
+    for (const m of plan) {
+      if (m.type === 'warcinfo') continue; // written before the first record it stands for, in each file
+      if (!out || out.size >= ROTATE_BYTES) {
+        await out?.fh.close();
+        const name = `${opts.prefix}-${String(names.length).padStart(5, '0')}.warc.gz`;
+        out = { name, fh: await open(join(opts.outDir, name), 'w'), size: 0, copiedInfo: new Set() };
+        names.push(name);
+        await append(collectionWarcinfo(name, opts.description));
+      }
+      if (!out.copiedInfo.has(m.file)) {
+        const info = warcinfoOf.get(m.file);
+        if (info) await copy(info);
+        out.copiedInfo.add(m.file);
+      }
+      await copy(m);
+      opts.onProgress(0.5 + (0.5 * ++done) / plan.length);
+    }
+    await out?.fh.close();
+    out = null;
+    // CDXJ is sorted by its key and timestamp, as lines (replay tools binary-search it).
+    index.sort();
+    writeFileSync(join(opts.outDir, INDEX_NAME), index.join(''));
+    return [...names, INDEX_NAME];
+  } catch (err) {
+    await out?.fh.close().catch(() => undefined);
+    rmSync(opts.outDir, { recursive: true, force: true });
+    throw err;
+  } finally {
+    for (const fh of sources.values()) await fh.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { HOST_OF_URL_SQL } from '../store/sql-url';
+
+/**
+ * A collection: the part of a crawl a manager exports. Without a selection an export hands out the
+ * crawl's own WARC files; with one, new WARC files hold copies of the chosen records only (each
+ * record is its own gzip member, so a copy is the member's bytes: digests stay valid). Pure: the
+ * selection's schema and SQL, and which records a collection needs.
+ */
+
+const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+const lines = (max: number, what: string) =>
+  z.array(z.string().trim().min(1, `an empty ${what}`).max(2000)).max(max, `at most ${max} ${what}s`);
+
+/** What goes into a collection: captures matching every given filter (an empty list: no filter). */
+export const collectionSelectionSchema = z
+  .object({
+    /** Host names (with port when not the default), exactly as in the capture's URL. */
+    hosts: lines(1000, 'host').default([]),
+    /** MIME types or their prefixes ("text/html", "image/"). */
+    mimeTypes: lines(100, 'MIME type').default([]),
+    statusClasses: z.array(z.enum(STATUS_CLASSES)).max(4).default([]),
+    /** Text the capture's URL contains. */
+    urlContains: z.string().trim().max(2000).default(''),
+  })
+  .strict();
+
+export type CollectionSelection = z.infer<typeof collectionSelectionSchema>;
+
+/** True when the selection filters nothing (the export is then the crawl's own files). */
+export function selectsEverything(s: CollectionSelection): boolean {
+  return !s.hosts.length && !s.mimeTypes.length && !s.statusClasses.length && !s.urlContains;
+}
+
+/** One line for people (and the collection's warcinfo record); absent filters are none. */
+export function describeSelection(s: Partial<Record<'hosts' | 'mimeTypes' | 'statusClasses', readonly string[]>> & { urlContains?: string }): string {
+  const parts: string[] = [];
+  if (s.hosts?.length) parts.push(`hosts ${s.hosts.join(', ')}`);
+  if (s.mimeTypes?.length) parts.push(`MIME types ${s.mimeTypes.join(', ')}`);
+  if (s.statusClasses?.length) parts.push(`statuses ${s.statusClasses.join(', ')}`);
+  if (s.urlContains) parts.push(`URLs containing "${s.urlContains}"`);
+  return parts.length ? parts.join('; ') : 'every capture';
+}
+
+
+/** The WHERE clause (after `crawlId = ?`) and its parameters that pick a selection's captures. */
+export function selectionSql(s: CollectionSelection): { where: string; params: (string | number)[] } {
+  const clauses: string[] = [];
+  const params: (string | number)[] = [];
+  if (s.hosts.length) {
+    clauses.push(`lower(${HOST_OF_URL_SQL}) IN (${s.hosts.map(() => '?').join(', ')})`);
+    params.push(...s.hosts.map((h) => h.toLowerCase()));
+  }
+  if (s.mimeTypes.length) {
+    // A prefix match, by hand: LIKE would read "_" and "%" in a MIME type as wildcards.
+    clauses.push(`(${s.mimeTypes.map(() => 'substr(lower(mime), 1, ?) = ?').join(' OR ')})`);
+    for (const m of s.mimeTypes) params.push(m.length, m.toLowerCase());
+  }
+  if (s.statusClasses.length) {
+    clauses.push(`status / 100 IN (${s.statusClasses.map(() => '?').join(', ')})`);
+    params.push(...s.statusClasses.map((c) => Number(c[0])));
+  }
+  if (s.urlContains) {
+    clauses.push('instr(url, ?) > 0');
+    params.push(s.urlContains);
+  }
+  return { where: clauses.length ? clauses.map((c) => ` AND ${c}`).join('') : '', params };
+}
+
+/** A record of the crawl's WARC files, as a member scan reads its header. */
+export interface StoredRecordHead {
+  file: string;
+  offset: number;
+  length: number;
+  type: string;
+  id: string;
+  concurrentTo: string[];
+  /** WARC-Refers-To of a revisit: the record holding its payload. */
+  refersTo?: string;
+}
+
+/** A gzip member to copy into the collection, from a source file. */
+export interface MemberCopy {
+  file: string;
+  offset: number;
+  length: number;
+  type: string;
+}
+
+/**
+ * The records a collection of `chosen` response/revisit records needs, in the order to write
+ * them: for each source file that holds any (files in the given order), its warcinfo record first
+ * (every record names it in WARC-Warcinfo-ID), then in file order the chosen records, the records
+ * concurrent to them (their request and metadata) and, for a revisit, the record it refers to
+ * (replay tools read the payload there), wherever it is.
+ */
+export function planCollection(records: readonly StoredRecordHead[], chosen: ReadonlySet<string>): MemberCopy[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const wanted = new Set<string>();
+  for (const id of chosen) {
+    const r = byId.get(id);
+    if (!r) continue;
+    wanted.add(id);
+    if (r.refersTo && byId.has(r.refersTo)) wanted.add(r.refersTo);
+  }
+  for (const r of records) if (r.concurrentTo.some((id) => wanted.has(id) && chosen.has(id))) wanted.add(r.id);
+  const files = [...new Set(records.map((r) => r.file))];
+  const plan: MemberCopy[] = [];
+  for (const file of files) {
+    const inFile = records.filter((r) => r.file === file);
+    if (!inFile.some((r) => wanted.has(r.id))) continue;
+    for (const r of inFile) {
+      if (r.type === 'warcinfo' || wanted.has(r.id)) plan.push({ file, offset: r.offset, length: r.length, type: r.type });
+    }
+  }
+  return plan;
+}
