@@ -258,6 +258,9 @@ test('a curator sees no run or export controls, and a refused request says which
   // A finished crawl's pages/s is its average over the time it ran, not the last seconds' rate.
   await page.getByText('Pages/s (average)').waitFor();
   assert.ok(Number(await page.getByTestId('counter-pages-per-second').innerText()) > 0);
+  // Not focused: no score column (every URL had the default priority).
+  await page.getByTestId('captures-table').locator('th').first().waitFor();
+  assert.equal(await page.getByTestId('captures-table').locator('th', { hasText: 'Score' }).count(), 0);
   await page.getByLabel('Note on the crawl').fill('Harbour site, first capture');
   await page.getByRole('button', { name: 'Add note' }).click();
   await page.getByTestId('crawl-annotations').getByTestId('annotation').filter({ hasText: 'Harbour site, first capture' }).waitFor();

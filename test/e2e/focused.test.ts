@@ -102,4 +102,7 @@ test('an archivist edits the keywords, reviews the reference crawl terms, and wa
   await page.locator('[data-testid="status"][data-status="finished"]').waitFor({ timeout: 90_000 });
   // Every HTML page of the site (the index and 20 pages of each topic) was analysed.
   await page.getByTestId('relevance-summary').filter({ hasText: /^41 documents/ }).waitFor();
+  // A focused crawl's captures show their score.
+  await page.getByTestId('captures-table').locator('th').first().waitFor();
+  assert.equal(await page.getByTestId('captures-table').locator('th', { hasText: 'Score' }).count(), 1);
 });

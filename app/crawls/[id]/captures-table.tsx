@@ -8,8 +8,11 @@ import { CaptureRecordView } from './capture-record';
 
 const PAGE_SIZE = 20;
 
-/** The latest captures, newest first; the first page grows live as the socket reports captures. */
-export function CapturesTable({ crawlId }: { crawlId: number }) {
+/**
+ * The latest captures, newest first; the first page grows live as the socket reports captures.
+ * The score column is shown for focused crawls only: elsewhere every URL has the default priority.
+ */
+export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: boolean }) {
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<number | null>(null);
@@ -37,7 +40,7 @@ export function CapturesTable({ crawlId }: { crawlId: number }) {
                   <th scope="col">Status</th>
                   <th scope="col">Type</th>
                   <th scope="col" className="text-right">Size</th>
-                  <th scope="col" className="text-right">Score</th>
+                  {focused && <th scope="col" className="text-right">Score</th>}
                   <th scope="col">URL</th>
                 </tr>
               </thead>
@@ -48,7 +51,7 @@ export function CapturesTable({ crawlId }: { crawlId: number }) {
                     <td className="tabular-nums">{c.status}</td>
                     <td className="font-mono text-xs">{c.mime ?? '–'}</td>
                     <td className="text-right tabular-nums">{formatBytes(c.size)}</td>
-                    <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>
+                    {focused && <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>}
                     <td className="max-w-xl truncate font-mono text-xs" title={c.url}>
                       <button type="button" className="link max-w-full truncate text-left" onClick={() => setShown(c.id)} aria-label={`Show the stored record of ${c.url}`} data-testid="capture-url">
                         {c.url}

@@ -62,7 +62,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} />
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
-      <CapturesTable crawlId={crawlId} />
+      <CapturesTable crawlId={crawlId} focused={Boolean(focus?.enabled)} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />
       <CrawlReports crawlId={crawlId} running={c.status === 'running'} />
       <section aria-labelledby="annotations-title" className="card space-y-3">
