@@ -5,29 +5,20 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { cdxjLine, INDEX_NAME } from '../warc/cdxj-index';
 import { scanGzipMembers } from '../warc/gzip-members';
-import { field, mimeOf, parseHttpHead, parseWarcHead } from '../warc/parse-heads';
+import { field, indexFactsOf, parseWarcHead, type IndexFacts } from '../warc/parse-heads';
 import { sha1Digest } from '../warc/warc-digest';
 import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate } from '../warc/warc-fields';
-import { planCollection, type MemberCopy, type StoredRecordHead } from './collection-plan';
+import { mayBeNeeded, planCollection, type MemberCopy, type StoredRecordHead } from './collection-plan';
 
 /** A collection file is closed and the next begun past this size, as a crawl's files rotate. */
 const ROTATE_BYTES = 1024 ** 3;
-
-/** What the collection's CDXJ index needs of a response or revisit record. */
-interface IndexFacts {
-  url: string;
-  date: string;
-  mime: string;
-  status: number;
-  digest: string;
-}
 
 interface ScannedRecord extends StoredRecordHead {
   facts?: IndexFacts;
 }
 
-/** The crawl's records, by a member scan of each file (header and HTTP head of each record). */
-async function scanRecords(sourceDir: string, files: readonly string[], onFile: (done: number) => void): Promise<ScannedRecord[]> {
+/** The crawl's records that `keep` wants, by a member scan of each file (header and HTTP head of each record). */
+async function scanRecords(sourceDir: string, files: readonly string[], keep: (r: StoredRecordHead) => boolean, onFile: (done: number) => void): Promise<ScannedRecord[]> {
   const records: ScannedRecord[] = [];
   for (const [i, file] of files.entries()) {
     const scan = await scanGzipMembers(join(sourceDir, file), (m) => {
@@ -38,15 +29,10 @@ async function scanRecords(sourceDir: string, files: readonly string[], onFile: 
       const record: ScannedRecord = {
         file, offset: m.offset, length: m.length, type, id: field(f, 'WARC-Record-ID') ?? '',
         concurrentTo: f.filter(([n]) => n.toLowerCase() === 'warc-concurrent-to').map(([, v]) => v),
-        refersTo: field(f, 'WARC-Refers-To'),
+        refersTo: field(f, 'WARC-Refers-To'), payloadDigest: field(f, 'WARC-Payload-Digest'),
       };
-      if (type === 'response' || type === 'revisit') {
-        const http = parseHttpHead(m.head.subarray(head.headerLength));
-        record.facts = {
-          url: field(f, 'WARC-Target-URI') ?? '', date: field(f, 'WARC-Date') ?? '',
-          mime: mimeOf(http?.headers['content-type']), status: http?.status ?? 0, digest: field(f, 'WARC-Payload-Digest') ?? '',
-        };
-      }
+      if (!keep(record)) return;
+      record.facts = indexFactsOf(f, m.head.subarray(head.headerLength)) ?? undefined;
       records.push(record);
     }, 64 * 1024);
     if (scan.problem) throw new Error(`${file}: ${scan.problem}`);
@@ -85,11 +71,14 @@ export async function writeCollection(opts: {
   outDir: string;
   prefix: string;
   chosen: ReadonlySet<string>;
+  /** Payload digests of the chosen revisits (their originals are kept while scanning). */
+  revisitDigests: ReadonlySet<string>;
   description: string;
   /** 0..1 over the scan and the copy. */
   onProgress: (fraction: number) => void;
 }): Promise<string[]> {
-  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, (done) => opts.onProgress((0.5 * done) / opts.sourceFiles.length));
+  const keep = (r: StoredRecordHead) => mayBeNeeded(r, opts.chosen, opts.revisitDigests);
+  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (done) => opts.onProgress((0.5 * done) / opts.sourceFiles.length));
   const plan = planCollection(records, opts.chosen);
   if (!plan.some((m) => m.type !== 'warcinfo')) throw new Error('No capture matches the selection');
   const facts = new Map(records.filter((r) => r.facts).map((r) => [`${r.file}:${r.offset}`, r.facts!]));

@@ -77,6 +77,22 @@ export interface StoredRecordHead {
   concurrentTo: string[];
   /** WARC-Refers-To of a revisit: the record holding its payload. */
   refersTo?: string;
+  /** WARC-Payload-Digest of a response or revisit. */
+  payloadDigest?: string;
+}
+
+/**
+ * Whether a scanned record may belong to the collection, so that planning holds only those, not
+ * the whole crawl's: warcinfo records, the chosen ones, records concurrent to them, and responses
+ * with a payload one of the chosen revisits refers to (the revisit names which in WARC-Refers-To).
+ */
+export function mayBeNeeded(r: StoredRecordHead, chosen: ReadonlySet<string>, revisitDigests: ReadonlySet<string>): boolean {
+  return (
+    r.type === 'warcinfo' ||
+    chosen.has(r.id) ||
+    r.concurrentTo.some((id) => chosen.has(id)) ||
+    (r.type === 'response' && r.payloadDigest !== undefined && revisitDigests.has(r.payloadDigest))
+  );
 }
 
 /** A gzip member to copy into the collection, from a source file. */

@@ -87,10 +87,14 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
         .prepare(`SELECT warcRecordId FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit') AND warcRecordId IS NOT NULL${where}`)
         .pluck()
         .all(job.crawlId, ...params) as string[];
+      const revisitDigests = db
+        .prepare(`SELECT DISTINCT payloadDigest FROM Capture WHERE crawlId = ? AND recordType = 'revisit' AND payloadDigest IS NOT NULL${where}`)
+        .pluck()
+        .all(job.crawlId, ...params) as string[];
       if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
-        chosen: new Set(ids), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
+        chosen: new Set(ids), revisitDigests: new Set(revisitDigests), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
         onProgress: (f) => setProgress.run(0.8 * f, job.exportId),
       });
       files = await listVerified(job.exportDir, written, (f) => setProgress.run(0.8 + 0.2 * f, job.exportId));

@@ -63,6 +63,33 @@ export function parseHttpHead(buf: Buffer): ParsedHttpHead | null {
   return { startLine, status: m ? Number(m[1]) : 0, headers, length: end + 4 };
 }
 
+/** What an index line says of a record, apart from where the record lies. */
+export interface IndexFacts {
+  url: string;
+  date: string;
+  mime: string;
+  status: number;
+  digest: string;
+}
+
+/**
+ * The CDXJ facts of a response or revisit record, from its WARC fields and the bytes after its
+ * header (its HTTP head); null for other records. Revisits get `warc/revisit` as their mime.
+ */
+export function indexFactsOf(fields: WarcFields, afterHeader: Buffer): IndexFacts | null {
+  const type = field(fields, 'WARC-Type');
+  const url = field(fields, 'WARC-Target-URI');
+  if ((type !== 'response' && type !== 'revisit') || !url) return null;
+  const http = parseHttpHead(afterHeader);
+  return {
+    url,
+    date: field(fields, 'WARC-Date') ?? '',
+    mime: type === 'revisit' ? 'warc/revisit' : mimeOf(http?.headers['content-type']),
+    status: http?.status ?? 0,
+    digest: field(fields, 'WARC-Payload-Digest') ?? '',
+  };
+}
+
 /** The media type of a Content-Type value, without parameters. */
 export function mimeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';', 1)[0].trim().toLowerCase() || 'unk';

@@ -9,7 +9,7 @@ import { open, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/pr
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { scanGzipMembers } from './gzip-members';
-import { field, mimeOf, parseHttpHead, parseWarcHead } from './parse-heads';
+import { field, indexFactsOf, parseWarcHead } from './parse-heads';
 import { cdxjLine, OPEN_INDEX_NAME, parseCdxjLine } from './cdxj-index';
 
 /** One whole record kept in a recovered file. */
@@ -69,21 +69,8 @@ async function recoverFile(dir: string, openName: string, missingLines: string[]
     const type = field(head.fields, 'WARC-Type') ?? '';
     const targetUri = field(head.fields, 'WARC-Target-URI');
     records.push({ offset: m.offset, length: m.length, type, recordId: field(head.fields, 'WARC-Record-ID') ?? '', targetUri });
-    if ((type === 'response' || type === 'revisit') && targetUri) {
-      const http = parseHttpHead(m.head.subarray(head.headerLength));
-      missingLines.push(
-        cdxjLine({
-          url: targetUri,
-          date: field(head.fields, 'WARC-Date') ?? '',
-          mime: type === 'revisit' ? 'warc/revisit' : mimeOf(http?.headers['content-type']),
-          status: http?.status ?? 0,
-          digest: field(head.fields, 'WARC-Payload-Digest') ?? '',
-          length: m.length,
-          offset: m.offset,
-          filename: closedName,
-        }),
-      );
-    }
+    const facts = indexFactsOf(head.fields, m.head.subarray(head.headerLength));
+    if (facts) missingLines.push(cdxjLine({ ...facts, length: m.length, offset: m.offset, filename: closedName }));
   });
   const result: RecoveredFile = {
     filename: closedName,

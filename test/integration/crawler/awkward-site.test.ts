@@ -1,12 +1,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
 import { runCli } from '../../support/run-cli';
 import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
+import { runExport } from '../../../worker/export/export-job';
 
 let site: AwkwardSite;
 let out: string;
@@ -120,4 +122,29 @@ test('every WARC record reads back with valid digests and every CDXJ line points
   }
   const index = await verifyCdxj(join(out, 'index.cdxj'), out);
   assert.deepEqual(index.errors, []);
+});
+
+test('a collection of the revisit alone brings the response it refers to, and its files verify', async () => {
+  const db = new Database(join(out, 'tidemark-state.db'));
+  try {
+    const revisit = db.prepare("SELECT crawlId, url, warcRecordId FROM Capture WHERE recordType = 'revisit' AND url LIKE '%/dup_'").get() as { crawlId: number; url: string; warcRecordId: string };
+    const original = `${site.origin}${new URL(revisit.url).pathname === '/dup1' ? '/dup2' : '/dup1'}`;
+    const selection = JSON.stringify({ urlContains: new URL(revisit.url).pathname });
+    const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, selection) VALUES (?, 'pending', ?)").run(revisit.crawlId, selection).lastInsertRowid);
+    const dir = join(out, 'collection');
+    await runExport(db, { exportId, crawlId: revisit.crawlId, warcDir: out, exportDir: dir });
+    const row = db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
+    assert.equal(row.status, 'done', row.error ?? '');
+    const names = (JSON.parse(row.files) as { name: string }[]).map((f) => f.name);
+    assert.deepEqual(names.sort(), [`collection-${revisit.crawlId}-${exportId}-00000.warc.gz`, 'index.cdxj']);
+    const check = await verifyWarcFile(join(dir, names[0]!));
+    assert.deepEqual(check.errors, []);
+    // The collection's warcinfo and the source file's; the revisit with its request (the page has no links: no metadata); the original's response.
+    assert.deepEqual(check.types, { warcinfo: 2, request: 1, revisit: 1, response: 1 });
+    const text = gunzipSync(readFileSync(join(dir, names[0]!))).toString('latin1');
+    assert.ok(text.includes(`WARC-Target-URI: ${original}\r\n`), 'the response the revisit refers to');
+    assert.deepEqual((await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors, []);
+  } finally {
+    db.close();
+  }
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import {
-  collectionSelectionSchema, describeSelection, planCollection, selectionSql, selectsEverything, type StoredRecordHead,
+  collectionSelectionSchema, describeSelection, mayBeNeeded, planCollection, selectionSql, selectsEverything, type StoredRecordHead,
 } from '../../../worker/export/collection-plan';
 
 const rec = (file: string, offset: number, type: string, id: string, extra: Partial<StoredRecordHead> = {}): StoredRecordHead => ({
@@ -32,6 +32,17 @@ test('a collection holds the chosen records with their request and metadata, aft
 test('a chosen revisit brings the response it refers to (not that response\'s request), from any file', () => {
   assert.deepEqual(at(planCollection(records, new Set(['rev-3']))), ['a0', 'a20', 'b0', 'b10', 'b20']);
   assert.deepEqual(at(planCollection(records, new Set(['rev-3', 'resp-1']))), ['a0', 'a10', 'a20', 'a30', 'b0', 'b10', 'b20'], 'each record once');
+});
+
+test('while scanning, only records a collection may need are kept', () => {
+  const chosen = new Set(['rev-3']);
+  const digests = new Set(['sha1:SAME']);
+  const kept = [
+    ...records,
+    rec('c.warc.gz', 0, 'response', 'resp-same', { payloadDigest: 'sha1:SAME' }),
+    rec('c.warc.gz', 10, 'response', 'resp-other', { payloadDigest: 'sha1:OTHER' }),
+  ].filter((r) => mayBeNeeded(r, chosen, digests)).map((r) => r.id);
+  assert.deepEqual(kept, ['info-a', 'info-b', 'req-3', 'rev-3', 'resp-same'], 'warcinfos, the chosen, its request, responses with the revisit\'s payload');
 });
 
 test('a selection: defaults, validation naming the field, a description', () => {

@@ -11,7 +11,7 @@ import { GzipPool, LIBDEFLATE_MAX_BYTES } from '../../../worker/warc/gzip-pool';
 import { recordIdFromUuid, requestFields, responseFields, revisitFields, serializeFields } from '../../../worker/warc/warc-fields';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 import { cdxjLine, parseCdxjLine } from '../../../worker/warc/cdxj-index';
-import { dechunk, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { dechunk, indexFactsOf, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
 import { readStoredRecord } from '../../../worker/warc/read-record';
 import { makeExchange, htmlPage } from './make-exchange';
 
@@ -157,4 +157,13 @@ test('HTTP heads and chunked bodies parse as replay tools read them', () => {
   assert.deepEqual(head, { startLine: 'HTTP/1.1 404 Not Found', status: 404, headers: { 'x-a': '1, 2' }, length: 42 });
   assert.equal(dechunk(Buffer.from('4\r\nWiki\r\n6;ext=1\r\npedia \r\n0\r\n\r\n'))?.toString(), 'Wikipedia ');
   assert.equal(dechunk(Buffer.from('ff\r\nshort')), null);
+});
+
+test('index facts: a response\'s MIME type and status from its HTTP head, a revisit\'s mime warc/revisit, none for other records', () => {
+  const http = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: Text/HTML; charset=x\r\n\r\n');
+  const fields = (type: string): [string, string][] => [['WARC-Type', type], ['WARC-Target-URI', 'http://a/'], ['WARC-Date', '2024-05-06T07:08:09Z'], ['WARC-Payload-Digest', 'sha1:X']];
+  assert.deepEqual(indexFactsOf(fields('response'), http), { url: 'http://a/', date: '2024-05-06T07:08:09Z', mime: 'text/html', status: 200, digest: 'sha1:X' });
+  assert.equal(indexFactsOf(fields('revisit'), http)?.mime, 'warc/revisit');
+  assert.equal(indexFactsOf(fields('request'), http), null);
+  assert.equal(indexFactsOf([['WARC-Type', 'response']], http), null, 'no target');
 });
