@@ -10,7 +10,7 @@ import { sha1Digest } from '../warc/warc-digest';
 import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate } from '../warc/warc-fields';
 import { mayBeNeeded, planCollection, type MemberCopy, type StoredRecordHead } from './collection-plan';
 
-/** A collection file is closed and the next begun past this size, as a crawl's files rotate. */
+/** A collection file is closed and the next begun past this size (by default), as a crawl's files rotate. */
 const ROTATE_BYTES = 1024 ** 3;
 
 interface ScannedRecord extends StoredRecordHead {
@@ -74,6 +74,7 @@ export async function writeCollection(opts: {
   /** Payload digests of the chosen revisits (their originals are kept while scanning). */
   revisitDigests: ReadonlySet<string>;
   description: string;
+  rotateBytes?: number;
   /** 0..1 over the scan and the copy. */
   onProgress: (fraction: number) => void;
 }): Promise<string[]> {
@@ -107,7 +108,7 @@ export async function writeCollection(opts: {
     let done = 0;
     for (const m of plan) {
       if (m.type === 'warcinfo') continue; // written before the first record it stands for, in each file
-      if (!out || out.size >= ROTATE_BYTES) {
+      if (!out || (out.size >= (opts.rotateBytes ?? ROTATE_BYTES) && m.startsGroup)) {
         await out?.fh.close();
         const name = `${opts.prefix}-${String(names.length).padStart(5, '0')}.warc.gz`;
         out = { name, fh: await open(join(opts.outDir, name), 'w'), size: 0, copiedInfo: new Set() };

@@ -101,6 +101,12 @@ export interface MemberCopy {
   offset: number;
   length: number;
   type: string;
+  /**
+   * True when the record starts a capture: it is concurrent to no record before it, and none
+   * before it is concurrent to it. A collection file may end only before such a record, so that a
+   * request, its response and their metadata stay in one file, whatever order they were written in.
+   */
+  startsGroup: boolean;
 }
 
 /**
@@ -125,8 +131,14 @@ export function planCollection(records: readonly StoredRecordHead[], chosen: Rea
   for (const file of files) {
     const inFile = records.filter((r) => r.file === file);
     if (!inFile.some((r) => wanted.has(r.id))) continue;
+    const earlier = new Set<string>();
+    const pointedAt = new Set<string>();
     for (const r of inFile) {
-      if (r.type === 'warcinfo' || wanted.has(r.id)) plan.push({ file, offset: r.offset, length: r.length, type: r.type });
+      if (r.type !== 'warcinfo' && !wanted.has(r.id)) continue;
+      const startsGroup = !r.concurrentTo.some((id) => earlier.has(id)) && !pointedAt.has(r.id);
+      plan.push({ file, offset: r.offset, length: r.length, type: r.type, startsGroup });
+      earlier.add(r.id);
+      for (const id of r.concurrentTo) pointedAt.add(id);
     }
   }
   return plan;

@@ -9,6 +9,7 @@ import { startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
 import { runCli } from '../../support/run-cli';
 import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
 import { runExport } from '../../../worker/export/export-job';
+import { writeCollection } from '../../../worker/export/collection-export';
 
 let site: AwkwardSite;
 let out: string;
@@ -147,4 +148,28 @@ test('a collection of the revisit alone brings the response it refers to, and it
   } finally {
     db.close();
   }
+});
+
+test('a collection split over several files: each file stands alone (its warcinfos, whole captures) and the index spans them', async () => {
+  const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+  const ids = db.prepare("SELECT warcRecordId FROM Capture WHERE recordType IN ('response', 'revisit')").pluck().all() as string[];
+  const digests = db.prepare("SELECT payloadDigest FROM Capture WHERE recordType = 'revisit'").pluck().all() as string[];
+  db.close();
+  const dir = join(out, 'split-collection');
+  const names = await writeCollection({
+    sourceDir: out, sourceFiles: readdirSync(out).filter((n) => n.endsWith('.warc.gz')).sort(), outDir: dir, prefix: 'split',
+    chosen: new Set(ids), revisitDigests: new Set(digests), description: 'every capture, in small files', rotateBytes: 20_000, onProgress: () => undefined,
+  });
+  const warcs = names.filter((n) => n.endsWith('.warc.gz'));
+  assert.ok(warcs.length >= 3, `${warcs.length} files`);
+  let responses = 0;
+  for (const name of warcs) {
+    const check = await verifyWarcFile(join(dir, name));
+    assert.deepEqual(check.errors, [], name);
+    responses += (check.types.response ?? 0) + (check.types.revisit ?? 0);
+  }
+  assert.equal(responses, ids.length, 'every capture once');
+  const index = await verifyCdxj(join(dir, 'index.cdxj'), dir);
+  assert.deepEqual(index.errors, []);
+  assert.equal(index.lines, ids.length);
 });

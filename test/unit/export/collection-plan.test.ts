@@ -45,6 +45,22 @@ test('while scanning, only records a collection may need are kept', () => {
   assert.deepEqual(kept, ['info-a', 'info-b', 'req-3', 'rev-3', 'resp-same'], 'warcinfos, the chosen, its request, responses with the revisit\'s payload');
 });
 
+test('a collection file may end only before a record that starts a capture, in either writing order', () => {
+  const starts = (plan: { file: string; offset: number; startsGroup: boolean }[]) => plan.filter((m) => m.startsGroup).map((m) => `${m.file[0]}${m.offset}`);
+  // Request first (records above): the request starts the capture, its response and metadata do not.
+  assert.deepEqual(starts(planCollection(records, new Set(['resp-1', 'resp-2', 'rev-3']))), ['a0', 'a10', 'a40', 'b0', 'b10']);
+  // Response first, as Tidemark writes: the response starts it, the request and metadata after it do not.
+  const responseFirst = [
+    rec('c.warc.gz', 0, 'warcinfo', 'info-c'),
+    rec('c.warc.gz', 10, 'response', 'r1'),
+    rec('c.warc.gz', 20, 'request', 'q1', { concurrentTo: ['r1'] }),
+    rec('c.warc.gz', 30, 'metadata', 'm1', { concurrentTo: ['r1'] }),
+    rec('c.warc.gz', 40, 'response', 'r2'),
+    rec('c.warc.gz', 50, 'request', 'q2', { concurrentTo: ['r2'] }),
+  ];
+  assert.deepEqual(starts(planCollection(responseFirst, new Set(['r1', 'r2']))), ['c0', 'c10', 'c40']);
+});
+
 test('a selection: defaults, validation naming the field, a description', () => {
   const none = collectionSelectionSchema.parse({});
   assert.deepEqual(none, { hosts: [], mimeTypes: [], statusClasses: [], urlContains: '' });
