@@ -7,7 +7,7 @@ import { cdxjLine, INDEX_NAME } from '../warc/cdxj-index';
 import { scanGzipMembers } from '../warc/gzip-members';
 import { field, indexFactsOf, parseWarcHead, type IndexFacts } from '../warc/parse-heads';
 import { sha1Digest } from '../warc/warc-digest';
-import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate } from '../warc/warc-fields';
+import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate, warcinfoBlock, warcinfoFields } from '../warc/warc-fields';
 import { mayBeNeeded, planCollection, type MemberCopy, type StoredRecordHead } from './collection-plan';
 
 /** A collection file is closed and the next begun past this size (by default), as a crawl's files rotate. */
@@ -41,21 +41,13 @@ async function scanRecords(sourceDir: string, files: readonly string[], keep: (r
   return records;
 }
 
-/** The collection's own first record: what it is and where it comes from. */
+/** Members are copied in pieces of this size: a record may hold a body of many megabytes. */
+const COPY_CHUNK = 1024 * 1024;
+
+/** The collection's own first record: what it is and where it comes from (one gzip member). */
 function collectionWarcinfo(filename: string, description: string): Buffer {
-  const block = Buffer.from(
-    [['software', SOFTWARE], ['format', 'WARC File Format 1.1'], ['conformsTo', 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/'], ['description', description]]
-      .map(([k, v]) => `${k}: ${v.replace(/[\r\n]+/g, ' ')}\r\n`)
-      .join(''),
-  );
-  const head = serializeFields([
-    ['WARC-Type', 'warcinfo'],
-    ['WARC-Record-ID', recordIdFromUuid(randomUUID())],
-    ['WARC-Date', warcDate(new Date())],
-    ['WARC-Filename', filename],
-    ['Content-Type', 'application/warc-fields'],
-    ['Content-Length', String(block.length)],
-  ]);
+  const block = Buffer.from(warcinfoBlock({ software: SOFTWARE, description }));
+  const head = serializeFields(warcinfoFields(recordIdFromUuid(randomUUID()), warcDate(new Date()), filename, block.length));
   return gzipSync(Buffer.concat([Buffer.from(`${head}WARC-Block-Digest: ${sha1Digest(block)}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
 }
 
@@ -97,10 +89,14 @@ export async function writeCollection(opts: {
   const copy = async (m: MemberCopy) => {
     let src = sources.get(m.file);
     if (!src) sources.set(m.file, (src = await open(join(opts.sourceDir, m.file), 'r')));
-    const bytes = Buffer.alloc(m.length);
-    await src.read(bytes, 0, m.length, m.offset);
     const offset = out!.size;
-    await append(bytes);
+    const buffer = Buffer.allocUnsafe(Math.min(m.length, COPY_CHUNK));
+    for (let at = 0; at < m.length; ) {
+      const { bytesRead } = await src.read(buffer, 0, Math.min(buffer.length, m.length - at), m.offset + at);
+      if (bytesRead === 0) throw new Error(`${m.file}: ends inside the record at ${m.offset}`);
+      await append(buffer.subarray(0, bytesRead));
+      at += bytesRead;
+    }
     const f = facts.get(`${m.file}:${m.offset}`);
     if (f) index.push(cdxjLine({ ...f, length: m.length, offset, filename: out!.name }));
   };

@@ -99,14 +99,15 @@ export function warcinfoFields(
 /** The `software` of Tidemark's warcinfo records. */
 export const SOFTWARE = 'Tidemark/0.1.0';
 
-/** What a warcinfo record says about the crawl. */
+/** What a warcinfo record says about the crawl (a collection's has no robots policy or user agent of its own). */
 export interface WarcinfoInfo {
   software: string;
   operator?: string;
-  robotsPolicy: string;
-  userAgent: string;
+  robotsPolicy?: string;
+  userAgent?: string;
   isPartOf?: string;
   hostname?: string;
+  description?: string;
 }
 
 /** The `application/warc-fields` block of a warcinfo record. */
@@ -118,12 +119,13 @@ export function warcinfoBlock(info: WarcinfoInfo): string {
       'conformsTo',
       'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
     ],
-    ['robots', info.robotsPolicy],
-    ['http-header-user-agent', info.userAgent],
   ];
+  if (info.robotsPolicy) lines.push(['robots', info.robotsPolicy]);
+  if (info.userAgent) lines.push(['http-header-user-agent', info.userAgent]);
   if (info.operator) lines.push(['operator', info.operator]);
   if (info.isPartOf) lines.push(['isPartOf', info.isPartOf]);
   if (info.hostname) lines.push(['hostname', info.hostname]);
+  if (info.description) lines.push(['description', info.description]);
   return lines.map(([k, v]) => `${k}: ${oneLine(v)}\r\n`).join('');
 }
 

@@ -47,6 +47,10 @@ test('warcinfo has WARC-Filename and never a WARC-Target-URI', () => {
   for (const k of ['software', 'format', 'conformsTo', 'robots', 'http-header-user-agent', 'operator', 'isPartOf']) {
     assert.match(block, new RegExp(`^${k}: .+\\r$`, 'm'), k);
   }
+  // A collection's warcinfo: no robots policy or user agent of its own, a description of what it holds.
+  const collection = warcinfoBlock({ software: 'Tidemark/0.1', description: 'crawl 3, export 4: hosts a.example' });
+  assert.match(collection, /^description: crawl 3, export 4: hosts a\.example\r$/m);
+  assert.doesNotMatch(collection, /^(robots|http-header-user-agent):/m);
 });
 
 test('Content-Type is written only for a non-empty block', () => {
