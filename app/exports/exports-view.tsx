@@ -1,12 +1,15 @@
 'use client';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { describeSelection } from '../../worker/export/collection-plan';
+import { COHERENCE_STATUSES, describeSelection } from '../../worker/export/collection-plan';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
 import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, type ExportRecord } from '../lib/client/queries';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
+const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
+  unchanged: 'unchanged (proved coherent)', 'content-changed': 'content changed', 'links-changed': 'links changed', missing: 'missing',
+};
 import { useCan } from '../lib/client/session';
 
 const EXPORTABLE = ['finished', 'stopped', 'paused', 'failed'];
@@ -21,7 +24,8 @@ export function ExportsView() {
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
   const crawl = crawls.data?.find((c) => c.id === selected);
-  const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '' });
+  const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
+  const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
 
   if (!mayExport) {
@@ -94,7 +98,7 @@ export function ExportsView() {
                     <input
                       type="checkbox"
                       checked={form.statusClasses.includes(c)}
-                      onChange={(e) => setForm({ ...form, statusClasses: e.target.checked ? [...form.statusClasses, c].sort() : form.statusClasses.filter((x) => x !== c) })}
+                      onChange={(e) => setForm({ ...form, statusClasses: toggle(form.statusClasses, c, e.target.checked) })}
                     />
                     {c}
                   </label>
@@ -105,6 +109,18 @@ export function ExportsView() {
               <label htmlFor="selection-url" className="mb-1 block text-sm font-medium">URL contains</label>
               <input id="selection-url" className="input w-full font-mono text-sm" value={form.urlContains} onChange={(e) => setForm({ ...form, urlContains: e.target.value })} />
             </div>
+            <fieldset className="md:col-span-2">
+              <legend className="mb-1 text-sm font-medium">Coherence between visit and revisit (visit–revisit captures)</legend>
+              <div className="flex flex-wrap gap-4">
+                {COHERENCE_STATUSES.map((c) => (
+                  <label key={c} className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" checked={form.coherence.includes(c)} onChange={(e) => setForm({ ...form, coherence: toggle(form.coherence, c, e.target.checked) })} />
+                    {COHERENCE_LABELS[c]}
+                  </label>
+                ))}
+              </div>
+              <p className="text-xs text-slate-600">With a coherence filter the collection also holds the crawl&apos;s coherence certificate.</p>
+            </fieldset>
           </div>
         </details>
       </div>

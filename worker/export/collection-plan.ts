@@ -9,6 +9,8 @@ import { HOST_OF_URL_SQL } from '../store/sql-url';
  */
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+/** A page's status in a visit–revisit capture (CoherencePage.status). */
+export const COHERENCE_STATUSES = ['unchanged', 'content-changed', 'links-changed', 'missing'] as const;
 const lines = (max: number, what: string) =>
   z.array(z.string().trim().min(1, `an empty ${what}`).max(2000)).max(max, `at most ${max} ${what}s`);
 
@@ -22,6 +24,8 @@ export const collectionSelectionSchema = z
     statusClasses: z.array(z.enum(STATUS_CLASSES)).max(4).default([]),
     /** Text the capture's URL contains. */
     urlContains: z.string().trim().max(2000).default(''),
+    /** Pages of a visit–revisit capture with these statuses (both their visit and their revisit). */
+    coherence: z.array(z.enum(COHERENCE_STATUSES)).max(4).default([]),
   })
   .strict();
 
@@ -29,16 +33,17 @@ export type CollectionSelection = z.infer<typeof collectionSelectionSchema>;
 
 /** True when the selection filters nothing (the export is then the crawl's own files). */
 export function selectsEverything(s: CollectionSelection): boolean {
-  return !s.hosts.length && !s.mimeTypes.length && !s.statusClasses.length && !s.urlContains;
+  return !s.hosts.length && !s.mimeTypes.length && !s.statusClasses.length && !s.urlContains && !s.coherence.length;
 }
 
 /** One line for people (and the collection's warcinfo record); absent filters are none. */
-export function describeSelection(s: Partial<Record<'hosts' | 'mimeTypes' | 'statusClasses', readonly string[]>> & { urlContains?: string }): string {
+export function describeSelection(s: Partial<Record<'hosts' | 'mimeTypes' | 'statusClasses' | 'coherence', readonly string[]>> & { urlContains?: string }): string {
   const parts: string[] = [];
   if (s.hosts?.length) parts.push(`hosts ${s.hosts.join(', ')}`);
   if (s.mimeTypes?.length) parts.push(`MIME types ${s.mimeTypes.join(', ')}`);
   if (s.statusClasses?.length) parts.push(`statuses ${s.statusClasses.join(', ')}`);
   if (s.urlContains) parts.push(`URLs containing "${s.urlContains}"`);
+  if (s.coherence?.length) parts.push(`pages ${s.coherence.join(', ')} between visit and revisit`);
   return parts.length ? parts.join('; ') : 'every capture';
 }
 
@@ -63,6 +68,10 @@ export function selectionSql(s: CollectionSelection): { where: string; params: (
   if (s.urlContains) {
     clauses.push('instr(url, ?) > 0');
     params.push(s.urlContains);
+  }
+  if (s.coherence.length) {
+    clauses.push(`EXISTS (SELECT 1 FROM CoherencePage p WHERE p.crawlId = Capture.crawlId AND p.url = Capture.url AND p.status IN (${s.coherence.map(() => '?').join(', ')}))`);
+    params.push(...s.coherence);
   }
   return { where: clauses.length ? clauses.map((c) => ` AND ${c}`).join('') : '', params };
 }

@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ZodError } from 'zod';
 import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
+import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { collectionSelectionSchema, describeSelection, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
 
@@ -24,7 +25,7 @@ async function sha256File(path: string): Promise<string> {
 export function exportableFiles(warcDir: string): string[] {
   if (!existsSync(warcDir)) return [];
   return readdirSync(warcDir)
-    .filter((name) => name.endsWith('.warc.gz') || name === 'index.cdxj' || name === 'coherence-certificate.json')
+    .filter((name) => name.endsWith('.warc.gz') || name === INDEX_NAME || name === CERTIFICATE_NAME)
     .sort();
 }
 
@@ -97,6 +98,11 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
         chosen: new Set(ids), revisitDigests: new Set(revisitDigests), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
         onProgress: (f) => setProgress.run(0.8 * f, job.exportId),
       });
+      // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
+      if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
+        copyFileSync(join(job.warcDir, CERTIFICATE_NAME), join(job.exportDir, CERTIFICATE_NAME));
+        written.push(CERTIFICATE_NAME);
+      }
       files = await listVerified(job.exportDir, written, (f) => setProgress.run(0.8 + 0.2 * f, job.exportId));
     }
     db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);

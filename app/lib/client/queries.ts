@@ -321,19 +321,21 @@ export interface SelectionInput {
   mimeTypes?: string[];
   statusClasses?: string[];
   urlContains?: string;
+  coherence?: string[];
 }
 
 /**
  * The selection the export form describes: its text areas read one entry per line, blank lines
  * dropped; undefined when no field is filled in (the whole crawl).
  */
-export function selectionFromForm(form: { hosts: string; mimeTypes: string; statusClasses: string[]; urlContains: string }): SelectionInput | undefined {
+export function selectionFromForm(form: { hosts: string; mimeTypes: string; statusClasses: string[]; urlContains: string; coherence: string[] }): SelectionInput | undefined {
   const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
   const selection: SelectionInput = {};
   if (lines(form.hosts).length) selection.hosts = lines(form.hosts);
   if (lines(form.mimeTypes).length) selection.mimeTypes = lines(form.mimeTypes);
   if (form.statusClasses.length) selection.statusClasses = [...form.statusClasses];
   if (form.urlContains.trim()) selection.urlContains = form.urlContains.trim();
+  if (form.coherence.length) selection.coherence = [...form.coherence];
   return Object.keys(selection).length ? selection : undefined;
 }
 

@@ -1,11 +1,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../support/run-cli';
 import { startChangingSite, groundTruth } from './changing-site';
 import { openSqlite } from '../../../worker/store/sqlite';
+import { runExport } from '../../../worker/export/export-job';
 import { hashPassword } from '../../../worker/auth/password';
 import { SessionStore, SESSION_COOKIE } from '../../../worker/auth/sessions';
 import type { CoherenceReport, CoherencePageDetail } from '../../../worker/coherence/coherence-report';
@@ -73,6 +74,21 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.match(c.headers.get('content-disposition')!, /attachment/);
   const cert = (await c.json()) as CoherenceCertificate;
   assert.deepEqual(cert.unchanged.map((p) => p.url), [...truth].filter(([, s]) => s === 'unchanged').map(([u]) => u).sort());
+
+  // A collection of the pages proved unchanged: their visits and revisits, and the certificate.
+  const unchanged = [...truth].filter(([, s]) => s === 'unchanged').map(([u]) => u).sort();
+  assert.ok(unchanged.length >= 1 && unchanged.length < truth.size);
+  const exportDb = openSqlite(dbPath);
+  const exportId = Number(exportDb.prepare("INSERT INTO Export (crawlId, status, selection) VALUES (1, 'pending', ?)").run(JSON.stringify({ coherence: ['unchanged'] })).lastInsertRowid);
+  const collectionDir = join(dataDir, 'exports', String(exportId));
+  await runExport(exportDb, { exportId, crawlId: 1, warcDir: out, exportDir: collectionDir });
+  const exported = exportDb.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
+  exportDb.close();
+  assert.equal(exported.status, 'done', exported.error ?? '');
+  assert.ok((JSON.parse(exported.files) as { name: string }[]).some((f) => f.name === 'coherence-certificate.json'), 'the certificate goes with it');
+  const indexed = readFileSync(join(collectionDir, 'index.cdxj'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { url: string }).url);
+  assert.deepEqual([...new Set(indexed)].sort(), unchanged, 'exactly the pages proved unchanged');
+  assert.equal(indexed.length, 2 * unchanged.length, 'each with its visit and its revisit');
 
   // Deleting the crawl removes its coherence rows and the recrawl tables' rows too.
   const crawlRoute = await import('../../../app/api/crawls/[id]/route');

@@ -14,11 +14,11 @@ test('the charts show the stored history up to the first live sample, then the l
 });
 
 test('the export form gives a selection only when a filter is filled in, one entry per line', () => {
-  const empty = { hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '' };
+  const empty = { hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] };
   assert.equal(selectionFromForm(empty), undefined, 'the whole crawl');
   assert.equal(selectionFromForm({ ...empty, hosts: ' \n \n', urlContains: '  ' }), undefined, 'blank lines are no filter');
-  assert.deepEqual(selectionFromForm({ hosts: 'a.example\n\n b.example:8080 \n', mimeTypes: 'text/html\r\nimage/', statusClasses: ['2xx'], urlContains: ' /news/ ' }), {
-    hosts: ['a.example', 'b.example:8080'], mimeTypes: ['text/html', 'image/'], statusClasses: ['2xx'], urlContains: '/news/',
+  assert.deepEqual(selectionFromForm({ hosts: 'a.example\n\n b.example:8080 \n', mimeTypes: 'text/html\r\nimage/', statusClasses: ['2xx'], urlContains: ' /news/ ', coherence: ['unchanged'] }), {
+    hosts: ['a.example', 'b.example:8080'], mimeTypes: ['text/html', 'image/'], statusClasses: ['2xx'], urlContains: '/news/', coherence: ['unchanged'],
   });
 });
 

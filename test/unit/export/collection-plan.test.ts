@@ -63,12 +63,12 @@ test('a collection file may end only before a record that starts a capture, in e
 
 test('a selection: defaults, validation naming the field, a description', () => {
   const none = collectionSelectionSchema.parse({});
-  assert.deepEqual(none, { hosts: [], mimeTypes: [], statusClasses: [], urlContains: '' });
+  assert.deepEqual(none, { hosts: [], mimeTypes: [], statusClasses: [], urlContains: '', coherence: [] });
   assert.ok(selectsEverything(none));
   assert.equal(describeSelection(none), 'every capture');
-  const s = collectionSelectionSchema.parse({ hosts: [' a.example '], statusClasses: ['2xx'], urlContains: '/news/' });
-  assert.equal(describeSelection(s), 'hosts a.example; statuses 2xx; URLs containing "/news/"');
-  for (const bad of [{ statusClasses: ['6xx'] }, { hosts: [''] }, { mimeTypes: 'text/html' }, { other: 1 }]) {
+  const s = collectionSelectionSchema.parse({ hosts: [' a.example '], statusClasses: ['2xx'], urlContains: '/news/', coherence: ['unchanged'] });
+  assert.equal(describeSelection(s), 'hosts a.example; statuses 2xx; URLs containing "/news/"; pages unchanged between visit and revisit');
+  for (const bad of [{ statusClasses: ['6xx'] }, { hosts: [''] }, { mimeTypes: 'text/html' }, { other: 1 }, { coherence: ['coherent'] }]) {
     const r = collectionSelectionSchema.safeParse(bad);
     assert.equal(r.success, false, JSON.stringify(bad));
     assert.ok(r.error!.issues.every((i) => i.path.length > 0 || i.code === 'unrecognized_keys'), 'issues name a field');
@@ -78,6 +78,8 @@ test('a selection: defaults, validation naming the field, a description', () => 
 test('the selection\'s SQL picks captures by host (with port), MIME prefix, status class and URL text', () => {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE Capture (id INTEGER PRIMARY KEY, crawlId INTEGER, url TEXT, mime TEXT, status INTEGER)');
+  db.exec('CREATE TABLE CoherencePage (crawlId INTEGER, url TEXT, status TEXT)');
+  db.exec("INSERT INTO CoherencePage VALUES (1, 'http://a.example/news/1.html', 'unchanged'), (1, 'http://b.example', 'missing'), (2, 'http://A.example/img/x.png', 'unchanged')");
   const rows: [string, string | null, number][] = [
     ['http://a.example/news/1.html', 'text/html', 200],
     ['http://A.example/img/x.png', 'image/png', 200],
@@ -100,5 +102,7 @@ test('the selection\'s SQL picks captures by host (with port), MIME prefix, stat
   assert.deepEqual(pick({ statusClasses: ['3xx', '5xx'] }), [4, 5]);
   assert.deepEqual(pick({ urlContains: '_t%' }), [6], 'no wildcards');
   assert.deepEqual(pick({ hosts: ['a.example'], urlContains: '/news/', statusClasses: ['2xx'] }), [1], 'every filter at once');
+  assert.deepEqual(pick({ coherence: ['unchanged'] }), [1], 'the page\'s status in this crawl only');
+  assert.deepEqual(pick({ coherence: ['unchanged', 'missing'] }), [1, 5]);
   db.close();
 });
