@@ -177,7 +177,7 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     const chosen = (await api.json<{ items: { url: string; mime: string | null; recordType: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?q=/wildlife/&pageSize=500`)).items.filter((c) => c.mime === 'text/html');
     assert.ok(chosen.length >= 3, 'the demo site has a few wildlife pages');
     const collection = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection }));
-    assert.deepEqual(collection.selection, { hosts: [], mimeTypes: ['text/html'], statusClasses: [], urlContains: '/wildlife/' });
+    assert.deepEqual(collection.selection, { hosts: [], mimeTypes: ['text/html'], statusClasses: [], urlContains: '/wildlife/', coherence: [] });
     assert.ok(collection.files.every((f) => f.name === 'index.cdxj' || f.name.startsWith(`collection-${crawl.id}-${collection.id}-`)), 'files of its own');
     const part = await downloadAll(api, collection);
     const got = await readBack(part);
