@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ZodError } from 'zod';
 import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
@@ -29,10 +28,15 @@ export function exportableFiles(warcDir: string): string[] {
     .sort();
 }
 
-/** A stored selection, or null for the whole crawl (none, an unreadable one fails the export). */
+/** A stored selection, or null for the whole crawl; an unreadable one fails the export, saying so. */
 function selectionOf(text: string | null): CollectionSelection | null {
   if (!text) return null;
-  const selection = collectionSelectionSchema.parse(JSON.parse(text));
+  let selection: CollectionSelection;
+  try {
+    selection = collectionSelectionSchema.parse(JSON.parse(text));
+  } catch (err) {
+    throw new Error(`The stored selection cannot be read: ${(err as Error).message}`);
+  }
   return selectsEverything(selection) ? null : selection;
 }
 
@@ -107,7 +111,8 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
     }
     db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);
   } catch (err) {
-    const message = err instanceof SyntaxError || err instanceof ZodError ? `The stored selection cannot be read: ${(err as Error).message}` : (err as Error).message;
-    db.prepare("UPDATE Export SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run(message, sqlDate(new Date()), job.exportId);
+    // A collection that failed (a file that does not verify, say) leaves none of its files behind.
+    rmSync(job.exportDir, { recursive: true, force: true });
+    db.prepare("UPDATE Export SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run((err as Error).message, sqlDate(new Date()), job.exportId);
   }
 }

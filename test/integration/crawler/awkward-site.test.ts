@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -145,6 +145,16 @@ test('a collection of the revisit alone brings the response it refers to, and it
     const text = gunzipSync(readFileSync(join(dir, names[0]!))).toString('latin1');
     assert.ok(text.includes(`WARC-Target-URI: ${original}\r\n`), 'the response the revisit refers to');
     assert.deepEqual((await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors, []);
+
+    // A stored selection that cannot be read fails its export, saying so, and leaves no files.
+    for (const stored of ['{"hosts": ', '{"statusClasses": ["6xx"]}']) {
+      const id = Number(db.prepare("INSERT INTO Export (crawlId, status, selection) VALUES (?, 'pending', ?)").run(revisit.crawlId, stored).lastInsertRowid);
+      await runExport(db, { exportId: id, crawlId: revisit.crawlId, warcDir: out, exportDir: join(out, `collection-${id}`) });
+      const failed = db.prepare('SELECT status, error FROM Export WHERE id = ?').get(id) as { status: string; error: string };
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.error, /^The stored selection cannot be read: /, stored);
+      assert.equal(existsSync(join(out, `collection-${id}`)), false);
+    }
   } finally {
     db.close();
   }
