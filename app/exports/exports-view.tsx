@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { COHERENCE_STATUSES, describeSelection } from '../../worker/export/collection-plan';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
-import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, type ExportRecord } from '../lib/client/queries';
+import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
 const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
@@ -27,6 +27,7 @@ export function ExportsView() {
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
+  const preview = useSelectionPreview(selected, selection);
 
   if (!mayExport) {
     return (
@@ -61,7 +62,7 @@ export function ExportsView() {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status))}
+          disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status)) || (selection !== undefined && preview.data?.captures === 0)}
           onClick={() => selected && request.mutate({ crawlId: selected, selection })}
           data-testid="request-export"
         >
@@ -122,6 +123,20 @@ export function ExportsView() {
               <p className="text-xs text-slate-600">With a coherence filter the collection also holds the crawl&apos;s coherence certificate.</p>
             </fieldset>
           </div>
+          {selection && (
+            <p className="mt-2 text-sm" role="status" data-testid="selection-preview">
+              {preview.isError ? (
+                <ErrorMessage error={preview.error} />
+              ) : preview.data ? (
+                <>
+                  {preview.data.captures.toLocaleString('en')} capture{preview.data.captures === 1 ? '' : 's'} match ({formatBytes(preview.data.bytes)})
+                  {preview.data.captures === 0 && ': nothing to export'}
+                </>
+              ) : (
+                'Counting the captures that match…'
+              )}
+            </p>
+          )}
         </details>
       </div>
       {selected && (

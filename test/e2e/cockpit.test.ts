@@ -202,6 +202,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   await page.getByTestId('export-selection').locator('summary').click();
   await page.getByLabel('URL contains').fill('page/1');
   await page.getByLabel('2xx').check();
+  await page.getByTestId('selection-preview').filter({ hasText: new RegExp(`^${collectionUrls.length} captures? match`) }).waitFor();
   await page.getByRole('button', { name: 'Export the selection' }).click();
   const collectionCard = page.locator('[data-testid="export"][data-status="done"]').filter({ hasText: 'Collection: statuses 2xx; URLs containing "page/1"' });
   await collectionCard.waitFor({ timeout: 60_000 });

@@ -305,6 +305,17 @@ export function useExports(crawlId: number | null) {
   });
 }
 
+/** How many captures (and payload bytes) a selection picks, shown before the export is requested. */
+export function useSelectionPreview(crawlId: number | null, selection: SelectionInput | undefined) {
+  const json = JSON.stringify(selection ?? {});
+  return useQuery({
+    queryKey: ['crawls', crawlId ?? 0, 'selection-preview', json],
+    queryFn: () => api<{ captures: number; bytes: number }>('GET', `/api/crawls/${crawlId}/exports/preview?selection=${encodeURIComponent(json)}`),
+    enabled: crawlId !== null && selection !== undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
 /** Requests an export of a crawl: whole, or the part a selection picks (a collection). */
 export function useRequestExport() {
   const client = useQueryClient();

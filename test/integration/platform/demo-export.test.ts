@@ -176,6 +176,13 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     const selection = { mimeTypes: ['text/html'], urlContains: '/wildlife/' };
     const chosen = (await api.json<{ items: { url: string; mime: string | null; recordType: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?q=/wildlife/&pageSize=500`)).items.filter((c) => c.mime === 'text/html');
     assert.ok(chosen.length >= 3, 'the demo site has a few wildlife pages');
+    // Counted before it is requested; an invalid selection is refused naming its field.
+    const preview = await api.json<{ captures: number; bytes: number }>('GET', `/api/crawls/${crawl.id}/exports/preview?selection=${encodeURIComponent(JSON.stringify(selection))}`);
+    assert.equal(preview.captures, chosen.length);
+    assert.ok(preview.bytes > 0);
+    const badPreview = await api.request('GET', `/api/crawls/${crawl.id}/exports/preview?selection=${encodeURIComponent('{"mimeTypes":"text/html"}')}`);
+    assert.equal(badPreview.status, 400);
+    assert.match(JSON.stringify(await badPreview.json()), /mimeTypes/);
     const collection = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection }));
     assert.deepEqual(collection.selection, { hosts: [], mimeTypes: ['text/html'], statusClasses: [], urlContains: '/wildlife/', coherence: [] });
     assert.ok(collection.files.every((f) => f.name === 'index.cdxj' || f.name.startsWith(`collection-${crawl.id}-${collection.id}-`)), 'files of its own');

@@ -1,0 +1,25 @@
+import { collectionSelectionSchema, selectionSql } from '../../../../../../worker/export/collection-plan';
+import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/crawls/:id/exports/preview [export] ?selection=<JSON> → `{captures, bytes}`: how many
+ * captures (responses and revisits) a collection with this selection would hold, and their payload
+ * bytes, before it is requested. 400 naming the field of an invalid selection.
+ */
+export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }) => {
+  const crawlId = idParam(params.id);
+  if (!db.prepare('SELECT 1 FROM Crawl WHERE id = ?').get(crawlId)) throw new HttpError(404, 'not found');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new URL(req.url).searchParams.get('selection') ?? '{}');
+  } catch {
+    throw new HttpError(400, 'selection is not valid JSON');
+  }
+  const { where, params: values } = selectionSql(collectionSelectionSchema.parse(raw));
+  const row = db
+    .prepare(`SELECT COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit')${where}`)
+    .get(crawlId, ...values) as { captures: number; bytes: number };
+  return row;
+});
