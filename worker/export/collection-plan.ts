@@ -76,6 +76,15 @@ export function selectionSql(s: CollectionSelection): { where: string; params: (
   return { where: clauses.length ? clauses.map((c) => ` AND ${c}`).join('') : '', params };
 }
 
+/**
+ * `SELECT <columns>` over the captures (responses and revisits) of one crawl that a selection
+ * picks, with `also` (e.g. "AND recordType = 'revisit'") added: run it with the crawl id, then `params`.
+ */
+export function selectedCapturesSql(s: CollectionSelection, columns: string, also = ''): { sql: string; params: (string | number)[] } {
+  const { where, params } = selectionSql(s);
+  return { sql: `SELECT ${columns} FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit') ${also}${where}`, params };
+}
+
 /** A record of the crawl's WARC files, as a member scan reads its header. */
 export interface StoredRecordHead {
   file: string;

@@ -6,7 +6,7 @@ import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
-import { collectionSelectionSchema, describeSelection, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
+import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectsEverything, type CollectionSelection } from './collection-plan';
 
 export interface ExportedFile {
   name: string;
@@ -87,15 +87,12 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
     if (!selection) {
       files = await listVerified(job.warcDir, names, (f) => setProgress.run(f, job.exportId));
     } else {
-      const { where, params } = selectionSql(selection);
-      const ids = db
-        .prepare(`SELECT warcRecordId FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit') AND warcRecordId IS NOT NULL${where}`)
-        .pluck()
-        .all(job.crawlId, ...params) as string[];
-      const revisitDigests = db
-        .prepare(`SELECT DISTINCT payloadDigest FROM Capture WHERE crawlId = ? AND recordType = 'revisit' AND payloadDigest IS NOT NULL${where}`)
-        .pluck()
-        .all(job.crawlId, ...params) as string[];
+      const picked = (columns: string, also: string) => {
+        const { sql, params } = selectedCapturesSql(selection, columns, also);
+        return db.prepare(sql).pluck().all(job.crawlId, ...params) as string[];
+      };
+      const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
+      const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
       if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,

@@ -1,4 +1,4 @@
-import { collectionSelectionSchema, selectionSql } from '../../../../../../worker/export/collection-plan';
+import { collectionSelectionSchema, selectedCapturesSql } from '../../../../../../worker/export/collection-plan';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -17,9 +17,6 @@ export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }
   } catch {
     throw new HttpError(400, 'selection is not valid JSON');
   }
-  const { where, params: values } = selectionSql(collectionSelectionSchema.parse(raw));
-  const row = db
-    .prepare(`SELECT COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit')${where}`)
-    .get(crawlId, ...values) as { captures: number; bytes: number };
-  return row;
+  const { sql, params: values } = selectedCapturesSql(collectionSelectionSchema.parse(raw), 'COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes');
+  return db.prepare(sql).get(crawlId, ...values) as { captures: number; bytes: number };
 });
