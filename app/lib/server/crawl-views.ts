@@ -24,11 +24,12 @@ const select = {
   error: true, stats: true, definition: true, owner: { select: { username: true } }, runs: { select: { startedAt: true, endedAt: true } },
 } as const;
 
-function parseJson(text: string): Record<string, unknown> {
+/** A stored JSON column, or `fallback` when it is empty or cannot be read. */
+export function parseJsonOr<T>(text: string | null, fallback: T): T {
   try {
-    return JSON.parse(text) as Record<string, unknown>;
+    return text ? (JSON.parse(text) as T) : fallback;
   } catch {
-    return {};
+    return fallback;
   }
 }
 
@@ -53,9 +54,9 @@ function view(row: Row, withDefinition: boolean): CrawlView {
   return {
     ...rest,
     owner: owner?.username ?? null,
-    stats: parseJson(stats),
+    stats: parseJsonOr<Record<string, unknown>>(stats, {}),
     runSeconds: runSeconds(runs, row.status === 'running', Date.now()),
-    ...(withDefinition ? { definition: parseJson(definition) } : {}),
+    ...(withDefinition ? { definition: parseJsonOr<Record<string, unknown>>(definition, {}) } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ export const GET = apiRoute<Params>('export', async ({ params, prisma }) => {
 const exportRequestSchema = z.object({ selection: collectionSelectionSchema.optional() }).strict();
 
 /**
- * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains}}`
+ * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence}}`
  * → 201 pending export; the worker verifies and lists the crawl's files or, with a selection,
  * writes the collection's own WARC files and index. 400 naming the field of an invalid selection.
  */
