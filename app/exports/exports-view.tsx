@@ -1,7 +1,7 @@
 'use client';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { COHERENCE_STATUSES, describeSelection } from '../../worker/export/collection-plan';
+import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
 import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
@@ -24,6 +24,7 @@ export function ExportsView() {
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
   const crawl = crawls.data?.find((c) => c.id === selected);
+  const [format, setFormat] = useState<ExportFormat>('warc');
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
@@ -63,11 +64,22 @@ export function ExportsView() {
           type="button"
           className="btn btn-primary"
           disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status)) || (selection !== undefined && preview.data?.captures === 0)}
-          onClick={() => selected && request.mutate({ crawlId: selected, selection })}
+          onClick={() => selected && request.mutate({ crawlId: selected, selection, format })}
           data-testid="request-export"
         >
           {selection ? 'Export the selection' : 'Request export'}
         </button>
+        <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="export-format">
+          <legend className="mb-1 font-medium">As</legend>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="export-format" value="warc" checked={format === 'warc'} onChange={() => setFormat('warc')} />
+            WARC files and a CDXJ index
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="export-format" value="wacz" checked={format === 'wacz'} onChange={() => setFormat('wacz')} />
+            one WACZ package (opens in ReplayWeb.page)
+          </label>
+        </fieldset>
         {crawl && !EXPORTABLE.includes(crawl.status) && (
           <p className="text-sm text-slate-700">The crawl is {crawl.status}: pause, stop or let it finish before exporting.</p>
         )}
@@ -165,6 +177,7 @@ function ExportCard({ record }: { record: ExportRecord }) {
       </div>
       <p className="text-sm text-slate-700" data-testid="export-scope">
         {record.selection ? <>Collection: {describeSelection(record.selection)}</> : 'The whole crawl, its own files'}
+        {record.format === 'wacz' && ' · as one WACZ package'}
       </p>
       <div className="flex items-center gap-2">
         <progress className="h-2 w-64" value={pct} max={100} aria-label={`Export ${record.id} progress`} />

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { ApiClient } from '../support/api-client';
 import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
+import { readZip } from '../support/read-wacz';
 import { launchBrowser, signIn } from './helpers/browser';
 
 let cockpit: RunningCockpit | undefined;
@@ -210,6 +211,19 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const partUrls = readFileSync((await partIndex.path())!, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { url: string }).url);
   assert.deepEqual(partUrls.sort(), [...collectionUrls].sort(), 'the collection indexes exactly the selected pages');
   assert.match(await collectionCard.locator('[data-testid="export-file"][data-name$=".warc.gz"]').first().innerText(), /^collection-\d+-\d+-00000\.warc\.gz$/);
+
+  // The same collection as one WACZ package, chosen by its radio button.
+  await page.getByLabel('one WACZ package (opens in ReplayWeb.page)').check();
+  await page.getByRole('button', { name: 'Export the selection' }).click();
+  const waczCard = page.locator('[data-testid="export"][data-status="done"]').filter({ hasText: 'as one WACZ package' });
+  await waczCard.waitFor({ timeout: 60_000 });
+  assert.equal(await waczCard.getByTestId('export-file').count(), 1);
+  const [waczDownload] = await Promise.all([page.waitForEvent('download'), waczCard.getByTestId('export-file').click()]);
+  assert.match(waczDownload.suggestedFilename(), /^tidemark-\d+-\d+\.wacz$/);
+  const wacz = await readZip(readFileSync((await waczDownload.path())!));
+  const waczUrls = wacz.get('indexes/index.cdx')!.bytes.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { url: string }).url);
+  assert.deepEqual(waczUrls.sort(), [...collectionUrls].sort(), 'the package indexes the selected pages');
+  assert.ok([...wacz.keys()].some((k) => /^archive\/collection-\d+-\d+-00000\.warc\.gz$/.test(k)));
 });
 
 test('a curator sees no run or export controls, and a refused request says which permission is missing', async () => {

@@ -17,9 +17,10 @@ export class ApiClient {
     return res;
   }
 
-  request(method: string, path: string, body?: unknown, opts: { csrf?: boolean; origin?: string; accept?: string } = {}): Promise<Response> {
+  request(method: string, path: string, body?: unknown, opts: { csrf?: boolean; origin?: string; accept?: string; range?: string } = {}): Promise<Response> {
     const headers: Record<string, string> = { origin: opts.origin ?? this.baseUrl };
     if (opts.accept) headers.accept = opts.accept;
+    if (opts.range) headers.range = opts.range;
     if (this.cookie) headers.cookie = this.cookie;
     if (opts.csrf !== false && this.csrfToken && method !== 'GET') headers['x-csrf-token'] = this.csrfToken;
     if (body !== undefined) headers['content-type'] = 'application/json';

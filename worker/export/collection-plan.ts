@@ -10,6 +10,10 @@ import { HOST_OF_URL_SQL } from '../store/sql-url';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 /** A page's status in a visit–revisit capture (CoherencePage.status). */
+/** What an export hands out: the WARC files and their CDXJ index, or one WACZ package of them (wacz-package.ts). */
+export const EXPORT_FORMATS = ['warc', 'wacz'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 export const COHERENCE_STATUSES = ['unchanged', 'content-changed', 'links-changed', 'missing'] as const;
 const lines = (max: number, what: string) =>
   z.array(z.string().trim().min(1, `an empty ${what}`).max(2000)).max(max, `at most ${max} ${what}s`);

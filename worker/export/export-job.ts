@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectsEverything, type CollectionSelection } from './collection-plan';
+import { writeWacz, type WaczPage } from './wacz-package';
 
 export interface ExportedFile {
   name: string;
@@ -62,14 +63,59 @@ async function listVerified(dir: string, names: readonly string[], onProgress: (
   return files;
 }
 
+const EVERYTHING: CollectionSelection = collectionSelectionSchema.parse({});
+
+/** The pages a WACZ lists: successful HTML captures (responses and revisits) of the selection, seeds first. */
+function waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null): WaczPage[] {
+  const { sql, params } = selectedCapturesSql(selection ?? EVERYTHING, 'url, fetchedAt', "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%')");
+  const rows = db.prepare(`${sql} ORDER BY depth, id`).all(crawlId, ...params) as { url: string; fetchedAt: string }[];
+  return rows.map((r) => ({ url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z') }));
+}
+
+/**
+ * Packages verified files (`files` in `dir`: WARC files, the CDXJ index, perhaps the coherence
+ * certificate) as one WACZ in `outDir`, and lists it as the export's one file.
+ */
+async function packageAsWacz(db: Database.Database, job: ExportJob, dir: string, files: readonly ExportedFile[], selection: CollectionSelection | null, onProgress: (fraction: number) => void): Promise<ExportedFile> {
+  const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(job.crawlId) as { name: string };
+  const index = files.find((f) => f.name === INDEX_NAME);
+  if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
+  const pages = waczPages(db, job.crawlId, selection);
+  const name = `tidemark-${job.crawlId}-${job.exportId}.wacz`;
+  mkdirSync(job.exportDir, { recursive: true });
+  const packed = await writeWacz({
+    outPath: join(job.exportDir, name),
+    warcs: files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => ({ path: join(dir, f.name), inPackage: `archive/${f.name}`, sha256: f.sha256 })),
+    index: { path: join(dir, INDEX_NAME), inPackage: 'indexes/index.cdx', sha256: index.sha256 },
+    pages,
+    extras: files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => ({ path: join(dir, f.name), inPackage: `coherence/${f.name}`, sha256: f.sha256 })),
+    description: {
+      title: crawl.name,
+      description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
+      created: new Date(),
+      mainPage: pages[0],
+    },
+    onProgress,
+  });
+  return { name, bytes: packed.bytes, sha256: packed.sha256 };
+}
+
+interface ExportJob {
+  exportId: number;
+  crawlId: number;
+  warcDir: string;
+  exportDir: string;
+}
+
 /**
  * Prepares a crawl's export and records progress 0..1. Without a selection: verifies every WARC
  * record's digests in the crawl's own files (a corrupt file fails the export with its name rather
  * than being handed out) and checksums each file. With one (`Export.selection`): writes the
  * collection's own WARC files and index into `exportDir` (collection-export.ts), then verifies
- * and checksums those.
+ * and checksums those. As a WACZ (`Export.format`), the verified files are then packaged into one
+ * file in `exportDir`, and a collection's loose copies removed.
  */
-export async function runExport(db: Database.Database, job: { exportId: number; crawlId: number; warcDir: string; exportDir: string }): Promise<void> {
+export async function runExport(db: Database.Database, job: ExportJob): Promise<void> {
   const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
   db.prepare("UPDATE Export SET status = 'running' WHERE id = ?").run(job.exportId);
   try {
@@ -81,11 +127,14 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
     const names = exportableFiles(job.warcDir);
     const warcs = names.filter((n) => n.endsWith('.warc.gz'));
     if (!warcs.length) throw new Error('The crawl has no closed WARC files yet');
-    const row = db.prepare('SELECT selection FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null };
+    const row = db.prepare('SELECT selection, format FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null; format: string };
     const selection = selectionOf(row.selection);
+    const wacz = row.format === 'wacz';
+    // Progress: verifying and writing first, then packaging (which copies every byte once more).
+    const share = wacz ? 0.5 : 1;
     let files: ExportedFile[];
     if (!selection) {
-      files = await listVerified(job.warcDir, names, (f) => setProgress.run(f, job.exportId));
+      files = await listVerified(job.warcDir, names, (f) => setProgress.run(share * f, job.exportId));
     } else {
       const picked = (columns: string, also: string) => {
         const { sql, params } = selectedCapturesSql(selection, columns, also);
@@ -97,14 +146,21 @@ export async function runExport(db: Database.Database, job: { exportId: number; 
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
         chosen: new Set(ids), revisitDigests: new Set(revisitDigests), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
-        onProgress: (f) => setProgress.run(0.8 * f, job.exportId),
+        onProgress: (f) => setProgress.run(share * 0.8 * f, job.exportId),
       });
       // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
       if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
         copyFileSync(join(job.warcDir, CERTIFICATE_NAME), join(job.exportDir, CERTIFICATE_NAME));
         written.push(CERTIFICATE_NAME);
       }
-      files = await listVerified(job.exportDir, written, (f) => setProgress.run(0.8 + 0.2 * f, job.exportId));
+      files = await listVerified(job.exportDir, written, (f) => setProgress.run(share * (0.8 + 0.2 * f), job.exportId));
+    }
+    if (wacz) {
+      const dir = selection ? job.exportDir : job.warcDir;
+      const packed = await packageAsWacz(db, job, dir, files, selection, (f) => setProgress.run(0.5 + 0.5 * f, job.exportId));
+      // A collection's own WARC files are in the package now: keep one copy, not two.
+      if (selection) for (const f of files) rmSync(join(job.exportDir, f.name), { force: true });
+      files = [packed];
     }
     db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);
   } catch (err) {

@@ -1,4 +1,5 @@
 'use client';
+import type { ExportFormat } from '../../../worker/export/collection-plan';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
 import type { IcdInput } from '../../../worker/icd/schema';
@@ -57,6 +58,8 @@ export interface ExportRecord {
   createdAt?: string;
   /** The collection's filters; null for the whole crawl. */
   selection?: SelectionInput | null;
+  /** WARC files and their index, or one WACZ package. */
+  format?: ExportFormat;
 }
 
 export interface RelevancePoint {
@@ -320,8 +323,8 @@ export function useSelectionPreview(crawlId: number | null, selection: Selection
 export function useRequestExport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ crawlId, selection }: { crawlId: number; selection?: SelectionInput }) =>
-      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, selection ? { selection } : undefined),
+    mutationFn: ({ crawlId, selection, format }: { crawlId: number; selection?: SelectionInput; format: ExportFormat }) =>
+      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, { format, ...(selection ? { selection } : {}) }),
     onSuccess: (_e, { crawlId }) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
   });
 }

@@ -26,13 +26,14 @@ const DOWNLOAD_PATH = /^\/api\/exports\/(\d+)\/files\/([^/?#]+)$/;
 
 function contentType(name: string): string {
   if (name.endsWith('.gz')) return 'application/warc+gzip';
+  if (name.endsWith('.wacz')) return 'application/wacz+zip';
   if (name.endsWith('.json')) return 'application/json';
   return 'text/plain; charset=utf-8';
 }
 
 /** The file an export lists under `name`, or why it cannot be had (only listed names are served). */
 export function findExportFile(db: Database.Database, dataDir: string, exportId: number, name: string): ExportFileResult {
-  const row = db.prepare('SELECT crawlId, status, files, selection FROM Export WHERE id = ?').get(exportId) as { crawlId: number; status: string; files: string; selection: string | null } | undefined;
+  const row = db.prepare('SELECT crawlId, status, files, selection, format FROM Export WHERE id = ?').get(exportId) as { crawlId: number; status: string; files: string; selection: string | null; format: string } | undefined;
   if (!row) return { status: 404, error: 'not found' };
   if (row.status !== 'done') return { status: 409, error: `The export is ${row.status}` };
   let files: { name: string; sha256: string }[] = [];
@@ -44,8 +45,8 @@ export function findExportFile(db: Database.Database, dataDir: string, exportId:
   // The listed name, never the client's string, reaches the file system.
   const file = files.find((f) => f.name === name);
   if (!file) return { status: 404, error: 'not found' };
-  // A collection's files are its own; the whole crawl's are the crawl's.
-  const path = join(row.selection ? exportDir(dataDir, exportId) : crawlWarcDir(dataDir, row.crawlId), file.name);
+  // A collection's files and a WACZ package are the export's own; the whole crawl's are the crawl's.
+  const path = join(row.selection || row.format === 'wacz' ? exportDir(dataDir, exportId) : crawlWarcDir(dataDir, row.crawlId), file.name);
   let bytes: number;
   try {
     bytes = statSync(path).size;
@@ -64,7 +65,42 @@ export function findExportFile(db: Database.Database, dataDir: string, exportId:
       'x-content-sha256': file.sha256,
       // no-transform: a compressing proxy or server must not change the bytes the sha256 names.
       'cache-control': 'no-store, no-transform',
+      // Replay tools read a WACZ by ranges, and a broken multi-gigabyte download resumes by one.
+      'accept-ranges': 'bytes',
     },
+  };
+}
+
+/**
+ * The one byte range a `Range` header asks of a file of `size` bytes (inclusive ends), null to send
+ * the whole file (no header, one that is not `bytes=`, or several ranges, which no archive reader
+ * needs), or 'unsatisfiable' (416) when it starts past the end.
+ */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    // A suffix: the last N bytes.
+    const n = Number(m[2]);
+    if (n === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return null;
+  return { start, end };
+}
+
+/** Status, headers and byte span of the answer to a download with the request's `Range` header. */
+export function downloadAnswer(found: ExportFileLookup, rangeHeader: string | undefined): { status: number; headers: Record<string, string>; span?: { start: number; end: number } } {
+  const range = byteRange(rangeHeader, found.bytes);
+  if (range === null) return { status: 200, headers: found.headers, span: found.bytes ? { start: 0, end: found.bytes - 1 } : undefined };
+  if (range === 'unsatisfiable') return { status: 416, headers: { 'content-range': `bytes */${found.bytes}`, 'content-length': '0' } };
+  return {
+    status: 206,
+    headers: { ...found.headers, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${found.bytes}` },
+    span: range,
   };
 }
 
@@ -75,7 +111,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 /**
  * Serves `GET /api/exports/:id/files/:name` when `req` is that request (returns false otherwise):
- * 401 without a session, 403 without the export permission, then the file with its length.
+ * 401 without a session, 403 without the export permission, then the file with its length, or
+ * the byte range asked for (206).
  */
 export function serveExportDownload(req: IncomingMessage, res: ServerResponse, deps: { db: Database.Database; sessions: SessionStore; dataDir: string }): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -92,9 +129,10 @@ export function serveExportDownload(req: IncomingMessage, res: ServerResponse, d
   }
   const found = findExportFile(deps.db, deps.dataDir, Number(match[1]), name);
   if ('error' in found) return sendJson(res, found.status, { error: found.error }), true;
-  res.writeHead(200, found.headers);
-  if (req.method === 'HEAD') return res.end(), true;
-  const stream = createReadStream(found.path);
+  const answer = downloadAnswer(found, req.headers.range);
+  res.writeHead(answer.status, answer.headers);
+  if (req.method === 'HEAD' || !answer.span) return res.end(), true;
+  const stream = createReadStream(found.path, answer.span);
   stream.on('error', () => res.destroy());
   stream.pipe(res);
   return true;

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { WARCParser } from 'warcio';
 import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
 import { ApiClient } from '../../support/api-client';
+import { readZip } from '../../support/read-wacz';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -49,6 +50,7 @@ interface ExportView {
   error: string | null;
   files: { name: string; bytes: number; sha256: string }[];
   selection: Record<string, unknown> | null;
+  format: string;
 }
 
 /** Waits for a requested export to end; asserts it ended as `expected`. */
@@ -62,22 +64,62 @@ async function finishedExport(api: ApiClient, created: Response, expected: 'done
   return exp;
 }
 
-/** Downloads every file an export lists, checking its size and sha256. */
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Downloads one file an export lists, checking its size and sha256. */
+async function download(api: ApiClient, exp: ExportView, file: ExportView['files'][number]): Promise<Buffer> {
+  const res = await api.request('GET', `/api/exports/${exp.id}/files/${encodeURIComponent(file.name)}`);
+  assert.equal(res.status, 200, file.name);
+  assert.match(res.headers.get('content-disposition') ?? '', /^attachment/);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  assert.equal(res.headers.get('content-length'), String(bytes.length));
+  assert.equal(bytes.length, file.bytes, `${file.name} size`);
+  assert.equal(sha256Hex(bytes), file.sha256, `${file.name} sha256`);
+  return bytes;
+}
+
+/** Downloads every file an export lists (WARC files and their index). */
 async function downloadAll(api: ApiClient, exp: ExportView): Promise<Map<string, Buffer>> {
   assert.ok(exp.files.some((f) => f.name.endsWith('.warc.gz')), 'the export lists WARC files');
   assert.ok(exp.files.some((f) => f.name === 'index.cdxj'), 'the export lists the CDXJ index');
   const downloads = new Map<string, Buffer>();
-  for (const file of exp.files) {
-    const res = await api.request('GET', `/api/exports/${exp.id}/files/${encodeURIComponent(file.name)}`);
-    assert.equal(res.status, 200, file.name);
-    assert.match(res.headers.get('content-disposition') ?? '', /^attachment/);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    assert.equal(res.headers.get('content-length'), String(bytes.length));
-    assert.equal(bytes.length, file.bytes, `${file.name} size`);
-    assert.equal(createHash('sha256').update(bytes).digest('hex'), file.sha256, `${file.name} sha256`);
-    downloads.set(file.name, bytes);
-  }
+  for (const file of exp.files) downloads.set(file.name, await download(api, exp, file));
   return downloads;
+}
+
+/**
+ * Downloads a WACZ export (its one file) and checks the package: every entry stored, every other
+ * file listed in datapackage.json with its size and sha256, the digest file naming the manifest's
+ * hash. Returns its WARC files and index (as `index.cdxj`), ready for readBack and checkIndex, and
+ * the URLs its pages.jsonl lists.
+ */
+async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ downloads: Map<string, Buffer>; pages: string[]; manifest: Record<string, unknown> }> {
+  assert.equal(exp.files.length, 1, 'one file');
+  assert.match(exp.files[0]!.name, /\.wacz$/);
+  const entries = await readZip(await download(api, exp, exp.files[0]!));
+  for (const [path, entry] of entries) assert.ok(entry.stored, `${path} is stored, not deflated`);
+  const manifestBytes = entries.get('datapackage.json')!.bytes;
+  const manifest = JSON.parse(manifestBytes.toString('utf8')) as { profile: string; wacz_version: string; resources: { path: string; name: string; hash: string; bytes: number }[] };
+  assert.equal(manifest.profile, 'data-package');
+  assert.equal(manifest.wacz_version, '1.1.1');
+  const digest = JSON.parse(entries.get('datapackage-digest.json')!.bytes.toString('utf8')) as { path: string; hash: string };
+  assert.deepEqual(digest, { path: 'datapackage.json', hash: `sha256:${sha256Hex(manifestBytes)}` });
+  const listed = manifest.resources.map((r) => r.path).sort();
+  assert.deepEqual(listed, [...entries.keys()].filter((p) => !p.startsWith('datapackage')).sort(), 'the manifest lists every file but itself and its digest');
+  for (const r of manifest.resources) {
+    const bytes = entries.get(r.path)!.bytes;
+    assert.equal(r.bytes, bytes.length, `${r.path} size`);
+    assert.equal(r.hash, `sha256:${sha256Hex(bytes)}`, `${r.path} sha256`);
+    assert.equal(r.name, r.path.split('/').pop());
+  }
+  const downloads = new Map<string, Buffer>();
+  for (const [path, entry] of entries) if (path.startsWith('archive/')) downloads.set(path.slice('archive/'.length), entry.bytes);
+  downloads.set('index.cdxj', entries.get('indexes/index.cdx')!.bytes);
+  const [format, ...pageLines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
+  assert.equal(JSON.parse(format!).format, 'json-pages-1.0');
+  const pages = pageLines.map((l) => JSON.parse(l) as { url: string; ts: string });
+  for (const p of pages) assert.match(p.ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, 'an RFC 3339 date');
+  return { downloads, pages: pages.map((p) => p.url), manifest };
 }
 
 /**
@@ -154,7 +196,7 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
       if (['finished', 'failed', 'stopped'].includes(status)) break;
     }
     assert.equal(status, 'finished');
-    const captures = await api.json<{ total: number; items: { url: string }[] }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=500`);
+    const captures = await api.json<{ total: number; items: { url: string; mime: string | null; status: number }[] }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=500`);
     assert.ok(captures.total >= 30, `the demo site has a few dozen pages (captured ${captures.total}, stats ${pages})`);
 
     // The Demo ICD is focused, so `?sort=score` lists the most relevant captures first.
@@ -193,6 +235,38 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.equal(await checkIndex(part), chosen.length);
     assert.ok(part.get(collection.files[0]!.name)!.length < downloads.get(exp.files[0]!.name)!.length, 'smaller than the whole crawl');
 
+    // The same two as WACZ packages: the whole crawl, then the collection.
+    const wholeWacz = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { format: 'wacz' }));
+    assert.equal(wholeWacz.format, 'wacz');
+    const whole = await downloadWacz(api, wholeWacz);
+    assert.deepEqual([...whole.downloads.keys()].sort(), [...downloads.keys()].sort(), 'the crawl\'s WARC files and index');
+    for (const [name, bytes] of downloads) assert.ok(whole.downloads.get(name)!.equals(bytes), `${name} packaged byte for byte`);
+    const htmlPages = captures.items.filter((c) => (c.mime ?? '').startsWith('text/html') && Math.floor(c.status / 100) === 2).map((c) => c.url);
+    assert.deepEqual([...whole.pages].sort(), [...htmlPages].sort(), 'pages.jsonl lists the HTML pages');
+    assert.equal(whole.pages[0], 'http://127.0.0.1:' + new URL(whole.pages[0]!).port + '/', 'the seed first');
+    assert.equal(whole.manifest.mainPageUrl, whole.pages[0]);
+    const partWacz = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection, format: 'wacz' }));
+    const partPackage = await downloadWacz(api, partWacz);
+    assert.deepEqual([...(await readBack(partPackage.downloads)).archived].sort(), chosen.map((c) => c.url).sort(), 'the collection\'s pages, each once');
+    assert.equal(await checkIndex(partPackage.downloads), chosen.length);
+    assert.deepEqual([...partPackage.pages].sort(), chosen.map((c) => c.url).sort());
+    assert.deepEqual(readdirSync(join(cockpit.dataDir, 'exports', String(partWacz.id))), [partWacz.files[0]!.name], 'only the package is kept');
+    // A replay tool reads a WACZ by ranges.
+    const waczUrl = `/api/exports/${partWacz.id}/files/${encodeURIComponent(partWacz.files[0]!.name)}`;
+    const waczBytes = await download(api, partWacz, partWacz.files[0]!);
+    const ranged = await api.request('GET', waczUrl, undefined, { range: 'bytes=10-109' });
+    assert.equal(ranged.status, 206);
+    assert.equal(ranged.headers.get('content-range'), `bytes 10-109/${waczBytes.length}`);
+    assert.ok(Buffer.from(await ranged.arrayBuffer()).equals(waczBytes.subarray(10, 110)));
+    const tail = await api.request('GET', waczUrl, undefined, { range: 'bytes=-22' });
+    assert.ok(Buffer.from(await tail.arrayBuffer()).equals(waczBytes.subarray(-22)), 'the last 22 bytes: the end of the central directory');
+    const beyond = await api.request('GET', waczUrl, undefined, { range: `bytes=${waczBytes.length}-` });
+    assert.equal(beyond.status, 416);
+    assert.equal(beyond.headers.get('content-range'), `bytes */${waczBytes.length}`);
+    const badFormat = await api.request('POST', `/api/crawls/${crawl.id}/exports`, { format: 'zip' });
+    assert.equal(badFormat.status, 400);
+    assert.match(JSON.stringify(await badFormat.json()), /format/);
+
     // An invalid selection is refused naming its field; one that matches nothing fails the export, saying why.
     const refused = await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection: { statusClasses: ['6xx'] } });
     assert.equal(refused.status, 400);
@@ -200,11 +274,14 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     const empty = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection: { urlContains: 'no-such-page' } }), 'failed');
     assert.match(empty.error ?? '', /No capture matches the selection \(URLs containing "no-such-page"\)/);
 
-    // Deleting the crawl deletes its collections' files too.
+    // Deleting the crawl deletes its collections' files and its WACZ packages too.
     const collectionDir = join(cockpit.dataDir, 'exports', String(collection.id));
+    const waczDir = join(cockpit.dataDir, 'exports', String(wholeWacz.id));
     assert.ok(existsSync(join(collectionDir, 'index.cdxj')));
+    assert.ok(existsSync(join(waczDir, wholeWacz.files[0]!.name)));
     assert.equal((await api.request('DELETE', `/api/crawls/${crawl.id}`)).status, 204);
     assert.equal(existsSync(collectionDir), false);
+    assert.equal(existsSync(waczDir), false);
   } finally {
     await cockpit.stop();
   }

@@ -12,11 +12,11 @@ type Params = { id: string };
 /** GET /api/crawls/:id [view] → the crawl with its ICD copy and stats. */
 export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCrawl(prisma, idParam(params.id)));
 
-/** DELETE /api/crawls/:id [delete] → 204: rows, WARC files and its collections' files; 409 while a worker writes it. */
+/** DELETE /api/crawls/:id [delete] → 204: rows, WARC files and its exports' own files (collections, WACZ); 409 while a worker writes it. */
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
   const crawl = await getCrawl(prisma, idParam(params.id));
   if (!canDelete(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause or stop it first`);
-  const collections = await prisma.export.findMany({ where: { crawlId: crawl.id, selection: { not: null } }, select: { id: true } });
+  const exports = await prisma.export.findMany({ where: { crawlId: crawl.id }, select: { id: true } });
   await prisma.crawl.delete({ where: { id: crawl.id } });
   await deleteCoherenceData(prisma, crawl.id);
   // The frontier's and the engine's own tables belong to the worker's driver code, keyed by crawl id.
@@ -26,6 +26,6 @@ export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) 
     if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawl.id);
   }
   rmSync(crawlWarcDir(services().env.dataDir, crawl.id), { recursive: true, force: true });
-  for (const { id } of collections) rmSync(exportDir(services().env.dataDir, id), { recursive: true, force: true });
+  for (const { id } of exports) rmSync(exportDir(services().env.dataDir, id), { recursive: true, force: true });
   return undefined;
 });

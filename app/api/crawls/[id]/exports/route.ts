@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
+import { EXPORT_FORMATS, collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
 import { HttpError, apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
 import { exportView } from '../../../../lib/server/export-views';
 
@@ -12,12 +12,13 @@ export const GET = apiRoute<Params>('export', async ({ params, prisma }) => {
   return rows.map(exportView);
 });
 
-const exportRequestSchema = z.object({ selection: collectionSelectionSchema.optional() }).strict();
+const exportRequestSchema = z.object({ selection: collectionSelectionSchema.optional(), format: z.enum(EXPORT_FORMATS).default('warc') }).strict();
 
 /**
- * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence}}`
+ * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence}, format?: 'warc' | 'wacz'}`
  * → 201 pending export; the worker verifies and lists the crawl's files or, with a selection,
- * writes the collection's own WARC files and index. 400 naming the field of an invalid selection.
+ * writes the collection's own WARC files and index; as `wacz`, it packages them into one WACZ.
+ * 400 naming the field of an invalid selection or format.
  */
 export const POST = apiRoute<Params>('export', async ({ req, params, prisma, user }) => {
   const crawlId = idParam(params.id);
@@ -26,6 +27,6 @@ export const POST = apiRoute<Params>('export', async ({ req, params, prisma, use
   if (!crawl) throw new HttpError(404, 'not found');
   if (['created', 'running', 'pausing', 'stopping'].includes(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
   const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify(body.selection) : null;
-  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id, selection } });
+  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id, selection, format: body?.format ?? 'warc' } });
   return Response.json(exportView(row), { status: 201 });
 });

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { findExportFile } from '../../../../../lib/server/export-download';
+import { downloadAnswer, findExportFile } from '../../../../../lib/server/export-download';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
 import { services } from '../../../../../lib/server/services';
 
@@ -8,11 +8,13 @@ export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/exports/:id/files/:name [export] → the file as an attachment (only names the export
- * lists). server.ts answers this path itself so the download keeps its Content-Length; this
+ * lists), or the byte range asked for (206). server.ts answers this path itself so the download keeps its Content-Length; this
  * handler serves it when Next is run on its own.
  */
-export const GET = apiRoute<{ id: string; name: string }>('export', async ({ params, db }) => {
+export const GET = apiRoute<{ id: string; name: string }>('export', async ({ req, params, db }) => {
   const found = findExportFile(db, services().env.dataDir, idParam(params.id), decodeURIComponent(params.name));
   if ('error' in found) throw new HttpError(found.status, found.error);
-  return new Response(Readable.toWeb(createReadStream(found.path)) as ReadableStream, { headers: found.headers });
+  const answer = downloadAnswer(found, req.headers.get('range') ?? undefined);
+  const body = answer.span ? (Readable.toWeb(createReadStream(found.path, answer.span)) as ReadableStream) : null;
+  return new Response(body, { status: answer.status, headers: answer.headers });
 });

@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeWacz } from '../../../worker/export/wacz-package';
+import { readZip } from '../../support/read-wacz';
+
+const description = { title: 'T', description: 'd', created: new Date('2026-11-24T10:00:00Z') };
+
+test('a WACZ is written with its files stored, progress rising to 1, and its size and sha256 reported', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-wacz-'));
+  try {
+    writeFileSync(join(dir, 'a.warc.gz'), Buffer.alloc(200_000, 7));
+    writeFileSync(join(dir, 'index.cdxj'), 'k 20261124100000 {}\n');
+    const progress: number[] = [];
+    const out = join(dir, 'x.wacz');
+    const packed = await writeWacz({
+      outPath: out, warcs: [{ path: join(dir, 'a.warc.gz'), inPackage: 'archive/a.warc.gz' }], index: { path: join(dir, 'index.cdxj'), inPackage: 'indexes/index.cdx' },
+      pages: [{ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' }], description, onProgress: (f) => progress.push(f),
+    });
+    const bytes = readFileSync(out);
+    assert.equal(packed.bytes, bytes.length);
+    assert.match(packed.sha256, /^[0-9a-f]{64}$/);
+    assert.ok(progress.length > 1 && progress.every((f, i) => f >= (progress[i - 1] ?? 0) && f <= 1), 'progress rises, never past 1');
+    assert.equal(progress.at(-1), 1);
+    const entries = await readZip(bytes);
+    assert.deepEqual([...entries.keys()], ['archive/a.warc.gz', 'indexes/index.cdx', 'pages/pages.jsonl', 'datapackage.json', 'datapackage-digest.json']);
+    assert.ok(entries.get('archive/a.warc.gz')!.bytes.equals(Buffer.alloc(200_000, 7)));
+    assert.ok([...entries.values()].every((e) => e.stored));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file that cannot be read fails the package and leaves no file behind', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-wacz-'));
+  try {
+    writeFileSync(join(dir, 'a.warc.gz'), Buffer.alloc(1000, 1));
+    mkdirSync(join(dir, 'index.cdxj'));
+    const out = join(dir, 'x.wacz');
+    await assert.rejects(
+      writeWacz({ outPath: out, warcs: [{ path: join(dir, 'a.warc.gz'), inPackage: 'archive/a.warc.gz' }], index: { path: join(dir, 'index.cdxj'), inPackage: 'indexes/index.cdx', sha256: '00' }, pages: [], description }),
+      /not a file/,
+    );
+    assert.equal(existsSync(out), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,140 @@
+/**
+ * WACZ packaging (Webrecorder's WACZ 1.1.1): a crawl's or a collection's WARC files, its sorted
+ * CDXJ index and its pages in one ZIP that ReplayWeb.page opens by HTTP range requests, with a
+ * `datapackage.json` listing the sha256 of every file. Every entry is stored, not deflated: the
+ * WARC files are gzip members already, and replay tools read records at their offsets.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ZipFile } from 'yazl';
+import { SOFTWARE } from '../warc/warc-fields';
+
+export const WACZ_VERSION = '1.1.1';
+
+/** An entry of `pages/pages.jsonl`: a page to browse the collection from. */
+export interface WaczPage {
+  url: string;
+  /** RFC 3339 date of the capture. */
+  ts: string;
+}
+
+/** A file in the package as `datapackage.json` lists it. */
+export interface WaczResource {
+  name: string;
+  path: string;
+  hash: string;
+  bytes: number;
+}
+
+export interface WaczDescription {
+  title: string;
+  description: string;
+  created: Date;
+  mainPage?: WaczPage;
+}
+
+/** `pages/pages.jsonl`: the format line, then one page a line, each with an id (its position). */
+export function pagesJsonl(pages: readonly WaczPage[]): string {
+  const lines = [JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })];
+  pages.forEach((p, i) => lines.push(JSON.stringify({ id: `p${i + 1}`, url: p.url, ts: p.ts })));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `datapackage.json`'s content: the package's description and its files (all but itself and its digest). */
+export function datapackage(d: WaczDescription, resources: readonly WaczResource[]): Record<string, unknown> {
+  return {
+    profile: 'data-package',
+    wacz_version: WACZ_VERSION,
+    title: d.title,
+    // Markdown, which plain text is.
+    description: d.description,
+    created: d.created.toISOString(),
+    software: SOFTWARE,
+    ...(d.mainPage ? { mainPageUrl: d.mainPage.url, mainPageDate: d.mainPage.ts } : {}),
+    resources,
+  };
+}
+
+/** `datapackage-digest.json`: the manifest's own hash, which makes it a digest of the whole package. */
+export function datapackageDigest(manifest: Buffer): Record<string, string> {
+  return { path: 'datapackage.json', hash: sha256Of(manifest) };
+}
+
+function sha256Of(bytes: Buffer): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** A file on disk going into the package; `sha256` (hex) when already known, to save reading it twice. */
+export interface WaczInputFile {
+  path: string;
+  /** Path inside the package, e.g. `archive/x.warc.gz`. */
+  inPackage: string;
+  sha256?: string;
+}
+
+/**
+ * Writes the package to `outPath` and returns its size and sha256 (hex). Each input
+ * file goes where it says: WARC files under `archive/`, the sorted CDXJ index under `indexes/`,
+ * extras outside the WACZ folders. Progress 0..1 by bytes written. A failure removes the file.
+ */
+export async function writeWacz(opts: {
+  outPath: string;
+  warcs: readonly WaczInputFile[];
+  index: WaczInputFile;
+  pages: readonly WaczPage[];
+  extras?: readonly WaczInputFile[];
+  description: WaczDescription;
+  onProgress?: (fraction: number) => void;
+}): Promise<{ bytes: number; sha256: string }> {
+  const zip = new ZipFile();
+  const mtime = opts.description.created;
+  const resources: WaczResource[] = [];
+  // Progress is by the files' bytes: the generated entries are small beside them.
+  const totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + statSync(f.path).size, 0);
+  const addFile = async (f: WaczInputFile) => {
+    zip.addFile(f.path, f.inPackage, { compress: false, mtime });
+    resources.push({ name: f.inPackage.slice(f.inPackage.lastIndexOf('/') + 1), path: f.inPackage, hash: f.sha256 ? `sha256:${f.sha256}` : await sha256OfFile(f.path), bytes: statSync(f.path).size });
+  };
+  const addBuffer = (bytes: Buffer, inPackage: string) => zip.addBuffer(bytes, inPackage, { compress: false, mtime });
+
+  const packageHash = createHash('sha256');
+  let written = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      packageHash.update(chunk);
+      written += chunk.length;
+      opts.onProgress?.(Math.min(1, written / (totalBytes || 1)));
+      done(null, chunk);
+    },
+  });
+  // yazl reports a file it cannot read on the ZipFile, not on its stream: end the write with it.
+  zip.on('error', (err: Error) => counted.destroy(err));
+  const writing = pipeline(zip.outputStream, counted, createWriteStream(opts.outPath));
+  try {
+    for (const warc of opts.warcs) await addFile(warc);
+    await addFile(opts.index);
+    const pages = Buffer.from(pagesJsonl(opts.pages));
+    addBuffer(pages, 'pages/pages.jsonl');
+    resources.push({ name: 'pages.jsonl', path: 'pages/pages.jsonl', hash: sha256Of(pages), bytes: pages.length });
+    for (const extra of opts.extras ?? []) await addFile(extra);
+    const manifest = Buffer.from(JSON.stringify(datapackage(opts.description, resources), null, 2));
+    addBuffer(manifest, 'datapackage.json');
+    addBuffer(Buffer.from(JSON.stringify(datapackageDigest(manifest), null, 2)), 'datapackage-digest.json');
+    zip.end();
+    await writing;
+  } catch (err) {
+    counted.destroy(err as Error);
+    await writing.catch(() => undefined);
+    rmSync(opts.outPath, { force: true });
+    throw err;
+  }
+  return { bytes: written, sha256: packageHash.digest('hex') };
+}
