@@ -9,9 +9,10 @@ export interface CrawlCommand {
   concurrency?: number;
   politeness: boolean;
   json: boolean;
+  wacz: boolean;
 }
 
-export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--json]
+export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz] [--json]
 
 Runs a crawl without the server, with the same worker code. Writes WARC files and index.cdxj
 under DIR (plus its state database, so running it again with the same --out resumes).
@@ -21,6 +22,8 @@ Options:
   --max-pages N      stop after N pages
   --concurrency N    fetches in flight at once
   --no-politeness    no per-host delay and no one-request-per-host limit (benchmarks, own servers)
+  --wacz             when the crawl has finished, also package it as DIR/crawl.wacz (WACZ 1.1.1,
+                     for ReplayWeb.page)
   --json             print the summary as one JSON object`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -42,6 +45,7 @@ export function parseCliArgs(argv: string[]): CrawlCommand {
       concurrency: { type: 'string' },
       'no-politeness': { type: 'boolean' },
       json: { type: 'boolean' },
+      wacz: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,5 +65,6 @@ export function parseCliArgs(argv: string[]): CrawlCommand {
     concurrency: positiveInt('--concurrency', values.concurrency),
     politeness: !values['no-politeness'],
     json: Boolean(values.json),
+    wacz: Boolean(values.wacz),
   };
 }

@@ -6,6 +6,21 @@ import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
 import { CrawlEngine } from '../crawler/crawl-engine';
 import { parseCliArgs, type CrawlCommand } from './args';
+import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
+
+/** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
+export const CLI_WACZ_NAME = 'crawl.wacz';
+
+/** `--wacz`: the finished crawl's files, verified, packaged in `out`; its path, or an error message. */
+async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string): Promise<{ wacz: string } | { waczError: string }> {
+  try {
+    const files = await listVerified(out, exportableFiles(out), () => undefined);
+    const packed = await packageAsWacz(db, { crawlId, dir: out, files, selection: null, outPath: join(out, CLI_WACZ_NAME), description: `Tidemark CLI crawl of ${out}.` });
+    return { wacz: join(out, packed.name) };
+  } catch (err) {
+    return { waczError: (err as Error).message };
+  }
+}
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../prisma/migrations');
 const KNOWLEDGE_BASE = resolve(import.meta.dirname, '../../knowledge-base/default.xml');
@@ -99,8 +114,11 @@ export async function main(argv: string[]): Promise<number> {
   const stats = engine.stats();
   db.prepare('UPDATE Crawl SET status = ?, stats = ?, finishedAt = ? WHERE id = ?').run(
     outcome === 'finished' ? 'finished' : 'paused', JSON.stringify(stats), sqlDate(new Date()), crawlId);
-  db.close();
   const durationS = (Date.now() - started) / 1000;
+  // Packaged only when finished: a paused crawl resumes, and its package would be partial.
+  if (cmd.wacz && outcome === 'finished' && !cmd.json) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');
+  const packaged = cmd.wacz && outcome === 'finished' ? await packageOutput(db, crawlId, out) : {};
+  db.close();
   const summary = {
     outcome,
     pages: stats.fetched,
@@ -112,12 +130,18 @@ export async function main(argv: string[]): Promise<number> {
     durationSeconds: Number(durationS.toFixed(3)),
     pagesPerSecond: Number((stats.fetched / Math.max(durationS, 1e-3)).toFixed(1)),
     out,
+    ...packaged,
   };
   if (cmd.json) console.log(JSON.stringify(summary));
   else {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
     if (summary.failures) console.log(`failures: ${Object.entries(summary.failuresByReason).map(([r, n]) => `${r} ${n}`).join(', ')}`);
     console.log(`WARC files and index.cdxj in ${out}`);
+    if ('wacz' in packaged) console.log(`WACZ package: ${packaged.wacz}`);
+  }
+  if ('waczError' in packaged) {
+    console.error(`tidemark: the WACZ package could not be written: ${packaged.waczError}`);
+    return 1;
   }
   return outcome === 'finished' ? 0 : 3;
 }

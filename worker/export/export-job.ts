@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
@@ -42,7 +42,7 @@ function selectionOf(text: string | null): CollectionSelection | null {
 }
 
 /** Verifies each file (WARC records and their digests, or the CDXJ index), checksums it and lists it; progress 0..1 by bytes. */
-async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void): Promise<ExportedFile[]> {
+export async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void): Promise<ExportedFile[]> {
   const totalBytes = names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0) || 1;
   let doneBytes = 0;
   const files: ExportedFile[] = [];
@@ -73,31 +73,34 @@ function waczPages(db: Database.Database, crawlId: number, selection: Collection
 }
 
 /**
- * Packages verified files (`files` in `dir`: WARC files, the CDXJ index, perhaps the coherence
- * certificate) as one WACZ in `outDir`, and lists it as the export's one file.
+ * Packages a crawl's verified files (`files` in `dir`: WARC files, the CDXJ index, perhaps the
+ * coherence certificate) as one WACZ at `outPath`, described by `description`; returns it as a
+ * listed file. The pages are the crawl's (or the selection's) 2xx HTML captures.
  */
-async function packageAsWacz(db: Database.Database, job: ExportJob, dir: string, files: readonly ExportedFile[], selection: CollectionSelection | null, onProgress: (fraction: number) => void): Promise<ExportedFile> {
-  const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(job.crawlId) as { name: string };
-  const index = files.find((f) => f.name === INDEX_NAME);
+export async function packageAsWacz(db: Database.Database, opts: {
+  crawlId: number;
+  dir: string;
+  files: readonly ExportedFile[];
+  selection: CollectionSelection | null;
+  outPath: string;
+  description: string;
+  onProgress?: (fraction: number) => void;
+}): Promise<ExportedFile> {
+  const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string };
+  const index = opts.files.find((f) => f.name === INDEX_NAME);
   if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
-  const pages = waczPages(db, job.crawlId, selection);
-  const name = `tidemark-${job.crawlId}-${job.exportId}.wacz`;
-  mkdirSync(job.exportDir, { recursive: true });
+  const pages = waczPages(db, opts.crawlId, opts.selection);
+  const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, sha256: f.sha256 });
   const packed = await writeWacz({
-    outPath: join(job.exportDir, name),
-    warcs: files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => ({ path: join(dir, f.name), inPackage: `archive/${f.name}`, sha256: f.sha256 })),
-    index: { path: join(dir, INDEX_NAME), inPackage: 'indexes/index.cdx', sha256: index.sha256 },
+    outPath: opts.outPath,
+    warcs: opts.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => inDir(f, 'archive')),
+    index: { ...inDir(index, 'indexes'), inPackage: 'indexes/index.cdx' },
     pages,
-    extras: files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => ({ path: join(dir, f.name), inPackage: `coherence/${f.name}`, sha256: f.sha256 })),
-    description: {
-      title: crawl.name,
-      description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
-      created: new Date(),
-      mainPage: pages[0],
-    },
-    onProgress,
+    extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
+    description: { title: crawl.name, description: opts.description, created: new Date(), mainPage: pages[0] },
+    onProgress: opts.onProgress,
   });
-  return { name, bytes: packed.bytes, sha256: packed.sha256 };
+  return { name: basename(opts.outPath), bytes: packed.bytes, sha256: packed.sha256 };
 }
 
 interface ExportJob {
@@ -156,8 +159,13 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       files = await listVerified(job.exportDir, written, (f) => setProgress.run(share * (0.8 + 0.2 * f), job.exportId));
     }
     if (wacz) {
-      const dir = selection ? job.exportDir : job.warcDir;
-      const packed = await packageAsWacz(db, job, dir, files, selection, (f) => setProgress.run(0.5 + 0.5 * f, job.exportId));
+      mkdirSync(job.exportDir, { recursive: true });
+      const packed = await packageAsWacz(db, {
+        crawlId: job.crawlId, dir: selection ? job.exportDir : job.warcDir, files, selection,
+        outPath: join(job.exportDir, `tidemark-${job.crawlId}-${job.exportId}.wacz`),
+        description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
+        onProgress: (f) => setProgress.run(0.5 + 0.5 * f, job.exportId),
+      });
       // A collection's own WARC files are in the package now: keep one copy, not two.
       if (selection) for (const f of files) rmSync(join(job.exportDir, f.name), { force: true });
       files = [packed];

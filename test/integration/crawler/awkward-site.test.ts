@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
 import { runCli } from '../../support/run-cli';
+import { readZip } from '../../support/read-wacz';
 import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
 import { runExport } from '../../../worker/export/export-job';
 import { writeCollection } from '../../../worker/export/collection-export';
@@ -15,7 +16,7 @@ let site: AwkwardSite;
 let out: string;
 let log: Map<string, { outcome: string; status: number | null; message: string | null }>;
 let captures: Map<string, { status: number; size: number; recordType: string }>;
-let summary: { outcome: string; pages: number; failuresByReason: Record<string, number> };
+let summary: { outcome: string; pages: number; failuresByReason: Record<string, number>; wacz?: string };
 
 before(async () => {
   site = await startAwkwardSite({ robots: 'User-agent: *\nDisallow: /private/\n' });
@@ -28,9 +29,10 @@ before(async () => {
     limits: { connectTimeoutMs: 2000, headersTimeoutMs: 2000, totalTimeoutMs: 3000, maxBodyBytes: 2 * 1024 * 1024, maxDecodedBytes: 10 * 1024 * 1024, maxRetries: 1 },
     scope: { maxPages: 500, maxCalendarDates: 30, maxOutLinksPerPage: 100 },
   }));
-  const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+  const run = await runCli(['crawl', icdPath, '--out', out, '--json', '--wacz']).done;
   assert.equal(run.code, 0, `crawl finished (stderr: ${run.stderr.slice(-2000)})`);
   summary = JSON.parse(run.stdout.trim().split('\n').pop()!);
+  assert.equal(summary.wacz, join(out, 'crawl.wacz'), 'the package is named in the summary');
   const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
   log = new Map((db.prepare('SELECT url, outcome, status, message FROM CrawlLogEntry ORDER BY id').all() as { url: string; outcome: string; status: number | null; message: string | null }[]).map((r) => [new URL(r.url).pathname, r]));
   captures = new Map((db.prepare('SELECT url, status, size, recordType FROM Capture').all() as { url: string; status: number; size: number; recordType: string }[]).map((r) => [new URL(r.url).pathname, r]));
@@ -123,6 +125,21 @@ test('every WARC record reads back with valid digests and every CDXJ line points
   }
   const index = await verifyCdxj(join(out, 'index.cdxj'), out);
   assert.deepEqual(index.errors, []);
+});
+
+test('--wacz packages the finished crawl: its WARC files and index byte for byte, its 2xx HTML pages, robots.txt not among them', async () => {
+  const entries = await readZip(readFileSync(join(out, 'crawl.wacz')));
+  const warcs = readdirSync(out).filter((n) => n.endsWith('.warc.gz'));
+  assert.deepEqual([...entries.keys()].filter((k) => k.startsWith('archive/')).sort(), warcs.map((n) => `archive/${n}`).sort());
+  for (const name of warcs) assert.ok(entries.get(`archive/${name}`)!.bytes.equals(readFileSync(join(out, name))), name);
+  assert.ok(entries.get('indexes/index.cdx')!.bytes.equals(readFileSync(join(out, 'index.cdxj'))));
+  const pages = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean).slice(1).map((l) => new URL((JSON.parse(l) as { url: string }).url).pathname);
+  assert.equal(pages[0], '/', 'the seed first');
+  for (const path of ['/final', '/dup1', '/dup2', '/latin1']) assert.ok(pages.includes(path), `${path} is a page`);
+  for (const path of ['/robots.txt', '/redirect/1', '/error500', '/hostile/style.css']) assert.ok(!pages.includes(path), `${path} is not a page`);
+  const manifest = JSON.parse(entries.get('datapackage.json')!.bytes.toString('utf8')) as { title: string; mainPageUrl: string };
+  assert.equal(manifest.title, 'Awkward');
+  assert.equal(manifest.mainPageUrl, `${site.origin}/`);
 });
 
 test('a collection of the revisit alone brings the response it refers to, and its files verify', async () => {

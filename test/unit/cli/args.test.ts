@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { parseCliArgs } from '../../../worker/cli/args';
 
 test('the crawl command: repeated seeds, numbers and switches', () => {
-  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json']);
+  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json', '--wacz']);
   assert.deepEqual(cmd, {
-    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true,
+    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true, wacz: true,
   });
   const withIcd = parseCliArgs(['crawl', 'icd.json', '--out', 'o']);
   assert.equal(withIcd.icdPath, 'icd.json');
   assert.equal(withIcd.politeness, true, 'politeness stays on unless switched off');
+  assert.equal(withIcd.wacz, false, 'no package unless asked for');
 });
 
 test('bad arguments are refused with a message that says what is wrong', () => {
