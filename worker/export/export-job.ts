@@ -65,11 +65,12 @@ export async function listVerified(dir: string, names: readonly string[], onProg
 
 const EVERYTHING: CollectionSelection = collectionSelectionSchema.parse({});
 
-/** The pages a WACZ lists: successful HTML captures (responses and revisits) of the selection, seeds first. */
-function waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null): WaczPage[] {
+/** The pages a WACZ lists, read one by one: successful HTML captures (responses and revisits) of the selection, seeds first. */
+function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null): Generator<WaczPage> {
   const { sql, params } = selectedCapturesSql(selection ?? EVERYTHING, 'url, fetchedAt', "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%')");
-  const rows = db.prepare(`${sql} ORDER BY depth, id`).all(crawlId, ...params) as { url: string; fetchedAt: string }[];
-  return rows.map((r) => ({ url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z') }));
+  for (const r of db.prepare(`${sql} ORDER BY depth, id`).iterate(crawlId, ...params) as Iterable<{ url: string; fetchedAt: string }>) {
+    yield { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  }
 }
 
 /**
@@ -89,15 +90,14 @@ export async function packageAsWacz(db: Database.Database, opts: {
   const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string };
   const index = opts.files.find((f) => f.name === INDEX_NAME);
   if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
-  const pages = waczPages(db, opts.crawlId, opts.selection);
   const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, sha256: f.sha256 });
   const packed = await writeWacz({
     outPath: opts.outPath,
     warcs: opts.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => inDir(f, 'archive')),
     index: { ...inDir(index, 'indexes'), inPackage: 'indexes/index.cdx' },
-    pages,
+    pages: waczPages(db, opts.crawlId, opts.selection),
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
-    description: { title: crawl.name, description: opts.description, created: new Date(), mainPage: pages[0] },
+    description: { title: crawl.name, description: opts.description, created: new Date() },
     onProgress: opts.onProgress,
   });
   return { name: basename(opts.outPath), bytes: packed.bytes, sha256: packed.sha256 };

@@ -5,7 +5,7 @@
  * WARC files are gzip members already, and replay tools read records at their offsets.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
@@ -32,14 +32,44 @@ export interface WaczDescription {
   title: string;
   description: string;
   created: Date;
+  /** The page replay opens on; the first of the pages when not given. */
   mainPage?: WaczPage;
 }
 
-/** `pages/pages.jsonl`: the format line, then one page a line, each with an id (its position). */
-export function pagesJsonl(pages: readonly WaczPage[]): string {
-  const lines = [JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })];
-  pages.forEach((p, i) => lines.push(JSON.stringify({ id: `p${i + 1}`, url: p.url, ts: p.ts })));
-  return `${lines.join('\n')}\n`;
+/** `pages/pages.jsonl` line by line: the format line, then one page a line, each with an id (its position). */
+export function* pagesJsonlLines(pages: Iterable<WaczPage>): Generator<string> {
+  yield `${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })}\n`;
+  let n = 0;
+  for (const p of pages) yield `${JSON.stringify({ id: `p${++n}`, url: p.url, ts: p.ts })}\n`;
+}
+
+/**
+ * Writes `pages.jsonl` to `path` from an iterable (a crawl may list millions of pages: they are
+ * never all in memory) and returns its first page.
+ */
+function writePagesFile(path: string, pages: Iterable<WaczPage>): WaczPage | undefined {
+  let first: WaczPage | undefined;
+  const remembered = (function* () {
+    for (const p of pages) {
+      first ??= p;
+      yield p;
+    }
+  })();
+  const fd = openSync(path, 'w');
+  try {
+    let batch = '';
+    for (const line of pagesJsonlLines(remembered)) {
+      batch += line;
+      if (batch.length > 1 << 20) {
+        writeSync(fd, batch);
+        batch = '';
+      }
+    }
+    writeSync(fd, batch);
+  } finally {
+    closeSync(fd);
+  }
+  return first;
 }
 
 /** `datapackage.json`'s content: the package's description and its files (all but itself and its digest). */
@@ -89,7 +119,7 @@ export async function writeWacz(opts: {
   outPath: string;
   warcs: readonly WaczInputFile[];
   index: WaczInputFile;
-  pages: readonly WaczPage[];
+  pages: Iterable<WaczPage>;
   extras?: readonly WaczInputFile[];
   description: WaczDescription;
   onProgress?: (fraction: number) => void;
@@ -97,6 +127,7 @@ export async function writeWacz(opts: {
   const zip = new ZipFile();
   const mtime = opts.description.created;
   const resources: WaczResource[] = [];
+  const pagesPath = `${opts.outPath}.pages.jsonl`;
   // Progress is by the files' bytes: the generated entries are small beside them.
   const totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + statSync(f.path).size, 0);
   const addFile = async (f: WaczInputFile) => {
@@ -118,14 +149,15 @@ export async function writeWacz(opts: {
   // yazl reports a file it cannot read on the ZipFile, not on its stream: end the write with it.
   zip.on('error', (err: Error) => counted.destroy(err));
   const writing = pipeline(zip.outputStream, counted, createWriteStream(opts.outPath));
+  // It may fail while files are still being added; it is awaited (and its error thrown) below.
+  writing.catch(() => undefined);
   try {
     for (const warc of opts.warcs) await addFile(warc);
     await addFile(opts.index);
-    const pages = Buffer.from(pagesJsonl(opts.pages));
-    addBuffer(pages, 'pages/pages.jsonl');
-    resources.push({ name: 'pages.jsonl', path: 'pages/pages.jsonl', hash: sha256Of(pages), bytes: pages.length });
+    const mainPage = writePagesFile(pagesPath, opts.pages);
+    await addFile({ path: pagesPath, inPackage: 'pages/pages.jsonl' });
     for (const extra of opts.extras ?? []) await addFile(extra);
-    const manifest = Buffer.from(JSON.stringify(datapackage(opts.description, resources), null, 2));
+    const manifest = Buffer.from(JSON.stringify(datapackage({ ...opts.description, mainPage: opts.description.mainPage ?? mainPage }, resources), null, 2));
     addBuffer(manifest, 'datapackage.json');
     addBuffer(Buffer.from(JSON.stringify(datapackageDigest(manifest), null, 2)), 'datapackage-digest.json');
     zip.end();
@@ -135,6 +167,8 @@ export async function writeWacz(opts: {
     await writing.catch(() => undefined);
     rmSync(opts.outPath, { force: true });
     throw err;
+  } finally {
+    rmSync(pagesPath, { force: true });
   }
   return { bytes: written, sha256: packageHash.digest('hex') };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeWacz } from '../../../worker/export/wacz-package';
@@ -28,6 +28,10 @@ test('a WACZ is written with its files stored, progress rising to 1, and its siz
     assert.deepEqual([...entries.keys()], ['archive/a.warc.gz', 'indexes/index.cdx', 'pages/pages.jsonl', 'datapackage.json', 'datapackage-digest.json']);
     assert.ok(entries.get('archive/a.warc.gz')!.bytes.equals(Buffer.alloc(200_000, 7)));
     assert.ok([...entries.values()].every((e) => e.stored));
+    assert.deepEqual(readdirSync(dir).sort(), ['a.warc.gz', 'index.cdxj', 'x.wacz'], 'no temporary file left');
+    const manifest = JSON.parse(entries.get('datapackage.json')!.bytes.toString('utf8')) as { mainPageUrl: string; mainPageDate: string };
+    assert.equal(manifest.mainPageUrl, 'http://a.example/', 'the first page when no main page is given');
+    assert.equal(manifest.mainPageDate, '2026-11-24T10:00:00Z');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -44,6 +48,7 @@ test('a file that cannot be read fails the package and leaves no file behind', a
       /not a file/,
     );
     assert.equal(existsSync(out), false);
+    assert.deepEqual(readdirSync(dir).sort(), ['a.warc.gz', 'index.cdxj'], 'no temporary file left');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

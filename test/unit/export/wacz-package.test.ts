@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { datapackage, datapackageDigest, pagesJsonl, WACZ_VERSION } from '../../../worker/export/wacz-package';
+import { datapackage, datapackageDigest, pagesJsonlLines, WACZ_VERSION } from '../../../worker/export/wacz-package';
 
 test('pages.jsonl starts with the format line, then one page a line with an id', () => {
+  const pagesJsonl = (pages: Iterable<{ url: string; ts: string }>) => [...pagesJsonlLines(pages)].join('');
   const lines = pagesJsonl([
     { url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' },
     { url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z' },
