@@ -27,7 +27,9 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>
       <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>
       <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a>
-      <a href="/hostile/farm">link farm</a>`)),
+      <a href="/hostile/farm">link farm</a> <a href="/hostile/title">long title</a>`)),
+    // A title of 100,000 characters, spread over lines: the capture keeps its first 300, whitespace collapsed.
+    '/hostile/title': (_q, res) => send(res, html(`<title>${'Very\n   long '.repeat(20_000)}</title><p>titled</p>`)),
     // More links than the crawl's test ICD follows from one page (scope.maxOutLinksPerPage 100).
     '/hostile/farm': (_q, res) => send(res, html(Array.from({ length: 150 }, (_, i) => `<a href="/farm/${i + 1}">${i + 1}</a>`).join(' '))),
     // 100,000 nested elements, then a link: parsed in time proportional to the depth, not its square.

@@ -45,7 +45,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     const captureId = store.addCapture({
       url: item.url, status: ex.status, mime, size, payloadDigest: ex.payloadDigest, recordType: item.location.recordType,
       warcFile: item.location.filename, warcOffset: item.location.offset, warcLength: item.location.length, warcRecordId: item.location.recordId,
-      depth: item.depth, score: lease.priority, scoreBreakdown, similarity: item.similarity ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
+      depth: item.depth, score: lease.priority, scoreBreakdown, similarity: item.similarity ?? null, title: item.title ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
     });
     for (const o of item.objects ?? []) {
       // An earlier page's objects (adapted rule adopted on this page) belong to that page's capture.
@@ -57,7 +57,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     const problem = item.failure?.reason ?? (ex.truncated ? `truncated-${ex.truncated}` : null);
     log(problem ?? 'ok', ex.status, item.failure?.message ?? item.note ?? null, size);
     if (item.failure) stats.recordFailure(item.failure.reason);
-    return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority };
+    return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority, title: item.title ?? null };
   }
   if (item.retryAt !== undefined && item.failure) {
     frontier.fail(lease, item.failure.reason, { retryAt: item.retryAt });

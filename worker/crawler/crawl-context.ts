@@ -192,7 +192,7 @@ export class CrawlContext {
           url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
           payloadDigest: row.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: row.depth, score: null,
-          scoreBreakdown: null, similarity: null, fetchedAt: ex.date, durationMs: 0,
+          scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
       });

@@ -40,6 +40,8 @@ export interface CrawlItem {
   /** Out-links planned for the frontier (schedule stage). */
   plan?: import('./plan-out-links').OutLinkPlan;
   links?: OutLink[];
+  /** An HTML page's title (whitespace collapsed, at most `TITLE_MAX` (extract-stage.ts) characters), for its capture row. */
+  title?: string;
   /** HTML decoded with its charset, for focused analysis (which reads its text off the crawl's thread). */
   htmlText?: string;
   /** What the page's references resolved to, so focused analysis's own pass need not resolve them again. */

@@ -25,6 +25,8 @@ export interface CaptureSummary {
   size: number;
   fetchedAt: string;
   score?: number | null;
+  /** An HTML page's title. */
+  title?: string | null;
 }
 
 export type WorkerMessage =

@@ -67,9 +67,9 @@ const EVERYTHING: CollectionSelection = collectionSelectionSchema.parse({});
 
 /** The pages a WACZ lists, read one by one: successful HTML captures (responses and revisits) of the selection, seeds first. */
 function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null): Generator<WaczPage> {
-  const { sql, params } = selectedCapturesSql(selection ?? EVERYTHING, 'url, fetchedAt', "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%')");
-  for (const r of db.prepare(`${sql} ORDER BY depth, id`).iterate(crawlId, ...params) as Iterable<{ url: string; fetchedAt: string }>) {
-    yield { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  const { sql, params } = selectedCapturesSql(selection ?? EVERYTHING, 'url, title, fetchedAt', "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%')");
+  for (const r of db.prepare(`${sql} ORDER BY depth, id`).iterate(crawlId, ...params) as Iterable<{ url: string; title: string | null; fetchedAt: string }>) {
+    yield { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title };
   }
 }
 

@@ -18,6 +18,8 @@ export interface WaczPage {
   url: string;
   /** RFC 3339 date of the capture. */
   ts: string;
+  /** The page's title, shown in a replay tool's page list. */
+  title?: string | null;
 }
 
 /** A file in the package as `datapackage.json` lists it. */
@@ -36,11 +38,11 @@ export interface WaczDescription {
   mainPage?: WaczPage;
 }
 
-/** `pages/pages.jsonl` line by line: the format line, then one page a line, each with an id (its position). */
+/** `pages/pages.jsonl` line by line: the format line, then one page a line, each with an id (its position) and its title if it has one. */
 export function* pagesJsonlLines(pages: Iterable<WaczPage>): Generator<string> {
   yield `${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })}\n`;
   let n = 0;
-  for (const p of pages) yield `${JSON.stringify({ id: `p${++n}`, url: p.url, ts: p.ts })}\n`;
+  for (const p of pages) yield `${JSON.stringify({ id: `p${++n}`, url: p.url, ts: p.ts, ...(p.title ? { title: p.title } : {}) })}\n`;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface CaptureRow {
   score: number | null;
   scoreBreakdown: string | null;
   similarity: number | null;
+  /** An HTML page's title. */
+  title: string | null;
   fetchedAt: Date;
   durationMs: number;
 }
@@ -53,8 +55,8 @@ export class CaptureStore {
 
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     this.insertCapture = db.prepare(
-      `INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, recordType, warcFile, warcOffset, warcLength, warcRecordId, depth, score, scoreBreakdown, similarity, fetchedAt, durationMs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, recordType, warcFile, warcOffset, warcLength, warcRecordId, depth, score, scoreBreakdown, similarity, title, fetchedAt, durationMs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLog = db.prepare(
       'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -68,7 +70,7 @@ export class CaptureStore {
   addCapture(c: CaptureRow): number {
     const result = this.insertCapture.run(
       this.crawlId, c.url, c.status, c.mime, c.size, c.payloadDigest, c.recordType, c.warcFile, c.warcOffset, c.warcLength, c.warcRecordId,
-      c.depth, c.score, c.scoreBreakdown, c.similarity, sqlDate(c.fetchedAt), Math.round(c.durationMs),
+      c.depth, c.score, c.scoreBreakdown, c.similarity, c.title, sqlDate(c.fetchedAt), Math.round(c.durationMs),
     );
     return Number(result.lastInsertRowid);
   }

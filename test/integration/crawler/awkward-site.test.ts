@@ -15,7 +15,7 @@ import { writeCollection } from '../../../worker/export/collection-export';
 let site: AwkwardSite;
 let out: string;
 let log: Map<string, { outcome: string; status: number | null; message: string | null }>;
-let captures: Map<string, { status: number; size: number; recordType: string }>;
+let captures: Map<string, { status: number; size: number; recordType: string; title: string | null }>;
 let summary: { outcome: string; pages: number; failuresByReason: Record<string, number>; wacz?: string };
 
 before(async () => {
@@ -35,7 +35,7 @@ before(async () => {
   assert.equal(summary.wacz, join(out, 'crawl.wacz'), 'the package is named in the summary');
   const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
   log = new Map((db.prepare('SELECT url, outcome, status, message FROM CrawlLogEntry ORDER BY id').all() as { url: string; outcome: string; status: number | null; message: string | null }[]).map((r) => [new URL(r.url).pathname, r]));
-  captures = new Map((db.prepare('SELECT url, status, size, recordType FROM Capture').all() as { url: string; status: number; size: number; recordType: string }[]).map((r) => [new URL(r.url).pathname, r]));
+  captures = new Map((db.prepare('SELECT url, status, size, recordType, title FROM Capture').all() as { url: string; status: number; size: number; recordType: string; title: string | null }[]).map((r) => [new URL(r.url).pathname, r]));
   db.close();
 });
 
@@ -108,6 +108,14 @@ test('a connection reset and a 500 leave clear crawl-log entries', () => {
   assert.equal(log.get('/reset')?.outcome, 'connection-reset');
   assert.equal(captures.get('/error500')?.status, 500);
   assert.equal(site.requests.filter((r) => r.path === '/error500').length, 2, 'retried once');
+});
+
+test("an HTML page's title is kept with its capture, whitespace collapsed and cut at 300 characters", () => {
+  const title = captures.get('/hostile/title')?.title;
+  assert.equal(title?.length, 300);
+  assert.ok(title!.startsWith('Very long Very long '), title!.slice(0, 40));
+  assert.equal(captures.get('/final')?.title, null, 'a page without a title has none');
+  assert.equal(captures.get('/robots.txt')?.title, null);
 });
 
 test('a duplicate payload becomes a revisit record', () => {

@@ -93,7 +93,7 @@ async function downloadAll(api: ApiClient, exp: ExportView): Promise<Map<string,
  * hash. Returns its WARC files and index (as `index.cdxj`), ready for readBack and checkIndex, and
  * the URLs its pages.jsonl lists.
  */
-async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ downloads: Map<string, Buffer>; pages: string[]; manifest: Record<string, unknown> }> {
+async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ downloads: Map<string, Buffer>; pages: string[]; titles: (string | undefined)[]; manifest: Record<string, unknown> }> {
   assert.equal(exp.files.length, 1, 'one file');
   assert.match(exp.files[0]!.name, /\.wacz$/);
   const entries = await readZip(await download(api, exp, exp.files[0]!));
@@ -117,9 +117,9 @@ async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ download
   downloads.set('index.cdxj', entries.get('indexes/index.cdx')!.bytes);
   const [format, ...pageLines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
   assert.equal(JSON.parse(format!).format, 'json-pages-1.0');
-  const pages = pageLines.map((l) => JSON.parse(l) as { url: string; ts: string });
+  const pages = pageLines.map((l) => JSON.parse(l) as { url: string; ts: string; title?: string });
   for (const p of pages) assert.match(p.ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, 'an RFC 3339 date');
-  return { downloads, pages: pages.map((p) => p.url), manifest };
+  return { downloads, pages: pages.map((p) => p.url), titles: pages.map((p) => p.title), manifest };
 }
 
 /**
@@ -245,6 +245,7 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.deepEqual([...whole.pages].sort(), [...htmlPages].sort(), 'pages.jsonl lists the HTML pages');
     assert.equal(whole.pages[0], 'http://127.0.0.1:' + new URL(whole.pages[0]!).port + '/', 'the seed first');
     assert.equal(whole.manifest.mainPageUrl, whole.pages[0]);
+    assert.ok(whole.titles.every((t) => t?.endsWith(' — Tidemark Bay')), 'each page listed with its title');
     const partWacz = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection, format: 'wacz' }));
     const partPackage = await downloadWacz(api, partWacz);
     assert.deepEqual([...(await readBack(partPackage.downloads)).archived].sort(), chosen.map((c) => c.url).sort(), 'the collection\'s pages, each once');

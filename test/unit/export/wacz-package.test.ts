@@ -1,18 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { datapackage, datapackageDigest, pagesJsonlLines, WACZ_VERSION } from '../../../worker/export/wacz-package';
+import { datapackage, datapackageDigest, pagesJsonlLines, WACZ_VERSION, type WaczPage } from '../../../worker/export/wacz-package';
 
 test('pages.jsonl starts with the format line, then one page a line with an id', () => {
-  const pagesJsonl = (pages: Iterable<{ url: string; ts: string }>) => [...pagesJsonlLines(pages)].join('');
+  const pagesJsonl = (pages: Iterable<WaczPage>) => [...pagesJsonlLines(pages)].join('');
   const lines = pagesJsonl([
     { url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' },
-    { url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z' },
+    { url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z', title: 'B — "quoted"' },
   ]).split('\n');
   assert.equal(lines.length, 4, 'three lines and the final newline');
   assert.equal(lines[3], '');
   assert.deepEqual(JSON.parse(lines[0]!), { format: 'json-pages-1.0', id: 'pages', title: 'All Pages' });
-  assert.deepEqual(JSON.parse(lines[2]!), { id: 'p2', url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z' });
+  assert.deepEqual(JSON.parse(lines[1]!), { id: 'p1', url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' }, 'no title: none listed');
+  assert.deepEqual(JSON.parse(lines[2]!), { id: 'p2', url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z', title: 'B — "quoted"' });
   assert.equal(pagesJsonl([]).split('\n').filter(Boolean).length, 1, 'no pages: the format line alone');
 });
 

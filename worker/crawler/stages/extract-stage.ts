@@ -3,6 +3,9 @@ import { extractFromResponse } from '../../extract';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
+/** A page's title is kept to this many characters: enough to read in a list, bounded for hostile pages. */
+export const TITLE_MAX = 300;
+
 /** Formats we parse for links; everything else is archived without looking inside. */
 const PARSEABLE = /^(text\/html|application\/xhtml\+xml|text\/css|application\/(rss|atom)\+xml|application\/xml|text\/xml|application\/feed\+json|text\/plain)/;
 
@@ -42,6 +45,7 @@ export const extractStage: Stage = {
       item.htmlText = result.htmlText;
       item.resolved = result.resolved;
     }
+    if (result.kind === 'html' && result.title) item.title = result.title.slice(0, TITLE_MAX);
     item.html = result.kind === 'html' ? body : undefined;
     item.markup = result.markup;
     return PROCEED;

@@ -13,7 +13,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const [items, total] = await Promise.all([
     prisma.capture.findMany({
       where, orderBy, skip: offset, take: pageSize,
-      select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, fetchedAt: true, durationMs: true },
+      select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, title: true, fetchedAt: true, durationMs: true },
     }),
     prisma.capture.count({ where }),
   ]);
