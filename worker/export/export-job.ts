@@ -121,6 +121,8 @@ interface ExportJob {
 export async function runExport(db: Database.Database, job: ExportJob): Promise<void> {
   const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
   db.prepare("UPDATE Export SET status = 'running' WHERE id = ?").run(job.exportId);
+  // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
+  rmSync(job.exportDir, { recursive: true, force: true });
   try {
     const crawl = db.prepare('SELECT status FROM Crawl WHERE id = ?').get(job.crawlId) as { status: string } | undefined;
     if (!crawl) throw new Error('The crawl no longer exists');

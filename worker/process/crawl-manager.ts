@@ -33,6 +33,8 @@ export class CrawlManager {
   constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string }) {}
 
   start(): void {
+    // An export this worker's predecessor was running when it died starts again from the beginning.
+    this.opts.db.prepare("UPDATE Export SET status = 'pending', progress = 0 WHERE status = 'running'").run();
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.statsTimer = setInterval(() => this.publishStats(), STATS_MS);
     void this.tick();

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
 import { startFixtureSite } from '../../support/fixture-site';
 import { ApiClient } from '../../support/api-client';
-import { openSqlite } from '../../../worker/store/sqlite';
+import { openSqlite, sqlDate } from '../../../worker/store/sqlite';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,6 +45,22 @@ test('SIGKILL of the worker mid-crawl: the server restarts it and every page is 
     for (const page of site.pages) assert.equal(counts.get(page), 1, `${page} captured exactly once`);
     const runs = db.prepare('SELECT reason FROM CrawlRun WHERE crawlId = ? ORDER BY id').all(crawl.id) as { reason: string }[];
     assert.deepEqual(runs.map((r) => r.reason), ['start', 'restart']);
+
+    // An export the worker was running when it died: left 'running', half written. The next worker
+    // starts it again from the beginning.
+    const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, progress, format, createdAt) VALUES (?, 'running', 0.4, 'wacz', ?)").run(crawl.id, sqlDate(new Date())).lastInsertRowid);
+    const leftovers = join(cockpit.dataDir, 'exports', String(exportId));
+    mkdirSync(leftovers, { recursive: true });
+    writeFileSync(join(leftovers, `tidemark-${crawl.id}-${exportId}.wacz`), 'half a package');
+    process.kill(cockpit.workerPids().at(-1)!, 'SIGKILL');
+    await cockpit.waitForOutput(/crawl worker exited[\s\S]*crawl worker \d+ ready[\s\S]*crawl worker exited[\s\S]*crawl worker \d+ ready/, 30_000);
+    const exportRow = () => db.prepare('SELECT status, files, error FROM Export WHERE id = ?').get(exportId) as { status: string; files: string; error: string | null };
+    for (const until = Date.now() + 60_000; exportRow().status !== 'done' && exportRow().status !== 'failed' && Date.now() < until; ) await sleep(200);
+    assert.equal(exportRow().status, 'done', String(exportRow().error));
+    const [packaged] = JSON.parse(exportRow().files) as { name: string; bytes: number }[];
+    assert.deepEqual(readdirSync(leftovers), [packaged!.name], 'the package alone');
+    assert.equal(statSync(join(leftovers, packaged!.name)).size, packaged!.bytes, 'written anew, not the half-written file');
+    assert.ok(packaged!.bytes > 1000);
     db.close();
   } finally {
     await cockpit.stop();
