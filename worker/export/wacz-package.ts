@@ -5,7 +5,7 @@
  * WARC files are gzip members already, and replay tools read records at their offsets.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
@@ -115,7 +115,8 @@ export interface WaczInputFile {
 /**
  * Writes the package to `outPath` and returns its size and sha256 (hex). Each input
  * file goes where it says: WARC files under `archive/`, the sorted CDXJ index under `indexes/`,
- * extras outside the WACZ folders. Progress 0..1 by bytes written. A failure removes the file.
+ * extras outside the WACZ folders. Progress 0..1 by bytes written. It is written as
+ * `<outPath>.open` and renamed when whole; a failure removes it.
  */
 export async function writeWacz(opts: {
   outPath: string;
@@ -130,6 +131,9 @@ export async function writeWacz(opts: {
   const mtime = opts.description.created;
   const resources: WaczResource[] = [];
   const pagesPath = `${opts.outPath}.pages.jsonl`;
+  // Written under another name and renamed when whole, as WARC files are: a process killed
+  // mid-way never leaves a file that looks like a finished package.
+  const openPath = `${opts.outPath}.open`;
   // Progress is by the files' bytes: the generated entries are small beside them.
   const totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + statSync(f.path).size, 0);
   const addFile = async (f: WaczInputFile) => {
@@ -150,7 +154,7 @@ export async function writeWacz(opts: {
   });
   // yazl reports a file it cannot read on the ZipFile, not on its stream: end the write with it.
   zip.on('error', (err: Error) => counted.destroy(err));
-  const writing = pipeline(zip.outputStream, counted, createWriteStream(opts.outPath));
+  const writing = pipeline(zip.outputStream, counted, createWriteStream(openPath));
   // It may fail while files are still being added; it is awaited (and its error thrown) below.
   writing.catch(() => undefined);
   try {
@@ -164,10 +168,11 @@ export async function writeWacz(opts: {
     addBuffer(Buffer.from(JSON.stringify(datapackageDigest(manifest), null, 2)), 'datapackage-digest.json');
     zip.end();
     await writing;
+    renameSync(openPath, opts.outPath);
   } catch (err) {
     counted.destroy(err as Error);
     await writing.catch(() => undefined);
-    rmSync(opts.outPath, { force: true });
+    rmSync(openPath, { force: true });
     throw err;
   } finally {
     rmSync(pagesPath, { force: true });

@@ -8,22 +8,28 @@ import { readZip } from '../../support/read-wacz';
 
 const description = { title: 'T', description: 'd', created: new Date('2026-11-24T10:00:00Z') };
 
-test('a WACZ is written with its files stored, progress rising to 1, and its size and sha256 reported', async () => {
+test('a WACZ is written under a temporary name with its files stored, progress rising to 1, and its size and sha256 reported', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tm-wacz-'));
   try {
     writeFileSync(join(dir, 'a.warc.gz'), Buffer.alloc(200_000, 7));
     writeFileSync(join(dir, 'index.cdxj'), 'k 20261124100000 {}\n');
     const progress: number[] = [];
+    const seenWhileWriting: [boolean, boolean][] = [];
     const out = join(dir, 'x.wacz');
     const packed = await writeWacz({
       outPath: out, warcs: [{ path: join(dir, 'a.warc.gz'), inPackage: 'archive/a.warc.gz' }], index: { path: join(dir, 'index.cdxj'), inPackage: 'indexes/index.cdx' },
-      pages: [{ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' }], description, onProgress: (f) => progress.push(f),
+      pages: [{ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' }], description,
+      onProgress: (f) => {
+        progress.push(f);
+        seenWhileWriting.push([existsSync(out), existsSync(`${out}.open`)]);
+      },
     });
     const bytes = readFileSync(out);
     assert.equal(packed.bytes, bytes.length);
     assert.match(packed.sha256, /^[0-9a-f]{64}$/);
     assert.ok(progress.length > 1 && progress.every((f, i) => f >= (progress[i - 1] ?? 0) && f <= 1), 'progress rises, never past 1');
     assert.equal(progress.at(-1), 1);
+    assert.ok(seenWhileWriting.every(([whole, open]) => !whole && open), 'written as x.wacz.open, renamed once whole');
     const entries = await readZip(bytes);
     assert.deepEqual([...entries.keys()], ['archive/a.warc.gz', 'indexes/index.cdx', 'pages/pages.jsonl', 'datapackage.json', 'datapackage-digest.json']);
     assert.ok(entries.get('archive/a.warc.gz')!.bytes.equals(Buffer.alloc(200_000, 7)));
