@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../support/run-cli';
+import { readZip } from '../../support/read-wacz';
 import { startChangingSite, groundTruth } from './changing-site';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { runExport } from '../../../worker/export/export-job';
@@ -89,6 +90,21 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   const indexed = readFileSync(join(collectionDir, 'index.cdxj'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { url: string }).url);
   assert.deepEqual([...new Set(indexed)].sort(), unchanged, 'exactly the pages proved unchanged');
   assert.equal(indexed.length, 2 * unchanged.length, 'each with its visit and its revisit');
+  // The same as a WACZ package: the certificate goes in under coherence/, listed with its hash.
+  const waczDb = openSqlite(dbPath);
+  const waczId = Number(waczDb.prepare("INSERT INTO Export (crawlId, status, selection, format) VALUES (1, 'pending', ?, 'wacz')").run(JSON.stringify({ coherence: ['unchanged'] })).lastInsertRowid);
+  await runExport(waczDb, { exportId: waczId, crawlId: 1, warcDir: out, exportDir: join(dataDir, 'exports', String(waczId)) });
+  const packaged = waczDb.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(waczId) as { status: string; error: string | null; files: string };
+  waczDb.close();
+  assert.equal(packaged.status, 'done', packaged.error ?? '');
+  const [wacz] = JSON.parse(packaged.files) as { name: string }[];
+  const entries = await readZip(readFileSync(join(dataDir, 'exports', String(waczId), wacz!.name)));
+  assert.ok(entries.get('coherence/coherence-certificate.json')!.bytes.equals(readFileSync(join(out, 'coherence-certificate.json'))));
+  const manifest = JSON.parse(entries.get('datapackage.json')!.bytes.toString('utf8')) as { resources: { path: string }[] };
+  assert.ok(manifest.resources.some((r) => r.path === 'coherence/coherence-certificate.json'));
+  const pageUrls = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean).slice(1).map((l) => (JSON.parse(l) as { url: string }).url);
+  assert.ok(pageUrls.length >= 1);
+  for (const url of pageUrls) assert.ok(unchanged.includes(url), `${url}: a page proved unchanged`);
 
   // Deleting the crawl removes its coherence rows and the recrawl tables' rows too.
   const crawlRoute = await import('../../../app/api/crawls/[id]/route');
