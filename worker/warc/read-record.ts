@@ -2,8 +2,18 @@ import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { WARCParser, type WARCRecord } from 'warcio';
+import { DecompressionBombError } from '../fetch/classify-error';
+import { decodeContentEncoding } from '../fetch/decode-content-encoding';
+import { dechunk } from './parse-heads';
 
 const MAX_MEMBER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A payload is decoded up to this many bytes. A response of a few kilobytes may expand a
+ * thousandfold (the crawler archives gzip bombs as received): opening one in the cockpit must not
+ * decode a gigabyte in the server, as warcio's own decoding would.
+ */
+export const MAX_DECODED_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
 /** The record at `offset` of a crawl's WARC file (one gzip member), parsed by warcio. */
 async function parseRecordAt(warcDir: string, warcFile: string, offset: number, length?: number): Promise<WARCRecord> {
@@ -23,12 +33,32 @@ async function parseRecordAt(warcDir: string, warcFile: string, offset: number, 
   }
 }
 
+/** A header's value by case-insensitive name: with `keepHeadersCase` warcio keys them as written. */
+function headerValue(headers: Iterable<[string, string]> | undefined, lowerName: string): string | null {
+  for (const [name, value] of headers ?? []) if (name.toLowerCase() === lowerName) return value;
+  return null;
+}
+
 /**
- * The decoded payload text of the record at `offset` of a crawl's WARC file (a gzip member, read
- * through warcio so chunked and content-encoded bodies come back as the page's text).
+ * The record's payload as replay tools show it: de-chunked and content-decoded, at most
+ * MAX_DECODED_PAYLOAD_BYTES (`cut` then says so).
  */
+async function decodedPayload(record: WARCRecord): Promise<{ payload: Buffer; cut: boolean }> {
+  const raw = Buffer.from(await record.readFully(false));
+  const headers = record.httpHeaders?.headers;
+  const body = /chunked/i.test(headerValue(headers, 'transfer-encoding') ?? '') ? (dechunk(raw) ?? raw) : raw;
+  const encoding = headerValue(headers, 'content-encoding') ?? undefined;
+  try {
+    return { payload: await decodeContentEncoding(body, encoding, MAX_DECODED_PAYLOAD_BYTES), cut: false };
+  } catch (err) {
+    if (!(err instanceof DecompressionBombError)) throw err;
+    return { payload: await decodeContentEncoding(body, encoding, MAX_DECODED_PAYLOAD_BYTES, 'truncate'), cut: true };
+  }
+}
+
+/** The decoded payload text (UTF-8) of the record at `offset` of a crawl's WARC file (a gzip member). */
 export async function readRecordText(warcDir: string, warcFile: string, offset: number, length?: number): Promise<string> {
-  return (await parseRecordAt(warcDir, warcFile, offset, length)).contentText();
+  return (await decodedPayload(await parseRecordAt(warcDir, warcFile, offset, length))).payload.toString('utf8');
 }
 
 /** A stored record as a person reads it: its WARC header, its HTTP head and its payload. */
@@ -38,22 +68,20 @@ export interface StoredRecord {
   httpHead: string | null;
   /** The HTTP Content-Type header, null when absent. */
   contentType: string | null;
-  /** The payload, de-chunked and content-decoded as replay tools show it (empty for a revisit). */
+  /** The payload, de-chunked and content-decoded as replay tools show it (empty for a revisit), at most MAX_DECODED_PAYLOAD_BYTES. */
   payload: Uint8Array;
-}
-
-/** A header's value by case-insensitive name: with `keepHeadersCase` warcio keys them as written. */
-function headerValue(headers: Iterable<[string, string]> | undefined, lowerName: string): string | null {
-  for (const [name, value] of headers ?? []) if (name.toLowerCase() === lowerName) return value;
-  return null;
+  /** The decoded payload was longer than MAX_DECODED_PAYLOAD_BYTES and is cut there. */
+  payloadCut: boolean;
 }
 
 export async function readStoredRecord(warcDir: string, warcFile: string, offset: number, length?: number): Promise<StoredRecord> {
   const record = await parseRecordAt(warcDir, warcFile, offset, length);
+  const { payload, cut } = await decodedPayload(record);
   return {
     warcHeaders: [...record.warcHeaders.headers],
     httpHead: record.httpHeaders ? record.httpHeaders.toString().trimEnd() : null,
     contentType: headerValue(record.httpHeaders?.headers, 'content-type'),
-    payload: await record.readFully(true),
+    payload,
+    payloadCut: cut,
   };
 }

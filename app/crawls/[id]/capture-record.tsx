@@ -13,7 +13,7 @@ export function CaptureRecordView({ crawlId, captureId, onClose }: { crawlId: nu
         <h3 id="record-title" className="font-semibold break-all">{r ? r.capture.url : 'Stored record'}</h3>
         {r && (
           <a className="link text-sm" href={`/api/crawls/${crawlId}/captures/${captureId}?payload=1`} data-testid="download-payload">
-            Download the payload ({formatBytes(r.payloadBytes)})
+            Download the payload ({formatBytes(r.payloadBytes)}{r.payloadCut && ', its decoded first part'})
           </a>
         )}
         <button type="button" className="btn ml-auto" onClick={onClose}>Close</button>
@@ -22,6 +22,12 @@ export function CaptureRecordView({ crawlId, captureId, onClose }: { crawlId: nu
       <ErrorMessage error={record.error} />
       {r && (
         <>
+          {r.payloadCut && (
+            <p className="text-sm text-amber-800" data-testid="payload-cut">
+              The payload decodes to more than {formatBytes(r.payloadBytes)}: only its first {formatBytes(r.payloadBytes)} are decoded here. The WARC record
+              keeps it as received.
+            </p>
+          )}
           <p className="text-xs text-slate-600">
             {r.capture.recordType} record at byte {r.capture.warcOffset} of <span className="font-mono">{r.capture.warcFile}</span>
           </p>

@@ -102,6 +102,8 @@ export interface CaptureRecord {
   warcHeaders: [string, string][];
   httpHead: string | null;
   payloadBytes: number;
+  /** The decoded payload is longer than the server decodes (64 MB) and cut there (a gzip bomb, say). */
+  payloadCut: boolean;
   preview: string | null;
   previewTruncated: boolean;
 }

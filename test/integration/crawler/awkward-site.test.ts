@@ -9,6 +9,7 @@ import { startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
 import { runCli } from '../../support/run-cli';
 import { readZip } from '../../support/read-wacz';
 import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
+import { MAX_DECODED_PAYLOAD_BYTES, readRecordText, readStoredRecord } from '../../../worker/warc/read-record';
 import { runExport } from '../../../worker/export/export-job';
 import { writeCollection } from '../../../worker/export/collection-export';
 
@@ -73,6 +74,22 @@ test('a 50 MB response is truncated at the cap and archived as such', () => {
 test('a gzip bomb is archived as received and its decoding stopped', () => {
   assert.equal(log.get('/bomb')?.outcome, 'decompression-bomb');
   assert.ok(captures.has('/bomb'));
+});
+
+test('reading the gzip bomb back (the cockpit opening its record) decodes no more than the cap', async () => {
+  const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+  const at = (path: string) => db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE url = ? AND recordType = 'response'").get(`${site.origin}${path}`) as { warcFile: string; warcOffset: number; warcLength: number };
+  const bomb = at('/bomb');
+  const page = at('/final');
+  db.close();
+  const record = await readStoredRecord(out, bomb.warcFile, bomb.warcOffset, bomb.warcLength);
+  assert.equal(record.payloadCut, true);
+  assert.equal(record.payload.byteLength, MAX_DECODED_PAYLOAD_BYTES, 'decoded up to the cap (the whole would be ~1 GB)');
+  assert.ok(record.payload.every((b) => b === 0));
+  const ordinary = await readStoredRecord(out, page.warcFile, page.warcOffset, page.warcLength);
+  assert.equal(ordinary.payloadCut, false);
+  assert.equal(Buffer.from(ordinary.payload).toString('utf8'), '<p>end of the chain</p>');
+  assert.equal(await readRecordText(out, page.warcFile, page.warcOffset, page.warcLength), '<p>end of the chain</p>');
 });
 
 test('a calendar trap is contained', () => {

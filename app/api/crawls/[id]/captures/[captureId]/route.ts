@@ -8,8 +8,8 @@ export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/crawls/:id/captures/:captureId [view] → the capture's stored record, read back from its
- * WARC file: `{capture, warcHeaders: [[name, value]…], httpHead, payloadBytes, preview,
- * previewTruncated}` (`preview`: the start of a textual payload decoded in its charset, null for other types).
+ * WARC file: `{capture, warcHeaders: [[name, value]…], httpHead, payloadBytes, payloadCut, preview,
+ * previewTruncated}` (`payloadCut`: the payload decodes to more than 64 MB and is cut there) (`preview`: the start of a textual payload decoded in its charset, null for other types).
  * With `?payload=1`: the payload itself, as a download.
  */
 export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ req, params, prisma }) => {
@@ -26,6 +26,8 @@ export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ 
         'content-type': 'application/octet-stream',
         'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(payloadFileName(capture.url))}`,
         'x-content-type-options': 'nosniff',
+        // A payload that decodes past the server's cap comes as its decoded first part.
+        ...(record.payloadCut ? { 'x-payload-cut': `decoded to ${record.payload.byteLength} bytes of more` } : {}),
       },
     });
   }
@@ -35,6 +37,7 @@ export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ 
     warcHeaders: record.warcHeaders,
     httpHead: record.httpHead,
     payloadBytes: record.payload.byteLength,
+    payloadCut: record.payloadCut,
     preview,
     previewTruncated: truncated,
   };
