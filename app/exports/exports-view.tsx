@@ -60,15 +60,6 @@ export function ExportsView() {
             ))}
           </select>
         </div>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status)) || (selection !== undefined && preview.data?.captures === 0)}
-          onClick={() => selected && request.mutate({ crawlId: selected, selection, format })}
-          data-testid="request-export"
-        >
-          {selection ? 'Export the selection' : 'Request export'}
-        </button>
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="export-format">
           <legend className="mb-1 font-medium">As</legend>
           <label className="flex items-center gap-1">
@@ -80,6 +71,15 @@ export function ExportsView() {
             one WACZ package (opens in ReplayWeb.page)
           </label>
         </fieldset>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status)) || (selection !== undefined && preview.data?.captures === 0)}
+          onClick={() => selected && request.mutate({ crawlId: selected, selection, format })}
+          data-testid="request-export"
+        >
+          {selection ? 'Export the selection' : 'Request export'}
+        </button>
         {crawl && !EXPORTABLE.includes(crawl.status) && (
           <p className="text-sm text-slate-700">The crawl is {crawl.status}: pause, stop or let it finish before exporting.</p>
         )}

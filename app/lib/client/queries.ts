@@ -1,7 +1,7 @@
 'use client';
-import type { ExportFormat } from '../../../worker/export/collection-plan';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
+import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
