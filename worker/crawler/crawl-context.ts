@@ -195,6 +195,8 @@ export class CrawlContext {
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
+        // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.
+        this.stats.recordFetch(ex.status, size);
       });
       this.sequencer.settle(ticket);
       settled = true;
