@@ -25,6 +25,7 @@ export function ExportsView() {
   const request = useRequestExport();
   const crawl = crawls.data?.find((c) => c.id === selected);
   const [format, setFormat] = useState<ExportFormat>('warc');
+  const [pageText, setPageText] = useState(false);
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
@@ -70,12 +71,18 @@ export function ExportsView() {
             <input type="radio" name="export-format" value="wacz" checked={format === 'wacz'} onChange={() => setFormat('wacz')} />
             one WACZ package (opens in ReplayWeb.page)
           </label>
+          {format === 'wacz' && (
+            <label className="flex items-center gap-1">
+              <input type="checkbox" checked={pageText} onChange={(e) => setPageText(e.target.checked)} />
+              with each page&apos;s text (searchable in ReplayWeb.page; a longer export)
+            </label>
+          )}
         </fieldset>
         <button
           type="button"
           className="btn btn-primary"
           disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status)) || (selection !== undefined && preview.data?.captures === 0)}
-          onClick={() => selected && request.mutate({ crawlId: selected, selection, format })}
+          onClick={() => selected && request.mutate({ crawlId: selected, selection, format, pageText })}
           data-testid="request-export"
         >
           {selection ? 'Export the selection' : 'Request export'}
@@ -177,7 +184,7 @@ function ExportCard({ record }: { record: ExportRecord }) {
       </div>
       <p className="text-sm text-slate-700" data-testid="export-scope">
         {record.selection ? <>Collection: {describeSelection(record.selection)}</> : 'The whole crawl, its own files'}
-        {record.format === 'wacz' && ' · as one WACZ package'}
+        {record.format === 'wacz' && ` · as one WACZ package${record.pageText ? ', with page text' : ''}`}
       </p>
       <div className="flex items-center gap-2">
         <progress className="h-2 w-64" value={pct} max={100} aria-label={`Export ${record.id} progress`} />

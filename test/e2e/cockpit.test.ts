@@ -215,10 +215,11 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.deepEqual(partUrls.sort(), [...collectionUrls].sort(), 'the collection indexes exactly the selected pages');
   assert.match(await collectionCard.locator('[data-testid="export-file"][data-name$=".warc.gz"]').first().innerText(), /^collection-\d+-\d+-00000\.warc\.gz$/);
 
-  // The same collection as one WACZ package, chosen by its radio button.
+  // The same collection as one WACZ package, chosen by its radio button, with its pages' text.
   await page.getByLabel('one WACZ package (opens in ReplayWeb.page)').check();
+  await page.getByLabel(/with each page's text/).check();
   await page.getByRole('button', { name: 'Export the selection' }).click();
-  const waczCard = page.locator('[data-testid="export"][data-status="done"]').filter({ hasText: 'as one WACZ package' });
+  const waczCard = page.locator('[data-testid="export"][data-status="done"]').filter({ hasText: 'as one WACZ package, with page text' });
   await waczCard.waitFor({ timeout: 60_000 });
   assert.equal(await waczCard.getByTestId('export-file').count(), 1);
   const [waczDownload] = await Promise.all([page.waitForEvent('download'), waczCard.getByTestId('export-file').click()]);
@@ -227,6 +228,9 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const waczUrls = wacz.get('indexes/index.cdx')!.bytes.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { url: string }).url);
   assert.deepEqual(waczUrls.sort(), [...collectionUrls].sort(), 'the package indexes the selected pages');
   assert.ok([...wacz.keys()].some((k) => /^archive\/collection-\d+-\d+-00000\.warc\.gz$/.test(k)));
+  const [pagesHeader, ...pageLines] = wacz.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
+  assert.equal((JSON.parse(pagesHeader!) as { hasText?: boolean }).hasText, true);
+  for (const line of pageLines) assert.match((JSON.parse(line) as { text: string }).text, /Some text about tides and harbours on page \d+/);
 });
 
 test('a curator sees no run or export controls, and a refused request says which permission is missing', async () => {

@@ -8,6 +8,8 @@ import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectsEverything, type CollectionSelection } from './collection-plan';
 import { writeWacz, type WaczPage } from './wacz-package';
+import { readStoredRecord } from '../warc/read-record';
+import { decodeText, extractHtml } from '../extract';
 
 export interface ExportedFile {
   name: string;
@@ -65,11 +67,61 @@ export async function listVerified(dir: string, names: readonly string[], onProg
 
 const EVERYTHING: CollectionSelection = collectionSelectionSchema.parse({});
 
-/** The pages a WACZ lists, read one by one: successful HTML captures (responses and revisits) of the selection, seeds first. */
-function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null): Generator<WaczPage> {
-  const { sql, params } = selectedCapturesSql(selection ?? EVERYTHING, 'url, title, fetchedAt', "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%')");
-  for (const r of db.prepare(`${sql} ORDER BY depth, id`).iterate(crawlId, ...params) as Iterable<{ url: string; title: string | null; fetchedAt: string }>) {
-    yield { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title };
+/** A page's text in a WACZ is cut here: enough to find it by, bounded for pages of megabytes. */
+export const PAGE_TEXT_MAX = 100_000;
+
+interface PageRow {
+  id: number;
+  depth: number;
+  url: string;
+  title: string | null;
+  fetchedAt: string;
+  recordType: string;
+  payloadDigest: string | null;
+  warcFile: string;
+  warcOffset: number;
+  warcLength: number;
+}
+
+/**
+ * A captured page's visible text, read back from the crawl's WARC files (a revisit's from the
+ * response it repeats). Empty when the record cannot be read: the page is still listed.
+ */
+async function capturedPageText(db: Database.Database, warcDir: string, crawlId: number, page: PageRow): Promise<string> {
+  const stored = page.recordType === 'revisit' && page.payloadDigest
+    ? (db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1").get(crawlId, page.payloadDigest) as Pick<PageRow, 'warcFile' | 'warcOffset' | 'warcLength'> | undefined)
+    : page;
+  if (!stored) return '';
+  try {
+    const record = await readStoredRecord(warcDir, stored.warcFile, stored.warcOffset, stored.warcLength);
+    const text = extractHtml(decodeText(record.payload, record.contentType), page.url, { markup: false }).text;
+    return text.length > PAGE_TEXT_MAX ? text.slice(0, PAGE_TEXT_MAX) : text;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The pages a WACZ lists: successful HTML captures (responses and revisits) of the selection, seeds
+ * first, each with its visible text when `text` says where to read it. Read a thousand rows at a
+ * time, each batch after the last row of the one before, so no query stays open while records are
+ * read (the worker's crawls share the connection).
+ */
+async function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null, text: { warcDir: string } | null): AsyncGenerator<WaczPage> {
+  const { sql, params } = selectedCapturesSql(
+    selection ?? EVERYTHING, 'id, depth, url, title, fetchedAt, recordType, payloadDigest, warcFile, warcOffset, warcLength',
+    "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%') AND (depth > ? OR (depth = ? AND id > ?))",
+  );
+  const batch = db.prepare(`${sql} ORDER BY depth, id LIMIT 1000`);
+  for (let after = { depth: -1, id: 0 }; ; ) {
+    const rows = batch.all(crawlId, after.depth, after.depth, after.id, ...params) as PageRow[];
+    for (const r of rows) {
+      const page: WaczPage = { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title };
+      if (text) page.text = await capturedPageText(db, text.warcDir, crawlId, r);
+      yield page;
+    }
+    if (rows.length < 1000) return;
+    after = rows.at(-1)!;
   }
 }
 
@@ -85,6 +137,8 @@ export async function packageAsWacz(db: Database.Database, opts: {
   selection: CollectionSelection | null;
   outPath: string;
   description: string;
+  /** Where the crawl's own WARC files are, to read each page's text from, when the pages carry it. */
+  pageTextFrom?: string;
   onProgress?: (fraction: number) => void;
 }): Promise<ExportedFile> {
   const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string };
@@ -95,7 +149,8 @@ export async function packageAsWacz(db: Database.Database, opts: {
     outPath: opts.outPath,
     warcs: opts.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => inDir(f, 'archive')),
     index: { ...inDir(index, 'indexes'), inPackage: 'indexes/index.cdx' },
-    pages: waczPages(db, opts.crawlId, opts.selection),
+    pages: waczPages(db, opts.crawlId, opts.selection, opts.pageTextFrom ? { warcDir: opts.pageTextFrom } : null),
+    pagesHaveText: Boolean(opts.pageTextFrom),
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
     description: { title: crawl.name, description: opts.description, created: new Date() },
     onProgress: opts.onProgress,
@@ -132,7 +187,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     const names = exportableFiles(job.warcDir);
     const warcs = names.filter((n) => n.endsWith('.warc.gz'));
     if (!warcs.length) throw new Error('The crawl has no closed WARC files yet');
-    const row = db.prepare('SELECT selection, format FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null; format: string };
+    const row = db.prepare('SELECT selection, format, pageText FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null; format: string; pageText: number };
     const selection = selectionOf(row.selection);
     const wacz = row.format === 'wacz';
     // Progress: verifying and writing first, then packaging (which copies every byte once more).
@@ -166,6 +221,8 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         crawlId: job.crawlId, dir: selection ? job.exportDir : job.warcDir, files, selection,
         outPath: join(job.exportDir, `tidemark-${job.crawlId}-${job.exportId}.wacz`),
         description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
+        // Capture rows point into the crawl's own files, a collection's too.
+        pageTextFrom: row.pageText ? job.warcDir : undefined,
         onProgress: (f) => setProgress.run(0.5 + 0.5 * f, job.exportId),
       });
       // A collection's own WARC files are in the package now: keep one copy, not two.

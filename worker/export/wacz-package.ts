@@ -20,6 +20,8 @@ export interface WaczPage {
   ts: string;
   /** The page's title, shown in a replay tool's page list. */
   title?: string | null;
+  /** The page's visible text, which ReplayWeb.page searches when the list says it has text. */
+  text?: string;
 }
 
 /** A file in the package as `datapackage.json` lists it. */
@@ -38,30 +40,29 @@ export interface WaczDescription {
   mainPage?: WaczPage;
 }
 
-/** `pages/pages.jsonl` line by line: the format line, then one page a line, each with an id (its position) and its title if it has one. */
-export function* pagesJsonlLines(pages: Iterable<WaczPage>): Generator<string> {
-  yield `${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })}\n`;
-  let n = 0;
-  for (const p of pages) yield `${JSON.stringify({ id: `p${++n}`, url: p.url, ts: p.ts, ...(p.title ? { title: p.title } : {}) })}\n`;
+/** The first line of `pages/pages.jsonl`; `hasText` tells ReplayWeb.page to index the pages' text for search. */
+export function pagesHeaderLine(hasText: boolean): string {
+  return `${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages', ...(hasText ? { hasText: true } : {}) })}\n`;
+}
+
+/** The line of the `n`th page (from 1, its id): its URL and date, and its title and text when it has them. */
+export function pageLine(p: WaczPage, n: number): string {
+  return `${JSON.stringify({ id: `p${n}`, url: p.url, ts: p.ts, ...(p.title ? { title: p.title } : {}), ...(p.text !== undefined ? { text: p.text } : {}) })}\n`;
 }
 
 /**
- * Writes `pages.jsonl` to `path` from an iterable (a crawl may list millions of pages: they are
- * never all in memory) and returns its first page.
+ * Writes `pages.jsonl` to `path` as the pages come (a crawl may list millions: they are never all
+ * in memory) and returns the first page.
  */
-function writePagesFile(path: string, pages: Iterable<WaczPage>): WaczPage | undefined {
+async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean): Promise<WaczPage | undefined> {
   let first: WaczPage | undefined;
-  const remembered = (function* () {
-    for (const p of pages) {
-      first ??= p;
-      yield p;
-    }
-  })();
+  let n = 0;
   const fd = openSync(path, 'w');
   try {
-    let batch = '';
-    for (const line of pagesJsonlLines(remembered)) {
-      batch += line;
+    let batch = pagesHeaderLine(hasText);
+    for await (const p of pages) {
+      first ??= { url: p.url, ts: p.ts };
+      batch += pageLine(p, ++n);
       if (batch.length > 1 << 20) {
         writeSync(fd, batch);
         batch = '';
@@ -122,7 +123,9 @@ export async function writeWacz(opts: {
   outPath: string;
   warcs: readonly WaczInputFile[];
   index: WaczInputFile;
-  pages: Iterable<WaczPage>;
+  pages: Iterable<WaczPage> | AsyncIterable<WaczPage>;
+  /** The pages carry their text (pages.jsonl then says so). */
+  pagesHaveText?: boolean;
   extras?: readonly WaczInputFile[];
   description: WaczDescription;
   onProgress?: (fraction: number) => void;
@@ -160,7 +163,7 @@ export async function writeWacz(opts: {
   try {
     for (const warc of opts.warcs) await addFile(warc);
     await addFile(opts.index);
-    const mainPage = writePagesFile(pagesPath, opts.pages);
+    const mainPage = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false);
     await addFile({ path: pagesPath, inPackage: 'pages/pages.jsonl' });
     for (const extra of opts.extras ?? []) await addFile(extra);
     const manifest = Buffer.from(JSON.stringify(datapackage({ ...opts.description, mainPage: opts.description.mainPage ?? mainPage }, resources), null, 2));

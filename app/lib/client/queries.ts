@@ -60,6 +60,8 @@ export interface ExportRecord {
   selection?: SelectionInput | null;
   /** WARC files and their index, or one WACZ package. */
   format?: ExportFormat;
+  /** The WACZ's pages carry their text. */
+  pageText?: boolean;
 }
 
 export interface RelevancePoint {
@@ -325,8 +327,8 @@ export function useSelectionPreview(crawlId: number | null, selection: Selection
 export function useRequestExport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ crawlId, selection, format }: { crawlId: number; selection?: SelectionInput; format: ExportFormat }) =>
-      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, { format, ...(selection ? { selection } : {}) }),
+    mutationFn: ({ crawlId, selection, format, pageText }: { crawlId: number; selection?: SelectionInput; format: ExportFormat; pageText: boolean }) =>
+      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, { format, ...(format === 'wacz' && pageText ? { pageText } : {}), ...(selection ? { selection } : {}) }),
     onSuccess: (_e, { crawlId }) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
   });
 }

@@ -9,7 +9,7 @@ export interface ExportFile {
   sha256: string;
 }
 
-type ExportRow = { id: number; crawlId: number; status: string; progress: number; files: string; selection: string | null; format: string; error: string | null; createdAt: Date; finishedAt: Date | null };
+type ExportRow = { id: number; crawlId: number; status: string; progress: number; files: string; selection: string | null; format: string; pageText: boolean; error: string | null; createdAt: Date; finishedAt: Date | null };
 
 /** An export as the API shows it: its files, and its selection (null: the whole crawl). */
 export function exportView(row: ExportRow) {

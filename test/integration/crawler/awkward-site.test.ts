@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -165,6 +165,31 @@ test('--wacz packages the finished crawl: its WARC files and index byte for byte
   const manifest = JSON.parse(entries.get('datapackage.json')!.bytes.toString('utf8')) as { title: string; mainPageUrl: string };
   assert.equal(manifest.title, 'Awkward');
   assert.equal(manifest.mainPageUrl, `${site.origin}/`);
+});
+
+test("a WACZ with page text: each page's visible text, a revisit's read from the response it repeats", async () => {
+  const db = new Database(join(out, 'tidemark-state.db'));
+  const crawlId = db.prepare('SELECT id FROM Crawl').pluck().get() as number;
+  const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, format, pageText) VALUES (?, 'pending', 'wacz', 1)").run(crawlId).lastInsertRowid);
+  const exportDir = join(out, 'exports', String(exportId));
+  try {
+    await runExport(db, { exportId, crawlId, warcDir: out, exportDir });
+    const row = db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
+    assert.equal(row.status, 'done', row.error ?? '');
+    const entries = await readZip(readFileSync(join(exportDir, (JSON.parse(row.files) as { name: string }[])[0]!.name)));
+    const [header, ...lines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
+    assert.equal((JSON.parse(header!) as { hasText?: boolean }).hasText, true);
+    const texts = new Map(lines.map((l) => JSON.parse(l) as { url: string; text: string }).map((p) => [new URL(p.url).pathname, p.text]));
+    assert.equal(texts.get('/final'), 'end of the chain');
+    // One of the two is stored as a revisit, without a payload of its own.
+    assert.deepEqual([captures.get('/dup1')?.recordType, captures.get('/dup2')?.recordType].sort(), ['response', 'revisit']);
+    assert.equal(texts.get('/dup1'), 'the same bytes twice');
+    assert.equal(texts.get('/dup2'), 'the same bytes twice');
+    assert.equal(texts.get('/hostile/title'), 'titled', 'the visible text, not the title');
+  } finally {
+    db.close();
+    rmSync(exportDir, { recursive: true, force: true });
+  }
 });
 
 test('a collection of the revisit alone brings the response it refers to, and its files verify', async () => {

@@ -93,7 +93,7 @@ async function downloadAll(api: ApiClient, exp: ExportView): Promise<Map<string,
  * hash. Returns its WARC files and index (as `index.cdxj`), ready for readBack and checkIndex, and
  * the URLs its pages.jsonl lists.
  */
-async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ downloads: Map<string, Buffer>; pages: string[]; titles: (string | undefined)[]; manifest: Record<string, unknown> }> {
+async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ downloads: Map<string, Buffer>; pages: string[]; titles: (string | undefined)[]; texts: (string | undefined)[]; hasText: boolean; manifest: Record<string, unknown> }> {
   assert.equal(exp.files.length, 1, 'one file');
   assert.match(exp.files[0]!.name, /\.wacz$/);
   const entries = await readZip(await download(api, exp, exp.files[0]!));
@@ -117,9 +117,9 @@ async function downloadWacz(api: ApiClient, exp: ExportView): Promise<{ download
   downloads.set('index.cdxj', entries.get('indexes/index.cdx')!.bytes);
   const [format, ...pageLines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
   assert.equal(JSON.parse(format!).format, 'json-pages-1.0');
-  const pages = pageLines.map((l) => JSON.parse(l) as { url: string; ts: string; title?: string });
+  const pages = pageLines.map((l) => JSON.parse(l) as { url: string; ts: string; title?: string; text?: string });
   for (const p of pages) assert.match(p.ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, 'an RFC 3339 date');
-  return { downloads, pages: pages.map((p) => p.url), titles: pages.map((p) => p.title), manifest };
+  return { downloads, pages: pages.map((p) => p.url), titles: pages.map((p) => p.title), texts: pages.map((p) => p.text), hasText: JSON.parse(format!).hasText === true, manifest };
 }
 
 /**
@@ -236,7 +236,7 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.ok(part.get(collection.files[0]!.name)!.length < downloads.get(exp.files[0]!.name)!.length, 'smaller than the whole crawl');
 
     // The same two as WACZ packages: the whole crawl, then the collection.
-    const wholeWacz = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { format: 'wacz' }));
+    const wholeWacz = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { format: 'wacz', pageText: true }));
     assert.equal(wholeWacz.format, 'wacz');
     const whole = await downloadWacz(api, wholeWacz);
     assert.deepEqual([...whole.downloads.keys()].sort(), [...downloads.keys()].sort(), 'the crawl\'s WARC files and index');
@@ -246,8 +246,14 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.equal(whole.pages[0], 'http://127.0.0.1:' + new URL(whole.pages[0]!).port + '/', 'the seed first');
     assert.equal(whole.manifest.mainPageUrl, whole.pages[0]);
     assert.ok(whole.titles.every((t) => t?.endsWith(' — Tidemark Bay')), 'each page listed with its title');
+    // Asked with page text: each page's visible text, which ReplayWeb.page searches.
+    assert.equal(whole.hasText, true);
+    assert.match(whole.texts[0]!, /Tidemark Bay is a small harbour town on a tidal estuary/);
+    assert.ok(whole.texts.every((t) => typeof t === 'string' && t.length > 20 && !t.includes('<')), 'text, not markup');
     const partWacz = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection, format: 'wacz' }));
     const partPackage = await downloadWacz(api, partWacz);
+    assert.equal(partPackage.hasText, false, 'no page text unless asked for');
+    assert.ok(partPackage.texts.every((t) => t === undefined));
     assert.deepEqual([...(await readBack(partPackage.downloads)).archived].sort(), chosen.map((c) => c.url).sort(), 'the collection\'s pages, each once');
     assert.equal(await checkIndex(partPackage.downloads), chosen.length);
     assert.deepEqual([...partPackage.pages].sort(), chosen.map((c) => c.url).sort());
@@ -267,6 +273,9 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     const badFormat = await api.request('POST', `/api/crawls/${crawl.id}/exports`, { format: 'zip' });
     assert.equal(badFormat.status, 400);
     assert.match(JSON.stringify(await badFormat.json()), /format/);
+    const textInWarc = await api.request('POST', `/api/crawls/${crawl.id}/exports`, { pageText: true });
+    assert.equal(textInWarc.status, 400);
+    assert.match(JSON.stringify(await textInWarc.json()), /pageText.*WACZ|WACZ.*pageText/s);
 
     // An invalid selection is refused naming its field; one that matches nothing fails the export, saying why.
     const refused = await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection: { statusClasses: ['6xx'] } });

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { datapackage, datapackageDigest, pagesJsonlLines, WACZ_VERSION, type WaczPage } from '../../../worker/export/wacz-package';
+import { datapackage, datapackageDigest, pageLine, pagesHeaderLine, WACZ_VERSION, type WaczPage } from '../../../worker/export/wacz-package';
 
 test('pages.jsonl starts with the format line, then one page a line with an id', () => {
-  const pagesJsonl = (pages: Iterable<WaczPage>) => [...pagesJsonlLines(pages)].join('');
+  const pagesJsonl = (pages: WaczPage[], hasText = false) => pagesHeaderLine(hasText) + pages.map((p, i) => pageLine(p, i + 1)).join('');
   const lines = pagesJsonl([
     { url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' },
     { url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z', title: 'B — "quoted"' },
@@ -15,6 +15,10 @@ test('pages.jsonl starts with the format line, then one page a line with an id',
   assert.deepEqual(JSON.parse(lines[1]!), { id: 'p1', url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' }, 'no title: none listed');
   assert.deepEqual(JSON.parse(lines[2]!), { id: 'p2', url: 'http://a.example/b?x="y"', ts: '2026-11-24T10:00:01Z', title: 'B — "quoted"' });
   assert.equal(pagesJsonl([]).split('\n').filter(Boolean).length, 1, 'no pages: the format line alone');
+  const withText = pagesJsonl([{ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z', text: 'Tides\nand "harbours"' }], true).split('\n');
+  assert.deepEqual(JSON.parse(withText[0]!), { format: 'json-pages-1.0', id: 'pages', title: 'All Pages', hasText: true }, 'the header says the pages have text');
+  assert.equal((JSON.parse(withText[1]!) as { text: string }).text, 'Tides\nand "harbours"');
+  assert.equal(withText.length, 3, 'a newline in the text stays escaped inside its line');
 });
 
 test('datapackage.json holds the WACZ profile, version, description and resources; the main page only when there is one', () => {

@@ -12,12 +12,16 @@ export const GET = apiRoute<Params>('export', async ({ params, prisma }) => {
   return rows.map(exportView);
 });
 
-const exportRequestSchema = z.object({ selection: collectionSelectionSchema.optional(), format: z.enum(EXPORT_FORMATS).default('warc') }).strict();
+const exportRequestSchema = z
+  .object({ selection: collectionSelectionSchema.optional(), format: z.enum(EXPORT_FORMATS).default('warc'), pageText: z.boolean().default(false) })
+  .strict()
+  .refine((b) => !b.pageText || b.format === 'wacz', { message: 'page text goes into a WACZ package: set format to "wacz"', path: ['pageText'] });
 
 /**
- * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence}, format?: 'warc' | 'wacz'}`
+ * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence}, format?: 'warc' | 'wacz', pageText?: boolean}`
  * → 201 pending export; the worker verifies and lists the crawl's files or, with a selection,
- * writes the collection's own WARC files and index; as `wacz`, it packages them into one WACZ.
+ * writes the collection's own WARC files and index; as `wacz`, it packages them into one WACZ,
+ * its pages.jsonl with each page's visible text when `pageText`.
  * 400 naming the field of an invalid selection or format.
  */
 export const POST = apiRoute<Params>('export', async ({ req, params, prisma, user }) => {
@@ -27,6 +31,6 @@ export const POST = apiRoute<Params>('export', async ({ req, params, prisma, use
   if (!crawl) throw new HttpError(404, 'not found');
   if (['created', 'running', 'pausing', 'stopping'].includes(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
   const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify(body.selection) : null;
-  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id, selection, format: body?.format ?? 'warc' } });
+  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id, selection, format: body?.format ?? 'warc', pageText: body?.pageText ?? false } });
   return Response.json(exportView(row), { status: 201 });
 });
