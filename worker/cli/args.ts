@@ -10,9 +10,11 @@ export interface CrawlCommand {
   politeness: boolean;
   json: boolean;
   wacz: boolean;
+  /** With --wacz: each page's visible text in pages.jsonl. */
+  pageText: boolean;
 }
 
-export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz] [--json]
+export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz [--page-text]] [--json]
 
 Runs a crawl without the server, with the same worker code. Writes WARC files and index.cdxj
 under DIR (plus its state database, so running it again with the same --out resumes).
@@ -24,6 +26,7 @@ Options:
   --no-politeness    no per-host delay and no one-request-per-host limit (benchmarks, own servers)
   --wacz             when the crawl has finished, also package it as DIR/crawl.wacz (WACZ 1.1.1,
                      for ReplayWeb.page)
+  --page-text        with --wacz: each page's visible text in its pages.jsonl (searchable)
   --json             print the summary as one JSON object`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -46,6 +49,7 @@ export function parseCliArgs(argv: string[]): CrawlCommand {
       'no-politeness': { type: 'boolean' },
       json: { type: 'boolean' },
       wacz: { type: 'boolean' },
+      'page-text': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -54,6 +58,7 @@ export function parseCliArgs(argv: string[]): CrawlCommand {
   if (command !== 'crawl') throw new Error(`Unknown command "${command ?? ''}".\n${USAGE}`);
   if (rest.length) throw new Error(`Unexpected arguments: ${rest.join(' ')}`);
   if (!values.out) throw new Error(`--out DIR is required.\n${USAGE}`);
+  if (values['page-text'] && !values.wacz) throw new Error('--page-text goes with --wacz (the text goes into the package)');
   const seeds = values.seed ?? [];
   if (!icdPath && seeds.length === 0) throw new Error(`Give an ICD file or at least one --seed URL.\n${USAGE}`);
   return {
@@ -66,5 +71,6 @@ export function parseCliArgs(argv: string[]): CrawlCommand {
     politeness: !values['no-politeness'],
     json: Boolean(values.json),
     wacz: Boolean(values.wacz),
+    pageText: Boolean(values['page-text']),
   };
 }

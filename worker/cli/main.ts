@@ -12,10 +12,12 @@ import { exportableFiles, listVerified, packageAsWacz } from '../export/export-j
 export const CLI_WACZ_NAME = 'crawl.wacz';
 
 /** `--wacz`: the finished crawl's files, verified, packaged in `out`; its path, or an error message. */
-async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string): Promise<{ wacz: string } | { waczError: string }> {
+async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string, pageText: boolean): Promise<{ wacz: string } | { waczError: string }> {
   try {
     const files = await listVerified(out, exportableFiles(out), () => undefined);
-    const packed = await packageAsWacz(db, { crawlId, dir: out, files, selection: null, outPath: join(out, CLI_WACZ_NAME), description: `Tidemark CLI crawl of ${out}.` });
+    const packed = await packageAsWacz(db, {
+      crawlId, dir: out, files, selection: null, outPath: join(out, CLI_WACZ_NAME), description: `Tidemark CLI crawl of ${out}.`, pageTextFrom: pageText ? out : undefined,
+    });
     return { wacz: join(out, packed.name) };
   } catch (err) {
     return { waczError: (err as Error).message };
@@ -117,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
   const durationS = (Date.now() - started) / 1000;
   // Packaged only when finished: a paused crawl resumes, and its package would be partial.
   if (cmd.wacz && outcome === 'finished' && !cmd.json) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');
-  const packaged = cmd.wacz && outcome === 'finished' ? await packageOutput(db, crawlId, out) : {};
+  const packaged = cmd.wacz && outcome === 'finished' ? await packageOutput(db, crawlId, out, cmd.pageText) : {};
   db.close();
   const summary = {
     outcome,

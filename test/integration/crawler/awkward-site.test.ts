@@ -30,7 +30,7 @@ before(async () => {
     limits: { connectTimeoutMs: 2000, headersTimeoutMs: 2000, totalTimeoutMs: 3000, maxBodyBytes: 2 * 1024 * 1024, maxDecodedBytes: 10 * 1024 * 1024, maxRetries: 1 },
     scope: { maxPages: 500, maxCalendarDates: 30, maxOutLinksPerPage: 100 },
   }));
-  const run = await runCli(['crawl', icdPath, '--out', out, '--json', '--wacz']).done;
+  const run = await runCli(['crawl', icdPath, '--out', out, '--json', '--wacz', '--page-text']).done;
   assert.equal(run.code, 0, `crawl finished (stderr: ${run.stderr.slice(-2000)})`);
   summary = JSON.parse(run.stdout.trim().split('\n').pop()!);
   assert.equal(summary.wacz, join(out, 'crawl.wacz'), 'the package is named in the summary');
@@ -152,13 +152,17 @@ test('every WARC record reads back with valid digests and every CDXJ line points
   assert.deepEqual(index.errors, []);
 });
 
-test('--wacz packages the finished crawl: its WARC files and index byte for byte, its 2xx HTML pages, robots.txt not among them', async () => {
+test('--wacz packages the finished crawl: its WARC files and index byte for byte, its 2xx HTML pages (with --page-text, their text), robots.txt not among them', async () => {
   const entries = await readZip(readFileSync(join(out, 'crawl.wacz')));
   const warcs = readdirSync(out).filter((n) => n.endsWith('.warc.gz'));
   assert.deepEqual([...entries.keys()].filter((k) => k.startsWith('archive/')).sort(), warcs.map((n) => `archive/${n}`).sort());
   for (const name of warcs) assert.ok(entries.get(`archive/${name}`)!.bytes.equals(readFileSync(join(out, name))), name);
   assert.ok(entries.get('indexes/index.cdx')!.bytes.equals(readFileSync(join(out, 'index.cdxj'))));
-  const pages = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean).slice(1).map((l) => new URL((JSON.parse(l) as { url: string }).url).pathname);
+  const [pagesHeader, ...pageLines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
+  assert.equal((JSON.parse(pagesHeader!) as { hasText?: boolean }).hasText, true, '--page-text');
+  const listed = pageLines.map((l) => JSON.parse(l) as { url: string; text: string });
+  assert.equal(listed.find((p) => p.url.endsWith('/final'))?.text, 'end of the chain');
+  const pages = listed.map((p) => new URL(p.url).pathname);
   assert.equal(pages[0], '/', 'the seed first');
   for (const path of ['/final', '/dup1', '/dup2', '/latin1']) assert.ok(pages.includes(path), `${path} is a page`);
   for (const path of ['/robots.txt', '/redirect/1', '/error500', '/hostile/style.css']) assert.ok(!pages.includes(path), `${path} is not a page`);

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { parseCliArgs } from '../../../worker/cli/args';
 
 test('the crawl command: repeated seeds, numbers and switches', () => {
-  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json', '--wacz']);
+  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json', '--wacz', '--page-text']);
   assert.deepEqual(cmd, {
-    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true, wacz: true,
+    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true, wacz: true, pageText: true,
   });
   const withIcd = parseCliArgs(['crawl', 'icd.json', '--out', 'o']);
   assert.equal(withIcd.icdPath, 'icd.json');
@@ -22,4 +22,5 @@ test('bad arguments are refused with a message that says what is wrong', () => {
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--max-pages', '0'], /--max-pages must be a positive whole number, got "0"/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', '2.5'], /--concurrency must be a positive whole number/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--page-text'], /--page-text goes with --wacz/);
 });
