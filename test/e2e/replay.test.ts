@@ -93,7 +93,7 @@ before(async () => {
   out = mkdtempSync(join(tmpdir(), 'tm-replay-'));
   const icdPath = join(out, 'icd.json');
   writeFileSync(icdPath, JSON.stringify({ name: 'Tricky to replay', seeds: [`${site.url}/`], politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 4 } }));
-  const run = await runCli(['crawl', icdPath, '--out', out, '--json', '--wacz']).done;
+  const run = await runCli(['crawl', icdPath, '--out', out, '--json', '--wacz', '--page-text']).done;
   assert.equal(run.code, 0, `crawl finished (stderr: ${run.stderr.slice(-2000)})`);
   const warcs = readdirSync(out).filter((n) => n.endsWith('.warc.gz'));
   assert.equal(warcs.length, 1, `one WARC file: ${warcs}`);
@@ -214,4 +214,10 @@ test("the crawl's WACZ package (--wacz) replays the same pages as its WARC file"
   const styled = await replayed('/styled', 'crawl.wacz');
   const color = await styled.frame.evaluate(() => getComputedStyle(document.querySelector('.painted')!).color);
   assert.equal(color, 'rgb(12, 34, 56)', 'the stylesheet, from the package');
+});
+
+test("the package's page text (--page-text) is searched by ReplayWeb.page: a word of the body finds both twins, the revisit too", async () => {
+  const found = await replayServer!.searchPages(page, 'crawl.wacz', 'share');
+  assert.deepEqual(found.sort(), [`${site!.url}/twin-a`, `${site!.url}/twin-b`]);
+  assert.deepEqual(await replayServer!.searchPages(page, 'crawl.wacz', 'Arrived'), [`${site!.url}/moved-here`]);
 });

@@ -32,6 +32,12 @@ export interface ReplayServer {
    * `timeoutMs` for the replayed document to finish loading.
    */
   replay(page: Page, source: string, url: string, opts?: { timeoutMs?: number }): Promise<ReplayedPage>;
+  /**
+   * Opens the archive's page list (ReplayWeb.page's own view, without a URL) in `page`, types
+   * `query` into its search box ("Search by Page URL, Title, or Text") and returns the URLs of
+   * the pages it lists.
+   */
+  searchPages(page: Page, source: string, query: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -56,14 +62,15 @@ export async function startReplayServer(archives: Record<string, string>): Promi
     '/embed.html': (req, res) => {
       const query = new URL(req.url ?? '/', 'http://x').searchParams;
       const source = escapeAttribute(`/archive/${query.get('source')}`);
-      const url = escapeAttribute(query.get('url') ?? '');
+      // Without a URL: the archive's own view (its pages and their search), not a replay alone.
+      const target = query.get('url') === null ? '' : `url="${escapeAttribute(query.get('url')!)}" embed="replayonly"`;
       // The embed reloads its frame three times, 100 ms apart, waiting for its service worker to take
       // control, then gives up: on a busy machine installing sw.js takes longer. So the page first
       // registers the same worker (same URL, so the embed's own registration finds it) and waits
       // until it is active (not through serviceWorker.ready: this page is outside its scope).
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
 <script src="/replay/ui.js"></script>
-<template id="embed"><replay-web-page style="height:600px;display:block" source="${source}" url="${url}" replayBase="/replay/" embed="replayonly"></replay-web-page></template>
+<template id="embed"><replay-web-page style="height:600px;display:block" source="${source}" ${target} replayBase="/replay/"></replay-web-page></template>
 <script type="module">
   const registration = await navigator.serviceWorker.register('/replay/sw.js?serveIndex=1', { scope: '/replay/' });
   const worker = registration.installing ?? registration.waiting ?? registration.active;
@@ -107,7 +114,28 @@ export async function startReplayServer(archives: Record<string, string>): Promi
     }
   }
 
-  return { origin: server.url, replay, close: server.close };
+  async function searchPages(page: Page, source: string, query: string): Promise<string[]> {
+    if (!(source in archives)) throw new Error(`No archive served as ${source}`);
+    await page.goto(`${server.url}/embed.html?${new URLSearchParams({ source })}`);
+    const app = page.frameLocator('replay-web-page iframe');
+    const search = app.getByPlaceholder('Search by Page URL, Title, or Text');
+    // The list counts its pages once the package's pages.jsonl is loaded.
+    await app.getByText(/^\d+ pages?$/).waitFor({ timeout: 30_000 });
+    await search.fill(query);
+    // Searching adds a "Match" column (the rank) to the list.
+    await app.getByText('Match', { exact: true }).waitFor({ timeout: 30_000 });
+    // Each listed page is a wr-page-entry; its URL is among its keyword-mark texts (those mark the
+    // matches), and so is its title, which is the URL again for a page without one.
+    const urls: string[] = [];
+    for (const entry of await app.locator('wr-page-entry').all()) {
+      const texts = (await entry.locator('keyword-mark').allTextContents()).map((t) => t.trim());
+      const url = texts.findLast((t) => /^https?:\/\//.test(t));
+      if (url) urls.push(url);
+    }
+    return urls;
+  }
+
+  return { origin: server.url, replay, searchPages, close: server.close };
 }
 
 /** Serves a file whole, or the single byte range asked for (`Range: bytes=a-b`, `a-`, `-n`). */
