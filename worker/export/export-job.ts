@@ -87,9 +87,9 @@ interface PageRow {
  * A captured page's visible text, read back from the crawl's WARC files (a revisit's from the
  * response it repeats). Empty when the record cannot be read: the page is still listed.
  */
-async function capturedPageText(db: Database.Database, warcDir: string, crawlId: number, page: PageRow): Promise<string> {
+async function capturedPageText(repeated: Database.Statement, warcDir: string, crawlId: number, page: PageRow): Promise<string> {
   const stored = page.recordType === 'revisit' && page.payloadDigest
-    ? (db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1").get(crawlId, page.payloadDigest) as Pick<PageRow, 'warcFile' | 'warcOffset' | 'warcLength'> | undefined)
+    ? (repeated.get(crawlId, page.payloadDigest) as Pick<PageRow, 'warcFile' | 'warcOffset' | 'warcLength'> | undefined)
     : page;
   if (!stored) return '';
   try {
@@ -113,11 +113,13 @@ async function* waczPages(db: Database.Database, crawlId: number, selection: Col
     "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%') AND (depth > ? OR (depth = ? AND id > ?))",
   );
   const batch = db.prepare(`${sql} ORDER BY depth, id LIMIT 1000`);
+  // The response a revisit repeats, whose record holds the payload.
+  const repeated = db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1");
   for (let after = { depth: -1, id: 0 }; ; ) {
     const rows = batch.all(crawlId, after.depth, after.depth, after.id, ...params) as PageRow[];
     for (const r of rows) {
       const page: WaczPage = { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title };
-      if (text) page.text = await capturedPageText(db, text.warcDir, crawlId, r);
+      if (text) page.text = await capturedPageText(repeated, text.warcDir, crawlId, r);
       yield page;
     }
     if (rows.length < 1000) return;
@@ -144,7 +146,7 @@ export async function packageAsWacz(db: Database.Database, opts: {
   const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string };
   const index = opts.files.find((f) => f.name === INDEX_NAME);
   if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
-  const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, sha256: f.sha256 });
+  const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
   const packed = await writeWacz({
     outPath: opts.outPath,
     warcs: opts.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => inDir(f, 'archive')),

@@ -5,7 +5,7 @@
  * WARC files are gzip members already, and replay tools read records at their offsets.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
@@ -52,27 +52,34 @@ export function pageLine(p: WaczPage, n: number): string {
 
 /**
  * Writes `pages.jsonl` to `path` as the pages come (a crawl may list millions: they are never all
- * in memory) and returns the first page.
+ * in memory), hashing it as it goes; returns it as a package input, and the first page.
  */
-async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean): Promise<WaczPage | undefined> {
+async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean): Promise<{ file: WaczInputFile; first?: WaczPage }> {
   let first: WaczPage | undefined;
   let n = 0;
+  let bytes = 0;
+  const hash = createHash('sha256');
   const fd = openSync(path, 'w');
+  const write = (text: string) => {
+    const chunk = Buffer.from(text);
+    hash.update(chunk);
+    bytes += writeSync(fd, chunk);
+  };
   try {
     let batch = pagesHeaderLine(hasText);
     for await (const p of pages) {
       first ??= { url: p.url, ts: p.ts };
       batch += pageLine(p, ++n);
       if (batch.length > 1 << 20) {
-        writeSync(fd, batch);
+        write(batch);
         batch = '';
       }
     }
-    writeSync(fd, batch);
+    write(batch);
   } finally {
     closeSync(fd);
   }
-  return first;
+  return { file: { path, inPackage: 'pages/pages.jsonl', bytes, sha256: hash.digest('hex') }, first };
 }
 
 /** `datapackage.json`'s content: the package's description and its files (all but itself and its digest). */
@@ -99,18 +106,16 @@ function sha256Of(bytes: Buffer): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
-async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return `sha256:${hash.digest('hex')}`;
-}
-
-/** A file on disk going into the package; `sha256` (hex) when already known, to save reading it twice. */
+/**
+ * A file on disk going into the package, with the size and sha256 (hex) its export already
+ * measured when it verified it: the package reads it once more, to copy it, not again to hash it.
+ */
 export interface WaczInputFile {
   path: string;
   /** Path inside the package, e.g. `archive/x.warc.gz`. */
   inPackage: string;
-  sha256?: string;
+  bytes: number;
+  sha256: string;
 }
 
 /**
@@ -138,10 +143,10 @@ export async function writeWacz(opts: {
   // mid-way never leaves a file that looks like a finished package.
   const openPath = `${opts.outPath}.open`;
   // Progress is by the files' bytes: the generated entries are small beside them.
-  const totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + statSync(f.path).size, 0);
-  const addFile = async (f: WaczInputFile) => {
+  const totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + f.bytes, 0);
+  const addFile = (f: WaczInputFile) => {
     zip.addFile(f.path, f.inPackage, { compress: false, mtime });
-    resources.push({ name: f.inPackage.slice(f.inPackage.lastIndexOf('/') + 1), path: f.inPackage, hash: f.sha256 ? `sha256:${f.sha256}` : await sha256OfFile(f.path), bytes: statSync(f.path).size });
+    resources.push({ name: f.inPackage.slice(f.inPackage.lastIndexOf('/') + 1), path: f.inPackage, hash: `sha256:${f.sha256}`, bytes: f.bytes });
   };
   const addBuffer = (bytes: Buffer, inPackage: string) => zip.addBuffer(bytes, inPackage, { compress: false, mtime });
 
@@ -161,12 +166,12 @@ export async function writeWacz(opts: {
   // It may fail while files are still being added; it is awaited (and its error thrown) below.
   writing.catch(() => undefined);
   try {
-    for (const warc of opts.warcs) await addFile(warc);
-    await addFile(opts.index);
-    const mainPage = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false);
-    await addFile({ path: pagesPath, inPackage: 'pages/pages.jsonl' });
-    for (const extra of opts.extras ?? []) await addFile(extra);
-    const manifest = Buffer.from(JSON.stringify(datapackage({ ...opts.description, mainPage: opts.description.mainPage ?? mainPage }, resources), null, 2));
+    for (const warc of opts.warcs) addFile(warc);
+    addFile(opts.index);
+    const pagesList = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false);
+    addFile(pagesList.file);
+    for (const extra of opts.extras ?? []) addFile(extra);
+    const manifest = Buffer.from(JSON.stringify(datapackage({ ...opts.description, mainPage: opts.description.mainPage ?? pagesList.first }, resources), null, 2));
     addBuffer(manifest, 'datapackage.json');
     addBuffer(Buffer.from(JSON.stringify(datapackageDigest(manifest), null, 2)), 'datapackage-digest.json');
     zip.end();

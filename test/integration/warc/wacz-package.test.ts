@@ -3,10 +3,17 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeWacz } from '../../../worker/export/wacz-package';
+import { createHash } from 'node:crypto';
+import { writeWacz, type WaczInputFile } from '../../../worker/export/wacz-package';
 import { readZip } from '../../support/read-wacz';
 
 const description = { title: 'T', description: 'd', created: new Date('2026-11-24T10:00:00Z') };
+
+/** A package input with the size and sha256 an export measures when it verifies its files. */
+function input(path: string, inPackage: string): WaczInputFile {
+  const bytes = readFileSync(path);
+  return { path, inPackage, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
 
 test('a WACZ is written under a temporary name with its files stored, progress rising to 1, and its size and sha256 reported', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tm-wacz-'));
@@ -17,7 +24,7 @@ test('a WACZ is written under a temporary name with its files stored, progress r
     const seenWhileWriting: [boolean, boolean][] = [];
     const out = join(dir, 'x.wacz');
     const packed = await writeWacz({
-      outPath: out, warcs: [{ path: join(dir, 'a.warc.gz'), inPackage: 'archive/a.warc.gz' }], index: { path: join(dir, 'index.cdxj'), inPackage: 'indexes/index.cdx' },
+      outPath: out, warcs: [input(join(dir, 'a.warc.gz'), 'archive/a.warc.gz')], index: input(join(dir, 'index.cdxj'), 'indexes/index.cdx'),
       pages: [{ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z' }], description,
       onProgress: (f) => {
         progress.push(f);
@@ -50,7 +57,7 @@ test('a file that cannot be read fails the package and leaves no file behind', a
     mkdirSync(join(dir, 'index.cdxj'));
     const out = join(dir, 'x.wacz');
     await assert.rejects(
-      writeWacz({ outPath: out, warcs: [{ path: join(dir, 'a.warc.gz'), inPackage: 'archive/a.warc.gz' }], index: { path: join(dir, 'index.cdxj'), inPackage: 'indexes/index.cdx', sha256: '00' }, pages: [], description }),
+      writeWacz({ outPath: out, warcs: [input(join(dir, 'a.warc.gz'), 'archive/a.warc.gz')], index: { path: join(dir, 'index.cdxj'), inPackage: 'indexes/index.cdx', bytes: 4096, sha256: '00' }, pages: [], description }),
       /not a file/,
     );
     assert.equal(existsSync(out), false);
