@@ -14,7 +14,16 @@ export interface CrawlCommand {
   pageText: boolean;
 }
 
+/** `tidemark check PATH…`: verifies WARC files and CDXJ indexes (worker/cli/check.ts). */
+export interface CheckCommand {
+  command: 'check';
+  /** Files (.warc.gz, .warc.gz.open, .cdxj) or folders holding them. */
+  paths: string[];
+  json: boolean;
+}
+
 export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz [--page-text]] [--json]
+       tidemark check PATH ... [--json]
 
 Runs a crawl without the server, with the same worker code. Writes WARC files and index.cdxj
 under DIR (plus its state database, so running it again with the same --out resumes).
@@ -27,7 +36,14 @@ Options:
   --wacz             when the crawl has finished, also package it as DIR/crawl.wacz (WACZ 1.1.1,
                      for ReplayWeb.page)
   --page-text        with --wacz: each page's visible text in its pages.jsonl (searchable)
-  --json             print the summary as one JSON object`;
+  --json             print the summary as one JSON object
+
+tidemark check reads every record of each WARC file (a folder: every .warc.gz in it, and its
+index.cdxj) and verifies digests, lengths, required fields and one record per gzip member, and
+that each CDXJ line points at its record. Exit code 0 when every file passes, 1 when one does not.`;
+
+/** Options only `crawl` takes. */
+const CRAWL_OPTIONS = ['seed', 'out', 'max-pages', 'concurrency', 'no-politeness', 'wacz', 'page-text'] as const;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -37,7 +53,7 @@ function positiveInt(name: string, value: string | undefined): number | undefine
 }
 
 /** Parses the CLI's arguments; throws an Error with a readable message on bad input. */
-export function parseCliArgs(argv: string[]): CrawlCommand {
+export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -55,6 +71,13 @@ export function parseCliArgs(argv: string[]): CrawlCommand {
   });
   if (values.help) throw new Error(USAGE);
   const [command, icdPath, ...rest] = positionals;
+  if (command === 'check') {
+    const crawlOnly = CRAWL_OPTIONS.find((o) => values[o] !== undefined);
+    if (crawlOnly) throw new Error(`--${crawlOnly} is an option of crawl, not of check`);
+    const paths = positionals.slice(1);
+    if (!paths.length) throw new Error(`Give the WARC files, CDXJ indexes or folders to check.\n${USAGE}`);
+    return { command: 'check', paths, json: Boolean(values.json) };
+  }
   if (command !== 'crawl') throw new Error(`Unknown command "${command ?? ''}".\n${USAGE}`);
   if (rest.length) throw new Error(`Unexpected arguments: ${rest.join(' ')}`);
   if (!values.out) throw new Error(`--out DIR is required.\n${USAGE}`);

@@ -6,6 +6,7 @@ import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
 import { CrawlEngine } from '../crawler/crawl-engine';
 import { parseCliArgs, type CrawlCommand } from './args';
+import { runCheck } from './check';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
 
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
@@ -54,12 +55,14 @@ function formatError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** `tidemark crawl …`: returns the process exit code. */
+/** `tidemark crawl …` or `tidemark check …`: returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   let cmd: CrawlCommand;
   let icd: Icd;
   try {
-    cmd = parseCliArgs(argv);
+    const parsed = parseCliArgs(argv);
+    if (parsed.command === 'check') return await runCheck(parsed);
+    cmd = parsed;
     icd = icdForCommand(cmd);
   } catch (err) {
     console.error(formatError(err));

@@ -8,6 +8,8 @@ test('the crawl command: repeated seeds, numbers and switches', () => {
     command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true, wacz: true, pageText: true,
   });
   const withIcd = parseCliArgs(['crawl', 'icd.json', '--out', 'o']);
+  assert.equal(withIcd.command, 'crawl');
+  if (withIcd.command !== 'crawl') return;
   assert.equal(withIcd.icdPath, 'icd.json');
   assert.equal(withIcd.politeness, true, 'politeness stays on unless switched off');
   assert.equal(withIcd.wacz, false, 'no package unless asked for');
@@ -23,4 +25,12 @@ test('bad arguments are refused with a message that says what is wrong', () => {
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', '2.5'], /--concurrency must be a positive whole number/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--page-text'], /--page-text goes with --wacz/);
+  refused(['check'], /Give the WARC files, CDXJ indexes or folders to check/);
+  refused(['check', 'out', '--out', 'o'], /--out is an option of crawl, not of check/);
+  refused(['check', 'out', '--wacz'], /--wacz is an option of crawl/);
+});
+
+test('the check command: any number of paths, and --json', () => {
+  assert.deepEqual(parseCliArgs(['check', 'out', 'a.warc.gz', '--json']), { command: 'check', paths: ['out', 'a.warc.gz'], json: true });
+  assert.deepEqual(parseCliArgs(['check', 'index.cdxj']), { command: 'check', paths: ['index.cdxj'], json: false });
 });

@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { startFixtureSite } from '../../support/fixture-site';
+import { runCli } from '../../support/run-cli';
+
+interface CheckReport {
+  ok: boolean;
+  files: { path: string; kind: 'warc' | 'cdxj'; count: number; types?: Record<string, number>; errors: string[] }[];
+}
+
+async function check(...paths: string[]): Promise<{ code: number | null; report: CheckReport; stderr: string }> {
+  const run = await runCli(['check', ...paths, '--json']).done;
+  return { code: run.code, report: run.stdout ? (JSON.parse(run.stdout) as CheckReport) : { ok: false, files: [] }, stderr: run.stderr };
+}
+
+test('tidemark check passes a crawl as written, and finds a changed byte and a cut file', { timeout: 90_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 6 });
+  const base = mkdtempSync(join(tmpdir(), 'tm-check-'));
+  const out = join(base, 'out');
+  try {
+    const crawl = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', '--json']).done;
+    assert.equal(crawl.code, 0, crawl.stderr.slice(-1000));
+    const warc = readdirSync(out).find((n) => n.endsWith('.warc.gz'))!;
+
+    const whole = await check(out);
+    assert.equal(whole.code, 0, JSON.stringify(whole.report));
+    assert.equal(whole.report.ok, true);
+    assert.deepEqual(whole.report.files.map((f) => [f.kind, f.errors]), [['warc', []], ['cdxj', []]]);
+    const [w, index] = whole.report.files;
+    assert.equal(w!.count, Object.values(w!.types!).reduce((a, b) => a + b, 0));
+    assert.equal(index!.count, (w!.types!.response ?? 0) + (w!.types!.revisit ?? 0), 'one index line per response or revisit');
+    const text = await runCli(['check', out]).done;
+    assert.match(text.stdout, /^ok {4}.*\.warc\.gz: \d+ records \(warcinfo 1, /m);
+    assert.match(text.stdout, /all pass$/m);
+
+    // One byte of a page changed, the record gzipped again: its digests no longer match.
+    const changed = join(base, 'changed');
+    cpSync(out, changed, { recursive: true });
+    const line = readFileSync(join(changed, 'index.cdxj'), 'utf8').split('\n').find((l) => l.includes('"mime":"text/html"'))!;
+    const { offset, length } = JSON.parse(line.slice(line.indexOf('{'))) as { offset: string; length: string };
+    const file = readFileSync(join(changed, warc));
+    const [at, len] = [Number(offset), Number(length)];
+    const record = gunzipSync(file.subarray(at, at + len));
+    const i = record.lastIndexOf('</');
+    record[i + 2] = record[i + 2] === 0x62 ? 0x63 : 0x62; // the last closing tag's first letter
+    writeFileSync(join(changed, warc), Buffer.concat([file.subarray(0, at), gzipSync(record), file.subarray(at + len)]));
+    const bad = await check(join(changed, warc));
+    assert.equal(bad.code, 1);
+    assert.equal(bad.report.ok, false);
+    assert.ok(bad.report.files[0]!.errors.some((e) => /WARC-Block-Digest mismatch/.test(e)), bad.report.files[0]!.errors.join('\n'));
+    assert.ok(bad.report.files[0]!.errors.some((e) => /WARC-Payload-Digest mismatch/.test(e)));
+
+    // A file cut short (a disk that filled up): its last record is incomplete.
+    const cut = join(base, 'cut');
+    cpSync(out, cut, { recursive: true });
+    truncateSync(join(cut, warc), statSync(join(cut, warc)).size - 100);
+    const short = await check(cut);
+    assert.equal(short.code, 1);
+    assert.ok(short.report.files[0]!.errors.length > 0, 'the cut WARC file fails');
+
+    const none = await check(join(base, 'nowhere'));
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /nowhere: no such file or folder/);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+    await site.close();
+  }
+});

@@ -1,0 +1,122 @@
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { verifyCdxj, verifyWarcFile } from '../warc';
+import type { CheckCommand } from './args';
+
+/**
+ * `tidemark check PATH…`: the checks an export runs before it lists a file (worker/warc/verify-warc.ts),
+ * for any crawl's output: every WARC record read back through warcio with its digests recomputed,
+ * and every CDXJ line followed to its record. Like `warcio check`, but with WARC.md's rules too.
+ */
+
+export interface CheckTarget {
+  path: string;
+  kind: 'warc' | 'cdxj';
+}
+
+const WARC_NAME = /\.warc\.gz(\.open)?$/;
+const CDXJ_NAME = /\.cdxj$/;
+
+/** How checkTargets sees the file system: null for a path that does not exist. */
+export interface PathLister {
+  isDirectory(path: string): boolean | null;
+  list(dir: string): string[];
+}
+
+/**
+ * What to read for the paths given: a folder's WARC files, then its CDXJ indexes, each sorted by
+ * name; a file by its name. `problems` names each path that is missing, not a WARC file or an
+ * index, or a folder without either.
+ */
+export function checkTargets(paths: readonly string[], fs: PathLister): { targets: CheckTarget[]; problems: string[] } {
+  const targets: CheckTarget[] = [];
+  const problems: string[] = [];
+  const kindOf = (name: string): CheckTarget['kind'] | null => (WARC_NAME.test(name) ? 'warc' : CDXJ_NAME.test(name) ? 'cdxj' : null);
+  for (const path of paths) {
+    const dir = fs.isDirectory(path);
+    if (dir === null) {
+      problems.push(`${path}: no such file or folder`);
+      continue;
+    }
+    if (!dir) {
+      const kind = kindOf(path);
+      if (kind) targets.push({ path, kind });
+      else problems.push(`${path}: not a WARC file (.warc.gz) or a CDXJ index (.cdxj)`);
+      continue;
+    }
+    const names = fs.list(path).sort();
+    const found = (['warc', 'cdxj'] as const).flatMap((kind) => names.filter((n) => kindOf(n) === kind).map((n) => ({ path: join(path, n), kind })));
+    if (found.length) targets.push(...found);
+    else problems.push(`${path}: holds no WARC file (.warc.gz) and no CDXJ index (.cdxj)`);
+  }
+  return { targets, problems };
+}
+
+export interface FileCheck extends CheckTarget {
+  /** Records read (a WARC file) or lines followed (an index). */
+  count: number;
+  /** A WARC file's records by WARC-Type. */
+  types?: Record<string, number>;
+  errors: string[];
+}
+
+/** Checks one file; an unreadable one is a failed check, not an exception. */
+export async function checkFile(target: CheckTarget): Promise<FileCheck> {
+  try {
+    if (target.kind === 'warc') {
+      const v = await verifyWarcFile(target.path);
+      return { ...target, count: v.records, types: v.types, errors: v.errors };
+    }
+    // An index names its WARC files relative to its own folder.
+    const v = await verifyCdxj(target.path, dirname(target.path));
+    return { ...target, count: v.lines, errors: v.errors };
+  } catch (err) {
+    return { ...target, count: 0, errors: [`cannot be read: ${(err as Error).message}`] };
+  }
+}
+
+/** Problems listed per file in the text report; the rest are counted. */
+const SHOWN_ERRORS = 10;
+
+/** One file's lines of the text report. */
+export function formatFileCheck(c: FileCheck): string[] {
+  const what = c.kind === 'warc'
+    ? `${c.count.toLocaleString('en')} records${c.types ? ` (${Object.entries(c.types).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')})` : ''}`
+    : `${c.count.toLocaleString('en')} index lines`;
+  if (!c.errors.length) return [`ok    ${c.path}: ${what}`];
+  const lines = [`FAIL  ${c.path}: ${what}, ${c.errors.length.toLocaleString('en')} problem${c.errors.length === 1 ? '' : 's'}`];
+  lines.push(...c.errors.slice(0, SHOWN_ERRORS).map((e) => `      ${e}`));
+  if (c.errors.length > SHOWN_ERRORS) lines.push(`      … and ${(c.errors.length - SHOWN_ERRORS).toLocaleString('en')} more (--json lists them all)`);
+  return lines;
+}
+
+const nodeFs: PathLister = {
+  isDirectory(path) {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return null;
+    }
+  },
+  list: (dir) => readdirSync(dir),
+};
+
+/** Runs `tidemark check`: 0 when every file passes, 1 when one does not, 2 when a path cannot be checked. */
+export async function runCheck(cmd: CheckCommand): Promise<number> {
+  const { targets, problems } = checkTargets(cmd.paths, nodeFs);
+  if (problems.length) {
+    for (const p of problems) console.error(p);
+    return 2;
+  }
+  const results: FileCheck[] = [];
+  for (const target of targets) {
+    const result = await checkFile(target);
+    results.push(result);
+    // Reported as each file is done: a crawl's files can take minutes to read.
+    if (!cmd.json) console.log(formatFileCheck(result).join('\n'));
+  }
+  const failed = results.filter((r) => r.errors.length).length;
+  if (cmd.json) console.log(JSON.stringify({ ok: failed === 0, files: results }));
+  else console.log(`${results.length} file${results.length === 1 ? '' : 's'} checked: ${failed ? `${failed} with problems` : 'all pass'}`);
+  return failed ? 1 : 0;
+}
