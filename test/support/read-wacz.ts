@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
 
 export interface ZipEntryRead {
@@ -18,7 +19,7 @@ function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
   );
 }
 
-/** Every entry of a ZIP (a WACZ) in memory, by its path, read with yauzl (which checks each entry's CRC-32). */
+/** Every entry of a ZIP (a WACZ) in memory, by its path, read with yauzl; each entry's CRC-32 checked here (yauzl does not). */
 export function readZip(bytes: Buffer): Promise<Map<string, ZipEntryRead>> {
   return new Promise((resolve, reject) =>
     fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
@@ -26,6 +27,7 @@ export function readZip(bytes: Buffer): Promise<Map<string, ZipEntryRead>> {
       const entries = new Map<string, ZipEntryRead>();
       zip.on('entry', (entry: Entry) => {
         readEntry(zip, entry).then((data) => {
+          if (crc32(data) !== entry.crc32) return reject(new Error(`${entry.fileName}: CRC-32 mismatch`));
           entries.set(entry.fileName, { bytes: data, stored: entry.compressionMethod === 0 });
           zip.readEntry();
         }, reject);

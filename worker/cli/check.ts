@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { verifyWacz } from '../export/verify-wacz';
 import { verifyCdxj, verifyWarcFile } from '../warc';
 import type { CheckCommand } from './args';
 
@@ -11,11 +12,12 @@ import type { CheckCommand } from './args';
 
 export interface CheckTarget {
   path: string;
-  kind: 'warc' | 'cdxj';
+  kind: 'warc' | 'cdxj' | 'wacz';
 }
 
 const WARC_NAME = /\.warc\.gz(\.open)?$/;
 const CDXJ_NAME = /\.cdxj$/;
+const WACZ_NAME = /\.wacz$/;
 
 /** How checkTargets sees the file system: null for a path that does not exist. */
 export interface PathLister {
@@ -24,14 +26,15 @@ export interface PathLister {
 }
 
 /**
- * What to read for the paths given: a folder's WARC files, then its CDXJ indexes, each sorted by
- * name; a file by its name. `problems` names each path that is missing, not a WARC file or an
+ * What to read for the paths given: a folder's WARC files, then its CDXJ indexes, then its WACZ
+ * packages, each sorted by name; a file by its name. `problems` names each path that is missing, not a WARC file or an
  * index, or a folder without either.
  */
 export function checkTargets(paths: readonly string[], fs: PathLister): { targets: CheckTarget[]; problems: string[] } {
   const targets: CheckTarget[] = [];
   const problems: string[] = [];
-  const kindOf = (name: string): CheckTarget['kind'] | null => (WARC_NAME.test(name) ? 'warc' : CDXJ_NAME.test(name) ? 'cdxj' : null);
+  const kindOf = (name: string): CheckTarget['kind'] | null =>
+    WARC_NAME.test(name) ? 'warc' : CDXJ_NAME.test(name) ? 'cdxj' : WACZ_NAME.test(name) ? 'wacz' : null;
   for (const path of paths) {
     const dir = fs.isDirectory(path);
     if (dir === null) {
@@ -41,22 +44,24 @@ export function checkTargets(paths: readonly string[], fs: PathLister): { target
     if (!dir) {
       const kind = kindOf(path);
       if (kind) targets.push({ path, kind });
-      else problems.push(`${path}: not a WARC file (.warc.gz) or a CDXJ index (.cdxj)`);
+      else problems.push(`${path}: not a WARC file (.warc.gz), a CDXJ index (.cdxj) or a WACZ package (.wacz)`);
       continue;
     }
     const names = fs.list(path).sort();
-    const found = (['warc', 'cdxj'] as const).flatMap((kind) => names.filter((n) => kindOf(n) === kind).map((n) => ({ path: join(path, n), kind })));
+    const found = (['warc', 'cdxj', 'wacz'] as const).flatMap((kind) => names.filter((n) => kindOf(n) === kind).map((n) => ({ path: join(path, n), kind })));
     if (found.length) targets.push(...found);
-    else problems.push(`${path}: holds no WARC file (.warc.gz) and no CDXJ index (.cdxj)`);
+    else problems.push(`${path}: holds no WARC file (.warc.gz), CDXJ index (.cdxj) or WACZ package (.wacz)`);
   }
   return { targets, problems };
 }
 
 export interface FileCheck extends CheckTarget {
-  /** Records read (a WARC file) or lines followed (an index). */
+  /** Records read (a WARC file, a package's WARC files) or lines followed (an index). */
   count: number;
-  /** A WARC file's records by WARC-Type. */
+  /** The records by WARC-Type. */
   types?: Record<string, number>;
+  /** A package's files. */
+  files?: number;
   errors: string[];
 }
 
@@ -66,6 +71,10 @@ export async function checkFile(target: CheckTarget): Promise<FileCheck> {
     if (target.kind === 'warc') {
       const v = await verifyWarcFile(target.path);
       return { ...target, count: v.records, types: v.types, errors: v.errors };
+    }
+    if (target.kind === 'wacz') {
+      const v = await verifyWacz(target.path);
+      return { ...target, count: v.records, types: v.types, files: v.files, errors: v.errors };
     }
     // An index names its WARC files relative to its own folder.
     const v = await verifyCdxj(target.path, dirname(target.path));
@@ -80,9 +89,8 @@ const SHOWN_ERRORS = 10;
 
 /** One file's lines of the text report. */
 export function formatFileCheck(c: FileCheck): string[] {
-  const what = c.kind === 'warc'
-    ? `${c.count.toLocaleString('en')} records${c.types ? ` (${Object.entries(c.types).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')})` : ''}`
-    : `${c.count.toLocaleString('en')} index lines`;
+  const records = `${c.count.toLocaleString('en')} records${c.types ? ` (${Object.entries(c.types).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')})` : ''}`;
+  const what = c.kind === 'cdxj' ? `${c.count.toLocaleString('en')} index lines` : c.kind === 'wacz' ? `${(c.files ?? 0).toLocaleString('en')} files, ${records}` : records;
   if (!c.errors.length) return [`ok    ${c.path}: ${what}`];
   const lines = [`FAIL  ${c.path}: ${what}, ${c.errors.length.toLocaleString('en')} problem${c.errors.length === 1 ? '' : 's'}`];
   lines.push(...c.errors.slice(0, SHOWN_ERRORS).map((e) => `      ${e}`));

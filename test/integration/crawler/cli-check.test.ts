@@ -9,7 +9,7 @@ import { runCli } from '../../support/run-cli';
 
 interface CheckReport {
   ok: boolean;
-  files: { path: string; kind: 'warc' | 'cdxj'; count: number; types?: Record<string, number>; errors: string[] }[];
+  files: { path: string; kind: 'warc' | 'cdxj' | 'wacz'; count: number; types?: Record<string, number>; files?: number; errors: string[] }[];
 }
 
 async function check(...paths: string[]): Promise<{ code: number | null; report: CheckReport; stderr: string }> {
@@ -17,22 +17,24 @@ async function check(...paths: string[]): Promise<{ code: number | null; report:
   return { code: run.code, report: run.stdout ? (JSON.parse(run.stdout) as CheckReport) : { ok: false, files: [] }, stderr: run.stderr };
 }
 
-test('tidemark check passes a crawl as written, and finds a changed byte and a cut file', { timeout: 90_000 }, async () => {
+test('tidemark check passes a crawl and its WACZ as written, and finds a changed byte, a cut file and a damaged package', { timeout: 90_000 }, async () => {
   const site = await startFixtureSite({ pageCount: 6 });
   const base = mkdtempSync(join(tmpdir(), 'tm-check-'));
   const out = join(base, 'out');
   try {
-    const crawl = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', '--json']).done;
+    const crawl = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', '--json', '--wacz']).done;
     assert.equal(crawl.code, 0, crawl.stderr.slice(-1000));
     const warc = readdirSync(out).find((n) => n.endsWith('.warc.gz'))!;
 
     const whole = await check(out);
     assert.equal(whole.code, 0, JSON.stringify(whole.report));
     assert.equal(whole.report.ok, true);
-    assert.deepEqual(whole.report.files.map((f) => [f.kind, f.errors]), [['warc', []], ['cdxj', []]]);
-    const [w, index] = whole.report.files;
+    assert.deepEqual(whole.report.files.map((f) => [f.kind, f.errors]), [['warc', []], ['cdxj', []], ['wacz', []]]);
+    const [w, index, wacz] = whole.report.files;
     assert.equal(w!.count, Object.values(w!.types!).reduce((a, b) => a + b, 0));
     assert.equal(index!.count, (w!.types!.response ?? 0) + (w!.types!.revisit ?? 0), 'one index line per response or revisit');
+    assert.deepEqual(wacz!.types, w!.types, "the package's WARC file is the crawl's");
+    assert.equal(wacz!.files, 5, 'WARC file, index, pages, manifest and its digest');
     const text = await runCli(['check', out]).done;
     assert.match(text.stdout, /^ok {4}.*\.warc\.gz: \d+ records \(warcinfo 1, /m);
     assert.match(text.stdout, /all pass$/m);
@@ -61,6 +63,24 @@ test('tidemark check passes a crawl as written, and finds a changed byte and a c
     const short = await check(cut);
     assert.equal(short.code, 1);
     assert.ok(short.report.files[0]!.errors.length > 0, 'the cut WARC file fails');
+
+    // One byte of the package's WARC file changed: its CRC-32, its sha256 and a record's digests all say so.
+    const damaged = join(base, 'damaged.wacz');
+    const zip = readFileSync(join(out, 'crawl.wacz'));
+    const warcBytes = readFileSync(join(out, warc));
+    const start = zip.indexOf(warcBytes.subarray(0, 64));
+    assert.ok(start > 0, 'the WARC file is stored in the package as it is');
+    zip[start + (warcBytes.length >> 1)] ^= 0xff;
+    writeFileSync(damaged, zip);
+    const broken = await check(damaged);
+    assert.equal(broken.code, 1);
+    const errors = broken.report.files[0]!.errors.join('\n');
+    assert.match(errors, /^archive\/.*\.warc\.gz: CRC-32 differs/m);
+    assert.match(errors, /^archive\/.*\.warc\.gz: sha256 differs from datapackage\.json's/m);
+    writeFileSync(join(base, 'text.wacz'), 'not a zip');
+    const notZip = await check(join(base, 'text.wacz'));
+    assert.equal(notZip.code, 1);
+    assert.match(notZip.report.files[0]!.errors[0]!, /^not a readable ZIP file/);
 
     const none = await check(join(base, 'nowhere'));
     assert.equal(none.code, 2);

@@ -10,7 +10,7 @@ function lister(folders: Record<string, string[]>, files: string[]): PathLister 
   };
 }
 
-test("a folder is its WARC files (open ones too), then its indexes, by name; other files are passed over", () => {
+test("a folder is its WARC files (open ones too), then its indexes, then its packages, by name; other files are passed over", () => {
   const fs = lister({ out: ['tidemark-state.db', 'index.cdxj', 'b.warc.gz', 'a.warc.gz', 'c.warc.gz.open', 'objects.jsonl', 'crawl.wacz'] }, []);
   assert.deepEqual(checkTargets(['out'], fs), {
     targets: [
@@ -18,15 +18,16 @@ test("a folder is its WARC files (open ones too), then its indexes, by name; oth
       { path: 'out/b.warc.gz', kind: 'warc' },
       { path: 'out/c.warc.gz.open', kind: 'warc' },
       { path: 'out/index.cdxj', kind: 'cdxj' },
+      { path: 'out/crawl.wacz', kind: 'wacz' },
     ],
     problems: [],
   });
 });
 
 test('files are taken by their names; each path that cannot be checked is named', () => {
-  const fs = lister({ empty: ['notes.txt'] }, ['x.warc.gz', 'i.cdxj', 'icd.json']);
-  const { targets, problems } = checkTargets(['x.warc.gz', 'i.cdxj', 'icd.json', 'gone', 'empty'], fs);
-  assert.deepEqual(targets, [{ path: 'x.warc.gz', kind: 'warc' }, { path: 'i.cdxj', kind: 'cdxj' }]);
+  const fs = lister({ empty: ['notes.txt'] }, ['x.warc.gz', 'i.cdxj', 'p.wacz', 'icd.json']);
+  const { targets, problems } = checkTargets(['x.warc.gz', 'i.cdxj', 'p.wacz', 'icd.json', 'gone', 'empty'], fs);
+  assert.deepEqual(targets, [{ path: 'x.warc.gz', kind: 'warc' }, { path: 'i.cdxj', kind: 'cdxj' }, { path: 'p.wacz', kind: 'wacz' }]);
   assert.equal(problems.length, 3);
   assert.match(problems[0]!, /^icd\.json: not a WARC file/);
   assert.match(problems[1]!, /^gone: no such file or folder/);
@@ -38,6 +39,9 @@ test('the report says ok with the record types, or FAIL with the first ten probl
     'ok    a.warc.gz: 1,200 records (warcinfo 1, response 1,199)',
   ]);
   const errors = Array.from({ length: 12 }, (_, i) => `record ${i}: WARC-Block-Digest mismatch`);
+  assert.deepEqual(formatFileCheck({ path: 'c.wacz', kind: 'wacz', count: 3, files: 5, types: { warcinfo: 1, response: 2 }, errors: [] }), [
+    'ok    c.wacz: 5 files, 3 records (warcinfo 1, response 2)',
+  ]);
   const lines = formatFileCheck({ path: 'index.cdxj', kind: 'cdxj', count: 40, errors });
   assert.equal(lines[0], 'FAIL  index.cdxj: 40 index lines, 12 problems');
   assert.equal(lines.length, 1 + 10 + 1);

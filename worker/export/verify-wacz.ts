@@ -1,0 +1,173 @@
+/**
+ * Checks a WACZ package (Tidemark's or another tool's): every ZIP entry read whole with its CRC-32,
+ * `datapackage.json`'s size and sha256 of each file, `datapackage-digest.json`'s hash of the
+ * manifest, WARC files stored (replay tools read records at their offsets), and then the WARC files
+ * and the index checked as loose ones are (worker/warc/verify-warc.ts).
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
+import { open as openZip, type Entry, type ZipFile } from 'yauzl';
+import { verifyCdxj, verifyWarcFile } from '../warc';
+
+/** What was read of one ZIP entry. */
+export interface WaczEntry {
+  bytes: number;
+  /** sha256 in hex. */
+  sha256: string;
+  /** Stored (method 0), not deflated. */
+  stored: boolean;
+}
+
+export interface WaczVerification {
+  /** Entries in the ZIP. */
+  files: number;
+  /** Records of its WARC files, by WARC-Type. */
+  types: Record<string, number>;
+  records: number;
+  errors: string[];
+}
+
+const ARCHIVE = /^archive\/[^/]+\.warc(\.gz)?$/;
+/** A deflated entry that would grow past this, and by more than MAX_RATIO, is not read: a ZIP bomb is a package's problem, not the disk's. */
+const MAX_INFLATED_BYTES = 100 << 20;
+const MAX_RATIO = 100;
+const PLAIN_INDEX = /^indexes\/[^/]+\.cdxj?$/;
+/** The files a package's manifest does not list: itself and its digest. */
+const UNLISTED = new Set(['datapackage.json', 'datapackage-digest.json']);
+
+/**
+ * The manifest's promises checked against the entries read: each resource present with its size and
+ * hash, every other entry listed, the digest file's hash of the manifest, WARC files stored. Pure.
+ */
+export function checkManifest(entries: ReadonlyMap<string, WaczEntry>, manifest: string | undefined, digest: string | undefined): string[] {
+  const errors: string[] = [];
+  if (manifest === undefined) return ['no datapackage.json'];
+  let resources: { path?: unknown; hash?: unknown; bytes?: unknown }[];
+  try {
+    const parsed = JSON.parse(manifest) as { resources?: unknown };
+    if (!Array.isArray(parsed.resources)) return ['datapackage.json has no resources list'];
+    resources = parsed.resources as typeof resources;
+  } catch (err) {
+    return [`datapackage.json is not JSON: ${(err as Error).message}`];
+  }
+  const listed = new Set<string>();
+  for (const r of resources) {
+    const path = String(r.path);
+    listed.add(path);
+    const e = entries.get(path);
+    if (!e) errors.push(`${path}: listed in datapackage.json, not in the package`);
+    else {
+      if (r.bytes !== e.bytes) errors.push(`${path}: datapackage.json says ${String(r.bytes)} bytes, the file has ${e.bytes}`);
+      if (r.hash !== `sha256:${e.sha256}`) errors.push(`${path}: sha256 differs from datapackage.json's`);
+    }
+  }
+  for (const [path, e] of entries) {
+    if (!listed.has(path) && !UNLISTED.has(path)) errors.push(`${path}: not listed in datapackage.json`);
+    if (ARCHIVE.test(path) && !e.stored) errors.push(`${path}: deflated; a WACZ stores its WARC files so that replay can read records by range`);
+  }
+  if (digest !== undefined) {
+    const manifestHash = `sha256:${createHash('sha256').update(manifest).digest('hex')}`;
+    try {
+      const d = JSON.parse(digest) as { path?: unknown; hash?: unknown };
+      if (d.path !== 'datapackage.json' || d.hash !== manifestHash) errors.push("datapackage-digest.json does not hold datapackage.json's sha256");
+    } catch (err) {
+      errors.push(`datapackage-digest.json is not JSON: ${(err as Error).message}`);
+    }
+  }
+  if (![...entries.keys()].some((p) => ARCHIVE.test(p))) errors.push('no WARC file under archive/');
+  return errors;
+}
+
+/** Reads every entry to `dir` (CRC-32, size and sha256 measured on the way); a bad entry is an error, the others are still read. */
+async function extract(zipPath: string, dir: string, errors: string[]): Promise<Map<string, WaczEntry>> {
+  const entries = new Map<string, WaczEntry>();
+  const zip = await new Promise<ZipFile>((resolve, reject) =>
+    openZip(zipPath, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))),
+  );
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: Entry) => {
+      const name = entry.fileName;
+      if (name.endsWith('/')) return zip.readEntry();
+      if (entry.compressionMethod !== 0 && entry.uncompressedSize > MAX_INFLATED_BYTES && entry.uncompressedSize > MAX_RATIO * entry.compressedSize) {
+        errors.push(`${name}: not read: ${entry.compressedSize} bytes that inflate to ${entry.uncompressedSize}`);
+        return zip.readEntry();
+      }
+      readEntry(zip, entry, join(dir, name)).then(
+        (read) => {
+          if (read.crc !== entry.crc32) errors.push(`${name}: CRC-32 differs from the ZIP's directory (the entry is damaged)`);
+          entries.set(name, { bytes: read.bytes, sha256: read.sha256, stored: entry.compressionMethod === 0 });
+          zip.readEntry();
+        },
+        (err: Error) => {
+          errors.push(`${name}: cannot be read: ${err.message}`);
+          zip.readEntry();
+        },
+      );
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return entries;
+}
+
+function readEntry(zip: ZipFile, entry: Entry, to: string): Promise<{ bytes: number; sha256: string; crc: number }> {
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (err, stream) => {
+      if (err) return reject(err);
+      mkdirSync(dirname(to), { recursive: true });
+      const hash = createHash('sha256');
+      let crc = 0;
+      let bytes = 0;
+      const measure = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          crc = crc32(chunk, crc);
+          bytes += chunk.length;
+          done(null, chunk);
+        },
+      });
+      pipeline(stream, measure, createWriteStream(to)).then(() => resolve({ bytes, sha256: hash.digest('hex'), crc }), reject);
+    }),
+  );
+}
+
+/**
+ * Verifies the package at `path`, reading it into a temporary folder (removed after). Never throws
+ * for a bad package: what is wrong is in `errors`, each naming the file inside it.
+ */
+export async function verifyWacz(path: string): Promise<WaczVerification> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-wacz-'));
+  const errors: string[] = [];
+  const types: Record<string, number> = {};
+  let records = 0;
+  try {
+    let entries: Map<string, WaczEntry>;
+    try {
+      entries = await extract(path, dir, errors);
+    } catch (err) {
+      return { files: 0, types, records, errors: [`not a readable ZIP file: ${(err as Error).message}`] };
+    }
+    const text = (name: string) => (entries.has(name) ? readFileSync(join(dir, name), 'utf8') : undefined);
+    errors.push(...checkManifest(entries, text('datapackage.json'), text('datapackage-digest.json')));
+    for (const name of [...entries.keys()].filter((p) => ARCHIVE.test(p)).sort()) {
+      const v = await verifyWarcFile(join(dir, name));
+      records += v.records;
+      for (const [t, n] of Object.entries(v.types)) types[t] = (types[t] ?? 0) + n;
+      errors.push(...v.errors.map((e) => `${name}: ${e}`));
+    }
+    // An index names WARC files as they are under archive/. Compressed indexes (.idx with .cdx.gz) are not read here.
+    for (const name of [...entries.keys()].filter((p) => PLAIN_INDEX.test(p)).sort()) {
+      const v = await verifyCdxj(join(dir, name), join(dir, 'archive'));
+      errors.push(...v.errors.map((e) => `${name}: ${e}`));
+    }
+    return { files: entries.size, types, records, errors };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
