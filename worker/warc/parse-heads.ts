@@ -101,16 +101,56 @@ export function mimeOf(contentType: string | undefined): string {
  */
 export function dechunk(body: Buffer): Buffer | null {
   const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = body.indexOf('\r\n', at);
-    if (eol < 0) return null;
-    const size = parseInt(body.subarray(at, eol).toString('latin1').split(';')[0].trim(), 16);
-    if (!Number.isFinite(size) || size < 0) return null;
-    at = eol + 2;
-    if (size === 0) return Buffer.concat(parts);
-    if (at + size > body.length) return null;
-    parts.push(body.subarray(at, at + size));
-    at += size + 2;
+  const decoder = new ChunkedDecoder((data) => parts.push(data));
+  decoder.push(body);
+  return decoder.complete ? Buffer.concat(parts) : null;
+}
+
+/** A chunk-size line longer than this is broken framing, not a line to keep reading. */
+const MAX_CHUNK_LINE = 4096;
+
+/**
+ * Removes chunked transfer coding from a body given piece by piece, handing on the entity body's
+ * bytes as they come: a record's block may be gigabytes, so it is never held whole. Chunk
+ * extensions and trailers are skipped.
+ */
+export class ChunkedDecoder {
+  private state: 'size' | 'data' | 'crlf' | 'done' | 'broken' = 'size';
+  /** The chunk-size line read so far. */
+  private line = '';
+  /** Bytes left in the current chunk, or of the CRLF after it. */
+  private left = 0;
+
+  constructor(private readonly onData: (data: Buffer) => void) {}
+
+  push(buf: Buffer): void {
+    let at = 0;
+    while (at < buf.length && (this.state === 'size' || this.state === 'data' || this.state === 'crlf')) {
+      if (this.state === 'size') {
+        const eol = buf.indexOf(0x0a, at);
+        this.line += buf.toString('latin1', at, eol < 0 ? buf.length : eol);
+        at = eol < 0 ? buf.length : eol + 1;
+        if (this.line.length > MAX_CHUNK_LINE) this.state = 'broken';
+        if (eol < 0 || this.state === 'broken') continue;
+        const size = parseInt(this.line.replace(/\r$/, '').split(';')[0]!.trim(), 16);
+        this.line = '';
+        if (!Number.isFinite(size) || size < 0) this.state = 'broken';
+        else if (size === 0) this.state = 'done';
+        else [this.state, this.left] = ['data', size];
+      } else {
+        const n = Math.min(this.left, buf.length - at);
+        if (this.state === 'data') this.onData(buf.subarray(at, at + n));
+        at += n;
+        this.left -= n;
+        if (this.left > 0) continue;
+        if (this.state === 'data') [this.state, this.left] = ['crlf', 2];
+        else this.state = 'size';
+      }
+    }
+  }
+
+  /** True once the last (zero-size) chunk was read: the body came whole. */
+  get complete(): boolean {
+    return this.state === 'done';
   }
 }

@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { parseCdxjLine } from './cdxj-index';
 import { scanGzipMembers } from './gzip-members';
-import { dechunk, field, parseHttpHead, parseWarcHead } from './parse-heads';
+import { ChunkedDecoder, field, parseHttpHead, parseWarcHead } from './parse-heads';
 import { checkFileRules, checkRecordFields, summarize, type RecordSummary } from './record-rules';
 import { base32, DIGEST_PREFIX } from './warc-digest';
 
@@ -70,8 +70,8 @@ export async function verifyWarcFile(path: string): Promise<WarcVerification> {
       const payload = createHash('sha1');
       const http = record.warcContentType?.startsWith('application/http') ?? false;
       let headBuf: Buffer | null = http ? Buffer.alloc(0) : null;
-      let chunked = false;
-      const chunkedParts: Buffer[] = [];
+      // A chunked body is de-chunked as it streams: its payload digest is of the entity body.
+      let dechunker: ChunkedDecoder | null = null;
       let total = 0;
       for await (const c of record.reader) {
         let chunk: Buffer = Buffer.from(c);
@@ -82,11 +82,13 @@ export async function verifyWarcFile(path: string): Promise<WarcVerification> {
           const end = headBuf.indexOf(CRLFCRLF);
           if (end < 0 && headBuf.length < MAX_HTTP_HEAD) continue;
           // Only a response holds a payload: a revisit of one that came chunked keeps its head alone.
-          chunked = type === 'response' && /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '');
+          if (type === 'response' && /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '')) {
+            dechunker = new ChunkedDecoder((data) => payload.update(data));
+          }
           chunk = end < 0 ? Buffer.alloc(0) : headBuf.subarray(end + 4);
           headBuf = null;
         }
-        if (chunked) chunkedParts.push(chunk);
+        if (dechunker) dechunker.push(chunk);
         else payload.update(chunk);
       }
       const cl = Number(record.warcContentLength);
@@ -94,11 +96,7 @@ export async function verifyWarcFile(path: string): Promise<WarcVerification> {
       const bd = field(fields, 'WARC-Block-Digest');
       if (bd && bd !== digestOf(block)) errors.push(`${where}: WARC-Block-Digest mismatch`);
       const pd = field(fields, 'WARC-Payload-Digest');
-      if (chunked) {
-        const body = dechunk(Buffer.concat(chunkedParts));
-        if (!body) errors.push(`${where}: broken chunked body`);
-        else payload.update(body);
-      }
+      if (dechunker && !dechunker.complete) errors.push(`${where}: broken chunked body`);
       if (pd && type === 'response' && pd !== digestOf(payload)) errors.push(`${where}: WARC-Payload-Digest mismatch`);
       const memberLength = members.get(parser.offset);
       if (memberLength === undefined) errors.push(`${where}: not at a gzip member boundary`);
