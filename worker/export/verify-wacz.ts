@@ -2,17 +2,18 @@
  * Checks a WACZ package (Tidemark's or another tool's): every ZIP entry read whole with its CRC-32,
  * `datapackage.json`'s size and sha256 of each file, `datapackage-digest.json`'s hash of the
  * manifest, WARC files stored (replay tools read records at their offsets), and then the WARC files
- * and the index checked as loose ones are (worker/warc/verify-warc.ts).
+ * and the index checked as loose ones are (worker/warc/verify-warc.ts). Stored WARC files are
+ * checked where they lie in the package: a package of many gigabytes needs no room to be unpacked.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
+import { basename, dirname, join } from 'node:path';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import { open as openZip, type Entry, type ZipFile } from 'yauzl';
-import { verifyCdxj, verifyWarcFile } from '../warc';
+import { verifyCdxj, verifyWarcFile, type WarcFilePart } from '../warc';
 
 /** What was read of one ZIP entry. */
 export interface WaczEntry {
@@ -83,9 +84,16 @@ export function checkManifest(entries: ReadonlyMap<string, WaczEntry>, manifest:
   return errors;
 }
 
-/** Reads every entry to `dir` (CRC-32, size and sha256 measured on the way); a bad entry is an error, the others are still read. */
-async function extract(zipPath: string, dir: string, errors: string[]): Promise<Map<string, WaczEntry>> {
+/** Where a package's WARC file is: its bytes in the package (stored), or the file it was unpacked to. */
+type WarcPlace = WarcFilePart & { path: string };
+
+/**
+ * Reads every entry (CRC-32, size and sha256 measured on the way): stored WARC files in place,
+ * the others unpacked to `dir`. A bad entry is an error; the others are still read.
+ */
+async function readEntries(zipPath: string, dir: string, errors: string[]): Promise<{ entries: Map<string, WaczEntry>; warcs: Map<string, WarcPlace> }> {
   const entries = new Map<string, WaczEntry>();
+  const warcs = new Map<string, WarcPlace>();
   const zip = await new Promise<ZipFile>((resolve, reject) =>
     openZip(zipPath, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))),
   );
@@ -97,10 +105,16 @@ async function extract(zipPath: string, dir: string, errors: string[]): Promise<
         errors.push(`${name}: not read: ${entry.compressedSize} bytes that inflate to ${entry.uncompressedSize}`);
         return zip.readEntry();
       }
-      readEntry(zip, entry, join(dir, name)).then(
-        (read) => {
+      const stored = entry.compressionMethod === 0;
+      const inPlace = stored && ARCHIVE.test(name);
+      readEntry(zip, entry, inPlace ? null : join(dir, name)).then(
+        async (read) => {
           if (read.crc !== entry.crc32) errors.push(`${name}: CRC-32 differs from the ZIP's directory (the entry is damaged)`);
-          entries.set(name, { bytes: read.bytes, sha256: read.sha256, stored: entry.compressionMethod === 0 });
+          entries.set(name, { bytes: read.bytes, sha256: read.sha256, stored });
+          if (inPlace) {
+            const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+            warcs.set(name, { path: zipPath, start: fileDataStart, length: entry.compressedSize, name: basename(name) });
+          } else if (ARCHIVE.test(name)) warcs.set(name, { path: join(dir, name), start: 0, length: read.bytes, name: basename(name) });
           zip.readEntry();
         },
         (err: Error) => {
@@ -113,14 +127,15 @@ async function extract(zipPath: string, dir: string, errors: string[]): Promise<
     zip.on('error', reject);
     zip.readEntry();
   });
-  return entries;
+  return { entries, warcs };
 }
 
-function readEntry(zip: ZipFile, entry: Entry, to: string): Promise<{ bytes: number; sha256: string; crc: number }> {
+/** Reads an entry, to the file `to` or (null) only to measure it. */
+function readEntry(zip: ZipFile, entry: Entry, to: string | null): Promise<{ bytes: number; sha256: string; crc: number }> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => {
       if (err) return reject(err);
-      mkdirSync(dirname(to), { recursive: true });
+      if (to) mkdirSync(dirname(to), { recursive: true });
       const hash = createHash('sha256');
       let crc = 0;
       let bytes = 0;
@@ -132,14 +147,16 @@ function readEntry(zip: ZipFile, entry: Entry, to: string): Promise<{ bytes: num
           done(null, chunk);
         },
       });
-      pipeline(stream, measure, createWriteStream(to)).then(() => resolve({ bytes, sha256: hash.digest('hex'), crc }), reject);
+      const sink = to ? createWriteStream(to) : new Writable({ write: (_chunk, _enc, done) => done() });
+      pipeline(stream, measure, sink).then(() => resolve({ bytes, sha256: hash.digest('hex'), crc }), reject);
     }),
   );
 }
 
 /**
- * Verifies the package at `path`, reading it into a temporary folder (removed after). Never throws
- * for a bad package: what is wrong is in `errors`, each naming the file inside it.
+ * Verifies the package at `path`; files other than stored WARC files are unpacked into a temporary
+ * folder (removed after). Never throws for a bad package: what is wrong is in `errors`, each naming
+ * the file inside it.
  */
 export async function verifyWacz(path: string): Promise<WaczVerification> {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-wacz-'));
@@ -148,22 +165,24 @@ export async function verifyWacz(path: string): Promise<WaczVerification> {
   let records = 0;
   try {
     let entries: Map<string, WaczEntry>;
+    let warcs: Map<string, WarcPlace>;
     try {
-      entries = await extract(path, dir, errors);
+      ({ entries, warcs } = await readEntries(path, dir, errors));
     } catch (err) {
       return { files: 0, types, records, errors: [`not a readable ZIP file: ${(err as Error).message}`] };
     }
     const text = (name: string) => (entries.has(name) ? readFileSync(join(dir, name), 'utf8') : undefined);
     errors.push(...checkManifest(entries, text('datapackage.json'), text('datapackage-digest.json')));
-    for (const name of [...entries.keys()].filter((p) => ARCHIVE.test(p)).sort()) {
-      const v = await verifyWarcFile(join(dir, name));
+    for (const [name, place] of [...warcs].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const v = await verifyWarcFile(place.path, place);
       records += v.records;
       for (const [t, n] of Object.entries(v.types)) types[t] = (types[t] ?? 0) + n;
       errors.push(...v.errors.map((e) => `${name}: ${e}`));
     }
     // An index names WARC files as they are under archive/. Compressed indexes (.idx with .cdx.gz) are not read here.
+    const byFilename = new Map([...warcs.values()].map((w) => [w.name, w]));
     for (const name of [...entries.keys()].filter((p) => PLAIN_INDEX.test(p)).sort()) {
-      const v = await verifyCdxj(join(dir, name), join(dir, 'archive'));
+      const v = await verifyCdxj(join(dir, name), (filename) => byFilename.get(filename));
       errors.push(...v.errors.map((e) => `${name}: ${e}`));
     }
     return { files: entries.size, types, records, errors };

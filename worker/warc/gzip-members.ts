@@ -95,44 +95,55 @@ async function inflateAt(fh: FileHandle, pos: number, fileSize: number, headLimi
   return { consumed: inflate.bytesWritten, rawLength, head: Buffer.concat(headParts), tail };
 }
 
+/** Part of a file that holds a whole `.warc.gz`: a WARC file stored in a WACZ package (a ZIP). */
+export interface FilePart {
+  start: number;
+  length: number;
+}
+
 /**
  * Scans the members of a gzip file in order, calling `onMember` for each whole one. Stops at the
- * first damaged, truncated or foreign bytes and reports where the whole members end.
+ * first damaged, truncated or foreign bytes and reports where the whole members end. With `part`,
+ * only those bytes are the file, and offsets count from its start.
  */
 export async function scanGzipMembers(
   path: string,
   onMember: (m: GzipMember) => void | Promise<void>,
   headLimit = 64 * 1024,
+  part?: FilePart,
 ): Promise<MemberScan> {
   const fh = await open(path, 'r');
   try {
-    const fileSize = (await fh.stat()).size;
-    let pos = 0;
+    const start = part?.start ?? 0;
+    const end = part ? start + part.length : (await fh.stat()).size;
+    const fileSize = end - start;
+    let pos = start;
     let members = 0;
     const headBuf = Buffer.alloc(4096);
-    while (pos < fileSize) {
-      const { bytesRead } = await fh.read(headBuf, 0, Math.min(headBuf.length, fileSize - pos), pos);
+    while (pos < end) {
+      const at = pos - start;
+      const { bytesRead } = await fh.read(headBuf, 0, Math.min(headBuf.length, end - pos), pos);
       const hdr = gzipHeaderLength(headBuf.subarray(0, bytesRead));
-      if (typeof hdr === 'string') return { members, validEnd: pos, fileSize, problem: `${hdr} at ${pos}` };
+      if (typeof hdr === 'string') return { members, validEnd: at, fileSize, problem: `${hdr} at ${at}` };
       let inflated: Inflated;
       try {
-        inflated = await inflateAt(fh, pos + hdr, fileSize, headLimit);
+        inflated = await inflateAt(fh, pos + hdr, end, headLimit);
       } catch (err) {
-        return { members, validEnd: pos, fileSize, problem: `bad member at ${pos}: ${(err as Error).message}` };
+        return { members, validEnd: at, fileSize, problem: `bad member at ${at}: ${(err as Error).message}` };
       }
       const trailerAt = pos + hdr + inflated.consumed;
       const trailer = Buffer.alloc(8);
-      const t = await fh.read(trailer, 0, 8, trailerAt);
-      if (t.bytesRead < 8) return { members, validEnd: pos, fileSize, problem: `truncated gzip trailer at ${pos}` };
+      const t = await fh.read(trailer, 0, Math.max(0, Math.min(8, end - trailerAt)), trailerAt);
+      if (t.bytesRead < 8) return { members, validEnd: at, fileSize, problem: `truncated gzip trailer at ${at}` };
       if (trailer.readUInt32LE(4) !== inflated.rawLength % 2 ** 32) {
-        return { members, validEnd: pos, fileSize, problem: `gzip size mismatch at ${pos}` };
+        return { members, validEnd: at, fileSize, problem: `gzip size mismatch at ${at}` };
       }
-      const end = trailerAt + 8;
-      await onMember({ offset: pos, length: end - pos, rawLength: inflated.rawLength, head: inflated.head, tail: inflated.tail });
+      const memberEnd = trailerAt + 8;
+      await onMember({ offset: at, length: memberEnd - pos, rawLength: inflated.rawLength, head: inflated.head, tail: inflated.tail });
       members++;
-      pos = end;
+      pos = memberEnd;
     }
-    return { members, validEnd: pos, fileSize, problem: null };
+    return { members, validEnd: pos - start, fileSize, problem: null };
   } finally {
     await fh.close();
   }

@@ -8,6 +8,6 @@ export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-f
 export { warcFilename } from './recover-open-files';
 export type { RevisitTarget, Outlink } from './warc-fields';
 export { SOFTWARE } from './warc-fields';
-export { verifyWarcFile, verifyCdxj, type WarcVerification } from './verify-warc';
+export { verifyWarcFile, verifyCdxj, type WarcFilePart, type WarcVerification } from './verify-warc';
 export { finalizeIndex, cdxjLine, parseCdxjLine, INDEX_NAME, type CdxjEntry } from './cdxj-index';
 export { sha1Digest, DIGEST_PREFIX } from './warc-digest';

@@ -10,10 +10,15 @@ import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { parseCdxjLine } from './cdxj-index';
-import { scanGzipMembers } from './gzip-members';
+import { scanGzipMembers, type FilePart } from './gzip-members';
 import { ChunkedDecoder, field, parseHttpHead, parseWarcHead } from './parse-heads';
 import { checkFileRules, checkRecordFields, summarize, type RecordSummary } from './record-rules';
 import { base32, DIGEST_PREFIX } from './warc-digest';
+
+/** A WARC file inside another file: its bytes there, and its own name. */
+export interface WarcFilePart extends FilePart {
+  name: string;
+}
 
 /** Outcome of {@link verifyWarcFile}. */
 export interface WarcVerification {
@@ -27,7 +32,7 @@ const MAX_HTTP_HEAD = 1 << 20;
 const digestOf = (h: Hash) => DIGEST_PREFIX + base32(h.digest());
 
 /** Member layout from our own scan: each record must be exactly one gzip member. */
-async function checkMembers(path: string, errors: string[]): Promise<Map<number, number>> {
+async function checkMembers(path: string, errors: string[], part?: FilePart): Promise<Map<number, number>> {
   const lengths = new Map<number, number>();
   const scan = await scanGzipMembers(path, (m) => {
     lengths.set(m.offset, m.length);
@@ -39,7 +44,7 @@ async function checkMembers(path: string, errors: string[]): Promise<Map<number,
     }
     if (!m.tail.equals(CRLFCRLF)) errors.push(`member at ${m.offset}: record does not end with CRLF CRLF`);
     for (const e of checkRecordFields(head.fields)) errors.push(`member at ${m.offset}: ${e}`);
-  }, 16 * 1024);
+  }, 16 * 1024, part);
   if (scan.problem) errors.push(`gzip: ${scan.problem}`);
   return lengths;
 }
@@ -48,14 +53,16 @@ async function checkMembers(path: string, errors: string[]): Promise<Map<number,
  * Reads every record of a `.warc.gz` (or `.warc.gz.open`) with warcio and checks it: digests
  * recomputed (payload = entity body with chunking removed, content coding kept), Content-Length,
  * required fields, one record per gzip member, warcinfo first, request/response pairing, revisit
- * fields.
+ * fields. With `part`, the WARC file is those bytes of `path` (one stored in a WACZ package), named `part.name`.
  */
-export async function verifyWarcFile(path: string): Promise<WarcVerification> {
+export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise<WarcVerification> {
   const errors: string[] = [];
   const types: Record<string, number> = {};
-  const members = await checkMembers(path, errors);
+  const members = await checkMembers(path, errors, part);
   const summaries: RecordSummary[] = [];
-  const parser = new WARCParser(createReadStream(path), { parseHttp: false, keepHeadersCase: true });
+  const bytes = part ? createReadStream(path, { start: part.start, end: part.start + part.length - 1 }) : createReadStream(path);
+  const name = part?.name ?? basename(path).replace(/\.open$/, '');
+  const parser = new WARCParser(bytes, { parseHttp: false, keepHeadersCase: true });
   try {
     for await (const record of parser) {
       const where = `record ${summaries.length} at ${parser.offset}`;
@@ -63,7 +70,7 @@ export async function verifyWarcFile(path: string): Promise<WarcVerification> {
       types[type] = (types[type] ?? 0) + 1;
       const fields = [...record.warcHeaders.headers] as Array<[string, string]>;
       summaries.push(summarize(fields));
-      if (summaries.length === 1 && field(fields, 'WARC-Filename') !== basename(path).replace(/\.open$/, '')) {
+      if (summaries.length === 1 && field(fields, 'WARC-Filename') !== name) {
         errors.push(`${where}: WARC-Filename ${field(fields, 'WARC-Filename')} is not the file's name`);
       }
       const block = createHash('sha1');
@@ -111,11 +118,13 @@ export async function verifyWarcFile(path: string): Promise<WarcVerification> {
 
 /**
  * Checks that every CDXJ line's offset/length reads back one whole gzip member holding a
- * response or revisit record for that URL and date.
+ * response or revisit record for that URL and date. The WARC files an index names are in
+ * `warcs` (a folder), or where `warcs` finds them (a package's stored files).
  */
-export async function verifyCdxj(indexPath: string, warcDir: string): Promise<{ lines: number; errors: string[] }> {
+export async function verifyCdxj(indexPath: string, warcs: string | ((filename: string) => WarcFilePart & { path: string } | undefined)): Promise<{ lines: number; errors: string[] }> {
   const errors: string[] = [];
-  const handles = new Map<string, Awaited<ReturnType<typeof open>>>();
+  const locate = typeof warcs === 'string' ? (filename: string) => ({ path: join(warcs, filename), start: 0, length: Infinity }) : warcs;
+  const handles = new Map<string, { fh: Awaited<ReturnType<typeof open>>; start: number; length: number }>();
   let lines = 0;
   let previous = '';
   try {
@@ -127,14 +136,18 @@ export async function verifyCdxj(indexPath: string, warcDir: string): Promise<{ 
       const parsed = parseCdxjLine(line);
       if (!parsed) { errors.push(`line ${lines}: not CDXJ`); continue; }
       const { json } = parsed;
-      let fh = handles.get(json.filename);
-      if (!fh) {
-        fh = await open(join(warcDir, json.filename), 'r').catch(() => undefined);
-        if (!fh) { errors.push(`line ${lines}: no file ${json.filename}`); continue; }
-        handles.set(json.filename, fh);
+      let file = handles.get(json.filename);
+      if (!file) {
+        const where = locate(json.filename);
+        const fh = where && (await open(where.path, 'r').catch(() => undefined));
+        if (!where || !fh) { errors.push(`line ${lines}: no file ${json.filename}`); continue; }
+        file = { fh, start: where.start, length: where.length };
+        handles.set(json.filename, file);
       }
-      const buf = Buffer.alloc(Number(json.length));
-      await fh.read(buf, 0, buf.length, Number(json.offset));
+      const [offset, length] = [Number(json.offset), Number(json.length)];
+      if (!(offset >= 0 && length > 0 && offset + length <= file.length)) { errors.push(`line ${lines}: offset/length past the end of ${json.filename}`); continue; }
+      const buf = Buffer.alloc(length);
+      await file.fh.read(buf, 0, length, file.start + offset);
       let raw: Buffer;
       try {
         raw = gunzipSync(buf);
@@ -151,7 +164,7 @@ export async function verifyCdxj(indexPath: string, warcDir: string): Promise<{ 
       } else if ((type === 'revisit') !== (json.mime === 'warc/revisit')) errors.push(`line ${lines}: mime/type mismatch`);
     }
   } finally {
-    for (const fh of handles.values()) await fh.close();
+    for (const { fh } of handles.values()) await fh.close();
   }
   return { lines, errors };
 }

@@ -77,6 +77,7 @@ test('tidemark check passes a crawl and its WACZ as written, and finds a changed
     const errors = broken.report.files[0]!.errors.join('\n');
     assert.match(errors, /^archive\/.*\.warc\.gz: CRC-32 differs/m);
     assert.match(errors, /^archive\/.*\.warc\.gz: sha256 differs from datapackage\.json's/m);
+    assert.match(errors, /^archive\/.*\.warc\.gz: (gzip|warcio|record \d+ .*Digest)/m, 'its records were read where they lie in the package');
     writeFileSync(join(base, 'text.wacz'), 'not a zip');
     const notZip = await check(join(base, 'text.wacz'));
     assert.equal(notZip.code, 1);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,36 @@ async function verifyDir(dir: string) {
   }
   const cdx = await verifyCdxj(join(dir, 'index.cdxj'), dir);
   assert.deepEqual(cdx.errors, []);
+  await verifyInsideAnotherFile(dir, warcs, totals);
   return { warcs, totals, cdxLines: cdx.lines };
+}
+
+/**
+ * The same files read where they lie inside one larger file, between other bytes, as a WACZ
+ * package stores them: the same records, and every index line found there.
+ */
+async function verifyInsideAnotherFile(dir: string, warcs: string[], totals: Record<string, number>) {
+  const parts: Buffer[] = [randomBytes(37)];
+  const places = new Map<string, { path: string; name: string; start: number; length: number }>();
+  const container = join(dir, 'container.bin');
+  let at = 37;
+  for (const name of warcs) {
+    const bytes = readFileSync(join(dir, name));
+    places.set(name, { path: container, name, start: at, length: bytes.length });
+    parts.push(bytes, randomBytes(11));
+    at += bytes.length + 11;
+  }
+  writeFileSync(container, Buffer.concat(parts));
+  const inside: Record<string, number> = {};
+  for (const place of places.values()) {
+    const v = await verifyWarcFile(container, place);
+    assert.deepEqual(v.errors, [], `${place.name} inside another file`);
+    for (const [t, n] of Object.entries(v.types)) inside[t] = (inside[t] ?? 0) + n;
+  }
+  assert.deepEqual(inside, totals);
+  const cdx = await verifyCdxj(join(dir, 'index.cdxj'), (filename) => places.get(filename));
+  assert.deepEqual(cdx.errors, []);
+  rmSync(container);
 }
 
 test('a crawl of a few hundred captures: rotation, revisits, chunked origins, truncation, a 5 MB spooled body', async () => {
