@@ -63,6 +63,8 @@ export interface FileCheck extends CheckTarget {
   /** A package's files. */
   files?: number;
   errors: string[];
+  /** Departures from WARC/1.1 that other tools' files commonly make, without damage: they do not fail the check. */
+  warnings: string[];
 }
 
 /** Checks one file; an unreadable one is a failed check, not an exception. */
@@ -70,32 +72,39 @@ export async function checkFile(target: CheckTarget): Promise<FileCheck> {
   try {
     if (target.kind === 'warc') {
       const v = await verifyWarcFile(target.path);
-      return { ...target, count: v.records, types: v.types, errors: v.errors };
+      return { ...target, count: v.records, types: v.types, errors: v.errors, warnings: v.warnings };
     }
     if (target.kind === 'wacz') {
       const v = await verifyWacz(target.path);
-      return { ...target, count: v.records, types: v.types, files: v.files, errors: v.errors };
+      return { ...target, count: v.records, types: v.types, files: v.files, errors: v.errors, warnings: v.warnings };
     }
     // An index names its WARC files relative to its own folder.
     const v = await verifyCdxj(target.path, dirname(target.path));
-    return { ...target, count: v.lines, errors: v.errors };
+    return { ...target, count: v.lines, errors: v.errors, warnings: [] };
   } catch (err) {
-    return { ...target, count: 0, errors: [`cannot be read: ${(err as Error).message}`] };
+    return { ...target, count: 0, errors: [`cannot be read: ${(err as Error).message}`], warnings: [] };
   }
 }
 
-/** Problems listed per file in the text report; the rest are counted. */
+/** Problems (and warnings) listed per file in the text report; the rest are counted. */
 const SHOWN_ERRORS = 10;
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+
+/** The first SHOWN_ERRORS of `items`, indented, and how many more there are. */
+function listed(items: readonly string[], prefix = ''): string[] {
+  const lines = items.slice(0, SHOWN_ERRORS).map((e) => `      ${prefix}${e}`);
+  if (items.length > SHOWN_ERRORS) lines.push(`      … and ${(items.length - SHOWN_ERRORS).toLocaleString('en')} more (--json lists them all)`);
+  return lines;
+}
 
 /** One file's lines of the text report. */
 export function formatFileCheck(c: FileCheck): string[] {
   const records = `${c.count.toLocaleString('en')} records${c.types ? ` (${Object.entries(c.types).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')})` : ''}`;
   const what = c.kind === 'cdxj' ? `${c.count.toLocaleString('en')} index lines` : c.kind === 'wacz' ? `${(c.files ?? 0).toLocaleString('en')} files, ${records}` : records;
-  if (!c.errors.length) return [`ok    ${c.path}: ${what}`];
-  const lines = [`FAIL  ${c.path}: ${what}, ${c.errors.length.toLocaleString('en')} problem${c.errors.length === 1 ? '' : 's'}`];
-  lines.push(...c.errors.slice(0, SHOWN_ERRORS).map((e) => `      ${e}`));
-  if (c.errors.length > SHOWN_ERRORS) lines.push(`      … and ${(c.errors.length - SHOWN_ERRORS).toLocaleString('en')} more (--json lists them all)`);
-  return lines;
+  const warned = c.warnings.length ? `, ${plural(c.warnings.length, 'warning')}` : '';
+  if (!c.errors.length) return [`ok    ${c.path}: ${what}${warned}`, ...listed(c.warnings, 'warning: ')];
+  return [`FAIL  ${c.path}: ${what}, ${plural(c.errors.length, 'problem')}${warned}`, ...listed(c.errors), ...listed(c.warnings, 'warning: ')];
 }
 
 const nodeFs: PathLister = {

@@ -31,6 +31,8 @@ export interface WaczVerification {
   types: Record<string, number>;
   records: number;
   errors: string[];
+  /** Its WARC files' warnings (WarcVerification.warnings). */
+  warnings: string[];
 }
 
 const ARCHIVE = /^archive\/[^/]+\.warc(\.gz)?$/;
@@ -161,6 +163,7 @@ function readEntry(zip: ZipFile, entry: Entry, to: string | null): Promise<{ byt
 export async function verifyWacz(path: string): Promise<WaczVerification> {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-wacz-'));
   const errors: string[] = [];
+  const warnings: string[] = [];
   const types: Record<string, number> = {};
   let records = 0;
   try {
@@ -169,7 +172,7 @@ export async function verifyWacz(path: string): Promise<WaczVerification> {
     try {
       ({ entries, warcs } = await readEntries(path, dir, errors));
     } catch (err) {
-      return { files: 0, types, records, errors: [`not a readable ZIP file: ${(err as Error).message}`] };
+      return { files: 0, types, records, errors: [`not a readable ZIP file: ${(err as Error).message}`], warnings };
     }
     const text = (name: string) => (entries.has(name) ? readFileSync(join(dir, name), 'utf8') : undefined);
     errors.push(...checkManifest(entries, text('datapackage.json'), text('datapackage-digest.json')));
@@ -178,6 +181,7 @@ export async function verifyWacz(path: string): Promise<WaczVerification> {
       records += v.records;
       for (const [t, n] of Object.entries(v.types)) types[t] = (types[t] ?? 0) + n;
       errors.push(...v.errors.map((e) => `${name}: ${e}`));
+      warnings.push(...v.warnings.map((w) => `${name}: ${w}`));
     }
     // An index names WARC files as they are under archive/. Compressed indexes (.idx with .cdx.gz) are not read here.
     const byFilename = new Map([...warcs.values()].map((w) => [w.name, w]));
@@ -185,7 +189,7 @@ export async function verifyWacz(path: string): Promise<WaczVerification> {
       const v = await verifyCdxj(join(dir, name), (filename) => byFilename.get(filename));
       errors.push(...v.errors.map((e) => `${name}: ${e}`));
     }
-    return { files: entries.size, types, records, errors };
+    return { files: entries.size, types, records, errors, warnings };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,8 +13,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const RECORD_ID = /^<urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}>$/i;
 const DIGEST = /^sha1:[A-Z2-7]{32}$/;
 
-/** The rules every single record header must follow. */
-export function checkRecordFields(fields: WarcFields): string[] {
+/**
+ * The rules every single record header must follow. `version` is the record's first line: WARC/1.0's
+ * grammar showed WARC-Target-URI in angle brackets, which some writers (GNU wget) still follow and
+ * readers strip; WARC/1.1 made the URI bare.
+ */
+export function checkRecordFields(fields: WarcFields, version = 'WARC/1.1'): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const [name] of fields) {
@@ -35,7 +39,10 @@ export function checkRecordFields(fields: WarcFields): string[] {
   if (type === 'warcinfo' && target !== undefined) errors.push('WARC-Target-URI on warcinfo');
   if (type && TARGETED.has(type)) {
     if (!target) errors.push(`no WARC-Target-URI on ${type}`);
-    else if (target.startsWith('<') || /\s/.test(target)) errors.push(`WARC-Target-URI not bare: ${target}`);
+    else {
+      const uri = version === 'WARC/1.0' && /^<[^<>]*>$/.test(target) ? target.slice(1, -1) : target;
+      if (uri.startsWith('<') || /\s/.test(uri)) errors.push(`WARC-Target-URI not bare: ${target}`);
+    }
   }
   for (const name of ['WARC-Block-Digest', 'WARC-Payload-Digest']) {
     const d = field(fields, name);
@@ -90,22 +97,28 @@ export function summarize(fields: WarcFields): RecordSummary {
 
 /**
  * Rules across the records of one file: warcinfo first, unique ids, WARC-Warcinfo-ID pointing
- * at this file's warcinfo, each request paired with its response/revisit (same date and URI).
+ * at this file's warcinfo, each request paired with its response/revisit (same date and URI). The
+ * pair may be linked from either side: Tidemark names the response in the request, wget the
+ * request in the response.
  */
 export function checkFileRules(records: RecordSummary[]): string[] {
   const errors: string[] = [];
   if (!records.length) return ['empty file'];
   if (records[0].type !== 'warcinfo') errors.push(`first record is ${records[0].type}, not warcinfo`);
   const byId = new Map<string, RecordSummary>();
+  /** Who names each record in its WARC-Concurrent-To. */
+  const namedBy = new Map<string, RecordSummary[]>();
   for (const r of records) {
     if (byId.has(r.id)) errors.push(`duplicate record id ${r.id}`);
     byId.set(r.id, r);
+    for (const id of r.concurrentTo) namedBy.set(id, [...(namedBy.get(id) ?? []), r]);
   }
   for (const r of records) {
     if (r.type === 'warcinfo') continue;
     if (r.warcinfoId && byId.get(r.warcinfoId)?.type !== 'warcinfo') errors.push(`${r.id}: WARC-Warcinfo-ID not in this file`);
     if (r.type !== 'request') continue;
-    const partner = r.concurrentTo.map((id) => byId.get(id)).find((p) => p && (p.type === 'response' || p.type === 'revisit'));
+    const linked = [...r.concurrentTo.map((id) => byId.get(id)), ...(namedBy.get(r.id) ?? [])];
+    const partner = linked.find((p) => p && (p.type === 'response' || p.type === 'revisit'));
     if (!partner) errors.push(`request ${r.id} has no concurrent response/revisit`);
     else if (partner.date !== r.date || partner.target !== r.target) {
       errors.push(`request ${r.id} and its response differ in WARC-Date or WARC-Target-URI`);

@@ -24,6 +24,8 @@ export interface WarcFilePart extends FilePart {
 export interface WarcVerification {
   records: number;
   errors: string[];
+  /** What departs from WARC/1.1 the way other tools' files commonly do, without damage: reported, not failed. */
+  warnings: string[];
   types: Record<string, number>;
 }
 
@@ -43,7 +45,7 @@ async function checkMembers(path: string, errors: string[], part?: FilePart): Pr
       errors.push(`member at ${m.offset}: holds ${m.rawLength} bytes, one record needs ${head.headerLength + cl + 4}`);
     }
     if (!m.tail.equals(CRLFCRLF)) errors.push(`member at ${m.offset}: record does not end with CRLF CRLF`);
-    for (const e of checkRecordFields(head.fields)) errors.push(`member at ${m.offset}: ${e}`);
+    for (const e of checkRecordFields(head.fields, head.version)) errors.push(`member at ${m.offset}: ${e}`);
   }, 16 * 1024, part);
   if (scan.problem) errors.push(`gzip: ${scan.problem}`);
   return lengths;
@@ -57,6 +59,7 @@ async function checkMembers(path: string, errors: string[], part?: FilePart): Pr
  */
 export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise<WarcVerification> {
   const errors: string[] = [];
+  const warnings: string[] = [];
   const types: Record<string, number> = {};
   const members = await checkMembers(path, errors, part);
   const summaries: RecordSummary[] = [];
@@ -77,8 +80,10 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
       const payload = createHash('sha1');
       const http = record.warcContentType?.startsWith('application/http') ?? false;
       let headBuf: Buffer | null = http ? Buffer.alloc(0) : null;
-      // A chunked body is de-chunked as it streams: its payload digest is of the entity body.
+      // A chunked body is de-chunked as it streams: its payload digest is of the entity body. The
+      // chunked bytes are digested too: wget, wpull and older Heritrix digest those instead.
       let dechunker: ChunkedDecoder | null = null;
+      let chunkedBytes: Hash | null = null;
       let total = 0;
       for await (const c of record.reader) {
         let chunk: Buffer = Buffer.from(c);
@@ -91,12 +96,15 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
           // Only a response holds a payload: a revisit of one that came chunked keeps its head alone.
           if (type === 'response' && /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '')) {
             dechunker = new ChunkedDecoder((data) => payload.update(data));
+            chunkedBytes = createHash('sha1');
           }
           chunk = end < 0 ? Buffer.alloc(0) : headBuf.subarray(end + 4);
           headBuf = null;
         }
-        if (dechunker) dechunker.push(chunk);
-        else payload.update(chunk);
+        if (dechunker) {
+          dechunker.push(chunk);
+          chunkedBytes!.update(chunk);
+        } else payload.update(chunk);
       }
       const cl = Number(record.warcContentLength);
       if (total !== cl) errors.push(`${where}: Content-Length ${cl} but block has ${total} bytes`);
@@ -104,7 +112,10 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
       if (bd && bd !== digestOf(block)) errors.push(`${where}: WARC-Block-Digest mismatch`);
       const pd = field(fields, 'WARC-Payload-Digest');
       if (dechunker && !dechunker.complete) errors.push(`${where}: broken chunked body`);
-      if (pd && type === 'response' && pd !== digestOf(payload)) errors.push(`${where}: WARC-Payload-Digest mismatch`);
+      if (pd && type === 'response' && pd !== digestOf(payload)) {
+        if (chunkedBytes && pd === digestOf(chunkedBytes)) warnings.push(`${where}: WARC-Payload-Digest is of the chunked body, not of the entity body`);
+        else errors.push(`${where}: WARC-Payload-Digest mismatch`);
+      }
       const memberLength = members.get(parser.offset);
       if (memberLength === undefined) errors.push(`${where}: not at a gzip member boundary`);
       else if (memberLength !== parser.recordLength) errors.push(`${where}: member length differs from warcio's`);
@@ -113,7 +124,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
     errors.push(`warcio could not read the file: ${(err as Error).message}`);
   }
   errors.push(...checkFileRules(summaries));
-  return { records: summaries.length, errors, types };
+  return { records: summaries.length, errors, warnings, types };
 }
 
 /**

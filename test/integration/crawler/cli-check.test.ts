@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { startFixtureSite } from '../../support/fixture-site';
 import { runCli } from '../../support/run-cli';
 
 interface CheckReport {
   ok: boolean;
-  files: { path: string; kind: 'warc' | 'cdxj' | 'wacz'; count: number; types?: Record<string, number>; files?: number; errors: string[] }[];
+  files: { path: string; kind: 'warc' | 'cdxj' | 'wacz'; count: number; types?: Record<string, number>; files?: number; errors: string[]; warnings: string[] }[];
 }
 
 async function check(...paths: string[]): Promise<{ code: number | null; report: CheckReport; stderr: string }> {
@@ -29,7 +31,7 @@ test('tidemark check passes a crawl and its WACZ as written, and finds a changed
     const whole = await check(out);
     assert.equal(whole.code, 0, JSON.stringify(whole.report));
     assert.equal(whole.report.ok, true);
-    assert.deepEqual(whole.report.files.map((f) => [f.kind, f.errors]), [['warc', []], ['cdxj', []], ['wacz', []]]);
+    assert.deepEqual(whole.report.files.map((f) => [f.kind, f.errors, f.warnings]), [['warc', [], []], ['cdxj', [], []], ['wacz', [], []]]);
     const [w, index, wacz] = whole.report.files;
     assert.equal(w!.count, Object.values(w!.types!).reduce((a, b) => a + b, 0));
     assert.equal(index!.count, (w!.types!.response ?? 0) + (w!.types!.revisit ?? 0), 'one index line per response or revisit');
@@ -88,6 +90,30 @@ test('tidemark check passes a crawl and its WACZ as written, and finds a changed
     assert.match(none.stderr, /nowhere: no such file or folder/);
   } finally {
     rmSync(base, { recursive: true, force: true });
+    await site.close();
+  }
+});
+
+test("tidemark check accepts GNU wget's WARC file, written the WARC/1.0 way", { timeout: 90_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 6 });
+  const dir = mkdtempSync(join(tmpdir(), 'tm-check-wget-'));
+  try {
+    // Run beside this process, whose event loop serves the site.
+    await promisify(execFile)('wget', ['-q', '--recursive', '--level=1', '--warc-file=wget', `${site.origin}/`], { cwd: dir });
+    const text = gunzipSync(readFileSync(join(dir, 'wget.warc.gz'))).toString('latin1');
+    // What makes it another tool's: WARC/1.0, bracketed target URIs, the pair linked from the response.
+    assert.match(text, /^WARC\/1\.0\r\n/);
+    assert.match(text, /^WARC-Target-URI: <http:\/\/127\.0\.0\.1:\d+\/>\r$/m);
+    assert.match(text, /WARC-Type: response\r\n(?:[^\r]*\r\n)*?WARC-Concurrent-To: /);
+    const { code, report } = await check(join(dir, 'wget.warc.gz'));
+    assert.equal(code, 0, report.files[0]?.errors.join('\n'));
+    assert.ok(report.files[0]!.types!.response! >= 4, 'robots.txt, the home page and the pages it links to');
+    // The site sends its pages chunked, and wget digests the chunked bytes, not the entity body as WARC/1.1 says.
+    const warnings = report.files[0]!.warnings;
+    assert.ok(warnings.length >= 3, warnings.join('\n'));
+    assert.ok(warnings.every((w) => /WARC-Payload-Digest is of the chunked body, not of the entity body/.test(w)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
     await site.close();
   }
 });

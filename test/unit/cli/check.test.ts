@@ -35,16 +35,19 @@ test('files are taken by their names; each path that cannot be checked is named'
 });
 
 test('the report says ok with the record types, or FAIL with the first ten problems and how many more', () => {
-  assert.deepEqual(formatFileCheck({ path: 'a.warc.gz', kind: 'warc', count: 1200, types: { warcinfo: 1, response: 1199 }, errors: [] }), [
+  assert.deepEqual(formatFileCheck({ path: 'a.warc.gz', kind: 'warc', count: 1200, types: { warcinfo: 1, response: 1199 }, errors: [], warnings: [] }), [
     'ok    a.warc.gz: 1,200 records (warcinfo 1, response 1,199)',
   ]);
   const errors = Array.from({ length: 12 }, (_, i) => `record ${i}: WARC-Block-Digest mismatch`);
-  assert.deepEqual(formatFileCheck({ path: 'c.wacz', kind: 'wacz', count: 3, files: 5, types: { warcinfo: 1, response: 2 }, errors: [] }), [
+  assert.deepEqual(formatFileCheck({ path: 'c.wacz', kind: 'wacz', count: 3, files: 5, types: { warcinfo: 1, response: 2 }, errors: [], warnings: [] }), [
     'ok    c.wacz: 5 files, 3 records (warcinfo 1, response 2)',
   ]);
-  const lines = formatFileCheck({ path: 'index.cdxj', kind: 'cdxj', count: 40, errors });
+  const lines = formatFileCheck({ path: 'index.cdxj', kind: 'cdxj', count: 40, errors, warnings: [] });
   assert.equal(lines[0], 'FAIL  index.cdxj: 40 index lines, 12 problems');
   assert.equal(lines.length, 1 + 10 + 1);
   assert.equal(lines[10], '      record 9: WARC-Block-Digest mismatch');
   assert.match(lines[11]!, /… and 2 more/);
+  // Warnings (another tool's way, no damage) leave the file ok.
+  const warned = formatFileCheck({ path: 'w.warc.gz', kind: 'warc', count: 3, errors: [], warnings: ['record 2 at 817: WARC-Payload-Digest is of the chunked body'] });
+  assert.deepEqual(warned, ['ok    w.warc.gz: 3 records, 1 warning', '      warning: record 2 at 817: WARC-Payload-Digest is of the chunked body']);
 });

@@ -108,6 +108,13 @@ test('the record rules accept what the builders make and catch what they must no
   for (const e of ['repeated field', 'bad WARC-Record-ID', 'bad WARC-Date', 'Target-URI on warcinfo', 'without Content-Type', 'without WARC-Filename']) {
     assert.match(errors, new RegExp(e));
   }
+  // WARC/1.0's grammar showed the target URI in angle brackets (GNU wget writes them); 1.1 made it bare.
+  const bracketed = good.map(([n, v]): [string, string] => [n, n === 'WARC-Target-URI' ? `<${v}>` : v]);
+  assert.deepEqual(checkRecordFields(bracketed, 'WARC/1.0'), []);
+  assert.match(checkRecordFields(bracketed, 'WARC/1.1').join(), /WARC-Target-URI not bare/);
+  assert.match(checkRecordFields(bracketed).join(), /WARC-Target-URI not bare/, 'WARC/1.1 unless told');
+  const spaced = good.map(([n, v]): [string, string] => [n, n === 'WARC-Target-URI' ? `<http://a/ b>` : v]);
+  assert.match(checkRecordFields(spaced, 'WARC/1.0').join(), /not bare/);
 });
 
 test('file rules: warcinfo first, requests paired with a response of the same date and URI', () => {
@@ -120,4 +127,9 @@ test('file rules: warcinfo first, requests paired with a response of the same da
   assert.match(checkFileRules([info, lonely]).join(), /no concurrent response/);
   const otherDate = { ...req, date: '2024-05-06T07:08:10Z' };
   assert.match(checkFileRules([info, resp, otherDate]).join(), /differ/);
+  // wget links the pair from the response's side.
+  const wgetRequest = { ...req, concurrentTo: [] };
+  const wgetResponse = { ...resp, concurrentTo: [req.id] };
+  assert.deepEqual(checkFileRules([info, wgetRequest, wgetResponse]), []);
+  assert.match(checkFileRules([info, wgetRequest, { ...wgetResponse, date: otherDate.date }]).join(), /differ/);
 });
