@@ -30,11 +30,32 @@ export interface WarcVerification {
 }
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
+
+/** Problems kept per file and kind: a file broken throughout would otherwise fill memory with messages. */
+const MAX_LISTED = 1000;
+
+/** A file's problems (or warnings), the first MAX_LISTED kept and the rest counted. */
+class ProblemList {
+  private readonly items: string[] = [];
+  private more = 0;
+
+  push(...problems: string[]): void {
+    for (const p of problems) {
+      if (this.items.length < MAX_LISTED) this.items.push(p);
+      else this.more += 1;
+    }
+  }
+
+  /** The problems kept, and a last line counting the others. */
+  list(): string[] {
+    return this.more ? [...this.items, `… and ${this.more.toLocaleString('en')} more not listed`] : this.items;
+  }
+}
 const MAX_HTTP_HEAD = 1 << 20;
 const digestOf = (h: Hash) => DIGEST_PREFIX + base32(h.digest());
 
 /** Member layout from our own scan: each record must be exactly one gzip member. */
-async function checkMembers(path: string, errors: string[], part?: FilePart): Promise<Map<number, number>> {
+async function checkMembers(path: string, errors: ProblemList, part?: FilePart): Promise<Map<number, number>> {
   const lengths = new Map<number, number>();
   const scan = await scanGzipMembers(path, (m) => {
     lengths.set(m.offset, m.length);
@@ -58,8 +79,8 @@ async function checkMembers(path: string, errors: string[], part?: FilePart): Pr
  * fields. With `part`, the WARC file is those bytes of `path` (one stored in a WACZ package), named `part.name`.
  */
 export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise<WarcVerification> {
-  const errors: string[] = [];
-  const warnings: string[] = [];
+  const errors = new ProblemList();
+  const warnings = new ProblemList();
   const types: Record<string, number> = {};
   const members = await checkMembers(path, errors, part);
   const summaries: RecordSummary[] = [];
@@ -124,7 +145,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
     errors.push(`warcio could not read the file: ${(err as Error).message}`);
   }
   errors.push(...checkFileRules(summaries));
-  return { records: summaries.length, errors, warnings, types };
+  return { records: summaries.length, errors: errors.list(), warnings: warnings.list(), types };
 }
 
 /**
@@ -133,7 +154,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
  * `warcs` (a folder), or where `warcs` finds them (a package's stored files).
  */
 export async function verifyCdxj(indexPath: string, warcs: string | ((filename: string) => WarcFilePart & { path: string } | undefined)): Promise<{ lines: number; errors: string[] }> {
-  const errors: string[] = [];
+  const errors = new ProblemList();
   const locate = typeof warcs === 'string' ? (filename: string) => ({ path: join(warcs, filename), start: 0, length: Infinity }) : warcs;
   const handles = new Map<string, { fh: Awaited<ReturnType<typeof open>>; start: number; length: number }>();
   let lines = 0;
@@ -177,5 +198,5 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
   } finally {
     for (const { fh } of handles.values()) await fh.close();
   }
-  return { lines, errors };
+  return { lines, errors: errors.list() };
 }
