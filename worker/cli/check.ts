@@ -67,15 +67,15 @@ export interface FileCheck extends CheckTarget {
   warnings: string[];
 }
 
-/** Checks one file; an unreadable one is a failed check, not an exception. */
-export async function checkFile(target: CheckTarget): Promise<FileCheck> {
+/** Checks one file; an unreadable one is a failed check, not an exception. `onProgress`: 0 to 1 (WARC files and packages). */
+export async function checkFile(target: CheckTarget, onProgress?: (fraction: number) => void): Promise<FileCheck> {
   try {
     if (target.kind === 'warc') {
-      const v = await verifyWarcFile(target.path);
+      const v = await verifyWarcFile(target.path, undefined, onProgress);
       return { ...target, count: v.records, types: v.types, errors: v.errors, warnings: v.warnings };
     }
     if (target.kind === 'wacz') {
-      const v = await verifyWacz(target.path);
+      const v = await verifyWacz(target.path, onProgress);
       return { ...target, count: v.records, types: v.types, files: v.files, errors: v.errors, warnings: v.warnings };
     }
     // An index names its WARC files relative to its own folder.
@@ -118,6 +118,20 @@ const nodeFs: PathLister = {
   list: (dir) => readdirSync(dir),
 };
 
+/** A file's progress on the terminal, one line rewritten at most 4 times a second: large files take minutes. */
+function progressMeter(path: string): { show: (fraction: number) => void; clear: () => void } {
+  let last = 0;
+  return {
+    show(fraction) {
+      const now = Date.now();
+      if (now - last < 250) return;
+      last = now;
+      process.stderr.write(`\r\x1b[Kchecking ${path}: ${Math.floor(fraction * 100)}%`);
+    },
+    clear: () => process.stderr.write('\r\x1b[K'),
+  };
+}
+
 /** Runs `tidemark check`: 0 when every file passes, 1 when one does not, 2 when a path cannot be checked. */
 export async function runCheck(cmd: CheckCommand): Promise<number> {
   const { targets, problems } = checkTargets(cmd.paths, nodeFs);
@@ -127,7 +141,9 @@ export async function runCheck(cmd: CheckCommand): Promise<number> {
   }
   const results: FileCheck[] = [];
   for (const target of targets) {
-    const result = await checkFile(target);
+    const meter = !cmd.json && process.stderr.isTTY ? progressMeter(target.path) : undefined;
+    const result = await checkFile(target, meter?.show);
+    meter?.clear();
     results.push(result);
     // Reported as each file is done: a crawl's files can take minutes to read.
     if (!cmd.json) console.log(formatFileCheck(result).join('\n'));

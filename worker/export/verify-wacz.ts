@@ -6,7 +6,7 @@
  * checked where they lie in the package: a package of many gigabytes needs no room to be unpacked.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Transform, Writable } from 'node:stream';
@@ -93,7 +93,9 @@ type WarcPlace = WarcFilePart & { path: string };
  * Reads every entry (CRC-32, size and sha256 measured on the way): stored WARC files in place,
  * the others unpacked to `dir`. A bad entry is an error; the others are still read.
  */
-async function readEntries(zipPath: string, dir: string, errors: string[]): Promise<{ entries: Map<string, WaczEntry>; warcs: Map<string, WarcPlace> }> {
+async function readEntries(
+  zipPath: string, dir: string, errors: string[], onBytes: (n: number) => void,
+): Promise<{ entries: Map<string, WaczEntry>; warcs: Map<string, WarcPlace> }> {
   const entries = new Map<string, WaczEntry>();
   const warcs = new Map<string, WarcPlace>();
   const zip = await new Promise<ZipFile>((resolve, reject) =>
@@ -109,7 +111,7 @@ async function readEntries(zipPath: string, dir: string, errors: string[]): Prom
       }
       const stored = entry.compressionMethod === 0;
       const inPlace = stored && ARCHIVE.test(name);
-      readEntry(zip, entry, inPlace ? null : join(dir, name)).then(
+      readEntry(zip, entry, inPlace ? null : join(dir, name), onBytes).then(
         async (read) => {
           if (read.crc !== entry.crc32) errors.push(`${name}: CRC-32 differs from the ZIP's directory (the entry is damaged)`);
           entries.set(name, { bytes: read.bytes, sha256: read.sha256, stored });
@@ -133,7 +135,7 @@ async function readEntries(zipPath: string, dir: string, errors: string[]): Prom
 }
 
 /** Reads an entry, to the file `to` or (null) only to measure it. */
-function readEntry(zip: ZipFile, entry: Entry, to: string | null): Promise<{ bytes: number; sha256: string; crc: number }> {
+function readEntry(zip: ZipFile, entry: Entry, to: string | null, onBytes: (n: number) => void): Promise<{ bytes: number; sha256: string; crc: number }> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => {
       if (err) return reject(err);
@@ -146,6 +148,7 @@ function readEntry(zip: ZipFile, entry: Entry, to: string | null): Promise<{ byt
           hash.update(chunk);
           crc = crc32(chunk, crc);
           bytes += chunk.length;
+          onBytes(chunk.length);
           done(null, chunk);
         },
       });
@@ -160,7 +163,7 @@ function readEntry(zip: ZipFile, entry: Entry, to: string | null): Promise<{ byt
  * folder (removed after). Never throws for a bad package: what is wrong is in `errors`, each naming
  * the file inside it.
  */
-export async function verifyWacz(path: string): Promise<WaczVerification> {
+export async function verifyWacz(path: string, onProgress?: (fraction: number) => void): Promise<WaczVerification> {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-wacz-'));
   const errors: string[] = [];
   const warnings: string[] = [];
@@ -170,14 +173,20 @@ export async function verifyWacz(path: string): Promise<WaczVerification> {
     let entries: Map<string, WaczEntry>;
     let warcs: Map<string, WarcPlace>;
     try {
-      ({ entries, warcs } = await readEntries(path, dir, errors));
+      // Progress by bytes read: every entry once, then each WARC file twice (verifyWarcFile).
+      const zipBytes = statSync(path).size;
+      let read = 0;
+      ({ entries, warcs } = await readEntries(path, dir, errors, (n) => onProgress?.(Math.min(1, (read += n) / zipBytes) / 3)));
     } catch (err) {
       return { files: 0, types, records, errors: [`not a readable ZIP file: ${(err as Error).message}`], warnings };
     }
     const text = (name: string) => (entries.has(name) ? readFileSync(join(dir, name), 'utf8') : undefined);
     errors.push(...checkManifest(entries, text('datapackage.json'), text('datapackage-digest.json')));
+    const warcBytes = [...warcs.values()].reduce((sum, w) => sum + w.length, 0);
+    let done = 0;
     for (const [name, place] of [...warcs].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const v = await verifyWarcFile(place.path, place);
+      const v = await verifyWarcFile(place.path, place, (f) => onProgress?.(1 / 3 + ((2 / 3) * (done + f * place.length)) / Math.max(1, warcBytes)));
+      done += place.length;
       records += v.records;
       for (const [t, n] of Object.entries(v.types)) types[t] = (types[t] ?? 0) + n;
       errors.push(...v.errors.map((e) => `${name}: ${e}`));

@@ -4,7 +4,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -55,10 +55,11 @@ const MAX_HTTP_HEAD = 1 << 20;
 const digestOf = (h: Hash) => DIGEST_PREFIX + base32(h.digest());
 
 /** Member layout from our own scan: each record must be exactly one gzip member. */
-async function checkMembers(path: string, errors: ProblemList, part?: FilePart): Promise<Map<number, number>> {
+async function checkMembers(path: string, errors: ProblemList, part: FilePart | undefined, onScanned: (end: number) => void): Promise<Map<number, number>> {
   const lengths = new Map<number, number>();
   const scan = await scanGzipMembers(path, (m) => {
     lengths.set(m.offset, m.length);
+    onScanned(m.offset + m.length);
     const head = parseWarcHead(m.head);
     if (!head) return void errors.push(`member at ${m.offset}: no WARC header`);
     const cl = Number(field(head.fields, 'Content-Length'));
@@ -76,13 +77,16 @@ async function checkMembers(path: string, errors: ProblemList, part?: FilePart):
  * Reads every record of a `.warc.gz` (or `.warc.gz.open`) with warcio and checks it: digests
  * recomputed (payload = entity body with chunking removed, content coding kept), Content-Length,
  * required fields, one record per gzip member, warcinfo first, request/response pairing, revisit
- * fields. With `part`, the WARC file is those bytes of `path` (one stored in a WACZ package), named `part.name`.
+ * fields. With `part`, the WARC file is those bytes of `path` (one stored in a WACZ package), named
+ * `part.name`. `onProgress` hears the share of the work done, 0 to 1 (the file is read twice).
  */
-export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise<WarcVerification> {
+export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgress?: (fraction: number) => void): Promise<WarcVerification> {
   const errors = new ProblemList();
   const warnings = new ProblemList();
   const types: Record<string, number> = {};
-  const members = await checkMembers(path, errors, part);
+  const size = part?.length ?? (await stat(path)).size;
+  const progress = (bytes: number) => onProgress?.(size > 0 ? Math.min(1, bytes / (2 * size)) : 1);
+  const members = await checkMembers(path, errors, part, progress);
   const summaries: RecordSummary[] = [];
   const bytes = part ? createReadStream(path, { start: part.start, end: part.start + part.length - 1 }) : createReadStream(path);
   const name = part?.name ?? basename(path).replace(/\.open$/, '');
@@ -140,11 +144,13 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart): Promise
       const memberLength = members.get(parser.offset);
       if (memberLength === undefined) errors.push(`${where}: not at a gzip member boundary`);
       else if (memberLength !== parser.recordLength) errors.push(`${where}: member length differs from warcio's`);
+      progress(size + parser.offset + parser.recordLength);
     }
   } catch (err) {
     errors.push(`warcio could not read the file: ${(err as Error).message}`);
   }
   errors.push(...checkFileRules(summaries));
+  onProgress?.(1);
   return { records: summaries.length, errors: errors.list(), warnings: warnings.list(), types };
 }
 

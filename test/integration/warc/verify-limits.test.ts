@@ -33,3 +33,19 @@ test('a file broken in every record lists its first thousand problems and counts
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a long check reports its progress: the member scan to one half, the records to the whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-progress-'));
+  try {
+    const path = join(dir, 'broken.warc.gz');
+    writeFileSync(path, Buffer.concat(Array.from({ length: 200 }, (_, i) => bracketedRecord(i))));
+    const seen: number[] = [];
+    await verifyWarcFile(path, undefined, (f) => seen.push(f));
+    assert.ok(seen.length >= 400, `one report per member and per record, got ${seen.length}`);
+    assert.ok(seen.every((f, i) => f >= (seen[i - 1] ?? 0) && f <= 1), 'never backwards, never past the end');
+    assert.equal(seen.filter((f) => f <= 0.5).length >= 200, true, 'the scan fills the first half');
+    assert.equal(seen.at(-1), 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
