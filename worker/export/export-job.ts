@@ -47,11 +47,19 @@ function selectionOf(text: string | null): CollectionSelection | null {
 export async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void): Promise<ExportedFile[]> {
   const totalBytes = names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0) || 1;
   let doneBytes = 0;
+  // Within a file too (a WARC file of a gigabyte takes a while to read), but once a percent.
+  let reported = 0;
+  const within = (fraction: number) => {
+    if (fraction - reported < 0.01) return;
+    reported = fraction;
+    onProgress(fraction);
+  };
   const files: ExportedFile[] = [];
   for (const name of names) {
     const path = join(dir, name);
     if (name.endsWith('.warc.gz')) {
-      const check = await verifyWarcFile(path);
+      const size = statSync(path).size;
+      const check = await verifyWarcFile(path, undefined, (f) => within((doneBytes + f * size) / totalBytes));
       if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
     } else if (name === INDEX_NAME) {
       const check = await verifyCdxj(path, dir);

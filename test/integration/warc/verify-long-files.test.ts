@@ -5,17 +5,25 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { listVerified } from '../../../worker/export/export-job';
 import { verifyWarcFile } from '../../../worker/warc';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 
-/** A WARC/1.1 resource record whose target URI is bracketed, as only WARC/1.0 allowed: one problem each. */
-function bracketedRecord(i: number): Buffer {
-  const block = Buffer.from(`record ${i}`);
-  const head = [
-    'WARC/1.1', 'WARC-Type: resource', `WARC-Record-ID: <urn:uuid:${randomUUID()}>`, 'WARC-Date: 2026-11-25T00:00:00Z',
-    `WARC-Target-URI: <http://example.org/${i}>`, 'Content-Type: text/plain', `WARC-Block-Digest: ${sha1Digest(block)}`, `Content-Length: ${block.length}`,
-  ].join('\r\n');
+/** One gzipped WARC/1.1 record. */
+function record(fields: string[], block: Buffer): Buffer {
+  const head = ['WARC/1.1', `WARC-Record-ID: <urn:uuid:${randomUUID()}>`, 'WARC-Date: 2026-11-25T00:00:00Z', ...fields,
+    `WARC-Block-Digest: ${sha1Digest(block)}`, `Content-Length: ${block.length}`].join('\r\n');
   return gzipSync(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
+}
+
+/** A resource record whose target URI is bracketed, as only WARC/1.0 allowed: one problem each. */
+const bracketedRecord = (i: number) => record(['WARC-Type: resource', `WARC-Target-URI: <http://example.org/${i}>`, 'Content-Type: text/plain'], Buffer.from(`record ${i}`));
+
+/** A valid file of `n` resource records after its warcinfo. */
+function validWarc(name: string, n: number): Buffer {
+  const info = record(['WARC-Type: warcinfo', `WARC-Filename: ${name}`, 'Content-Type: application/warc-fields'], Buffer.from('software: test\r\n'));
+  const resources = Array.from({ length: n }, (_, i) => record(['WARC-Type: resource', `WARC-Target-URI: http://example.org/${i}`, 'Content-Type: text/plain'], Buffer.from(`record ${i}`)));
+  return Buffer.concat([info, ...resources]);
 }
 
 test('a file broken in every record lists its first thousand problems and counts the rest', async () => {
@@ -44,6 +52,23 @@ test('a long check reports its progress: the member scan to one half, the record
     assert.ok(seen.length >= 400, `one report per member and per record, got ${seen.length}`);
     assert.ok(seen.every((f, i) => f >= (seen[i - 1] ?? 0) && f <= 1), 'never backwards, never past the end');
     assert.equal(seen.filter((f) => f <= 0.5).length >= 200, true, 'the scan fills the first half');
+    assert.equal(seen.at(-1), 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an export's verification reports its progress within a file too, once a percent at most", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-export-progress-'));
+  try {
+    writeFileSync(join(dir, 'a.warc.gz'), validWarc('a.warc.gz', 2000));
+    writeFileSync(join(dir, 'b.warc.gz'), validWarc('b.warc.gz', 10));
+    const seen: number[] = [];
+    const files = await listVerified(dir, ['a.warc.gz', 'b.warc.gz'], (f) => seen.push(f));
+    assert.deepEqual(files.map((f) => f.name), ['a.warc.gz', 'b.warc.gz']);
+    assert.ok(seen.filter((f) => f < 0.9).length >= 20, `progress while the large file is read: ${seen.length} reports`);
+    assert.ok(seen.length <= 103, 'not one report per record');
+    assert.ok(seen.every((f, i) => f >= (seen[i - 1] ?? 0)), 'never backwards');
     assert.equal(seen.at(-1), 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
