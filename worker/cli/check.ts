@@ -94,7 +94,7 @@ const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${
 /** The first SHOWN_ERRORS of `items`, indented, and how many more there are. */
 function listed(items: readonly string[], prefix = ''): string[] {
   const lines = items.slice(0, SHOWN_ERRORS).map((e) => `      ${prefix}${e}`);
-  if (items.length > SHOWN_ERRORS) lines.push(`      … and ${(items.length - SHOWN_ERRORS).toLocaleString('en')} more (--json lists them all)`);
+  if (items.length > SHOWN_ERRORS) lines.push(`      … and ${(items.length - SHOWN_ERRORS).toLocaleString('en')} more (--json lists up to 1,000)`);
   return lines;
 }
 
