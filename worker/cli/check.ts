@@ -15,7 +15,7 @@ export interface CheckTarget {
   kind: 'warc' | 'cdxj' | 'wacz';
 }
 
-const WARC_NAME = /\.warc\.gz(\.open)?$/;
+const WARC_NAME = /\.warc(\.gz)?(\.open)?$/;
 const CDXJ_NAME = /\.cdxj$/;
 const WACZ_NAME = /\.wacz$/;
 
@@ -44,13 +44,13 @@ export function checkTargets(paths: readonly string[], fs: PathLister): { target
     if (!dir) {
       const kind = kindOf(path);
       if (kind) targets.push({ path, kind });
-      else problems.push(`${path}: not a WARC file (.warc.gz), a CDXJ index (.cdxj) or a WACZ package (.wacz)`);
+      else problems.push(`${path}: not a WARC file (.warc.gz, .warc), a CDXJ index (.cdxj) or a WACZ package (.wacz)`);
       continue;
     }
     const names = fs.list(path).sort();
     const found = (['warc', 'cdxj', 'wacz'] as const).flatMap((kind) => names.filter((n) => kindOf(n) === kind).map((n) => ({ path: join(path, n), kind })));
     if (found.length) targets.push(...found);
-    else problems.push(`${path}: holds no WARC file (.warc.gz), CDXJ index (.cdxj) or WACZ package (.wacz)`);
+    else problems.push(`${path}: holds no WARC file (.warc.gz, .warc), CDXJ index (.cdxj) or WACZ package (.wacz)`);
   }
   return { targets, problems };
 }

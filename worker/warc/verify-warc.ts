@@ -54,6 +54,18 @@ class ProblemList {
 const MAX_HTTP_HEAD = 1 << 20;
 const digestOf = (h: Hash) => DIGEST_PREFIX + base32(h.digest());
 
+/** True when the file (from `start`) begins with gzip's magic bytes. */
+async function startsWithGzip(path: string, start: number): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const magic = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(magic, 0, 2, start);
+    return bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Member layout from our own scan: each record must be exactly one gzip member. */
 async function checkMembers(path: string, errors: ProblemList, part: FilePart | undefined, onScanned: (end: number) => void): Promise<Map<number, number>> {
   const lengths = new Map<number, number>();
@@ -74,7 +86,7 @@ async function checkMembers(path: string, errors: ProblemList, part: FilePart | 
 }
 
 /**
- * Reads every record of a `.warc.gz` (or `.warc.gz.open`) with warcio and checks it: digests
+ * Reads every record of a `.warc.gz` (or `.warc.gz.open`, or a plain `.warc`) with warcio and checks it: digests
  * recomputed (payload = entity body with chunking removed, content coding kept), Content-Length,
  * required fields, one record per gzip member, warcinfo first, request/response pairing, revisit
  * fields. With `part`, the WARC file is those bytes of `path` (one stored in a WACZ package), named
@@ -85,11 +97,14 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
   const warnings = new ProblemList();
   const types: Record<string, number> = {};
   const size = part?.length ?? (await stat(path)).size;
-  const progress = (bytes: number) => onProgress?.(size > 0 ? Math.min(1, bytes / (2 * size)) : 1);
-  const members = await checkMembers(path, errors, part, progress);
+  // An uncompressed `.warc` (wget --no-warc-compression writes them) has no members to check, and is read once.
+  const gzipped = await startsWithGzip(path, part?.start ?? 0);
+  const progress = (bytes: number) => onProgress?.(size > 0 ? Math.min(1, (gzipped ? bytes : bytes - size) / ((gzipped ? 2 : 1) * size)) : 1);
+  const members = gzipped ? await checkMembers(path, errors, part, progress) : null;
   const summaries: RecordSummary[] = [];
   const bytes = part ? createReadStream(path, { start: part.start, end: part.start + part.length - 1 }) : createReadStream(path);
   const name = part?.name ?? basename(path).replace(/\.open$/, '');
+  if (!gzipped && name.endsWith('.gz')) errors.push('not gzip-compressed, though named .gz');
   const parser = new WARCParser(bytes, { parseHttp: false, keepHeadersCase: true });
   try {
     for await (const record of parser) {
@@ -98,8 +113,12 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
       types[type] = (types[type] ?? 0) + 1;
       const fields = [...record.warcHeaders.headers] as Array<[string, string]>;
       summaries.push(summarize(fields));
-      if (summaries.length === 1 && field(fields, 'WARC-Filename') !== name) {
-        errors.push(`${where}: WARC-Filename ${field(fields, 'WARC-Filename')} is not the file's name`);
+      // A gzipped file's record headers were checked member by member; a plain file's are checked here.
+      if (!members) for (const e of checkRecordFields(fields, record.warcHeaders.protocol)) errors.push(`${where}: ${e}`);
+      // A plain `.warc` may be the decompressed copy of the `.warc.gz` its warcinfo names.
+      const written = field(fields, 'WARC-Filename');
+      if (summaries.length === 1 && written !== name && !(gzipped === false && written === `${name}.gz`)) {
+        errors.push(`${where}: WARC-Filename ${written} is not the file's name`);
       }
       const block = createHash('sha1');
       const payload = createHash('sha1');
@@ -141,9 +160,11 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
         if (chunkedBytes && pd === digestOf(chunkedBytes)) warnings.push(`${where}: WARC-Payload-Digest is of the chunked body, not of the entity body`);
         else errors.push(`${where}: WARC-Payload-Digest mismatch`);
       }
-      const memberLength = members.get(parser.offset);
-      if (memberLength === undefined) errors.push(`${where}: not at a gzip member boundary`);
-      else if (memberLength !== parser.recordLength) errors.push(`${where}: member length differs from warcio's`);
+      if (members) {
+        const memberLength = members.get(parser.offset);
+        if (memberLength === undefined) errors.push(`${where}: not at a gzip member boundary`);
+        else if (memberLength !== parser.recordLength) errors.push(`${where}: member length differs from warcio's`);
+      }
       progress(size + parser.offset + parser.recordLength);
     }
   } catch (err) {

@@ -112,6 +112,19 @@ test("tidemark check accepts GNU wget's WARC file, written the WARC/1.0 way", { 
     const warnings = report.files[0]!.warnings;
     assert.ok(warnings.length >= 3, warnings.join('\n'));
     assert.ok(warnings.every((w) => /WARC-Payload-Digest is of the chunked body, not of the entity body/.test(w)));
+
+    // The same file decompressed (as wget --no-warc-compression writes it): read once, record by record.
+    writeFileSync(join(dir, 'wget.warc'), gunzipSync(readFileSync(join(dir, 'wget.warc.gz'))));
+    const plain = await check(join(dir, 'wget.warc'));
+    assert.equal(plain.code, 0, plain.report.files[0]?.errors.join('\n'));
+    assert.deepEqual(plain.report.files[0]!.types, report.files[0]!.types);
+    assert.equal(plain.report.files[0]!.warnings.length, warnings.length);
+    const changed = readFileSync(join(dir, 'wget.warc'));
+    changed[changed.indexOf('<title>') + 1] ^= 0x20; // 't' → 'T' in a page
+    writeFileSync(join(dir, 'changed.warc'), changed);
+    const bad = await check(join(dir, 'changed.warc'));
+    assert.equal(bad.code, 1);
+    assert.match(bad.report.files[0]!.errors.join('\n'), /WARC-Block-Digest mismatch/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await site.close();

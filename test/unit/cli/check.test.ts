@@ -25,9 +25,9 @@ test("a folder is its WARC files (open ones too), then its indexes, then its pac
 });
 
 test('files are taken by their names; each path that cannot be checked is named', () => {
-  const fs = lister({ empty: ['notes.txt'] }, ['x.warc.gz', 'i.cdxj', 'p.wacz', 'icd.json']);
-  const { targets, problems } = checkTargets(['x.warc.gz', 'i.cdxj', 'p.wacz', 'icd.json', 'gone', 'empty'], fs);
-  assert.deepEqual(targets, [{ path: 'x.warc.gz', kind: 'warc' }, { path: 'i.cdxj', kind: 'cdxj' }, { path: 'p.wacz', kind: 'wacz' }]);
+  const fs = lister({ empty: ['notes.txt'] }, ['x.warc.gz', 'y.warc', 'i.cdxj', 'p.wacz', 'icd.json']);
+  const { targets, problems } = checkTargets(['x.warc.gz', 'y.warc', 'i.cdxj', 'p.wacz', 'icd.json', 'gone', 'empty'], fs);
+  assert.deepEqual(targets, [{ path: 'x.warc.gz', kind: 'warc' }, { path: 'y.warc', kind: 'warc' }, { path: 'i.cdxj', kind: 'cdxj' }, { path: 'p.wacz', kind: 'wacz' }]);
   assert.equal(problems.length, 3);
   assert.match(problems[0]!, /^icd\.json: not a WARC file/);
   assert.match(problems[1]!, /^gone: no such file or folder/);
