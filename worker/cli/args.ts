@@ -17,7 +17,7 @@ export interface CrawlCommand {
 /** `tidemark check PATH…`: verifies WARC files and CDXJ indexes (worker/cli/check.ts). */
 export interface CheckCommand {
   command: 'check';
-  /** Files (.warc.gz, .warc.gz.open, .cdxj, .wacz) or folders holding them. */
+  /** Files (.warc.gz, .warc.gz.open, .warc, .cdxj, .wacz) or folders holding them. */
   paths: string[];
   json: boolean;
 }
@@ -38,8 +38,8 @@ Options:
   --page-text        with --wacz: each page's visible text in its pages.jsonl (searchable)
   --json             print the summary as one JSON object
 
-tidemark check reads every record of each WARC file (a folder: every .warc.gz in it, its
-index.cdxj and its .wacz packages) and verifies digests, lengths, required fields and one record
+tidemark check reads every record of each WARC file (a folder: every .warc.gz or .warc in it,
+its index.cdxj and its .wacz packages) and verifies digests, lengths, required fields and one record
 per gzip member, and that each CDXJ line points at its record; a WACZ package's files also against
 its datapackage.json. Exit code 0 when every file passes, 1 when one does not.`;
 
