@@ -111,21 +111,22 @@ async function readEntries(
       }
       const stored = entry.compressionMethod === 0;
       const inPlace = stored && ARCHIVE.test(name);
-      readEntry(zip, entry, inPlace ? null : join(dir, name), onBytes).then(
-        async (read) => {
+      void (async () => {
+        try {
+          const read = await readEntry(zip, entry, inPlace ? null : join(dir, name), onBytes);
           if (read.crc !== entry.crc32) errors.push(`${name}: CRC-32 differs from the ZIP's directory (the entry is damaged)`);
           entries.set(name, { bytes: read.bytes, sha256: read.sha256, stored });
           if (inPlace) {
             const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
             warcs.set(name, { path: zipPath, start: fileDataStart, length: entry.compressedSize, name: basename(name) });
           } else if (ARCHIVE.test(name)) warcs.set(name, { path: join(dir, name), start: 0, length: read.bytes, name: basename(name) });
+        } catch (err) {
+          errors.push(`${name}: cannot be read: ${(err as Error).message}`);
+        } finally {
+          // The next entry is read whatever became of this one.
           zip.readEntry();
-        },
-        (err: Error) => {
-          errors.push(`${name}: cannot be read: ${err.message}`);
-          zip.readEntry();
-        },
-      );
+        }
+      })();
     });
     zip.on('end', resolve);
     zip.on('error', reject);

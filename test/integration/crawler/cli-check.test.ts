@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { ZipFile } from 'yazl';
 import { startFixtureSite } from '../../support/fixture-site';
 import { runCli } from '../../support/run-cli';
 
@@ -80,6 +81,18 @@ test('tidemark check passes a crawl and its WACZ as written, and finds a changed
     assert.match(errors, /^archive\/.*\.warc\.gz: CRC-32 differs/m);
     assert.match(errors, /^archive\/.*\.warc\.gz: sha256 differs from datapackage\.json's/m);
     assert.match(errors, /^archive\/.*\.warc\.gz: (gzip|warcio|record \d+ .*Digest)/m, 'its records were read where they lie in the package');
+    // An entry whose name climbs out of the folder it would be unpacked to is refused, not written.
+    const climbing = new ZipFile();
+    climbing.addBuffer(Buffer.from('escaped'), 'AAAAAAAA/tm-check-escape.txt');
+    climbing.end();
+    const chunks: Buffer[] = [];
+    for await (const c of climbing.outputStream) chunks.push(c as Buffer);
+    const evil = Buffer.from(Buffer.concat(chunks).toString('latin1').replaceAll('AAAAAAAA', '../../..'), 'latin1');
+    writeFileSync(join(base, 'climbing.wacz'), evil);
+    const refused = await check(join(base, 'climbing.wacz'));
+    assert.equal(refused.code, 1);
+    assert.match(refused.report.files[0]!.errors[0]!, /^not a readable ZIP file: .*relative path/);
+    assert.equal(existsSync(join(tmpdir(), '..', '..', 'tm-check-escape.txt')), false);
     writeFileSync(join(base, 'text.wacz'), 'not a zip');
     const notZip = await check(join(base, 'text.wacz'));
     assert.equal(notZip.code, 1);
