@@ -117,7 +117,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
       if (!members) for (const e of checkRecordFields(fields, record.warcHeaders.protocol)) errors.push(`${where}: ${e}`);
       // A plain `.warc` may be the decompressed copy of the `.warc.gz` its warcinfo names.
       const written = field(fields, 'WARC-Filename');
-      if (summaries.length === 1 && written !== name && !(gzipped === false && written === `${name}.gz`)) {
+      if (summaries.length === 1 && written !== name && !(!gzipped && written === `${name}.gz`)) {
         errors.push(`${where}: WARC-Filename ${written} is not the file's name`);
       }
       const block = createHash('sha1');
