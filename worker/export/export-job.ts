@@ -45,7 +45,8 @@ function selectionOf(text: string | null): CollectionSelection | null {
 
 /** Verifies each file (WARC records and their digests, or the CDXJ index), checksums it and lists it; progress 0..1 by bytes. */
 export async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void): Promise<ExportedFile[]> {
-  const totalBytes = names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0) || 1;
+  const sizes = names.map((n) => statSync(join(dir, n)).size);
+  const totalBytes = sizes.reduce((sum, n) => sum + n, 0) || 1;
   let doneBytes = 0;
   // Within a file too (a WARC file of a gigabyte takes a while to read), but once a percent.
   let reported = 0;
@@ -55,19 +56,18 @@ export async function listVerified(dir: string, names: readonly string[], onProg
     onProgress(fraction);
   };
   const files: ExportedFile[] = [];
-  for (const name of names) {
+  for (const [i, name] of names.entries()) {
     const path = join(dir, name);
+    const size = sizes[i]!;
     if (name.endsWith('.warc.gz')) {
-      const size = statSync(path).size;
       const check = await verifyWarcFile(path, undefined, (f) => within((doneBytes + f * size) / totalBytes));
       if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
     } else if (name === INDEX_NAME) {
       const check = await verifyCdxj(path, dir);
       if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
     }
-    const bytes = statSync(path).size;
-    files.push({ name, bytes, sha256: await sha256File(path) });
-    doneBytes += bytes;
+    files.push({ name, bytes: size, sha256: await sha256File(path) });
+    doneBytes += size;
     onProgress(doneBytes / totalBytes);
   }
   return files;

@@ -111,7 +111,11 @@ export function checkFileRules(records: RecordSummary[]): string[] {
   for (const r of records) {
     if (byId.has(r.id)) errors.push(`duplicate record id ${r.id}`);
     byId.set(r.id, r);
-    for (const id of r.concurrentTo) namedBy.set(id, [...(namedBy.get(id) ?? []), r]);
+    for (const id of r.concurrentTo) {
+      const names = namedBy.get(id);
+      if (names) names.push(r);
+      else namedBy.set(id, [r]);
+    }
   }
   for (const r of records) {
     if (r.type === 'warcinfo') continue;
