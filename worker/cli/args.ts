@@ -12,6 +12,8 @@ export interface CrawlCommand {
   wacz: boolean;
   /** With --wacz: each page's visible text in pages.jsonl. */
   pageText: boolean;
+  /** Seconds between progress reports on stderr; 0: none. Unset: the default for the terminal (see progressEveryMs). */
+  progressSeconds?: number;
 }
 
 /** `tidemark check PATH…`: verifies WARC files and CDXJ indexes (worker/cli/check.ts). */
@@ -22,7 +24,7 @@ export interface CheckCommand {
   json: boolean;
 }
 
-export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz [--page-text]] [--json]
+export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz [--page-text]] [--progress SECONDS] [--json]
        tidemark check PATH ... [--json]
 
 Runs a crawl without the server, with the same worker code. Writes WARC files and index.cdxj
@@ -36,6 +38,8 @@ Options:
   --wacz             when the crawl has finished, also package it as DIR/crawl.wacz (WACZ 1.1.1,
                      for ReplayWeb.page)
   --page-text        with --wacz: each page's visible text in its pages.jsonl (searchable)
+  --progress S       report progress on stderr every S seconds (0: never); default 1 s on a
+                     terminal, 20 s otherwise, never with --json unless given
   --json             print the summary as one JSON object
 
 tidemark check reads every record of each WARC file (a folder: every .warc.gz or .warc in it,
@@ -44,13 +48,26 @@ per gzip member, and that each CDXJ line points at its record; a WACZ package's 
 its datapackage.json. Exit code 0 when every file passes, 1 when one does not.`;
 
 /** Options only `crawl` takes. */
-const CRAWL_OPTIONS = ['seed', 'out', 'max-pages', 'concurrency', 'no-politeness', 'wacz', 'page-text'] as const;
+const CRAWL_OPTIONS = ['seed', 'out', 'max-pages', 'concurrency', 'no-politeness', 'wacz', 'page-text', 'progress'] as const;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got "${value}"`);
   return n;
+}
+
+function nonNegativeNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of seconds (0 or more), got "${value}"`);
+  return n;
+}
+
+/** Milliseconds between progress reports: the option's, else each second on a terminal and every 20 s in a log (Heritrix's interval), none with --json; null for none. */
+export function progressEveryMs(cmd: Pick<CrawlCommand, 'progressSeconds' | 'json'>, tty: boolean): number | null {
+  const seconds = cmd.progressSeconds ?? (cmd.json ? 0 : tty ? 1 : 20);
+  return seconds > 0 ? Math.max(100, seconds * 1000) : null;
 }
 
 /** Parses the CLI's arguments; throws an Error with a readable message on bad input. */
@@ -67,6 +84,7 @@ export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand {
       json: { type: 'boolean' },
       wacz: { type: 'boolean' },
       'page-text': { type: 'boolean' },
+      progress: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -96,5 +114,6 @@ export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand {
     json: Boolean(values.json),
     wacz: Boolean(values.wacz),
     pageText: Boolean(values['page-text']),
+    progressSeconds: nonNegativeNumber('--progress', values.progress),
   };
 }

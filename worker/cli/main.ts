@@ -5,7 +5,8 @@ import { icdSchema, type Icd } from '../icd/schema';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
 import { CrawlEngine } from '../crawler/crawl-engine';
-import { parseCliArgs, type CrawlCommand } from './args';
+import { parseCliArgs, progressEveryMs, type CrawlCommand } from './args';
+import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
 
@@ -105,10 +106,14 @@ export async function main(argv: string[]): Promise<number> {
     kbPath: existsSync(KNOWLEDGE_BASE) ? KNOWLEDGE_BASE : undefined,
     objectsJsonlPath: join(out, 'objects.jsonl'),
   });
+  // A crawl runs for minutes to days: say how it goes, as Heritrix's progress log and wget do.
+  const everyMs = progressEveryMs(cmd, Boolean(process.stderr.isTTY));
+  const progress = everyMs ? reportProgress(() => engine.stats(), process.stderr, { tty: Boolean(process.stderr.isTTY), everyMs }) : null;
   let interrupted = false;
   const onSignal = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
+    progress?.clear();
     if (!cmd.json) console.error('tidemark: interrupted, finishing in-flight pages (Ctrl-C again to abort)…');
     void engine.pause();
   };
@@ -116,6 +121,7 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   const started = Date.now();
   const outcome = await engine.run();
+  progress?.stop();
   const stats = engine.stats();
   db.prepare('UPDATE Crawl SET status = ?, stats = ?, finishedAt = ? WHERE id = ?').run(
     outcome === 'finished' ? 'finished' : 'paused', JSON.stringify(stats), sqlDate(new Date()), crawlId);
@@ -140,7 +146,9 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.json) console.log(JSON.stringify(summary));
   else {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
-    if (summary.failures) console.log(`failures: ${Object.entries(summary.failuresByReason).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
+    // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
+    if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);
     console.log(`WARC files and index.cdxj in ${out}`);
     if ('wacz' in packaged) console.log(`WACZ package: ${packaged.wacz}`);
   }

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { parseCliArgs } from '../../../worker/cli/args';
 
 test('the crawl command: repeated seeds, numbers and switches', () => {
-  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json', '--wacz', '--page-text']);
+  const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json', '--wacz', '--page-text', '--progress', '2.5']);
   assert.deepEqual(cmd, {
-    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true, wacz: true, pageText: true,
+    command: 'crawl', icdPath: undefined, seeds: ['http://a.test/', 'http://b.test/'], out: 'o', maxPages: 20, concurrency: 4, politeness: false, json: true, wacz: true, pageText: true, progressSeconds: 2.5,
   });
   const withIcd = parseCliArgs(['crawl', 'icd.json', '--out', 'o']);
   assert.equal(withIcd.command, 'crawl');
@@ -25,9 +25,12 @@ test('bad arguments are refused with a message that says what is wrong', () => {
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', '2.5'], /--concurrency must be a positive whole number/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--page-text'], /--page-text goes with --wacz/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress=-1'], /--progress must be a number of seconds \(0 or more\), got "-1"/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress', 'often'], /--progress must be a number of seconds/);
   refused(['check'], /Give the WARC files, CDXJ indexes or folders to check/);
   refused(['check', 'out', '--out', 'o'], /--out is an option of crawl, not of check/);
   refused(['check', 'out', '--wacz'], /--wacz is an option of crawl/);
+  refused(['check', 'out', '--progress', '1'], /--progress is an option of crawl/);
 });
 
 test('the check command: any number of paths, and --json', () => {
