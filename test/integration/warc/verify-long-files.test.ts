@@ -9,12 +9,15 @@ import { listVerified } from '../../../worker/export/export-job';
 import { verifyWarcFile } from '../../../worker/warc';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 
-/** One gzipped WARC/1.1 record. */
-function record(fields: string[], block: Buffer): Buffer {
+/** One WARC/1.1 record, uncompressed. */
+function rawRecord(fields: string[], block: Buffer): Buffer {
   const head = ['WARC/1.1', `WARC-Record-ID: <urn:uuid:${randomUUID()}>`, 'WARC-Date: 2026-11-25T00:00:00Z', ...fields,
     `WARC-Block-Digest: ${sha1Digest(block)}`, `Content-Length: ${block.length}`].join('\r\n');
-  return gzipSync(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
+  return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]);
 }
+
+/** One gzipped WARC/1.1 record. */
+const record = (fields: string[], block: Buffer): Buffer => gzipSync(rawRecord(fields, block));
 
 /** A resource record whose target URI is bracketed, as only WARC/1.0 allowed: one problem each. */
 const bracketedRecord = (i: number) => record(['WARC-Type: resource', `WARC-Target-URI: <http://example.org/${i}>`, 'Content-Type: text/plain'], Buffer.from(`record ${i}`));
@@ -70,6 +73,46 @@ test("an export's verification reports its progress within a file too, once a pe
     assert.ok(seen.length <= 103, 'not one report per record');
     assert.ok(seen.every((f, i) => f >= (seen[i - 1] ?? 0)), 'never backwards');
     assert.equal(seen.at(-1), 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// warcio reads the whole gzip members the scan found; the scan says where and why it stopped.
+test('a damaged file: its whole records are all read, and each fault is reported once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-damaged-'));
+  try {
+    const whole = validWarc('d.warc.gz', 300);
+    const check = async (bytes: Buffer) => {
+      const path = join(dir, 'd.warc.gz');
+      writeFileSync(path, bytes);
+      return verifyWarcFile(path);
+    };
+    const okFile = await check(whole);
+    assert.deepEqual(okFile.errors, []);
+    assert.equal(okFile.records, 301);
+
+    const torn = await check(whole.subarray(0, whole.length - 10));
+    assert.equal(torn.records, 300, 'every whole record before the torn one');
+    assert.equal(torn.errors.length, 1, torn.errors.join('\n'));
+    assert.match(torn.errors[0]!, /^gzip: (bad member|truncated gzip trailer) at \d+/);
+
+    const garbage = await check(Buffer.concat([whole, Buffer.from('trailing bytes that are not gzip')]));
+    assert.equal(garbage.records, 301);
+    assert.deepEqual(garbage.errors, [`gzip: not a gzip member at ${whole.length}`]);
+
+    // The warcinfo and the first resource in one member: the layout is wrong, the records still read.
+    const info = rawRecord(['WARC-Type: warcinfo', 'WARC-Filename: d.warc.gz', 'Content-Type: application/warc-fields'], Buffer.from('software: test\r\n'));
+    const first = rawRecord(['WARC-Type: resource', 'WARC-Target-URI: http://example.org/a', 'Content-Type: text/plain'], Buffer.from('a'));
+    const second = record(['WARC-Type: resource', 'WARC-Target-URI: http://example.org/b', 'Content-Type: text/plain'], Buffer.from('b'));
+    const joined = gzipSync(Buffer.concat([info, first]));
+    const shared = await check(Buffer.concat([joined, second]));
+    assert.equal(shared.records, 3);
+    assert.deepEqual(shared.errors, [
+      `member at 0: holds ${info.length + first.length} bytes, one record needs ${info.length}`,
+      'record 0 at 0: member length differs from warcio\'s',
+      `record 1 at decompressed offset ${info.length}: not at a gzip member boundary`,
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
