@@ -119,6 +119,8 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The rate is of this run's pages: a resumed crawl's counters include the runs before.
+  const fetchedBefore = db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(crawlId) as number;
   const started = Date.now();
   const outcome = await engine.run();
   progress?.stop();
@@ -139,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     excluded: stats.excluded,
     excludedByReason: stats.excludedByReason,
     durationSeconds: Number(durationS.toFixed(3)),
-    pagesPerSecond: Number((stats.fetched / Math.max(durationS, 1e-3)).toFixed(1)),
+    pagesPerSecond: Number(((stats.fetched - fetchedBefore) / Math.max(durationS, 1e-3)).toFixed(1)),
     out,
     ...packaged,
   };
