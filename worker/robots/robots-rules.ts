@@ -30,6 +30,19 @@ export function parseRobotsRules(robotsUrl: string, text: string, userAgent: str
     // undefined means "another origin": never asked, since the cache keys rules by origin.
     isAllowed: (url) => robot.isAllowed(url, token) !== false,
     crawlDelayMs: robotsCrawlDelayMs(robot.getCrawlDelay(token)),
-    sitemaps: robot.getSitemaps(),
+    sitemaps: robot.getSitemaps().map((url) => resolvedSitemap(url, robotsUrl)),
   };
+}
+
+/**
+ * A `Sitemap:` line's URL, resolved against robots.txt's: sitemaps.org asks for a full URL, yet
+ * sites write `Sitemap: /sitemap.xml`, and the sitemap they mean is plain. What cannot be resolved
+ * stays as written (and is recorded as an invalid URL when queued).
+ */
+function resolvedSitemap(url: string, robotsUrl: string): string {
+  try {
+    return new URL(url, robotsUrl).href;
+  } catch {
+    return url;
+  }
 }

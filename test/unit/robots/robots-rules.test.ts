@@ -44,3 +44,8 @@ test('empty or garbage robots.txt allows everything', () => {
   assert.equal(rules.crawlDelayMs, null);
   assert.deepEqual(rules.sitemaps, []);
 });
+
+test('a relative Sitemap line is resolved against robots.txt, as the site means it', () => {
+  const rules = parseRobotsRules('http://a.test/robots.txt', 'User-agent: *\nDisallow:\n\nSitemap: /sitemap.xml\nSitemap: maps/news.xml\nSitemap: http://b.test/other.xml\n', 'Tidemark/0.1');
+  assert.deepEqual(rules.sitemaps, ['http://a.test/sitemap.xml', 'http://a.test/maps/news.xml', 'http://b.test/other.xml']);
+});
