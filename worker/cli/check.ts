@@ -100,7 +100,8 @@ function listed(items: readonly string[], prefix = ''): string[] {
 
 /** One file's lines of the text report. */
 export function formatFileCheck(c: FileCheck): string[] {
-  const records = `${c.count.toLocaleString('en')} records${c.types ? ` (${Object.entries(c.types).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')})` : ''}`;
+  const types = Object.entries(c.types ?? {}).map(([t, n]) => `${t || 'no type'} ${n.toLocaleString('en')}`);
+  const records = `${plural(c.count, 'record')}${types.length ? ` (${types.join(', ')})` : ''}`;
   const what = c.kind === 'cdxj' ? `${c.count.toLocaleString('en')} index lines` : c.kind === 'wacz' ? `${(c.files ?? 0).toLocaleString('en')} files, ${records}` : records;
   const warned = c.warnings.length ? `, ${plural(c.warnings.length, 'warning')}` : '';
   if (!c.errors.length) return [`ok    ${c.path}: ${what}${warned}`, ...listed(c.warnings, 'warning: ')];

@@ -103,7 +103,7 @@ export function summarize(fields: WarcFields): RecordSummary {
  */
 export function checkFileRules(records: RecordSummary[]): string[] {
   const errors: string[] = [];
-  if (!records.length) return ['empty file'];
+  if (!records.length) return ['no WARC records'];
   if (records[0].type !== 'warcinfo') errors.push(`first record is ${records[0].type}, not warcinfo`);
   const byId = new Map<string, RecordSummary>();
   /** Who names each record in its WARC-Concurrent-To. */

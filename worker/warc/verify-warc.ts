@@ -76,15 +76,21 @@ interface MemberPlace {
  * Member layout from our own scan: each record must be exactly one gzip member. Keyed by where the
  * member's record starts in the decompressed stream, which is what warcio reads.
  */
-async function checkMembers(path: string, errors: ProblemList, part: FilePart | undefined, onScanned: (end: number) => void): Promise<{ byRecordStart: Map<number, MemberPlace>; validEnd: number }> {
+async function checkMembers(path: string, errors: ProblemList, part: FilePart | undefined, onScanned: (end: number) => void): Promise<{ byRecordStart: Map<number, MemberPlace>; readableEnd: number }> {
   const byRecordStart = new Map<number, MemberPlace>();
   let rawStart = 0;
+  // warcio reads the whole members before the first that holds no WARC header: in that one it would
+  // look for a header line in whatever the member holds (300 MB of zeros in a 300 KB file took 1 GB).
+  let headerless: number | null = null;
   const scan = await scanGzipMembers(path, (m) => {
     byRecordStart.set(rawStart, { offset: m.offset, rawLength: m.rawLength });
     rawStart += m.rawLength;
     onScanned(m.offset + m.length);
     const head = parseWarcHead(m.head);
-    if (!head) return void errors.push(`member at ${m.offset}: no WARC header`);
+    if (!head) {
+      headerless ??= m.offset;
+      return void errors.push(`member at ${m.offset}: no WARC header`);
+    }
     const cl = Number(field(head.fields, 'Content-Length'));
     if (m.rawLength !== head.headerLength + cl + 4) {
       errors.push(`member at ${m.offset}: holds ${m.rawLength} bytes, one record needs ${head.headerLength + cl + 4}`);
@@ -93,7 +99,7 @@ async function checkMembers(path: string, errors: ProblemList, part: FilePart | 
     for (const e of checkRecordFields(head.fields, head.version)) errors.push(`member at ${m.offset}: ${e}`);
   }, 16 * 1024, part);
   if (scan.problem) errors.push(`gzip: ${scan.problem}`);
-  return { byRecordStart, validEnd: scan.validEnd };
+  return { byRecordStart, readableEnd: headerless ?? scan.validEnd };
 }
 
 /** `length` bytes of `path` from `start`, gunzipped if `gzipped`, and how many have been read so far. */
@@ -124,10 +130,11 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
   const scanned = gzipped ? await checkMembers(path, errors, part, progress) : null;
   const members = scanned?.byRecordStart ?? null;
   const summaries: RecordSummary[] = [];
-  // warcio reads a gzipped file's whole members (where the scan stopped, it said why), decompressed
+  // warcio reads a gzipped file's whole members (where the scan stopped, it said why; see also
+  // checkMembers), decompressed
   // by node:zlib: its own inflate, in JavaScript, took half of the time. The scan checked each member
   // on its own, and the records must line up with them.
-  const { bytes, bytesRead } = recordBytes(path, part?.start ?? 0, scanned ? scanned.validEnd : size, gzipped);
+  const { bytes, bytesRead } = recordBytes(path, part?.start ?? 0, scanned ? scanned.readableEnd : size, gzipped);
   const name = part?.name ?? basename(path).replace(/\.open$/, '');
   if (!gzipped && name.endsWith('.gz')) errors.push('not gzip-compressed, though named .gz');
   const parser = new WARCParser(bytes, { parseHttp: false, keepHeadersCase: true });

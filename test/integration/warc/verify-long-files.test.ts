@@ -117,3 +117,22 @@ test('a damaged file: its whole records are all read, and each fault is reported
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a member that holds no WARC header ends what warcio reads (it would look for a header line in all of it)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-headerless-'));
+  try {
+    const before = validWarc('h.warc.gz', 3);
+    const zeros = gzipSync(Buffer.alloc(32 * 1024 * 1024));
+    const after = validWarc('h.warc.gz', 2);
+    const path = join(dir, 'h.warc.gz');
+    writeFileSync(path, Buffer.concat([before, zeros, after]));
+    const v = await verifyWarcFile(path);
+    assert.equal(v.records, 4, 'the warcinfo and the three resources before it');
+    assert.deepEqual(v.errors, [`member at ${before.length}: no WARC header`]);
+
+    writeFileSync(path, zeros);
+    assert.deepEqual((await verifyWarcFile(path)).errors, ['member at 0: no WARC header', 'no WARC records']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
