@@ -131,9 +131,8 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
   const members = scanned?.byRecordStart ?? null;
   const summaries: RecordSummary[] = [];
   // warcio reads a gzipped file's whole members (where the scan stopped, it said why; see also
-  // checkMembers), decompressed
-  // by node:zlib: its own inflate, in JavaScript, took half of the time. The scan checked each member
-  // on its own, and the records must line up with them.
+  // checkMembers), decompressed by node:zlib: its own inflate, in JavaScript, took half of the time.
+  // The scan checked each member on its own, and the records must line up with them.
   const { bytes, bytesRead } = recordBytes(path, part?.start ?? 0, scanned ? scanned.readableEnd : size, gzipped);
   const name = part?.name ?? basename(path).replace(/\.open$/, '');
   if (!gzipped && name.endsWith('.gz')) errors.push('not gzip-compressed, though named .gz');
@@ -217,9 +216,10 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
   const errors = new ProblemList();
   const locate = typeof warcs === 'string' ? (filename: string) => ({ path: join(warcs, filename), start: 0, length: Infinity }) : warcs;
   const handles = new Map<string, OpenWarc>();
-  // Records are read INDEX_BATCH at a time, and checked in line order: one read after another left
-  // the check waiting on each (~0.2 ms a line).
+  // Records are read INDEX_BATCH at a time (or INDEX_BATCH_BYTES), and checked in line order: one
+  // read after another left the check waiting on each (~0.2 ms a line).
   const batch: IndexEntry[] = [];
+  let batchBytes = 0;
   const checkBatch = async () => {
     const members = await Promise.all(batch.map((e) => readMember(e)));
     batch.forEach((e, i) => {
@@ -227,6 +227,7 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
       if (problem) errors.push(`line ${e.line}: ${problem}`);
     });
     batch.length = 0;
+    batchBytes = 0;
   };
   let lines = 0;
   let previous = '';
@@ -245,7 +246,8 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
       }
       if (!entry) continue;
       batch.push(entry);
-      if (batch.length === INDEX_BATCH) await checkBatch();
+      batchBytes += entry.length;
+      if (batch.length === INDEX_BATCH || batchBytes >= INDEX_BATCH_BYTES) await checkBatch();
     }
     await checkBatch();
   } finally {
@@ -255,6 +257,7 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
 }
 
 const INDEX_BATCH = 64;
+const INDEX_BATCH_BYTES = 16 * 1024 * 1024;
 
 /** The record a line points at, its file opened once; null (and a problem) when there is none to read. */
 async function indexEntry(
@@ -275,7 +278,8 @@ async function indexEntry(
       problems.push(`no file ${json.filename}`);
       return null;
     }
-    file = { fh, start: where.start, length: where.length };
+    // A loose file's own size bounds what a line may point at (a bogus length is not read).
+    file = { fh, start: where.start, length: Number.isFinite(where.length) ? where.length : (await fh.stat()).size };
     handles.set(json.filename, file);
   }
   const [offset, length] = [Number(json.offset), Number(json.length)];
