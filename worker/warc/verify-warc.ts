@@ -104,7 +104,7 @@ async function checkMembers(path: string, errors: ProblemList, part: FilePart | 
 
 /** `length` bytes of `path` from `start`, gunzipped if `gzipped`, and how many have been read so far. */
 function recordBytes(path: string, start: number, length: number, gzipped: boolean): { bytes: AsyncIterable<Uint8Array>; bytesRead: () => number } {
-  if (length === 0) return { bytes: [] as unknown as AsyncIterable<Uint8Array>, bytesRead: () => 0 };
+  if (length === 0) return { bytes: (async function* () {})(), bytesRead: () => 0 };
   const file = createReadStream(path, { start, end: start + length - 1, highWaterMark: 1024 * 1024 });
   if (!gzipped) return { bytes: file, bytesRead: () => file.bytesRead };
   const gunzip = file.pipe(createGunzip({ chunkSize: 256 * 1024 }));
