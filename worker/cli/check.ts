@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { verifyWacz } from '../export/verify-wacz';
 import { verifyCdxj, verifyWarcFile } from '../warc';
 import type { CheckCommand } from './args';
+import { terminalLine } from './progress';
 
 /**
  * `tidemark check PATH…`: the checks an export runs before it lists a file (worker/warc/verify-warc.ts),
@@ -121,15 +122,16 @@ const nodeFs: PathLister = {
 
 /** A file's progress on the terminal, one line rewritten at most 4 times a second: large files take minutes. */
 function progressMeter(path: string): { show: (fraction: number) => void; clear: () => void } {
+  const line = terminalLine(process.stderr);
   let last = 0;
   return {
     show(fraction) {
       const now = Date.now();
       if (now - last < 250) return;
       last = now;
-      process.stderr.write(`\r\x1b[Kchecking ${path}: ${Math.floor(fraction * 100)}%`);
+      line.show(`checking ${path}: ${Math.floor(fraction * 100)}%`);
     },
-    clear: () => process.stderr.write('\r\x1b[K'),
+    clear: line.clear,
   };
 }
 

@@ -37,6 +37,21 @@ export interface ProgressReporter {
   stop(): void;
 }
 
+/** One status line on a terminal, rewritten in place; `clear` removes it so that other output can follow. */
+export function terminalLine(out: { write(text: string): unknown }): { show(text: string): void; clear(): void } {
+  let shown = false;
+  return {
+    show(text) {
+      out.write(`\r\x1b[K${text}`);
+      shown = true;
+    },
+    clear() {
+      if (shown) out.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}
+
 /**
  * Reports a running crawl on `out` every `everyMs`: on a terminal as one status line rewritten in
  * place, otherwise as a line each time (a log file keeps them). The timer does not keep the
@@ -49,17 +64,14 @@ export function reportProgress(
 ): ProgressReporter {
   const now = opts.now ?? Date.now;
   const started = now();
-  let shown = false;
+  const line = opts.tty ? terminalLine(out) : null;
   const timer = setInterval(() => {
-    const line = `tidemark: ${progressLine(read(), now() - started)}`;
-    out.write(opts.tty ? `\r\x1b[K${line}` : `${line}\n`);
-    shown = true;
+    const text = `tidemark: ${progressLine(read(), now() - started)}`;
+    if (line) line.show(text);
+    else out.write(`${text}\n`);
   }, opts.everyMs);
   timer.unref();
-  const clear = () => {
-    if (opts.tty && shown) out.write('\r\x1b[K');
-    shown = false;
-  };
+  const clear = () => line?.clear();
   return {
     clear,
     stop() {
