@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { scanGzipMembers, type GzipMember } from '../../../worker/warc/gzip-members';
+import { withTempDir } from '../../support/temp-dir';
 
 /** A gzip member with the FNAME flag set, as some tools write them: the header is longer than 10 bytes. */
 function namedMember(data: Buffer, name: string): Buffer {
@@ -24,8 +24,7 @@ async function scan(path: string, part?: { start: number; length: number }) {
 // Small members are inflated in one call from a read-ahead window; large ones (past 512 KB
 // compressed, or 16 MB inflated) stream. Both must give the same layout, and the same faults.
 test('the member scan reports each member of small, large, incompressible and highly compressible records', { timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-gzip-members-'));
-  try {
+  await withTempDir('tm-gzip-members-', async (dir) => {
     const datas = [
       Buffer.from('WARC/1.1\r\nsmall\r\n\r\n'),
       randomBytes(700 * 1024), // compresses to more than 512 KB: streams
@@ -93,7 +92,5 @@ test('the member scan reports each member of small, large, incompressible and hi
     const broken = await faulty(corrupt);
     assert.equal(broken.validEnd, ends[20]);
     assert.match(broken.problem ?? '', new RegExp(`^bad member at ${ends[20]}: `));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

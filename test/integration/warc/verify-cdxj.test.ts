@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { cdxjLine, verifyCdxj, type CdxjEntry } from '../../../worker/warc';
+import { withTempDir } from '../../support/temp-dir';
 
 /** One gzipped record of `type` for `url` (the index check reads only its header and length). */
 function member(type: string, url: string): Buffer {
@@ -17,8 +17,7 @@ function member(type: string, url: string): Buffer {
 
 // Index lines are checked in batches read at once: each problem must still name its own line, in order.
 test('every index line is followed to its record, and each problem names its line', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-cdxj-'));
-  try {
+  await withTempDir('tm-verify-cdxj-', async (dir) => {
     const entries: CdxjEntry[] = [];
     const members: Buffer[] = [];
     let offset = 0;
@@ -63,7 +62,5 @@ test('every index line is followed to its record, and each problem names its lin
     // The whole index without the faults passes.
     writeFileSync(join(dir, 'index.cdxj'), entries.map(cdxjLine).sort().join(''));
     assert.deepEqual((await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors, []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

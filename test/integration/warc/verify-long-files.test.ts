@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { listVerified } from '../../../worker/export/export-job';
 import { verifyWarcFile } from '../../../worker/warc';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
+import { withTempDir } from '../../support/temp-dir';
 
 /** One WARC/1.1 record, uncompressed. */
 function rawRecord(fields: string[], block: Buffer): Buffer {
@@ -30,8 +30,7 @@ function validWarc(name: string, n: number): Buffer {
 }
 
 test('a file broken in every record lists its first thousand problems and counts the rest', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-limits-'));
-  try {
+  await withTempDir('tm-verify-limits-', async (dir) => {
     const path = join(dir, 'broken.warc.gz');
     writeFileSync(path, Buffer.concat(Array.from({ length: 1500 }, (_, i) => bracketedRecord(i))));
     const v = await verifyWarcFile(path);
@@ -40,14 +39,11 @@ test('a file broken in every record lists its first thousand problems and counts
     assert.match(v.errors[0]!, /^member at 0: WARC-Target-URI not bare: <http:\/\/example\.org\/0>$/);
     // 1,500 bracketed URIs, the first record's missing WARC-Filename, and no warcinfo first.
     assert.equal(v.errors.at(-1), '… and 502 more not listed');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a long check reports its progress: the member scan to one half, the records to the whole', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-progress-'));
-  try {
+  await withTempDir('tm-verify-progress-', async (dir) => {
     const path = join(dir, 'broken.warc.gz');
     writeFileSync(path, Buffer.concat(Array.from({ length: 200 }, (_, i) => bracketedRecord(i))));
     const seen: number[] = [];
@@ -56,14 +52,11 @@ test('a long check reports its progress: the member scan to one half, the record
     assert.ok(seen.every((f, i) => f >= (seen[i - 1] ?? 0) && f <= 1), 'never backwards, never past the end');
     assert.equal(seen.filter((f) => f <= 0.5).length >= 200, true, 'the scan fills the first half');
     assert.equal(seen.at(-1), 1);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("an export's verification reports its progress within a file too, once a percent at most", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-export-progress-'));
-  try {
+  await withTempDir('tm-export-progress-', async (dir) => {
     writeFileSync(join(dir, 'a.warc.gz'), validWarc('a.warc.gz', 2000));
     writeFileSync(join(dir, 'b.warc.gz'), validWarc('b.warc.gz', 10));
     const seen: number[] = [];
@@ -73,15 +66,12 @@ test("an export's verification reports its progress within a file too, once a pe
     assert.ok(seen.length <= 103, 'not one report per record');
     assert.ok(seen.every((f, i) => f >= (seen[i - 1] ?? 0)), 'never backwards');
     assert.equal(seen.at(-1), 1);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 // warcio reads the whole gzip members the scan found; the scan says where and why it stopped.
 test('a damaged file: its whole records are all read, and each fault is reported once', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-damaged-'));
-  try {
+  await withTempDir('tm-verify-damaged-', async (dir) => {
     const whole = validWarc('d.warc.gz', 300);
     const check = async (bytes: Buffer) => {
       const path = join(dir, 'd.warc.gz');
@@ -113,14 +103,11 @@ test('a damaged file: its whole records are all read, and each fault is reported
       'record 0 at 0: member length differs from warcio\'s',
       `record 1 at decompressed offset ${info.length}: not at a gzip member boundary`,
     ]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a member that holds no WARC header ends what warcio reads (it would look for a header line in all of it)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-verify-headerless-'));
-  try {
+  await withTempDir('tm-verify-headerless-', async (dir) => {
     const before = validWarc('h.warc.gz', 3);
     const zeros = gzipSync(Buffer.alloc(32 * 1024 * 1024));
     const after = validWarc('h.warc.gz', 2);
@@ -132,7 +119,5 @@ test('a member that holds no WARC header ends what warcio reads (it would look f
 
     writeFileSync(path, zeros);
     assert.deepEqual((await verifyWarcFile(path)).errors, ['member at 0: no WARC header', 'no WARC records']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
