@@ -1,5 +1,5 @@
 import { createHash, randomUUID, type Hash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredBody } from '../capture';
@@ -13,8 +13,8 @@ export interface BodySinkOptions {
   spoolDir: string;
 }
 
-/** What `write` asks of the reader: go on, wait for the disk (`drain`), or stop (cap reached). */
-export type SinkSignal = 'continue' | 'pause' | 'full';
+/** What `write` asks of the reader: go on, or stop (cap reached). */
+export type SinkSignal = 'continue' | 'full';
 
 /** First size of an in-memory body whose length the server did not announce. */
 const INITIAL_CAPACITY = 16 * 1024;
@@ -22,6 +22,10 @@ const INITIAL_CAPACITY = 16 * 1024;
 /**
  * Receives a body as it streams in: hashes it (the WARC payload digest) and keeps it in memory
  * until it outgrows `memoryLimit`, then on disk, so a 50 MB page never sits in the heap.
+ *
+ * The spool file is written synchronously, so the reader never has to wait for the disk: pausing
+ * undici 7 to wait for a write stream's drain crashed the process (an assertion in its parser)
+ * when the server closed the connection right after the body, as HTTP/1.0 servers do.
  *
  * In memory, each chunk is copied as it arrives into one buffer (sized by Content-Length when
  * announced) rather than kept and joined at the end: undici's chunks are views into the socket's
@@ -32,9 +36,9 @@ export class BodySink {
   private readonly hash: Hash = createHash('sha1');
   /** The in-memory body: its first `bytes` bytes (until spooled). */
   private memory: Buffer | null = null;
-  private file: WriteStream | null = null;
+  /** The spool file's descriptor, once the body outgrew memory. */
+  private fd: number | null = null;
   private path: string | null = null;
-  private fileError: Error | null = null;
   private bytes = 0;
   private overflowed = false;
 
@@ -53,29 +57,18 @@ export class BodySink {
     return this.overflowed;
   }
 
-  /** Takes one chunk (cut at the cap). When it returns 'pause', wait for `drained()`. */
+  /** Takes one chunk (cut at the cap). Throws when the spool file cannot be written. */
   write(chunk: Buffer): SinkSignal {
-    if (this.fileError) throw this.fileError;
     const room = this.o.maxBytes - this.bytes;
     if (chunk.length > room) this.overflowed = true;
     if (room <= 0) return 'full';
     const part = this.overflowed ? chunk.subarray(0, room) : chunk;
     this.hash.update(part);
     this.bytes += part.length;
-    let signal: SinkSignal = 'continue';
-    if (this.file) {
-      if (!this.file.write(part)) signal = 'pause';
-    } else if (this.bytes > this.o.memoryLimit) {
-      signal = this.spool(part);
-    } else {
-      this.keep(part);
-    }
-    return this.full ? 'full' : signal;
-  }
-
-  /** Resolves when the file stream can take more. */
-  drained(): Promise<void> {
-    return new Promise((resolve) => (this.file && this.file.writableNeedDrain ? this.file.once('drain', resolve) : resolve()));
+    if (this.fd !== null) writeAll(this.fd, part);
+    else if (this.bytes > this.o.memoryLimit) this.spool(part);
+    else this.keep(part);
+    return this.full ? 'full' : 'continue';
   }
 
   /** Copies `part`, which ends at `this.bytes`, into the in-memory body, growing it if needed. */
@@ -92,28 +85,20 @@ export class BodySink {
   }
 
   /** Moves the body to a file; `part`, ending at `this.bytes`, is the chunk that outgrew memory. */
-  private spool(part: Buffer): SinkSignal {
+  private spool(part: Buffer): void {
     this.path = join(this.o.spoolDir, `body-${randomUUID()}.bin`);
-    this.file = createWriteStream(this.path);
-    this.file.on('error', (err) => (this.fileError = err));
+    this.fd = openSync(this.path, 'w');
     const kept = this.bytes - part.length;
-    // Both writes happen: a false return only asks to wait before the next one.
-    const keptWritten = kept === 0 || this.file.write(this.memory!.subarray(0, kept));
-    const ok = this.file.write(part) && keptWritten;
+    if (kept > 0) writeAll(this.fd, this.memory!.subarray(0, kept));
+    writeAll(this.fd, part);
     this.memory = null;
-    return ok ? 'continue' : 'pause';
   }
 
   /** The stored body and its `sha1:` payload digest. Call once, after the last write. */
   async finish(): Promise<{ body: StoredBody; payloadDigest: string }> {
     const payloadDigest = DIGEST_PREFIX + base32(this.hash.digest());
-    if (!this.file) return { body: { kind: 'memory', bytes: this.exactBody() }, payloadDigest };
-    const file = this.file;
-    await new Promise<void>((resolve, reject) => {
-      if (this.fileError) return reject(this.fileError);
-      file.once('error', reject);
-      file.end(() => resolve());
-    });
+    if (this.fd === null) return { body: { kind: 'memory', bytes: this.exactBody() }, payloadDigest };
+    this.closeFile();
     return { body: { kind: 'file', path: this.path!, size: this.bytes }, payloadDigest };
   }
 
@@ -127,11 +112,23 @@ export class BodySink {
   /** Drops what was received (a failed attempt that will be retried). */
   async discard(): Promise<void> {
     this.memory = null;
-    if (this.file) {
-      this.file.destroy();
-      await rm(this.path!, { force: true });
+    if (this.path) {
+      this.closeFile();
+      await rm(this.path, { force: true });
     }
   }
+
+  private closeFile(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
+  }
+}
+
+/** Writes all of `bytes` (a write to a file may take fewer). */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /** Deletes a spooled body once its WARC records are written; memory bodies need nothing. */

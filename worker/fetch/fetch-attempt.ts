@@ -90,9 +90,6 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
           if (signal === 'full') {
             complete('length');
             c.abort(new CapReached('size cap reached'));
-          } else if (signal === 'pause') {
-            c.pause();
-            void sink.drained().then(() => c.resume());
           }
         } catch (err) {
           c.abort(err as Error);

@@ -12,6 +12,8 @@ const UA = 'Tidemark-test/0.1 (+http://127.0.0.1/contact)';
 const base: FetchLimits = { connectTimeoutMs: 250, headersTimeoutMs: 250, totalTimeoutMs: 600, maxBodyBytes: 2 * 1024 * 1024, maxRetries: 0 };
 const backoff = { baseMs: 5, maxMs: 20 };
 const MB = 1024 * 1024;
+/** 5 MB that differ byte to byte, so a misplaced chunk changes the digest. */
+const closingBody = Buffer.from(Array.from({ length: 5 * MB }, (_, i) => (i * 7919) % 251));
 
 describe('fetcher: limits, timeouts and broken connections', () => {
   let server: FixtureServer;
@@ -39,6 +41,11 @@ describe('fetcher: limits, timeouts and broken connections', () => {
         };
         pump();
       },
+      '/close-after-body': (_q, res) => {
+        // As Python's http.server and other HTTP/1.0-style servers do: the body, then FIN.
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': closingBody.length, connection: 'close' });
+        res.end(closingBody);
+      },
       '/slow-body': (_q, res) => {
         res.writeHead(200, { 'content-type': 'text/html', 'content-length': 100_000 });
         res.write('<p>the first bytes arrive');
@@ -64,6 +71,11 @@ describe('fetcher: limits, timeouts and broken connections', () => {
       if (path === '/reset-in-headers') {
         socket.write('HTTP/1.1 200 OK\r\nContent-Ty');
         return void setTimeout(() => socket.resetAndDestroy(), 20);
+      }
+      if (path === '/close-after-body') {
+        // The whole body at once and then FIN, with no `Connection: close` to announce it.
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${closingBody.length}\r\n\r\n`);
+        return void socket.end(closingBody);
       }
       if (path === '/reset-in-body') {
         socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n' + 'b'.repeat(300));
@@ -134,6 +146,26 @@ describe('fetcher: limits, timeouts and broken connections', () => {
     assert.equal(ex.payloadDigest, sha1Digest(onDisk));
     assert.ok(heapGrowth < 40 * MB, `the body did not pile up in the heap (grew ${heapGrowth} bytes)`);
     assert.equal((await stat(ex.body.path)).size, 2 * MB);
+  });
+
+  test('a body past the memory limit, then the server closes the connection: kept whole, spooled, digest right', async () => {
+    // Waiting for the spool file's drain used to pause undici, which crashed the process when the
+    // FIN arrived while paused (an assertion in undici 7's parser), or read the whole body as a reset.
+    const fetcher = fetcherWith({ totalTimeoutMs: 20_000, headersTimeoutMs: 5000, maxBodyBytes: 10 * MB }, 256 * 1024);
+    try {
+      for (const url of [`${server.url}/close-after-body`, `${raw.url}/close-after-body`]) {
+        const o = await fetcher.fetch(url);
+        assert.ok(o.ok, `${url}: ${o.ok ? '' : o.message}`);
+        assert.equal(o.exchange.truncated, null, url);
+        assert.ok(o.exchange.body.kind === 'file', url);
+        const onDisk = await readFile(o.exchange.body.path);
+        assert.ok(onDisk.equals(closingBody), `${url}: ${onDisk.length} bytes stored`);
+        assert.equal(o.exchange.payloadDigest, sha1Digest(closingBody));
+        await rm(o.exchange.body.path);
+      }
+    } finally {
+      await fetcher.close();
+    }
   });
 
   test('gzip bomb: stored as received (compressed), decoding stops at the cap', async () => {

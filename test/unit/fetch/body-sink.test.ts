@@ -75,9 +75,9 @@ test('a body past the memory limit moves to a file with everything received; one
   const spoolDir = mkdtempSync(join(tmpdir(), 'tidemark-sink-'));
   try {
     const body = Buffer.from(Array.from({ length: 100_000 }, (_, i) => i % 251));
-    // The kept part (up to 20,000 bytes) is more than a file stream buffers before asking to wait.
     const spooled = new BodySink({ maxBytes: 1e6, memoryLimit: 20_000, spoolDir }, body.length);
-    for (const chunk of socketChunks(body, 11)) await (spooled.write(chunk) === 'pause' ? spooled.drained() : undefined);
+    // The reader is never asked to wait for the disk (pausing undici at a closing socket crashed it).
+    for (const chunk of socketChunks(body, 11)) assert.equal(spooled.write(chunk), 'continue');
     const fromFile = await spooled.finish();
     assert.ok(fromFile.body.kind === 'file');
     assert.deepEqual(readFileSync(fromFile.body.path), body);
