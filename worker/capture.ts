@@ -18,6 +18,8 @@ export type FailureReason =
   | 'robots-disallowed'
   | 'robots-unavailable'
   | 'invalid-url'
+  /** The crawl paused or stopped during the fetch: never recorded, the URL goes back to the queue. */
+  | 'interrupted'
   | 'internal';
 
 /** Why a URL was excluded before fetching. Stable strings: stored with the URL. */

@@ -4,7 +4,7 @@ import { ZodError } from 'zod';
 import { icdSchema, type Icd } from '../icd/schema';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
-import { CrawlEngine } from '../crawler/crawl-engine';
+import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
 import { parseCliArgs, progressEveryMs, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
@@ -114,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     if (interrupted) process.exit(130);
     interrupted = true;
     progress?.clear();
-    if (!cmd.json) console.error('tidemark: interrupted, finishing in-flight pages (Ctrl-C again to abort)…');
+    if (!cmd.json) console.error(`tidemark: interrupted, finishing in-flight pages (fetches still under way after ${HALT_GRACE_MS / 1000} s go back to the queue; Ctrl-C again to abort)…`);
     void engine.pause();
   };
   process.on('SIGINT', onSignal);

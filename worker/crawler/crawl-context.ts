@@ -31,6 +31,8 @@ export interface CrawlContextOptions {
   spoolDir: string;
   kbPath?: string;
   frontier: SqliteFrontier;
+  /** Ends every fetch at once, as `interrupted` (a pause or stop that waited long enough). */
+  interrupt?: AbortSignal;
 }
 
 /**
@@ -84,7 +86,7 @@ export class CrawlContext {
       dedup: new SqliteDedupLookup(o.db, o.crawlId),
     });
     await writer.open();
-    const fetcher = createFetcher({ userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir });
+    const fetcher = createFetcher({ userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt });
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (f: { host: string; timing: KeyTiming }) => void = () => undefined;
     const robots = new RobotsCache({

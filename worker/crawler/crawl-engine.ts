@@ -23,7 +23,15 @@ export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'
   onCoherence?(payload: unknown): void;
   /** Length of a minute for feed polling and recrawl intervals (tests shorten it). */
   minuteMs?: number;
+  /** How long a pause or stop waits for fetches under way before cutting them off (default 5 s). */
+  haltGraceMs?: number;
 }
+
+/**
+ * A pause or stop lets pages under way finish, but not for a fetch's whole time budget (120 s by
+ * default, a server trickling a byte a second): past this, fetches end and their URLs are queued again.
+ */
+export const HALT_GRACE_MS = 5_000;
 
 export type EngineOutcome = 'finished' | 'paused' | 'stopped';
 
@@ -31,7 +39,8 @@ export type EngineOutcome = 'finished' | 'paused' | 'stopped';
  * Runs one crawl: leases URLs from the frontier as politeness allows, sends each through the
  * pipeline (worker/pipeline.ts) with up to `concurrency` in flight, and commits each result —
  * frontier state, capture row, crawl-log entry — in one transaction after its WARC records are
- * written. Pause and stop let in-flight pages finish, so nothing acknowledged is lost.
+ * written. Pause and stop let in-flight pages finish, so nothing acknowledged is lost; fetches
+ * still under way after `haltGraceMs` are cut off and their URLs go back to the queue.
  */
 export class CrawlEngine {
   private ctx: CrawlContext | null = null;
@@ -47,6 +56,8 @@ export class CrawlEngine {
   private finalStats: CrawlStats | null = null;
   /** Feeds and recrawl rounds of this run, when the ICD asks for them. */
   incremental: IncrementalDriver | null = null;
+  /** Aborted `haltGraceMs` after a pause or stop: fetches still under way end as `interrupted`. */
+  private readonly fetchInterrupt = new AbortController();
 
   constructor(private readonly opts: CrawlEngineOptions) {}
 
@@ -61,13 +72,18 @@ export class CrawlEngine {
 
   /** Lets in-flight pages finish, closes the WARC file; the crawl resumes from the frontier. */
   async pause(): Promise<void> {
-    this.halt ??= 'paused';
-    this.wake?.();
-    await this.done?.catch(() => undefined);
+    await this.haltWith('paused');
   }
 
   async stop(): Promise<void> {
-    this.halt ??= 'stopped';
+    await this.haltWith('stopped');
+  }
+
+  private async haltWith(outcome: EngineOutcome): Promise<void> {
+    if (this.halt === null) {
+      this.halt = outcome;
+      setTimeout(() => this.fetchInterrupt.abort(), this.opts.haltGraceMs ?? HALT_GRACE_MS).unref();
+    }
     this.wake?.();
     await this.done?.catch(() => undefined);
   }
@@ -86,7 +102,7 @@ export class CrawlEngine {
     mkdirSync(opts.warcDir, { recursive: true });
     mkdirSync(opts.spoolDir, { recursive: true });
     const frontier = new SqliteFrontier(opts.db, { registry: opts.registry });
-    const ctx = await CrawlContext.open({ ...opts, frontier });
+    const ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal });
     this.ctx = ctx;
     const concurrency = opts.icd.politeness.concurrency;
     // Batch prioritisation takes the top bl URLs of a host at once (worker/crawler/host-batch.ts).

@@ -175,6 +175,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number): Promis
   const outcome = await ctx.fetcher.fetch(p.url, { ip: resolved.ip, conditional });
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
+  if (!outcome.ok && outcome.reason === 'interrupted') return null; // a pause or stop cut it short: nothing observed
   if (!outcome.ok) {
     if (outcome.partial) await archive(ctx, outcome.partial, visit, null, message).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     return { changed: true, newLinks: 0, digest: null, etag: null, lastModified: null };

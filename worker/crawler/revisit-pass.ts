@@ -80,6 +80,8 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage): Promis
   const conditional = validatorsTrusted(page.visit) ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
   const resolved = await ctx.resolveHost(page.url);
   const outcome = 'error' in resolved ? null : await ctx.fetcher.fetch(page.url, { ip: resolved.ip, conditional });
+  // Cut short by a pause or stop: not an observation; the page is revisited when the crawl resumes.
+  if (outcome && !outcome.ok && outcome.reason === 'interrupted') return;
   let observation: RevisitObservation;
   let text: string | null = null;
   const at = outcome?.ok ? outcome.exchange.date.getTime() : Date.now();

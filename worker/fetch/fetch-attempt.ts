@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { HttpExchange } from '../capture';
 import { BodySink, type BodySinkOptions } from './body-sink';
 import { buildResponseHead, headersRecord, type RawHeaders } from './http-heads';
-import { startDeadline, TimeoutError, type Deadline } from './timeout';
+import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
 
 /** One GET, addressed to an IP, with everything the WARC records need about the request. */
 export interface AttemptRequest {
@@ -33,7 +33,7 @@ class CapReached extends Error {}
  * The connect and headers deadlines are ours too: undici's own timers tick at half-second
  * granularity and stay only as backstops.
  */
-export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOptions: BodySinkOptions): Promise<AttemptResult> {
+export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOptions: BodySinkOptions, interrupt?: AbortSignal): Promise<AttemptResult> {
   const started = Date.now();
   const date = new Date(started);
   return new Promise<AttemptResult>((resolve) => {
@@ -50,6 +50,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       if (settled) return;
       settled = true;
       for (const d of [total, connecting, waitingForHeaders]) d?.clear();
+      interrupt?.removeEventListener('abort', onInterrupt);
       make().then(resolve, (error: Error) => resolve({ kind: 'error', error, durationMs: Date.now() - started }));
     };
     const fail = (error: Error) =>
@@ -63,10 +64,12 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       settle(async () => ({ kind: 'exchange', exchange: await exchangeOf(sink!, truncated), durationMs: Date.now() - started }));
 
     // Before the socket is connected there is nothing to abort yet: settle now, abort when it comes.
-    const expire = (err: TimeoutError) => (controller ? controller.abort(err) : fail(err));
+    const expire = (err: Error) => (controller ? controller.abort(err) : fail(err));
     const total = startDeadline(req.timeouts.totalMs, 'total', expire);
     const connecting = startDeadline(req.timeouts.connectMs, 'connect', expire);
     let waitingForHeaders: Deadline | null = null;
+    const onInterrupt = () => expire(new InterruptedError());
+    interrupt?.addEventListener('abort', onInterrupt, { once: true });
 
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
@@ -104,6 +107,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       },
     };
 
+    if (interrupt?.aborted) return void fail(new InterruptedError());
     try {
       dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler);
     } catch (err) {

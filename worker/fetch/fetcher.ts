@@ -7,6 +7,7 @@ import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
 import { buildRequestHead } from './http-heads';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffConfig } from './retry-backoff';
+import { InterruptedError } from './timeout';
 
 /** The ICD's fetch limits this stage uses (fetchLimitsSchema). */
 export interface FetchLimits {
@@ -33,6 +34,11 @@ export interface FetcherOptions {
   dns?: DnsCache;
   backoff?: BackoffConfig;
   random?: () => number;
+  /**
+   * Aborted when the crawl pauses or stops and will not wait for fetches any longer: every fetch
+   * then ends at once as `interrupted`, with nothing kept, and its URL goes back to the queue.
+   */
+  interrupt?: AbortSignal;
 }
 
 export interface FetchRequestOptions {
@@ -114,16 +120,22 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     };
 
     let durationMs = 0;
+    const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     for (let retries = 0; ; retries++) {
-      const result: AttemptResult = await fetchAttempt(dispatcher, request, sinkOptions);
+      if (o.interrupt?.aborted) return interrupted(retries);
+      const result: AttemptResult = await fetchAttempt(dispatcher, request, sinkOptions, o.interrupt);
       durationMs += result.durationMs;
+      if (result.kind === 'error' && result.error instanceof InterruptedError) {
+        if (result.partial) await releaseBody(result.partial.body);
+        return interrupted(retries);
+      }
       const left = retries < limits.maxRetries;
       if (result.kind === 'exchange') {
         const { exchange } = result;
         if (exchange.status < 500) return { ok: true, exchange, durationMs, retries };
         if (!left) return { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
         await releaseBody(exchange.body);
-        await sleep(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']));
+        await pause(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']));
         continue;
       }
       const { reason, retryable } = classifyError(result.error);
@@ -131,8 +143,13 @@ export function createFetcher(o: FetcherOptions): Fetcher {
         return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}) };
       }
       if (result.partial) await releaseBody(result.partial.body);
-      await sleep(retryDelayMs(retries + 1, backoff, random));
+      await pause(retryDelayMs(retries + 1, backoff, random));
     }
+  }
+
+  /** The wait before a retry, cut short by an interrupt (the loop then returns `interrupted`). */
+  function pause(ms: number): Promise<void> {
+    return sleep(ms, undefined, o.interrupt ? { signal: o.interrupt } : undefined).catch(() => undefined);
   }
 
   return {

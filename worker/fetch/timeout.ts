@@ -18,6 +18,14 @@ export class TimeoutError extends Error {
   }
 }
 
+/** The crawl is pausing or stopping and would not wait any longer for this fetch: it goes back to the queue. */
+export class InterruptedError extends Error {
+  override readonly name = 'InterruptedError';
+  constructor() {
+    super('interrupted: the crawl is pausing or stopping');
+  }
+}
+
 /** A running deadline: `signal` aborts with a TimeoutError when it expires; `clear()` disarms it. */
 export interface Deadline {
   readonly signal: AbortSignal;

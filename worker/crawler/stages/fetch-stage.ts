@@ -10,6 +10,10 @@ export const fetchStage: Stage = {
     // The request is over: the host's next URL may be fetched (after its delay) while this one is processed.
     const ex = outcome.ok ? outcome.exchange : outcome.partial;
     if (item.lease) ctx.frontier.fetched(item.lease, { startedAt: ex?.date.getTime(), durationMs: outcome.durationMs });
+    if (!outcome.ok && outcome.reason === 'interrupted') {
+      item.released = true;
+      return { kind: 'skip', reason: 'interrupted' };
+    }
     if (!outcome.ok) {
       item.failure = { reason: outcome.reason, message: outcome.message };
       if (outcome.partial) item.exchange = outcome.partial;
