@@ -72,6 +72,11 @@ export interface CalendarKey {
   date: string;
   /** Year of that date, for the window check. */
   year: number;
+  /**
+   * The date is a lone year segment of the path (`/archive/2026`, but also `/p/2500`): its path
+   * with the year as `{y}`, to compare with `numberedPathTemplate`. Absent for other dates.
+   */
+  yearOnlyPath?: string;
 }
 
 const YEAR = /^(1[89]\d\d|2\d\d\d)$/;
@@ -90,6 +95,7 @@ export function calendarKey(url: URL): CalendarKey | null {
   const segs = url.pathname.split('/');
   const dateParts: string[] = [];
   let year = 0;
+  let yearOnlyPath: string | undefined;
   for (let i = 0; i < segs.length; i++) {
     const seg = segs[i];
     if (YEAR.test(seg)) {
@@ -102,6 +108,7 @@ export function calendarKey(url: URL): CalendarKey | null {
       year = Number(seg);
       dateParts.push(parts.join('-'));
       segs.splice(i, j - i, ['{y}', '{m}', '{d}'].slice(0, parts.length).join('/'));
+      if (parts.length === 1) yearOnlyPath = segs.join('/');
       break;
     }
     const m = DATE_VALUE.exec(seg);
@@ -123,7 +130,27 @@ export function calendarKey(url: URL): CalendarKey | null {
   });
   if (dateParts.length === 0) return null;
   const query = params.length ? `?${params.sort().join('&')}` : '';
-  return { template: `${url.host}${segs.join('/')}${query}`, date: dateParts.join('|'), year };
+  const key: CalendarKey = { template: `${url.host}${segs.join('/')}${query}`, date: dateParts.join('|'), year };
+  if (yearOnlyPath !== undefined && dateParts.length === 1) key.yearOnlyPath = yearOnlyPath;
+  return key;
+}
+
+const PLAIN_NUMBER = /^\d+$/;
+
+/**
+ * The path with its first number that cannot be a year as `{y}` (`/p/17` → `/p/{y}`), or null.
+ * Where a path holds ordinary numbers (IDs, page numbers), a four-digit one there is no year:
+ * `/p/2500` is the item after `/p/2499`, not a date in a far-future calendar.
+ */
+export function numberedPathTemplate(pathname: string): string | null {
+  const segs = pathname.split('/');
+  for (let i = 0; i < segs.length; i++) {
+    if (PLAIN_NUMBER.test(segs[i]) && !YEAR.test(segs[i])) {
+      segs[i] = '{y}';
+      return segs.join('/');
+    }
+  }
+  return null;
 }
 
 function decodeURIComponentSafe(s: string): string {

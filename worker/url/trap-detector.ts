@@ -1,5 +1,5 @@
 import type { ExclusionReason } from '../capture';
-import { calendarKey, hasRepeatingPath, isGrowingQuery } from './trap-checks';
+import { calendarKey, hasRepeatingPath, isGrowingQuery, numberedPathTemplate } from './trap-checks';
 
 /** Limits of the trap detector; all optional. */
 export interface TrapOptions {
@@ -24,12 +24,17 @@ interface VariantState {
 interface HostState {
   variants: Map<string, VariantState>;
   calendars: Map<string, Set<string> | number>;
+  /** Path templates seen holding ordinary numbers (numberedPathTemplate): a lone "year" there is a number. */
+  numbered: Set<string>;
 }
+
+/** Numbered path templates remembered per host (an article's ID in a path with a slug makes one each). */
+const MAX_NUMBERED_TEMPLATES = 10_000;
 
 /** JSON form of the detector's memory, for resuming a crawl. */
 export interface TrapDetectorState {
   version: 1;
-  hosts: Record<string, { variants: Record<string, number[] | number>; calendars: Record<string, string[] | number> }>;
+  hosts: Record<string, { variants: Record<string, number[] | number>; calendars: Record<string, string[] | number>; numbered?: string[] }>;
 }
 
 /** FNV-1a, 32 bits: query strings are counted, not kept, so memory stays at 4 bytes a variant. */
@@ -83,8 +88,11 @@ export class TrapDetector {
     }
     if (parsed.search && isGrowingQuery(parsed, parent, this.opts.maxQueryParams)) return 'trap-growing-query';
     const host = this.host(parsed.host);
+    const numbered = numberedPathTemplate(parsed.pathname);
+    if (numbered !== null && host.numbered.size < MAX_NUMBERED_TEMPLATES) host.numbered.add(numbered);
     const calendar = calendarKey(parsed);
-    if (calendar) {
+    // A lone four-digit segment where the site also has other numbers is an ID, not a year.
+    if (calendar && !(calendar.yearOnlyPath !== undefined && host.numbered.has(calendar.yearOnlyPath))) {
       if (calendar.year > this.opts.maxYear) return 'trap-calendar';
       if (!this.countDate(host, calendar.template, calendar.date)) return 'trap-calendar';
     }
@@ -95,7 +103,7 @@ export class TrapDetector {
   private host(name: string): HostState {
     let state = this.hosts.get(name);
     if (!state) {
-      state = { variants: new Map(), calendars: new Map() };
+      state = { variants: new Map(), calendars: new Map(), numbered: new Set() };
       this.hosts.set(name, state);
     }
     return state;
@@ -143,7 +151,7 @@ export class TrapDetector {
       for (const [path, v] of h.variants) variants[path] = v.hashes ? [...v.hashes] : v.n;
       const calendars: Record<string, string[] | number> = {};
       for (const [t, d] of h.calendars) calendars[t] = typeof d === 'number' ? d : [...d];
-      hosts[name] = { variants, calendars };
+      hosts[name] = { variants, calendars, numbered: [...h.numbered] };
     }
     return { version: 1, hosts };
   }
@@ -157,6 +165,7 @@ export class TrapDetector {
         host.variants.set(path, Array.isArray(v) ? { n: v.length, hashes: new Set(v) } : { n: v, hashes: null });
       }
       for (const [t, d] of Object.entries(h.calendars ?? {})) host.calendars.set(t, Array.isArray(d) ? new Set(d) : d);
+      for (const t of h.numbered ?? []) host.numbered.add(t);
     }
     return detector;
   }

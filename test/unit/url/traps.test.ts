@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calendarKey, hasRepeatingPath, isGrowingQuery, TrapDetector } from '../../../worker/url';
+import { numberedPathTemplate } from '../../../worker/url/trap-checks';
 
 test('repeating path segments', () => {
   assert.equal(hasRepeatingPath('/a/b/a/b/a/b/'), true);
@@ -49,6 +50,25 @@ test('calendar traps: too many dates per template, or far-future years', () => {
   for (let d = 1; d <= 20; d++) assert.equal(traps.check(`http://e.org/2024/01/${String((d % 28) + 1).padStart(2, '0')}/post-${d}`), null);
   assert.equal(traps.check('http://e.org/cal?date=2099-01-01'), 'trap-calendar');
   assert.equal(traps.check('http://other.org/cal/2024/01/06'), null, 'counts are per host');
+});
+
+test('a four-digit number where a site numbers its pages is an ID, not a far-future year', () => {
+  assert.equal(numberedPathTemplate('/p/17'), '/p/{y}');
+  assert.equal(numberedPathTemplate('/p/2500'), null, 'could be a year: no evidence by itself');
+  assert.equal(numberedPathTemplate('/p/abc'), null);
+  assert.equal(calendarKey(new URL('http://e.org/p/2500'))?.yearOnlyPath, '/p/{y}');
+  assert.equal(calendarKey(new URL('http://e.org/cal/2024/01'))?.yearOnlyPath, undefined, 'a year with a month is a date');
+
+  const traps = new TrapDetector({ maxDatesPerTemplate: 400, maxYear: 2028 });
+  // /p/0 … /p/5999, as a listing links them: none is a trap (2029–2999 were excluded as future years).
+  for (let n = 0; n < 6000; n++) assert.equal(traps.check(`http://shop.org/p/${n}`), null, `/p/${n}`);
+  // A year archive whose path holds no other numbers is still a calendar, bounded by the year window.
+  assert.equal(traps.check('http://shop.org/archive/2027'), null);
+  assert.equal(traps.check('http://shop.org/archive/2031'), 'trap-calendar');
+  // The evidence is per host and survives a restart.
+  assert.equal(traps.check('http://other.org/p/2500'), 'trap-calendar');
+  const restored = TrapDetector.fromJSON(JSON.parse(JSON.stringify(traps)), { maxYear: 2028 });
+  assert.equal(restored.check('http://shop.org/p/2999'), null);
 });
 
 test('query variants per path are capped per host', () => {
