@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage } from '../components/error-message';
-import { ApiError, apiLines } from '../lib/client/api';
+import { ApiError, api, apiLines } from '../lib/client/api';
 import { useSaveIcd } from '../lib/client/queries';
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
@@ -80,14 +80,23 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
     },
   });
 
+  const [added, setAdded] = useState<{ text: string; stems: string[] } | null>(null);
+  // A typed term becomes the stems the crawl scores (as the reference crawl's are), via the server's analyzer.
+  const addTerm = useMutation({
+    mutationFn: (text: string) => api<{ terms: string[] }>('POST', `/api/icds/${icdId}/topic-terms`, { text }),
+    onSuccess: ({ terms: stems }, text) => {
+      const weight = Number(newWeight);
+      setTerms((list) => [...list.filter((t) => !stems.includes(t.term)), ...stems.map((term) => ({ term, weight }))].sort((a, b) => b.weight - a.weight));
+      setAdded({ text, stems });
+      setNewTerm('');
+      setDirty(true);
+    },
+  });
   const add = (event: FormEvent) => {
     event.preventDefault();
-    const term = newTerm.trim().toLowerCase();
-    const weight = Number(newWeight);
-    if (!term || !Number.isFinite(weight)) return;
-    setTerms((list) => [...list.filter((t) => t.term !== term), { term, weight }].sort((a, b) => b.weight - a.weight));
-    setNewTerm('');
-    setDirty(true);
+    const text = newTerm.trim();
+    if (!text || !Number.isFinite(Number(newWeight))) return;
+    addTerm.mutate(text);
   };
   const remove = (term: string) => {
     setTerms((list) => list.filter((t) => t.term !== term));
@@ -158,7 +167,7 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
               <label htmlFor="new-term-weight" className="mb-1 block text-sm font-medium">Weight</label>
               <input id="new-term-weight" className="input" type="number" step="0.01" value={newWeight} onChange={(e) => setNewWeight(e.target.value)} />
             </div>
-            <button type="submit" className="btn">Add term</button>
+            <button type="submit" className="btn" disabled={addTerm.isPending}>Add term</button>
           </form>
           <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={save.isPending || !dirty} data-testid="save-terms">
             Save topic terms
@@ -166,6 +175,12 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
           {!dirty && save.isSuccess && <span role="status" className="text-sm text-emerald-800">Topic terms saved.</span>}
         </div>
       )}
+      {added && !addTerm.isPending && !addTerm.error && (
+        <p role="status" className="text-sm text-slate-700" data-testid="added-terms">
+          “{added.text}” added as {added.stems.map((s, i) => <span key={s}>{i > 0 && ', '}<span className="font-mono">{s}</span></span>)} (the crawl compares word stems).
+        </p>
+      )}
+      <ErrorMessage error={addTerm.error} />
       <ErrorMessage error={save.error} />
     </section>
   );

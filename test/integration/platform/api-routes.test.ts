@@ -275,6 +275,13 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     const last = JSON.parse((await streamed.text()).trim().split('\n').at(-1)!) as { error?: string; status?: number };
     assert.equal(last.status, 422);
     assert.match(last.error ?? '', /no HTML page to learn from/);
+
+    // A term typed in the review becomes the stems the crawl's pages produce (the reference crawl proposes stems).
+    const typed = await api.json<{ terms: string[] }>('POST', `/api/icds/${icd.id}/topic-terms`, { text: 'Harbours of the lighthouses' });
+    assert.deepEqual(typed.terms, ['harbour', 'lighthous']);
+    assert.equal((await api.request('POST', `/api/icds/${icd.id}/topic-terms`, { text: 'of the' })).status, 422);
+    assert.equal((await api.request('POST', `/api/icds/${icd.id}/topic-terms`, { text: '' })).status, 400);
+    assert.equal((await api.request('POST', '/api/icds/999999/topic-terms', { text: 'harbour' })).status, 404);
   });
 
   test('export downloads serve only the files the export lists', async () => {
