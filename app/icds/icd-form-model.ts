@@ -1,4 +1,5 @@
 import { icdSchema, type IcdInput } from '../../worker/icd/schema';
+import { plainIssueMessage } from '../../worker/icd/plain-issues';
 import type { ApiIssue } from '../lib/client/api';
 import { SETTING_FIELDS, settingForPath, settingMessage, settingSections, settingValuesFromIcd, type SettingValues } from './settings-fields';
 
@@ -233,7 +234,7 @@ export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; mes
 /** Validates form values with the shared schema; issues grouped by field, or the ICD when valid. */
 export function validateForm(values: IcdFormValues, base: IcdInput | null): { icd: IcdInput; errors: FieldErrors } {
   const icd = icdFromFormValues(values, base);
-  const result = icdSchema.safeParse(icd);
+  const result = icdSchema.safeParse(icd, { error: plainIssueMessage });
   return { icd, errors: result.success ? {} : fieldErrors(result.error.issues) };
 }
 
@@ -252,7 +253,7 @@ export function icdFromJsonText(text: string): { icd: IcdInput } | { errors: str
   } catch (err) {
     return { errors: [`Not JSON: ${(err as Error).message}`] };
   }
-  const result = icdSchema.safeParse(json);
+  const result = icdSchema.safeParse(json, { error: plainIssueMessage });
   if (!result.success) return { errors: result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)) };
   return { icd: json as IcdInput };
 }

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import { icdSchema, type Icd } from '../icd/schema';
+import { plainIssueMessage } from '../icd/plain-issues';
+import { unknownKeys } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
@@ -41,14 +43,35 @@ function readIcdFile(path: string): { seeds?: string[] } & Record<string, unknow
   return value as { seeds?: string[] } & Record<string, unknown>;
 }
 
+/** The flags that change a crawl's settings, as the ICD fields they set (only those given). */
+function flagSettings(cmd: CrawlCommand): { scope: Record<string, unknown>; politeness: Record<string, unknown> } {
+  return {
+    scope: cmd.maxPages ? { maxPages: cmd.maxPages } : {},
+    politeness: { ...(cmd.concurrency ? { concurrency: cmd.concurrency } : {}), ...(cmd.politeness ? {} : { enabled: false }) },
+  };
+}
+
+/**
+ * Parses an ICD with the flags applied, so they are validated as the file's own fields are. A
+ * person's ICD (`fromUser`) may not hold unknown fields; a stored one may, from an older version.
+ */
+function parseWithFlags(base: Record<string, unknown>, cmd: CrawlCommand, fromUser: boolean): Icd {
+  const flags = flagSettings(cmd);
+  const input = {
+    ...base,
+    scope: { ...(base.scope as Record<string, unknown> | undefined), ...flags.scope },
+    politeness: { ...(base.politeness as Record<string, unknown> | undefined), ...flags.politeness },
+  };
+  const icd = icdSchema.parse(input, { error: plainIssueMessage });
+  const unknown = fromUser ? unknownKeys(input, icd) : [];
+  if (unknown.length) throw new ZodError(unknown.map((path) => ({ code: 'custom', path: path.split('.'), message: 'Unknown field (misspelt?): it would be ignored', input: undefined })));
+  return icd;
+}
+
 /** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */
 export function icdForCommand(cmd: CrawlCommand): Icd {
   const base = cmd.icdPath ? readIcdFile(cmd.icdPath) : { name: `CLI crawl of ${cmd.seeds[0]}`, seeds: cmd.seeds };
-  const icd = icdSchema.parse({ ...base, seeds: [...(base.seeds ?? []), ...(cmd.icdPath ? cmd.seeds : [])] });
-  if (cmd.maxPages) icd.scope.maxPages = cmd.maxPages;
-  if (cmd.concurrency) icd.politeness.concurrency = cmd.concurrency;
-  if (!cmd.politeness) icd.politeness.enabled = false;
-  return icd;
+  return parseWithFlags({ ...base, seeds: [...(base.seeds ?? []), ...(cmd.icdPath ? cmd.seeds : [])] }, cmd, true);
 }
 
 function formatError(err: unknown): string {
@@ -83,11 +106,18 @@ export async function main(argv: string[]): Promise<number> {
   let crawlId: number;
   if (existing) {
     crawlId = existing.id;
-    // A resumed crawl keeps its ICD; flags given again may only change speed-related settings.
-    const stored = icdSchema.parse(JSON.parse(existing.definition));
-    stored.politeness = icd.politeness;
-    stored.scope.maxPages = icd.scope.maxPages;
-    icd = stored;
+    // A resumed crawl keeps its ICD: the flags given again change only the settings they name.
+    const stored = JSON.parse(existing.definition) as Record<string, unknown>;
+    if (!cmd.json && JSON.stringify([...icd.seeds].sort()) !== JSON.stringify([...(stored.seeds as string[])].sort())) {
+      console.error(`tidemark: ${out} holds a crawl of ${(stored.seeds as string[]).join(' ')}; resuming it (the seeds given now are not used; choose another --out for a new crawl)`);
+    }
+    try {
+      icd = parseWithFlags(stored, cmd, false);
+    } catch (err) {
+      console.error(formatError(err));
+      db.close();
+      return 2;
+    }
   } else {
     const now = sqlDate(new Date());
     const definition = JSON.stringify(icd);

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { z, ZodError } from 'zod';
 import { can, type Permission } from '../../../worker/auth/roles';
 import { CSRF_HEADER, SESSION_COOKIE, csrfMatches, readCookie, type SessionUser } from '../../../worker/auth/sessions';
+import { plainIssueMessage } from '../../../worker/icd/plain-issues';
 import type { PrismaClient } from '../../../worker/store/prisma';
 import { services } from './services';
 
@@ -112,7 +113,7 @@ function parseBody<T>(text: string, schema: z.ZodType<T>): T {
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON');
   }
-  return schema.parse(body);
+  return schema.parse(body, { error: plainIssueMessage });
 }
 
 async function readBodyText(req: Request, limit: number): Promise<string> {

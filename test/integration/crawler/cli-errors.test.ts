@@ -17,9 +17,15 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
     writeFileSync(brokenJson, '{"name": "x", seeds: []}');
     const arrayJson = join(dir, 'array.json');
     writeFileSync(arrayJson, '["http://127.0.0.1:9/"]');
+    const misspelt = join(dir, 'misspelt.json');
+    writeFileSync(misspelt, JSON.stringify({ name: 'typo', seeds: ['http://127.0.0.1:9/'], scope: { maxPage: 5 }, politness: { enabled: false } }));
     const cases: Array<{ args: string[]; message: RegExp }> = [
+      // A misspelt field was dropped without a word, its setting left at the default.
+      { args: ['crawl', misspelt, '--out', join(dir, 'o6')], message: /^Invalid ICD:\n {2}scope\.maxPage: Unknown field.*\n {2}politness: Unknown field/ },
+      // A flag is validated as the ICD field it sets.
+      { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(dir, 'o7'), '--concurrency', '10000'], message: /^Invalid ICD:\n {2}politeness\.concurrency: At most 512/ },
       { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(file, 'sub')], message: /^Cannot use --out .*a-file[/\\]sub: .*(ENOTDIR|not a directory)/ },
-      { args: ['crawl', badIcd, '--out', join(dir, 'o1')], message: /^Invalid ICD:\n {2}seeds\.0: .*\n {2}politeness\.minDelayMs: / },
+      { args: ['crawl', badIcd, '--out', join(dir, 'o1')], message: /^Invalid ICD:\n {2}seeds\.0: .*\n {2}politeness\.minDelayMs: At least 0/ },
       { args: ['crawl', join(dir, 'missing.json'), '--out', join(dir, 'o2')], message: /^Cannot read the ICD file .*missing\.json: ENOENT/ },
       { args: ['crawl', brokenJson, '--out', join(dir, 'o4')], message: /^Cannot read the ICD file .*broken\.json: .*JSON/ },
       { args: ['crawl', arrayJson, '--out', join(dir, 'o5')], message: /^The ICD file .*array\.json must hold one JSON object/ },

@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { icdSchema } from '../../../worker/icd/schema';
+import { plainIssueMessage } from '../../../worker/icd/plain-issues';
+import { unknownKeys } from '../../../worker/icd/unknown-keys';
+
+const messages = (input: unknown) => {
+  const r = icdSchema.safeParse(input, { error: plainIssueMessage });
+  return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+};
+
+test("zod's default messages become words; a schema's own messages stay", () => {
+  assert.deepEqual(
+    messages({
+      name: 'x', seeds: ['not a url'],
+      scope: { maxDepth: 1.5, maxPages: -3, maxPagesPerHost: Number.NaN },
+      politeness: { minDelayMs: -5 },
+      focus: { keywords: [{ term: 'a', weight: 50 }], entities: [{ name: '', type: 'person' }], updateFunction: 'MEAN' },
+    }),
+    {
+      'seeds.0': messages({ name: 'x', seeds: ['not a url'] })['seeds.0'],
+      'scope.maxDepth': 'A whole number (no decimals)',
+      'scope.maxPages': 'At least 1',
+      'scope.maxPagesPerHost': 'Not a number: use digits, and a point for decimals',
+      'politeness.minDelayMs': 'At least 0',
+      'focus.keywords.0.weight': 'At most 10',
+      'focus.entities.0.name': 'Required',
+      'focus.updateFunction': 'One of: FIRST, LAST, MAX, AVG, SUM',
+    },
+  );
+  assert.doesNotMatch(messages({ name: 'x', seeds: ['not a url'] })['seeds.0']!, /^Invalid input/, "the seed's own message");
+});
+
+test('unknown keys: every field parsing dropped, by path, in arrays too; known ones and records pass', () => {
+  const input = { name: 'x', seeds: ['http://a.org/'], scope: { maxPage: 5, maxPages: 5 }, politness: {}, focus: { keywords: [{ term: 'a', wieght: 2 }], topicTerms: { anything: 1 } } };
+  const parsed = icdSchema.parse(input);
+  assert.deepEqual(unknownKeys(input, parsed), ['scope.maxPage', 'politness', 'focus.keywords.0.wieght']);
+  const clean = { name: 'x', seeds: ['http://a.org/'], focus: { topicTerms: { lighthous: 1 } } };
+  assert.deepEqual(unknownKeys(clean, icdSchema.parse(clean)), []);
+});
