@@ -43,9 +43,8 @@ export function FocusFields({ values, errors, update }: { values: IcdFormValues;
               <Field key={m} id={`moduleWeights.${m}`} label={MODULE_LABELS[m]} errors={errors[`moduleWeights.${m}`]}>
                 <input
                   className="input"
-                  type="number"
-                  step="0.1"
-                  min={0}
+                  type="text"
+                  inputMode="decimal"
                   {...controlProps(`moduleWeights.${m}`, errors[`moduleWeights.${m}`])}
                   value={values.moduleWeights[m]}
                   onChange={(e) => update({ moduleWeights: { ...values.moduleWeights, [m]: e.target.value } })}
@@ -65,23 +64,23 @@ export function FocusFields({ values, errors, update }: { values: IcdFormValues;
         <div className="space-y-2">
           <CheckboxField id="batchEnabled" label="Batch prioritisation" checked={values.batchEnabled} onChange={(v) => update({ batchEnabled: v })} errors={errors.batchEnabled} />
           <Field id="batchBl" label="URLs per host queue at once (bl)" errors={errors.batchBl}>
-            <input className="input" type="number" min={1} {...text('batchBl')} />
+            <input className="input" type="text" inputMode="decimal" {...text('batchBl')} />
           </Field>
         </div>
         <Field id="relevanceThreshold" label="Relevance threshold" hint="Cosine similarity above which a page counts as relevant (harvest ratio)." errors={errors.relevanceThreshold}>
-          <input className="input" type="number" step="0.001" min={0} max={1} {...text('relevanceThreshold', true)} />
+          <input className="input" type="text" inputMode="decimal" {...text('relevanceThreshold', true)} />
         </Field>
         <Field id="relevanceWindow" label="Relevance window (documents)" hint="Documents per point of the relevance chart." errors={errors.relevanceWindow}>
-          <input className="input" type="number" min={1} {...text('relevanceWindow', true)} />
+          <input className="input" type="text" inputMode="decimal" {...text('relevanceWindow', true)} />
         </Field>
         <Field id="language" label="Language (ISO 639-3)" hint="e.g. eng, fra, deu: stop words and stemming for every page. Empty: detected per site section (host, or /en/-like first path segment) until three pages agree." errors={errors.language}>
           <input className="input" maxLength={3} placeholder="detect" {...text('language', true)} />
         </Field>
         <Field id="referencePages" label="Reference crawl: max pages" errors={errors.referencePages}>
-          <input className="input" type="number" min={1} {...text('referencePages')} />
+          <input className="input" type="text" inputMode="decimal" {...text('referencePages')} />
         </Field>
         <Field id="referenceDepth" label="Reference crawl: max depth" errors={errors.referenceDepth}>
-          <input className="input" type="number" min={0} {...text('referenceDepth')} />
+          <input className="input" type="text" inputMode="decimal" {...text('referenceDepth')} />
         </Field>
       </div>
     </fieldset>
@@ -112,7 +111,7 @@ function KeywordsEditor({ rows, errors, onChange }: { rows: KeywordRow[]; errors
             </div>
             <div className="w-24">
               <label htmlFor={`keywords.${i}.weight`} className="sr-only">Weight of keyword {i + 1}</label>
-              <input className="input" type="number" step="0.1" min={0} max={10} placeholder="1" {...controlProps(`keywords.${i}.weight`, errors[`keywords.${i}.weight`])} value={row.weight} onChange={(e) => set(i, { weight: e.target.value })} />
+              <input className="input" type="text" inputMode="decimal" placeholder="1" {...controlProps(`keywords.${i}.weight`, errors[`keywords.${i}.weight`])} value={row.weight} onChange={(e) => set(i, { weight: e.target.value })} />
               <FieldErrors id={`keywords.${i}.weight`} errors={errors[`keywords.${i}.weight`]} />
             </div>
             <RowButtons label={`Remove keyword ${row.term || i + 1}`} onRemove={() => onChange(rows.filter((_, j) => j !== i))} />
@@ -175,7 +174,7 @@ function UrlPatternsEditor({ rows, errors, onChange }: { rows: UrlPatternRow[]; 
             </div>
             <div className="w-24">
               <label htmlFor={`urlPatterns.${i}.weight`} className="sr-only">Weight of URL pattern {i + 1}</label>
-              <input className="input" type="number" step="0.1" min={-1} max={1} {...controlProps(`urlPatterns.${i}.weight`, errors[`urlPatterns.${i}.weight`])} value={row.weight} onChange={(e) => set(i, { weight: e.target.value })} />
+              <input className="input" type="text" inputMode="decimal" {...controlProps(`urlPatterns.${i}.weight`, errors[`urlPatterns.${i}.weight`])} value={row.weight} onChange={(e) => set(i, { weight: e.target.value })} />
               <FieldErrors id={`urlPatterns.${i}.weight`} errors={errors[`urlPatterns.${i}.weight`]} />
             </div>
             <RowButtons label={`Remove URL pattern ${i + 1}`} onRemove={() => onChange(rows.filter((_, j) => j !== i))} />

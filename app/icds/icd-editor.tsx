@@ -119,8 +119,8 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
     requestAnimationFrame(() => document.getElementById(ids[0] === 'form' ? 'icd-form-errors' : ids[0]!)?.focus());
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  /** Validates and saves the form; `then` runs once it is saved. */
+  const saveForm = (then?: () => void) => {
     setTried(true);
     const result = validateForm(values, base);
     showErrors(result.errors);
@@ -131,7 +131,8 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
         onSuccess: (record) => {
           setSaved(true);
           setEdited(false);
-          if (id === null) router.push(`/icds/${record.id}?created=1`);
+          if (then) then();
+          else if (id === null) router.push(`/icds/${record.id}?created=1`);
         },
         onError: (error) => {
           if (error instanceof ApiError && error.status === 400 && error.issues.length) showErrors(issuesFromApi(error.issues));
@@ -139,12 +140,20 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
       },
     );
   };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    saveForm();
+  };
 
   const setting = (id: string, value: string | boolean) => update({ settings: { ...values.settings, [id]: value } });
 
+  // A crawl runs the saved definition: edits not saved yet are saved first (they were silently left out).
+  const saveFirst = edited && mayDesign;
   const startCrawl = () => {
     if (id === null) return;
-    start.mutate(id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) });
+    const go = () => start.mutate(id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) });
+    if (saveFirst) saveForm(go);
+    else go();
   };
 
   const text = (key: keyof IcdFormValues, hint = false) => ({
@@ -191,13 +200,13 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
           <textarea className="input font-mono" rows={3} {...text('exclude', true)} />
         </Field>
         <Field id="maxDepth" label="Max depth" errors={errors.maxDepth}>
-          <input className="input" type="number" min={0} {...text('maxDepth')} />
+          <input className="input" type="text" inputMode="decimal" {...text('maxDepth')} />
         </Field>
         <Field id="maxPages" label="Max pages" errors={errors.maxPages}>
-          <input className="input" type="number" min={1} {...text('maxPages')} />
+          <input className="input" type="text" inputMode="decimal" {...text('maxPages')} />
         </Field>
         <Field id="maxPagesPerHost" label="Pages per host (budget)" errors={errors.maxPagesPerHost}>
-          <input className="input" type="number" min={1} {...text('maxPagesPerHost')} />
+          <input className="input" type="text" inputMode="decimal" {...text('maxPagesPerHost')} />
         </Field>
       </fieldset>
 
@@ -205,10 +214,10 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
         <legend className="px-1 text-lg font-semibold">Politeness</legend>
         <CheckboxField id="respectRobots" label="Respect robots.txt" checked={values.respectRobots} onChange={(v) => update({ respectRobots: v })} errors={errors.respectRobots} />
         <Field id="minDelayMs" label="Min delay between requests to a host (ms)" errors={errors.minDelayMs}>
-          <input className="input" type="number" min={0} {...text('minDelayMs')} />
+          <input className="input" type="text" inputMode="decimal" {...text('minDelayMs')} />
         </Field>
         <Field id="maxDelayMs" label="Max delay (ms)" errors={errors.maxDelayMs}>
-          <input className="input" type="number" min={0} {...text('maxDelayMs')} />
+          <input className="input" type="text" inputMode="decimal" {...text('maxDelayMs')} />
         </Field>
       </fieldset>
 
@@ -225,8 +234,8 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
           </button>
         )}
         {id !== null && mayRun && (
-          <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending} data-testid="start-crawl">
-            Start a crawl
+          <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending || save.isPending} data-testid="start-crawl">
+            {saveFirst ? 'Save and start a crawl' : edited ? 'Start a crawl (of the saved definition)' : 'Start a crawl'}
           </button>
         )}
         <Link href="/icds" className="link text-sm">Back to the definitions</Link>

@@ -16,7 +16,7 @@ function SettingControl({ field, values, errors, onChange }: Props & { field: Se
   return (
     <Field id={id} label={field.label} hint={field.hint} errors={errors[id]} className={kind.type === 'lines' ? 'md:col-span-2' : ''}>
       {kind.type === 'lines' && <textarea rows={3} {...common} onChange={change} />}
-      {kind.type === 'number' && <input type="number" min={0} step={kind.step ?? 1} {...common} onChange={change} />}
+      {kind.type === 'number' && <input type="text" inputMode="decimal" {...common} onChange={change} />}
       {kind.type === 'choice' && (
         <select {...common} onChange={change}>
           {kind.options.map((o) => (

@@ -165,7 +165,7 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
             </div>
             <div className="w-24">
               <label htmlFor="new-term-weight" className="mb-1 block text-sm font-medium">Weight</label>
-              <input id="new-term-weight" className="input" type="number" step="0.01" value={newWeight} onChange={(e) => setNewWeight(e.target.value)} />
+              <input id="new-term-weight" className="input" type="text" inputMode="decimal" value={newWeight} onChange={(e) => setNewWeight(e.target.value)} />
             </div>
             <button type="submit" className="btn" disabled={addTerm.isPending}>Add term</button>
           </form>

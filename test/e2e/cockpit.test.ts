@@ -108,8 +108,19 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.equal(stored.definition.warc.gzipLevel, 6);
   assert.equal(stored.definition.limits.maxRetries, 1);
 
+  // What is not a number in a number field is an error in words, not the default put in its place.
+  const maxPagesBefore = await page.getByLabel('Max pages', { exact: true }).inputValue();
+  await page.getByLabel('Max pages', { exact: true }).fill('12e');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  assert.match(await page.getByTestId('error-maxPages').innerText(), /Not a number/);
+  await page.getByLabel('Max pages', { exact: true }).fill(maxPagesBefore);
+  await page.getByTestId('error-maxPages').waitFor({ state: 'detached' });
+  // Edits not saved yet are saved before the crawl starts (they were left out of it without a word).
+  await page.getByLabel('Max delay (ms)').fill('250');
+  assert.equal(await page.getByTestId('start-crawl').innerText(), 'Save and start a crawl');
   await page.getByTestId('start-crawl').click();
   await page.waitForURL(/\/crawls\/\d+$/);
+  assert.equal((await api.json<{ definition: { politeness: { maxDelayMs: number } } }>('GET', `/api/icds/${icdId}`)).definition.politeness.maxDelayMs, 250);
   const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
   finishedCrawlId = crawlId;
   await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();

@@ -149,3 +149,11 @@ test('an ICD file is named after the definition', () => {
   assert.equal(icdFileName('Événements à Paris'), 'evenements-a-paris.icd.json');
   assert.equal(icdFileName('***'), 'crawl-definition.icd.json');
 });
+
+test('a number field holding what is not a number says so, in words, instead of falling back to the default', () => {
+  const v = { ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/', maxPages: '12e', maxDepth: '1.5', minDelayMs: '-5' };
+  const { errors } = validateForm(v, null);
+  assert.deepEqual(errors.maxPages, ['Not a number: use digits, and a point for decimals']);
+  assert.deepEqual(errors.maxDepth, ['A whole number (no decimals)']);
+  assert.deepEqual(errors.minDelayMs, ['At least 0']);
+});
