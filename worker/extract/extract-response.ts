@@ -1,3 +1,4 @@
+import { headerUrlText } from '../fetch/http-heads';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
@@ -84,7 +85,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
   const { url, headers, body } = input;
   const opts = { queryHandling: input.queryHandling ?? 'keep' };
   if (input.status >= 300 && input.status < 400) {
-    const target = headers.location ? canonicalize(headers.location.trim(), url, opts) : null;
+    const target = headers.location ? canonicalize(headerUrlText(headers.location.trim()), url, opts) : null;
     return { kind: 'other', links: target ? [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] : [] };
   }
   const contentType = headers['content-type'] ?? '';

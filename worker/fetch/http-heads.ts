@@ -74,3 +74,19 @@ export function headersRecord(rawHeaders: RawHeaders): Record<string, string> {
   }
   return out;
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A header value holding a URL (Location), as browsers, curl and wget read it: its bytes as UTF-8
+ * when they are valid UTF-8, else as Latin-1. Header values are kept as Latin-1 strings (one
+ * character a byte), so a raw `café` in a Location was resolved as `cafÃ©` and the wrong URL crawled.
+ */
+export function headerUrlText(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value)) return value;
+  try {
+    return strictUtf8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}

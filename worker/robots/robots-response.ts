@@ -1,5 +1,6 @@
 import type { HttpExchange } from '../capture';
 import type { FetchOutcome } from '../fetch';
+import { headerUrlText } from '../fetch/http-heads';
 
 /** What one robots.txt fetch means (RFC 9309 §2.3.1). */
 export type RobotsResponse =
@@ -28,7 +29,7 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
     const location = exchange.headers['location'];
     if (!location) return { kind: 'allow-all', why: `HTTP ${status} without Location` };
     try {
-      return { kind: 'redirect', location: new URL(location, fromUrl).href };
+      return { kind: 'redirect', location: new URL(headerUrlText(location), fromUrl).href };
     } catch {
       return { kind: 'allow-all', why: `HTTP ${status} with an invalid Location` };
     }

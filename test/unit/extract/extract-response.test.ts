@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { extractFromResponse, type ResponseInput } from '../../../worker/extract';
+import { headersRecord, headerUrlText } from '../../../worker/fetch/http-heads';
 
 const base = (over: Partial<ResponseInput>): ResponseInput => ({
   url: 'http://example.org/page',
@@ -79,4 +80,14 @@ test('other types are not parsed', () => {
   for (const ct of ['image/png', 'application/pdf', 'application/json', 'text/plain']) {
     assert.deepEqual(extractFromResponse(base({ headers: { 'content-type': ct }, body: Buffer.from('<a href="/x">x</a>{}') })), { kind: 'other', links: [] }, ct);
   }
+});
+
+test("a Location's raw UTF-8 bytes are read as UTF-8, as browsers, curl and wget do; Latin-1 bytes stay Latin-1", () => {
+  // Header values arrive one character a byte (headersRecord reads them as Latin-1).
+  const received = (bytes: Buffer) => headersRecord([Buffer.from('Location'), bytes]);
+  const utf8 = extractFromResponse(base({ status: 302, headers: received(Buffer.from('/redir-café-target', 'utf8')) }));
+  assert.equal(utf8.links[0]!.url, 'http://example.org/redir-caf%C3%A9-target', 'not /redir-caf%C3%83%C2%A9-target');
+  const latin1 = extractFromResponse(base({ status: 302, headers: received(Buffer.from('/caf\xe9', 'latin1')) }));
+  assert.equal(latin1.links[0]!.url, 'http://example.org/caf%C3%A9', 'invalid UTF-8: each byte its Latin-1 character');
+  assert.equal(headerUrlText('/plain?a=1'), '/plain?a=1');
 });

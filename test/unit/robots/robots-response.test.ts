@@ -26,6 +26,9 @@ test('a 2xx body cut by time or disconnect is unreachable, not permission', () =
 test('3xx: the Location resolved against the URL fetched; without one, unavailable', () => {
   assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: '/real.txt' })), FROM), { kind: 'redirect', location: 'http://a.test/real.txt' });
   assert.equal(classifyRobotsResponse(ok(exchange(302)), FROM).kind, 'allow-all');
+  // A raw UTF-8 Location (held as one character a byte) is read as UTF-8.
+  const raw = Buffer.from('/räume.txt', 'utf8').toString('latin1');
+  assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: raw })), FROM), { kind: 'redirect', location: 'http://a.test/r%C3%A4ume.txt' });
 });
 
 test('4xx allow all, except 429; 5xx and network failures are unreachable', () => {
