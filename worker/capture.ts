@@ -18,6 +18,8 @@ export type FailureReason =
   | 'robots-disallowed'
   | 'robots-unavailable'
   | 'invalid-url'
+  /** The server's answer is not valid HTTP (a broken chunk size, header lines past the limit). */
+  | 'bad-http'
   /** The crawl paused or stopped during the fetch: never recorded, the URL goes back to the queue. */
   | 'interrupted'
   | 'internal';

@@ -24,6 +24,11 @@ export interface CheckCommand {
   json: boolean;
 }
 
+/** `tidemark --help`: the usage, on stdout, exit code 0. */
+export interface HelpCommand {
+  command: 'help';
+}
+
 export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz [--page-text]] [--progress SECONDS] [--json]
        tidemark check PATH ... [--json]
 
@@ -71,7 +76,7 @@ export function progressEveryMs(cmd: Pick<CrawlCommand, 'progressSeconds' | 'jso
 }
 
 /** Parses the CLI's arguments; throws an Error with a readable message on bad input. */
-export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand {
+export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand | HelpCommand {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -88,7 +93,7 @@ export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) throw new Error(USAGE);
+  if (values.help) return { command: 'help' };
   const [command, icdPath, ...rest] = positionals;
   if (command === 'check') {
     const crawlOnly = CRAWL_OPTIONS.find((o) => values[o] !== undefined);

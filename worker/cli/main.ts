@@ -7,7 +7,7 @@ import { unknownKeys } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
-import { parseCliArgs, progressEveryMs, type CrawlCommand } from './args';
+import { parseCliArgs, progressEveryMs, USAGE, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
@@ -85,6 +85,10 @@ export async function main(argv: string[]): Promise<number> {
   let icd: Icd;
   try {
     const parsed = parseCliArgs(argv);
+    if (parsed.command === 'help') {
+      console.log(USAGE);
+      return 0;
+    }
     if (parsed.command === 'check') return await runCheck(parsed);
     cmd = parsed;
     icd = icdForCommand(cmd);

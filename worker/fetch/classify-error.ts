@@ -45,6 +45,11 @@ const BY_CODE: Record<string, ErrorClass> = {
   UND_ERR_BODY_TIMEOUT: { reason: 'total-timeout', retryable: false },
   ENOTFOUND: { reason: 'dns', retryable: false },
   EAI_AGAIN: { reason: 'dns', retryable: false },
+  // Out of file descriptors (a crawl's sockets and files): a moment later some are free again.
+  EMFILE: { reason: 'internal', retryable: true },
+  ENFILE: { reason: 'internal', retryable: true },
+  // More header bytes than the fetcher takes (see fetcher.ts maxHeaderSize): the server's doing.
+  UND_ERR_HEADERS_OVERFLOW: { reason: 'bad-http', retryable: false },
   ERR_INVALID_URL: { reason: 'invalid-url', retryable: false },
   UND_ERR_INVALID_ARG: { reason: 'invalid-url', retryable: false },
 };
@@ -62,6 +67,8 @@ export function classifyError(err: unknown): ErrorClass {
   }
   if (err instanceof DnsError) return { reason: 'dns', retryable: false };
   if (err instanceof DecompressionBombError) return { reason: 'decompression-bomb', retryable: false };
+  // undici's parser errors carry an HPE_ code only sometimes (none for a bad chunk size).
+  if (err instanceof Error && err.name === 'HTTPParserError') return { reason: 'bad-http', retryable: false };
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
@@ -69,7 +76,7 @@ export function classifyError(err: unknown): ErrorClass {
     if (known) return known;
     if (TLS_CODES.test(code)) return { reason: 'tls', retryable: false };
     // llhttp parse errors (HPE_*): the server speaks broken HTTP; another try gets the same bytes.
-    if (code.startsWith('HPE_')) return { reason: 'internal', retryable: false };
+    if (code.startsWith('HPE_')) return { reason: 'bad-http', retryable: false };
   }
   return { reason: 'internal', retryable: false };
 }

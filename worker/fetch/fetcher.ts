@@ -77,6 +77,9 @@ export function createFetcher(o: FetcherOptions): Fetcher {
         headersTimeout: limits.headersTimeoutMs,
         bodyTimeout: limits.totalTimeoutMs,
         keepAliveTimeout: 4_000,
+        // Browsers take far more header bytes than undici's 16 KB default (Chromium 256 KB): pages
+        // with many or long cookies are real pages.
+        maxHeaderSize: 256 * 1024,
       });
   const dispatcher: Dispatcher = o.dispatcher ?? ownAgent!;
   const dns = o.dns ?? sharedDnsCache;
@@ -132,7 +135,8 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       const left = retries < limits.maxRetries;
       if (result.kind === 'exchange') {
         const { exchange } = result;
-        if (exchange.status < 500) return { ok: true, exchange, durationMs, retries };
+        // 5xx is the server failing; a status past 599 (LinkedIn's 999) is an answer, kept as one.
+        if (exchange.status < 500 || exchange.status > 599) return { ok: true, exchange, durationMs, retries };
         if (!left) return { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
         await releaseBody(exchange.body);
         await pause(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']));

@@ -59,6 +59,13 @@ describe('fetcher: exchanges as received', () => {
         socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nonly forty bytes of the promised thousand');
         return void setTimeout(() => socket.destroy(), 20);
       }
+      if (path === '/bad-chunk') return void socket.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nbroken\r\n0\r\n\r\n');
+      if (path === '/big-headers') {
+        // 40 cookies of 500 bytes: 20 KB of header lines, past undici's 16 KB default, far within a browser's.
+        const cookies = Array.from({ length: 40 }, (_, i) => `Set-Cookie: c${i}=${'v'.repeat(500)}\r\n`).join('');
+        return void socket.write(`HTTP/1.1 200 OK\r\n${cookies}Content-Length: 2\r\n\r\nok`);
+      }
+      if (path === '/status-999') return void socket.write('HTTP/1.1 999 Request denied\r\nContent-Length: 6\r\n\r\ndenied');
       // An echo of the request number on this connection: shows keep-alive reuse.
       const body = `request ${n}`;
       socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nX-Mixed-CASE: Kept\r\n\r\n${body}`);
@@ -165,6 +172,20 @@ describe('fetcher: exchanges as received', () => {
     const kept = long.partial.body.kind === 'memory' ? long.partial.body.bytes : Buffer.alloc(0);
     assert.equal(kept.toString(), 'only forty bytes of the promised thousand');
     assert.equal(long.partial.payloadDigest, sha1Digest(kept));
+  });
+
+  test('broken HTTP is bad-http, not an internal error; long header sections and statuses past 599 are answers', async () => {
+    const before = raw.log.filter((r) => r.path === '/bad-chunk').length;
+    const broken = await fetcher.fetch(`${raw.url}/bad-chunk`);
+    assert.equal(!broken.ok && broken.reason, 'bad-http');
+    assert.equal(raw.log.filter((r) => r.path === '/bad-chunk').length - before, 1, 'not retried: the same bytes come back');
+    const big = await fetcher.fetch(`${raw.url}/big-headers`);
+    assert.ok(big.ok, big.ok ? '' : `${big.reason}: ${big.message}`);
+    assert.equal(big.exchange.headers['set-cookie']!.split('\n').length, 40);
+    const denied = await fetcher.fetch(`${raw.url}/status-999`);
+    assert.ok(denied.ok, 'kept as the answer it is, not retried as a 5xx');
+    assert.equal(denied.exchange.status, 999);
+    assert.equal(denied.retries, 0);
   });
 
   test('invalid URLs and schemes fail without a request', async () => {

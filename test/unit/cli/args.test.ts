@@ -37,3 +37,8 @@ test('the check command: any number of paths, and --json', () => {
   assert.deepEqual(parseCliArgs(['check', 'out', 'a.warc.gz', '--json']), { command: 'check', paths: ['out', 'a.warc.gz'], json: true });
   assert.deepEqual(parseCliArgs(['check', 'index.cdxj']), { command: 'check', paths: ['index.cdxj'], json: false });
 });
+
+test('--help is a command of its own (usage on stdout, exit 0), not an error', () => {
+  assert.deepEqual(parseCliArgs(['--help']), { command: 'help' });
+  assert.deepEqual(parseCliArgs(['crawl', '-h']), { command: 'help' });
+});

@@ -27,7 +27,11 @@ test('node errors by code, also when wrapped as a cause', () => {
   assert.deepEqual(classifyError(new Error('fetch failed', { cause: coded('ECONNRESET') })), { reason: 'connection-reset', retryable: true });
   assert.deepEqual(classifyError(coded('DEPTH_ZERO_SELF_SIGNED_CERT')), { reason: 'tls', retryable: false });
   assert.deepEqual(classifyError(coded('ERR_TLS_CERT_ALTNAME_INVALID')), { reason: 'tls', retryable: false });
-  assert.deepEqual(classifyError(coded('HPE_INVALID_CONSTANT')), { reason: 'internal', retryable: false });
+  assert.deepEqual(classifyError(coded('HPE_INVALID_CONSTANT')), { reason: 'bad-http', retryable: false });
+  assert.deepEqual(classifyError(coded('UND_ERR_HEADERS_OVERFLOW')), { reason: 'bad-http', retryable: false });
+  const parserError = Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)'), { name: 'HTTPParserError' });
+  assert.deepEqual(classifyError(parserError), { reason: 'bad-http', retryable: false }, "undici's parser error without a code");
+  assert.deepEqual(classifyError(coded('EMFILE')), { reason: 'internal', retryable: true }, 'out of file descriptors: later some are free');
   assert.deepEqual(classifyError(coded('ENOTFOUND')), { reason: 'dns', retryable: false });
 });
 
