@@ -38,3 +38,11 @@ test('unknown keys: every field parsing dropped, by path, in arrays too; known o
   const clean = { name: 'x', seeds: ['http://a.org/'], focus: { topicTerms: { lighthous: 1 } } };
   assert.deepEqual(unknownKeys(clean, icdSchema.parse(clean)), []);
 });
+
+test('a URL pattern that can take exponential time is refused; ordinary patterns pass', () => {
+  const exclude = (pattern: string) => messages({ name: 'x', seeds: ['http://a.org/'], scope: { exclude: [pattern] } })['scope.exclude.0'];
+  for (const slow of ['^http://127\\.0\\.0\\.1:3061/(a+)+$', '(.*)*x', '(\\w+\\s?)+$']) assert.match(exclude(slow) ?? '', /exponential time/, slow);
+  for (const fine of ['/login', '\\?sessionid=', '^https?://[^/]+/(en|fr)/', '/p/\\d+$', '\\.(jpe?g|png|gif)$', 'calendar\\?.*month=']) assert.equal(exclude(fine), undefined, fine);
+  const pattern = messages({ name: 'x', seeds: ['http://a.org/'], focus: { urlPatterns: [{ pattern: '(a*)*', weight: 1 }] } });
+  assert.match(pattern['focus.urlPatterns.0.pattern'] ?? '', /exponential time/);
+});
