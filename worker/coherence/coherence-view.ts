@@ -33,18 +33,69 @@ export function mimeClassOf(mime: string | null): MimeClass {
   return 'other';
 }
 
+/** The URLs a page's URL sits under, nearest first (`/a/b/c` → `/a/b/`, `/a/b`, `/a/`, `/a`, `/`). */
+function pathAncestors(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const segs = u.pathname.split('/');
+  // Drop the last segment (or the empty one after a trailing slash) one at a time.
+  for (let n = segs.length - 1; n >= 1; n--) {
+    const path = segs.slice(0, n).join('/') + '/';
+    out.push(u.origin + path);
+    if (n > 1) out.push(u.origin + path.slice(0, -1));
+  }
+  return out.filter((a) => a !== url);
+}
+
 /**
- * The capture's spanning tree: each page under the page that linked to it first. Pages whose
- * parent is not a captured page become roots (the seeds, usually). Children sorted by URL.
+ * Each page's parent in the tree: the page that linked to it first; for a page found another way
+ * (a sitemap, a feed: its discovering URL is no page of the capture), the nearest page above it in
+ * the URL path, so sitemap-found pages sit in the site's sections rather than all at the top. Null
+ * for roots. Never makes a cycle.
+ */
+function treeParents(rows: readonly CoherencePageRow[]): Map<string, string | null> {
+  const urls = new Set(rows.map((r) => r.url));
+  const parents = new Map<string, string | null>();
+  const orphans: CoherencePageRow[] = [];
+  for (const r of rows) {
+    if (r.parentUrl && r.parentUrl !== r.url && urls.has(r.parentUrl)) parents.set(r.url, r.parentUrl);
+    else orphans.push(r);
+  }
+  const leadsTo = (from: string, target: string): boolean => {
+    const seen = new Set<string>();
+    for (let at: string | null | undefined = from; at; at = parents.get(at)) {
+      if (at === target) return true;
+      if (seen.has(at)) return false;
+      seen.add(at);
+    }
+    return false;
+  };
+  for (const r of orphans) {
+    const seed = r.parentUrl === null || r.parentUrl === r.url;
+    const above = seed ? undefined : pathAncestors(r.url).find((a) => urls.has(a) && !leadsTo(a, r.url));
+    parents.set(r.url, above ?? null);
+  }
+  return parents;
+}
+
+/**
+ * The capture's spanning tree: each page under the page that linked to it first (see treeParents
+ * for pages found otherwise); roots are the seeds, usually. Children sorted by URL.
  */
 export function buildDiscoveryTree(rows: readonly CoherencePageRow[]): TreeNode[] {
   const nodes = new Map<string, TreeNode>();
   for (const r of rows) nodes.set(r.url, { url: r.url, status: r.status ?? 'pending', mimeClass: mimeClassOf(r.mime), coherentBelow: 0, children: [] });
   const roots: TreeNode[] = [];
+  const parents = treeParents(rows);
   for (const r of rows) {
     const node = nodes.get(r.url)!;
-    const parent = r.parentUrl && r.parentUrl !== r.url ? nodes.get(r.parentUrl) : undefined;
-    (parent ? parent.children : roots).push(node);
+    const parentUrl = parents.get(r.url);
+    (parentUrl ? nodes.get(parentUrl)!.children : roots).push(node);
   }
   const count = (n: TreeNode, path: Set<TreeNode>): number => {
     if (path.has(n)) return 0; // a cycle cannot arise from first-discovery parents; guard anyway
@@ -62,7 +113,7 @@ function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
-/** The discovery tree as GraphML (nodes with url, status, MIME class, change rate; parent → child edges). */
+/** The discovery tree as GraphML (nodes with url, status, MIME class, change rate; parent → child edges, as buildDiscoveryTree's). */
 export function toGraphML(rows: readonly CoherencePageRow[]): string {
   const ids = new Map(rows.map((r, i) => [r.url, `n${i}`]));
   const lines = [
@@ -78,9 +129,10 @@ export function toGraphML(rows: readonly CoherencePageRow[]): string {
     lines.push(`    <node id="${ids.get(r.url)}"><data key="url">${xmlEscape(r.url)}</data><data key="status">${r.status ?? 'pending'}</data><data key="mime">${mimeClassOf(r.mime)}</data>${r.changeRate === null ? '' : `<data key="rate">${r.changeRate}</data>`}</node>`);
   }
   let e = 0;
+  const parents = treeParents(rows);
   for (const r of rows) {
-    const parent = r.parentUrl ? ids.get(r.parentUrl) : undefined;
-    if (parent && r.parentUrl !== r.url) lines.push(`    <edge id="e${e++}" source="${parent}" target="${ids.get(r.url)}"/>`);
+    const parentUrl = parents.get(r.url);
+    if (parentUrl) lines.push(`    <edge id="e${e++}" source="${ids.get(parentUrl)}" target="${ids.get(r.url)}"/>`);
   }
   lines.push('  </graph>', '</graphml>', '');
   return lines.join('\n');

@@ -24,6 +24,40 @@ test('discovery tree: pages under their first parent, coherent pages counted per
   assert.equal(roots[1]!.status, 'pending');
 });
 
+test('pages found through a sitemap sit under the nearest page above them in the URL path, never in a cycle', () => {
+  const page = (url: string, parentUrl: string | null): CoherencePageRow => ({ url, parentUrl, depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 });
+  const sitemap = 'http://d/sitemap.xml'; // captured, but no page of the capture
+  const found = [
+    page('http://d/', null),
+    page('http://d/harbour/', sitemap),
+    page('http://d/harbour/lighthouse.html', sitemap),
+    page('http://d/harbour/tides/2024.html', sitemap),
+    page('http://d/about.html', 'http://d/'),
+    // Found by a sitemap, while the page above it in the path was linked from it: no cycle.
+    page('http://d/x/y.html', sitemap),
+    page('http://d/x/', 'http://d/x/y.html'),
+  ];
+  const roots = buildDiscoveryTree(found);
+  assert.deepEqual(roots.map((r) => r.url), ['http://d/'], 'one root, the seed (31 of 39 demo pages were roots)');
+  const under = (url: string) => {
+    const find = (nodes: ReturnType<typeof buildDiscoveryTree>): string[] | undefined => {
+      for (const n of nodes) {
+        if (n.url === url) return n.children.map((c) => c.url);
+        const deeper = find(n.children);
+        if (deeper) return deeper;
+      }
+      return undefined;
+    };
+    return find(roots);
+  };
+  assert.deepEqual(under('http://d/'), ['http://d/about.html', 'http://d/harbour/', 'http://d/x/y.html']);
+  assert.deepEqual(under('http://d/harbour/'), ['http://d/harbour/lighthouse.html', 'http://d/harbour/tides/2024.html']);
+  assert.deepEqual(under('http://d/x/y.html'), ['http://d/x/']);
+  assert.equal(roots[0]!.coherentBelow, found.length, 'every page is in the tree');
+  const xml = toGraphML(found);
+  assert.equal((xml.match(/<edge /g) ?? []).length, found.length - 1, 'GraphML has the same tree');
+});
+
 test('GraphML: one node per page, one edge per tree link, XML-escaped', () => {
   const xml = toGraphML([...rows, { url: 'http://x/q?a=1&b=<2>', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'content-changed', changeRate: 1 }]);
   assert.equal((xml.match(/<node /g) ?? []).length, rows.length + 1);
