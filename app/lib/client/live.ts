@@ -53,7 +53,21 @@ function applyStats(client: QueryClient, crawlId: number, stats: CrawlStats): vo
   appendSample(client, crawlId, stats);
 }
 
-function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSummary[]): void {
+/** A sorted or filtered list on screen is read again at most this often while captures arrive. */
+export const RELOAD_SORTED_MS = 3_000;
+const lastReload = new WeakMap<QueryClient, Map<string, number>>();
+
+/** Whether the list `key` may be read again now (and notes that it is). */
+function reloadDue(client: QueryClient, key: readonly unknown[], now: number): boolean {
+  let times = lastReload.get(client);
+  if (!times) lastReload.set(client, (times = new Map()));
+  const id = JSON.stringify(key);
+  if (now - (times.get(id) ?? 0) < RELOAD_SORTED_MS) return false;
+  times.set(id, now);
+  return true;
+}
+
+export function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSummary[]): void {
   // Only the first, unfiltered, newest-first page shows new captures at its top.
   for (const [key, data] of client.getQueriesData<Paged<CaptureRow>>({ queryKey: ['crawls', crawlId, 'captures'] })) {
     const filter = key[3] as { page: number; q: string; sort: string } | undefined;
@@ -68,7 +82,10 @@ function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSu
         total: data.total + fresh.length,
       });
     } else {
-      void client.invalidateQueries({ queryKey: key, exact: true, refetchType: 'none' });
+      // Where new captures land in a sorted list (the most relevant ones) only the server knows:
+      // a list on screen is read again, a few seconds apart; others are marked stale.
+      const active = reloadDue(client, key, Date.now());
+      void client.invalidateQueries({ queryKey: key, exact: true, refetchType: active ? 'active' : 'none' });
     }
   }
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { elapsedLabel, elapsedTicks, layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
-import { capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { applyCaptures, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
 import { selectionFromForm } from '../../../app/lib/client/queries';
 
@@ -123,4 +124,28 @@ test('the knowledge-base outline lists applications, levels and actions by line,
     { line: 4, depth: 2, kind: 'extract', label: 'post — extracts post' },
     { line: 6, depth: 1, kind: 'navigate', label: 'login — do not follow' },
   ]);
+});
+
+test('while captures arrive, a sorted list on screen (the most relevant captures) is read again, a few seconds apart', async () => {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+  const key = ['crawls', 7, 'captures', { page: 1, q: '', sort: 'score' }];
+  let reads = 0;
+  const observer = new QueryObserver(client, { queryKey: key, queryFn: async () => ({ items: [], total: ++reads, page: 1, pageSize: 10 }) });
+  const unsubscribe = observer.subscribe(() => undefined);
+  try {
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    await settle();
+    assert.equal(reads, 1, 'the first read');
+    const capture = { id: 1, url: 'http://a/', status: 200, mime: 'text/html', size: 1, fetchedAt: '2026-01-01T00:00:00Z' };
+    applyCaptures(client, 7, [capture]);
+    await settle();
+    assert.equal(reads, 2, 'read again: where new captures rank only the server knows (it stayed as first read)');
+    applyCaptures(client, 7, [{ ...capture, id: 2 }]);
+    await settle();
+    assert.equal(reads, 2, `not again within ${3_000} ms`);
+    assert.equal(client.getQueryState(key)?.isInvalidated, true, 'but marked stale');
+  } finally {
+    unsubscribe();
+    client.clear();
+  }
 });
