@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import { ApiError } from '../lib/client/api';
 
 /** Shows an error; a 403 gets a plain "your role may not" message rather than a failure. */
@@ -10,4 +11,10 @@ export function ErrorMessage({ error, className = '' }: { error: unknown; classN
       {forbidden ? `Not allowed: ${message}` : message}
     </p>
   );
+}
+
+/** The error of the thing a page is about: a 404 (a deleted or never existing crawl) is the 404 page. */
+export function PageError({ error }: { error: unknown }) {
+  if (error instanceof ApiError && error.status === 404) notFound();
+  return <ErrorMessage error={error} />;
 }

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
-import { ErrorMessage } from '../components/error-message';
+import { ErrorMessage, PageError } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
 import { ApiError } from '../lib/client/api';
 import { useIcd, useSaveIcd, useStartCrawl } from '../lib/client/queries';
@@ -19,7 +19,7 @@ import { TermReview } from './term-review';
 export function IcdEditor({ id }: { id: number | null }) {
   const icd = useIcd(id);
   if (id !== null && icd.isPending) return <p className="text-slate-600">Loading the crawl definition…</p>;
-  if (id !== null && icd.isError) return <ErrorMessage error={icd.error} />;
+  if (id !== null && icd.isError) return <PageError error={icd.error} />;
   const definition = icd.data?.definition ?? null;
   return <IcdEditorLoaded id={id} name={icd.data?.name ?? ''} definition={definition} />;
 }

@@ -275,6 +275,14 @@ test('a curator sees no run or export controls, and a refused request says which
   await page.goto(`${cockpit.url}/exports?crawl=${finishedCrawlId}`);
   assert.match(await page.getByTestId('forbidden').innerText(), /not allowed/i);
 
+  // An id that names nothing, or is no id, is the 404 page with a way back (the coherence view said
+  // "Loading…" for seconds, retrying, then a bare "not found").
+  for (const path of ['/crawls/999999', '/crawls/abc', '/crawls/0x1', '/crawls/999999/coherence', '/icds/999999']) {
+    await page.goto(`${cockpit.url}${path}`);
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'The crawls' }).count(), 1, path);
+  }
+
   // The knowledge base is read-only for a curator; trying the tester is a design request, and the
   // server's 403 is shown plainly.
   await page.goto(`${cockpit.url}/knowledge-base`);

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CrawlControls } from '../../components/crawl-controls';
-import { ErrorMessage } from '../../components/error-message';
+import { PageError } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { appendSample, useCrawlEvents } from '../../lib/client/live';
 import { formatDate, ownerName, shownRate, useCrawl } from '../../lib/client/queries';
@@ -37,7 +37,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   }, [client, crawlId, stats]);
 
   if (crawl.isPending) return <p className="text-slate-600">Loading the crawl…</p>;
-  if (crawl.isError) return <ErrorMessage error={crawl.error} />;
+  if (crawl.isError) return <PageError error={crawl.error} />;
   const c = crawl.data;
   const focus = c.definition?.focus;
   return (

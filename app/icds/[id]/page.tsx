@@ -1,8 +1,9 @@
+import { routeId } from '../../lib/server/route-id';
 import { IcdEditor } from '../icd-editor';
 
 export const metadata = { title: 'Crawl definition · Tidemark' };
 
 export default async function EditIcdPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return <IcdEditor id={Number(id)} />;
+  return <IcdEditor id={routeId(id)} />;
 }

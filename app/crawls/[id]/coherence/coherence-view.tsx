@@ -6,6 +6,7 @@ import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coh
 import { layoutTree, markerPath, nodeAfterKey, STATUS_COLOURS, STATUS_LABELS, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
+import { PageError } from '../../../components/error-message';
 
 /** The coherence view of one crawl; brings its own query client if the layout has none. */
 export function CoherenceView({ crawlId }: { crawlId: number }) {
@@ -23,7 +24,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const [search, setSearch] = useState('');
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   if (report.isPending) return <p className="p-6 text-gray-600">Loading the coherence report…</p>;
-  if (report.isError) return <p role="alert" className="p-6 text-red-700">{report.error.message}</p>;
+  if (report.isError) return <PageError error={report.error} />;
   const r = report.data;
   const toggle = (url: string) => setCollapsed((c) => { const n = new Set(c); if (n.has(url)) n.delete(url); else n.add(url); return n; });
   return (
