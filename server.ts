@@ -17,6 +17,8 @@ import { crawlEventName, crawlRoom, type WorkerMessage } from './worker/events/m
 import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions';
 import { can } from './worker/auth/roles';
 import { serveExportDownload } from './app/lib/server/export-download';
+import { guardedListener } from './app/lib/server/guarded-listener';
+import { sameOrigin } from './worker/auth/origin';
 
 const EVENT_FLUSH_MS = 500;
 
@@ -43,16 +45,22 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
   // Export downloads bypass Next, which would drop their Content-Length.
-  const http = createServer((req, res) => void (serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
+  // A handler that throws is answered 500 rather than leaving its request open.
+  const http = createServer(guardedListener((req, res) => serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
   const io = new SocketServer(http, { serveClient: false });
   io.use((socket, nextFn) => {
-    const origin = socket.request.headers.origin;
-    const host = socket.request.headers.host;
-    if (origin && host && new URL(origin).host !== host) return nextFn(new Error('cross-site socket refused'));
-    const user = sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
-    if (!user) return nextFn(new Error('unauthenticated'));
-    socket.data.user = user;
-    nextFn();
+    // socket.io does not catch a middleware's exception: the handshake would never be answered.
+    try {
+      const origin = socket.request.headers.origin;
+      if (origin && !sameOrigin(origin, socket.request.headers.host)) return nextFn(new Error('cross-site socket refused'));
+      const user = sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
+      if (!user) return nextFn(new Error('unauthenticated'));
+      socket.data.user = user;
+      nextFn();
+    } catch (err) {
+      console.error(`tidemark: socket handshake: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      nextFn(new Error('internal error'));
+    }
   });
   io.on('connection', (socket) => {
     socket.on('subscribe', (arg: { crawlId?: unknown }, ack?: (r: unknown) => void) => {

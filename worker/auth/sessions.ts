@@ -91,12 +91,21 @@ export function csrfMatches(sent: string | null | undefined, expected: string): 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Reads one cookie from a Cookie header. */
+/**
+ * Reads one cookie from a Cookie header. A value that does not percent-decode (`%`, a cut UTF-8
+ * sequence) is no cookie: the request is then unauthenticated, where a thrown URIError hung the
+ * export download and made every API route answer 500.
+ */
 export function readCookie(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      // A later cookie of the same name (another Path) may still be readable.
+    }
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z, ZodError } from 'zod';
 import { can, type Permission } from '../../../worker/auth/roles';
+import { sameOrigin } from '../../../worker/auth/origin';
 import { CSRF_HEADER, SESSION_COOKIE, csrfMatches, readCookie, type SessionUser } from '../../../worker/auth/sessions';
 import { plainIssueMessage } from '../../../worker/icd/plain-issues';
 import type { PrismaClient } from '../../../worker/store/prisma';
@@ -37,14 +38,7 @@ export function sessionUser(req: Request): SessionUser | null {
  */
 export function csrfRefused(req: Request, user: SessionUser): boolean {
   const origin = req.headers.get('origin');
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
-  if (origin && origin !== 'null') {
-    try {
-      if (new URL(origin).host !== host) return true;
-    } catch {
-      return true;
-    }
-  } else if (origin === 'null') return true;
+  if (origin && !sameOrigin(origin, req.headers.get('x-forwarded-host') ?? req.headers.get('host'))) return true;
   return !csrfMatches(req.headers.get(CSRF_HEADER), user.csrfToken);
 }
 

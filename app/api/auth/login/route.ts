@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../../../../worker/auth/sessions';
+import { sameOrigin } from '../../../../worker/auth/origin';
 import { errorResponse, jsonError, readJson } from '../../../lib/server/handler';
 import { services } from '../../../lib/server/services';
 
@@ -7,21 +8,12 @@ export const dynamic = 'force-dynamic';
 
 const credentials = z.object({ username: z.string().trim().min(1, 'Enter your user name'), password: z.string().min(1, 'Enter your password') });
 
-/** The host of an Origin header; null for `null` and anything unparsable (refused). */
-function originHost(origin: string): string | null {
-  try {
-    return new URL(origin).host || null;
-  } catch {
-    return null;
-  }
-}
-
 /** POST /api/auth/login → session cookie + CSRF token. */
 export async function POST(req: Request): Promise<Response> {
   try {
     // Login CSRF: a foreign page must not sign the browser in to an account of its choosing.
     const origin = req.headers.get('origin');
-    if (origin && originHost(origin) !== (req.headers.get('x-forwarded-host') ?? req.headers.get('host'))) return jsonError(403, { error: 'csrf' });
+    if (origin && !sameOrigin(origin, req.headers.get('x-forwarded-host') ?? req.headers.get('host'))) return jsonError(403, { error: 'csrf' });
     const { username, password } = await readJson(req, credentials);
     const { sessions, env } = services();
     const session = await sessions.login(username, password);

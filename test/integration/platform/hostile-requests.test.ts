@@ -1,0 +1,63 @@
+/**
+ * Requests a reviewer sent to the running server that hung, crashed a handler or were answered
+ * wrongly: each is sent again here to the real server (server.ts) on 127.0.0.1.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { io } from 'socket.io-client';
+import { startCockpit, ADMIN_PASSWORD, type RunningCockpit } from '../../support/cockpit';
+import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
+import { ApiClient } from '../../support/api-client';
+
+/** A plain GET with its own headers, given up after 5 s so a request left open fails the test. */
+const get = (url: string, headers: Record<string, string>) => fetch(url, { headers, signal: AbortSignal.timeout(5000) });
+
+describe('hostile and malformed requests to the real server', { timeout: 240_000 }, () => {
+  let cockpit: RunningCockpit;
+  let site: FixtureSite;
+  let api: ApiClient;
+  let crawlId = 0;
+
+  before(async () => {
+    site = await startFixtureSite({ pageCount: 5 });
+    cockpit = await startCockpit();
+    api = new ApiClient(cockpit.url);
+    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Hostile', seeds: [`${site.origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
+    crawlId = (await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id })).id;
+    assert.equal(await api.waitForCrawlStatus(crawlId, ['finished']), 'finished');
+  });
+
+  after(async () => {
+    await cockpit?.stop();
+    await site?.close();
+  });
+
+  test('a session cookie that does not percent-decode is no session: 401, answered at once', async () => {
+    for (const value of ['%', '%E0%A4%A']) {
+      const cookie = `tidemark_session=${value}`;
+      for (const path of ['/api/exports/1/files/x', '/api/crawls', '/api/auth/me']) {
+        const res = await get(`${cockpit.url}${path}`, { cookie });
+        assert.equal(res.status, 401, `${value} ${path}`);
+        assert.deepEqual(await res.json(), { error: 'unauthenticated' });
+      }
+    }
+    assert.doesNotMatch(cockpit.output(), /URIError|uncaughtException/);
+  });
+
+  test('a socket.io handshake with a garbage Origin is refused, not left unanswered', async () => {
+    const connect = (transport: 'polling' | 'websocket', origin: string) =>
+      new Promise<string>((resolve) => {
+        const socket = io(cockpit.url, { transports: [transport], reconnection: false, extraHeaders: { cookie: api.cookie, origin } });
+        const timer = setTimeout(() => (socket.close(), resolve('no answer')), 5000);
+        socket.on('connect', () => (clearTimeout(timer), socket.close(), resolve('connected')));
+        socket.on('connect_error', (err) => (clearTimeout(timer), socket.close(), resolve(`refused: ${err.message}`)));
+      });
+    for (const transport of ['polling', 'websocket'] as const) {
+      assert.equal(await connect(transport, 'garbage'), 'refused: cross-site socket refused', transport);
+      assert.equal(await connect(transport, 'http://evil.example'), 'refused: cross-site socket refused', transport);
+      assert.equal(await connect(transport, cockpit.url), 'connected', transport);
+    }
+    assert.doesNotMatch(cockpit.output(), /Invalid URL|unhandledRejection/);
+  });
+});
