@@ -3,6 +3,7 @@ import { hashPassword } from '../../../worker/auth/password';
 import { ROLES } from '../../../worker/auth/roles';
 import { passwordSchema } from '../../lib/server/account-schemas';
 import { HttpError, apiRoute, readJson } from '../../lib/server/handler';
+import { isUniqueViolation } from '../../../worker/store/prisma';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,10 +21,16 @@ export const GET = apiRoute('manage-users', async ({ prisma }) =>
 /** POST /api/users [manage-users] {username,password,role} → 201 user. */
 export const POST = apiRoute('manage-users', async ({ req, prisma }) => {
   const input = await readJson(req, newUser);
-  if (await prisma.user.findUnique({ where: { username: input.username } })) throw new HttpError(409, `User ${input.username} exists`);
-  const user = await prisma.user.create({
-    data: { username: input.username, role: input.role, passwordHash: await hashPassword(input.password) },
-    select: { id: true, username: true, role: true },
-  });
+  const exists = () => new HttpError(409, `User ${input.username} exists`);
+  // Checked first so a taken name costs no password hash; the unique index decides a race.
+  if (await prisma.user.findUnique({ where: { username: input.username } })) throw exists();
+  const user = await prisma.user
+    .create({
+      data: { username: input.username, role: input.role, passwordHash: await hashPassword(input.password) },
+      select: { id: true, username: true, role: true },
+    })
+    .catch((err: unknown) => {
+      throw isUniqueViolation(err) ? exists() : err;
+    });
   return Response.json(user, { status: 201 });
 });

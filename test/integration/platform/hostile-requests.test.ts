@@ -60,4 +60,14 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     }
     assert.doesNotMatch(cockpit.output(), /Invalid URL|unhandledRejection/);
   });
+
+  test('the same new user created four times at once: one 201, three 409 (the unique index decides)', async () => {
+    const body = { username: 'twice', password: 'long-enough', role: 'curator' };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => api.request('POST', '/api/users', body)));
+    assert.deepEqual(answers.map((r) => r.status).sort(), [201, 409, 409, 409]);
+    const conflicts = await Promise.all(answers.filter((r) => r.status === 409).map((r) => r.json()));
+    assert.deepEqual(conflicts, [1, 2, 3].map(() => ({ error: 'User twice exists' })));
+    const users = await api.json<{ username: string }[]>('GET', '/api/users');
+    assert.equal(users.filter((u) => u.username === 'twice').length, 1);
+  });
 });
