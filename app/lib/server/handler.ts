@@ -135,9 +135,27 @@ export function idParam(value: string | undefined): number {
   return id;
 }
 
-/** `?page=&pageSize=` with sane bounds. */
+/** A whole number from 1 written in decimal digits only (Number() also reads `1e300`, `0x1`, ` 1`), or null. */
+function positiveDecimal(text: string | null | undefined): number | null {
+  if (!text || !/^[1-9]\d{0,15}$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** Largest number of rows a page may skip: far beyond any crawl's list, and a whole integer to SQLite. */
+export const MAX_PAGE_OFFSET = 1_000_000_000;
+
+/**
+ * `?page=&pageSize=`: `page` a whole number from 1 (absent: 1) whose offset stays within
+ * MAX_PAGE_OFFSET, else 400 (`page=1e300` reached Prisma as a skip it refused: a 500);
+ * `pageSize` is clamped to 1…500 (default 50).
+ */
 export function pageParams(url: URL): { page: number; pageSize: number; offset: number } {
-  const page = Math.max(1, Math.floor(Number(url.searchParams.get('page')) || 1));
   const pageSize = Math.min(500, Math.max(1, Math.floor(Number(url.searchParams.get('pageSize')) || 50)));
+  const raw = url.searchParams.get('page');
+  const page = raw === null || raw === '' ? 1 : positiveDecimal(raw);
+  if (page === null || (page - 1) * pageSize > MAX_PAGE_OFFSET) {
+    throw new HttpError(400, `page must be a whole number from 1 to ${Math.floor(MAX_PAGE_OFFSET / pageSize) + 1} (with pageSize ${pageSize})`);
+  }
   return { page, pageSize, offset: (page - 1) * pageSize };
 }

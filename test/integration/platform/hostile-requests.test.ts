@@ -70,4 +70,15 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     const users = await api.json<{ username: string }[]>('GET', '/api/users');
     assert.equal(users.filter((u) => u.username === 'twice').length, 1);
   });
+
+  test('a page that is not a whole number from 1 with a bounded offset → 400, not a 500 from Prisma', async () => {
+    for (const path of [`captures?page=1e300`, `log?page=1e20`, `objects?page=1e300`, `log?page=0x2`, `captures?page=1.5`]) {
+      const res = await api.request('GET', `/api/crawls/${crawlId}/${path}`);
+      assert.equal(res.status, 400, path);
+      assert.match(((await res.json()) as { error: string }).error, /^page must be a whole number from 1/);
+    }
+    const second = await api.json<{ page: number; items: unknown[] }>('GET', `/api/crawls/${crawlId}/captures?page=2&pageSize=2`);
+    assert.equal(second.page, 2);
+    assert.equal(second.items.length, 2);
+  });
 });

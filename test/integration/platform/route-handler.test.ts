@@ -90,8 +90,12 @@ test('zod errors → 400 with issues, HttpError → its status, undefined → 20
   assert.equal(await teapot.text(), 'tea');
 });
 
-test('pageParams bounds page and pageSize', () => {
+test('pageParams clamps pageSize; a page that is not a whole number from 1 with a bounded offset is a 400', () => {
   assert.deepEqual(pageParams(new URL('http://x/?page=3&pageSize=20')), { page: 3, pageSize: 20, offset: 40 });
   assert.deepEqual(pageParams(new URL('http://x/')), { page: 1, pageSize: 50, offset: 0 });
-  assert.deepEqual(pageParams(new URL('http://x/?page=-2&pageSize=100000')), { page: 1, pageSize: 500, offset: 0 });
+  assert.deepEqual(pageParams(new URL('http://x/?page=&pageSize=100000')), { page: 1, pageSize: 500, offset: 0 });
+  assert.deepEqual(pageParams(new URL('http://x/?page=2000001&pageSize=500')), { page: 2_000_001, pageSize: 500, offset: 1_000_000_000 });
+  for (const page of ['1e300', '1e20', '0', '-2', '1.5', '0x10', 'abc', ' 2', '+2', '02', '2000002', '99999999999999999999']) {
+    assert.throws(() => pageParams(new URL(`http://x/?page=${encodeURIComponent(page)}&pageSize=500`)), (err: unknown) => err instanceof HttpError && err.status === 400 && /^page must be a whole number from 1 to 2000001/.test(err.message), page);
+  }
 });
