@@ -128,18 +128,21 @@ async function readBodyText(req: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A positive integer id from a route parameter, or 404. */
-export function idParam(value: string | undefined): number {
-  const id = Number(value);
-  if (!Number.isInteger(id) || id <= 0) throw new HttpError(404, 'not found');
-  return id;
-}
-
 /** A whole number from 1 written in decimal digits only (Number() also reads `1e300`, `0x1`, ` 1`), or null. */
 function positiveDecimal(text: string | null | undefined): number | null {
   if (!text || !/^[1-9]\d{0,15}$/.test(text)) return null;
   const n = Number(text);
   return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * A positive integer id from a route parameter, or 404. Decimal digits only: with Number(),
+ * `/api/crawls/0x1`, `1e0` or `01` answered as crawl 1.
+ */
+export function idParam(value: string | undefined): number {
+  const id = positiveDecimal(value);
+  if (id === null) throw new HttpError(404, 'not found');
+  return id;
 }
 
 /** Largest number of rows a page may skip: far beyond any crawl's list, and a whole integer to SQLite. */

@@ -81,4 +81,13 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     assert.equal(second.page, 2);
     assert.equal(second.items.length, 2);
   });
+
+  test('an id is decimal digits: /api/crawls/0x1 and the like are 404, not crawl 1', async () => {
+    assert.equal((await api.request('GET', `/api/crawls/${crawlId}`)).status, 200);
+    for (const id of [`0x${crawlId.toString(16)}`, `${crawlId}e0`, `0${crawlId}`, `${crawlId}.0`, `%20${crawlId}`]) {
+      const res = await api.request('GET', `/api/crawls/${id}`);
+      assert.equal(res.status, 404, id);
+      assert.deepEqual(await res.json(), { error: 'not found' });
+    }
+  });
 });

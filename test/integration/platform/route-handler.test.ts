@@ -13,7 +13,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-handler-'));
 process.env.TIDEMARK_DATA_DIR = dataDir;
 delete process.env.TIDEMARK_DB;
 
-const { HttpError, apiRoute, pageParams, readJson } = await import('../../../app/lib/server/handler');
+const { HttpError, apiRoute, idParam, pageParams, readJson } = await import('../../../app/lib/server/handler');
 const { services } = await import('../../../app/lib/server/services');
 const { applyMigrations } = await import('../../../worker/store/migrator');
 const { hashPassword } = await import('../../../worker/auth/password');
@@ -97,5 +97,14 @@ test('pageParams clamps pageSize; a page that is not a whole number from 1 with 
   assert.deepEqual(pageParams(new URL('http://x/?page=2000001&pageSize=500')), { page: 2_000_001, pageSize: 500, offset: 1_000_000_000 });
   for (const page of ['1e300', '1e20', '0', '-2', '1.5', '0x10', 'abc', ' 2', '+2', '02', '2000002', '99999999999999999999']) {
     assert.throws(() => pageParams(new URL(`http://x/?page=${encodeURIComponent(page)}&pageSize=500`)), (err: unknown) => err instanceof HttpError && err.status === 400 && /^page must be a whole number from 1 to 2000001/.test(err.message), page);
+  }
+});
+
+test('idParam takes decimal digits only: anything else Number() would read is a 404', () => {
+  assert.equal(idParam('1'), 1);
+  assert.equal(idParam('99999999999'), 99_999_999_999);
+  assert.equal(idParam('9007199254740991'), Number.MAX_SAFE_INTEGER);
+  for (const id of ['0x1', '1e0', '01', ' 1', '1 ', '+1', '1.0', '0', '-1', '', 'abc', '0b1', '9007199254740992', '12345678901234567', undefined]) {
+    assert.throws(() => idParam(id), (err: unknown) => err instanceof HttpError && err.status === 404, String(id));
   }
 });
