@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
-import { HttpError } from './handler';
+import { HttpError, idParam } from './handler';
 
 /** What the API shows of a crawl (stats and, on request, the ICD copy parsed from their JSON). */
 export interface CrawlView {
@@ -63,6 +63,16 @@ function view(row: Row, withDefinition: boolean): CrawlView {
 export async function listCrawls(prisma: PrismaClient): Promise<CrawlView[]> {
   const rows = await prisma.crawl.findMany({ select, orderBy: { id: 'desc' } });
   return rows.map((row) => view(row, false));
+}
+
+/**
+ * The id of an existing crawl from a route parameter, or 404. Every `/api/crawls/:id/…` route
+ * starts here: without it a crawl that is not there answered 200 with empty lists.
+ */
+export async function existingCrawlId(prisma: PrismaClient, param: string | undefined): Promise<number> {
+  const id = idParam(param);
+  if (!(await prisma.crawl.findUnique({ where: { id }, select: { id: true } }))) throw new HttpError(404, 'not found');
+  return id;
 }
 
 /** One crawl with its ICD copy, or 404. */

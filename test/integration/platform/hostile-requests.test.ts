@@ -90,4 +90,16 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
       assert.deepEqual(await res.json(), { error: 'not found' });
     }
   });
+
+  test('every per-crawl route answers 404 for a crawl that does not exist, not 200 with empty lists', async () => {
+    const views = ['', '/report', '/captures', '/log', '/objects', '/annotations', '/exports', '/exports/preview', '/throughput', '/relevance', '/frontier/top', '/coherence', '/coherence/graphml'];
+    for (const view of views) {
+      assert.equal((await api.request('GET', `/api/crawls/${crawlId}${view}`)).status, 200, `crawl ${crawlId}${view}`);
+      const res = await api.request('GET', `/api/crawls/99999999999${view}`);
+      assert.equal(res.status, 404, `missing crawl${view}`);
+      assert.deepEqual(await res.json(), { error: 'not found' }, view);
+    }
+    const writes: [string, unknown][] = [['/annotations', { text: 'a note' }], ['/exports', {}], ['/control', { action: 'pause' }], ['/urls', [{ url: `${site.origin}/x`, score: 1 }]]];
+    for (const [view, body] of writes) assert.equal((await api.request('POST', `/api/crawls/99999999999${view}`, body)).status, 404, `POST missing crawl${view}`);
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,7 +24,7 @@ interface AnnotationView {
  * with `captureId`), newest first.
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
-  const crawlId = idParam(params.id);
+  const crawlId = await existingCrawlId(prisma, params.id);
   const captureParam = new URL(req.url).searchParams.get('captureId');
   const rows = await prisma.annotation.findMany({
     where: { crawlId, ...(captureParam ? { captureId: idParam(captureParam) } : {}) },
@@ -38,9 +39,8 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
 
 /** POST /api/crawls/:id/annotations [annotate] {captureId?, text} → 201 the annotation (of the crawl, or of one of its captures). */
 export const POST = apiRoute<{ id: string }>('annotate', async ({ req, params, prisma, user }) => {
-  const crawlId = idParam(params.id);
+  const crawlId = await existingCrawlId(prisma, params.id);
   const input = await readJson(req, newAnnotation);
-  if (!(await prisma.crawl.findUnique({ where: { id: crawlId }, select: { id: true } }))) throw new HttpError(404, 'not found');
   const capture = input.captureId === null ? null : await prisma.capture.findFirst({ where: { id: input.captureId, crawlId }, select: { url: true } });
   if (input.captureId !== null && !capture) throw new HttpError(404, 'No such capture in this crawl');
   const row = await prisma.annotation.create({ data: { crawlId, captureId: input.captureId, userId: user.id, text: input.text } });

@@ -1,4 +1,5 @@
-import { apiRoute, idParam, pageParams } from '../../../../lib/server/handler';
+import { apiRoute, pageParams } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
@@ -7,7 +8,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
   const q = url.searchParams.get('q')?.trim();
-  const where = { crawlId: idParam(params.id), ...(q ? { url: { contains: q } } : {}) };
+  const where = { crawlId: await existingCrawlId(prisma, params.id), ...(q ? { url: { contains: q } } : {}) };
   // SQLite sorts NULL lowest, so unscored captures (non-HTML, unfocused crawls) come last.
   const orderBy = url.searchParams.get('sort') === 'score' ? [{ score: 'desc' as const }, { id: 'desc' as const }] : [{ id: 'desc' as const }];
   const [items, total] = await Promise.all([

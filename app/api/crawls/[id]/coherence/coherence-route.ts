@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../../../../worker/store/prisma';
-import { apiRoute, HttpError, idParam } from '../../../../lib/server/handler';
+import { apiRoute } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 import { services } from '../../../../lib/server/services';
 import { crawlWarcDir } from '../../../../../worker/store/data-layout';
 
@@ -15,8 +16,7 @@ export interface CoherenceRouteContext {
 /** A GET handler under `/api/crawls/:id/coherence` [view]: the common wrapper plus a crawl lookup. */
 export function coherenceRoute(handler: (ctx: CoherenceRouteContext) => Promise<unknown>) {
   return apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
-    const crawlId = idParam(params.id);
-    if (!(await prisma.crawl.findUnique({ where: { id: crawlId }, select: { id: true } }))) throw new HttpError(404, 'not found');
+    const crawlId = await existingCrawlId(prisma, params.id);
     return handler({ crawlId, request: req, prisma, warcDir: crawlWarcDir(services().env.dataDir, crawlId) });
   });
 }

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { EXPORT_FORMATS, collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
 import { HttpError, apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
 import { exportView } from '../../../../lib/server/export-views';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
 
 /** GET /api/crawls/:id/exports [export] → the crawl's exports, newest first. */
 export const GET = apiRoute<Params>('export', async ({ params, prisma }) => {
-  const rows = await prisma.export.findMany({ where: { crawlId: idParam(params.id) }, orderBy: { id: 'desc' } });
+  const rows = await prisma.export.findMany({ where: { crawlId: await existingCrawlId(prisma, params.id) }, orderBy: { id: 'desc' } });
   return rows.map(exportView);
 });
 

@@ -1,4 +1,5 @@
-import { apiRoute, idParam, pageParams } from '../../../../lib/server/handler';
+import { apiRoute, pageParams } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +11,7 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
-  const crawlId = idParam(params.id);
+  const crawlId = await existingCrawlId(prisma, params.id);
   const outcome = url.searchParams.get('outcome')?.trim();
   const q = url.searchParams.get('q')?.trim();
   const where = { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) };

@@ -1,4 +1,5 @@
-import { apiRoute, idParam, pageParams } from '../../../../lib/server/handler';
+import { apiRoute, pageParams } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,7 +12,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const q = url.searchParams.get('q')?.trim();
   // `q` searches the fields' text and the source URL (fields are stored as one JSON string).
   const where = {
-    crawlId: idParam(params.id),
+    crawlId: await existingCrawlId(prisma, params.id),
     ...(type ? { type } : {}),
     ...(host ? { host } : {}),
     ...(q ? { OR: [{ fields: { contains: q } }, { url: { contains: q } }] } : {}),

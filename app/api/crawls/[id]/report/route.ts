@@ -1,5 +1,6 @@
 import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
-import { apiRoute, idParam } from '../../../../lib/server/handler';
+import { apiRoute } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,8 +22,8 @@ interface HostRow {
  * `hostCount`), `mimeTypes` (captures and bytes) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
  */
-export const GET = apiRoute<{ id: string }>('view', async ({ params, db }) => {
-  const crawlId = idParam(params.id);
+export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
+  const crawlId = await existingCrawlId(prisma, params.id);
   const hosts = db
     .prepare(
       `SELECT ${HOST_OF_URL_SQL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes

@@ -1,4 +1,5 @@
-import { HttpError, apiRoute, idParam } from '../../../../lib/server/handler';
+import { apiRoute } from '../../../../lib/server/handler';
+import { existingCrawlId } from '../../../../lib/server/crawl-views';
 import { bucketWidthMs, throughputPoints, type BucketCount } from '../../../../lib/server/throughput-history';
 
 export const dynamic = 'force-dynamic';
@@ -10,8 +11,7 @@ export const dynamic = 'force-dynamic';
  * captures, measured on a 20,000-capture crawl; read once when the crawl's page opens).
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, prisma, db }) => {
-  const crawlId = idParam(params.id);
-  if (!(await prisma.crawl.findUnique({ where: { id: crawlId }, select: { id: true } }))) throw new HttpError(404, 'not found');
+  const crawlId = await existingCrawlId(prisma, params.id);
   // ISO 8601 times with one offset (sqlDate): their text order is their time order.
   const span = db.prepare('SELECT MIN(fetchedAt) AS first, MAX(fetchedAt) AS last FROM Capture WHERE crawlId = ?').get(crawlId) as { first: string | null; last: string | null };
   if (!span.first || !span.last) return { widthMs: 0, points: [] };
