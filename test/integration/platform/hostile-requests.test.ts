@@ -102,4 +102,15 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     const writes: [string, unknown][] = [['/annotations', { text: 'a note' }], ['/exports', {}], ['/control', { action: 'pause' }], ['/urls', [{ url: `${site.origin}/x`, score: 1 }]]];
     for (const [view, body] of writes) assert.equal((await api.request('POST', `/api/crawls/99999999999${view}`, body)).status, 404, `POST missing crawl${view}`);
   });
+
+  test('an export with selection null is of the whole crawl, as docs/api.md says', async () => {
+    const res = await api.request('POST', `/api/crawls/${crawlId}/exports`, { selection: null });
+    assert.equal(res.status, 201, await res.clone().text());
+    const requested = (await res.json()) as { selection: unknown; format: string; status: string };
+    assert.deepEqual([requested.selection, requested.format, requested.status], [null, 'warc', 'pending']);
+    // The preview takes the same selection.
+    const whole = await api.json<{ captures: number; bytes: number }>('GET', `/api/crawls/${crawlId}/exports/preview`);
+    assert.ok(whole.captures > 0);
+    assert.deepEqual(await api.json('GET', `/api/crawls/${crawlId}/exports/preview?selection=null`), whole);
+  });
 });

@@ -13,13 +13,14 @@ export const GET = apiRoute<Params>('export', async ({ params, prisma }) => {
   return rows.map(exportView);
 });
 
+// `selection: null` is the whole crawl, as docs/api.md says and as the API shows an export without one.
 const exportRequestSchema = z
-  .object({ selection: collectionSelectionSchema.optional(), format: z.enum(EXPORT_FORMATS).default('warc'), pageText: z.boolean().default(false) })
+  .object({ selection: collectionSelectionSchema.nullable().optional(), format: z.enum(EXPORT_FORMATS).default('warc'), pageText: z.boolean().default(false) })
   .strict()
   .refine((b) => !b.pageText || b.format === 'wacz', { message: 'page text goes into a WACZ package: set format to "wacz"', path: ['pageText'] });
 
 /**
- * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence}, format?: 'warc' | 'wacz', pageText?: boolean}`
+ * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence} | null, format?: 'warc' | 'wacz', pageText?: boolean}`
  * → 201 pending export; the worker verifies and lists the crawl's files or, with a selection,
  * writes the collection's own WARC files and index; as `wacz`, it packages them into one WACZ,
  * its pages.jsonl with each page's visible text when `pageText`.

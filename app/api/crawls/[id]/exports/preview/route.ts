@@ -17,6 +17,8 @@ export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }
   } catch {
     throw new HttpError(400, 'selection is not valid JSON');
   }
-  const { sql, params: values } = selectedCapturesSql(collectionSelectionSchema.parse(raw), 'COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes');
+  // null, as in the export request, selects the whole crawl.
+  const selection = collectionSelectionSchema.nullable().parse(raw) ?? collectionSelectionSchema.parse({});
+  const { sql, params: values } = selectedCapturesSql(selection, 'COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes');
   return db.prepare(sql).get(crawlId, ...values) as { captures: number; bytes: number };
 });
