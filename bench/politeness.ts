@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ICD_LIMITS } from '../worker/icd/schema';
 import { startNginx, ensureAptTool } from './support/nginx';
 import { measure } from './support/measure';
 import { writeReadmeSection } from './support/readme-section';
@@ -40,7 +41,8 @@ const CONCURRENCY = Number(args.concurrency);
 for (const [k, v] of Object.entries({ hosts: HOSTS, pages: PAGES, delay: DELAY, concurrency: CONCURRENCY })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${k} must be a positive whole number`);
 }
-if (HOSTS > 254 * 250) throw new Error('--hosts: at most 63,500 loopback addresses');
+// One seed per host, and an ICD holds at most ICD_LIMITS.seeds (fewer than the 63,500 loopback addresses used).
+if (HOSTS > ICD_LIMITS.seeds) throw new Error(`--hosts: at most ${ICD_LIMITS.seeds} (one seed each)`);
 const addr = (i: number) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
 const addrs = Array.from({ length: HOSTS }, (_, i) => addr(i));
 

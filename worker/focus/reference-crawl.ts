@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Icd } from '../icd/schema';
+import { ICD_LIMITS, type Icd } from '../icd/schema';
 import { createFetcher, decodeContentEncoding, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import { canonicalize, checkScope, compileScope } from '../url';
 import { buildTopicVector, type WeightedTerm } from '../analyze';
+import { topTerms } from '../text';
 import { createTextAnalyzer } from '../text';
 
 export interface ReferenceDocument {
@@ -19,7 +20,10 @@ export interface ReferenceCrawlResult {
   documents: ReferenceDocument[];
   /** Most representative terms of the topic vector, for the archivist's review. */
   topTerms: WeightedTerm[];
-  /** The whole topic vector (term → weight), ready for `focus.topicTerms`. */
+  /**
+   * The topic vector (term → weight), ready for `focus.topicTerms`: its ICD_LIMITS.topicTerms
+   * strongest terms, so the result always saves (a large reference crawl has more distinct terms).
+   */
   topicTerms: Record<string, number>;
   failures: { url: string; reason: string }[];
 }
@@ -110,7 +114,7 @@ export async function runReferenceCrawl(
   return {
     documents: docs.map((d) => ({ url: d.url, title: d.title, words: d.text.split(/\s+/).filter(Boolean).length })),
     topTerms: topic.topTerms,
-    topicTerms: Object.fromEntries(topic.vector),
+    topicTerms: Object.fromEntries(topTerms(topic.vector, ICD_LIMITS.topicTerms).map((t) => [t.term, t.weight])),
     failures,
   };
 }

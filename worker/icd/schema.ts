@@ -6,6 +6,29 @@ import { z } from 'zod';
  * the CLI. Every field has a default so `{ name, seeds }` is a complete ICD.
  */
 
+/**
+ * Most items each list of an ICD may hold. Every crawl stores its own copy of the ICD and the
+ * worker compiles it whole, so an unbounded list (a 19 MB ICD of 500,000 seeds was accepted) is
+ * paid again by each crawl. Each bound is far above what an archivist types or a benchmark sends
+ * (the politeness benchmark's 200 seeds); patterns are fewer because every URL is tested against
+ * each one.
+ */
+export const ICD_LIMITS = {
+  seeds: 10_000,
+  hosts: 10_000,
+  patterns: 200,
+  keywords: 1_000,
+  entities: 1_000,
+  aliases: 100,
+  topics: 1_000,
+  blacklist: 10_000,
+  topicTerms: 5_000,
+  feeds: 1_000,
+} as const;
+
+/** An array of at most `max` items, refused with a message that names them. */
+const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `At most ${max.toLocaleString('en-US')} ${what}`);
+
 const httpUrl = z
   .string()
   .trim()
@@ -40,11 +63,11 @@ const regexSource = z
 
 export const scopeSchema = z.object({
   /** Hosts allowed besides the seeds' own hosts (exact host names, lower case). */
-  allowedHosts: z.array(z.string().trim().toLowerCase().min(1)).default([]),
+  allowedHosts: list(z.string().trim().toLowerCase().min(1), ICD_LIMITS.hosts, 'allowed hosts').default([]),
   /** SURT prefixes, e.g. `http://(org,example,)/blog` — a URL in any of them is in scope. */
-  surtPrefixes: z.array(z.string().trim().min(1)).default([]),
-  include: z.array(regexSource).default([]),
-  exclude: z.array(regexSource).default([]),
+  surtPrefixes: list(z.string().trim().min(1), ICD_LIMITS.hosts, 'SURT prefixes').default([]),
+  include: list(regexSource, ICD_LIMITS.patterns, 'include patterns').default([]),
+  exclude: list(regexSource, ICD_LIMITS.patterns, 'exclude patterns').default([]),
   maxDepth: z.number().int().min(0).max(1000).default(20),
   maxPages: z.number().int().min(1).max(100_000_000).default(10_000),
   maxPagesPerHost: z.number().int().min(1).max(100_000_000).default(10_000),
@@ -71,7 +94,7 @@ export const politenessSchema = z
     enabled: z.boolean().default(true),
     respectRobots: z.boolean().default(true),
     /** Seeds (URL prefixes) whose hosts are crawled without honouring robots.txt. */
-    ignoreRobotsFor: z.array(z.string()).default([]),
+    ignoreRobotsFor: list(z.string(), ICD_LIMITS.seeds, 'prefixes that ignore robots.txt').default([]),
     minDelayMs: z.number().int().min(0).max(600_000).default(1000),
     maxDelayMs: z.number().int().min(0).max(3_600_000).default(30_000),
     /** Next request to a host waits delayFactor × the last response time (Heritrix's delay-factor). */
@@ -94,29 +117,35 @@ export const keywordSchema = z.object({ term: z.string().trim().min(1), weight: 
 export const entitySchema = z.object({
   name: z.string().trim().min(1),
   type: z.enum(['person', 'organisation', 'location', 'event']),
-  aliases: z.array(z.string().trim().min(1)).default([]),
+  aliases: list(z.string().trim().min(1), ICD_LIMITS.aliases, 'aliases per entity').default([]),
 });
 export const urlPatternSchema = z.object({ pattern: regexSource, weight: z.number().min(-1).max(1) });
 
 export const focusSchema = z.object({
   enabled: z.boolean().default(false),
-  keywords: z.array(keywordSchema).default([]),
-  entities: z.array(entitySchema).default([]),
-  topics: z.array(z.string().trim().min(1)).default([]),
+  keywords: list(keywordSchema, ICD_LIMITS.keywords, 'keywords').default([]),
+  entities: list(entitySchema, ICD_LIMITS.entities, 'entities').default([]),
+  topics: list(z.string().trim().min(1), ICD_LIMITS.topics, 'topics').default([]),
   /**
    * The crawl's language (ISO 639-3, e.g. 'eng') for stop words and stemming of pages, keywords and
    * anchors alike; unset: detected per text (short or repetitive texts can be misdetected, and a
    * keyword stemmed as English then misses the same word stemmed as Danish).
    */
   language: z.string().regex(/^[a-z]{3}$/, 'an ISO 639-3 code such as eng, fra, deu').optional(),
-  urlPatterns: z.array(urlPatternSchema).default([]),
+  urlPatterns: list(urlPatternSchema, ICD_LIMITS.patterns, 'URL patterns').default([]),
   /** Extra hosts/patterns for the spam-link filter, on top of the shipped default list. */
-  blacklist: z.array(z.string().trim().min(1)).default([]),
+  blacklist: list(z.string().trim().min(1), ICD_LIMITS.blacklist, 'blacklist entries').default([]),
   referenceCrawl: z
     .object({ maxPages: z.number().int().min(1).max(10_000).default(50), maxDepth: z.number().int().min(0).max(10).default(1) })
     .default({ maxPages: 50, maxDepth: 1 }),
-  /** Topic vector terms after the archivist's review (term → weight); empty until a reference crawl ran. */
-  topicTerms: z.record(z.string(), z.number()).default({}),
+  /**
+   * Topic vector terms after the archivist's review (term → weight); empty until a reference crawl
+   * ran, which proposes at most ICD_LIMITS.topicTerms (its strongest).
+   */
+  topicTerms: z
+    .record(z.string(), z.number())
+    .refine((terms) => Object.keys(terms).length <= ICD_LIMITS.topicTerms, `At most ${ICD_LIMITS.topicTerms.toLocaleString('en-US')} topic terms`)
+    .default({}),
   moduleWeights: z
     .object({
       text: z.number().min(0).default(1),
@@ -136,14 +165,14 @@ export const coherenceSchema = z.object({
   mode: z.enum(['snapshot', 'snapshot-organ-pipes', 'visit-revisit']).default('snapshot'),
   /** Recrawl interval in minutes; 0 = no scheduled recrawls. */
   recrawlIntervalMinutes: z.number().int().min(0).max(525_600).default(0),
-  feeds: z.array(httpUrl).default([]),
+  feeds: list(httpUrl, ICD_LIMITS.feeds, 'feeds').default([]),
   minFeedPollMinutes: z.number().int().min(1).max(10_080).default(15),
 });
 
 export const icdSchema = z.object({
   name: z.string().trim().min(1, 'Give the crawl a name').max(200),
   description: z.string().max(5000).default(''),
-  seeds: z.array(httpUrl).min(1, 'At least one seed URL'),
+  seeds: list(httpUrl, ICD_LIMITS.seeds, 'seed URLs').min(1, 'At least one seed URL'),
   scope: scopeSchema.default(scopeSchema.parse({})),
   politeness: politenessSchema.default(politenessSchema.parse({})),
   limits: fetchLimitsSchema.default(fetchLimitsSchema.parse({})),

@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTopicalSite } from '../../support/topical-site';
 import { runCli } from '../../support/run-cli';
 import { runReferenceCrawl } from '../../../worker/focus/reference-crawl';
-import { parseIcd } from '../../../worker/icd/schema';
+import { ICD_LIMITS, parseIcd } from '../../../worker/icd/schema';
 
 async function crawlOrder(focus: boolean): Promise<string[]> {
   const site = await startTopicalSite(20);
@@ -109,4 +111,26 @@ test('the reference crawl reports each URL it tries, failures included, and stop
   } finally {
     await site.close();
   }
+});
+
+test('the reference crawl proposes at most the 5,000 strongest terms, so its topicTerms always save into the ICD', { timeout: 60_000 }, async (t) => {
+  // One page of 8,000 distinct made-up words, the first 100 repeated so they weigh more.
+  const syllables = ['ba', 'ko', 'di', 'me', 'lu', 'ra', 'fi', 'so', 'ne', 'tu', 'ga', 'pe', 'zo', 'vi', 'ha', 'mu', 'ri', 'la', 'do', 'ke'];
+  const word = (i: number) => `${syllables[i % 20]}${syllables[Math.floor(i / 20) % 20]}${syllables[Math.floor(i / 400) % 20]}x`;
+  const words = Array.from({ length: 8000 }, (_, i) => word(i));
+  const html = `<!DOCTYPE html><html lang="en"><head><title>Words</title></head><body><main><p>${[...words.slice(0, 100), ...words.slice(0, 100), ...words].join(' ')}</p></main></body></html>`;
+  const server = createServer((req, res) => (req.url === '/' ? res.end(html) : (res.statusCode = 404, res.end())));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise((r) => server.close(r)));
+  const icd = parseIcd({
+    name: 'Many terms', seeds: [`http://127.0.0.1:${(server.address() as AddressInfo).port}/`],
+    politeness: { respectRobots: false, minDelayMs: 0 },
+    focus: { enabled: true, language: 'eng', referenceCrawl: { maxPages: 1, maxDepth: 0 } },
+  });
+  const result = await runReferenceCrawl(icd);
+  const terms = Object.entries(result.topicTerms);
+  assert.equal(terms.length, ICD_LIMITS.topicTerms);
+  const kept = Math.min(...terms.map(([, w]) => w));
+  assert.ok(words.slice(0, 100).every((w) => result.topicTerms[w]! > kept), 'the repeated words are kept, stronger than any other');
+  assert.doesNotThrow(() => parseIcd({ ...icd, focus: { ...icd.focus, topicTerms: result.topicTerms } }));
 });

@@ -113,4 +113,16 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     assert.ok(whole.captures > 0);
     assert.deepEqual(await api.json('GET', `/api/crawls/${crawlId}/exports/preview?selection=null`), whole);
   });
+
+  test('an ICD past its list bounds is refused with 400 naming the fields', async () => {
+    const seeds = Array.from({ length: 10_001 }, (_, i) => `https://h${i}.example.org/`);
+    const topicTerms = Object.fromEntries(Array.from({ length: 5_001 }, (_, i) => [`term${i}`, 0.5]));
+    const res = await api.request('POST', '/api/icds', { name: 'Too big', seeds, focus: { topicTerms } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(((await res.json()) as { issues: unknown[] }).issues, [
+      { path: ['seeds'], message: 'At most 10,000 seed URLs' },
+      { path: ['focus', 'topicTerms'], message: 'At most 5,000 topic terms' },
+    ]);
+    assert.equal((await api.request('POST', '/api/icds', { name: 'Just fits', seeds: seeds.slice(1) })).status, 201);
+  });
 });
