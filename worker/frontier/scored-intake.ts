@@ -15,6 +15,12 @@ import type { Frontier, UpdateFunction } from './frontier';
  */
 
 export const MAX_SCORED_URLS = 10_000;
+/**
+ * Most scored URLs that may wait in frontier_intake for one crawl. A worker applies them at 2,000
+ * per 500 ms while the crawl runs; a paused crawl applies none, and without a bound posting the
+ * same 10,000 URLs ten times left 100,000 rows.
+ */
+export const MAX_PENDING_SCORED_URLS = 100_000;
 
 export const scoredUrlsSchema = z
   .array(
@@ -40,35 +46,56 @@ export interface ScreenedUrls {
   rejected: { url: string; reason: string }[];
 }
 
-/** Canonicalises each URL and checks it against the crawl's scope; blacklisting needs no scope. Pure. */
+/**
+ * Canonicalises each URL and checks it against the crawl's scope; blacklisting needs no scope.
+ * A URL given more than once (as written, or once canonical) is accepted once, where it first
+ * came: blacklisted if any of its entries blacklists it, since applied one by one an excluded URL
+ * is never queued again; otherwise with its last score, the client's latest word on it, as a later
+ * post would replace it. Keeping the highest would let a stale high score stand against a
+ * correction in the same list. Pure.
+ */
 export function screenScoredUrls(items: readonly ScoredUrlInput[], icd: Icd): ScreenedUrls {
   const scope = compileScope(icd.scope, icd.seeds);
-  const out: ScreenedUrls = { accepted: [], rejected: [] };
+  const rejected: ScreenedUrls['rejected'] = [];
+  const accepted = new Map<string, ScoredUrl>();
   for (const item of items) {
     const url = canonicalize(item.url, undefined, { queryHandling: icd.scope.queryHandling });
     if (!url) {
-      out.rejected.push({ url: item.url, reason: 'invalid-url' });
+      rejected.push({ url: item.url, reason: 'invalid-url' });
       continue;
     }
     const blacklist = item.blacklist === true;
     if (!blacklist) {
       const verdict = checkScope({ url, depth: 0, kind: 'page' }, scope);
       if (!verdict.inScope) {
-        out.rejected.push({ url: item.url, reason: verdict.reason });
+        rejected.push({ url: item.url, reason: verdict.reason });
         continue;
       }
     }
-    out.accepted.push({ url, score: item.score, blacklist });
+    accepted.set(url, { url, score: item.score, blacklist: blacklist || accepted.get(url)?.blacklist === true });
   }
-  return out;
+  return { accepted: [...accepted.values()], rejected };
 }
 
-/** Stores screened URLs for the crawl's worker (one transaction). */
-export function queueScoredUrls(db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], now = Date.now()): void {
+/**
+ * Stores screened URLs for the crawl's worker (one transaction), unless the crawl would then have
+ * more than `maxPending` waiting: nothing is stored and `stored` is false. `pending`: the crawl's
+ * waiting URLs after the call. Each post is stored as it came, so two posts of one URL are two
+ * pieces of evidence for the update function.
+ */
+export function queueScoredUrls(
+  db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], opts: { now?: number; maxPending?: number } = {},
+): { stored: boolean; pending: number } {
   ensureFrontierTables(db);
+  const { now = Date.now(), maxPending = MAX_PENDING_SCORED_URLS } = opts;
+  const count = db.prepare('SELECT COUNT(*) AS n FROM frontier_intake WHERE crawl_id = ?');
   const insert = db.prepare('INSERT INTO frontier_intake (crawl_id, url, score, blacklist, received_at) VALUES (?, ?, ?, ?, ?)');
-  db.transaction(() => {
+  // Counted and written in one transaction: two requests cannot both pass the bound.
+  return db.transaction(() => {
+    const pending = (count.get(crawlId) as { n: number }).n;
+    if (pending + urls.length > maxPending) return { stored: false, pending };
     for (const u of urls) insert.run(crawlId, u.url, u.score, u.blacklist ? 1 : 0, now);
+    return { stored: true, pending: pending + urls.length };
   })();
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyScoredIntake, queueScoredUrls } from '../../../worker/frontier/scored-intake';
+import { MAX_PENDING_SCORED_URLS, MAX_SCORED_URLS, applyScoredIntake, queueScoredUrls } from '../../../worker/frontier/scored-intake';
 import { topQueuedUrls } from '../../../worker/frontier/frontier-sql';
 import { cand, drain, tempFrontier } from './frontier-fixture';
 
@@ -52,4 +52,23 @@ test('scores posted while no worker runs the crawl are applied when it opens aga
   assert.equal(applyScoredIntake(fx.handles[1]!, reopened, 1, 'FIRST').rescored, 1);
   assert.deepEqual(drain(reopened, fx.clock.now()), [u(1), u(2)]);
   reopened.close();
+});
+
+test('at most 100,000 scored URLs wait per crawl: a post past that stores nothing, and room comes back as the worker applies them', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  const db = fx.handles[0]!;
+  const pending = (crawlId: number) => (db.prepare('SELECT COUNT(*) AS n FROM frontier_intake WHERE crawl_id = ?').get(crawlId) as { n: number }).n;
+  // The same 10,000 URLs posted again and again (each post is evidence for the update function).
+  const batch = Array.from({ length: MAX_SCORED_URLS }, (_, i) => ({ url: u(i), score: 0.5, blacklist: false }));
+  for (let i = 1; i <= MAX_PENDING_SCORED_URLS / MAX_SCORED_URLS; i++) assert.deepEqual(queueScoredUrls(db, 1, batch), { stored: true, pending: i * MAX_SCORED_URLS });
+  assert.deepEqual(queueScoredUrls(db, 1, batch.slice(0, 1)), { stored: false, pending: MAX_PENDING_SCORED_URLS });
+  assert.equal(pending(1), MAX_PENDING_SCORED_URLS, 'the refused post stored nothing');
+  assert.deepEqual(queueScoredUrls(db, 2, batch.slice(0, 3)), { stored: true, pending: 3 }, "another crawl's bound is its own");
+
+  assert.equal(applyScoredIntake(db, f, 1, 'AVG').queued, 2_000);
+  assert.deepEqual(queueScoredUrls(db, 1, batch.slice(0, 2_000)), { stored: true, pending: MAX_PENDING_SCORED_URLS });
+  assert.deepEqual(queueScoredUrls(db, 1, batch.slice(0, 5), { maxPending: 10 }), { stored: false, pending: MAX_PENDING_SCORED_URLS });
+  f.close();
 });

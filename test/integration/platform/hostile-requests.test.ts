@@ -125,4 +125,24 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     ]);
     assert.equal((await api.request('POST', '/api/icds', { name: 'Just fits', seeds: seeds.slice(1) })).status, 201);
   });
+
+  test('scored URLs: one given twice counts once, and past 100,000 waiting for the worker the crawl answers 429', async () => {
+    // A paused crawl applies no posted URLs, so they all wait.
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Intake', seeds: [`${site.origin}/`], politeness: { minDelayMs: 30_000, maxDelayMs: 30_000 } });
+    const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'pause' })).status, 200);
+    assert.equal(await api.waitForCrawlStatus(crawl.id, ['paused']), 'paused');
+    const urls = `/api/crawls/${crawl.id}/urls`;
+    const scored = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ url: `${site.origin}/intake/${from + i}`, score: 0.5 }));
+
+    const twice = await api.request('POST', urls, [...scored(0, 5_000), ...scored(0, 5_000)]);
+    assert.equal(twice.status, 202);
+    assert.deepEqual(await twice.json(), { accepted: 5_000, excluded: 0, rejected: [] });
+    for (let i = 0; i < 9; i++) assert.equal((await api.request('POST', urls, scored(10_000 * (i + 1), 10_000))).status, 202, `post ${i + 2}`);
+    assert.equal((await api.request('POST', urls, scored(0, 5_000))).status, 202, 'up to 100,000 waiting');
+    const full = await api.request('POST', urls, scored(200_000, 1));
+    assert.equal(full.status, 429);
+    assert.match(((await full.json()) as { error: string }).error, /^100,000 scored URLs of this crawl wait for its worker, and at most 100,000 may/);
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' })).status, 200);
+  });
 });

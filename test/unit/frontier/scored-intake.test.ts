@@ -35,3 +35,26 @@ test('the request schema wants a score in [0,1], a non-empty list and no unknown
   assert.equal(scoredUrlsSchema.safeParse([{ url: 'http://a.example/', score: 0.5, priority: 3 }]).success, false);
   assert.equal(scoredUrlsSchema.safeParse({ url: 'http://a.example/', score: 0.5 }).success, false);
 });
+
+test('a URL given twice is accepted once: with its last score, or blacklisted if any entry says so', () => {
+  const screened = screenScoredUrls(
+    [
+      { url: 'http://tides.example/a', score: 0.2 },
+      { url: 'http://tides.example/b', score: 0.5 },
+      { url: 'HTTP://TIDES.example:80/a#again', score: 0.9 },
+      { url: 'http://tides.example/c', score: 0.7, blacklist: true },
+      { url: 'http://tides.example/c', score: 0.8 },
+      { url: 'http://tides.example/b', score: 0.1, blacklist: true },
+      { url: 'http://elsewhere.example/x', score: 0.3 },
+      { url: 'http://elsewhere.example/x', score: 0.4 },
+    ],
+    icd,
+  );
+  assert.deepEqual(screened.accepted, [
+    { url: 'http://tides.example/a', score: 0.9, blacklist: false },
+    { url: 'http://tides.example/b', score: 0.1, blacklist: true },
+    { url: 'http://tides.example/c', score: 0.8, blacklist: true },
+  ]);
+  // Rejections are reported per entry, as sent.
+  assert.deepEqual(screened.rejected.map((r) => r.url), ['http://elsewhere.example/x', 'http://elsewhere.example/x']);
+});

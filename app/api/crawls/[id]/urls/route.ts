@@ -1,6 +1,6 @@
 import { parseIcd } from '../../../../../worker/icd/schema';
 import { isTerminal } from '../../../../../worker/process/crawl-control';
-import { queueScoredUrls, screenScoredUrls, scoredUrlsSchema } from '../../../../../worker/frontier/scored-intake';
+import { MAX_PENDING_SCORED_URLS, queueScoredUrls, screenScoredUrls, scoredUrlsSchema } from '../../../../../worker/frontier/scored-intake';
 import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -9,7 +9,8 @@ export const dynamic = 'force-dynamic';
  * POST /api/crawls/:id/urls [run] `[{url, score, blacklist?}]` → 202 `{accepted, excluded, rejected:[{url,reason}]}`.
  * For external analysis processes: scored URLs are queued (or rescored with the ICD's update
  * function), blacklisted ones excluded, by the crawl's worker within a second; URLs out of the
- * crawl's scope are rejected with the reason. 409 once the crawl has ended.
+ * crawl's scope are rejected with the reason; a URL given twice counts once (screenScoredUrls).
+ * 409 once the crawl has ended; 429 when the crawl would have more than 100,000 waiting.
  */
 export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
@@ -18,7 +19,10 @@ export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma
   if (!crawl) throw new HttpError(404, 'not found');
   if (isTerminal(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: it takes no more URLs`);
   const screened = screenScoredUrls(items, parseIcd(JSON.parse(crawl.definition)));
-  queueScoredUrls(db, id, screened.accepted);
+  const queued = queueScoredUrls(db, id, screened.accepted);
+  if (!queued.stored) {
+    throw new HttpError(429, `${queued.pending.toLocaleString('en-US')} scored URLs of this crawl wait for its worker, and at most ${MAX_PENDING_SCORED_URLS.toLocaleString('en-US')} may: post again once it has applied them (it does while the crawl runs)`);
+  }
   const excluded = screened.accepted.filter((u) => u.blacklist).length;
   return Response.json(
     { accepted: screened.accepted.length - excluded, excluded, rejected: screened.rejected },
