@@ -125,7 +125,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     let durationMs = 0;
     const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     for (let retries = 0; ; retries++) {
-      if (o.interrupt?.aborted) return interrupted(retries);
+      // An interrupt before or during the attempt (or the wait before it) ends it as InterruptedError.
       const result: AttemptResult = await fetchAttempt(dispatcher, request, sinkOptions, o.interrupt);
       durationMs += result.durationMs;
       if (result.kind === 'error' && result.error instanceof InterruptedError) {

@@ -7,8 +7,7 @@ import { createFetcher, decodeContentEncoding, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import { canonicalize, checkScope, compileScope } from '../url';
 import { buildTopicVector, type WeightedTerm } from '../analyze';
-import { topTerms } from '../text';
-import { createTextAnalyzer } from '../text';
+import { createTextAnalyzer, topTerms } from '../text';
 
 export interface ReferenceDocument {
   url: string;

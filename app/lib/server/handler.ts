@@ -6,6 +6,7 @@ import { CSRF_HEADER, SESSION_COOKIE, csrfMatches, readCookie, type SessionUser 
 import { plainIssueMessage } from '../../../worker/icd/plain-issues';
 import type { PrismaClient } from '../../../worker/store/prisma';
 import { services } from './services';
+import { positiveDecimal } from '../positive-decimal';
 
 /** An error with the HTTP status the client should see (404, 409, …). */
 export class HttpError extends Error {
@@ -126,13 +127,6 @@ async function readBodyText(req: Request, limit: number): Promise<string> {
     chunks.push(chunk.value);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A whole number from 1 written in decimal digits only (Number() also reads `1e300`, `0x1`, ` 1`), or null. */
-function positiveDecimal(text: string | null | undefined): number | null {
-  if (!text || !/^[1-9]\d{0,15}$/.test(text)) return null;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : null;
 }
 
 /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startFixtureSite } from '../../support/fixture-site';
 import { runCli } from '../../support/run-cli';
+import { withTempDir } from '../../support/temp-dir';
 
 test('the summary counts every capture, robots.txt included, the same when a finished crawl is run again', { timeout: 60_000 }, async () => {
   const site = await startFixtureSite({ pageCount: 6 });
@@ -36,34 +37,34 @@ test('the summary counts every capture, robots.txt included, the same when a fin
 
 test('a resumed crawl keeps its settings unless a flag names them again, and says so when other seeds are given', { timeout: 60_000 }, async () => {
   const site = await startFixtureSite({ pageCount: 30 });
-  const out = mkdtempSync(join(tmpdir(), 'tm-resume-flags-'));
   try {
-    const run = async (...extra: string[]) => {
-      const done = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', ...extra]).done;
-      assert.equal(done.code, 0, done.stderr.slice(-1000));
-      return done;
-    };
-    const pages = () => {
-      const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
-      const n = db.prepare("SELECT COUNT(*) FROM Capture WHERE url NOT LIKE '%/robots.txt'").pluck().get() as number;
-      db.close();
-      return n;
-    };
-    await run('--max-pages', '5', '--json');
-    const first = pages();
-    assert.ok(first > 0 && first <= 5, `${first} pages within the budget of 5`);
-    // Run again without --max-pages: the stored budget of 5 holds (it became the default 10,000 and crawled on).
-    await run('--json');
-    assert.equal(pages(), first);
-    // A flag given again changes what it names.
-    await run('--max-pages', '12', '--json');
-    assert.ok(pages() > first && pages() <= 12, `${pages()} pages within the new budget of 12`);
-    // Other seeds for the same --out: the stored crawl resumes, and the CLI says the seeds are not used.
-    const other = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/elsewhere', '--out', out, '--no-politeness']).done;
-    assert.equal(other.code, 0, other.stderr);
-    assert.match(other.stderr, /holds a crawl of http:\/\/127\.0\.0\.1:\d+\/; resuming it \(the seeds given now are not used/);
+    await withTempDir('tm-resume-flags-', async (out) => {
+      const run = async (...extra: string[]) => {
+        const done = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', ...extra]).done;
+        assert.equal(done.code, 0, done.stderr.slice(-1000));
+        return done;
+      };
+      const pages = () => {
+        const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+        const n = db.prepare("SELECT COUNT(*) FROM Capture WHERE url NOT LIKE '%/robots.txt'").pluck().get() as number;
+        db.close();
+        return n;
+      };
+      await run('--max-pages', '5', '--json');
+      const first = pages();
+      assert.ok(first > 0 && first <= 5, `${first} pages within the budget of 5`);
+      // Run again without --max-pages: the stored budget of 5 holds (it became the default 10,000 and crawled on).
+      await run('--json');
+      assert.equal(pages(), first);
+      // A flag given again changes what it names.
+      await run('--max-pages', '12', '--json');
+      assert.ok(pages() > first && pages() <= 12, `${pages()} pages within the new budget of 12`);
+      // Other seeds for the same --out: the stored crawl resumes, and the CLI says the seeds are not used.
+      const other = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/elsewhere', '--out', out, '--no-politeness']).done;
+      assert.equal(other.code, 0, other.stderr);
+      assert.match(other.stderr, /holds a crawl of http:\/\/127\.0\.0\.1:\d+\/; resuming it \(the seeds given now are not used/);
+    });
   } finally {
-    rmSync(out, { recursive: true, force: true });
     await site.close();
   }
 });
