@@ -55,17 +55,18 @@ export function RelevancePanel({ crawlId, running, threshold }: { crawlId: numbe
 }
 
 function MostRelevant({ crawlId }: { crawlId: number }) {
-  const captures = useCaptures(crawlId, 1, '', 'score', 10);
+  const captures = useCaptures(crawlId, 1, '', 'similarity', 10);
   return (
     <div className="card space-y-2">
       <h3 className="font-semibold">Most relevant captures</h3>
       <ErrorMessage error={captures.error} />
+      {captures.data && captures.data.items.length === 0 && <p className="text-sm text-slate-600">No page compared with the topic yet.</p>}
       <ol className="space-y-1 text-sm" data-testid="most-relevant">
         {captures.data?.items.map((c) => (
           <li key={c.id} className="flex gap-2" data-testid="relevant-capture">
-            <span className="w-12 text-right tabular-nums" title="priority when it was fetched">{c.score == null ? '–' : c.score.toFixed(2)}</span>
-            <span className="w-20 text-right text-xs tabular-nums text-slate-600" title="cosine similarity of the page with the topic">
-              {c.similarity == null ? '' : `sim ${c.similarity.toFixed(2)}`}
+            <span className="w-12 text-right tabular-nums" title="cosine similarity of the page with the topic">{c.similarity?.toFixed(2)}</span>
+            <span className="w-20 text-right text-xs tabular-nums text-slate-600" title="priority of the link when it was fetched">
+              {c.score == null ? '' : `prio ${c.score.toFixed(2)}`}
             </span>
             <span className="min-w-0 flex-1 truncate font-mono text-xs" title={c.url}>{c.url}</span>
           </li>

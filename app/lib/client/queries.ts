@@ -174,7 +174,7 @@ export function useCrawl(id: number) {
   return useQuery({ queryKey: keys.crawl(id), queryFn: () => api<CrawlDetail>('GET', `/api/crawls/${id}`) });
 }
 
-export function useCaptures(id: number, page: number, q: string, sort: '' | 'score' = '', pageSize = 20) {
+export function useCaptures(id: number, page: number, q: string, sort: '' | 'score' | 'similarity' = '', pageSize = 20) {
   const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
   if (q) params.set('q', q);
   if (sort) params.set('sort', sort);

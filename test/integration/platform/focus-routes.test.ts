@@ -98,6 +98,11 @@ test('a focused crawl: posted scores and blacklist reach the frontier, the front
     return xs.reduce((a, b) => a + b, 0) / xs.length;
   };
   assert.ok(meanOf(/\/tides\//) > meanOf(/\/cooking\//) + 0.05, 'pages on the topic are the similar ones');
+  // `?sort=similarity` (the cockpit's most relevant captures): the analysed pages only, most similar first.
+  const ranked = await api.json<{ items: Capture[]; total: number }>('GET', `/api/crawls/${crawl.id}/captures?sort=similarity&pageSize=500`);
+  assert.equal(ranked.total, analysed.length);
+  assert.deepEqual(ranked.items.map((c) => c.similarity), analysed.map((c) => c.similarity).sort((a, b) => b! - a!));
+  assert.equal((await api.request('GET', `/api/crawls/${crawl.id}/captures?sort=size`)).status, 400);
   const relevance = await api.json<{ windowSize: number; documents: number; harvestRatio: number; points: { documents: number; meanSimilarity: number; normalised: number }[] }>(
     'GET', `/api/crawls/${crawl.id}/relevance`,
   );

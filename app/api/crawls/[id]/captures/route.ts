@@ -1,16 +1,27 @@
-import { apiRoute, pageParams } from '../../../../lib/server/handler';
+import { apiRoute, HttpError, pageParams } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/crawls/:id/captures [view] ?page&pageSize&q&sort=score → captures, newest (or most relevant) first. */
+/**
+ * GET /api/crawls/:id/captures [view] ?page&pageSize&q&sort → captures, newest first; `sort=score`:
+ * by the priority each URL had when fetched; `sort=similarity`: the analysed pages only, most
+ * similar to the topic first.
+ */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
   const q = url.searchParams.get('q')?.trim();
-  const where = { crawlId: await existingCrawlId(prisma, params.id), ...(q ? { url: { contains: q } } : {}) };
-  // SQLite sorts NULL lowest, so unscored captures (non-HTML, unfocused crawls) come last.
-  const orderBy = url.searchParams.get('sort') === 'score' ? [{ score: 'desc' as const }, { id: 'desc' as const }] : [{ id: 'desc' as const }];
+  const sort = url.searchParams.get('sort');
+  if (sort && sort !== 'score' && sort !== 'similarity') throw new HttpError(400, 'sort: expected "score" or "similarity"');
+  const where = {
+    crawlId: await existingCrawlId(prisma, params.id),
+    ...(q ? { url: { contains: q } } : {}),
+    // A page never compared with the topic (not HTML, an unfocused crawl) has no place in a ranking by similarity.
+    ...(sort === 'similarity' ? { similarity: { not: null } } : {}),
+  };
+  // SQLite sorts NULL lowest, so by score the unscored captures come last.
+  const orderBy = sort ? [{ [sort]: 'desc' as const }, { id: 'desc' as const }] : [{ id: 'desc' as const }];
   const [items, total] = await Promise.all([
     prisma.capture.findMany({
       where, orderBy, skip: offset, take: pageSize,
