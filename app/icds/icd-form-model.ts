@@ -1,4 +1,5 @@
 import { icdSchema, type IcdInput } from '../../worker/icd/schema';
+import { UNKNOWN_FIELD, unknownKeys } from '../../worker/icd/unknown-keys';
 import { plainIssueMessage } from '../../worker/icd/plain-issues';
 import type { ApiIssue } from '../lib/client/api';
 import { SETTING_FIELDS, settingForPath, settingMessage, settingSections, settingValuesFromIcd, type SettingValues } from './settings-fields';
@@ -255,6 +256,9 @@ export function icdFromJsonText(text: string): { icd: IcdInput } | { errors: str
   }
   const result = icdSchema.safeParse(json, { error: plainIssueMessage });
   if (!result.success) return { errors: result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)) };
+  // As `tidemark crawl` and the API do, a misspelt field is refused rather than left to its default.
+  const unknown = unknownKeys(json, result.data);
+  if (unknown.length) return { errors: unknown.map((path) => `${path}: ${UNKNOWN_FIELD}`) };
   return { icd: json as IcdInput };
 }
 

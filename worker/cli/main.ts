@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import { icdSchema, type Icd } from '../icd/schema';
 import { plainIssueMessage } from '../icd/plain-issues';
-import { unknownKeys } from '../icd/unknown-keys';
+import { parseUserIcd } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations } from '../store/migrator';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
@@ -62,10 +62,7 @@ function parseWithFlags(base: Record<string, unknown>, cmd: CrawlCommand, fromUs
     scope: { ...(base.scope as Record<string, unknown> | undefined), ...flags.scope },
     politeness: { ...(base.politeness as Record<string, unknown> | undefined), ...flags.politeness },
   };
-  const icd = icdSchema.parse(input, { error: plainIssueMessage });
-  const unknown = fromUser ? unknownKeys(input, icd) : [];
-  if (unknown.length) throw new ZodError(unknown.map((path) => ({ code: 'custom', path: path.split('.'), message: 'Unknown field (misspelt?): it would be ignored', input: undefined })));
-  return icd;
+  return fromUser ? parseUserIcd(input) : icdSchema.parse(input, { error: plainIssueMessage });
 }
 
 /** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */

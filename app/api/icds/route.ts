@@ -1,5 +1,4 @@
-import { icdSchema } from '../../../worker/icd/schema';
-import { apiRoute, readJson } from '../../lib/server/handler';
+import { apiRoute, readIcd } from '../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +9,7 @@ export const GET = apiRoute('view', async ({ prisma }) =>
 
 /** POST /api/icds [design] ICD → 201 {id,name,definition}; 400 lists every invalid field. */
 export const POST = apiRoute('design', async ({ req, prisma, user }) => {
-  const icd = await readJson(req, icdSchema);
+  const icd = await readIcd(req);
   const row = await prisma.icd.create({ data: { name: icd.name, definition: JSON.stringify(icd), ownerId: user.id } });
   return Response.json({ id: row.id, name: row.name, definition: icd }, { status: 201 });
 });

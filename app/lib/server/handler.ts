@@ -4,6 +4,8 @@ import { can, type Permission } from '../../../worker/auth/roles';
 import { sameOrigin } from '../../../worker/auth/origin';
 import { CSRF_HEADER, SESSION_COOKIE, csrfMatches, readCookie, type SessionUser } from '../../../worker/auth/sessions';
 import { plainIssueMessage } from '../../../worker/icd/plain-issues';
+import type { Icd } from '../../../worker/icd/schema';
+import { parseUserIcd } from '../../../worker/icd/unknown-keys';
 import type { PrismaClient } from '../../../worker/store/prisma';
 import { services } from './services';
 import { positiveDecimal } from '../positive-decimal';
@@ -101,14 +103,21 @@ export async function readOptionalJson<T>(req: Request, schema: z.ZodType<T>): P
   return text.trim() ? parseBody(text, schema) : undefined;
 }
 
+/** An ICD in the request's body: as readJson, and a field the schema does not know is refused (parseUserIcd). */
+export async function readIcd(req: Request): Promise<Icd> {
+  return parseUserIcd(jsonOf(await readBodyText(req, MAX_JSON_BODY_BYTES)));
+}
+
 function parseBody<T>(text: string, schema: z.ZodType<T>): T {
-  let body: unknown;
+  return schema.parse(jsonOf(text), { error: plainIssueMessage });
+}
+
+function jsonOf(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON');
   }
-  return schema.parse(body, { error: plainIssueMessage });
 }
 
 async function readBodyText(req: Request, limit: number): Promise<string> {

@@ -103,6 +103,15 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.ok(body.issues.some((i) => i.path[0] === 'seeds'), JSON.stringify(body.issues));
   });
 
+  test('an ICD with a misspelt field is refused with 400 naming it, on create and on save', async () => {
+    const misspelt = { name: 'Typo', seeds: ['https://a.example.org/'], scope: { maxPage: 50 } };
+    for (const res of [await api.request('POST', '/api/icds', misspelt), await api.request('PUT', '/api/icds/1', misspelt)]) {
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as { issues: { path: string[]; message: string }[] };
+      assert.deepEqual(body.issues.map((i) => [i.path.join('.'), i.message]), [['scope.maxPage', 'Unknown field (misspelt?): it would be ignored']]);
+    }
+  });
+
   test('a body over 32 MB is refused with 413, whether it declares its length or not', async () => {
     const big = JSON.stringify({ name: 'Big', seeds: ['http://127.0.0.1/'], notes: 'x'.repeat(33 * 2 ** 20) });
     const declared = await api.request('POST', '/api/icds', JSON.parse(big));

@@ -142,6 +142,8 @@ test('an ICD file loads when it is JSON and a valid ICD; otherwise it says why, 
   assert.ok('errors' in invalid);
   assert.deepEqual(invalid.errors.map((e) => e.split(':')[0]).sort(), ['seeds.0', 'warc.gzipLevel']);
   assert.ok('errors' in icdFromJsonText('[]'));
+  const misspelt = icdFromJsonText(JSON.stringify({ name: 'x', seeds: ['https://a.example.org/'], scope: { maxPage: 50 } }));
+  assert.deepEqual(misspelt, { errors: ['scope.maxPage: Unknown field (misspelt?): it would be ignored'] });
 });
 
 test('an ICD file is named after the definition', () => {

@@ -1,5 +1,5 @@
 import { icdSchema } from '../../../../worker/icd/schema';
-import { HttpError, apiRoute, idParam, readJson } from '../../../lib/server/handler';
+import { HttpError, apiRoute, idParam, readIcd } from '../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
@@ -14,7 +14,7 @@ export const GET = apiRoute<Params>('view', async ({ params, prisma }) => {
 /** PUT /api/icds/:id [design] ICD → {id,name,definition}. Crawls keep the copy they started with. */
 export const PUT = apiRoute<Params>('design', async ({ req, params, prisma }) => {
   const id = idParam(params.id);
-  const icd = await readJson(req, icdSchema);
+  const icd = await readIcd(req);
   if (!(await prisma.icd.findUnique({ where: { id }, select: { id: true } }))) throw new HttpError(404, 'not found');
   const row = await prisma.icd.update({ where: { id }, data: { name: icd.name, definition: JSON.stringify(icd) } });
   return { id: row.id, name: row.name, definition: icd };
