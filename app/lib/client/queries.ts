@@ -96,6 +96,8 @@ export type CrawlLogRow = Omit<LogRow, 'at'> & { id: number; at: string };
 
 export interface CrawlLogPage extends Paged<CrawlLogRow> {
   outcomes: { outcome: string; count: number }[];
+  /** With `upTo`: the entries matching the filters that came after it. */
+  newer: number;
 }
 
 /** A capture's record as stored (GET /api/crawls/:id/captures/:captureId). */
@@ -144,7 +146,7 @@ export const keys = {
   crawls: ['crawls'] as const,
   crawl: (id: number) => ['crawls', id] as const,
   captures: (id: number, page: number, q: string, sort: string) => ['crawls', id, 'captures', { page, q, sort }] as const,
-  log: (id: number, page: number, outcome: string, q: string) => ['crawls', id, 'log', { page, outcome, q }] as const,
+  log: (id: number, page: number, outcome: string, q: string, upTo: number | null) => ['crawls', id, 'log', { page, outcome, q, upTo }] as const,
   report: (id: number) => ['crawls', id, 'report'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   annotations: (id: number, captureId: number | null) => ['crawls', id, 'annotations', captureId ?? 'all'] as const,
@@ -194,13 +196,17 @@ export function useThroughputHistory(id: number) {
   });
 }
 
-/** A page of the crawl log; refreshed every few seconds while the crawl runs (failures come through no socket event). */
-export function useCrawlLog(id: number, page: number, outcome: string, q: string, running: boolean, pageSize = 20) {
+/**
+ * A page of the crawl log, up to entry `upTo` when not null; refreshed every few seconds while the
+ * crawl runs (failures come through no socket event).
+ */
+export function useCrawlLog(id: number, page: number, outcome: string, q: string, upTo: number | null, running: boolean, pageSize = 20) {
   const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
   if (outcome) params.set('outcome', outcome);
   if (q) params.set('q', q);
+  if (upTo !== null) params.set('upTo', String(upTo));
   return useQuery({
-    queryKey: keys.log(id, page, outcome, q),
+    queryKey: keys.log(id, page, outcome, q, upTo),
     queryFn: () => api<CrawlLogPage>('GET', `/api/crawls/${id}/log?${params}`),
     placeholderData: keepPreviousData,
     refetchInterval: running ? 3000 : false,

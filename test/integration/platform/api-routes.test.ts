@@ -189,6 +189,18 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     const one = await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?q=page/3.html`);
     assert.deepEqual(one.items.map((e) => [e.url, e.outcome, e.status]), [[`${guarded.origin}/page/3.html`, 'ok', 200]]);
     assert.equal((await api.json<Log>('GET', `/api/crawls/${crawl.id}/log?outcome=ok&q=page/2.html`)).total, 0);
+    // `upTo` pins the pages to the entries up to one id (as if the four newest came after it).
+    type PinnedLog = Omit<Log, 'items'> & { items: { id: number; outcome: string }[]; newer: number };
+    const entries = (await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/log?pageSize=100`)).items;
+    const upTo = entries[4]!.id;
+    const pinned = await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/log?pageSize=2&page=2&upTo=${upTo}`);
+    assert.deepEqual(pinned.items.map((e) => e.id), [entries[6]!.id, entries[7]!.id]);
+    assert.equal(pinned.total, 4);
+    assert.equal(pinned.newer, 4);
+    const pinnedOk = await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/log?outcome=ok&upTo=${upTo}`);
+    assert.equal(pinnedOk.newer, entries.slice(0, 4).filter((e) => e.outcome === 'ok').length, 'newer entries matching the filter');
+    assert.equal((await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/log`)).newer, 0);
+    assert.equal((await api.request('GET', `/api/crawls/${crawl.id}/log?upTo=abc`)).status, 400);
 
     // The reports group the same crawl by host, MIME type and status.
     type Report = {

@@ -1,12 +1,14 @@
-import { apiRoute, pageParams } from '../../../../lib/server/handler';
+import { apiRoute, HttpError, pageParams } from '../../../../lib/server/handler';
+import { positiveDecimal } from '../../../../lib/positive-decimal';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * GET /api/crawls/:id/log [view] ?page&pageSize&outcome&q → crawl-log entries, newest first
- * (`outcome`: one outcome only; `q`: URL contains), and how many entries of the crawl have each
- * outcome (for the filter).
+ * GET /api/crawls/:id/log [view] ?page&pageSize&outcome&q&upTo → crawl-log entries, newest first
+ * (`outcome`: one outcome only; `q`: URL contains; `upTo`: entries up to that id only, so the pages
+ * past the first stay put while a crawl adds entries, and `newer` counts those added since), and
+ * how many entries of the crawl have each outcome (for the filter).
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
   const url = new URL(req.url);
@@ -14,12 +16,17 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const crawlId = await existingCrawlId(prisma, params.id);
   const outcome = url.searchParams.get('outcome')?.trim();
   const q = url.searchParams.get('q')?.trim();
-  const where = { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) };
-  const [items, total, groups] = await Promise.all([
+  const rawUpTo = url.searchParams.get('upTo');
+  const upTo = rawUpTo === null ? null : positiveDecimal(rawUpTo);
+  if (rawUpTo !== null && upTo === null) throw new HttpError(400, 'upTo must be an entry id');
+  const filtered = { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) };
+  const where = upTo === null ? filtered : { ...filtered, id: { lte: upTo } };
+  const [items, total, newer, groups] = await Promise.all([
     prisma.crawlLogEntry.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: pageSize }),
     prisma.crawlLogEntry.count({ where }),
+    upTo === null ? 0 : prisma.crawlLogEntry.count({ where: { ...filtered, id: { gt: upTo } } }),
     prisma.crawlLogEntry.groupBy({ by: ['outcome'], where: { crawlId }, _count: { _all: true } }),
   ]);
   const outcomes = groups.map((g) => ({ outcome: g.outcome, count: g._count._all })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome));
-  return { items, total, page, pageSize, outcomes };
+  return { items, total, newer, page, pageSize, outcomes };
 });
