@@ -20,6 +20,26 @@ export class DecompressionBombError extends Error {
   }
 }
 
+/**
+ * A response undici's HTTP/1.1 client refuses though HTTP allows it: an interim `100 Continue` the
+ * request did not ask for (RFC 9110 §15.2 says clients must read it; undici 7 drops the
+ * connection), or a protocol switch (101) nobody asked for.
+ */
+export class UnreadableResponseError extends Error {
+  override readonly name = 'UnreadableResponseError';
+  /** undici destroys the socket with a SocketError of these words, and nothing else tells them apart. */
+  static readonly UNDICI_MESSAGES: Record<string, string> = {
+    'bad response': 'the server sent an interim 100 Continue unasked, which the HTTP client cannot read past',
+    'bad upgrade': 'the server switched protocols (101) unasked',
+  };
+
+  /** The error to record for what undici reports, when it is one of these. */
+  static from(err: Error): UnreadableResponseError | null {
+    const words = (err as { code?: unknown }).code === 'UND_ERR_SOCKET' ? UnreadableResponseError.UNDICI_MESSAGES[err.message] : undefined;
+    return words ? new UnreadableResponseError(words) : null;
+  }
+}
+
 /** What a failure means for the URL: why, and whether another attempt could help. */
 export interface ErrorClass {
   reason: FailureReason;
@@ -67,6 +87,7 @@ export function classifyError(err: unknown): ErrorClass {
   }
   if (err instanceof DnsError) return { reason: 'dns', retryable: false };
   if (err instanceof DecompressionBombError) return { reason: 'decompression-bomb', retryable: false };
+  if (err instanceof UnreadableResponseError) return { reason: 'bad-http', retryable: false };
   // undici's parser errors carry an HPE_ code only sometimes (none for a bad chunk size).
   if (err instanceof Error && err.name === 'HTTPParserError') return { reason: 'bad-http', retryable: false };
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {

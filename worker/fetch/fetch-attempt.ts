@@ -3,6 +3,7 @@ import type { HttpExchange } from '../capture';
 import { BodySink, type BodySinkOptions } from './body-sink';
 import { buildResponseHead, headersRecord, type RawHeaders } from './http-heads';
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
+import { UnreadableResponseError } from './classify-error';
 
 /** One GET, addressed to an IP, with everything the WARC records need about the request. */
 export interface AttemptRequest {
@@ -103,7 +104,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
         else fail(new Error('response ended without a final status'));
       },
       onResponseError(_c, error) {
-        fail(error);
+        fail(UnreadableResponseError.from(error) ?? error);
       },
     };
 

@@ -65,6 +65,7 @@ describe('fetcher: exchanges as received', () => {
         const cookies = Array.from({ length: 40 }, (_, i) => `Set-Cookie: c${i}=${'v'.repeat(500)}\r\n`).join('');
         return void socket.write(`HTTP/1.1 200 OK\r\n${cookies}Content-Length: 2\r\n\r\nok`);
       }
+      if (path === '/continue') return void socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
       if (path === '/status-999') return void socket.write('HTTP/1.1 999 Request denied\r\nContent-Length: 6\r\n\r\ndenied');
       // An echo of the request number on this connection: shows keep-alive reuse.
       const body = `request ${n}`;
@@ -186,6 +187,9 @@ describe('fetcher: exchanges as received', () => {
     assert.ok(denied.ok, 'kept as the answer it is, not retried as a 5xx');
     assert.equal(denied.exchange.status, 999);
     assert.equal(denied.retries, 0);
+    // HTTP lets a server send 100 Continue unasked; undici 7 cannot read past it. Said so, and not retried as a reset.
+    const interim = await fetcher.fetch(`${raw.url}/continue`);
+    assert.deepEqual(!interim.ok && [interim.reason, interim.message, interim.retries], ['bad-http', 'the server sent an interim 100 Continue unasked, which the HTTP client cannot read past', 0]);
   });
 
   test('invalid URLs and schemes fail without a request', async () => {
