@@ -1,32 +1,32 @@
 'use client';
 import { useState } from 'react';
 import { ErrorMessage } from '../../components/error-message';
+import { NewerEntries } from '../../components/newer-entries';
 import { Pager } from '../../components/pager';
 import { UrlSearchForm } from '../../components/search-form';
+import { usePinnedPages } from '../../lib/client/pinned-pages';
 import { formatBytes, useCaptures } from '../../lib/client/queries';
 import { CaptureRecordView } from './capture-record';
 
 const PAGE_SIZE = 20;
 
 /**
- * The latest captures, newest first; the first page grows live as the socket reports captures.
+ * The latest captures, newest first; the first page grows live as the socket reports captures,
+ * the pages past it stay put (usePinnedPages).
  * The score column is shown for focused crawls only: elsewhere every URL has the default priority.
  */
 export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: boolean }) {
-  const [page, setPage] = useState(1);
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<number | null>(null);
-  const captures = useCaptures(crawlId, page, query, '', PAGE_SIZE);
-  const search = (q: string) => {
-    setQuery(q);
-    setPage(1);
-  };
+  const pages = usePinnedPages(query);
+  const captures = useCaptures(crawlId, pages.page, query, '', PAGE_SIZE, pages.upTo);
   const data = captures.data;
+  const setPage = (page: number) => pages.goTo(page, data?.items[0]?.id);
   return (
     <section aria-labelledby="captures-title" className="card space-y-3">
       <div className="flex flex-wrap items-end gap-3">
         <h2 id="captures-title" className="text-lg font-semibold">Latest captures</h2>
-        <UrlSearchForm id="capture-search" label="Captures" onSearch={search} />
+        <UrlSearchForm id="capture-search" label="Captures" onSearch={setQuery} />
       </div>
       <ErrorMessage error={captures.error} />
       {data && (
@@ -64,6 +64,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
             </table>
           </div>
           {data.items.length === 0 && <p className="text-sm text-slate-600">No capture{query ? ' matches' : ' yet'}.</p>}
+          {pages.upTo !== null && <NewerEntries count={data.newer ?? 0} noun={['capture', 'captures']} onShow={() => setPage(1)} />}
           <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Captures pages" />
           {shown !== null && <CaptureRecordView key={shown} crawlId={crawlId} captureId={shown} onClose={() => setShown(null)} />}
         </>

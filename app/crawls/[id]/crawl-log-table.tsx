@@ -1,8 +1,10 @@
 'use client';
 import { useState } from 'react';
+import { NewerEntries } from '../../components/newer-entries';
 import { ErrorMessage } from '../../components/error-message';
 import { Pager } from '../../components/pager';
 import { UrlSearchForm } from '../../components/search-form';
+import { usePinnedPages } from '../../lib/client/pinned-pages';
 import { formatBytes, useCrawlLog } from '../../lib/client/queries';
 
 const PAGE_SIZE = 20;
@@ -15,14 +17,10 @@ export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlI
   const [query, setQuery] = useState('');
   // The page belongs to the filters it was chosen under: other filters (an outcome chosen here or
   // from the counters' failure reasons, another URL) start at page 1.
-  const filters = `${outcome}\n${query}`;
-  // Past the first page the log is read up to the entry that was newest when the first page was
-  // left, so its pages do not shift as the crawl adds entries; the first page is live.
-  const [paged, setPaged] = useState<{ filters: string; page: number; upTo: number | null }>({ filters, page: 1, upTo: null });
-  const current = paged.filters === filters ? paged : { filters, page: 1, upTo: null };
-  const log = useCrawlLog(crawlId, current.page, outcome, query, current.upTo, running, PAGE_SIZE);
+  const pages = usePinnedPages(`${outcome}\n${query}`);
+  const log = useCrawlLog(crawlId, pages.page, outcome, query, pages.upTo, running, PAGE_SIZE);
   const data = log.data;
-  const setPage = (page: number) => setPaged({ filters, page, upTo: page === 1 ? null : (current.upTo ?? data?.items[0]?.id ?? null) });
+  const setPage = (page: number) => pages.goTo(page, data?.items[0]?.id);
   const all = data?.outcomes.reduce((n, o) => n + o.count, 0) ?? 0;
   return (
     <section id="crawl-log" aria-labelledby="crawl-log-title" className="card space-y-3">
@@ -82,12 +80,7 @@ export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlI
             </table>
           </div>
           {data.items.length === 0 && <p className="text-sm text-slate-600">No entry{outcome || query ? ' matches' : ' yet'}.</p>}
-          {current.upTo !== null && data.newer > 0 && (
-            <p className="text-sm text-slate-700" data-testid="log-newer">
-              {data.newer} newer {data.newer === 1 ? 'entry' : 'entries'} since these pages were opened.{' '}
-              <button type="button" className="underline" onClick={() => setPage(1)}>Show the newest</button>
-            </p>
-          )}
+          {pages.upTo !== null && <NewerEntries count={data.newer ?? 0} noun={['entry', 'entries']} onShow={() => setPage(1)} />}
           <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Crawl log pages" />
         </>
       )}

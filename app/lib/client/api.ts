@@ -119,6 +119,8 @@ export interface Paged<T> {
   total: number;
   page: number;
   pageSize: number;
+  /** Read with `upTo` (usePinnedPages): the entries matching the filters that came after it. */
+  newer?: number;
 }
 
 /** Accepts a paged body or a bare array (some list routes return one). */

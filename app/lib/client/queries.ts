@@ -96,8 +96,6 @@ export type CrawlLogRow = Omit<LogRow, 'at'> & { id: number; at: string };
 
 export interface CrawlLogPage extends Paged<CrawlLogRow> {
   outcomes: { outcome: string; count: number }[];
-  /** With `upTo`: the entries matching the filters that came after it. */
-  newer: number;
 }
 
 /** A capture's record as stored (GET /api/crawls/:id/captures/:captureId). */
@@ -145,7 +143,7 @@ export interface WebObjectRow {
 export const keys = {
   crawls: ['crawls'] as const,
   crawl: (id: number) => ['crawls', id] as const,
-  captures: (id: number, page: number, q: string, sort: string) => ['crawls', id, 'captures', { page, q, sort }] as const,
+  captures: (id: number, page: number, q: string, sort: string, upTo: number | null) => ['crawls', id, 'captures', { page, q, sort, upTo }] as const,
   log: (id: number, page: number, outcome: string, q: string, upTo: number | null) => ['crawls', id, 'log', { page, outcome, q, upTo }] as const,
   report: (id: number) => ['crawls', id, 'report'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
@@ -176,12 +174,13 @@ export function useCrawl(id: number) {
   return useQuery({ queryKey: keys.crawl(id), queryFn: () => api<CrawlDetail>('GET', `/api/crawls/${id}`) });
 }
 
-export function useCaptures(id: number, page: number, q: string, sort: '' | 'score' | 'similarity' = '', pageSize = 20) {
+export function useCaptures(id: number, page: number, q: string, sort: '' | 'score' | 'similarity' = '', pageSize = 20, upTo: number | null = null) {
   const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
   if (q) params.set('q', q);
   if (sort) params.set('sort', sort);
+  if (upTo !== null) params.set('upTo', String(upTo));
   return useQuery({
-    queryKey: keys.captures(id, page, q, sort),
+    queryKey: keys.captures(id, page, q, sort, upTo),
     queryFn: () => api<Paged<CaptureRow> | CaptureRow[]>('GET', `/api/crawls/${id}/captures?${params}`).then((b) => asPaged(b, page, pageSize)),
     placeholderData: keepPreviousData,
   });

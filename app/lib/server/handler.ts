@@ -156,6 +156,15 @@ export const MAX_PAGE_OFFSET = 1_000_000_000;
  * MAX_PAGE_OFFSET, else 400 (`page=1e300` reached Prisma as a skip it refused: a 500);
  * `pageSize` is clamped to 1…500 (default 50).
  */
+/** `?upTo=<id>` of a newest-first list (see usePinnedPages): the id, or null when absent; 400 when it is no id. */
+export function upToParam(url: URL): number | null {
+  const raw = url.searchParams.get('upTo');
+  if (raw === null) return null;
+  const id = positiveDecimal(raw);
+  if (id === null) throw new HttpError(400, 'upTo must be an entry id');
+  return id;
+}
+
 export function pageParams(url: URL): { page: number; pageSize: number; offset: number } {
   const pageSize = Math.min(500, Math.max(1, Math.floor(Number(url.searchParams.get('pageSize')) || 50)));
   const raw = url.searchParams.get('page');

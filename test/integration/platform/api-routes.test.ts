@@ -201,6 +201,13 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal(pinnedOk.newer, entries.slice(0, 4).filter((e) => e.outcome === 'ok').length, 'newer entries matching the filter');
     assert.equal((await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/log`)).newer, 0);
     assert.equal((await api.request('GET', `/api/crawls/${crawl.id}/log?upTo=abc`)).status, 400);
+    // So do the captures.
+    const captures = (await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/captures?pageSize=100`)).items;
+    const pinnedCaptures = await api.json<PinnedLog>('GET', `/api/crawls/${crawl.id}/captures?pageSize=2&page=2&upTo=${captures[2]!.id}`);
+    assert.deepEqual(pinnedCaptures.items.map((c) => c.id), [captures[4]!.id, captures[5]!.id]);
+    assert.equal(pinnedCaptures.total, captures.length - 2);
+    assert.equal(pinnedCaptures.newer, 2);
+    assert.equal((await api.request('GET', `/api/crawls/${crawl.id}/captures?upTo=0`)).status, 400);
 
     // The reports group the same crawl by host, MIME type and status.
     type Report = {

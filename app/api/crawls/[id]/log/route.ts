@@ -1,5 +1,4 @@
-import { apiRoute, HttpError, pageParams } from '../../../../lib/server/handler';
-import { positiveDecimal } from '../../../../lib/positive-decimal';
+import { apiRoute, pageParams, upToParam } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
@@ -16,9 +15,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const crawlId = await existingCrawlId(prisma, params.id);
   const outcome = url.searchParams.get('outcome')?.trim();
   const q = url.searchParams.get('q')?.trim();
-  const rawUpTo = url.searchParams.get('upTo');
-  const upTo = rawUpTo === null ? null : positiveDecimal(rawUpTo);
-  if (rawUpTo !== null && upTo === null) throw new HttpError(400, 'upTo must be an entry id');
+  const upTo = upToParam(url);
   const filtered = { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) };
   const where = upTo === null ? filtered : { ...filtered, id: { lte: upTo } };
   const [items, total, newer, groups] = await Promise.all([
