@@ -3,7 +3,7 @@ import { HOST_OF_URL_SQL } from '../store/sql-url';
 
 /**
  * A collection: the part of a crawl a manager exports. Without a selection an export hands out the
- * crawl's own WARC files; with one, new WARC files hold copies of the chosen records only (each
+ * crawl's WARC files as written (taken into the export's folder); with one, new WARC files hold copies of the chosen records only (each
  * record is its own gzip member, so a copy is the member's bytes: digests stay valid). Pure: the
  * selection's schema and SQL, and which records a collection needs.
  */

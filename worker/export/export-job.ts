@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
@@ -8,6 +7,8 @@ import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectsEverything, type CollectionSelection } from './collection-plan';
 import { writeWacz, type WaczPage } from './wacz-package';
+import { snapshotCrawlFiles } from './crawl-snapshot';
+import { sha256File } from './file-digest';
 import { readStoredRecord } from '../warc/read-record';
 import { decodeText, extractHtml } from '../extract';
 
@@ -15,12 +16,6 @@ export interface ExportedFile {
   name: string;
   bytes: number;
   sha256: string;
-}
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** The files an export offers: closed WARC files and the CDXJ index (never `.open` files). */
@@ -176,12 +171,14 @@ interface ExportJob {
 }
 
 /**
- * Prepares a crawl's export and records progress 0..1. Without a selection: verifies every WARC
- * record's digests in the crawl's own files (a corrupt file fails the export with its name rather
- * than being handed out) and checksums each file. With one (`Export.selection`): writes the
- * collection's own WARC files and index into `exportDir` (collection-export.ts), then verifies
- * and checksums those. As a WACZ (`Export.format`), the verified files are then packaged into one
- * file in `exportDir`, and a collection's loose copies removed.
+ * Prepares a crawl's export and records progress 0..1. Every file it lists is in `exportDir`, so a
+ * finished export does not change when the crawl is resumed. Without a selection: takes the crawl's
+ * closed WARC files, index and certificate into `exportDir` (crawl-snapshot.ts), verifies every
+ * WARC record's digests there (a corrupt file fails the export with its name rather than being
+ * handed out) and checksums each file. With one (`Export.selection`): writes the collection's own
+ * WARC files and index into `exportDir` (collection-export.ts), then verifies and checksums those.
+ * As a WACZ (`Export.format`), the verified files are then packaged into one file in `exportDir`,
+ * and the loose files removed.
  */
 export async function runExport(db: Database.Database, job: ExportJob): Promise<void> {
   const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
@@ -204,7 +201,8 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     const share = wacz ? 0.5 : 1;
     let files: ExportedFile[];
     if (!selection) {
-      files = await listVerified(job.warcDir, names, (f) => setProgress.run(share * f, job.exportId));
+      snapshotCrawlFiles(job.warcDir, job.exportDir, names);
+      files = await listVerified(job.exportDir, names, (f) => setProgress.run(share * f, job.exportId));
     } else {
       const picked = (columns: string, also: string) => {
         const { sql, params } = selectedCapturesSql(selection, columns, also);
@@ -220,23 +218,22 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       });
       // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
       if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
-        copyFileSync(join(job.warcDir, CERTIFICATE_NAME), join(job.exportDir, CERTIFICATE_NAME));
+        snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME]);
         written.push(CERTIFICATE_NAME);
       }
       files = await listVerified(job.exportDir, written, (f) => setProgress.run(share * (0.8 + 0.2 * f), job.exportId));
     }
     if (wacz) {
-      mkdirSync(job.exportDir, { recursive: true });
       const packed = await packageAsWacz(db, {
-        crawlId: job.crawlId, dir: selection ? job.exportDir : job.warcDir, files, selection,
+        crawlId: job.crawlId, dir: job.exportDir, files, selection,
         outPath: join(job.exportDir, `tidemark-${job.crawlId}-${job.exportId}.wacz`),
         description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
         // Capture rows point into the crawl's own files, a collection's too.
         pageTextFrom: row.pageText ? job.warcDir : undefined,
         onProgress: (f) => setProgress.run(0.5 + 0.5 * f, job.exportId),
       });
-      // A collection's own WARC files are in the package now: keep one copy, not two.
-      if (selection) for (const f of files) rmSync(join(job.exportDir, f.name), { force: true });
+      // The files are in the package now: keep one copy, not two.
+      for (const f of files) rmSync(join(job.exportDir, f.name), { force: true });
       files = [packed];
     }
     db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);

@@ -5,7 +5,7 @@ export function crawlWarcDir(dataDir: string, crawlId: number): string {
   return join(dataDir, 'warcs', String(crawlId));
 }
 
-/** Where an export that selects part of a crawl (a collection) writes its own WARC files and index. */
+/** Where an export keeps every file it lists: what it took of the crawl, a collection's own WARC files and index, a WACZ package. */
 export function exportDir(dataDir: string, exportId: number): string {
   return join(dataDir, 'exports', String(exportId));
 }

@@ -5,12 +5,13 @@
  * app/api/exports/[id]/files/[name] uses the same lookup when Next serves the path directly.
  */
 import type Database from 'better-sqlite3';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { can } from '../../../worker/auth/roles';
 import { SESSION_COOKIE, readCookie, type SessionStore } from '../../../worker/auth/sessions';
 import { crawlWarcDir, exportDir } from '../../../worker/store/data-layout';
+import { sha256File } from '../../../worker/export/file-digest';
 
 export interface ExportFileLookup {
   path: string;
@@ -31,28 +32,37 @@ function contentType(name: string): string {
   return 'text/plain; charset=utf-8';
 }
 
-/** The file an export lists under `name`, or why it cannot be had (only listed names are served). */
-export function findExportFile(db: Database.Database, dataDir: string, exportId: number, name: string): ExportFileResult {
-  const row = db.prepare('SELECT crawlId, status, files, selection, format FROM Export WHERE id = ?').get(exportId) as { crawlId: number; status: string; files: string; selection: string | null; format: string } | undefined;
+/**
+ * The file an export lists under `name`, or why it cannot be had (only listed names are served).
+ * An export's files are in its own folder, taken when it was made (export-job.ts). An export made
+ * before exports took them has no folder and listed the crawl's own files: those are served only
+ * while they are still as listed (a closed WARC file is never rewritten, so its size tells; the
+ * index and certificate are rewritten when the crawl goes on, so their sha256 is checked), else 410.
+ */
+export async function findExportFile(db: Database.Database, dataDir: string, exportId: number, name: string): Promise<ExportFileResult> {
+  const row = db.prepare('SELECT crawlId, status, files FROM Export WHERE id = ?').get(exportId) as { crawlId: number; status: string; files: string } | undefined;
   if (!row) return { status: 404, error: 'not found' };
   if (row.status !== 'done') return { status: 409, error: `The export is ${row.status}` };
-  let files: { name: string; sha256: string }[] = [];
+  let files: { name: string; bytes?: number; sha256: string }[] = [];
   try {
-    files = JSON.parse(row.files) as { name: string; sha256: string }[];
+    files = JSON.parse(row.files) as { name: string; bytes?: number; sha256: string }[];
   } catch {
     files = [];
   }
   // The listed name, never the client's string, reaches the file system.
   const file = files.find((f) => f.name === name);
   if (!file) return { status: 404, error: 'not found' };
-  // A collection's files and a WACZ package are the export's own; the whole crawl's are the crawl's.
-  const path = join(row.selection || row.format === 'wacz' ? exportDir(dataDir, exportId) : crawlWarcDir(dataDir, row.crawlId), file.name);
+  const ownDir = exportDir(dataDir, exportId);
+  const own = existsSync(ownDir);
+  const path = join(own ? ownDir : crawlWarcDir(dataDir, row.crawlId), file.name);
   let bytes: number;
   try {
     bytes = statSync(path).size;
   } catch {
     return { status: 410, error: `${file.name} is no longer on disk` };
   }
+  const changed = (file.bytes !== undefined && bytes !== file.bytes) || (!own && !file.name.endsWith('.warc.gz') && (await sha256File(path)) !== file.sha256);
+  if (changed) return { status: 410, error: `${file.name} has changed since export ${exportId} was made${own ? '' : ' (it is the crawl\'s own file, and the crawl went on)'}: request a new export` };
   return {
     path,
     name: file.name,
@@ -127,13 +137,17 @@ export function serveExportDownload(req: IncomingMessage, res: ServerResponse, d
   } catch {
     return sendJson(res, 404, { error: 'not found' }), true;
   }
-  const found = findExportFile(deps.db, deps.dataDir, Number(match[1]), name);
-  if ('error' in found) return sendJson(res, found.status, { error: found.error }), true;
-  const answer = downloadAnswer(found, req.headers.range);
-  res.writeHead(answer.status, answer.headers);
-  if (req.method === 'HEAD' || !answer.span) return res.end(), true;
-  const stream = createReadStream(found.path, answer.span);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  void findExportFile(deps.db, deps.dataDir, Number(match[1]), name).then(
+    (found) => {
+      if ('error' in found) return sendJson(res, found.status, { error: found.error });
+      const answer = downloadAnswer(found, req.headers.range);
+      res.writeHead(answer.status, answer.headers);
+      if (req.method === 'HEAD' || !answer.span) return void res.end();
+      const stream = createReadStream(found.path, answer.span);
+      stream.on('error', () => res.destroy());
+      stream.pipe(res);
+    },
+    () => sendJson(res, 500, { error: `${name} could not be read` }),
+  );
   return true;
 }

@@ -12,7 +12,7 @@ type Params = { id: string };
 /** GET /api/crawls/:id [view] → the crawl with its ICD copy and stats. */
 export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCrawl(prisma, idParam(params.id)));
 
-/** DELETE /api/crawls/:id [delete] → 204: rows, WARC files and its exports' own files (collections, WACZ); 409 while a worker writes it. */
+/** DELETE /api/crawls/:id [delete] → 204: rows, WARC files and its exports' own files; 409 while a worker writes it. */
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
   const crawl = await getCrawl(prisma, idParam(params.id));
   if (!canDelete(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause or stop it first`);

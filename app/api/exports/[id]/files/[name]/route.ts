@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
  * handler serves it when Next is run on its own.
  */
 export const GET = apiRoute<{ id: string; name: string }>('export', async ({ req, params, db }) => {
-  const found = findExportFile(db, services().env.dataDir, idParam(params.id), decodeURIComponent(params.name));
+  const found = await findExportFile(db, services().env.dataDir, idParam(params.id), decodeURIComponent(params.name));
   if ('error' in found) throw new HttpError(found.status, found.error);
   const answer = downloadAnswer(found, req.headers.get('range') ?? undefined);
   const body = answer.span ? (Readable.toWeb(createReadStream(found.path, answer.span)) as ReadableStream) : null;
