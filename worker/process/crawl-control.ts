@@ -11,9 +11,17 @@ export function isTerminal(status: string): boolean {
   return TERMINAL.has(status);
 }
 
-/** The new `desired` value, or an error message when the action makes no sense in this status. */
-export function desiredAfter(status: string, action: CrawlAction): { desired: 'run' | 'pause' | 'stop' } | { error: string } {
+/** Export statuses of an export still to be made from the crawl's files as they are. */
+export const EXPORT_UNDER_WAY = ['pending', 'running'] as const;
+
+/**
+ * The new `desired` value, or an error message when the action makes no sense in this status.
+ * `exportUnderWay` is the id of an export of the crawl that is pending or running: the crawl is
+ * not resumed until it is done, so the export holds the crawl as it was paused.
+ */
+export function desiredAfter(status: string, action: CrawlAction, exportUnderWay: number | null = null): { desired: 'run' | 'pause' | 'stop' } | { error: string } {
   if (isTerminal(status)) return { error: `The crawl is ${status}; it cannot be ${action === 'stop' ? 'stopped' : `${action}d`} any more` };
+  if (action === 'resume' && exportUnderWay !== null) return { error: `Export ${exportUnderWay} of this crawl is under way: resume the crawl once it is done or failed` };
   switch (action) {
     case 'pause':
       return { desired: 'pause' };

@@ -35,7 +35,7 @@ await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
 const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 after(() => new Promise<void>((r) => { site.closeAllConnections(); site.close(() => r()); }));
 
-interface ExportRow { id: number; status: string; error: string | null; files: string }
+interface ExportRow { id: number; status: string; error: string | null; files: string; finishedAt: string | null }
 interface Listed { name: string; bytes: number; sha256: string }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -48,7 +48,7 @@ async function until<T>(what: string, probe: () => T | undefined | null | false,
   throw new Error(`timed out waiting for ${what}`);
 }
 
-test('an export of a paused crawl keeps its files and digests when the crawl is resumed', { timeout: 120_000 }, async () => {
+test('an export of a paused crawl keeps its files and digests when the crawl is resumed; resuming waits for an export under way', { timeout: 120_000 }, async () => {
   await withTempDir('tm-export-snapshot-', async (dataDir) => {
     const db = openSqlite(join(dataDir, 'state.db'));
     applyMigrations(db, resolve('prisma/migrations'));
@@ -74,7 +74,7 @@ test('an export of a paused crawl keeps its files and digests when the crawl is 
     const crawlStatus = () => (db.prepare('SELECT status FROM Crawl WHERE id = ?').get(crawlId) as { status: string }).status;
     const captures = () => (db.prepare('SELECT COUNT(*) AS n FROM Capture WHERE crawlId = ?').get(crawlId) as { n: number }).n;
     const requestExport = (format = 'warc') => Number(db.prepare('INSERT INTO Export (crawlId, format, createdAt) VALUES (?, ?, ?)').run(crawlId, format, sqlDate(new Date())).lastInsertRowid);
-    const exportRow = (id: number) => db.prepare('SELECT id, status, error, files FROM Export WHERE id = ?').get(id) as ExportRow;
+    const exportRow = (id: number) => db.prepare('SELECT id, status, error, files, finishedAt FROM Export WHERE id = ?').get(id) as ExportRow;
     const ended = (id: number) => until(`export ${id}`, () => ['done', 'failed'].includes(exportRow(id).status) && exportRow(id));
     const downloadAll = async (exportId: number, files: readonly Listed[]) => {
       const got = new Map<string, Buffer>();
@@ -113,8 +113,12 @@ test('an export of a paused crawl keeps its files and digests when the crawl is 
       const referring = Number(db.prepare("INSERT INTO Export (crawlId, status, progress, files, createdAt, finishedAt) VALUES (?, 'done', 1, ?, ?, ?)").run(crawlId, warcExport.files, now, now).lastInsertRowid);
       assert.equal((await get(referring, 'index.cdxj')).status, 200, 'the crawl\'s index is still as that export listed it');
 
-      // Resumed: the crawl runs to its end.
-      db.prepare("UPDATE Crawl SET desired = 'run' WHERE id = ?").run(crawlId);
+      // Resumed in the same moment as a third export is requested: the export takes the paused
+      // crawl, then the crawl resumes, and it runs to its end.
+      const third = db.transaction(() => {
+        db.prepare("UPDATE Crawl SET desired = 'run' WHERE id = ?").run(crawlId);
+        return requestExport();
+      })();
       await until('the end of the crawl', () => crawlStatus() === 'finished');
       assert.equal(captures(), PAGES + 1, 'the resumed crawl captured the rest');
       const liveIndex = readFileSync(join(crawlWarcDir(dataDir, crawlId), 'index.cdxj'));
@@ -124,6 +128,12 @@ test('an export of a paused crawl keeps its files and digests when the crawl is 
       const again = await downloadAll(warcExport.id, warcFiles);
       for (const [name, bytes] of before) assert.ok(again.get(name)!.equals(bytes), `${name} unchanged`);
       assert.ok((await downloadAll(waczExport.id, waczFiles)).get(waczFiles[0]!.name)!.equals(waczBefore.get(waczFiles[0]!.name)!));
+
+      const thirdRow = exportRow(third);
+      assert.equal(thirdRow.status, 'done', `the export requested with the resume: ${thirdRow.error}`);
+      assert.deepEqual(JSON.parse(thirdRow.files), warcFiles, 'it took the crawl as it was paused');
+      const resumedAt = (db.prepare("SELECT startedAt FROM CrawlRun WHERE crawlId = ? AND reason = 'resume'").get(crawlId) as { startedAt: string }).startedAt;
+      assert.ok(Date.parse(resumedAt) >= Date.parse(thirdRow.finishedAt!), 'the crawl resumed after the export ended');
 
       // The old-style export's index has changed under it: refused, saying so, not served.
       const stale = await get(referring, 'index.cdxj');

@@ -108,3 +108,19 @@ test('idParam takes decimal digits only: anything else Number() would read is a 
     assert.throws(() => idParam(id), (err: unknown) => err instanceof HttpError && err.status === 404, String(id));
   }
 });
+
+test('resume is refused with a 409 saying why while an export of the crawl is pending or running; allowed once it is done', async () => {
+  const { db } = services();
+  const control = (await import('../../../app/api/crawls/[id]/control/route')).POST;
+  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
+  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', 'paused', 'pause', datetime('now'))").run(icdId).lastInsertRowid);
+  const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, createdAt) VALUES (?, 'running', datetime('now'))").run(crawlId).lastInsertRowid);
+  const resume = () => control(request('POST', { as: 'archivist', body: JSON.stringify({ action: 'resume' }) }), params({ id: String(crawlId) }));
+  const refused = await resume();
+  assert.equal(refused.status, 409);
+  assert.match(((await refused.json()) as { error: string }).error, new RegExp(`^Export ${exportId} of this crawl is under way`));
+  assert.equal(db.prepare('SELECT desired FROM Crawl WHERE id = ?').pluck().get(crawlId), 'pause', 'nothing changed');
+  db.prepare("UPDATE Export SET status = 'done' WHERE id = ?").run(exportId);
+  assert.equal((await resume()).status, 200);
+  assert.equal(db.prepare('SELECT desired FROM Crawl WHERE id = ?').pluck().get(crawlId), 'run');
+});

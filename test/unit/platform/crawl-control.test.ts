@@ -9,6 +9,14 @@ test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('created', 'stop'), { desired: 'stop' });
 });
 
+test('a crawl is not resumed while one of its exports is under way; pausing and stopping still are allowed', () => {
+  const refused = desiredAfter('paused', 'resume', 7);
+  assert.ok('error' in refused && /Export 7 of this crawl is under way/.test(refused.error), JSON.stringify(refused));
+  assert.deepEqual(desiredAfter('paused', 'stop', 7), { desired: 'stop' });
+  assert.deepEqual(desiredAfter('paused', 'pause', 7), { desired: 'pause' });
+  assert.deepEqual(desiredAfter('paused', 'resume', null), { desired: 'run' });
+});
+
 test('a finished, stopped or failed crawl refuses every action with a reason', () => {
   for (const status of ['finished', 'stopped', 'failed']) {
     for (const action of ['pause', 'resume', 'stop'] as const) {
