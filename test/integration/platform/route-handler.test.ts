@@ -24,7 +24,7 @@ const sessions: Record<string, { cookie: string; csrf: string }> = {};
 before(async () => {
   const { db, sessions: store } = services();
   applyMigrations(db, resolve('prisma/migrations'));
-  for (const role of ['curator', 'archivist']) {
+  for (const role of ['curator', 'archivist', 'manager']) {
     db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES (?, ?, ?, datetime('now'))").run(role, await hashPassword('pw'), role);
     const s = await store.login(role, 'pw');
     assert.ok(s);
@@ -120,6 +120,12 @@ test('resume is refused with a 409 saying why while an export of the crawl is pe
   assert.equal(refused.status, 409);
   assert.match(((await refused.json()) as { error: string }).error, new RegExp(`^Export ${exportId} of this crawl is under way`));
   assert.equal(db.prepare('SELECT desired FROM Crawl WHERE id = ?').pluck().get(crawlId), 'pause', 'nothing changed');
+  // Nor is it deleted under the export, which reads its files.
+  const remove = (await import('../../../app/api/crawls/[id]/route')).DELETE;
+  const kept = await remove(request('DELETE', { as: 'manager' }), params({ id: String(crawlId) }));
+  assert.equal(kept.status, 409);
+  assert.match(((await kept.json()) as { error: string }).error, new RegExp(`^Export ${exportId} of this crawl is under way: delete the crawl once`));
+  assert.equal(db.prepare('SELECT COUNT(*) FROM Crawl WHERE id = ?').pluck().get(crawlId), 1);
   db.prepare("UPDATE Export SET status = 'done' WHERE id = ?").run(exportId);
   assert.equal((await resume()).status, 200);
   assert.equal(db.prepare('SELECT desired FROM Crawl WHERE id = ?').pluck().get(crawlId), 'run');
