@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
-import { NewerEntries } from '../../components/newer-entries';
 import { ErrorMessage } from '../../components/error-message';
+import { NewerEntries } from '../../components/newer-entries';
 import { Pager } from '../../components/pager';
 import { UrlSearchForm } from '../../components/search-form';
 import { usePinnedPages } from '../../lib/client/pinned-pages';
