@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { useKnowledgeBase, useKnowledgeBases, useSaveKnowledgeBase } from '../lib/client/aah';
 import { useLeaveGuard } from '../lib/client/leave-guard';
+import { confirmLeave } from '../lib/client/unsaved-edits';
 import { useCan } from '../lib/client/session';
 import { AahTester } from './aah-tester';
 import { AdaptedRules } from './adapted-rules';
@@ -23,7 +24,10 @@ export function KnowledgeBaseView() {
         {list.data && list.data.length > 1 && (
           <div>
             <label htmlFor="kb-name" className="mb-1 block text-sm font-medium">Knowledge base</label>
-            <select id="kb-name" className="input" value={name ?? ''} onChange={(e) => router.replace(`/knowledge-base?name=${encodeURIComponent(e.target.value)}`)}>
+            <select id="kb-name" className="input" value={name ?? ''} onChange={(e) => {
+                // Another knowledge base replaces the editor: its unsaved edits would go without a word.
+                if (confirmLeave()) router.replace(`/knowledge-base?name=${encodeURIComponent(e.target.value)}`);
+              }}>
               {list.data.map((k) => <option key={k.name} value={k.name}>{k.name}</option>)}
             </select>
           </div>

@@ -1,18 +1,12 @@
 'use client';
 import { useEffect } from 'react';
+import { holdUnsavedEdits } from './unsaved-edits';
 
 /**
- * While `unsaved` is true, closing or reloading the tab asks the browser's "leave this page?"
- * first, so an edited form is not lost by accident.
+ * While `unsaved` is true, leaving the page asks first, so an edited form is not lost by accident:
+ * closing or reloading the tab (the browser's "leave this page?"), following a link of the
+ * cockpit, and Back or Forward (a confirm; declining stays with the edits).
  */
 export function useLeaveGuard(unsaved: boolean): void {
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = ''; // still needed by Chromium to show the dialog
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
+  useEffect(() => (unsaved ? holdUnsavedEdits() : undefined), [unsaved]);
 }
