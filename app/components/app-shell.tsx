@@ -4,7 +4,9 @@ import { usePathname } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { redirectToLogin } from '../lib/client/api';
 import { can } from '../../worker/auth/roles';
-import { useLogout, useSession } from '../lib/client/session';
+import { useUnsavedEdits } from '../lib/client/leave-guard';
+import { sessionEnded, useLogout, useSession } from '../lib/client/session';
+import { SessionEnded } from './session-ended';
 
 const NAV = [
   { href: '/crawls', label: 'Crawls' },
@@ -18,12 +20,20 @@ export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname() ?? '/';
   const session = useSession();
   const logout = useLogout();
+  const unsaved = useUnsavedEdits();
   const onLogin = pathname === '/login';
   const signedOut = session.isSuccess && session.data === null;
+  const ended = sessionEnded(session.error);
+  const { refetch } = session;
 
+  // Not over unsaved edits: an ended session leaves the page in place, saying to sign in again.
+  // Once the edits are saved or given up, the session is checked again: the user may have signed
+  // in again meanwhile; if not, the tab goes to the login page.
   useEffect(() => {
-    if (signedOut && !onLogin) redirectToLogin();
-  }, [signedOut, onLogin]);
+    if (onLogin || unsaved) return;
+    if (signedOut) redirectToLogin();
+    else if (ended) void refetch();
+  }, [signedOut, ended, onLogin, unsaved, refetch]);
 
   if (onLogin) return <main id="main" tabIndex={-1}>{children}</main>;
   const user = session.data;
@@ -72,6 +82,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none">
+        {ended && user && <SessionEnded className="mb-4" testId="session-ended-banner" />}
         {user ? children : session.isPending ? <p className="text-slate-600">Loading…</p> : null}
       </main>
     </div>

@@ -8,17 +8,37 @@ function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/crawls';
 }
 
+/**
+ * The login form. With `?again=1` (opened in a new tab by "sign in" after a session ended) it
+ * stays on this page once signed in and sends the user back to the tab they came from.
+ */
 export function LoginForm() {
   const params = useSearchParams();
   const login = useLogin();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const again = params.get('again') === '1';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate({ username, password }, { onSuccess: () => window.location.assign(safeNext(params.get('next'))) });
+    login.mutate({ username, password }, {
+      onSuccess: () => {
+        if (!again) window.location.assign(safeNext(params.get('next')));
+      },
+    });
   };
   const failed = login.error && ('status' in login.error && login.error.status === 401 ? 'Wrong user name or password.' : login.error.message);
+
+  if (again && login.isSuccess) {
+    return (
+      <div className="card w-full max-w-sm space-y-2">
+        <h1 className="text-2xl font-bold text-sky-900">Signed in again</h1>
+        <p role="status" data-testid="signed-in-again">
+          Go back to the tab you were working in and try again there. You may close this tab.
+        </p>
+      </div>
+    );
+  }
 
   return (
     <form onSubmit={submit} className="card w-full max-w-sm space-y-4" aria-labelledby="login-title">

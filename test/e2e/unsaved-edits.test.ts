@@ -1,14 +1,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { ApiClient } from '../support/api-client';
 import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { launchBrowser, signIn } from './helpers/browser';
 
 let cockpit: RunningCockpit;
 let browser: Browser;
+let api: ApiClient;
 before(async () => {
   cockpit = await startCockpit();
   browser = await launchBrowser();
+  api = new ApiClient(cockpit.url);
+  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
 });
 after(async () => {
   await browser?.close();
@@ -28,6 +32,19 @@ function answerDialogs(page: Page) {
 
 /** Time for a navigation that should not happen to show itself. */
 const settle = (page: Page) => page.waitForTimeout(1000);
+
+const createIcd = (name: string) => api.json<{ id: number }>('POST', '/api/icds', { name, seeds: ['http://127.0.0.1:9/'] });
+
+/** Signs in again through the link of `notice`, in the new tab it opens, and closes that tab. */
+async function signInAgainInNewTab(context: BrowserContext, notice: Locator): Promise<void> {
+  const [tab] = await Promise.all([context.waitForEvent('page'), notice.getByRole('link', { name: /Sign in/ }).click()]);
+  await tab.getByLabel('User name').fill('admin');
+  await tab.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await tab.getByLabel('Password').press('Enter');
+  await tab.getByTestId('signed-in-again').waitFor();
+  assert.match(tab.url(), /\/login\?again=1$/, 'the new tab stays on the login page');
+  await tab.close();
+}
 
 test('an in-app link or Back from an edited ICD or knowledge base asks first, and declining keeps the edits', async () => {
   const context = await browser.newContext();
@@ -80,5 +97,84 @@ test('an in-app link or Back from an edited ICD or knowledge base asks first, an
   assert.equal(dialogs.seen.length, 4);
   assert.match(page.url(), /\/knowledge-base/);
   assert.equal(await editor.inputValue(), edited);
+  await context.close();
+});
+
+test('Save after the session ended keeps the ICD form; signing in again in a new tab lets the same Save go through', async () => {
+  const { id } = await createIcd('Session ends');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.goto(`${cockpit.url}/icds/${id}`);
+  const maxPages = page.getByLabel('Max pages', { exact: true });
+  await maxPages.fill('77');
+
+  await context.clearCookies(); // the session is gone, as when it expires
+  const refused = page.waitForResponse((r) => r.request().method() === 'PUT' && r.status() === 401);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await refused;
+  await settle(page);
+  assert.match(page.url(), new RegExp(`/icds/${id}$`), 'the page stays');
+  assert.equal(await maxPages.inputValue(), '77');
+  const notice = page.getByTestId('session-ended');
+  assert.match(await notice.innerText(), /Your session has ended: sign in again/);
+
+  await signInAgainInNewTab(context, notice);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  assert.equal(await notice.count(), 0);
+  const stored = await api.json<{ definition: { scope: { maxPages: number } } }>('GET', `/api/icds/${id}`);
+  assert.equal(stored.definition.scope.maxPages, 77);
+  await context.close();
+});
+
+test('a session that ends over unsaved knowledge-base edits sends neither a background read nor the session check to the login page: the page stays and says to sign in again', async () => {
+  const context = await browser.newContext();
+  await context.clock.install(); // time runs, and can be moved on to make the session check due
+  const page = await context.newPage();
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.goto(`${cockpit.url}/knowledge-base`);
+  const editor = page.getByTestId('kb-xml');
+  await page.locator('[data-testid="kb-validation"][data-state="valid"]').waitFor();
+  const xml = await editor.inputValue();
+  await editor.fill(xml.replace('</knowledge-base>', '<!-- edited --></knowledge-base>'));
+  const edited = await editor.inputValue();
+  assert.notEqual(edited, xml);
+  await page.locator('[data-testid="save-kb"]:enabled').waitFor(); // checked by the server, ready to save
+
+  // The session ends; the page's tester polls the crawl list (a read), which is refused.
+  await context.clearCookies();
+  const refusedPoll = () => page.waitForResponse((r) => new URL(r.url()).pathname === '/api/crawls' && r.status() === 401);
+  await refusedPoll();
+  await settle(page);
+  assert.match(page.url(), /\/knowledge-base$/);
+  assert.equal(await editor.inputValue(), edited);
+
+  // Back to the tab a while later, when the session is checked again: it says so.
+  await page.clock.fastForward('02:00');
+  const comeBack = () => page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
+  await comeBack();
+  const notice = page.getByTestId('session-ended-banner');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /Your session has ended: sign in again/);
+  await settle(page);
+  assert.match(page.url(), /\/knowledge-base$/);
+  assert.equal(await editor.inputValue(), edited);
+
+  // Signed in again in another tab, back here: the notice goes, and Save works.
+  await signInAgainInNewTab(context, notice);
+  await comeBack();
+  await notice.waitFor({ state: 'detached' });
+  await page.getByTestId('save-kb').click();
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  const kbs = await api.json<{ name: string }[] | { items: { name: string }[] }>('GET', '/api/knowledge-bases');
+  const kbName = (Array.isArray(kbs) ? kbs : kbs.items)[0]!.name;
+  const saved = await api.json<{ xml: string }>('GET', `/api/knowledge-bases/${encodeURIComponent(kbName)}`);
+  assert.ok(saved.xml.includes('<!-- edited -->'));
+
+  // Nothing unsaved any more: a refused read goes to the login page, as before.
+  await context.clearCookies();
+  await page.getByLabel('User name').waitFor();
+  assert.match(page.url(), /\/login\?next=%2Fknowledge-base$/);
   await context.close();
 });

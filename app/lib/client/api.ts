@@ -1,3 +1,5 @@
+import { hasUnsavedEdits } from './unsaved-edits';
+
 /**
  * The browser's side of the cockpit API (docs/api.md): JSON requests with the session cookie and
  * the CSRF header, and one error type that every page understands (401 → sign in again,
@@ -58,8 +60,18 @@ export function redirectToLogin(): void {
 }
 
 /**
- * Calls the API. A 401 sends the browser to the login page (unless `noRedirect`), and every
- * non-2xx answer throws an ApiError.
+ * Whether a 401 answer sends the tab to the login page. Never for a request that changes
+ * something: it comes from a button the user pressed, often Save on a form, and leaving would
+ * drop what they typed; the error says to sign in again instead. Nor for a background read while
+ * a form holds unsaved edits, for the same reason.
+ */
+export function leavesForLogin(method: string, noRedirect: boolean, unsavedEdits: boolean): boolean {
+  return method === 'GET' && !noRedirect && !unsavedEdits;
+}
+
+/**
+ * Calls the API. A 401 on a read sends the browser to the login page (see `leavesForLogin`), and
+ * every non-2xx answer throws an ApiError.
  */
 export async function api<T>(method: string, path: string, body?: unknown, opts: { noRedirect?: boolean } = {}): Promise<T> {
   const res = await send(method, path, body, opts);
@@ -68,25 +80,48 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** The request `api` makes; a non-2xx answer throws (401 → sign in again). */
-async function send(method: string, path: string, body: unknown, opts: { noRedirect?: boolean; accept?: string; signal?: AbortSignal }): Promise<Response> {
+interface SendOptions {
+  noRedirect?: boolean;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The request `api` makes; a non-2xx answer throws (401 → sign in again). A refused CSRF token is
+ * renewed once and the request sent again: after signing in again (in another tab, say) the
+ * session is new and so is its token, and the page must not need a reload that loses the form.
+ */
+async function send(method: string, path: string, body: unknown, opts: SendOptions, renewed = false): Promise<Response> {
+  const res = await sendOnce(method, path, body, opts);
+  if (res.ok) return res;
+  const error = await errorFromResponse(res);
+  const csrfRefused = res.status === 403 && (error.body as { error?: unknown } | null)?.error === 'csrf';
+  if (csrfRefused && !renewed && (await renewCsrfToken())) return send(method, path, body, opts, true);
+  if (res.status === 401 && leavesForLogin(method, !!opts.noRedirect, hasUnsavedEdits())) redirectToLogin();
+  throw error;
+}
+
+/** Fetches the current session's CSRF token; false when there is no session or the token is the one already held. */
+async function renewCsrfToken(): Promise<boolean> {
+  const res = await fetch('/api/auth/me', { credentials: 'same-origin' }).catch(() => null);
+  const body = res?.ok ? ((await res.json().catch(() => null)) as { csrfToken?: unknown } | null) : null;
+  if (typeof body?.csrfToken !== 'string' || body.csrfToken === csrfToken) return false;
+  setCsrfToken(body.csrfToken);
+  return true;
+}
+
+function sendOnce(method: string, path: string, body: unknown, opts: SendOptions): Promise<Response> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.accept) headers.accept = opts.accept;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  const res = await fetch(path, {
+  return fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: opts.signal,
   });
-  if (!res.ok) {
-    const error = await errorFromResponse(res);
-    if (res.status === 401 && !opts.noRedirect) redirectToLogin();
-    throw error;
-  }
-  return res;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { can, type Permission } from '../../../worker/auth/roles';
 import { api, ApiError, setCsrfToken } from './api';
+import { hasUnsavedEdits } from './unsaved-edits';
 
 export interface SessionUser {
   id: number;
@@ -17,8 +18,11 @@ interface SessionBody {
 export const sessionKey = ['session'] as const;
 
 /**
- * The signed-in user, from `GET /api/auth/me`; `null` when nobody is signed in. Pages that need a
- * user redirect to the login page through the API helper's 401 handling.
+ * The signed-in user, from `GET /api/auth/me`; `null` when nobody is signed in, and the app shell
+ * then sends the tab to the login page. While a form holds unsaved edits a lost session is an
+ * error instead (`sessionEnded`): the query keeps the user it had, so the page, its form and the
+ * user's permissions stay, and the shell says to sign in again. Coming back to the tab checks the
+ * session again (at once when it had ended), which also fetches the new CSRF token.
  */
 export function useSession() {
   return useQuery({
@@ -29,12 +33,18 @@ export function useSession() {
         setCsrfToken(body.csrfToken);
         return body.user;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
+        if (error instanceof ApiError && error.status === 401 && !hasUnsavedEdits()) return null;
         throw error;
       }
     },
     staleTime: 60_000,
+    refetchOnWindowFocus: (query) => (sessionEnded(query.state.error) ? 'always' : true),
   });
+}
+
+/** The error of the session query says the session has ended (kept as an error over unsaved edits). */
+export function sessionEnded(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
 }
 
 /** True when the signed-in user's role grants `permission`. */

@@ -3,7 +3,8 @@ import { leavesPageInApp } from './in-app-navigation';
 /**
  * The forms of this tab that hold unsaved edits, and the guards that protect them while there is
  * at least one: closing or reloading the tab (`beforeunload`), following an in-app link, and Back
- * or Forward.
+ * or Forward. The API helper reads it too, so a lost session does not send the tab to the login
+ * page over them.
  *
  * One registry per tab, in this module, because those listeners are per document: with one set
  * per form, the user would be asked once per form holding edits.

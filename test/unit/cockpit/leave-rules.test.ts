@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { leavesPageInApp } from '../../../app/lib/client/in-app-navigation';
+import { leavesForLogin } from '../../../app/lib/client/api';
 
 const HERE = 'http://127.0.0.1:3000/icds/7';
 const plain = { button: 0, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, defaultPrevented: false };
@@ -27,4 +28,11 @@ test('a click that opens elsewhere, downloads, or stays on this page is not an i
   assert.equal(leavesPageInApp(plain, link('http://127.0.0.1:3001/icds'), HERE), false, 'another port is another origin');
   assert.equal(leavesPageInApp(plain, link('mailto:archive@example.org'), HERE), false);
   assert.equal(leavesPageInApp(plain, link('http://[bad'), HERE), false, 'an unparsable href');
+});
+
+test('a lost session sends the tab to the login page only on a read, asked for, over no unsaved edits', () => {
+  assert.equal(leavesForLogin('GET', false, false), true);
+  assert.equal(leavesForLogin('GET', false, true), false, 'unsaved edits stay');
+  assert.equal(leavesForLogin('GET', true, false), false, 'noRedirect');
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) assert.equal(leavesForLogin(method, false, false), false, method);
 });
