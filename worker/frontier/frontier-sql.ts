@@ -196,14 +196,17 @@ export interface QueuedUrlView {
 
 /**
  * The crawl's best queued URLs across hosts (precedence, then discovery order). Read-only, for the
- * server; scans the crawl's queued rows (fine for an occasional cockpit read).
+ * server; sorts the crawl's queued rows (fine for an occasional cockpit read). `INDEXED BY` the
+ * queue index: left to itself SQLite (3.53, no statistics) reads the crawl's every row through
+ * the seen-set index, excluded and fetched ones too: 0.7 s for 80,000 queued of 390,000 seen,
+ * against 7 ms through the queue index, which holds the queued rows only.
  */
 export function topQueuedUrls(db: Database.Database, crawlId: number, limit: number): QueuedUrlView[] {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get();
   if (!exists) return [];
   ensureFrontierTables(db);
   const rows = db
-    .prepare('SELECT url, host, depth, precedence, score_count, breakdown FROM frontier_url WHERE crawl_id = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?')
+    .prepare('SELECT url, host, depth, precedence, score_count, breakdown FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?')
     .all(crawlId, limit) as { url: string; host: string; depth: number; precedence: number; score_count: number; breakdown: string | null }[];
   return rows.map((r) => ({ url: r.url, host: r.host, depth: r.depth, score: r.precedence, updates: r.score_count, breakdown: parseBreakdown(r.breakdown) }));
 }
