@@ -3,7 +3,7 @@ import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } 
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
-import { layoutTree, markerPath, nodeAfterKey, STATUS_COLOURS, STATUS_LABELS, type LaidOutNode, type NodeStatus } from './tree-layout';
+import { foldedNodes, layoutTree, markerPath, nodeAfterKey, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
 import { PageError } from '../../../components/error-message';
@@ -22,11 +22,14 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   useCrawlEvents(crawlId);
   const [selected, setSelected] = useState<string | null>(null);
   const [search, setSearch] = useState('');
-  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  // The archivist's folds and unfolds (URL → folded); the rest of the tree opens as far as SHOWN_NODES allows.
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
+  const tree = report.data?.tree;
+  const collapsed = useMemo(() => foldedNodes(tree ?? [], toggled), [tree, toggled]);
   if (report.isPending) return <p className="p-6 text-gray-600">Loading the coherence report…</p>;
   if (report.isError) return <PageError error={report.error} />;
   const r = report.data;
-  const toggle = (url: string) => setCollapsed((c) => { const n = new Set(c); if (n.has(url)) n.delete(url); else n.add(url); return n; });
+  const toggle = (url: string) => setToggled((t) => new Map(t).set(url, !collapsed.has(url)));
   return (
     <main className="p-6 space-y-4">
       <header className="flex flex-wrap items-baseline gap-4">
@@ -47,7 +50,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
               </label>
               <Legend />
             </div>
-            <TreeChart tree={r.tree} collapsed={collapsed} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} />
+            <TreeChart tree={r.tree} pages={r.pages} collapsed={collapsed} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} />
           </section>
           <section aria-label="Change rates" className="border rounded p-2">
             <h2 className="font-semibold">Change rates (changes per day)</h2>
@@ -104,10 +107,11 @@ function Legend() {
 
 function TreeChart(props: {
   tree: NonNullable<ReturnType<typeof useCoherenceReport>['data']>['tree'];
-  collapsed: Set<string>; search: string; selected: string | null;
+  pages: number; collapsed: ReadonlySet<string>; search: string; selected: string | null;
   onSelect(url: string): void; onToggle(url: string): void;
 }) {
   const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search), [props.tree, props.collapsed, props.search]);
+  const height = Math.min(Math.max(layout.height + 40, 300), 700);
   const svgRef = useRef<SVGSVGElement>(null);
   const nodeRefs = useRef(new Map<string, SVGGElement>());
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
@@ -133,31 +137,40 @@ function TreeChart(props: {
     const svg = select(svgRef.current);
     const behaviour = zoom<SVGSVGElement, unknown>().scaleExtent([0.1, 8]).on('zoom', (e: { transform: ZoomTransform }) => setTransform(e.transform));
     svg.call(behaviour).on('dblclick.zoom', null);
+    // The tree opens with its first root in view: a parent sits midway down its children, so
+    // 300 shown nodes put it some 3,000 px down. Once, on the layout the view opened with.
+    const rootY = layout.nodes[0]?.y ?? 0;
+    if (rootY + 10 > height - 20) svg.call(behaviour.transform, zoomIdentity.translate(0, height / 2 - rootY - 10));
     return () => { svg.on('.zoom', null); };
   }, []);
-  const height = Math.min(Math.max(layout.height + 40, 300), 700);
   return (
-    <svg ref={svgRef} width="100%" height={height} role="tree" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
-      <g transform={`translate(${transform.x + 20},${transform.y + 10}) scale(${transform.k})`}>
-        {layout.links.map((l, i) => (
-          <path key={i} fill="none" stroke="#cbd5e1" d={`M${l.source.x},${l.source.y}C${(l.source.x + l.target.x) / 2},${l.source.y} ${(l.source.x + l.target.x) / 2},${l.target.y} ${l.target.x},${l.target.y}`} />
-        ))}
-        {layout.nodes.map((n) => (
-          <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer outline-none"
-            data-testid="tree-node" data-url={n.url} data-status={n.status} data-collapsed={n.collapsed ? 'true' : 'false'}
-            ref={(el) => { if (el) nodeRefs.current.set(n.url, el); else nodeRefs.current.delete(n.url); }}
-            role="treeitem" tabIndex={n.url === tabStop ? 0 : -1} aria-label={`${n.url}: ${STATUS_LABELS[n.status]}`}
-            aria-selected={n.url === props.selected} aria-expanded={n.childCount ? !n.collapsed : undefined}
-            onFocus={() => { setFocused(n.url); setHasFocus(true); }} onBlur={() => setHasFocus(false)} onKeyDown={(e) => onKey(n, e)}
-            onClick={() => props.onSelect(n.url)} onDoubleClick={() => props.onToggle(n.url)}>
-            {hasFocus && n.url === focused && <circle r={n.r + 5} fill="none" stroke="#2563eb" strokeWidth={2} strokeDasharray="3 2" data-testid="focus-ring" />}
-            <path d={markerPath(n.mimeClass, n.r)} fill={STATUS_COLOURS[n.status]} stroke={n.url === props.selected ? '#2563eb' : n.matches ? '#f97316' : '#fff'} strokeWidth={n.url === props.selected || n.matches ? 3 : 1} />
-            <title>{`${n.url}\n${STATUS_LABELS[n.status]} · ${n.coherentBelow} coherent below${n.childCount ? ` · ${n.childCount} children${n.collapsed ? ' (collapsed)' : ''}` : ''}`}</title>
-            <text x={n.r + 4} dy="0.32em" fontSize={11} fill="#334155">{shortLabel(n.url)}{n.collapsed ? ` (+${n.childCount})` : ''}</text>
-          </g>
-        ))}
-      </g>
-    </svg>
+    <>
+      <p className="px-2 pt-1 text-xs text-gray-600" data-testid="tree-shown">
+        {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it.
+        {props.search && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}.`}
+      </p>
+      <svg ref={svgRef} width="100%" height={height} role="tree" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
+        <g transform={`translate(${transform.x + 20},${transform.y + 10}) scale(${transform.k})`}>
+          {layout.links.map((l, i) => (
+            <path key={i} fill="none" stroke="#cbd5e1" d={`M${l.source.x},${l.source.y}C${(l.source.x + l.target.x) / 2},${l.source.y} ${(l.source.x + l.target.x) / 2},${l.target.y} ${l.target.x},${l.target.y}`} />
+          ))}
+          {layout.nodes.map((n) => (
+            <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer outline-none"
+              data-testid="tree-node" data-url={n.url} data-status={n.status} data-collapsed={n.collapsed ? 'true' : 'false'}
+              ref={(el) => { if (el) nodeRefs.current.set(n.url, el); else nodeRefs.current.delete(n.url); }}
+              role="treeitem" tabIndex={n.url === tabStop ? 0 : -1} aria-label={`${n.url}: ${STATUS_LABELS[n.status]}`}
+              aria-selected={n.url === props.selected} aria-expanded={n.childCount ? !n.collapsed : undefined}
+              onFocus={() => { setFocused(n.url); setHasFocus(true); }} onBlur={() => setHasFocus(false)} onKeyDown={(e) => onKey(n, e)}
+              onClick={() => props.onSelect(n.url)} onDoubleClick={() => props.onToggle(n.url)}>
+              {hasFocus && n.url === focused && <circle r={n.r + 5} fill="none" stroke="#2563eb" strokeWidth={2} strokeDasharray="3 2" data-testid="focus-ring" />}
+              <path d={markerPath(n.mimeClass, n.r)} fill={STATUS_COLOURS[n.status]} stroke={n.url === props.selected ? '#2563eb' : n.matches ? '#f97316' : '#fff'} strokeWidth={n.url === props.selected || n.matches ? 3 : 1} />
+              <title>{`${n.url}\n${STATUS_LABELS[n.status]} · ${n.coherentBelow} coherent below${n.childCount ? ` · ${n.childCount} children${n.collapsed ? ' (collapsed)' : ''}` : ''}`}</title>
+              <text x={n.r + 4} dy="0.32em" fontSize={11} fill="#334155">{shortLabel(n.url)}{n.collapsed ? ` (+${n.childCount})` : ''}</text>
+            </g>
+          ))}
+        </g>
+      </svg>
+    </>
   );
 }
 

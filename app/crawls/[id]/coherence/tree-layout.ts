@@ -49,6 +49,8 @@ export interface TreeLayout {
   links: LaidOutLink[];
   width: number;
   height: number;
+  /** Nodes whose URL contains the search text, shown or not. */
+  matchCount: number;
 }
 
 interface Shown {
@@ -57,24 +59,62 @@ interface Shown {
   children: Shown[];
 }
 
-/** URLs of the nodes on the way to every node whose URL contains the search text. */
-export function pathsToMatches(roots: readonly TreeNode[], search: string): Set<string> {
+/**
+ * Most nodes the tree shows when it opens. A crawl of 20,000 pages drew every one (about 100,000
+ * SVG elements): 3–9 s before the first node showed, and each zoom or pan step re-rendered them all.
+ */
+export const SHOWN_NODES = 300;
+
+/** Most search matches whose way from the root a search unfolds (every match is counted). */
+export const UNFOLDED_MATCHES = 20;
+
+/**
+ * The folded nodes (those with children that are not shown): breadth first from the roots, a shown
+ * node is unfolded while its children fit within `budget` shown nodes; the archivist's own folds
+ * and unfolds (`toggled`: URL → folded) come first. Every node below stays folded, so unfolding one
+ * shows its children, not its whole subtree.
+ */
+export function foldedNodes(roots: readonly TreeNode[], toggled: ReadonlyMap<string, boolean>, budget = SHOWN_NODES): Set<string> {
+  const folded = new Set<string>();
+  let shown = roots.length;
+  const queue = roots.map((node) => ({ node, visible: true }));
+  for (let i = 0; i < queue.length; i++) {
+    const { node, visible } = queue[i]!;
+    if (!node.children.length) continue;
+    const fold = toggled.get(node.url) ?? !(visible && shown + node.children.length <= budget);
+    if (fold) folded.add(node.url);
+    else if (visible) shown += node.children.length;
+    for (const child of node.children) queue.push({ node: child, visible: visible && !fold });
+  }
+  return folded;
+}
+
+/**
+ * Nodes whose URL contains the search text: how many, and the URLs on the way to the first `limit`
+ * of them in tree order (the nodes a search unfolds).
+ */
+export function searchMatches(roots: readonly TreeNode[], search: string, limit = Infinity): { count: number; open: Set<string> } {
   const open = new Set<string>();
-  if (!search) return open;
-  const visit = (n: TreeNode, path: string[]): void => {
-    if (n.url.includes(search)) for (const u of path) open.add(u);
-    for (const c of n.children) visit(c, [...path, n.url]);
+  let count = 0;
+  if (!search) return { count, open };
+  const path: string[] = [];
+  const visit = (n: TreeNode): void => {
+    if (n.url.includes(search) && count++ < limit) for (const u of path) open.add(u);
+    path.push(n.url);
+    for (const c of n.children) visit(c);
+    path.pop();
   };
-  for (const r of roots) visit(r, []);
-  return open;
+  for (const r of roots) visit(r);
+  return { count, open };
 }
 
 /**
  * Positions for the visible nodes: a horizontal tidy tree, `rowHeight` px between siblings and
- * `columnWidth` px per depth. Collapsed nodes (unless on the way to a search match) hide their children.
+ * `columnWidth` px per depth. Collapsed nodes (unless on the way to one of the first
+ * UNFOLDED_MATCHES search matches) hide their children.
  */
 export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<string>, search = '', rowHeight = 22, columnWidth = 180): TreeLayout {
-  const forcedOpen = pathsToMatches(roots, search);
+  const { count: matchCount, open: forcedOpen } = searchMatches(roots, search, UNFOLDED_MATCHES);
   const shown = (n: TreeNode): Shown => ({ url: n.url, node: n, children: collapsed.has(n.url) && !forcedOpen.has(n.url) ? [] : n.children.map(shown) });
   const root = hierarchy<Shown>({ url: '', children: roots.map(shown) });
   const laid = tree<Shown>().nodeSize([rowHeight, columnWidth])(root);
@@ -106,7 +146,7 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
     l.source.y += shift;
     l.target.y += shift;
   }
-  return { nodes, links, width: maxY + columnWidth, height: (Number.isFinite(maxX) ? maxX - minX : 0) + 2 * rowHeight };
+  return { nodes, links, width: maxY + columnWidth, height: (Number.isFinite(maxX) ? maxX - minX : 0) + 2 * rowHeight, matchCount };
 }
 
 /** SVG path of a node's marker: circle for HTML, square for media, diamond for other binaries. */
