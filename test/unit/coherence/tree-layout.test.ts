@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDiscoveryTree } from '../../../worker/coherence';
-import { foldedNodes, layoutTree, markerPath, nodeAfterKey, searchMatches, SHOWN_NODES, UNFOLDED_MATCHES } from '../../../app/crawls/[id]/coherence/tree-layout';
+import { foldedNodes, layoutTree, markerPath, markerRadius, nodeAfterKey, searchMatches, SHOWN_NODES, UNFOLDED_MATCHES } from '../../../app/crawls/[id]/coherence/tree-layout';
 
 const roots = buildDiscoveryTree([
   { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -96,4 +96,15 @@ test('a search unfolds the way to its first UNFOLDED_MATCHES matches and counts 
   assert.ok(l.nodes.length < 2_000, `${l.nodes.length} nodes shown`);
   assert.equal(searchMatches(big, '/19999').count, 1);
   assert.ok(layoutTree(big, folded, '/19999').nodes.some((n) => n.url === 'http://big/19999' && n.matches), 'a deep match is shown');
+});
+
+test('markers grow with the coherent pages below but never past half a row, so they do not overlap', () => {
+  const big = bigTree(20_000, 25);
+  const l = layoutTree(big, foldedNodes(big, new Map()));
+  // The seed has 20,000 coherent pages below it: a 285 px radius before.
+  assert.ok(l.nodes.every((n) => n.r <= 22 / 2 - 1), `largest ${Math.max(...l.nodes.map((n) => n.r))}`);
+  const radii = [0, 1, 25, 800].map((below) => markerRadius(below, 22));
+  assert.equal(radii[0], 4);
+  assert.deepEqual([...radii].sort((a, b) => a - b), radii, `${radii}`);
+  assert.equal(new Set(radii).size, radii.length, 'each decade shows');
 });

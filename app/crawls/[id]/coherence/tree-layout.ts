@@ -135,7 +135,7 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
     maxY = Math.max(maxY, x);
     nodes.push({
       url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y,
-      r: 4 + 2 * Math.sqrt(n.coherentBelow), childCount: n.children.length,
+      r: markerRadius(n.coherentBelow, rowHeight), childCount: n.children.length,
       collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
     });
     if (d.parent?.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
@@ -147,6 +147,15 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
     l.target.y += shift;
   }
   return { nodes, links, width: maxY + columnWidth, height: (Number.isFinite(maxX) ? maxX - minX : 0) + 2 * rowHeight, matchCount };
+}
+
+/**
+ * A node's marker radius from the coherent pages below it: 4 px for none, growing by 2 px per
+ * decade up to half a row (10 px at 1,000 pages with 22 px rows), so markers never overlap. The
+ * square root it grew with drew the seed of a 20,000-page capture 285 px wide, over its children.
+ */
+export function markerRadius(coherentBelow: number, rowHeight: number): number {
+  return Math.min(rowHeight / 2 - 1, 4 + 2 * Math.log10(1 + coherentBelow));
 }
 
 /** SVG path of a node's marker: circle for HTML, square for media, diamond for other binaries. */
