@@ -149,6 +149,21 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.ok(Number(await page.getByTestId('captures-table').getAttribute('data-total')) >= site.pages.length);
   assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same document');
 
+  // Paging goes straight to the last page, which holds the first captures (the seed's), or to a
+  // typed page: a crawl of 20,000 URLs has a thousand pages of captures to step through otherwise.
+  const capturesPager = page.getByRole('navigation', { name: 'Captures pages' });
+  const capturesPage = capturesPager.getByLabel('Captures pages: page number');
+  const lastPage = Math.ceil(Number(await page.getByTestId('captures-table').getAttribute('data-total')) / 20);
+  assert.ok(lastPage >= 2, `${lastPage} pages of captures`);
+  await capturesPager.getByRole('button', { name: 'Last' }).click();
+  await page.waitForFunction((url) => [...document.querySelectorAll('[data-testid="capture-url"]')].some((b) => b.textContent === url), `${site.origin}/`);
+  assert.equal(await capturesPage.inputValue(), String(lastPage));
+  assert.ok(await capturesPager.getByRole('button', { name: 'Last' }).isDisabled());
+  await capturesPage.fill('1');
+  await capturesPage.press('Enter');
+  await capturesPager.getByRole('button', { name: 'First' }).and(page.locator(':disabled')).waitFor();
+  assert.equal(await capturesPage.inputValue(), '1');
+
   // The crawl log: every fetch outcome, filtered by outcome (with counts) and by URL.
   const logTotal = () => page.getByTestId('crawl-log').getAttribute('data-total').then(Number);
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid="crawl-log"]')?.getAttribute('data-total')) > n, site.pages.length);

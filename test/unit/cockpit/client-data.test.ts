@@ -5,6 +5,7 @@ import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { applyCaptures, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
 import { selectionFromForm } from '../../../app/lib/client/queries';
+import { typedPage } from '../../../app/components/pager';
 
 test('the charts show the stored history up to the first live sample, then the live samples', () => {
   const point = (at: number, fetched: number) => ({ at, pagesPerSecond: 1, fetched, statusClasses: { '2xx': fetched } });
@@ -148,4 +149,12 @@ test('while captures arrive, a sorted list on screen (the most relevant captures
     unsubscribe();
     client.clear();
   }
+});
+
+test('a typed page number goes to that page, kept within the pages there are; anything else goes nowhere', () => {
+  assert.equal(typedPage('500', 1001), 500);
+  assert.equal(typedPage(' 7 ', 10), 7);
+  assert.equal(typedPage('5000', 1001), 1001, 'past the end: the last page');
+  assert.equal(typedPage('0', 10), 1);
+  for (const text of ['', 'x', '2.5', '-3', '1e3']) assert.equal(typedPage(text, 10), null, text);
 });
