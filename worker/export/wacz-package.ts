@@ -162,7 +162,9 @@ export async function writeWacz(opts: {
   });
   // yazl reports a file it cannot read on the ZipFile, not on its stream: end the write with it.
   zip.on('error', (err: Error) => counted.destroy(err));
-  const writing = pipeline(zip.outputStream, counted, createWriteStream(openPath));
+  // Opened now, not by the stream: a stream opens its file later, and a package that fails at once
+  // would then create it after the clean-up below has removed it.
+  const writing = pipeline(zip.outputStream, counted, createWriteStream(openPath, { fd: openSync(openPath, 'w') }));
   // It may fail while files are still being added; it is awaited (and its error thrown) below.
   writing.catch(() => undefined);
   try {
