@@ -18,6 +18,15 @@ export interface ExportedFile {
   sha256: string;
 }
 
+/**
+ * The id of an export of the crawl still to be made from its files as they are (pending or
+ * running), or null: the crawl is neither resumed nor deleted under it.
+ */
+export function exportUnderWay(db: Database.Database, crawlId: number): number | null {
+  const id = db.prepare("SELECT id FROM Export WHERE crawlId = ? AND status IN ('pending', 'running') ORDER BY id LIMIT 1").pluck().get(crawlId) as number | undefined;
+  return id ?? null;
+}
+
 /** The files an export offers: closed WARC files and the CDXJ index (never `.open` files). */
 export function exportableFiles(warcDir: string): string[] {
   if (!existsSync(warcDir)) return [];

@@ -11,9 +11,6 @@ export function isTerminal(status: string): boolean {
   return TERMINAL.has(status);
 }
 
-/** Export statuses of an export still to be made from the crawl's files as they are. */
-export const EXPORT_UNDER_WAY = ['pending', 'running'] as const;
-
 /**
  * The new `desired` value, or an error message when the action makes no sense in this status.
  * `exportUnderWay` is the id of an export of the crawl that is pending or running: the crawl is

@@ -4,9 +4,8 @@ import { parseIcd } from '../icd/schema';
 import { sqlDate } from '../store/sqlite';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine } from '../crawler/crawl-engine';
-import { runExport } from '../export/export-job';
+import { exportUnderWay, runExport } from '../export/export-job';
 import { crawlWarcDir, exportDir } from '../store/data-layout';
-import { EXPORT_UNDER_WAY } from './crawl-control';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -74,18 +73,13 @@ export class CrawlManager {
     if (crawl.desired === 'run' && !engine) {
       // The API refuses a resume while an export is under way; one asked for in the same moment
       // still waits, so the export holds the crawl as it was paused.
-      if (this.exportUnderWay(crawl.id)) return;
+      if (exportUnderWay(this.opts.db, crawl.id) !== null) return;
       return this.launch(crawl);
     }
     if (crawl.desired === 'pause' && engine) return void this.halt(crawl.id, engine, 'paused');
     if (crawl.desired === 'pause' && !engine && crawl.status !== 'paused') return this.setStatus(crawl.id, 'paused');
     if (crawl.desired === 'stop' && engine) return void this.halt(crawl.id, engine, 'stopped');
     if (crawl.desired === 'stop' && !engine) return this.setStatus(crawl.id, 'stopped', true);
-  }
-
-  private exportUnderWay(crawlId: number): boolean {
-    const statuses = EXPORT_UNDER_WAY.map(() => '?').join(', ');
-    return this.opts.db.prepare(`SELECT 1 FROM Export WHERE crawlId = ? AND status IN (${statuses}) LIMIT 1`).get(crawlId, ...EXPORT_UNDER_WAY) !== undefined;
   }
 
   private launch(crawl: CrawlRow): void {

@@ -13,8 +13,12 @@ export interface PinnedPage {
  * was newest when the first page was left (`newestShown`, the top of the page on screen).
  */
 export function movePinned(current: PinnedPage, filters: string, page: number, newestShown: number | undefined): PinnedPage {
-  const from = current.filters === filters ? current : { filters, page: 1, upTo: null };
-  return { filters, page, upTo: page === 1 ? null : (from.upTo ?? newestShown ?? null) };
+  return { filters, page, upTo: page === 1 ? null : (under(current, filters).upTo ?? newestShown ?? null) };
+}
+
+/** The page shown under `filters`: the one chosen under them, else their live first page. */
+function under(state: PinnedPage, filters: string): PinnedPage {
+  return state.filters === filters ? state : { filters, page: 1, upTo: null };
 }
 
 /**
@@ -25,7 +29,7 @@ export function movePinned(current: PinnedPage, filters: string, page: number, n
  */
 export function usePinnedPages(filters: string) {
   const [state, setState] = useState<PinnedPage>({ filters, page: 1, upTo: null });
-  const current = state.filters === filters ? state : { filters, page: 1, upTo: null };
+  const current = under(state, filters);
   return {
     page: current.page,
     upTo: current.upTo,

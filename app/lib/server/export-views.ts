@@ -1,6 +1,5 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
 import type { CollectionSelection } from '../../../worker/export/collection-plan';
-import { EXPORT_UNDER_WAY } from '../../../worker/process/crawl-control';
 import { parseJsonOr } from './crawl-views';
 import { HttpError } from './handler';
 
@@ -21,10 +20,4 @@ export async function getExport(prisma: PrismaClient, id: number) {
   const row = await prisma.export.findUnique({ where: { id } });
   if (!row) throw new HttpError(404, 'not found');
   return exportView(row);
-}
-
-/** The id of an export of the crawl still being made (pending or running), or null. */
-export async function exportUnderWay(prisma: PrismaClient, crawlId: number): Promise<number | null> {
-  const row = await prisma.export.findFirst({ where: { crawlId, status: { in: [...EXPORT_UNDER_WAY] } }, select: { id: true }, orderBy: { id: 'asc' } });
-  return row?.id ?? null;
 }

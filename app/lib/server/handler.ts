@@ -156,13 +156,16 @@ export const MAX_PAGE_OFFSET = 1_000_000_000;
  * MAX_PAGE_OFFSET, else 400 (`page=1e300` reached Prisma as a skip it refused: a 500);
  * `pageSize` is clamped to 1…500 (default 50).
  */
-/** `?upTo=<id>` of a newest-first list (see usePinnedPages): the id, or null when absent; 400 when it is no id. */
-export function upToParam(url: URL): number | null {
+/**
+ * A newest-first list's filter `where` under `?upTo=<id>` (see usePinnedPages): the rows up to that
+ * id, and the rows after it (counted as `newer`; null without upTo); 400 when upTo is no id.
+ */
+export function pinnedWhere<W extends object>(url: URL, where: W): { where: W | (W & { id: { lte: number } }); newer: (W & { id: { gt: number } }) | null } {
   const raw = url.searchParams.get('upTo');
-  if (raw === null) return null;
-  const id = positiveDecimal(raw);
-  if (id === null) throw new HttpError(400, 'upTo must be an entry id');
-  return id;
+  if (raw === null) return { where, newer: null };
+  const upTo = positiveDecimal(raw);
+  if (upTo === null) throw new HttpError(400, 'upTo must be an entry id');
+  return { where: { ...where, id: { lte: upTo } }, newer: { ...where, id: { gt: upTo } } };
 }
 
 export function pageParams(url: URL): { page: number; pageSize: number; offset: number } {

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { canDelete } from '../../../../worker/process/crawl-control';
 import { HttpError, apiRoute, idParam } from '../../../lib/server/handler';
 import { getCrawl } from '../../../lib/server/crawl-views';
-import { exportUnderWay } from '../../../lib/server/export-views';
+import { exportUnderWay } from '../../../../worker/export/export-job';
 import { services } from '../../../lib/server/services';
 import { deleteCoherenceData } from '../../../../worker/coherence/coherence-report';
 import { crawlWarcDir, exportDir } from '../../../../worker/store/data-layout';
@@ -20,7 +20,7 @@ export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCra
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
   const crawl = await getCrawl(prisma, idParam(params.id));
   if (!canDelete(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause or stop it first`);
-  const exporting = await exportUnderWay(prisma, crawl.id);
+  const exporting = exportUnderWay(db, crawl.id);
   if (exporting !== null) throw new HttpError(409, `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed`);
   const exports = await prisma.export.findMany({ where: { crawlId: crawl.id }, select: { id: true } });
   await prisma.crawl.delete({ where: { id: crawl.id } });

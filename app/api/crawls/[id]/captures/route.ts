@@ -1,4 +1,4 @@
-import { apiRoute, HttpError, pageParams, upToParam } from '../../../../lib/server/handler';
+import { apiRoute, HttpError, pageParams, pinnedWhere } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
@@ -14,14 +14,13 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const q = url.searchParams.get('q')?.trim();
   const sort = url.searchParams.get('sort');
   if (sort && sort !== 'score' && sort !== 'similarity') throw new HttpError(400, 'sort: expected "score" or "similarity"');
-  const upTo = upToParam(url);
-  const filtered = {
+  const pinned = pinnedWhere(url, {
     crawlId: await existingCrawlId(prisma, params.id),
     ...(q ? { url: { contains: q } } : {}),
     // A page never compared with the topic (not HTML, an unfocused crawl) has no place in a ranking by similarity.
     ...(sort === 'similarity' ? { similarity: { not: null } } : {}),
-  };
-  const where = upTo === null ? filtered : { ...filtered, id: { lte: upTo } };
+  });
+  const { where } = pinned;
   // SQLite sorts NULL lowest, so by score the unscored captures come last.
   const orderBy = sort ? [{ [sort]: 'desc' as const }, { id: 'desc' as const }] : [{ id: 'desc' as const }];
   const [items, total, newer] = await Promise.all([
@@ -30,7 +29,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
       select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, title: true, fetchedAt: true, durationMs: true },
     }),
     prisma.capture.count({ where }),
-    upTo === null ? 0 : prisma.capture.count({ where: { ...filtered, id: { gt: upTo } } }),
+    pinned.newer ? prisma.capture.count({ where: pinned.newer }) : 0,
   ]);
   return { items, total, newer, page, pageSize };
 });

@@ -1,4 +1,4 @@
-import { apiRoute, pageParams, upToParam } from '../../../../lib/server/handler';
+import { apiRoute, pageParams, pinnedWhere } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
@@ -15,13 +15,12 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const crawlId = await existingCrawlId(prisma, params.id);
   const outcome = url.searchParams.get('outcome')?.trim();
   const q = url.searchParams.get('q')?.trim();
-  const upTo = upToParam(url);
-  const filtered = { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) };
-  const where = upTo === null ? filtered : { ...filtered, id: { lte: upTo } };
+  const pinned = pinnedWhere(url, { crawlId, ...(outcome ? { outcome } : {}), ...(q ? { url: { contains: q } } : {}) });
+  const { where } = pinned;
   const [items, total, newer, groups] = await Promise.all([
     prisma.crawlLogEntry.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: pageSize }),
     prisma.crawlLogEntry.count({ where }),
-    upTo === null ? 0 : prisma.crawlLogEntry.count({ where: { ...filtered, id: { gt: upTo } } }),
+    pinned.newer ? prisma.crawlLogEntry.count({ where: pinned.newer }) : 0,
     prisma.crawlLogEntry.groupBy({ by: ['outcome'], where: { crawlId }, _count: { _all: true } }),
   ]);
   const outcomes = groups.map((g) => ({ outcome: g.outcome, count: g._count._all })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome));
