@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { ApiClient } from '../support/api-client';
-import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
+import { ADMIN_PASSWORD, signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { readZip } from '../support/read-wacz';
 import { launchBrowser, signIn } from './helpers/browser';
@@ -89,8 +89,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const icdId = Number(/\/icds\/(\d+)/.exec(page.url())![1]);
   createdIcdId = icdId;
 
-  const api = new ApiClient(cockpit.url);
-  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  const api = await signedInAdmin(cockpit);
   type Stored = {
     name: string;
     definition: { seeds: string[]; description: string; politeness: { minDelayMs: number }; warc: { gzipLevel: number }; limits: { maxRetries: number }; focus: { topicTerms: Record<string, number> } };
@@ -262,8 +261,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
 
 test('a curator sees no run or export controls, and a refused request says which permission is missing', async () => {
   assert.ok(cockpit && browser && finishedCrawlId, 'runs after the archivist test');
-  const api = new ApiClient(cockpit.url);
-  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  const api = await signedInAdmin(cockpit);
   assert.equal((await api.request('POST', '/api/users', { username: 'cora', password: 'curator-password', role: 'curator' })).status, 201);
 
   const page = await (await browser.newContext()).newPage();

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser } from 'playwright-core';
-import { ApiClient } from '../support/api-client';
-import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
+import { signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { groundTruth, startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
 import type { CoherenceCertificate } from '../../worker/coherence';
 
@@ -20,8 +19,7 @@ after(async () => {
 test('the coherence view of a finished visit–revisit crawl shows the changed and removed pages; GraphML and certificate download', async () => {
   site = await startChangingSite();
   cockpit = await startCockpit();
-  const api = new ApiClient(cockpit.url);
-  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  const api = await signedInAdmin(cockpit);
   const icd = await api.json<{ id: number }>('POST', '/api/icds', {
     name: 'Changing harbour site',
     seeds: [`${site.origin}/`],

@@ -1,8 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { ApiClient } from '../support/api-client';
-import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
+import { ADMIN_PASSWORD, signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { startTopicalSite, type TopicalSite } from '../support/topical-site';
 import { launchBrowser, signIn } from './helpers/browser';
 
@@ -22,8 +21,7 @@ interface StoredIcd {
 test('an archivist edits the keywords, reviews the reference crawl terms, and watches the relevance chart of the focused crawl live', async () => {
   site = await startTopicalSite(20);
   cockpit = await startCockpit();
-  const api = new ApiClient(cockpit.url);
-  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  const api = await signedInAdmin(cockpit);
   const icd = await api.json<{ id: number }>('POST', '/api/icds', {
     name: 'Tides, focused',
     seeds: [`${site.origin}/`],

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client';
-import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../support/cockpit';
+import { ADMIN_PASSWORD, signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { launchBrowser, signIn } from './helpers/browser';
 
 let cockpit: RunningCockpit;
@@ -11,8 +11,7 @@ let api: ApiClient;
 before(async () => {
   cockpit = await startCockpit();
   browser = await launchBrowser();
-  api = new ApiClient(cockpit.url);
-  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  api = await signedInAdmin(cockpit);
 });
 after(async () => {
   await browser?.close();

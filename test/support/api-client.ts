@@ -5,6 +5,14 @@ export class ApiClient {
 
   constructor(readonly baseUrl: string) {}
 
+  /** A client signed in as `username`; throws with the server's answer if the sign-in is refused. */
+  static async signedIn(baseUrl: string, username: string, password: string): Promise<ApiClient> {
+    const client = new ApiClient(baseUrl);
+    const res = await client.login(username, password);
+    if (res.status !== 200) throw new Error(`sign-in as ${username} → ${res.status}: ${await res.text()}`);
+    return client;
+  }
+
   async login(username: string, password: string): Promise<Response> {
     const res = await fetch(`${this.baseUrl}/api/auth/login`, {
       method: 'POST',

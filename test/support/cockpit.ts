@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { ensureNextBuild } from '../../scripts/next-build';
+import { ApiClient } from './api-client';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,9 @@ export interface RunningCockpit {
 }
 
 export const ADMIN_PASSWORD = 'test-admin-password';
+
+/** An API client signed in as the cockpit's first administrator. */
+export const signedInAdmin = (cockpit: RunningCockpit): Promise<ApiClient> => ApiClient.signedIn(cockpit.url, 'admin', ADMIN_PASSWORD);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -5,8 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
-import { ApiClient } from '../../support/api-client';
+import { signedInAdmin, startCockpit } from '../../support/cockpit';
 import { groundTruth, startForumBoard } from './forum-board';
 import { normaliseAdaptedRule } from '../../../app/lib/client/aah';
 
@@ -15,8 +14,7 @@ test('server mode: posts become WebObject rows and the adapted rule is listed an
   const board = await startForumBoard();
   const cockpit = await startCockpit();
   try {
-    const api = new ApiClient(cockpit.url);
-    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    const api = await signedInAdmin(cockpit);
     const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Lock Board', seeds: [`${board.origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
     assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished', 'failed'], 120_000), 'finished');

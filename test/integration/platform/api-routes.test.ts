@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCockpit, ADMIN_PASSWORD, type RunningCockpit } from '../../support/cockpit';
+import { ADMIN_PASSWORD, signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
 import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
 import { ApiClient } from '../../support/api-client';
 
@@ -15,8 +15,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
   before(async () => {
     site = await startFixtureSite({ pageCount: 80, delayMs: 60 });
     cockpit = await startCockpit();
-    api = new ApiClient(cockpit.url);
-    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    api = await signedInAdmin(cockpit);
   });
 
   after(async () => {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { WARCParser } from 'warcio';
-import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
+import { signedInAdmin, startCockpit } from '../../support/cockpit';
 import { ApiClient } from '../../support/api-client';
 import { readZip } from '../../support/read-wacz';
 
@@ -179,8 +179,7 @@ async function checkIndex(downloads: Map<string, Buffer>): Promise<number> {
 test('the seeded Demo crawl runs through the API, exports whole and as a selected collection, and every WARC record reads back with valid digests', { timeout: 300_000 }, async () => {
   const cockpit = await startCockpit();
   try {
-    const api = new ApiClient(cockpit.url);
-    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    const api = await signedInAdmin(cockpit);
 
     const icds = await api.json<{ id: number; name: string }[]>('GET', '/api/icds');
     const demo = icds.find((i) => i.name === 'Demo');

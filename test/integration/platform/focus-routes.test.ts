@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiClient } from '../../support/api-client';
-import { ADMIN_PASSWORD, startCockpit, type RunningCockpit } from '../../support/cockpit';
+import { signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
 import { startTopicalSite, type TopicalSite } from '../../support/topical-site';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,8 +13,7 @@ let api: ApiClient;
 before(async () => {
   site = await startTopicalSite(20);
   cockpit = await startCockpit();
-  api = new ApiClient(cockpit.url);
-  assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+  api = await signedInAdmin(cockpit);
 });
 
 after(async () => {

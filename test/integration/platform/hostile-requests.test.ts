@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { io } from 'socket.io-client';
-import { startCockpit, ADMIN_PASSWORD, type RunningCockpit } from '../../support/cockpit';
+import { signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
 import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
 import { ApiClient } from '../../support/api-client';
 
@@ -21,8 +21,7 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
   before(async () => {
     site = await startFixtureSite({ pageCount: 5 });
     cockpit = await startCockpit();
-    api = new ApiClient(cockpit.url);
-    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    api = await signedInAdmin(cockpit);
     const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Hostile', seeds: [`${site.origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     crawlId = (await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id })).id;
     assert.equal(await api.waitForCrawlStatus(crawlId, ['finished']), 'finished');

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { io } from 'socket.io-client';
-import { startCockpit, ADMIN_PASSWORD, type RunningCockpit } from '../../support/cockpit';
+import { signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
 import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
 import { ApiClient } from '../../support/api-client';
 
@@ -18,8 +18,7 @@ describe('roles, sessions and CSRF on the real server', { timeout: 240_000 }, ()
   before(async () => {
     site = await startFixtureSite({ pageCount: 5 });
     cockpit = await startCockpit();
-    admin = new ApiClient(cockpit.url);
-    assert.equal((await admin.login('admin', ADMIN_PASSWORD)).status, 200);
+    admin = await signedInAdmin(cockpit);
     for (const role of ['archivist', 'curator', 'manager'] as const) {
       const res = await admin.request('POST', '/api/users', { username: `${role}1`, password: `${role}-password`, role });
       assert.equal(res.status, 201, `create ${role}: ${await res.clone().text()}`);

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCockpit, ADMIN_PASSWORD } from '../../support/cockpit';
+import { signedInAdmin, startCockpit } from '../../support/cockpit';
 import { startFixtureSite } from '../../support/fixture-site';
-import { ApiClient } from '../../support/api-client';
 import { openSqlite, sqlDate } from '../../../worker/store/sqlite';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +12,7 @@ test('SIGKILL of the worker mid-crawl: the server restarts it and every page is 
   const site = await startFixtureSite({ pageCount: 60, delayMs: 40 });
   const cockpit = await startCockpit();
   try {
-    const api = new ApiClient(cockpit.url);
-    assert.equal((await api.login('admin', ADMIN_PASSWORD)).status, 200);
+    const api = await signedInAdmin(cockpit);
     const icd = await api.json<{ id: number }>('POST', '/api/icds', {
       name: 'Crash test',
       seeds: [`${site.origin}/`],
