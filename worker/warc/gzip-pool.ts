@@ -127,6 +127,11 @@ export class GzipPool {
       else p.resolve({ member: msg.member, blockDigest: msg.digest });
     });
     worker.on('error', (err) => this.failWorker(index, err));
+    // A thread that stops without an 'error' (terminated, or exiting on its own) would leave its
+    // jobs pending with nothing left to settle them or keep the process alive.
+    worker.on('exit', (code) => {
+      if (this.workers[index] === worker) this.failWorker(index, new Error(`gzip thread stopped (exit code ${code})`));
+    });
     // Idle threads must not keep the process alive; busy ones must (see compress()).
     worker.unref();
     this.workers[index] = worker;
@@ -134,13 +139,14 @@ export class GzipPool {
   }
 
   private failWorker(index: number, err: Error): void {
+    if (this.closed) return;
     for (const [id, p] of this.pending) {
       if (p.worker !== index) continue;
       this.pending.delete(id);
       p.reject(err);
     }
     this.load[index] = 0;
-    if (!this.closed) this.spawn(index);
+    this.spawn(index);
   }
 
   /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { gzip as libdeflateGzip } from 'libdeflate';
+import type { Worker } from 'node:worker_threads';
 import { WARCParser } from 'warcio';
 import { GzipPool, LIBDEFLATE_MAX_BYTES } from '../../../worker/warc/gzip-pool';
 import { recordIdFromUuid, requestFields, responseFields, revisitFields, serializeFields } from '../../../worker/warc/warc-fields';
@@ -122,6 +123,22 @@ test('records of any size sent at once to one thread come back each whole (the t
     assert.equal(r.blockDigest, sha1Digest(blocks[i]!));
     assert.deepEqual(gunzipSync(r.member), recordOf(blocks[i]!, r.blockDigest), `record ${i} of ${sizes[i]} bytes`);
   });
+});
+
+test('a thread that stops with jobs in hand fails them with a reason, and the next job goes to a new thread', async (t) => {
+  const one = new GzipPool(1, 1);
+  t.after(() => one.close());
+  const thread = (one as unknown as { workers: Worker[] }).workers[0]!;
+  const jobs = Array.from({ length: 4 }, () => one.compress(requestHead, [Buffer.alloc(300_000, 'x')]));
+  await thread.terminate();
+  // None may stay pending: this await would never end, and nothing would keep the process alive.
+  const settled = await Promise.allSettled(jobs);
+  const failed = settled.filter((job) => job.status === 'rejected');
+  // The thread was still starting (loading libdeflate) when it was stopped.
+  assert.ok(failed.length > 0, 'the stopped thread had jobs in hand');
+  for (const job of failed) assert.match(String(job.reason), /gzip thread stopped/);
+  const after = await one.compress(requestHead, [smallBlock]);
+  assert.deepEqual(gunzipSync(after.member), recordOf(smallBlock, after.blockDigest));
 });
 
 test('a libdeflate that cannot be loaded, or throws, leaves the record to node:zlib', async (t) => {
