@@ -19,10 +19,12 @@ import { can } from './worker/auth/roles';
 import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
 import { sameOrigin } from './worker/auth/origin';
+import { boundRegExpBacktracking } from './worker/process/bounded-regexp';
 
 const EVENT_FLUSH_MS = 500;
 
 async function main(): Promise<void> {
+  boundRegExpBacktracking();
   const env = loadEnv();
   const db = openSqlite(env.dbPath);
   const applied = applyMigrations(db, resolve('prisma/migrations'));

@@ -11,6 +11,7 @@ import { parseCliArgs, progressEveryMs, USAGE, type CrawlCommand } from './args'
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
+import { boundRegExpBacktracking } from '../process/bounded-regexp';
 
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
 export const CLI_WACZ_NAME = 'crawl.wacz';
@@ -78,6 +79,7 @@ function formatError(err: unknown): string {
 
 /** `tidemark crawl …` or `tidemark check …`: returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  boundRegExpBacktracking();
   let cmd: CrawlCommand;
   let icd: Icd;
   try {

@@ -7,6 +7,9 @@ import { loadEnv } from '../config/env';
 import { openSqlite } from '../store/sqlite';
 import type { ServerMessage, WorkerMessage } from '../events/messages';
 import { CrawlManager } from './crawl-manager';
+import { boundRegExpBacktracking } from './bounded-regexp';
+
+boundRegExpBacktracking();
 
 const env = loadEnv();
 const db = openSqlite(env.dbPath);

@@ -144,4 +144,20 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     assert.match(((await full.json()) as { error: string }).error, /^100,000 scored URLs of this crawl wait for its worker, and at most 100,000 may/);
     assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' })).status, 200);
   });
+
+  test('a scope pattern that backtracks exponentially on a posted URL answers at once, with the verdict it should give', async () => {
+    // `(a|a)*\.html$` passes the star-height check; on 40 a's not followed by .html it backtracks
+    // 2^40 times on the server's thread, which held every request of the cockpit.
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+      name: 'Backtracking scope', seeds: [`${site.origin}/`], scope: { exclude: ['(a|a)*\\.html$'] }, politeness: { minDelayMs: 30_000, maxDelayMs: 30_000 },
+    });
+    const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+    const a40 = 'a'.repeat(40);
+    const res = await api.request('POST', `/api/crawls/${crawl.id}/urls`, [{ url: `${site.origin}/${a40}.htm`, score: 0.5 }, { url: `${site.origin}/${a40}.html`, score: 0.5 }]);
+    assert.equal(res.status, 202);
+    const body = (await res.json()) as { accepted: number; rejected: { url: string; reason: string }[] };
+    assert.equal(body.accepted, 1);
+    assert.deepEqual(body.rejected.map((r) => r.url), [`${site.origin}/${a40}.html`]);
+    assert.equal((await api.request('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' })).status, 200);
+  });
 });
