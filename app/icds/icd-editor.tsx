@@ -13,7 +13,10 @@ import { FocusFields } from './focus-fields';
 import { formValuesFromIcd, icdFileName, icdFromJsonText, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
 import { AdvancedSettings, CaptureSettings } from './setting-controls';
 import { touchesAdvanced } from './settings-fields';
+import { startCrawlPlan } from './start-crawl-plan';
 import { TermReview } from './term-review';
+import { useTopicTermEdits, type TopicTermEdits } from './topic-term-edits';
+import { recordFromTerms, withTopicTerms } from './topic-terms';
 
 /** New ICD (`id` null) or edit an existing one; then start a crawl of it. */
 export function IcdEditor({ id }: { id: number | null }) {
@@ -28,6 +31,7 @@ function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: st
   // An ICD file loaded into the form (not saved until Create / Save); `n` remounts the form.
   const [loaded, setLoaded] = useState<{ icd: IcdInput; file: string; n: number } | null>(null);
   const mayDesign = useCan('design');
+  const termEdits = useTopicTermEdits(definition?.focus?.topicTerms);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">
@@ -40,8 +44,8 @@ function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: st
           Loaded from {loaded.file}: review it, then {id === null ? 'create' : 'save'} it.
         </p>
       )}
-      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={loaded?.icd ?? definition} fromFile={loaded !== null} />
-      {id !== null && definition && <TermReview icdId={id} definition={definition} />}
+      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={loaded?.icd ?? definition} fromFile={loaded !== null} termEdits={termEdits} />
+      {id !== null && definition && <TermReview icdId={id} definition={definition} edits={termEdits} />}
     </div>
   );
 }
@@ -85,7 +89,7 @@ function LoadIcdFile({ onLoad }: { onLoad: (icd: IcdInput, file: string) => void
   );
 }
 
-function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdInput | null; fromFile?: boolean }) {
+function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null; base: IcdInput | null; fromFile?: boolean; termEdits: TopicTermEdits }) {
   const router = useRouter();
   const save = useSaveIcd();
   const start = useStartCrawl();
@@ -119,14 +123,17 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
     requestAnimationFrame(() => document.getElementById(ids[0] === 'form' ? 'icd-form-errors' : ids[0]!)?.focus());
   };
 
-  /** Validates and saves the form; `then` runs once it is saved. */
-  const saveForm = (then?: () => void) => {
+  /**
+   * Validates and saves the form, with the term review's terms when `withTerms` (one save, so
+   * neither overwrites the other); `then` runs once it is saved.
+   */
+  const saveForm = (then?: () => void, withTerms = false) => {
     setTried(true);
     const result = validateForm(values, base);
     showErrors(result.errors);
     if (Object.keys(result.errors).length) return;
     save.mutate(
-      { id, icd: result.icd },
+      { id, icd: withTerms ? withTopicTerms(result.icd, recordFromTerms(termEdits.terms)) : result.icd },
       {
         onSuccess: (record) => {
           setSaved(true);
@@ -147,12 +154,13 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
 
   const setting = (id: string, value: string | boolean) => update({ settings: { ...values.settings, [id]: value } });
 
-  // A crawl runs the saved definition: edits not saved yet are saved first (they were silently left out).
-  const saveFirst = edited && mayDesign;
+  // A crawl runs the saved definition: edits not saved yet, the form's and the term review's, are
+  // saved first (they were silently left out, and the page left without asking).
+  const plan = startCrawlPlan({ formEdited: edited, termsUnsaved: termEdits.unsaved, mayDesign });
   const startCrawl = () => {
     if (id === null) return;
     const go = () => start.mutate(id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) });
-    if (saveFirst) saveForm(go);
+    if (plan.saveForm || plan.saveTerms) saveForm(go, plan.saveTerms);
     else go();
   };
 
@@ -235,7 +243,7 @@ function IcdForm({ id, base, fromFile = false }: { id: number | null; base: IcdI
         )}
         {id !== null && mayRun && (
           <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending || save.isPending} data-testid="start-crawl">
-            {saveFirst ? 'Save and start a crawl' : edited ? 'Start a crawl (of the saved definition)' : 'Start a crawl'}
+            {plan.label}
           </button>
         )}
         <Link href="/icds" className="link text-sm">Back to the definitions</Link>

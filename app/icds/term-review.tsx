@@ -5,13 +5,9 @@ import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError, api, apiLines } from '../lib/client/api';
 import { useSaveIcd } from '../lib/client/queries';
-import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
-
-interface Term {
-  term: string;
-  weight: number;
-}
+import type { TopicTermEdits } from './topic-term-edits';
+import { recordFromTerms, strongestFirst, withAddedStems, withTopicTerms, withoutTerm, type Term } from './topic-terms';
 
 interface ReferenceCrawlResult {
   pages: number | unknown[];
@@ -46,21 +42,15 @@ async function runReferenceCrawl(icdId: number, onProgress: (p: Progress) => voi
   return result;
 }
 
-const fromRecord = (record: Record<string, number> | undefined): Term[] =>
-  Object.entries(record ?? {})
-    .map(([term, weight]) => ({ term, weight }))
-    .sort((a, b) => b.weight - a.weight);
-
 /**
  * The reference crawl and its term review: run it, see the most representative terms, remove or
- * add terms, and save them as the ICD's topic vector (`focus.topicTerms`).
+ * add terms, and save them as the ICD's topic vector (`focus.topicTerms`). The edited list is
+ * `edits`, held by the editor (the start button saves it too); `definition` is the stored ICD.
  */
-export function TermReview({ icdId, definition }: { icdId: number; definition: IcdInput }) {
+export function TermReview({ icdId, definition, edits }: { icdId: number; definition: IcdInput; edits: TopicTermEdits }) {
   const mayDesign = useCan('design');
-  const [terms, setTerms] = useState<Term[]>(() => fromRecord(definition.focus?.topicTerms));
+  const { terms, unsaved } = edits;
   const [pages, setPages] = useState<number | null>(null);
-  const [dirty, setDirty] = useState(false);
-  useLeaveGuard(dirty);
   const [newTerm, setNewTerm] = useState('');
   const [newWeight, setNewWeight] = useState('1');
   const save = useSaveIcd();
@@ -74,9 +64,8 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
     },
     onSettled: () => (running.current = null),
     onSuccess: (result) => {
-      setTerms([...result.terms].sort((a, b) => b.weight - a.weight));
+      edits.edit(() => strongestFirst(result.terms));
       setPages(Array.isArray(result.pages) ? result.pages.length : Number(result.pages));
-      setDirty(true);
     },
   });
 
@@ -85,11 +74,9 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
   const addTerm = useMutation({
     mutationFn: (text: string) => api<{ terms: string[] }>('POST', `/api/icds/${icdId}/topic-terms`, { text }),
     onSuccess: ({ terms: stems }, text) => {
-      const weight = Number(newWeight);
-      setTerms((list) => [...list.filter((t) => !stems.includes(t.term)), ...stems.map((term) => ({ term, weight }))].sort((a, b) => b.weight - a.weight));
+      edits.edit((list) => withAddedStems(list, stems, Number(newWeight)));
       setAdded({ text, stems });
       setNewTerm('');
-      setDirty(true);
     },
   });
   const add = (event: FormEvent) => {
@@ -98,14 +85,9 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
     if (!text || !Number.isFinite(Number(newWeight))) return;
     addTerm.mutate(text);
   };
-  const remove = (term: string) => {
-    setTerms((list) => list.filter((t) => t.term !== term));
-    setDirty(true);
-  };
-  const saveTerms = () => {
-    const topicTerms = Object.fromEntries(terms.map((t) => [t.term, t.weight]));
-    save.mutate({ id: icdId, icd: { ...definition, focus: { ...definition.focus, topicTerms } } }, { onSuccess: () => setDirty(false) });
-  };
+  const remove = (term: string) => edits.edit((list) => withoutTerm(list, term));
+  // On the stored definition: form edits not saved yet stay in the form, and stay unsaved.
+  const saveTerms = () => save.mutate({ id: icdId, icd: withTopicTerms(definition, recordFromTerms(terms)) });
   const maxWeight = Math.max(1e-9, ...terms.map((t) => t.weight));
 
   return (
@@ -169,10 +151,10 @@ export function TermReview({ icdId, definition }: { icdId: number; definition: I
             </div>
             <button type="submit" className="btn" disabled={addTerm.isPending}>Add term</button>
           </form>
-          <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={save.isPending || !dirty} data-testid="save-terms">
+          <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={save.isPending || !unsaved} data-testid="save-terms">
             Save topic terms
           </button>
-          {!dirty && save.isSuccess && <span role="status" className="text-sm text-emerald-800">Topic terms saved.</span>}
+          {!unsaved && save.isSuccess && <span role="status" className="text-sm text-emerald-800">Topic terms saved.</span>}
         </div>
       )}
       {added && !addTerm.isPending && !addTerm.error && (

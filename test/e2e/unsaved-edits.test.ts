@@ -177,3 +177,59 @@ test('a session that ends over unsaved knowledge-base edits sends neither a back
   assert.match(page.url(), /\/login\?next=%2Fknowledge-base$/);
   await context.close();
 });
+
+test('the start button saves unsaved topic terms with the form before the crawl starts; a save of either keeps the other', async () => {
+  const { id } = await api.json<{ id: number }>('POST', '/api/icds', {
+    name: 'Terms under review',
+    seeds: ['http://127.0.0.1:9/'],
+    focus: { enabled: true, keywords: [{ term: 'tide', weight: 1 }], topicTerms: { tide: 0.9, estuari: 0.5, bake: 0.2, flour: 0.1 } },
+  });
+  type Definition = { scope: { maxPages: number }; focus: { keywords: { term: string; weight: number }[]; topicTerms: Record<string, number> } };
+  const stored = async () => (await api.json<{ definition: Definition }>('GET', `/api/icds/${id}`)).definition;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const dialogs = answerDialogs(page);
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.goto(`${cockpit.url}/icds/${id}`);
+  const shownTerms = () => page.getByTestId('topic-term').evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+  const maxPages = page.getByLabel('Max pages', { exact: true });
+  const saveForm = () => Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.ok()), page.getByRole('button', { name: 'Save', exact: true }).click()]);
+
+  // Terms saved on their own, then the form: its base is the stored definition, so they stay.
+  await page.getByRole('button', { name: 'Remove term flour', exact: true }).click();
+  await page.getByTestId('save-terms').click();
+  await page.getByRole('status').filter({ hasText: 'Topic terms saved.' }).waitFor();
+  await maxPages.fill('77');
+  await saveForm();
+  assert.deepEqual(await stored().then((d) => [d.scope.maxPages, d.focus.topicTerms]), [77, { tide: 0.9, estuari: 0.5, bake: 0.2 }]);
+
+  // A term removed and the form saved alone: the removal stays on the page, unsaved and guarded.
+  await page.getByRole('button', { name: 'Remove term bake', exact: true }).click();
+  await maxPages.fill('78');
+  await saveForm();
+  assert.deepEqual(await stored().then((d) => [d.scope.maxPages, d.focus.topicTerms]), [78, { tide: 0.9, estuari: 0.5, bake: 0.2 }]);
+  assert.deepEqual(await shownTerms(), ['tide', 'estuari']);
+  assert.equal(await page.getByTestId('save-terms').isEnabled(), true);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Exports' }).click();
+  await settle(page);
+  assert.deepEqual(dialogs.seen, ['confirm: This page has unsaved edits. Leave it and lose them?']);
+  assert.match(page.url(), new RegExp(`/icds/${id}$`));
+
+  // A term added and a keyword changed, neither saved: the start button saves both, then starts.
+  await page.getByLabel('Term', { exact: true }).fill('Moonrises');
+  await page.getByLabel('Term', { exact: true }).press('Enter');
+  await page.getByTestId('added-terms').filter({ hasText: 'moonris' }).waitFor();
+  await page.getByLabel('Keyword 1', { exact: true }).fill('tides');
+  const label = await page.getByTestId('start-crawl').innerText();
+  await page.getByTestId('start-crawl').click();
+  await page.waitForURL(/\/crawls\/\d+$/);
+  const expected = { keywords: [{ term: 'tides', weight: 1 }], topicTerms: { tide: 0.9, estuari: 0.5, moonris: 1 } };
+  const saved = await stored();
+  assert.deepEqual({ keywords: saved.focus.keywords, topicTerms: saved.focus.topicTerms }, expected);
+  const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
+  const crawl = await api.json<{ definition: Definition }>('GET', `/api/crawls/${crawlId}`);
+  assert.deepEqual({ keywords: crawl.definition.focus.keywords, topicTerms: crawl.definition.focus.topicTerms }, expected, 'the crawl runs them');
+  assert.equal(label, 'Save the definition and topic terms, then start a crawl');
+  assert.equal(dialogs.seen.length, 1, 'nothing was left to ask about');
+  await context.close();
+});

@@ -1,0 +1,50 @@
+import type { IcdInput } from '../../worker/icd/schema';
+
+/**
+ * The topic terms of the term review, pure: the list shown (strongest first) ⇄ the ICD's
+ * `focus.topicTerms` record, and the edits made to that list.
+ */
+
+/** A topic term and its weight, as the term review lists it. */
+export interface Term {
+  term: string;
+  weight: number;
+}
+
+/** An ICD's reviewed topic vector: term → weight (`focus.topicTerms`). */
+export type TopicTerms = Record<string, number>;
+
+/** `list` strongest first (a copy). */
+export const strongestFirst = (list: readonly Term[]): Term[] => [...list].sort((a, b) => b.weight - a.weight);
+
+/** The terms of `record`, strongest first (none when there is no record). */
+export function termsFromRecord(record: TopicTerms | undefined): Term[] {
+  return strongestFirst(Object.entries(record ?? {}).map(([term, weight]) => ({ term, weight })));
+}
+
+/** The record stored for `terms`. */
+export function recordFromTerms(terms: readonly Term[]): TopicTerms {
+  return Object.fromEntries(terms.map((t) => [t.term, t.weight]));
+}
+
+/** True when `terms` holds exactly the terms and weights of `record` (order aside). */
+export function sameTerms(terms: readonly Term[], record: TopicTerms | undefined): boolean {
+  const stored = record ?? {};
+  return terms.length === Object.keys(stored).length && terms.every((t) => Object.hasOwn(stored, t.term) && stored[t.term] === t.weight);
+}
+
+/** `icd` with `topicTerms` as its topic vector; everything else as it is. */
+export function withTopicTerms(icd: IcdInput, topicTerms: TopicTerms): IcdInput {
+  return { ...icd, focus: { ...icd.focus, topicTerms } };
+}
+
+/** `terms` with `stems` (the stems of a typed term) added at `weight`, replacing those already there. */
+export function withAddedStems(terms: readonly Term[], stems: readonly string[], weight: number): Term[] {
+  return strongestFirst([...terms.filter((t) => !stems.includes(t.term)), ...stems.map((term) => ({ term, weight }))]);
+}
+
+/** `terms` without `term`. */
+export function withoutTerm(terms: readonly Term[], term: string): Term[] {
+  return terms.filter((t) => t.term !== term);
+}
+
