@@ -6,7 +6,7 @@ import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage, PageError } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
 import { ApiError } from '../lib/client/api';
-import { useIcd, useSaveIcd, useStartCrawl } from '../lib/client/queries';
+import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl } from '../lib/client/queries';
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
 import { FocusFields } from './focus-fields';
@@ -92,6 +92,7 @@ function LoadIcdFile({ onLoad }: { onLoad: (icd: IcdInput, file: string) => void
 function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null; base: IcdInput | null; fromFile?: boolean; termEdits: TopicTermEdits }) {
   const router = useRouter();
   const save = useSaveIcd();
+  const saving = useIcdSaving();
   const start = useStartCrawl();
   const mayDesign = useCan('design');
   const mayRun = useCan('run');
@@ -237,12 +238,12 @@ function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null;
 
       <div className="flex flex-wrap items-center gap-3">
         {mayDesign && (
-          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
             {save.isPending ? 'Saving…' : id === null ? 'Create' : 'Save'}
           </button>
         )}
         {id !== null && mayRun && (
-          <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending || save.isPending} data-testid="start-crawl">
+          <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending || saving} data-testid="start-crawl">
             {plan.label}
           </button>
         )}

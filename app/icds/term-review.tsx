@@ -4,7 +4,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError, api, apiLines } from '../lib/client/api';
-import { useSaveIcd } from '../lib/client/queries';
+import { useIcdSaving, useSaveIcd } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import type { TopicTermEdits } from './topic-term-edits';
 import { recordFromTerms, strongestFirst, withAddedStems, withTopicTerms, withoutTerm, type Term } from './topic-terms';
@@ -54,6 +54,7 @@ export function TermReview({ icdId, definition, edits }: { icdId: number; defini
   const [newTerm, setNewTerm] = useState('');
   const [newWeight, setNewWeight] = useState('1');
   const save = useSaveIcd();
+  const saving = useIcdSaving();
   const [progress, setProgress] = useState<Progress | null>(null);
   const running = useRef<AbortController | null>(null);
   const run = useMutation({
@@ -151,7 +152,7 @@ export function TermReview({ icdId, definition, edits }: { icdId: number; defini
             </div>
             <button type="submit" className="btn" disabled={addTerm.isPending}>Add term</button>
           </form>
-          <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={save.isPending || !unsaved} data-testid="save-terms">
+          <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={saving || !unsaved} data-testid="save-terms">
             Save topic terms
           </button>
           {!unsaved && save.isSuccess && <span role="status" className="text-sm text-emerald-800">Topic terms saved.</span>}

@@ -204,9 +204,22 @@ test('the start button saves unsaved topic terms with the form before the crawl 
   assert.deepEqual(await stored().then((d) => [d.scope.maxPages, d.focus.topicTerms]), [77, { tide: 0.9, estuari: 0.5, bake: 0.2 }]);
 
   // A term removed and the form saved alone: the removal stays on the page, unsaved and guarded.
+  // While that save is on its way (held here), neither the terms nor the start button can send a
+  // save built on the definition from before it, which would undo it.
   await page.getByRole('button', { name: 'Remove term bake', exact: true }).click();
   await maxPages.fill('78');
-  await saveForm();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`${cockpit.url}/api/icds/${id}`, async (route) => {
+    if (route.request().method() === 'PUT') await held;
+    await route.continue();
+  });
+  const saving = saveForm();
+  await page.locator('[data-testid="save-terms"]:disabled').waitFor({ timeout: 5000 });
+  assert.equal(await page.getByTestId('start-crawl').isDisabled(), true);
+  release();
+  await saving;
+  await page.unrouteAll();
   assert.deepEqual(await stored().then((d) => [d.scope.maxPages, d.focus.topicTerms]), [78, { tide: 0.9, estuari: 0.5, bake: 0.2 }]);
   assert.deepEqual(await shownTerms(), ['tide', 'estuari']);
   assert.equal(await page.getByTestId('save-terms').isEnabled(), true);

@@ -1,5 +1,5 @@
 'use client';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
 import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
@@ -283,9 +283,13 @@ export function useIcd(id: number | null) {
   return useQuery({ queryKey: keys.icd(id ?? 0), queryFn: () => api<IcdRecord>('GET', `/api/icds/${id}`), enabled: id !== null });
 }
 
+/** The mutation key of every ICD save (useIcdSaving). */
+const SAVE_ICD = ['save-icd'] as const;
+
 export function useSaveIcd() {
   const client = useQueryClient();
   return useMutation({
+    mutationKey: SAVE_ICD,
     mutationFn: ({ id, icd }: { id: number | null; icd: IcdInput }) =>
       id === null ? api<IcdRecord>('POST', '/api/icds', icd) : api<IcdRecord>('PUT', `/api/icds/${id}`, icd),
     onSuccess: (saved) => {
@@ -293,6 +297,15 @@ export function useSaveIcd() {
       void client.invalidateQueries({ queryKey: keys.icds, exact: true });
     },
   });
+}
+
+/**
+ * True while an ICD save is in flight. Each save sends the whole definition, built on the stored
+ * one: a second save sent meanwhile (the form's and the term review's) is built on the definition
+ * from before the first and undoes it, so the editor's save buttons wait for the first.
+ */
+export function useIcdSaving(): boolean {
+  return useIsMutating({ mutationKey: SAVE_ICD }) > 0;
 }
 
 export function useRelevance(id: number) {
