@@ -16,7 +16,7 @@ import { touchesAdvanced } from './settings-fields';
 import { startCrawlPlan } from './start-crawl-plan';
 import { TermReview } from './term-review';
 import { useTopicTermEdits, type TopicTermEdits } from './topic-term-edits';
-import { recordFromTerms, withTopicTerms } from './topic-terms';
+import { recordFromTerms, termsFromRecord, withTopicTerms } from './topic-terms';
 
 /** New ICD (`id` null) or edit an existing one; then start a crawl of it. */
 export function IcdEditor({ id }: { id: number | null }) {
@@ -31,20 +31,32 @@ function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: st
   // An ICD file loaded into the form (not saved until Create / Save); `n` remounts the form.
   const [loaded, setLoaded] = useState<{ icd: IcdInput; file: string; n: number } | null>(null);
   const mayDesign = useCan('design');
-  const termEdits = useTopicTermEdits(definition?.focus?.topicTerms);
+  const storedTerms = definition?.focus?.topicTerms;
+  const termEdits = useTopicTermEdits(storedTerms);
+  // On an existing ICD the term review alone saves topic terms: a loaded file's go to it (shown,
+  // unsaved), and the form's base keeps the stored ones, so a form save never puts back older
+  // terms over terms saved since the file was loaded.
+  const fileTerms = loaded?.icd.focus?.topicTerms;
+  const onLoad = (icd: IcdInput, file: string) => {
+    setLoaded((l) => ({ icd, file, n: (l?.n ?? 0) + 1 }));
+    const terms = icd.focus?.topicTerms;
+    if (id !== null && terms) termEdits.edit(() => termsFromRecord(terms));
+  };
+  const base = loaded && id !== null ? withTopicTerms(loaded.icd, storedTerms ?? {}) : (loaded?.icd ?? definition);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">
         <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : `Edit “${name}”`}</h1>
         {definition && <DownloadIcd name={name} definition={definition} />}
       </div>
-      {mayDesign && <LoadIcdFile onLoad={(icd, file) => setLoaded((l) => ({ icd, file, n: (l?.n ?? 0) + 1 }))} />}
+      {mayDesign && <LoadIcdFile onLoad={onLoad} />}
       {loaded && (
         <p role="status" className="text-sm text-emerald-800">
           Loaded from {loaded.file}: review it, then {id === null ? 'create' : 'save'} it.
+          {id !== null && fileTerms && ' Its topic terms are in the term review below, not saved yet.'}
         </p>
       )}
-      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={loaded?.icd ?? definition} fromFile={loaded !== null} termEdits={termEdits} />
+      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={base} fromFile={loaded !== null} termEdits={termEdits} />
       {id !== null && definition && <TermReview icdId={id} definition={definition} edits={termEdits} />}
     </div>
   );

@@ -246,3 +246,32 @@ test('the start button saves unsaved topic terms with the form before the crawl 
   assert.equal(dialogs.seen.length, 1, 'nothing was left to ask about');
   await context.close();
 });
+
+test('an ICD file loaded over a stored ICD puts its topic terms in the term review, and a save of the form keeps the terms saved since', async () => {
+  const { id } = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Loaded over', seeds: ['http://127.0.0.1:9/'], focus: { topicTerms: { tide: 0.9, bake: 0.2 } } });
+  type Definition = { description: string; focus: { topicTerms: Record<string, number> } };
+  const stored = async () => (await api.json<{ definition: Definition }>('GET', `/api/icds/${id}`)).definition;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.goto(`${cockpit.url}/icds/${id}`);
+  await page.getByTestId('topic-term').first().waitFor();
+  const file = { name: 'Loaded over', description: 'From a file', seeds: ['http://127.0.0.1:9/'], focus: { topicTerms: { tide: 0.5, moonris: 1, estuari: 0.3 } } };
+  await page.locator('#icd-file').setInputFiles({ name: 'over.icd.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+  const status = page.getByRole('status').filter({ hasText: 'Loaded from over.icd.json' });
+  await status.waitFor();
+  // The review shows the terms the file brings, not the stored ones.
+  const shownTerms = () => page.getByTestId('topic-term').evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+  assert.deepEqual(await shownTerms(), ['moonris', 'tide', 'estuari']);
+
+  // One removed and the terms saved, then the form: the form does not put the file's terms back.
+  await page.getByRole('button', { name: 'Remove term estuari', exact: true }).click();
+  await page.getByTestId('save-terms').click();
+  await page.getByRole('status').filter({ hasText: 'Topic terms saved.' }).waitFor();
+  await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.ok()), page.getByRole('button', { name: 'Save', exact: true }).click()]);
+  const saved = await stored();
+  assert.deepEqual([saved.description, saved.focus.topicTerms], ['From a file', { moonris: 1, tide: 0.5 }]);
+  assert.deepEqual(await shownTerms(), ['moonris', 'tide']);
+  assert.match(await status.innerText(), /Its topic terms are in the term review below, not saved yet\.$/);
+  await context.close();
+});
