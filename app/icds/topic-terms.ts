@@ -47,4 +47,3 @@ export function withAddedStems(terms: readonly Term[], stems: readonly string[],
 export function withoutTerm(terms: readonly Term[], term: string): Term[] {
   return terms.filter((t) => t.term !== term);
 }
-
