@@ -3,6 +3,7 @@
  * bundled demo web site on another loopback port, and the supervised crawl worker process.
  */
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import next from 'next';
 import { Server as SocketServer } from 'socket.io';
@@ -20,6 +21,7 @@ import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
 import { sameOrigin } from './worker/auth/origin';
 import { boundRegExpBacktracking } from './worker/process/bounded-regexp';
+import { listen } from './worker/process/listen';
 
 const EVENT_FLUSH_MS = 500;
 
@@ -32,16 +34,6 @@ async function main(): Promise<void> {
 
   const demo = env.TIDEMARK_DEMO_PORT ? await startDemoServer(env.TIDEMARK_DEMO_PORT) : null;
   if (demo) console.log(`tidemark: demo web site on ${demo.origin}/`);
-  const seeded = await seedDatabase(db, {
-    adminPassword: env.TIDEMARK_ADMIN_PASSWORD,
-    demoOrigin: demo?.origin,
-    knowledgeBasePath: resolve('knowledge-base/default.xml'),
-  });
-  if (seeded.oneTimePassword) {
-    console.log(`tidemark: created user "admin" with one-time password: ${seeded.oneTimePassword}`);
-    console.log('tidemark: (sign in and change it under Account, or set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
-  }
-
   const app = next({ dev: false, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -96,10 +88,21 @@ async function main(): Promise<void> {
       }
     },
   });
+  // Listening comes before the first user's one-time password and the worker: a start that fails on
+  // a port in use must neither print a password nobody will see again nor leave a worker running.
+  await listen(http, 'the cockpit', env.HOST, env.PORT, 'PORT');
+  const seeded = await seedDatabase(db, {
+    adminPassword: env.TIDEMARK_ADMIN_PASSWORD,
+    demoOrigin: demo?.origin,
+    knowledgeBasePath: resolve('knowledge-base/default.xml'),
+  });
+  if (seeded.oneTimePassword) {
+    console.log(`tidemark: created user "admin" with one-time password: ${seeded.oneTimePassword}`);
+    console.log('tidemark: (sign in and change it under Account, or set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
+  }
   supervisor.start();
-
-  await new Promise<void>((resolveListen) => http.listen(env.PORT, env.HOST, () => resolveListen()));
-  console.log(`tidemark: cockpit on http://${env.HOST}:${env.PORT}/`);
+  // The port bound, which PORT=0 leaves to the system.
+  console.log(`tidemark: cockpit on http://${env.HOST}:${(http.address() as AddressInfo).port}/`);
 
   let closing = false;
   const shutdown = async (signal: string) => {

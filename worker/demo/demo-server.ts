@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildDemoSite } from './demo-site';
+import { listen } from '../process/listen';
 
 /** Serves the demo site on 127.0.0.1:`port` (0 = any free port). */
 export async function startDemoServer(port: number, host = '127.0.0.1'): Promise<{ origin: string; server: Server; close(): Promise<void> }> {
@@ -16,10 +17,7 @@ export async function startDemoServer(port: number, host = '127.0.0.1'): Promise
     res.writeHead(resource.status ?? 200, { 'content-type': resource.contentType, 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT' });
     res.end(resource.body);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listen(server, 'the demo web site', host, port, 'TIDEMARK_DEMO_PORT');
   const actual = (server.address() as AddressInfo).port;
   const origin = `http://${host}:${actual}`;
   if (actual !== port) site = buildDemoSite(origin);
