@@ -22,12 +22,14 @@ import { guardedListener } from './app/lib/server/guarded-listener';
 import { sameOrigin } from './worker/auth/origin';
 import { boundRegExpBacktracking } from './worker/process/bounded-regexp';
 import { listen } from './worker/process/listen';
+import { holdDataLock } from './worker/store/data-lock';
 
 const EVENT_FLUSH_MS = 500;
 
 async function main(): Promise<void> {
   boundRegExpBacktracking();
   const env = loadEnv();
+  holdDataLock(env.dataDir, `the cockpit on port ${env.PORT}`);
   const db = openSqlite(env.dbPath);
   const applied = applyMigrations(db, resolve('prisma/migrations'));
   if (applied.length) console.log(`tidemark: applied migrations ${applied.join(', ')}`);

@@ -12,6 +12,7 @@ import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
 import { boundRegExpBacktracking } from '../process/bounded-regexp';
+import { holdDataLock } from '../store/data-lock';
 
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
 export const CLI_WACZ_NAME = 'crawl.wacz';
@@ -98,6 +99,7 @@ export async function main(argv: string[]): Promise<number> {
   const out = resolve(cmd.out);
   let db: ReturnType<typeof openSqlite>;
   try {
+    holdDataLock(out, 'a tidemark crawl');
     db = openSqlite(join(out, 'tidemark-state.db'));
     applyMigrations(db, MIGRATIONS);
   } catch (err) {

@@ -1,44 +1,79 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureNextBuild } from '../../../scripts/next-build';
+import { startCockpit } from '../../support/cockpit';
+
+before(() => ensureNextBuild());
+
+/**
+ * Starts server.ts with `env` and waits for it to exit (at most 2 minutes: a server that keeps
+ * running is what these tests catch), returning its exit code and output.
+ */
+async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | string | null; output: string }> {
+  // No TIDEMARK_ADMIN_PASSWORD: a first start that succeeded would print a one-time password.
+  const { TIDEMARK_ADMIN_PASSWORD: _unset, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...inherited, HOST: '127.0.0.1', TIDEMARK_DEMO_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  try {
+    const code = await Promise.race([
+      new Promise<number | null>((r) => child.on('exit', (c) => r(c))),
+      new Promise<string>((r) => setTimeout(() => r('still running after 2 minutes'), 120_000).unref()),
+    ]);
+    return { code, output };
+  } finally {
+    // A server that never exited: its process group (server and worker) must not outlive the test.
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+  }
+}
+
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-server-start-'));
+  tempDirs.push(dir);
+  return dir;
+};
+after(() => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 // Before, the error was logged as an uncaught exception and the server went on without a cockpit,
 // its crawl worker running and the first user's one-time password printed.
 test('a cockpit port in use stops the start with exit code 1 and says which setting to change, before any password or worker', { timeout: 300_000 }, async () => {
-  await ensureNextBuild();
   const taken = createServer();
   await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
   const port = (taken.address() as AddressInfo).port;
-  const dataDir = mkdtempSync(join(tmpdir(), 'tm-port-taken-'));
-  let child: ChildProcess | undefined;
   try {
-    // No TIDEMARK_ADMIN_PASSWORD: a first start that succeeded would print a one-time password.
-    const { TIDEMARK_ADMIN_PASSWORD: _unset, ...inherited } = process.env;
-    child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-      env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const started = child;
-    const code = await Promise.race([
-      new Promise<number | null>((r) => started.on('exit', (c) => r(c))),
-      new Promise<string>((r) => setTimeout(() => r('still running after 2 minutes'), 120_000).unref()),
-    ]);
+    const { code, output } = await startExpectingExit({ PORT: String(port), TIDEMARK_DATA_DIR: tempDir() });
     assert.equal(code, 1, output);
     assert.match(output, new RegExp(`tidemark: the cockpit cannot listen on 127\\.0\\.0\\.1:${port}: another program uses that port .* with PORT=…`));
     assert.doesNotMatch(output, /one-time password|crawl worker|uncaughtException/);
   } finally {
-    // The old server never exited: its process group (server and worker) must not outlive the test.
-    if (child?.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
     taken.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+// Before, a second server on one data folder ran the same crawls into the same WARC files.
+test('a second server on a data folder in use stops with exit code 1 and names the first, before touching the database', { timeout: 300_000 }, async () => {
+  const first = await startCockpit();
+  try {
+    const { code, output } = await startExpectingExit({ PORT: '0', TIDEMARK_DATA_DIR: first.dataDir });
+    assert.equal(code, 1, output);
+    const port = new URL(first.url).port;
+    assert.match(output, new RegExp(`tidemark: .* is in use by the cockpit on port ${port} \\(process ${first.process.pid}, since [^)]+\\): two Tidemark processes on one data folder`));
+    assert.doesNotMatch(output, /applied migrations|crawl worker|tidemark: cockpit on http/);
+  } finally {
+    await first.stop();
+  }
+  // Once the first has stopped, the folder is free.
+  const again = await startCockpit({ TIDEMARK_DATA_DIR: first.dataDir });
+  await again.stop();
 });
