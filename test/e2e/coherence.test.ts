@@ -1,11 +1,14 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser } from 'playwright-core';
 import { signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { groundTruth, startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
 import type { CoherenceCertificate } from '../../worker/coherence';
+import { openSqlite, sqlDate } from '../../worker/store/sqlite';
+import { SIBLING_BATCH } from '../../app/crawls/[id]/coherence/tree-layout';
 
 let cockpit: RunningCockpit | undefined;
 let site: ChangingSite | undefined;
@@ -113,4 +116,35 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   const cert = JSON.parse(readFileSync((await certificate.path())!, 'utf8')) as CoherenceCertificate;
   assert.deepEqual(cert.unchanged.map((p) => p.url), unchanged);
   assert.deepEqual(cert.notCertified.map((p) => p.url).sort(), [...truth].filter(([, s]) => s !== 'unchanged').map(([u]) => u).sort());
+
+  // A capture of 5,000 roots (a seed list, sitemap pages whose parent is unknown) drew 5,000 nodes:
+  // now a batch of them and a "+K more" row, which Enter opens; a search reaches a hidden one.
+  const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+  const wideId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, finishedAt) SELECT icdId, definition, 'Wide', 'finished', finishedAt FROM Crawl WHERE id = ?").run(crawl.id).lastInsertRowid);
+  const now = sqlDate(new Date());
+  const insert = db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText, status) VALUES (?, ?, NULL, 0, 'text/html', ?, '{}', '', 'unchanged')");
+  const seed = (i: number) => `http://seed-${String(i).padStart(4, '0')}.example/`;
+  db.transaction(() => { for (let i = 0; i < 5_000; i++) insert.run(wideId, seed(i), now); })();
+  db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt, finishedAt) VALUES (?, ?, ?, ?)').run(wideId, now, now, now);
+  db.close();
+  await page.goto(`${cockpit.url}/crawls/${wideId}/coherence`);
+  const more = page.getByTestId('tree-more');
+  await more.waitFor();
+  assert.equal(await page.getByTestId('tree-node').count(), SIBLING_BATCH);
+  const svgElements = await chart.locator('*').count();
+  assert.ok(svgElements < 1_000, `${svgElements} SVG elements`);
+  assert.match((await more.textContent())!, /\+4.?900 more/);
+  assert.match(await page.getByTestId('tree-shown').innerText(), /^100 of 5.?000 pages shown/);
+  await node(seed(SIBLING_BATCH - 1)).focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tree-more', 'the keyboard reaches the row');
+  await page.keyboard.press('Enter');
+  await node(seed(2 * SIBLING_BATCH - 1)).waitFor();
+  assert.equal(await focusedUrl(), seed(SIBLING_BATCH), 'the focus goes to the first of the new batch');
+  assert.equal(await page.getByTestId('tree-node').count(), 2 * SIBLING_BATCH);
+  assert.match((await more.textContent())!, /\+4.?800 more/);
+  await page.getByTestId('tree-search').fill('seed-4321');
+  await node(seed(4321)).waitFor();
+  assert.equal(await node(seed(4321)).locator('path').getAttribute('stroke'), '#f97316');
+  assert.match((await more.textContent())!, /\+4.?799 more/);
 });

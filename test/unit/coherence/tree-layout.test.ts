@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDiscoveryTree } from '../../../worker/coherence';
-import { foldedNodes, layoutTree, markerPath, markerRadius, nodeAfterKey, searchMatches, SHOWN_NODES, UNFOLDED_MATCHES } from '../../../app/crawls/[id]/coherence/tree-layout';
+import { foldedNodes, layoutTree, markerPath, markerRadius, moreKey, nodeAfterKey, searchMatches, showMoreSiblings, SHOWN_NODES, SIBLING_BATCH, UNFOLDED_MATCHES, visibleChildren } from '../../../app/crawls/[id]/coherence/tree-layout';
 
 const roots = buildDiscoveryTree([
   { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -107,4 +107,98 @@ test('markers grow with the coherent pages below but never past half a row, so t
   assert.equal(radii[0], 4);
   assert.deepEqual([...radii].sort((a, b) => a - b), radii, `${radii}`);
   assert.equal(new Set(radii).size, radii.length, 'each decade shows');
+});
+
+/** `seeds` roots (seed-0000 … in order), each with `children` pages below it. */
+function wideTree(seeds: number, children = 0, hubChildren = 0) {
+  const pad = (i: number) => String(i).padStart(4, '0');
+  const rows = [];
+  for (let i = 0; i < seeds; i++) {
+    const seed = `http://seed-${pad(i)}.example/`;
+    rows.push({ url: seed, parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 });
+    const n = i === 0 ? hubChildren : children;
+    for (let k = 0; k < n; k++) rows.push({ url: `${seed}p-${pad(k)}`, parentUrl: seed, depth: 1, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 });
+  }
+  return buildDiscoveryTree(rows);
+}
+
+test('a level shows the first SIBLING_BATCH siblings and one "+K more" row for the rest, rows and search matches included', () => {
+  assert.deepEqual(visibleChildren(roots, 1), { shown: [roots[0]], hidden: 0 });
+  const three = roots[0]!.children;
+  assert.deepEqual(visibleChildren(three, 1).shown.map((n) => n.url), ['http://x/a']);
+  assert.equal(visibleChildren(three, 1).hidden, 1);
+  assert.deepEqual(visibleChildren(three, 1, new Set(['http://x/b'])), { shown: three, hidden: 0 }, 'a revealed sibling is shown after the batch');
+
+  // 5,000 seeds (sitemap pages, a seed list) drew 5,000 nodes, each unfolded with its children.
+  const wide = wideTree(5_000, 2);
+  const l = layoutTree(wide, foldedNodes(wide, new Map()));
+  const shownRoots = l.nodes.filter((n) => n.url.endsWith('.example/'));
+  assert.equal(shownRoots.length, SIBLING_BATCH);
+  assert.deepEqual(shownRoots.map((n) => n.url), wide.slice(0, SIBLING_BATCH).map((n) => n.url), 'the first, in order');
+  assert.ok(l.rows.length <= SHOWN_NODES, `${l.rows.length} rows`);
+  assert.deepEqual(l.more.map((m) => [m.url, m.parent, m.hidden, m.next]), [[moreKey(''), '', 4_900, wide[SIBLING_BATCH]!.url]]);
+  assert.equal(l.rows.at(-1)!.url, moreKey(''), 'the "+K more" row comes after the shown siblings and their subtrees');
+  assert.equal(new Set(l.rows.map((r) => `${r.x},${r.y}`)).size, l.rows.length, 'a row of its own');
+
+  // Each "+K more" shows the next batch; what was open stays open, the new siblings come folded.
+  const more = showMoreSiblings(new Map(), '');
+  const l2 = layoutTree(wide, foldedNodes(wide, new Map()), '', more);
+  assert.equal(l2.nodes.filter((n) => n.url.endsWith('.example/')).length, 2 * SIBLING_BATCH);
+  assert.equal(l2.more[0]!.hidden, 4_800);
+  const unfolded = (x: typeof l) => x.nodes.filter((n) => n.childCount && !n.collapsed).map((n) => n.url);
+  assert.ok(unfolded(l).length > 0);
+  assert.deepEqual(unfolded(l2), unfolded(l));
+  assert.ok(l2.nodes.filter((n) => n.url.endsWith('.example/')).slice(SIBLING_BATCH).every((n) => n.collapsed));
+  assert.deepEqual(showMoreSiblings(more, ''), new Map([['', 3 * SIBLING_BATCH]]));
+  const all = layoutTree(wide, foldedNodes(wide, new Map()), '', new Map([['', 5_000]]));
+  assert.equal(all.more.length, 0, 'no row once every sibling shows');
+
+  // A hub page with 5,000 links shows a batch of them when unfolded, not all 5,000.
+  const hub = wideTree(1, 0, 5_000);
+  const h = layoutTree(hub, foldedNodes(hub, new Map()));
+  assert.equal(h.nodes.length, 1 + SIBLING_BATCH);
+  assert.deepEqual(h.more.map((m) => [m.parent, m.hidden]), [[hub[0]!.url, 4_900]]);
+  assert.equal(h.links.length, SIBLING_BATCH + 1, 'the hub links to its shown children and to the row');
+  assert.equal(h.nodes[0]!.childCount, 5_000, 'a page still counts all its children');
+  const folded = layoutTree(hub, foldedNodes(hub, new Map([[hub[0]!.url, true]])));
+  assert.equal(folded.rows.length, 1, 'a folded hub hides its row too');
+});
+
+test('a search reaches a match among hidden siblings, at any depth, and still counts every match', () => {
+  const wide = wideTree(5_000, 0, 0);
+  const folded = foldedNodes(wide, new Map());
+  const l = layoutTree(wide, folded, 'seed-4321');
+  assert.equal(l.matchCount, 1);
+  assert.ok(l.nodes.some((n) => n.url === 'http://seed-4321.example/' && n.matches), 'the hidden root is shown');
+  assert.equal(l.nodes.length, SIBLING_BATCH + 1);
+  assert.equal(l.more[0]!.hidden, 4_899, 'the row counts the others');
+
+  // A match behind two hidden levels: a hidden seed's hidden child.
+  const deep = buildDiscoveryTree([
+    ...Array.from({ length: 300 }, (_, i) => ({ url: `http://seed-${String(i).padStart(4, '0')}.example/`, parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 })),
+    ...Array.from({ length: 250 }, (_, k) => ({ url: `http://seed-0250.example/q-${String(k).padStart(3, '0')}`, parentUrl: 'http://seed-0250.example/', depth: 1, mime: 'text/html', status: 'missing' as const, changeRate: 1 })),
+  ]);
+  const d = layoutTree(deep, foldedNodes(deep, new Map()), 'q-200');
+  assert.deepEqual(d.nodes.filter((n) => n.matches).map((n) => n.url), ['http://seed-0250.example/q-200']);
+  const seed = d.nodes.find((n) => n.url === 'http://seed-0250.example/')!;
+  assert.equal(seed.collapsed, false, 'the way to it unfolds');
+  assert.deepEqual(d.more.map((m) => [m.parent, m.hidden]).sort(), [['', 199], ['http://seed-0250.example/', 149]]);
+  assert.deepEqual(searchMatches(deep, 'q-2', UNFOLDED_MATCHES).first, new Set(Array.from({ length: 50 }, (_, k) => `http://seed-0250.example/q-2${String(k).padStart(2, '0')}`).slice(0, UNFOLDED_MATCHES)));
+  assert.equal(layoutTree(deep, foldedNodes(deep, new Map()), 'q-').matchCount, 250, 'every match counted, shown or not');
+});
+
+test('the keyboard walks onto and past a "+K more" row', () => {
+  const wide = wideTree(150, 0);
+  const l = layoutTree(wide, foldedNodes(wide, new Map()));
+  const lastShown = wide[SIBLING_BATCH - 1]!.url;
+  assert.equal(nodeAfterKey(l.rows, lastShown, 'ArrowDown'), moreKey(''));
+  assert.equal(nodeAfterKey(l.rows, moreKey(''), 'ArrowUp'), lastShown);
+  assert.equal(nodeAfterKey(l.rows, moreKey(''), 'ArrowDown'), null, 'the row is the last');
+  assert.equal(nodeAfterKey(l.rows, wide[0]!.url, 'End'), moreKey(''));
+  assert.equal(nodeAfterKey(l.rows, moreKey(''), 'Home'), wide[0]!.url);
+  // Once it shows the rest, the row's place is taken by the first of the new batch.
+  const after = layoutTree(wide, foldedNodes(wide, new Map()), '', showMoreSiblings(new Map(), ''));
+  assert.equal(l.more[0]!.next, wide[SIBLING_BATCH]!.url);
+  assert.equal(nodeAfterKey(after.rows, lastShown, 'ArrowDown'), l.more[0]!.next);
+  assert.equal(after.more.length, 0);
 });

@@ -3,7 +3,7 @@ import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } 
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
-import { foldedNodes, layoutTree, markerPath, nodeAfterKey, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutNode, type NodeStatus } from './tree-layout';
+import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
 import { PageError } from '../../../components/error-message';
@@ -24,12 +24,15 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const [search, setSearch] = useState('');
   // The archivist's folds and unfolds (URL → folded); the rest of the tree opens as far as SHOWN_NODES allows.
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
+  // How many children each parent shows ('' for the roots), where the archivist asked for more than one batch.
+  const [siblings, setSiblings] = useState<ReadonlyMap<string, number>>(new Map());
   const tree = report.data?.tree;
   const collapsed = useMemo(() => foldedNodes(tree ?? [], toggled), [tree, toggled]);
   if (report.isPending) return <p className="p-6 text-gray-600">Loading the coherence report…</p>;
   if (report.isError) return <PageError error={report.error} />;
   const r = report.data;
   const toggle = (url: string) => setToggled((t) => new Map(t).set(url, !collapsed.has(url)));
+  const showMore = (parent: string) => setSiblings((s) => showMoreSiblings(s, parent));
   return (
     <main className="p-6 space-y-4">
       <header className="flex flex-wrap items-baseline gap-4">
@@ -50,7 +53,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
               </label>
               <Legend />
             </div>
-            <TreeChart tree={r.tree} pages={r.pages} collapsed={collapsed} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} />
+            <TreeChart tree={r.tree} pages={r.pages} collapsed={collapsed} siblings={siblings} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />
           </section>
           <section aria-label="Change rates" className="border rounded p-2">
             <h2 className="font-semibold">Change rates (changes per day)</h2>
@@ -107,31 +110,52 @@ function Legend() {
 
 function TreeChart(props: {
   tree: NonNullable<ReturnType<typeof useCoherenceReport>['data']>['tree'];
-  pages: number; collapsed: ReadonlySet<string>; search: string; selected: string | null;
-  onSelect(url: string): void; onToggle(url: string): void;
+  pages: number; collapsed: ReadonlySet<string>; siblings: ReadonlyMap<string, number>; search: string; selected: string | null;
+  onSelect(url: string): void; onToggle(url: string): void; onMore(parent: string): void;
 }) {
-  const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search), [props.tree, props.collapsed, props.search]);
+  const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search, props.siblings), [props.tree, props.collapsed, props.search, props.siblings]);
   const height = Math.min(Math.max(layout.height + 40, 300), 700);
   const svgRef = useRef<SVGSVGElement>(null);
   const nodeRefs = useRef(new Map<string, SVGGElement>());
+  // The row to focus once the layout has it: the first of the batch a "+K more" row showed.
+  const focusNext = useRef<string | null>(null);
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
   // One tab stop for the whole tree (the node last focused, else the selected one, else the
   // first); the arrow keys move among the nodes, as in a file tree.
   const [focused, setFocused] = useState<string | null>(null);
   const [hasFocus, setHasFocus] = useState(false);
-  const shown = (url: string | null) => url !== null && layout.nodes.some((n) => n.url === url);
-  const tabStop = shown(focused) ? focused : shown(props.selected) ? props.selected : layout.nodes[0]?.url ?? null;
-  const onKey = (n: LaidOutNode, event: KeyboardEvent) => {
-    const expanded = n.childCount > 0 && !n.collapsed;
-    if (event.key === 'Enter' || event.key === ' ') props.onSelect(n.url);
-    else if ((event.key === 'ArrowRight' && n.collapsed) || (event.key === 'ArrowLeft' && expanded)) props.onToggle(n.url);
+  const shown = (url: string | null) => url !== null && layout.rows.some((n) => n.url === url);
+  const tabStop = shown(focused) ? focused : shown(props.selected) ? props.selected : layout.rows[0]?.url ?? null;
+  const showMore = (m: LaidOutMore) => {
+    focusNext.current = m.next;
+    props.onMore(m.parent);
+  };
+  const onKey = (n: LaidOutNode | LaidOutMore, event: KeyboardEvent) => {
+    const enter = event.key === 'Enter' || event.key === ' ';
+    if (n.kind === 'more' && enter) showMore(n);
+    else if (n.kind === 'page' && enter) props.onSelect(n.url);
+    else if (n.kind === 'page' && ((event.key === 'ArrowRight' && n.collapsed) || (event.key === 'ArrowLeft' && n.childCount > 0 && !n.collapsed))) props.onToggle(n.url);
     else {
-      const next = nodeAfterKey(layout.nodes, n.url, event.key);
+      const next = nodeAfterKey(layout.rows, n.url, event.key);
       if (!next) return;
       nodeRefs.current.get(next)?.focus();
     }
     event.preventDefault();
   };
+  const refOf = (url: string) => (el: SVGGElement | null) => {
+    if (el) nodeRefs.current.set(url, el);
+    else nodeRefs.current.delete(url);
+  };
+  useEffect(() => {
+    const next = focusNext.current && nodeRefs.current.get(focusNext.current);
+    if (!next) return;
+    focusNext.current = null;
+    next.focus();
+  }, [layout]);
+  const focusProps = (n: LaidOutNode | LaidOutMore) => ({
+    ref: refOf(n.url), tabIndex: n.url === tabStop ? 0 : -1, onKeyDown: (e: KeyboardEvent) => onKey(n, e),
+    onFocus: () => { setFocused(n.url); setHasFocus(true); }, onBlur: () => setHasFocus(false),
+  });
   useEffect(() => {
     if (!svgRef.current) return;
     const svg = select(svgRef.current);
@@ -146,7 +170,7 @@ function TreeChart(props: {
   return (
     <>
       <p className="px-2 pt-1 text-xs text-gray-600" data-testid="tree-shown">
-        {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it.
+        {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it; a “+K more” row shows {SIBLING_BATCH} more siblings: click it or press Enter.
         {props.search && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}.`}
       </p>
       <svg ref={svgRef} width="100%" height={height} role="tree" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
@@ -157,15 +181,21 @@ function TreeChart(props: {
           {layout.nodes.map((n) => (
             <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer outline-none"
               data-testid="tree-node" data-url={n.url} data-status={n.status} data-collapsed={n.collapsed ? 'true' : 'false'}
-              ref={(el) => { if (el) nodeRefs.current.set(n.url, el); else nodeRefs.current.delete(n.url); }}
-              role="treeitem" tabIndex={n.url === tabStop ? 0 : -1} aria-label={`${n.url}: ${STATUS_LABELS[n.status]}`}
+              role="treeitem" aria-label={`${n.url}: ${STATUS_LABELS[n.status]}`} {...focusProps(n)}
               aria-selected={n.url === props.selected} aria-expanded={n.childCount ? !n.collapsed : undefined}
-              onFocus={() => { setFocused(n.url); setHasFocus(true); }} onBlur={() => setHasFocus(false)} onKeyDown={(e) => onKey(n, e)}
               onClick={() => props.onSelect(n.url)} onDoubleClick={() => props.onToggle(n.url)}>
               {hasFocus && n.url === focused && <circle r={n.r + 5} fill="none" stroke="#2563eb" strokeWidth={2} strokeDasharray="3 2" data-testid="focus-ring" />}
               <path d={markerPath(n.mimeClass, n.r)} fill={STATUS_COLOURS[n.status]} stroke={n.url === props.selected ? '#2563eb' : n.matches ? '#f97316' : '#fff'} strokeWidth={n.url === props.selected || n.matches ? 3 : 1} />
               <title>{`${n.url}\n${STATUS_LABELS[n.status]} · ${n.coherentBelow} coherent below${n.childCount ? ` · ${n.childCount} children${n.collapsed ? ' (collapsed)' : ''}` : ''}`}</title>
               <text x={n.r + 4} dy="0.32em" fontSize={11} fill="#334155">{shortLabel(n.url)}{n.collapsed ? ` (+${n.childCount})` : ''}</text>
+            </g>
+          ))}
+          {layout.more.map((m) => (
+            <g key={m.url} transform={`translate(${m.x},${m.y})`} className="cursor-pointer outline-none" data-testid="tree-more" data-parent={m.parent}
+              role="treeitem" aria-label={`${m.hidden.toLocaleString()} more pages here: show ${Math.min(SIBLING_BATCH, m.hidden)}`} {...focusProps(m)} onClick={() => showMore(m)}>
+              {hasFocus && m.url === focused && <circle r={9} fill="none" stroke="#2563eb" strokeWidth={2} strokeDasharray="3 2" data-testid="focus-ring" />}
+              <circle r={4} fill="#fff" stroke="#64748b" strokeDasharray="2 1" />
+              <text x={8} dy="0.32em" fontSize={11} fill="#2563eb" textDecoration="underline">+{m.hidden.toLocaleString()} more (show {Math.min(SIBLING_BATCH, m.hidden)})</text>
             </g>
           ))}
         </g>

@@ -3,8 +3,9 @@ import type { MimeClass, TreeNode } from '../../../../worker/coherence/coherence
 
 /**
  * Layout of the coherence view's discovery tree (pure: d3 computes, React draws). A virtual root
- * holds the capture's roots; collapsed nodes hide their subtrees; the node radius grows with the
- * number of coherent pages below.
+ * holds the capture's roots; collapsed nodes hide their subtrees; a level shows a batch of its
+ * siblings and a "+K more" row for the rest; the node radius grows with the number of coherent
+ * pages below.
  */
 
 export type NodeStatus = TreeNode['status'];
@@ -25,7 +26,9 @@ export const STATUS_LABELS: Record<NodeStatus, string> = {
   pending: 'not revisited yet',
 };
 
+/** A page of the capture, placed. */
 export interface LaidOutNode {
+  kind: 'page';
   url: string;
   status: NodeStatus;
   mimeClass: MimeClass;
@@ -38,14 +41,34 @@ export interface LaidOutNode {
   matches: boolean;
 }
 
+/** The "+K more" row after the shown children of `parent` ('' for the roots): showing it shows the next batch. */
+export interface LaidOutMore {
+  kind: 'more';
+  /** The row's key (moreKey(parent)), in the place of a page's URL. */
+  url: string;
+  parent: string;
+  /** Siblings it stands for (not shown). */
+  hidden: number;
+  /** The first sibling the next batch shows. */
+  next: string;
+  x: number;
+  y: number;
+}
+
+export type TreeRow = LaidOutNode | LaidOutMore;
+
 export interface LaidOutLink {
   source: { x: number; y: number };
   target: { x: number; y: number };
 }
 
 export interface TreeLayout {
-  /** In tree order: each node before its children, siblings in order. */
+  /** Pages and "+K more" rows in tree order: each node before its children, siblings in order. */
+  rows: TreeRow[];
+  /** The shown pages, in tree order. */
   nodes: LaidOutNode[];
+  /** The "+K more" rows, in tree order. */
+  more: LaidOutMore[];
   links: LaidOutLink[];
   width: number;
   height: number;
@@ -56,6 +79,7 @@ export interface TreeLayout {
 interface Shown {
   url: string;
   node?: TreeNode;
+  more?: { parent: string; hidden: number; next: string };
   children: Shown[];
 }
 
@@ -65,88 +89,145 @@ interface Shown {
  */
 export const SHOWN_NODES = 300;
 
+/**
+ * Most siblings a level shows until the archivist asks for more, and how many more each "+K more"
+ * row shows. Folding bounded the depth but not the width: a capture with 5,000 roots (seeds,
+ * sitemap pages whose parent is unknown), or a hub page with 5,000 links, drew all 5,000 siblings.
+ */
+export const SIBLING_BATCH = 100;
+
 /** Most search matches whose way from the root a search unfolds (every match is counted). */
 export const UNFOLDED_MATCHES = 20;
 
+/** The key of the "+K more" row under `parent` ('' for the roots): no URL has a space. */
+export function moreKey(parent: string): string {
+  return `more ${parent}`;
+}
+
+/** How many children of `parent` ('' for the roots) are shown: the archivist's choice (`siblings`) or one batch. */
+export function siblingLimit(siblings: ReadonlyMap<string, number>, parent: string): number {
+  return siblings.get(parent) ?? SIBLING_BATCH;
+}
+
+/** `siblings` with one more batch of `parent`'s children shown (what its "+K more" row does). */
+export function showMoreSiblings(siblings: ReadonlyMap<string, number>, parent: string): Map<string, number> {
+  return new Map(siblings).set(parent, siblingLimit(siblings, parent) + SIBLING_BATCH);
+}
+
+/**
+ * The children a level shows: the first `limit`, then, in order, any later ones in `reveal` (search
+ * matches and the ways to them); `hidden` counts the rest, which a "+K more" row stands for.
+ */
+export function visibleChildren(children: readonly TreeNode[], limit: number, reveal?: ReadonlySet<string>): { shown: TreeNode[]; hidden: number } {
+  if (children.length <= limit) return { shown: [...children], hidden: 0 };
+  const shown = children.slice(0, limit);
+  if (reveal?.size) for (let i = limit; i < children.length; i++) if (reveal.has(children[i]!.url)) shown.push(children[i]!);
+  return { shown, hidden: children.length - shown.length };
+}
+
 /**
  * The folded nodes (those with children that are not shown): breadth first from the roots, a shown
- * node is unfolded while its children fit within `budget` shown nodes; the archivist's own folds
- * and unfolds (`toggled`: URL → folded) come first. Every node below stays folded, so unfolding one
- * shows its children, not its whole subtree.
+ * node is unfolded while its shown children (the first SIBLING_BATCH, and a "+K more" row for the
+ * rest) fit within `budget` rows; the archivist's own folds and unfolds (`toggled`: URL → folded)
+ * come first. Every node below stays folded, so unfolding one shows its children, not its whole
+ * subtree. Siblings the archivist shows with a "+K more" row open folded and take none of the
+ * budget, so asking for more of one level does not fold what is open elsewhere.
  */
 export function foldedNodes(roots: readonly TreeNode[], toggled: ReadonlyMap<string, boolean>, budget = SHOWN_NODES): Set<string> {
   const folded = new Set<string>();
-  let shown = roots.length;
-  const queue = roots.map((node) => ({ node, visible: true }));
+  const rowsOf = (count: number) => (count > SIBLING_BATCH ? SIBLING_BATCH + 1 : count);
+  let shown = rowsOf(roots.length);
+  const queue = roots.map((node, i) => ({ node, visible: i < SIBLING_BATCH }));
   for (let i = 0; i < queue.length; i++) {
     const { node, visible } = queue[i]!;
     if (!node.children.length) continue;
-    const fold = toggled.get(node.url) ?? !(visible && shown + node.children.length <= budget);
+    const rows = rowsOf(node.children.length);
+    const fold = toggled.get(node.url) ?? !(visible && shown + rows <= budget);
     if (fold) folded.add(node.url);
-    else if (visible) shown += node.children.length;
-    for (const child of node.children) queue.push({ node: child, visible: visible && !fold });
+    else if (visible) shown += rows;
+    node.children.forEach((child, k) => queue.push({ node: child, visible: visible && !fold && k < SIBLING_BATCH }));
   }
   return folded;
 }
 
 /**
- * Nodes whose URL contains the search text: how many, and the URLs on the way to the first `limit`
- * of them in tree order (the nodes a search unfolds).
+ * Nodes whose URL contains the search text: how many, the first `limit` of them in tree order
+ * (`first`), and the URLs on the way to those (`open`: the nodes a search unfolds).
  */
-export function searchMatches(roots: readonly TreeNode[], search: string, limit = Infinity): { count: number; open: Set<string> } {
+export function searchMatches(roots: readonly TreeNode[], search: string, limit = Infinity): { count: number; open: Set<string>; first: Set<string> } {
   const open = new Set<string>();
+  const first = new Set<string>();
   let count = 0;
-  if (!search) return { count, open };
+  if (!search) return { count, open, first };
   const path: string[] = [];
   const visit = (n: TreeNode): void => {
-    if (n.url.includes(search) && count++ < limit) for (const u of path) open.add(u);
+    if (n.url.includes(search) && count++ < limit) {
+      first.add(n.url);
+      for (const u of path) open.add(u);
+    }
     path.push(n.url);
     for (const c of n.children) visit(c);
     path.pop();
   };
   for (const r of roots) visit(r);
-  return { count, open };
+  return { count, open, first };
 }
 
 /**
  * Positions for the visible nodes: a horizontal tidy tree, `rowHeight` px between siblings and
  * `columnWidth` px per depth. Collapsed nodes (unless on the way to one of the first
- * UNFOLDED_MATCHES search matches) hide their children.
+ * UNFOLDED_MATCHES search matches) hide their children; each level shows its first
+ * `siblingLimit(siblings, parent)` children, those matches and the ways to them, and a "+K more"
+ * row for the rest.
  */
-export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<string>, search = '', rowHeight = 22, columnWidth = 180): TreeLayout {
-  const { count: matchCount, open: forcedOpen } = searchMatches(roots, search, UNFOLDED_MATCHES);
-  const shown = (n: TreeNode): Shown => ({ url: n.url, node: n, children: collapsed.has(n.url) && !forcedOpen.has(n.url) ? [] : n.children.map(shown) });
-  const root = hierarchy<Shown>({ url: '', children: roots.map(shown) });
+export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<string>, search = '', siblings: ReadonlyMap<string, number> = new Map(), rowHeight = 22, columnWidth = 180): TreeLayout {
+  const { count: matchCount, open: forcedOpen, first } = searchMatches(roots, search, UNFOLDED_MATCHES);
+  const reveal = new Set([...forcedOpen, ...first]);
+  const level = (parent: string, children: readonly TreeNode[]): Shown[] => {
+    const limit = siblingLimit(siblings, parent);
+    const { shown, hidden } = visibleChildren(children, limit, reveal);
+    const out = shown.map(place);
+    if (hidden) out.push({ url: moreKey(parent), more: { parent, hidden, next: children[limit]!.url }, children: [] });
+    return out;
+  };
+  const place = (n: TreeNode): Shown => ({ url: n.url, node: n, children: collapsed.has(n.url) && !forcedOpen.has(n.url) ? [] : level(n.url, n.children) });
+  const root = hierarchy<Shown>({ url: '', children: level('', roots) });
   const laid = tree<Shown>().nodeSize([rowHeight, columnWidth])(root);
-  const nodes: LaidOutNode[] = [];
+  const rows: TreeRow[] = [];
   const links: LaidOutLink[] = [];
   let minX = Infinity;
   let maxX = -Infinity;
   let maxY = 0;
   // Tree order (parents before children, siblings in order): the keyboard walks it (nodeAfterKey).
   laid.eachBefore((d) => {
-    if (!d.data.node) return;
-    const n = d.data.node;
+    if (!d.parent) return;
     // d3's tree is vertical: x across siblings, y down the depth; we draw it left to right.
     const x = d.y - columnWidth;
     const y = d.x;
     minX = Math.min(minX, y);
     maxX = Math.max(maxX, y);
     maxY = Math.max(maxY, x);
-    nodes.push({
-      url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y,
-      r: markerRadius(n.coherentBelow, rowHeight), childCount: n.children.length,
-      collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
-    });
-    if (d.parent?.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
+    const { node: n, more } = d.data;
+    if (more) rows.push({ kind: 'more', url: d.data.url, ...more, x, y });
+    else if (n) {
+      rows.push({
+        kind: 'page', url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y,
+        r: markerRadius(n.coherentBelow, rowHeight), childCount: n.children.length,
+        collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
+      });
+    }
+    if (d.parent.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
   });
   const shift = Number.isFinite(minX) ? -minX + rowHeight : 0;
-  for (const n of nodes) n.y += shift;
+  for (const n of rows) n.y += shift;
   for (const l of links) {
     l.source.y += shift;
     l.target.y += shift;
   }
-  return { nodes, links, width: maxY + columnWidth, height: (Number.isFinite(maxX) ? maxX - minX : 0) + 2 * rowHeight, matchCount };
+  return {
+    rows, nodes: rows.filter((r) => r.kind === 'page'), more: rows.filter((r) => r.kind === 'more'), links,
+    width: maxY + columnWidth, height: (Number.isFinite(maxX) ? maxX - minX : 0) + 2 * rowHeight, matchCount,
+  };
 }
 
 /**
@@ -166,12 +247,12 @@ export function markerPath(mimeClass: MimeClass, r: number): string {
 }
 
 /**
- * Where a key moves the keyboard focus among the shown nodes (`nodes` in tree order, as
- * layoutTree gives them), as in a file tree: ArrowDown / ArrowUp to the next / previous node,
- * Home / End to the first / last. Null for other keys, past either end, or when nothing is shown.
- * From no node (`url` null or hidden by a collapse) any move starts at the first.
+ * Where a key moves the keyboard focus among the shown rows (`nodes` in tree order, as
+ * layoutTree's `rows`, "+K more" rows included), as in a file tree: ArrowDown / ArrowUp to the
+ * next / previous row, Home / End to the first / last. Null for other keys, past either end, or
+ * when nothing is shown. From no row (`url` null or hidden by a collapse) any move starts at the first.
  */
-export function nodeAfterKey(nodes: readonly LaidOutNode[], url: string | null, key: string): string | null {
+export function nodeAfterKey(nodes: readonly { url: string }[], url: string | null, key: string): string | null {
   if (!nodes.length || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(key)) return null;
   const at = nodes.findIndex((n) => n.url === url);
   if (key === 'Home' || at < 0) return nodes[0]!.url;
