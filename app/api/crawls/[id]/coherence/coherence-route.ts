@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { PrismaClient } from '../../../../../worker/store/prisma';
 import { apiRoute } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
@@ -8,6 +9,8 @@ import { crawlWarcDir } from '../../../../../worker/store/data-layout';
 export interface CoherenceRouteContext {
   crawlId: number;
   request: Request;
+  /** The SQLite driver, for the reads of every page of a capture (see coherenceReport). */
+  db: Database.Database;
   prisma: PrismaClient;
   /** Where the crawl's WARC files and certificate are. */
   warcDir: string;
@@ -15,8 +18,8 @@ export interface CoherenceRouteContext {
 
 /** A GET handler under `/api/crawls/:id/coherence` [view]: the common wrapper plus a crawl lookup. */
 export function coherenceRoute(handler: (ctx: CoherenceRouteContext) => Promise<unknown>) {
-  return apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
+  return apiRoute<{ id: string }>('view', async ({ req, params, db, prisma }) => {
     const crawlId = await existingCrawlId(prisma, params.id);
-    return handler({ crawlId, request: req, prisma, warcDir: crawlWarcDir(services().env.dataDir, crawlId) });
+    return handler({ crawlId, request: req, db, prisma, warcDir: crawlWarcDir(services().env.dataDir, crawlId) });
   });
 }
