@@ -22,13 +22,17 @@ export interface CoherenceReport {
 export const CERTIFICATE_NAME = 'coherence-certificate.json';
 
 /**
- * The columns the tree, the histogram and GraphML need, in visit order, through the SQLite driver:
- * for 100,000 pages the report took 1.1–1.8 s with Prisma's findMany of the same columns, 0.84–0.93 s
- * with the driver.
+ * The columns the tree, the histogram and GraphML need, in visit order, through the SQLite driver
+ * and from the index CoherencePage_tree_idx alone (the table's rows hold kilobytes of text): for
+ * 100,000 pages the report took 1.1–1.8 s with Prisma's findMany of the same columns, 0.73–0.94 s
+ * with the driver, 0.39–0.47 s with the index.
  */
 function pageRows(db: Database.Database, crawlId: number): CoherencePageRow[] {
-  return db.prepare('SELECT url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id').all(crawlId) as CoherencePageRow[];
+  return db.prepare(PAGE_ROWS_SQL).all(crawlId) as CoherencePageRow[];
 }
+
+/** pageRows' query (exported for the test that it reads the index only). */
+export const PAGE_ROWS_SQL = 'SELECT url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id';
 
 const isoOf = (stored: string | number) => new Date(stored).toISOString();
 

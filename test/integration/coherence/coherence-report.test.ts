@@ -1,0 +1,54 @@
+/**
+ * The coherence report over a real SQLite database (made by the migrator, written by the crawl's
+ * CoherenceStore): what it reads and what it says.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { applyMigrations } from '../../../worker/store/migrator';
+import { CoherenceStore } from '../../../worker/crawler/coherence-store';
+import { coherenceReport, PAGE_ROWS_SQL } from '../../../worker/coherence/coherence-report';
+import type { PageFingerprint } from '../../../worker/coherence';
+
+function database() {
+  const db = openSqlite(':memory:');
+  applyMigrations(db, resolve('prisma/migrations'));
+  return db;
+}
+
+const fingerprint = (text: string): PageFingerprint => ({
+  status: 200, etag: null, lastModified: null, payloadDigest: 'sha1:X', textDigest: text, sketch: [1, 2, 3], outLinks: [], contentTimestamp: null, fetchedAt: Date.parse('2026-11-25T08:00:00Z'),
+});
+
+/** A capture of a seed and `children` pages under it, the first `revisited` of all revisited unchanged. */
+function capture(db: ReturnType<typeof database>, crawlId: number, children: number, revisited: number): CoherenceStore {
+  const store = new CoherenceStore(db, crawlId);
+  const urls = ['http://quay.test/', ...Array.from({ length: children }, (_, i) => `http://quay.test/p${i}`)];
+  for (const url of urls) store.recordVisit({ url, parentUrl: url.endsWith('/') ? null : 'http://quay.test/', depth: url.endsWith('/') ? 0 : 1, mime: 'text/html', fingerprint: fingerprint(url), text: 'words '.repeat(2_000) });
+  store.startRun(Date.parse('2026-11-25T09:00:00Z'));
+  for (const url of urls.slice(0, revisited)) {
+    store.recordRevisit(url, { at: Date.parse('2026-11-25T10:00:00Z'), fingerprint: fingerprint(url), text: 'words', changeRate: 0.5,
+      verdict: { status: 'unchanged', evidence: 'payload-digest', similarity: 1, linksAdded: [], linksRemoved: [], validatorsInconsistent: false } });
+  }
+  return store;
+}
+
+test('the report reads the pages from the tree index only, never the rows with their texts', () => {
+  const db = database();
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${PAGE_ROWS_SQL}`).all(1) as { detail: string }[]).map((r) => r.detail).join('; ');
+  assert.match(plan, /USING COVERING INDEX CoherencePage_tree_idx/);
+  assert.doesNotMatch(plan, /TEMP B-TREE/, 'in visit order without a sort');
+  capture(db, 1, 30, 11);
+  capture(db, 2, 5, 0);
+  const report = coherenceReport(db, 1, '/nonexistent');
+  assert.equal(report.pages, 31);
+  assert.equal(report.revisited, 11);
+  assert.equal(report.tree.length, 1);
+  assert.equal(report.tree[0]!.children.length, 30);
+  assert.equal(report.tree[0]!.coherentBelow, 11);
+  assert.equal(report.histogram.reduce((s, b) => s + b.count, 0), 11);
+  assert.deepEqual(report.run, { referenceTime: '2026-11-25T09:00:00.000Z', startedAt: report.run!.startedAt, finishedAt: null });
+  assert.equal(report.certificateAvailable, false);
+  db.close();
+});
