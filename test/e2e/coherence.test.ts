@@ -1,28 +1,41 @@
-import { test, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { ApiClient } from '../support/api-client';
 import { signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { groundTruth, startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
 import type { CoherenceCertificate } from '../../worker/coherence';
 import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { SIBLING_BATCH } from '../../app/crawls/[id]/coherence/tree-layout';
 
-let cockpit: RunningCockpit | undefined;
+let cockpit: RunningCockpit;
+let api: ApiClient;
+let browser: Browser;
 let site: ChangingSite | undefined;
-let browser: Browser | undefined;
+before(async () => {
+  cockpit = await startCockpit();
+  api = await signedInAdmin(cockpit);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+});
 after(async () => {
   await browser?.close();
   await cockpit?.stop();
   await site?.close();
 });
 
+/** A tab signed in as the admin. */
+async function signedInPage(): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const [name, value] = api.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: cockpit.url }]);
+  return context.newPage();
+}
+
 test('the coherence view of a finished visit–revisit crawl shows the changed and removed pages; GraphML and certificate download', async () => {
   site = await startChangingSite();
-  cockpit = await startCockpit();
-  const api = await signedInAdmin(cockpit);
   const icd = await api.json<{ id: number }>('POST', '/api/icds', {
     name: 'Changing harbour site',
     seeds: [`${site.origin}/`],
@@ -42,11 +55,7 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   assert.equal(truth.get(removed), 'missing');
   assert.equal(truth.get(linksChanged), 'links-changed');
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const context = await browser.newContext({ acceptDownloads: true });
-  const [name, value] = api.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: cockpit.url }]);
-  const page = await context.newPage();
+  const page = await signedInPage();
   await page.goto(`${cockpit.url}/crawls/${crawl.id}/coherence`);
 
   // Every page of the site is a node with its status; the red and the black ones are the changed and removed pages.
@@ -116,18 +125,24 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   const cert = JSON.parse(readFileSync((await certificate.path())!, 'utf8')) as CoherenceCertificate;
   assert.deepEqual(cert.unchanged.map((p) => p.url), unchanged);
   assert.deepEqual(cert.notCertified.map((p) => p.url).sort(), [...truth].filter(([, s]) => s !== 'unchanged').map(([u]) => u).sort());
+});
 
-  // A capture of 5,000 roots (a seed list, sitemap pages whose parent is unknown) drew 5,000 nodes:
-  // now a batch of them and a "+K more" row, which Enter opens; a search reaches a hidden one.
+test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search reaches a hidden one; polls of an unchanged report are answered 304', async () => {
+  // 5,000 roots (a seed list, sitemap pages whose parent is unknown) drew 5,000 nodes.
+  const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Wide capture', seeds: ['http://seed-0000.example/'], coherence: { mode: 'visit-revisit' } });
   const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
-  const wideId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, finishedAt) SELECT icdId, definition, 'Wide', 'finished', finishedAt FROM Crawl WHERE id = ?").run(crawl.id).lastInsertRowid);
+  const wideId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status) SELECT id, definition, name, 'stopped' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
   const now = sqlDate(new Date());
   const insert = db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText, status) VALUES (?, ?, NULL, 0, 'text/html', ?, '{}', '', 'unchanged')");
   const seed = (i: number) => `http://seed-${String(i).padStart(4, '0')}.example/`;
   db.transaction(() => { for (let i = 0; i < 5_000; i++) insert.run(wideId, seed(i), now); })();
-  db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt, finishedAt) VALUES (?, ?, ?, ?)').run(wideId, now, now, now);
+  // The revisit pass still runs: the view asks again, and the server answers 304 while nothing changes.
+  db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt) VALUES (?, ?, ?)').run(wideId, now, now);
   db.close();
+  const page = await signedInPage();
   await page.goto(`${cockpit.url}/crawls/${wideId}/coherence`);
+  const chart = page.locator('svg[aria-label="Discovery tree coloured by coherence status"]');
+  const node = (url: string) => page.locator(`[data-testid="tree-node"][data-url="${url}"]`);
   const more = page.getByTestId('tree-more');
   await more.waitFor();
   assert.equal(await page.getByTestId('tree-node').count(), SIBLING_BATCH);
@@ -140,9 +155,13 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tree-more', 'the keyboard reaches the row');
   await page.keyboard.press('Enter');
   await node(seed(2 * SIBLING_BATCH - 1)).waitFor();
-  assert.equal(await focusedUrl(), seed(SIBLING_BATCH), 'the focus goes to the first of the new batch');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-url')), seed(SIBLING_BATCH), 'the focus goes to the first of the new batch');
   assert.equal(await page.getByTestId('tree-node').count(), 2 * SIBLING_BATCH);
   assert.match((await more.textContent())!, /\+4.?800 more/);
+  const reportUrl = `${cockpit.url}/api/crawls/${wideId}/coherence`;
+  const poll = await page.waitForResponse((r) => r.url() === reportUrl && r.status() === 304, { timeout: 15_000 });
+  assert.match((await poll.request().headerValue('if-none-match'))!, /^"5000-5000-\d+-\d+-0-0"$/);
+  assert.equal(await page.getByTestId('tree-node').count(), 2 * SIBLING_BATCH, 'the view as it was');
   await page.getByTestId('tree-search').fill('seed-4321');
   await node(seed(4321)).waitFor();
   assert.equal(await node(seed(4321)).locator('path').getAttribute('stroke'), '#f97316');

@@ -17,6 +17,8 @@ export interface CoherenceReport {
   tree: TreeNode[];
   histogram: HistogramBin[];
   certificateAvailable: boolean;
+  /** Changes whenever the report does (see coherenceVersion): the route's ETag. */
+  version: string;
 }
 
 export const CERTIFICATE_NAME = 'coherence-certificate.json';
@@ -36,26 +38,53 @@ export const PAGE_ROWS_SQL = 'SELECT url, parentUrl, depth, mime, status, change
 
 const isoOf = (stored: string | number) => new Date(stored).toISOString();
 
+interface RunRow {
+  referenceTime: string;
+  startedAt: string;
+  finishedAt: string | null;
+  summary: string | null;
+}
+
+/** What says whether a report changed: the run, the certificate and three counts (from an index, in milliseconds). */
+function reportState(db: Database.Database, crawlId: number, warcDir: string) {
+  const run = db.prepare('SELECT referenceTime, startedAt, finishedAt, summary FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as RunRow | undefined;
+  const counts = db.prepare('SELECT COUNT(*) AS pages, COUNT(status) AS revisited, COALESCE(MAX(id), 0) AS last FROM CoherencePage WHERE crawlId = ?').get(crawlId) as
+    { pages: number; revisited: number; last: number };
+  const certificateAvailable = existsSync(join(warcDir, CERTIFICATE_NAME));
+  // A page's row changes when it is visited (a new row: pages and last move) or revisited (once:
+  // revisited moves). A visit fetched again after a crash replaces its row in place and moves none;
+  // that shows with the next page visited or revisited, at the latest when the run finishes (once,
+  // as it starts once; the certificate is written then).
+  const version = [counts.pages, counts.revisited, counts.last, run ? new Date(run.startedAt).getTime() : 0, run?.finishedAt ? new Date(run.finishedAt).getTime() : 0, certificateAvailable ? 1 : 0].join('-');
+  return { run, counts, certificateAvailable, version };
+}
+
+/**
+ * The version of a crawl's coherence report without building it (a few milliseconds for 100,000
+ * pages, against 0.4 s for the report): the cockpit asks again every few seconds while the passes
+ * run, and an unchanged report is answered with a 304.
+ */
+export function coherenceVersion(db: Database.Database, crawlId: number, warcDir: string): string {
+  return db.transaction(() => reportState(db, crawlId, warcDir).version)();
+}
+
 /**
  * Summary, discovery tree and change-rate histogram of a crawl's visit–revisit capture. The run and
- * the pages are read in one transaction, so they agree while the worker writes.
+ * the pages are read in one transaction, so they agree with each other and with `version` while the
+ * worker writes.
  */
 export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
-  const read = db.transaction(() => ({
-    run: db.prepare('SELECT referenceTime, startedAt, finishedAt, summary FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as
-      { referenceTime: string; startedAt: string; finishedAt: string | null; summary: string | null } | undefined,
-    rows: pageRows(db, crawlId),
-  }));
-  const { run, rows } = read();
+  const { run, counts, certificateAvailable, version, rows } = db.transaction(() => ({ ...reportState(db, crawlId, warcDir), rows: pageRows(db, crawlId) }))();
   return {
     crawlId,
     run: run ? { referenceTime: isoOf(run.referenceTime), startedAt: isoOf(run.startedAt), finishedAt: run.finishedAt === null ? null : isoOf(run.finishedAt) } : null,
     summary: run?.summary ? (JSON.parse(run.summary) as CoherenceSummary) : null,
-    pages: rows.length,
-    revisited: rows.filter((r) => r.status !== null).length,
+    pages: counts.pages,
+    revisited: counts.revisited,
     tree: buildDiscoveryTree(rows),
     histogram: rateHistogram(rows.filter((r) => r.changeRate !== null).map((r) => r.changeRate!)),
-    certificateAvailable: existsSync(join(warcDir, CERTIFICATE_NAME)),
+    certificateAvailable,
+    version,
   };
 }
 

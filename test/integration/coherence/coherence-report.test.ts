@@ -4,12 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { applyMigrations } from '../../../worker/store/migrator';
 import { CoherenceStore } from '../../../worker/crawler/coherence-store';
-import { coherenceReport, PAGE_ROWS_SQL } from '../../../worker/coherence/coherence-report';
-import type { PageFingerprint } from '../../../worker/coherence';
+import { CERTIFICATE_NAME, coherenceReport, coherenceVersion, PAGE_ROWS_SQL } from '../../../worker/coherence/coherence-report';
+import type { CoherenceSummary, PageFingerprint } from '../../../worker/coherence';
 
 function database() {
   const db = openSqlite(':memory:');
@@ -50,5 +52,39 @@ test('the report reads the pages from the tree index only, never the rows with t
   assert.equal(report.histogram.reduce((s, b) => s + b.count, 0), 11);
   assert.deepEqual(report.run, { referenceTime: '2026-11-25T09:00:00.000Z', startedAt: report.run!.startedAt, finishedAt: null });
   assert.equal(report.certificateAvailable, false);
+  db.close();
+});
+
+test('the report\'s version changes with every write that changes the report, and only then', () => {
+  const db = database();
+  const warcDir = mkdtempSync(join(tmpdir(), 'tm-coherence-version-'));
+  const versions: string[] = [];
+  const step = (what: string) => {
+    const version = coherenceVersion(db, 1, warcDir);
+    assert.equal(coherenceReport(db, 1, warcDir).version, version, `${what}: the report carries the version it was read at`);
+    assert.ok(!versions.includes(version), `${what}: a new version (${version})`);
+    versions.push(version);
+  };
+  step('no capture yet');
+  const store = new CoherenceStore(db, 1);
+  store.recordVisit({ url: 'http://quay.test/', parentUrl: null, depth: 0, mime: 'text/html', fingerprint: fingerprint('a'), text: 'a' });
+  step('a page visited');
+  store.recordVisit({ url: 'http://quay.test/b', parentUrl: 'http://quay.test/', depth: 1, mime: 'text/html', fingerprint: fingerprint('b'), text: 'b' });
+  step('another');
+  assert.equal(coherenceVersion(db, 1, warcDir), versions.at(-1), 'nothing written: the same version');
+  capture(db, 2, 3, 2);
+  assert.equal(coherenceVersion(db, 1, warcDir), versions.at(-1), 'another crawl\'s pages do not count');
+  store.startRun(Date.parse('2026-11-25T09:00:00Z'));
+  step('the revisit pass started');
+  const unchanged = { status: 'unchanged' as const, evidence: 'payload-digest' as const, similarity: 1, linksAdded: [], linksRemoved: [], validatorsInconsistent: false };
+  store.recordRevisit('http://quay.test/b', { at: Date.parse('2026-11-25T10:00:00Z'), fingerprint: fingerprint('b'), text: 'b', changeRate: 0, verdict: unchanged });
+  step('a page revisited');
+  store.recordRevisit('http://quay.test/', { at: Date.parse('2026-11-25T10:00:01Z'), fingerprint: null, text: null, changeRate: 1, verdict: { ...unchanged, status: 'missing', evidence: 'gone' } });
+  step('the other');
+  writeFileSync(join(warcDir, CERTIFICATE_NAME), '{}');
+  step('the certificate written');
+  store.finishRun({ coherence: 0.5 } as CoherenceSummary);
+  step('the run finished');
+  assert.equal(coherenceReport(db, 1, warcDir).revisited, 2);
   db.close();
 });

@@ -56,7 +56,19 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.equal((await call(report, 'abc')).status, 404);
   assert.equal((await call(report, '99')).status, 404);
 
-  const r = (await (await call(report, '1')).json()) as CoherenceReport;
+  const first = await call(report, '1');
+  const r = (await first.json()) as CoherenceReport;
+  assert.equal(first.headers.get('etag'), `"${r.version}"`);
+  // Asked again with its version, an unchanged report is a 304 without a body; with another, the report.
+  const again = (etag: string) => report.GET(new Request('http://127.0.0.1/api/crawls/1/coherence', { headers: { cookie, 'if-none-match': etag } }), { params: Promise.resolve({ id: '1' }) });
+  const notModified = await again(`"${r.version}"`);
+  assert.equal(notModified.status, 304);
+  assert.equal(await notModified.text(), '');
+  assert.equal(notModified.headers.get('etag'), `"${r.version}"`);
+  assert.equal((await again(`"stale", "${r.version}"`)).status, 304, 'one of several');
+  const changed = await again('"0-0-0-0-0-0"');
+  assert.equal(changed.status, 200);
+  assert.deepEqual(await changed.json(), r);
   assert.equal(r.pages, truth.size);
   assert.equal(r.revisited, truth.size);
   assert.equal(r.certificateAvailable, true);

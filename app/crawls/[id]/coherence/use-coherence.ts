@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { CoherenceReport, CoherencePageDetail } from '../../../../worker/coherence/coherence-report';
-import { api } from '../../../lib/client/api';
+import { api, apiIfChanged } from '../../../lib/client/api';
 
 /**
  * React Query hooks for the coherence view, one per resource, with structured keys; through `api`
@@ -15,10 +15,29 @@ export const coherenceKeys = {
 export function useCoherenceReport(crawlId: number) {
   return useQuery({
     queryKey: coherenceKeys.report(crawlId),
-    queryFn: () => api<CoherenceReport>('GET', `/api/crawls/${crawlId}/coherence`),
-    // While the revisit pass runs the report changes; socket events also invalidate it.
-    refetchInterval: (q) => (q.state.data && !q.state.data.run?.finishedAt ? 3000 : false),
+    queryFn: ({ client, queryKey }) => readCoherenceReport(crawlId, client.getQueryData<CoherenceReport>(queryKey)),
+    // While the passes run the report changes; socket events also invalidate it.
+    refetchInterval: (q) => reportPollMs(q.state.data),
   });
+}
+
+/**
+ * The report, downloaded again only if it changed since `previous` (the route answers 304 to the
+ * version it has): for 100,000 pages a 12 MB body and 0.4 s on the server.
+ */
+export async function readCoherenceReport(crawlId: number, previous: CoherenceReport | undefined): Promise<CoherenceReport> {
+  const changed = await apiIfChanged<CoherenceReport>(`/api/crawls/${crawlId}/coherence`, previous && `"${previous.version}"`);
+  return changed ?? previous!;
+}
+
+/**
+ * How long the view waits before asking for the report again: never once the run has finished;
+ * while the passes run, 3 s and one more per 10,000 pages (13 s for 100,000), since during the
+ * passes nearly every read finds a changed report and the whole of it comes again.
+ */
+export function reportPollMs(report: Pick<CoherenceReport, 'pages' | 'run'> | undefined): number | false {
+  if (!report || report.run?.finishedAt) return false;
+  return 3000 + Math.round(report.pages / 10);
 }
 
 export function useCoherencePage(crawlId: number, url: string | null) {
