@@ -13,6 +13,7 @@ import { runCheck } from './check';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
 import { boundRegExpBacktracking } from '../process/bounded-regexp';
 import { holdDataLock } from '../store/data-lock';
+import { isStorageFailure } from '../store/storage-failure';
 
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
 export const CLI_WACZ_NAME = 'crawl.wacz';
@@ -160,8 +161,13 @@ export async function main(argv: string[]): Promise<number> {
   const outcome = await engine.run();
   progress?.stop();
   const stats = engine.stats();
-  db.prepare('UPDATE Crawl SET status = ?, stats = ?, finishedAt = ? WHERE id = ?').run(
-    outcome === 'finished' ? 'finished' : 'paused', JSON.stringify(stats), sqlDate(new Date()), crawlId);
+  try {
+    db.prepare('UPDATE Crawl SET status = ?, stats = ?, finishedAt = ? WHERE id = ?').run(
+      outcome === 'finished' ? 'finished' : 'paused', JSON.stringify(stats), sqlDate(new Date()), crawlId);
+  } catch (err) {
+    // A full disk: the crawl's state is in its frontier already, and the next run resumes from it.
+    if (!isStorageFailure(err)) throw err;
+  }
   const durationS = (Date.now() - started) / 1000;
   // Packaged only when finished: a paused crawl resumes, and its package would be partial.
   if (cmd.wacz && outcome === 'finished' && !cmd.json) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');
@@ -178,11 +184,13 @@ export async function main(argv: string[]): Promise<number> {
     durationSeconds: Number(durationS.toFixed(3)),
     pagesPerSecond: Number(((stats.fetched - fetchedBefore) / Math.max(durationS, 1e-3)).toFixed(1)),
     out,
+    ...(engine.pausedBecause ? { pausedBecause: engine.pausedBecause } : {}),
     ...packaged,
   };
   if (cmd.json) console.log(JSON.stringify(summary));
   else {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
+    if (engine.pausedBecause) console.log('Run the same command again to resume.');
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);

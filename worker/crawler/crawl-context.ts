@@ -222,9 +222,13 @@ export class CrawlContext {
     return this.focus?.snapshot() ?? null;
   }
 
-  async close(): Promise<void> {
-    await this.focus?.close();
-    await this.writer.close();
-    await this.fetcher.close();
+  /**
+   * Closes each part, all of them even when one fails (a full disk at the WARC writer's close), then
+   * throws the first failure. `abandonWarc`: the WARC files are left as a crash leaves them (WarcWriter.abandon).
+   */
+  async close({ abandonWarc = false } = {}): Promise<void> {
+    const closed = await Promise.allSettled([this.focus?.close(), abandonWarc ? this.writer.abandon() : this.writer.close(), this.fetcher.close()]);
+    const failed = closed.find((c) => c.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }

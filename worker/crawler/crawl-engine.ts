@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, appendFileSync } from 'node:fs';
 import type { CaptureSummary, CrawlStats } from '../events/messages';
 import { SqliteFrontier, type Lease } from '../frontier';
@@ -11,6 +12,7 @@ import { runHostBatch, takeHostBatches } from './host-batch';
 import { runRevisitPass } from './revisit-pass';
 import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake } from '../frontier/scored-intake';
+import { isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
 /** What the crawl's context needs (the engine makes the frontier), and the engine's own hooks. */
 export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'> {
@@ -56,10 +58,18 @@ export class CrawlEngine {
   private finalStats: CrawlStats | null = null;
   /** Feeds and recrawl rounds of this run, when the ICD asks for them. */
   incremental: IncrementalDriver | null = null;
+  /**
+   * Why the crawl paused on its own (storage-failure.ts), or null. A full disk pauses it: every page
+   * after the first failed write would fail too, and be lost from the crawl.
+   */
+  pausedBecause: string | null = null;
   /** Aborted `haltGraceMs` after a pause or stop: fetches still under way end as `interrupted`. */
   private readonly fetchInterrupt = new AbortController();
 
-  constructor(private readonly opts: CrawlEngineOptions) {}
+  constructor(private readonly opts: CrawlEngineOptions) {
+    // Every page in flight (up to the ICD's concurrency, 512) listens for the interrupt: no leak.
+    setMaxListeners(0, this.fetchInterrupt.signal);
+  }
 
   get halting(): boolean {
     return this.halt !== null;
@@ -80,12 +90,25 @@ export class CrawlEngine {
   }
 
   private async haltWith(outcome: EngineOutcome): Promise<void> {
+    this.requestHalt(outcome);
+    await this.done?.catch(() => undefined);
+  }
+
+  /** Stops leasing; fetches still under way after the grace period are cut off. */
+  private requestHalt(outcome: EngineOutcome): void {
     if (this.halt === null) {
       this.halt = outcome;
       setTimeout(() => this.fetchInterrupt.abort(), this.opts.haltGraceMs ?? HALT_GRACE_MS).unref();
     }
     this.wake?.();
-    await this.done?.catch(() => undefined);
+  }
+
+  private pauseForStorage(err: unknown): void {
+    if (this.pausedBecause === null) {
+      this.pausedBecause = storageFailureMessage(err);
+      console.error(`tidemark: ${this.pausedBecause}`);
+    }
+    this.requestHalt('paused');
   }
 
   stats(): CrawlStats {
@@ -169,7 +192,15 @@ export class CrawlEngine {
       this.flushEvents();
       this.finalStats = this.stats();
       frontier.closeCrawl(opts.crawlId);
-      await ctx.close();
+      try {
+        // After a storage failure the last WARC file may hold captures never acknowledged: left as a
+        // crash leaves it, the next start cuts them, so each page is archived once.
+        await ctx.close({ abandonWarc: this.pausedBecause !== null });
+      } catch (err) {
+        // A full disk while closing (the index is sorted then): the next start finishes the job.
+        if (!isStorageFailure(err)) throw err;
+        this.pauseForStorage(err);
+      }
     }
   }
 
@@ -223,7 +254,11 @@ export class CrawlEngine {
     try {
       await runPipeline(item, ctx, onFetched);
     } catch (err) {
-      item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
+      if (isStorageFailure(err)) {
+        // Not the page's fault: its URL goes back to the queue, and the crawl pauses.
+        item.released = true;
+        this.pauseForStorage(err);
+      } else item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
     } finally {
       onFetched();
     }
@@ -235,8 +270,13 @@ export class CrawlEngine {
     } catch (err) {
       // The database refused the commit (disk full, locked too long): nothing was acknowledged,
       // so the URL goes back to the queue and is fetched again later.
-      console.error(`tidemark: commit of ${item.url} failed: ${(err as Error).message}`);
-      ctx.frontier.release(lease);
+      if (isStorageFailure(err)) this.pauseForStorage(err);
+      else console.error(`tidemark: commit of ${item.url} failed: ${(err as Error).message}`);
+      try {
+        ctx.frontier.release(lease);
+      } catch {
+        // The database cannot take even that: the next start puts URLs left in flight back.
+      }
     }
     if (item.exchange) await releaseBody(item.exchange.body).catch(() => undefined);
     if (summary) this.pendingCaptures.push(summary);

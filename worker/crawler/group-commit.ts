@@ -62,6 +62,10 @@ export class GroupCommit {
           try {
             outcomes.push({ ok: true, value: this.db.transaction(job.fn)() });
           } catch (err) {
+            // SQLITE_FULL and I/O errors may roll back the whole transaction, not only the job's
+            // savepoint: the jobs before it are undone too, and those after would run, and commit
+            // one by one, outside any transaction. All of them are refused with that error.
+            if (!this.db.inTransaction) throw err;
             outcomes.push({ ok: false, err });
           }
         }

@@ -3,6 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { FailureReason, HttpExchange } from '../capture';
 import { releaseBody } from './body-sink';
 import { classifyError } from './classify-error';
+import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
 import { buildRequestHead } from './http-heads';
@@ -141,6 +142,11 @@ export function createFetcher(o: FetcherOptions): Fetcher {
         await releaseBody(exchange.body);
         await pause(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']));
         continue;
+      }
+      if (isStorageFailure(result.error)) {
+        // The spool's disk, not the server: the engine pauses the crawl and queues the URL again.
+        if (result.partial) await releaseBody(result.partial.body);
+        throw result.error;
       }
       const { reason, retryable } = classifyError(result.error);
       if (!retryable || !left) {

@@ -105,7 +105,7 @@ export class CrawlManager {
     });
     this.engines.set(crawl.id, engine);
     const now = sqlDate(new Date());
-    db.prepare("UPDATE Crawl SET status = 'running', startedAt = COALESCE(startedAt, ?) WHERE id = ?").run(now, crawl.id);
+    db.prepare("UPDATE Crawl SET status = 'running', error = NULL, startedAt = COALESCE(startedAt, ?) WHERE id = ?").run(now, crawl.id);
     const run = db.prepare('INSERT INTO CrawlRun (crawlId, startedAt, reason, workerPid) VALUES (?, ?, ?, ?)').run(crawl.id, now, reason, process.pid);
     this.opts.send({ type: 'status', crawlId: crawl.id, status: 'running' });
     engine
@@ -113,6 +113,8 @@ export class CrawlManager {
       .then((outcome) => {
         this.engines.delete(crawl.id);
         if (outcome === 'finished') this.setStatus(crawl.id, 'finished', true);
+        // Paused on its own (a full disk): it waits for the archivist to resume it, with the reason.
+        else if (engine.pausedBecause) this.pauseWithReason(crawl.id, engine.pausedBecause);
       })
       .catch((err: Error) => {
         this.engines.delete(crawl.id);
@@ -132,6 +134,18 @@ export class CrawlManager {
     await (status === 'paused' ? engine.pause() : engine.stop());
     this.engines.delete(crawlId);
     this.setStatus(crawlId, status, status === 'stopped');
+  }
+
+  private pauseWithReason(crawlId: number, reason: string): void {
+    try {
+      this.opts.db.prepare("UPDATE Crawl SET status = 'paused', desired = 'pause', error = ? WHERE id = ?").run(reason, crawlId);
+    } catch (err) {
+      // The database's disk is the full one: the crawl stays 'running' and is launched again on the
+      // next tick, to pause again until there is room.
+      console.error(`tidemark worker: crawl ${crawlId}: ${reason} The pause could not be stored: ${(err as Error).message}`);
+      return;
+    }
+    this.opts.send({ type: 'status', crawlId, status: 'paused' });
   }
 
   private setStatus(crawlId: number, status: string, final = false): void {

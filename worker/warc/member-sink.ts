@@ -116,6 +116,17 @@ export class MemberSink {
     this.bytes = 0;
   }
 
+  /**
+   * Lets go of the files as a crash would: the current file keeps its `.open` name and the index
+   * is left unsorted, for the next start's recovery (warc-reconcile.ts, recover-open-files.ts).
+   */
+  async abandon(): Promise<void> {
+    await Promise.allSettled([this.fh?.close(), this.index?.close()]);
+    this.fh = null;
+    this.filename = null;
+    this.index = null;
+  }
+
   /** Closes the current file and the index. */
   async close(): Promise<void> {
     await this.closeFile();

@@ -144,13 +144,33 @@ export class WarcWriter {
 
   /** Drains everything, closes the last file, sorts the index and stops the threads. */
   async close(): Promise<void> {
-    await this.submitChain.catch(() => undefined);
-    await this.drained();
+    await this.drainAll();
     await this.sink.close();
-    await this.pool?.close();
-    this.pool = null;
+    await this.stopThreads();
     await finalizeIndex(this.o.dir);
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Stops without closing the files properly, leaving them as a crash would. After a full disk the
+   * last file may hold captures the database never acknowledged; the next open() cuts them, as it
+   * does after a crash, so each page is archived once.
+   */
+  async abandon(): Promise<void> {
+    await this.drainAll();
+    await this.sink.abandon();
+    await this.stopThreads();
+  }
+
+  /** Waits for every submission and every queued write. */
+  private async drainAll(): Promise<void> {
+    await this.submitChain.catch(() => undefined);
+    await this.drained();
+  }
+
+  private async stopThreads(): Promise<void> {
+    await this.pool?.close();
+    this.pool = null;
   }
 
   /** Sorts `index.cdxj.open` into `index.cdxj` (also done by close()). */

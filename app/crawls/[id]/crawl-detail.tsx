@@ -58,7 +58,8 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         Owner {ownerName(c.owner)} · started {formatDate(c.startedAt)} · finished {formatDate(c.finishedAt)}
         {c.definition?.seeds && <> · seeds {c.definition.seeds.join(', ')}</>}
       </p>
-      {c.error && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
+      {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
+      {c.error && c.status !== 'paused' && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} />
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}

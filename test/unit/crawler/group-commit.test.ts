@@ -69,3 +69,22 @@ test("the group's connection keeps statement journals in memory; other connectio
   new GroupCommit(db);
   assert.equal(db.pragma('temp_store', { simple: true }), 2);
 }));
+
+test('a full disk that rolls back the whole transaction refuses every job of the group, and none after it runs or commits alone', withDb(async (db) => {
+  db.exec('CREATE TABLE big (b BLOB)');
+  const commits = new GroupCommit(db, 20, 100);
+  const ran: number[] = [];
+  // SQLite answers SQLITE_FULL once the database would pass this many pages, as on a full disk.
+  db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 4}`);
+  const jobs = [1, 2, 3, 4].map((n) => commits.run(() => {
+    ran.push(n);
+    db.prepare('INSERT INTO t (n) VALUES (?)').run(n);
+    if (n === 2) db.prepare('INSERT INTO big (b) VALUES (?)').run(Buffer.alloc(64 * 1024));
+    return n;
+  }));
+  const settled = await Promise.allSettled(jobs);
+  assert.deepEqual(settled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'ok')), ['SQLITE_FULL', 'SQLITE_FULL', 'SQLITE_FULL', 'SQLITE_FULL']);
+  assert.deepEqual(ran, [1, 2], 'no job ran after the transaction was gone');
+  db.pragma('max_page_count = 1073741823');
+  assert.equal(db.prepare('SELECT COUNT(*) FROM t').pluck().get(), 0, 'nothing of the group was committed');
+}));

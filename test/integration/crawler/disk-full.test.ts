@@ -1,0 +1,123 @@
+/**
+ * A crawl whose storage fills up. Before, each page after the first refused write was recorded as
+ * an `internal` failure (lost from the crawl), the WARC file kept captures the database never
+ * acknowledged (archived twice once resumed), and the CLI ended on a stack trace. The database's
+ * own limit (`max_page_count`) makes SQLite answer SQLITE_FULL, as a full disk does.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { CrawlManager } from '../../../worker/process/crawl-manager';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { icdSchema } from '../../../worker/icd/schema';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { applyMigrations } from '../../../worker/store/migrator';
+import { verifyCdxj, verifyWarcFile } from '../../../worker/warc/verify-warc';
+
+const PAGES = 60;
+
+// Incompressible pages, each linking to the next five.
+const bodies = Array.from({ length: PAGES }, (_, i) =>
+  `<html><body>${[1, 2, 3, 4, 5].map((k) => `<a href="/p/${(i + k) % PAGES}">next</a>`).join(' ')}<p>${randomBytes(15_000).toString('base64')}</p></body></html>`);
+const server = createServer((req, res) => {
+  const m = /^\/p\/(\d+)$/.exec(req.url ?? '');
+  if (!m) return void res.writeHead(404).end();
+  res.setHeader('content-type', 'text/html');
+  res.end(bodies[Number(m[1])]);
+});
+let origin = '';
+before(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => server.close());
+
+/** A crawl of the site in a fresh database, whose room is then limited to `pages` more pages. */
+function crawlSetUp(dir: string) {
+  const db = openSqlite(join(dir, 'state.db'));
+  applyMigrations(db, resolve('prisma/migrations'));
+  const icd = icdSchema.parse({ name: 'Disk full', seeds: [`${origin}/p/0`], politeness: { enabled: false, concurrency: 8 } });
+  const now = new Date().toISOString();
+  const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
+  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+  // SQLite answers SQLITE_FULL past this many pages, as it does on a full disk.
+  const limitRoom = (pages: number) => db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + pages}`);
+  const unlimit = () => db.pragma('max_page_count = 1073741823');
+  return { db, icd, crawlId, limitRoom, unlimit };
+}
+
+test('a full disk pauses the crawl with the reason; resumed with room, every page is archived once and every file reads whole', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-disk-full-'));
+  const warcDir = join(dir, 'warcs');
+  const { db, icd, crawlId, limitRoom, unlimit } = crawlSetUp(dir);
+  try {
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), kbPath: resolve('knowledge-base/default.xml') });
+    // Room for a few pages' rows only.
+    limitRoom(12);
+    const first = engine();
+    assert.equal(await first.run(), 'paused');
+    assert.match(first.pausedBecause ?? '', /^Paused: the disk is full \(database or disk is full\)\. .*Make room, then resume the crawl\.$/);
+    const acknowledged = db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(crawlId) as number;
+    assert.ok(acknowledged > 0 && acknowledged < PAGES, `paused part way (${acknowledged} pages stored)`);
+    assert.equal(db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE outcome != 'ok'").pluck().get(), 0, 'no page recorded as failed');
+
+    unlimit();
+    assert.equal(await engine().run(), 'finished');
+
+    const urls = db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(crawlId) as string[];
+    // robots.txt is fetched again by each run.
+    assert.deepEqual(urls.filter((u) => !u.endsWith('/robots.txt')), Array.from({ length: PAGES }, (_, i) => `${origin}/p/${i}`).sort(), 'every page stored once');
+    const names = readdirSync(warcDir);
+    assert.deepEqual(names.filter((n) => n.endsWith('.open')), [], 'no file left open');
+    let responses = 0;
+    for (const name of names.filter((n) => n.endsWith('.warc.gz'))) {
+      const v = await verifyWarcFile(join(warcDir, name));
+      assert.deepEqual(v.errors, [], name);
+      responses += v.types.response ?? 0;
+    }
+    assert.equal(responses, urls.length, 'every capture archived once: the unacknowledged tail was cut');
+    assert.deepEqual((await verifyCdxj(join(warcDir, 'index.cdxj'), warcDir)).errors, []);
+    assert.equal(readFileSync(join(warcDir, 'index.cdxj'), 'utf8').trim().split('\n').length, urls.length);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('in the cockpit\'s worker, a crawl paused by a full disk waits with the reason, and resumes when asked', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-disk-full-worker-'));
+  const { db, crawlId, limitRoom, unlimit } = crawlSetUp(dir);
+  const manager = new CrawlManager({ db, dataDir: dir, send: () => undefined });
+  const crawl = () => db.prepare('SELECT status, desired, error FROM Crawl WHERE id = ?').get(crawlId) as { status: string; desired: string; error: string | null };
+  const until = async (what: string, probe: () => boolean) => {
+    for (const end = Date.now() + 60_000; Date.now() < end; await sleep(50)) if (probe()) return;
+    throw new Error(`timed out waiting for ${what}: ${JSON.stringify(crawl())}`);
+  };
+  try {
+    limitRoom(12);
+    manager.start();
+    await until('the pause', () => crawl().status === 'paused');
+    assert.equal(crawl().desired, 'pause', 'it is not launched again while the disk is full');
+    assert.match(crawl().error ?? '', /^Paused: the disk is full/);
+    const runs = db.prepare('SELECT COUNT(*) FROM CrawlRun WHERE crawlId = ?').pluck();
+    const runsWhenPaused = runs.get(crawlId);
+    await sleep(1500);
+    assert.equal(runs.get(crawlId), runsWhenPaused, 'no new run while paused');
+
+    unlimit();
+    db.prepare("UPDATE Crawl SET desired = 'run' WHERE id = ?").run(crawlId);
+    await until('the end of the crawl', () => crawl().status === 'finished');
+    assert.equal(crawl().error, null, 'the reason is gone once resumed');
+    assert.equal(db.prepare("SELECT COUNT(DISTINCT url) FROM Capture WHERE crawlId = ? AND url LIKE '%/p/%'").pluck().get(crawlId), PAGES);
+  } finally {
+    await manager.shutdown();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
