@@ -25,8 +25,8 @@ export class ApiClient {
     return res;
   }
 
-  request(method: string, path: string, body?: unknown, opts: { csrf?: boolean; origin?: string; accept?: string; range?: string } = {}): Promise<Response> {
-    const headers: Record<string, string> = { origin: opts.origin ?? this.baseUrl };
+  request(method: string, path: string, body?: unknown, opts: { csrf?: boolean; origin?: string; accept?: string; range?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...opts.headers, origin: opts.origin ?? this.baseUrl };
     if (opts.accept) headers.accept = opts.accept;
     if (opts.range) headers.range = opts.range;
     if (this.cookie) headers.cookie = this.cookie;

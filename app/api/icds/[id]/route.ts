@@ -1,23 +1,29 @@
-import { icdSchema } from '../../../../worker/icd/schema';
 import { HttpError, apiRoute, idParam, readIcd } from '../../../lib/server/handler';
+import { conflictResponse, saveIcd, versionedJson } from '../../../lib/server/versioned-save';
+import { parseIfMatch } from '../../../lib/version-tag';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
 
-/** GET /api/icds/:id [view] → {id,name,definition}. */
+/** GET /api/icds/:id [view] → {id,name,ownerId,updatedAt,definition}, its version in `ETag`. */
 export const GET = apiRoute<Params>('view', async ({ params, prisma }) => {
   const row = await prisma.icd.findUnique({ where: { id: idParam(params.id) } });
   if (!row) throw new HttpError(404, 'not found');
-  return { id: row.id, name: row.name, ownerId: row.ownerId, updatedAt: row.updatedAt, definition: JSON.parse(row.definition) };
+  return versionedJson({ id: row.id, name: row.name, ownerId: row.ownerId, updatedAt: row.updatedAt, definition: JSON.parse(row.definition) }, row.updatedAt);
 });
 
-/** PUT /api/icds/:id [design] ICD → {id,name,definition}. Crawls keep the copy they started with. */
+/**
+ * PUT /api/icds/:id [design] ICD → {id,name,updatedAt,definition} and the new `ETag`; with
+ * `If-Match`, 412 and nothing saved unless that is still the stored version. Crawls keep the copy
+ * they started with.
+ */
 export const PUT = apiRoute<Params>('design', async ({ req, params, prisma }) => {
   const id = idParam(params.id);
   const icd = await readIcd(req);
-  if (!(await prisma.icd.findUnique({ where: { id }, select: { id: true } }))) throw new HttpError(404, 'not found');
-  const row = await prisma.icd.update({ where: { id }, data: { name: icd.name, definition: JSON.stringify(icd) } });
-  return { id: row.id, name: row.name, definition: icd };
+  const saved = await saveIcd(prisma, id, icd, parseIfMatch(req.headers.get('if-match')));
+  if (saved.kind === 'missing') throw new HttpError(404, 'not found');
+  if (saved.kind === 'conflict') return conflictResponse('crawl definition', saved.current);
+  return versionedJson({ id, name: icd.name, updatedAt: saved.version, definition: icd }, saved.version);
 });
 
 /**
