@@ -1,22 +1,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ApiClient } from '../support/api-client';
-import { ADMIN_PASSWORD, signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
-import { launchBrowser, signIn } from './helpers/browser';
+import type { ApiClient } from '../support/api-client';
+import { ADMIN_PASSWORD, type RunningCockpit } from '../support/cockpit';
+import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
 
 let cockpit: RunningCockpit;
 let browser: Browser;
 let api: ApiClient;
-before(async () => {
-  cockpit = await startCockpit();
-  browser = await launchBrowser();
-  api = await signedInAdmin(cockpit);
-});
-after(async () => {
-  await browser?.close();
-  await cockpit?.stop();
-});
+before(async () => ({ cockpit, browser, api } = await startBrowserRig()));
+after(() => stopBrowserRig({ cockpit, browser }));
 
 /** Answers every dialog of `page` with `answer.accept` and records `type: message`. */
 function answerDialogs(page: Page) {

@@ -1,4 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { ApiClient } from '../../support/api-client';
+import { signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
 
 /** Debian's Chromium, headless, with nothing that would reach the network on its own. */
 export function launchBrowser(): Promise<Browser> {
@@ -17,4 +19,23 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
   await page.getByLabel('Password').press('Enter');
   await page.waitForURL(/\/crawls$/);
   await page.getByTestId('current-user').waitFor();
+}
+
+/** What a browser test file drives: the real server, a browser, and the API signed in as admin (to set things up). */
+export interface BrowserRig {
+  cockpit: RunningCockpit;
+  browser: Browser;
+  api: ApiClient;
+}
+
+/** Starts a cockpit and a browser, and signs the API in as admin. */
+export async function startBrowserRig(): Promise<BrowserRig> {
+  const cockpit = await startCockpit();
+  return { cockpit, browser: await launchBrowser(), api: await signedInAdmin(cockpit) };
+}
+
+/** Closes what startBrowserRig started (as far as it got). */
+export async function stopBrowserRig(rig: Partial<BrowserRig>): Promise<void> {
+  await rig.browser?.close();
+  await rig.cockpit?.stop();
 }
