@@ -1,12 +1,15 @@
 'use client';
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
+import { EditConflictNotice } from '../components/edit-conflict-notice';
 import { ErrorMessage, PageError } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
 import { ApiError } from '../lib/client/api';
-import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl } from '../lib/client/queries';
+import { editConflictOf, readAgain, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
+import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl, type IcdRecord } from '../lib/client/queries';
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { useCan } from '../lib/client/session';
 import { FocusFields } from './focus-fields';
@@ -24,15 +27,28 @@ export function IcdEditor({ id }: { id: number | null }) {
   if (id !== null && icd.isPending) return <p className="text-slate-600">Loading the crawl definition…</p>;
   if (id !== null && icd.isError) return <PageError error={icd.error} />;
   const definition = icd.data?.definition ?? null;
-  return <IcdEditorLoaded id={id} name={icd.data?.name ?? ''} definition={definition} />;
+  return <IcdEditorLoaded id={id} name={icd.data?.name ?? ''} definition={definition} updatedAt={icd.data?.updatedAt ?? null} refetch={() => readAgain(icd.refetch)} />;
 }
 
-function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: string; definition: IcdInput | null }) {
+function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: number | null; name: string; definition: IcdInput | null; updatedAt: string | null; refetch: () => Promise<IcdRecord> }) {
   // An ICD file loaded into the form (not saved until Create / Save); `n` remounts the form.
   const [loaded, setLoaded] = useState<{ icd: IcdInput; file: string; n: number } | null>(null);
   const mayDesign = useCan('design');
   const storedTerms = definition?.focus?.topicTerms;
   const termEdits = useTopicTermEdits(storedTerms);
+  const [basedOn, setBasedOn] = useState(updatedAt);
+  // "Reload theirs": the stored definition replaces every edit of the page (the form remounts).
+  const [reloads, setReloads] = useState(0);
+  const reload = useMutation({
+    mutationFn: refetch,
+    onSuccess: (fresh) => {
+      setLoaded(null);
+      termEdits.discard();
+      setBasedOn(fresh.updatedAt);
+      setReloads((n) => n + 1);
+    },
+  });
+  const version: EditBasis = { basedOn, saved: setBasedOn, reload: () => reload.mutate(), reloading: reload.isPending };
   // On an existing ICD the term review alone saves topic terms: a loaded file's go to it (shown,
   // unsaved), and the form's base keeps the stored ones, so a form save never puts back older
   // terms over terms saved since the file was loaded.
@@ -56,8 +72,9 @@ function IcdEditorLoaded({ id, name, definition }: { id: number | null; name: st
           {id !== null && fileTerms && ' Its topic terms are in the term review below, not saved yet.'}
         </p>
       )}
-      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}`} id={id} base={base} fromFile={loaded !== null} termEdits={termEdits} />
-      {id !== null && definition && <TermReview icdId={id} definition={definition} edits={termEdits} />}
+      <ErrorMessage error={reload.error} />
+      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}-${reloads}`} id={id} base={base} fromFile={loaded !== null} termEdits={termEdits} version={version} />
+      {id !== null && definition && <TermReview icdId={id} definition={definition} edits={termEdits} version={version} />}
     </div>
   );
 }
@@ -101,7 +118,7 @@ function LoadIcdFile({ onLoad }: { onLoad: (icd: IcdInput, file: string) => void
   );
 }
 
-function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null; base: IcdInput | null; fromFile?: boolean; termEdits: TopicTermEdits }) {
+function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: number | null; base: IcdInput | null; fromFile?: boolean; termEdits: TopicTermEdits; version: EditBasis }) {
   const router = useRouter();
   const save = useSaveIcd();
   const saving = useIcdSaving();
@@ -116,6 +133,8 @@ function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null;
   const [edited, setEdited] = useState(fromFile);
   useLeaveGuard(edited);
   const [advancedOpen, setAdvancedOpen] = useState(false);
+  // A save refused because the ICD was saved elsewhere meanwhile; `withTerms` as it was asked.
+  const conflict = useEditConflict<{ withTerms: boolean }>(version.basedOn);
 
   const update = (patch: Partial<IcdFormValues>) => {
     const next = { ...values, ...patch };
@@ -138,23 +157,25 @@ function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null;
 
   /**
    * Validates and saves the form, with the term review's terms when `withTerms` (one save, so
-   * neither overwrites the other); `then` runs once it is saved.
+   * neither overwrites the other), over the stored version `basedOn`; `then` runs once it is saved.
    */
-  const saveForm = (then?: () => void, withTerms = false) => {
+  const saveForm = (then?: () => void, withTerms = false, basedOn = version.basedOn) => {
     setTried(true);
     const result = validateForm(values, base);
     showErrors(result.errors);
     if (Object.keys(result.errors).length) return;
     save.mutate(
-      { id, icd: withTerms ? withTopicTerms(result.icd, recordFromTerms(termEdits.terms)) : result.icd },
+      { id, icd: withTerms ? withTopicTerms(result.icd, recordFromTerms(termEdits.terms)) : result.icd, basedOn },
       {
         onSuccess: (record) => {
+          version.saved(record.updatedAt);
           setSaved(true);
           setEdited(false);
           if (then) then();
           else if (id === null) router.push(`/icds/${record.id}?created=1`);
         },
         onError: (error) => {
+          if (conflict.caught(error, { withTerms })) return;
           if (error instanceof ApiError && error.status === 400 && error.issues.length) showErrors(issuesFromApi(error.issues));
         },
       },
@@ -263,7 +284,8 @@ function IcdForm({ id, base, fromFile = false, termEdits }: { id: number | null;
         {saved && <span role="status" className="text-sm text-emerald-800">Saved.</span>}
         {!mayDesign && <span className="text-sm text-slate-600">Your role may view but not change crawl definitions.</span>}
       </div>
-      <ErrorMessage error={save.error && !(save.error instanceof ApiError && save.error.status === 400 && save.error.issues.length) ? save.error : null} />
+      <EditConflictNotice what="crawl definition" conflict={conflict.shown} busy={saving || version.reloading} onReload={version.reload} onOverwrite={(c) => saveForm(undefined, c.withTerms, c.updatedAt)} />
+      <ErrorMessage error={save.error && !editConflictOf(save.error) && !(save.error instanceof ApiError && save.error.status === 400 && save.error.issues.length) ? save.error : null} />
       <ErrorMessage error={start.error} />
     </form>
   );

@@ -2,8 +2,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
+import { EditConflictNotice } from '../components/edit-conflict-notice';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError, api, apiLines } from '../lib/client/api';
+import { editConflictOf, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
 import { useIcdSaving, useSaveIcd } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import type { TopicTermEdits } from './topic-term-edits';
@@ -45,9 +47,10 @@ async function runReferenceCrawl(icdId: number, onProgress: (p: Progress) => voi
 /**
  * The reference crawl and its term review: run it, see the most representative terms, remove or
  * add terms, and save them as the ICD's topic vector (`focus.topicTerms`). The edited list is
- * `edits`, held by the editor (the start button saves it too); `definition` is the stored ICD.
+ * `edits`, held by the editor (the start button saves it too); `definition` is the stored ICD, and
+ * `version` the stored version the page's edits build on.
  */
-export function TermReview({ icdId, definition, edits }: { icdId: number; definition: IcdInput; edits: TopicTermEdits }) {
+export function TermReview({ icdId, definition, edits, version }: { icdId: number; definition: IcdInput; edits: TopicTermEdits; version: EditBasis }) {
   const mayDesign = useCan('design');
   const { terms, unsaved } = edits;
   const [pages, setPages] = useState<number | null>(null);
@@ -87,8 +90,13 @@ export function TermReview({ icdId, definition, edits }: { icdId: number; defini
     addTerm.mutate(text);
   };
   const remove = (term: string) => edits.edit((list) => withoutTerm(list, term));
+  const conflict = useEditConflict(version.basedOn);
   // On the stored definition: form edits not saved yet stay in the form, and stay unsaved.
-  const saveTerms = () => save.mutate({ id: icdId, icd: withTopicTerms(definition, recordFromTerms(terms)) });
+  const saveTerms = (basedOn = version.basedOn) =>
+    save.mutate(
+      { id: icdId, icd: withTopicTerms(definition, recordFromTerms(terms)), basedOn },
+      { onSuccess: (record) => version.saved(record.updatedAt), onError: (error) => conflict.caught(error, {}) },
+    );
   const maxWeight = Math.max(1e-9, ...terms.map((t) => t.weight));
 
   return (
@@ -152,7 +160,7 @@ export function TermReview({ icdId, definition, edits }: { icdId: number; defini
             </div>
             <button type="submit" className="btn" disabled={addTerm.isPending}>Add term</button>
           </form>
-          <button type="button" className="btn btn-primary" onClick={saveTerms} disabled={saving || !unsaved} data-testid="save-terms">
+          <button type="button" className="btn btn-primary" onClick={() => saveTerms()} disabled={saving || !unsaved} data-testid="save-terms">
             Save topic terms
           </button>
           {!unsaved && save.isSuccess && <span role="status" className="text-sm text-emerald-800">Topic terms saved.</span>}
@@ -164,7 +172,8 @@ export function TermReview({ icdId, definition, edits }: { icdId: number; defini
         </p>
       )}
       <ErrorMessage error={addTerm.error} />
-      <ErrorMessage error={save.error} />
+      <EditConflictNotice what="crawl definition" conflict={conflict.shown} busy={saving || version.reloading} onReload={version.reload} onOverwrite={(c) => saveTerms(c.updatedAt)} />
+      <ErrorMessage error={editConflictOf(save.error) ? null : save.error} />
     </section>
   );
 }

@@ -15,6 +15,8 @@ export interface TopicTermEdits {
   unsaved: boolean;
   /** Edits the list shown (`change` gets the current list). */
   edit(change: (terms: Term[]) => Term[]): void;
+  /** Drops the edits: the stored terms show again. */
+  discard(): void;
 }
 
 /**
@@ -38,5 +40,6 @@ export function useTopicTermEdits(stored: TopicTerms | undefined): TopicTermEdit
     terms: edited ?? storedTerms,
     unsaved,
     edit: (change) => setEdited((list) => change(list ?? storedTerms)),
+    discard: () => setEdited(null),
   };
 }

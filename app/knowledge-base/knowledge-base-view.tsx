@@ -1,8 +1,11 @@
 'use client';
+import { useMutation } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { EditConflictNotice } from '../components/edit-conflict-notice';
 import { ErrorMessage } from '../components/error-message';
-import { useKnowledgeBase, useKnowledgeBases, useSaveKnowledgeBase } from '../lib/client/aah';
+import { useKnowledgeBase, useKnowledgeBases, useSaveKnowledgeBase, type KnowledgeBaseRecord } from '../lib/client/aah';
+import { editConflictOf, readAgain, useEditConflict } from '../lib/client/edit-conflict';
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { confirmLeave } from '../lib/client/unsaved-edits';
 import { useCan } from '../lib/client/session';
@@ -36,17 +39,41 @@ export function KnowledgeBaseView() {
       </div>
       <ErrorMessage error={list.error ?? kb.error} />
       {list.data && list.data.length === 0 && <p className="text-slate-600">No knowledge base stored.</p>}
-      {kb.data && <Workbench key={kb.data.name} name={kb.data.name} initialXml={kb.data.xml} />}
+      {kb.data && <Workbench key={kb.data.name} stored={kb.data} refetch={() => readAgain(kb.refetch)} />}
       <AdaptedRules />
     </div>
   );
 }
 
-function Workbench({ name, initialXml }: { name: string; initialXml: string }) {
-  const [xml, setXml] = useState(initialXml);
-  const [savedXml, setSavedXml] = useState(initialXml);
+/** The editor of the knowledge base `stored` (as loaded) and its tester; `refetch` loads the stored one again. */
+function Workbench({ stored, refetch }: { stored: KnowledgeBaseRecord; refetch: () => Promise<KnowledgeBaseRecord> }) {
+  const { name } = stored;
+  const [xml, setXml] = useState(stored.xml);
+  const [savedXml, setSavedXml] = useState(stored.xml);
+  // The stored version the text builds on (see EditBasis): the one loaded, then each one saved here.
+  const [basedOn, setBasedOn] = useState(stored.updatedAt);
   useLeaveGuard(xml !== savedXml);
   const save = useSaveKnowledgeBase();
+  const conflict = useEditConflict(basedOn);
+  const saveXml = (version = basedOn) =>
+    save.mutate(
+      { name, xml, basedOn: version },
+      {
+        onSuccess: (saved) => {
+          setSavedXml(xml);
+          setBasedOn(saved.updatedAt);
+        },
+        onError: (error) => conflict.caught(error, {}),
+      },
+    );
+  const reload = useMutation({
+    mutationFn: refetch,
+    onSuccess: (fresh) => {
+      setXml(fresh.xml);
+      setSavedXml(fresh.xml);
+      setBasedOn(fresh.updatedAt);
+    },
+  });
   const mayDesign = useCan('design');
   return (
     <div className="grid gap-6 xl:grid-cols-2">
@@ -60,14 +87,16 @@ function Workbench({ name, initialXml }: { name: string; initialXml: string }) {
                   type="button"
                   className="btn btn-primary"
                   disabled={save.isPending || pending || errors.length > 0 || xml === savedXml}
-                  onClick={() => save.mutate({ name, xml }, { onSuccess: () => setSavedXml(xml) })}
+                  onClick={() => saveXml()}
                   data-testid="save-kb"
                 >
                   Save
                 </button>
                 {xml !== savedXml ? <span className="text-sm text-slate-700">Unsaved changes</span> : save.isSuccess && <span role="status" className="text-sm text-emerald-800">Saved.</span>}
                 {errors.length > 0 && <span className="text-sm text-slate-700">Fix the errors to save.</span>}
-                <ErrorMessage error={save.error} />
+                <EditConflictNotice what="knowledge base" conflict={conflict.shown} busy={save.isPending || reload.isPending} onReload={() => reload.mutate()} onOverwrite={(c) => saveXml(c.updatedAt)} />
+                <ErrorMessage error={editConflictOf(save.error) ? null : save.error} />
+                <ErrorMessage error={reload.error} />
               </div>
             )
           }

@@ -2,6 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, ApiError, asPaged, type Paged } from './api';
+import { ifMatchHeaders } from './edit-conflict';
 import { keys, type WebObjectRow } from './queries';
 
 /** Hooks for the Application-Aware Helper's resources: knowledge bases, the tester, adapted rules, Web objects. */
@@ -15,7 +16,8 @@ export interface KbError {
 export interface KnowledgeBaseRecord {
   name: string;
   xml: string;
-  updatedAt?: string;
+  /** The stored version: a save built on it sends it back (If-Match, see edit-conflict.ts). */
+  updatedAt: string;
 }
 
 /** The tester's answer, grouped per action (rule path `<application>/<level or *>/<action id>`). */
@@ -114,10 +116,12 @@ export function useKnowledgeBase(name: string | null) {
   });
 }
 
+/** Saves a knowledge base built on the stored version `basedOn`; refused (412, see editConflictOf) when another save has replaced it since. */
 export function useSaveKnowledgeBase() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, xml }: { name: string; xml: string }) => api<KnowledgeBaseRecord>('PUT', `/api/knowledge-bases/${encodeURIComponent(name)}`, { name, xml }),
+    mutationFn: ({ name, xml, basedOn }: { name: string; xml: string; basedOn: string }) =>
+      api<KnowledgeBaseRecord>('PUT', `/api/knowledge-bases/${encodeURIComponent(name)}`, { name, xml }, { headers: ifMatchHeaders(basedOn) }),
     onSuccess: (saved, { name, xml }) => {
       client.setQueryData(keys.knowledgeBase(name), { ...saved, name, xml: saved?.xml ?? xml });
       void client.invalidateQueries({ queryKey: keys.knowledgeBases, exact: true });

@@ -73,7 +73,7 @@ export function leavesForLogin(method: string, noRedirect: boolean, unsavedEdits
  * Calls the API. A 401 on a read sends the browser to the login page (see `leavesForLogin`), and
  * every non-2xx answer throws an ApiError.
  */
-export async function api<T>(method: string, path: string, body?: unknown, opts: { noRedirect?: boolean } = {}): Promise<T> {
+export async function api<T>(method: string, path: string, body?: unknown, opts: { noRedirect?: boolean; headers?: Record<string, string> } = {}): Promise<T> {
   const res = await send(method, path, body, opts);
   if (res.status === 204) return undefined as T;
   const text = await res.text();
@@ -96,6 +96,8 @@ interface SendOptions {
   signal?: AbortSignal;
   /** An ETag: the request is conditional, and a 304 answer is no error. */
   ifNoneMatch?: string;
+  /** More request headers (e.g. `If-Match`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -123,7 +125,7 @@ async function renewCsrfToken(): Promise<boolean> {
 }
 
 function sendOnce(method: string, path: string, body: unknown, opts: SendOptions): Promise<Response> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.accept) headers.accept = opts.accept;
   if (opts.ifNoneMatch) headers['if-none-match'] = opts.ifNoneMatch;

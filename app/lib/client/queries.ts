@@ -6,6 +6,7 @@ import type { IcdInput } from '../../../worker/icd/schema';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
 import { api, asPaged, type Paged } from './api';
+import { ifMatchHeaders } from './edit-conflict';
 
 /** One React Query hook per resource, with structured keys (`['crawls', id, …]`). */
 
@@ -39,6 +40,8 @@ export interface IcdRow {
 export interface IcdRecord {
   id: number;
   name: string;
+  /** The stored version: a save built on it sends it back (If-Match, see edit-conflict.ts). */
+  updatedAt: string;
   definition: IcdInput;
 }
 
@@ -286,12 +289,16 @@ export function useIcd(id: number | null) {
 /** The mutation key of every ICD save (useIcdSaving). */
 const SAVE_ICD = ['save-icd'] as const;
 
+/**
+ * Creates an ICD (`id` null) or saves one. `basedOn` is the stored version the edit was built on:
+ * the server refuses the save (412, see editConflictOf) when another save has replaced it since.
+ */
 export function useSaveIcd() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: SAVE_ICD,
-    mutationFn: ({ id, icd }: { id: number | null; icd: IcdInput }) =>
-      id === null ? api<IcdRecord>('POST', '/api/icds', icd) : api<IcdRecord>('PUT', `/api/icds/${id}`, icd),
+    mutationFn: ({ id, icd, basedOn }: { id: number | null; icd: IcdInput; basedOn: string | null }) =>
+      id === null ? api<IcdRecord>('POST', '/api/icds', icd) : api<IcdRecord>('PUT', `/api/icds/${id}`, icd, { headers: ifMatchHeaders(basedOn) }),
     onSuccess: (saved) => {
       client.setQueryData(keys.icd(saved.id), saved);
       void client.invalidateQueries({ queryKey: keys.icds, exact: true });
