@@ -85,7 +85,7 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
  * changed (304), so a poll does not download and parse an unchanged body again.
  */
 export async function apiIfChanged<T>(path: string, etag: string | undefined): Promise<T | null> {
-  const res = await send('GET', path, undefined, { ifNoneMatch: etag });
+  const res = await send('GET', path, undefined, { headers: etag ? { 'if-none-match': etag } : undefined });
   if (res.status === 304) return null;
   return (await res.json()) as T;
 }
@@ -94,9 +94,7 @@ interface SendOptions {
   noRedirect?: boolean;
   accept?: string;
   signal?: AbortSignal;
-  /** An ETag: the request is conditional, and a 304 answer is no error. */
-  ifNoneMatch?: string;
-  /** More request headers (e.g. `If-Match`). */
+  /** More request headers (`If-Match`; `If-None-Match`, whose 304 answer is then no error). */
   headers?: Record<string, string>;
 }
 
@@ -107,7 +105,7 @@ interface SendOptions {
  */
 async function send(method: string, path: string, body: unknown, opts: SendOptions, renewed = false): Promise<Response> {
   const res = await sendOnce(method, path, body, opts);
-  if (res.ok || (res.status === 304 && opts.ifNoneMatch)) return res;
+  if (res.ok || (res.status === 304 && opts.headers?.['if-none-match'])) return res;
   const error = await errorFromResponse(res);
   const csrfRefused = res.status === 403 && (error.body as { error?: unknown } | null)?.error === 'csrf';
   if (csrfRefused && !renewed && (await renewCsrfToken())) return send(method, path, body, opts, true);
@@ -128,7 +126,6 @@ function sendOnce(method: string, path: string, body: unknown, opts: SendOptions
   const headers: Record<string, string> = { ...opts.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.accept) headers.accept = opts.accept;
-  if (opts.ifNoneMatch) headers['if-none-match'] = opts.ifNoneMatch;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   return fetch(path, {
     method,
