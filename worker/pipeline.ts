@@ -36,6 +36,7 @@ export async function runPipeline(item: CrawlItem, ctx: CrawlContext, onFetched?
   for (const stage of PIPELINE) {
     if (stage === extractStage) onFetched?.();
     if (stage.shouldProcess && !stage.shouldProcess(item, ctx)) continue;
+    if (stage.cpuTurn) await ctx.turns.take();
     const result = await stage.process(item, ctx);
     if (result.kind !== 'proceed') {
       item.finishedBy = { stage: stage.name, ...result };

@@ -21,6 +21,7 @@ import { FocusAnalysis } from './focus-analysis';
 import { AahRunner } from './aah-runner';
 import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
+import { CpuTurns } from './cpu-turns';
 
 
 export interface CrawlContextOptions {
@@ -42,6 +43,8 @@ export interface CrawlContextOptions {
 export class CrawlContext {
   readonly stats: CrawlStatsTracker;
   readonly sequencer = new CommitSequencer();
+  /** One page's CPU work per turn of the event loop (cpu-turns.ts). */
+  readonly turns: CpuTurns;
   /** Writes of items ready within a few ms share one transaction (in commit order). */
   readonly commits: GroupCommit;
   readonly traps: TrapDetector;
@@ -69,6 +72,7 @@ export class CrawlContext {
     this.coherence = new CoherenceStore(db, crawlId);
     this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
     this.references = new ReferenceCache(icd.scope.queryHandling);
+    this.turns = new CpuTurns(icd.politeness.enabled);
   }
 
   static async open(o: CrawlContextOptions): Promise<CrawlContext> {
@@ -170,6 +174,8 @@ export class CrawlContext {
    */
   async archiveAuxiliary(ex: HttpExchange, message = 'robots.txt'): Promise<void> {
     try {
+      // After the requests due: 200 robots.txt answered at once were archived before the next read.
+      await this.turns.take();
       await this.commitArchived(ex, () => this.writer.writeCapture(ex), { payloadDigest: ex.payloadDigest, depth: 0, message });
     } finally {
       await releaseBody(ex.body).catch(() => undefined);

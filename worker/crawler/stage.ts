@@ -77,6 +77,11 @@ export type CrawlContext = import('./crawl-context').CrawlContext;
 
 export interface Stage {
   name: string;
+  /**
+   * CPU work that waits its turn of the event loop (crawler/cpu-turns.ts), so that the requests
+   * due meanwhile go out first. Set on the stage that begins a run of CPU work after an await.
+   */
+  cpuTurn?: true;
   shouldProcess?(item: CrawlItem, ctx: CrawlContext): boolean;
   process(item: CrawlItem, ctx: CrawlContext): StageResult | Promise<StageResult>;
 }

@@ -12,6 +12,7 @@ const PARSEABLE = /^(text\/html|application\/xhtml\+xml|text\/css|application\/(
 /** Out-links (with anchor text and context), title and text from the response. */
 export const extractStage: Stage = {
   name: 'extract',
+  cpuTurn: true,
   shouldProcess: (item) => Boolean(item.exchange),
   async process(item, ctx) {
     const ex = item.exchange!;

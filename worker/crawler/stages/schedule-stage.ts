@@ -4,6 +4,7 @@ import { planOutLinks } from '../plan-out-links';
 /** Scope, traps and budgets decide which out-links become frontier candidates (pure). */
 export const scheduleStage: Stage = {
   name: 'schedule',
+  cpuTurn: true,
   shouldProcess: (item) => Boolean(item.links?.length),
   process(item, ctx) {
     // Links the frontier already holds would mostly be parsed, scope-checked and dropped as
