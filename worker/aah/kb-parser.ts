@@ -9,6 +9,7 @@ import {
   APP_CATEGORIES, type AppCategory, type Application, type ExtractAction, type FieldRule, type KbError,
   type KbParseResult, type LevelRule, type NavigateAction, type Signal,
 } from './kb-types';
+import { caseInsensitiveRegExp } from '../process/bounded-regexp';
 
 /** Allowed attributes (name → required) and children of each element (knowledge-base.xsd says the same; a test checks). */
 export const KB_SCHEMA: Readonly<Record<string, { attrs: Record<string, boolean>; children: string[]; text?: boolean }>> = {
@@ -187,7 +188,7 @@ function readRegExp(el: XmlElement, source: string, err: Report): RegExp | undef
     return undefined;
   }
   try {
-    return new RegExp(source, 'i');
+    return caseInsensitiveRegExp(source);
   } catch (e) {
     err(el, `invalid regular expression: ${(e as Error).message}`);
     return undefined;

@@ -1,5 +1,6 @@
 import { ownCopy } from '../extract/own-copy';
 import { DEFAULT_BLACKLIST } from './default-blacklist';
+import { caseInsensitiveRegExp } from '../process/bounded-regexp';
 
 const MAX_REMEMBERED_VERDICTS = 10_000;
 
@@ -37,7 +38,7 @@ export function compileSpamFilter(extra: readonly string[] = [], options: { incl
     if (!entry) continue;
     if (entry.startsWith('re:')) {
       try {
-        patterns.push({ re: new RegExp(entry.slice(3), 'i'), entry });
+        patterns.push({ re: caseInsensitiveRegExp(entry.slice(3)), entry });
       } catch {
         // A broken user pattern is ignored rather than stopping the crawl.
       }

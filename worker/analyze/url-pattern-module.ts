@@ -3,6 +3,7 @@
  * (negative = less interesting, e.g. `/tag/` pages). A link's score is 0.5 (neutral) moved by the
  * weights of every pattern it matches, clamped to [0, 1].
  */
+import { caseInsensitiveRegExp } from '../process/bounded-regexp';
 
 /** A user-weighted URL pattern as in the ICD. */
 export interface UrlPattern {
@@ -21,7 +22,7 @@ export function compileUrlPatterns(patterns: readonly UrlPattern[]): UrlPatternS
   const compiled: { re: RegExp; weight: number }[] = [];
   for (const p of patterns) {
     try {
-      compiled.push({ re: new RegExp(p.pattern, 'i'), weight: p.weight });
+      compiled.push({ re: caseInsensitiveRegExp(p.pattern), weight: p.weight });
     } catch {
       // Skipped: a broken pattern must not stop the crawl.
     }

@@ -41,3 +41,47 @@ test('an exclude pattern that backtracks exponentially on a link still lets the 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The focused crawl's URL-pattern weights and spam-list `re:` entries are compiled case-insensitive,
+// and V8's linear engine takes no `i` flag: before they were folded to case-sensitive patterns,
+// each of these held the crawl (the flag alone left them backtracking 2^40 times).
+test('a URL-pattern weight and a blacklist entry that backtrack exponentially still let a focused crawl finish', { timeout: 120_000 }, async () => {
+  const a40 = `/${'a'.repeat(40)}.htm`;
+  const b40 = `/${'b'.repeat(40)}.htm`;
+  const server = createServer((req, res) => {
+    res.setHeader('content-type', 'text/html');
+    if (req.url === '/') res.end(`<p>harbour tides</p><a href="${a40}">harbour</a> <a href="${b40}">tides</a>`);
+    else if (req.url === '/robots.txt') res.writeHead(404).end();
+    else res.end('<p>harbour tides and more harbour tides</p>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'tm-backtrack-focus-'));
+  let cli: ReturnType<typeof runCli> | undefined;
+  try {
+    const icd = join(dir, 'icd.json');
+    writeFileSync(icd, JSON.stringify({
+      name: 'Backtracking focus patterns',
+      seeds: [`${origin}/`],
+      politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 },
+      focus: {
+        enabled: true,
+        keywords: [{ term: 'harbour', weight: 1 }],
+        urlPatterns: [{ pattern: '(A|a)*\\.HTML$', weight: 0.5 }],
+        blacklist: ['re:(B|b)*\\.HTML$'],
+      },
+    }));
+    cli = runCli(['crawl', icd, '--out', join(dir, 'out'), '--json']);
+    const run = await Promise.race([cli.done, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the crawl did not end within 90 s')), 90_000).unref())]);
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as { outcome: string; pages: number };
+    assert.equal(summary.outcome, 'finished');
+    // robots.txt, the seed and both links: neither pattern matches a path ending in .htm.
+    assert.equal(summary.pages, 4, run.stdout);
+  } finally {
+    // A crawl held by a pattern would outlive the test.
+    if (cli && cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
