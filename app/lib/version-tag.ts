@@ -25,7 +25,7 @@ export type IfMatch = { kind: 'any' } | { kind: 'tags'; tags: readonly string[] 
  */
 export function parseIfMatch(header: string | null | undefined): IfMatch | null {
   if (header == null) return null;
-  const elements: string[] = header.match(/W\/"[^"]*"|"[^"]*"|[^,\s]+/g) ?? [];
+  const elements = listElements(header);
   if (elements.includes('*')) return { kind: 'any' };
   const tags = elements.filter((e) => !e.startsWith('W/')).map((e) => (e.startsWith('"') ? e : `"${e}"`));
   return { kind: 'tags', tags };
@@ -44,4 +44,19 @@ export function ifMatchHolds(condition: IfMatch, current: Date | null): boolean 
  */
 export function nextVersion(current: Date, now: Date): Date {
   return new Date(Math.max(now.getTime(), current.getTime() + 1));
+}
+
+/** The elements of an If-Match or If-None-Match list: `*`, tags (`W/` kept; a comma may sit inside quotes), bare tokens. */
+function listElements(header: string): string[] {
+  return header.match(/W\/"[^"]*"|"[^"]*"|[^,\s]+/g) ?? [];
+}
+
+/**
+ * Whether a GET carrying `ifNoneMatch` is answered 304 for the representation tagged `etag` (a
+ * quoted tag): the header is `*`, or lists a tag equal to it by the weak comparison RFC 9110
+ * §13.1.2 asks for (`W/"v"` names `"v"`: a cache may have weakened the tag).
+ */
+export function isNotModified(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  if (ifNoneMatch == null) return false;
+  return listElements(ifNoneMatch).some((e) => e === '*' || (e.startsWith('W/') ? e.slice(2) : e) === etag);
 }

@@ -66,6 +66,11 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.equal(await notModified.text(), '');
   assert.equal(notModified.headers.get('etag'), `"${r.version}"`);
   assert.equal((await again(`"stale", "${r.version}"`)).status, 304, 'one of several');
+  // If-None-Match compares weakly (RFC 9110 §13.1.2): a cache that weakened the tag still gets a 304; so does `*`.
+  assert.equal((await again(`W/"${r.version}"`)).status, 304, 'the weak form of the tag');
+  assert.equal((await again(`"stale",W/"${r.version}"`)).status, 304, 'the weak form, in a list without spaces');
+  assert.equal((await again('*')).status, 304, 'any current report');
+  assert.equal((await again(`"${r.version}-x"`)).status, 200, 'a tag that only starts like it');
   const changed = await again('"0-0-0-0-0-0"');
   assert.equal(changed.status, 200);
   assert.deepEqual(await changed.json(), r);

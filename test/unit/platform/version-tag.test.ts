@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ifMatchHolds, nextVersion, parseIfMatch, versionTag } from '../../../app/lib/version-tag';
+import { ifMatchHolds, isNotModified, nextVersion, parseIfMatch, versionTag } from '../../../app/lib/version-tag';
 
 const stored = new Date('2026-11-25T08:10:06.845Z');
 
@@ -40,4 +40,16 @@ test('nextVersion is now, or a millisecond on when the clock has not moved past 
   assert.equal(nextVersion(stored, later).getTime(), later.getTime());
   assert.equal(nextVersion(stored, stored).getTime(), stored.getTime() + 1);
   assert.equal(nextVersion(stored, new Date(stored.getTime() - 60_000)).getTime(), stored.getTime() + 1, 'a clock set back');
+});
+
+test('isNotModified: If-None-Match compares weakly, takes * and lists, and needs the whole tag', () => {
+  assert.equal(isNotModified(null, '"v1"'), false);
+  assert.equal(isNotModified('"v1"', '"v1"'), true);
+  assert.equal(isNotModified('W/"v1"', '"v1"'), true);
+  assert.equal(isNotModified('"v0", W/"v1"', '"v1"'), true);
+  assert.equal(isNotModified('"v0",W/"v1"', '"v1"'), true);
+  assert.equal(isNotModified('*', '"v1"'), true);
+  assert.equal(isNotModified('"v1-x"', '"v1"'), false);
+  assert.equal(isNotModified('"v0"', '"v1"'), false);
+  assert.equal(isNotModified('', '"v1"'), false);
 });

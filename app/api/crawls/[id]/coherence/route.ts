@@ -1,5 +1,6 @@
 import { coherenceReport, coherenceVersion } from '../../../../../worker/coherence/coherence-report';
 import { coherenceRoute } from './coherence-route';
+import { isNotModified } from '../../../../lib/version-tag';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,9 +11,8 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = coherenceRoute(async ({ crawlId, db, request, warcDir }) => {
   const etag = (version: string) => `"${version}"`;
-  const asked = request.headers.get('if-none-match')?.split(',').map((t) => t.trim()) ?? [];
   const current = etag(coherenceVersion(db, crawlId, warcDir));
-  if (asked.includes(current)) return new Response(null, { status: 304, headers: { etag: current, 'cache-control': 'no-store' } });
+  if (isNotModified(request.headers.get('if-none-match'), current)) return new Response(null, { status: 304, headers: { etag: current, 'cache-control': 'no-store' } });
   const report = coherenceReport(db, crawlId, warcDir);
   return Response.json(report, { headers: { etag: etag(report.version), 'cache-control': 'no-store' } });
 });
