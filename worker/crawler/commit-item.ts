@@ -2,6 +2,7 @@ import type { Lease } from '../frontier';
 import type { CaptureSummary } from '../events/messages';
 import type { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
+import { commitInOrder } from './commit-sequencer';
 
 /**
  * Acknowledges one processed URL atomically (a savepoint in a group commit, crawler/group-commit.ts):
@@ -9,15 +10,19 @@ import type { CrawlItem } from './stage';
  * in WARC order (their ticket), so a crash leaves acknowledged captures as a prefix of the file.
  */
 export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContext): Promise<CaptureSummary | null> {
-  if (item.ticket !== undefined) await ctx.sequencer.turn(item.ticket);
-  let committed: Promise<CaptureSummary | null>;
+  const { ticket } = item;
+  if (ticket === undefined) return ctx.commits.run(() => writeOutcome(item, lease, ctx));
+  await ctx.sequencer.turn(ticket);
   try {
     // Queued in ticket order into the next group commit; the next ticket may queue right behind it.
-    committed = ctx.commits.run(() => writeOutcome(item, lease, ctx));
+    // Behind a refused capture, the URL goes back to the queue instead (commitInOrder).
+    return commitInOrder(ctx.sequencer, ctx.commits, ticket, () => writeOutcome(item, lease, ctx), () => {
+      ctx.frontier.release(lease);
+      return null;
+    });
   } finally {
-    if (item.ticket !== undefined) ctx.sequencer.settle(item.ticket);
+    ctx.sequencer.settle(ticket);
   }
-  return committed;
 }
 
 function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): CaptureSummary | null {

@@ -13,7 +13,7 @@ import type { OutLink } from './stage';
 import { CaptureStore, storedSimilarities } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { CrawlStatsTracker } from './crawl-stats';
-import { CommitSequencer } from './commit-sequencer';
+import { CommitSequencer, commitInOrder } from './commit-sequencer';
 import { GroupCommit } from './group-commit';
 import { SqliteDedupLookup } from './sqlite-dedup';
 import { cutUncommittedTail } from './warc-reconcile';
@@ -195,7 +195,7 @@ export class CrawlContext {
       const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
       // Queued into the next group commit; the next ticket may queue right behind it (holding the
       // line until the commit was durable made 200 robots.txt captures take 1.6 s, 8 ms each).
-      const committed = this.commits.run(() => {
+      const committed = commitInOrder(this.sequencer, this.commits, ticket, () => {
         this.store.addCapture({
           url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
           payloadDigest: row.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
@@ -205,7 +205,7 @@ export class CrawlContext {
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.
         this.stats.recordFetch(ex.status, size);
-      });
+      }, () => undefined);
       this.sequencer.settle(ticket);
       settled = true;
       await committed;

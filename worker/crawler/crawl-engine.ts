@@ -193,9 +193,9 @@ export class CrawlEngine {
       this.finalStats = this.stats();
       frontier.closeCrawl(opts.crawlId);
       try {
-        // After a storage failure the last WARC file may hold captures never acknowledged: left as a
+        // After a refused commit the last WARC file holds captures never acknowledged: left as a
         // crash leaves it, the next start cuts them, so each page is archived once.
-        await ctx.close({ abandonWarc: this.pausedBecause !== null });
+        await ctx.close({ abandonWarc: this.pausedBecause !== null || ctx.sequencer.refusedAny });
       } catch (err) {
         // A full disk while closing (the index is sorted then): the next start finishes the job.
         if (!isStorageFailure(err)) throw err;
@@ -272,6 +272,9 @@ export class CrawlEngine {
       // so the URL goes back to the queue and is fetched again later.
       if (isStorageFailure(err)) this.pauseForStorage(err);
       else console.error(`tidemark: commit of ${item.url} failed: ${(err as Error).message}`);
+      // Its records stay in the WARC file unacknowledged, and no capture behind them can be
+      // acknowledged now (CommitSequencer.mayAcknowledge): this run ends, and the next start cuts them.
+      if (ctx.sequencer.refusedAny) this.requestHalt('paused');
       try {
         ctx.frontier.release(lease);
       } catch {

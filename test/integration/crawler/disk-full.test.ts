@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,6 +118,60 @@ test('in the cockpit\'s worker, a crawl paused by a full disk waits with the rea
   } finally {
     await manager.shutdown();
     db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// A commit refused for lack of room can be followed by a smaller one that fits: a page with
+// thousands of links (their frontier rows) does not fit, the small pages fetched after it do. Their
+// captures were acknowledged behind the refused one in the WARC file, and the next start, which cuts
+// the file at the first unacknowledged capture, cut them with it: stored in the database, gone from
+// the WARC file and never fetched again.
+test('after a refused commit, no capture behind it in the WARC file is acknowledged, so the next start cuts none that was', { timeout: 120_000 }, async () => {
+  const SMALL = 7;
+  const site = createServer((req, res) => {
+    res.setHeader('content-type', 'text/html');
+    if (req.url === '/') res.end(`<a href="/big">big</a> ${Array.from({ length: SMALL }, (_, i) => `<a href="/s/${i}">s</a>`).join(' ')}`);
+    else if (req.url === '/big') res.end(Array.from({ length: 5000 }, (_, i) => `<a href="/x/${i}/${'q'.repeat(60)}">x</a>`).join(''));
+    // Answered after /big has been archived and its commit refused.
+    else if (req.url?.startsWith('/s/')) setTimeout(() => res.end('<p>small</p>'), 400);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'tm-disk-full-order-'));
+  const warcDir = join(dir, 'warcs');
+  const db = openSqlite(join(dir, 'state.db'));
+  try {
+    applyMigrations(db, resolve('prisma/migrations'));
+    const icd = icdSchema.parse({ name: 'Refused commit', seeds: [`${siteOrigin}/`], scope: { maxDepth: 1 }, politeness: { enabled: false, concurrency: 8, respectRobots: false } });
+    const now = new Date().toISOString();
+    const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
+    const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), kbPath: resolve('knowledge-base/default.xml') });
+    // Room for the small pages' rows, not for /big's 5,000 links.
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 40}`);
+    assert.equal(await engine().run(), 'paused');
+    assert.equal(db.prepare('SELECT COUNT(*) FROM Capture WHERE url = ?').pluck().get(`${siteOrigin}/big`), 0, '/big was refused');
+
+    db.pragma('max_page_count = 1073741823');
+    assert.equal(await engine().run(), 'finished');
+    const captures = db.prepare('SELECT url, warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ?').all(crawlId) as { url: string; warcFile: string; warcOffset: number; warcLength: number }[];
+    assert.deepEqual(captures.map((c) => c.url).sort(), [`${siteOrigin}/`, `${siteOrigin}/big`, ...Array.from({ length: SMALL }, (_, i) => `${siteOrigin}/s/${i}`)].sort());
+    const sizes = new Map(readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz')).map((n) => [n, statSync(join(warcDir, n)).size]));
+    const lost = captures.filter((c) => !(c.warcOffset + c.warcLength <= (sizes.get(c.warcFile) ?? 0))).map((c) => c.url);
+    assert.deepEqual(lost, [], 'every stored capture is in its WARC file');
+    let responses = 0;
+    for (const name of sizes.keys()) {
+      const { types, errors } = await verifyWarcFile(join(warcDir, name));
+      assert.deepEqual(errors, [], name);
+      // The small pages have one body: the first is a response, the others revisits.
+      responses += (types.response ?? 0) + (types.revisit ?? 0);
+    }
+    assert.equal(responses, captures.length, 'each page archived once');
+  } finally {
+    db.close();
+    site.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

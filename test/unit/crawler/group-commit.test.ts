@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { GroupCommit } from '../../../worker/crawler/group-commit';
+import { CommitSequencer, commitInOrder } from '../../../worker/crawler/commit-sequencer';
 
 function withDb(fn: (db: ReturnType<typeof openSqlite>) => Promise<void>) {
   return async () => {
@@ -87,4 +88,45 @@ test('a full disk that rolls back the whole transaction refuses every job of the
   assert.deepEqual(ran, [1, 2], 'no job ran after the transaction was gone');
   db.pragma('max_page_count = 1073741823');
   assert.equal(db.prepare('SELECT COUNT(*) FROM t').pluck().get(), 0, 'nothing of the group was committed');
+}));
+
+test('commitInOrder: once a capture is refused, none behind it is acknowledged, in its group or in a later one', withDb(async (db) => {
+  const commits = new GroupCommit(db, 5, 100);
+  const seq = new CommitSequencer();
+  const acknowledged: number[] = [];
+  const givenBack: number[] = [];
+  const queue = (ticket: number, fail = false) =>
+    commitInOrder(seq, commits, ticket, () => {
+      if (fail) throw new Error('refused');
+      db.prepare('INSERT INTO t (n) VALUES (?)').run(ticket);
+      acknowledged.push(ticket);
+    }, () => void givenBack.push(ticket));
+  const [t0, t1, t2, t3] = [seq.ticket(), seq.ticket(), seq.ticket(), seq.ticket()];
+  // One group: 0 commits, 1 is refused, 2 sits behind it in the WARC file.
+  const group = [queue(t0), queue(t1, true), queue(t2)];
+  assert.deepEqual((await Promise.allSettled(group)).map((s) => s.status), ['fulfilled', 'rejected', 'fulfilled']);
+  // A later group.
+  await queue(t3);
+  assert.deepEqual(acknowledged, [t0]);
+  assert.deepEqual(givenBack, [t2, t3]);
+  assert.equal(seq.refusedAny, true);
+  assert.deepEqual(db.prepare('SELECT n FROM t').pluck().all(), [t0]);
+}));
+
+test('commitInOrder: a group rolled back whole refuses every capture in it and all behind them', withDb(async (db) => {
+  db.exec('CREATE TABLE big (b BLOB)');
+  const commits = new GroupCommit(db, 5, 100);
+  const seq = new CommitSequencer();
+  const givenBack: number[] = [];
+  const queue = (ticket: number, bytes: number) =>
+    commitInOrder(seq, commits, ticket, () => void db.prepare('INSERT INTO big (b) VALUES (?)').run(Buffer.alloc(bytes)), () => void givenBack.push(ticket));
+  const [t0, t1, t2] = [seq.ticket(), seq.ticket(), seq.ticket()];
+  db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 4}`);
+  assert.deepEqual((await Promise.allSettled([queue(t0, 10), queue(t1, 64 * 1024)])).map((s) => s.status), ['rejected', 'rejected']);
+  // Small enough to fit: still not acknowledged behind the refused ones.
+  await queue(t2, 10);
+  db.pragma('max_page_count = 1073741823');
+  assert.deepEqual(givenBack, [t2]);
+  assert.equal(seq.mayAcknowledge(t0), false);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM big').pluck().get(), 0);
 }));
