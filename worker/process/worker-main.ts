@@ -8,21 +8,28 @@ import { openSqlite } from '../store/sqlite';
 import type { ServerMessage, WorkerMessage } from '../events/messages';
 import { CrawlManager } from './crawl-manager';
 import { boundRegExpBacktracking } from './bounded-regexp';
+import { WORKER_LOCK_FILE, waitForDataLock } from '../store/data-lock';
 
 boundRegExpBacktracking();
 
 const env = loadEnv();
-const db = openSqlite(env.dbPath);
 const send = (message: WorkerMessage) => {
   if (process.connected) process.send?.(message);
 };
-const manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: resolve('knowledge-base/default.xml') });
+let manager: CrawlManager | null = null;
+const exit = () => void (manager?.shutdown() ?? Promise.resolve()).then(() => process.exit(0));
 
 process.on('message', (message: ServerMessage) => {
-  if (message.type === 'poke') manager.poke();
-  if (message.type === 'shutdown') void manager.shutdown().then(() => process.exit(0));
+  if (message.type === 'poke') manager?.poke();
+  if (message.type === 'shutdown') exit();
 });
-process.on('disconnect', () => void manager.shutdown().then(() => process.exit(0)));
+process.on('disconnect', exit);
 
-manager.start();
-send({ type: 'ready', pid: process.pid });
+// One worker per data folder: the worker of a server that died (the server's own lock went with
+// it) may still be finishing its pages; this one starts once that one has ended.
+void waitForDataLock(env.dataDir, 'the crawl worker', WORKER_LOCK_FILE, (held) => console.log(`tidemark worker: waiting: ${held}`)).then(() => {
+  const db = openSqlite(env.dbPath);
+  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: resolve('knowledge-base/default.xml') });
+  manager.start();
+  send({ type: 'ready', pid: process.pid });
+});

@@ -12,7 +12,14 @@ import { join } from 'node:path';
  */
 
 export const LOCK_FILE = 'tidemark.lock';
-const HOLDER_FILE = 'tidemark.lock.holder.json';
+/**
+ * The cockpit's crawl worker's own lock. The server's lock ends with the server, but its worker
+ * outlives it by the pages it finishes (up to HALT_GRACE_MS): a server started again at once
+ * must not start a second worker on the folder meanwhile.
+ */
+export const WORKER_LOCK_FILE = 'tidemark-worker.lock';
+/** Who holds `file`, written beside it for the message. */
+const holderFile = (file: string) => `${file}.holder.json`;
 
 export interface LockHolder {
   pid: number;
@@ -33,27 +40,44 @@ export class DataLockedError extends Error {}
 // Held open for the life of the process: closing the database would release the lock.
 const held = new Map<string, Database.Database>();
 
-/** Locks `dir` for this process until it exits, or throws DataLockedError. */
-export function holdDataLock(dir: string, what: string): void {
-  if (held.has(dir)) return;
+/** Locks `dir` (its lock `file`) for this process until it exits, or throws DataLockedError. */
+export function holdDataLock(dir: string, what: string, file = LOCK_FILE): void {
+  const path = join(dir, file);
+  if (held.has(path)) return;
   mkdirSync(dir, { recursive: true });
   // timeout 0: a held lock is an answer at once, not a wait.
-  const db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
+  const db = new Database(path, { timeout: 0 });
   try {
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataLockedError(lockHeldMessage(dir, readHolder(dir)));
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataLockedError(lockHeldMessage(dir, readHolder(dir, file)));
     throw err;
   }
-  held.set(dir, db);
+  held.set(path, db);
   const holder: LockHolder = { pid: process.pid, since: new Date().toISOString(), what };
-  writeFileSync(join(dir, HOLDER_FILE), JSON.stringify(holder) + '\n');
+  writeFileSync(join(dir, holderFile(file)), JSON.stringify(holder) + '\n');
 }
 
-function readHolder(dir: string): LockHolder | null {
+/**
+ * Locks `dir`'s `file` once the process holding it has ended (holdDataLock, tried every `pollMs`);
+ * `onWait` is told once, with who holds it.
+ */
+export async function waitForDataLock(dir: string, what: string, file: string, onWait: (message: string) => void, pollMs = 200): Promise<void> {
+  for (let told = false; ; told = true) {
+    try {
+      return holdDataLock(dir, what, file);
+    } catch (err) {
+      if (!(err instanceof DataLockedError)) throw err;
+      if (!told) onWait(err.message);
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+function readHolder(dir: string, file: string): LockHolder | null {
   try {
-    return JSON.parse(readFileSync(join(dir, HOLDER_FILE), 'utf8')) as LockHolder;
+    return JSON.parse(readFileSync(join(dir, holderFile(file)), 'utf8')) as LockHolder;
   } catch {
     return null;
   }

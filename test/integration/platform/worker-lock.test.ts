@@ -1,0 +1,70 @@
+/**
+ * The cockpit's data lock is held by the server process, and the system drops it the moment the
+ * server dies; its crawl worker, a child of its own, then finishes the pages under way before it
+ * exits (up to HALT_GRACE_MS). A server started again at once (a service manager restarting it)
+ * forks a second worker on the same folder while the first still writes: both ran the same crawl,
+ * the second one recovering (renaming and cutting) the WARC file the first still appended to.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { icdSchema } from '../../../worker/icd/schema';
+import { applyMigrations } from '../../../worker/store/migrator';
+import { openSqlite, sqlDate } from '../../../worker/store/sqlite';
+
+test('a crawl worker starts on a data folder only once the worker before it has ended', { timeout: 120_000 }, async () => {
+  let inFlight = 0;
+  // Every page answers after 3 s: the first worker has fetches under way when it is told to go.
+  const site = createServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    inFlight++;
+    setTimeout(() => {
+      res.setHeader('content-type', 'text/html');
+      res.end(Array.from({ length: 20 }, (_, i) => `<a href="/p/${Math.random()}-${i}">p</a>`).join(' '));
+    }, 3000);
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  const dir = mkdtempSync(join(tmpdir(), 'tm-worker-lock-'));
+  const workers: ChildProcess[] = [];
+  const db = openSqlite(join(dir, 'tidemark.db'));
+  try {
+    applyMigrations(db, resolve('prisma/migrations'));
+    const icd = icdSchema.parse({ name: 'Slow', seeds: [`http://127.0.0.1:${(site.address() as AddressInfo).port}/`], politeness: { enabled: false, concurrency: 4 } });
+    const now = sqlDate(new Date());
+    const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
+    const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+    // As the server's supervisor forks it.
+    const startWorker = () => {
+      const child = fork(resolve('worker/process/worker-main.ts'), [], {
+        execArgv: ['--import', 'tsx'], env: { ...process.env, TIDEMARK_DATA_DIR: dir, TIDEMARK_DB: join(dir, 'tidemark.db') }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      workers.push(child);
+      return child;
+    };
+    const runsBy = (pid: number | undefined) => db.prepare('SELECT COUNT(*) FROM CrawlRun WHERE crawlId = ? AND workerPid = ?').pluck().get(crawlId, pid) as number;
+
+    const first = startWorker();
+    for (const end = Date.now() + 60_000; !(runsBy(first.pid) > 0 && inFlight > 0); await sleep(50)) if (Date.now() > end) throw new Error('the first worker never fetched');
+    // The server dies (kill -9): its worker loses the IPC channel and finishes what it has under way.
+    first.disconnect();
+    const firstExited = new Promise((r) => first.once('exit', r));
+    const second = startWorker();
+    for (const end = Date.now() + 60_000; runsBy(second.pid) === 0; await sleep(20)) {
+      if (Date.now() > end) throw new Error('the second worker never ran the crawl');
+    }
+    assert.notEqual(first.exitCode ?? first.signalCode, null, 'the first worker had ended when the second ran the crawl');
+    await firstExited;
+  } finally {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+    db.close();
+    site.closeAllConnections();
+    site.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
