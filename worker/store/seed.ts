@@ -18,6 +18,32 @@ export function demoIcd(demoOrigin: string): Icd {
   });
 }
 
+/**
+ * The stored Demo ICD (`definition`, JSON) with its seeds moved to the demo site's origin, when the
+ * site now listens on another port (TIDEMARK_DEMO_PORT changed): every occurrence of the one loopback
+ * origin all its seeds share is replaced, patterns included. Nothing else of it changes, so an
+ * archivist's edits to the Demo ICD survive a restart; a Demo ICD whose seeds are elsewhere, or
+ * already at `demoOrigin`, comes back as it was.
+ */
+export function demoMovedTo(definition: string, demoOrigin: string): string {
+  let seeds: unknown;
+  try {
+    seeds = (JSON.parse(definition) as { seeds?: unknown }).seeds;
+  } catch {
+    return definition;
+  }
+  if (!Array.isArray(seeds) || seeds.length === 0) return definition;
+  const origins = new Set(seeds.map((seed) => (typeof seed === 'string' ? LOOPBACK_ORIGIN.exec(seed)?.[0] : undefined)));
+  const [origin] = origins;
+  if (origins.size !== 1 || origin === undefined || origin === demoOrigin) return definition;
+  // As written in the JSON, not followed by another digit of a longer port.
+  const written = new RegExp(origin.replace(/[.]/g, '\\.') + '(?!\\d)', 'g');
+  return definition.replace(written, () => demoOrigin);
+}
+
+/** The origin of a URL on the demo site's interface (127.0.0.1, any port). */
+const LOOPBACK_ORIGIN = /^http:\/\/127\.0\.0\.1:\d+(?=\/|$)/;
+
 export interface SeedResult {
   /** Set when the first admin was created without TIDEMARK_ADMIN_PASSWORD: print it once. */
   oneTimePassword?: string;
@@ -26,7 +52,8 @@ export interface SeedResult {
 
 /**
  * Fills a fresh database: the first admin user, the Demo ICD (kept pointing at the demo site's
- * current origin) and the shipped knowledge base. Idempotent.
+ * current origin, see demoMovedTo; otherwise as the archivists left it) and the shipped knowledge
+ * base. Idempotent: a second start with the same demo origin writes nothing.
  */
 export async function seedDatabase(
   db: Database.Database,
@@ -42,10 +69,14 @@ export async function seedDatabase(
     if (!opts.adminPassword) result.oneTimePassword = password;
   }
   if (opts.demoOrigin) {
-    const definition = JSON.stringify(demoIcd(opts.demoOrigin));
-    const existing = db.prepare('SELECT id FROM Icd WHERE name = ?').get(DEMO_ICD_NAME) as { id: number } | undefined;
-    if (existing) db.prepare('UPDATE Icd SET definition = ?, updatedAt = ? WHERE id = ?').run(definition, now, existing.id);
-    else db.prepare('INSERT INTO Icd (name, definition, ownerId, createdAt, updatedAt) VALUES (?, ?, NULL, ?, ?)').run(DEMO_ICD_NAME, definition, now, now);
+    const existing = db.prepare('SELECT id, definition FROM Icd WHERE name = ?').get(DEMO_ICD_NAME) as { id: number; definition: string } | undefined;
+    if (!existing) {
+      const definition = JSON.stringify(demoIcd(opts.demoOrigin));
+      db.prepare('INSERT INTO Icd (name, definition, ownerId, createdAt, updatedAt) VALUES (?, ?, NULL, ?, ?)').run(DEMO_ICD_NAME, definition, now, now);
+    } else {
+      const moved = demoMovedTo(existing.definition, opts.demoOrigin);
+      if (moved !== existing.definition) db.prepare('UPDATE Icd SET definition = ?, updatedAt = ? WHERE id = ?').run(moved, now, existing.id);
+    }
   }
   if (opts.knowledgeBasePath && existsSync(opts.knowledgeBasePath)) {
     const has = db.prepare('SELECT id FROM KnowledgeBase WHERE name = ?').get('default');
