@@ -147,7 +147,8 @@ function TesterResult({ result, xml, source }: { result: AahTestResult; xml: str
   );
 }
 
-const COLOURS: Record<Highlight['kind'], string> = { follow: '#16a34a', 'do-not-follow': '#dc2626', object: '#2563eb' };
+// The legend's words are written in these colours: each reads at 4.5:1 or more on white (WCAG 1.4.3).
+const COLOURS: Record<Highlight['kind'], string> = { follow: '#15803d', 'do-not-follow': '#dc2626', object: '#2563eb' };
 
 /** The pasted page in a script-less sandbox, with what each action selected outlined. */
 function Preview({ html, url, highlights }: { html: string; url: string; highlights: Highlight[] }) {

@@ -1,0 +1,287 @@
+/**
+ * Accessibility of the cockpit: every page, with real content (crawls of loopback sites, an
+ * export, adapted rules, users), and the states that show notices, audited in Chromium by axe-core
+ * against WCAG 2.0 and 2.1, levels A and AA; then what the keyboard alone must be able to do.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import type { ApiClient } from '../support/api-client';
+import { ADMIN_PASSWORD, type RunningCockpit } from '../support/cockpit';
+import { startFixtureSite } from '../support/fixture-site';
+import { startTopicalSite } from '../support/topical-site';
+import { startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
+import { startForumBoard } from '../integration/aah/forum-board';
+import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe on what `page` shows now and fails with every violation: the rule, how many nodes,
+ * and where (up to 5 selectors each). The tester's preview frame is a pasted page, not the
+ * cockpit's, so frames are not entered (their own title is still checked).
+ */
+async function assertAccessible(page: Page, where: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'], iframes: false });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  }, WCAG_TAGS);
+  const report = violations.map((v) => {
+    const nodes = v.nodes.slice(0, 5).map((n) => `      ${n.target.join(' ')}: ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`);
+    return `  ${v.id} (${v.impact}, ${v.nodes.length} node${v.nodes.length === 1 ? '' : 's'}): ${v.help}\n${nodes.join('\n')}${v.nodes.length > 5 ? '\n      …' : ''}`;
+  });
+  assert.equal(violations.length, 0, `axe, WCAG 2.1 A/AA, on ${where}:\n${report.join('\n')}`);
+}
+
+let cockpit: RunningCockpit;
+let browser: Browser;
+let api: ApiClient;
+let page: Page;
+const sites: { close(): Promise<void> }[] = [];
+let changing: ChangingSite;
+const crawl = { plain: 0, focused: 0, coherence: 0, forum: 0, paused: 0 };
+let focusedIcd = 0;
+
+const CURATOR = { username: 'curator', password: 'curator-password', role: 'curator' };
+
+/** Creates an ICD and starts a crawl of it; the crawl's id. */
+async function startCrawl(icd: Record<string, unknown>): Promise<{ icdId: number; crawlId: number }> {
+  const { id } = await api.json<{ id: number }>('POST', '/api/icds', icd);
+  const started = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: id });
+  return { icdId: id, crawlId: started.id };
+}
+
+before(async () => {
+  ({ cockpit, browser, api } = await startBrowserRig());
+  const fixture = await startFixtureSite({ pageCount: 12, robots: 'User-agent: *\nDisallow: /page/11.html\n' });
+  const slow = await startFixtureSite({ pageCount: 40, delayMs: 300 });
+  const topical = await startTopicalSite(8);
+  changing = await startChangingSite();
+  const forum = await startForumBoard();
+  sites.push(fixture, slow, topical, changing, forum);
+  const quick = { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 };
+  // Five crawls at once: a plain one with a failure and a robots exclusion, a focused one cut
+  // short (URLs stay in its frontier), a visit–revisit one, and one of a phpBB board (Web objects,
+  // an adapted rule); and a slow one, paused.
+  const [plain, focused, coherence, board, paused] = await Promise.all([
+    startCrawl({ name: 'Harbour site', seeds: [`${fixture.origin}/`, `${fixture.origin}/reset.html`], politeness: quick, aah: { enabled: false } }),
+    startCrawl({
+      name: 'Tides, focused', seeds: [`${topical.origin}/`], politeness: { ...quick, respectRobots: false }, aah: { enabled: false }, scope: { maxPages: 10 },
+      focus: { enabled: true, keywords: [{ term: 'tide', weight: 2 }, { term: 'estuary', weight: 1 }], topicTerms: { tide: 0.9, estuari: 0.6, moon: 0.4, harbour: 0.3 } },
+    }),
+    startCrawl({ name: 'Changing harbour site', seeds: [`${changing.origin}/`], politeness: { ...quick, concurrency: 1, respectRobots: false }, aah: { enabled: false }, coherence: { mode: 'visit-revisit' } }),
+    startCrawl({ name: 'Lock Board', seeds: [`${forum.origin}/`], politeness: quick }),
+    startCrawl({ name: 'Slow site', seeds: [`${slow.origin}/`], politeness: quick, aah: { enabled: false } }),
+  ]);
+  assert.equal(await api.waitForCrawlStatus(paused.crawlId, ['running']), 'running');
+  await api.json('POST', `/api/crawls/${paused.crawlId}/control`, { action: 'pause' });
+  crawl.plain = plain.crawlId;
+  crawl.focused = focused.crawlId;
+  crawl.coherence = coherence.crawlId;
+  crawl.forum = board.crawlId;
+  crawl.paused = paused.crawlId;
+  focusedIcd = focused.icdId;
+  await api.json('POST', '/api/users', CURATOR);
+  assert.equal(await api.waitForCrawlStatus(crawl.paused, ['paused']), 'paused');
+  for (const id of [crawl.plain, crawl.focused, crawl.coherence, crawl.forum]) assert.equal(await api.waitForCrawlStatus(id, ['finished', 'stopped', 'failed'], 90_000), 'finished', `crawl ${id}`);
+  const captures = await api.json<{ items: { id: number }[] }>('GET', `/api/crawls/${crawl.plain}/captures?pageSize=1`);
+  await api.json('POST', `/api/crawls/${crawl.plain}/annotations`, { captureId: null, text: 'Checked against the harbour’s printed guide.' });
+  await api.json('POST', `/api/crawls/${crawl.plain}/annotations`, { captureId: captures.items[0]!.id, text: 'The first capture.' });
+  const exported = await api.json<{ id: number }>('POST', `/api/crawls/${crawl.plain}/exports`, {});
+  let status = '';
+  for (const end = Date.now() + 30_000; status !== 'done' && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    status = (await api.json<{ status: string }>('GET', `/api/exports/${exported.id}`)).status;
+  }
+  assert.equal(status, 'done');
+  page = await (await browser.newContext()).newPage();
+  // Leaving an edited form asks first; here the answer is always yes.
+  page.on('dialog', (d) => void d.accept());
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+});
+after(async () => {
+  await stopBrowserRig({ cockpit, browser });
+  await Promise.all(sites.map((s) => s.close()));
+});
+
+/** Opens `path` in the admin's tab and waits for `ready` (a selector) to show. */
+async function open(path: string, ready: string): Promise<void> {
+  await page.goto(`${cockpit.url}${path}`);
+  await page.locator(ready).first().waitFor();
+}
+
+test('the login page, signed out, and after a refused sign-in', async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${cockpit.url}/login`);
+  await tab.getByLabel('User name').fill('admin');
+  await tab.getByLabel('Password').fill('not the password');
+  await tab.getByLabel('Password').press('Enter');
+  await tab.getByRole('alert').filter({ hasText: 'Wrong user name or password.' }).waitFor();
+  await assertAccessible(tab, '/login');
+  await context.close();
+});
+
+test('the crawls list, one of them paused', async () => {
+  await open('/crawls', '[data-testid="crawl-row"]');
+  await page.getByRole('button', { name: 'Resume Slow site' }).waitFor();
+  await assertAccessible(page, '/crawls');
+});
+
+test('a paused crawl’s page', async () => {
+  await open(`/crawls/${crawl.paused}`, '[data-testid="capture-row"]');
+  await page.getByRole('button', { name: 'Resume Slow site' }).waitFor();
+  await assertAccessible(page, `/crawls/${crawl.paused}`);
+});
+
+test('a crawl’s page: counters with failure and exclusion reasons, charts, captures, a stored record, the crawl log, reports, annotations', async () => {
+  await open(`/crawls/${crawl.plain}`, '[data-testid="capture-row"]');
+  await page.getByTestId('failed-by-reason').waitFor();
+  await page.locator('[data-testid="log-row"]').first().waitFor();
+  await page.getByTestId('crawl-annotations').getByTestId('annotation').first().waitFor();
+  await page.getByTestId('crawl-reports').locator('summary').click();
+  await page.getByTestId('report-hosts').waitFor();
+  await page.getByTestId('capture-url').last().click();
+  await page.getByTestId('record-warc-headers').waitFor();
+  await assertAccessible(page, `/crawls/${crawl.plain}`);
+});
+
+test('a focused crawl’s page: the relevance chart, the most relevant captures, the frontier with a score explained', async () => {
+  await open(`/crawls/${crawl.focused}`, '[data-testid="relevant-capture"]');
+  await page.getByTestId('relevance-summary').waitFor();
+  const why = page.getByTestId('frontier-top').locator('summary').first();
+  await why.waitFor();
+  await why.click();
+  await page.getByTestId('score-breakdown').first().waitFor();
+  await assertAccessible(page, `/crawls/${crawl.focused}`);
+});
+
+test('the coherence view: the tree, a page’s visit and revisit side by side, the histogram', async () => {
+  await open(`/crawls/${crawl.coherence}/coherence`, '[data-testid="tree-node"]');
+  await page.locator(`[data-testid="tree-node"][data-url="${changing.origin}/menu"]`).click();
+  await page.getByTestId('page-status').waitFor();
+  await assertAccessible(page, `/crawls/${crawl.coherence}/coherence`);
+});
+
+test('the Web objects of a crawl', async () => {
+  await open(`/crawls/${crawl.forum}/objects`, '[data-testid="web-object"]');
+  await assertAccessible(page, `/crawls/${crawl.forum}/objects`);
+});
+
+test('the crawl definitions', async () => {
+  await open('/icds', '[data-testid="icd-row"]');
+  await assertAccessible(page, '/icds');
+});
+
+test('a new crawl definition, with its validation errors shown', async () => {
+  await open('/icds/new', '[data-testid="icd-form"]');
+  await assertAccessible(page, '/icds/new');
+  await page.getByLabel('Seed URLs').fill('harbour without scheme');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('error-seeds').waitFor();
+  for (const row of ['Add keyword', 'Add entity', 'Add URL pattern']) await page.getByRole('button', { name: row }).click();
+  await page.getByTestId('advanced-settings').locator('summary').click();
+  await page.getByLabel('Gzip level').fill('12');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByTestId('error-gzipLevel').waitFor();
+  await assertAccessible(page, '/icds/new, refused');
+});
+
+test('a focused crawl definition with its term review', async () => {
+  await open(`/icds/${focusedIcd}`, '[data-testid="topic-term"]');
+  await assertAccessible(page, `/icds/${focusedIcd}`);
+});
+
+test('an ICD saved elsewhere meanwhile: the edit-conflict notice; then the session-ended notice', async () => {
+  const { id } = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Open twice', seeds: ['http://127.0.0.1:9/'] });
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await signIn(tab, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await tab.goto(`${cockpit.url}/icds/${id}`);
+  await tab.getByLabel('Max pages', { exact: true }).fill('77');
+  const stored = await api.json<{ definition: Record<string, unknown> }>('GET', `/api/icds/${id}`);
+  await api.json('PUT', `/api/icds/${id}`, { ...stored.definition, description: 'Changed through the API' });
+  await tab.getByRole('button', { name: 'Save', exact: true }).click();
+  await tab.getByTestId('edit-conflict').waitFor();
+  await assertAccessible(tab, `/icds/${id}, edit conflict`);
+  await context.clearCookies();
+  await tab.getByRole('button', { name: 'Overwrite with mine' }).click();
+  await tab.getByTestId('session-ended').waitFor();
+  await assertAccessible(tab, `/icds/${id}, session ended`);
+  await context.close();
+});
+
+test('the knowledge base: the editor and its outline, the tester’s result on a phpBB page, the adapted rules; then an invalid edit', async () => {
+  await open('/knowledge-base', '[data-testid="adapted-rule"]');
+  await page.locator('[data-testid="kb-validation"][data-state="valid"]').waitFor();
+  await page.getByTestId('kb-outline').locator('summary').click();
+  await page.getByLabel('Page URL').fill('http://forum.example.org/viewtopic.php?t=1');
+  await page.getByLabel('HTML', { exact: true }).fill(readFileSync('test/fixtures/aah/phpbb/viewtopic.html', 'utf8'));
+  await page.getByTestId('run-tester').click();
+  await page.getByTestId('tester-result').waitFor();
+  await page.getByTestId('tester-navigation').first().locator('summary').click();
+  await assertAccessible(page, '/knowledge-base');
+  const editor = page.getByTestId('kb-xml');
+  await editor.fill((await editor.inputValue()).replace("//body[@id='phpbb']", "//body[@id='phpbb'"));
+  await page.getByTestId('kb-error').first().waitFor();
+  await assertAccessible(page, '/knowledge-base, invalid XML');
+});
+
+test('the exports of a crawl, with one ready and the selection form open', async () => {
+  await open(`/exports?crawl=${crawl.plain}`, '[data-testid="export-file"]');
+  await page.getByTestId('export-selection').locator('summary').click();
+  await page.getByLabel('URL contains').fill('page');
+  await page.getByTestId('selection-preview').filter({ hasText: 'match' }).waitFor();
+  await assertAccessible(page, '/exports');
+});
+
+test('the users', async () => {
+  await open('/users', '[data-testid="user-row"]');
+  await assertAccessible(page, '/users');
+});
+
+test('the account, with a mismatched new password', async () => {
+  await open('/account', 'form');
+  await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
+  await page.getByLabel('New password', { exact: true }).fill('a-new-password');
+  await page.getByLabel('New password again').fill('another-password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByTestId('error-repeat').waitFor();
+  await assertAccessible(page, '/account');
+});
+
+test('the 404 page, for no page and for a crawl that does not exist', async () => {
+  for (const path of ['/no-such-page', '/crawls/999999']) {
+    await open(path, 'h1:text("Not found")');
+    await assertAccessible(page, path);
+  }
+});
+
+test('what a curator sees: no controls to run, design or export; notices where the role may not', async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await signIn(tab, cockpit.url, CURATOR.username, CURATOR.password);
+  const visit = async (path: string, ready: string) => {
+    await tab.goto(`${cockpit.url}${path}`);
+    await tab.locator(ready).first().waitFor();
+    await assertAccessible(tab, `${path} (curator)`);
+  };
+  await visit('/crawls', '[data-testid="crawl-row"]');
+  await visit(`/crawls/${crawl.plain}`, '[data-testid="capture-row"]');
+  await visit(`/icds/${focusedIcd}`, '[data-testid="topic-term"]');
+  await visit('/knowledge-base', '[data-testid="adapted-rule"]');
+  await visit('/exports', '[data-testid="forbidden"]');
+  await visit('/users', '[data-testid="forbidden"]');
+  await context.close();
+});
