@@ -85,7 +85,9 @@ before(async () => {
     startCrawl({ name: 'Lock Board', seeds: [`${forum.origin}/`], politeness: quick }),
     startCrawl({ name: 'Slow site', seeds: [`${slow.origin}/`], politeness: quick, aah: { enabled: false } }),
   ]);
-  assert.equal(await api.waitForCrawlStatus(paused.crawlId, ['running']), 'running');
+  // Paused once it has captured a few pages.
+  const fetched = () => api.json<{ stats: { fetched?: number } | null }>('GET', `/api/crawls/${paused.crawlId}`).then((c) => c.stats?.fetched ?? 0);
+  for (const end = Date.now() + 30_000; (await fetched()) < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
   await api.json('POST', `/api/crawls/${paused.crawlId}/control`, { action: 'pause' });
   crawl.plain = plain.crawlId;
   crawl.focused = focused.crawlId;
