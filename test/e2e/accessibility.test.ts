@@ -117,6 +117,19 @@ after(async () => {
   await Promise.all(sites.map((s) => s.close()));
 });
 
+/**
+ * Whether the keyboard's focus shows where it is: an outline or a shadow ring on the focused
+ * element, or on the box around it (a control whose own outline its box clips).
+ */
+function focusShown(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    [document.activeElement, document.activeElement?.parentElement].some((el) => {
+      const s = el ? getComputedStyle(el) : null;
+      return !!s && ((s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 && s.outlineColor !== 'rgba(0, 0, 0, 0)') || s.boxShadow !== 'none');
+    }),
+  );
+}
+
 /** Opens `path` in the admin's tab and waits for `ready` (a selector) to show. */
 async function open(path: string, ready: string): Promise<void> {
   await page.goto(`${cockpit.url}${path}`);
@@ -234,7 +247,13 @@ test('the knowledge base: the editor and its outline, the tester’s result on a
   await page.getByTestId('tester-result').waitFor();
   await page.getByTestId('tester-navigation').first().locator('summary').click();
   await assertAccessible(page, '/knowledge-base');
+  // From the outline (folded again), Tab reaches the XML, and the focus shows there.
+  const outline = page.getByTestId('kb-outline').locator('summary');
+  await outline.press('Enter');
+  await outline.press('Tab');
   const editor = page.getByTestId('kb-xml');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'kb-xml');
+  assert.ok(await focusShown(page), 'the focused XML editor shows its focus');
   await editor.fill((await editor.inputValue()).replace("//body[@id='phpbb']", "//body[@id='phpbb'"));
   await page.getByTestId('kb-error').first().waitFor();
   await assertAccessible(page, '/knowledge-base, invalid XML');
