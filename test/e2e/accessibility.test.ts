@@ -167,9 +167,16 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   await page.getByTestId('crawl-annotations').getByTestId('annotation').first().waitFor();
   await page.getByTestId('crawl-reports').locator('summary').click();
   await page.getByTestId('report-hosts').waitFor();
-  await page.getByTestId('capture-url').last().click();
+  // The keyboard opens a stored record and is taken there; closing it brings the focus back.
+  const opener = page.getByTestId('capture-url').last();
+  const openerName = await opener.getAttribute('aria-label');
+  await opener.press('Enter');
   await page.getByTestId('record-warc-headers').waitFor();
+  assert.equal(await page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="capture-record"]'))), true, 'the focus is in the record');
   await assertAccessible(page, `/crawls/${crawl.plain}`);
+  await page.getByTestId('capture-record').getByRole('button', { name: 'Close' }).press('Enter');
+  await page.getByTestId('capture-record').waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), openerName, 'the focus is back on the capture that opened it');
 });
 
 test('a focused crawl’s page: the relevance chart, the most relevant captures, the frontier with a score explained', async () => {

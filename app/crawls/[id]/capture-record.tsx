@@ -1,16 +1,22 @@
 'use client';
+import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { formatBytes, useCaptureRecord } from '../../lib/client/queries';
 import { Annotations } from './annotations';
 
-/** One capture as stored in its WARC file: the WARC header, the HTTP head and the payload (previewed if textual). */
+/**
+ * One capture as stored in its WARC file: the WARC header, the HTTP head and the payload (previewed
+ * if textual). It opens below the table's pager, so it takes the focus (its heading) when it opens.
+ */
 export function CaptureRecordView({ crawlId, captureId, onClose }: { crawlId: number; captureId: number; onClose(): void }) {
   const record = useCaptureRecord(crawlId, captureId);
   const r = record.data;
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => title.current?.focus(), []);
   return (
     <section aria-labelledby="record-title" className="space-y-3 rounded border border-slate-300 p-3" data-testid="capture-record">
       <div className="flex flex-wrap items-baseline gap-3">
-        <h3 id="record-title" className="font-semibold break-all">{r ? r.capture.url : 'Stored record'}</h3>
+        <h3 id="record-title" ref={title} tabIndex={-1} className="font-semibold break-all">{r ? r.capture.url : 'Stored record'}</h3>
         {r && (
           <a className="link text-sm" href={`/api/crawls/${crawlId}/captures/${captureId}?payload=1`} data-testid="download-payload">
             Download the payload ({formatBytes(r.payloadBytes)}{r.payloadCut && ', its decoded first part'})

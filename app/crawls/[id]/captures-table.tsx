@@ -1,5 +1,5 @@
 'use client';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { NewerEntries } from '../../components/newer-entries';
 import { Pager } from '../../components/pager';
@@ -18,6 +18,16 @@ const PAGE_SIZE = 20;
 export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: boolean }) {
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<number | null>(null);
+  // The capture's button that opened the record: the focus goes back to it when the record closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const show = (id: number, button: HTMLElement) => {
+    opener.current = button;
+    setShown(id);
+  };
+  const close = () => {
+    setShown(null);
+    if (opener.current?.isConnected) opener.current.focus();
+  };
   const pages = usePinnedPages(query);
   const captures = useCaptures(crawlId, pages.page, query, '', PAGE_SIZE, pages.upTo);
   const data = captures.data;
@@ -53,7 +63,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
                     <td className="text-right tabular-nums">{formatBytes(c.size)}</td>
                     {focused && <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>}
                     <td className="max-w-xl truncate font-mono text-xs" title={c.url}>
-                      <button type="button" className="link max-w-full truncate text-left" onClick={() => setShown(c.id)} aria-label={`Show the stored record of ${c.url}`} data-testid="capture-url">
+                      <button type="button" className="link max-w-full truncate text-left" onClick={(e) => show(c.id, e.currentTarget)} aria-label={`Show the stored record of ${c.url}`} data-testid="capture-url">
                         {c.url}
                       </button>
                       {c.title && <span className="block truncate font-sans text-slate-600" data-testid="capture-title">{c.title}</span>}
@@ -66,7 +76,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
           {data.items.length === 0 && <p className="text-sm text-slate-600">No capture{query ? ' matches' : ' yet'}.</p>}
           {pages.upTo !== null && <NewerEntries count={data.newer ?? 0} noun={['capture', 'captures']} onShow={() => setPage(1)} />}
           <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Captures pages" />
-          {shown !== null && <CaptureRecordView key={shown} crawlId={crawlId} captureId={shown} onClose={() => setShown(null)} />}
+          {shown !== null && <CaptureRecordView key={shown} crawlId={crawlId} captureId={shown} onClose={close} />}
         </>
       )}
     </section>
