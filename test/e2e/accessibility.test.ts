@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { ApiClient } from '../support/api-client';
 import { ADMIN_PASSWORD, type RunningCockpit } from '../support/cockpit';
@@ -14,6 +15,7 @@ import { startFixtureSite } from '../support/fixture-site';
 import { startTopicalSite } from '../support/topical-site';
 import { startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
 import { startForumBoard } from '../integration/aah/forum-board';
+import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -194,6 +196,34 @@ test('the coherence view: the tree, a page’s visit and revisit side by side, t
   await page.locator(`[data-testid="tree-node"][data-url="${changing.origin}/menu"]`).click();
   await page.getByTestId('page-status').waitFor();
   await assertAccessible(page, `/crawls/${crawl.coherence}/coherence`);
+});
+
+test('the coherence tree keeps the node the keyboard focuses in view', async () => {
+  // A root with 60 pages under it: more rows than the tree's 700 px show at once.
+  const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Wide capture', seeds: ['http://wide.example/'], coherence: { mode: 'visit-revisit' } });
+  const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+  const wideId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status) SELECT id, definition, name, 'stopped' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
+  const insert = db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText, status) VALUES (?, ?, ?, ?, 'text/html', ?, '{}', '', 'unchanged')");
+  const now = sqlDate(new Date());
+  db.transaction(() => {
+    insert.run(wideId, 'http://wide.example/', null, 0, now);
+    for (let i = 0; i < 60; i++) insert.run(wideId, `http://wide.example/p${String(i).padStart(2, '0')}`, 'http://wide.example/', 1, now);
+  })();
+  db.close();
+  await open(`/crawls/${wideId}/coherence`, '[data-testid="tree-node"]');
+  const node = (url: string) => page.locator(`[data-testid="tree-node"][data-url="${url}"]`);
+  // The focused node lies within the tree's box and within the window.
+  const focusInView = () => {
+    const at = document.activeElement!.getBoundingClientRect();
+    const box = document.activeElement!.closest('svg')!.getBoundingClientRect();
+    return at.top >= Math.max(0, box.top) && at.bottom <= Math.min(window.innerHeight, box.bottom) && at.left >= box.left && at.right <= box.right;
+  };
+  await node('http://wide.example/').focus();
+  for (const key of ['End', 'Home', 'End', 'ArrowUp']) {
+    await page.keyboard.press(key);
+    const shown = await page.waitForFunction(focusInView, undefined, { timeout: 2000 }).then(() => true, () => false);
+    assert.ok(shown, `after ${key}, ${await page.evaluate(() => document.activeElement?.getAttribute('data-url'))} is out of view`);
+  }
 });
 
 test('the Web objects of a crawl', async () => {

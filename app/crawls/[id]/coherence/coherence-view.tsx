@@ -1,7 +1,7 @@
 'use client';
 import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
-import { scaleBand, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
+import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
@@ -120,6 +120,7 @@ function TreeChart(props: {
   // The row to focus once the layout has it: the first of the batch a "+K more" row showed.
   const focusNext = useRef<string | null>(null);
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
+  const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
   // One tab stop for the whole tree (the node last focused, else the selected one, else the
   // first); the arrow keys move among the nodes, as in a file tree.
   const [focused, setFocused] = useState<string | null>(null);
@@ -138,7 +139,7 @@ function TreeChart(props: {
     else {
       const next = nodeAfterKey(layout.rows, n.url, event.key);
       if (!next) return;
-      nodeRefs.current.get(next)?.focus();
+      nodeRefs.current.get(next)?.focus({ preventScroll: true });
     }
     event.preventDefault();
   };
@@ -150,16 +151,32 @@ function TreeChart(props: {
     const next = focusNext.current && nodeRefs.current.get(focusNext.current);
     if (!next) return;
     focusNext.current = null;
-    next.focus();
+    next.focus({ preventScroll: true });
   }, [layout]);
+  // The row the keyboard focuses is panned into the tree's box (the box clips the rows outside
+  // it, and the browser cannot scroll them into view), then the page scrolls the box into view.
+  const reveal = (n: { x: number; y: number }, el: Element) => {
+    const svg = svgRef.current;
+    const behaviour = zoomRef.current;
+    if (!svg || !behaviour) return;
+    const t = zoomTransform(svg);
+    const margin = 20;
+    const [x, y] = [t.x + 20 + t.k * n.x, t.y + 10 + t.k * n.y];
+    const width = svg.clientWidth;
+    const dx = x < margin ? margin - x : x > width - margin ? width / 2 - x : 0;
+    const dy = y < margin ? margin - y : y > height - margin ? height - margin - y : 0;
+    if (dx || dy) select(svg).call(behaviour.translateBy, dx / t.k, dy / t.k);
+    requestAnimationFrame(() => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+  };
   const focusProps = (n: LaidOutNode | LaidOutMore) => ({
     ref: refOf(n.url), tabIndex: n.url === tabStop ? 0 : -1, onKeyDown: (e: KeyboardEvent) => onKey(n, e),
-    onFocus: () => { setFocused(n.url); setHasFocus(true); }, onBlur: () => setHasFocus(false),
+    onFocus: (e: { currentTarget: Element }) => { setFocused(n.url); setHasFocus(true); reveal(n, e.currentTarget); }, onBlur: () => setHasFocus(false),
   });
   useEffect(() => {
     if (!svgRef.current) return;
     const svg = select(svgRef.current);
     const behaviour = zoom<SVGSVGElement, unknown>().scaleExtent([0.1, 8]).on('zoom', (e: { transform: ZoomTransform }) => setTransform(e.transform));
+    zoomRef.current = behaviour;
     svg.call(behaviour).on('dblclick.zoom', null);
     // The tree opens with its first root in view: a parent sits midway down its children, so
     // 300 shown nodes put it some 3,000 px down. Once, on the layout the view opened with.
