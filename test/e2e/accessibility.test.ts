@@ -198,7 +198,7 @@ test('the coherence view: the tree, a page’s visit and revisit side by side, t
   await assertAccessible(page, `/crawls/${crawl.coherence}/coherence`);
 });
 
-test('the coherence tree keeps the node the keyboard focuses in view', async () => {
+test('the coherence tree keeps the node the keyboard focuses in view, and tells each node its level and place', async () => {
   // A root with 60 pages under it: more rows than the tree's 700 px show at once.
   const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Wide capture', seeds: ['http://wide.example/'], coherence: { mode: 'visit-revisit' } });
   const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
@@ -224,6 +224,10 @@ test('the coherence tree keeps the node the keyboard focuses in view', async () 
     const shown = await page.waitForFunction(focusInView, undefined, { timeout: 2000 }).then(() => true, () => false);
     assert.ok(shown, `after ${key}, ${await page.evaluate(() => document.activeElement?.getAttribute('data-url'))} is out of view`);
   }
+  // Drawn flat, the tree says each node's depth and its place among its siblings.
+  const place = (url: string) => node(url).evaluate((n) => ['aria-level', 'aria-posinset', 'aria-setsize'].map((a) => n.getAttribute(a)));
+  assert.deepEqual(await place('http://wide.example/'), ['1', '1', '1']);
+  assert.deepEqual(await place('http://wide.example/p07'), ['2', '8', '60']);
 });
 
 test('the Web objects of a crawl', async () => {

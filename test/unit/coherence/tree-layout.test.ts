@@ -32,6 +32,16 @@ test('collapse hides a subtree unless a search match lies inside it', () => {
   assert.deepEqual([...searchMatches(roots, 'deep').open].sort(), ['http://x/', 'http://x/a']);
 });
 
+test('each row says its level and its place among the rows shown under its parent (the tree is drawn flat)', () => {
+  const rows = layoutTree(roots, new Set()).rows;
+  assert.deepEqual(rows.map((r) => [r.url, r.level, r.posInSet, r.setSize]), [
+    ['http://x/', 1, 1, 1],
+    ['http://x/a', 2, 1, 2],
+    ['http://x/a/deep', 3, 1, 1],
+    ['http://x/b', 2, 2, 2],
+  ]);
+});
+
 test('markers differ by MIME class', () => {
   const shapes = new Set([markerPath('html', 5), markerPath('media', 5), markerPath('other', 5)]);
   assert.equal(shapes.size, 3);

@@ -171,6 +171,7 @@ function TreeChart(props: {
   const focusProps = (n: LaidOutNode | LaidOutMore) => ({
     ref: refOf(n.url), tabIndex: n.url === tabStop ? 0 : -1, onKeyDown: (e: KeyboardEvent) => onKey(n, e),
     onFocus: (e: { currentTarget: Element }) => { setFocused(n.url); setHasFocus(true); reveal(n, e.currentTarget); }, onBlur: () => setHasFocus(false),
+    'aria-level': n.level, 'aria-posinset': n.posInSet, 'aria-setsize': n.setSize,
   });
   useEffect(() => {
     if (!svgRef.current) return;

@@ -1,4 +1,4 @@
-import { hierarchy, tree } from 'd3';
+import { hierarchy, tree, type HierarchyPointNode } from 'd3';
 import type { MimeClass, TreeNode } from '../../../../worker/coherence/coherence-view';
 
 /**
@@ -26,8 +26,17 @@ export const STATUS_LABELS: Record<NodeStatus, string> = {
   pending: 'not revisited yet',
 };
 
+/** Where a row sits in the tree, for assistive technology (the tree is drawn flat, not nested): ARIA's level, posinset and setsize. */
+export interface TreePlace {
+  /** 1 for a root. */
+  level: number;
+  /** 1-based, among the rows shown under the same parent. */
+  posInSet: number;
+  setSize: number;
+}
+
 /** A page of the capture, placed. */
-export interface LaidOutNode {
+export interface LaidOutNode extends TreePlace {
   kind: 'page';
   url: string;
   status: NodeStatus;
@@ -42,7 +51,7 @@ export interface LaidOutNode {
 }
 
 /** The "+K more" row after the shown children of `parent` ('' for the roots): showing it shows the next batch. */
-export interface LaidOutMore {
+export interface LaidOutMore extends TreePlace {
   kind: 'more';
   /** The row's key (moreKey(parent)), in the place of a page's URL. */
   url: string;
@@ -198,6 +207,8 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
   let minX = Infinity;
   let maxX = -Infinity;
   let maxY = 0;
+  const positions = new Map<HierarchyPointNode<Shown>, number>();
+  laid.each((d) => d.children?.forEach((child, i) => positions.set(child, i)));
   // Tree order (parents before children, siblings in order): the keyboard walks it (nodeAfterKey).
   laid.eachBefore((d) => {
     if (!d.parent) return;
@@ -208,10 +219,11 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
     maxX = Math.max(maxX, y);
     maxY = Math.max(maxY, x);
     const { node: n, more } = d.data;
-    if (more) rows.push({ kind: 'more', url: d.data.url, ...more, x, y });
+    const place = { level: d.depth, posInSet: (positions.get(d) ?? 0) + 1, setSize: d.parent.children!.length };
+    if (more) rows.push({ kind: 'more', url: d.data.url, ...more, x, y, ...place });
     else if (n) {
       rows.push({
-        kind: 'page', url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y,
+        kind: 'page', url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y, ...place,
         r: markerRadius(n.coherentBelow, rowHeight), childCount: n.children.length,
         collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
       });
