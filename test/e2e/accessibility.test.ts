@@ -196,6 +196,7 @@ test('the coherence view: the tree, a page’s visit and revisit side by side, t
   await page.locator(`[data-testid="tree-node"][data-url="${changing.origin}/menu"]`).click();
   await page.getByTestId('page-status').waitFor();
   await assertAccessible(page, `/crawls/${crawl.coherence}/coherence`);
+  assert.equal(await page.getByRole('main').count(), 1, 'one main landmark');
 });
 
 test('the coherence tree keeps the node the keyboard focuses in view, and tells each node its level and place', async () => {

@@ -34,7 +34,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const toggle = (url: string) => setToggled((t) => new Map(t).set(url, !collapsed.has(url)));
   const showMore = (parent: string) => setSiblings((s) => showMoreSiblings(s, parent));
   return (
-    <main className="p-6 space-y-4">
+    <div className="p-6 space-y-4">
       <header className="flex flex-wrap items-baseline gap-4">
         <h1 className="text-2xl font-semibold">Coherence of crawl {crawlId}</h1>
         <a className="underline" href={`/crawls/${crawlId}`}>Back to the crawl</a>
@@ -62,7 +62,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
         </div>
       )}
       {selected && <PageDetail crawlId={crawlId} url={selected} hasChildren={hasChildren(r.tree, selected)} collapsed={collapsed.has(selected)} onToggle={() => toggle(selected)} />}
-    </main>
+    </div>
   );
 }
 
