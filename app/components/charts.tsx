@@ -1,7 +1,11 @@
 'use client';
+import { useId } from 'react';
 import type { LineLayout, StackLayout } from '../lib/client/chart-layout';
 
-/** Renders a layout from chart-layout.ts as SVG: axes, grid, lines or stacked areas, a legend. */
+/**
+ * Renders a layout from chart-layout.ts as SVG: axes, grid, lines or stacked areas, a legend. The
+ * image is named by `title` and described by the layout's values in words (read, not shown).
+ */
 export function ChartFrame({
   layout,
   title,
@@ -18,9 +22,10 @@ export function ChartFrame({
   const { width, height } = layout;
   const areas = 'areas' in layout ? layout.areas : [];
   const bottom = height - 28;
+  const valuesId = `${useId()}-values`;
   return (
     <figure className="space-y-1" data-testid={testId}>
-      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
+      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full" role="img" aria-label={title} aria-describedby={valuesId}>
         {layout.yTicks.map((t) => (
           <g key={`y${t.value}`}>
             <line x1={48} x2={width - 16} y1={t.pos} y2={t.pos} stroke="#e2e8f0" />
@@ -40,6 +45,7 @@ export function ChartFrame({
           </g>
         ))}
       </svg>
+      <p id={valuesId} className="sr-only">{layout.description}</p>
       <figcaption className="flex flex-wrap gap-3 text-xs text-slate-700">
         <span className="font-semibold">{title}</span>
         {legend.map((l) => (

@@ -132,6 +132,16 @@ function focusShown(page: Page): Promise<boolean> {
   );
 }
 
+/** Each chart (an SVG image) on the page: its name, then the text its aria-describedby points to. */
+function chartDescriptions(page: Page): Promise<string[]> {
+  return page.locator('svg[role="img"]').evaluateAll((svgs) =>
+    svgs.map((svg) => {
+      const ids = (svg.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+      return `${svg.getAttribute('aria-label')}: ${ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim()}`;
+    }),
+  );
+}
+
 /** Opens `path` in the admin's tab and waits for `ready` (a selector) to show. */
 async function open(path: string, ready: string): Promise<void> {
   await page.goto(`${cockpit.url}${path}`);
@@ -176,6 +186,10 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   await page.getByTestId('record-warc-headers').waitFor();
   assert.equal(await page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="capture-record"]'))), true, 'the focus is in the record');
   await assertAccessible(page, `/crawls/${crawl.plain}`);
+  const charts = await chartDescriptions(page);
+  assert.equal(charts.length, 2);
+  assert.match(charts[0]!, /^Pages per second: .*pages\/s: latest [\d.]+ at \d+:\d\d, highest [\d.]+ at \d+:\d\d/);
+  assert.match(charts[1]!, /^Responses by HTTP status class \(cumulative\): .*at \d+:\d\d: 2xx \d+/);
   await page.getByTestId('capture-record').getByRole('button', { name: 'Close' }).press('Enter');
   await page.getByTestId('capture-record').waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), openerName, 'the focus is back on the capture that opened it');
@@ -189,6 +203,7 @@ test('a focused crawl’s page: the relevance chart, the most relevant captures,
   await why.click();
   await page.getByTestId('score-breakdown').first().waitFor();
   await assertAccessible(page, `/crawls/${crawl.focused}`);
+  assert.match((await chartDescriptions(page)).find((d) => d.startsWith('Relevance'))!, /normalised mean similarity: latest [\d.]+ at \d+, highest [\d.]+ at \d+; harvest ratio: latest/);
 });
 
 test('the coherence view: the tree, a page’s visit and revisit side by side, the histogram', async () => {
@@ -197,6 +212,7 @@ test('the coherence view: the tree, a page’s visit and revisit side by side, t
   await page.getByTestId('page-status').waitFor();
   await assertAccessible(page, `/crawls/${crawl.coherence}/coherence`);
   assert.equal(await page.getByRole('main').count(), 1, 'one main landmark');
+  assert.match((await chartDescriptions(page)).find((d) => d.startsWith('Histogram'))!, /: no change seen: \d+ pages?; [\d.]+–[\d.]+ changes per day: \d+ pages?;/);
 });
 
 test('the coherence tree keeps the node the keyboard focuses in view, and tells each node its level and place', async () => {

@@ -32,6 +32,20 @@ export interface LineLayout {
   paths: { key: string; label: string; colour: string; d: string; last: [number, number] | null }[];
   xTicks: Tick[];
   yTicks: Tick[];
+  /** The chart's values in words, its text alternative (WCAG 1.1.1): what a reader of the lines would say. */
+  description: string;
+}
+
+const NO_DATA = 'No data yet.';
+
+/** Each line's latest and highest point, in the axes' formats. */
+export function describeLines(series: Series[], xFormat: (v: number) => string, yFormat: (v: number) => string): string {
+  const lines = series.filter((s) => s.points.length).map((s) => {
+    const last = s.points[s.points.length - 1]!;
+    const high = s.points.reduce((a, b) => (b[1] > a[1] ? b : a));
+    return `${s.label}: latest ${yFormat(last[1])} at ${xFormat(last[0])}, highest ${yFormat(high[1])} at ${xFormat(high[0])}`;
+  });
+  return lines.length ? `${lines.join('; ')}.` : NO_DATA;
 }
 
 function ticks(scale: ScaleLinear<number, number>, count: number, format: (v: number) => string, values?: number[]): Tick[] {
@@ -65,6 +79,7 @@ export function layoutLines(
     }),
     xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String, opts.xTicks),
     yTicks: ticks(y, 4, opts.yFormat ?? ((v) => String(v))),
+    description: describeLines(series, opts.xFormat ?? String, opts.yFormat ?? String),
   };
 }
 
@@ -98,7 +113,15 @@ export function layoutStack(
     areas: layers.map((layer) => ({ key: layer.key, colour: colours[layer.key] ?? '#64748b', d: gen(layer as never) ?? '' })),
     xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String, opts.xTicks),
     yTicks: ticks(y, 4, (v) => String(v)),
+    description: describeStack(rows, keys, opts.xFormat ?? String),
   };
+}
+
+/** The counts of the last row, the top of the stack (e.g. the responses of each status class so far). */
+export function describeStack(rows: { x: number; values: Record<string, number> }[], keys: string[], xFormat: (v: number) => string): string {
+  const last = rows[rows.length - 1];
+  if (!last || !keys.length) return NO_DATA;
+  return `at ${xFormat(last.x)}: ${keys.map((k) => `${k} ${last.values[k] ?? 0}`).join(', ')}.`;
 }
 
 /** Time since `start` (ms), as m:ss, or h:mm:ss from an hour on. */

@@ -73,6 +73,20 @@ test('stacked areas sum the classes: the top layer ends at the total', () => {
   assert.ok(s.yTicks.some((t) => t.value === 4));
 });
 
+test('a chart says its values in words: each line’s latest and highest point, the top of the stack', () => {
+  const lines = layoutLines(
+    [
+      { key: 'a', label: 'pages/s', colour: '#000', points: [[0, 1], [1000, 4.25], [2000, 2]] },
+      { key: 'b', label: 'empty', colour: '#000', points: [] },
+    ],
+    { width: 200, height: 100, xFormat: elapsedLabel(0), yFormat: (v) => v.toFixed(1) },
+  );
+  assert.equal(lines.description, 'pages/s: latest 2.0 at 0:02, highest 4.3 at 0:01.');
+  assert.equal(layoutLines([], { width: 200, height: 100 }).description, 'No data yet.');
+  const stack = layoutStack([{ x: 0, values: { '2xx': 1 } }, { x: 1000, values: { '2xx': 3, '4xx': 1 } }], ['2xx', '4xx'], {}, { width: 200, height: 100, xFormat: elapsedLabel(0) });
+  assert.equal(stack.description, 'at 0:01: 2xx 3, 4xx 1.');
+});
+
 test('the AAH tester report is read grouped, or grouped from a flat PageAnalysis', () => {
   const flat = normaliseTestResult({
     application: { id: 'phpbb', name: 'phpBB' },

@@ -1,5 +1,5 @@
 'use client';
-import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
@@ -232,22 +232,31 @@ function shortLabel(url: string): string {
   }
 }
 
+/** A bin of the change-rate histogram in words. */
+function binText(b: HistogramBin): string {
+  return `${b.from === 0 ? 'no change seen' : `${b.from}–${b.to} changes per day`}: ${b.count} page${b.count === 1 ? '' : 's'}`;
+}
+
 function Histogram({ bins }: { bins: HistogramBin[] }) {
   const width = 320;
   const height = 180;
   const labels = bins.map((b) => (b.from === 0 ? '0' : b.from >= 1 ? String(b.from) : b.from.toString()));
   const x = scaleBand<string>().domain(labels).range([30, width - 5]).padding(0.15);
   const y = scaleLinear().domain([0, Math.max(1, ...bins.map((b) => b.count))]).nice().range([height - 25, 10]);
+  const valuesId = `${useId()}-values`;
   return (
-    <svg width={width} height={height} role="img" aria-label="Histogram of change rates" data-testid="rate-histogram">
-      {bins.map((b, i) => (
-        <g key={i}>
-          <rect x={x(labels[i]!)} y={y(b.count)} width={x.bandwidth()} height={y(0) - y(b.count)} fill="#0ea5e9"><title>{`${labels[i]}–${b.to || 0}/day: ${b.count} pages`}</title></rect>
-          <text x={(x(labels[i]!) ?? 0) + x.bandwidth() / 2} y={height - 10} fontSize={9} textAnchor="middle">{labels[i]}</text>
-        </g>
-      ))}
-      {y.ticks(4).map((t) => <text key={t} x={25} y={y(t)} fontSize={9} textAnchor="end" dy="0.32em">{t}</text>)}
-    </svg>
+    <>
+      <svg width={width} height={height} role="img" aria-label="Histogram of change rates" aria-describedby={valuesId} data-testid="rate-histogram">
+        {bins.map((b, i) => (
+          <g key={i}>
+            <rect x={x(labels[i]!)} y={y(b.count)} width={x.bandwidth()} height={y(0) - y(b.count)} fill="#0ea5e9"><title>{binText(b)}</title></rect>
+            <text x={(x(labels[i]!) ?? 0) + x.bandwidth() / 2} y={height - 10} fontSize={9} textAnchor="middle">{labels[i]}</text>
+          </g>
+        ))}
+        {y.ticks(4).map((t) => <text key={t} x={25} y={y(t)} fontSize={9} textAnchor="end" dy="0.32em">{t}</text>)}
+      </svg>
+      <p id={valuesId} className="sr-only">{bins.map(binText).join('; ')}.</p>
+    </>
   );
 }
 
