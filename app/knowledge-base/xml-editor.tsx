@@ -56,7 +56,7 @@ export function XmlEditor({ value, onChange, readOnly, children }: { value: stri
       </details>
       <label htmlFor="kb-xml" className="block text-sm font-medium">XML</label>
       {/* The ring of the focused text area goes around the gutter too: the box clips the text area's own outline. */}
-      <div className="flex h-[28rem] overflow-hidden rounded border border-slate-300 bg-white font-mono text-xs leading-5 focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-sky-600">
+      <div className="flex h-[28rem] overflow-hidden rounded border border-slate-500 bg-white font-mono text-xs leading-5 focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-sky-600">
         <div ref={gutter} aria-hidden className="select-none overflow-hidden border-r border-slate-200 bg-slate-50 px-2 py-2 text-right text-slate-500">
           {Array.from({ length: lineCount }, (_, i) => (
             <div key={i} className={errorLines.has(i + 1) ? 'bg-red-200 font-bold text-red-900' : undefined}>{i + 1}</div>

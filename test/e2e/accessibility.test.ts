@@ -28,13 +28,46 @@ interface AxeViolation {
   nodes: { target: unknown[]; failureSummary?: string }[];
 }
 
+/** Puts axe-core into the page, once per document. */
+async function injectAxe(page: Page): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT });
+}
+
+/**
+ * The elements of `selector` whose colour (`border`: a form field's edge; `fill`: an SVG shape)
+ * reads below 3:1 against the first opaque background behind them (WCAG 1.4.11, non-text
+ * contrast, which axe does not check), with their ratio; axe's own colour arithmetic.
+ */
+async function faintGraphics(page: Page, selector: string, part: 'border' | 'fill'): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate(([selector, part]) => {
+    type Colour = { parseString(s: string): void; alpha: number };
+    const { color } = (window as unknown as { axe: { commons: { color: { Color: new () => Colour; getContrast(bg: Colour, fg: Colour): number } } } }).axe.commons;
+    // (No named functions in here: tsx would wrap them in a helper the page does not have.)
+    return [...document.querySelectorAll(selector)]
+      .filter((el) => el.getClientRects().length > 0)
+      .flatMap((el) => {
+        const style = getComputedStyle(el);
+        const css = [part === 'border' ? style.borderTopColor : style.fill];
+        for (let at = el.closest('svg') ?? el.parentElement; at; at = at.parentElement) css.push(getComputedStyle(at).backgroundColor);
+        const [fg, ...behind] = [...css, 'rgb(255, 255, 255)'].map((c) => {
+          const colour = new color.Color();
+          colour.parseString(c);
+          return colour;
+        });
+        const ratio = color.getContrast(behind.find((c) => c.alpha === 1)!, fg!);
+        return ratio < 3 ? [`${el.id || el.closest('[data-url]')?.getAttribute('data-url') || el.tagName}: ${ratio.toFixed(2)}:1`] : [];
+      });
+  }, [selector, part] as const);
+}
+
 /**
  * Runs axe on what `page` shows now and fails with every violation: the rule, how many nodes,
  * and where (up to 5 selectors each). The tester's preview frame is a pasted page, not the
  * cockpit's, so frames are not entered (their own title is still checked).
  */
 async function assertAccessible(page: Page, where: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT });
+  await injectAxe(page);
   const violations = await page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'], iframes: false });
@@ -132,6 +165,9 @@ function focusShown(page: Page): Promise<boolean> {
   );
 }
 
+/** Text fields, text areas and menus: their edge is what shows where to type (WCAG 1.4.11). */
+const FIELDS = 'input:not([type=checkbox]):not([type=radio]):not([type=file]), select, textarea';
+
 /** Each chart (an SVG image) on the page: its name, then the text its aria-describedby points to. */
 function chartDescriptions(page: Page): Promise<string[]> {
   return page.locator('svg[role="img"]').evaluateAll((svgs) =>
@@ -212,6 +248,8 @@ test('the coherence view: the tree, a page’s visit and revisit side by side, t
   await page.getByTestId('page-status').waitFor();
   await assertAccessible(page, `/crawls/${crawl.coherence}/coherence`);
   assert.equal(await page.getByRole('main').count(), 1, 'one main landmark');
+  assert.deepEqual(await faintGraphics(page, '[data-testid="tree-node"] > path', 'fill'), [], 'tree markers too faint on white');
+  assert.deepEqual(await faintGraphics(page, '[data-testid="rate-histogram"] rect', 'fill'), [], 'histogram bars too faint on the page');
   assert.match((await chartDescriptions(page)).find((d) => d.startsWith('Histogram'))!, /: no change seen: \d+ pages?; [\d.]+–[\d.]+ changes per day: \d+ pages?;/);
 });
 
@@ -260,6 +298,7 @@ test('the crawl definitions', async () => {
 test('a new crawl definition, with its validation errors shown', async () => {
   await open('/icds/new', '[data-testid="icd-form"]');
   await assertAccessible(page, '/icds/new');
+  assert.deepEqual(await faintGraphics(page, FIELDS, 'border'), [], 'form fields whose edge is too faint to find');
   await page.getByLabel('Seed URLs').fill('harbour without scheme');
   await page.getByRole('button', { name: 'Create' }).click();
   await page.getByTestId('error-seeds').waitFor();

@@ -10,12 +10,17 @@ import type { MimeClass, TreeNode } from '../../../../worker/coherence/coherence
 
 export type NodeStatus = TreeNode['status'];
 
+/**
+ * A node's marker is its status: each colour reads at 3:1 or more on the tree's white and on the
+ * page's slate-50 behind the legend (WCAG 1.4.11), the yellow and the grey darkened just that far
+ * (from #eab308 and #9ca3af, 1.9:1 and 2.5:1 on white).
+ */
 export const STATUS_COLOURS: Record<NodeStatus, string> = {
   unchanged: '#16a34a',
-  'content-changed': '#eab308',
+  'content-changed': '#b68b06',
   'links-changed': '#dc2626',
   missing: '#111827',
-  pending: '#9ca3af',
+  pending: '#88919f',
 };
 
 export const STATUS_LABELS: Record<NodeStatus, string> = {
