@@ -13,16 +13,21 @@ export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContex
   const { ticket } = item;
   if (ticket === undefined) return ctx.commits.run(() => writeOutcome(item, lease, ctx));
   await ctx.sequencer.turn(ticket);
+  let committed: Promise<CaptureSummary | null>;
   try {
     // Queued in ticket order into the next group commit; the next ticket may queue right behind it.
     // Behind a refused capture, the URL goes back to the queue instead (commitInOrder).
-    return commitInOrder(ctx.sequencer, ctx.commits, ticket, () => writeOutcome(item, lease, ctx), () => {
+    committed = commitInOrder(ctx.sequencer, ctx.commits, ticket, () => writeOutcome(item, lease, ctx), () => {
       ctx.frontier.release(lease);
       return null;
     });
   } finally {
     ctx.sequencer.settle(ticket);
   }
+  const summary = await committed;
+  // Durable: the capture's WARC file may take its final name once all its captures are (WarcWriter.acknowledge).
+  if (summary && item.location) ctx.writer.acknowledge(item.location.filename);
+  return summary;
 }
 
 function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): CaptureSummary | null {

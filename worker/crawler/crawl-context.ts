@@ -195,7 +195,9 @@ export class CrawlContext {
       const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
       // Queued into the next group commit; the next ticket may queue right behind it (holding the
       // line until the commit was durable made 200 robots.txt captures take 1.6 s, 8 ms each).
+      let stored = false;
       const committed = commitInOrder(this.sequencer, this.commits, ticket, () => {
+        stored = true;
         this.store.addCapture({
           url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
           payloadDigest: row.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
@@ -209,6 +211,8 @@ export class CrawlContext {
       this.sequencer.settle(ticket);
       settled = true;
       await committed;
+      // Durable (a job that threw or a group rolled back rejects): see WarcWriter.acknowledge.
+      if (stored) this.writer.acknowledge(location.filename);
     } finally {
       if (!settled) {
         await this.sequencer.turn(ticket).catch(() => undefined);

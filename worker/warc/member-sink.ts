@@ -1,11 +1,13 @@
 /**
  * The write side of the WARC writer: appends finished gzip members, in the order they were
- * submitted, to `<name>.warc.gz.open`, renames a file to `.warc.gz` when the next one starts or
- * the writer closes, and appends CDXJ lines once their record is on disk.
+ * submitted, to `<name>.warc.gz.open`, closes a file when the next one starts, renames it to
+ * `.warc.gz` once every capture in it was acknowledged (rename-gate.ts) or the writer closes, and
+ * appends CDXJ lines once their record is on disk.
  */
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cdxjLine, OPEN_INDEX_NAME, type CdxjEntry } from './cdxj-index';
+import { RenameGate } from './rename-gate';
 
 /** A record ready to be written: compressed bytes, or a writer that streams them. */
 export type ReadyRecord =
@@ -36,8 +38,12 @@ export class MemberSink {
   private filename: string | null = null;
   private bytes = 0;
   private index: FileHandle | null = null;
+  /** Which closed files may take their final name (captures written, captures acknowledged). */
+  readonly renames: RenameGate;
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string) {
+    this.renames = new RenameGate((filename) => rename(join(dir, filename + '.open'), join(dir, filename)));
+  }
 
   /** Opens (appends to) the crawl's unsorted index. */
   async openIndex(): Promise<void> {
@@ -105,15 +111,16 @@ export class MemberSink {
     return placedByGroup;
   }
 
-  /** Syncs and closes the current file and gives it its final name. */
-  async closeFile(): Promise<void> {
+  /** Syncs and closes the current file; it takes its final name once every capture in it was acknowledged. */
+  private async closeFile(): Promise<void> {
     if (!this.fh || !this.filename) return;
+    const filename = this.filename;
     await this.fh.sync();
     await this.fh.close();
-    await rename(join(this.dir, this.filename + '.open'), join(this.dir, this.filename));
     this.fh = null;
     this.filename = null;
     this.bytes = 0;
+    await this.renames.fileClosed(filename);
   }
 
   /**
@@ -121,15 +128,17 @@ export class MemberSink {
    * is left unsorted, for the next start's recovery (warc-reconcile.ts, recover-open-files.ts).
    */
   async abandon(): Promise<void> {
-    await Promise.allSettled([this.fh?.close(), this.index?.close()]);
+    // Files closed by rotation whose captures were not all acknowledged stay `.open` too.
+    await Promise.allSettled([this.fh?.close(), this.index?.close(), this.renames.settle()]);
     this.fh = null;
     this.filename = null;
     this.index = null;
   }
 
-  /** Closes the current file and the index. */
+  /** Closes the current file and the index, and gives every file its final name. */
   async close(): Promise<void> {
     await this.closeFile();
+    await this.renames.renameAll();
     if (this.index) {
       await this.index.sync();
       await this.index.close();

@@ -142,7 +142,18 @@ export class WarcWriter {
     });
   }
 
-  /** Drains everything, closes the last file, sorts the index and stops the threads. */
+  /**
+   * The capture (writeCapture, writeRevisit) written into `filename` was acknowledged: its commit
+   * is durable. A file closed by rotation keeps its `.open` name until each of its captures was
+   * acknowledged, so a crash or a refused commit before then leaves it for the next start's cut
+   * (crawler/warc-reconcile.ts) rather than closed with captures the database never acknowledged.
+   * A writer whose captures are never acknowledged renames its files when it closes.
+   */
+  acknowledge(filename: string): void {
+    this.sink.renames.acknowledged(filename);
+  }
+
+  /** Drains everything, closes the last file (and any still waiting for acknowledgements), sorts the index and stops the threads. */
   async close(): Promise<void> {
     await this.drainAll();
     await this.sink.close();
@@ -153,8 +164,9 @@ export class WarcWriter {
 
   /**
    * Stops without closing the files properly, leaving them as a crash would. After a full disk the
-   * last file may hold captures the database never acknowledged; the next open() cuts them, as it
-   * does after a crash, so each page is archived once.
+   * last files (the current one, and one a rotation closed before all its captures were
+   * acknowledged) may hold captures the database never acknowledged; they keep their `.open` name,
+   * and the next start cuts those captures, as it does after a crash, so each page is archived once.
    */
   async abandon(): Promise<void> {
     await this.drainAll();
@@ -233,15 +245,19 @@ export class WarcWriter {
       const m = { ...main, recordId: newId() };
       specs.push({ fields: metadataFields(m, ex.url, main.recordId, CT_WARC_FIELDS, block.length), head: block, blockLength: block.length });
     }
-    const done = this.enqueue(specs).then((p) => location(p[0], main, type));
+    const done = this.enqueue(specs, true).then((p) => location(p[0], main, type));
     const ref: DedupRef = { uri: ex.url, date: main.date, recordId: main.recordId, payloadDigest: ex.payloadDigest };
     return { ref, done };
   }
 
-  /** Starts hashing/compressing each record and queues the group's write. */
-  private enqueue(specs: RecordSpec[]): Promise<Array<Placed & { filename: string }>> {
+  /**
+   * Starts hashing/compressing each record and queues the group's write. A `capture`'s file keeps
+   * its `.open` name until acknowledge() was called for it.
+   */
+  private enqueue(specs: RecordSpec[], capture = false): Promise<Array<Placed & { filename: string }>> {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
+    if (capture) this.sink.renames.written(cur.filename);
     const ready = Promise.all(specs.map((s) => this.prepare(s)));
     return new Promise((resolve, reject) => {
       const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), resolve, reject };

@@ -19,6 +19,7 @@ import { icdSchema } from '../../../worker/icd/schema';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { applyMigrations } from '../../../worker/store/migrator';
 import { verifyCdxj, verifyWarcFile } from '../../../worker/warc/verify-warc';
+import { insertCrawl } from '../../support/crawl-rows';
 
 const PAGES = 60;
 
@@ -43,9 +44,7 @@ function crawlSetUp(dir: string) {
   const db = openSqlite(join(dir, 'state.db'));
   applyMigrations(db, resolve('prisma/migrations'));
   const icd = icdSchema.parse({ name: 'Disk full', seeds: [`${origin}/p/0`], politeness: { enabled: false, concurrency: 8 } });
-  const now = new Date().toISOString();
-  const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
-  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+  const crawlId = insertCrawl(db, icd);
   // SQLite answers SQLITE_FULL past this many pages, as it does on a full disk.
   const limitRoom = (pages: number) => db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + pages}`);
   const unlimit = () => db.pragma('max_page_count = 1073741823');
@@ -145,9 +144,7 @@ test('after a refused commit, no capture behind it in the WARC file is acknowled
   try {
     applyMigrations(db, resolve('prisma/migrations'));
     const icd = icdSchema.parse({ name: 'Refused commit', seeds: [`${siteOrigin}/`], scope: { maxDepth: 1 }, politeness: { enabled: false, concurrency: 8, respectRobots: false } });
-    const now = new Date().toISOString();
-    const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
-    const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+    const crawlId = insertCrawl(db, icd);
     const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), kbPath: resolve('knowledge-base/default.xml') });
     // Room for the small pages' rows, not for /big's 5,000 links.
     db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 40}`);
