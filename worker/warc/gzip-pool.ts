@@ -11,7 +11,7 @@
  * LIBDEFLATE_MAX_BYTES (a WASM heap keeps the size of the largest input it ever held; bodies over
  * 1 MB are spooled to disk and streamed through node:zlib anyway) and if the module cannot be loaded.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 
 /** Largest record compressed with libdeflate; larger ones (rare: media past the spool threshold's reach) go to node:zlib. */
@@ -107,17 +107,21 @@ export class GzipPool {
   private nextId = 0;
   private closed = false;
 
-  /** `libdeflate`: the module the threads import (its URL; null for node:zlib alone), the installed one by default. */
+  /**
+   * `libdeflate`: the module the threads import (its URL; null for node:zlib alone), the installed
+   * one by default. `resourceLimits`: the threads' own (Node's Worker option), none by default.
+   */
   constructor(
     private readonly level: number,
     size = Math.max(1, availableParallelism() - 1),
     private readonly libdeflate: string | null = libdeflateUrl(),
+    private readonly resourceLimits?: ResourceLimits,
   ) {
     for (let i = 0; i < Math.max(1, size); i++) this.spawn(i);
   }
 
   private spawn(index: number): void {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: this.libdeflate } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: this.libdeflate }, resourceLimits: this.resourceLimits });
     worker.on('message', (msg: { id: number; member?: Uint8Array; digest?: string; error?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;
