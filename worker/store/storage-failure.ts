@@ -1,7 +1,8 @@
 /**
- * Failures of the crawl's own storage (the WARC files' disk, the database), told apart from a
- * page's failures: a full disk says nothing about the page being written, so its URL goes back to
- * the queue and the crawl pauses until there is room, rather than failing every page after it.
+ * Failures of the crawl's own storage (the WARC files' disk, the database, the WARC writer's
+ * compression threads), told apart from a page's failures: a full disk says nothing about the page
+ * being written, so its URL goes back to the queue and the crawl pauses until there is room, rather
+ * than failing every page after it.
  */
 
 /** Error codes of Node's file system and of SQLite (better-sqlite3's `code`) that mean the storage, not the page. */
@@ -15,12 +16,20 @@ const STORAGE_CODES: Record<string, string> = {
   SQLITE_IOERR: 'the disk failed',
 };
 
+/**
+ * Failures whose message says what happened (warc/gzip-pool.ts CompressionThreadsFailure), and
+ * what to do about them.
+ */
+const SELF_EXPLAINED: Record<string, string> = {
+  TIDEMARK_GZIP_THREADS: 'Free memory (or threads) for them, then resume the crawl.',
+};
+
 function codeOf(err: unknown): string | null {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
   // SQLite's extended codes: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, …
   const base = code.startsWith('SQLITE_') ? code.split('_').slice(0, 2).join('_') : code;
-  return base in STORAGE_CODES ? base : null;
+  return base in STORAGE_CODES || base in SELF_EXPLAINED ? base : null;
 }
 
 export function isStorageFailure(err: unknown): boolean {
@@ -29,7 +38,9 @@ export function isStorageFailure(err: unknown): boolean {
 
 /** Why the crawl paused, for the archivist: what happened and what to do. */
 export function storageFailureMessage(err: unknown): string {
-  const what = STORAGE_CODES[codeOf(err) ?? ''] ?? 'the storage failed';
+  const code = codeOf(err) ?? '';
   const detail = err instanceof Error ? err.message : String(err);
-  return `Paused: ${what} (${detail}). Nothing acknowledged is lost; the pages under way go back to the queue. Make room, then resume the crawl.`;
+  const lost = 'Nothing acknowledged is lost; the pages under way go back to the queue.';
+  if (code in SELF_EXPLAINED) return `Paused: ${detail}. ${lost} ${SELF_EXPLAINED[code]}`;
+  return `Paused: ${STORAGE_CODES[code] ?? 'the storage failed'} (${detail}). ${lost} Make room, then resume the crawl.`;
 }

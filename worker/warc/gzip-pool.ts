@@ -81,6 +81,8 @@ parentPort.on('message', async (job) => {
     parentPort.postMessage({ id: job.id, error: String(err && err.stack || err) });
   }
 });
+// Jobs are handed over once this thread runs: one that cannot start holds none, and they go to its replacement.
+parentPort.postMessage({ ready: true });
 `;
 
 /** One finished gzip member and the block digest written into it. */
@@ -89,23 +91,55 @@ export interface CompressedRecord {
   blockDigest: string;
 }
 
-interface Pending {
+/** Threads that may stop in a row before taking a record: past this, the pool gives up. */
+export const MAX_FAILED_STARTS = 3;
+
+/**
+ * The pool gave up: its threads stop before they can take a record (memory or threads exhausted,
+ * their code failing). Every job fails with it; the crawl pauses, saying so (store/storage-failure.ts).
+ */
+export class CompressionThreadsFailure extends Error {
+  override readonly name = 'CompressionThreadsFailure';
+  readonly code = 'TIDEMARK_GZIP_THREADS';
+}
+
+interface Job {
+  id: number;
+  head: string;
+  block: Uint8Array<ArrayBuffer>;
   resolve: (r: CompressedRecord) => void;
   reject: (e: Error) => void;
-  worker: number;
+}
+
+/** One thread, and the jobs it holds. */
+interface Thread {
+  worker: Worker;
+  /** Its code runs and listens: jobs can be handed to it. */
+  ready: boolean;
+  /** Jobs waiting for it to be ready, not yet handed over (their blocks are transferred when they are). */
+  held: Job[];
+  /** Jobs handed to it, by id. */
+  inHand: Map<number, Job>;
+  stopped: boolean;
 }
 
 /**
  * Thread pool for record compression: by default one thread per core besides the main thread's
  * (on 2 cores one thread keeps up with the crawl — its gzip takes about a third of the main
  * thread's time — and a second isolate only added ~25 MB of memory and contention).
+ *
+ * A thread that stops with jobs in hand (out of memory on one huge record, say) fails those jobs
+ * and is replaced. One that stops with none (as it starts, or idle) is replaced too, with the jobs
+ * waiting for it, but only MAX_FAILED_STARTS times in a row (a finished record resets the count):
+ * then every job fails with one CompressionThreadsFailure. Replacing them every time started
+ * threads without end, each failing the jobs it was given, with no clear error.
  */
 export class GzipPool {
-  private readonly workers: Worker[] = [];
-  private readonly load: number[] = [];
-  private readonly pending = new Map<number, Pending>();
+  private readonly threads: Thread[] = [];
   private nextId = 0;
   private closed = false;
+  private failedStarts = 0;
+  private failure: CompressionThreadsFailure | null = null;
 
   /**
    * `libdeflate`: the module the threads import (its URL; null for node:zlib alone), the installed
@@ -117,40 +151,64 @@ export class GzipPool {
     private readonly libdeflate: string | null = libdeflateUrl(),
     private readonly resourceLimits?: ResourceLimits,
   ) {
-    for (let i = 0; i < Math.max(1, size); i++) this.spawn(i);
+    for (let i = 0; i < Math.max(1, size); i++) this.spawn(i, []);
   }
 
-  private spawn(index: number): void {
+  private spawn(index: number, held: Job[]): void {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: this.libdeflate }, resourceLimits: this.resourceLimits });
-    worker.on('message', (msg: { id: number; member?: Uint8Array; digest?: string; error?: string }) => {
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      if (--this.load[index] === 0) worker.unref();
-      if (msg.error || !msg.member || !msg.digest) p.reject(new Error(msg.error ?? 'gzip worker failed'));
-      else p.resolve({ member: msg.member, blockDigest: msg.digest });
+    const thread: Thread = { worker, ready: false, held, inHand: new Map(), stopped: false };
+    worker.on('message', (msg: { ready?: true; id: number; member?: Uint8Array; digest?: string; error?: string }) => {
+      if (msg.ready) {
+        thread.ready = true;
+        for (const job of thread.held.splice(0)) this.handOver(thread, job);
+        return;
+      }
+      const job = thread.inHand.get(msg.id);
+      if (!job) return;
+      thread.inHand.delete(msg.id);
+      this.failedStarts = 0;
+      if (this.loadOf(thread) === 0) worker.unref();
+      if (msg.error || !msg.member || !msg.digest) job.reject(new Error(msg.error ?? 'gzip worker failed'));
+      else job.resolve({ member: msg.member, blockDigest: msg.digest });
     });
-    worker.on('error', (err) => this.failWorker(index, err));
     // A thread that stops without an 'error' (terminated, or exiting on its own) would leave its
     // jobs pending with nothing left to settle them or keep the process alive.
-    worker.on('exit', (code) => {
-      if (this.workers[index] === worker) this.failWorker(index, new Error(`gzip thread stopped (exit code ${code})`));
-    });
+    const stop = (err: Error) => {
+      if (thread.stopped) return;
+      thread.stopped = true;
+      this.threadStopped(index, thread, err);
+    };
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(new Error(`gzip thread stopped (exit code ${code})`)));
     // Idle threads must not keep the process alive; busy ones must (see compress()).
-    worker.unref();
-    this.workers[index] = worker;
-    this.load[index] = 0;
+    if (!held.length) worker.unref();
+    this.threads[index] = thread;
   }
 
-  private failWorker(index: number, err: Error): void {
-    if (this.closed) return;
-    for (const [id, p] of this.pending) {
-      if (p.worker !== index) continue;
-      this.pending.delete(id);
-      p.reject(err);
-    }
-    this.load[index] = 0;
-    this.spawn(index);
+  private threadStopped(index: number, thread: Thread, err: Error): void {
+    if (this.closed || this.failure) return;
+    for (const job of thread.inHand.values()) job.reject(err);
+    const failedStart = thread.inHand.size === 0;
+    thread.inHand.clear();
+    if (failedStart) this.failedStarts += 1;
+    if (this.failedStarts < MAX_FAILED_STARTS) return this.spawn(index, thread.held);
+    this.failure = new CompressionThreadsFailure(
+      `the WARC compression threads cannot start: ${this.failedStarts} in a row stopped before taking a record (the last: ${err.message})`,
+    );
+    const jobs = this.threads.flatMap((t) => [...t.held.splice(0), ...t.inHand.values()]);
+    for (const t of this.threads) t.inHand.clear();
+    for (const job of jobs) job.reject(this.failure);
+    for (const t of this.threads) void t.worker.terminate();
+  }
+
+  private loadOf(thread: Thread): number {
+    return thread.held.length + thread.inHand.size;
+  }
+
+  /** Transfers the job's block to the thread. */
+  private handOver(thread: Thread, job: Job): void {
+    thread.inHand.set(job.id, job);
+    thread.worker.postMessage({ id: job.id, head: job.head, block: job.block, level: this.level }, [job.block.buffer]);
   }
 
   /**
@@ -159,6 +217,7 @@ export class GzipPool {
    */
   compress(head: string, blockParts: Uint8Array[]): Promise<CompressedRecord> {
     if (this.closed) return Promise.reject(new Error('gzip pool is closed'));
+    if (this.failure) return Promise.reject(this.failure);
     let length = 0;
     for (const p of blockParts) length += p.byteLength;
     // One unpooled copy, transferred (not cloned) to the thread.
@@ -168,22 +227,23 @@ export class GzipPool {
       block.set(p, at);
       at += p.byteLength;
     }
-    let index = 0;
-    for (let i = 1; i < this.load.length; i++) if (this.load[i] < this.load[index]) index = i;
-    const id = this.nextId++;
-    if (this.load[index]++ === 0) this.workers[index].ref();
+    let thread = this.threads[0]!;
+    for (const t of this.threads) if (this.loadOf(t) < this.loadOf(thread)) thread = t;
+    if (this.loadOf(thread) === 0) thread.worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker: index });
-      this.workers[index].postMessage({ id, head, block, level: this.level }, [block.buffer]);
+      const job: Job = { id: this.nextId++, head, block, resolve, reject };
+      if (thread.ready) this.handOver(thread, job);
+      else thread.held.push(job);
     });
   }
 
   /** Stops the threads; pending jobs are rejected. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.workers.map((w) => w.terminate()));
-    for (const p of this.pending.values()) p.reject(new Error('gzip pool closed'));
-    this.pending.clear();
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+    const closed = new Error('gzip pool closed');
+    for (const t of this.threads) for (const job of [...t.held.splice(0), ...t.inHand.values()]) job.reject(closed);
+    for (const t of this.threads) t.inHand.clear();
   }
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isStorageFailure, storageFailureMessage } from '../../../worker/store/storage-failure';
+import { CompressionThreadsFailure } from '../../../worker/warc/gzip-pool';
 
 const failure = (code: string, message = code) => Object.assign(new Error(message), { code });
 
@@ -19,4 +20,13 @@ test('the pause message says what happened and what to do', () => {
   );
   assert.match(storageFailureMessage(failure('SQLITE_READONLY_DBMOVED', 'attempt to write a readonly database')), /^Paused: the disk is read-only \(attempt to write/);
   assert.match(storageFailureMessage(failure('SQLITE_IOERR_FSYNC', 'disk I\/O error')), /^Paused: the disk failed \(disk I\/O error\)/);
+});
+
+test('compression threads that cannot start pause the crawl too, with their own message', () => {
+  const err = new CompressionThreadsFailure('the WARC compression threads cannot start: 3 in a row stopped before taking a record (the last: Worker terminated due to reaching memory limit: JS heap out of memory)');
+  assert.ok(isStorageFailure(err));
+  assert.equal(
+    storageFailureMessage(err),
+    'Paused: the WARC compression threads cannot start: 3 in a row stopped before taking a record (the last: Worker terminated due to reaching memory limit: JS heap out of memory). Nothing acknowledged is lost; the pages under way go back to the queue. Free memory (or threads) for them, then resume the crawl.',
+  );
 });

@@ -1,0 +1,38 @@
+/**
+ * Compression threads that cannot start: real threads, made to fail by Node's own limit on their
+ * heap. (Threads stopped as they start or with jobs in hand: record-roundtrip.test.ts.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GzipPool } from '../../../worker/warc/gzip-pool';
+
+const head = 'WARC/1.1\r\nWARC-Type: resource\r\n';
+const block = Buffer.from('a record block');
+
+/** Threads this process has started so far (each new one's id is the next number). */
+async function threadsStarted(): Promise<number> {
+  const probe = new Worker('', { eval: true });
+  const id = probe.threadId;
+  await probe.terminate();
+  return id;
+}
+
+test('threads that die as they start are replaced a few times, then every job fails with one error saying so', { timeout: 30_000 }, async () => {
+  const before = await threadsStarted();
+  // A heap of 1 MB: each thread runs out of memory as it starts (ERR_WORKER_OUT_OF_MEMORY).
+  const pool = new GzipPool(1, 1, undefined, { maxOldGenerationSizeMb: 1 });
+  try {
+    const failure = await pool.compress(head, [block]).then(() => null, (err: unknown) => err as Error);
+    await sleep(1000);
+    const started = (await threadsStarted()) - before - 1;
+    assert.equal(started, 3, `${started} threads started in a second`);
+    const clear = /the WARC compression threads cannot start: 3 in a row stopped before taking a record \(the last: .*memory limit/;
+    assert.match(String(failure?.message), clear);
+    assert.equal((failure as { code?: string }).code, 'TIDEMARK_GZIP_THREADS');
+    await assert.rejects(pool.compress(head, [block]), clear, 'a new job fails with the same error');
+  } finally {
+    await pool.close();
+  }
+});
