@@ -1,8 +1,8 @@
 /**
  * Recovery after a crash (even SIGKILL): every `*.warc.gz.open` in the crawl's folder is cut
- * back to the end of its last whole gzip member and closed (renamed to `.warc.gz`); the writer
- * then starts a new file. `index.cdxj.open` loses its torn last line and any line pointing past
- * a cut, and gains lines for whole records whose line was never written.
+ * back to the end of its last whole gzip member; `index.cdxj.open` loses its torn last line and
+ * any line pointing past a cut, and gains lines for whole records whose line was never written;
+ * then the files are closed (renamed to `.warc.gz`) and the writer starts a new file.
  */
 import { createReadStream } from 'node:fs';
 import { open, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
@@ -82,16 +82,18 @@ async function recoverFile(dir: string, openName: string, missingLines: string[]
     problem: scan.problem,
   };
   if (scan.validEnd < scan.fileSize) await truncate(path, scan.validEnd);
-  if (scan.validEnd === 0) {
-    await rm(path, { force: true });
-    result.filename = null;
-  } else {
-    const fh = await open(path, 'r+');
-    await fh.sync();
-    await fh.close();
-    await rename(path, join(dir, closedName));
-  }
+  if (scan.validEnd === 0) result.filename = null;
   return result;
+}
+
+/** Closes a recovered file: renamed once synced, or removed when nothing whole was left. */
+async function closeRecovered(dir: string, file: RecoveredFile): Promise<void> {
+  const path = join(dir, file.openFilename);
+  if (file.filename === null) return void (await rm(path, { force: true }));
+  const fh = await open(path, 'r+');
+  await fh.sync();
+  await fh.close();
+  await rename(path, join(dir, file.filename));
 }
 
 /** Whether a file ends with a newline (an index line cut mid-write does not). */
@@ -162,12 +164,18 @@ async function recoverIndex(
   return { dropped, added };
 }
 
-/** Recovers every `.warc.gz.open` of the folder and the open index. */
+/**
+ * Recovers every `.warc.gz.open` of the folder and the open index. The files keep their `.open`
+ * name until the index was rewritten: stopped before (a crash, a full disk), the next start
+ * recovers them again and drops the index lines of what was cut; renamed first, they were closed
+ * files the next start left alone, with those lines pointing past their end.
+ */
 export async function recoverOpenFiles(dir: string): Promise<RecoveryReport> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.warc.gz.open')).sort();
   const files: RecoveredFile[] = [];
   const candidateLines: string[] = [];
   for (const name of names) files.push(await recoverFile(dir, name, candidateLines));
   const { dropped, added } = await recoverIndex(dir, files, candidateLines);
+  for (const file of files) await closeRecovered(dir, file);
   return { files, indexLinesDropped: dropped, indexLinesAdded: added };
 }
