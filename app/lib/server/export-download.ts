@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 import { join } from 'node:path';
 import { can } from '../../../worker/auth/roles';
 import { SESSION_COOKIE, readCookie, type SessionStore } from '../../../worker/auth/sessions';
@@ -143,9 +144,10 @@ export function serveExportDownload(req: IncomingMessage, res: ServerResponse, d
       const answer = downloadAnswer(found, req.headers.range);
       res.writeHead(answer.status, answer.headers);
       if (req.method === 'HEAD' || !answer.span) return void res.end();
-      const stream = createReadStream(found.path, answer.span);
-      stream.on('error', () => res.destroy());
-      stream.pipe(res);
+      // pipeline, not pipe: a client that goes before the end (a tab closed, a download cancelled)
+      // must close the file too; pipe() left it open and paused for good, with the disk space of an
+      // export deleted since.
+      pipeline(createReadStream(found.path, answer.span), res, () => undefined);
     },
     () => sendJson(res, 500, { error: `${name} could not be read` }),
   );
