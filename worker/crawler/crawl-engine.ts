@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { mkdirSync, appendFileSync } from 'node:fs';
+import { mkdirSync, appendFileSync, rmSync } from 'node:fs';
 import type { CaptureSummary, CrawlStats } from '../events/messages';
 import { SqliteFrontier, type Lease } from '../frontier';
 import { PolitenessRegistry } from '../politeness';
@@ -123,6 +123,8 @@ export class CrawlEngine {
   private async loop(): Promise<EngineOutcome> {
     const { opts } = this;
     mkdirSync(opts.warcDir, { recursive: true });
+    // A spool file lives only while its record is written: what a run that died left is of no use.
+    rmSync(opts.spoolDir, { recursive: true, force: true });
     mkdirSync(opts.spoolDir, { recursive: true });
     const frontier = new SqliteFrontier(opts.db, { registry: opts.registry });
     const ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal });
@@ -201,6 +203,8 @@ export class CrawlEngine {
         if (!isStorageFailure(err)) throw err;
         this.pauseForStorage(err);
       }
+      // Every body was released with its page; the folder would stay behind, one per crawl, for good.
+      rmSync(opts.spoolDir, { recursive: true, force: true });
     }
   }
 

@@ -1,11 +1,10 @@
 import type Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { parseIcd } from '../icd/schema';
 import { sqlDate } from '../store/sqlite';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine } from '../crawler/crawl-engine';
 import { exportUnderWay, runExport } from '../export/export-job';
-import { crawlWarcDir, exportDir } from '../store/data-layout';
+import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -97,7 +96,7 @@ export class CrawlManager {
       icd,
       db,
       warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
-      spoolDir: join(this.opts.dataDir, 'spool', String(crawl.id)),
+      spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
       kbPath: this.opts.kbPath,
       onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),

@@ -5,6 +5,15 @@ export function crawlWarcDir(dataDir: string, crawlId: number): string {
   return join(dataDir, 'warcs', String(crawlId));
 }
 
+/**
+ * Where a crawl's fetches spool bodies too large for memory while their records are written. Nothing
+ * in it outlives a run: the engine empties it when a run starts (a crash leaves spool files behind)
+ * and removes it when the run ends.
+ */
+export function crawlSpoolDir(dataDir: string, crawlId: number): string {
+  return join(dataDir, 'spool', String(crawlId));
+}
+
 /** Where an export keeps every file it lists: what it took of the crawl, a collection's own WARC files and index, a WACZ package. */
 export function exportDir(dataDir: string, exportId: number): string {
   return join(dataDir, 'exports', String(exportId));

@@ -5,7 +5,7 @@ import { getCrawl } from '../../../lib/server/crawl-views';
 import { exportUnderWay } from '../../../../worker/export/export-job';
 import { services } from '../../../lib/server/services';
 import { deleteCoherenceData } from '../../../../worker/coherence/coherence-report';
-import { crawlWarcDir, exportDir } from '../../../../worker/store/data-layout';
+import { crawlSpoolDir, crawlWarcDir, exportDir } from '../../../../worker/store/data-layout';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
@@ -14,7 +14,7 @@ type Params = { id: string };
 export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCrawl(prisma, idParam(params.id)));
 
 /**
- * DELETE /api/crawls/:id [delete] → 204: rows, WARC files and its exports' own files; 409 while a
+ * DELETE /api/crawls/:id [delete] → 204: rows, WARC files, spool folder and its exports' own files; 409 while a
  * worker writes it, and while one of its exports is being made (it reads the crawl's files).
  */
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
@@ -31,7 +31,10 @@ export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) 
     const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
     if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawl.id);
   }
-  rmSync(crawlWarcDir(services().env.dataDir, crawl.id), { recursive: true, force: true });
-  for (const { id } of exports) rmSync(exportDir(services().env.dataDir, id), { recursive: true, force: true });
+  const { dataDir } = services().env;
+  rmSync(crawlWarcDir(dataDir, crawl.id), { recursive: true, force: true });
+  // Empty unless the worker died in the crawl's last run (a paused crawl is not run again to empty it).
+  rmSync(crawlSpoolDir(dataDir, crawl.id), { recursive: true, force: true });
+  for (const { id } of exports) rmSync(exportDir(dataDir, id), { recursive: true, force: true });
   return undefined;
 });
