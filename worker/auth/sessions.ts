@@ -35,9 +35,13 @@ export class SessionStore {
     const csrfToken = randomBytes(24).toString('base64url');
     const now = new Date();
     const expires = new Date(now.getTime() + this.lifetimeHours * 3600_000);
-    this.db
-      .prepare('INSERT INTO Session (id, userId, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)')
-      .run(tokenId(token), row.id, csrfToken, sqlDate(now), sqlDate(expires));
+    this.db.transaction(() => {
+      // Sessions nobody signed out of stay until they expire; ended here, or the table grows with every sign-in for good.
+      this.db.prepare('DELETE FROM Session WHERE expiresAt < ?').run(sqlDate(now));
+      this.db
+        .prepare('INSERT INTO Session (id, userId, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)')
+        .run(tokenId(token), row.id, csrfToken, sqlDate(now), sqlDate(expires));
+    })();
     return { token, user: { id: row.id, username: row.username, role: row.role, csrfToken } };
   }
 
