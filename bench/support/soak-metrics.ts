@@ -25,7 +25,7 @@ export interface ProcessSample {
   resources?: Record<string, number>;
   /** Live EventEmitters by constructor (sockets, servers, threads, dispatchers…). */
   emitters?: Record<string, number>;
-  /** Event-loop delay since the previous sample, ms. */
+  /** Event-loop delay between the previous sample and this one (the probe's own GCs left out), ms. */
   loopDelay?: { p50: number; p99: number; max: number };
   /** Server only: socket.io's connections, rooms and the rooms its sockets are in. */
   socketIo?: { connections: number; sockets: number; rooms: number; memberships: number };
@@ -92,14 +92,16 @@ export class ProcessProbe {
     const inspector = await this.inspectorFor(pid);
     if (!inspector) return out;
     try {
+      // Read first, reset last: the full GCs of the probe itself must not count as the process's delay.
+      out.loopDelay = await inspector.evaluate(`(() => { const h = globalThis.__soakLoop; return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 }; })()`);
       out.heapMb = +((await inspector.heapAfterGc()).used / 2 ** 20).toFixed(1);
       const mem = await inspector.evaluate<{ external: number; arrayBuffers: number }>('process.memoryUsage()');
       out.externalMb = +(mem.external / 2 ** 20).toFixed(1);
       out.arrayBuffersMb = +(mem.arrayBuffers / 2 ** 20).toFixed(1);
       out.resources = countBy(await inspector.evaluate<string[]>('process.getActiveResourcesInfo()'));
-      out.loopDelay = await inspector.evaluate(`(() => { const h = globalThis.__soakLoop; const r = { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 }; h.reset(); return r; })()`);
       out.emitters = (await inspector.overInstances<Record<string, number>>("require('node:events').EventEmitter.prototype", EMITTERS_FN)) ?? undefined;
       if (role === 'server') out.socketIo = (await inspector.overInstances<ProcessSample['socketIo']>("require('socket.io').Namespace.prototype", SOCKET_IO_FN)) ?? undefined;
+      await inspector.evaluate('globalThis.__soakLoop.reset()');
     } catch (err) {
       out.resources = { [`inspector error: ${(err as Error).message}`]: 1 };
     }
@@ -145,7 +147,8 @@ export function sampleDatabase(dbPath: string): Sample['db'] {
     for (const table of tables) {
       rows[table] = (db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
       const column = (db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name).find((c) => c === 'crawlId' || c === 'crawl_id');
-      if (column && table !== 'Crawl') {
+      // Adapted rules belong to the knowledge base and outlive the crawl that adapted them (docs/knowledge-base.md).
+      if (column && table !== 'Crawl' && table !== 'AdaptedRule') {
         const n = (db.prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE "${column}" IS NOT NULL AND "${column}" NOT IN (SELECT id FROM Crawl)`).get() as { n: number }).n;
         if (n) orphans[table] = n;
       }
