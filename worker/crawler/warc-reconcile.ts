@@ -4,6 +4,8 @@ import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scanGzipMembers } from '../warc/gzip-members';
 import { field, parseWarcHead } from '../warc/parse-heads';
+import { recoverOpenFiles } from '../warc/recover-open-files';
+import { finalizeIndex } from '../warc/cdxj-index';
 
 /**
  * Before the WARC writer recovers a file a crash left open, cut it back to the first capture the
@@ -33,4 +35,19 @@ export async function cutUncommittedTail(db: Database.Database, crawlId: number,
     }
   }
   return cuts;
+}
+
+/**
+ * Closes the files a worker that died left open in `warcDir` (cut back to what the database
+ * acknowledged, closed, the index sorted), as the next run's start would, for a crawl paused or
+ * stopped before any run started again: its export takes closed files only, so without this a
+ * stopped crawl could not be exported and a paused one was exported without its last file.
+ * Returns whether there was anything to close.
+ */
+export async function closeFilesLeftOpen(db: Database.Database, crawlId: number, warcDir: string): Promise<boolean> {
+  if (!existsSync(warcDir) || !readdirSync(warcDir).some((n) => n.endsWith('.open'))) return false;
+  await cutUncommittedTail(db, crawlId, warcDir);
+  await recoverOpenFiles(warcDir);
+  await finalizeIndex(warcDir);
+  return true;
 }

@@ -5,6 +5,7 @@ import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine } from '../crawler/crawl-engine';
 import { exportUnderWay, runExport } from '../export/export-job';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
+import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -28,6 +29,8 @@ export class CrawlManager {
   private timer: NodeJS.Timeout | null = null;
   private statsTimer: NodeJS.Timeout | null = null;
   private ticking = false;
+  /** Crawls being paused or stopped without an engine (settleWithoutEngine). */
+  private readonly settling = new Set<number>();
 
   constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string }) {}
 
@@ -68,6 +71,8 @@ export class CrawlManager {
   }
 
   private converge(crawl: CrawlRow): void {
+    // Its files are being closed: nothing may open them meanwhile (a resume asked for in that moment waits a tick).
+    if (this.settling.has(crawl.id)) return;
     const engine = this.engines.get(crawl.id);
     if (crawl.desired === 'run' && !engine) {
       // The API refuses a resume while an export is under way; one asked for in the same moment
@@ -76,9 +81,27 @@ export class CrawlManager {
       return this.launch(crawl);
     }
     if (crawl.desired === 'pause' && engine) return void this.halt(crawl.id, engine, 'paused');
-    if (crawl.desired === 'pause' && !engine && crawl.status !== 'paused') return this.setStatus(crawl.id, 'paused');
+    if (crawl.desired === 'pause' && !engine && crawl.status !== 'paused') return void this.settleWithoutEngine(crawl.id, 'paused');
     if (crawl.desired === 'stop' && engine) return void this.halt(crawl.id, engine, 'stopped');
-    if (crawl.desired === 'stop' && !engine) return this.setStatus(crawl.id, 'stopped', true);
+    if (crawl.desired === 'stop' && !engine) return void this.settleWithoutEngine(crawl.id, 'stopped');
+  }
+
+  /**
+   * Pauses or stops a crawl no engine runs. When its last run ended with the worker (a crash, kill
+   * -9), its WARC files are still open: closed first, so that it exports whole.
+   */
+  private async settleWithoutEngine(crawlId: number, status: 'paused' | 'stopped'): Promise<void> {
+    if (this.settling.has(crawlId)) return;
+    this.settling.add(crawlId);
+    try {
+      await closeFilesLeftOpen(this.opts.db, crawlId, crawlWarcDir(this.opts.dataDir, crawlId));
+      this.setStatus(crawlId, status, status === 'stopped');
+    } catch (err) {
+      // A full disk, say: the files stay as they are, and the next tick tries again.
+      console.error(`tidemark worker: crawl ${crawlId}: closing the WARC files its last run left open failed: ${(err as Error).message}`);
+    } finally {
+      this.settling.delete(crawlId);
+    }
   }
 
   private launch(crawl: CrawlRow): void {
