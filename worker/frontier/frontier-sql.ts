@@ -145,10 +145,10 @@ export function prepareStatements(db: Database.Database) {
     lookup: db.prepare(
       'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts, breakdown FROM frontier_url WHERE crawl_id = ? AND url_hash = ?',
     ),
-    hosts: db.prepare('SELECT host, ip_key, robots_delay_ms FROM frontier_host'),
+    host: db.prepare('SELECT ip_key, robots_delay_ms FROM frontier_host WHERE host = ?'),
     setHostKey: db.prepare('INSERT INTO frontier_host (host, ip_key) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET ip_key = excluded.ip_key'),
     setRobots: db.prepare('INSERT INTO frontier_host (host, robots_delay_ms) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET robots_delay_ms = excluded.robots_delay_ms'),
-    keys: db.prepare('SELECT key, last_start_at, last_duration_ms FROM frontier_key'),
+    key: db.prepare('SELECT last_start_at, last_duration_ms FROM frontier_key WHERE key = ?'),
     setKey: db.prepare(
       'INSERT INTO frontier_key (key, last_start_at, last_duration_ms) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET last_start_at = excluded.last_start_at, last_duration_ms = excluded.last_duration_ms',
     ),

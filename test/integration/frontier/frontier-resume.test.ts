@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SqliteFrontier } from '../../../worker/frontier';
 import { cand, drain, tempFrontier } from './frontier-fixture';
+import { PolitenessRegistry } from '../../../worker/politeness';
 
 test('resume after the DB was closed mid-crawl: in-flight URLs are queued again, nothing is duplicated', (t) => {
   const fx = tempFrontier();
@@ -41,6 +42,37 @@ test('resume keeps the queue order and the politeness clocks', (t) => {
   const g = fx.open();
   assert.equal(g.next(now + 500), null, 'the key clock of 10.0.0.9 was persisted');
   assert.equal(g.next(now + 1100)?.url, 'http://a.test/3');
+  g.close();
+});
+
+test('a frontier reads the stored politeness of the hosts its crawl meets, not of every host any crawl ever visited', (t) => {
+  const fx = tempFrontier({ politeness: { enabled: true, minDelayMs: 1000, maxDelayMs: 5000, delayFactor: 0 } });
+  t.after(fx.cleanup);
+  const first = fx.open();
+  first.setHostKey('a.test', '10.0.0.9');
+  first.add(1, [cand('http://a.test/1'), cand('http://b.test/1')]);
+  const now = fx.clock.now();
+  first.complete(first.next(now)!, { status: 200, startedAt: now, durationMs: 100 });
+  first.close();
+  // Hosts of crawls long gone (deleted, say): 10,000 of them.
+  const db = fx.handles[0]!;
+  const host = db.prepare('INSERT INTO frontier_host (host, ip_key, robots_delay_ms) VALUES (?, ?, 5000)');
+  const key = db.prepare('INSERT INTO frontier_key (key, last_start_at, last_duration_ms) VALUES (?, ?, 100)');
+  db.transaction(() => {
+    for (let i = 0; i < 10_000; i++) (host.run(`old-${i}.test`, `10.1.${i >> 8}.${i & 255}`), key.run(`10.1.${i >> 8}.${i & 255}`, now));
+  })();
+
+  const registry = new PolitenessRegistry();
+  const g = new SqliteFrontier(fx.handles[0]!, { clock: fx.clock, registry });
+  g.openCrawl(1, fx.config);
+  assert.equal(registry.keyOf('old-7.test'), 'old-7.test', 'a host no crawl of this frontier met is not read');
+  assert.equal(registry.robotsDelayMs('old-7.test'), null);
+  assert.equal(registry.timing('10.1.0.7'), null);
+  assert.equal(registry.keyOf('a.test'), '10.0.0.9', 'a host of the crawl gets its stored key');
+  // b.test turns out to share a.test's IP: the clock a.test's request left on it counts.
+  assert.equal(g.setHostKey('b.test', '10.0.0.9'), true);
+  assert.equal(g.next(now + 500), null, 'the key clock of 10.0.0.9 was read when b.test moved onto it');
+  assert.equal(g.next(now + 1100)?.url, 'http://b.test/1');
   g.close();
 });
 
