@@ -32,7 +32,9 @@ const byReadyAt = (a: Item, b: Item) => a.readyAt - b.readyAt || a.seq - b.seq;
 /**
  * Chooses the next host in memory: hosts whose politeness key is free and whose delay has passed
  * sit in a max-heap by head precedence (ties: earliest ready); hosts still in their delay sit in
- * a min-heap by ready time; hosts whose key is busy are parked on that key until it is freed.
+ * a min-heap by ready time; hosts whose key is busy are parked on that key until it is freed
+ * (keyFreed, whichever crawl of the worker held it). The registry's key may be taken or its clock
+ * moved by another crawl meanwhile: pick() checks again as it acquires, and places such a host anew.
  * Heap entries are never removed in place: a version stamp marks the stale ones (lazy deletion).
  */
 export class HostScheduler {
@@ -67,12 +69,16 @@ export class HostScheduler {
     this.push(readyAt <= now ? this.ready : this.waiting, h, readyAt);
   }
 
-  /** A key was freed (or a host moved key): re-place the hosts parked on it. */
-  keyFreed(key: string, now: number): void {
+  /**
+   * A key was freed (by a request of this crawl or of another one sharing the registry, or a host
+   * moved key): re-places the hosts parked on it; true when there were any.
+   */
+  keyFreed(key: string, now: number): boolean {
     const set = this.parked.get(key);
-    if (!set) return;
+    if (!set) return false;
     this.parked.delete(key);
     for (const h of set) this.touch(h, now);
+    return true;
   }
 
   /**
@@ -87,8 +93,8 @@ export class HostScheduler {
       const h = item.h;
       if (item.version !== h.version) continue;
       if (!h.politeness.enabled) return h;
-      if (this.registry.tryAcquire(h.host, now, h.politeness)) return h;
-      // Another host on the same IP took the key, or its clock moved: place it again.
+      if (this.registry.tryAcquire(h, now, h.politeness)) return h;
+      // Another host on the same IP took the key (in this crawl or another), or its clock moved: place it again.
       this.touch(h, now);
     }
   }

@@ -22,9 +22,18 @@ import { urlHash } from './url-hash';
 export const SCORE_FLUSH_MS = 5_000;
 
 export interface SqliteFrontierOptions {
-  /** Shared by every crawl of the worker (and by other frontiers of it, if any). */
+  /**
+   * The worker's politeness clocks, shared by the frontiers of every crawl it runs (one frontier
+   * per crawl run), so a key is held by one request of any of them at a time. Default: a registry
+   * of this frontier's own (the CLI's one crawl).
+   */
   registry?: PolitenessRegistry;
   clock?: Clock;
+  /**
+   * Called when hosts of this frontier that waited on a busy key may be scheduled again because
+   * it was freed, possibly by another crawl's request: the engine sleeping until nextWakeAt() looks again.
+   */
+  onHostsWaiting?(): void;
 }
 
 interface LeaseRecord {
@@ -65,6 +74,9 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Hosts and politeness keys whose stored facts this frontier has read (loadHost). */
   private readonly loadedHosts = new Set<string>();
   private readonly loadedKeys = new Set<string>();
+  private readonly onHostsWaiting: (() => void) | undefined;
+  /** Stops listening to the registry's freed keys; set while a crawl is open. */
+  private stopListening: (() => void) | null = null;
 
   /** Opens a frontier on an existing handle (the crawl DB, WAL mode); creates its tables if missing. */
   constructor(private readonly db: Database.Database, opts: SqliteFrontierOptions = {}, private readonly ownsDb = false) {
@@ -72,7 +84,13 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.registry = opts.registry ?? new PolitenessRegistry();
     this.clock = opts.clock ?? realClock;
     this.scheduler = new HostScheduler(this.registry);
+    this.onHostsWaiting = opts.onHostsWaiting;
   }
+
+  /** A key was freed, by this frontier's request or another's: hosts parked on it are placed again. */
+  private readonly keyFreed = (key: string): void => {
+    if (this.scheduler.keyFreed(key, this.clock.now())) this.onHostsWaiting?.();
+  };
 
   /**
    * Reads what is stored of a host's politeness (its IP key, robots crawl-delay, the key's last
@@ -111,22 +129,39 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const retrying = this.db.transaction(() => resumeCrawl(this, c))();
     for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
     this.crawls.set(crawlId, c);
+    this.stopListening ??= this.registry.onKeyFreed(this.keyFreed);
     for (const e of c.hosts.values()) {
       this.refillAhead(e);
       this.scheduler.touch(e, now);
     }
   }
 
+  /**
+   * Closes a crawl: its leases go back to the queue and its keys are freed. The registry may be the
+   * worker's, shared with other crawls: even when the database refuses the writes (a full disk), no
+   * key of this crawl stays held, or other crawls' hosts on it would wait for good.
+   */
   closeCrawl(crawlId: number): void {
     const c = this.crawls.get(crawlId);
     if (!c) return;
-    this.flushScores(c);
-    for (const rec of [...this.leases.values()]) if (rec.lease.crawlId === crawlId) this.release(rec.lease);
-    this.crawls.delete(crawlId);
-    for (const e of c.hosts.values()) {
-      e.live = false;
-      e.version += 1;
-      this.byHost.get(e.host)?.delete(e);
+    try {
+      this.flushScores(c);
+      for (const rec of [...this.leases.values()]) if (rec.lease.crawlId === crawlId) this.release(rec.lease);
+    } finally {
+      this.crawls.delete(crawlId);
+      for (const [token, rec] of this.leases) if (rec.lease.crawlId === crawlId) this.leases.delete(token);
+      const now = this.clock.now();
+      for (const e of c.hosts.values()) {
+        e.live = false;
+        e.version += 1;
+        this.byHost.get(e.host)?.delete(e);
+        // Its lease was not given back (the database refused): its request may have run, so it counts as ended now.
+        this.registry.finish(e, { lastStartAt: now, lastDurationMs: 0 });
+      }
+      if (this.crawls.size === 0) {
+        this.stopListening?.();
+        this.stopListening = null;
+      }
     }
   }
 
@@ -215,7 +250,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   takeBatch(crawlId: number, host: string, bl: number, now = this.clock.now()): Lease[] {
     const e = this.crawl(crawlId).hosts.get(host);
     if (!e || e.queued === 0) return [];
-    if (e.politeness.enabled && (e.holding || !this.registry.tryAcquire(host, now, e.politeness))) return [];
+    if (e.politeness.enabled && (e.holding || !this.registry.tryAcquire(e, now, e.politeness))) return [];
     return this.db.transaction(() => this.leaseFrom(e, bl, now))();
   }
 
@@ -251,7 +286,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       if (out.length > 0) {
         e.holding = true;
         e.outstanding += out.length;
-      } else if (!e.holding) this.freeKey(e, null, now);
+      } else if (!e.holding) this.freeKey(e, null);
     }
     this.scheduler.touch(e, now);
     return out;
@@ -270,8 +305,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const e = rec.entry;
     const now = this.clock.now();
     const timing = timingOf(lease, info, now);
-    rec.requestOver = { key: this.registry.heldKey(e.host), timing };
-    this.endRequest(e, timing, now);
+    rec.requestOver = { key: this.registry.heldKey(e), timing };
+    this.endRequest(e, timing);
     this.scheduler.touch(e, now);
   }
 
@@ -302,7 +337,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = this.crawl(e.crawlId);
     // A request already over (fetched()) keeps the timing it ended with; its key may be held by the host's next request now.
     const over = rec.requestOver;
-    const key = over ? over.key : e.politeness.enabled && timing ? this.registry.heldKey(e.host) : undefined;
+    const key = over ? over.key : e.politeness.enabled && timing ? this.registry.heldKey(e) : undefined;
     const keyTiming = over ? over.timing : timing;
     this.db.transaction(() => {
       write(rec.row.seq);
@@ -312,23 +347,24 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     c.move(e, 'inFlight', to, reason);
     if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
-    if (e.politeness.enabled && !over) this.endRequest(e, timing, now);
+    if (e.politeness.enabled && !over) this.endRequest(e, timing);
     this.scheduler.touch(e, now);
     return true;
   }
 
   /** One of the host's requests is over: its clock advances; the last one of a batch frees the key. */
-  private endRequest(e: HostEntry, timing: KeyTiming | null, now: number): void {
+  private endRequest(e: HostEntry, timing: KeyTiming | null): void {
     e.outstanding -= 1;
     if (e.outstanding === 0) {
       e.holding = false;
-      this.freeKey(e, timing, now);
-    } else if (timing) this.registry.record(e.host, timing);
+      this.freeKey(e, timing);
+    } else if (timing) this.registry.record(e, timing);
   }
 
-  private freeKey(e: HostEntry, timing: KeyTiming | null, now: number): void {
-    const key = timing ? this.registry.finish(e.host, timing) : this.registry.abandon(e.host);
-    if (key !== undefined) this.scheduler.keyFreed(key, now);
+  /** The registry tells every frontier listening, this one included, that the key is free (keyFreed). */
+  private freeKey(e: HostEntry, timing: KeyTiming | null): void {
+    if (timing) this.registry.finish(e, timing);
+    else this.registry.abandon(e);
   }
 
   private promoteRetries(now: number): void {
@@ -359,26 +395,24 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     if (this.storedKeys.get(host) === key) return this.registry.setHostKey(host, key);
     // Another host on this IP may have been fetched in an earlier run: its clock counts.
     this.loadKey(key);
-    const old = this.registry.keyOf(host);
     // A held lease moving onto the IP's clock must also wait for that clock's delay.
     const cfg = this.byHost.get(host)?.values().next().value?.politeness;
     const ok = this.registry.setHostKey(host, key, cfg ? { now: this.clock.now(), cfg } : undefined);
     this.st.setHostKey.run(host, key);
     this.storedKeys.set(host, key);
-    this.replace(host, old);
+    this.replace(host);
     return ok;
   }
 
   setRobotsDelay(host: string, ms: number | null): void {
     this.registry.setRobotsDelay(host, ms);
     this.st.setRobots.run(host, ms);
-    this.replace(host, null);
+    this.replace(host);
   }
 
-  /** Re-places a host's entries after its key or delay changed. */
-  private replace(host: string, oldKey: string | null): void {
+  /** Re-places a host's entries after its key or delay changed (a hold moved off its old key frees it through the registry). */
+  private replace(host: string): void {
     const now = this.clock.now();
-    if (oldKey !== null && !this.registry.isBusy(oldKey)) this.scheduler.keyFreed(oldKey, now);
     for (const e of this.byHost.get(host) ?? []) this.scheduler.touch(e, now);
   }
 

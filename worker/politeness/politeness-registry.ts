@@ -1,9 +1,25 @@
 import { nextAllowedAt, type DelayConfig, type KeyTiming } from './politeness-delay';
 
 /**
+ * Who holds a politeness key: one host of one crawl (the frontier's entry for it), or a request
+ * made outside the frontier's leases. Holds are by identity, not by host name: two crawls of one
+ * worker each have their own entry for a host, and only the one that took the key may free it.
+ */
+export interface KeyHolder {
+  readonly host: string;
+}
+
+/** Told of every key that stops being held (a request ended, was given back, or moved to another key). */
+export type KeyFreedListener = (key: string) => void;
+
+/**
  * The politeness clocks of one worker, shared by every crawl it runs. A clock belongs to a
  * politeness key: the host's IP address once the crawler resolved it, the host name until then,
- * so several host names on one IP share one clock. At most one request is in flight per key.
+ * so several host names on one IP share one clock. At most one request is in flight per key,
+ * whichever crawl makes it.
+ *
+ * Each frontier schedules its own crawl's hosts and parks those whose key is busy; a key freed by
+ * another crawl's request reaches it through `onKeyFreed`.
  *
  * The class only keeps state; the delay arithmetic is `nextAllowedAt` (pure).
  */
@@ -11,10 +27,25 @@ export class PolitenessRegistry {
   private readonly hostKeys = new Map<string, string>();
   private readonly robotsDelays = new Map<string, number>();
   private readonly timings = new Map<string, KeyTiming>();
-  /** key → the host whose request holds it. */
-  private readonly holders = new Map<string, string>();
-  /** host → the key its request holds (a host may change key while it holds one). */
-  private readonly held = new Map<string, string>();
+  /** key → the holder whose request holds it. */
+  private readonly holders = new Map<string, KeyHolder>();
+  /** holder → the key its request holds (a host may change key while it holds one). */
+  private readonly held = new Map<KeyHolder, string>();
+  private readonly listeners = new Set<KeyFreedListener>();
+
+  /**
+   * Calls `listener` with every key that stops being held, until the returned function is called
+   * (a frontier listens while it has a crawl open, so closed crawls leave nothing behind).
+   */
+  onKeyFreed(listener: KeyFreedListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** How many listen (a worker that ran hundreds of crawls should have one per open crawl). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
 
   /** The politeness key of a host: its IP once known, else the host name itself. */
   keyOf(host: string): string {
@@ -22,23 +53,27 @@ export class PolitenessRegistry {
   }
 
   /**
-   * Records the host's IP (or any shared key). If the host holds its old key, the hold moves to
-   * the new one; returns false when the new key is already held by another host — the caller
-   * should then give its lease back (the request must not start). With `readyCheck`, also false
-   * when the new key's delay has not passed yet (the host was leased under its name's clock, and
-   * another name on that IP was fetched a moment ago).
+   * Records the host's IP (or any shared key). If a holder of this host holds its old key, the
+   * hold moves to the new one; returns false when the new key is already held by another — the
+   * caller should then give its lease back (the request must not start). With `readyCheck`, also
+   * false when the new key's delay has not passed yet (the host was leased under its name's clock,
+   * and another name on that IP was fetched a moment ago).
    */
   setHostKey(host: string, key: string, readyCheck?: { now: number; cfg: DelayConfig }): boolean {
+    const oldKey = this.keyOf(host);
     this.hostKeys.set(host, key);
-    const old = this.held.get(host);
-    if (old === undefined || old === key) return true;
-    this.holders.delete(old);
-    this.held.delete(host);
-    if (this.holders.has(key)) return false;
-    if (readyCheck && this.readyAt(host, readyCheck.cfg) > readyCheck.now) return false;
-    this.holders.set(key, host);
-    this.held.set(host, key);
-    return true;
+    const holder = this.holders.get(oldKey);
+    if (oldKey === key || holder === undefined || holder.host !== host) return true;
+    this.holders.delete(oldKey);
+    this.held.delete(holder);
+    let moved = false;
+    if (!this.holders.has(key) && !(readyCheck && this.readyAt(host, readyCheck.cfg) > readyCheck.now)) {
+      this.holders.set(key, holder);
+      this.held.set(holder, key);
+      moved = true;
+    }
+    this.freed(oldKey);
+    return moved;
   }
 
   /** Robots.txt crawl-delay of a host in ms (null: none). */
@@ -67,9 +102,9 @@ export class PolitenessRegistry {
     return this.holders.has(key);
   }
 
-  /** The host's key, if it is held by a request of this host. */
-  heldKey(host: string): string | undefined {
-    return this.held.get(host);
+  /** The key this holder's request holds, if any. */
+  heldKey(holder: KeyHolder): string | undefined {
+    return this.held.get(holder);
   }
 
   /** Earliest time a request to this host may start under `cfg` (ignores whether the key is busy). */
@@ -77,39 +112,47 @@ export class PolitenessRegistry {
     return nextAllowedAt(this.timings.get(this.keyOf(host)), cfg, this.robotsDelays.get(host));
   }
 
-  /** Takes the host's key if it is free and its delay has passed; false otherwise. */
-  tryAcquire(host: string, now: number, cfg: DelayConfig): boolean {
-    const key = this.keyOf(host);
-    if (this.holders.has(key) || this.held.has(host)) return false;
-    if (this.readyAt(host, cfg) > now) return false;
-    this.holders.set(key, host);
-    this.held.set(host, key);
+  /** Takes the holder's host's key if it is free and its delay has passed; false otherwise. */
+  tryAcquire(holder: KeyHolder, now: number, cfg: DelayConfig): boolean {
+    const key = this.keyOf(holder.host);
+    if (this.holders.has(key) || this.held.has(holder)) return false;
+    if (this.readyAt(holder.host, cfg) > now) return false;
+    this.holders.set(key, holder);
+    this.held.set(holder, key);
     return true;
   }
 
-  /** The host's request finished: record when it started and how long it took, free the key. */
-  finish(host: string, timing: KeyTiming): string | undefined {
-    const key = this.held.get(host);
+  /** The holder's request finished: record when it started and how long it took, free the key. */
+  finish(holder: KeyHolder, timing: KeyTiming): string | undefined {
+    const key = this.held.get(holder);
     if (key === undefined) return undefined;
     this.timings.set(key, { lastStartAt: timing.lastStartAt, lastDurationMs: Math.max(0, timing.lastDurationMs) });
-    this.holders.delete(key);
-    this.held.delete(host);
+    this.release(holder, key);
     return key;
   }
 
-  /** A request of a batch finished while the host keeps its key: record its timing only. */
-  record(host: string, timing: KeyTiming): string | undefined {
-    const key = this.held.get(host);
+  /** A request of a batch finished while the holder keeps its key: record its timing only. */
+  record(holder: KeyHolder, timing: KeyTiming): string | undefined {
+    const key = this.held.get(holder);
     if (key !== undefined) this.timings.set(key, { lastStartAt: timing.lastStartAt, lastDurationMs: Math.max(0, timing.lastDurationMs) });
     return key;
   }
 
-  /** The host's request never started: free the key without touching its clock. */
-  abandon(host: string): string | undefined {
-    const key = this.held.get(host);
+  /** The holder's request never started: free the key without touching its clock. */
+  abandon(holder: KeyHolder): string | undefined {
+    const key = this.held.get(holder);
     if (key === undefined) return undefined;
-    this.holders.delete(key);
-    this.held.delete(host);
+    this.release(holder, key);
     return key;
+  }
+
+  private release(holder: KeyHolder, key: string): void {
+    this.holders.delete(key);
+    this.held.delete(holder);
+    this.freed(key);
+  }
+
+  private freed(key: string): void {
+    for (const listener of this.listeners) listener(key);
   }
 }

@@ -11,8 +11,9 @@ const host = (name: string, headPrecedence: number, headSeq = 1): SchedHost => (
 test('picks the host with the best head; ties go to the one ready first', () => {
   const reg = new PolitenessRegistry();
   const s = new HostScheduler(reg);
-  reg.tryAcquire('b', 0, polite);
-  reg.finish('b', { lastStartAt: 0, lastDurationMs: 0 }); // b ready at 100
+  const earlier = { host: 'b' };
+  reg.tryAcquire(earlier, 0, polite);
+  reg.finish(earlier, { lastStartAt: 0, lastDurationMs: 0 }); // b ready at 100
   const [a, b, c] = [host('a', 0.5), host('b', 0.5), host('c', 0.2)];
   for (const h of [a, b, c]) s.touch(h, 500);
   assert.equal(s.pick(500)?.host, 'a', 'a was ready since forever, b since 100');
@@ -24,8 +25,9 @@ test('picks the host with the best head; ties go to the one ready first', () => 
 test('a host waiting on its delay is picked once the time comes; wakeAt says when', () => {
   const reg = new PolitenessRegistry();
   const s = new HostScheduler(reg);
-  reg.tryAcquire('a', 0, polite);
-  reg.finish('a', { lastStartAt: 0, lastDurationMs: 50 });
+  const earlier = { host: 'a' };
+  reg.tryAcquire(earlier, 0, polite);
+  reg.finish(earlier, { lastStartAt: 0, lastDurationMs: 50 });
   const a = host('a', 0.9);
   s.touch(a, 0);
   assert.equal(s.pick(100), null);
@@ -47,7 +49,7 @@ test('hosts sharing a busy key are parked until it is freed', () => {
   s.touch(a, 0);
   assert.equal(s.pick(0), null, 'b is on the same IP');
   assert.equal(s.wakeAt(), null, 'nothing to wait for but a completion');
-  reg.finish('a', { lastStartAt: 0, lastDurationMs: 0 });
+  reg.finish(a, { lastStartAt: 0, lastDurationMs: 0 });
   s.keyFreed('ip', 0);
   assert.equal(s.wakeAt(), 100);
   assert.equal(s.pick(100), b);

@@ -1,26 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PolitenessRegistry, SimulatedClock } from '../../../worker/politeness';
+import { PolitenessRegistry, SimulatedClock, type KeyHolder } from '../../../worker/politeness';
 
 const cfg = { minDelayMs: 1000, maxDelayMs: 10_000, delayFactor: 2 };
+/** The holders of keys (a frontier's host entry of one crawl): holds are by identity. */
+const A: KeyHolder = { host: 'a.example' };
+const B: KeyHolder = { host: 'b.example' };
+const C: KeyHolder = { host: 'c.example' };
 
 test('one request in flight per key', () => {
   const reg = new PolitenessRegistry();
-  assert.equal(reg.tryAcquire('a.example', 0, cfg), true);
-  assert.equal(reg.tryAcquire('a.example', 0, cfg), false);
+  assert.equal(reg.tryAcquire(A, 0, cfg), true);
+  assert.equal(reg.tryAcquire(A, 0, cfg), false);
   assert.equal(reg.isBusy('a.example'), true);
-  reg.finish('a.example', { lastStartAt: 0, lastDurationMs: 100 });
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 100 });
   assert.equal(reg.isBusy('a.example'), false);
 });
 
 test('the next request waits for the delay after the last one ended', () => {
   const clock = new SimulatedClock(0);
   const reg = new PolitenessRegistry();
-  assert.ok(reg.tryAcquire('a.example', clock.now(), cfg));
-  reg.finish('a.example', { lastStartAt: 0, lastDurationMs: 800 });
+  assert.ok(reg.tryAcquire(A, clock.now(), cfg));
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 800 });
   assert.equal(reg.readyAt('a.example', cfg), 800 + 1600);
-  assert.equal(reg.tryAcquire('a.example', 2399, cfg), false);
-  assert.equal(reg.tryAcquire('a.example', 2400, cfg), true);
+  assert.equal(reg.tryAcquire(A, 2399, cfg), false);
+  assert.equal(reg.tryAcquire(A, 2400, cfg), true);
 });
 
 test('host names on one IP share its clock once the IP is known', () => {
@@ -28,34 +32,34 @@ test('host names on one IP share its clock once the IP is known', () => {
   reg.setHostKey('a.example', '10.0.0.1');
   reg.setHostKey('b.example', '10.0.0.1');
   reg.setHostKey('c.example', '10.0.0.2');
-  assert.ok(reg.tryAcquire('a.example', 0, cfg));
-  assert.equal(reg.tryAcquire('b.example', 0, cfg), false, 'same IP is busy');
-  assert.equal(reg.tryAcquire('c.example', 0, cfg), true, 'other IP is free');
-  reg.finish('a.example', { lastStartAt: 0, lastDurationMs: 100 });
+  assert.ok(reg.tryAcquire(A, 0, cfg));
+  assert.equal(reg.tryAcquire(B, 0, cfg), false, 'same IP is busy');
+  assert.equal(reg.tryAcquire(C, 0, cfg), true, 'other IP is free');
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 100 });
   assert.equal(reg.readyAt('b.example', cfg), 1100, 'b waits for the delay after a');
-  assert.equal(reg.tryAcquire('b.example', 1099, cfg), false);
-  assert.equal(reg.tryAcquire('b.example', 1100, cfg), true);
+  assert.equal(reg.tryAcquire(B, 1099, cfg), false);
+  assert.equal(reg.tryAcquire(B, 1100, cfg), true);
 });
 
 test('resolving a host while it holds its name moves the hold to the IP, or refuses if the IP is busy', () => {
   const reg = new PolitenessRegistry();
   reg.setHostKey('a.example', '10.0.0.1');
-  assert.ok(reg.tryAcquire('a.example', 0, cfg));
-  assert.ok(reg.tryAcquire('b.example', 0, cfg), 'b not resolved yet: its own name is its key');
+  assert.ok(reg.tryAcquire(A, 0, cfg));
+  assert.ok(reg.tryAcquire(B, 0, cfg), 'b not resolved yet: its own name is its key');
   assert.equal(reg.setHostKey('b.example', '10.0.0.1'), false);
-  assert.equal(reg.heldKey('b.example'), undefined, 'b gave up its hold');
-  assert.ok(reg.tryAcquire('c.example', 0, cfg));
+  assert.equal(reg.heldKey(B), undefined, 'b gave up its hold');
+  assert.ok(reg.tryAcquire(C, 0, cfg));
   assert.equal(reg.setHostKey('c.example', '10.0.0.3'), true);
-  assert.equal(reg.heldKey('c.example'), '10.0.0.3');
+  assert.equal(reg.heldKey(C), '10.0.0.3');
   assert.equal(reg.isBusy('c.example'), false);
 });
 
 test('robots crawl-delay applies per host', () => {
   const reg = new PolitenessRegistry();
   reg.setRobotsDelay('slow.example', 5000);
-  for (const h of ['slow.example', 'fast.example']) {
-    assert.ok(reg.tryAcquire(h, 0, cfg));
-    reg.finish(h, { lastStartAt: 0, lastDurationMs: 100 });
+  for (const holder of [{ host: 'slow.example' }, { host: 'fast.example' }]) {
+    assert.ok(reg.tryAcquire(holder, 0, cfg));
+    reg.finish(holder, { lastStartAt: 0, lastDurationMs: 100 });
   }
   assert.equal(reg.readyAt('slow.example', cfg), 5100);
   assert.equal(reg.readyAt('fast.example', cfg), 1100);
@@ -63,10 +67,10 @@ test('robots crawl-delay applies per host', () => {
 
 test('abandoning a request frees the key without moving its clock', () => {
   const reg = new PolitenessRegistry();
-  assert.ok(reg.tryAcquire('a.example', 0, cfg));
-  reg.abandon('a.example');
+  assert.ok(reg.tryAcquire(A, 0, cfg));
+  reg.abandon(A);
   assert.equal(reg.timing('a.example'), null);
-  assert.ok(reg.tryAcquire('a.example', 0, cfg));
+  assert.ok(reg.tryAcquire(A, 0, cfg));
 });
 
 test('a simulated clock wakes sleepers in time order', async () => {
@@ -86,14 +90,51 @@ test('a host leased under its own name waits for its IP clock once resolved: ano
   const reg = new PolitenessRegistry();
   const cfg = { enabled: true, minDelayMs: 200, maxDelayMs: 1000, delayFactor: 0 };
   reg.setHostKey('a.example', '10.0.0.1');
-  assert.equal(reg.tryAcquire('a.example', 1_000, cfg), true);
-  reg.finish('a.example', { lastStartAt: 1_000, lastDurationMs: 10 });
+  assert.equal(reg.tryAcquire(A, 1_000, cfg), true);
+  reg.finish(A, { lastStartAt: 1_000, lastDurationMs: 10 });
   // b.example is not resolved yet: its name's clock is free, so it is leased at once…
-  assert.equal(reg.tryAcquire('b.example', 1_050, cfg), true);
+  assert.equal(reg.tryAcquire(B, 1_050, cfg), true);
   // …and resolving it to a.example's IP must stop the request: 10.0.0.1 is ready only at 1,210 (end + delay).
   assert.equal(reg.setHostKey('b.example', '10.0.0.1', { now: 1_050, cfg }), false);
   assert.equal(reg.isBusy('10.0.0.1'), false, 'the refused lease holds nothing');
   assert.equal(reg.readyAt('b.example', cfg), 1_210);
-  assert.equal(reg.tryAcquire('b.example', 1_209, cfg), false);
-  assert.equal(reg.tryAcquire('b.example', 1_210, cfg), true, 'its turn comes on the shared clock');
+  assert.equal(reg.tryAcquire(B, 1_209, cfg), false);
+  assert.equal(reg.tryAcquire(B, 1_210, cfg), true, 'its turn comes on the shared clock');
+});
+
+test('every listener hears of each key that stops being held, until it stops listening', () => {
+  const reg = new PolitenessRegistry();
+  const heard: string[][] = [[], []];
+  const stop = heard.map((list) => reg.onKeyFreed((key) => list.push(key)));
+  assert.equal(reg.listenerCount, 2);
+  reg.setHostKey('a.example', '10.0.0.1');
+  assert.ok(reg.tryAcquire(A, 0, cfg));
+  reg.record(A, { lastStartAt: 0, lastDurationMs: 10 }); // a batch's request: the key stays held
+  reg.finish(A, { lastStartAt: 20, lastDurationMs: 10 });
+  assert.ok(reg.tryAcquire(B, 0, cfg), 'b.example under its own name');
+  reg.setHostKey('b.example', '10.0.0.2'); // the hold moves: its name's key is free
+  reg.abandon(B);
+  stop[0]!();
+  assert.ok(reg.tryAcquire(C, 0, cfg));
+  reg.finish(C, { lastStartAt: 0, lastDurationMs: 0 });
+  assert.deepEqual(heard[0], ['10.0.0.1', 'b.example', '10.0.0.2']);
+  assert.deepEqual(heard[1], ['10.0.0.1', 'b.example', '10.0.0.2', 'c.example']);
+  stop[1]!();
+  assert.equal(reg.listenerCount, 0);
+});
+
+test('holds are by holder: another holder of the same host (another crawl\'s) can neither take nor free the key', () => {
+  const reg = new PolitenessRegistry();
+  const crawl1 = { host: 'a.example' };
+  const crawl2 = { host: 'a.example' };
+  assert.ok(reg.tryAcquire(crawl1, 0, cfg));
+  assert.equal(reg.tryAcquire(crawl2, 0, cfg), false);
+  assert.equal(reg.abandon(crawl2), undefined);
+  assert.equal(reg.finish(crawl2, { lastStartAt: 0, lastDurationMs: 0 }), undefined);
+  assert.equal(reg.isBusy('a.example'), true);
+  assert.equal(reg.heldKey(crawl2), undefined);
+  // Resolving the host moves crawl 1's hold, whoever resolves it.
+  assert.equal(reg.setHostKey('a.example', '10.0.0.1'), true);
+  assert.equal(reg.heldKey(crawl1), '10.0.0.1');
+  assert.equal(reg.finish(crawl1, { lastStartAt: 0, lastDurationMs: 0 }), '10.0.0.1');
 });
