@@ -18,7 +18,10 @@ import { isStorageFailure, storageFailureMessage } from '../store/storage-failur
 export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'> {
   /** The CLI writes extracted Web objects here, one JSON object per line. */
   objectsJsonlPath?: string;
-  /** Shared by every crawl of a worker, so hosts on one IP share its clock across crawls. */
+  /**
+   * The worker's politeness clocks, shared by every crawl it runs (CrawlManager), so a host — or an
+   * IP — gets one request at a time and its delay whichever crawl asks. Default: the crawl's own (the CLI).
+   */
   registry?: PolitenessRegistry;
   onCaptures?(captures: CaptureSummary[]): void;
   onRelevance?(payload: unknown): void;
@@ -126,8 +129,21 @@ export class CrawlEngine {
     // A spool file lives only while its record is written: what a run that died left is of no use.
     rmSync(opts.spoolDir, { recursive: true, force: true });
     mkdirSync(opts.spoolDir, { recursive: true });
-    const frontier = new SqliteFrontier(opts.db, { registry: opts.registry });
-    const ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal });
+    // A key another crawl of the worker held may free a host of this one while the loop sleeps.
+    const frontier = new SqliteFrontier(opts.db, { registry: opts.registry, onHostsWaiting: () => this.wake?.() });
+    let ctx: CrawlContext;
+    try {
+      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal });
+    } catch (err) {
+      // The crawl may be open in the frontier already: it stops listening to the shared registry
+      // (closeCrawl does that even when the database refuses its writes; the open's error says more).
+      try {
+        frontier.close();
+      } catch {
+        // The database's own failure, most likely the open's too: the open's error is the one reported.
+      }
+      throw err;
+    }
     this.ctx = ctx;
     const concurrency = opts.icd.politeness.concurrency;
     // Batch prioritisation takes the top bl URLs of a host at once (worker/crawler/host-batch.ts).
@@ -188,12 +204,16 @@ export class CrawlEngine {
       return this.halt ?? 'paused';
     } finally {
       await Promise.allSettled([...this.inFlight]);
-      // Batch mode: the open batch's links get their batch scores before the crawl ends or pauses.
-      ctx.focus?.closeBatch(frontier, opts.crawlId);
       clearInterval(flushTimer);
-      this.flushEvents();
-      this.finalStats = this.stats();
-      frontier.closeCrawl(opts.crawlId);
+      try {
+        // Batch mode: the open batch's links get their batch scores before the crawl ends or pauses.
+        ctx.focus?.closeBatch(frontier, opts.crawlId);
+        this.flushEvents();
+        this.finalStats = this.stats();
+      } finally {
+        // Whatever failed above: the crawl's politeness keys, shared with the worker's other crawls, are freed.
+        frontier.closeCrawl(opts.crawlId);
+      }
       try {
         // After a refused commit the last WARC file holds captures never acknowledged: left as a
         // crash leaves it, the next start cuts them, so each page is archived once.

@@ -6,6 +6,7 @@ import { CrawlEngine } from '../crawler/crawl-engine';
 import { exportUnderWay, runExport } from '../export/export-job';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
+import { PolitenessRegistry } from '../politeness';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -31,8 +32,15 @@ export class CrawlManager {
   private ticking = false;
   /** Crawls being paused or stopped without an engine (settleWithoutEngine). */
   private readonly settling = new Set<number>();
+  /**
+   * The politeness clocks every engine of this worker shares: two crawls of one site (a focused
+   * crawl and a full one, say) get one request at a time between them, each after the delay.
+   */
+  readonly registry: PolitenessRegistry;
 
-  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string }) {}
+  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string; registry?: PolitenessRegistry }) {
+    this.registry = opts.registry ?? new PolitenessRegistry();
+  }
 
   start(): void {
     // An export this worker's predecessor was running when it died starts again from the beginning.
@@ -121,6 +129,7 @@ export class CrawlManager {
       warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
       spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
       kbPath: this.opts.kbPath,
+      registry: this.registry,
       onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
       onCoherence: (payload) => this.opts.send({ type: 'coherence', crawlId: crawl.id, payload }),
