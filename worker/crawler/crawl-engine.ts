@@ -162,7 +162,7 @@ export class CrawlEngine {
       applyIntake();
     }, 500);
     // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.
-    const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence }, Date.now());
+    const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence, halted: () => this.halt !== null }, Date.now());
     this.incremental = incremental;
     try {
       const maxPages = opts.icd.scope.maxPages;

@@ -2,6 +2,7 @@ import { decodeContentEncoding } from '../fetch';
 import { parseFeed } from '../extract';
 import { FeedScheduler } from '../feeds';
 import type { CrawlContext } from './crawl-context';
+import { politeFetch } from './polite-fetch';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
 export const FEED_ARTICLE_PRIORITY = 1;
@@ -11,6 +12,8 @@ export interface FeedMonitorOptions {
   minPollMinutes: number;
   /** Length of a minute in ms (tests shorten it). */
   minuteMs?: number;
+  /** A pause or stop: a poll still waiting for its host's turn gives up. */
+  halted?(): boolean;
 }
 
 /**
@@ -57,9 +60,9 @@ export class FeedMonitor {
   }
 
   private async poll(url: string): Promise<void> {
-    const resolved = await this.ctx.resolveHost(url);
-    if ('error' in resolved) return;
-    const outcome = await this.ctx.fetcher.fetch(url, { ip: resolved.ip });
+    // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
+    const outcome = await politeFetch(this.ctx, url, { halted: () => this.o.halted?.() ?? false });
+    if (!outcome) return;
     const at = Date.now();
     if (!outcome.ok) {
       if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');

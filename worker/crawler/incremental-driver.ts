@@ -6,6 +6,8 @@ export interface IncrementalOptions {
   /** Length of a minute in ms (tests shorten it). */
   minuteMs?: number;
   onCoherence?(payload: unknown): void;
+  /** A pause or stop (feed polls waiting for their host's turn give up). */
+  halted?(): boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export class IncrementalDriver {
   private constructor(private readonly ctx: CrawlContext, private readonly o: IncrementalOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
     const { feeds, minFeedPollMinutes, recrawlIntervalMinutes } = ctx.icd.coherence;
-    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs }, now) : null;
+    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs, halted: o.halted }, now) : null;
     this.recrawl = recrawlIntervalMinutes > 0 ? new RecrawlState(ctx.db, ctx.crawlId) : null;
   }
 

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 import { decodeContentEncoding, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
-import { politenessDelayMs } from '../politeness/politeness-delay';
 import {
   adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
 import { archive } from './revisit-pass';
+import { politeFetch } from './polite-fetch';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 
@@ -120,18 +120,10 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   }
   const report: RoundReport = { round, pages: pages.length, due: due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
   const changedByUrl = new Map<string, boolean>();
-  const lastFetch = new Map<string, { at: number; durationMs: number }>();
 
   const refetch = async (p: PageRow): Promise<void> => {
-    const host = new URL(p.url).host;
-    const prev = lastFetch.get(host);
-    if (prev && ctx.icd.politeness.enabled) {
-      const wait = prev.at + politenessDelayMs(prev.durationMs, ctx.icd.politeness) - now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    }
-    const started = now();
-    const changed = await refetchPage(ctx, p, round);
-    lastFetch.set(host, { at: now(), durationMs: now() - started });
+    // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
+    const changed = await refetchPage(ctx, p, round, o.halted);
     report.fetched++;
     if (changed === null) return;
     changedByUrl.set(p.url, changed.changed);
@@ -168,11 +160,10 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
 }
 
 /** Refetches one page: archived, compared with its last payload, new links queued. */
-async function refetchPage(ctx: CrawlContext, p: PageRow, round: number): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
-  const resolved = await ctx.resolveHost(p.url);
-  if ('error' in resolved) return null;
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
-  const outcome = await ctx.fetcher.fetch(p.url, { ip: resolved.ip, conditional });
+  const outcome = await politeFetch(ctx, p.url, { conditional, halted });
+  if (!outcome) return null;
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
   if (!outcome.ok && outcome.reason === 'interrupted') return null; // a pause or stop cut it short: nothing observed

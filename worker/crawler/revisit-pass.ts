@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import type { HttpExchange } from '../capture';
 import { decodeContentEncoding, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
-import { politenessDelayMs } from '../politeness/politeness-delay';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
   type ClassifiedPage, type PageStatus, type RevisitObservation,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { fingerprintHtml } from './page-fingerprint';
+import { politeFetch } from './polite-fetch';
 import type { StoredCoherencePage } from './coherence-store';
 
 const DAY_MS = 86_400_000;
@@ -20,7 +20,6 @@ export interface RevisitPassOptions {
   halted(): boolean;
   onCoherence?(payload: unknown): void;
   now?(): number;
-  sleep?(ms: number): Promise<void>;
 }
 
 /**
@@ -33,7 +32,6 @@ export interface RevisitPassOptions {
  */
 export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: RevisitPassOptions): Promise<boolean> {
   const now = o.now ?? Date.now;
-  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const store = ctx.coherence;
   if (store.isFinished()) return true;
   const referenceAt = store.startRun(now());
@@ -41,21 +39,11 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
   const pending = pages.filter((p) => p.revisitedAt === null);
   const byUrl = new Map(pages.map((p) => [p.url, p]));
   const { order } = revisitOrder(pending.map((p) => ({ id: p.url, visitedAt: p.visitedAt, rate: null })), referenceAt, 1 / DAY_MS);
-  const lastFetchEnd = new Map<string, { at: number; durationMs: number }>();
   let done = pages.length - pending.length;
   for (const url of order) {
     if (o.halted()) return false;
-    const page = byUrl.get(url)!;
-    const host = new URL(url).host;
-    // The host was just fetched by the visit pass: its first revisit waits the delay too.
-    const last = lastFetchEnd.get(host) ?? { at: now(), durationMs: 0 };
-    if (ctx.icd.politeness.enabled) {
-      const wait = last.at + politenessDelayMs(last.durationMs, ctx.icd.politeness) - now();
-      if (wait > 0) await sleep(wait);
-    }
-    const started = now();
-    await revisitPage(ctx, page);
-    lastFetchEnd.set(host, { at: now(), durationMs: now() - started });
+    // Each revisit waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
+    await revisitPage(ctx, byUrl.get(url)!, o.halted);
     done++;
     o.onCoherence?.({ phase: 'revisit', revisited: done, pages: pages.length, referenceTime: new Date(referenceAt).toISOString() });
   }
@@ -76,10 +64,9 @@ function classifiedPages(pages: StoredCoherencePage[]): ClassifiedPage[] {
 }
 
 /** Fetches, archives, classifies and stores one revisit. */
-async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage): Promise<void> {
+async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted: () => boolean): Promise<void> {
   const conditional = validatorsTrusted(page.visit) ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
-  const resolved = await ctx.resolveHost(page.url);
-  const outcome = 'error' in resolved ? null : await ctx.fetcher.fetch(page.url, { ip: resolved.ip, conditional });
+  const outcome = await politeFetch(ctx, page.url, { conditional, halted });
   // Cut short by a pause or stop: not an observation; the page is revisited when the crawl resumes.
   if (outcome && !outcome.ok && outcome.reason === 'interrupted') return;
   let observation: RevisitObservation;

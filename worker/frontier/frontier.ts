@@ -1,5 +1,5 @@
 import type { ExclusionReason, FailureReason } from '../capture';
-import type { DelayConfig } from '../politeness';
+import type { DelayConfig, KeyHolder, KeyTiming } from '../politeness';
 
 /**
  * The crawl frontier: which URLs a crawl has seen, which are waiting, and which one to fetch
@@ -170,6 +170,20 @@ export interface Frontier {
   nextWakeAt(): number | null;
   /** Earliest time the host's politeness key allows a request (for the gaps inside a batch). */
   hostReadyAt(crawlId: number, host: string): number;
+  /**
+   * Takes the politeness key of `holder.host` for a request of the crawl outside the frontier's
+   * leases (a revisit, a recrawl, a feed poll) if no request holds it; its delay may still run
+   * (hostReadyAt), and the caller waits it out holding the key, so leases of any crawl cannot
+   * take every turn from it. False while the key is held.
+   */
+  holdKey(holder: KeyHolder): boolean;
+  /**
+   * That request is over: the key is freed with the request's timing, as fetched() does for a
+   * lease (null: it never started, the clock stays).
+   */
+  releaseKey(holder: KeyHolder, timing: KeyTiming | null): void;
+  /** True while a request (of any crawl sharing the politeness registry) holds the host's key. */
+  hostBusy(host: string): boolean;
   /** The host's resolved IP; false if the host holds a lease and that IP is busy (release the lease). */
   setHostKey(host: string, key: string): boolean;
   setRobotsDelay(host: string, ms: number | null): void;

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Heap } from 'heap-js';
 import type { FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
-import { PolitenessRegistry, realClock, type Clock, type KeyTiming } from '../politeness';
+import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming } from '../politeness';
 import { CrawlState, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
@@ -388,6 +388,24 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   hostReadyAt(crawlId: number, host: string): number {
     return this.registry.readyAt(host, this.crawl(crawlId).cfg.politeness);
+  }
+
+  holdKey(holder: KeyHolder): boolean {
+    return this.registry.hold(holder);
+  }
+
+  releaseKey(holder: KeyHolder, timing: KeyTiming | null): void {
+    if (!timing) {
+      this.registry.abandon(holder);
+      return;
+    }
+    const key = this.registry.finish(holder, timing);
+    // Stored as a lease's clock is, so a restarted worker waits the delay after it too.
+    if (key !== undefined) this.st.setKey.run(key, timing.lastStartAt, Math.max(0, timing.lastDurationMs));
+  }
+
+  hostBusy(host: string): boolean {
+    return this.registry.isBusy(this.registry.keyOf(host));
   }
 
   setHostKey(host: string, key: string): boolean {

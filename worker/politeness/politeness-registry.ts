@@ -114,9 +114,17 @@ export class PolitenessRegistry {
 
   /** Takes the holder's host's key if it is free and its delay has passed; false otherwise. */
   tryAcquire(holder: KeyHolder, now: number, cfg: DelayConfig): boolean {
+    return this.readyAt(holder.host, cfg) <= now && this.hold(holder);
+  }
+
+  /**
+   * Takes the holder's host's key if it is free, while its delay may still run: the holder waits
+   * for readyAt() before its request, as a host batch does between its URLs, and nobody else's
+   * request can take the turn meanwhile. False when the key is held, or the holder holds one.
+   */
+  hold(holder: KeyHolder): boolean {
     const key = this.keyOf(holder.host);
     if (this.holders.has(key) || this.held.has(holder)) return false;
-    if (this.readyAt(holder.host, cfg) > now) return false;
     this.holders.set(key, holder);
     this.held.set(holder, key);
     return true;

@@ -19,8 +19,11 @@ const DELAY_MS = 300;
 const PAGES = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs one crawl per seed origin at once through the worker's manager; returns what each captured. */
-async function crawlAtOnce(origins: string[]): Promise<{ captured: Set<string>[]; ms: number; manager: CrawlManager }> {
+/**
+ * Runs one crawl per seed origin at once through the worker's manager (`more`: fields each crawl's
+ * ICD adds, a visit–revisit crawl say); returns what each captured.
+ */
+async function crawlAtOnce(origins: string[], more: object[] = []): Promise<{ captured: Set<string>[]; ms: number; manager: CrawlManager }> {
   return withTempDir('tm-polite-crawls-', async (dataDir) => {
     const db = openSqlite(join(dataDir, 'tidemark.db'));
     applyMigrations(db, resolve('prisma/migrations'));
@@ -29,6 +32,7 @@ async function crawlAtOnce(origins: string[]): Promise<{ captured: Set<string>[]
       seeds: [`${origin}/`],
       politeness: { minDelayMs: DELAY_MS, maxDelayMs: DELAY_MS, delayFactor: 0, concurrency: 4 },
       aah: { enabled: false },
+      ...more[i],
     })));
     const manager = new CrawlManager({ db, dataDir, send: () => undefined });
     const started = Date.now();
@@ -70,22 +74,31 @@ function checkLog(site: FixtureSite): { requests: number; overlaps: string[]; sh
   return { requests: sorted.length, overlaps, short, minGap, maxGap };
 }
 
-for (const [title, names] of [
-  ['two crawls of one host share its politeness clock: one request at a time, each after the delay', ['127.0.0.1', '127.0.0.1']],
-  ['two crawls of two host names on one IP (127.0.0.1, localhost) share the IP\'s clock', ['127.0.0.1', 'localhost']],
+for (const [title, names, more] of [
+  ['two crawls of one host share its politeness clock: one request at a time, each after the delay', ['127.0.0.1', '127.0.0.1'], []],
+  ['two crawls of two host names on one IP (127.0.0.1, localhost) share the IP\'s clock', ['127.0.0.1', 'localhost'], []],
+  // The revisit pass fetches outside the frontier's leases: 3 pages visited, then revisited while the other crawl still crawls.
+  ['a visit–revisit crawl\'s revisits take turns with another crawl of the host', ['127.0.0.1', 'localhost'], [{ coherence: { mode: 'visit-revisit' }, scope: { maxPages: 3 } }]],
 ] as const) {
   test(title, { timeout: 120_000 }, async () => {
     const site = await startFixtureSite({ pageCount: PAGES, delayMs: 30 });
     const port = new URL(site.origin).port;
     const origins = names.map((name) => `http://${name}:${port}`);
     try {
-      const { captured, ms, manager } = await crawlAtOnce(origins);
+      const { captured, ms, manager } = await crawlAtOnce(origins, [...more]);
       captured.forEach((urls, i) => {
-        for (const page of site.pages) {
-          const url = page.replace(site.origin, origins[i]!);
-          assert.ok(urls.has(url), `crawl ${i + 1} captured ${url}`);
-        }
+        const budget = (more[i] as { scope?: { maxPages?: number } } | undefined)?.scope?.maxPages;
+        const pages = site.pages.filter((page) => urls.has(page.replace(site.origin, origins[i]!)));
+        if (budget === undefined) assert.deepEqual(pages, site.pages, `crawl ${i + 1} captured every page`);
+        else assert.equal(pages.length, budget, `crawl ${i + 1} captured its ${budget} pages`);
       });
+      if (more[0]) {
+        // robots.txt and 3 pages visited, then 3 revisits, the first of them before the other crawl's last request.
+        const first = site.requests.filter((r) => r.host === new URL(origins[0]!).host);
+        const other = site.requests.filter((r) => r.host === new URL(origins[1]!).host);
+        assert.equal(first.length, 7);
+        assert.ok(first[4]!.at < other.at(-1)!.at, 'the revisits ran while the other crawl crawled');
+      }
       const log = checkLog(site);
       const figures = `${log.requests} requests in ${ms} ms; ${log.overlaps.length} overlapping, ${log.short.length} closer than ${DELAY_MS} ms; gaps ${log.minGap}–${log.maxGap} ms`;
       console.log(`# ${figures}`);

@@ -138,3 +138,18 @@ test('holds are by holder: another holder of the same host (another crawl\'s) ca
   assert.equal(reg.heldKey(crawl1), '10.0.0.1');
   assert.equal(reg.finish(crawl1, { lastStartAt: 0, lastDurationMs: 0 }), '10.0.0.1');
 });
+
+test('hold takes a free key while its delay still runs, and no request can take the turn meanwhile', () => {
+  const reg = new PolitenessRegistry();
+  assert.ok(reg.tryAcquire(A, 0, cfg));
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 0 }); // ready at 1000
+  const revisit = { host: 'a.example' };
+  assert.equal(reg.hold(revisit), true, 'taken before the delay has passed');
+  assert.equal(reg.readyAt('a.example', cfg), 1000, 'the holder waits it out');
+  assert.equal(reg.tryAcquire(A, 1000, cfg), false, 'a lease cannot take the turn');
+  assert.equal(reg.hold(B), true, 'another key is not affected');
+  assert.equal(reg.hold(revisit), false, 'one key per holder');
+  reg.finish(revisit, { lastStartAt: 1000, lastDurationMs: 5 });
+  assert.equal(reg.tryAcquire(A, 2004, cfg), false);
+  assert.equal(reg.tryAcquire(A, 2005, cfg), true);
+});

@@ -1,0 +1,66 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FetchOutcome } from '../fetch';
+import type { KeyHolder, KeyTiming } from '../politeness';
+import { hostKeyOf } from '../url';
+import type { CrawlContext } from './crawl-context';
+
+/**
+ * How often a request waiting for a busy key looks again (it is not told when the key is freed):
+ * well within a delay, so it takes the key before the leases waiting out that delay can.
+ */
+const BUSY_POLL_MS = 50;
+/** Longest nap while waiting for the delay, so a pause or stop does not wait out a long crawl-delay. */
+const MAX_NAP_MS = 250;
+
+export interface PoliteFetchOptions {
+  conditional?: { etag?: string; lastModified?: string };
+  /** A pause or stop: the wait for the host's turn ends, as an `interrupted` outcome. */
+  halted(): boolean;
+}
+
+/**
+ * A request of the crawl outside the frontier's leases — a revisit, a recrawl, a feed poll — under
+ * the politeness a page gets: resolves the host (null when DNS fails), takes the host's key (its
+ * IP) once no request of any crawl of the worker holds it, waits out the delay after the key's last
+ * request, fetches, and frees the key with the request's timing. So these requests take turns with
+ * the crawl's own pages and with every other crawl of the host (the registry is the worker's),
+ * instead of keeping a clock of their own — and are not starved by a crawl that always has a page
+ * of the host ready.
+ */
+export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetchOptions): Promise<FetchOutcome | null> {
+  const resolved = await ctx.resolveHost(url);
+  if ('error' in resolved) return null;
+  const request = { ip: resolved.ip, conditional: o.conditional };
+  if (!ctx.icd.politeness.enabled) return ctx.fetcher.fetch(url, request);
+  const host = hostKeyOf(url);
+  const { frontier, crawlId } = ctx;
+  const holder: KeyHolder = { host };
+  const interrupted: FetchOutcome = { ok: false, reason: 'interrupted', message: 'the crawl is pausing or stopping', durationMs: 0, retries: 0 };
+  // The key first, as soon as no request holds it: the host's IP is recorded only then, so a lease
+  // of another crawl holding the key under the host's name keeps it until its own DNS stage moves it.
+  for (;;) {
+    if (!frontier.hostBusy(host)) {
+      frontier.setHostKey(host, resolved.ip);
+      if (frontier.holdKey(holder)) break;
+    }
+    if (o.halted()) return interrupted;
+    await sleep(BUSY_POLL_MS);
+  }
+  let timing: KeyTiming | null = null;
+  let fetching = false;
+  try {
+    // Then the delay after the key's last request, holding the key (the leases of every crawl wait).
+    for (let wait = frontier.hostReadyAt(crawlId, host) - Date.now(); wait > 0; wait = frontier.hostReadyAt(crawlId, host) - Date.now()) {
+      if (o.halted()) return interrupted;
+      await sleep(Math.min(wait, MAX_NAP_MS));
+    }
+    fetching = true;
+    const outcome = await ctx.fetcher.fetch(url, request);
+    const ex = outcome.ok ? outcome.exchange : outcome.partial;
+    timing = { lastStartAt: ex?.date.getTime() ?? Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs };
+    return outcome;
+  } finally {
+    // Halted before the request: the clock stays; a fetch that threw counts as a request ended now.
+    frontier.releaseKey(holder, timing ?? (fetching ? { lastStartAt: Date.now(), lastDurationMs: 0 } : null));
+  }
+}
