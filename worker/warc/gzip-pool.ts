@@ -67,16 +67,22 @@ function zlibMember(record, level) {
   member.set(gz);
   return member;
 }
+// A job is one capture's records (request, response, metadata): one message each way rather than
+// one per record, as each message is a system call and a wake-up on both sides.
 parentPort.on('message', async (job) => {
   try {
     const gzip = await libdeflateGzip;
-    const block = Buffer.from(job.block.buffer, job.block.byteOffset, job.block.byteLength);
-    const digest = 'sha1:' + b32(createHash('sha1').update(block).digest());
-    const head = Buffer.from(job.head + 'WARC-Block-Digest: ' + digest + '\\r\\n\\r\\n', 'utf8');
-    const record = assemble(head, block);
-    // libdeflate returns a copy out of its heap, with a buffer of its own: transferable as it is.
-    const member = (gzip && job.level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} && libdeflateMember(gzip, record, job.level)) || zlibMember(record, job.level);
-    parentPort.postMessage({ id: job.id, member, digest }, [member.buffer]);
+    const members = [], digests = [];
+    for (const item of job.items) {
+      const block = Buffer.from(item.block.buffer, item.block.byteOffset, item.block.byteLength);
+      const digest = 'sha1:' + b32(createHash('sha1').update(block).digest());
+      const head = Buffer.from(item.head + 'WARC-Block-Digest: ' + digest + '\\r\\n\\r\\n', 'utf8');
+      const record = assemble(head, block);
+      // libdeflate returns a copy out of its heap, with a buffer of its own: transferable as it is.
+      members.push((gzip && job.level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} && libdeflateMember(gzip, record, job.level)) || zlibMember(record, job.level));
+      digests.push(digest);
+    }
+    parentPort.postMessage({ id: job.id, members, digests }, members.map((m) => m.buffer));
   } catch (err) {
     parentPort.postMessage({ id: job.id, error: String(err && err.stack || err) });
   }
@@ -103,11 +109,17 @@ export class CompressionThreadsFailure extends Error {
   readonly code = 'TIDEMARK_GZIP_THREADS';
 }
 
+/** One record to compress: its serialised header (no block digest, no blank line) and its block. */
+export interface RecordToCompress {
+  head: string;
+  blockParts: Uint8Array[];
+}
+
+/** One group of records (a capture's), compressed by one thread in one message each way. */
 interface Job {
   id: number;
-  head: string;
-  block: Uint8Array<ArrayBuffer>;
-  resolve: (r: CompressedRecord) => void;
+  items: Array<{ head: string; block: Uint8Array<ArrayBuffer> }>;
+  resolve: (r: CompressedRecord[]) => void;
   reject: (e: Error) => void;
 }
 
@@ -157,7 +169,7 @@ export class GzipPool {
   private spawn(index: number, held: Job[]): void {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: this.libdeflate }, resourceLimits: this.resourceLimits });
     const thread: Thread = { worker, ready: false, held, inHand: new Map(), stopped: false };
-    worker.on('message', (msg: { ready?: true; id: number; member?: Uint8Array; digest?: string; error?: string }) => {
+    worker.on('message', (msg: { ready?: true; id: number; members?: Uint8Array[]; digests?: string[]; error?: string }) => {
       if (msg.ready) {
         thread.ready = true;
         for (const job of thread.held.splice(0)) this.handOver(thread, job);
@@ -168,8 +180,9 @@ export class GzipPool {
       thread.inHand.delete(msg.id);
       this.failedStarts = 0;
       if (this.loadOf(thread) === 0) worker.unref();
-      if (msg.error || !msg.member || !msg.digest) job.reject(new Error(msg.error ?? 'gzip worker failed'));
-      else job.resolve({ member: msg.member, blockDigest: msg.digest });
+      if (msg.error || msg.members?.length !== job.items.length || msg.digests?.length !== job.items.length) {
+        job.reject(new Error(msg.error ?? 'gzip worker failed'));
+      } else job.resolve(msg.members.map((member, i) => ({ member, blockDigest: msg.digests![i]! })));
     });
     // A thread that stops without an 'error' (terminated, or exiting on its own) would leave its
     // jobs pending with nothing left to settle them or keep the process alive.
@@ -205,33 +218,30 @@ export class GzipPool {
     return thread.held.length + thread.inHand.size;
   }
 
-  /** Transfers the job's block to the thread. */
+  /** Transfers the job's blocks to the thread. */
   private handOver(thread: Thread, job: Job): void {
     thread.inHand.set(job.id, job);
-    thread.worker.postMessage({ id: job.id, head: job.head, block: job.block, level: this.level }, [job.block.buffer]);
+    thread.worker.postMessage({ id: job.id, items: job.items, level: this.level }, job.items.map((i) => i.block.buffer));
+  }
+
+  /** Hashes and gzips one record (see compressGroup). */
+  async compress(head: string, blockParts: Uint8Array[]): Promise<CompressedRecord> {
+    return (await this.compressGroup([{ head, blockParts }]))[0]!;
   }
 
   /**
-   * Hashes and gzips one record. `head` is the serialised header without the block digest and
-   * without the blank line; `block` is copied, so the caller may reuse it.
+   * Hashes and gzips a group of records on one thread, in one message each way. Each block is
+   * copied, so the caller may reuse its parts; one failed record fails the group.
    */
-  compress(head: string, blockParts: Uint8Array[]): Promise<CompressedRecord> {
+  compressGroup(records: readonly RecordToCompress[]): Promise<CompressedRecord[]> {
     if (this.closed) return Promise.reject(new Error('gzip pool is closed'));
     if (this.failure) return Promise.reject(this.failure);
-    let length = 0;
-    for (const p of blockParts) length += p.byteLength;
-    // One unpooled copy, transferred (not cloned) to the thread.
-    const block = new Uint8Array(length);
-    let at = 0;
-    for (const p of blockParts) {
-      block.set(p, at);
-      at += p.byteLength;
-    }
+    const items = records.map(({ head, blockParts }) => ({ head, block: joinParts(blockParts) }));
     let thread = this.threads[0]!;
     for (const t of this.threads) if (this.loadOf(t) < this.loadOf(thread)) thread = t;
     if (this.loadOf(thread) === 0) thread.worker.ref();
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, head, block, resolve, reject };
+      const job: Job = { id: this.nextId++, items, resolve, reject };
       if (thread.ready) this.handOver(thread, job);
       else thread.held.push(job);
     });
@@ -245,6 +255,19 @@ export class GzipPool {
     for (const t of this.threads) for (const job of [...t.held.splice(0), ...t.inHand.values()]) job.reject(closed);
     for (const t of this.threads) t.inHand.clear();
   }
+}
+
+/** One unpooled copy of the parts, transferred (not cloned) to the thread. */
+function joinParts(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const p of parts) length += p.byteLength;
+  const block = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    block.set(p, at);
+    at += p.byteLength;
+  }
+  return block;
 }
 
 /** Where the libdeflate module is, for the threads to import (they run eval'd code, which resolves nothing itself); null if it is not installed. */

@@ -258,7 +258,7 @@ export class WarcWriter {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
     if (capture) this.sink.renames.written(cur.filename);
-    const ready = Promise.all(specs.map((s) => this.prepare(s)));
+    const ready = this.prepare(specs);
     return new Promise((resolve, reject) => {
       const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), resolve, reject };
       // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.
@@ -344,22 +344,29 @@ export class WarcWriter {
     void this.enqueue([{ fields, head: block, blockLength: block.length }]).catch(() => undefined);
   }
 
-  /** Starts hashing and compressing one record: in the pool, or streamed when spooled. */
-  private prepare(spec: RecordSpec): Promise<ReadyRecord> {
-    const head = serializeFields(spec.fields);
+  /**
+   * Starts hashing and compressing a group's records: those in memory in the pool, as one job
+   * (one message each way), a spooled one streamed from its file.
+   */
+  private async prepare(specs: RecordSpec[]): Promise<ReadyRecord[]> {
     const level = this.o.gzipLevel;
-    const path = spec.spooledBody;
-    if (path) {
-      return digestSpooled(spec.head, path).then((digest) => ({
-        kind: 'stream' as const,
-        write: (fh) =>
-          writeSpooledMember(fh, Buffer.from(`${head}WARC-Block-Digest: ${digest}\r\n\r\n`), spec.head, path, level),
-      }));
-    }
+    const heads = specs.map((spec) => serializeFields(spec.fields));
+    const inMemory = specs.flatMap((spec, i) => (spec.spooledBody ? [] : [i]));
     const pool = this.pool as GzipPool;
-    return pool
-      .compress(head, spec.body ? [spec.head, spec.body] : [spec.head])
-      .then((r) => ({ kind: 'member' as const, member: r.member }));
+    const compressed = inMemory.length
+      ? pool.compressGroup(inMemory.map((i) => ({ head: heads[i]!, blockParts: specs[i]!.body ? [specs[i]!.head, specs[i]!.body!] : [specs[i]!.head] })))
+      : Promise.resolve([]);
+    const streamed = specs.map((spec, i) => {
+      const path = spec.spooledBody;
+      if (!path) return null;
+      return digestSpooled(spec.head, path).then((digest): ReadyRecord => ({
+        kind: 'stream',
+        write: (fh) => writeSpooledMember(fh, Buffer.from(`${heads[i]}WARC-Block-Digest: ${digest}\r\n\r\n`), spec.head, path, level),
+      }));
+    });
+    const [members, spooled] = await Promise.all([compressed, Promise.all(streamed)]);
+    let next = 0;
+    return spooled.map((record) => record ?? { kind: 'member', member: members[next++]!.member });
   }
 }
 

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
 import { GzipPool } from '../../../worker/warc/gzip-pool';
+import { sha1Digest } from '../../../worker/warc/warc-digest';
 
 const head = 'WARC/1.1\r\nWARC-Type: resource\r\n';
 const block = Buffer.from('a record block');
@@ -33,6 +35,30 @@ test('threads that die as they start are replaced a few times, then every job fa
     assert.equal((failure as { code?: string }).code, 'TIDEMARK_GZIP_THREADS');
     await assert.rejects(pool.compress(head, [block]), clear, 'a new job fails with the same error');
   } finally {
+    await pool.close();
+  }
+});
+
+test("a capture's records go to a thread in one message and come back in order, each a whole gzip member with its digest", async () => {
+  const pool = new GzipPool(1, 1);
+  const posted: unknown[] = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+    posted.push(args[0]);
+    return post.apply(this, args);
+  };
+  try {
+    const blocks = ['GET / HTTP/1.1\r\n\r\n', 'HTTP/1.1 200 OK\r\n\r\n<p>page</p>', 'outlink: http://a.test/ a/@href\r\n'].map((t) => Buffer.from(t));
+    const records = await pool.compressGroup(blocks.map((b, i) => ({ head: `WARC/1.1\r\nWARC-Type: t${i}\r\n`, blockParts: [b.subarray(0, 5), b.subarray(5)] })));
+    assert.equal(posted.length, 1, 'one message for the three records');
+    assert.equal(records.length, 3);
+    records.forEach((r, i) => {
+      const text = gunzipSync(r.member).toString();
+      assert.equal(r.blockDigest, sha1Digest(blocks[i]!));
+      assert.equal(text, `WARC/1.1\r\nWARC-Type: t${i}\r\nWARC-Block-Digest: ${r.blockDigest}\r\n\r\n${blocks[i]}\r\n\r\n`);
+    });
+  } finally {
+    Worker.prototype.postMessage = post;
     await pool.close();
   }
 });
