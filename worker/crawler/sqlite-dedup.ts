@@ -35,6 +35,10 @@ export class SqliteDedupLookup implements DedupLookup {
     if (!this.recent.has(digest)) this.remember(digest, ref);
   }
 
+  forget(digest: string, recordId: string): void {
+    if (this.recent.get(digest)?.recordId === recordId) this.recent.delete(digest);
+  }
+
   private remember(digest: string, ref: DedupRef): void {
     // A Map iterates in insertion order: its first key is the oldest digest.
     if (this.recent.size >= this.maxRemembered) this.recent.delete(this.recent.keys().next().value!);

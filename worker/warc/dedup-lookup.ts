@@ -16,6 +16,8 @@ export interface DedupRef {
 export interface DedupLookup {
   get(digest: string): DedupRef | undefined | Promise<DedupRef | undefined>;
   set(digest: string, ref: DedupRef): void | Promise<void>;
+  /** The capture `recordId` was not written after all: `digest` no longer refers to it. */
+  forget(digest: string, recordId: string): void;
 }
 
 /** A Map-backed lookup for one crawl session. */
@@ -28,6 +30,10 @@ export class MemoryDedupLookup implements DedupLookup {
 
   set(digest: string, ref: DedupRef): void {
     if (!this.map.has(digest)) this.map.set(digest, ref);
+  }
+
+  forget(digest: string, recordId: string): void {
+    if (this.map.get(digest)?.recordId === recordId) this.map.delete(digest);
   }
 
   /** Number of distinct payloads seen. */

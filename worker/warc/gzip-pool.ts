@@ -97,6 +97,8 @@ export interface CompressedRecord {
   blockDigest: string;
 }
 
+export const GZIP_POOL_CLOSED = 'gzip pool is closed';
+
 /** Threads that may stop in a row before taking a record: past this, the pool gives up. */
 export const MAX_FAILED_STARTS = 3;
 
@@ -234,7 +236,7 @@ export class GzipPool {
    * copied, so the caller may reuse its parts; one failed record fails the group.
    */
   compressGroup(records: readonly RecordToCompress[]): Promise<CompressedRecord[]> {
-    if (this.closed) return Promise.reject(new Error('gzip pool is closed'));
+    if (this.closed) return Promise.reject(new Error(GZIP_POOL_CLOSED));
     if (this.failure) return Promise.reject(this.failure);
     const items = records.map(({ head, blockParts }) => ({ head, block: joinParts(blockParts) }));
     let thread = this.threads[0]!;

@@ -35,6 +35,11 @@ export class RenameGate {
     });
   }
 
+  /** A capture counted by written() failed before any of it was written: the file no longer waits for it. */
+  notWritten(filename: string): void {
+    this.acknowledged(filename);
+  }
+
   /** `filename` was closed: renamed now when nothing in it waits, else once the last capture is acknowledged. */
   async fileClosed(filename: string): Promise<void> {
     if (this.waiting.has(filename)) this.closed.add(filename);

@@ -10,7 +10,8 @@ import { hostname } from 'node:os';
 import type { HttpExchange } from '../capture';
 import { finalizeIndex } from './cdxj-index';
 import { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
-import { GzipPool } from './gzip-pool';
+import { CompressionThreadsFailure, GZIP_POOL_CLOSED, GzipPool } from './gzip-pool';
+import { isStorageFailure } from '../store/storage-failure';
 import { MemberSink, type IndexEntryFor, type Placed, type ReadyRecord } from './member-sink';
 import { highestSerial, recoverOpenFiles, warcFilename, type RecoveryReport } from './recover-open-files';
 import { digestSpooled, writeSpooledMember } from './spooled-record';
@@ -70,6 +71,8 @@ interface QueuedGroup {
   /** Set once `ready` resolved: the group may join a write. */
   records?: ReadyRecord[];
   indexFor: Array<IndexEntryFor | undefined>;
+  /** A capture's group, counted by the rename gate. */
+  capture: boolean;
   resolve: (placed: Array<Placed & { filename: string }>) => void;
   reject: (err: unknown) => void;
 }
@@ -117,7 +120,12 @@ export class WarcWriter {
       const earlier = eligible ? await this.o.dedup.get(ex.payloadDigest) : undefined;
       if (earlier) return this.captureGroup(ex, earlier, 'identical-payload-digest', opts.metadata);
       const placed = this.captureGroup(ex, null, null, opts.metadata);
-      if (eligible && placed.ref) await this.o.dedup.set(ex.payloadDigest, placed.ref);
+      const ref = placed.ref;
+      if (eligible && ref) {
+        await this.o.dedup.set(ex.payloadDigest, ref);
+        // Not written after all (writeQueued): later copies of the payload must not point at it.
+        placed.done.catch(() => this.o.dedup.forget(ex.payloadDigest, ref.recordId));
+      }
       return placed;
     });
   }
@@ -260,7 +268,7 @@ export class WarcWriter {
     if (capture) this.sink.renames.written(cur.filename);
     const ready = this.prepare(specs);
     return new Promise((resolve, reject) => {
-      const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), resolve, reject };
+      const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), capture, resolve, reject };
       // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.
       ready.then((records) => (group.records = records), () => undefined);
       this.queued.push(group);
@@ -295,9 +303,17 @@ export class WarcWriter {
         if (this.failure) throw this.failure;
         await first.ready;
       } catch (err) {
-        this.failure ??= err instanceof Error ? err : new Error(String(err));
-        for (const g of this.queued.splice(0)) g.reject(this.failure);
-        return;
+        if (this.failure || stopsTheWriter(err)) {
+          this.failure ??= err instanceof Error ? err : new Error(String(err));
+          for (const g of this.queued.splice(0)) g.reject(this.failure);
+          return;
+        }
+        // One capture's records could not be made (its compression thread stopped with them, its
+        // spool file unreadable): nothing of it was written, so it fails alone and the crawl goes on.
+        this.queued.shift();
+        if (first.capture) this.sink.renames.notWritten(first.filename);
+        first.reject(new Error(`its WARC records could not be made: ${err instanceof Error ? err.message : String(err)}`));
+        continue;
       }
       let n = 1;
       while (n < this.queued.length && n < MAX_GROUPS_PER_WRITE && this.queued[n]!.records && this.queued[n]!.filename === first.filename) n++;
@@ -368,6 +384,11 @@ export class WarcWriter {
     let next = 0;
     return spooled.map((record) => record ?? { kind: 'member', member: members[next++]!.member });
   }
+}
+
+/** Failures of the pool or of the disk: every capture after them would fail the same way. */
+function stopsTheWriter(err: unknown): boolean {
+  return err instanceof CompressionThreadsFailure || isStorageFailure(err) || (err instanceof Error && err.message === GZIP_POOL_CLOSED);
 }
 
 function bodySize(ex: HttpExchange): number {

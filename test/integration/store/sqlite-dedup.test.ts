@@ -22,3 +22,15 @@ test('the digest lookup remembers the newest digests only; older ones are left t
   assert.equal(lookup.get('sha1:3')?.uri, 'http://a.test/3', 'the first capture of a digest stays the one revisits refer to');
   db.close();
 });
+
+test('a capture not written after all is forgotten, unless its digest already refers to another', () => {
+  const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'tm-dedup-')), 'd.db'));
+  applyMigrations(db, 'prisma/migrations');
+  const lookup = new SqliteDedupLookup(db, 1);
+  lookup.set('sha1:1', ref(1));
+  lookup.forget('sha1:1', ref(2).recordId);
+  assert.equal(lookup.get('sha1:1')?.uri, 'http://a.test/1', 'another record of the digest stays');
+  lookup.forget('sha1:1', ref(1).recordId);
+  assert.equal(lookup.get('sha1:1'), undefined);
+  db.close();
+});

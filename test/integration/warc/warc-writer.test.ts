@@ -358,3 +358,27 @@ test('captures written one by one append their index lines in a few writes, ever
   assert.equal(totals.response, 60);
   assert.equal(cdxLines, 60);
 });
+
+test('a capture whose compression thread stops with it fails alone: the captures after it are written, and a later copy of its payload is not a revisit of it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-onefails-'));
+  const writer = new WarcWriter({ ...options, dir, threads: 1 });
+  await writer.open();
+  const pool = (writer as unknown as { pool: { threads: { worker: { terminate(): Promise<number> }; inHand: Map<number, unknown> }[] } }).pool;
+  const first = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/a', body: htmlPage(1, 3000) }));
+  writer.acknowledge(first.filename);
+  // A record big enough to be in the thread's hands when the thread is stopped, as a crash would.
+  const payload = randomBytes(3_000_000);
+  const lost = writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/big', body: payload }));
+  while (!pool.threads[0]!.inHand.size) await new Promise((r) => setImmediate(r));
+  await pool.threads[0]!.worker.terminate();
+  await assert.rejects(lost, /its WARC records could not be made: gzip thread stopped/);
+  const after = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/c', body: htmlPage(3, 3000) }));
+  const copy = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/copy', body: payload }));
+  assert.equal(copy.type, 'response', 'the copy is stored whole, not a revisit of a record never written');
+  for (const loc of [after, copy]) writer.acknowledge(loc.filename);
+  await writer.close();
+  const { totals, cdxLines } = await verifyDir(dir);
+  assert.equal(totals.response, 3);
+  assert.equal(totals.revisit ?? 0, 0);
+  assert.equal(cdxLines, 3);
+});

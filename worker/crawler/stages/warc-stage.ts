@@ -1,3 +1,4 @@
+import { isStorageFailure } from '../../store/storage-failure';
 import { PROCEED, type Stage } from '../stage';
 
 /**
@@ -14,7 +15,17 @@ export const warcStage: Stage = {
     const outlinks = (item.links ?? []).map((l) => `${l.url} ${l.kind === 'requisite' ? 'E' : 'L'} ${l.source}`);
     const capture = ctx.writer.writeCapture(ex, { metadata: outlinks.length ? { outlink: outlinks } : undefined });
     const objects = (item.objects ?? []).map(({ url = item.url, ...webObject }) => ctx.writer.writeMetadata(url, { webObject }));
-    const [location] = await Promise.all([capture, ...objects]);
+    const [written, ...objectsWritten] = await Promise.allSettled([capture, ...objects]);
+    if (written!.status === 'rejected') throw written!.reason;
+    const location = written!.value;
+    for (const o of objectsWritten) {
+      if (o.status === 'fulfilled') continue;
+      // A full disk or stopped compression threads pause the crawl; nothing after is acknowledged.
+      if (isStorageFailure(o.reason)) throw o.reason;
+      // One object's record could not be made: the page's capture is written and is acknowledged
+      // (its WARC file is cut back to the first capture never acknowledged after a crash).
+      console.error(`tidemark: a Web object of ${item.url} was not archived: ${(o.reason as Error).message}`);
+    }
     item.location = { filename: location!.filename, offset: location!.offset, length: location!.length, recordType: location!.type === 'revisit' ? 'revisit' : 'response', recordId: location!.recordId };
     return PROCEED;
   },
