@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const layers = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
@@ -25,6 +25,10 @@ let failed = false;
 let passed = 0;
 let failures = 0;
 const tapDir = mkdtempSync(join(tmpdir(), 'tidemark-tests-'));
+// The tests' own temporary folders (data folders of test cockpits, WARC files, browser profiles)
+// go under one folder, removed when every test passed, kept to look into when one failed.
+const testTmp = join(tapDir, 'tmp');
+mkdirSync(testTmp);
 for (const layer of layers) {
   const files = testFiles(join('test', layer));
   if (!files.length) continue;
@@ -37,7 +41,7 @@ for (const layer of layers) {
     ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TMPDIR: testTmp } },
   );
   if (result.status !== 0) failed = true;
   const summary = readFileSync(tap, 'utf8');
@@ -46,4 +50,6 @@ for (const layer of layers) {
 }
 if (failed && failures === 0) failures = 1; // a crashed runner counts as a failure
 console.log(`\n${passed} passed, ${failures} failed`);
+if (failed) console.log(`The tests' temporary files are kept in ${testTmp}`);
+else rmSync(tapDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
