@@ -16,6 +16,7 @@ import { startTopicalSite } from '../support/topical-site';
 import { startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
 import { startForumBoard } from '../integration/aah/forum-board';
 import { openSqlite, sqlDate } from '../../worker/store/sqlite';
+import { STATUS_CLASS_COLOURS } from '../../app/lib/client/chart-layout';
 import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -34,9 +35,10 @@ async function injectAxe(page: Page): Promise<void> {
 }
 
 /**
- * The elements of `selector` whose colour (`border`: a form field's edge; `fill`: an SVG shape)
- * reads below 3:1 against the first opaque background behind them (WCAG 1.4.11, non-text
- * contrast, which axe does not check), with their ratio; axe's own colour arithmetic.
+ * The elements of `selector` whose colour (`border`: a form field's edge; `fill`: an SVG shape,
+ * as painted: its fill-opacity and opacity laid over what is behind) reads below 3:1 against the
+ * first opaque background behind them (WCAG 1.4.11, non-text contrast, which axe does not check),
+ * with their ratio; axe's own colour arithmetic.
  */
 async function faintGraphics(page: Page, selector: string, part: 'border' | 'fill'): Promise<string[]> {
   await injectAxe(page);
@@ -55,10 +57,107 @@ async function faintGraphics(page: Page, selector: string, part: 'border' | 'fil
           colour.parseString(c);
           return colour;
         });
+        if (part === 'fill') fg!.alpha *= Number(style.fillOpacity) * Number(style.opacity);
         const ratio = color.getContrast(behind.find((c) => c.alpha === 1)!, fg!);
-        return ratio < 3 ? [`${el.id || el.closest('[data-url]')?.getAttribute('data-url') || el.tagName}: ${ratio.toFixed(2)}:1`] : [];
+        return ratio < 3 ? [`${el.id || el.getAttribute('data-series') || el.closest('[data-url]')?.getAttribute('data-url') || el.tagName}: ${ratio.toFixed(2)}:1`] : [];
       });
   }, [selector, part] as const);
+}
+
+/**
+ * The colours of `colours` (CSS, by name) that read below 3:1 against the first opaque background
+ * behind `where` (an element of the page): a chart's whole palette, shown or not.
+ */
+async function faintColours(page: Page, where: string, colours: Record<string, string>): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate(([where, colours]) => {
+    type Colour = { parseString(s: string): void; alpha: number };
+    const { color } = (window as unknown as { axe: { commons: { color: { Color: new () => Colour; getContrast(bg: Colour, fg: Colour): number } } } }).axe.commons;
+    const css: string[] = [];
+    for (let at = document.querySelector(where); at; at = at.parentElement) css.push(getComputedStyle(at).backgroundColor);
+    const [bg, ...fgs] = [[...css, 'rgb(255, 255, 255)'].find((c) => { const k = new color.Color(); k.parseString(c); return k.alpha === 1; })!, ...Object.values(colours)].map((c) => {
+      const colour = new color.Color();
+      colour.parseString(c);
+      return colour;
+    });
+    return Object.keys(colours).flatMap((name, i) => {
+      const ratio = color.getContrast(bg!, fgs[i]!);
+      return ratio < 3 ? [`${name} ${colours[name]}: ${ratio.toFixed(2)}:1`] : [];
+    });
+  }, [where, colours] as const);
+}
+
+/**
+ * The boundaries between consecutive shapes of `selector` (a stack's areas, bottom to top) that
+ * colour alone cannot show: where the two fills, as painted, differ by less than 3:1 and the upper
+ * shape draws no edge (a stroke 1 px or wider) at 3:1 or more against both (WCAG 1.4.11).
+ */
+async function blurredBoundaries(page: Page, selector: string): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate((selector) => {
+    type Colour = { parseString(s: string): void; alpha: number };
+    const { color } = (window as unknown as { axe: { commons: { color: { Color: new () => Colour; getContrast(bg: Colour, fg: Colour): number; flattenColors(fg: Colour, bg: Colour): Colour } } } }).axe.commons;
+    const shapes = [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length > 0);
+    if (!shapes.length) return [];
+    const css: string[] = [];
+    for (let at: Element | null = shapes[0]!.closest('svg'); at; at = at.parentElement) css.push(getComputedStyle(at).backgroundColor);
+    // (Methods, not named arrow functions: tsx would wrap those in a helper the page does not have.)
+    const paint = {
+      parse(c: string, alpha = 1) {
+        const colour = new color.Color();
+        colour.parseString(c);
+        colour.alpha *= alpha;
+        return colour;
+      },
+    };
+    const bg = [...css, 'rgb(255, 255, 255)'].map((c) => paint.parse(c)).find((c) => c.alpha === 1)!;
+    const painted = shapes.map((el) => {
+      const s = getComputedStyle(el);
+      const fill = color.flattenColors(paint.parse(s.fill, Number(s.fillOpacity) * Number(s.opacity)), bg);
+      const edge = s.stroke !== 'none' && parseFloat(s.strokeWidth) >= 1 ? color.flattenColors(paint.parse(s.stroke, Number(s.strokeOpacity) * Number(s.opacity)), bg) : null;
+      return { name: el.getAttribute('data-series') ?? el.tagName, fill, edge };
+    });
+    return painted.slice(1).flatMap((upper, i) => {
+      const lower = painted[i]!;
+      const fills = color.getContrast(lower.fill, upper.fill);
+      const edge = upper.edge ? Math.min(color.getContrast(upper.edge, lower.fill), color.getContrast(upper.edge, upper.fill)) : 0;
+      return Math.max(fills, edge) < 3 ? [`${lower.name}/${upper.name}: fills ${fills.toFixed(2)}:1, edge ${upper.edge ? `${edge.toFixed(2)}:1` : 'none'}`] : [];
+    });
+  }, selector);
+}
+
+/**
+ * The legend entries of the chart figure `figure` whose swatch is not painted in the colour its
+ * series' shapes are (`data-series` equal to the entry's text), both laid over the background.
+ */
+async function legendMismatches(page: Page, figure: string): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate((figure) => {
+    type Colour = { parseString(s: string): void; alpha: number; red: number; green: number; blue: number };
+    const { color } = (window as unknown as { axe: { commons: { color: { Color: new () => Colour; flattenColors(fg: Colour, bg: Colour): Colour } } } }).axe.commons;
+    // (Methods, not named arrow functions: tsx would wrap those in a helper the page does not have.)
+    const paint = {
+      rgb(c: string, alpha = 1) {
+        const colour = new color.Color();
+        colour.parseString(c);
+        colour.alpha *= alpha;
+        const white = new color.Color();
+        white.parseString('rgb(255, 255, 255)');
+        const flat = color.flattenColors(colour, white);
+        return [flat.red, flat.green, flat.blue].map(Math.round);
+      },
+    };
+    const root = document.querySelector(figure)!;
+    return [...root.querySelectorAll('figcaption span[aria-hidden]')].flatMap((swatch) => {
+      const name = swatch.parentElement!.textContent!.trim();
+      const shape = root.querySelector(`svg [data-series="${name}"]`);
+      if (!shape) return [];
+      const s = getComputedStyle(shape);
+      const shown = paint.rgb(s.fill, Number(s.fillOpacity) * Number(s.opacity));
+      const key = paint.rgb(getComputedStyle(swatch).backgroundColor);
+      return shown.some((v, i) => Math.abs(v - key[i]!) > 2) ? [`${name}: area rgb(${shown.join(', ')}), swatch rgb(${key.join(', ')})`] : [];
+    });
+  }, figure);
 }
 
 /**
@@ -226,6 +325,20 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   assert.equal(charts.length, 2);
   assert.match(charts[0]!, /^Pages per second: .*pages\/s: latest [\d.]+ at \d+:\d\d, highest [\d.]+ at \d+:\d\d/);
   assert.match(charts[1]!, /^Responses by HTTP status class \(cumulative\): .*at \d+:\d\d: 2xx \d+/);
+  // The status classes' stacked areas: each reads against the card, the whole palette (classes
+  // this crawl has none of too), and each boundary between two of them shows without colour.
+  const areas = '[data-testid="chart-status-classes"] path[data-series]';
+  assert.ok((await page.locator(areas).count()) >= 2, 'a stack of two status classes or more');
+  assert.deepEqual(
+    {
+      'areas too faint on the card': await faintGraphics(page, areas, 'fill'),
+      'colours too faint on the card': await faintColours(page, '[data-testid="chart-status-classes"] svg', STATUS_CLASS_COLOURS),
+      'neighbours told apart by colour alone': await blurredBoundaries(page, areas),
+      'legend swatches unlike their areas': await legendMismatches(page, '[data-testid="chart-status-classes"]'),
+    },
+    { 'areas too faint on the card': [], 'colours too faint on the card': [], 'neighbours told apart by colour alone': [], 'legend swatches unlike their areas': [] },
+    'the status-class chart (WCAG 1.4.11)',
+  );
   await page.getByTestId('capture-record').getByRole('button', { name: 'Close' }).press('Enter');
   await page.getByTestId('capture-record').waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), openerName, 'the focus is back on the capture that opened it');

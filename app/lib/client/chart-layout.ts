@@ -150,12 +150,18 @@ export function elapsedTicks(start: number, from: number, to: number, count: num
   return out;
 }
 
+/**
+ * One colour per HTTP status class, each at 3:1 or more on the charts' white card (WCAG 1.4.11;
+ * amber-500 for 4xx was 2.2:1). Colours this dark cannot also differ by 3:1 from each other, so
+ * ChartFrame parts stacked areas with an edge of the background. 2xx teal and 5xx red-700 rather
+ * than green-600 and red-600: further apart for red–green colour blindness, and from 4xx amber.
+ */
 export const STATUS_CLASS_COLOURS: Record<string, string> = {
-  '1xx': '#a855f7',
-  '2xx': '#16a34a',
-  '3xx': '#2563eb',
-  '4xx': '#f59e0b',
-  '5xx': '#dc2626',
-  failed: '#111827',
-  other: '#64748b',
+  '1xx': '#9333ea', // purple-600, 5.4:1
+  '2xx': '#0f766e', // teal-700, 5.5:1
+  '3xx': '#2563eb', // blue-600, 5.2:1
+  '4xx': '#d97706', // amber-600, 3.2:1
+  '5xx': '#b91c1c', // red-700, 6.5:1
+  failed: '#111827', // gray-900, 17.7:1
+  other: '#64748b', // slate-500, 4.8:1
 };
