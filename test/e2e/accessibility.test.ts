@@ -366,6 +366,53 @@ test('the coherence view: the tree, a page’s visit and revisit side by side, t
   assert.match((await chartDescriptions(page)).find((d) => d.startsWith('Histogram'))!, /: no change seen: \d+ pages?; [\d.]+–[\d.]+ changes per day: \d+ pages?;/);
 });
 
+test('the coherence tree zooms and pans from the keyboard: buttons Tab reaches, and keys in the tree; Reset goes back', async () => {
+  await open(`/crawls/${crawl.coherence}/coherence`, '[data-testid="tree-node"]');
+  // The view's pan and scale, as the tree's group draws them.
+  const view = async () => {
+    const t = (await page.locator('svg[role="tree"] > g').getAttribute('transform')) ?? '';
+    const [, x, y, k] = /translate\(([-\d.e]+),([-\d.e]+)\) scale\(([-\d.e]+)\)/.exec(t) ?? [];
+    return { x: Number(x), y: Number(y), k: Number(k) };
+  };
+  const opened = await view();
+  // In the tree, + and − zoom about the focused node, Shift and an arrow pan, 0 goes back.
+  await page.locator('[data-testid="tree-node"][tabindex="0"]').focus();
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  const keyed = await view();
+  assert.ok(keyed.k > opened.k * 2, `+ twice: scale ${opened.k} → ${keyed.k}`);
+  await page.keyboard.press('Shift+ArrowLeft');
+  const panned = await view();
+  assert.ok(panned.x > keyed.x && panned.k === keyed.k, `Shift+← looks further left (x ${keyed.x} → ${panned.x}) without zooming`);
+  await page.keyboard.press('Shift+ArrowUp');
+  assert.ok((await view()).y > panned.y, 'Shift+↑ looks further up');
+  await page.keyboard.press('-');
+  assert.ok((await view()).k < keyed.k, '−');
+  await page.keyboard.press('0');
+  assert.deepEqual(await view(), opened, '0 goes back to the opening view');
+  // From the search field, Tab reaches the zoom buttons, named for screen readers, before the tree.
+  const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim());
+  await page.getByTestId('tree-search').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedName(), 'Zoom in');
+  await page.keyboard.press('Enter');
+  const zoomedIn = await view();
+  assert.ok(zoomedIn.k > opened.k, `Zoom in: scale ${opened.k} → ${zoomedIn.k}`);
+  await page.getByRole('status').filter({ hasText: `${Math.round(zoomedIn.k * 100)} %` }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedName(), 'Zoom out');
+  await page.keyboard.press(' ');
+  assert.ok((await view()).k < zoomedIn.k, 'Zoom out');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedName(), 'Reset zoom');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await view(), opened, 'Reset zoom goes back to the opening view');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'treeitem', 'then the tree');
+  await assertAccessible(page, `/crawls/${crawl.coherence}/coherence, zoomed from the keyboard`);
+});
+
 test('the coherence tree keeps the node the keyboard focuses in view, and tells each node its level and place', async () => {
   // A root with 60 pages under it: more rows than the tree's 700 px show at once.
   const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Wide capture', seeds: ['http://wide.example/'], coherence: { mode: 'visit-revisit' } });

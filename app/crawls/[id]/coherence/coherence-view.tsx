@@ -4,6 +4,7 @@ import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
+import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
 import { PageError } from '../../../components/error-message';
@@ -121,6 +122,8 @@ function TreeChart(props: {
   const focusNext = useRef<string | null>(null);
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
   const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  // The view the tree opened with, where Reset and 0 go back to.
+  const opening = useRef<ZoomTransform>(zoomIdentity);
   // One tab stop for the whole tree (the node last focused, else the selected one, else the
   // first); the arrow keys move among the nodes, as in a file tree.
   const [focused, setFocused] = useState<string | null>(null);
@@ -131,9 +134,20 @@ function TreeChart(props: {
     focusNext.current = m.next;
     props.onMore(m.parent);
   };
+  // A zoom step from a button (about the middle of the view) or a key (about the focused node).
+  const zoomBy = (step: ZoomStep, about?: { x: number; y: number }) => {
+    const svg = svgRef.current;
+    if (!svg || !zoomRef.current) return;
+    const t = zoomTransform(svg);
+    // The zoom's points, without the margin the group adds (20, 10).
+    const centre: [number, number] = about ? [t.x + t.k * about.x, t.y + t.k * about.y] : [svg.clientWidth / 2 - 20, height / 2 - 10];
+    applyZoomStep(svg, zoomRef.current, step, centre, opening.current);
+  };
   const onKey = (n: LaidOutNode | LaidOutMore, event: KeyboardEvent) => {
     const enter = event.key === 'Enter' || event.key === ' ';
-    if (n.kind === 'more' && enter) showMore(n);
+    const zoomStep = event.ctrlKey || event.metaKey || event.altKey ? null : zoomStepOfKey(event.key, event.shiftKey);
+    if (zoomStep) zoomBy(zoomStep, n);
+    else if (n.kind === 'more' && enter) showMore(n);
     else if (n.kind === 'page' && enter) props.onSelect(n.url);
     else if (n.kind === 'page' && ((event.key === 'ArrowRight' && n.collapsed) || (event.key === 'ArrowLeft' && n.childCount > 0 && !n.collapsed))) props.onToggle(n.url);
     else {
@@ -182,7 +196,10 @@ function TreeChart(props: {
     // The tree opens with its first root in view: a parent sits midway down its children, so
     // 300 shown nodes put it some 3,000 px down. Once, on the layout the view opened with.
     const rootY = layout.nodes[0]?.y ?? 0;
-    if (rootY + 10 > height - 20) svg.call(behaviour.transform, zoomIdentity.translate(0, height / 2 - rootY - 10));
+    if (rootY + 10 > height - 20) {
+      opening.current = zoomIdentity.translate(0, height / 2 - rootY - 10);
+      svg.call(behaviour.transform, opening.current);
+    }
     return () => { svg.on('.zoom', null); };
   }, []);
   return (
@@ -190,7 +207,14 @@ function TreeChart(props: {
       <p className="px-2 pt-1 text-xs text-gray-600" data-testid="tree-shown">
         {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it; a “+K more” row shows {SIBLING_BATCH} more siblings: click it or press Enter.
         {props.search && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}.`}
+        {' '}The wheel or the buttons zoom, a drag pans; in the tree, + and − zoom, Shift with an arrow pans, 0 resets.
       </p>
+      <div className="flex items-center gap-2 px-2 pt-1" role="group" aria-label="Zoom the tree">
+        <button type="button" className="btn px-2 py-0.5" onClick={() => zoomBy({ kind: 'scale', by: ZOOM_FACTOR })}>Zoom in</button>
+        <button type="button" className="btn px-2 py-0.5" onClick={() => zoomBy({ kind: 'scale', by: 1 / ZOOM_FACTOR })}>Zoom out</button>
+        <button type="button" className="btn px-2 py-0.5" onClick={() => zoomBy({ kind: 'reset' })}>Reset zoom</button>
+        <span role="status" className="text-xs text-gray-600" data-testid="tree-zoom">Zoom {Math.round(transform.k * 100)} %</span>
+      </div>
       <svg ref={svgRef} width="100%" height={height} role="tree" aria-label="Discovery tree coloured by coherence status" className="bg-white cursor-grab">
         <g transform={`translate(${transform.x + 20},${transform.y + 10}) scale(${transform.k})`}>
           {layout.links.map((l, i) => (
