@@ -12,6 +12,10 @@ import { commitInOrder } from './commit-sequencer';
 export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContext): Promise<CaptureSummary | null> {
   const { ticket } = item;
   if (ticket === undefined) return ctx.commits.run(() => writeOutcome(item, lease, ctx));
+  // Its records are in the WARC file, but its URL goes back to the queue (a storage failure after
+  // they were written): as after a refused commit, nothing behind it may be acknowledged, or the
+  // next start's cut at this capture would take acknowledged ones with it.
+  if (item.released && item.location) ctx.sequencer.refuse(ticket);
   await ctx.sequencer.turn(ticket);
   let committed: Promise<CaptureSummary | null>;
   try {
