@@ -82,7 +82,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none">
-        {ended && user && <SessionEnded className="mb-4" testId="session-ended-banner" />}
+        {ended && user && <SessionEnded error={session.error} className="mb-4" testId="session-ended-banner" />}
         {user ? children : session.isPending ? <p className="text-slate-600">Loading…</p> : null}
       </main>
     </div>

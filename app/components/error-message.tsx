@@ -4,11 +4,11 @@ import { SessionEnded } from './session-ended';
 
 /**
  * Shows an error; a 403 gets a plain "your role may not" message rather than a failure, and a 401
- * a way to sign in again that keeps the page.
+ * (or another user signed in over the page) a way to sign in again that keeps the page.
  */
 export function ErrorMessage({ error, className = '' }: { error: unknown; className?: string }) {
   if (!error) return null;
-  if (error instanceof ApiError && error.status === 401) return <SessionEnded className={className} />;
+  if (error instanceof ApiError && error.status === 401) return <SessionEnded error={error} className={className} />;
   const forbidden = error instanceof ApiError && error.status === 403;
   const message = error instanceof Error ? error.message : String(error);
   return (

@@ -27,16 +27,43 @@ const settle = (page: Page) => page.waitForTimeout(1000);
 
 const createIcd = (name: string) => api.json<{ id: number }>('POST', '/api/icds', { name, seeds: ['http://127.0.0.1:9/'] });
 
-/** Signs in again through the link of `notice`, in the new tab it opens, and closes that tab. */
-async function signInAgainInNewTab(context: BrowserContext, notice: Locator): Promise<void> {
+/** Signs in again through the link of `notice`, in the new tab it opens (as admin unless told), and closes that tab. */
+async function signInAgainInNewTab(context: BrowserContext, notice: Locator, username = 'admin', password = ADMIN_PASSWORD): Promise<void> {
   const [tab] = await Promise.all([context.waitForEvent('page'), notice.getByRole('link', { name: /Sign in/ }).click()]);
-  await tab.getByLabel('User name').fill('admin');
-  await tab.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await tab.getByLabel('User name').fill(username);
+  await tab.getByLabel('Password').fill(password);
   await tab.getByLabel('Password').press('Enter');
   await tab.getByTestId('signed-in-again').waitFor();
   assert.match(tab.url(), /\/login\?again=1$/, 'the new tab stays on the login page');
   await tab.close();
 }
+
+/** Signed in as admin in a new context whose clock runs (and can be moved on to make the session check due), on the knowledge base with `comment` added, ready to save. */
+async function editKnowledgeBase(comment: string) {
+  const context = await browser.newContext();
+  await context.clock.install();
+  const page = await context.newPage();
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.goto(`${cockpit.url}/knowledge-base`);
+  const editor = page.getByTestId('kb-xml');
+  await page.locator('[data-testid="kb-validation"][data-state="valid"]').waitFor();
+  const xml = await editor.inputValue();
+  await editor.fill(xml.replace('</knowledge-base>', `<!-- ${comment} --></knowledge-base>`));
+  const edited = await editor.inputValue();
+  assert.notEqual(edited, xml);
+  await page.locator('[data-testid="save-kb"]:enabled').waitFor(); // checked by the server, ready to save
+  return { context, page, editor, edited };
+}
+
+/** The stored XML of the cockpit's knowledge base. */
+async function storedKbXml(): Promise<string> {
+  const kbs = await api.json<{ name: string }[] | { items: { name: string }[] }>('GET', '/api/knowledge-bases');
+  const kbName = (Array.isArray(kbs) ? kbs : kbs.items)[0]!.name;
+  return (await api.json<{ xml: string }>('GET', `/api/knowledge-bases/${encodeURIComponent(kbName)}`)).xml;
+}
+
+/** Back to the tab, as the browser says it: the session is checked again if due. */
+const comeBack = (page: Page) => page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
 
 test('an in-app link or Back from an edited ICD or knowledge base asks first, and declining keeps the edits', async () => {
   const context = await browser.newContext();
@@ -120,19 +147,64 @@ test('Save after the session ended keeps the ICD form; signing in again in a new
   await context.close();
 });
 
-test('a session that ends over unsaved knowledge-base edits sends neither a background read nor the session check to the login page: the page stays and says to sign in again', async () => {
+test('someone else signing in in the new tab does not save the ICD form as them: the page says who is signed in and who opened it, keeps the edits, and saves once its user signs in again', async () => {
+  await api.json('POST', '/api/users', { username: 'bea', password: 'archivist-password', role: 'archivist' });
+  const { id } = await createIcd('Signed in as another');
+  const storedMaxPages = async () => (await api.json<{ definition: { scope: { maxPages: number } } }>('GET', `/api/icds/${id}`)).definition.scope.maxPages;
+  const before = await storedMaxPages();
   const context = await browser.newContext();
   await context.clock.install(); // time runs, and can be moved on to make the session check due
   const page = await context.newPage();
   await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
-  await page.goto(`${cockpit.url}/knowledge-base`);
-  const editor = page.getByTestId('kb-xml');
-  await page.locator('[data-testid="kb-validation"][data-state="valid"]').waitFor();
-  const xml = await editor.inputValue();
-  await editor.fill(xml.replace('</knowledge-base>', '<!-- edited --></knowledge-base>'));
-  const edited = await editor.inputValue();
-  assert.notEqual(edited, xml);
-  await page.locator('[data-testid="save-kb"]:enabled').waitFor(); // checked by the server, ready to save
+  await page.goto(`${cockpit.url}/icds/${id}`);
+  const maxPages = page.getByLabel('Max pages', { exact: true });
+  await maxPages.fill('77');
+  const puts: number[] = [];
+  page.on('response', (r) => void (r.request().method() === 'PUT' && puts.push(r.status())));
+  const save = page.getByRole('button', { name: 'Save', exact: true });
+
+  await context.clearCookies();
+  await save.click();
+  const notice = page.getByTestId('session-ended');
+  await notice.waitFor();
+
+  // Bea signs in through the link; Save here is refused by the page itself, not sent as hers.
+  await signInAgainInNewTab(context, notice, 'bea', 'archivist-password');
+  await save.click();
+  await page.getByTestId('session-ended').filter({ hasText: 'signed in as bea' }).waitFor();
+  assert.match(await notice.innerText(), /You are now signed in as bea, not as admin who opened this page/);
+  assert.match(await notice.innerText(), /sign in again as admin/i);
+  await settle(page);
+  assert.deepEqual(puts, [401, 403], 'the refused token is not sent again with her session');
+  assert.equal(await storedMaxPages(), before);
+  assert.equal(await maxPages.inputValue(), '77');
+
+  // Back to the tab later, when the session is checked again: the page stays admin's and says so.
+  await page.clock.fastForward('02:00');
+  await comeBack(page);
+  const banner = page.getByTestId('session-ended-banner');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /You are now signed in as bea, not as admin who opened this page/);
+  assert.match(await page.getByTestId('current-user').innerText(), /admin/);
+  assert.equal(await maxPages.inputValue(), '77');
+  await save.click();
+  await settle(page);
+  assert.equal(await storedMaxPages(), before);
+  assert.deepEqual(puts, [401, 403, 403]);
+
+  // Admin signs in again: the same Save goes through, as admin, and the notices go.
+  await signInAgainInNewTab(context, notice);
+  await save.click();
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  assert.equal(await storedMaxPages(), 77);
+  assert.equal(await notice.count(), 0);
+  await banner.waitFor({ state: 'detached' });
+  assert.match(await page.getByTestId('current-user').innerText(), /admin/);
+  await context.close();
+});
+
+test('a session that ends over unsaved knowledge-base edits sends neither a background read nor the session check to the login page: the page stays and says to sign in again', async () => {
+  const { context, page, editor, edited } = await editKnowledgeBase('edited');
 
   // The session ends; the page's tester polls the crawl list (a read), which is refused.
   await context.clearCookies();
@@ -144,8 +216,7 @@ test('a session that ends over unsaved knowledge-base edits sends neither a back
 
   // Back to the tab a while later, when the session is checked again: it says so.
   await page.clock.fastForward('02:00');
-  const comeBack = () => page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
-  await comeBack();
+  await comeBack(page);
   const notice = page.getByTestId('session-ended-banner');
   await notice.waitFor();
   assert.match(await notice.innerText(), /Your session has ended: sign in again/);
@@ -155,19 +226,54 @@ test('a session that ends over unsaved knowledge-base edits sends neither a back
 
   // Signed in again in another tab, back here: the notice goes, and Save works.
   await signInAgainInNewTab(context, notice);
-  await comeBack();
+  await comeBack(page);
   await notice.waitFor({ state: 'detached' });
   await page.getByTestId('save-kb').click();
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-  const kbs = await api.json<{ name: string }[] | { items: { name: string }[] }>('GET', '/api/knowledge-bases');
-  const kbName = (Array.isArray(kbs) ? kbs : kbs.items)[0]!.name;
-  const saved = await api.json<{ xml: string }>('GET', `/api/knowledge-bases/${encodeURIComponent(kbName)}`);
-  assert.ok(saved.xml.includes('<!-- edited -->'));
+  assert.ok((await storedKbXml()).includes('<!-- edited -->'));
 
   // Nothing unsaved any more: a refused read goes to the login page, as before.
   await context.clearCookies();
   await page.getByLabel('User name').waitFor();
   assert.match(page.url(), /\/login\?next=%2Fknowledge-base$/);
+  await context.close();
+});
+
+test('someone else signed in when the knowledge-base page checks the session again: the page stays its user\'s over the edits and saves once that user signs in again', async () => {
+  await api.json('POST', '/api/users', { username: 'cyd', password: 'archivist-password', role: 'archivist' });
+  const { context, page, editor, edited } = await editKnowledgeBase("not cyd's");
+  const before = await storedKbXml();
+  const comeBackLater = async () => {
+    await page.clock.fastForward('02:00');
+    await comeBack(page);
+  };
+
+  // The session ends; back to the tab later, the page says so; Cyd signs in through its link.
+  await context.clearCookies();
+  await comeBackLater();
+  const banner = page.getByTestId('session-ended-banner');
+  await banner.filter({ hasText: 'Your session has ended' }).waitFor();
+  await signInAgainInNewTab(context, banner, 'cyd', 'archivist-password');
+
+  // Back here: the session check finds Cyd, and the page stays admin's, saying so.
+  await comeBackLater();
+  await banner.filter({ hasText: 'signed in as cyd' }).waitFor();
+  assert.match(await banner.innerText(), /You are now signed in as cyd, not as admin who opened this page/);
+  assert.match(await page.getByTestId('current-user').innerText(), /admin/);
+  await page.getByTestId('save-kb').click();
+  const refused = page.getByTestId('session-ended').filter({ hasText: 'signed in as cyd' });
+  await refused.waitFor();
+  await settle(page);
+  assert.equal(await storedKbXml(), before);
+  assert.equal(await editor.inputValue(), edited);
+
+  // Admin signs in again, back here: the notice goes and Save stores the edits.
+  await signInAgainInNewTab(context, refused);
+  await comeBackLater();
+  await banner.waitFor({ state: 'detached' });
+  await page.getByTestId('save-kb').click();
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  assert.ok((await storedKbXml()).includes("<!-- not cyd's -->"));
   await context.close();
 });
 

@@ -26,11 +26,60 @@ export class ApiError extends Error {
   }
 }
 
-let csrfToken = '';
+/** The signed-in user, as the login answer and `GET /api/auth/me` give it with the session's CSRF token. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  role: string;
+}
 
-/** Remembers the CSRF token the server handed out with the session (login or `GET /api/auth/me`). */
-export function setCsrfToken(token: string): void {
-  csrfToken = token;
+export interface SessionBody {
+  user: SessionUser;
+  csrfToken: string;
+}
+
+/**
+ * Someone else signed in (in another tab, say) over a page of another user while the page had
+ * something of theirs at stake: nothing was sent. A 401 to the pages: sign in again, as `pageUser`.
+ */
+export class OtherUserError extends ApiError {
+  constructor(
+    readonly pageUser: string,
+    readonly signedIn: string,
+  ) {
+    super(401, `You are now signed in as ${signedIn}, not as ${pageUser} who opened this page: sign in again as ${pageUser} to save these edits, or reload the page to discard them.`);
+    this.name = 'OtherUserError';
+  }
+}
+
+let csrfToken = '';
+/** Who this page works for: the user signed in when it loaded, or when it last went on as another (see `mayGoOnAs`). */
+let pageUser: SessionUser | null = null;
+
+/**
+ * Whether a page that works for `pageUserId` (null: nobody yet) may go on in a session of
+ * `signedInId`, taking its CSRF token. As another user only with nothing at stake: unsaved edits,
+ * or a request to send again, were made as the page's user, and sent with the other's token they
+ * would be stored as theirs.
+ */
+export function mayGoOnAs(pageUserId: number | null, signedInId: number, atStake: boolean): boolean {
+  return pageUserId === null || pageUserId === signedInId || !atStake;
+}
+
+/**
+ * Takes the session the server handed out (login or `GET /api/auth/me`): its CSRF token, and its
+ * user as the page's. Throws an OtherUserError, keeping both as they were, when `mayGoOnAs` says no.
+ */
+export function adoptSession(session: SessionBody, atStake: boolean): void {
+  if (pageUser && !mayGoOnAs(pageUser.id, session.user.id, atStake)) throw new OtherUserError(pageUser.username, session.user.username);
+  csrfToken = session.csrfToken;
+  pageUser = session.user;
+}
+
+/** Forgets the session (signing out). */
+export function forgetSession(): void {
+  csrfToken = '';
+  pageUser = null;
 }
 
 /** Reads the error body in either shape: `{error: "text"}` or `{error: {message, code, status}}`. */
@@ -102,6 +151,7 @@ interface SendOptions {
  * The request `api` makes; a non-2xx answer throws (401 → sign in again). A refused CSRF token is
  * renewed once and the request sent again: after signing in again (in another tab, say) the
  * session is new and so is its token, and the page must not need a reload that loses the form.
+ * Not when the new session is another user's (OtherUserError): the request is the page user's.
  */
 async function send(method: string, path: string, body: unknown, opts: SendOptions, renewed = false): Promise<Response> {
   const res = await sendOnce(method, path, body, opts);
@@ -113,12 +163,15 @@ async function send(method: string, path: string, body: unknown, opts: SendOptio
   throw error;
 }
 
-/** Fetches the current session's CSRF token; false when there is no session or the token is the one already held. */
+/**
+ * Fetches the current session's CSRF token; false when there is no session or the token is the one
+ * already held; throws an OtherUserError when the session is not the page user's.
+ */
 async function renewCsrfToken(): Promise<boolean> {
   const res = await fetch('/api/auth/me', { credentials: 'same-origin' }).catch(() => null);
-  const body = res?.ok ? ((await res.json().catch(() => null)) as { csrfToken?: unknown } | null) : null;
-  if (typeof body?.csrfToken !== 'string' || body.csrfToken === csrfToken) return false;
-  setCsrfToken(body.csrfToken);
+  const body = res?.ok ? ((await res.json().catch(() => null)) as Partial<SessionBody> | null) : null;
+  if (typeof body?.csrfToken !== 'string' || body.csrfToken === csrfToken || !body.user) return false;
+  adoptSession({ csrfToken: body.csrfToken, user: body.user }, true);
   return true;
 }
 

@@ -1,19 +1,8 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { can, type Permission } from '../../../worker/auth/roles';
-import { api, ApiError, setCsrfToken } from './api';
+import { adoptSession, api, ApiError, forgetSession, type SessionBody, type SessionUser } from './api';
 import { hasUnsavedEdits } from './unsaved-edits';
-
-export interface SessionUser {
-  id: number;
-  username: string;
-  role: string;
-}
-
-interface SessionBody {
-  user: SessionUser;
-  csrfToken: string;
-}
 
 export const sessionKey = ['session'] as const;
 
@@ -22,7 +11,9 @@ export const sessionKey = ['session'] as const;
  * then sends the tab to the login page. While a form holds unsaved edits a lost session is an
  * error instead (`sessionEnded`): the query keeps the user it had, so the page, its form and the
  * user's permissions stay, and the shell says to sign in again. Coming back to the tab checks the
- * session again (at once when it had ended), which also fetches the new CSRF token.
+ * session again (at once when it had ended), which also fetches the new CSRF token. Another user
+ * signed in meanwhile is an error too over unsaved edits (an OtherUserError: the page stays its
+ * user's); with nothing unsaved the page goes on as the new user.
  */
 export function useSession() {
   return useQuery({
@@ -30,7 +21,7 @@ export function useSession() {
     queryFn: async (): Promise<SessionUser | null> => {
       try {
         const body = await api<SessionBody>('GET', '/api/auth/me', undefined, { noRedirect: true });
-        setCsrfToken(body.csrfToken);
+        adoptSession(body, hasUnsavedEdits());
         return body.user;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401 && !hasUnsavedEdits()) return null;
@@ -42,7 +33,7 @@ export function useSession() {
   });
 }
 
-/** The error of the session query says the session has ended (kept as an error over unsaved edits). */
+/** The error of the session query says the session has ended, or is another user's (kept as an error over unsaved edits). */
 export function sessionEnded(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
@@ -59,7 +50,7 @@ export function useLogin() {
     mutationFn: (credentials: { username: string; password: string }) =>
       api<SessionBody>('POST', '/api/auth/login', credentials, { noRedirect: true }),
     onSuccess: (body) => {
-      setCsrfToken(body.csrfToken);
+      adoptSession(body, false); // signing in on this page: the page is now theirs
       client.clear();
       client.setQueryData(sessionKey, body.user);
     },
@@ -71,7 +62,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => api<void>('POST', '/api/auth/logout', undefined, { noRedirect: true }),
     onSettled: () => {
-      setCsrfToken('');
+      forgetSession();
       client.clear();
       window.location.assign('/login');
     },
