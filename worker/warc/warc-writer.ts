@@ -90,6 +90,8 @@ export class WarcWriter {
   private submitChain: Promise<unknown> = Promise.resolve();
   /** Groups waiting to be written, and the loop writing them (null when idle). */
   private queued: QueuedGroup[] = [];
+  /** Captures the dedup lookup refers to that are not written yet: their completion, by record id. */
+  private readonly unwritten = new Map<string, Promise<unknown>>();
   private writing: Promise<void> | null = null;
   private current: { filename: string; warcinfoId: string; upperBytes: number } | null = null;
   private nextSerial = 0;
@@ -118,13 +120,21 @@ export class WarcWriter {
     return this.submit(async () => {
       const eligible = ex.status >= 200 && ex.status < 300 && !ex.truncated && bodySize(ex) > 0;
       const earlier = eligible ? await this.o.dedup.get(ex.payloadDigest) : undefined;
-      if (earlier) return this.captureGroup(ex, earlier, 'identical-payload-digest', opts.metadata);
+      if (earlier) return this.captureGroup(ex, earlier, 'identical-payload-digest', opts.metadata, this.unwritten.get(earlier.recordId));
       const placed = this.captureGroup(ex, null, null, opts.metadata);
       const ref = placed.ref;
       if (eligible && ref) {
         await this.o.dedup.set(ex.payloadDigest, ref);
-        // Not written after all (writeQueued): later copies of the payload must not point at it.
-        placed.done.catch(() => this.o.dedup.forget(ex.payloadDigest, ref.recordId));
+        // Revisits of it submitted before it is written fail with it; later copies of the payload
+        // must not point at it if it is not written after all (writeQueued).
+        this.unwritten.set(ref.recordId, placed.done);
+        void placed.done.then(
+          () => this.unwritten.delete(ref.recordId),
+          () => {
+            this.unwritten.delete(ref.recordId);
+            this.o.dedup.forget(ex.payloadDigest, ref.recordId);
+          },
+        );
       }
       return placed;
     });
@@ -223,6 +233,7 @@ export class WarcWriter {
     refersTo: RevisitTarget | null,
     profile: 'identical-payload-digest' | 'server-not-modified' | null,
     metadata: Record<string, unknown> | undefined,
+    referredWritten?: Promise<unknown>,
   ): Submitted {
     const main = this.base(ex.date);
     const request = { ...main, recordId: newId() };
@@ -253,7 +264,7 @@ export class WarcWriter {
       const m = { ...main, recordId: newId() };
       specs.push({ fields: metadataFields(m, ex.url, main.recordId, CT_WARC_FIELDS, block.length), head: block, blockLength: block.length });
     }
-    const done = this.enqueue(specs, true).then((p) => location(p[0], main, type));
+    const done = this.enqueue(specs, true, referredWritten).then((p) => location(p[0], main, type));
     const ref: DedupRef = { uri: ex.url, date: main.date, recordId: main.recordId, payloadDigest: ex.payloadDigest };
     return { ref, done };
   }
@@ -262,11 +273,15 @@ export class WarcWriter {
    * Starts hashing/compressing each record and queues the group's write. A `capture`'s file keeps
    * its `.open` name until acknowledge() was called for it.
    */
-  private enqueue(specs: RecordSpec[], capture = false): Promise<Array<Placed & { filename: string }>> {
+  private enqueue(specs: RecordSpec[], capture = false, after?: Promise<unknown>): Promise<Array<Placed & { filename: string }>> {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
     if (capture) this.sink.renames.written(cur.filename);
-    const ready = this.prepare(specs);
+    // A revisit whose payload's record is not written yet fails if that one does (it would refer to nothing).
+    const referred = after?.catch(() => {
+      throw new Error('the capture of the same payload it would refer to was not written');
+    });
+    const ready = referred ? Promise.all([this.prepare(specs), referred]).then(([records]) => records) : this.prepare(specs);
     return new Promise((resolve, reject) => {
       const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), capture, resolve, reject };
       // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.

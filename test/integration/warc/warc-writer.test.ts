@@ -359,9 +359,10 @@ test('captures written one by one append their index lines in a few writes, ever
   assert.equal(cdxLines, 60);
 });
 
-test('a capture whose compression thread stops with it fails alone: the captures after it are written, and a later copy of its payload is not a revisit of it', async () => {
+test('a capture whose compression thread stops with it fails alone, with a revisit of it submitted meanwhile: the captures after them are written, and a later copy of the payload is not a revisit of it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-onefails-'));
-  const writer = new WarcWriter({ ...options, dir, threads: 1 });
+  // Two threads: the copy's records go to the one that is not stopped.
+  const writer = new WarcWriter({ ...options, dir, threads: 2 });
   await writer.open();
   const pool = (writer as unknown as { pool: { threads: { worker: { terminate(): Promise<number> }; inHand: Map<number, unknown> }[] } }).pool;
   const first = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/a', body: htmlPage(1, 3000) }));
@@ -370,8 +371,12 @@ test('a capture whose compression thread stops with it fails alone: the captures
   const payload = randomBytes(3_000_000);
   const lost = writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/big', body: payload }));
   while (!pool.threads[0]!.inHand.size) await new Promise((r) => setImmediate(r));
+  // A copy submitted meanwhile is a revisit of it: it must not be written pointing at nothing.
+  const early = writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/early-copy', body: payload }));
+  await new Promise((r) => setImmediate(r));
   await pool.threads[0]!.worker.terminate();
   await assert.rejects(lost, /its WARC records could not be made: gzip thread stopped/);
+  await assert.rejects(early, /the capture of the same payload it would refer to was not written/);
   const after = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/c', body: htmlPage(3, 3000) }));
   const copy = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/copy', body: payload }));
   assert.equal(copy.type, 'response', 'the copy is stored whole, not a revisit of a record never written');
