@@ -10,6 +10,8 @@ const STORAGE_CODES: Record<string, string> = {
   ENOSPC: 'the disk is full',
   SQLITE_FULL: 'the disk is full',
   EDQUOT: 'the disk quota is used up',
+  // A file as large as its file system (FAT's 4 GB) or the process's limit (ulimit -f) allows.
+  EFBIG: 'a WARC file reached the largest size allowed',
   EROFS: 'the disk is read-only',
   SQLITE_READONLY: 'the disk is read-only',
   EIO: 'the disk failed',

@@ -33,6 +33,23 @@ export interface WriteGroup {
 const MAX_IOVECS = 1024;
 
 /**
+ * Writes every byte of `buffers` at the file's position. A write the disk fills up during (or that
+ * crosses the file-size limit) writes what fits and returns a short count without an error; the
+ * write of the rest then fails with the reason (ENOSPC, EFBIG, EDQUOT), which tells the crawl to
+ * pause (store/storage-failure.ts). A short count taken for an error of its own stopped the writer
+ * with an error no one knew as the disk's: every later page failed, and the crawl went on.
+ */
+export async function writeFully(fh: FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
+  let rest = buffers.filter((b) => b.byteLength > 0);
+  while (rest.length) {
+    let { bytesWritten } = await fh.writev(rest);
+    if (bytesWritten === 0) throw new Error('the WARC file took no bytes');
+    while (rest.length && bytesWritten >= rest[0]!.byteLength) bytesWritten -= rest.shift()!.byteLength;
+    if (bytesWritten > 0) rest[0] = rest[0]!.subarray(bytesWritten);
+  }
+}
+
+/**
  * CDXJ text held before it is appended to the open index. A polite crawl writes one group per
  * page, and a write per group was a system call on the crawl's thread for every page (~50 µs on
  * the build VM). Holding lines loses none in a crash: recovery rebuilds the lines of every `.open`
@@ -85,13 +102,10 @@ export class MemberSink {
     await this.switchTo(filename);
     const fh = this.fh as FileHandle;
     let batch: Uint8Array[] = [];
-    let batchBytes = 0;
     const flush = async () => {
       if (!batch.length) return;
-      const { bytesWritten } = await fh.writev(batch);
-      if (bytesWritten !== batchBytes) throw new Error(`short WARC write (${bytesWritten}/${batchBytes})`);
+      await writeFully(fh, batch);
       batch = [];
-      batchBytes = 0;
     };
     const placedByGroup: Placed[][] = [];
     for (const { records } of groups) {
@@ -101,7 +115,6 @@ export class MemberSink {
           if (batch.length === MAX_IOVECS) await flush();
           placed.push({ offset: this.bytes, length: record.member.byteLength });
           batch.push(record.member);
-          batchBytes += record.member.byteLength;
           this.bytes += record.member.byteLength;
         } else {
           await flush();
@@ -126,7 +139,7 @@ export class MemberSink {
     if (!this.heldLines || !this.index) return;
     const lines = this.heldLines;
     this.heldLines = '';
-    await this.index.write(lines);
+    await writeFully(this.index, [Buffer.from(lines)]);
   }
 
   /**

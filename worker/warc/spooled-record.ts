@@ -9,6 +9,7 @@ import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { base32, DIGEST_PREFIX } from './warc-digest';
+import { writeFully } from './member-sink';
 
 /** `sha1:` digest of `head` followed by the file's bytes. */
 export async function digestSpooled(head: Uint8Array, path: string): Promise<string> {
@@ -37,7 +38,7 @@ export async function writeSpooledMember(
   let written = 0;
   await pipeline(Readable.from(parts()), createGzip({ level }), async (source: AsyncIterable<Buffer>) => {
     for await (const chunk of source) {
-      await fh.write(chunk);
+      await writeFully(fh, [chunk]);
       written += chunk.length;
     }
   });

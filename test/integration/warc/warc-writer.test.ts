@@ -387,3 +387,23 @@ test('a capture whose compression thread stops with it fails alone, with a revis
   assert.equal(totals.revisit ?? 0, 0);
   assert.equal(cdxLines, 3);
 });
+
+test('a write cut short by a full disk (here the file-size limit) is a storage failure: the crawl pauses, and the next start keeps the whole records', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-short-'));
+  const { execFileSync } = await import('node:child_process');
+  // 1 MiB: the kernel writes what fits of the writev that crosses it (a short write), then refuses (EFBIG), as a disk filling up does (ENOSPC).
+  const out = execFileSync('bash', ['-c', `ulimit -f 1024; exec "${process.execPath}" --import tsx "$0" "$1"`, join(import.meta.dirname, 'size-limited-writer.ts'), dir], { encoding: 'utf8' });
+  const { written, refused, next } = JSON.parse(out) as { written: CaptureLocation[]; refused: { message: string; code: string | null; storage: boolean } | null; next: { storage: boolean } | null };
+  assert.ok(written.length >= 3 && refused, `refused after ${written.length} captures`);
+  assert.equal(refused.storage, true, `the refusal pauses the crawl (${refused.message})`);
+  assert.equal(next?.storage, true, 'so does every capture after it');
+  // Left as a crash leaves it: the next start cuts what the limit tore and keeps every capture written.
+  const writer = new WarcWriter({ ...options, crawlId: 'limited', dir });
+  const report = await writer.open();
+  assert.equal(report.files.length, 1);
+  assert.equal(report.files[0]!.recordsKept, 1 + 2 * written.length);
+  await writer.close();
+  const { totals, cdxLines } = await verifyDir(dir);
+  assert.equal(totals.response, written.length);
+  assert.equal(cdxLines, written.length);
+});
