@@ -232,6 +232,10 @@ export class CrawlEngine {
     this.inFlight.add(task);
     void task.finally(() => {
       this.inFlight.delete(task);
+      // A commit refused anywhere (a page's, robots.txt's, a feed poll's): no capture behind it may
+      // be acknowledged any more (CommitSequencer.mayAcknowledge), so every later page would give its
+      // URL back and be fetched again, without end. The run ends; the next start cuts the WARC files.
+      if (this.ctx?.sequencer.refusedAny) this.requestHalt('paused');
       this.wake?.();
     });
   }
@@ -282,6 +286,11 @@ export class CrawlEngine {
         // Not the page's fault: its URL goes back to the queue, and the crawl pauses.
         item.released = true;
         this.pauseForStorage(err);
+      } else if (ctx.sequencer.refusedAny) {
+        // A commit was refused (robots.txt's capture, say, fetched for this page): this run ends
+        // (track()), and the page, likely failed by that refusal, is fetched again by the next.
+        console.error(`tidemark: ${item.url} goes back to the queue after a refused commit: ${err instanceof Error ? err.message : String(err)}`);
+        item.released = true;
       } else item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
     } finally {
       onFetched();
