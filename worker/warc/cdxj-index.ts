@@ -154,6 +154,9 @@ export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): P
     };
     for (let i = 0; i < readers.length; i++) await next(i);
     let batch = '';
+    // A finalisation stopped between the rename below and removing the open index leaves every
+    // line index.cdxj took in the open index too: the same line from two sources is written once.
+    let last: string | null = null;
     for (;;) {
       // Few runs: a linear scan for the smallest head is simpler than a heap and as fast.
       let min = -1;
@@ -162,7 +165,8 @@ export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): P
         if (h !== null && (min < 0 || h < (heads[min] as string))) min = i;
       }
       if (min < 0) break;
-      batch += heads[min] + '\n';
+      if (heads[min] !== last) batch += heads[min] + '\n';
+      last = heads[min]!;
       if (batch.length > 1 << 20) {
         await out.write(batch);
         batch = '';

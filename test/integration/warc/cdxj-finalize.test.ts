@@ -49,3 +49,12 @@ test('a single run is merged with an earlier index rather than replacing it', wi
   const open = lines(10, 'a');
   assert.equal(await finalized(dir, earlier, open.join('\n') + '\n'), [...open, ...earlier].sort().join('\n') + '\n');
 }));
+
+test('a finalisation stopped after index.cdxj took its lines, before the open index was removed, does not list them twice', withDir(async (dir) => {
+  // The state a crash (or a full disk) between the rename and the removal leaves: the open index
+  // still holds every line index.cdxj took; the next session appended more to it.
+  const merged = lines(400, 'c').sort();
+  const more = lines(50, 'd');
+  const text = await finalized(dir, merged, [...merged].reverse().concat(more).join('\n') + '\n');
+  assert.equal(text, [...merged, ...more].sort().join('\n') + '\n');
+}));
