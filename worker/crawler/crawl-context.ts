@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import type { KeyTiming } from '../politeness';
@@ -103,8 +104,11 @@ export class CrawlContext {
         // Ended now, as far as this thread can tell (the page's delay runs from here).
         noteRobotsFetch({ host: hostKeyOf(url), timing: { lastStartAt: Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs } });
         const exchange = outcome.ok ? outcome.exchange : outcome.partial;
-        if (exchange) await archive(exchange);
-        return outcome;
+        if (!exchange) return outcome;
+        // Archiving releases a spooled body, and the cache reads it after: it gets a copy in memory.
+        const forCache = await robotsBodyInMemory(exchange);
+        await archive(exchange);
+        return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
       onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
     });
@@ -240,5 +244,27 @@ export class CrawlContext {
     const closed = await Promise.allSettled([this.focus?.close(), abandonWarc ? this.writer.abandon() : this.writer.close(), this.fetcher.close()]);
     const failed = closed.find((c) => c.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+}
+
+/** How much of a robots.txt spooled to disk is read for its rules (parsing reads at most 512 KiB of the decoded text). */
+const ROBOTS_READ_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The exchange with a spooled body's first bytes in memory (a body already there as it is). One
+ * that cannot be read stays as it is: the cache, failing to read it, treats robots.txt as unreachable.
+ */
+async function robotsBodyInMemory(ex: HttpExchange): Promise<HttpExchange> {
+  if (ex.body.kind !== 'file') return ex;
+  const length = Math.min(ex.body.size, ROBOTS_READ_BYTES);
+  const fh = await open(ex.body.path, 'r').catch(() => null);
+  if (!fh) return ex;
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(length), 0, length, 0);
+    return { ...ex, body: { kind: 'memory', bytes: buffer.subarray(0, bytesRead) } };
+  } catch {
+    return ex;
+  } finally {
+    await fh.close();
   }
 }
