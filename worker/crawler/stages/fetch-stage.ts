@@ -9,7 +9,10 @@ export const fetchStage: Stage = {
     item.retries = outcome.retries;
     // The request is over: the host's next URL may be fetched (after its delay) while this one is processed.
     const ex = outcome.ok ? outcome.exchange : outcome.partial;
-    if (item.lease) ctx.frontier.fetched(item.lease, { startedAt: ex?.date.getTime(), durationMs: outcome.durationMs });
+    // Without a response (a reset, a timeout) the request ended now: its delay runs from here. The
+    // lease's time would be earlier by robots.txt and its delay, or by a batch's earlier URLs.
+    const startedAt = ex ? ex.date.getTime() : Date.now() - outcome.durationMs;
+    if (item.lease) ctx.frontier.fetched(item.lease, { startedAt, durationMs: outcome.durationMs });
     if (!outcome.ok && outcome.reason === 'interrupted') {
       item.released = true;
       return { kind: 'skip', reason: 'interrupted' };

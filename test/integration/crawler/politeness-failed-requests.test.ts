@@ -1,0 +1,80 @@
+/**
+ * A request that fails is still a request the host served (or tried to): the next one waits the
+ * politeness delay after it like after any other, whether it failed without a response (a reset
+ * connection) or the fetcher tries it again (a 503). Real parts: a migrated SQLite database, the
+ * engine, a loopback site that logs each request's start and the moment it answered or cut it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { icdSchema } from '../../../worker/icd/schema';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { applyMigrations } from '../../../worker/store/migrator';
+import { insertCrawl } from '../../support/crawl-rows';
+import { withTempDir } from '../../support/temp-dir';
+
+type Route = (n: number) => { status: number; body?: string } | 'reset';
+
+/** A site of `routes` (path → answer for its n-th request, from 1); each answer comes 20 ms after the request. */
+async function startSite(routes: Record<string, Route>) {
+  const log: { path: string; at: number; end?: number }[] = [];
+  const seen = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const entry: (typeof log)[number] = { path, at: Date.now() };
+    log.push(entry);
+    const n = (seen.get(path) ?? 0) + 1;
+    seen.set(path, n);
+    setTimeout(() => {
+      const answer = routes[path]?.(n) ?? { status: 404 };
+      entry.end = Date.now();
+      if (answer === 'reset') return void req.socket.destroy();
+      res.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.body ?? '');
+    }, 20);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, log, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+/** Crawls `seeds` (paths) of the site to the end with the delay `delayMs`; returns the gaps under it. */
+async function crawlAndCheck(site: Awaited<ReturnType<typeof startSite>>, seeds: string[], delayMs: number, maxRetries: number) {
+  await withTempDir('tm-polite-failed-', async (dir) => {
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      applyMigrations(db, resolve('prisma/migrations'));
+      const icd = icdSchema.parse({
+        name: 'Failing', seeds: seeds.map((p) => `${site.origin}${p}`), aah: { enabled: false },
+        politeness: { minDelayMs: delayMs, maxDelayMs: delayMs, delayFactor: 0, concurrency: 4 },
+        limits: { maxRetries },
+      });
+      const crawlId = insertCrawl(db, icd);
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      assert.equal(await engine.run(), 'finished');
+    } finally {
+      db.close();
+    }
+  });
+  const problems: string[] = [];
+  for (let i = 1; i < site.log.length; i++) {
+    const [prev, cur] = [site.log[i - 1]!, site.log[i]!];
+    if (prev.end === undefined || prev.end > cur.at) problems.push(`${prev.path} and ${cur.path} in flight at once`);
+    // 5 ms of slack for timer granularity.
+    else if (cur.at - prev.end < delayMs - 5) problems.push(`${prev.path} → ${cur.path}: ${cur.at - prev.end} ms`);
+  }
+  return problems;
+}
+
+test('the request after one whose connection was reset waits the delay after it, not after the lease', { timeout: 60_000 }, async () => {
+  const site = await startSite({ '/robots.txt': () => ({ status: 404 }), '/reset': () => 'reset', '/': () => ({ status: 200, body: '<p>home</p>' }) });
+  try {
+    const problems = await crawlAndCheck(site, ['/reset', '/'], 300, 0);
+    assert.deepEqual(site.log.map((r) => r.path), ['/robots.txt', '/reset', '/']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await site.close();
+  }
+});
