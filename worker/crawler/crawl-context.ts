@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
-import type { KeyTiming } from '../politeness';
+import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
@@ -91,7 +91,11 @@ export class CrawlContext {
       dedup: new SqliteDedupLookup(o.db, o.crawlId),
     });
     await writer.open();
-    const fetcher = createFetcher({ userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt });
+    const fetcher = createFetcher({
+      userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt,
+      // A retry (of a page, robots.txt, a revisit or a feed poll) is made holding the host's key: it waits the host's delay.
+      retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
+    });
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (f: { host: string; timing: KeyTiming }) => void = () => undefined;
     const robots = new RobotsCache({

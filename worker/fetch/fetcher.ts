@@ -36,6 +36,12 @@ export interface FetcherOptions {
   backoff?: BackoffConfig;
   random?: () => number;
   /**
+   * The least wait before retrying a request to `host` (host[:port]) whose last attempt took
+   * `attemptMs`: the host's politeness delay. A retry is a request like any other, and a server
+   * answering 503 is the last one to hit sooner. Default: the backoff alone.
+   */
+  retryGapMs?(host: string, attemptMs: number): number;
+  /**
    * Aborted when the crawl pauses or stops and will not wait for fetches any longer: every fetch
    * then ends at once as `interrupted`, with nothing kept, and its URL goes back to the queue.
    */
@@ -124,6 +130,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     };
 
     let durationMs = 0;
+    const retryGap = (attemptMs: number) => o.retryGapMs?.(url.host, attemptMs) ?? 0;
     const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     for (let retries = 0; ; retries++) {
       // An interrupt before or during the attempt (or the wait before it) ends it as InterruptedError.
@@ -140,7 +147,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
         if (exchange.status < 500 || exchange.status > 599) return { ok: true, exchange, durationMs, retries };
         if (!left) return { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
         await releaseBody(exchange.body);
-        await pause(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']));
+        await pause(Math.max(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']), retryGap(result.durationMs)));
         continue;
       }
       if (isStorageFailure(result.error)) {
@@ -153,7 +160,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
         return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}) };
       }
       if (result.partial) await releaseBody(result.partial.body);
-      await pause(retryDelayMs(retries + 1, backoff, random));
+      await pause(Math.max(retryDelayMs(retries + 1, backoff, random), retryGap(result.durationMs)));
     }
   }
 

@@ -390,6 +390,11 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.registry.readyAt(host, this.crawl(crawlId).cfg.politeness);
   }
 
+  /** The host's robots.txt crawl-delay in ms as the worker knows it (null: none). */
+  robotsDelayMs(host: string): number | null {
+    return this.registry.robotsDelayMs(host);
+  }
+
   holdKey(holder: KeyHolder): boolean {
     return this.registry.hold(holder);
   }

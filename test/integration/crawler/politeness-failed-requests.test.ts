@@ -78,3 +78,16 @@ test('the request after one whose connection was reset waits the delay after it,
     await site.close();
   }
 });
+
+test('the fetcher\'s retries of robots.txt and of a page answering 503 wait the host\'s delay too', { timeout: 60_000 }, async () => {
+  // The first retry's backoff is 250–500 ms: shorter than the delay the host is owed.
+  const busyOnce: Route = (n) => (n === 1 ? { status: 503 } : { status: 200, body: '<p>home</p>' });
+  const site = await startSite({ '/robots.txt': (n) => (n === 1 ? { status: 503 } : { status: 404 }), '/': busyOnce });
+  try {
+    const problems = await crawlAndCheck(site, ['/'], 700, 2);
+    assert.deepEqual(site.log.map((r) => r.path), ['/robots.txt', '/robots.txt', '/', '/']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await site.close();
+  }
+});
