@@ -35,6 +35,8 @@ export interface CrawlContextOptions {
   frontier: SqliteFrontier;
   /** Ends every fetch at once, as `interrupted` (a pause or stop that waited long enough). */
   interrupt?: AbortSignal;
+  /** A pause or stop was asked for: waits for a host's turn end (default: never). */
+  halted?(): boolean;
 }
 
 /**
@@ -67,6 +69,8 @@ export class CrawlContext {
     readonly store: CaptureStore,
     readonly focus: FocusAnalysis | null,
     readonly aah: AahRunner | null,
+    /** A pause or stop was asked for: stages waiting for a host's turn stop waiting. */
+    readonly halted: () => boolean,
   ) {
     this.stats = new CrawlStatsTracker();
     this.commits = new GroupCommit(db);
@@ -130,7 +134,7 @@ export class CrawlContext {
       // Found-again links (an update function other than FIRST) or closed batches rescore queued URLs.
       rescoring: icd.focus.enabled && (icd.focus.updateFunction !== 'FIRST' || icd.focus.batch.enabled),
     });
-    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah);
+    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false));
     archive = (ex) => ctx.archiveAuxiliary(ex);
     noteRobotsFetch = (f) => ctx.robotsFetched.push(f);
     queueSitemaps = (urls) => ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);

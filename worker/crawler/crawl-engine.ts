@@ -133,7 +133,7 @@ export class CrawlEngine {
     const frontier = new SqliteFrontier(opts.db, { registry: opts.registry, onHostsWaiting: () => this.wake?.() });
     let ctx: CrawlContext;
     try {
-      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal });
+      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal, halted: () => this.halt !== null });
     } catch (err) {
       // The crawl may be open in the frontier already: it stops listening to the shared registry
       // (closeCrawl does that even when the database refuses its writes; the open's error says more).

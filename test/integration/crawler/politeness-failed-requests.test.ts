@@ -91,3 +91,36 @@ test('the fetcher\'s retries of robots.txt and of a page answering 503 wait the 
     await site.close();
   }
 });
+
+test('a pause does not wait out the robots.txt Crawl-delay a page waits after robots.txt; the page goes back to the queue', { timeout: 60_000 }, async () => {
+  const site = await startSite({ '/robots.txt': () => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 20\n' }), '/': () => ({ status: 200, body: '<p>home</p>' }) });
+  try {
+    await withTempDir('tm-polite-pause-', async (dir) => {
+      const db = openSqlite(join(dir, 'state.db'));
+      try {
+        applyMigrations(db, resolve('prisma/migrations'));
+        const icd = icdSchema.parse({
+          name: 'Slow robots', seeds: [`${site.origin}/`], aah: { enabled: false },
+          politeness: { minDelayMs: 100, maxDelayMs: 30_000, delayFactor: 0, concurrency: 4 },
+        });
+        const crawlId = insertCrawl(db, icd);
+        const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), haltGraceMs: 500 });
+        const outcome = engine.run();
+        for (const end = Date.now() + 10_000; site.log[0]?.end === undefined && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 200)); // the page now waits the 20 s after robots.txt
+        const asked = Date.now();
+        await engine.pause();
+        const took = Date.now() - asked;
+        assert.equal(await outcome, 'paused');
+        assert.ok(took < 2_000, `the pause took ${took} ms`);
+        assert.deepEqual(site.log.map((r) => r.path), ['/robots.txt'], 'the page was not fetched');
+        const state = db.prepare("SELECT state FROM frontier_url WHERE crawl_id = ? AND url = ?").pluck().get(crawlId, `${site.origin}/`);
+        assert.equal(state, 0, 'the page is queued again');
+      } finally {
+        db.close();
+      }
+    });
+  } finally {
+    await site.close();
+  }
+});

@@ -17,8 +17,16 @@ export const robotsStage: Stage = {
       ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== item.host);
       if (ctx.icd.politeness.enabled) {
         // The delay runs from the end of that request: archiving robots.txt meanwhile counts.
-        const wait = nextAllowedAt(fetched[fetched.length - 1]!.timing, ctx.icd.politeness, verdict.crawlDelayMs) - Date.now();
-        if (wait > 0) await sleep(wait);
+        const { timing } = fetched[fetched.length - 1]!;
+        const readyAt = nextAllowedAt(timing, ctx.icd.politeness, verdict.crawlDelayMs);
+        // Short naps: a pause or stop does not wait out a long Crawl-delay (up to maxDelayMs, an hour).
+        for (let wait = readyAt - Date.now(); wait > 0 && !ctx.halted(); wait = readyAt - Date.now()) await sleep(Math.min(wait, 250));
+        if (readyAt > Date.now()) {
+          // Halted: the URL goes back to the queue, and the host's clock keeps robots.txt's request.
+          if (item.lease) ctx.frontier.fetched(item.lease, { startedAt: timing.lastStartAt, durationMs: timing.lastDurationMs });
+          item.released = true;
+          return { kind: 'skip', reason: 'interrupted' };
+        }
       }
     }
     if (verdict.retryAt !== undefined) {
