@@ -199,7 +199,9 @@ export class CrawlEngine {
           }
           return 'finished';
         }
-        await this.sleepUntilWake(frontier.nextWakeAt());
+        // No slot free (or no budget): only a page ending (track) or a pause gives the loop work, even
+        // when a host is ready now; sleeping until its time (already past) spun the loop every ms.
+        await this.sleepUntilWake(free > 0 ? frontier.nextWakeAt() : null);
       }
       return this.halt ?? 'paused';
     } finally {
