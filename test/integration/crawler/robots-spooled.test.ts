@@ -14,6 +14,7 @@ import { icdSchema } from '../../../worker/icd/schema';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { applyMigrations } from '../../../worker/store/migrator';
 import { withTempDir } from '../../support/temp-dir';
+import { insertCrawl } from '../../support/crawl-rows';
 
 test('a robots.txt spooled to disk is archived and its rules are followed', { timeout: 60_000 }, async () => {
   // 1.5 MB: the rules first, then comment lines, as some generated robots.txt files are.
@@ -31,9 +32,7 @@ test('a robots.txt spooled to disk is archived and its rules are followed', { ti
       const db = openSqlite(join(dir, 'state.db'));
       applyMigrations(db, resolve('prisma/migrations'));
       const icd = icdSchema.parse({ name: 'Robots spooled', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false } });
-      const now = new Date().toISOString();
-      const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
-      const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
+      const crawlId = insertCrawl(db, icd);
       const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs', String(crawlId)), spoolDir: join(dir, 'spool', String(crawlId)) });
       const run = engine.run();
       // On the old code the home page waited for a robots.txt retry (30 s and more): stop it then.
