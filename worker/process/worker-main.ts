@@ -24,10 +24,15 @@ process.on('message', (message: ServerMessage) => {
   if (message.type === 'shutdown') exit();
 });
 process.on('disconnect', exit);
+// A server that ended while this process was still loading (its modules take seconds on a busy
+// machine) closed the channel before the listener above existed: no 'disconnect' will come, and
+// the worker would live on alone, holding the data folder's worker lock from every later worker.
+if (!process.connected) exit();
 
 // One worker per data folder: the worker of a server that died (the server's own lock went with
 // it) may still be finishing its pages; this one starts once that one has ended.
 void waitForDataLock(env.dataDir, 'the crawl worker', WORKER_LOCK_FILE, (held) => console.log(`tidemark worker: waiting: ${held}`)).then(() => {
+  if (!process.connected) return; // its server has gone meanwhile: exit() runs
   const db = openSqlite(env.dbPath);
   manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: resolve('knowledge-base/default.xml') });
   manager.start();

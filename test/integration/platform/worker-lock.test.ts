@@ -68,3 +68,33 @@ test('a crawl worker starts on a data folder only once the worker before it has 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a worker whose server went away while it was still loading exits, leaving the data folder to the next one', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-worker-orphan-'));
+  const db = openSqlite(join(dir, 'tidemark.db'));
+  applyMigrations(db, resolve('prisma/migrations'));
+  db.close();
+  const fork1 = () => fork(resolve('worker/process/worker-main.ts'), [], {
+    execArgv: ['--import', 'tsx'], env: { ...process.env, TIDEMARK_DATA_DIR: dir, TIDEMARK_DB: join(dir, 'tidemark.db') }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const workers: ChildProcess[] = [];
+  try {
+    // The server stops (or dies) before the worker's own code has run: the channel closes at once.
+    const orphan = fork1();
+    workers.push(orphan);
+    orphan.disconnect();
+    const exited = await Promise.race([new Promise((r) => orphan.once('exit', () => r(true))), sleep(30_000).then(() => false)]);
+    assert.equal(exited, true, 'the worker exited (the old code lived on, holding the worker lock)');
+    // The next worker of the folder starts at once rather than waiting for it.
+    const next = fork1();
+    workers.push(next);
+    let out = '';
+    next.stdout!.on('data', (d) => (out += d));
+    const ready = await Promise.race([new Promise((r) => next.once('message', (m: { type?: string }) => r(m.type === 'ready'))), sleep(30_000).then(() => false)]);
+    assert.equal(ready, true, `the next worker is ready; its output: ${out}`);
+    assert.doesNotMatch(out, /waiting/);
+  } finally {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
