@@ -156,15 +156,22 @@ export class CrawlEngine {
       this.wake?.();
       return true;
     };
-    applyIntake();
-    const flushTimer = setInterval(() => {
-      this.flushEvents();
-      applyIntake();
-    }, 500);
-    // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.
-    const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence, halted: () => this.halt !== null }, Date.now());
-    this.incremental = incremental;
+    let flushTimer: NodeJS.Timeout | undefined;
     try {
+      applyIntake();
+      flushTimer = setInterval(() => {
+        try {
+          this.flushEvents();
+          applyIntake();
+        } catch (err) {
+          // Thrown in a timer it would end the whole process: a full disk pauses the crawl instead.
+          if (isStorageFailure(err)) this.pauseForStorage(err);
+          else console.error(`tidemark: crawl ${opts.crawlId}: applying posted URLs failed: ${(err as Error).message}`);
+        }
+      }, 500);
+      // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.
+      const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence, halted: () => this.halt !== null }, Date.now());
+      this.incremental = incremental;
       const maxPages = opts.icd.scope.maxPages;
       while (!this.halt) {
         const feedPolls = incremental?.tick(Date.now());
@@ -204,6 +211,12 @@ export class CrawlEngine {
         await this.sleepUntilWake(free > 0 ? frontier.nextWakeAt() : null);
       }
       return this.halt ?? 'paused';
+    } catch (err) {
+      // The frontier's own reads and writes (leases, intake, the revisit pass) on a full disk: the
+      // crawl pauses with the reason, as for a page's commit, rather than failing.
+      if (!isStorageFailure(err)) throw err;
+      this.pauseForStorage(err);
+      return 'paused';
     } finally {
       await Promise.allSettled([...this.inFlight]);
       clearInterval(flushTimer);

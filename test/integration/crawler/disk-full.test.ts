@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
+import { SqliteFrontier } from '../../../worker/frontier';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { icdSchema } from '../../../worker/icd/schema';
 import { openSqlite } from '../../../worker/store/sqlite';
@@ -169,6 +170,28 @@ test('after a refused commit, no capture behind it in the WARC file is acknowled
   } finally {
     db.close();
     site.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('scored URLs posted to the crawl that a full disk cannot queue pause it with the reason', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-disk-full-intake-'));
+  const { db, icd, crawlId, limitRoom } = crawlSetUp(dir);
+  try {
+    // As POST /api/crawls/:id/urls leaves them for the worker (worker/frontier/scored-intake.ts).
+    new SqliteFrontier(db).close();
+    const post = db.prepare('INSERT INTO frontier_intake (crawl_id, url, score, blacklist, received_at) VALUES (?, ?, 0.9, 0, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < 2_000; i++) post.run(crawlId, `${origin}/posted/${i}`, Date.now());
+    })();
+    limitRoom(12);
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    // The old code threw (the run failed, its keys and WARC writer left open), or, from the 500 ms timer, ended the process.
+    assert.equal(await engine.run(), 'paused');
+    assert.match(engine.pausedBecause ?? '', /^Paused: the disk is full/);
+    assert.equal(db.prepare('SELECT COUNT(*) FROM frontier_intake WHERE crawl_id = ?').pluck().get(crawlId), 2_000, 'the posted URLs wait for the resume');
+  } finally {
+    db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
