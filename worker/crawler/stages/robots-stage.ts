@@ -29,6 +29,14 @@ export const robotsStage: Stage = {
         }
       }
     }
+    if (verdict.retryAt !== undefined && ctx.halted()) {
+      // A pause or stop cut robots.txt's fetch off, which says nothing of the site: the URL goes back
+      // to the queue instead of waiting out a retry time (15–30 s) after the resume.
+      const last = fetched[fetched.length - 1];
+      if (last && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: last.timing.lastStartAt, durationMs: last.timing.lastDurationMs });
+      item.released = true;
+      return { kind: 'skip', reason: 'interrupted' };
+    }
     if (verdict.retryAt !== undefined) {
       item.retryAt = verdict.retryAt;
       item.failure = { reason: 'robots-unavailable', message: 'robots.txt could not be fetched yet; retrying later' };
