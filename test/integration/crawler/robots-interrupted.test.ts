@@ -6,52 +6,35 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { icdSchema } from '../../../worker/icd/schema';
-import { openSqlite } from '../../../worker/store/sqlite';
-import { applyMigrations } from '../../../worker/store/migrator';
-import { withTempDir } from '../../support/temp-dir';
-import { insertCrawl } from '../../support/crawl-rows';
+import { withSiteCrawl } from '../../support/site-crawl';
 
 test('a pause that cuts off the robots.txt fetch leaves the page to be fetched as soon as the crawl resumes', { timeout: 90_000 }, async () => {
   let robotsSlow = true;
-  const server = createServer((req, res) => {
+  const site: RequestListener = (req, res) => {
     if (req.url === '/robots.txt') {
       const answer = () => void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
       return void (robotsSlow ? setTimeout(answer, 3_000) : answer());
     }
     if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>home</p>');
     res.writeHead(404).end();
+  };
+  await withSiteCrawl('tm-robots-interrupted-', site, { name: 'Robots cut off' }, async ({ origin, dir, db, icd, crawlId }) => {
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), haltGraceMs: 100 });
+    const first = engine();
+    const run = first.run();
+    await sleep(500);
+    await first.pause();
+    assert.equal(await run, 'paused');
+    const seed = db.prepare('SELECT state, not_before FROM frontier_url WHERE crawl_id = ? AND url = ?').get(crawlId, `${origin}/`) as { state: number; not_before: number | null };
+    assert.ok(seed.not_before === null || seed.not_before <= Date.now(), `the page is not held back (not before ${seed.not_before && seed.not_before - Date.now()} ms from now)`);
+    robotsSlow = false;
+    const started = Date.now();
+    assert.equal(await engine().run(), 'finished');
+    assert.ok(Date.now() - started < 10_000, `resumed and finished in ${Date.now() - started} ms`);
+    assert.deepEqual(db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(crawlId), [`${origin}/`, `${origin}/robots.txt`]);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    await withTempDir('tm-robots-interrupted-', async (dir) => {
-      const db = openSqlite(join(dir, 'state.db'));
-      applyMigrations(db, resolve('prisma/migrations'));
-      const icd = icdSchema.parse({ name: 'Robots cut off', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false } });
-      const crawlId = insertCrawl(db, icd);
-      const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), haltGraceMs: 100 });
-      const first = engine();
-      const run = first.run();
-      await sleep(500);
-      await first.pause();
-      assert.equal(await run, 'paused');
-      const seed = db.prepare('SELECT state, not_before FROM frontier_url WHERE crawl_id = ? AND url = ?').get(crawlId, `${origin}/`) as { state: number; not_before: number | null };
-      assert.ok(seed.not_before === null || seed.not_before <= Date.now(), `the page is not held back (not before ${seed.not_before && seed.not_before - Date.now()} ms from now)`);
-      robotsSlow = false;
-      const started = Date.now();
-      assert.equal(await engine().run(), 'finished');
-      assert.ok(Date.now() - started < 10_000, `resumed and finished in ${Date.now() - started} ms`);
-      assert.deepEqual(db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(crawlId), [`${origin}/`, `${origin}/robots.txt`]);
-      db.close();
-    });
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
 });

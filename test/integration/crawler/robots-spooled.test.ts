@@ -6,46 +6,29 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { icdSchema } from '../../../worker/icd/schema';
-import { openSqlite } from '../../../worker/store/sqlite';
-import { applyMigrations } from '../../../worker/store/migrator';
-import { withTempDir } from '../../support/temp-dir';
-import { insertCrawl } from '../../support/crawl-rows';
+import { withSiteCrawl } from '../../support/site-crawl';
 
 test('a robots.txt spooled to disk is archived and its rules are followed', { timeout: 60_000 }, async () => {
   // 1.5 MB: the rules first, then comment lines, as some generated robots.txt files are.
   const robots = 'User-agent: *\nDisallow: /private/\n' + '# a long list kept for the record\n'.repeat(45_000);
-  const server = createServer((req, res) => {
+  const site: RequestListener = (req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
     if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/private/secret">no</a> <a href="/public">yes</a>');
     if (req.url === '/public' || req.url === '/private/secret') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>page</p>');
     res.writeHead(404).end();
+  };
+  await withSiteCrawl('tm-robots-spool-', site, { name: 'Robots spooled' }, async ({ origin, dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs', String(crawlId)), spoolDir: join(dir, 'spool', String(crawlId)) });
+    const run = engine.run();
+    // On the old code the home page waited for a robots.txt retry (30 s and more): stop it then.
+    const stop = setTimeout(() => void engine.stop(), 20_000);
+    assert.equal(await run, 'finished');
+    clearTimeout(stop);
+    const captured = db.prepare('SELECT url, size FROM Capture WHERE crawlId = ? ORDER BY url').all(crawlId) as { url: string; size: number }[];
+    assert.deepEqual(captured.map((c) => c.url), [`${origin}/`, `${origin}/public`, `${origin}/robots.txt`]);
+    assert.equal(captured.find((c) => c.url.endsWith('/robots.txt'))?.size, Buffer.byteLength(robots), 'robots.txt archived whole');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    await withTempDir('tm-robots-spool-', async (dir) => {
-      const db = openSqlite(join(dir, 'state.db'));
-      applyMigrations(db, resolve('prisma/migrations'));
-      const icd = icdSchema.parse({ name: 'Robots spooled', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false } });
-      const crawlId = insertCrawl(db, icd);
-      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs', String(crawlId)), spoolDir: join(dir, 'spool', String(crawlId)) });
-      const run = engine.run();
-      // On the old code the home page waited for a robots.txt retry (30 s and more): stop it then.
-      const stop = setTimeout(() => void engine.stop(), 20_000);
-      assert.equal(await run, 'finished');
-      clearTimeout(stop);
-      const captured = db.prepare('SELECT url, size FROM Capture WHERE crawlId = ? ORDER BY url').all(crawlId) as { url: string; size: number }[];
-      assert.deepEqual(captured.map((c) => c.url), [`${origin}/`, `${origin}/public`, `${origin}/robots.txt`]);
-      assert.equal(captured.find((c) => c.url.endsWith('/robots.txt'))?.size, Buffer.byteLength(robots), 'robots.txt archived whole');
-      db.close();
-    });
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
 });

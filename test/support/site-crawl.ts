@@ -1,0 +1,44 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import type Database from 'better-sqlite3';
+import { icdSchema, type Icd } from '../../worker/icd/schema';
+import { openSqlite } from '../../worker/store/sqlite';
+import { applyMigrations } from '../../worker/store/migrator';
+import { withTempDir } from './temp-dir';
+import { insertCrawl } from './crawl-rows';
+
+/** What a test of one crawl of a loopback site gets. */
+export interface SiteCrawl {
+  origin: string;
+  dir: string;
+  db: Database.Database;
+  icd: Icd;
+  crawlId: number;
+}
+
+/**
+ * Serves `site` on 127.0.0.1 and stores a crawl of it (seed: its `/`; politeness and the AAH off
+ * unless `fields` say otherwise) in a fresh migrated database in a temporary folder; runs `fn`,
+ * then closes the database and the server and removes the folder, whatever happens.
+ */
+export async function withSiteCrawl(prefix: string, site: RequestListener, fields: Record<string, unknown>, fn: (c: SiteCrawl) => Promise<void>): Promise<void> {
+  const server = createServer(site);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await withTempDir(prefix, async (dir) => {
+      const db = openSqlite(join(dir, 'state.db'));
+      try {
+        applyMigrations(db, resolve('prisma/migrations'));
+        const icd = icdSchema.parse({ seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, ...fields });
+        await fn({ origin, dir, db, icd, crawlId: insertCrawl(db, icd) });
+      } finally {
+        db.close();
+      }
+    });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
