@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import type { HttpExchange } from '../capture';
 import { finalizeIndex } from './cdxj-index';
 import { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
@@ -15,11 +16,15 @@ import { isStorageFailure } from '../store/storage-failure';
 import { MemberSink, type IndexEntryFor, type Placed, type ReadyRecord } from './member-sink';
 import { highestSerial, recoverOpenFiles, warcFilename, type RecoveryReport } from './recover-open-files';
 import { digestSpooled, writeSpooledMember } from './spooled-record';
+import { sha1Digest } from './warc-digest';
 import {
   metadataBlock, metadataFields, recordIdFromUuid, requestFields, responseFields, revisitFields,
   serializeFields, warcDate, warcinfoBlock, warcinfoFields, CT_WARC_FIELDS,
   type RecordBase, type RevisitTarget, type WarcFields,
 } from './warc-fields';
+
+/** What ends every record: the blank line after its block (WARC 1.1 §4). */
+const RECORD_END = Buffer.from('\r\n\r\n');
 
 /** Settings of one crawl's writer. */
 export interface WarcWriterOptions {
@@ -273,7 +278,7 @@ export class WarcWriter {
    * Starts hashing/compressing each record and queues the group's write. A `capture`'s file keeps
    * its `.open` name until acknowledge() was called for it.
    */
-  private enqueue(specs: RecordSpec[], capture = false, after?: Promise<unknown>): Promise<Array<Placed & { filename: string }>> {
+  private enqueue(specs: RecordSpec[], capture = false, after?: Promise<unknown>, made?: ReadyRecord[]): Promise<Array<Placed & { filename: string }>> {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
     if (capture) this.sink.renames.written(cur.filename);
@@ -281,7 +286,7 @@ export class WarcWriter {
     const referred = after?.catch(() => {
       throw new Error('the capture of the same payload it would refer to was not written');
     });
-    const ready = referred ? Promise.all([this.prepare(specs), referred]).then(([records]) => records) : this.prepare(specs);
+    const ready = made ? Promise.resolve(made) : referred ? Promise.all([this.prepare(specs), referred]).then(([records]) => records) : this.prepare(specs);
     return new Promise((resolve, reject) => {
       const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), capture, resolve, reject };
       // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.
@@ -371,8 +376,13 @@ export class WarcWriter {
     );
     this.current = { filename, warcinfoId: recordId, upperBytes: 0 };
     const fields = warcinfoFields(recordId, warcDate(now), filename, block.length);
+    // Made here rather than on a compression thread (one small record a file): a thread stopping
+    // with it in hand would fail it alone, and the file would begin with a capture instead.
+    const digest = sha1Digest(block);
+    const record = Buffer.concat([Buffer.from(`${serializeFields(fields)}WARC-Block-Digest: ${digest}\r\n\r\n`), block, RECORD_END]);
+    const member: ReadyRecord = { kind: 'member', member: gzipSync(record, { level: this.o.gzipLevel }) };
     // A failed write is seen through `failure` and in the next group's write.
-    void this.enqueue([{ fields, head: block, blockLength: block.length }]).catch(() => undefined);
+    void this.enqueue([{ fields, head: block, blockLength: block.length }], false, undefined, [member]).catch(() => undefined);
   }
 
   /**

@@ -407,3 +407,38 @@ test('a write cut short by a full disk (here the file-size limit) is a storage f
   assert.equal(totals.response, written.length);
   assert.equal(cdxLines, written.length);
 });
+
+test('a compression thread that stops as a rotation starts a file leaves every file beginning with its warcinfo', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-info-'));
+  const writer = new WarcWriter({ ...options, dir, rotateBytes: 60_000, threads: 1 });
+  await writer.open();
+  const pool = (writer as unknown as { pool: { compressGroup: (r: { head: string }[]) => Promise<unknown>; threads: { worker: { terminate(): Promise<number> } }[] } }).pool;
+  // The thread stops (as a crash would) with the first record of a later file in hand, if it is ever given one.
+  const compressGroup = pool.compressGroup.bind(pool);
+  let stopped = 0;
+  pool.compressGroup = (records) => {
+    const job = compressGroup(records);
+    if (records.some((r) => r.head.includes('WARC-Type: warcinfo') && !r.head.includes('-00000.warc.gz'))) {
+      stopped++;
+      void pool.threads[0]!.worker.terminate();
+    }
+    return job;
+  };
+  const written: CaptureLocation[] = [];
+  for (let i = 0; i < 12; i++) {
+    const loc = await writer.writeCapture(makeExchange({ url: `http://127.0.0.1:9/info/${i}`, body: randomBytes(20_000) })).catch(() => null);
+    if (loc) {
+      writer.acknowledge(loc.filename);
+      written.push(loc);
+    }
+  }
+  await writer.close();
+  const { warcs, totals } = await verifyDir(dir);
+  assert.ok(warcs.length >= 3, `rotated into ${warcs.length} files`);
+  assert.equal(stopped, 0, 'no warcinfo record went to a compression thread');
+  assert.equal(totals.response, written.length);
+  for (const name of warcs) {
+    const first = parseWarcHead(gunzipSync(readFileSync(join(dir, name)).subarray(0, 4096), { finishFlush: 2 }));
+    assert.equal(first && field(first.fields, 'WARC-Type'), 'warcinfo', `${name} begins with its warcinfo`);
+  }
+});
