@@ -19,11 +19,12 @@ const STORAGE_CODES: Record<string, string> = {
 };
 
 /**
- * Failures whose message says what happened (warc/gzip-pool.ts CompressionThreadsFailure), and
- * what to do about them.
+ * Failures whose message says what happened (warc/gzip-pool.ts CompressionThreadsFailure,
+ * warc/warc-writer.ts WarcWriterFailure), and what to do about them.
  */
 const SELF_EXPLAINED: Record<string, string> = {
   TIDEMARK_GZIP_THREADS: 'Free memory (or threads) for them, then resume the crawl.',
+  TIDEMARK_WARC_WRITER: 'Resume the crawl: its next start recovers the WARC files.',
 };
 
 function codeOf(err: unknown): string | null {

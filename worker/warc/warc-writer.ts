@@ -324,7 +324,7 @@ export class WarcWriter {
         await first.ready;
       } catch (err) {
         if (this.failure || stopsTheWriter(err)) {
-          this.failure ??= err instanceof Error ? err : new Error(String(err));
+          this.failure ??= asWriterFailure(err);
           for (const g of this.queued.splice(0)) g.reject(this.failure);
           return;
         }
@@ -342,8 +342,8 @@ export class WarcWriter {
         const placed = await this.sink.writeGroups(first.filename, groups.map((g) => ({ records: g.records!, indexFor: g.indexFor })));
         groups.forEach((g, i) => g.resolve(placed[i]!.map((p) => ({ ...p, filename: first.filename }))));
       } catch (err) {
-        this.failure ??= err instanceof Error ? err : new Error(String(err));
-        for (const g of groups) g.reject(err);
+        this.failure ??= asWriterFailure(err);
+        for (const g of groups) g.reject(this.failure);
       }
     }
   }
@@ -409,6 +409,22 @@ export class WarcWriter {
     let next = 0;
     return spooled.map((record) => record ?? { kind: 'member', member: members[next++]!.member });
   }
+}
+
+/**
+ * The writer stopped for a reason of its own, not of the disk's (a file name already taken, a
+ * rename refused): every later capture would fail the same way, so the crawl pauses on it as on a
+ * full disk (store/storage-failure.ts), and its next start recovers the files.
+ */
+export class WarcWriterFailure extends Error {
+  override readonly name = 'WarcWriterFailure';
+  readonly code = 'TIDEMARK_WARC_WRITER';
+}
+
+/** The failure that stops the writer, as the crawl is told of it: storage failures as they are. */
+function asWriterFailure(err: unknown): Error {
+  if (isStorageFailure(err)) return err as Error;
+  return new WarcWriterFailure(`the WARC writer stopped: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
 }
 
 /** Failures of the pool or of the disk: every capture after them would fail the same way. */

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { WarcWriter, verifyCdxj, verifyWarcFile, type CaptureLocation } from '../../../worker/warc';
+import { WarcWriter, verifyCdxj, verifyWarcFile, warcFilename, type CaptureLocation } from '../../../worker/warc';
+import { isStorageFailure, storageFailureMessage } from '../../../worker/store/storage-failure';
 import type { MemberSink } from '../../../worker/warc/member-sink';
 import { field, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
 import { canonicalize } from '../../../worker/url';
@@ -441,4 +442,25 @@ test('a compression thread that stops as a rotation starts a file leaves every f
     const first = parseWarcHead(gunzipSync(readFileSync(join(dir, name)).subarray(0, 4096), { finishFlush: 2 }));
     assert.equal(first && field(first.fields, 'WARC-Type'), 'warcinfo', `${name} begins with its warcinfo`);
   }
+});
+
+test('a WARC file name already taken stops the writer with a failure that pauses the crawl, saying what to do', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-taken-'));
+  const at = new Date('2026-11-28T12:00:00Z');
+  const writer = new WarcWriter({ ...options, dir, rotateBytes: 30_000, threads: 1, now: () => at });
+  await writer.open();
+  // The name the first rotation will take is there already (the writer never reuses one: 'wx').
+  writeFileSync(join(dir, warcFilename('itest', at, 1) + '.open'), '');
+  let failure: unknown = null;
+  for (let i = 0; i < 10 && !failure; i++) {
+    await writer.writeCapture(makeExchange({ url: `http://127.0.0.1:9/taken/${i}`, body: randomBytes(20_000) })).then(
+      (loc) => writer.acknowledge(loc.filename),
+      (err: unknown) => (failure = err),
+    );
+  }
+  assert.ok(failure, 'the rotation failed');
+  assert.equal((failure as { code?: string }).code, 'TIDEMARK_WARC_WRITER');
+  assert.ok(isStorageFailure(failure), 'the crawl pauses on it (before, each later page failed as internal and the crawl went on)');
+  assert.match(storageFailureMessage(failure), /^Paused: the WARC writer stopped: EEXIST.*Resume the crawl: its next start recovers the WARC files\.$/);
+  await writer.abandon();
 });
