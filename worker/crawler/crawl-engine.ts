@@ -106,6 +106,19 @@ export class CrawlEngine {
     this.wake?.();
   }
 
+  /**
+   * A commit was refused for a reason other than a full disk (a constraint, a lock held too long):
+   * no capture behind it may be acknowledged, so this run ends, and the crawl waits for the
+   * archivist with the reason rather than being started again and again by the manager.
+   */
+  private pauseForRefusal(detail: string): void {
+    if (this.pausedBecause === null) {
+      this.pausedBecause = `Paused: the database refused to store a capture (${detail}). Nothing acknowledged is lost; the pages under way go back to the queue. Resume the crawl once the database takes writes again.`;
+      console.error(`tidemark: ${this.pausedBecause}`);
+    }
+    this.requestHalt('paused');
+  }
+
   private pauseForStorage(err: unknown): void {
     if (this.pausedBecause === null) {
       this.pausedBecause = storageFailureMessage(err);
@@ -250,7 +263,7 @@ export class CrawlEngine {
       // A commit refused anywhere (a page's, robots.txt's, a feed poll's): no capture behind it may
       // be acknowledged any more (CommitSequencer.mayAcknowledge), so every later page would give its
       // URL back and be fetched again, without end. The run ends; the next start cuts the WARC files.
-      if (this.ctx?.sequencer.refusedAny) this.requestHalt('paused');
+      if (this.ctx?.sequencer.refusedAny) this.pauseForRefusal("see the worker's log");
       this.wake?.();
     });
   }
@@ -304,8 +317,8 @@ export class CrawlEngine {
       } else if (ctx.sequencer.refusedAny) {
         // A commit was refused (robots.txt's capture, say, fetched for this page): this run ends
         // (track()), and the page, likely failed by that refusal, is fetched again by the next.
-        console.error(`tidemark: ${item.url} goes back to the queue after a refused commit: ${err instanceof Error ? err.message : String(err)}`);
         item.released = true;
+        this.pauseForRefusal(`${item.url}: ${err instanceof Error ? err.message : String(err)}`);
       } else item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
     } finally {
       onFetched();
@@ -322,7 +335,7 @@ export class CrawlEngine {
       else console.error(`tidemark: commit of ${item.url} failed: ${(err as Error).message}`);
       // Its records stay in the WARC file unacknowledged, and no capture behind them can be
       // acknowledged now (CommitSequencer.mayAcknowledge): this run ends, and the next start cuts them.
-      if (ctx.sequencer.refusedAny) this.requestHalt('paused');
+      if (ctx.sequencer.refusedAny) this.pauseForRefusal(`${item.url}: ${(err as Error).message}`);
       try {
         ctx.frontier.release(lease);
       } catch {

@@ -45,6 +45,8 @@ test('a refused commit of a robots.txt capture pauses the crawl rather than fini
       if (outcome === 'still running') await engine.stop();
       await run.catch(() => undefined);
       assert.equal(outcome, 'paused', `the crawl pauses (served: ${JSON.stringify(served)})`);
+      // With the reason: the cockpit's worker leaves it paused for the archivist rather than starting it again and again.
+      assert.match(engine.pausedBecause ?? '', /^Paused: the database refused to store a capture \(.+\)\. Nothing acknowledged is lost; .*Resume the crawl once the database takes writes again\.$/);
       for (const path of ['/', '/a', '/b', '/c']) assert.ok((served[path] ?? 0) <= 1, `${path} is not fetched again and again (${served[path]} times)`);
       // Its WARC files are left for the next start to cut back to what the database acknowledged.
       assert.ok(readdirSync(warcDir).some((n) => n.endsWith('.warc.gz.open')));
