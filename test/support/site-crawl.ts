@@ -19,10 +19,16 @@ export interface SiteCrawl {
 
 /**
  * Serves `site` on 127.0.0.1 and stores a crawl of it (seed: its `/`; politeness and the AAH off
- * unless `fields` say otherwise) in a fresh migrated database in a temporary folder; runs `fn`,
- * then closes the database and the server and removes the folder, whatever happens.
+ * unless `fields` say otherwise; a function of the site's origin when they name its URLs) in a fresh
+ * migrated database in a temporary folder; runs `fn`, then closes the database and the server and
+ * removes the folder, whatever happens.
  */
-export async function withSiteCrawl(prefix: string, site: RequestListener, fields: Record<string, unknown>, fn: (c: SiteCrawl) => Promise<void>): Promise<void> {
+export async function withSiteCrawl(
+  prefix: string,
+  site: RequestListener,
+  fields: Record<string, unknown> | ((origin: string) => Record<string, unknown>),
+  fn: (c: SiteCrawl) => Promise<void>,
+): Promise<void> {
   const server = createServer(site);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,7 +37,8 @@ export async function withSiteCrawl(prefix: string, site: RequestListener, field
       const db = openSqlite(join(dir, 'state.db'));
       try {
         applyMigrations(db, resolve('prisma/migrations'));
-        const icd = icdSchema.parse({ seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, ...fields });
+        const own = typeof fields === 'function' ? fields(origin) : fields;
+        const icd = icdSchema.parse({ seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, ...own });
         await fn({ origin, dir, db, icd, crawlId: insertCrawl(db, icd) });
       } finally {
         db.close();

@@ -3,6 +3,7 @@ import { parseFeed } from '../extract';
 import { FeedScheduler } from '../feeds';
 import type { CrawlContext } from './crawl-context';
 import { politeFetch } from './polite-fetch';
+import type { HttpExchange } from '../capture';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
 export const FEED_ARTICLE_PRIORITY = 1;
@@ -28,7 +29,6 @@ export class FeedMonitor {
   private readonly minuteMs: number;
   private nextPeriodAt: number;
   private polling: Promise<void> | null = null;
-  readonly polls: { url: string; at: number; fresh: number }[] = [];
 
   constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
@@ -61,26 +61,30 @@ export class FeedMonitor {
 
   private async poll(url: string): Promise<void> {
     // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
-    const outcome = await politeFetch(this.ctx, url, { halted: () => this.o.halted?.() ?? false });
-    if (!outcome) return;
+    // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it.
+    const outcome = await politeFetch(this.ctx, url, { halted: () => this.o.halted?.() ?? false, robots: true });
+    if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
     const at = Date.now();
-    if (!outcome.ok) {
-      if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
-      return;
-    }
-    const ex = outcome.exchange;
-    let body: Buffer | null = null;
-    if (ex.status >= 200 && ex.status < 300) body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], this.ctx.icd.limits.maxDecodedBytes).catch(() => null);
-    await this.ctx.archiveAuxiliary(ex, 'feed poll'); // releases the body
-    if (!body) return;
-    const items = parseFeed(body, ex.headers['content-type'], url).items;
-    const fresh = this.scheduler.recordPoll(url, this.clock(at), items.map((i) => {
-      const published = i.published ? Date.parse(i.published) : NaN;
-      return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
-    }));
-    this.polls.push({ url, at, fresh: fresh.length });
+    const items = outcome?.ok ? await this.itemsOf(url, outcome.exchange) : [];
+    if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
+    // A poll that gave nothing (robots.txt forbids the feed, DNS or the server failed, no feed in
+    // the answer) counts as a poll without articles: left out, the feed stayed the scheduler's
+    // first choice every period, and with fewer polls a period than feeds the others were never polled.
+    const fresh = this.scheduler.recordPoll(url, this.clock(at), items);
     if (fresh.length) {
       this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: 'navigation', anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), 0);
     }
+  }
+
+  /** The feed's items as the scheduler counts them; archives the answer (which releases its body). */
+  private async itemsOf(url: string, ex: HttpExchange): Promise<{ id: string; publishedAt: number | null }[]> {
+    let body: Buffer | null = null;
+    if (ex.status >= 200 && ex.status < 300) body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], this.ctx.icd.limits.maxDecodedBytes).catch(() => null);
+    await this.ctx.archiveAuxiliary(ex, 'feed poll');
+    if (!body) return [];
+    return parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
+      const published = i.published ? Date.parse(i.published) : NaN;
+      return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
+    });
   }
 }

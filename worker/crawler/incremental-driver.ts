@@ -33,10 +33,6 @@ export class IncrementalDriver {
     return c.feeds.length || c.recrawlIntervalMinutes > 0 ? new IncrementalDriver(ctx, o, now) : null;
   }
 
-  get feedPolls(): FeedMonitor['polls'] {
-    return this.feeds?.polls ?? [];
-  }
-
   /** Feed polls due now (at any time of the crawl). */
   tick(now: number): Promise<void> | null {
     return this.feeds?.tick(now) ?? null;

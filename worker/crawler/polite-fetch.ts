@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchOutcome } from '../fetch';
-import type { KeyHolder, KeyTiming } from '../politeness';
+import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
 
@@ -16,6 +16,12 @@ export interface PoliteFetchOptions {
   conditional?: { etag?: string; lastModified?: string };
   /** A pause or stop: the wait for the host's turn ends, as an `interrupted` outcome. */
   halted(): boolean;
+  /**
+   * Ask robots.txt first (fetching it, holding the host's key, when this run has not): a URL it
+   * disallows, or while it cannot be fetched, is not requested (null). For feed polls, URLs of the
+   * ICD that no page of the crawl led to.
+   */
+  robots?: boolean;
 }
 
 /**
@@ -31,7 +37,11 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
   const resolved = await ctx.resolveHost(url);
   if ('error' in resolved) return null;
   const request = { ip: resolved.ip, conditional: o.conditional };
-  if (!ctx.icd.politeness.enabled) return ctx.fetcher.fetch(url, request);
+  if (!ctx.icd.politeness.enabled) {
+    const allowed = await robotsAllow(ctx, url, o);
+    takeRobotsFetch(ctx, hostKeyOf(url));
+    return allowed ? ctx.fetcher.fetch(url, request) : null;
+  }
   const host = hostKeyOf(url);
   const { frontier, crawlId } = ctx;
   const holder: KeyHolder = { host };
@@ -54,6 +64,23 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
       if (o.halted()) return interrupted;
       await sleep(Math.min(wait, MAX_NAP_MS));
     }
+    const allowed = await robotsAllow(ctx, url, o);
+    // robots.txt fetched just now was a request to the host: the key's clock and the delay count it.
+    const robotsTiming = takeRobotsFetch(ctx, host);
+    if (!allowed) {
+      timing = robotsTiming;
+      return null;
+    }
+    if (robotsTiming) {
+      const readyAt = nextAllowedAt(robotsTiming, ctx.icd.politeness, frontier.robotsDelayMs(host));
+      for (let wait = readyAt - Date.now(); wait > 0; wait = readyAt - Date.now()) {
+        if (o.halted()) {
+          timing = robotsTiming;
+          return interrupted;
+        }
+        await sleep(Math.min(wait, MAX_NAP_MS));
+      }
+    }
     fetching = true;
     const outcome = await ctx.fetcher.fetch(url, request);
     const ex = outcome.ok ? outcome.exchange : outcome.partial;
@@ -63,4 +90,20 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
     // Halted before the request: the clock stays; a fetch that threw counts as a request ended now.
     frontier.releaseKey(holder, timing ?? (fetching ? { lastStartAt: Date.now(), lastDurationMs: 0 } : null));
   }
+}
+
+/** Whether robots.txt lets the crawl fetch `url` now (always, unless `o.robots`). */
+async function robotsAllow(ctx: CrawlContext, url: string, o: PoliteFetchOptions): Promise<boolean> {
+  if (!o.robots) return true;
+  const verdict = await ctx.robots.check(url);
+  if (verdict.crawlDelayMs !== undefined) ctx.frontier.setRobotsDelay(hostKeyOf(url), verdict.crawlDelayMs);
+  return verdict.allowed;
+}
+
+/** The timing of the host's robots.txt request made for this fetch, if one was (taken off the list the robots stage reads). */
+function takeRobotsFetch(ctx: CrawlContext, host: string): KeyTiming | null {
+  const mine = ctx.robotsFetched.filter((f) => f.host === host);
+  if (!mine.length) return null;
+  ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== host);
+  return mine[mine.length - 1]!.timing;
 }

@@ -1,0 +1,70 @@
+/**
+ * The ICD's feeds are URLs of a site like its seeds: a feed robots.txt disallows is not polled
+ * (it was, and the articles it listed were queued from it). Real parts: a migrated SQLite database,
+ * the engine with its feed monitor on a shortened minute, a loopback site that logs each request.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { withSiteCrawl } from '../../support/site-crawl';
+
+test('a feed that robots.txt disallows is not polled; an allowed one is', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  let origin = '';
+  const rss = (article: string) => `<?xml version="1.0"?><rss version="2.0"><channel><title>Quay</title><item><title>One</title><link>${origin}${article}</link></item></channel></rss>`;
+  const site: RequestListener = (req, res) => {
+    const path = req.url ?? '/';
+    requested.push(path);
+    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>home</p>');
+    if (path === '/private/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss('/private-article'));
+    if (path === '/feed.xml') return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss('/article'));
+    if (path === '/article' || path === '/private-article') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>article</p>');
+    res.writeHead(404).end();
+  };
+  const fields = (o: string) => ({
+    name: 'Feeds and robots',
+    politeness: { enabled: true, minDelayMs: 50, maxDelayMs: 50, delayFactor: 0 },
+    coherence: { feeds: [`${o}/private/feed.xml`, `${o}/feed.xml`], minFeedPollMinutes: 1 },
+  });
+  await withSiteCrawl('tm-feed-robots-', site, fields, async ({ origin: o, dir, db, crawlId, icd }) => {
+    origin = o;
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
+    const run = engine.run();
+    for (const end = Date.now() + 30_000; requested.filter((p) => p === '/feed.xml').length < 2 && Date.now() < end; ) await sleep(20);
+    await engine.stop();
+    assert.equal(await run, 'stopped');
+  });
+  assert.ok(requested.filter((p) => p === '/feed.xml').length >= 2, `the allowed feed was polled: ${requested.join(' ')}`);
+  assert.ok(requested.includes('/article'), 'its article was crawled');
+  assert.deepEqual(requested.filter((p) => p.startsWith('/private')), [], 'nothing robots.txt disallows was requested');
+});
+
+test('a feed whose polls fail does not keep the other feeds from being polled', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  let origin = '';
+  const site: RequestListener = (req, res) => {
+    const path = req.url ?? '/';
+    requested.push(path);
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>home</p>');
+    if (path === '/feed.xml') {
+      return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Q</title><item><title>A</title><link>${origin}/article</link></item></channel></rss>`);
+    }
+    res.writeHead(404).end();
+  };
+  // One poll a period for the two feeds (M = ⌈2 / 4⌉), the first of them always 404.
+  const fields = (o: string) => ({ name: 'Feeds, one broken', coherence: { feeds: [`${o}/gone.xml`, `${o}/feed.xml`], minFeedPollMinutes: 1 } });
+  await withSiteCrawl('tm-feed-broken-', site, fields, async ({ origin: o, dir, db, crawlId, icd }) => {
+    origin = o;
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 200 });
+    const run = engine.run();
+    for (const end = Date.now() + 20_000; !requested.includes('/feed.xml') && Date.now() < end; ) await sleep(20);
+    await engine.stop();
+    assert.equal(await run, 'stopped');
+  });
+  assert.ok(requested.includes('/feed.xml'), `the working feed was polled: ${requested.join(' ')}`);
+});
