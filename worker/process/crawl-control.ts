@@ -31,8 +31,10 @@ export function desiredAfter(status: string, action: CrawlAction, exportUnderWay
 
 /**
  * A crawl may be deleted only when no worker is writing it. `created` is excluded: the API creates
- * crawls wanting `run`, so the worker may be opening its WARC folder at this moment.
+ * crawls wanting `run`, so the worker may be opening its WARC folder at this moment; so is a paused
+ * crawl asked to resume (`desired` run), which the worker may be launching in this very moment: it
+ * would run without its rows, writing a WARC folder nothing deletes again.
  */
-export function canDelete(status: string): boolean {
-  return isTerminal(status) || status === 'paused';
+export function canDelete(status: string, desired: string): boolean {
+  return isTerminal(status) || (status === 'paused' && desired !== 'run');
 }

@@ -129,4 +129,9 @@ test('resume is refused with a 409 saying why while an export of the crawl is pe
   db.prepare("UPDATE Export SET status = 'done' WHERE id = ?").run(exportId);
   assert.equal((await resume()).status, 200);
   assert.equal(db.prepare('SELECT desired FROM Crawl WHERE id = ?').pluck().get(crawlId), 'run');
+  // Still 'paused', but asked to resume: the worker may be launching it, so it is not deleted now.
+  const resuming = await remove(request('DELETE', { as: 'manager' }), params({ id: String(crawlId) }));
+  assert.equal(resuming.status, 409);
+  assert.equal(((await resuming.json()) as { error: string }).error, 'The crawl is being resumed: pause or stop it first');
+  assert.equal(db.prepare('SELECT COUNT(*) FROM Crawl WHERE id = ?').pluck().get(crawlId), 1);
 });

@@ -27,10 +27,11 @@ test('a finished, stopped or failed crawl refuses every action with a reason', (
 });
 
 test('only a crawl no worker is writing may be deleted', () => {
-  assert.equal(canDelete('running'), false);
-  assert.equal(canDelete('pausing'), false);
-  assert.equal(canDelete('stopping'), false);
-  assert.equal(canDelete('created'), false, 'the worker is about to start it');
-  assert.equal(canDelete('paused'), true);
-  assert.equal(canDelete('finished'), true);
+  assert.equal(canDelete('running', 'pause'), false);
+  assert.equal(canDelete('pausing', 'pause'), false);
+  assert.equal(canDelete('stopping', 'pause'), false);
+  assert.equal(canDelete('created', 'pause'), false, 'the worker is about to start it');
+  assert.equal(canDelete('paused', 'pause'), true);
+  assert.equal(canDelete('paused', 'run'), false, 'a resume was asked for: the worker may be launching it now');
+  assert.equal(canDelete('finished', 'pause'), true);
 });

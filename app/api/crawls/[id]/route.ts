@@ -19,7 +19,10 @@ export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCra
  */
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
   const crawl = await getCrawl(prisma, idParam(params.id));
-  if (!canDelete(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: pause or stop it first`);
+  if (!canDelete(crawl.status, crawl.desired)) {
+    const state = crawl.status === 'paused' ? 'being resumed' : crawl.status;
+    throw new HttpError(409, `The crawl is ${state}: pause or stop it first`);
+  }
   const exporting = exportUnderWay(db, crawl.id);
   if (exporting !== null) throw new HttpError(409, `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed`);
   const exports = await prisma.export.findMany({ where: { crawlId: crawl.id }, select: { id: true } });
