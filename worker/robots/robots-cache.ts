@@ -27,22 +27,32 @@ export interface RobotsCacheOptions {
   backoff?: BackoffConfig;
   /** RFC 9309 §2.5: at least 500 KiB must be parsed; more is ignored. */
   maxBytes?: number;
+  /**
+   * How long an answer is kept before robots.txt is fetched again (RFC 9309 §2.4: not over 24 hours,
+   * the default): crawls with feeds or recrawls run for days and weeks.
+   */
+  maxAgeMs?: number;
   now?: () => number;
   random?: () => number;
 }
 
+/** Known answers are fetched again from `until` on. */
 type OriginState =
-  | { kind: 'rules'; rules: RobotsRules }
-  | { kind: 'allow-all' }
+  | { kind: 'rules'; rules: RobotsRules; until: number }
+  | { kind: 'allow-all'; until: number }
   | { kind: 'retry'; retryAt: number; failures: number }
-  | { kind: 'disallow-all' };
+  | { kind: 'disallow-all'; until: number };
+
+const DAY_MS = 86_400_000;
+/** A refresh that fails keeps the rules it would have replaced (RFC 9309 §2.4) and is tried again after this. */
+const REFRESH_RETRY_MS = 3_600_000;
 
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects; past that, robots.txt is unavailable. */
 const MAX_REDIRECTS = 5;
 
 /**
- * robots.txt per origin for one crawl: fetched once (redirects followed up to 5 hops, each hop
- * going through `fetchRobots` so it is archived), then answered from memory. 4xx: allow all;
+ * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
+ * hop going through `fetchRobots` so it is archived), answered from memory in between. 4xx: allow all;
  * 5xx/timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
  * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable').
  */
@@ -66,7 +76,7 @@ export class RobotsCache {
       return { allowed: true }; // the fetch stage reports the invalid URL
     }
     let state = this.states.get(origin);
-    if (!state || (state.kind === 'retry' && this.now() >= state.retryAt)) {
+    if (!state || this.now() >= (state.kind === 'retry' ? state.retryAt : state.until)) {
       await this.load(origin);
       state = this.states.get(origin)!;
     }
@@ -111,7 +121,7 @@ export class RobotsCache {
         target = response.location;
         continue;
       }
-      if (response.kind === 'allow-all') return void this.states.set(origin, { kind: 'allow-all' });
+      if (response.kind === 'allow-all') return void this.states.set(origin, { kind: 'allow-all', until: this.fresh() });
       if (response.kind === 'unreachable') return this.failed(origin);
       let text: string;
       try {
@@ -120,17 +130,24 @@ export class RobotsCache {
         return this.failed(origin); // the spooled body could not be read: as if unreachable
       }
       const rules = parseRobotsRules(robotsUrl, text, this.o.userAgent);
-      this.states.set(origin, { kind: 'rules', rules });
+      this.states.set(origin, { kind: 'rules', rules, until: this.fresh() });
       if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
       return;
     }
-    this.states.set(origin, { kind: 'allow-all' }); // too many redirects: "unavailable"
+    this.states.set(origin, { kind: 'allow-all', until: this.fresh() }); // too many redirects: "unavailable"
+  }
+
+  /** When an answer fetched now is to be fetched again. */
+  private fresh(): number {
+    return this.now() + (this.o.maxAgeMs ?? DAY_MS);
   }
 
   private failed(origin: string): void {
     const prior = this.states.get(origin);
+    // A refresh of rules that could be read before: they stay, and robots.txt is tried again later.
+    if (prior?.kind === 'rules' || prior?.kind === 'allow-all') return void this.states.set(origin, { ...prior, until: this.now() + REFRESH_RETRY_MS });
     const failures = (prior?.kind === 'retry' ? prior.failures : 0) + 1;
-    if (failures >= (this.o.maxAttempts ?? 3)) return void this.states.set(origin, { kind: 'disallow-all' });
+    if (failures >= (this.o.maxAttempts ?? 3)) return void this.states.set(origin, { kind: 'disallow-all', until: this.fresh() });
     const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
     this.states.set(origin, { kind: 'retry', retryAt: this.now() + wait, failures });
   }

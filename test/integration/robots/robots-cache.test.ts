@@ -155,4 +155,37 @@ describe('robots cache against real servers', () => {
     assert.deepEqual(await off.check(`${failing.url}/x`), { allowed: true, reason: 'robots-off' });
     assert.equal(fetched.length, 2, 'robots.txt of the two spellings; none for the override or with robots off');
   });
+  test('a day later robots.txt is fetched again and its new rules apply; a refresh that fails keeps the rules read before', async () => {
+    let body = 'User-agent: *\nDisallow: /old/\n';
+    let down = false;
+    const changing = await startFixtureServer({
+      '/robots.txt': (_q, res) => (down ? res.writeHead(503).end('busy') : res.writeHead(200, { 'content-type': 'text/plain' }).end(body)),
+    });
+    try {
+      fetched = [];
+      clock = 0;
+      const robots = cache();
+      assert.equal((await robots.check(`${changing.url}/new/page`)).allowed, true);
+      body = 'User-agent: *\nDisallow: /new/\n';
+      clock = 23 * 3_600_000;
+      assert.equal((await robots.check(`${changing.url}/new/page`)).allowed, true, 'within the day, the answer read before');
+      assert.equal(fetched.length, 1);
+      clock = 24 * 3_600_000;
+      assert.equal((await robots.check(`${changing.url}/new/page`)).allowed, false, 'a day on, robots.txt read again (RFC 9309 §2.4)');
+      assert.equal(fetched.length, 2);
+      down = true;
+      clock = 48 * 3_600_000;
+      const during = await robots.check(`${changing.url}/new/page`);
+      assert.deepEqual([during.allowed, during.reason, during.retryAt], [false, 'robots-disallowed', undefined], 'the rules read before still apply; the pages do not wait');
+      assert.equal((await robots.check(`${changing.url}/old/page`)).allowed, true);
+      assert.equal(fetched.length, 3, 'one failed refresh, not one per check');
+      down = false;
+      body = 'User-agent: *\nDisallow:\n';
+      clock += 3_600_000;
+      assert.equal((await robots.check(`${changing.url}/new/page`)).allowed, true, 'tried again an hour later');
+      assert.equal(fetched.length, 4);
+    } finally {
+      await changing.close();
+    }
+  });
 });
