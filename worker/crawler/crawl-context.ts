@@ -37,6 +37,8 @@ export interface CrawlContextOptions {
   interrupt?: AbortSignal;
   /** A pause or stop was asked for: waits for a host's turn end (default: never). */
   halted?(): boolean;
+  /** How long robots.txt answers are kept (RobotsCacheOptions.maxAgeMs: a day; tests shorten it). */
+  robotsMaxAgeMs?: number;
 }
 
 /**
@@ -119,6 +121,7 @@ export class CrawlContext {
         return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
       onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
+      maxAgeMs: o.robotsMaxAgeMs,
     });
     let queueSitemaps: (urls: string[]) => void = () => undefined;
     const store = new CaptureStore(o.db, o.crawlId);

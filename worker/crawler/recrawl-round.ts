@@ -162,7 +162,8 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
 /** Refetches one page: archived, compared with its last payload, new links queued. */
 async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
-  const outcome = await politeFetch(ctx, p.url, { conditional, halted });
+  // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
+  const outcome = await politeFetch(ctx, p.url, { conditional, halted, robots: true });
   if (!outcome) return null;
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
