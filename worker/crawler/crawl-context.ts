@@ -7,7 +7,7 @@ import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
-import { RobotsCache } from '../robots';
+import { RobotsCache, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, ReferenceCache, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
@@ -55,8 +55,8 @@ export class CrawlContext {
   readonly traps: TrapDetector;
   /** What root-relative links resolved to on earlier pages (most pages repeat a site's menus and assets). */
   readonly references: ReferenceCache;
-  /** robots.txt fetches not yet paid for with a politeness delay (the robots stage drains it). */
-  robotsFetched: { host: string; timing: KeyTiming }[] = [];
+  /** robots.txt fetches not yet paid for with a politeness delay (askRobots drains it). */
+  private robotsFetched: { host: string; timing: KeyTiming }[] = [];
   /** Visit fingerprints and revisit outcomes (visit–revisit captures). */
   readonly coherence: CoherenceStore;
 
@@ -181,6 +181,19 @@ export class CrawlContext {
   /** Resolves a URL's host (cached) so its politeness key is the IP address. */
   resolveHost(url: string): Promise<{ ip: string } | { error: string }> {
     return resolveHost(new URL(url).hostname);
+  }
+
+  /**
+   * Asks robots.txt about `url` of `host` (the cache fetches it when this run has not, or not
+   * today) and records the host's Crawl-delay. `fetched`: the timing of the host's robots.txt
+   * request made meanwhile, if one was — a request to the host, which the next one waits its delay after.
+   */
+  async askRobots(url: string, host: string): Promise<{ verdict: RobotsVerdict; fetched: KeyTiming | null }> {
+    const verdict = await this.robots.check(url);
+    if (verdict.crawlDelayMs !== undefined) this.frontier.setRobotsDelay(host, verdict.crawlDelayMs);
+    const mine = this.robotsFetched.filter((f) => f.host === host);
+    if (mine.length) this.robotsFetched = this.robotsFetched.filter((f) => f.host !== host);
+    return { verdict, fetched: mine.at(-1)?.timing ?? null };
   }
 
   /**

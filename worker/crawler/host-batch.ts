@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frontier, Lease } from '../frontier';
+import { waitUntil } from './wait-until';
 
 /** What fetching one host's batch needs from the engine. */
 export interface HostBatchDeps {
@@ -41,12 +41,7 @@ export async function runHostBatch(leases: readonly Lease[], deps: HostBatchDeps
   try {
     for (; i < leases.length; i++) {
       const lease = leases[i]!;
-      if (i > 0 && deps.polite) {
-        for (let wait = deps.readyAt(lease) - Date.now(); wait > 0 && !deps.halted(); wait = deps.readyAt(lease) - Date.now()) {
-          // Short naps, so a pause does not wait out a long crawl-delay.
-          await sleep(Math.min(wait, 250));
-        }
-      }
+      if (i > 0 && deps.polite) await waitUntil(() => deps.readyAt(lease), deps.halted);
       if (deps.halted()) break;
       if (await deps.process(lease)) {
         i += 1;

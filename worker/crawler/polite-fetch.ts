@@ -3,14 +3,13 @@ import type { FetchOutcome } from '../fetch';
 import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
+import { waitUntil } from './wait-until';
 
 /**
  * How often a request waiting for a busy key looks again (it is not told when the key is freed):
  * well within a delay, so it takes the key before the leases waiting out that delay can.
  */
 const BUSY_POLL_MS = 50;
-/** Longest nap while waiting for the delay, so a pause or stop does not wait out a long crawl-delay. */
-const MAX_NAP_MS = 250;
 
 export interface PoliteFetchOptions {
   conditional?: { etag?: string; lastModified?: string };
@@ -38,8 +37,7 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
   if ('error' in resolved) return null;
   const request = { ip: resolved.ip, conditional: o.conditional };
   if (!ctx.icd.politeness.enabled) {
-    const allowed = await robotsAllow(ctx, url, o);
-    takeRobotsFetch(ctx, hostKeyOf(url));
+    const allowed = !o.robots || (await ctx.askRobots(url, hostKeyOf(url))).verdict.allowed;
     return allowed ? ctx.fetcher.fetch(url, request) : null;
   }
   const host = hostKeyOf(url);
@@ -60,25 +58,18 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
   let fetching = false;
   try {
     // Then the delay after the key's last request, holding the key (the leases of every crawl wait).
-    for (let wait = frontier.hostReadyAt(crawlId, host) - Date.now(); wait > 0; wait = frontier.hostReadyAt(crawlId, host) - Date.now()) {
-      if (o.halted()) return interrupted;
-      await sleep(Math.min(wait, MAX_NAP_MS));
-    }
-    const allowed = await robotsAllow(ctx, url, o);
-    // robots.txt fetched just now was a request to the host: the key's clock and the delay count it.
-    const robotsTiming = takeRobotsFetch(ctx, host);
-    if (!allowed) {
-      timing = robotsTiming;
-      return null;
-    }
-    if (robotsTiming) {
-      const readyAt = nextAllowedAt(robotsTiming, ctx.icd.politeness, frontier.robotsDelayMs(host));
-      for (let wait = readyAt - Date.now(); wait > 0; wait = readyAt - Date.now()) {
-        if (o.halted()) {
-          timing = robotsTiming;
-          return interrupted;
-        }
-        await sleep(Math.min(wait, MAX_NAP_MS));
+    if (!(await waitUntil(() => frontier.hostReadyAt(crawlId, host), o.halted))) return interrupted;
+    if (o.robots) {
+      // robots.txt fetched just now was a request to the host: the key's clock and the delay count it.
+      const { verdict, fetched } = await ctx.askRobots(url, host);
+      if (!verdict.allowed) {
+        timing = fetched;
+        return null;
+      }
+      const readyAt = fetched && nextAllowedAt(fetched, ctx.icd.politeness, frontier.robotsDelayMs(host));
+      if (readyAt && !(await waitUntil(() => readyAt, o.halted))) {
+        timing = fetched;
+        return interrupted;
       }
     }
     fetching = true;
@@ -90,20 +81,4 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
     // Halted before the request: the clock stays; a fetch that threw counts as a request ended now.
     frontier.releaseKey(holder, timing ?? (fetching ? { lastStartAt: Date.now(), lastDurationMs: 0 } : null));
   }
-}
-
-/** Whether robots.txt lets the crawl fetch `url` now (always, unless `o.robots`). */
-async function robotsAllow(ctx: CrawlContext, url: string, o: PoliteFetchOptions): Promise<boolean> {
-  if (!o.robots) return true;
-  const verdict = await ctx.robots.check(url);
-  if (verdict.crawlDelayMs !== undefined) ctx.frontier.setRobotsDelay(hostKeyOf(url), verdict.crawlDelayMs);
-  return verdict.allowed;
-}
-
-/** The timing of the host's robots.txt request made for this fetch, if one was (taken off the list the robots stage reads). */
-function takeRobotsFetch(ctx: CrawlContext, host: string): KeyTiming | null {
-  const mine = ctx.robotsFetched.filter((f) => f.host === host);
-  if (!mine.length) return null;
-  ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== host);
-  return mine[mine.length - 1]!.timing;
 }

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { nextAllowedAt } from '../../politeness';
-import { PROCEED, type Stage } from '../stage';
+import { PROCEED, type Stage, type StageResult } from '../stage';
+import { waitUntil } from '../wait-until';
 
 /**
  * Preconditions: robots.txt allows the URL. The robots cache fetches robots.txt once per host
@@ -9,34 +9,22 @@ import { PROCEED, type Stage } from '../stage';
 export const robotsStage: Stage = {
   name: 'robots',
   async process(item, ctx) {
-    const verdict = await ctx.robots.check(item.url);
-    if (verdict.crawlDelayMs !== undefined) ctx.frontier.setRobotsDelay(item.host, verdict.crawlDelayMs);
-    // Fetching robots.txt was a request to this host: the page waits its politeness delay too.
-    const fetched = ctx.robotsFetched.filter((f) => f.host === item.host);
-    if (fetched.length) {
-      ctx.robotsFetched = ctx.robotsFetched.filter((f) => f.host !== item.host);
-      if (ctx.icd.politeness.enabled) {
-        // The delay runs from the end of that request: archiving robots.txt meanwhile counts.
-        const { timing } = fetched[fetched.length - 1]!;
-        const readyAt = nextAllowedAt(timing, ctx.icd.politeness, verdict.crawlDelayMs);
-        // Short naps: a pause or stop does not wait out a long Crawl-delay (up to maxDelayMs, an hour).
-        for (let wait = readyAt - Date.now(); wait > 0 && !ctx.halted(); wait = readyAt - Date.now()) await sleep(Math.min(wait, 250));
-        if (readyAt > Date.now()) {
-          // Halted: the URL goes back to the queue, and the host's clock keeps robots.txt's request.
-          if (item.lease) ctx.frontier.fetched(item.lease, { startedAt: timing.lastStartAt, durationMs: timing.lastDurationMs });
-          item.released = true;
-          return { kind: 'skip', reason: 'interrupted' };
-        }
-      }
-    }
-    if (verdict.retryAt !== undefined && ctx.halted()) {
-      // A pause or stop cut robots.txt's fetch off, which says nothing of the site: the URL goes back
-      // to the queue instead of waiting out a retry time (15–30 s) after the resume.
-      const last = fetched[fetched.length - 1];
-      if (last && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: last.timing.lastStartAt, durationMs: last.timing.lastDurationMs });
+    const { verdict, fetched } = await ctx.askRobots(item.url, item.host);
+    // Halted: the URL goes back to the queue, and the host's clock keeps robots.txt's request.
+    const release = (): StageResult => {
+      if (fetched && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: fetched.lastStartAt, durationMs: fetched.lastDurationMs });
       item.released = true;
       return { kind: 'skip', reason: 'interrupted' };
+    };
+    // Fetching robots.txt was a request to this host: the page waits its politeness delay too,
+    // from the end of that request (archiving robots.txt meanwhile counts).
+    if (fetched && ctx.icd.politeness.enabled) {
+      const readyAt = nextAllowedAt(fetched, ctx.icd.politeness, verdict.crawlDelayMs);
+      if (!(await waitUntil(() => readyAt, ctx.halted))) return release();
     }
+    // A pause or stop cut robots.txt's fetch off, which says nothing of the site: the URL goes back
+    // to the queue instead of waiting out a retry time (15–30 s) after the resume.
+    if (verdict.retryAt !== undefined && ctx.halted()) return release();
     if (verdict.retryAt !== undefined) {
       item.retryAt = verdict.retryAt;
       item.failure = { reason: 'robots-unavailable', message: 'robots.txt could not be fetched yet; retrying later' };
