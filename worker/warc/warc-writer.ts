@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import type { HttpExchange } from '../capture';
 import { finalizeIndex } from './cdxj-index';
 import { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
-import { CompressionThreadsFailure, GZIP_POOL_CLOSED, GzipPool } from './gzip-pool';
+import { GZIP_POOL_CLOSED, GzipPool } from './gzip-pool';
 import { isStorageFailure } from '../store/storage-failure';
 import { MemberSink, type IndexEntryFor, type Placed, type ReadyRecord } from './member-sink';
 import { highestSerial, recoverOpenFiles, warcFilename, type RecoveryReport } from './recover-open-files';
@@ -269,16 +269,20 @@ export class WarcWriter {
       const m = { ...main, recordId: newId() };
       specs.push({ fields: metadataFields(m, ex.url, main.recordId, CT_WARC_FIELDS, block.length), head: block, blockLength: block.length });
     }
-    const done = this.enqueue(specs, true, referredWritten).then((p) => location(p[0], main, type));
+    const done = this.enqueue(specs, { capture: true, after: referredWritten }).then((p) => location(p[0], main, type));
     const ref: DedupRef = { uri: ex.url, date: main.date, recordId: main.recordId, payloadDigest: ex.payloadDigest };
     return { ref, done };
   }
 
   /**
-   * Starts hashing/compressing each record and queues the group's write. A `capture`'s file keeps
-   * its `.open` name until acknowledge() was called for it.
+   * Starts hashing/compressing each record (unless `made` already) and queues the group's write. A
+   * `capture`'s file keeps its `.open` name until acknowledge() was called for it; one written
+   * `after` another capture (a revisit of it) fails if that one does.
    */
-  private enqueue(specs: RecordSpec[], capture = false, after?: Promise<unknown>, made?: ReadyRecord[]): Promise<Array<Placed & { filename: string }>> {
+  private enqueue(
+    specs: RecordSpec[],
+    { capture = false, after, made }: { capture?: boolean; after?: Promise<unknown>; made?: ReadyRecord[] } = {},
+  ): Promise<Array<Placed & { filename: string }>> {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
     if (capture) this.sink.renames.written(cur.filename);
@@ -379,10 +383,10 @@ export class WarcWriter {
     // Made here rather than on a compression thread (one small record a file): a thread stopping
     // with it in hand would fail it alone, and the file would begin with a capture instead.
     const digest = sha1Digest(block);
-    const record = Buffer.concat([Buffer.from(`${serializeFields(fields)}WARC-Block-Digest: ${digest}\r\n\r\n`), block, RECORD_END]);
+    const record = Buffer.concat([headWithDigest(serializeFields(fields), digest), block, RECORD_END]);
     const member: ReadyRecord = { kind: 'member', member: gzipSync(record, { level: this.o.gzipLevel }) };
     // A failed write is seen through `failure` and in the next group's write.
-    void this.enqueue([{ fields, head: block, blockLength: block.length }], false, undefined, [member]).catch(() => undefined);
+    void this.enqueue([{ fields, head: block, blockLength: block.length }], { made: [member] }).catch(() => undefined);
   }
 
   /**
@@ -402,7 +406,7 @@ export class WarcWriter {
       if (!path) return null;
       return digestSpooled(spec.head, path).then((digest): ReadyRecord => ({
         kind: 'stream',
-        write: (fh) => writeSpooledMember(fh, Buffer.from(`${heads[i]}WARC-Block-Digest: ${digest}\r\n\r\n`), spec.head, path, level),
+        write: (fh) => writeSpooledMember(fh, headWithDigest(heads[i]!, digest), spec.head, path, level),
       }));
     });
     const [members, spooled] = await Promise.all([compressed, Promise.all(streamed)]);
@@ -427,9 +431,17 @@ function asWriterFailure(err: unknown): Error {
   return new WarcWriterFailure(`the WARC writer stopped: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
 }
 
-/** Failures of the pool or of the disk: every capture after them would fail the same way. */
+/**
+ * Failures of the pool or of the disk (a CompressionThreadsFailure is a storage failure too: it
+ * pauses the crawl): every capture after them would fail the same way.
+ */
 function stopsTheWriter(err: unknown): boolean {
-  return err instanceof CompressionThreadsFailure || isStorageFailure(err) || (err instanceof Error && err.message === GZIP_POOL_CLOSED);
+  return isStorageFailure(err) || (err instanceof Error && err.message === GZIP_POOL_CLOSED);
+}
+
+/** A record's serialised header with its block digest and the blank line that ends it. */
+function headWithDigest(head: string, digest: string): Buffer {
+  return Buffer.from(`${head}WARC-Block-Digest: ${digest}\r\n\r\n`);
 }
 
 function bodySize(ex: HttpExchange): number {
