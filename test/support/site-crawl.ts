@@ -18,10 +18,26 @@ export interface SiteCrawl {
 }
 
 /**
- * Serves `site` on 127.0.0.1 and stores a crawl of it (seed: its `/`; politeness and the AAH off
- * unless `fields` say otherwise; a function of the site's origin when they name its URLs) in a fresh
- * migrated database in a temporary folder; runs `fn`, then closes the database and the server and
- * removes the folder, whatever happens.
+ * Stores a crawl of the ICD `fields` (politeness and the AAH off unless they say otherwise) in a
+ * fresh migrated database in a temporary folder; runs `fn`, then closes the database and removes
+ * the folder, whatever happens.
+ */
+export async function withCrawl(prefix: string, fields: Record<string, unknown>, fn: (c: Omit<SiteCrawl, 'origin'>) => Promise<void>): Promise<void> {
+  await withTempDir(prefix, async (dir) => {
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      applyMigrations(db, resolve('prisma/migrations'));
+      const icd = icdSchema.parse({ politeness: { enabled: false }, aah: { enabled: false }, ...fields });
+      await fn({ dir, db, icd, crawlId: insertCrawl(db, icd) });
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/**
+ * Serves `site` on 127.0.0.1 and stores a crawl of it (seed: its `/`; see withCrawl; `fields` may
+ * be a function of the site's origin when they name its URLs); runs `fn`, then closes the server too.
  */
 export async function withSiteCrawl(
   prefix: string,
@@ -33,17 +49,8 @@ export async function withSiteCrawl(
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    await withTempDir(prefix, async (dir) => {
-      const db = openSqlite(join(dir, 'state.db'));
-      try {
-        applyMigrations(db, resolve('prisma/migrations'));
-        const own = typeof fields === 'function' ? fields(origin) : fields;
-        const icd = icdSchema.parse({ seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, ...own });
-        await fn({ origin, dir, db, icd, crawlId: insertCrawl(db, icd) });
-      } finally {
-        db.close();
-      }
-    });
+    const own = typeof fields === 'function' ? fields(origin) : fields;
+    await withCrawl(prefix, { seeds: [`${origin}/`], ...own }, (c) => fn({ ...c, origin }));
   } finally {
     server.closeAllConnections();
     server.close();

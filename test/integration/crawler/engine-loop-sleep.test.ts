@@ -7,14 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { SqliteFrontier } from '../../../worker/frontier';
-import { icdSchema } from '../../../worker/icd/schema';
-import { openSqlite } from '../../../worker/store/sqlite';
-import { applyMigrations } from '../../../worker/store/migrator';
-import { insertCrawl } from '../../support/crawl-rows';
-import { withTempDir } from '../../support/temp-dir';
+import { withCrawl } from '../../support/site-crawl';
 
 /** Pages / → /1 → … → /4, each answered after 300 ms; no robots.txt. */
 async function slowSite(address: string) {
@@ -41,20 +37,13 @@ test('with its one slot taken and the other host ready, the loop waits for the p
   // The loop reads the crawl's counts once per pass.
   const passes = t.mock.method(SqliteFrontier.prototype, 'stateCounts');
   try {
-    await withTempDir('tm-engine-loop-', async (dir) => {
-      const db = openSqlite(join(dir, 'state.db'));
-      try {
-        applyMigrations(db, resolve('prisma/migrations'));
-        const icd = icdSchema.parse({
-          name: 'Two slow hosts', seeds: sites.map((s) => `${s.origin}/`), aah: { enabled: false },
-          politeness: { minDelayMs: 50, maxDelayMs: 50, delayFactor: 0, concurrency: 1 },
-        });
-        const crawlId = insertCrawl(db, icd);
-        const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
-        assert.equal(await engine.run(), 'finished');
-      } finally {
-        db.close();
-      }
+    const fields = {
+      name: 'Two slow hosts', seeds: sites.map((s) => `${s.origin}/`), aah: { enabled: false },
+      politeness: { minDelayMs: 50, maxDelayMs: 50, delayFactor: 0, concurrency: 1 },
+    };
+    await withCrawl('tm-engine-loop-', fields, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      assert.equal(await engine.run(), 'finished');
     });
     const requests = sites[0]!.requests + sites[1]!.requests;
     assert.equal(requests, 12, 'robots.txt and 5 pages of each host');

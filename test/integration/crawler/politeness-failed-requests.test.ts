@@ -8,13 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { icdSchema } from '../../../worker/icd/schema';
-import { openSqlite } from '../../../worker/store/sqlite';
-import { applyMigrations } from '../../../worker/store/migrator';
-import { insertCrawl } from '../../support/crawl-rows';
-import { withTempDir } from '../../support/temp-dir';
+import { withCrawl } from '../../support/site-crawl';
 
 type Route = (n: number) => { status: number; body?: string } | 'reset';
 
@@ -42,21 +38,14 @@ async function startSite(routes: Record<string, Route>) {
 
 /** Crawls `seeds` (paths) of the site to the end with the delay `delayMs`; returns the gaps under it. */
 async function crawlAndCheck(site: Awaited<ReturnType<typeof startSite>>, seeds: string[], delayMs: number, maxRetries: number) {
-  await withTempDir('tm-polite-failed-', async (dir) => {
-    const db = openSqlite(join(dir, 'state.db'));
-    try {
-      applyMigrations(db, resolve('prisma/migrations'));
-      const icd = icdSchema.parse({
-        name: 'Failing', seeds: seeds.map((p) => `${site.origin}${p}`), aah: { enabled: false },
-        politeness: { minDelayMs: delayMs, maxDelayMs: delayMs, delayFactor: 0, concurrency: 4 },
-        limits: { maxRetries },
-      });
-      const crawlId = insertCrawl(db, icd);
-      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
-      assert.equal(await engine.run(), 'finished');
-    } finally {
-      db.close();
-    }
+  const fields = {
+    name: 'Failing', seeds: seeds.map((p) => `${site.origin}${p}`), aah: { enabled: false },
+    politeness: { minDelayMs: delayMs, maxDelayMs: delayMs, delayFactor: 0, concurrency: 4 },
+    limits: { maxRetries },
+  };
+  await withCrawl('tm-polite-failed-', fields, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    assert.equal(await engine.run(), 'finished');
   });
   const problems: string[] = [];
   for (let i = 1; i < site.log.length; i++) {
@@ -95,30 +84,23 @@ test('the fetcher\'s retries of robots.txt and of a page answering 503 wait the 
 test('a pause does not wait out the robots.txt Crawl-delay a page waits after robots.txt; the page goes back to the queue', { timeout: 60_000 }, async () => {
   const site = await startSite({ '/robots.txt': () => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 20\n' }), '/': () => ({ status: 200, body: '<p>home</p>' }) });
   try {
-    await withTempDir('tm-polite-pause-', async (dir) => {
-      const db = openSqlite(join(dir, 'state.db'));
-      try {
-        applyMigrations(db, resolve('prisma/migrations'));
-        const icd = icdSchema.parse({
-          name: 'Slow robots', seeds: [`${site.origin}/`], aah: { enabled: false },
-          politeness: { minDelayMs: 100, maxDelayMs: 30_000, delayFactor: 0, concurrency: 4 },
-        });
-        const crawlId = insertCrawl(db, icd);
-        const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), haltGraceMs: 500 });
-        const outcome = engine.run();
-        for (const end = Date.now() + 10_000; site.log[0]?.end === undefined && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-        await new Promise((r) => setTimeout(r, 200)); // the page now waits the 20 s after robots.txt
-        const asked = Date.now();
-        await engine.pause();
-        const took = Date.now() - asked;
-        assert.equal(await outcome, 'paused');
-        assert.ok(took < 2_000, `the pause took ${took} ms`);
-        assert.deepEqual(site.log.map((r) => r.path), ['/robots.txt'], 'the page was not fetched');
-        const state = db.prepare("SELECT state FROM frontier_url WHERE crawl_id = ? AND url = ?").pluck().get(crawlId, `${site.origin}/`);
-        assert.equal(state, 0, 'the page is queued again');
-      } finally {
-        db.close();
-      }
+    const fields = {
+      name: 'Slow robots', seeds: [`${site.origin}/`], aah: { enabled: false },
+      politeness: { minDelayMs: 100, maxDelayMs: 30_000, delayFactor: 0, concurrency: 4 },
+    };
+    await withCrawl('tm-polite-pause-', fields, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), haltGraceMs: 500 });
+      const outcome = engine.run();
+      for (const end = Date.now() + 10_000; site.log[0]?.end === undefined && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 200)); // the page now waits the 20 s after robots.txt
+      const asked = Date.now();
+      await engine.pause();
+      const took = Date.now() - asked;
+      assert.equal(await outcome, 'paused');
+      assert.ok(took < 2_000, `the pause took ${took} ms`);
+      assert.deepEqual(site.log.map((r) => r.path), ['/robots.txt'], 'the page was not fetched');
+      const state = db.prepare("SELECT state FROM frontier_url WHERE crawl_id = ? AND url = ?").pluck().get(crawlId, `${site.origin}/`);
+      assert.equal(state, 0, 'the page is queued again');
     });
   } finally {
     await site.close();
