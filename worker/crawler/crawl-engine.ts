@@ -106,25 +106,26 @@ export class CrawlEngine {
     this.wake?.();
   }
 
+  /** Ends this run with the crawl paused for the archivist, saying why (the first reason stands). */
+  private pauseWith(reason: string): void {
+    if (this.pausedBecause === null) {
+      this.pausedBecause = reason;
+      console.error(`tidemark: ${reason}`);
+    }
+    this.requestHalt('paused');
+  }
+
   /**
    * A commit was refused for a reason other than a full disk (a constraint, a lock held too long):
    * no capture behind it may be acknowledged, so this run ends, and the crawl waits for the
    * archivist with the reason rather than being started again and again by the manager.
    */
   private pauseForRefusal(detail: string): void {
-    if (this.pausedBecause === null) {
-      this.pausedBecause = `Paused: the database refused to store a capture (${detail}). Nothing acknowledged is lost; the pages under way go back to the queue. Resume the crawl once the database takes writes again.`;
-      console.error(`tidemark: ${this.pausedBecause}`);
-    }
-    this.requestHalt('paused');
+    this.pauseWith(`Paused: the database refused to store a capture (${detail}). Nothing acknowledged is lost; the pages under way go back to the queue. Resume the crawl once the database takes writes again.`);
   }
 
   private pauseForStorage(err: unknown): void {
-    if (this.pausedBecause === null) {
-      this.pausedBecause = storageFailureMessage(err);
-      console.error(`tidemark: ${this.pausedBecause}`);
-    }
-    this.requestHalt('paused');
+    this.pauseWith(storageFailureMessage(err));
   }
 
   stats(): CrawlStats {
