@@ -30,8 +30,9 @@ export interface SqliteFrontierOptions {
   registry?: PolitenessRegistry;
   clock?: Clock;
   /**
-   * Called when hosts of this frontier that waited on a busy key may be scheduled again because
-   * it was freed, possibly by another crawl's request: the engine sleeping until nextWakeAt() looks again.
+   * Called when hosts of this frontier may be scheduled earlier than the engine planned: a key they
+   * waited on was freed, possibly by another crawl's request, or a host's own request ended while
+   * its page is still being processed. The engine sleeping until nextWakeAt() looks again.
    */
   onHostsWaiting?(): void;
 }
@@ -308,6 +309,9 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     rec.requestOver = { key: this.registry.heldKey(e), timing };
     this.endRequest(e, timing);
     this.scheduler.touch(e, now);
+    // The host's next URL is due after the delay, perhaps before its page is processed and committed
+    // (a large body, a slow commit): the engine, sleeping until an earlier plan, looks again.
+    if (e.queued > 0 && !e.holding) this.onHostsWaiting?.();
   }
 
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
