@@ -176,13 +176,22 @@ export class WarcWriter {
     this.sink.renames.acknowledged(filename);
   }
 
-  /** Drains everything, closes the last file (and any still waiting for acknowledgements), sorts the index and stops the threads. */
+  /**
+   * Drains everything, closes the last file (and any still waiting for acknowledgements), sorts the index
+   * and stops the threads. A writer that stopped on a failure is abandoned instead, and close() rejects with it.
+   */
   async close(): Promise<void> {
     await this.drainAll();
+    if (this.failure) {
+      // A stopped writer's last file may end in a torn record (a short write): renamed, no start
+      // would cut it. Left as abandon() leaves it; the next start recovers it.
+      await this.sink.abandon();
+      await this.stopThreads();
+      throw this.failure;
+    }
     await this.sink.close();
     await this.stopThreads();
     await finalizeIndex(this.o.dir);
-    if (this.failure) throw this.failure;
   }
 
   /**

@@ -241,6 +241,10 @@ test('a failed write rejects its captures and every later one; the written ones 
   assert.deepEqual(outcomes.slice(firstFailed), outcomes.slice(firstFailed).map(() => 'failed'), 'nothing is written after a failed write');
   await assert.rejects(writer.writeCapture(exchanges[0]!), /ENOSPC/);
   await assert.rejects(writer.close(), /ENOSPC/);
+  assert.ok(readdirSync(dir).some((name) => name.endsWith('.warc.gz.open')), 'the stopped writer\'s file is left for the next start');
+  const next = new WarcWriter({ ...options, dir, threads: 1 });
+  await next.open();
+  await next.close();
   const { totals, cdxLines } = await verifyDir(dir);
   assert.equal(totals.response, firstFailed, 'the file holds exactly the captures acknowledged');
   assert.equal(cdxLines, firstFailed);
@@ -389,16 +393,17 @@ test('a capture whose compression thread stops with it fails alone, with a revis
   assert.equal(cdxLines, 3);
 });
 
-test('a write cut short by a full disk (here the file-size limit) is a storage failure: the crawl pauses, and the next start keeps the whole records', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-short-'));
+/** A writer in a child process under a 1 MiB file-size limit writes captures until one is refused, then ends as `ending` says. */
+async function writeUntilTheLimit(dir: string, ending: 'abandon' | 'close') {
   const { execFileSync } = await import('node:child_process');
   // 1 MiB: the kernel writes what fits of the writev that crosses it (a short write), then refuses (EFBIG), as a disk filling up does (ENOSPC).
-  const out = execFileSync('bash', ['-c', `ulimit -f 1024; exec "${process.execPath}" --import tsx "$0" "$1"`, join(import.meta.dirname, 'size-limited-writer.ts'), dir], { encoding: 'utf8' });
-  const { written, refused, next } = JSON.parse(out) as { written: CaptureLocation[]; refused: { message: string; code: string | null; storage: boolean } | null; next: { storage: boolean } | null };
-  assert.ok(written.length >= 3 && refused, `refused after ${written.length} captures`);
-  assert.equal(refused.storage, true, `the refusal pauses the crawl (${refused.message})`);
-  assert.equal(next?.storage, true, 'so does every capture after it');
-  // Left as a crash leaves it: the next start cuts what the limit tore and keeps every capture written.
+  const out = execFileSync('bash', ['-c', `ulimit -f 1024; exec "${process.execPath}" --import tsx "$0" "$1" "$2"`, join(import.meta.dirname, 'size-limited-writer.ts'), dir, ending], { encoding: 'utf8' });
+  type Refusal = { message: string; code: string | null; storage: boolean };
+  return JSON.parse(out) as { written: CaptureLocation[]; refused: Refusal | null; next: Refusal | null; closed: Refusal | null };
+}
+
+/** Left as a crash leaves it, the next start cuts what the limit tore and keeps every capture written. */
+async function assertRecoveredWhole(dir: string, written: CaptureLocation[]) {
   const writer = new WarcWriter({ ...options, crawlId: 'limited', dir });
   const report = await writer.open();
   assert.equal(report.files.length, 1);
@@ -407,6 +412,26 @@ test('a write cut short by a full disk (here the file-size limit) is a storage f
   const { totals, cdxLines } = await verifyDir(dir);
   assert.equal(totals.response, written.length);
   assert.equal(cdxLines, written.length);
+}
+
+test('a write cut short by a full disk (here the file-size limit) is a storage failure: the crawl pauses, and the next start keeps the whole records', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-short-'));
+  const { written, refused, next } = await writeUntilTheLimit(dir, 'abandon');
+  assert.ok(written.length >= 3 && refused, `refused after ${written.length} captures`);
+  assert.equal(refused.storage, true, `the refusal pauses the crawl (${refused.message})`);
+  assert.equal(next?.storage, true, 'so does every capture after it');
+  await assertRecoveredWhole(dir, written);
+});
+
+test('closing a writer that a short write stopped leaves its torn file open for the next start, and says why', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-short-close-'));
+  const { written, refused, closed } = await writeUntilTheLimit(dir, 'close');
+  assert.ok(written.length >= 3 && refused, `refused after ${written.length} captures`);
+  assert.equal(closed?.storage, true, 'close() rejects with the failure that stopped the writer');
+  const warcs = readdirSync(dir).filter((name) => name.includes('.warc.gz'));
+  assert.equal(warcs.length, 1);
+  assert.ok(warcs[0]!.endsWith('.warc.gz.open'), `the torn file keeps its .open name (${warcs[0]}): the next start cuts it`);
+  await assertRecoveredWhole(dir, written);
 });
 
 test('a compression thread that stops as a rotation starts a file leaves every file beginning with its warcinfo', async () => {
