@@ -104,6 +104,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
         else fail(new Error('response ended without a final status'));
       },
       onResponseError(_c, error) {
+        if (endsWithItsHead(head?.status, sink, error)) return complete(null);
         fail(UnreadableResponseError.from(error) ?? error);
       },
     };
@@ -115,6 +116,15 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       fail(err as Error);
     }
   });
+}
+
+/**
+ * A 204 or 304 has no content whatever its Content-Length says (RFC 9112 §6.3), and a 304 may well
+ * announce the length of the representation it stands for (RFC 9110 §8.6). undici 7 still compares
+ * that length with the zero bytes it read and fails the response as a mismatch: the answer is whole.
+ */
+function endsWithItsHead(status: number | undefined, sink: BodySink | null, error: Error): boolean {
+  return (status === 204 || status === 304) && sink?.size === 0 && (error as { code?: unknown }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
 }
 
 /** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */

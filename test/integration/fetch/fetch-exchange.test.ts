@@ -66,6 +66,10 @@ describe('fetcher: exchanges as received', () => {
         return void socket.write(`HTTP/1.1 200 OK\r\n${cookies}Content-Length: 2\r\n\r\nok`);
       }
       if (path === '/continue') return void socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      // RFC 9110 §8.6 lets a 304 announce the length of the representation it stands for; a 204 may
+      // not, yet RFC 9112 §6.3 ends both at the empty line after the head, whatever they announce.
+      if (path === '/304-with-length') return void socket.write('HTTP/1.1 304 Not Modified\r\nETag: "v1"\r\nContent-Length: 1234\r\n\r\n');
+      if (path === '/204-with-length') return void socket.write('HTTP/1.1 204 No Content\r\nContent-Length: 10\r\n\r\n');
       if (path === '/status-999') return void socket.write('HTTP/1.1 999 Request denied\r\nContent-Length: 6\r\n\r\ndenied');
       // An echo of the request number on this connection: shows keep-alive reuse.
       const body = `request ${n}`;
@@ -151,6 +155,20 @@ describe('fetcher: exchanges as received', () => {
     const logged = server.log.at(-1)!;
     assert.equal(logged.headers['if-none-match'], '"v1"');
     assert.equal(logged.headers['if-modified-since'], 'Wed, 01 Jan 2025 00:00:00 GMT');
+  });
+
+  test('a 304 or 204 that announces a Content-Length ends with its head: an answer, not a reset', async () => {
+    for (const [path, status] of [['/304-with-length', 304], ['/204-with-length', 204]] as const) {
+      const before = raw.log.filter((r) => r.path === path).length;
+      const o = await fetcher.fetch(`${raw.url}${path}`, { conditional: { etag: '"v1"' } });
+      const ex = exchangeOf(o);
+      assert.equal(ex.status, status);
+      assert.equal(ex.truncated, null, path);
+      assert.equal(bodyBytes(o).length, 0);
+      assert.equal(ex.payloadDigest, sha1Digest(Buffer.alloc(0)));
+      assert.match(ex.responseHead.toString('latin1'), /\r\nContent-Length: \d+\r\n/, 'the head is kept as received');
+      assert.equal(raw.log.filter((r) => r.path === path).length - before, 1, path);
+    }
   });
 
   test('repeated Set-Cookie headers are kept apart', async () => {
