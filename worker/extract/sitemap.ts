@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { constants, gunzipSync } from 'node:zlib';
 import { decodeXML } from 'entities';
 import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
@@ -44,12 +44,18 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-/** Gunzips with a hard cap on output; zlib stops as soon as the cap is passed. */
+/**
+ * Gunzips with a hard cap on output; zlib stops as soon as the cap is passed. A stream cut short
+ * (a capture truncated at the body-size cap) gives what it decoded, as the fetch layer's decoding
+ * does; data that is not gzip past its header gives nothing: the sitemap is archived, not parsed.
+ */
 export function gunzipCapped(bytes: Uint8Array, limit: number, url: string): Buffer {
   try {
-    return gunzipSync(bytes, { maxOutputLength: limit });
+    return gunzipSync(bytes, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH });
   } catch (err) {
     if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new SitemapTooLargeError(url, limit);
+    // zlib's data errors (Z_DATA_ERROR and the like): the synchronous API keeps nothing of the output.
+    if (/^Z_/.test(String((err as { code?: unknown }).code))) return Buffer.alloc(0);
     throw err;
   }
 }

@@ -62,6 +62,12 @@ test('sitemaps: XML by sniffing, gzipped by URL, entries returned, bombs reporte
   assert.equal(bomb.kind, 'sitemap');
   assert.deepEqual(bomb.links, []);
   assert.equal(bomb.failure?.reason, 'decompression-bomb');
+  // A .gz sitemap cut at the body-size cap: the extract stage would have thrown, and the capture
+  // (archived after extraction) was lost with it.
+  const whole = gzipSync(Buffer.from(`<urlset>${Array.from({ length: 200 }, (_, i) => `<url><loc>http://example.org/p${i}</loc></url>`).join('')}</urlset>`));
+  const cut = extractFromResponse(base({ url: 'http://example.org/sitemap.xml.gz', headers: { 'content-type': 'application/x-gzip' }, body: whole.subarray(0, whole.length >> 1) }));
+  assert.equal(cut.kind, 'sitemap');
+  assert.equal(cut.links[0]?.url, 'http://example.org/p0');
 });
 
 test('feeds: by MIME type and by sniffing XML', () => {

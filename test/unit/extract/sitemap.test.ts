@@ -60,6 +60,21 @@ test('gzipped sitemap, and a gzip bomb stopped at the cap', () => {
   assert.throws(() => parseSitemap(Buffer.from(URLSET), { ...opts, maxDecodedBytes: 100 }), SitemapTooLargeError);
 });
 
+test('a gzipped sitemap cut short or damaged gives what decoded before the cut, and never throws', () => {
+  const xml = `<urlset>${Array.from({ length: 300 }, (_, i) => `<url><loc>http://example.org/p${i}</loc></url>`).join('')}</urlset>`;
+  const gz = gzipSync(Buffer.from(xml));
+  // As a capture cut at the body-size cap (WARC-Truncated: length) arrives.
+  const cut = parseSitemap(gz.subarray(0, gz.length >> 1), { ...opts, contentType: 'application/x-gzip' });
+  assert.ok(cut.urls.length > 10 && cut.urls.length < 300, `${cut.urls.length} URLs`);
+  assert.deepEqual(cut.urls.slice(0, 2), [{ url: 'http://example.org/p0' }, { url: 'http://example.org/p1' }]);
+  // Not deflate data at all past the gzip header.
+  const damaged = Buffer.concat([gz.subarray(0, 10), Buffer.alloc(200, 0xff)]);
+  assert.deepEqual(parseSitemap(damaged, { ...opts, contentType: 'application/x-gzip' }), { urls: [], sitemaps: [] });
+  // The cap still holds for a stream that is cut short.
+  const bomb = gzipSync(Buffer.alloc(5 * 1024 * 1024, 0x20));
+  assert.throws(() => parseSitemap(bomb.subarray(0, bomb.length - 20), { ...opts, maxDecodedBytes: 1024 * 1024 }), SitemapTooLargeError);
+});
+
 test('plain-text sitemap', () => {
   const text = 'http://example.org/one\r\n\n  http://example.org/two  \nnot a url\nftp://example.org/x\n';
   assert.deepEqual(parseSitemap(Buffer.from(text), { ...opts, contentType: 'text/plain' }).urls, [
