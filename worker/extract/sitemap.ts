@@ -94,10 +94,20 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
   let field: string | null = null;
   let value = '';
   let inCdata = false;
+  // The prefix the document gives the sitemap namespace (`<sm:urlset xmlns:sm=…>`, as Python's
+  // ElementTree and some CMS plugins write): its elements are read by their local names. Other
+  // prefixes stay apart: an `<image:loc>` inside a `<url>` is not the page's location.
+  let prefix = '';
+  const localName = (name: string) => {
+    const lower = name.toLowerCase();
+    return prefix && lower.startsWith(prefix) ? lower.slice(prefix.length) : lower;
+  };
   const parser = boundedParser(
     {
       onopentag(name) {
-        const local = name.toLowerCase();
+        const root = /^([^:]+:)(urlset|sitemapindex)$/i.exec(name);
+        if (root && !prefix) prefix = root[1].toLowerCase();
+        const local = localName(name);
         if (local === 'url') entry = {};
         else if (local === 'sitemap') {
           entry = {};
@@ -118,7 +128,7 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
         inCdata = false;
       },
       onclosetag(name) {
-        const local = name.toLowerCase();
+        const local = localName(name);
         if (field && local === field) {
           if (entry) entry[field] = value.trim();
           field = null;

@@ -48,6 +48,17 @@ test('sitemap index', () => {
   assert.deepEqual(parseSitemap(Buffer.from(xml), opts), { urls: [], sitemaps: ['http://example.org/s1.xml.gz', 'http://example.org/s2.xml'] });
 });
 
+test('a sitemap whose elements carry a namespace prefix, with extension elements of other prefixes left alone', () => {
+  const xml = `<?xml version="1.0"?>
+<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <sm:url><sm:loc>http://example.org/a</sm:loc><sm:changefreq>weekly</sm:changefreq><image:image><image:loc>http://example.org/i.png</image:loc></image:image></sm:url>
+  <sm:url><sm:loc>http://example.org/b</sm:loc></sm:url>
+</sm:urlset>`;
+  assert.deepEqual(parseSitemap(Buffer.from(xml), opts), { urls: [{ url: 'http://example.org/a', changefreq: 'weekly' }, { url: 'http://example.org/b' }], sitemaps: [] });
+  const index = `<ns0:sitemapindex xmlns:ns0="http://www.sitemaps.org/schemas/sitemap/0.9"><ns0:sitemap><ns0:loc>http://example.org/s1.xml</ns0:loc></ns0:sitemap></ns0:sitemapindex>`;
+  assert.deepEqual(parseSitemap(Buffer.from(index), opts), { urls: [], sitemaps: ['http://example.org/s1.xml'] });
+});
+
 test('gzipped sitemap, and a gzip bomb stopped at the cap', () => {
   const r = parseSitemap(gzipSync(Buffer.from(URLSET)), { ...opts, contentType: 'application/x-gzip' });
   assert.equal(r.urls.length, 5);
