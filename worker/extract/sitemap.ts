@@ -94,6 +94,8 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
   let field: string | null = null;
   let value = '';
   let inCdata = false;
+  /** The whole text is parsed; what closes now is closed by the end of the input, not by its tag. */
+  let ending = false;
   // The prefix the document gives the sitemap namespace (`<sm:urlset xmlns:sm=…>`, as Python's
   // ElementTree and some CMS plugins write): its elements are read by their local names. Other
   // prefixes stay apart: an `<image:loc>` inside a `<url>` is not the page's location.
@@ -118,7 +120,7 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
         }
       },
       ontext(data) {
-        // The text comes whole (parser.end with the whole document), so no reference is split.
+        // The text comes whole (one write of the whole document), so no reference is split.
         if (field) value += inCdata || !data.includes('&') ? data : decodeXML(data);
       },
       oncdatastart() {
@@ -130,7 +132,9 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
       onclosetag(name) {
         const local = localName(name);
         if (field && local === field) {
-          if (entry) entry[field] = value.trim();
+          // Closed only by the end of the document: a body cut at the size cap, the total timeout
+          // or a reset cuts its last value too, and `http://example.org/second-long-pa` is no URL.
+          if (entry && !ending) entry[field] = value.trim();
           field = null;
         } else if ((local === 'url' || local === 'sitemap') && entry) {
           const url = entry.loc ? canonicalize(entry.loc, base) : null;
@@ -145,7 +149,9 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
     // URLs and dates): the tokenizer runs about twice as fast when it leaves them alone.
     { xmlMode: true, decodeEntities: false },
   );
-  parser.end(xml);
+  parser.write(xml);
+  ending = true;
+  parser.end();
   return result;
 }
 

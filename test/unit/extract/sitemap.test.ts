@@ -86,6 +86,15 @@ test('a gzipped sitemap cut short or damaged gives what decoded before the cut, 
   assert.throws(() => parseSitemap(bomb.subarray(0, bomb.length - 20), { ...opts, maxDecodedBytes: 1024 * 1024 }), SitemapTooLargeError);
 });
 
+test('a sitemap cut inside a value leaves out the cut value, and keeps the entries read whole', () => {
+  const head = '<urlset><url><loc>http://example.org/first</loc></url><url><loc>http://example.org/second</loc><lastmod>2024-0';
+  assert.deepEqual(parseSitemap(Buffer.from(head), opts).urls, [{ url: 'http://example.org/first' }, { url: 'http://example.org/second' }]);
+  const cutLoc = '<urlset><url><loc>http://example.org/first</loc></url><url><loc>http://example.org/second-long-pa';
+  assert.deepEqual(parseSitemap(Buffer.from(cutLoc), opts).urls, [{ url: 'http://example.org/first' }]);
+  const cutIndex = '<sitemapindex><sitemap><loc>http://example.org/s1.xml</loc></sitemap><sitemap><loc>http://example.org/s2.x';
+  assert.deepEqual(parseSitemap(Buffer.from(cutIndex), opts).sitemaps, ['http://example.org/s1.xml']);
+});
+
 test('plain-text sitemap', () => {
   const text = 'http://example.org/one\r\n\n  http://example.org/two  \nnot a url\nftp://example.org/x\n';
   assert.deepEqual(parseSitemap(Buffer.from(text), { ...opts, contentType: 'text/plain' }).urls, [
