@@ -42,20 +42,26 @@ export function charsetParam(contentType: string | undefined | null): string | n
 const META_CHARSET = /<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([^\s"'/>;]+)/gi;
 const XML_DECL = /^<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']+)["']/;
 
-/** A charset declared in the document's first bytes, read as ASCII. */
+/**
+ * A charset declared in the document's first bytes, read as ASCII. A document that could be read
+ * as ASCII to find the declaration is not UTF-16 (HTML standard), whatever it says.
+ */
 function declaredEncoding(bytes: Uint8Array): string | null {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, PRESCAN_BYTES)).toString('latin1');
   const xml = XML_DECL.exec(head);
-  if (xml) return encodingForLabel(xml[1]);
+  if (xml) return asciiReadable(encodingForLabel(xml[1]));
   // Both `<meta charset=x>` and `<meta http-equiv content="text/html; charset=x">` have
   // "charset=" inside the tag; the first one that names a known encoding wins.
   META_CHARSET.lastIndex = 0;
   for (let m = META_CHARSET.exec(head); m; m = META_CHARSET.exec(head)) {
     const name = encodingForLabel(m[1]);
-    // A document that could be read as ASCII to find this is not UTF-16 (HTML standard).
-    if (name) return name.startsWith('utf-16') ? 'utf-8' : name;
+    if (name) return asciiReadable(name);
   }
   return null;
+}
+
+function asciiReadable(name: string | null): string | null {
+  return name?.startsWith('utf-16') ? 'utf-8' : name;
 }
 
 function looksLikeUtf8(bytes: Uint8Array): boolean {

@@ -25,6 +25,11 @@ test('charset from <meta charset>, <meta http-equiv> and the XML declaration', (
   assert.equal(sniffCharset(latin1Page(`<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">`), 'text/html'), 'windows-1251');
   assert.equal(sniffCharset(latin1Page('<meta charset=utf-16>'), null), 'utf-8', 'a meta cannot declare UTF-16');
   assert.equal(sniffCharset(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><rss/>'), 'application/xml'), 'windows-1252');
+  // Read as ASCII, the declaration is in no UTF-16 document (a real one would start with a BOM or
+  // "<\0?\0"): decoded as UTF-16, this sitemap was one line of CJK characters without a link.
+  const xml16 = Buffer.from('<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>http://example.org/a</loc></url></urlset>');
+  assert.equal(sniffCharset(xml16, 'application/xml'), 'utf-8', 'an ASCII XML declaration cannot declare UTF-16');
+  assert.match(decodeText(xml16, 'application/xml'), /<loc>http:\/\/example\.org\/a<\/loc>/);
   assert.equal(decodeText(latin1Page('<meta charset="iso-8859-1">'), 'text/html').includes('caf\u00e9'), true);
   const late = Buffer.concat([Buffer.from(' '.repeat(5000)), Buffer.from('<meta charset="koi8-r">')]);
   assert.equal(sniffCharset(late, null), 'windows-1252', 'declarations past the prescan window are not seen');
