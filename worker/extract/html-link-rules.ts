@@ -63,13 +63,26 @@ export function linkRelKind(rel: string | undefined, type: string | undefined): 
   return 'navigation';
 }
 
-/** The URL of a meta refresh's content (`5; url=/next`, `0;URL='x'`), or null. */
+/** The delay and separator of a refresh (`5; `, `0,`, `3 `), then an optional `url =`. */
+const REFRESH_PREFIX = /^[\t\n\f\r ]*[\d.]*(?:[\t\n\f\r ]*[;,]|[\t\n\f\r ]|$)[\t\n\f\r ]*(?:url[\t\n\f\r ]*=[\t\n\f\r ]*)?/i;
+
+/**
+ * The URL of a meta refresh's content (`5; url=/next`, `0;URL='x'`), or null when it names none
+ * (`5`, `0; url=`: a reload of the page itself). Read as the HTML standard's declarative refresh
+ * steps read it: a quoted URL ends at its closing quote (`'/next'; junk` is `/next`), an unquoted
+ * one runs to the end, and content that does not start with a delay (`url=/next`, `5x; url=/y`)
+ * is no refresh, in a browser or here.
+ */
 export function metaRefreshUrl(content: string): string | null {
-  const m = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(["']?)(.+?)\1\s*$/i.exec(content);
-  if (!m) return null;
-  // "5" alone is a reload of the same page, not a link.
-  if (/^[\d.]+$/.test(content.trim())) return null;
-  return m[2].trim() || null;
+  const prefix = REFRESH_PREFIX.exec(content);
+  if (!prefix) return null;
+  let url = content.slice(prefix[0].length);
+  const quote = url[0];
+  if (quote === '"' || quote === "'") {
+    const end = url.indexOf(quote, 1);
+    url = url.slice(1, end < 0 ? undefined : end);
+  }
+  return url.trim() || null;
 }
 
 /** Block elements whose text is the context of the links inside them. */

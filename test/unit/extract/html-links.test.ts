@@ -70,6 +70,19 @@ test('base href changes the resolution of the links after it; only the first cou
   assert.equal(r.baseUrl, 'http://other.example/base/');
 });
 
+test('meta refresh is read as the HTML standard reads it: an empty URL is a reload, a quoted one ends at its quote', () => {
+  const refresh = (content: string) => extractHtml(`<meta http-equiv="refresh" content="${content.replace(/"/g, '&quot;')}">`, PAGE).links.map((l) => l.url);
+  const u = (p: string) => `http://example.org${p}`;
+  for (const content of ['0; url=/next', '0;URL=/next', '0,url=/next', '5 ; url = /next', "0; url='/next'", '0; url="/next" ', "0; url='/next'; junk", '0;/next', '0.5; URL=/next'])
+    assert.deepEqual(refresh(content), [u('/next')], content);
+  // The page itself, reloaded: no new link.
+  for (const content of ['5', '5;', '0; url=', "0;url=''", '0; URL="  "', '0; url= '])
+    assert.deepEqual(refresh(content), [], content);
+  // Not a refresh at all: browsers do nothing with these either.
+  for (const content of ['url=/next', '5x; url=/next', '']) assert.deepEqual(refresh(content), [], content);
+  assert.deepEqual(refresh("0; url=/it's"), [u("/it's")], 'an unquoted URL keeps its quotes');
+});
+
 test('anchor text and paragraph context', () => {
   const html = `<div><h1>Storm surge</h1>
     <p>The barrier closed twice in   January.
