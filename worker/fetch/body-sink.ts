@@ -57,10 +57,14 @@ export class BodySink {
     return this.overflowed;
   }
 
-  /** Takes one chunk (cut at the cap). Throws when the spool file cannot be written. */
+  /**
+   * Takes one chunk (cut at the cap). Throws when the spool file cannot be written. The cap is
+   * also full when it is reached exactly and the server announced more: waiting for the next byte
+   * to learn so would wait on a server that stalls there until the total timeout.
+   */
   write(chunk: Buffer): SinkSignal {
     const room = this.o.maxBytes - this.bytes;
-    if (chunk.length > room) this.overflowed = true;
+    if (chunk.length > room || (chunk.length === room && (this.expectedBytes ?? 0) > this.o.maxBytes)) this.overflowed = true;
     if (room <= 0) return 'full';
     const part = this.overflowed ? chunk.subarray(0, room) : chunk;
     this.hash.update(part);

@@ -77,6 +77,10 @@ describe('fetcher: limits, timeouts and broken connections', () => {
         socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${closingBody.length}\r\n\r\n`);
         return void socket.end(closingBody);
       }
+      if (path === '/cap-then-stall') {
+        // Announces more than the cap, sends exactly the cap's worth, then nothing more.
+        return void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n' + 'c'.repeat(1000));
+      }
       if (path === '/reset-in-body') {
         socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n' + 'b'.repeat(300));
         return void setTimeout(() => socket.resetAndDestroy(), 20);
@@ -146,6 +150,16 @@ describe('fetcher: limits, timeouts and broken connections', () => {
     assert.equal(ex.payloadDigest, sha1Digest(onDisk));
     assert.ok(heapGrowth < 40 * MB, `the body did not pile up in the heap (grew ${heapGrowth} bytes)`);
     assert.equal((await stat(ex.body.path)).size, 2 * MB);
+  });
+
+  test('a body announced past the cap is cut as soon as the cap is reached, not when the next byte comes', async () => {
+    const fetcher = fetcherWith({ maxBodyBytes: 1000, headersTimeoutMs: 1000, totalTimeoutMs: 1500 });
+    const o = await fetcher.fetch(`${raw.url}/cap-then-stall`);
+    await fetcher.close();
+    assert.ok(o.ok, o.ok ? '' : `${o.reason}: ${o.message}`);
+    assert.equal(o.exchange.truncated, 'length');
+    assert.equal(o.exchange.body.kind === 'memory' && o.exchange.body.bytes.toString(), 'c'.repeat(1000));
+    assert.ok(o.durationMs < 1000, `${o.durationMs} ms: did not wait for the server`);
   });
 
   test('a body past the memory limit, then the server closes the connection: kept whole, spooled, digest right', async () => {

@@ -105,3 +105,16 @@ test('a body cut at the cap keeps no more memory than the cap, whatever length w
   assert.equal(body.bytes.length, 2_000);
   assert.ok(body.bytes.buffer.byteLength <= 2_500, `kept in a buffer of ${body.bytes.buffer.byteLength} bytes`);
 });
+
+test('a body that reaches the cap exactly is full when more was announced, and whole when exactly that much was', async () => {
+  const cap = { maxBytes: 1_000, memoryLimit: 1_000_000, spoolDir: '/nonexistent' };
+  const announcedMore = new BodySink(cap, 5_000);
+  assert.equal(announcedMore.write(Buffer.alloc(400, 'a')), 'continue');
+  assert.equal(announcedMore.write(Buffer.alloc(600, 'b')), 'full');
+  assert.ok(announcedMore.full);
+  for (const announced of [1_000, null]) {
+    const exact = new BodySink(cap, announced);
+    assert.equal(exact.write(Buffer.alloc(1_000, 'c')), 'continue', `announced ${announced}`);
+    assert.equal(exact.full, false);
+  }
+});
