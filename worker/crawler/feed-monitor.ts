@@ -2,7 +2,7 @@ import { decodeContentEncoding } from '../fetch';
 import { parseFeed } from '../extract';
 import { FeedScheduler } from '../feeds';
 import type { CrawlContext } from './crawl-context';
-import { politeFetch } from './polite-fetch';
+import { outcomeOf, politeFetch } from './polite-fetch';
 import type { HttpExchange } from '../capture';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
@@ -62,7 +62,7 @@ export class FeedMonitor {
   private async poll(url: string): Promise<void> {
     // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
     // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it.
-    const outcome = await politeFetch(this.ctx, url, { halted: () => this.o.halted?.() ?? false, robots: true });
+    const outcome = outcomeOf(await politeFetch(this.ctx, url, { halted: () => this.o.halted?.() ?? false, robots: true }));
     if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
     const at = Date.now();
     const items = outcome?.ok ? await this.itemsOf(url, outcome.exchange) : [];

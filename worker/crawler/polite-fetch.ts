@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchOutcome } from '../fetch';
 import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
+import type { RobotsVerdict } from '../robots';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { waitUntil } from './wait-until';
@@ -17,33 +18,50 @@ export interface PoliteFetchOptions {
   halted(): boolean;
   /**
    * Ask robots.txt first (fetching it, holding the host's key, when this run has not): a URL it
-   * disallows, or while it cannot be fetched, is not requested (null). For feed polls, URLs of the
-   * ICD that no page of the crawl led to.
+   * disallows, or while it cannot be fetched, is not requested (`robots-refused`). For feed polls,
+   * URLs of the ICD that no page of the crawl led to.
    */
   robots?: boolean;
 }
 
 /**
+ * What politeFetch did. `outcome`: the fetch's outcome (`interrupted` when a pause or stop ended
+ * the wait for the host's turn or the fetch). Nothing was requested when the host's name did not
+ * resolve (`dns-failed`) or robots.txt said no (`robots-refused`, with its verdict: disallowed,
+ * unavailable, or — `retryAt` — unreachable for now): callers that tell these apart can.
+ */
+export type PoliteFetchResult =
+  | { kind: 'outcome'; outcome: FetchOutcome }
+  | { kind: 'dns-failed'; message: string }
+  | { kind: 'robots-refused'; verdict: RobotsVerdict };
+
+/** The fetch's outcome, or null when nothing was requested: for callers to whom both mean "nothing observed". */
+export function outcomeOf(result: PoliteFetchResult): FetchOutcome | null {
+  return result.kind === 'outcome' ? result.outcome : null;
+}
+
+/**
  * A request of the crawl outside the frontier's leases — a revisit, a recrawl, a feed poll — under
- * the politeness a page gets: resolves the host (null when DNS fails), takes the host's key (its
+ * the politeness a page gets: resolves the host, takes the host's key (its
  * IP) once no request of any crawl of the worker holds it, waits out the delay after the key's last
  * request, fetches, and frees the key with the request's timing. So these requests take turns with
  * the crawl's own pages and with every other crawl of the host (the registry is the worker's),
  * instead of keeping a clock of their own — and are not starved by a crawl that always has a page
  * of the host ready.
  */
-export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetchOptions): Promise<FetchOutcome | null> {
+export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetchOptions): Promise<PoliteFetchResult> {
   const resolved = await ctx.resolveHost(url);
-  if ('error' in resolved) return null;
+  if ('error' in resolved) return { kind: 'dns-failed', message: resolved.error };
   const request = { ip: resolved.ip, conditional: o.conditional };
+  const fetched = (outcome: FetchOutcome): PoliteFetchResult => ({ kind: 'outcome', outcome });
   if (!ctx.icd.politeness.enabled) {
-    const allowed = !o.robots || (await ctx.askRobots(url, hostKeyOf(url))).verdict.allowed;
-    return allowed ? ctx.fetcher.fetch(url, request) : null;
+    const verdict = o.robots ? (await ctx.askRobots(url, hostKeyOf(url))).verdict : null;
+    return verdict && !verdict.allowed ? { kind: 'robots-refused', verdict } : fetched(await ctx.fetcher.fetch(url, request));
   }
   const host = hostKeyOf(url);
   const { frontier, crawlId } = ctx;
   const holder: KeyHolder = { host };
-  const interrupted: FetchOutcome = { ok: false, reason: 'interrupted', message: 'the crawl is pausing or stopping', durationMs: 0, retries: 0 };
+  const interrupted = fetched({ ok: false, reason: 'interrupted', message: 'the crawl is pausing or stopping', durationMs: 0, retries: 0 });
   // The key first, as soon as no request holds it: the host's IP is recorded only then, so a lease
   // of another crawl holding the key under the host's name keeps it until its own DNS stage moves it.
   for (;;) {
@@ -61,14 +79,14 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
     if (!(await waitUntil(() => frontier.hostReadyAt(crawlId, host), o.halted))) return interrupted;
     if (o.robots) {
       // robots.txt fetched just now was a request to the host: the key's clock and the delay count it.
-      const { verdict, fetched } = await ctx.askRobots(url, host);
-      if (!verdict.allowed) {
-        timing = fetched;
-        return null;
+      const robots = await ctx.askRobots(url, host);
+      if (!robots.verdict.allowed) {
+        timing = robots.fetched;
+        return { kind: 'robots-refused', verdict: robots.verdict };
       }
-      const readyAt = fetched && nextAllowedAt(fetched, ctx.icd.politeness, frontier.robotsDelayMs(host));
+      const readyAt = robots.fetched && nextAllowedAt(robots.fetched, ctx.icd.politeness, frontier.robotsDelayMs(host));
       if (readyAt && !(await waitUntil(() => readyAt, o.halted))) {
-        timing = fetched;
+        timing = robots.fetched;
         return interrupted;
       }
     }
@@ -76,7 +94,7 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
     const outcome = await ctx.fetcher.fetch(url, request);
     const ex = outcome.ok ? outcome.exchange : outcome.partial;
     timing = { lastStartAt: ex?.date.getTime() ?? Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs };
-    return outcome;
+    return fetched(outcome);
   } finally {
     // Halted before the request: the clock stays; a fetch that threw counts as a request ended now.
     frontier.releaseKey(holder, timing ?? (fetching ? { lastStartAt: Date.now(), lastDurationMs: 0 } : null));

@@ -7,7 +7,7 @@ import {
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
 import { archive } from './revisit-pass';
-import { politeFetch } from './polite-fetch';
+import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 
@@ -163,7 +163,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
 async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
-  const outcome = await politeFetch(ctx, p.url, { conditional, halted, robots: true });
+  const outcome = outcomeOf(await politeFetch(ctx, p.url, { conditional, halted, robots: true }));
   if (!outcome) return null;
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;

@@ -9,7 +9,7 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { fingerprintHtml } from './page-fingerprint';
-import { politeFetch } from './polite-fetch';
+import { outcomeOf, politeFetch } from './polite-fetch';
 import type { StoredCoherencePage } from './coherence-store';
 
 const DAY_MS = 86_400_000;
@@ -66,7 +66,7 @@ function classifiedPages(pages: StoredCoherencePage[]): ClassifiedPage[] {
 /** Fetches, archives, classifies and stores one revisit. */
 async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted: () => boolean): Promise<void> {
   const conditional = validatorsTrusted(page.visit) ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
-  const outcome = await politeFetch(ctx, page.url, { conditional, halted });
+  const outcome = outcomeOf(await politeFetch(ctx, page.url, { conditional, halted }));
   // Cut short by a pause or stop: not an observation; the page is revisited when the crawl resumes.
   if (outcome && !outcome.ok && outcome.reason === 'interrupted') return;
   let observation: RevisitObservation;
