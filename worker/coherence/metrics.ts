@@ -56,8 +56,8 @@ export interface CoherenceCertificate {
   summary: CoherenceSummary;
   /** Pages proved unchanged between visit and revisit, so unchanged at the reference time. */
   unchanged: CertifiedPage[];
-  /** Pages that could not be certified, with their status. */
-  notCertified: { url: string; status: PageStatus }[];
+  /** Pages that could not be certified, with their status and the evidence that decided it. */
+  notCertified: { url: string; status: PageStatus; evidence: string }[];
 }
 
 export interface ClassifiedPage {
@@ -88,6 +88,6 @@ export function buildCertificate(crawl: { id: number; name: string }, pages: rea
       url: p.url, payloadDigest: p.payloadDigest, textDigest: p.textDigest,
       visitedAt: new Date(p.visitedAt).toISOString(), revisitedAt: new Date(p.revisitedAt).toISOString(), evidence: p.evidence,
     })),
-    notCertified: sorted.filter((p) => p.status !== 'unchanged').map((p) => ({ url: p.url, status: p.status })),
+    notCertified: sorted.filter((p) => p.status !== 'unchanged').map((p) => ({ url: p.url, status: p.status, evidence: p.evidence })),
   };
 }

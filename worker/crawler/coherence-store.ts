@@ -15,6 +15,8 @@ export interface StoredCoherencePage {
   visit: PageFingerprint;
   revisitedAt: number | null;
   status: string | null;
+  /** Which test decided the status (ChangeEvidence). */
+  evidence: string | null;
   changeRate: number | null;
 }
 
@@ -53,8 +55,8 @@ export class CoherenceStore {
   }
 
   pages(): StoredCoherencePage[] {
-    const rows = this.db.prepare('SELECT id, url, parentUrl, depth, mime, visitedAt, visit, revisitedAt, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id').all(this.crawlId) as
-      { id: number; url: string; parentUrl: string | null; depth: number; mime: string | null; visitedAt: string; visit: string; revisitedAt: string | null; status: string | null; changeRate: number | null }[];
+    const rows = this.db.prepare('SELECT id, url, parentUrl, depth, mime, visitedAt, visit, revisitedAt, status, evidence, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id').all(this.crawlId) as
+      { id: number; url: string; parentUrl: string | null; depth: number; mime: string | null; visitedAt: string; visit: string; revisitedAt: string | null; status: string | null; evidence: string | null; changeRate: number | null }[];
     return rows.map((r) => ({
       ...r, visitedAt: Date.parse(r.visitedAt), visit: JSON.parse(r.visit) as PageFingerprint, revisitedAt: r.revisitedAt ? Date.parse(r.revisitedAt) : null,
     }));

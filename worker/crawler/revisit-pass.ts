@@ -58,7 +58,7 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
 
 function classifiedPages(pages: StoredCoherencePage[]): ClassifiedPage[] {
   return pages.filter((p) => p.status && p.revisitedAt !== null).map((p) => ({
-    url: p.url, status: p.status as PageStatus, evidence: '', payloadDigest: p.visit.payloadDigest, textDigest: p.visit.textDigest,
+    url: p.url, status: p.status as PageStatus, evidence: p.evidence ?? '', payloadDigest: p.visit.payloadDigest, textDigest: p.visit.textDigest,
     visitedAt: p.visitedAt, revisitedAt: p.revisitedAt!, rate: p.changeRate ?? 0,
   }));
 }

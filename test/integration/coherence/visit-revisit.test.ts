@@ -63,6 +63,10 @@ test('a visit–revisit crawl reports the coherence, per-page status and certifi
     assert.equal(p.payloadDigest, visit.payloadDigest);
   }
   assert.deepEqual(certificate.notCertified.map((p) => [p.url, p.status]), [...truth].filter(([, s]) => s !== 'unchanged').sort(([a], [b]) => (a < b ? -1 : 1)));
+  // Each entry says what decided it, as the page's row does.
+  const evidence = new Map(rows.map((r) => [r.url, r.evidence]));
+  for (const p of [...certificate.unchanged, ...certificate.notCertified]) assert.equal(p.evidence, evidence.get(p.url), `${p.url}: evidence`);
+  assert.equal(certificate.unchanged.find((p) => p.url.endsWith('/clock'))!.evidence, 'main-text-digest');
   db.close();
 
   // The cockpit's read side over the same database.

@@ -15,13 +15,15 @@ test('coherence: share of pages proved unchanged', () => {
   assert.equal(coherence([]), 1);
 });
 
-test('the certificate lists exactly the unchanged pages, sorted, with digests and times', () => {
+test('the certificate lists exactly the unchanged pages, sorted, with digests, times and evidence', () => {
+  const evidence = { unchanged: 'payload-digest', missing: 'gone', 'content-changed': 'content', 'links-changed': 'out-links' };
   const p = (url: string, status: ClassifiedPage['status']): ClassifiedPage => ({
-    url, status, evidence: 'payload-digest', payloadDigest: `sha1:${url.length}`, textDigest: 'td', visitedAt: 1000, revisitedAt: 5000, rate: 1,
+    url, status, evidence: evidence[status], payloadDigest: `sha1:${url.length}`, textDigest: 'td', visitedAt: 1000, revisitedAt: 5000, rate: 1,
   });
   const cert = buildCertificate({ id: 7, name: 'x' }, [p('http://x/b', 'unchanged'), p('http://x/c', 'missing'), p('http://x/a', 'unchanged'), p('http://x/d', 'content-changed')], 3000, 9000);
   assert.deepEqual(cert.unchanged.map((u) => u.url), ['http://x/a', 'http://x/b']);
-  assert.deepEqual(cert.notCertified, [{ url: 'http://x/c', status: 'missing' }, { url: 'http://x/d', status: 'content-changed' }]);
+  assert.deepEqual(cert.unchanged.map((u) => u.evidence), ['payload-digest', 'payload-digest']);
+  assert.deepEqual(cert.notCertified, [{ url: 'http://x/c', status: 'missing', evidence: 'gone' }, { url: 'http://x/d', status: 'content-changed', evidence: 'content' }]);
   assert.equal(cert.unchanged[0]!.visitedAt, '1970-01-01T00:00:01.000Z');
   assert.equal(cert.referenceTime, '1970-01-01T00:00:03.000Z');
   assert.equal(cert.summary.coherence, 0.5);
