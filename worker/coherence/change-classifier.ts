@@ -12,7 +12,11 @@ export type RevisitObservation =
   /** 304 Not Modified to a conditional GET. */
   | { kind: 'not-modified'; at: number }
   /** No usable response (network error, 4xx/5xx, redirect elsewhere). */
-  | { kind: 'failed'; at: number; status: number | null; reason: string };
+  | { kind: 'failed'; at: number; status: number | null; reason: string }
+  /** Not requested: robots.txt disallows the page now, or is unavailable (which counts as disallowing it). */
+  | { kind: 'excluded'; at: number; reason: RevisitExclusion };
+
+export type RevisitExclusion = 'robots-disallowed' | 'robots-unavailable';
 
 /** Which test decided, in the order they are tried. */
 export type ChangeEvidence =
@@ -22,7 +26,9 @@ export type ChangeEvidence =
   | 'shingles'
   | 'out-links'
   | 'content'
-  | 'gone';
+  | 'gone'
+  /** Not revisited (RevisitExclusion): nothing proves the page unchanged. */
+  | RevisitExclusion;
 
 export interface ChangeVerdict {
   status: PageStatus;
@@ -73,7 +79,8 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
 
 /**
  * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
- * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing;
+ * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing,
+ * and so is one robots.txt kept from being revisited (unobserved, it cannot be proved unchanged);
  * a changed set of out-links is a structural change (it alters the capture's link graph);
  * otherwise the main text decides — same digest or near-identical shingles are no change.
  */
@@ -83,6 +90,8 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
     status, evidence, similarity: null, linksAdded: [], linksRemoved: [], validatorsInconsistent: false, ...extra,
   });
   if (revisit.kind === 'failed') return verdict('missing', 'gone');
+  // Missing, not a fifth status: the certificate, the view and the exports know four; the evidence says why.
+  if (revisit.kind === 'excluded') return verdict('missing', revisit.reason);
   if (revisit.kind === 'not-modified') return verdict('unchanged', 'not-modified');
   const now = revisit.fingerprint;
   if (now.status >= 300 || now.status < 200) return verdict('missing', 'gone');

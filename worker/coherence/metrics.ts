@@ -4,11 +4,14 @@ const DAY_MS = 86_400_000;
 
 /**
  * Blur of a capture (SHARC, stochastic): the expected number of changes between each page's visit
- * and the reference time, λ·|t − t_ref|, averaged over the pages. 0 for a perfect snapshot.
+ * and the reference time, λ·|t − t_ref|, averaged over the pages. 0 for a perfect snapshot. Pages
+ * whose rate is unknown (null: robots.txt kept the revisit from being made) are left out, rather
+ * than counted as pages that never change.
  */
-export function blur(pages: readonly { rate: number; visitedAt: number }[], referenceAt: number): number {
-  if (pages.length === 0) return 0;
-  return pages.reduce((s, p) => s + (p.rate * Math.abs(p.visitedAt - referenceAt)) / DAY_MS, 0) / pages.length;
+export function blur(pages: readonly { rate: number | null; visitedAt: number }[], referenceAt: number): number {
+  const rated = pages.filter((p): p is { rate: number; visitedAt: number } => p.rate !== null);
+  if (rated.length === 0) return 0;
+  return rated.reduce((s, p) => s + (p.rate * Math.abs(p.visitedAt - referenceAt)) / DAY_MS, 0) / rated.length;
 }
 
 /** Coherence (deterministic): the share of pages proved unchanged between visit and revisit. */
@@ -26,7 +29,7 @@ export interface CoherenceSummary {
 }
 
 /** Counts per status, coherence and blur of a set of classified pages. */
-export function summarise(pages: readonly { status: PageStatus; rate: number; visitedAt: number }[], referenceAt: number): CoherenceSummary {
+export function summarise(pages: readonly { status: PageStatus; rate: number | null; visitedAt: number }[], referenceAt: number): CoherenceSummary {
   const byStatus: Record<PageStatus, number> = { unchanged: 0, 'content-changed': 0, 'links-changed': 0, missing: 0 };
   for (const p of pages) byStatus[p.status]++;
   return {
@@ -68,7 +71,8 @@ export interface ClassifiedPage {
   textDigest: string;
   visitedAt: number;
   revisitedAt: number;
-  rate: number;
+  /** Changes per day its revisit observed; null when none was made. */
+  rate: number | null;
 }
 
 /**

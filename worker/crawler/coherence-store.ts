@@ -46,7 +46,7 @@ export class CoherenceStore {
     this.upsertVisit.run(this.crawlId, v.url, v.parentUrl, v.depth, v.mime, sqlDate(new Date(v.fingerprint.fetchedAt)), JSON.stringify(v.fingerprint), v.text.slice(0, MAX_STORED_TEXT));
   }
 
-  recordRevisit(url: string, r: { at: number; fingerprint: PageFingerprint | null; text: string | null; verdict: ChangeVerdict; changeRate: number }): void {
+  recordRevisit(url: string, r: { at: number; fingerprint: PageFingerprint | null; text: string | null; verdict: ChangeVerdict; changeRate: number | null }): void {
     const { status, evidence, similarity, linksAdded, linksRemoved, validatorsInconsistent } = r.verdict;
     this.saveRevisit.run(
       sqlDate(new Date(r.at)), r.fingerprint ? JSON.stringify(r.fingerprint) : null, r.text?.slice(0, MAX_STORED_TEXT) ?? null, status, evidence, similarity,

@@ -1,15 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpExchange } from '../capture';
-import { decodeContentEncoding, releaseBody } from '../fetch';
+import { decodeContentEncoding, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
-  type ClassifiedPage, type PageStatus, type RevisitObservation,
+  type ClassifiedPage, type PageStatus, type RevisitExclusion, type RevisitObservation,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { fingerprintHtml } from './page-fingerprint';
-import { outcomeOf, politeFetch } from './polite-fetch';
+import { politeFetch } from './polite-fetch';
+import { waitUntil } from './wait-until';
 import type { StoredCoherencePage } from './coherence-store';
 
 const DAY_MS = 86_400_000;
@@ -26,8 +27,9 @@ export interface RevisitPassOptions {
  * The revisit half of a visit–revisit capture. The reference time is the end of the visit pass;
  * every captured HTML page is fetched again (conditional GET when its validators are trusted) in
  * pyramid order — last visited, first revisited — so each [visit, revisit] interval contains the
- * reference time. Each page is classified, the revisit archived (a revisit record for a 304 or an
- * identical payload), and at the end the certificate is written beside the WARC files.
+ * reference time, unless robots.txt now disallows it (then it is missing). Each page is classified,
+ * the revisit archived (a revisit record for a 304 or an identical payload), and at the end the
+ * certificate is written beside the WARC files.
  * Returns false when halted before the end.
  */
 export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: RevisitPassOptions): Promise<boolean> {
@@ -43,7 +45,14 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
   for (const url of order) {
     if (o.halted()) return false;
     // Each revisit waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
-    await revisitPage(ctx, byUrl.get(url)!, o.halted);
+    let retryAt = await revisitPage(ctx, byUrl.get(url)!, o.halted);
+    // robots.txt unreachable for now: asked again when the robots cache says (after a few tries it
+    // counts as unavailable). A pause or stop meanwhile leaves the page to the resumed run.
+    while (retryAt !== null) {
+      const at = retryAt;
+      if (o.halted() || !(await waitUntil(() => at, o.halted))) return false;
+      retryAt = await revisitPage(ctx, byUrl.get(url)!, o.halted);
+    }
     done++;
     o.onCoherence?.({ phase: 'revisit', revisited: done, pages: pages.length, referenceTime: new Date(referenceAt).toISOString() });
   }
@@ -59,22 +68,33 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
 function classifiedPages(pages: StoredCoherencePage[]): ClassifiedPage[] {
   return pages.filter((p) => p.status && p.revisitedAt !== null).map((p) => ({
     url: p.url, status: p.status as PageStatus, evidence: p.evidence ?? '', payloadDigest: p.visit.payloadDigest, textDigest: p.visit.textDigest,
-    visitedAt: p.visitedAt, revisitedAt: p.revisitedAt!, rate: p.changeRate ?? 0,
+    visitedAt: p.visitedAt, revisitedAt: p.revisitedAt!, rate: p.changeRate,
   }));
 }
 
-/** Fetches, archives, classifies and stores one revisit. */
-async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted: () => boolean): Promise<void> {
+/**
+ * Fetches, archives, classifies and stores one revisit, unless robots.txt does not let it be made
+ * (recordExcluded). Returns when to ask robots.txt again if it could not be fetched for now, else null.
+ */
+async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted: () => boolean): Promise<number | null> {
   const conditional = validatorsTrusted(page.visit) ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
-  const outcome = outcomeOf(await politeFetch(ctx, page.url, { conditional, halted }));
+  // robots.txt is asked again, as by recrawl rounds: read again each day, it may disallow the page since its visit.
+  const result = await politeFetch(ctx, page.url, { conditional, halted, robots: true });
+  if (result.kind === 'robots-refused') {
+    const { verdict } = result;
+    if (verdict.retryAt !== undefined) return verdict.retryAt;
+    recordExcluded(ctx, page, verdict.reason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed');
+    return null;
+  }
+  const outcome: FetchOutcome = result.kind === 'outcome' ? result.outcome : { ok: false, reason: 'dns', message: result.message, durationMs: 0, retries: 0 };
   // Cut short by a pause or stop: not an observation; the page is revisited when the crawl resumes.
-  if (outcome && !outcome.ok && outcome.reason === 'interrupted') return;
+  if (!outcome.ok && outcome.reason === 'interrupted') return null;
   let observation: RevisitObservation;
   let text: string | null = null;
-  const at = outcome?.ok ? outcome.exchange.date.getTime() : Date.now();
-  if (!outcome || !outcome.ok) {
-    if (outcome && !outcome.ok && outcome.partial) await archive(ctx, outcome.partial, page, null);
-    observation = { kind: 'failed', at, status: null, reason: outcome ? outcome.reason : 'dns' };
+  const at = outcome.ok ? outcome.exchange.date.getTime() : Date.now();
+  if (!outcome.ok) {
+    if (outcome.partial) await archive(ctx, outcome.partial, page, null);
+    observation = { kind: 'failed', at, status: null, reason: outcome.reason };
   } else {
     const ex = outcome.exchange;
     try {
@@ -103,6 +123,25 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   const changeRate = poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
   const fingerprint = observation.kind === 'fetched' ? observation.fingerprint : null;
   ctx.coherence.recordRevisit(page.url, { at, fingerprint, text, verdict, changeRate });
+  return null;
+}
+
+/**
+ * A revisit robots.txt did not let be made. The page was not observed, so it cannot be proved
+ * unchanged: it is missing, with the reason as its evidence and no change rate; the crawl log says
+ * so as it does for pages the visit pass excluded (outcome `robots` or `robots-unavailable`).
+ */
+function recordExcluded(ctx: CrawlContext, page: StoredCoherencePage, reason: RevisitExclusion): void {
+  const at = Date.now();
+  const unavailable = reason === 'robots-unavailable';
+  const outcome = unavailable ? 'robots-unavailable' : 'robots';
+  const message = `coherence revisit not made: ${unavailable ? 'robots.txt unavailable' : 'disallowed by robots.txt'}`;
+  const verdict = classifyChange(page.visit, { kind: 'excluded', at, reason });
+  ctx.db.transaction(() => {
+    ctx.coherence.recordRevisit(page.url, { at, fingerprint: null, text: null, verdict, changeRate: null });
+    ctx.store.addLog({ url: page.url, status: null, outcome, message, size: 0, durationMs: 0, retries: 0, at: new Date(at) });
+  })();
+  ctx.stats.recordExclusion(outcome);
 }
 
 /**

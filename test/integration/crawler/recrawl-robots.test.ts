@@ -5,31 +5,23 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
+import { robotsSite } from '../../support/robots-site';
 
 test('a recrawl round does not refetch a page robots.txt has come to disallow', { timeout: 60_000 }, async () => {
-  let robots = 'User-agent: *\nDisallow:\n';
-  const requested: string[] = [];
-  const site: RequestListener = (req, res) => {
-    const path = req.url ?? '/';
-    requested.push(path);
-    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
-    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/a">a</a> <a href="/b">b</a>');
-    if (path === '/a' || path === '/b') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${path} ${Date.now()}</p>`);
-    res.writeHead(404).end();
-  };
-  await withSiteCrawl('tm-recrawl-robots-', site, { name: 'Recrawl and robots', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
+  const site = robotsSite({ body: (path) => `<p>${path} ${Date.now()}</p>` });
+  const { requested } = site;
+  await withSiteCrawl('tm-recrawl-robots-', site.listener, { name: 'Recrawl and robots', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
     const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300, robotsMaxAgeMs: 200 });
     const run = engine.run();
     const captured = (url: string) => (db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, url) as number) > 0;
     for (const end = Date.now() + 20_000; !captured(`${origin}/b`) && Date.now() < end; ) await sleep(20);
     assert.ok(captured(`${origin}/b`), 'the visit captured /b');
     // The site now disallows /b; rounds start after this.
-    robots = 'User-agent: *\nDisallow: /b\n';
+    site.robots = 'User-agent: *\nDisallow: /b\n';
     const from = requested.length;
     const rounds = () => engine.incremental?.rounds.length ?? 0;
     const before = rounds();

@@ -40,6 +40,14 @@ test('errors, 4xx, 5xx and redirects on revisit: missing', () => {
   }
 });
 
+test('a revisit robots.txt did not let be made: missing, with the reason as evidence', () => {
+  const a = capture(ARTICLE, ['http://x/a']);
+  for (const reason of ['robots-disallowed', 'robots-unavailable'] as const) {
+    const v = classifyChange(a, { kind: 'excluded', at: T0, reason });
+    assert.deepEqual([v.status, v.evidence, v.similarity], ['missing', reason, null]);
+  }
+});
+
 test('only a changed date or clock time: unchanged by the main-text digest', () => {
   const a = capture(`Updated 2026-11-23 10:15. ${ARTICLE}`, ['http://x/a']);
   const b = capture(`Updated 2026-11-23 11:42. ${ARTICLE}`, ['http://x/a']);

@@ -8,6 +8,8 @@ test('blur: expected changes between each visit and the reference time, per page
   assert.equal(blur([], 0), 0);
   assert.equal(blur([{ rate: 2, visitedAt: 0 }, { rate: 1, visitedAt: 2 * DAY }], DAY), (2 + 1) / 2);
   assert.equal(blur([{ rate: 5, visitedAt: DAY }], DAY), 0, 'visited at the reference time');
+  assert.equal(blur([{ rate: 2, visitedAt: 0 }, { rate: null, visitedAt: 0 }], DAY), 2, 'a page without a rate is left out');
+  assert.equal(blur([{ rate: null, visitedAt: 0 }], DAY), 0);
 });
 
 test('coherence: share of pages proved unchanged', () => {
