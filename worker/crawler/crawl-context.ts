@@ -6,7 +6,7 @@ import type { SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
-import { createFetcher, releaseBody, resolveHost, type Fetcher } from '../fetch';
+import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
 import { RobotsCache, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, ReferenceCache, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
@@ -39,6 +39,8 @@ export interface CrawlContextOptions {
   halted?(): boolean;
   /** How long robots.txt answers are kept (RobotsCacheOptions.maxAgeMs: a day; tests shorten it). */
   robotsMaxAgeMs?: number;
+  /** Waits between tries of an unreachable robots.txt (RobotsCacheOptions.backoff: from 30 s; tests shorten it). */
+  robotsBackoff?: BackoffConfig;
 }
 
 /**
@@ -122,6 +124,7 @@ export class CrawlContext {
       },
       onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
       maxAgeMs: o.robotsMaxAgeMs,
+      backoff: o.robotsBackoff,
     });
     let queueSitemaps: (urls: string[]) => void = () => undefined;
     const store = new CaptureStore(o.db, o.crawlId);

@@ -1,13 +1,15 @@
 /**
  * The revisit pass of a visit–revisit capture asks robots.txt before fetching a page again, as
  * recrawl rounds and feed polls do: a page robots.txt has come to disallow is not requested, and
- * since it was not revisited it cannot be proved unchanged. Real parts: a migrated SQLite
- * database, the engine (robots.txt answers kept 20 ms, so the revisits read it again), a loopback site.
+ * since it was not revisited it cannot be proved unchanged. An unreachable robots.txt is tried
+ * again, as for the visit pass, and then counts as disallowing everything. Real parts: a migrated
+ * SQLite database, the engine (robots.txt answers kept briefly, its retries shortened), a loopback site.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { CERTIFICATE_FILE } from '../../../worker/crawler/revisit-pass';
 import type { CoherenceCertificate } from '../../../worker/coherence';
@@ -55,5 +57,60 @@ test('the revisit pass does not request a page robots.txt came to disallow after
     assert.deepEqual(certificate.unchanged.map((p) => p.url), [`${origin}/`, `${origin}/a`]);
     assert.deepEqual(certificate.notCertified, [{ url: `${origin}/b`, status: 'missing', evidence: 'robots-disallowed' }]);
     assert.deepEqual(certificate.summary.byStatus, { unchanged: 2, 'content-changed': 0, 'links-changed': 0, missing: 1 });
+  });
+});
+
+test('a resumed revisit pass finding robots.txt unreachable tries it again, leaves the pages to a pause meanwhile, then records them missing unrequested', { timeout: 90_000 }, async () => {
+  let slowRevisits = true;
+  // A page's second request is its revisit: held back in the first run, so the pause catches the pass.
+  const site = robotsSite({ onRequest: (path, nth) => (path !== '/robots.txt' && nth > 1 && slowRevisits ? 5_000 : 0) });
+  const { requested } = site;
+  const fields = { name: 'Revisit, robots.txt down', coherence: { mode: 'visit-revisit' }, limits: { maxRetries: 0 } };
+  await withSiteCrawl('tm-revisit-robots-down-', site.listener, fields, async ({ origin, dir, db, icd, crawlId }) => {
+    const warcDir = join(dir, 'warcs');
+    const engine = (robotsBackoff: { baseMs: number; maxMs: number }) =>
+      new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), haltGraceMs: 100, robotsBackoff });
+    const pending = () => db.prepare('SELECT url FROM CoherencePage WHERE crawlId = ? AND revisitedAt IS NULL ORDER BY url').pluck().all(crawlId) as string[];
+    const pages = [`${origin}/`, `${origin}/a`, `${origin}/b`];
+    const pagesRequested = (from: number) => requested.slice(from).filter((p) => p !== '/robots.txt');
+    const robotsRequests = (from: number) => requested.slice(from).filter((p) => p === '/robots.txt').length;
+
+    // Run 1: the visit pass, then a pause during the first revisit.
+    const first = engine({ baseMs: 30_000, maxMs: 600_000 });
+    const run1 = first.run();
+    for (const end = Date.now() + 20_000; requested.length === new Set(requested).size && Date.now() < end; ) await sleep(20);
+    await first.pause();
+    assert.equal(await run1, 'paused');
+    assert.deepEqual(pending(), pages, 'no page revisited yet');
+
+    // Run 2: robots.txt answers 503, and the next try is 5–10 s away: a pause meanwhile leaves the pages.
+    site.robots = 503;
+    slowRevisits = false;
+    let from = requested.length;
+    const second = engine({ baseMs: 10_000, maxMs: 10_000 });
+    const run2 = second.run();
+    for (const end = Date.now() + 20_000; robotsRequests(from) === 0 && Date.now() < end; ) await sleep(20);
+    await sleep(200);
+    const pausedAt = Date.now();
+    await second.pause();
+    assert.equal(await run2, 'paused');
+    assert.ok(Date.now() - pausedAt < 2_000, `the wait for robots.txt ended at the pause (${Date.now() - pausedAt} ms)`);
+    assert.equal(robotsRequests(from), 1);
+    assert.deepEqual(pagesRequested(from), [], 'no page requested while robots.txt was unreachable');
+    assert.deepEqual(pending(), pages, 'the pages are left to the resumed run');
+
+    // Run 3: robots.txt still unreachable; tried three times, 25–100 ms apart, then it counts as disallowing everything.
+    from = requested.length;
+    assert.equal(await engine({ baseMs: 50, maxMs: 100 }).run(), 'finished');
+    assert.equal(robotsRequests(from), 3, `robots.txt tried three times: ${requested.slice(from).join(' ')}`);
+    assert.deepEqual(pagesRequested(from), [], `no page requested: ${requested.slice(from).join(' ')}`);
+    const rows = db.prepare('SELECT url, status, evidence, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY url').all(crawlId);
+    assert.deepEqual(rows, pages.map((url) => ({ url, status: 'missing', evidence: 'robots-unavailable', changeRate: null })));
+    const log = db.prepare("SELECT url, status, message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'robots-unavailable' ORDER BY url").all(crawlId) as { url: string; status: number | null; message: string }[];
+    assert.deepEqual(log.map((l) => [l.url, l.status]), pages.map((url) => [url, null]));
+    assert.match(log[0]!.message, /revisit.*robots\.txt unavailable/);
+    const certificate = JSON.parse(readFileSync(join(warcDir, CERTIFICATE_FILE), 'utf8')) as CoherenceCertificate;
+    assert.deepEqual(certificate.unchanged, []);
+    assert.deepEqual(certificate.notCertified.map((p) => [p.url, p.status, p.evidence]), pages.map((url) => [url, 'missing', 'robots-unavailable']));
   });
 });
