@@ -184,6 +184,14 @@ export interface Frontier {
   releaseKey(holder: KeyHolder, timing: KeyTiming | null): void;
   /** True while a request (of any crawl sharing the politeness registry) holds the host's key. */
   hostBusy(host: string): boolean;
+  /** The politeness key the host's requests hold: its IP once known, else its name. */
+  hostKey(host: string): string;
+  /**
+   * A request holding `holdingHost`'s key is to wait for the key `key` as well (a robots.txt
+   * redirect to another IP): the function that ends the wait, or null when that wait, with the
+   * others of the worker, would be a deadlock (the caller gives up instead of waiting).
+   */
+  waitForKey(holdingHost: string, key: string): (() => void) | null;
   /** The host's resolved IP; false if the host holds a lease and that IP is busy (release the lease). */
   setHostKey(host: string, key: string): boolean;
   setRobotsDelay(host: string, ms: number | null): void;

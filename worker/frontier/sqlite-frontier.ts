@@ -417,6 +417,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.registry.isBusy(this.registry.keyOf(host));
   }
 
+  hostKey(host: string): string {
+    return this.registry.keyOf(host);
+  }
+
+  waitForKey(holdingHost: string, key: string): (() => void) | null {
+    return this.registry.waitForKey(holdingHost, key);
+  }
+
   setHostKey(host: string, key: string): boolean {
     // The DNS stage calls this for every URL: when nothing changed there is nothing to write.
     if (this.storedKeys.get(host) === key) return this.registry.setHostKey(host, key);

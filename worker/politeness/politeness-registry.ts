@@ -1,3 +1,4 @@
+import { closesWaitCycle } from './key-waits';
 import { nextAllowedAt, type DelayConfig, type KeyTiming } from './politeness-delay';
 
 /**
@@ -32,6 +33,8 @@ export class PolitenessRegistry {
   /** holder → the key its request holds (a host may change key while it holds one). */
   private readonly held = new Map<KeyHolder, string>();
   private readonly listeners = new Set<KeyFreedListener>();
+  /** Requests waiting for a key while holding their host's (its key is read at each check: it may move). */
+  private readonly waits = new Set<{ holdingHost: string; wanted: string }>();
 
   /**
    * Calls `listener` with every key that stops being held, until the returned function is called
@@ -110,6 +113,19 @@ export class PolitenessRegistry {
   /** Earliest time a request to this host may start under `cfg` (ignores whether the key is busy). */
   readyAt(host: string, cfg: DelayConfig): number {
     return nextAllowedAt(this.timings.get(this.keyOf(host)), cfg, this.robotsDelays.get(host));
+  }
+
+  /**
+   * A request holding `holdingHost`'s key is to wait for the key `wanted` too (robots.txt redirected
+   * to another IP). Returns the function that ends that wait, or null when the wait would close a
+   * cycle of such waits (closesWaitCycle): none of them would ever go on, so this one must not wait.
+   */
+  waitForKey(holdingHost: string, wanted: string): (() => void) | null {
+    const current = [...this.waits].map((w) => ({ held: this.keyOf(w.holdingHost), wanted: w.wanted }));
+    if (closesWaitCycle(current, { held: this.keyOf(holdingHost), wanted })) return null;
+    const wait = { holdingHost, wanted };
+    this.waits.add(wait);
+    return () => void this.waits.delete(wait);
   }
 
   /** Takes the holder's host's key if it is free and its delay has passed; false otherwise. */

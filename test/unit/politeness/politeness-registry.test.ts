@@ -153,3 +153,25 @@ test('hold takes a free key while its delay still runs, and no request can take 
   assert.equal(reg.tryAcquire(A, 2004, cfg), false);
   assert.equal(reg.tryAcquire(A, 2005, cfg), true);
 });
+
+test('waits for a second key: one that would close a cycle is refused, an ended one no longer counts', () => {
+  const reg = new PolitenessRegistry();
+  reg.setHostKey('a.example', '10.0.0.1');
+  reg.setHostKey('b.example', '10.0.0.2');
+  reg.setHostKey('c.example', '10.0.0.3');
+  const aWaitsForB = reg.waitForKey('a.example', '10.0.0.2');
+  assert.ok(aWaitsForB, 'a may wait for b');
+  assert.equal(reg.waitForKey('b.example', '10.0.0.1'), null, 'b waiting for a would wait for good');
+  assert.ok(reg.waitForKey('c.example', '10.0.0.1'), 'c may wait for a');
+  aWaitsForB();
+  assert.ok(reg.waitForKey('b.example', '10.0.0.1'), 'a no longer waits');
+});
+
+test('waits are checked with the keys the hosts hold now', () => {
+  const reg = new PolitenessRegistry();
+  assert.ok(reg.waitForKey('a.example', '10.0.0.2'), 'a waits under its name');
+  reg.setHostKey('a.example', '10.0.0.1');
+  reg.setHostKey('b.example', '10.0.0.2');
+  assert.equal(reg.waitForKey('b.example', '10.0.0.1'), null, 'a holds 10.0.0.1 now');
+  assert.equal(reg.waitForKey('a.example', '10.0.0.1'), null, 'waiting for the key it holds');
+});
