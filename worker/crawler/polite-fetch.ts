@@ -1,16 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchOutcome } from '../fetch';
 import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
 import type { RobotsVerdict } from '../robots';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
+import { haltedOutcome, requestTiming, takeHostKey } from './key-turn';
 import { waitUntil } from './wait-until';
-
-/**
- * How often a request waiting for a busy key looks again (it is not told when the key is freed):
- * well within a delay, so it takes the key before the leases waiting out that delay can.
- */
-const BUSY_POLL_MS = 50;
 
 export interface PoliteFetchOptions {
   conditional?: { etag?: string; lastModified?: string };
@@ -61,17 +55,9 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
   const host = hostKeyOf(url);
   const { frontier, crawlId } = ctx;
   const holder: KeyHolder = { host };
-  const interrupted = fetched({ ok: false, reason: 'interrupted', message: 'the crawl is pausing or stopping', durationMs: 0, retries: 0 });
-  // The key first, as soon as no request holds it: the host's IP is recorded only then, so a lease
-  // of another crawl holding the key under the host's name keeps it until its own DNS stage moves it.
-  for (;;) {
-    if (!frontier.hostBusy(host)) {
-      frontier.setHostKey(host, resolved.ip);
-      if (frontier.holdKey(holder)) break;
-    }
-    if (o.halted()) return interrupted;
-    await sleep(BUSY_POLL_MS);
-  }
+  const interrupted = fetched(haltedOutcome());
+  // The key first, as soon as no request holds it (this one holds none yet: it cannot deadlock).
+  if ((await takeHostKey(frontier, holder, resolved.ip, { halted: o.halted })) !== 'held') return interrupted;
   let timing: KeyTiming | null = null;
   let fetching = false;
   try {
@@ -92,8 +78,7 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
     }
     fetching = true;
     const outcome = await ctx.fetcher.fetch(url, request);
-    const ex = outcome.ok ? outcome.exchange : outcome.partial;
-    timing = { lastStartAt: ex?.date.getTime() ?? Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs };
+    timing = requestTiming(outcome);
     return fetched(outcome);
   } finally {
     // Halted before the request: the clock stays; a fetch that threw counts as a request ended now.
