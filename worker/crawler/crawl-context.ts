@@ -23,6 +23,7 @@ import { AahRunner } from './aah-runner';
 import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
 import { CpuTurns } from './cpu-turns';
+import { robotsRequest, type RobotsRequest } from './robots-request';
 
 
 export interface CrawlContextOptions {
@@ -106,15 +107,17 @@ export class CrawlContext {
     });
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (f: { host: string; timing: KeyTiming }) => void = () => undefined;
+    let request: (url: string, askingHost: string) => Promise<RobotsRequest> = async (url) => ({ outcome: await fetcher.fetch(url), ownKey: true });
     const robots = new RobotsCache({
       userAgent: icd.userAgent,
       enabled: icd.politeness.respectRobots,
       ignoreFor: icd.politeness.ignoreRobotsFor,
       // robots.txt responses are archived too (issue 3): every hop of their redirects.
-      fetchRobots: async (url) => {
-        const outcome = await fetcher.fetch(url);
-        // Ended now, as far as this thread can tell (the page's delay runs from here).
-        noteRobotsFetch({ host: hostKeyOf(url), timing: { lastStartAt: Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs } });
+      fetchRobots: async (url, origin) => {
+        const { outcome, ownKey } = await request(url, hostKeyOf(origin));
+        // Ended now, as far as this thread can tell (the page's delay runs from here). A redirect to
+        // another IP took its turn there, and that key's clock has it already.
+        if (ownKey) noteRobotsFetch({ host: hostKeyOf(url), timing: { lastStartAt: Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs } });
         const exchange = outcome.ok ? outcome.exchange : outcome.partial;
         if (!exchange) return outcome;
         // Archiving releases a spooled body, and the cache reads it after: it gets a copy in memory.
@@ -143,6 +146,7 @@ export class CrawlContext {
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false));
     archive = (ex) => ctx.archiveAuxiliary(ex);
     noteRobotsFetch = (f) => ctx.robotsFetched.push(f);
+    request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
     queueSitemaps = (urls) => ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
     ctx.restoreStats();
     seedFrontier(ctx);

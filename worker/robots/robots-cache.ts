@@ -17,8 +17,11 @@ export interface RobotsCacheOptions {
   enabled: boolean;
   /** ICD politeness.ignoreRobotsFor: URLs starting with one of these are allowed without asking. */
   ignoreFor: readonly string[];
-  /** Fetches one URL, no redirects followed (the crawler archives each exchange here). */
-  fetchRobots: (url: string) => Promise<FetchOutcome>;
+  /**
+   * Fetches one URL, no redirects followed (the crawler archives each exchange here). `origin`: whose
+   * robots.txt it is (the request asking for it is one of that host's: a redirect may leave the host).
+   */
+  fetchRobots: (url: string, origin: string) => Promise<FetchOutcome>;
   /** Called with each origin's Sitemap: URLs, once, when its robots.txt is parsed. */
   onSitemaps?: (origin: string, sitemaps: string[]) => void;
   /** Unreachable robots.txt: tries before the origin is treated as disallow-all (default 3). */
@@ -115,7 +118,7 @@ export class RobotsCache {
     const robotsUrl = `${origin}/robots.txt`;
     let target = robotsUrl;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const outcome = await this.o.fetchRobots(target);
+      const outcome = await this.o.fetchRobots(target, origin);
       const response = classifyRobotsResponse(outcome, target);
       if (response.kind === 'redirect') {
         target = response.location;

@@ -130,10 +130,13 @@ describe('robots cache against real servers', () => {
 
   test('redirects are followed (each hop fetched through fetchRobots) and rules apply to the first origin', async () => {
     fetched = [];
-    const robots = cache();
+    const origins: string[] = [];
+    // Each hop is told whose robots.txt it is: the crawler's politeness for a hop that leaves the host.
+    const robots = cache({ fetchRobots: (url, origin) => (fetched.push(url), origins.push(origin), fetcher.fetch(url)) });
     assert.equal((await robots.check(`${redirecting.url}/private/x`)).allowed, false);
     assert.equal((await robots.check(`${redirecting.url}/public`)).allowed, true);
     assert.deepEqual(fetched, [`${redirecting.url}/robots.txt`, `${redirecting.url}/hop1`, `${rules.url}/robots.txt`]);
+    assert.deepEqual(origins, [redirecting.url, redirecting.url, redirecting.url]);
   });
 
   test('more than five redirects: robots.txt is unavailable, everything allowed', async () => {
