@@ -80,7 +80,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
   if (item.excludedReason) {
     frontier.fail(lease, 'robots-disallowed');
     stats.recordExclusion(item.excludedReason);
-    log(item.excludedReason, null, 'disallowed by robots.txt');
+    log(item.excludedReason, null, item.excludedReason === 'robots-unavailable' ? 'robots.txt could not be fetched: treated as disallowing the site' : 'disallowed by robots.txt');
     return null;
   }
   const failure = item.failure ?? { reason: 'internal' as const, message: `pipeline ended at ${item.finishedBy?.stage ?? '?'} without a result` };

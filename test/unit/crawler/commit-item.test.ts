@@ -38,3 +38,24 @@ test('no capture behind one whose URL was given back after its records were writ
   assert.deepEqual(calls, ['capture http://a.test/0', 'complete http://a.test/0', 'acknowledge f.warc.gz', 'release http://a.test/1', 'release http://a.test/2']);
   assert.equal(sequencer.refusedAny, true, 'the run ends with its WARC file left for the next start to cut');
 });
+
+test('a URL excluded by robots.txt is logged with what robots.txt said: disallowed, or unavailable', async () => {
+  const logged: { url: string; outcome: string; message: string | null }[] = [];
+  const ctx = {
+    sequencer: new CommitSequencer(),
+    commits: new GroupCommit(new Database(':memory:'), 0),
+    crawlId: 1,
+    icd: { focus: { enabled: false } },
+    frontier: { fail: () => true },
+    store: { addLog: (l: { url: string; outcome: string; message: string | null }) => void logged.push({ url: l.url, outcome: l.outcome, message: l.message }) },
+    stats: { recordExclusion: () => undefined },
+  } as unknown as CrawlContext;
+  for (const [url, excludedReason] of [['http://a.test/private', 'robots'], ['http://b.test/page', 'robots-unavailable']] as const) {
+    const item = { url, host: new URL(url).host, depth: 0, priority: 1, ticket: ctx.sequencer.ticket(), excludedReason } as unknown as CrawlItem;
+    await commitItem(item, { url, host: item.host, crawlId: 1, priority: 1 } as unknown as Lease, ctx);
+  }
+  assert.deepEqual(logged, [
+    { url: 'http://a.test/private', outcome: 'robots', message: 'disallowed by robots.txt' },
+    { url: 'http://b.test/page', outcome: 'robots-unavailable', message: 'robots.txt could not be fetched: treated as disallowing the site' },
+  ]);
+});
