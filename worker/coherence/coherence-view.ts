@@ -1,4 +1,4 @@
-import type { PageStatus } from './change-classifier';
+import type { ChangeEvidence, PageStatus } from './change-classifier';
 
 /**
  * What the cockpit's coherence view draws, computed from plain rows (pure): the discovery tree
@@ -186,4 +186,36 @@ export function diffWords(before: string, after: string, maxWords = 1500): DiffS
   while (i < a.length) push('removed', a[i++]!);
   while (j < b.length) push('added', b[j++]!);
   return out;
+}
+
+/** What decided a page's status, in the curator's words (the stored evidence is a code). */
+const EVIDENCE_TEXT: Record<ChangeEvidence, string> = {
+  'not-modified': 'the server answered 304 Not Modified to a conditional request',
+  'payload-digest': 'the same payload digest',
+  'main-text-digest': 'the same main text',
+  shingles: 'near-identical main text (shingle similarity)',
+  'out-links': 'a changed set of out-links',
+  content: 'changed main text',
+  gone: 'no usable answer at the revisit (an error, or the page gone or moved)',
+  'robots-disallowed': 'no revisit: robots.txt now disallows the page',
+  'robots-unavailable': 'no revisit: robots.txt could not be fetched',
+};
+
+/** The evidence in words; a code this build does not know is shown as it is. */
+export function evidenceText(evidence: string): string {
+  return (EVIDENCE_TEXT as Record<string, string | undefined>)[evidence] ?? evidence;
+}
+
+/**
+ * The heading of the revisit's text in a page's detail: when it was made, and why there is no text
+ * to compare when there is none (a 304 keeps the visit's text; an error, a gone page or robots.txt
+ * leave nothing), so an empty column is not taken for an empty page.
+ */
+export function revisitHeading(page: { revisitedAt: string | null; evidence: string | null; hasText: boolean }, formatTime: (iso: string) => string): string {
+  if (!page.revisitedAt) return 'Revisit · not made yet';
+  if (page.evidence === 'robots-disallowed' || page.evidence === 'robots-unavailable') return `Revisit · not made (${formatTime(page.revisitedAt)}): ${evidenceText(page.evidence).replace(/^no revisit: /, '')}`;
+  const at = `Revisit · ${formatTime(page.revisitedAt)}`;
+  if (page.hasText) return at;
+  if (page.evidence === 'not-modified') return `${at} · 304 Not Modified: the text is the visit's`;
+  return `${at} · no text to compare`;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
+import { buildDiscoveryTree, diffWords, evidenceText, rateHistogram, revisitHeading, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
 
 const rows: CoherencePageRow[] = [
   { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -82,4 +82,21 @@ test('word diff marks removed and added words and keeps the rest', () => {
   ]);
   assert.deepEqual(diffWords('', 'new'), [{ kind: 'added', text: 'new' }]);
   assert.deepEqual(diffWords('same', 'same'), [{ kind: 'same', text: 'same' }]);
+});
+
+test('each kind of evidence reads in words, and the revisit heading says why there is no text to compare', () => {
+  const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'gone', 'robots-disallowed', 'robots-unavailable'];
+  const texts = evidences.map(evidenceText);
+  assert.equal(new Set(texts).size, evidences.length, 'one text each');
+  for (const [i, text] of texts.entries()) assert.notEqual(text, evidences[i], `${evidences[i]} has words`);
+  assert.equal(evidenceText('from-a-later-build'), 'from-a-later-build', 'an unknown code is shown as it is');
+
+  const time = (iso: string) => iso.slice(11, 16);
+  const at = '2026-11-28T10:30:00.000Z';
+  assert.equal(revisitHeading({ revisitedAt: null, evidence: null, hasText: false }, time), 'Revisit · not made yet');
+  assert.equal(revisitHeading({ revisitedAt: at, evidence: 'content', hasText: true }, time), 'Revisit · 10:30');
+  assert.equal(revisitHeading({ revisitedAt: at, evidence: 'not-modified', hasText: false }, time), "Revisit · 10:30 · 304 Not Modified: the text is the visit's");
+  assert.equal(revisitHeading({ revisitedAt: at, evidence: 'gone', hasText: false }, time), 'Revisit · 10:30 · no text to compare');
+  assert.equal(revisitHeading({ revisitedAt: at, evidence: 'robots-disallowed', hasText: false }, time), 'Revisit · not made (10:30): robots.txt now disallows the page');
+  assert.equal(revisitHeading({ revisitedAt: at, evidence: 'robots-unavailable', hasText: false }, time), 'Revisit · not made (10:30): robots.txt could not be fetched');
 });

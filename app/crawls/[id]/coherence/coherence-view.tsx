@@ -2,7 +2,7 @@
 import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
-import type { DiffSegment, HistogramBin } from '../../../../worker/coherence/coherence-view';
+import { evidenceText, revisitHeading, type DiffSegment, type HistogramBin } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
@@ -299,7 +299,7 @@ function PageDetail({ crawlId, url, hasChildren, collapsed, onToggle }: { crawlI
         <>
           <p data-testid="page-status">
             Status: <strong>{page.data.status ? STATUS_LABELS[page.data.status as NodeStatus] : STATUS_LABELS.pending}</strong>
-            {page.data.evidence && <> · decided by {page.data.evidence}</>}
+            {page.data.evidence && <> · decided by {evidenceText(page.data.evidence)}</>}
             {page.data.similarity !== null && <> · text similarity {(page.data.similarity * 100).toFixed(0)} %</>}
           </p>
           {(page.data.linksAdded.length > 0 || page.data.linksRemoved.length > 0) && (
@@ -307,7 +307,7 @@ function PageDetail({ crawlId, url, hasChildren, collapsed, onToggle }: { crawlI
           )}
           <div className="grid md:grid-cols-2 gap-3">
             <TextColumn title={`Visit · ${new Date(page.data.visitedAt).toLocaleString()}`} segments={page.data.revisitText === null ? [{ kind: 'same', text: page.data.visitText }] : page.data.diff} side="visit" />
-            <TextColumn title={page.data.revisitedAt ? `Revisit · ${new Date(page.data.revisitedAt).toLocaleString()}` : 'Revisit · none (304, error or not yet)'} segments={page.data.revisitText === null ? [] : page.data.diff} side="revisit" />
+            <TextColumn title={revisitHeading({ revisitedAt: page.data.revisitedAt, evidence: page.data.evidence, hasText: page.data.revisitText !== null }, (iso) => new Date(iso).toLocaleString())} segments={page.data.revisitText === null ? [] : page.data.diff} side="revisit" />
           </div>
         </>
       )}
