@@ -43,6 +43,10 @@ export class FeedMonitor {
     return (now / this.minuteMs) * 60_000;
   }
 
+  private unclock(t: number): number {
+    return (t / 60_000) * this.minuteMs;
+  }
+
   /** When the next period starts (the engine sleeps until then when nothing else is queued). */
   get wakeAt(): number {
     return this.nextPeriodAt;
@@ -51,8 +55,17 @@ export class FeedMonitor {
   /** Starts the period's polls when one is due; one period's polls run at a time. */
   tick(now: number): Promise<void> | null {
     if (this.polling || now < this.nextPeriodAt) return null;
-    this.nextPeriodAt = now + this.o.minPollMinutes * this.minuteMs;
     const chosen = this.scheduler.choose(this.clock(now));
+    if (!chosen.length) {
+      // Every feed was polled less than a minimum interval ago: a poll counts from its answer, after
+      // its host's delay and the server's time, so later than its period began. The period waits for
+      // the first feed that may be polled again rather than being lost (a single feed was polled
+      // every other period).
+      const eligibleAt = this.scheduler.nextEligibleAt();
+      this.nextPeriodAt = Math.max(now + 1, eligibleAt === null ? now + this.o.minPollMinutes * this.minuteMs : Math.ceil(this.unclock(eligibleAt)));
+      return null;
+    }
+    this.nextPeriodAt = now + this.o.minPollMinutes * this.minuteMs;
     this.polling = (async () => {
       for (const url of chosen) await this.poll(url).catch((err) => console.error(`tidemark: feed ${url}: ${(err as Error).message}`));
     })().finally(() => (this.polling = null));

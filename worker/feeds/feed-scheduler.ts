@@ -104,6 +104,11 @@ export class FeedScheduler {
     return fresh;
   }
 
+  /** When the first feed may be polled again (its last poll a minimum interval old); null without feeds. */
+  nextEligibleAt(): number | null {
+    return this.feeds.length ? Math.min(...this.feeds.map((f) => f.lastPollAt)) + this.o.minPollMinutes * MINUTE_MS : null;
+  }
+
   /** Hourly rates currently believed for a feed. */
   ratesOf(url: string): HourlyRates {
     return this.byUrl.get(url)!.rates;

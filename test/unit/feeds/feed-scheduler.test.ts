@@ -79,3 +79,16 @@ test('a feed not polled for the maximum interval goes first, whatever its rank',
   assert.ok(free === -1 || free > 2, `without a maximum quiet waits (polled at hour ${free + 1})`);
   assert.equal(polled(make(3 * 60)).indexOf('quiet'), 2, 'polled once three hours have passed');
 });
+
+test('the next time a feed may be polled: the oldest poll plus the minimum interval', () => {
+  const s = new FeedScheduler({ policy: 'posting-rate', M: 1, T: 30, ToE: 30, minPollMinutes: 30 }, DAY0);
+  assert.equal(s.nextEligibleAt(), null);
+  s.addFeed('a', 0, DAY0);
+  s.addFeed('b', 0, DAY0);
+  s.recordPoll('a', DAY0 + 5_000, []);
+  assert.equal(s.nextEligibleAt(), DAY0, 'b was never polled');
+  s.recordPoll('b', DAY0 + 9_000, []);
+  assert.equal(s.nextEligibleAt(), DAY0 + 5_000 + 30 * 60_000);
+  assert.deepEqual(s.choose(DAY0 + 30 * 60_000), [], 'a poll that went out after its period began is not yet a minimum interval old');
+  assert.deepEqual(s.choose(DAY0 + 5_000 + 30 * 60_000), ['a']);
+});

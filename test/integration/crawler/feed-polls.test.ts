@@ -1,0 +1,45 @@
+/**
+ * Feed polls on the engine's clock: how often a feed is polled, and feeds that moved.
+ * Real parts: a migrated SQLite database, the engine with its feed monitor on a shortened minute,
+ * a loopback site that logs each request.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { withSiteCrawl } from '../../support/site-crawl';
+
+const MINUTE_MS = 300;
+
+test('a feed whose answer takes a while is polled every period, not every other one', { timeout: 60_000 }, async () => {
+  const polls: number[] = [];
+  let origin = '';
+  const site: RequestListener = (req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>home</p>');
+    if (path === '/feed.xml') {
+      polls.push(Date.now());
+      const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>Q</title><item><title>A</title><link>${origin}/article</link></item></channel></rss>`;
+      // The feed's server takes a fifth of the period to answer.
+      return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss), MINUTE_MS / 5);
+    }
+    if (path === '/article') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>article</p>');
+    res.writeHead(404).end();
+  };
+  const fields = (o: string) => ({ name: 'Slow feed', coherence: { feeds: [`${o}/feed.xml`], minFeedPollMinutes: 1 } });
+  await withSiteCrawl('tm-feed-period-', site, fields, async ({ origin: o, dir, db, crawlId, icd }) => {
+    origin = o;
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: MINUTE_MS });
+    const run = engine.run();
+    for (const end = Date.now() + 30_000; polls.length < 6 && Date.now() < end; ) await sleep(10);
+    await engine.stop();
+    assert.equal(await run, 'stopped');
+  });
+  const gaps = polls.slice(1).map((t, i) => t - polls[i]!);
+  assert.ok(gaps.length >= 5, `polled ${polls.length} times`);
+  for (const gap of gaps) assert.ok(gap >= MINUTE_MS * 0.9, `the minimum interval is kept: ${gaps.join(', ')} ms`);
+  const sorted = [...gaps].sort((a, b) => a - b);
+  assert.ok(sorted[Math.floor(sorted.length / 2)]! < MINUTE_MS * 1.5, `one poll a period of ${MINUTE_MS} ms: gaps ${gaps.join(', ')} ms`);
+});
