@@ -1,12 +1,17 @@
 import { decodeContentEncoding } from '../fetch';
+import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { FeedScheduler } from '../feeds';
+import { canonicalize } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch } from './polite-fetch';
 import type { HttpExchange } from '../capture';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
 export const FEED_ARTICLE_PRIORITY = 1;
+
+/** Redirects a feed poll follows (the first request and this many more). */
+const MAX_FEED_REDIRECTS = 5;
 
 export interface FeedMonitorOptions {
   feeds: readonly string[];
@@ -73,13 +78,23 @@ export class FeedMonitor {
   }
 
   private async poll(url: string): Promise<void> {
-    // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
-    // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it.
-    const outcome = outcomeOf(await politeFetch(this.ctx, url, { halted: () => this.o.halted?.() ?? false, robots: true }));
-    if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
+    let items: { id: string; publishedAt: number | null }[] = [];
+    // A feed that moved answers with a redirect: its new address is polled in the same poll, each
+    // hop archived (the fetcher follows none); a loop is given up after MAX_FEED_REDIRECTS.
+    for (let hop = 0, target = url; hop <= MAX_FEED_REDIRECTS; hop++) {
+      // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
+      // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it (or its new address).
+      const outcome = outcomeOf(await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true }));
+      if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
+      if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
+      if (!outcome?.ok) break;
+      const ex = outcome.exchange;
+      const next = ex.status >= 300 && ex.status < 400 && ex.headers['location'] ? canonicalize(headerUrlText(ex.headers['location'].trim()), target) : null;
+      items = await this.itemsOf(target, ex);
+      if (!next || next === target) break;
+      target = next;
+    }
     const at = Date.now();
-    const items = outcome?.ok ? await this.itemsOf(url, outcome.exchange) : [];
-    if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
     // A poll that gave nothing (robots.txt forbids the feed, DNS or the server failed, no feed in
     // the answer) counts as a poll without articles: left out, the feed stayed the scheduler's
     // first choice every period, and with fewer polls a period than feeds the others were never polled.
