@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_page (
   depth INTEGER NOT NULL,
   fr REAL NOT NULL,
   last_round INTEGER NOT NULL,
+  -- The last 2xx payload's digest, or 'status:<code>' while the page answers a redirect or a client error.
   payload_digest TEXT,
   etag TEXT,
   last_modified TEXT,
@@ -173,12 +174,17 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     return { changed: true, newLinks: 0, digest: null, etag: null, lastModified: null };
   }
   const ex = outcome.exchange;
-  const validators = { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
-  if (ex.status === 304 && p.payload_digest) {
+  const answer = answerOf(ex.status, ex.payloadDigest);
+  // A page that answers a redirect or a client error keeps none of its former validators.
+  const validators = answer?.startsWith(STATUS_ANSWER)
+    ? { etag: ex.headers['etag'] ?? null, lastModified: ex.headers['last-modified'] ?? null }
+    : { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
+  if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
     await archive(ctx, ex, visit, 'server-not-modified', message).finally(() => releaseBody(ex.body).catch(() => undefined));
     return { changed: false, newLinks: 0, digest: null, ...validators };
   }
-  const changed = ex.payloadDigest !== p.payload_digest || ex.status < 200 || ex.status >= 300;
+  // A transient failure (5xx, 429, 408) is a change, as before, and keeps the last payload's digest.
+  const changed = answer === null || answer !== p.payload_digest;
   let newLinks = 0;
   let linksNote: string | null = null;
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
@@ -199,6 +205,21 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     await archive(ctx, ex, visit, null, notes).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
   await storeRecrawlObjects(ctx, p.url, aah);
-  return { changed, newLinks, digest: ex.status >= 200 && ex.status < 300 ? ex.payloadDigest : null, etag: validators.etag, lastModified: validators.lastModified };
+  return { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
+}
+
+/** Stored in place of a payload digest while a page answers a redirect or a client error. */
+const STATUS_ANSWER = 'status:';
+
+/**
+ * What a refetch compares with the last one: a 2xx answer's payload digest; for a redirect or a
+ * client error (404, 410…), the status itself, so a page gone for good changed once, when it went,
+ * and not again every round (it was refetched every round for ever, its parent with it); null for
+ * a transient failure (5xx, 429, 408), which says nothing of the page.
+ */
+function answerOf(status: number, payloadDigest: string): string | null {
+  if (status >= 200 && status < 300) return payloadDigest;
+  if (status >= 500 || status === 429 || status === 408 || status < 200) return null;
+  return `${STATUS_ANSWER}${status}`;
 }
 
