@@ -190,8 +190,9 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
   let aah: RecrawlCheck | null = null;
   try {
-    if (changed && ex.status >= 200 && ex.status < 300) {
-      const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+    // A page that moved (3xx) gives its new address, its Location, as on a first visit.
+    if (changed && ex.status >= 200 && ex.status < 400) {
+      const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes) : Buffer.alloc(0);
       const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
       linksNote = note;

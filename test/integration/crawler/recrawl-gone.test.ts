@@ -1,6 +1,6 @@
 /**
- * Recrawl rounds meet pages that went away: a page gone for good is one change (it disappeared),
- * not one change every round.
+ * Recrawl rounds meet pages that went away or moved: a page gone for good is one change (it
+ * disappeared), not one change every round; a page that moved gives its new address to the crawl.
  * Real parts: a migrated SQLite database, the engine on a shortened minute, a loopback site.
  */
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
 
-test('recrawls: a page gone for good is fetched less and less often', { timeout: 60_000 }, async () => {
+test('recrawls: a page gone for good is fetched less and less often; a moved page gives its new address', { timeout: 60_000 }, async () => {
   let visited = false;
   const requested: string[] = [];
   const site: RequestListener = (req, res) => {
@@ -40,5 +40,6 @@ test('recrawls: a page gone for good is fetched less and less often', { timeout:
     // Rounds 1 (410: a change), 2 (410 again: no change, so fr halves), then not before round 4.
     const gone = requested.filter((p) => p === '/gone').length - 1;
     assert.equal(gone, Math.min(3, rounds().length - 1), `/gone refetched in rounds 1, 2 and 4 only (${gone} times in ${rounds().length} rounds)`);
+    assert.ok(captured(`${origin}/new-home`), `the moved page's new address was crawled: ${requested.join(' ')}`);
   });
 });
