@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { decodeContentEncoding, releaseBody } from '../fetch';
+import { decodeContentEncoding, DecompressionBombError, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
@@ -10,6 +10,7 @@ import { archive } from './revisit-pass';
 import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
+import type { HttpExchange } from '../capture';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -192,14 +193,18 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
     if (changed && ex.status >= 200 && ex.status < 400) {
-      const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes) : Buffer.alloc(0);
-      const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
-      const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
-      linksNote = note;
-      if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
-      const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links }, ctx.scopeInput(), ctx.traps);
-      newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
-      if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
+      const body = ex.status < 300 ? await decodedUnlessBomb(ctx, ex) : Buffer.alloc(0);
+      // A decompression bomb is archived as received and its links are not read (it threw out of the round).
+      if (!body) linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
+      else {
+        const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+        const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
+        linksNote = note;
+        if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
+        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links }, ctx.scopeInput(), ctx.traps);
+        newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
+        if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
+      }
     }
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
@@ -207,6 +212,16 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   }
   await storeRecrawlObjects(ctx, p.url, aah);
   return { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
+}
+
+/** The decoded body; null for a decompression bomb. */
+async function decodedUnlessBomb(ctx: CrawlContext, ex: HttpExchange): Promise<Buffer | null> {
+  try {
+    return await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+  } catch (err) {
+    if (err instanceof DecompressionBombError) return null;
+    throw err;
+  }
 }
 
 /** Stored in place of a payload digest while a page answers a redirect or a client error. */
