@@ -128,6 +128,12 @@ export class CrawlEngine {
     this.pauseWith(storageFailureMessage(err));
   }
 
+  /** A recrawl round that threw: storage failures pause the crawl; anything else is logged (the round is tried again later). */
+  private recrawlFailed(err: unknown): void {
+    if (isStorageFailure(err)) this.pauseForStorage(err);
+    else console.error(`tidemark: crawl ${this.opts.crawlId}: recrawl round failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
   stats(): CrawlStats {
     if (this.finalStats) return this.finalStats;
     if (!this.ctx) {
@@ -214,7 +220,9 @@ export class CrawlEngine {
           if (opts.icd.coherence.mode === 'visit-revisit' && !(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
           if (incremental && budgetLeft > 0) {
             const round = incremental.whenIdle(Date.now(), () => this.halt !== null);
-            if (round) this.track(round);
+            // A round's failure must not go unhandled: that ends the worker process (and its restart,
+            // resuming the round, ended it again). A full disk pauses the crawl as a page's commit does.
+            if (round) this.track(round.catch((err: unknown) => this.recrawlFailed(err)));
             else await this.sleepUntilWake(incremental.wakeAt());
             continue;
           }

@@ -20,6 +20,8 @@ export class IncrementalDriver {
   private readonly feeds: FeedMonitor | null;
   private readonly recrawl: RecrawlState | null;
   readonly rounds: RoundReport[] = [];
+  /** After a round that failed: not before then. */
+  private retryAt = 0;
 
   private constructor(private readonly ctx: CrawlContext, private readonly o: IncrementalOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
@@ -38,7 +40,7 @@ export class IncrementalDriver {
     return this.feeds?.tick(now) ?? null;
   }
 
-  /** With the frontier idle: the recrawl round due now, if any. */
+  /** With the frontier idle: the recrawl round due now, if any (it rejects when the round failed). */
   whenIdle(now: number, halted: () => boolean): Promise<void> | null {
     if (!this.recrawl) return null;
     const last = this.recrawl.last();
@@ -47,12 +49,20 @@ export class IncrementalDriver {
       this.recrawl.finishRound(0, now, 0.5);
       return null;
     }
-    if (now < this.nextRoundAt(last.finishedAt)) return null;
-    return runRecrawlRound(this.ctx, this.recrawl, { halted }).then((report) => {
-      if (!report) return;
-      this.rounds.push(report);
-      this.o.onCoherence?.({ phase: 'recrawl', ...report });
-    });
+    if (now < this.nextRoundAt(last.finishedAt) || now < this.retryAt) return null;
+    return runRecrawlRound(this.ctx, this.recrawl, { halted }).then(
+      (report) => {
+        if (!report) return;
+        this.rounds.push(report);
+        this.o.onCoherence?.({ phase: 'recrawl', ...report });
+      },
+      (err: unknown) => {
+        // The caller decides the crawl's fate (a full disk pauses it); a round that failed for a
+        // reason of its own is tried again a minute later, not at once and again without end.
+        this.retryAt = Date.now() + this.minuteMs;
+        throw err;
+      },
+    );
   }
 
   private nextRoundAt(lastFinishedAt: number): number {
@@ -64,7 +74,7 @@ export class IncrementalDriver {
     const times: number[] = [];
     if (this.feeds) times.push(this.feeds.wakeAt);
     const last = this.recrawl?.last();
-    if (last) times.push(this.nextRoundAt(last.finishedAt));
+    if (last) times.push(Math.max(this.nextRoundAt(last.finishedAt), this.retryAt));
     return times.length ? Math.min(...times) : null;
   }
 }
