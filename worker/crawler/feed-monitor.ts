@@ -59,6 +59,8 @@ export class FeedMonitor {
 
   /** Starts the period's polls when one is due; one period's polls run at a time. */
   tick(now: number): Promise<void> | null {
+    // A clock set back: the period it planned ahead is counted from now (the scheduler does the same).
+    this.nextPeriodAt = Math.min(this.nextPeriodAt, now + this.o.minPollMinutes * this.minuteMs);
     if (this.polling || now < this.nextPeriodAt) return null;
     const chosen = this.scheduler.choose(this.clock(now));
     if (!chosen.length) {

@@ -43,10 +43,17 @@ export class IncrementalDriver {
   /** With the frontier idle: the recrawl round due now, if any (it rejects when the round failed). */
   whenIdle(now: number, halted: () => boolean): Promise<void> | null {
     if (!this.recrawl) return null;
+    this.retryAt = Math.min(this.retryAt, now + this.minuteMs); // a clock set back, as below
     const last = this.recrawl.last();
     if (!last) {
       // The initial crawl is round 0; the first recrawl is one interval after it ended.
       this.recrawl.finishRound(0, now, 0.5);
+      return null;
+    }
+    if (last.finishedAt > now) {
+      // A clock set back (after running ahead): the interval counts from now. Left in the future,
+      // the last round's end held every round until the clock came back to it.
+      this.recrawl.finishRound(last.round, now, last.parentThreshold);
       return null;
     }
     if (now < this.nextRoundAt(last.finishedAt) || now < this.retryAt) return null;

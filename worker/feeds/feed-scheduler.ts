@@ -65,6 +65,7 @@ export class FeedScheduler {
 
   /** The feeds to poll at the start of the period beginning at `now` (at most M). */
   choose(now: number): string[] {
+    this.clockSetBack(now);
     if (now - this.lastEstimateAt >= this.o.ToE * MINUTE_MS) this.reestimate(now);
     const eligible = (f: FeedState) => now - f.lastPollAt >= this.o.minPollMinutes * MINUTE_MS;
     if (this.o.policy === 'round-robin') {
@@ -114,6 +115,19 @@ export class FeedScheduler {
     return this.byUrl.get(url)!.rates;
   }
 
+  /**
+   * A clock set back (after running ahead): polls and the last estimate said to be later than now
+   * are taken as made now. Left in the future, they held every poll and estimate until the clock
+   * came back to them, for as long as it had run ahead.
+   */
+  private clockSetBack(now: number): void {
+    this.lastEstimateAt = Math.min(this.lastEstimateAt, now);
+    for (const f of this.feeds) {
+      f.lastPollAt = Math.min(f.lastPollAt, now);
+      if (f.firstPollAt !== null) f.firstPollAt = Math.min(f.firstPollAt, now);
+    }
+  }
+
   private reestimate(now: number): void {
     this.lastEstimateAt = now;
     const horizon = (this.o.historyDays ?? 14) * 1440 * MINUTE_MS;
@@ -122,7 +136,7 @@ export class FeedScheduler {
     let hours = 0;
     for (const f of this.feeds) {
       if (f.firstPollAt === null) continue;
-      f.published = f.published.filter((t) => t >= now - horizon);
+      f.published = f.published.filter((t) => t >= now - horizon && t <= now);
       const since = Math.max(now - horizon, f.published.reduce((m, t) => Math.min(m, t), f.firstPollAt));
       windows.set(f, (now - since) / (1440 * MINUTE_MS));
       articles += f.published.length;

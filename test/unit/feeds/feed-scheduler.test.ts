@@ -92,3 +92,20 @@ test('the next time a feed may be polled: the oldest poll plus the minimum inter
   assert.deepEqual(s.choose(DAY0 + 30 * 60_000), [], 'a poll that went out after its period began is not yet a minimum interval old');
   assert.deepEqual(s.choose(DAY0 + 5_000 + 30 * 60_000), ['a']);
 });
+
+test('a clock set back: polls are counted from the new now, not held until the old time comes again', () => {
+  const s = new FeedScheduler({ policy: 'posting-rate', M: 1, T: 30, ToE: 30, minPollMinutes: 30 }, DAY0);
+  s.addFeed('f', 0, DAY0);
+  // Polled while the clock ran a day ahead; then it is set right.
+  const ahead = DAY0 + 24 * H;
+  assert.deepEqual(s.choose(ahead), ['f']);
+  s.recordPoll('f', ahead, [{ id: 'a', publishedAt: ahead - H }]);
+  assert.deepEqual(s.choose(DAY0), [], 'as if polled just now');
+  assert.ok(s.nextEligibleAt()! <= DAY0 + 30 * 60_000);
+  assert.deepEqual(s.choose(DAY0 + 30 * 60_000), ['f'], 'one minimum interval later');
+  s.recordPoll('f', DAY0 + 30 * 60_000, [{ id: 'b', publishedAt: DAY0 + 29 * 60_000 }]);
+  // The rates are estimated again every ToE on the new clock.
+  const before = s.ratesOf('f');
+  s.choose(DAY0 + 61 * 60_000);
+  assert.notDeepEqual(s.ratesOf('f'), before);
+});
