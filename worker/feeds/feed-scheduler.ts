@@ -38,6 +38,8 @@ interface FeedState {
 }
 
 const MINUTE_MS = 60_000;
+/** Item ids a feed remembers at least (more when it lists more: twice as many as its last poll). */
+const MIN_REMEMBERED = 200;
 
 export class FeedScheduler {
   private readonly feeds: FeedState[] = [];
@@ -97,10 +99,21 @@ export class FeedScheduler {
     f.firstPollAt ??= now;
     const fresh: string[] = [];
     for (const item of items) {
-      if (f.seen.has(item.id)) continue;
+      if (f.seen.delete(item.id)) {
+        f.seen.add(item.id); // still listed: remembered as recent
+        continue;
+      }
       f.seen.add(item.id);
       fresh.push(item.id);
       if (item.publishedAt !== null && item.publishedAt <= now) f.published.push(item.publishedAt);
+    }
+    // Items the feed no longer lists are forgotten, least recently listed first: a feed polled for
+    // weeks kept the id of every article it had ever listed. A poll that listed nothing (a failed
+    // one) forgets nothing.
+    const keep = Math.max(MIN_REMEMBERED, 2 * items.length);
+    for (const id of f.seen) {
+      if (!items.length || f.seen.size <= keep) break;
+      f.seen.delete(id);
     }
     return fresh;
   }
@@ -108,6 +121,11 @@ export class FeedScheduler {
   /** When the first feed may be polled again (its last poll a minimum interval old); null without feeds. */
   nextEligibleAt(): number | null {
     return this.feeds.length ? Math.min(...this.feeds.map((f) => f.lastPollAt)) + this.o.minPollMinutes * MINUTE_MS : null;
+  }
+
+  /** How many item ids are remembered for a feed (to tell new items). */
+  remembered(url: string): number {
+    return this.byUrl.get(url)!.seen.size;
   }
 
   /** Hourly rates currently believed for a feed. */

@@ -109,3 +109,26 @@ test('a clock set back: polls are counted from the new now, not held until the o
   s.choose(DAY0 + 61 * 60_000);
   assert.notDeepEqual(s.ratesOf('f'), before);
 });
+
+test('a feed polled for weeks remembers the items it still lists, not every item it ever listed', () => {
+  const s = new FeedScheduler({ policy: 'posting-rate', M: 1, T: 15, ToE: 60, minPollMinutes: 15 }, DAY0);
+  s.addFeed('f', 0, DAY0);
+  // Four weeks of polls every 15 minutes; each lists a pinned item and the 20 latest, one new a poll.
+  let fresh = 0;
+  for (let k = 0; k < 4 * 7 * 96; k++) {
+    const at = DAY0 + k * 15 * 60_000;
+    const items = [{ id: 'pinned', publishedAt: DAY0 - H }, ...Array.from({ length: 20 }, (_, i) => ({ id: `a${k - i}`, publishedAt: at - i * 15 * 60_000 }))];
+    fresh += s.recordPoll('f', at, items).length;
+  }
+  assert.equal(fresh, 20 + 4 * 7 * 96, 'each item reported new once, the pinned one too');
+  assert.ok(s.remembered('f') <= 200, `item ids remembered: ${s.remembered('f')}`);
+});
+
+test('a failed poll (no items) forgets none of the items a long feed lists', () => {
+  const s = new FeedScheduler({ policy: 'posting-rate', M: 1, T: 15, ToE: 60, minPollMinutes: 15 }, DAY0);
+  s.addFeed('f', 0, DAY0);
+  const items = Array.from({ length: 500 }, (_, i) => ({ id: `a${i}`, publishedAt: null }));
+  assert.equal(s.recordPoll('f', DAY0, items).length, 500);
+  assert.deepEqual(s.recordPoll('f', DAY0 + H, []), []);
+  assert.deepEqual(s.recordPoll('f', DAY0 + 2 * H, items), [], 'nothing new');
+});
