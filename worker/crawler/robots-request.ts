@@ -34,7 +34,8 @@ export async function robotsRequest(ctx: CrawlContext, url: string, askingHost: 
  * asking request holds its own key. Two requests can each hold the key the other waits for (two
  * hosts whose robots.txt redirect to each other, fetched at once): the registry keeps the worker's
  * waits of this kind, and one that would close such a cycle is not begun — that robots.txt is
- * unreachable for now and tried again later (the cache's retry), while the others go on. A time
+ * unreachable for now and tried again later (the cache's retry: it counts as one of its tries,
+ * since robots.txt could not be had, unlike a wait a pause ended), while the others go on. A time
  * bound would end the deadlock too, but late, and would also give up on a key held long for good
  * reasons (a host batch under a long Crawl-delay), counting towards disallow-all.
  */

@@ -3,7 +3,10 @@ import { decodeContentEncoding, retryDelayMs, type BackoffConfig, type FetchOutc
 import { classifyRobotsResponse } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
-/** The answer for one URL. `retryAt` (epoch ms): robots.txt is unreachable for now, ask again then. */
+/**
+ * The answer for one URL. `retryAt` (epoch ms): robots.txt is unreachable for now, ask again then
+ * (now, when a pause or stop cut its fetch off).
+ */
 export interface RobotsVerdict {
   allowed: boolean;
   crawlDelayMs?: number;
@@ -46,6 +49,9 @@ type OriginState =
   | { kind: 'retry'; retryAt: number; failures: number }
   | { kind: 'disallow-all'; until: number };
 
+/** How a load ended: the origin's state was (re)decided, or a pause or stop cut the fetch off and it was left as it was. */
+type LoadEnd = 'decided' | 'cut-off';
+
 const DAY_MS = 86_400_000;
 /** A refresh that fails keeps the rules it would have replaced (RFC 9309 §2.4) and is tried again after this. */
 const REFRESH_RETRY_MS = 3_600_000;
@@ -57,11 +63,15 @@ const MAX_REDIRECTS = 5;
  * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
  * hop going through `fetchRobots` so it is archived), answered from memory in between. 4xx: allow all;
  * 5xx/timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
- * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable').
+ * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). A fetch cut off
+ * by a pause or stop (`interrupted`: the request, or a redirect's wait for another host's turn)
+ * says nothing about the site: the origin stays as it was and the check answers "ask again now".
+ * A redirect the crawler would not wait for (a wait closing a cycle, reason `internal`) is a real
+ * "cannot fetch now" and counts as a try, like any unreachable robots.txt.
  */
 export class RobotsCache {
   private readonly states = new Map<string, OriginState>();
-  private readonly loading = new Map<string, Promise<void>>();
+  private readonly loading = new Map<string, Promise<LoadEnd>>();
   private readonly now: () => number;
 
   constructor(private readonly o: RobotsCacheOptions) {
@@ -80,7 +90,7 @@ export class RobotsCache {
     }
     let state = this.states.get(origin);
     if (!state || this.now() >= (state.kind === 'retry' ? state.retryAt : state.until)) {
-      await this.load(origin);
+      if ((await this.load(origin)) === 'cut-off') return { allowed: false, reason: 'robots-retry', retryAt: this.now() };
       state = this.states.get(origin)!;
     }
     switch (state.kind) {
@@ -105,7 +115,7 @@ export class RobotsCache {
   }
 
   /** One load per origin at a time: concurrent checks wait for the same fetch. */
-  private load(origin: string): Promise<void> {
+  private load(origin: string): Promise<LoadEnd> {
     let pending = this.loading.get(origin);
     if (!pending) {
       pending = this.fetchAndDecide(origin).finally(() => this.loading.delete(origin));
@@ -114,17 +124,18 @@ export class RobotsCache {
     return pending;
   }
 
-  private async fetchAndDecide(origin: string): Promise<void> {
+  private async fetchAndDecide(origin: string): Promise<LoadEnd> {
     const robotsUrl = `${origin}/robots.txt`;
     let target = robotsUrl;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const outcome = await this.o.fetchRobots(target, origin);
+      if (!outcome.ok && outcome.reason === 'interrupted') return 'cut-off';
       const response = classifyRobotsResponse(outcome, target);
       if (response.kind === 'redirect') {
         target = response.location;
         continue;
       }
-      if (response.kind === 'allow-all') return void this.states.set(origin, { kind: 'allow-all', until: this.fresh() });
+      if (response.kind === 'allow-all') return this.decided(origin, { kind: 'allow-all', until: this.fresh() });
       if (response.kind === 'unreachable') return this.failed(origin);
       let text: string;
       try {
@@ -135,9 +146,14 @@ export class RobotsCache {
       const rules = parseRobotsRules(robotsUrl, text, this.o.userAgent);
       this.states.set(origin, { kind: 'rules', rules, until: this.fresh() });
       if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
-      return;
+      return 'decided';
     }
-    this.states.set(origin, { kind: 'allow-all', until: this.fresh() }); // too many redirects: "unavailable"
+    return this.decided(origin, { kind: 'allow-all', until: this.fresh() }); // too many redirects: "unavailable"
+  }
+
+  private decided(origin: string, state: OriginState): LoadEnd {
+    this.states.set(origin, state);
+    return 'decided';
   }
 
   /** When an answer fetched now is to be fetched again. */
@@ -145,14 +161,14 @@ export class RobotsCache {
     return this.now() + (this.o.maxAgeMs ?? DAY_MS);
   }
 
-  private failed(origin: string): void {
+  private failed(origin: string): LoadEnd {
     const prior = this.states.get(origin);
     // A refresh of rules that could be read before: they stay, and robots.txt is tried again later.
-    if (prior?.kind === 'rules' || prior?.kind === 'allow-all') return void this.states.set(origin, { ...prior, until: this.now() + REFRESH_RETRY_MS });
+    if (prior?.kind === 'rules' || prior?.kind === 'allow-all') return this.decided(origin, { ...prior, until: this.now() + REFRESH_RETRY_MS });
     const failures = (prior?.kind === 'retry' ? prior.failures : 0) + 1;
-    if (failures >= (this.o.maxAttempts ?? 3)) return void this.states.set(origin, { kind: 'disallow-all', until: this.fresh() });
+    if (failures >= (this.o.maxAttempts ?? 3)) return this.decided(origin, { kind: 'disallow-all', until: this.fresh() });
     const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
-    this.states.set(origin, { kind: 'retry', retryAt: this.now() + wait, failures });
+    return this.decided(origin, { kind: 'retry', retryAt: this.now() + wait, failures });
   }
 
   private async bodyText(exchange: HttpExchange): Promise<string> {

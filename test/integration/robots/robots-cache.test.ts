@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createFetcher, type Fetcher } from '../../../worker/fetch';
+import { createFetcher, type Fetcher, type FetchOutcome } from '../../../worker/fetch';
 import { RobotsCache, type RobotsCacheOptions } from '../../../worker/robots';
 import { startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
 
@@ -117,6 +117,45 @@ describe('robots cache against real servers', () => {
     const third = await robots.check(`${failing.url}/page`);
     assert.deepEqual(third, { allowed: false, reason: 'robots-unavailable' });
     assert.equal(fetched.length, 3);
+  });
+
+  test('a fetch cut off by a pause or stop is no try: the origin stays as it was and is asked again at the next check', async () => {
+    fetched = [];
+    clock = 1_000_000;
+    let cut = false;
+    const interrupted: FetchOutcome = { ok: false, reason: 'interrupted', message: 'the crawl is pausing or stopping', durationMs: 0, retries: 0 };
+    const robots = cache({ maxAttempts: 3, fetchRobots: (url) => (fetched.push(url), cut ? Promise.resolve(interrupted) : fetcher.fetch(url)) });
+    // Two real failures: one more would make the origin disallow-all.
+    clock = (await robots.check(`${failing.url}/page`)).retryAt!;
+    clock = (await robots.check(`${failing.url}/page`)).retryAt!;
+    cut = true;
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(await robots.check(`${failing.url}/page`), { allowed: false, reason: 'robots-retry', retryAt: clock }, `cut-off fetch ${i + 1}: ask again at once`);
+    }
+    cut = false;
+    assert.deepEqual(await robots.check(`${failing.url}/page`), { allowed: false, reason: 'robots-unavailable' }, 'the third real failure is the one that counts');
+    assert.equal(fetched.length, 6);
+
+    // A refresh cut off: nothing is decided from it (the rules are not kept for another hour), the next check reads robots.txt.
+    fetched = [];
+    assert.equal((await robots.check(`${rules.url}/private/secret`)).reason, 'robots-disallowed');
+    clock += 86_400_000;
+    cut = true;
+    assert.deepEqual(await robots.check(`${rules.url}/private/secret`), { allowed: false, reason: 'robots-retry', retryAt: clock });
+    cut = false;
+    assert.equal((await robots.check(`${rules.url}/private/secret`)).reason, 'robots-disallowed');
+    assert.equal(fetched.length, 3, 'read, cut off, read again');
+  });
+
+  test('a redirect hop refused because its wait would close a cycle (reason internal) counts as a try', async () => {
+    fetched = [];
+    clock = 1_000_000;
+    const refused: FetchOutcome = { ok: false, reason: 'internal', message: 'robots.txt redirects to a host whose key is held by a request waiting for ours', durationMs: 0, retries: 0 };
+    const robots = cache({ maxAttempts: 2, fetchRobots: async (url) => (fetched.push(url), refused) });
+    const first = await robots.check(`${rules.url}/page`);
+    assert.equal(first.reason, 'robots-retry');
+    clock = first.retryAt!;
+    assert.deepEqual(await robots.check(`${rules.url}/page`), { allowed: false, reason: 'robots-unavailable' });
   });
 
   test('timeout: treated like a server error (wait and retry)', async () => {
