@@ -58,8 +58,12 @@ export class CrawlContext {
   readonly traps: TrapDetector;
   /** What root-relative links resolved to on earlier pages (most pages repeat a site's menus and assets). */
   readonly references: ReferenceCache;
-  /** robots.txt fetches not yet paid for with a politeness delay (askRobots drains it). */
-  private robotsFetched: { host: string; timing: KeyTiming }[] = [];
+  /**
+   * The last robots.txt request made under each asking host's key and not yet paid for with a
+   * politeness delay (askRobots takes it). Filed under the host whose robots.txt it was, even for a
+   * redirect hop to another name on its IP: the request was made in that host's turn.
+   */
+  private readonly robotsFetched = new Map<string, KeyTiming>();
   /** Visit fingerprints and revisit outcomes (visit–revisit captures). */
   readonly coherence: CoherenceStore;
 
@@ -106,7 +110,7 @@ export class CrawlContext {
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
-    let noteRobotsFetch: (f: { host: string; timing: KeyTiming }) => void = () => undefined;
+    let noteRobotsFetch: (askingHost: string, timing: KeyTiming) => void = () => undefined;
     let request: (url: string, askingHost: string) => Promise<RobotsRequest> = async (url) => ({ outcome: await fetcher.fetch(url), ownKey: true });
     const robots = new RobotsCache({
       userAgent: icd.userAgent,
@@ -114,10 +118,11 @@ export class CrawlContext {
       ignoreFor: icd.politeness.ignoreRobotsFor,
       // robots.txt responses are archived too (issue 3): every hop of their redirects.
       fetchRobots: async (url, origin) => {
-        const { outcome, ownKey } = await request(url, hostKeyOf(origin));
+        const askingHost = hostKeyOf(origin);
+        const { outcome, ownKey } = await request(url, askingHost);
         // Ended now, as far as this thread can tell (the page's delay runs from here). A redirect to
         // another IP took its turn there, and that key's clock has it already.
-        if (ownKey) noteRobotsFetch({ host: hostKeyOf(url), timing: { lastStartAt: Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs } });
+        if (ownKey) noteRobotsFetch(askingHost, { lastStartAt: Date.now() - outcome.durationMs, lastDurationMs: outcome.durationMs });
         const exchange = outcome.ok ? outcome.exchange : outcome.partial;
         if (!exchange) return outcome;
         // Archiving releases a spooled body, and the cache reads it after: it gets a copy in memory.
@@ -145,7 +150,7 @@ export class CrawlContext {
     });
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false));
     archive = (ex) => ctx.archiveAuxiliary(ex);
-    noteRobotsFetch = (f) => ctx.robotsFetched.push(f);
+    noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
     queueSitemaps = (urls) => ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
     ctx.restoreStats();
@@ -192,15 +197,24 @@ export class CrawlContext {
 
   /**
    * Asks robots.txt about `url` of `host` (the cache fetches it when this run has not, or not
-   * today) and records the host's Crawl-delay. `fetched`: the timing of the host's robots.txt
-   * request made meanwhile, if one was — a request to the host, which the next one waits its delay after.
+   * today) and records the host's Crawl-delay. `fetched`: the timing of the last request of the
+   * host's robots.txt (a redirect on the host or to another name on its IP included) made
+   * meanwhile, if one was — a request in the host's turn, which the next one waits its delay after.
    */
   async askRobots(url: string, host: string): Promise<{ verdict: RobotsVerdict; fetched: KeyTiming | null }> {
-    const verdict = await this.robots.check(url);
+    const verdict = await this.robots.check(url).catch((err: unknown) => {
+      // Dropped when the check threw too: a later ask of the host must not take it for its own.
+      this.takeRobotsFetch(host);
+      throw err;
+    });
     if (verdict.crawlDelayMs !== undefined) this.frontier.setRobotsDelay(host, verdict.crawlDelayMs);
-    const mine = this.robotsFetched.filter((f) => f.host === host);
-    if (mine.length) this.robotsFetched = this.robotsFetched.filter((f) => f.host !== host);
-    return { verdict, fetched: mine.at(-1)?.timing ?? null };
+    return { verdict, fetched: this.takeRobotsFetch(host) };
+  }
+
+  private takeRobotsFetch(host: string): KeyTiming | null {
+    const timing = this.robotsFetched.get(host) ?? null;
+    this.robotsFetched.delete(host);
+    return timing;
   }
 
   /**

@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { CrawlContext } from '../../../worker/crawler/crawl-context';
+import { SqliteFrontier } from '../../../worker/frontier';
 import { withCrawl, withSiteCrawl } from '../../support/site-crawl';
 
 interface Logged { path: string; at: number; end?: number }
@@ -179,4 +181,82 @@ test('redirects on the host and to another name on its IP are fetched at once un
       `${origin}/`, `${origin}/open`, `${origin}/robots-1.txt`, `${origin}/robots.txt`, `http://localhost:${port}/robots-2.txt`,
     ]);
   });
+});
+
+/**
+ * A site on 127.0.0.1 also named localhost (one IP: one politeness key), whose robots.txt under the
+ * name localhost redirects to the one under 127.0.0.1, answered after `hopLatencyMs`. Requests are logged with their Host.
+ */
+async function twoNameSite(hopLatencyMs: number) {
+  const log: (Logged & { host: string })[] = [];
+  let port = '';
+  const listener: RequestListener = (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const entry = { path, host, at: Date.now() } as Logged & { host: string };
+    log.push(entry);
+    const answer = (status: number, headers: Record<string, string>, body = '') => {
+      entry.end = Date.now();
+      res.writeHead(status, headers).end(body);
+    };
+    if (path === '/robots.txt' && host === 'localhost') return answer(301, { location: `http://127.0.0.1:${port}/robots.txt` });
+    if (path === '/robots.txt') return void setTimeout(() => answer(200, { 'content-type': 'text/plain' }, 'User-agent: *\nDisallow: /private\n'), hopLatencyMs);
+    answer(200, { 'content-type': 'text/html' }, `<p>${path}</p>`);
+  };
+  const server = createServer(listener);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = String((server.address() as AddressInfo).port);
+  return {
+    port, log,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+test('the timing of a robots.txt redirect to another name on the IP belongs to the host that asked, not to that name', { timeout: 60_000 }, async () => {
+  const site = await twoNameSite(300);
+  const [byIp, byName] = [`http://127.0.0.1:${site.port}`, `http://localhost:${site.port}`];
+  try {
+    await withCrawl('tm-robots-hop-timing-', { name: 'Hop timing', seeds: [`${byIp}/`] }, async ({ dir, db, icd, crawlId }) => {
+      const frontier = new SqliteFrontier(db);
+      const ctx = await CrawlContext.open({ crawlId, icd, db, frontier, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      try {
+        const own = await ctx.askRobots(`${byIp}/a`, `127.0.0.1:${site.port}`);
+        assert.ok(own.fetched, '127.0.0.1 fetched its own robots.txt');
+        const redirected = await ctx.askRobots(`${byName}/a`, `localhost:${site.port}`);
+        assert.equal(redirected.verdict.allowed, true);
+        const hop = site.log.at(-1)!;
+        assert.deepEqual([hop.host, hop.path], ['127.0.0.1', '/robots.txt']);
+        const end = redirected.fetched && redirected.fetched.lastStartAt + redirected.fetched.lastDurationMs;
+        assert.ok(end !== null && end >= hop.end! - 5, `localhost's last robots.txt request ended ${end === null ? 'never' : hop.end! - end + ' ms'} before the hop did`);
+        const cached = await ctx.askRobots(`${byIp}/b`, `127.0.0.1:${site.port}`);
+        assert.equal(cached.fetched, null, '127.0.0.1 asked again from memory: no request of its own was made meanwhile');
+      } finally {
+        await ctx.close();
+        frontier.close();
+      }
+    });
+  } finally {
+    await site.close();
+  }
+});
+
+test('a page whose robots.txt redirects to another name on its IP waits its delay after the last hop', { timeout: 60_000 }, async () => {
+  const DELAY_MS = 400;
+  const site = await twoNameSite(300);
+  try {
+    const fields = {
+      name: 'Redirect to another name', seeds: [`http://localhost:${site.port}/`],
+      politeness: { minDelayMs: DELAY_MS, maxDelayMs: DELAY_MS, delayFactor: 0, concurrency: 1 },
+    };
+    await withCrawl('tm-robots-hop-delay-', fields, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      assert.equal(await engine.run(), 'finished');
+    });
+  } finally {
+    await site.close();
+  }
+  const paths = site.log.map((r) => `${r.host}${r.path}`);
+  assert.deepEqual(paths, ['localhost/robots.txt', '127.0.0.1/robots.txt', 'localhost/']);
+  const [, hop, page] = site.log;
+  assert.ok(page!.at - hop!.end! >= DELAY_MS - 5, `the page went out ${page!.at - hop!.end!} ms after the redirected robots.txt`);
 });
