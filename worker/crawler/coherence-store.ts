@@ -74,6 +74,11 @@ export class CoherenceStore {
     this.db.prepare('UPDATE CoherenceRun SET finishedAt = ?, summary = ? WHERE crawlId = ?').run(sqlDate(new Date()), JSON.stringify(summary), this.crawlId);
   }
 
+  /** Whether the revisit pass has begun (in this run or an earlier one): the visit pass is over. */
+  revisitsBegun(): boolean {
+    return Boolean(this.db.prepare('SELECT 1 FROM CoherenceRun WHERE crawlId = ?').get(this.crawlId));
+  }
+
   isFinished(): boolean {
     return Boolean(this.db.prepare('SELECT finishedAt FROM CoherenceRun WHERE crawlId = ? AND finishedAt IS NOT NULL').get(this.crawlId));
   }

@@ -24,6 +24,7 @@ import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
 import { CpuTurns } from './cpu-turns';
 import { robotsRequest, type RobotsRequest } from './robots-request';
+import { runsIncrementally } from './incremental-driver';
 
 
 export interface CrawlContextOptions {
@@ -152,7 +153,10 @@ export class CrawlContext {
     archive = (ex) => ctx.archiveAuxiliary(ex);
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
-    queueSitemaps = (urls) => ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
+    queueSitemaps = (urls) => {
+      if (ctx.visitSetClosed()) return;
+      ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
+    };
     ctx.restoreStats();
     seedFrontier(ctx);
     return ctx;
@@ -268,6 +272,17 @@ export class CrawlContext {
         this.sequencer.settle(ticket);
       }
     }
+  }
+
+  /**
+   * Whether the crawl visits no more URLs: a visit–revisit capture (without feeds or recrawls) once
+   * its revisit pass has begun. Its reference time is fixed then, and the engine finishes after
+   * the pass, so a URL queued meanwhile — a Sitemap: line of robots.txt read again for a revisit —
+   * would stay queued in a finished crawl, and visited it would fall outside the capture. Such
+   * lines are not queued; the robots.txt capture keeps them. Incremental crawls go on visiting.
+   */
+  visitSetClosed(): boolean {
+    return this.icd.coherence.mode === 'visit-revisit' && !runsIncrementally(this.icd) && this.coherence.revisitsBegun();
   }
 
   /** Queues links found outside a page's pipeline (robots.txt Sitemap: lines), through scope. */

@@ -1,6 +1,7 @@
 import type { CrawlContext } from './crawl-context';
 import { FeedMonitor } from './feed-monitor';
 import { RecrawlState, runRecrawlRound, type RoundReport } from './recrawl-round';
+import type { Icd } from '../icd/schema';
 
 export interface IncrementalOptions {
   /** Length of a minute in ms (tests shorten it). */
@@ -31,8 +32,7 @@ export class IncrementalDriver {
   }
 
   static create(ctx: CrawlContext, o: IncrementalOptions, now: number): IncrementalDriver | null {
-    const c = ctx.icd.coherence;
-    return c.feeds.length || c.recrawlIntervalMinutes > 0 ? new IncrementalDriver(ctx, o, now) : null;
+    return runsIncrementally(ctx.icd) ? new IncrementalDriver(ctx, o, now) : null;
   }
 
   /** Feed polls due now (at any time of the crawl). */
@@ -84,4 +84,9 @@ export class IncrementalDriver {
     if (last) times.push(Math.max(this.nextRoundAt(last.finishedAt), this.retryAt));
     return times.length ? Math.min(...times) : null;
   }
+}
+
+/** Whether the crawl's ICD asks for feeds or recrawl rounds: it goes on after its frontier is empty. */
+export function runsIncrementally(icd: Pick<Icd, 'coherence'>): boolean {
+  return icd.coherence.feeds.length > 0 || icd.coherence.recrawlIntervalMinutes > 0;
 }

@@ -114,3 +114,28 @@ test('a resumed revisit pass finding robots.txt unreachable tries it again, leav
     assert.deepEqual(certificate.notCertified.map((p) => [p.url, p.status, p.evidence]), pages.map((url) => [url, 'missing', 'robots-unavailable']));
   });
 });
+
+test('a Sitemap: line robots.txt gains during the revisit pass leaves nothing queued in the finished crawl', { timeout: 60_000 }, async () => {
+  let origin = '';
+  // From the first revisit on (a page's second request), robots.txt names a sitemap no page led to.
+  const site = robotsSite({
+    onRequest: (path, nth) => {
+      if (path !== '/robots.txt' && nth === 2) site.robots = `User-agent: *\nDisallow:\nSitemap: ${origin}/late-sitemap.xml\n`;
+    },
+  });
+  const { requested } = site;
+  const fields = { name: 'Revisit and a late sitemap', coherence: { mode: 'visit-revisit' }, politeness: { minDelayMs: 50, maxDelayMs: 100, concurrency: 1 } };
+  await withSiteCrawl('tm-revisit-late-sitemap-', site.listener, fields, async ({ origin: o, dir, db, icd, crawlId }) => {
+    origin = o;
+    // robots.txt is kept 20 ms, under the 50 ms the host's requests are apart: each revisit reads it again.
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), robotsMaxAgeMs: 20 });
+    assert.equal(await engine.run(), 'finished');
+    const firstRevisit = requested.findIndex((p, i) => p !== '/robots.txt' && requested.indexOf(p) < i);
+    assert.ok(requested.slice(firstRevisit).includes('/robots.txt'), `robots.txt was read again after it named the sitemap: ${requested.join(' ')}`);
+    const left = db.prepare('SELECT url, state FROM frontier_url WHERE crawl_id = ? AND state IN (0, 1, 5)').all(crawlId);
+    assert.deepEqual(left, [], 'no URL queued, in flight or retrying in the finished crawl');
+    assert.ok(!requested.includes('/late-sitemap.xml'), `the sitemap found after the visit pass is not visited: ${requested.join(' ')}`);
+    const certificate = JSON.parse(readFileSync(join(dir, 'warcs', CERTIFICATE_FILE), 'utf8')) as CoherenceCertificate;
+    assert.deepEqual(certificate.unchanged.map((p) => p.url), [`${origin}/`, `${origin}/a`, `${origin}/b`]);
+  });
+});
