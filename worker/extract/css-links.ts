@@ -2,30 +2,57 @@ import { canonicalize, type QueryHandling } from '../url';
 import type { ExtractedLink } from './types';
 
 /**
- * URLs in CSS: `url(...)` (quoted or not) and `@import "..."`, with CSS escapes undone and
- * comments skipped. A scanner over the text rather than a CSS parser: link extraction needs only
- * these two forms, and a regex pass is fast enough for the hot path.
+ * URLs in CSS: `url(...)` (quoted or not), `@import "..."` and the strings of `image-set()` and
+ * `-webkit-image-set()`, with CSS escapes undone and comments skipped. A scanner over the text
+ * rather than a CSS parser: link extraction needs only these forms, and a regex pass is fast
+ * enough for the hot path.
  */
 
 /** A raw reference found in CSS, before resolution. */
 export interface CssReference {
   /** As written (escapes undone), not yet resolved. */
   url: string;
-  /** 'import' for `@import`, 'url' for `url(...)` anywhere else. */
-  via: 'import' | 'url';
+  /** 'import' for `@import`, 'image-set' for a string in `image-set(...)`, 'url' for `url(...)` anywhere else. */
+  via: 'import' | 'url' | 'image-set';
 }
 
-// One alternation so comments are consumed before anything inside them can match. No two
-// branches of a repetition can match the same text (a backslash only ever starts an escape),
-// so a hostile stylesheet cannot make the regex backtrack exponentially. An unquoted url() holds
-// no whitespace, quote or parenthesis, as in CSS Syntax (anything else is a bad url): with spaces
-// allowed inside, the spaces around it and in it could be split in every way, and "url(" followed
-// by 2,000 spaces took 2.3 s (8,000: 150 s); with "(" allowed, every "url(" of "url(url(url(…"
-// scanned to the end. A hex escape there may end in one whitespace character (\66 oo.png): its
-// digits are read one way only (six, or fewer before a non-digit), so escapes cannot overlap.
-// 1 comment | 2,3 @import "string" | 4 "@import " before url( | 5,6 url("string") | 7 url(bare)
-const CSS_REFS =
-  /\/\*[\s\S]*?(?:\*\/|$)|@import\s*(["'])((?:\\[\s\S]|(?!\1)[^\\])*)\1|(@import\s*)?url\(\s*(?:(["'])((?:\\[\s\S]|(?!\4)[^\\])*)\4|((?:\\(?:[0-9a-fA-F]{6}[ \t\n\r\f]?|[0-9a-fA-F]{1,5}(?![0-9a-fA-F])[ \t\n\r\f]?|[^0-9a-fA-F])|[^()"'\\\s])+))\s*\)/gi;
+// The scan is linear on any input. CSS_REFS finds the next reference; the target of an @import
+// and the arguments of an image-set() are then read token by token with sticky patterns, and the
+// scan goes on after what they read, so nothing is read again from a later start. A failed attempt
+// reads only to where any other attempt of its kind begun before would stop too (an unquoted
+// url() to its first space, quote or parenthesis; a quoted one to its closing quote; a string to
+// its closing quote or a newline), so each character is read by a bounded number of attempts.
+// bench/hostile-input.ts measures the image-set() and @import shapes with the others.
+//
+// No two branches of a repetition can match the same text (a backslash only ever starts an
+// escape), so a hostile stylesheet cannot make a pattern backtrack exponentially. An unquoted url()
+// holds no whitespace, quote or parenthesis, as in CSS Syntax (anything else is a bad url): with
+// spaces allowed inside, the spaces around it and in it could be split in every way, and "url("
+// followed by 2,000 spaces took 2.3 s (8,000: 150 s); with "(" allowed, every "url(" of
+// "url(url(url(…" scanned to the end. A hex escape there may end in one whitespace character
+// (\66 oo.png): its digits are read one way only (six, or fewer before a non-digit), so escapes
+// cannot overlap. A quoted url() that fails (no ")" after its string) has read up to its closing
+// quote, which ends any other "url(" attempt begun before it: attempts do not overlap.
+const URL_TOKEN = String.raw`url\(\s*(?:(["'])((?:\\[\s\S]|(?!\1)[^\\])*)\1|((?:\\(?:[0-9a-fA-F]{6}[ \t\n\r\f]?|[0-9a-fA-F]{1,5}(?![0-9a-fA-F])[ \t\n\r\f]?|[^0-9a-fA-F])|[^()"'\\\s])+))\s*\)`;
+/** A comment, closed or running to the end of the text. */
+const COMMENT = String.raw`\/\*[\s\S]*?(?:\*\/|$)`;
+// A string as CSS Syntax reads one: to its closing quote, or to the end of the text (an
+// unterminated string at EOF is still a string; a lone backslash there is dropped). A newline
+// first makes it a bad string, which names nothing: the pattern fails there.
+const STRING = String.raw`"((?:\\[\s\S]|[^"\\\n\r\f])*)(?:"|\\?$)|'((?:\\[\s\S]|[^'\\\n\r\f])*)(?:'|\\?$)`;
+
+// One alternation so comments are consumed before anything inside them can match.
+// Groups: 1,2 url("string") | 3 url(bare).
+const CSS_REFS = new RegExp(`${URL_TOKEN}|${COMMENT}|@import|(?<![\\w-])(?:-webkit-)?image-set\\(`, 'gi');
+// After @import: whitespace and comments, one at a time (a pattern repeating both could split
+// "/* a */ /* b */" in every way when what follows fails), then its URL or string.
+const IMPORT_GAP = new RegExp(`\\s+|${COMMENT}`, 'y');
+// Groups: 1,2 url("string") | 3 url(bare) | 4 "string" | 5 'string'.
+const IMPORT_TARGET = new RegExp(`${URL_TOKEN}|${STRING}`, 'iy');
+// Inside image-set(): a url(), a string, a comment, a name (with its "(" if it opens a function,
+// as type( does), or one other character. A name is read whole, so a long one is not read again
+// from each of its characters. Groups as IMPORT_TARGET.
+const IMAGE_SET_TOKEN = new RegExp(`${URL_TOKEN}|${STRING}|${COMMENT}|[\\w-]+\\(?|[^]`, 'iy');
 
 const CSS_ESCAPE = /\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|(\r\n|[\n\r\f])|([\s\S]))/g;
 
@@ -42,25 +69,62 @@ export function unescapeCss(s: string): string {
   });
 }
 
-/** Every url(...) and @import reference in a stylesheet or style attribute, in order. */
+/** Every url(...), @import and image-set() reference in a stylesheet or style attribute, in order. */
 export function cssReferences(css: string): CssReference[] {
   const refs: CssReference[] = [];
-  if (!/url\(|@import/i.test(css)) return refs;
+  if (!/url\(|@import|image-set\(/i.test(css)) return refs;
+  const push = (raw: string, via: CssReference['via']) => {
+    const url = unescapeCss(raw).trim();
+    if (url) refs.push({ url, via });
+  };
   CSS_REFS.lastIndex = 0;
   for (let m = CSS_REFS.exec(css); m; m = CSS_REFS.exec(css)) {
-    if (m[0].startsWith('/*')) continue;
-    if (m[2] !== undefined) refs.push({ url: unescapeCss(m[2]).trim(), via: 'import' });
-    else {
-      const raw = m[5] ?? m[6] ?? '';
-      refs.push({ url: unescapeCss(raw).trim(), via: m[3] ? 'import' : 'url' });
-    }
+    const token = m[0];
+    if (token.startsWith('/*')) continue;
+    if (token[0] === '@') CSS_REFS.lastIndex = readImport(css, CSS_REFS.lastIndex, push);
+    else if (token.endsWith('(')) CSS_REFS.lastIndex = readImageSet(css, CSS_REFS.lastIndex, push);
+    else push(m[2] ?? m[3] ?? '', 'url');
   }
-  return refs.filter((r) => r.url.length > 0);
+  return refs;
+}
+
+/** The URL or string after an `@import` at `at`, if one comes after spaces and comments; where the scan goes on. */
+function readImport(css: string, at: number, push: (raw: string, via: CssReference['via']) => void): number {
+  IMPORT_GAP.lastIndex = at;
+  while (IMPORT_GAP.test(css)) at = IMPORT_GAP.lastIndex;
+  IMPORT_TARGET.lastIndex = at;
+  const m = IMPORT_TARGET.exec(css);
+  if (!m) return at;
+  push(m[2] ?? m[3] ?? m[4] ?? m[5] ?? '', 'import');
+  return IMPORT_TARGET.lastIndex;
+}
+
+/**
+ * The options of an `image-set(` whose arguments start at `at`: its own strings (not those of a
+ * function inside it, such as type("image/avif")) and every url(). It ends at its ")" or, as a
+ * declaration would, at a ";", "{" or "}" (an unclosed image-set does not take the rest of the
+ * stylesheet's strings for images). Returns where the scan goes on.
+ */
+function readImageSet(css: string, at: number, push: (raw: string, via: CssReference['via']) => void): number {
+  let depth = 1;
+  IMAGE_SET_TOKEN.lastIndex = at;
+  for (let m = IMAGE_SET_TOKEN.exec(css); m; m = IMAGE_SET_TOKEN.exec(css)) {
+    const token = m[0];
+    if (m[2] !== undefined || m[3] !== undefined) push(m[2] ?? m[3], 'url');
+    else if (m[4] !== undefined || m[5] !== undefined) {
+      if (depth === 1) push(m[4] ?? m[5], 'image-set');
+    } else if (token.endsWith('(')) depth++;
+    else if (token === ')') {
+      if (--depth === 0) return IMAGE_SET_TOKEN.lastIndex;
+    } else if (token === ';' || token === '{' || token === '}') return IMAGE_SET_TOKEN.lastIndex - 1;
+  }
+  return css.length;
 }
 
 /**
  * The links of a stylesheet (or `<style>` block, or style attribute) resolved against `baseUrl`;
- * all are requisites. `source` is `${sourcePrefix}@import` or `${sourcePrefix}@url`.
+ * all are requisites. `source` is `${sourcePrefix}@import`, `${sourcePrefix}@url` or
+ * `${sourcePrefix}@image-set`.
  */
 export function extractCssLinks(
   css: string,

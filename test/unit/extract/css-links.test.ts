@@ -60,3 +60,39 @@ test('an unquoted url() holds no whitespace, quote or parenthesis, as in CSS Syn
   assert.deepEqual(urls(`url(${' '.repeat(5000)}`), []);
   assert.deepEqual(urls(`url(${'url('.repeat(1000)}x.png)`), ['x.png']);
 });
+
+test('image-set() and -webkit-image-set(): their strings are images, as their url()s are', () => {
+  const refs = (css: string) => cssReferences(css).map((r) => [r.url, r.via]);
+  assert.deepEqual(refs('a { background-image: image-set("a.png" 1x, "b.png" 2x) }'), [['a.png', 'image-set'], ['b.png', 'image-set']]);
+  assert.deepEqual(refs(`a { background-image: -webkit-image-set('a.png' 1x, url(b.png) 2x, url("c.png") 3x) }`), [['a.png', 'image-set'], ['b.png', 'url'], ['c.png', 'url']]);
+  // A type() names a MIME type, not an image; a comment names nothing.
+  assert.deepEqual(refs(`a { background: image-set("a.avif" type("image/avif"), /* "no.png" */ 'a\\2e jpg' type('image/jpeg')) }`), [['a.avif', 'image-set'], ['a.jpg', 'image-set']]);
+  // Unclosed: it ends with its declaration, and the strings after it are not images.
+  assert.deepEqual(refs('a { b: image-set("a.png" 1x; } .c { content: "not"; background: url(d.png) }'), [['a.png', 'image-set'], ['d.png', 'url']]);
+  assert.deepEqual(refs('a { b: image-set("a.png" 1x, "b.png'), [['a.png', 'image-set'], ['b.png', 'image-set']]);
+  assert.deepEqual(refs('a { b: my-image-set("no.png") }'), []);
+  const links = extractCssLinks('a { background: image-set("../i/a.png" 1x) }', 'http://example.org/css/main.css');
+  assert.deepEqual(links.map((l) => [l.url, l.kind, l.source]), [['http://example.org/i/a.png', 'requisite', 'css@image-set']]);
+});
+
+test('@import: comments before its string, and a string cut by the end of the file', () => {
+  const urls = (css: string) => cssReferences(css).map((r) => [r.url, r.via]);
+  assert.deepEqual(urls('@import/**/"a.css"; @import /* x */ url(b.css); @import\n/* y */ /* z */\'c.css\';'), [['a.css', 'import'], ['b.css', 'import'], ['c.css', 'import']]);
+  // CSS Syntax: a string unterminated at the end of the file is still a string…
+  assert.deepEqual(urls('p { color: red }\n@import "x.css'), [['x.css', 'import']]);
+  assert.deepEqual(urls("@import 'y.css\\"), [['y.css', 'import']]);
+  // …but one cut by a newline is a bad string, which names nothing.
+  assert.deepEqual(urls('@import "bad.css\n; p { background: url(ok.png) }'), [['ok.png', 'url']]);
+});
+
+test('image-set() and @import runs stay linear: every part is read once', () => {
+  // Each would read to the end of the text from every occurrence if a failed attempt were retried
+  // from the next one; 20,000 of them would then take seconds. Time is not asserted (the hostile
+  // benchmark measures growth), the results are.
+  assert.deepEqual(cssReferences('image-set('.repeat(20000)), []);
+  assert.deepEqual(cssReferences(`-webkit-image-set(${"'a.png' 1x, ".repeat(20000)}`).length, 20000);
+  assert.deepEqual(cssReferences('image-set(;'.repeat(20000)), []);
+  assert.deepEqual(cssReferences('@import/*'.repeat(20000)), []);
+  assert.deepEqual(cssReferences(`@import${' /**/'.repeat(20000)}`), []);
+  assert.deepEqual(cssReferences(`image-set(${'url("'.repeat(20000)}`).length, 0);
+});

@@ -90,7 +90,8 @@ test('HTML extraction: generated and mangled markup, any bytes, any charset labe
 
 test('CSS, robots.txt and redirects: generated input gives well-formed links or none', () => {
   const cssPiece = fc.oneof(
-    fc.constantFrom('body{background:url(', ')}', "url('", "')", 'url("', '")', '@import "', '";', '@import url(', '\\', '\\29 ', '/*', '*/', '@font-face{src:url(', '}', '\n'),
+    fc.constantFrom('body{background:url(', ')}', "url('", "')", 'url("', '")', '@import "', '";', '@import url(', '\\', '\\29 ', '/*', '*/', '@font-face{src:url(', '}', '\n',
+      'image-set(', '-webkit-image-set("', '" 1x, "', '" type("image/avif")', '@import/**/"'),
     reference,
   );
   fc.assert(fc.property(mangled(fc.array(cssPiece, { maxLength: 30 }).map((p) => p.join(''))), (css) => assertWellFormed(response('text/css', Buffer.from(css)))), runs(300));
