@@ -197,7 +197,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
       // A decompression bomb is archived as received and its links are not read (it threw out of the round).
       if (!body) linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
       else {
-        const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+        const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);

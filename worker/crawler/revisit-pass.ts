@@ -105,7 +105,7 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
         await archive(ctx, ex, page, null);
         if (ex.status >= 200 && ex.status < 300) {
           const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
-          const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+          const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
           const fp = fingerprintHtml(ex, body, extraction.links);
           text = fp.text;
           observation = { kind: 'fetched', fingerprint: fp.fingerprint };

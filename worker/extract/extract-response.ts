@@ -16,6 +16,12 @@ export interface ResponseInput {
   body: Buffer;
   /** Cap on decompressed sitemap size (gzipped sitemap files are decompressed here). */
   maxDecodedBytes: number;
+  /**
+   * The body was cut short: at the size cap, the total timeout or a reset (the exchange's
+   * `truncated`, its WARC-Truncated). A parser that cannot tell a cut last value from a whole
+   * one by itself leaves it out. Default false.
+   */
+  truncated?: boolean;
   /** How query strings of the links are canonicalised; the crawl's `scope.queryHandling`. Default 'keep'. */
   queryHandling?: QueryHandling;
   /** HTML: collect text, anchor texts and link contexts (default true; see HtmlExtractOptions.text). */
@@ -111,7 +117,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
     }
     case 'sitemap':
       try {
-        const map = parseSitemap(body, { url, contentType, maxDecodedBytes: input.maxDecodedBytes });
+        const map = parseSitemap(body, { url, contentType, maxDecodedBytes: input.maxDecodedBytes, truncated: input.truncated });
         const links: ExtractedLink[] = [
           ...map.sitemaps.map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'sitemap@loc', anchorText: '', context: '' })),
           ...map.urls.map((e): ExtractedLink => ({ url: e.url, kind: 'navigation', source: 'sitemap@loc', anchorText: '', context: '' })),

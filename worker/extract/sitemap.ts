@@ -25,6 +25,12 @@ export interface SitemapOptions {
   contentType?: string | null;
   /** Cap on the decompressed (or raw) size; beyond it `SitemapTooLargeError` is thrown. */
   maxDecodedBytes: number;
+  /**
+   * The body was cut short (size cap, total timeout, reset): a text sitemap's last line, unless a
+   * line break ends it, is a cut URL and is left out. XML needs no flag: a value still open at the
+   * end of the document is left out whatever cut it.
+   */
+  truncated?: boolean;
 }
 
 /** A sitemap larger than the caller's cap once decompressed: most likely a gzip bomb. */
@@ -73,14 +79,19 @@ export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapRe
   else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
   const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml; charset=utf-8');
   const start = text.trimStart();
-  if (!start.startsWith('<')) return { urls: parseTextSitemap(text), sitemaps: [] };
+  if (!start.startsWith('<')) return { urls: parseTextSitemap(text, opts.truncated ?? false), sitemaps: [] };
   return parseXmlSitemap(text, opts.url);
 }
 
-function parseTextSitemap(text: string): SitemapEntry[] {
+function parseTextSitemap(text: string, truncated: boolean): SitemapEntry[] {
   const urls: SitemapEntry[] = [];
+  const lines = text.split(/\r?\n|\r/);
+  // What follows the last line break of a body cut short is a cut line
+  // (`http://example.org/second-long-pa`), or nothing when the cut fell just after the break. A
+  // whole body's last line is a URL, line break or not.
+  if (truncated) lines.pop();
   // The protocol asks for absolute URLs; a relative line is more likely prose than a link.
-  for (const line of text.split(/\r?\n|\r/)) {
+  for (const line of lines) {
     const url = line.trim() ? canonicalize(line.trim()) : null;
     if (url) urls.push({ url });
   }

@@ -80,7 +80,7 @@ export async function runReferenceCrawl(
         return;
       }
       const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], icd.limits.maxDecodedBytes) : Buffer.alloc(0);
-      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
+      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
       if (result.kind === 'html') docs.push({ url, title: result.title ?? '', text: result.mainText || result.text || '' });
       for (const link of result.links) {
         if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;

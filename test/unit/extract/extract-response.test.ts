@@ -70,6 +70,14 @@ test('sitemaps: XML by sniffing, gzipped by URL, entries returned, bombs reporte
   assert.equal(cut.links[0]?.url, 'http://example.org/p0');
 });
 
+test('a text sitemap whose body was cut short: its cut last line is no link', () => {
+  const body = Buffer.from('http://example.org/a\nhttp://example.org/b\nhttp://example.org/c-long-na');
+  const at = (truncated?: boolean) => extractFromResponse(base({ url: 'http://example.org/sitemap.txt', headers: { 'content-type': 'text/plain' }, body, truncated })).links.map((l) => l.url);
+  assert.deepEqual(at(true), ['http://example.org/a', 'http://example.org/b']);
+  assert.deepEqual(at(false), ['http://example.org/a', 'http://example.org/b', 'http://example.org/c-long-na']);
+  assert.deepEqual(at(undefined), at(false));
+});
+
 test('feeds: by MIME type and by sniffing XML', () => {
   const rss = '<rss><channel><title>T</title><item><title>One</title><link>/one</link></item></channel></rss>';
   for (const ct of ['application/rss+xml', 'application/xml', 'text/xml; charset=utf-8']) {

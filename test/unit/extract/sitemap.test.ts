@@ -103,6 +103,18 @@ test('plain-text sitemap', () => {
   ]);
 });
 
+test('a plain-text sitemap cut short leaves out its cut last line', () => {
+  const text = { ...opts, contentType: 'text/plain' };
+  const cut = 'http://example.org/first\nhttp://example.org/second-long-pa';
+  assert.deepEqual(parseSitemap(Buffer.from(cut), { ...text, truncated: true }).urls, [{ url: 'http://example.org/first' }]);
+  // Cut just after a line break (either kind): every line is whole.
+  for (const end of ['\n', '\r\n', '\r']) {
+    assert.deepEqual(parseSitemap(Buffer.from(`http://example.org/first${end}http://example.org/second${end}`), { ...text, truncated: true }).urls, [{ url: 'http://example.org/first' }, { url: 'http://example.org/second' }], JSON.stringify(end));
+  }
+  // A whole file's last line needs no line break.
+  assert.deepEqual(parseSitemap(Buffer.from(cut), text).urls, [{ url: 'http://example.org/first' }, { url: 'http://example.org/second-long-pa' }]);
+});
+
 test('robots.txt Sitemap lines', () => {
   const robots = `User-agent: *\nDisallow: /private\nSitemap: http://example.org/sitemap.xml\nsitemap:/relative-map.xml\n  SITEMAP :  https://cdn.example.net/map.xml.gz # comment\nSitemap: http://example.org/sitemap.xml\n# Sitemap: http://example.org/commented.xml\n`;
   assert.deepEqual(robotsSitemaps(robots, 'http://example.org/robots.txt'), [

@@ -33,7 +33,7 @@ export const extractStage: Stage = {
       }
     }
     const result = extractFromResponse({
-      url: item.url, status: ex.status, headers: ex.headers, body,
+      url: item.url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null,
       maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
