@@ -25,7 +25,8 @@ export function encodingForLabel(label: string | undefined | null): string | nul
   }
 }
 
-function bomEncoding(bytes: Uint8Array): string | null {
+/** The encoding a byte order mark at the start of `bytes` names, or null without one. */
+export function bomEncoding(bytes: Uint8Array): string | null {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';

@@ -1,6 +1,6 @@
 import { headerUrlText } from '../fetch/http-heads';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
-import { decodeText, sniffCharset } from './charset';
+import { bomEncoding, decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { extractHtml, type MarkupSummary } from './html-links';
@@ -58,6 +58,17 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/;
 const XML_TYPES = /^(application|text)\/([\w.+-]*\+)?xml$/;
 const FEED_TYPES = /^application\/(rss|atom)\+xml$|^application\/feed\+json$/;
 
+/**
+ * The first bytes of a body as text to sniff its format from. A byte order mark decides their
+ * encoding (a UTF-16 sitemap or feed read as Latin-1 is "<\0u\0r\0l\0…", which no pattern finds);
+ * without one, reading them as Latin-1 finds the ASCII markup of any ASCII-compatible encoding.
+ */
+function sniffedHead(body: Buffer): string {
+  const bom = bomEncoding(body);
+  if (!bom) return body.subarray(0, 1024).toString('latin1');
+  return new TextDecoder(bom).decode(body.subarray(0, bom === 'utf-8' ? 1024 : 2048));
+}
+
 /** What the body is: from the MIME type first, then from the URL and the first bytes. */
 export function classifyResponse(url: string, mime: string, body: Buffer): ResponseKind {
   const path = url.split(/[?#]/, 1)[0].toLowerCase();
@@ -65,7 +76,7 @@ export function classifyResponse(url: string, mime: string, body: Buffer): Respo
   if (HTML_TYPES.test(mime)) return 'html';
   if (mime === 'text/css') return 'css';
   if (FEED_TYPES.test(mime)) return 'feed';
-  const head = body.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  const head = sniffedHead(body).trimStart();
   if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
     if (/<(\w+:)?(urlset|sitemapindex)\b/.test(head)) return 'sitemap';
     if (/<(rss|feed|rdf:RDF)\b/.test(head)) return 'feed';

@@ -78,6 +78,28 @@ test('a text sitemap whose body was cut short: its cut last line is no link', ()
   assert.deepEqual(at(undefined), at(false));
 });
 
+test('UTF-16 XML with a byte order mark is sniffed as what it is', () => {
+  const utf16 = (text: string, order: 'le' | 'be') => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    return order === 'le' ? le : le.swap16();
+  };
+  const sitemap = '<?xml version="1.0" encoding="UTF-16"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://example.org/p</loc></url></urlset>';
+  const rss = '<?xml version="1.0" encoding="UTF-16"?><rss version="2.0"><channel><title>T</title><item><title>One</title><link>/one</link></item></channel></rss>';
+  for (const order of ['le', 'be'] as const) {
+    for (const type of ['application/xml', 'text/xml', '']) {
+      const map = extractFromResponse(base({ url: 'http://example.org/map.xml', headers: type ? { 'content-type': type } : {}, body: utf16(sitemap, order) }));
+      assert.equal(map.kind, 'sitemap', `${order} ${type}`);
+      assert.deepEqual(map.links.map((l) => l.url), ['http://example.org/p']);
+      const feed = extractFromResponse(base({ url: 'http://example.org/news', headers: type ? { 'content-type': type } : {}, body: utf16(rss, order) }));
+      assert.equal(feed.kind, 'feed', `${order} ${type}`);
+      assert.deepEqual(feed.links.map((l) => l.url), ['http://example.org/one']);
+    }
+  }
+  // A UTF-8 byte order mark, as before.
+  const bom8 = extractFromResponse(base({ url: 'http://example.org/map.xml', headers: { 'content-type': 'application/xml' }, body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(sitemap.replace('UTF-16', 'UTF-8'))]) }));
+  assert.equal(bom8.kind, 'sitemap');
+});
+
 test('feeds: by MIME type and by sniffing XML', () => {
   const rss = '<rss><channel><title>T</title><item><title>One</title><link>/one</link></item></channel></rss>';
   for (const ct of ['application/rss+xml', 'application/xml', 'text/xml; charset=utf-8']) {
