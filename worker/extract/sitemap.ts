@@ -1,5 +1,6 @@
 import { constants, gunzipSync } from 'node:zlib';
 import { decodeXML } from 'entities';
+import pako from 'pako';
 import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
@@ -27,8 +28,9 @@ export interface SitemapOptions {
   maxDecodedBytes: number;
   /**
    * The body was cut short (size cap, total timeout, reset): a text sitemap's last line, unless a
-   * line break ends it, is a cut URL and is left out. XML needs no flag: a value still open at the
-   * end of the document is left out whatever cut it.
+   * line break ends it, is a cut URL and is left out (as it is when a gzipped one's stream is cut
+   * or damaged). XML needs no flag: a value still open at the end of the document is left out
+   * whatever cut it.
    */
   truncated?: boolean;
 }
@@ -50,20 +52,73 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** A gzipped sitemap's bytes decoded, and whether they stop before the end of its stream. */
+export interface Gunzipped {
+  bytes: Buffer;
+  /** The stream was cut short or damaged: the bytes end where it did, maybe inside a line or a value. */
+  cut: boolean;
+}
+
 /**
- * Gunzips with a hard cap on output; zlib stops as soon as the cap is passed. A stream cut short
- * (a capture truncated at the body-size cap) gives what it decoded, as the fetch layer's decoding
- * does; data that is not gzip past its header gives nothing: the sitemap is archived, not parsed.
+ * Gunzips with a hard cap on output; zlib stops as soon as the cap is passed
+ * (`SitemapTooLargeError`). A stream cut short (a capture truncated at the body-size cap) or
+ * damaged gives what it decoded before the cut or the damage, as the fetch layer's decoding does;
+ * data that is not gzip past its header gives nothing: the sitemap is archived, not parsed.
  */
-export function gunzipCapped(bytes: Uint8Array, limit: number, url: string): Buffer {
+export function gunzipCapped(bytes: Uint8Array, limit: number, url: string): Gunzipped {
   try {
-    return gunzipSync(bytes, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH });
+    return { bytes: gunzipSync(bytes, { maxOutputLength: limit }), cut: false };
   } catch (err) {
-    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new SitemapTooLargeError(url, limit);
-    // zlib's data errors (Z_DATA_ERROR and the like): the synchronous API keeps nothing of the output.
-    if (/^Z_/.test(String((err as { code?: unknown }).code))) return Buffer.alloc(0);
-    throw err;
+    if (isTooLarge(err)) throw new SitemapTooLargeError(url, limit);
+    if (zlibCode(err) !== 'Z_BUF_ERROR') return { bytes: inflateUpToDamage(bytes, limit, url, err), cut: true };
   }
+  // "unexpected end of file": flushed instead of finished, the stream gives what it holds.
+  try {
+    return { bytes: gunzipSync(bytes, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH }), cut: true };
+  } catch (err) {
+    if (isTooLarge(err)) throw new SitemapTooLargeError(url, limit);
+    return { bytes: inflateUpToDamage(bytes, limit, url, err), cut: true };
+  }
+}
+
+/** Input fed to the inflater at a time when a stream is damaged; see inflateUpToDamage. */
+const DAMAGED_SLICE = 1024;
+
+/**
+ * What a damaged gzip stream decodes to before its damage, capped. node:zlib's synchronous API
+ * keeps none of its output on a data error (and its streams are asynchronous, where extraction is
+ * not), so the stream is inflated again by pako, fed DAMAGED_SLICE bytes at a time and flushed
+ * after each: what the slices before the damaged one decoded is kept. The output of that slice is
+ * lost with it: zlib notices damage some bytes after it begins, and what it decoded in between is
+ * garbage anyway. A damage that still decodes (only the trailer's checksum tells) gives the output up to
+ * the last slice, garbage included, as a streaming decoder would. Only the first gzip member is
+ * read this way.
+ */
+function inflateUpToDamage(bytes: Uint8Array, limit: number, url: string, err: unknown): Buffer {
+  if (!/^Z_/.test(zlibCode(err))) throw err;
+  const out: Uint8Array[] = [];
+  let size = 0;
+  const inflater = new pako.Inflate({ chunkSize: 64 * 1024 });
+  inflater.onData = (chunk) => {
+    size += chunk.length;
+    if (size > limit) throw new SitemapTooLargeError(url, limit);
+    out.push(chunk);
+  };
+  for (let at = 0; at < bytes.length && !inflater.ended; at += DAMAGED_SLICE) {
+    const last = at + DAMAGED_SLICE >= bytes.length;
+    inflater.push(bytes.subarray(at, at + DAMAGED_SLICE), last ? true : constants.Z_SYNC_FLUSH);
+  }
+  return Buffer.concat(out);
+}
+
+function isTooLarge(err: unknown): boolean {
+  return err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/** zlib's error code (Z_DATA_ERROR, Z_BUF_ERROR…), or ''. */
+function zlibCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
 }
 
 const ENTRY_FIELDS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
@@ -75,11 +130,15 @@ const ENTRY_FIELDS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
  */
 export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapResult {
   let body: Uint8Array = bytes;
-  if (isGzip(body)) body = gunzipCapped(body, opts.maxDecodedBytes, opts.url);
-  else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
+  let truncated = opts.truncated ?? false;
+  if (isGzip(body)) {
+    const gunzipped = gunzipCapped(body, opts.maxDecodedBytes, opts.url);
+    body = gunzipped.bytes;
+    truncated ||= gunzipped.cut;
+  } else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
   const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml; charset=utf-8');
   const start = text.trimStart();
-  if (!start.startsWith('<')) return { urls: parseTextSitemap(text, opts.truncated ?? false), sitemaps: [] };
+  if (!start.startsWith('<')) return { urls: parseTextSitemap(text, truncated), sitemaps: [] };
   return parseXmlSitemap(text, opts.url);
 }
 

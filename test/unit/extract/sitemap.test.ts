@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
+import { constants, deflateRawSync, gzipSync } from 'node:zlib';
 import { parseSitemap, robotsSitemaps, SitemapTooLargeError } from '../../../worker/extract';
 
 const URL_ = 'http://example.org/sitemap.xml';
@@ -84,6 +84,42 @@ test('a gzipped sitemap cut short or damaged gives what decoded before the cut, 
   // The cap still holds for a stream that is cut short.
   const bomb = gzipSync(Buffer.alloc(5 * 1024 * 1024, 0x20));
   assert.throws(() => parseSitemap(bomb.subarray(0, bomb.length - 20), { ...opts, maxDecodedBytes: 1024 * 1024 }), SitemapTooLargeError);
+});
+
+/** Page URLs that compress poorly enough to fill many KB of gzip. */
+const pages = (n: number) => Array.from({ length: n }, (_, i) => `http://example.org/p${i}-${((i * 2654435761) % 4294967296).toString(36)}`);
+
+/** A gzip stream of `text` flushed to a byte boundary and followed by damage: a block of the reserved type. */
+function gzipThenDamage(text: string): Buffer {
+  const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+  return Buffer.concat([header, deflateRawSync(Buffer.from(text), { finishFlush: constants.Z_SYNC_FLUSH }), Buffer.alloc(64, 0xff)]);
+}
+
+test('a gzipped sitemap damaged midway gives the URLs decoded before the damage', () => {
+  const gz = { ...opts, contentType: 'application/x-gzip' };
+  const all = pages(3000);
+  const xml = `<urlset>${all.map((u) => `<url><loc>${u}</loc></url>`).join('')}`;
+  const damaged = gzipThenDamage(xml);
+  assert.ok(damaged.length > 16 * 1024, `${damaged.length} bytes: many slices before the damage`);
+  const { urls } = parseSitemap(damaged, gz);
+  // All but those decoded from the last KB before the damage, in order, none cut.
+  assert.ok(urls.length > 2500, `${urls.length} URLs`);
+  assert.deepEqual(urls.map((u) => u.url), all.slice(0, urls.length));
+  // Damage that still decodes as something, told only by the checksum: what came before it is read.
+  const whole = gzipSync(Buffer.from(`${xml}</urlset>`));
+  const overwritten = Buffer.from(whole);
+  overwritten.fill(0x55, whole.length >> 1, (whole.length >> 1) + 40);
+  const before = parseSitemap(overwritten, gz).urls.map((u) => u.url);
+  assert.ok(before.length > 1000, `${before.length} URLs`);
+  assert.deepEqual(before.slice(0, 1000), all.slice(0, 1000));
+  // A plain-text sitemap damaged mid-line: the line cut by the damage is left out.
+  const text = parseSitemap(gzipThenDamage(`${all.join('\n')}\nhttp://example.org/cut-by-the-dam`), gz).urls.map((u) => u.url);
+  assert.ok(text.length > 2500, `${text.length} URLs`);
+  assert.deepEqual(text, all.slice(0, text.length));
+  // A bomb damaged past the cap still hits the cap.
+  const bomb = Buffer.from(gzipSync(Buffer.alloc(5 * 1024 * 1024, 0x20)));
+  bomb.fill(0xff, bomb.length - 200, bomb.length - 100);
+  assert.throws(() => parseSitemap(bomb, { ...gz, maxDecodedBytes: 1024 * 1024 }), SitemapTooLargeError);
 });
 
 test('a sitemap cut inside a value leaves out the cut value, and keeps the entries read whole', () => {
