@@ -74,6 +74,8 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
   let channelTitleDepth = -1;
   let field: string | null = null;
   let value = '';
+  /** The whole text is parsed; what closes now is closed by the end of the input, not by its tag. */
+  let ending = false;
   const parser = boundedParser(
     {
       onopentag(rawName, attribs) {
@@ -108,13 +110,17 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
       onclosetag(rawName) {
         depth--;
         const name = rawName.toLowerCase();
+        // A value closed only by the end of the document was cut with it: a body cut at the size
+        // cap, the total timeout or a reset, or a feed whose generator stopped mid-write, and
+        // `http://example.org/posts/long-ti` is no article. As in sitemaps, it is left out; an
+        // item whose link closed before the cut is kept.
         if (field === 'feed-title' && name === 'title') {
-          result.title = value.replace(/\s+/g, ' ').trim();
+          if (!ending) result.title = value.replace(/\s+/g, ' ').trim();
           field = null;
           return;
         }
         if (item && field === name) {
-          const v = value.trim();
+          const v = ending ? '' : value.trim();
           if (name === 'title' && item.title === undefined) item.title = v.replace(/\s+/g, ' ');
           else if (name === 'link' && v && !item.link) item.link = v;
           else if ((name === 'guid' || name === 'id') && v) {
@@ -142,6 +148,8 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
     },
     { xmlMode: true, decodeEntities: true },
   );
-  parser.end(xml);
+  parser.write(xml);
+  ending = true;
+  parser.end();
   return result;
 }

@@ -76,5 +76,22 @@ test('broken feeds do not throw', () => {
   for (const body of ['<rss><channel><item><link>http://example.org/x', '<feed><entry><link href=', '\u0000\u0001', '']) {
     assert.doesNotThrow(() => parseFeed(Buffer.from(body), 'application/xml', FEED_URL));
   }
-  assert.deepEqual(parseFeed(Buffer.from('<rss><channel><item><link>http://example.org/x'), 'application/xml', FEED_URL).items.map((i) => i.url), ['http://example.org/x']);
+  // The end of the document closes nothing whole: a link it cuts is no article (next test).
+  assert.deepEqual(parseFeed(Buffer.from('<rss><channel><item><link>http://example.org/x'), 'application/xml', FEED_URL).items.map((i) => i.url), []);
+  assert.deepEqual(parseFeed(Buffer.from('<rss><channel><item><link>http://example.org/x</link>'), 'application/xml', FEED_URL).items.map((i) => i.url), ['http://example.org/x']);
+});
+
+test('a feed cut inside a value leaves out the cut value, and keeps the items whose link was read whole', () => {
+  const items = (xml: string) => parseFeed(Buffer.from(xml), 'application/xml', FEED_URL);
+  const rss = '<rss><channel><title>Tide news</title><item><title>One</title><link>http://example.org/posts/1</link></item><item><title>Two</title><link>http://example.org/posts/long-ti';
+  assert.deepEqual(items(rss), { title: 'Tide news', items: [{ url: 'http://example.org/posts/1', title: 'One' }] });
+  // Cut after the link: the item stays, without the cut title or date.
+  assert.deepEqual(items('<rss><channel><item><link>http://example.org/a</link><title>A</title></item><item><link>http://example.org/b</link><pubDate>Mon, 06 May').items, [
+    { url: 'http://example.org/a', title: 'A' },
+    { url: 'http://example.org/b', title: '' },
+  ]);
+  assert.deepEqual(items('<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="http://example.org/ok"/><title>Cu').items, [{ url: 'http://example.org/ok', title: '' }]);
+  // A permalink guid cut is no link either; a channel title cut is no title.
+  assert.deepEqual(items('<rss><channel><item><guid>http://example.org/g'), { title: '', items: [] });
+  assert.deepEqual(items('<rss><channel><title>Tide ne'), { title: '', items: [] });
 });
