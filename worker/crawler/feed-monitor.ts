@@ -1,11 +1,12 @@
 import { decodeContentEncoding } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
-import { FeedScheduler } from '../feeds';
+import { FeedScheduler, type FeedMemory } from '../feeds';
 import { canonicalize } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch } from './polite-fetch';
 import type { HttpExchange } from '../capture';
+import type { FeedMemoryStore } from './feed-state-store';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
 export const FEED_ARTICLE_PRIORITY = 1;
@@ -20,6 +21,8 @@ export interface FeedMonitorOptions {
   minuteMs?: number;
   /** A pause or stop: a poll still waiting for its host's turn gives up. */
   halted?(): boolean;
+  /** Where each feed's state is kept across pauses and restarts (none: it lives as long as the monitor). */
+  store?: FeedMemoryStore;
 }
 
 /**
@@ -28,12 +31,15 @@ export interface FeedMonitorOptions {
  * the most expected new articles (hourly posting-rate model, re-estimated every period); a feed
  * not polled for 24 periods goes first (bench/feeds.ts: this bounds the worst delay). Each poll
  * is archived; the articles not seen before are queued at high priority through the crawl's scope.
+ * What the polls taught (last poll, remembered items, publication times) is stored after each
+ * poll and restored by the next run: a resumed crawl keeps each feed's minimum interval.
  */
 export class FeedMonitor {
   private readonly scheduler: FeedScheduler;
   private readonly minuteMs: number;
   private nextPeriodAt: number;
   private polling: Promise<void> | null = null;
+  private queued = 0;
 
   constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
@@ -41,7 +47,14 @@ export class FeedMonitor {
     // The scheduler counts in real minutes; a shortened minute is mapped onto its time scale.
     this.scheduler = new FeedScheduler({ policy: 'posting-rate', M, T: o.minPollMinutes, ToE: o.minPollMinutes, minPollMinutes: o.minPollMinutes, maxPollMinutes: 24 * o.minPollMinutes }, this.clock(now));
     for (const url of o.feeds) this.scheduler.addFeed(url, 0, this.clock(now));
+    const saved = o.store?.load();
+    if (saved?.size) this.scheduler.restore(new Map([...saved].map(([url, m]) => [url, this.scaled(m, (t) => this.clock(t))])), this.clock(now));
     this.nextPeriodAt = now;
+  }
+
+  /** Articles this monitor has queued as new (for tests and reports). */
+  get articlesQueued(): number {
+    return this.queued;
   }
 
   private clock(now: number): number {
@@ -50,6 +63,11 @@ export class FeedMonitor {
 
   private unclock(t: number): number {
     return (t / 60_000) * this.minuteMs;
+  }
+
+  /** A memory with its times mapped (stored in wall-clock ms, the scheduler's on its time scale). */
+  private scaled(m: FeedMemory, f: (t: number) => number): FeedMemory {
+    return { lastPollAt: f(m.lastPollAt), firstPollAt: f(m.firstPollAt), seen: m.seen, published: m.published.map(f) };
   }
 
   /** When the next period starts (the engine sleeps until then when nothing else is queued). */
@@ -103,7 +121,12 @@ export class FeedMonitor {
     const fresh = this.scheduler.recordPoll(url, this.clock(at), items);
     if (fresh.length) {
       this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: 'navigation', anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), 0);
+      this.queued += fresh.length;
     }
+    // Stored after its articles are queued: a worker that dies in between polls the feed again
+    // sooner, and finds them queued (the frontier ignores them), rather than never queueing them.
+    const memory = this.scheduler.memoryOf(url);
+    if (memory) this.o.store?.save(url, this.scaled(memory, (t) => this.unclock(t)));
   }
 
   /** The feed's items as the scheduler counts them; archives the answer (which releases its body). */

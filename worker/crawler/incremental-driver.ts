@@ -1,5 +1,6 @@
 import type { CrawlContext } from './crawl-context';
 import { FeedMonitor } from './feed-monitor';
+import { SqliteFeedMemoryStore } from './feed-state-store';
 import { RecrawlState, runRecrawlRound, type RoundReport } from './recrawl-round';
 import type { Icd } from '../icd/schema';
 
@@ -27,12 +28,17 @@ export class IncrementalDriver {
   private constructor(private readonly ctx: CrawlContext, private readonly o: IncrementalOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
     const { feeds, minFeedPollMinutes, recrawlIntervalMinutes } = ctx.icd.coherence;
-    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs, halted: o.halted }, now) : null;
+    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs, halted: o.halted, store: new SqliteFeedMemoryStore(ctx.db, ctx.crawlId) }, now) : null;
     this.recrawl = recrawlIntervalMinutes > 0 ? new RecrawlState(ctx.db, ctx.crawlId) : null;
   }
 
   static create(ctx: CrawlContext, o: IncrementalOptions, now: number): IncrementalDriver | null {
     return runsIncrementally(ctx.icd) ? new IncrementalDriver(ctx, o, now) : null;
+  }
+
+  /** Articles the feed polls of this run queued as new. */
+  get feedArticlesQueued(): number {
+    return this.feeds?.articlesQueued ?? 0;
   }
 
   /** Feed polls due now (at any time of the crawl). */

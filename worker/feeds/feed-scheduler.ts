@@ -37,6 +37,20 @@ interface FeedState {
   rates: HourlyRates;
 }
 
+/**
+ * What a feed's polls taught the scheduler, as plain data: a crawl keeps it across a pause and a
+ * restart of the worker (without it, every feed was polled again at once, whatever its minimum
+ * interval, its items were new again and its posting rates started from nothing).
+ */
+export interface FeedMemory {
+  lastPollAt: number;
+  firstPollAt: number;
+  /** The item ids remembered, least recently listed first (bounded, see recordPoll). */
+  seen: string[];
+  /** Publication times of its new items, kept for the posting-rate estimate. */
+  published: number[];
+}
+
 const MINUTE_MS = 60_000;
 /** Item ids a feed remembers at least (more when it lists more: twice as many as its last poll). */
 const MIN_REMEMBERED = 200;
@@ -121,6 +135,33 @@ export class FeedScheduler {
   /** When the first feed may be polled again (its last poll a minimum interval old); null without feeds. */
   nextEligibleAt(): number | null {
     return this.feeds.length ? Math.min(...this.feeds.map((f) => f.lastPollAt)) + this.o.minPollMinutes * MINUTE_MS : null;
+  }
+
+  /** What the scheduler learnt of a feed; null before its first poll. */
+  memoryOf(url: string): FeedMemory | null {
+    const f = this.byUrl.get(url);
+    if (!f || f.firstPollAt === null) return null;
+    return { lastPollAt: f.lastPollAt, firstPollAt: f.firstPollAt, seen: [...f.seen], published: [...f.published] };
+  }
+
+  /**
+   * Gives feeds (added before) what an earlier run learnt of them, and estimates their rates from
+   * it at once rather than a ToE later; memories of feeds it does not have are ignored.
+   */
+  restore(memories: ReadonlyMap<string, FeedMemory>, now: number): void {
+    let restored = false;
+    for (const [url, m] of memories) {
+      const f = this.byUrl.get(url);
+      if (!f) continue;
+      f.lastPollAt = m.lastPollAt;
+      f.firstPollAt = m.firstPollAt;
+      f.seen = new Set(m.seen);
+      f.published = [...m.published];
+      restored = true;
+    }
+    if (!restored) return;
+    this.clockSetBack(now);
+    this.reestimate(now);
   }
 
   /** How many item ids are remembered for a feed (to tell new items). */

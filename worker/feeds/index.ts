@@ -1,3 +1,3 @@
 /** Feed monitoring (advaRSS): posting-rate model and poll scheduler. */
 export { estimateHourlyRates, expectedArticles, expectedWaitingHours, type HourlyRates } from './posting-rate-model';
-export { FeedScheduler, type FeedSchedulerOptions, type PollingPolicy } from './feed-scheduler';
+export { FeedScheduler, type FeedMemory, type FeedSchedulerOptions, type PollingPolicy } from './feed-scheduler';

@@ -132,3 +132,34 @@ test('a failed poll (no items) forgets none of the items a long feed lists', () 
   assert.deepEqual(s.recordPoll('f', DAY0 + H, []), []);
   assert.deepEqual(s.recordPoll('f', DAY0 + 2 * H, items), [], 'nothing new');
 });
+
+test('a scheduler given the feeds\' memories (a resumed crawl) waits, ranks and tells new items as the one it replaces', () => {
+  const options = { policy: 'posting-rate' as const, M: 1, T: 60, ToE: 60, minPollMinutes: 30 };
+  const feeds = ['busy', 'quiet'];
+  const before = new FeedScheduler(options, DAY0);
+  for (const url of feeds) before.addFeed(url, 0, DAY0);
+  // Two days of hourly polls: busy posts at 9:00 and 15:00, quiet at 3:00 on the first day only.
+  for (let h = 0; h < 48; h++) {
+    const at = DAY0 + h * H;
+    for (const url of before.choose(at)) {
+      const listed = url === 'busy' ? [9, 15, 33, 39].filter((p) => p <= h).map((p) => ({ id: `b${p}`, publishedAt: DAY0 + p * H })) : h >= 3 ? [{ id: 'q3', publishedAt: DAY0 + 3 * H }] : [];
+      before.recordPoll(url, at, listed);
+    }
+  }
+  const memories = new Map(feeds.map((url) => [url, before.memoryOf(url)!]));
+  assert.ok(memories.get('busy')!.seen.length === 4 && memories.get('busy')!.published.length === 4);
+
+  // Resumed 65 minutes after the last poll, the last estimate an hour old.
+  const resumedAt = DAY0 + 47 * H + 65 * 60_000;
+  const after = new FeedScheduler(options, resumedAt);
+  for (const url of feeds) after.addFeed(url, 0, resumedAt);
+  after.restore(new Map([...memories, ['gone', memories.get('busy')!]]), resumedAt);
+  assert.equal(after.memoryOf('gone'), null, 'a feed the crawl no longer has is ignored');
+  assert.equal(after.nextEligibleAt(), before.nextEligibleAt(), 'each feed waits its minimum interval from its last poll');
+  // The posting rates are estimated from the memories at once, as the old scheduler's are now.
+  assert.deepEqual(after.choose(resumedAt), before.choose(resumedAt));
+  for (const url of feeds) assert.deepEqual(after.ratesOf(url), before.ratesOf(url));
+  assert.ok(after.ratesOf('busy')[9]! > after.ratesOf('busy')[10]!, 'busy\'s 9 o\'clock posts are known');
+  const at = resumedAt + 2 * 60_000;
+  assert.deepEqual(after.recordPoll('busy', at, [{ id: 'b33', publishedAt: DAY0 + 33 * H }, { id: 'b57', publishedAt: at - 60_000 }]), ['b57'], 'only the item not listed before is new');
+});
