@@ -42,6 +42,17 @@ CREATE TABLE IF NOT EXISTS engine_recrawl (
   finished_at INTEGER NOT NULL,
   parent_threshold REAL NOT NULL
 );
+-- What the round under way observed, a row a refetched page (in refetch order), so that a round
+-- interrupted and run again knows the pages it already refetched; emptied when the round finishes.
+CREATE TABLE IF NOT EXISTS engine_recrawl_result (
+  crawl_id INTEGER NOT NULL,
+  round INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  changed INTEGER NOT NULL,
+  -- 1: a parent the selective-incremental rule refetched; 0: a page due in the round.
+  by_rule INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS engine_recrawl_result_round ON engine_recrawl_result (crawl_id, round);
 `;
 
 interface PageRow {
@@ -53,6 +64,14 @@ interface PageRow {
   payload_digest: string | null;
   etag: string | null;
   last_modified: string | null;
+}
+
+/** A refetch of the round under way that observed the page (RecrawlState.results). */
+export interface RoundResult {
+  url: string;
+  changed: boolean;
+  /** Refetched by the selective-incremental rule, not because it was due. */
+  byRule: boolean;
 }
 
 export interface RoundReport {
@@ -78,8 +97,17 @@ export class RecrawlState {
   }
 
   finishRound(round: number, at: number, parentThreshold: number): void {
-    this.db.prepare('INSERT INTO engine_recrawl (crawl_id, round, finished_at, parent_threshold) VALUES (?, ?, ?, ?) ON CONFLICT (crawl_id) DO UPDATE SET round = excluded.round, finished_at = excluded.finished_at, parent_threshold = excluded.parent_threshold')
-      .run(this.crawlId, round, at, parentThreshold);
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO engine_recrawl (crawl_id, round, finished_at, parent_threshold) VALUES (?, ?, ?, ?) ON CONFLICT (crawl_id) DO UPDATE SET round = excluded.round, finished_at = excluded.finished_at, parent_threshold = excluded.parent_threshold')
+        .run(this.crawlId, round, at, parentThreshold);
+      this.db.prepare('DELETE FROM engine_recrawl_result WHERE crawl_id = ? AND round <= ?').run(this.crawlId, round);
+    })();
+  }
+
+  /** What `round` observed before it was interrupted (a pause, a restart), in refetch order. */
+  results(round: number): RoundResult[] {
+    const rows = this.db.prepare('SELECT url, changed, by_rule FROM engine_recrawl_result WHERE crawl_id = ? AND round = ? ORDER BY rowid').all(this.crawlId, round) as { url: string; changed: number; by_rule: number }[];
+    return rows.map((r) => ({ url: r.url, changed: r.changed === 1, byRule: r.by_rule === 1 }));
   }
 
   /** Adds the HTML pages captured since the last round (new pages are due in the next round). */
@@ -100,9 +128,14 @@ export class RecrawlState {
     return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
   }
 
-  save(url: string, state: RevisitState, v: { digest: string | null; etag: string | null; lastModified: string | null }): void {
-    this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
-      .run(state.fr, state.lastRound, v.digest, v.etag, v.lastModified, this.crawlId, url);
+  /** A refetch's new state and, with it (one transaction), what the round observed (see results). */
+  save(url: string, state: RevisitState, v: { digest: string | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
+        .run(state.fr, state.lastRound, v.digest, v.etag, v.lastModified, this.crawlId, url);
+      this.db.prepare('INSERT INTO engine_recrawl_result (crawl_id, round, url, changed, by_rule) VALUES (?, ?, ?, ?, ?)')
+        .run(this.crawlId, state.lastRound, url, result.changed ? 1 : 0, result.byRule ? 1 : 0);
+    })();
   }
 }
 
@@ -122,39 +155,61 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   }
   const report: RoundReport = { round, pages: pages.length, due: due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
   const changedByUrl = new Map<string, boolean>();
+  // Pages refetched because they were due, in refetch order: the children the parent rule counts.
+  const dueRefetched: string[] = [];
+  const observed = (r: RoundResult): void => {
+    changedByUrl.set(r.url, r.changed);
+    if (r.changed) report.changed++;
+    if (!r.byRule) dueRefetched.push(r.url);
+    else {
+      report.parentsFetched++;
+      rule = adaptParentRule(rule, r.changed);
+    }
+  };
+  // A round interrupted before (a pause, a restart) goes on from what it observed then: the pages it
+  // refetched are no longer due, but their parents are still judged by them, and the parents the rule
+  // refetched keep their say in the threshold.
+  for (const r of state.results(round)) {
+    report.fetched++;
+    observed(r);
+  }
+  report.due += dueRefetched.length;
 
-  const refetch = async (p: PageRow): Promise<void> => {
+  /** Whether the refetch observed the page. */
+  const refetch = async (p: PageRow, byRule: boolean): Promise<boolean> => {
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
     const changed = await refetchPage(ctx, p, round, o.halted);
     report.fetched++;
-    if (changed === null) return;
-    changedByUrl.set(p.url, changed.changed);
-    if (changed.changed) report.changed++;
+    if (changed === null) return false;
     report.newLinks += changed.newLinks;
-    state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, changed.changed), changed);
+    state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, changed.changed), changed, { changed: changed.changed, byRule });
+    observed({ url: p.url, changed: changed.changed, byRule });
+    return true;
   };
 
   for (const p of due) {
     if (o.halted()) return null;
-    await refetch(p);
+    await refetch(p, false);
   }
   // Selective-incremental rule: parents not due this round whose children changed enough.
-  const children = new Map<string, { changed: number; total: number }>();
-  for (const p of due) {
-    if (!p.parent_url || !changedByUrl.has(p.url)) continue;
-    const c = children.get(p.parent_url) ?? { changed: 0, total: 0 };
-    c.total++;
-    if (changedByUrl.get(p.url)) c.changed++;
-    children.set(p.parent_url, c);
-  }
   const byUrl = new Map(pages.map((p) => [p.url, p]));
+  const children = new Map<string, { changed: number; total: number }>();
+  for (const url of dueRefetched) {
+    const parentUrl = byUrl.get(url)?.parent_url;
+    if (!parentUrl) continue;
+    const c = children.get(parentUrl) ?? { changed: 0, total: 0 };
+    c.total++;
+    if (changedByUrl.get(url)) c.changed++;
+    children.set(parentUrl, c);
+  }
   for (const [parentUrl, c] of children) {
     const parent = byUrl.get(parentUrl);
     if (!parent || changedByUrl.has(parentUrl) || !shouldRecrawlParent(rule, c.changed, c.total)) continue;
     if (o.halted()) return null;
-    await refetch(parent);
-    report.parentsFetched++;
-    rule = adaptParentRule(rule, changedByUrl.get(parentUrl) ?? false);
+    if (!(await refetch(parent, true))) {
+      report.parentsFetched++;
+      rule = adaptParentRule(rule, false);
+    }
   }
   report.parentThreshold = rule.threshold;
   state.finishRound(round, now(), rule.threshold);
