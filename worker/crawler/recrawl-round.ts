@@ -78,8 +78,10 @@ export interface RoundReport {
   round: number;
   pages: number;
   due: number;
+  /** Refetches answered (a failure of the server's too); not those never requested or cut short. */
   fetched: number;
   changed: number;
+  /** Parents the rule refetched and observed. */
   parentsFetched: number;
   newLinks: number;
   parentThreshold: number;
@@ -175,16 +177,16 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   }
   report.due += dueRefetched.length;
 
-  /** Whether the refetch observed the page. */
-  const refetch = async (p: PageRow, byRule: boolean): Promise<boolean> => {
+  const refetch = async (p: PageRow, byRule: boolean): Promise<void> => {
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
     const changed = await refetchPage(ctx, p, round, o.halted);
+    // Not requested (robots.txt said no, the name did not resolve) or cut short: nothing observed,
+    // nothing counted, and a parent so left out does not move the rule's threshold.
+    if (changed === null) return;
     report.fetched++;
-    if (changed === null) return false;
     report.newLinks += changed.newLinks;
     state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, changed.changed), changed, { changed: changed.changed, byRule });
     observed({ url: p.url, changed: changed.changed, byRule });
-    return true;
   };
 
   for (const p of due) {
@@ -206,17 +208,19 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     const parent = byUrl.get(parentUrl);
     if (!parent || changedByUrl.has(parentUrl) || !shouldRecrawlParent(rule, c.changed, c.total)) continue;
     if (o.halted()) return null;
-    if (!(await refetch(parent, true))) {
-      report.parentsFetched++;
-      rule = adaptParentRule(rule, false);
-    }
+    await refetch(parent, true);
   }
+  // The last refetch cut short by a pause: the round is run again, from what it observed (results()).
+  if (o.halted()) return null;
   report.parentThreshold = rule.threshold;
   state.finishRound(round, now(), rule.threshold);
   return report;
 }
 
-/** Refetches one page: archived, compared with its last payload, new links queued. */
+/**
+ * Refetches one page: archived, compared with its last payload, new links queued. Null when nothing
+ * was observed: not requested (robots.txt refused it, its host's name did not resolve) or cut short.
+ */
 async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
