@@ -56,6 +56,8 @@ export class CrawlEngine {
   /** Whether only those hold a slot (see loop()). */
   private fetchSlotsOnly = false;
   private wake: (() => void) | null = null;
+  /** When the sleeping loop wakes by itself (Infinity while it is not sleeping: nothing to bring forward). */
+  private sleepingUntil = Number.POSITIVE_INFINITY;
   private done: Promise<EngineOutcome> | null = null;
   private pendingCaptures: CaptureSummary[] = [];
   private finalStats: CrawlStats | null = null;
@@ -150,7 +152,15 @@ export class CrawlEngine {
     rmSync(opts.spoolDir, { recursive: true, force: true });
     mkdirSync(opts.spoolDir, { recursive: true });
     // A key another crawl of the worker held may free a host of this one while the loop sleeps.
-    const frontier = new SqliteFrontier(opts.db, { registry: opts.registry, onHostsWaiting: () => this.wake?.() });
+    // A host of its own due before the loop's planned wake-up (its request is over, its page still being
+    // processed) wakes it too; one due later does not: at a thousand pages a second, waking the loop for
+    // each of them cost the polite benchmark ~3 points of its rate.
+    const frontier = new SqliteFrontier(opts.db, {
+      registry: opts.registry,
+      onHostsWaiting: (readyAt) => {
+        if (readyAt === undefined || readyAt < this.sleepingUntil) this.wake?.();
+      },
+    });
     let ctx: CrawlContext;
     try {
       ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal, halted: () => this.halt !== null });
@@ -282,9 +292,11 @@ export class CrawlEngine {
     return new Promise((resolve) => {
       const delay = wakeAt === null ? 1000 : Math.max(0, Math.min(1000, wakeAt - Date.now()));
       const timer = setTimeout(() => finish(), delay);
+      this.sleepingUntil = Date.now() + delay;
       const finish = () => {
         clearTimeout(timer);
         this.wake = null;
+        this.sleepingUntil = Number.POSITIVE_INFINITY;
         resolve();
       };
       this.wake = finish;

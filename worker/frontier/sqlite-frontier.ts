@@ -31,10 +31,11 @@ export interface SqliteFrontierOptions {
   clock?: Clock;
   /**
    * Called when hosts of this frontier may be scheduled earlier than the engine planned: a key they
-   * waited on was freed, possibly by another crawl's request, or a host's own request ended while
-   * its page is still being processed. The engine sleeping until nextWakeAt() looks again.
+   * waited on was freed, possibly by another crawl's request, or (`readyAt`: when it is due) a host's
+   * own request ended while its page is still being processed. The engine sleeping until
+   * nextWakeAt() looks again (for `readyAt`, only if it would sleep past it).
    */
-  onHostsWaiting?(): void;
+  onHostsWaiting?(readyAt?: number): void;
 }
 
 interface LeaseRecord {
@@ -75,7 +76,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Hosts and politeness keys whose stored facts this frontier has read (loadHost). */
   private readonly loadedHosts = new Set<string>();
   private readonly loadedKeys = new Set<string>();
-  private readonly onHostsWaiting: (() => void) | undefined;
+  private readonly onHostsWaiting: ((readyAt?: number) => void) | undefined;
   /** Stops listening to the registry's freed keys; set while a crawl is open. */
   private stopListening: (() => void) | null = null;
 
@@ -310,8 +311,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.endRequest(e, timing);
     this.scheduler.touch(e, now);
     // The host's next URL is due after the delay, perhaps before its page is processed and committed
-    // (a large body, a slow commit): the engine, sleeping until an earlier plan, looks again.
-    if (e.queued > 0 && !e.holding) this.onHostsWaiting?.();
+    // (a large body, a slow commit): the engine, if it sleeps past that time, looks again.
+    if (e.queued > 0 && !e.holding) this.onHostsWaiting?.(this.registry.readyAt(e.host, e.politeness));
   }
 
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
