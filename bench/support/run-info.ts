@@ -22,7 +22,12 @@ export function benchCommit(root: string): string {
   return process.env.BENCH_COMMIT ?? git(['rev-parse', '--short', 'HEAD'], root);
 }
 
-/** BENCH_CPU_PROF=dir: Node options that make a Tidemark process write V8 CPU profiles (main thread and workers) there. */
+/**
+ * Node options for a Tidemark process, for studying a run: BENCH_CPU_PROF=dir makes it write V8 CPU
+ * profiles (main thread and workers) there; BENCH_NODE_FLAGS adds flags of your own (space-separated,
+ * e.g. `--trace-gc`; its output goes to the run's stdout, after the CLI's summary).
+ */
 export function cpuProfileArgs(): string[] {
-  return process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const own = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  return [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : []), ...own];
 }
