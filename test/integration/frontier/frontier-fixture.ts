@@ -14,7 +14,7 @@ export function tempFrontier(cfg: Partial<CrawlFrontierConfig> = {}, crawlId = 1
   const config = crawlConfig(cfg);
   const handles: Database.Database[] = [];
   /** A frontier on its own handle; `handles` lets a test close the file under it (a crash). */
-  const open = (opts: { onHostsWaiting?(): void } = {}) => {
+  const open = (opts: { onHostsWaiting?(readyAt?: number): void } = {}) => {
     const db = openSqlite(path);
     handles.push(db);
     const f = new SqliteFrontier(db, { clock, registry: new PolitenessRegistry(), ...opts });
