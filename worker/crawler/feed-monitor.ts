@@ -1,10 +1,10 @@
 import { decodeContentEncoding } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
-import { FeedScheduler, type FeedMemory } from '../feeds';
+import { FeedScheduler, type FeedMemory, type FeedPoll } from '../feeds';
 import { canonicalize } from '../url';
 import type { CrawlContext } from './crawl-context';
-import { outcomeOf, politeFetch } from './polite-fetch';
+import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
 import type { HttpExchange } from '../capture';
 import type { FeedMemoryStore } from './feed-state-store';
 
@@ -23,6 +23,8 @@ export interface FeedMonitorOptions {
   halted?(): boolean;
   /** Where each feed's state is kept across pauses and restarts (none: it lives as long as the monitor). */
   store?: FeedMemoryStore;
+  /** Told of each poll once it is stored (the cockpit's live view). */
+  onPoll?(url: string, poll: FeedPoll): void;
 }
 
 /**
@@ -99,14 +101,17 @@ export class FeedMonitor {
 
   private async poll(url: string): Promise<void> {
     let items: { id: string; publishedAt: number | null }[] = [];
+    let ended: PollEnd | null = null;
     // A feed that moved answers with a redirect: its new address is polled in the same poll, each
     // hop archived (the fetcher follows none); a loop is given up after MAX_FEED_REDIRECTS.
     for (let hop = 0, target = url; hop <= MAX_FEED_REDIRECTS; hop++) {
       // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
       // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it (or its new address).
-      const outcome = outcomeOf(await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true }));
+      const result = await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true });
+      const outcome = outcomeOf(result);
       if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
       if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
+      ended = pollEnd(result);
       if (!outcome?.ok) break;
       const ex = outcome.exchange;
       const next = ex.status >= 300 && ex.status < 400 && ex.headers['location'] ? canonicalize(headerUrlText(ex.headers['location'].trim()), target) : null;
@@ -126,7 +131,9 @@ export class FeedMonitor {
     // Stored after its articles are queued: a worker that dies in between polls the feed again
     // sooner, and finds them queued (the frontier ignores them), rather than never queueing them.
     const memory = this.scheduler.memoryOf(url);
-    if (memory) this.o.store?.save(url, this.scaled(memory, (t) => this.unclock(t)));
+    const poll: FeedPoll = { at, ...(ended ?? pollEnd(null)), listed: items.length, fresh: fresh.length };
+    if (memory) this.o.store?.save(url, this.scaled(memory, (t) => this.unclock(t)), poll);
+    this.o.onPoll?.(url, poll);
   }
 
   /** The feed's items as the scheduler counts them; archives the answer (which releases its body). */
@@ -140,4 +147,26 @@ export class FeedMonitor {
       return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
     });
   }
+}
+
+type PollEnd = Pick<FeedPoll, 'outcome' | 'status' | 'detail'>;
+
+/**
+ * How a poll's last request ended, as the cockpit reports it: a 2xx answer is `ok`; a 3xx still
+ * there once the poll stopped following (no Location, a loop, more than MAX_FEED_REDIRECTS hops)
+ * led to no feed. Null: no request was made.
+ */
+export function pollEnd(result: PoliteFetchResult | null): PollEnd {
+  if (!result) return { outcome: 'failed', status: null, detail: 'not requested' };
+  if (result.kind === 'robots-refused') {
+    const why = result.verdict.reason === 'robots-disallowed' ? 'robots.txt disallows it' : 'robots.txt could not be read';
+    return { outcome: 'robots', status: null, detail: why };
+  }
+  if (result.kind === 'dns-failed') return { outcome: 'failed', status: null, detail: `the host name did not resolve: ${result.message}` };
+  const o = result.outcome;
+  if (!o.ok) return { outcome: 'failed', status: o.partial?.status ?? null, detail: `${o.reason}: ${o.message}` };
+  const status = o.exchange.status;
+  if (status >= 200 && status < 300) return { outcome: 'ok', status, detail: null };
+  if (status >= 300 && status < 400) return { outcome: 'failed', status, detail: 'its redirects led to no feed' };
+  return { outcome: 'http-error', status, detail: `answered ${status}` };
 }

@@ -1,14 +1,17 @@
 import type Database from 'better-sqlite3';
-import type { FeedMemory } from '../feeds';
+import { tableExists } from '../store/sqlite';
+import { addPoll, type FeedMemory, type FeedPoll, type FeedPollOutcome, type FeedPollSummary } from '../feeds';
 
 /**
  * Where a crawl keeps what its feed polls taught the scheduler (FeedMemory), so that a resumed
- * crawl or a restarted worker goes on from it. FeedMonitor depends on this, not on SQLite.
+ * crawl or a restarted worker goes on from it, and what the polls found (for the cockpit).
+ * FeedMonitor depends on this, not on SQLite.
  */
 export interface FeedMemoryStore {
   /** Every feed's memory, by the feed's URL as the ICD names it. */
   load(): Map<string, FeedMemory>;
-  save(url: string, memory: FeedMemory): void;
+  /** The feed's memory after `poll`, and the poll itself (added to the feed's poll summary). */
+  save(url: string, memory: FeedMemory, poll: FeedPoll): void;
 }
 
 // Times are wall-clock ms. One row a feed, rewritten after each of its polls: the item ids are
@@ -24,6 +27,24 @@ CREATE TABLE IF NOT EXISTS engine_feed (
   seen TEXT NOT NULL,
   -- JSON array of the publication times kept for the posting-rate estimate.
   published TEXT NOT NULL,
+  PRIMARY KEY (crawl_id, url)
+) WITHOUT ROWID;
+-- What the feed's polls found (FeedPollSummary), one row a feed, for the cockpit; the scheduler
+-- does not read it. A table of its own: engine_feed rows written before it existed stay as they are.
+CREATE TABLE IF NOT EXISTS engine_feed_poll (
+  crawl_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  polls INTEGER NOT NULL,
+  failed_polls INTEGER NOT NULL,
+  articles_new INTEGER NOT NULL,
+  last_at REAL NOT NULL,
+  last_outcome TEXT NOT NULL,
+  last_status INTEGER,
+  last_detail TEXT,
+  last_listed INTEGER NOT NULL,
+  last_new INTEGER NOT NULL,
+  -- JSON array of the last polls' new articles, oldest first.
+  recent_new TEXT NOT NULL,
   PRIMARY KEY (crawl_id, url)
 ) WITHOUT ROWID;
 `;
@@ -53,14 +74,87 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
     return memories;
   }
 
-  save(url: string, m: FeedMemory): void {
-    this.db
-      .prepare(
-        `INSERT INTO engine_feed (crawl_id, url, last_poll_at, first_poll_at, seen, published) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (crawl_id, url) DO UPDATE SET last_poll_at = excluded.last_poll_at, first_poll_at = excluded.first_poll_at, seen = excluded.seen, published = excluded.published`,
-      )
-      .run(this.crawlId, url, m.lastPollAt, m.firstPollAt, JSON.stringify(m.seen), JSON.stringify(m.published));
+  save(url: string, m: FeedMemory, poll: FeedPoll): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO engine_feed (crawl_id, url, last_poll_at, first_poll_at, seen, published) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (crawl_id, url) DO UPDATE SET last_poll_at = excluded.last_poll_at, first_poll_at = excluded.first_poll_at, seen = excluded.seen, published = excluded.published`,
+        )
+        .run(this.crawlId, url, m.lastPollAt, m.firstPollAt, JSON.stringify(m.seen), JSON.stringify(m.published));
+      const previous = readPollSummaries(this.db, this.crawlId, url).get(url) ?? null;
+      const s = addPoll(previous, poll);
+      this.db
+        .prepare(
+          `INSERT OR REPLACE INTO engine_feed_poll (crawl_id, url, polls, failed_polls, articles_new, last_at, last_outcome, last_status, last_detail, last_listed, last_new, recent_new)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(this.crawlId, url, s.polls, s.failedPolls, s.articlesNew, s.last.at, s.last.outcome, s.last.status, s.last.detail, s.last.listed, s.last.fresh, JSON.stringify(s.recentNew));
+    })();
   }
+}
+
+/** What the cockpit shows of one feed: its last poll as the scheduler knows it, and its poll summary. */
+export interface StoredFeedState {
+  url: string;
+  lastPollAt: number;
+  firstPollAt: number;
+  /** Null for a feed polled only before summaries were kept (its crawl log may tell more). */
+  summary: FeedPollSummary | null;
+}
+
+/**
+ * The stored state of a crawl's feeds, for reading by the cockpit: empty when the crawl's worker
+ * never created the tables (no crawl with feeds has run on this database). Creates nothing.
+ */
+export function readFeedStates(db: Database.Database, crawlId: number): StoredFeedState[] {
+  if (!tableExists(db, 'engine_feed')) return [];
+  const rows = db.prepare('SELECT url, last_poll_at, first_poll_at FROM engine_feed WHERE crawl_id = ? ORDER BY url').all(crawlId) as Pick<FeedRow, 'url' | 'last_poll_at' | 'first_poll_at'>[];
+  const summaries = readPollSummaries(db, crawlId);
+  return rows.map((r) => ({ url: r.url, lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, summary: summaries.get(r.url) ?? null }));
+}
+
+interface PollRow {
+  url: string;
+  polls: number;
+  failed_polls: number;
+  articles_new: number;
+  last_at: number;
+  last_outcome: string;
+  last_status: number | null;
+  last_detail: string | null;
+  last_listed: number;
+  last_new: number;
+  recent_new: string;
+}
+
+const OUTCOMES: readonly string[] = ['ok', 'http-error', 'robots', 'failed'] satisfies FeedPollOutcome[];
+
+/** The poll summaries of a crawl's feeds (of one feed when `url` is given), by URL. */
+function readPollSummaries(db: Database.Database, crawlId: number, url?: string): Map<string, FeedPollSummary> {
+  if (!tableExists(db, 'engine_feed_poll')) return new Map();
+  const sql = `SELECT url, polls, failed_polls, articles_new, last_at, last_outcome, last_status, last_detail, last_listed, last_new, recent_new FROM engine_feed_poll WHERE crawl_id = ?${url === undefined ? '' : ' AND url = ?'}`;
+  const rows = db.prepare(sql).all(...(url === undefined ? [crawlId] : [crawlId, url])) as PollRow[];
+  return new Map(
+    rows.map((r) => [
+      r.url,
+      {
+        polls: r.polls,
+        failedPolls: r.failed_polls,
+        articlesNew: r.articles_new,
+        last: {
+          at: r.last_at,
+          // A value this code did not write reads as a failure rather than as a success.
+          outcome: (OUTCOMES.includes(r.last_outcome) ? r.last_outcome : 'failed') as FeedPollOutcome,
+          status: r.last_status,
+          detail: r.last_detail,
+          listed: r.last_listed,
+          fresh: r.last_new,
+        },
+        recentNew: parseArray(r.recent_new).filter((n): n is number => typeof n === 'number' && Number.isFinite(n)),
+      },
+    ]),
+  );
 }
 
 /** A stored JSON array; anything else (a row written by hand, cut short) as empty: the feed relearns. */

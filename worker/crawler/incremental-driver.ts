@@ -28,7 +28,7 @@ export class IncrementalDriver {
   private constructor(private readonly ctx: CrawlContext, private readonly o: IncrementalOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
     const { feeds, minFeedPollMinutes, recrawlIntervalMinutes } = ctx.icd.coherence;
-    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs, halted: o.halted, store: new SqliteFeedMemoryStore(ctx.db, ctx.crawlId) }, now) : null;
+    this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs, halted: o.halted, store: new SqliteFeedMemoryStore(ctx.db, ctx.crawlId), onPoll: (url, poll) => o.onCoherence?.({ phase: 'feed', url, ...poll }) }, now) : null;
     this.recrawl = recrawlIntervalMinutes > 0 ? new RecrawlState(ctx.db, ctx.crawlId) : null;
   }
 

@@ -11,6 +11,7 @@ import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 import type { HttpExchange } from '../capture';
+import { RECRAWL_HISTORY_DDL, saveRound } from './recrawl-history';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -90,6 +91,7 @@ export interface RoundReport {
 export class RecrawlState {
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     db.exec(DDL);
+    db.exec(RECRAWL_HISTORY_DDL);
   }
 
   /** The last finished round (0 = the initial crawl) and when it ended; null before any. */
@@ -98,10 +100,12 @@ export class RecrawlState {
     return row ? { round: row.round, finishedAt: row.finished_at, parentThreshold: row.parent_threshold } : null;
   }
 
-  finishRound(round: number, at: number, parentThreshold: number): void {
+  /** Records `round` as the last finished one; with its report when a recrawl round (not round 0, nor a clock set back) ended. */
+  finishRound(round: number, at: number, parentThreshold: number, report?: RoundReport): void {
     this.db.transaction(() => {
       this.db.prepare('INSERT INTO engine_recrawl (crawl_id, round, finished_at, parent_threshold) VALUES (?, ?, ?, ?) ON CONFLICT (crawl_id) DO UPDATE SET round = excluded.round, finished_at = excluded.finished_at, parent_threshold = excluded.parent_threshold')
         .run(this.crawlId, round, at, parentThreshold);
+      if (report) saveRound(this.db, this.crawlId, { ...report, finishedAt: at });
       this.db.prepare('DELETE FROM engine_recrawl_result WHERE crawl_id = ? AND round <= ?').run(this.crawlId, round);
     })();
   }
@@ -213,7 +217,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   // The last refetch cut short by a pause: the round is run again, from what it observed (results()).
   if (o.halted()) return null;
   report.parentThreshold = rule.threshold;
-  state.finishRound(round, now(), rule.threshold);
+  state.finishRound(round, now(), rule.threshold, report);
   return report;
 }
 

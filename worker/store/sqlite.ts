@@ -25,3 +25,8 @@ export function openSqlite(path: string): Database.Database {
 export function sqlDate(date: Date): string {
   return date.toISOString().replace('Z', '+00:00');
 }
+
+/** Whether the database has the table: the engine creates its own (engine_*) when a crawl first needs them. */
+export function tableExists(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
