@@ -8,9 +8,11 @@ import { StatusBadge } from '../../components/status-badge';
 import { appendSample, useCrawlEvents } from '../../lib/client/live';
 import { formatDate, ownerName, shownRate, useCrawl } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
+import { hasFeedsOrRecrawls, incrementalSettingsOf } from '../../../worker/coherence/incremental-view';
 import { CapturesTable } from './captures-table';
 import { CrawlLogTable } from './crawl-log-table';
 import { CrawlReports } from './crawl-reports';
+import { FeedsAndRecrawls } from './feeds-recrawls';
 import { Annotations } from './annotations';
 import { LiveCounters } from './live-counters';
 import { RelevancePanel } from './relevance-panel';
@@ -62,6 +64,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       {c.error && c.status !== 'paused' && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} />
+      {hasFeedsOrRecrawls(incrementalSettingsOf(c.definition)) && <FeedsAndRecrawls crawlId={crawlId} running={c.status === 'running'} />}
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
       <CapturesTable crawlId={crawlId} focused={Boolean(focus?.enabled)} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />

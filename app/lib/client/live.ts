@@ -8,9 +8,9 @@ import type { ThroughputPoint } from '../server/throughput-history';
 import { keys, type CaptureRow, type CrawlDetail, type RelevancePoint, type RelevanceSeries } from './queries';
 
 /**
- * Live crawl events: socket.io pushes `crawl:<id>:stats|capture|status|relevance`, and this module
- * writes them into React Query's cache, so the cache stays the one source for counters, tables
- * and charts.
+ * Live crawl events: socket.io pushes `crawl:<id>:stats|capture|status|relevance|coherence`, and
+ * this module writes them into React Query's cache (or marks what they change stale), so the cache
+ * stays the one source for counters, tables and charts.
  */
 
 /** One sample of the stats over time (the live chart's data; the history route's points have this shape). */
@@ -120,7 +120,10 @@ export function useCrawlEvents(crawlId: number): LiveState {
       s.emit('subscribe', { crawlId }, (reply: { ok: boolean; error?: string }) => {
         setState(reply?.ok ? 'live' : 'refused');
         // Events sent before this subscription (or while disconnected) are gone: re-read the lists once.
-        if (reply?.ok) void client.invalidateQueries({ queryKey: ['crawls', crawlId, 'captures'] });
+        if (reply?.ok) {
+          void client.invalidateQueries({ queryKey: ['crawls', crawlId, 'captures'] });
+          void client.invalidateQueries({ queryKey: keys.incremental(crawlId) });
+        }
       });
     const onStats = (stats: CrawlStats) => applyStats(client, crawlId, stats);
     const onCaptures = (payload: CaptureSummary[] | { captures?: CaptureSummary[] }) =>
@@ -133,12 +136,16 @@ export function useCrawlEvents(crawlId: number): LiveState {
     };
     const onRelevance = (payload: unknown) =>
       client.setQueryData<RelevanceSeries>(keys.relevance(crawlId), (old) => mergeRelevance(old, payload));
+    // A feed poll or a recrawl round ended (phase 'feed' or 'recrawl'; the batcher keeps one event a
+    // flush, so any phase re-reads the section).
+    const onCoherence = () => void client.invalidateQueries({ queryKey: keys.incremental(crawlId) });
     const onDisconnect = () => setState('offline');
     const onConnectError = () => setState('offline');
     s.on(`crawl:${crawlId}:stats`, onStats);
     s.on(`crawl:${crawlId}:capture`, onCaptures);
     s.on(`crawl:${crawlId}:status`, onStatus);
     s.on(`crawl:${crawlId}:relevance`, onRelevance);
+    s.on(`crawl:${crawlId}:coherence`, onCoherence);
     s.on('connect', subscribe);
     s.on('disconnect', onDisconnect);
     s.on('connect_error', onConnectError);
@@ -149,6 +156,7 @@ export function useCrawlEvents(crawlId: number): LiveState {
       s.off(`crawl:${crawlId}:capture`, onCaptures);
       s.off(`crawl:${crawlId}:status`, onStatus);
       s.off(`crawl:${crawlId}:relevance`, onRelevance);
+      s.off(`crawl:${crawlId}:coherence`, onCoherence);
       s.off('connect', subscribe);
       s.off('disconnect', onDisconnect);
       s.off('connect_error', onConnectError);

@@ -3,6 +3,7 @@ import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient 
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
 import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
+import type { IncrementalView } from '../../../worker/coherence/incremental-view';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
 import { api, asPaged, type Paged } from './api';
@@ -149,6 +150,7 @@ export const keys = {
   captures: (id: number, page: number, q: string, sort: string, upTo: number | null) => ['crawls', id, 'captures', { page, q, sort, upTo }] as const,
   log: (id: number, page: number, outcome: string, q: string, upTo: number | null) => ['crawls', id, 'log', { page, outcome, q, upTo }] as const,
   report: (id: number) => ['crawls', id, 'report'] as const,
+  incremental: (id: number) => ['crawls', id, 'incremental'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   annotations: (id: number, captureId: number | null) => ['crawls', id, 'annotations', captureId ?? 'all'] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
@@ -225,6 +227,19 @@ export function useCrawlReport(id: number, enabled: boolean) {
     queryFn: () => api<CrawlReport>('GET', `/api/crawls/${id}/report`),
     enabled,
     refetchOnWindowFocus: false,
+  });
+}
+
+/**
+ * The crawl's feeds and recrawl rounds. Read again on the crawl's coherence events (each feed poll,
+ * each round: see live.ts) and status changes; while it runs, every 15 s too, since a round falls
+ * due by the clock alone.
+ */
+export function useIncremental(id: number, running: boolean) {
+  return useQuery({
+    queryKey: keys.incremental(id),
+    queryFn: () => api<IncrementalView>('GET', `/api/crawls/${id}/incremental`),
+    refetchInterval: running ? 15_000 : false,
   });
 }
 

@@ -1,0 +1,158 @@
+'use client';
+import type { ReactNode } from 'react';
+import type { FeedRow, RecrawlSection } from '../../../worker/coherence/incremental-view';
+import { ErrorMessage } from '../../components/error-message';
+import { formatDate, useIncremental } from '../../lib/client/queries';
+
+/** A stored time for people, in the browser's locale, readable by machines too. */
+function Time({ at, testId }: { at: string; testId?: string }) {
+  return <time dateTime={at} data-testid={testId}>{formatDate(at)}</time>;
+}
+
+const count = (n: number | null) => (n === null ? '–' : String(n));
+
+/** A table that scrolls sideways on a narrow screen; focusable, so the keyboard can scroll it. */
+function ScrollingTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+function FeedTable({ rows, minPollMinutes }: { rows: FeedRow[]; minPollMinutes: number }) {
+  const troubled = rows.filter((r) => r.problem).length;
+  return (
+    <div className="space-y-2">
+      <h3 className="font-semibold">Feeds</h3>
+      <p className="text-sm text-slate-600">
+        Polled by the posting-rate scheduler, each at most once every {minPollMinutes} minute{minPollMinutes === 1 ? '' : 's'}; new articles are crawled first.
+        {troubled > 0 && <strong className="ml-1 text-red-800" data-testid="feed-trouble">{troubled} of {rows.length} feeds: last poll failed or refused.</strong>}
+      </p>
+      <ScrollingTable label="Feeds">
+        <table className="table-base" data-testid="feed-table">
+          <caption className="sr-only">Feeds of the crawl, as the ICD lists them, with their last poll</caption>
+          <thead>
+            <tr>
+              <th scope="col">Feed</th>
+              <th scope="col">Last poll</th>
+              <th scope="col">Result</th>
+              <th scope="col" className="text-right">Listed</th>
+              <th scope="col" className="text-right">New</th>
+              <th scope="col" className="text-right">New, all polls</th>
+              <th scope="col" className="text-right">Polls (failed)</th>
+              <th scope="col">New in the last polls</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.url} data-testid="feed-row" data-url={r.url} data-outcome={r.outcome ?? 'none'}>
+                <th scope="row" className="max-w-md truncate font-mono text-xs font-normal" title={r.url}>{r.url}</th>
+                <td className="whitespace-nowrap">{r.lastPollAt ? <Time at={r.lastPollAt} testId="feed-last-poll" /> : 'not polled yet'}</td>
+                <td className="text-xs">
+                  {r.problem ? (
+                    <span className="font-medium text-red-800" data-testid="feed-problem">{r.problem}{r.source === 'crawl-log' && ' (from the crawl log)'}</span>
+                  ) : r.outcome === 'ok' ? (
+                    <span>ok{r.status !== null && ` (${r.status})`}</span>
+                  ) : r.lastPollAt ? 'not known' : '–'}
+                </td>
+                <td className="text-right tabular-nums">{count(r.listed)}</td>
+                <td className="text-right tabular-nums" data-testid="feed-last-new">{count(r.lastNew)}</td>
+                <td className="text-right tabular-nums" data-testid="feed-articles-new">{count(r.articlesNew)}</td>
+                <td className="text-right tabular-nums">{r.polls === null ? '–' : `${r.polls} (${r.failedPolls ?? 0})`}</td>
+                <td className="font-mono text-xs">{r.recentNew.length ? r.recentNew.join(' · ') : '–'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollingTable>
+    </div>
+  );
+}
+
+function NextRound({ next }: { next: RecrawlSection['nextRound'] }) {
+  switch (next.state) {
+    case 'initial-crawl':
+      return <>one interval after the initial crawl has fetched every page it queued</>;
+    case 'scheduled':
+      return <Time at={next.at!} />;
+    case 'due':
+      return <>due since <Time at={next.at!} />: it starts once no page of the crawl waits to be fetched</>;
+    case 'not-running':
+      return next.at ? <>the crawl is not running: at <Time at={next.at} />, or when it runs again if later</> : <>the crawl is not running</>;
+  }
+}
+
+function RecrawlPart({ r }: { r: RecrawlSection }) {
+  return (
+    <div className="space-y-2">
+      <h3 className="font-semibold">Recrawl rounds</h3>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-600">Interval</dt>
+        <dd>every {r.intervalMinutes} minute{r.intervalMinutes === 1 ? '' : 's'} after the last round ended</dd>
+        <dt className="text-slate-600">Last round</dt>
+        <dd data-testid="last-round">
+          {r.lastRound === null || !r.lastFinishedAt ? 'none yet' : <>{r.lastRound === 0 ? 'the initial crawl' : `round ${r.lastRound}`}, ended <Time at={r.lastFinishedAt} /></>}
+        </dd>
+        <dt className="text-slate-600">Next round</dt>
+        <dd data-testid="next-round" data-state={r.nextRound.state}><NextRound next={r.nextRound} /></dd>
+      </dl>
+      {r.rounds.length === 0 ? (
+        <p className="text-sm text-slate-600" data-testid="no-rounds">No recrawl round has finished yet.</p>
+      ) : (
+        <ScrollingTable label="Recrawl rounds">
+          <table className="table-base" data-testid="round-table">
+            <caption className="mb-1 text-left text-sm text-slate-600">The last {r.rounds.length} round{r.rounds.length === 1 ? '' : 's'}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Round</th>
+                <th scope="col">Ended</th>
+                <th scope="col" className="text-right">Pages</th>
+                <th scope="col" className="text-right">Due</th>
+                <th scope="col" className="text-right">Fetched</th>
+                <th scope="col" className="text-right">Changed</th>
+                <th scope="col" className="text-right">Parents fetched</th>
+                <th scope="col" className="text-right">New links</th>
+                <th scope="col" className="text-right">Parent threshold</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.rounds.map((round) => (
+                <tr key={round.round} data-testid="round-row" data-round={round.round}>
+                  <th scope="row" className="font-normal tabular-nums">{round.round}</th>
+                  <td className="whitespace-nowrap"><Time at={round.finishedAt} /></td>
+                  <td className="text-right tabular-nums">{round.pages}</td>
+                  <td className="text-right tabular-nums">{round.due}</td>
+                  <td className="text-right tabular-nums">{round.fetched}</td>
+                  <td className="text-right tabular-nums">{round.changed}</td>
+                  <td className="text-right tabular-nums">{round.parentsFetched}</td>
+                  <td className="text-right tabular-nums">{round.newLinks}</td>
+                  <td className="text-right tabular-nums">{round.parentThreshold.toFixed(2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollingTable>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The crawl's feeds and scheduled recrawls (shown when its ICD has either): when each feed was last
+ * polled, what it found and whether the poll failed; when the next recrawl round is due and what
+ * the last rounds did. Kept live by the crawl's socket events (live.ts).
+ */
+export function FeedsAndRecrawls({ crawlId, running }: { crawlId: number; running: boolean }) {
+  const view = useIncremental(crawlId, running);
+  const v = view.data;
+  return (
+    <section aria-labelledby="feeds-recrawls-title" className="card space-y-4" data-testid="feeds-recrawls">
+      <h2 id="feeds-recrawls-title" className="text-lg font-semibold">Feeds and recrawls</h2>
+      <ErrorMessage error={view.error} />
+      {view.isPending && <p className="text-sm text-slate-600">Loading…</p>}
+      {v?.feeds && <FeedTable rows={v.feeds.rows} minPollMinutes={v.feeds.minPollMinutes} />}
+      {v?.recrawl && <RecrawlPart r={v.recrawl} />}
+    </section>
+  );
+}

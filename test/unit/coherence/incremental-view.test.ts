@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { feedRows, hasFeedsOrRecrawls, incrementalSettingsOf, problemOf, recrawlSection, type FeedStateInput, type LoggedPoll } from '../../../worker/coherence/incremental-view';
+
+const T = Date.UTC(2026, 10, 28, 12, 0, 0);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+test('the settings come from the stored ICD copy, leniently; the section shows for feeds or a recrawl interval', () => {
+  assert.deepEqual(incrementalSettingsOf({ coherence: { feeds: ['http://a/feed', 7], recrawlIntervalMinutes: 30, minFeedPollMinutes: 5 } }), { feeds: ['http://a/feed'], minFeedPollMinutes: 5, recrawlIntervalMinutes: 30 });
+  const none = incrementalSettingsOf({ seeds: ['http://a/'] });
+  assert.deepEqual(none, { feeds: [], minFeedPollMinutes: 15, recrawlIntervalMinutes: 0 });
+  assert.deepEqual(incrementalSettingsOf(null), none);
+  assert.deepEqual(incrementalSettingsOf({ coherence: { feeds: 'http://a/feed', recrawlIntervalMinutes: -1 } }), none);
+  assert.equal(hasFeedsOrRecrawls(none), false);
+  assert.equal(hasFeedsOrRecrawls({ ...none, feeds: ['http://a/feed'] }), true);
+  assert.equal(hasFeedsOrRecrawls({ ...none, recrawlIntervalMinutes: 1 }), true);
+});
+
+test('feed rows follow the ICD order: a feed not polled yet, one polled fine, one refused by robots.txt, one answering 404', () => {
+  const summary = (outcome: 'ok' | 'robots' | 'http-error', status: number | null, detail: string | null, fresh: number) => ({
+    polls: 4, failedPolls: outcome === 'ok' ? 0 : 4, articlesNew: 7, recentNew: [5, 2, 0, fresh], last: { at: T, outcome, status, detail, listed: outcome === 'ok' ? 20 : 0, fresh },
+  });
+  const stored: FeedStateInput[] = [
+    { url: 'http://a/private/feed', lastPollAt: T, summary: summary('robots', null, 'robots.txt disallows it', 0) },
+    { url: 'http://a/feed', lastPollAt: T, summary: summary('ok', 200, null, 1) },
+    { url: 'http://a/gone', lastPollAt: T, summary: summary('http-error', 404, 'answered 404', 0) },
+  ];
+  const rows = feedRows(['http://a/new', 'http://a/feed', 'http://a/private/feed', 'http://a/gone'], stored, new Map());
+  assert.deepEqual(rows.map((r) => [r.url, r.outcome, r.problem]), [
+    ['http://a/new', null, null],
+    ['http://a/feed', 'ok', null],
+    ['http://a/private/feed', 'robots', 'Not polled: robots.txt disallows it'],
+    ['http://a/gone', 'http-error', 'Last poll failed: the feed answered 404'],
+  ]);
+  assert.equal(rows[0]!.lastPollAt, null);
+  assert.deepEqual(rows[1], {
+    url: 'http://a/feed', lastPollAt: iso(T), outcome: 'ok', status: 200, problem: null, source: 'poll', listed: 20, lastNew: 1, articlesNew: 7, polls: 4, failedPolls: 0, recentNew: [5, 2, 0, 1],
+  });
+});
+
+test('a feed polled before poll records were kept: its crawl-log entry tells the outcome when it is from the last poll', () => {
+  const stored: FeedStateInput[] = ['http://a/1', 'http://a/2', 'http://a/3', 'http://a/4', 'http://a/5'].map((url) => ({ url, lastPollAt: T, summary: null }));
+  const logged = new Map<string, LoggedPoll>([
+    ['http://a/1', { status: 200, outcome: 'ok', at: iso(T - 500) }],
+    ['http://a/2', { status: 503, outcome: 'ok', at: iso(T - 500) }],
+    // From a poll before the last one: the last one left no entry (refused, no answer).
+    ['http://a/3', { status: 200, outcome: 'ok', at: iso(T - 15 * 60_000) }],
+    // A redirect: the poll went on to another URL.
+    ['http://a/4', { status: 301, outcome: 'ok', at: iso(T - 500) }],
+  ]);
+  const rows = feedRows(stored.map((s) => s.url), stored, logged);
+  assert.deepEqual(rows.map((r) => [r.outcome, r.status, r.problem, r.source, r.lastPollAt]), [
+    ['ok', 200, null, 'crawl-log', iso(T)],
+    ['http-error', 503, 'Last poll failed: the feed answered 503', 'crawl-log', iso(T)],
+    [null, null, null, null, iso(T)],
+    [null, null, null, null, iso(T)],
+    [null, null, null, null, iso(T)],
+  ]);
+  assert.equal(rows[0]!.articlesNew, null, 'no counts without poll records');
+});
+
+test('problem notes name what failed', () => {
+  assert.equal(problemOf('ok', 200, null), null);
+  assert.equal(problemOf('failed', null, 'the host name did not resolve: ENOTFOUND'), 'Last poll failed: the host name did not resolve: ENOTFOUND');
+  assert.equal(problemOf('failed', null, null), 'Last poll failed');
+  assert.equal(problemOf('robots', null, 'robots.txt could not be read'), 'Not polled: robots.txt could not be read');
+});
+
+test('the next round: after the initial crawl, scheduled, due, or waiting for the crawl to run; rounds newest first', () => {
+  const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 12, due: 12 - n, fetched: 10, changed: 3, parentsFetched: 1, newLinks: 4, parentThreshold: 0.5 });
+  const initial = recrawlSection(60, null, [], 'running', T);
+  assert.deepEqual(initial, { intervalMinutes: 60, lastRound: null, lastFinishedAt: null, nextRound: { state: 'initial-crawl', at: null }, rounds: [] });
+
+  const last = { round: 2, finishedAt: T - 10 * 60_000 };
+  const scheduled = recrawlSection(60, last, [round(1, T - 70 * 60_000), round(2, T - 10 * 60_000)], 'running', T);
+  assert.deepEqual(scheduled.nextRound, { state: 'scheduled', at: iso(T + 50 * 60_000) });
+  assert.equal(scheduled.lastRound, 2);
+  assert.equal(scheduled.lastFinishedAt, iso(T - 10 * 60_000));
+  assert.deepEqual(scheduled.rounds.map((r) => [r.round, r.finishedAt]), [[2, iso(T - 10 * 60_000)], [1, iso(T - 70 * 60_000)]]);
+
+  assert.deepEqual(recrawlSection(5, last, [], 'running', T).nextRound, { state: 'due', at: iso(T - 5 * 60_000) });
+  assert.deepEqual(recrawlSection(60, last, [], 'paused', T).nextRound, { state: 'not-running', at: iso(T + 50 * 60_000) });
+  assert.deepEqual(recrawlSection(60, null, [], 'stopped', T).nextRound, { state: 'not-running', at: null });
+  // A last end in the future (the clock set back since) counts from now, as the engine does.
+  assert.deepEqual(recrawlSection(60, { round: 3, finishedAt: T + 86_400_000 }, [], 'running', T).nextRound, { state: 'scheduled', at: iso(T + 60 * 60_000) });
+  assert.equal(recrawlSection(60, { round: 0, finishedAt: T }, [], 'running', T).lastRound, 0);
+});

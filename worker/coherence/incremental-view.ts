@@ -1,0 +1,183 @@
+/**
+ * The cockpit's "Feeds and recrawls" section of a crawl, shaped from what the engine stored (feed
+ * polls, recrawl rounds) and from the crawl log. Pure: the route reads the rows, these functions
+ * shape them, and the page (which imports this module too) renders them.
+ */
+import type { RoundRecord } from '../crawler/recrawl-history';
+import type { FeedPollOutcome, FeedPollSummary } from '../feeds';
+
+/** The ICD settings the section depends on. */
+export interface IncrementalSettings {
+  feeds: string[];
+  minFeedPollMinutes: number;
+  recrawlIntervalMinutes: number;
+}
+
+/**
+ * The settings from a crawl's stored ICD copy, read leniently (an older copy may lack the fields;
+ * the schema's defaults: no feeds, no recrawls, 15-minute polls).
+ */
+export function incrementalSettingsOf(definition: unknown): IncrementalSettings {
+  const coherence = (definition as { coherence?: Record<string, unknown> } | null | undefined)?.coherence ?? {};
+  const feeds = Array.isArray(coherence.feeds) ? coherence.feeds.filter((f): f is string => typeof f === 'string') : [];
+  const number = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback);
+  return { feeds, minFeedPollMinutes: number(coherence.minFeedPollMinutes, 15), recrawlIntervalMinutes: number(coherence.recrawlIntervalMinutes, 0) };
+}
+
+/** Whether the crawl has the section: its ICD names feeds or a recrawl interval. */
+export function hasFeedsOrRecrawls(s: IncrementalSettings): boolean {
+  return s.feeds.length > 0 || s.recrawlIntervalMinutes > 0;
+}
+
+/** One feed as the engine stored it (feed-state-store.ts readFeedStates). Times: wall-clock ms. */
+export interface FeedStateInput {
+  url: string;
+  lastPollAt: number;
+  summary: FeedPollSummary | null;
+}
+
+/** The crawl log's last entry of a feed poll of the feed's URL (message 'feed poll'). */
+export interface LoggedPoll {
+  status: number | null;
+  outcome: string;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** A feed's row in the section. */
+export interface FeedRow {
+  url: string;
+  /** ISO 8601; null: not polled yet. */
+  lastPollAt: string | null;
+  /** How the last poll ended; null when not polled yet or not known. */
+  outcome: FeedPollOutcome | null;
+  status: number | null;
+  /** What went wrong with the last poll, for people; null when nothing did (or nothing is known). */
+  problem: string | null;
+  /** Where the outcome comes from: the engine's poll record, or only the crawl log (polls before records were kept). */
+  source: 'poll' | 'crawl-log' | null;
+  /** Items the last poll listed, and of them the new ones; null when not known. */
+  listed: number | null;
+  lastNew: number | null;
+  /** New articles over every recorded poll. */
+  articlesNew: number | null;
+  polls: number | null;
+  failedPolls: number | null;
+  /** New articles of the last polls, oldest first. */
+  recentNew: number[];
+}
+
+/**
+ * One row a feed of the ICD, in the ICD's order: its last poll and what it found; a note when it
+ * failed or robots.txt refused it. A feed polled before poll records were kept (an older crawl)
+ * shows its last poll's time and, when the crawl log archived that poll, its HTTP status.
+ */
+export function feedRows(feeds: readonly string[], stored: readonly FeedStateInput[], logged: ReadonlyMap<string, LoggedPoll>): FeedRow[] {
+  const byUrl = new Map(stored.map((s) => [s.url, s]));
+  return feeds.map((url): FeedRow => {
+    const state = byUrl.get(url);
+    const none: FeedRow = { url, lastPollAt: null, outcome: null, status: null, problem: null, source: null, listed: null, lastNew: null, articlesNew: null, polls: null, failedPolls: null, recentNew: [] };
+    if (!state) return none;
+    const s = state.summary;
+    if (s) {
+      return {
+        ...none,
+        lastPollAt: iso(s.last.at),
+        outcome: s.last.outcome,
+        status: s.last.status,
+        problem: problemOf(s.last.outcome, s.last.status, s.last.detail),
+        source: 'poll',
+        listed: s.last.listed,
+        lastNew: s.last.fresh,
+        articlesNew: s.articlesNew,
+        polls: s.polls,
+        failedPolls: s.failedPolls,
+        recentNew: s.recentNew,
+      };
+    }
+    const log = logged.get(url);
+    // The crawl log holds only polls that were answered: robots.txt refusals and failures without an
+    // answer left nothing there, so an entry from before the last poll says nothing of it.
+    const known = log && Date.parse(log.at) >= state.lastPollAt - LOG_SLACK_MS ? loggedOutcome(log) : null;
+    if (!known) return { ...none, lastPollAt: iso(state.lastPollAt) };
+    return { ...none, lastPollAt: iso(state.lastPollAt), outcome: known.outcome, status: log!.status, problem: problemOf(known.outcome, log!.status, known.detail), source: 'crawl-log' };
+  });
+}
+
+/**
+ * How long before the engine's last poll time a crawl-log entry of it may be: the poll's time is
+ * taken after its answer, the entry's when it was archived. Polls are a minute apart at least.
+ */
+const LOG_SLACK_MS = 30_000;
+
+/** A poll's outcome as its crawl-log entry tells it; null when it does not (a redirect, followed to another URL). */
+function loggedOutcome(log: LoggedPoll): { outcome: FeedPollOutcome; detail: string | null } | null {
+  if (log.outcome !== 'ok') return { outcome: 'failed', detail: log.outcome };
+  if (log.status === null || (log.status >= 300 && log.status < 400)) return null;
+  return { outcome: log.status >= 200 && log.status < 300 ? 'ok' : 'http-error', detail: null };
+}
+
+/** The note a poll's outcome gives; null for a successful poll. */
+export function problemOf(outcome: FeedPollOutcome, status: number | null, detail: string | null): string | null {
+  switch (outcome) {
+    case 'ok':
+      return null;
+    case 'robots':
+      return `Not polled: ${detail ?? 'robots.txt refuses it'}`;
+    case 'http-error':
+      return `Last poll failed: the feed answered ${status ?? 'an error'}`;
+    case 'failed':
+      return `Last poll failed${detail ? `: ${detail}` : ''}`;
+  }
+}
+
+/** A finished round's report, its end as ISO 8601. */
+export type RoundRow = Omit<RoundRecord, 'finishedAt'> & { finishedAt: string };
+
+/**
+ * When the next round comes: `initial-crawl` (the first round is one interval after the initial
+ * crawl's frontier is first empty, not known yet), `scheduled` (at `at`), `due` (its time has
+ * passed: it starts once no page of the crawl waits to be fetched), `not-running` (the crawl is
+ * not running: at `at` or when it runs again, whichever is later).
+ */
+export type NextRoundState = 'initial-crawl' | 'scheduled' | 'due' | 'not-running';
+
+export interface RecrawlSection {
+  intervalMinutes: number;
+  /** The last finished round: 0 is the initial crawl; null before it ended. */
+  lastRound: number | null;
+  lastFinishedAt: string | null;
+  nextRound: { state: NextRoundState; at: string | null };
+  /** The last rounds, newest first. */
+  rounds: RoundRow[];
+}
+
+/** Statuses in which the worker runs the crawl (a pause or stop asked still lets it finish what it does). */
+const ACTIVE = new Set(['running', 'pausing', 'stopping']);
+
+/** The recrawl part of the section, `now` and the stored times in wall-clock ms. */
+export function recrawlSection(intervalMinutes: number, last: { round: number; finishedAt: number } | null, rounds: readonly RoundRecord[], crawlStatus: string, now: number): RecrawlSection {
+  const running = ACTIVE.has(crawlStatus);
+  // A last end in the future (a clock set back) counts from now, as the engine takes it.
+  const nextAt = last ? Math.min(last.finishedAt, now) + intervalMinutes * 60_000 : null;
+  const state: NextRoundState = !running ? 'not-running' : nextAt === null ? 'initial-crawl' : nextAt <= now ? 'due' : 'scheduled';
+  return {
+    intervalMinutes,
+    lastRound: last?.round ?? null,
+    lastFinishedAt: last ? iso(last.finishedAt) : null,
+    nextRound: { state, at: nextAt === null ? null : iso(nextAt) },
+    rounds: [...rounds].sort((a, b) => b.round - a.round).map((r) => ({ ...r, finishedAt: iso(r.finishedAt) })),
+  };
+}
+
+/** What GET /api/crawls/:id/incremental answers. */
+export interface IncrementalView {
+  /** Null when the ICD names no feed. */
+  feeds: { minPollMinutes: number; rows: FeedRow[] } | null;
+  /** Null when the ICD asks for no recrawls. */
+  recrawl: RecrawlSection | null;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
