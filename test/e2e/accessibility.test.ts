@@ -17,6 +17,8 @@ import { startChangingSite, type ChangingSite } from '../integration/coherence/c
 import { startForumBoard } from '../integration/aah/forum-board';
 import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { STATUS_CLASS_COLOURS } from '../../app/lib/client/chart-layout';
+import { SqliteFeedMemoryStore } from '../../worker/crawler/feed-state-store';
+import { RecrawlState } from '../../worker/crawler/recrawl-round';
 import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -342,6 +344,27 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   await page.getByTestId('capture-record').getByRole('button', { name: 'Close' }).press('Enter');
   await page.getByTestId('capture-record').waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), openerName, 'the focus is back on the capture that opened it');
+});
+
+test('a crawl’s feeds and recrawls: a feed polled fine, one answering 404, one robots.txt refuses; the last rounds', async () => {
+  // Written as the engine writes them (its stores), for a crawl that is not running: a real crawl
+  // would take the one-minute interval to show a round (test/e2e/feeds-recrawls.test.ts does).
+  const feeds = ['http://feeds.example/news.xml', 'http://feeds.example/gone.xml', 'http://feeds.example/private/feed.xml'];
+  const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Harbour feeds', seeds: ['http://feeds.example/'], coherence: { feeds, recrawlIntervalMinutes: 60 } });
+  const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+  const id = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status) SELECT id, definition, name, 'stopped' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
+  const now = Date.now();
+  const store = new SqliteFeedMemoryStore(db, id);
+  const memory = { lastPollAt: now, firstPollAt: now - 3_600_000, seen: [], published: [] };
+  store.save(feeds[0]!, memory, { at: now, outcome: 'ok', status: 200, detail: null, listed: 20, fresh: 3 });
+  store.save(feeds[1]!, memory, { at: now, outcome: 'http-error', status: 404, detail: 'answered 404', listed: 0, fresh: 0 });
+  store.save(feeds[2]!, memory, { at: now, outcome: 'robots', status: null, detail: 'robots.txt disallows it', listed: 0, fresh: 0 });
+  const rounds = new RecrawlState(db, id);
+  for (const round of [1, 2]) rounds.finishRound(round, now - (3 - round) * 3_600_000, 0.5, { round, pages: 40, due: 12, fetched: 12, changed: 4, parentsFetched: 1, newLinks: 6, parentThreshold: 0.5 });
+  db.close();
+  await open(`/crawls/${id}`, '[data-testid="round-row"]');
+  assert.equal(await page.getByTestId('feed-problem').count(), 2);
+  await assertAccessible(page, `/crawls/${id}, feeds and recrawls`);
 });
 
 test('a focused crawl’s page: the relevance chart, the most relevant captures, the frontier with a score explained', async () => {
