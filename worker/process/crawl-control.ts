@@ -38,3 +38,12 @@ export function desiredAfter(status: string, action: CrawlAction, exportUnderWay
 export function canDelete(status: string, desired: string): boolean {
   return isTerminal(status) || (status === 'paused' && desired !== 'run');
 }
+
+/**
+ * An export may be requested only when no worker is writing the crawl, nor about to: the worker
+ * makes it from the crawl's files as they are, whatever the crawl does meanwhile. So the same rule
+ * as for deleting: a paused crawl asked to resume was refused only once its worker had launched it.
+ */
+export function canExport(status: string, desired: string): boolean {
+  return canDelete(status, desired);
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, desiredAfter } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -34,4 +34,11 @@ test('only a crawl no worker is writing may be deleted', () => {
   assert.equal(canDelete('paused', 'pause'), true);
   assert.equal(canDelete('paused', 'run'), false, 'a resume was asked for: the worker may be launching it now');
   assert.equal(canDelete('finished', 'pause'), true);
+});
+
+test('an export is requested only of a crawl no worker is writing, nor about to', () => {
+  for (const status of ['created', 'running', 'pausing', 'stopping']) assert.equal(canExport(status, 'pause'), false, status);
+  assert.equal(canExport('paused', 'run'), false, 'a resume was asked for: the worker may be launching it now');
+  for (const status of ['paused', 'stopped', 'finished', 'failed']) assert.equal(canExport(status, 'pause'), true, status);
+  assert.equal(canExport('finished', 'run'), true, 'a finished crawl runs no more, whatever it wanted');
 });

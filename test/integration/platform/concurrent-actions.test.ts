@@ -1,0 +1,59 @@
+/**
+ * Requests sent at once (or in a quick row) that act on one crawl or one user, to the route
+ * handlers as Next calls them, over a real migrated SQLite database in a temporary data directory.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-concurrent-'));
+process.env.TIDEMARK_DATA_DIR = dataDir;
+delete process.env.TIDEMARK_DB;
+
+const { services } = await import('../../../app/lib/server/services');
+const { applyMigrations } = await import('../../../worker/store/migrator');
+const { hashPassword } = await import('../../../worker/auth/password');
+
+const ORIGIN = 'http://cockpit.test';
+let admin = { cookie: '', csrf: '' };
+
+before(async () => {
+  const { db, sessions } = services();
+  applyMigrations(db, resolve('prisma/migrations'));
+  db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES ('root', ?, 'admin', datetime('now'))").run(await hashPassword('pw'));
+  const s = await sessions.login('root', 'pw');
+  assert.ok(s);
+  admin = { cookie: `tidemark_session=${s.token}`, csrf: s.user.csrfToken };
+});
+
+function request(method: string, body?: unknown): Request {
+  const headers: Record<string, string> = { host: 'cockpit.test', origin: ORIGIN, cookie: admin.cookie, 'x-csrf-token': admin.csrf };
+  return new Request(`${ORIGIN}/api/thing`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+const params = <P>(p: P) => ({ params: Promise.resolve(p) });
+
+/** A crawl row in `status` wanting `desired`, of an ICD of its own. */
+function crawlRow(status: string, desired: string): number {
+  const { db } = services();
+  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
+  return Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', ?, ?, datetime('now'))").run(icdId, status, desired).lastInsertRowid);
+}
+
+test('an export asked for right after a resume (the crawl still paused, wanting run) is refused with 409, as a resume under an export is', async () => {
+  const { db } = services();
+  const control = (await import('../../../app/api/crawls/[id]/control/route')).POST;
+  const exportsPost = (await import('../../../app/api/crawls/[id]/exports/route')).POST;
+  const id = String(crawlRow('paused', 'pause'));
+  assert.equal((await control(request('POST', { action: 'resume' }), params({ id }))).status, 200);
+  // The worker has not picked the resume up yet: the crawl is still paused, and wants to run.
+  assert.deepEqual(db.prepare('SELECT status, desired FROM Crawl WHERE id = ?').get(id), { status: 'paused', desired: 'run' });
+  const refused = await exportsPost(request('POST', {}), params({ id }));
+  assert.equal(refused.status, 409);
+  assert.equal(((await refused.json()) as { error: string }).error, 'The crawl is being resumed: pause, stop or let it finish before exporting');
+  assert.equal(db.prepare('SELECT COUNT(*) FROM Export WHERE crawlId = ?').pluck().get(id), 0, 'no export stored');
+  // Paused again before the worker resumed it: the export is taken.
+  assert.equal((await control(request('POST', { action: 'pause' }), params({ id }))).status, 200);
+  assert.equal((await exportsPost(request('POST', {}), params({ id }))).status, 201);
+});
