@@ -57,3 +57,18 @@ test('an export asked for right after a resume (the crawl still paused, wanting 
   assert.equal((await control(request('POST', { action: 'pause' }), params({ id }))).status, 200);
   assert.equal((await exportsPost(request('POST', {}), params({ id }))).status, 201);
 });
+
+test('the two admins demoted at once: one is, the other stays admin (409), so someone can still manage users', async () => {
+  const { db } = services();
+  const patch = (await import('../../../app/api/users/[id]/route')).PATCH;
+  const rootId = db.prepare("SELECT id FROM User WHERE username = 'root'").pluck().get() as number;
+  const adaId = Number(db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES ('ada', ?, 'admin', datetime('now'))").run(await hashPassword('pw')).lastInsertRowid);
+  assert.equal(db.prepare("SELECT COUNT(*) FROM User WHERE role = 'admin'").pluck().get(), 2);
+  // root, an admin, demotes ada and itself at once: each request alone would be allowed.
+  const answers = await Promise.all([adaId, rootId].map((id) => patch(request('PATCH', { role: 'curator' }), params({ id: String(id) }))));
+  const bodies = await Promise.all(answers.map((r) => r.json() as Promise<{ error?: string }>));
+  assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409], JSON.stringify(bodies));
+  assert.ok(bodies.some((b) => b.error === 'The last admin keeps the role: make another user admin first'));
+  assert.equal(db.prepare("SELECT COUNT(*) FROM User WHERE role = 'admin'").pluck().get(), 1, 'one admin is left');
+  db.prepare("UPDATE User SET role = 'admin' WHERE id = ?").run(rootId);
+});
