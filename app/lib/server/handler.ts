@@ -152,22 +152,22 @@ export function idParam(value: string | undefined): number {
 export const MAX_PAGE_OFFSET = 1_000_000_000;
 
 /**
+ * A newest-first list's `?upTo=<id>` (see usePinnedPages): the list holds the rows up to that id,
+ * and counts those after it as `newer`; null without upTo, 400 when upTo is no id.
+ */
+export function upToParam(url: URL): number | null {
+  const raw = url.searchParams.get('upTo');
+  if (raw === null) return null;
+  const upTo = positiveDecimal(raw);
+  if (upTo === null) throw new HttpError(400, 'upTo must be an entry id');
+  return upTo;
+}
+
+/**
  * `?page=&pageSize=`: `page` a whole number from 1 (absent: 1) whose offset stays within
  * MAX_PAGE_OFFSET, else 400 (`page=1e300` reached Prisma as a skip it refused: a 500);
  * `pageSize` is clamped to 1…500 (default 50).
  */
-/**
- * A newest-first list's filter `where` under `?upTo=<id>` (see usePinnedPages): the rows up to that
- * id, and the rows after it (counted as `newer`; null without upTo); 400 when upTo is no id.
- */
-export function pinnedWhere<W extends object>(url: URL, where: W): { where: W | (W & { id: { lte: number } }); newer: (W & { id: { gt: number } }) | null } {
-  const raw = url.searchParams.get('upTo');
-  if (raw === null) return { where, newer: null };
-  const upTo = positiveDecimal(raw);
-  if (upTo === null) throw new HttpError(400, 'upTo must be an entry id');
-  return { where: { ...where, id: { lte: upTo } }, newer: { ...where, id: { gt: upTo } } };
-}
-
 export function pageParams(url: URL): { page: number; pageSize: number; offset: number } {
   const pageSize = Math.min(500, Math.max(1, Math.floor(Number(url.searchParams.get('pageSize')) || 50)));
   const raw = url.searchParams.get('page');

@@ -4,28 +4,18 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { routeDatabase, signedInAs } from '../../support/route-database';
+import type { Services } from '../../../app/lib/server/services';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-concurrent-'));
-process.env.TIDEMARK_DATA_DIR = dataDir;
-delete process.env.TIDEMARK_DB;
-
-const { services } = await import('../../../app/lib/server/services');
-const { applyMigrations } = await import('../../../worker/store/migrator');
 const { hashPassword } = await import('../../../worker/auth/password');
 
 const ORIGIN = 'http://cockpit.test';
 let admin = { cookie: '', csrf: '' };
+let s: Services;
 
 before(async () => {
-  const { db, sessions } = services();
-  applyMigrations(db, resolve('prisma/migrations'));
-  db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES ('root', ?, 'admin', datetime('now'))").run(await hashPassword('pw'));
-  const s = await sessions.login('root', 'pw');
-  assert.ok(s);
-  admin = { cookie: `tidemark_session=${s.token}`, csrf: s.user.csrfToken };
+  s = await routeDatabase('tidemark-concurrent-');
+  admin = await signedInAs(s, 'root', 'admin');
 });
 
 function request(method: string, body?: unknown): Request {
@@ -36,13 +26,13 @@ const params = <P>(p: P) => ({ params: Promise.resolve(p) });
 
 /** A crawl row in `status` wanting `desired`, of an ICD of its own. */
 function crawlRow(status: string, desired: string): number {
-  const { db } = services();
+  const { db } = s;
   const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
   return Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', ?, ?, datetime('now'))").run(icdId, status, desired).lastInsertRowid);
 }
 
 test('an export asked for right after a resume (the crawl still paused, wanting run) is refused with 409, as a resume under an export is', async () => {
-  const { db } = services();
+  const { db } = s;
   const control = (await import('../../../app/api/crawls/[id]/control/route')).POST;
   const exportsPost = (await import('../../../app/api/crawls/[id]/exports/route')).POST;
   const id = String(crawlRow('paused', 'pause'));
@@ -59,7 +49,7 @@ test('an export asked for right after a resume (the crawl still paused, wanting 
 });
 
 test('the two admins demoted at once: one is, the other stays admin (409), so someone can still manage users', async () => {
-  const { db } = services();
+  const { db } = s;
   const patch = (await import('../../../app/api/users/[id]/route')).PATCH;
   const rootId = db.prepare("SELECT id FROM User WHERE username = 'root'").pluck().get() as number;
   const adaId = Number(db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES ('ada', ?, 'admin', datetime('now'))").run(await hashPassword('pw')).lastInsertRowid);

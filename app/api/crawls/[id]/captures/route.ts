@@ -1,35 +1,32 @@
-import { apiRoute, HttpError, pageParams, pinnedWhere } from '../../../../lib/server/handler';
+import { apiRoute, HttpError, pageParams, upToParam } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
+import { containsText, equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/crawls/:id/captures [view] ?page&pageSize&q&sort&upTo → captures, newest first; `sort=score`:
  * by the priority each URL had when fetched; `sort=similarity`: the analysed pages only, most
- * similar to the topic first; `upTo`: captures up to that id only, and `newer` counts those since.
+ * similar to the topic first; `q`: URL contains, as written; `upTo`: captures up to that id only,
+ * and `newer` counts those since.
  */
-export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
+export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
   const q = url.searchParams.get('q')?.trim();
   const sort = url.searchParams.get('sort');
   if (sort && sort !== 'score' && sort !== 'similarity') throw new HttpError(400, 'sort: expected "score" or "similarity"');
-  const pinned = pinnedWhere(url, {
-    crawlId: await existingCrawlId(prisma, params.id),
-    ...(q ? { url: { contains: q } } : {}),
+  const conditions = [
+    equals('crawlId', await existingCrawlId(prisma, params.id)),
+    ...(q ? [containsText(['url'], q)] : []),
     // A page never compared with the topic (not HTML, an unfocused crawl) has no place in a ranking by similarity.
-    ...(sort === 'similarity' ? { similarity: { not: null } } : {}),
-  });
-  const { where } = pinned;
+    ...(sort === 'similarity' ? [{ sql: 'similarity IS NOT NULL', params: [] }] : []),
+  ];
   // SQLite sorts NULL lowest, so by score the unscored captures come last.
-  const orderBy = sort ? [{ [sort]: 'desc' as const }, { id: 'desc' as const }] : [{ id: 'desc' as const }];
-  const [items, total, newer] = await Promise.all([
-    prisma.capture.findMany({
-      where, orderBy, skip: offset, take: pageSize,
-      select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, title: true, fetchedAt: true, durationMs: true },
-    }),
-    prisma.capture.count({ where }),
-    pinned.newer ? prisma.capture.count({ where: pinned.newer }) : 0,
-  ]);
-  return { items, total, newer, page, pageSize };
+  const { ids, total, newer } = listPage(db, { table: 'Capture', conditions, orderBy: sort ? `${sort} DESC, id DESC` : 'id DESC', upTo: upToParam(url), offset, limit: pageSize });
+  const rows = await prisma.capture.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, title: true, fetchedAt: true, durationMs: true },
+  });
+  return { items: inIdOrder(rows, ids), total, newer, page, pageSize };
 });

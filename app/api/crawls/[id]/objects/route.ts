@@ -1,27 +1,26 @@
 import { apiRoute, pageParams } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
+import { containsText, equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
 
 export const dynamic = 'force-dynamic';
 
 /** GET /api/crawls/:id/objects [view] ?page&pageSize&type&host&q → Web objects the AAH extracted, newest first. */
-export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma }) => {
+export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
   const type = url.searchParams.get('type')?.trim();
   const host = url.searchParams.get('host')?.trim();
   const q = url.searchParams.get('q')?.trim();
-  // `q` searches the fields' text and the source URL (fields are stored as one JSON string).
-  const where = {
-    crawlId: await existingCrawlId(prisma, params.id),
-    ...(type ? { type } : {}),
-    ...(host ? { host } : {}),
-    ...(q ? { OR: [{ fields: { contains: q } }, { url: { contains: q } }] } : {}),
-  };
-  const [rows, total] = await Promise.all([
-    prisma.webObject.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: pageSize }),
-    prisma.webObject.count({ where }),
-  ]);
-  const items = rows.map((row) => ({ ...row, fields: parseFields(row.fields) }));
+  const conditions = [
+    equals('crawlId', await existingCrawlId(prisma, params.id)),
+    ...(type ? [equals('type', type)] : []),
+    ...(host ? [equals('host', host)] : []),
+    // `q` searches the fields' text and the source URL, as written (fields are stored as one JSON string).
+    ...(q ? [containsText(['fields', 'url'], q)] : []),
+  ];
+  const { ids, total } = listPage(db, { table: 'WebObject', conditions, orderBy: 'id DESC', offset, limit: pageSize });
+  const rows = await prisma.webObject.findMany({ where: { id: { in: ids } } });
+  const items = inIdOrder(rows, ids).map((row) => ({ ...row, fields: parseFields(row.fields) }));
   return { items, total, page, pageSize };
 });
 

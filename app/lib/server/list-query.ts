@@ -1,0 +1,62 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The filtering, ordering and counting of the crawl lists (captures, crawl log, Web objects), in
+ * SQL on the driver; the routes then read the page's rows with Prisma by id. Prisma's `contains`
+ * is a LIKE without an ESCAPE clause on SQLite (prisma/prisma#23611), so `?q=%` listed every URL
+ * and `?q=a_b` found `axb` too: here the text is searched for as written.
+ */
+
+/** One condition of a list's WHERE clause: SQL with `?` placeholders and their values. */
+export interface SqlCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/** `column = value`; `column` is one of the route's own column names, never the client's. */
+export function equals(column: string, value: unknown): SqlCondition {
+  return { sql: `${column} = ?`, params: [value] };
+}
+
+/**
+ * True when one of `columns` contains `text` as written (`%`, `_` and `\` are themselves), ASCII
+ * letters in either case, as the LIKE before matched them (SQLite's lower() folds ASCII only).
+ */
+export function containsText(columns: readonly string[], text: string): SqlCondition {
+  return { sql: `(${columns.map((c) => `instr(lower(${c}), lower(?)) > 0`).join(' OR ')})`, params: columns.map(() => text) };
+}
+
+/** A page of a list: the ids in order, how many rows match, and how many came after `upTo`. */
+export interface ListPage {
+  ids: number[];
+  total: number;
+  /** Matching rows after `upTo` (0 without it). */
+  newer: number;
+}
+
+/**
+ * One page of `table`'s rows matching every condition, ordered by `orderBy` (the route's own SQL);
+ * with `upTo`, only rows up to that id, and `newer` counts the matching ones after it.
+ */
+export function listPage(db: Database.Database, opts: { table: 'Capture' | 'CrawlLogEntry' | 'WebObject'; conditions: readonly SqlCondition[]; orderBy: string; upTo?: number | null; offset: number; limit: number }): ListPage {
+  const where = (extra: SqlCondition[]) => {
+    const all = [...opts.conditions, ...extra];
+    return { sql: all.map((c) => c.sql).join(' AND '), params: all.flatMap((c) => c.params) };
+  };
+  const upTo = opts.upTo ?? null;
+  const listed = where(upTo === null ? [] : [{ sql: 'id <= ?', params: [upTo] }]);
+  const ids = db.prepare(`SELECT id FROM ${opts.table} WHERE ${listed.sql} ORDER BY ${opts.orderBy} LIMIT ? OFFSET ?`).pluck().all(...listed.params, opts.limit, opts.offset) as number[];
+  const total = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${listed.sql}`).pluck().get(...listed.params) as number;
+  let newer = 0;
+  if (upTo !== null) {
+    const after = where([{ sql: 'id > ?', params: [upTo] }]);
+    newer = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${after.sql}`).pluck().get(...after.params) as number;
+  }
+  return { ids, total, newer };
+}
+
+/** `rows` in the order of `ids` (Prisma's `id in` gives them in its own). */
+export function inIdOrder<R extends { id: number }>(rows: readonly R[], ids: readonly number[]): R[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

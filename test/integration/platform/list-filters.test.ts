@@ -1,0 +1,67 @@
+/**
+ * The `q` filters of the crawl lists (captures, crawl log, Web objects), through the route handlers
+ * as Next calls them, over a real migrated SQLite database: the text is found as written.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { routeDatabase, signedInAs } from '../../support/route-database';
+
+const ORIGIN = 'http://cockpit.test';
+let cookie = '';
+let crawlId = 0;
+
+const URLS = ['http://a.test/100%25-sure', 'http://a.test/a_b', 'http://a.test/axb', 'http://a.test/About', 'http://a.test/plain', 'http://a.test/back\\slash'];
+
+before(async () => {
+  const services = await routeDatabase('tidemark-list-filters-');
+  const { db } = services;
+  cookie = (await signedInAs(services, 'viewer', 'curator')).cookie;
+  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
+  crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', 'finished', 'run', datetime('now'))").run(icdId).lastInsertRowid);
+  const at = '2026-11-28T10:00:00.000+00:00';
+  for (const [i, url] of URLS.entries()) {
+    const captureId = db
+      .prepare("INSERT INTO Capture (crawlId, url, status, mime, size, recordType, warcFile, warcOffset, warcLength, score, similarity, fetchedAt, durationMs) VALUES (?, ?, 200, 'text/html', 10, 'response', 'f.warc.gz', ?, 10, ?, ?, ?, 1)")
+      .run(crawlId, url, i * 10, i / 10, i % 2 ? i / 10 : null, at).lastInsertRowid;
+    db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, at) VALUES (?, ?, 200, 'ok', ?)").run(crawlId, url, at);
+    db.prepare("INSERT INTO WebObject (crawlId, captureId, url, host, type, application, rule, fields, createdAt) VALUES (?, ?, ?, 'a.test', 'post', 'app', 'r', ?, ?)").run(crawlId, captureId, url, JSON.stringify({ title: `Post ${i}` }), at);
+  }
+});
+
+const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { host: 'cockpit.test', cookie } });
+type Ctx = { params: Promise<{ id: string }> };
+
+async function urlsOf(list: 'captures' | 'log' | 'objects', query: string): Promise<string[]> {
+  const route = (await import(`../../../app/api/crawls/[id]/${list}/route`)) as { GET: (req: Request, ctx: Ctx) => Promise<Response> };
+  const res = await route.GET(get(`/api/crawls/${crawlId}/${list}?${query}`), { params: Promise.resolve({ id: String(crawlId) }) });
+  assert.equal(res.status, 200, `${list}?${query}: ${await res.clone().text()}`);
+  const body = (await res.json()) as { items: { url: string }[]; total: number };
+  assert.equal(body.total, body.items.length, `${list}?${query}: one page holds them all`);
+  return body.items.map((i) => i.url).sort();
+}
+
+test('% and _ in q are the characters themselves, not LIKE wildcards, in every list', async () => {
+  for (const list of ['captures', 'log', 'objects'] as const) {
+    assert.deepEqual(await urlsOf(list, `q=${encodeURIComponent('%')}`), ['http://a.test/100%25-sure'], `${list}: %`);
+    assert.deepEqual(await urlsOf(list, `q=${encodeURIComponent('_')}`), ['http://a.test/a_b'], `${list}: _`);
+    assert.deepEqual(await urlsOf(list, `q=${encodeURIComponent('a_b')}`), ['http://a.test/a_b'], `${list}: a_b is not axb`);
+    assert.deepEqual(await urlsOf(list, `q=${encodeURIComponent('\\')}`), ['http://a.test/back\\slash'], `${list}: backslash`);
+    assert.deepEqual(await urlsOf(list, `q=${encodeURIComponent('\u0000')}`), [], `${list}: NUL matches no URL`);
+    assert.deepEqual(await urlsOf(list, `q=${encodeURIComponent("'")}`), [], `${list}: a quote`);
+  }
+});
+
+test('q still ignores the case of ASCII letters, as before, and combines with the other filters and the order', async () => {
+  for (const list of ['captures', 'log', 'objects'] as const) assert.deepEqual(await urlsOf(list, 'q=ABOUT'), ['http://a.test/About'], list);
+  assert.deepEqual(await urlsOf('objects', 'q=post%203'), ['http://a.test/About'], 'objects: q searches the fields too');
+  assert.deepEqual(await urlsOf('objects', 'q=a.test&type=comment'), []);
+  assert.deepEqual(await urlsOf('log', 'q=a.test&outcome=robots'), []);
+  const route = await import('../../../app/api/crawls/[id]/captures/route');
+  const res = await route.GET(get(`/api/crawls/${crawlId}/captures?q=a.test&sort=similarity&pageSize=2`), { params: Promise.resolve({ id: String(crawlId) }) });
+  const body = (await res.json()) as { items: { url: string; similarity: number }[]; total: number };
+  assert.equal(body.total, 3, 'only the pages compared with the topic');
+  assert.deepEqual(body.items.map((i) => i.similarity), [0.5, 0.3]);
+  const pinned = await route.GET(get(`/api/crawls/${crawlId}/captures?q=a.test&upTo=3&pageSize=2&page=2`), { params: Promise.resolve({ id: String(crawlId) }) });
+  const pinnedBody = (await pinned.json()) as { items: { id: number }[]; total: number; newer: number };
+  assert.deepEqual([pinnedBody.items.map((i) => i.id), pinnedBody.total, pinnedBody.newer], [[1], 3, 3]);
+});

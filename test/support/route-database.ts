@@ -1,0 +1,27 @@
+/**
+ * Route handlers called as Next calls them, over a real migrated SQLite database in a fresh
+ * temporary data directory (no server, no Next build).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Services } from '../../app/lib/server/services';
+
+/** The server's services on a new data directory, its database migrated. Call before any route runs. */
+export async function routeDatabase(prefix: string): Promise<Services> {
+  process.env.TIDEMARK_DATA_DIR = mkdtempSync(join(tmpdir(), prefix));
+  delete process.env.TIDEMARK_DB;
+  const { services } = await import('../../app/lib/server/services');
+  const { applyMigrations } = await import('../../worker/store/migrator');
+  applyMigrations(services().db, resolve('prisma/migrations'));
+  return services();
+}
+
+/** A new user with `role`, signed in: the cookie and CSRF token of the session. */
+export async function signedInAs(s: Services, username: string, role: string): Promise<{ cookie: string; csrf: string }> {
+  const { hashPassword } = await import('../../worker/auth/password');
+  s.db.prepare("INSERT INTO User (username, passwordHash, role, createdAt) VALUES (?, ?, ?, datetime('now'))").run(username, await hashPassword('pw'), role);
+  const session = await s.sessions.login(username, 'pw');
+  if (!session) throw new Error(`${username} could not sign in`);
+  return { cookie: `tidemark_session=${session.token}`, csrf: session.user.csrfToken };
+}
