@@ -16,9 +16,9 @@ import { WorkerSupervisor } from './worker/process/supervisor';
 import { EventBatcher } from './worker/events/event-batcher';
 import { crawlEventName, crawlRoom, type WorkerMessage } from './worker/events/messages';
 import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions';
-import { can } from './worker/auth/roles';
 import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
+import { handleSubscriptions } from './app/lib/server/socket-subscriptions';
 import { sameOrigin } from './worker/auth/origin';
 import { boundRegExpBacktracking } from './worker/process/bounded-regexp';
 import { listen } from './worker/process/listen';
@@ -58,18 +58,7 @@ async function main(): Promise<void> {
       nextFn(new Error('internal error'));
     }
   });
-  io.on('connection', (socket) => {
-    socket.on('subscribe', (arg: { crawlId?: unknown }, ack?: (r: unknown) => void) => {
-      const crawlId = Number(arg?.crawlId);
-      // Re-check the session on each subscription: it may have expired or been revoked.
-      const user = sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
-      if (!user || !can(user.role, 'view')) return ack?.({ ok: false, error: 'forbidden' });
-      if (!Number.isInteger(crawlId) || crawlId <= 0) return ack?.({ ok: false, error: 'invalid crawlId' });
-      void socket.join(crawlRoom(crawlId));
-      ack?.({ ok: true });
-    });
-    socket.on('unsubscribe', (arg: { crawlId?: unknown }) => void socket.leave(crawlRoom(Number(arg?.crawlId))));
-  });
+  io.on('connection', (socket) => handleSubscriptions(socket, () => sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE))));
 
   const batcher = new EventBatcher();
   const flush = setInterval(() => {
