@@ -2,7 +2,7 @@
  * Tidemark's server: Next.js (the cockpit and its API) and socket.io on one HTTP port, the
  * bundled demo web site on another loopback port, and the supervised crawl worker process.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import next from 'next';
@@ -26,6 +26,18 @@ import { holdDataLock } from './worker/store/data-lock';
 
 const EVENT_FLUSH_MS = 500;
 
+/**
+ * TRACE is answered 405 here: Next's route handlers throw on it ("'TRACE' HTTP method is
+ * unsupported"), a 500 with a stack in the log for any request to /api/…. (The other methods Node
+ * parses and the cockpit does not serve get a 400 or 405 from Next.)
+ */
+function refuseTrace(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'TRACE') return false;
+  res.writeHead(405, { allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ error: 'TRACE is not supported' }));
+  return true;
+}
+
 async function main(): Promise<void> {
   boundRegExpBacktracking();
   const env = loadEnv();
@@ -42,7 +54,7 @@ async function main(): Promise<void> {
   const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
   // Export downloads bypass Next, which would drop their Content-Length.
   // A handler that throws is answered 500 rather than leaving its request open.
-  const http = createServer(guardedListener((req, res) => serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
+  const http = createServer(guardedListener((req, res) => refuseTrace(req, res) || serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
   const io = new SocketServer(http, { serveClient: false });
   io.use((socket, nextFn) => {
     // socket.io does not catch a middleware's exception: the handshake would never be answered.
