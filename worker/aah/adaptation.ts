@@ -8,8 +8,11 @@ import type { ExtractAction, PageLevel } from './kb-types';
 import type { ExtractionExpressions } from './actions';
 import type { RelaxedCandidate } from './relaxation';
 
-/** Archivist's decision on an adapted rule. Pending rules are used until rejected. */
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+/** The archivist's decisions on an adapted rule. Pending rules are used until rejected. */
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+/** Archivist's decision on an adapted rule. */
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 /** An adapted rule and where it came from. */
 export interface AdaptedRule {

@@ -35,7 +35,7 @@ export {
 } from './engine';
 export type { PageInput } from './page-context';
 export type { ExcludedLink, FollowLink, WebObject } from './actions';
-export type { AdaptedRule, ApprovalStatus } from './adaptation';
+export { APPROVAL_STATUSES, type AdaptedRule, type ApprovalStatus } from './adaptation';
 export { compareWithPrevious, type StructuralComparison, type TypeComparison } from './structural-change';
 export { parseHtml } from './html-dom';
 export { compileXPath, XPathCompileError, XPathEvaluator } from './xpath-eval';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AdaptedRule, ApprovalStatus } from '../aah';
+import { APPROVAL_STATUSES, type AdaptedRule, type ApprovalStatus } from '../aah';
 import { sqlDate } from './sqlite';
 
 /**
@@ -89,14 +89,12 @@ export class AdaptedRuleStore {
   }
 }
 
-const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'rejected'];
-
 function fromRow(row: Row): AdaptedRule | null {
   try {
     const p = JSON.parse(row.provenance) as Partial<AdaptedRuleProvenance>;
     const e = JSON.parse(row.expression) as { select?: unknown; fields?: unknown };
     if (typeof e.select !== 'string' || !e.fields || typeof e.fields !== 'object') return null;
-    if (!p.level || !STATUSES.includes(row.status as ApprovalStatus)) return null;
+    if (!p.level || !(APPROVAL_STATUSES as readonly string[]).includes(row.status)) return null;
     return {
       id: p.ruleId ?? `${row.originalRule}~adapted-row${row.id}`,
       applicationId: p.applicationId ?? row.application,
