@@ -122,6 +122,23 @@ export const entitySchema = z.object({
 });
 export const urlPatternSchema = z.object({ pattern: regexSource, weight: z.number().min(-1).max(1) });
 
+/**
+ * Largest module weight. A page's priority is the weighted average of the module scores
+ * (worker/analyze/aggregate.ts): the five weights are summed, and two of 1e308 overflowed the sum
+ * to Infinity, making the priority NaN (or 0). Only the weights' ratios matter, and 1,000 to 1 is
+ * finer than anyone tunes them; five of 1,000 sum to 5,000.
+ */
+export const MAX_MODULE_WEIGHT = 1_000;
+const moduleWeight = z.number().min(0).max(MAX_MODULE_WEIGHT, `At most ${MAX_MODULE_WEIGHT.toLocaleString('en-US')}: the weights count only relative to each other`);
+
+/**
+ * Largest weight of a reviewed topic term. The topic vector's norm sums the squares of up to
+ * ICD_LIMITS.topicTerms weights: one of 1e155 made it Infinity, and every page's cosine with the
+ * topic 0 or NaN. A reference crawl proposes weights of about 1, plus the keywords' (at most 1,000 of at
+ * most 10 each): far below this bound.
+ */
+export const MAX_TOPIC_TERM_WEIGHT = 1_000_000;
+
 export const focusSchema = z.object({
   enabled: z.boolean().default(false),
   keywords: list(keywordSchema, ICD_LIMITS.keywords, 'keywords').default([]),
@@ -144,16 +161,16 @@ export const focusSchema = z.object({
    * ran, which proposes at most ICD_LIMITS.topicTerms (its strongest).
    */
   topicTerms: z
-    .record(z.string(), z.number())
+    .record(z.string(), z.number().max(MAX_TOPIC_TERM_WEIGHT, `A topic term weighs at most ${MAX_TOPIC_TERM_WEIGHT.toLocaleString('en-US')}`))
     .refine((terms) => Object.keys(terms).length <= ICD_LIMITS.topicTerms, `At most ${ICD_LIMITS.topicTerms.toLocaleString('en-US')} topic terms`)
     .default({}),
   moduleWeights: z
     .object({
-      text: z.number().min(0).default(1),
-      urlPattern: z.number().min(0).default(0.3),
-      spam: z.number().min(0).default(0.3),
-      entity: z.number().min(0).default(0.5),
-      aah: z.number().min(0).default(0.3),
+      text: moduleWeight.default(1),
+      urlPattern: moduleWeight.default(0.3),
+      spam: moduleWeight.default(0.3),
+      entity: moduleWeight.default(0.5),
+      aah: moduleWeight.default(0.3),
     })
     .default({ text: 1, urlPattern: 0.3, spam: 0.3, entity: 0.5, aah: 0.3 }),
   updateFunction: z.enum(['FIRST', 'LAST', 'MAX', 'AVG', 'SUM']).default('AVG'),
