@@ -47,3 +47,16 @@ export function canDelete(status: string, desired: string): boolean {
 export function canExport(status: string, desired: string): boolean {
   return canDelete(status, desired);
 }
+
+/** Why a crawl may not be deleted now (canDelete), or null when it may. */
+export function deleteRefusal(status: string, desired: string): string | null {
+  return canDelete(status, desired) ? null : `The crawl is ${stateWord(status)}: pause or stop it first`;
+}
+
+/** Why a crawl may not be exported now (canExport), in the words the API and the exports page use; null when it may. */
+export function exportRefusal(status: string, desired: string): string | null {
+  return canExport(status, desired) ? null : `The crawl is ${stateWord(status)}: pause, stop or let it finish before exporting`;
+}
+
+// A paused crawl is refused only when it is asked to resume.
+const stateWord = (status: string) => (status === 'paused' ? 'being resumed' : status);

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
+import type { CrawlRequestOutcome } from '../../../worker/process/crawl-requests';
 import { HttpError, idParam } from './handler';
 
 /** What the API shows of a crawl (stats and, on request, the ICD copy parsed from their JSON). */
@@ -80,4 +81,11 @@ export async function getCrawl(prisma: PrismaClient, id: number): Promise<CrawlV
   const row = await prisma.crawl.findUnique({ where: { id }, select });
   if (!row) throw new HttpError(404, 'not found');
   return view(row, true);
+}
+
+/** What a crawl request (worker/process/crawl-requests.ts) gave, or its 404 (no such crawl) or 409 (refused). */
+export function settledRequest<T>(outcome: CrawlRequestOutcome<T>): T {
+  if (outcome === 'missing') throw new HttpError(404, 'not found');
+  if ('refused' in outcome) throw new HttpError(409, outcome.refused);
+  return outcome.done;
 }

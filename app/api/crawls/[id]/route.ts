@@ -1,8 +1,7 @@
 import { rmSync } from 'node:fs';
-import { canDelete } from '../../../../worker/process/crawl-control';
-import { HttpError, apiRoute, idParam } from '../../../lib/server/handler';
-import { getCrawl } from '../../../lib/server/crawl-views';
-import { exportUnderWay } from '../../../../worker/export/export-job';
+import { deleteCrawlRow } from '../../../../worker/process/crawl-requests';
+import { apiRoute, idParam } from '../../../lib/server/handler';
+import { getCrawl, settledRequest } from '../../../lib/server/crawl-views';
 import { services } from '../../../lib/server/services';
 import { deleteCoherenceData } from '../../../../worker/coherence/coherence-report';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../../../../worker/store/data-layout';
@@ -18,26 +17,19 @@ export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCra
  * worker writes it, and while one of its exports is being made (it reads the crawl's files).
  */
 export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) => {
-  const crawl = await getCrawl(prisma, idParam(params.id));
-  if (!canDelete(crawl.status, crawl.desired)) {
-    const state = crawl.status === 'paused' ? 'being resumed' : crawl.status;
-    throw new HttpError(409, `The crawl is ${state}: pause or stop it first`);
-  }
-  const exporting = exportUnderWay(db, crawl.id);
-  if (exporting !== null) throw new HttpError(409, `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed`);
-  const exports = await prisma.export.findMany({ where: { crawlId: crawl.id }, select: { id: true } });
-  await prisma.crawl.delete({ where: { id: crawl.id } });
-  await deleteCoherenceData(prisma, crawl.id);
+  const crawlId = idParam(params.id);
+  const exports = settledRequest(deleteCrawlRow(db, crawlId));
+  await deleteCoherenceData(prisma, crawlId);
   // The frontier's and the engine's own tables belong to the worker's driver code, keyed by crawl id.
   const frontierTables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'frontier_%' OR name LIKE 'engine_%')").all() as { name: string }[];
   for (const { name } of frontierTables) {
     const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
-    if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawl.id);
+    if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawlId);
   }
   const { dataDir } = services().env;
-  rmSync(crawlWarcDir(dataDir, crawl.id), { recursive: true, force: true });
+  rmSync(crawlWarcDir(dataDir, crawlId), { recursive: true, force: true });
   // Empty unless the worker died in the crawl's last run (a paused crawl is not run again to empty it).
-  rmSync(crawlSpoolDir(dataDir, crawl.id), { recursive: true, force: true });
-  for (const { id } of exports) rmSync(exportDir(dataDir, id), { recursive: true, force: true });
+  rmSync(crawlSpoolDir(dataDir, crawlId), { recursive: true, force: true });
+  for (const id of exports) rmSync(exportDir(dataDir, id), { recursive: true, force: true });
   return undefined;
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS, collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
-import { HttpError, apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
-import { exportView } from '../../../../lib/server/export-views';
-import { existingCrawlId } from '../../../../lib/server/crawl-views';
-import { canExport } from '../../../../../worker/process/crawl-control';
+import { apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
+import { exportView, getExport } from '../../../../lib/server/export-views';
+import { existingCrawlId, settledRequest } from '../../../../lib/server/crawl-views';
+import { requestExport } from '../../../../../worker/process/crawl-requests';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
@@ -26,18 +26,12 @@ const exportRequestSchema = z
  * writes the collection's own WARC files and index; as `wacz`, it packages them into one WACZ,
  * its pages.jsonl with each page's visible text when `pageText`.
  * 400 naming the field of an invalid selection or format; 409 while a worker writes the crawl or is
- * about to (a paused crawl asked to resume).
+ * about to (a paused crawl asked to resume); 404 for a crawl that is not there, deleted a moment before included.
  */
-export const POST = apiRoute<Params>('export', async ({ req, params, prisma, user }) => {
+export const POST = apiRoute<Params>('export', async ({ req, params, prisma, db, user }) => {
   const crawlId = idParam(params.id);
   const body = await readOptionalJson(req, exportRequestSchema);
-  const crawl = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { status: true, desired: true } });
-  if (!crawl) throw new HttpError(404, 'not found');
-  if (!canExport(crawl.status, crawl.desired)) {
-    const state = crawl.status === 'paused' ? 'being resumed' : crawl.status;
-    throw new HttpError(409, `The crawl is ${state}: pause, stop or let it finish before exporting`);
-  }
   const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify(body.selection) : null;
-  const row = await prisma.export.create({ data: { crawlId, requestedById: user.id, selection, format: body?.format ?? 'warc', pageText: body?.pageText ?? false } });
-  return Response.json(exportView(row), { status: 201 });
+  const id = settledRequest(requestExport(db, crawlId, { requestedById: user.id, selection, format: body?.format ?? 'warc', pageText: body?.pageText ?? false }));
+  return Response.json(await getExport(prisma, id), { status: 201 });
 });

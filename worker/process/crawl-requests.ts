@@ -1,0 +1,72 @@
+import type Database from 'better-sqlite3';
+import { exportUnderWay } from '../export/export-job';
+import { sqlDate } from '../store/sqlite';
+import { deleteRefusal, desiredAfter, exportRefusal, type CrawlAction } from './crawl-control';
+
+/**
+ * The archivist's requests on a crawl that check its row and then write: control, export, delete.
+ * Each check and its write are one immediate write transaction on the driver. Read with Prisma and
+ * written after an await, as the routes did, a pause arriving just after a DELETE of the crawl
+ * updated a row that was gone (500), and an export racing a DELETE failed on the foreign key (500)
+ * or was stored and then deleted with the crawl (201 for an export that never came).
+ */
+
+/** What a request came to: done (with its result), refused (409, why), or no such crawl (404). */
+export type CrawlRequestOutcome<T> = { done: T } | { refused: string } | 'missing';
+
+type CrawlState = { status: string; desired: string };
+
+function inWriteTransaction<T>(db: Database.Database, crawlId: number, body: (crawl: CrawlState) => CrawlRequestOutcome<T>): CrawlRequestOutcome<T> {
+  return db
+    .transaction((): CrawlRequestOutcome<T> => {
+      const crawl = db.prepare('SELECT status, desired FROM Crawl WHERE id = ?').get(crawlId) as CrawlState | undefined;
+      return crawl ? body(crawl) : 'missing';
+    })
+    .immediate();
+}
+
+/** Sets the crawl's `desired` for `action` (desiredAfter's rules; a resume waits for the crawl's exports). */
+export function controlCrawl(db: Database.Database, crawlId: number, action: CrawlAction): CrawlRequestOutcome<'run' | 'pause' | 'stop'> {
+  return inWriteTransaction<'run' | 'pause' | 'stop'>(db, crawlId, (crawl) => {
+    const next = desiredAfter(crawl.status, action, action === 'resume' ? exportUnderWay(db, crawlId) : null);
+    if ('error' in next) return { refused: next.error };
+    db.prepare('UPDATE Crawl SET desired = ? WHERE id = ?').run(next.desired, crawlId);
+    return { done: next.desired };
+  });
+}
+
+/** An export asked of a crawl, as the Export row stores it. */
+export interface ExportRequest {
+  requestedById: number;
+  /** JSON of the collection selection; null for the whole crawl. */
+  selection: string | null;
+  format: string;
+  pageText: boolean;
+}
+
+/** Stores a pending export of the crawl, when no worker writes it nor is about to (canExport); its id. */
+export function requestExport(db: Database.Database, crawlId: number, request: ExportRequest): CrawlRequestOutcome<number> {
+  return inWriteTransaction<number>(db, crawlId, (crawl) => {
+    const refusal = exportRefusal(crawl.status, crawl.desired);
+    if (refusal) return { refused: refusal };
+    const insert = db.prepare("INSERT INTO Export (crawlId, requestedById, status, selection, format, pageText, createdAt) VALUES (?, ?, 'pending', ?, ?, ?, ?)");
+    return { done: Number(insert.run(crawlId, request.requestedById, request.selection, request.format, request.pageText ? 1 : 0, sqlDate(new Date())).lastInsertRowid) };
+  });
+}
+
+/**
+ * Deletes the crawl's row (its captures, log, runs, exports … go with it: ON DELETE CASCADE) when
+ * no worker writes it (canDelete) and none of its exports is being made; the ids of the exports
+ * deleted, whose files the caller removes.
+ */
+export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlRequestOutcome<number[]> {
+  return inWriteTransaction<number[]>(db, crawlId, (crawl) => {
+    const refusal = deleteRefusal(crawl.status, crawl.desired);
+    if (refusal) return { refused: refusal };
+    const exporting = exportUnderWay(db, crawlId);
+    if (exporting !== null) return { refused: `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed` };
+    const exportIds = db.prepare('SELECT id FROM Export WHERE crawlId = ?').pluck().all(crawlId) as number[];
+    db.prepare('DELETE FROM Crawl WHERE id = ?').run(crawlId);
+    return { done: exportIds };
+  });
+}
