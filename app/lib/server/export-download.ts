@@ -13,6 +13,7 @@ import { can } from '../../../worker/auth/roles';
 import { SESSION_COOKIE, readCookie, type SessionStore } from '../../../worker/auth/sessions';
 import { crawlWarcDir, exportDir } from '../../../worker/store/data-layout';
 import { sha256File } from '../../../worker/export/file-digest';
+import { positiveDecimal } from '../positive-decimal';
 
 export interface ExportFileLookup {
   path: string;
@@ -25,6 +26,21 @@ export interface ExportFileLookup {
 export type ExportFileResult = ExportFileLookup | { status: number; error: string };
 
 const DOWNLOAD_PATH = /^\/api\/exports\/(\d+)\/files\/([^/?#]+)$/;
+
+/**
+ * The export id and file name of a download's path segments, or null (404): the id in decimal
+ * digits from 1 as every route's (`01` and `1e0` are not export 1), the name percent-decoded (a
+ * malformed escape names no file). server.ts and the route handler both read them here.
+ */
+export function downloadTarget(idSegment: string, nameSegment: string): { exportId: number; name: string } | null {
+  const exportId = positiveDecimal(idSegment);
+  if (exportId === null) return null;
+  try {
+    return { exportId, name: decodeURIComponent(nameSegment) };
+  } catch {
+    return null;
+  }
+}
 
 function contentType(name: string): string {
   if (name.endsWith('.gz')) return 'application/warc+gzip';
@@ -132,13 +148,10 @@ export function serveExportDownload(req: IncomingMessage, res: ServerResponse, d
   const user = deps.sessions.lookup(readCookie(req.headers.cookie, SESSION_COOKIE));
   if (!user) return sendJson(res, 401, { error: 'unauthenticated' }), true;
   if (!can(user.role, 'export')) return sendJson(res, 403, { error: 'forbidden', permission: 'export' }), true;
-  let name: string;
-  try {
-    name = decodeURIComponent(match[2]!);
-  } catch {
-    return sendJson(res, 404, { error: 'not found' }), true;
-  }
-  void findExportFile(deps.db, deps.dataDir, Number(match[1]), name).then(
+  const target = downloadTarget(match[1]!, match[2]!);
+  if (!target) return sendJson(res, 404, { error: 'not found' }), true;
+  const { exportId, name } = target;
+  void findExportFile(deps.db, deps.dataDir, exportId, name).then(
     (found) => {
       if ('error' in found) return sendJson(res, found.status, { error: found.error });
       const answer = downloadAnswer(found, req.headers.range);

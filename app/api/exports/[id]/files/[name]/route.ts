@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { downloadAnswer, findExportFile } from '../../../../../lib/server/export-download';
-import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
+import { downloadAnswer, downloadTarget, findExportFile } from '../../../../../lib/server/export-download';
+import { HttpError, apiRoute } from '../../../../../lib/server/handler';
 import { services } from '../../../../../lib/server/services';
 
 export const dynamic = 'force-dynamic';
@@ -12,7 +12,9 @@ export const dynamic = 'force-dynamic';
  * handler serves it when Next is run on its own.
  */
 export const GET = apiRoute<{ id: string; name: string }>('export', async ({ req, params, db }) => {
-  const found = await findExportFile(db, services().env.dataDir, idParam(params.id), decodeURIComponent(params.name));
+  const target = downloadTarget(params.id, params.name);
+  if (!target) throw new HttpError(404, 'not found');
+  const found = await findExportFile(db, services().env.dataDir, target.exportId, target.name);
   if ('error' in found) throw new HttpError(found.status, found.error);
   const answer = downloadAnswer(found, req.headers.get('range') ?? undefined);
   const body = answer.span ? (Readable.toWeb(createReadStream(found.path, answer.span)) as ReadableStream) : null;
