@@ -2,6 +2,7 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
+import { exportRefusal } from '../../worker/process/crawl-control';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
 import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
@@ -11,8 +12,6 @@ const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
   unchanged: 'unchanged (proved coherent)', 'content-changed': 'content changed', 'links-changed': 'links changed', missing: 'missing',
 };
 import { useCan } from '../lib/client/session';
-
-const EXPORTABLE = ['finished', 'stopped', 'paused', 'failed'];
 
 /** Export a crawl: pick it, request an export, follow its progress, download the WARC files and the CDXJ index. */
 export function ExportsView() {
@@ -24,6 +23,8 @@ export function ExportsView() {
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
   const crawl = crawls.data?.find((c) => c.id === selected);
+  // The server's rule and words (409): a paused crawl asked to resume is refused too.
+  const refusal = crawl ? exportRefusal(crawl.status, crawl.desired ?? '') : null;
   const [format, setFormat] = useState<ExportFormat>('warc');
   const [pageText, setPageText] = useState(false);
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
@@ -81,15 +82,13 @@ export function ExportsView() {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={!selected || request.isPending || (crawl !== undefined && !EXPORTABLE.includes(crawl.status)) || (selection !== undefined && preview.data?.captures === 0)}
+          disabled={!selected || request.isPending || refusal !== null || (selection !== undefined && preview.data?.captures === 0)}
           onClick={() => selected && request.mutate({ crawlId: selected, selection, format, pageText })}
           data-testid="request-export"
         >
           {selection ? 'Export the selection' : 'Request export'}
         </button>
-        {crawl && !EXPORTABLE.includes(crawl.status) && (
-          <p className="text-sm text-slate-700">The crawl is {crawl.status}: pause, stop or let it finish before exporting.</p>
-        )}
+        {refusal && <p className="text-sm text-slate-700" data-testid="export-refusal">{refusal}.</p>}
         <ErrorMessage error={request.error ?? crawls.error} />
         <details className="w-full" data-testid="export-selection">
           <summary className="cursor-pointer text-sm font-medium">

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, canExport, desiredAfter } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter, exportRefusal } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -41,4 +41,14 @@ test('an export is requested only of a crawl no worker is writing, nor about to'
   assert.equal(canExport('paused', 'run'), false, 'a resume was asked for: the worker may be launching it now');
   for (const status of ['paused', 'stopped', 'finished', 'failed']) assert.equal(canExport(status, 'pause'), true, status);
   assert.equal(canExport('finished', 'run'), true, 'a finished crawl runs no more, whatever it wanted');
+});
+
+test('the exports page\'s reason to refuse an export is the server\'s: a paused crawl asked to resume is refused, with why', () => {
+  // The page enabled Export for any paused crawl (its own list of statuses), and the server answered 409.
+  assert.equal(exportRefusal('paused', 'run'), 'The crawl is being resumed: pause, stop or let it finish before exporting');
+  assert.equal(exportRefusal('running', 'run'), 'The crawl is running: pause, stop or let it finish before exporting');
+  assert.equal(exportRefusal('created', 'run'), 'The crawl is created: pause, stop or let it finish before exporting');
+  for (const [status, desired] of [['paused', 'pause'], ['paused', 'stop'], ['finished', 'run'], ['stopped', 'stop'], ['failed', 'run']]) {
+    assert.equal(exportRefusal(status!, desired!), null, `${status}, wanting ${desired}`);
+  }
 });
