@@ -44,13 +44,24 @@ export interface ExportRequest {
   pageText: boolean;
 }
 
-/** Stores a pending export of the crawl, when no worker writes it nor is about to (canExport); its id. */
-export function requestExport(db: Database.Database, crawlId: number, request: ExportRequest): CrawlRequestOutcome<number> {
-  return inWriteTransaction<number>(db, crawlId, (crawl) => {
+/** A pending export as it was stored (the worker may take it up as soon as the transaction ends). */
+export interface StoredExport {
+  id: number; crawlId: number; requestedById: number; status: 'pending'; progress: number; files: string; selection: string | null; format: string; pageText: boolean;
+  error: null; createdAt: Date; finishedAt: null;
+}
+
+/**
+ * Stores a pending export of the crawl, when no worker writes it nor is about to (canExport); the
+ * row as stored. Read back after the commit, it could already be the worker's (running, even done).
+ */
+export function requestExport(db: Database.Database, crawlId: number, request: ExportRequest): CrawlRequestOutcome<StoredExport> {
+  return inWriteTransaction<StoredExport>(db, crawlId, (crawl) => {
     const refusal = exportRefusal(crawl.status, crawl.desired);
     if (refusal) return { refused: refusal };
+    const createdAt = new Date();
     const insert = db.prepare("INSERT INTO Export (crawlId, requestedById, status, selection, format, pageText, createdAt) VALUES (?, ?, 'pending', ?, ?, ?, ?)");
-    return { done: Number(insert.run(crawlId, request.requestedById, request.selection, request.format, request.pageText ? 1 : 0, sqlDate(new Date())).lastInsertRowid) };
+    const id = Number(insert.run(crawlId, request.requestedById, request.selection, request.format, request.pageText ? 1 : 0, sqlDate(createdAt)).lastInsertRowid);
+    return { done: { id, crawlId, requestedById: request.requestedById, status: 'pending', progress: 0, files: '[]', selection: request.selection, format: request.format, pageText: request.pageText, error: null, createdAt, finishedAt: null } };
   });
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS, collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
 import { apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
-import { exportView, getExport } from '../../../../lib/server/export-views';
+import { exportView } from '../../../../lib/server/export-views';
 import { existingCrawlId, settledRequest } from '../../../../lib/server/crawl-views';
 import { requestExport } from '../../../../../worker/process/crawl-requests';
 
@@ -28,10 +28,11 @@ const exportRequestSchema = z
  * 400 naming the field of an invalid selection or format; 409 while a worker writes the crawl or is
  * about to (a paused crawl asked to resume); 404 for a crawl that is not there, deleted a moment before included.
  */
-export const POST = apiRoute<Params>('export', async ({ req, params, prisma, db, user }) => {
+export const POST = apiRoute<Params>('export', async ({ req, params, db, user }) => {
   const crawlId = idParam(params.id);
   const body = await readOptionalJson(req, exportRequestSchema);
   const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify(body.selection) : null;
-  const id = settledRequest(requestExport(db, crawlId, { requestedById: user.id, selection, format: body?.format ?? 'warc', pageText: body?.pageText ?? false }));
-  return Response.json(await getExport(prisma, id), { status: 201 });
+  // Answered as stored: read back, it may already be the worker's (running), as a test saw.
+  const stored = settledRequest(requestExport(db, crawlId, { requestedById: user.id, selection, format: body?.format ?? 'warc', pageText: body?.pageText ?? false }));
+  return Response.json(exportView(stored), { status: 201 });
 });
