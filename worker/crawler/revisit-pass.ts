@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpExchange } from '../capture';
-import { decodeContentEncoding, releaseBody, type FetchOutcome } from '../fetch';
+import { decodeContentEncoding, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
@@ -86,7 +86,7 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
     recordExcluded(ctx, page, verdict.reason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed');
     return null;
   }
-  const outcome: FetchOutcome = result.kind === 'outcome' ? result.outcome : { ok: false, reason: 'dns', message: result.message, durationMs: 0, retries: 0 };
+  const outcome: FetchOutcome = result.kind === 'outcome' ? result.outcome : dnsFailure(result.message);
   // Cut short by a pause or stop: not an observation; the page is revisited when the crawl resumes.
   if (!outcome.ok && outcome.reason === 'interrupted') return null;
   let observation: RevisitObservation;

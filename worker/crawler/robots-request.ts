@@ -1,4 +1,4 @@
-import type { FetchOutcome } from '../fetch';
+import { dnsFailure, type FetchOutcome } from '../fetch';
 import type { KeyHolder, KeyTiming } from '../politeness';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
@@ -23,7 +23,7 @@ export async function robotsRequest(ctx: CrawlContext, url: string, askingHost: 
   const host = hostKeyOf(url);
   if (!ctx.icd.politeness.enabled || host === askingHost) return { outcome: await ctx.fetcher.fetch(url), ownKey: true };
   const resolved = await ctx.resolveHost(url);
-  if ('error' in resolved) return { outcome: { ok: false, reason: 'dns', message: resolved.error, durationMs: 0, retries: 0 }, ownKey: false };
+  if ('error' in resolved) return { outcome: dnsFailure(resolved.error), ownKey: false };
   if (resolved.ip === ctx.frontier.hostKey(askingHost)) return { outcome: await ctx.fetcher.fetch(url), ownKey: true };
   return { outcome: await inTurnOfOtherKey(ctx, url, { host }, resolved.ip, askingHost), ownKey: false };
 }

@@ -69,6 +69,11 @@ export interface Fetcher {
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/** The outcome of a request never made because its host name did not resolve. */
+export function dnsFailure(message: string): FetchOutcome {
+  return { ok: false, reason: 'dns', message, durationMs: 0, retries: 0 };
+}
+
 /**
  * Creates the crawl's fetcher: HTTP/1.1 with keep-alive through one undici Agent (a pool per IP
  * origin), no redirect following (a 3xx is an exchange like any other), no decompression (the
@@ -105,7 +110,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     let ip = opts.ip;
     if (!ip) {
       const resolved = await dns.resolveHost(url.hostname);
-      if ('error' in resolved) return { ok: false, reason: 'dns', message: resolved.error, durationMs: 0, retries: 0 };
+      if ('error' in resolved) return dnsFailure(resolved.error);
       ip = resolved.ip;
     }
     const headers: [string, string][] = [
