@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { decodeContentEncoding, DecompressionBombError, releaseBody } from '../fetch';
+import { bodyForParsing, DecompressionBombError, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
@@ -256,11 +256,12 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
     if (changed && ex.status >= 200 && ex.status < 400) {
-      const body = ex.status < 300 ? await decodedUnlessBomb(ctx, ex) : Buffer.alloc(0);
+      const decoded = ex.status < 300 ? await decodedUnlessBomb(ctx, ex) : { body: Buffer.alloc(0), cut: false };
       // A decompression bomb is archived as received and its links are not read (it threw out of the round).
-      if (!body) linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
+      if (!decoded) linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
       else {
-        const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+        const { body, cut } = decoded;
+        const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
@@ -277,10 +278,10 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   return { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
 }
 
-/** The decoded body; null for a decompression bomb. */
-async function decodedUnlessBomb(ctx: CrawlContext, ex: HttpExchange): Promise<Buffer | null> {
+/** The body for its parsers (bodyForParsing); null for a decompression bomb. */
+async function decodedUnlessBomb(ctx: CrawlContext, ex: HttpExchange): Promise<{ body: Buffer; cut: boolean } | null> {
   try {
-    return await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+    return await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
   } catch (err) {
     if (err instanceof DecompressionBombError) return null;
     throw err;

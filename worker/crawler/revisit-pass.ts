@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpExchange } from '../capture';
-import { decodeContentEncoding, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
+import { bodyForParsing, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
@@ -104,8 +104,8 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
       } else {
         await archive(ctx, ex, page, null);
         if (ex.status >= 200 && ex.status < 300) {
-          const body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
-          const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+          const { body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
+          const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
           const fp = fingerprintHtml(ex, body, extraction.links);
           text = fp.text;
           observation = { kind: 'fetched', fingerprint: fp.fingerprint };

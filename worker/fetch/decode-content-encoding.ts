@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-import type { StoredBody } from '../capture';
+import type { HttpExchange, StoredBody } from '../capture';
 import { DecompressionBombError } from './classify-error';
 
 /** Content codings we can undo, listed in the order they were applied. Unknown ones: null. */
@@ -36,7 +36,8 @@ export type OverflowMode = 'throw' | 'truncate';
  * `maxDecodedBytes`. Stops reading the moment the output passes the cap and throws
  * DecompressionBombError, so a 10 GB bomb costs a few chunks, not 10 GB of inflation. Corrupt or
  * cut-off data ends decoding quietly with what was decoded: captures truncated at the size cap
- * are still worth parsing.
+ * are still worth parsing. `damaged`: decoding stopped at corrupt data (a stream merely cut off
+ * ends without an error, and is not told apart from a whole one).
  */
 export async function decodeStreamCapped(
   source: AsyncIterable<Buffer>,
@@ -44,7 +45,7 @@ export async function decodeStreamCapped(
   maxDecodedBytes: number,
   firstBytes?: Buffer,
   overflow: OverflowMode = 'throw',
-): Promise<Buffer<ArrayBuffer>> {
+): Promise<DecodedBody> {
   const decoders = [...codings].reverse().map((c, i) => decoderFor(c, i === 0 ? firstBytes : undefined));
   const out: Buffer[] = [];
   let size = 0;
@@ -62,12 +63,19 @@ export async function decodeStreamCapped(
     });
   } catch (err) {
     if (bomb && overflow === 'throw') throw bomb;
-    if (bomb) return Buffer.concat(out);
+    if (bomb) return { bytes: Buffer.concat(out), damaged: false };
     // zlib (Z_*) and brotli (ERR__ERROR_*) data errors: keep what was decoded before the damage.
     const code = (err as { code?: unknown }).code;
     if (typeof code !== 'string' || !/^(Z_|ERR__ERROR_)/.test(code)) throw err;
+    return { bytes: Buffer.concat(out), damaged: true };
   }
-  return Buffer.concat(out);
+  return { bytes: Buffer.concat(out), damaged: false };
+}
+
+/** A body with its content coding undone, and whether corrupt data ended the decoding early. */
+export interface DecodedBody {
+  bytes: Buffer<ArrayBuffer>;
+  damaged: boolean;
 }
 
 async function* fileChunks(path: string): AsyncGenerator<Buffer> {
@@ -91,19 +99,40 @@ export async function decodeContentEncoding(
   maxDecodedBytes: number,
   overflow: OverflowMode = 'throw',
 ): Promise<Buffer<ArrayBuffer>> {
+  return (await decodeBody(body, contentEncoding, maxDecodedBytes, overflow)).bytes;
+}
+
+/**
+ * An exchange's body as its parsers take it: decoded, and `cut` when they must not trust its end
+ * (ResponseInput.truncated): the transport cut it (the exchange's `truncated`), or its content
+ * coding broke off at corrupt data, so its last line may be half a URL. Throws as
+ * decodeContentEncoding does.
+ */
+export async function bodyForParsing(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<{ body: Buffer<ArrayBuffer>; cut: boolean }> {
+  const decoded = await decodeBody(ex.body, ex.headers['content-encoding'], maxDecodedBytes);
+  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged };
+}
+
+/** decodeContentEncoding, telling whether corrupt data ended the decoding early. */
+export async function decodeBody(
+  body: StoredBody | Buffer,
+  contentEncoding: string | undefined,
+  maxDecodedBytes: number,
+  overflow: OverflowMode = 'throw',
+): Promise<DecodedBody> {
   const codings = parseContentCodings(contentEncoding);
   const bytes = Buffer.isBuffer(body) ? body : body.kind === 'memory' ? body.bytes : null;
   if (bytes && (!codings || codings.length === 0)) {
     // Nothing to undo (identity, the usual case): the bytes themselves, without a stream or a copy.
-    if (bytes.length <= maxDecodedBytes) return bytes as Buffer<ArrayBuffer>;
+    if (bytes.length <= maxDecodedBytes) return { bytes: bytes as Buffer<ArrayBuffer>, damaged: false };
     if (overflow === 'throw') throw new DecompressionBombError(maxDecodedBytes);
-    return bytes.subarray(0, maxDecodedBytes) as Buffer<ArrayBuffer>;
+    return { bytes: bytes.subarray(0, maxDecodedBytes) as Buffer<ArrayBuffer>, damaged: false };
   }
   const chunks = Buffer.isBuffer(body) ? memoryChunks(body) : body.kind === 'memory' ? memoryChunks(body.bytes) : fileChunks(body.path);
   if (!codings || codings.length === 0) return decodeStreamCapped(chunks, [], maxDecodedBytes, undefined, overflow);
   // Peek at the first chunk (for the deflate wrapper check), then hand the whole stream on.
   const first = await chunks.next();
-  if (first.done) return Buffer.alloc(0);
+  if (first.done) return { bytes: Buffer.alloc(0), damaged: false };
   async function* withFirst(): AsyncGenerator<Buffer> {
     yield first.value as Buffer;
     yield* chunks;

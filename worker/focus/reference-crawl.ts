@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ICD_LIMITS, type Icd } from '../icd/schema';
-import { createFetcher, decodeContentEncoding, releaseBody } from '../fetch';
+import { bodyForParsing, createFetcher, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import { canonicalize, checkScope, compileScope } from '../url';
 import { buildTopicVector, type WeightedTerm } from '../analyze';
@@ -79,8 +79,8 @@ export async function runReferenceCrawl(
         failures.push({ url, reason: `http-${ex.status}` });
         return;
       }
-      const body = ex.status < 300 ? await decodeContentEncoding(ex.body, ex.headers['content-encoding'], icd.limits.maxDecodedBytes) : Buffer.alloc(0);
-      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
+      const { body, cut } = ex.status < 300 ? await bodyForParsing(ex, icd.limits.maxDecodedBytes) : { body: Buffer.alloc(0), cut: false };
+      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
       if (result.kind === 'html') docs.push({ url, title: result.title ?? '', text: result.mainText || result.text || '' });
       for (const link of result.links) {
         if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { decodeContentEncoding, decodeStreamCapped, DecompressionBombError, parseContentCodings } from '../../../worker/fetch';
+import { bodyForParsing, decodeBody, decodeContentEncoding, decodeStreamCapped, DecompressionBombError, parseContentCodings } from '../../../worker/fetch';
+import { gzipDamagedAfterFirstBlock } from '../../support/damaged-gzip';
 
 const text = Buffer.from('<p>hello</p>'.repeat(200));
 
@@ -51,4 +52,29 @@ test('the bomb stops early: only a few input chunks are read, not the whole stre
   }
   await assert.rejects(decodeStreamCapped(lazyBomb(), ['gzip'], 8 * 1024 * 1024), DecompressionBombError);
   assert.ok(pulled < 10, `pulled ${pulled} of 640 chunks`);
+});
+
+test('corrupt data ends decoding with what came before it, flagged damaged; a whole or merely cut stream is not', async () => {
+  const data = Buffer.from(Array.from({ length: 4000 }, (_, i) => `line ${i} ${'y'.repeat(i % 23)}`).join('\n'));
+  const damaged = gzipDamagedAfterFirstBlock(data);
+  const decoded = await decodeBody(damaged.bytes, 'gzip', 1e7);
+  assert.equal(decoded.damaged, true);
+  // zlib gives what it inflated before the error, less the output of the call that failed.
+  assert.ok(decoded.bytes.length > damaged.firstBlockBytes - 1024 && decoded.bytes.length <= damaged.firstBlockBytes, `${decoded.bytes.length} bytes`);
+  assert.deepEqual(decoded.bytes, data.subarray(0, decoded.bytes.length));
+  assert.equal((await decodeBody(gzipSync(data), 'gzip', 1e7)).damaged, false);
+  // A stream cut off ends without an error: not told apart from a whole one (the transport flags such cuts).
+  const gz = gzipSync(data);
+  assert.equal((await decodeBody(gz.subarray(0, gz.length >> 1), 'gzip', 1e7)).damaged, false);
+  assert.equal((await decodeBody(data, undefined, 1e7)).damaged, false);
+});
+
+test('bodyForParsing: the body is cut when the transport cut it or its coding broke off', async () => {
+  const data = Buffer.from('x'.repeat(100_000));
+  const exchange = (bytes: Buffer, truncated: 'length' | null) => ({ body: { kind: 'memory' as const, bytes }, headers: { 'content-encoding': 'gzip' }, truncated });
+  assert.equal((await bodyForParsing(exchange(gzipSync(data), null), 1e7)).cut, false);
+  assert.equal((await bodyForParsing(exchange(gzipSync(data), 'length'), 1e7)).cut, true);
+  const broken = await bodyForParsing(exchange(gzipDamagedAfterFirstBlock(data).bytes, null), 1e7);
+  assert.equal(broken.cut, true);
+  assert.ok(broken.body.length > 0 && broken.body.length < data.length);
 });

@@ -1,4 +1,4 @@
-import { decodeContentEncoding, DecompressionBombError } from '../../fetch';
+import { bodyForParsing, DecompressionBombError } from '../../fetch';
 import { extractFromResponse } from '../../extract';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
@@ -21,9 +21,10 @@ export const extractStage: Stage = {
     const isSitemapOrRobots = /\/robots\.txt$|sitemap/i.test(item.url);
     if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (PARSEABLE.test(contentType) || isSitemapOrRobots || !contentType))) return PROCEED;
     let body = Buffer.alloc(0);
+    let cut = ex.truncated !== null;
     if (!isRedirect) {
       try {
-        body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], ctx.icd.limits.maxDecodedBytes);
+        ({ body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes));
       } catch (err) {
         if (err instanceof DecompressionBombError) {
           item.failure = { reason: 'decompression-bomb', message: err.message };
@@ -33,7 +34,7 @@ export const extractStage: Stage = {
       }
     }
     const result = extractFromResponse({
-      url: item.url, status: ex.status, headers: ex.headers, body, truncated: ex.truncated !== null,
+      url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
       maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
