@@ -4,12 +4,13 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { IcdInput } from '../../worker/icd/schema';
 import { EditConflictNotice } from '../components/edit-conflict-notice';
 import { ErrorMessage } from '../components/error-message';
+import { FieldErrors, controlProps } from '../components/field';
 import { ApiError, api, apiLines } from '../lib/client/api';
 import { editConflictOf, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
 import { useIcdSaving, useSaveIcd } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import type { TopicTermEdits } from './topic-term-edits';
-import { recordFromTerms, strongestFirst, withAddedStems, withTopicTerms, withoutTerm, type Term } from './topic-terms';
+import { recordFromTerms, strongestFirst, typedTermWeight, withAddedStems, withTopicTerms, withoutTerm, type Term } from './topic-terms';
 
 interface ReferenceCrawlResult {
   pages: number | unknown[];
@@ -56,6 +57,8 @@ export function TermReview({ icdId, definition, edits, version }: { icdId: numbe
   const [pages, setPages] = useState<number | null>(null);
   const [newTerm, setNewTerm] = useState('');
   const [newWeight, setNewWeight] = useState('1');
+  const typedWeight = typedTermWeight(newWeight);
+  const weightErrors = 'error' in typedWeight ? [typedWeight.error] : undefined;
   const save = useSaveIcd();
   const saving = useIcdSaving();
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -76,9 +79,9 @@ export function TermReview({ icdId, definition, edits, version }: { icdId: numbe
   const [added, setAdded] = useState<{ text: string; stems: string[] } | null>(null);
   // A typed term becomes the stems the crawl scores (as the reference crawl's are), via the server's analyzer.
   const addTerm = useMutation({
-    mutationFn: (text: string) => api<{ terms: string[] }>('POST', `/api/icds/${icdId}/topic-terms`, { text }),
-    onSuccess: ({ terms: stems }, text) => {
-      edits.edit((list) => withAddedStems(list, stems, Number(newWeight)));
+    mutationFn: ({ text }: { text: string; weight: number }) => api<{ terms: string[] }>('POST', `/api/icds/${icdId}/topic-terms`, { text }),
+    onSuccess: ({ terms: stems }, { text, weight }) => {
+      edits.edit((list) => withAddedStems(list, stems, weight));
       setAdded({ text, stems });
       setNewTerm('');
     },
@@ -86,8 +89,8 @@ export function TermReview({ icdId, definition, edits, version }: { icdId: numbe
   const add = (event: FormEvent) => {
     event.preventDefault();
     const text = newTerm.trim();
-    if (!text || !Number.isFinite(Number(newWeight))) return;
-    addTerm.mutate(text);
+    if (!text || !('weight' in typedWeight)) return;
+    addTerm.mutate({ text, weight: typedWeight.weight });
   };
   const remove = (term: string) => edits.edit((list) => withoutTerm(list, term));
   const conflict = useEditConflict(version.basedOn);
@@ -156,9 +159,15 @@ export function TermReview({ icdId, definition, edits, version }: { icdId: numbe
             </div>
             <div className="w-24">
               <label htmlFor="new-term-weight" className="mb-1 block text-sm font-medium">Weight</label>
-              <input id="new-term-weight" className="input" type="text" inputMode="decimal" value={newWeight} onChange={(e) => setNewWeight(e.target.value)} />
+              <input className="input" type="text" inputMode="decimal" {...controlProps('new-term-weight', weightErrors)} value={newWeight} onChange={(e) => setNewWeight(e.target.value)} />
             </div>
-            <button type="submit" className="btn" disabled={addTerm.isPending}>Add term</button>
+            <button type="submit" className="btn" disabled={addTerm.isPending || weightErrors !== undefined}>Add term</button>
+            {/* Under the row rather than in the narrow weight column, where it would wrap word by word. */}
+            {weightErrors && (
+              <div className="basis-full">
+                <FieldErrors id="new-term-weight" errors={weightErrors} />
+              </div>
+            )}
           </form>
           <button type="button" className="btn btn-primary" onClick={() => saveTerms()} disabled={saving || !unsaved} data-testid="save-terms">
             Save topic terms

@@ -1,4 +1,5 @@
-import type { IcdInput } from '../../worker/icd/schema';
+import { plainIssueMessage } from '../../worker/icd/plain-issues';
+import { topicTermWeightSchema, type IcdInput } from '../../worker/icd/schema';
 
 /**
  * The topic terms of the term review, pure: the list shown (strongest first) ⇄ the ICD's
@@ -46,4 +47,17 @@ export function withAddedStems(terms: readonly Term[], stems: readonly string[],
 /** `terms` without `term`. */
 export function withoutTerm(terms: readonly Term[], term: string): Term[] {
   return terms.filter((t) => t.term !== term);
+}
+
+/**
+ * The weight typed in the term review's add box: the number, or the message shown by the field.
+ * It is checked with the schema the server saves topic terms by, so the archivist learns of a
+ * weight it refuses (above MAX_TOPIC_TERM_WEIGHT, not a number) before adding the term, not from
+ * the save. An empty box is refused rather than read as 0, as Number('') would.
+ */
+export function typedTermWeight(typed: string): { weight: number } | { error: string } {
+  const text = typed.trim();
+  if (text === '') return { error: 'Required' };
+  const result = topicTermWeightSchema.safeParse(Number(text), { error: plainIssueMessage });
+  return result.success ? { weight: result.data } : { error: result.error.issues[0]?.message ?? 'Not a weight the server accepts' };
 }

@@ -138,6 +138,8 @@ const moduleWeight = z.number().min(0).max(MAX_MODULE_WEIGHT, `At most ${MAX_MOD
  * most 10 each): far below this bound.
  */
 export const MAX_TOPIC_TERM_WEIGHT = 1_000_000;
+/** One reviewed topic term's weight; the term review's add box checks a typed weight with it too. */
+export const topicTermWeightSchema = z.number().max(MAX_TOPIC_TERM_WEIGHT, `A topic term weighs at most ${MAX_TOPIC_TERM_WEIGHT.toLocaleString('en-US')}`);
 
 export const focusSchema = z.object({
   enabled: z.boolean().default(false),
@@ -161,7 +163,7 @@ export const focusSchema = z.object({
    * ran, which proposes at most ICD_LIMITS.topicTerms (its strongest).
    */
   topicTerms: z
-    .record(z.string(), z.number().max(MAX_TOPIC_TERM_WEIGHT, `A topic term weighs at most ${MAX_TOPIC_TERM_WEIGHT.toLocaleString('en-US')}`))
+    .record(z.string(), topicTermWeightSchema)
     .refine((terms) => Object.keys(terms).length <= ICD_LIMITS.topicTerms, `At most ${ICD_LIMITS.topicTerms.toLocaleString('en-US')} topic terms`)
     .default({}),
   moduleWeights: z

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { icdSchema } from '../../../worker/icd/schema';
+import { MAX_TOPIC_TERM_WEIGHT, icdSchema } from '../../../worker/icd/schema';
 import { formValuesFromIcd, validateForm } from '../../../app/icds/icd-form-model';
 import { startCrawlPlan } from '../../../app/icds/start-crawl-plan';
-import { recordFromTerms, sameTerms, termsFromRecord, withAddedStems, withTopicTerms, withoutTerm } from '../../../app/icds/topic-terms';
+import { recordFromTerms, sameTerms, termsFromRecord, typedTermWeight, withAddedStems, withTopicTerms, withoutTerm } from '../../../app/icds/topic-terms';
 
 const stored = icdSchema.parse({
   name: 'Tides',
@@ -68,4 +68,19 @@ test('the start button saves what holds unsaved edits first, and says so', () =>
   // A role that may run but not design starts the stored definition, and is told.
   assert.deepEqual(plan(true, true, false), { saveForm: false, saveTerms: false, label: 'Start a crawl (of the saved definition)' });
   assert.deepEqual(plan(false, false, false), { saveForm: false, saveTerms: false, label: 'Start a crawl' });
+});
+
+test('the add box takes a weight the server would save and refuses, with a message, one it would not', () => {
+  assert.deepEqual(typedTermWeight('1'), { weight: 1 });
+  assert.deepEqual(typedTermWeight(' 0.25 '), { weight: 0.25 });
+  assert.deepEqual(typedTermWeight(String(MAX_TOPIC_TERM_WEIGHT)), { weight: MAX_TOPIC_TERM_WEIGHT });
+  const tooHeavy = { error: 'A topic term weighs at most 1,000,000' };
+  assert.deepEqual(typedTermWeight(String(MAX_TOPIC_TERM_WEIGHT + 1)), tooHeavy);
+  assert.deepEqual(typedTermWeight('1e155'), tooHeavy, 'the weight that made the topic vector Infinity');
+  assert.deepEqual(typedTermWeight('1,5'), { error: 'Not a number: use digits, and a point for decimals' });
+  assert.deepEqual(typedTermWeight('Infinity'), { error: 'A number' });
+  assert.deepEqual(typedTermWeight('  '), { error: 'Required' }, 'not read as 0');
+  // What the form lets through, the save accepts.
+  const added = withTopicTerms(stored, recordFromTerms(withAddedStems(termsFromRecord(stored.focus.topicTerms), ['moonris'], MAX_TOPIC_TERM_WEIGHT)));
+  assert.equal(icdSchema.safeParse(added).success, true);
 });
