@@ -4,7 +4,7 @@
  * shape them, and the page (which imports this module too) renders them.
  */
 import type { RoundRecord } from '../crawler/recrawl-history';
-import type { FeedPollOutcome, FeedPollSummary } from '../feeds';
+import { plannedPolls, type FeedMemory, type FeedPollOutcome, type FeedPollSummary } from '../feeds';
 
 /** The ICD settings the section depends on. */
 export interface IncrementalSettings {
@@ -33,6 +33,9 @@ export function hasFeedsOrRecrawls(s: IncrementalSettings): boolean {
 export interface FeedStateInput {
   url: string;
   lastPollAt: number;
+  firstPollAt: number;
+  /** Publication times the scheduler estimates the feed's posting rate from. */
+  published: number[];
   summary: FeedPollSummary | null;
 }
 
@@ -49,6 +52,12 @@ export interface FeedRow {
   url: string;
   /** ISO 8601; null: not polled yet. */
   lastPollAt: string | null;
+  /**
+   * ISO 8601: when the scheduler plans to poll the feed next (the start of that period; the poll
+   * waits its host's turn), from what the polls taught it and with no new article assumed
+   * meanwhile. Null while the crawl is not running, or when not planned within PLANNED_PERIODS.
+   */
+  nextPollAt: string | null;
   /** How the last poll ended; null when not polled yet or not known. */
   outcome: FeedPollOutcome | null;
   status: number | null;
@@ -72,11 +81,12 @@ export interface FeedRow {
  * failed or robots.txt refused it. A feed polled before poll records were kept (an older crawl)
  * shows its last poll's time and, when the crawl log archived that poll, its HTTP status.
  */
-export function feedRows(feeds: readonly string[], stored: readonly FeedStateInput[], logged: ReadonlyMap<string, LoggedPoll>): FeedRow[] {
+export function feedRows(feeds: readonly string[], stored: readonly FeedStateInput[], logged: ReadonlyMap<string, LoggedPoll>, nextPolls: ReadonlyMap<string, number> | null = null): FeedRow[] {
   const byUrl = new Map(stored.map((s) => [s.url, s]));
   return feeds.map((url): FeedRow => {
     const state = byUrl.get(url);
-    const none: FeedRow = { url, lastPollAt: null, outcome: null, status: null, problem: null, source: null, listed: null, lastNew: null, articlesNew: null, polls: null, failedPolls: null, recentNew: [] };
+    const next = nextPolls?.get(url);
+    const none: FeedRow = { url, lastPollAt: null, nextPollAt: next === undefined ? null : iso(next), outcome: null, status: null, problem: null, source: null, listed: null, lastNew: null, articlesNew: null, polls: null, failedPolls: null, recentNew: [] };
     if (!state) return none;
     const s = state.summary;
     if (s) {
@@ -115,6 +125,26 @@ function loggedOutcome(log: LoggedPoll): { outcome: FeedPollOutcome; detail: str
   if (log.outcome !== 'ok') return { outcome: 'failed', detail: log.outcome };
   if (log.status === null || (log.status >= 300 && log.status < 400)) return null;
   return { outcome: log.status >= 200 && log.status < 300 ? 'ok' : 'http-error', detail: null };
+}
+
+/**
+ * Whether the crawl's feeds are being polled: while it runs. A pause or stop asked ends the polls
+ * (one waiting for its host gives up); a resumed crawl polls at once.
+ */
+export function feedsPolled(crawlStatus: string): boolean {
+  return crawlStatus === 'running';
+}
+
+/**
+ * The feeds part of the section, `now` and the stored times in wall-clock ms: a row a feed of the
+ * ICD (feedRows) and, while the crawl runs, when each is next polled as the crawl's own scheduler
+ * plans it from the stored polls (../feeds/poll-plan.ts).
+ */
+export function feedSection(settings: IncrementalSettings, stored: readonly FeedStateInput[], logged: ReadonlyMap<string, LoggedPoll>, crawlStatus: string, now: number): NonNullable<IncrementalView['feeds']> {
+  const polling = feedsPolled(crawlStatus);
+  const memories = new Map(stored.map((s): [string, FeedMemory] => [s.url, { lastPollAt: s.lastPollAt, firstPollAt: s.firstPollAt, seen: [], published: s.published }]));
+  const next = polling ? plannedPolls(settings.feeds, memories, settings.minFeedPollMinutes, now) : null;
+  return { minPollMinutes: settings.minFeedPollMinutes, polling, rows: feedRows(settings.feeds, stored, logged, next) };
 }
 
 /** The note a poll's outcome gives; null for a successful poll. */
@@ -172,8 +202,8 @@ export function recrawlSection(intervalMinutes: number, last: { round: number; f
 
 /** What GET /api/crawls/:id/incremental answers. */
 export interface IncrementalView {
-  /** Null when the ICD names no feed. */
-  feeds: { minPollMinutes: number; rows: FeedRow[] } | null;
+  /** Null when the ICD names no feed. `polling`: the crawl runs, so its feeds are polled (feedsPolled). */
+  feeds: { minPollMinutes: number; polling: boolean; rows: FeedRow[] } | null;
   /** Null when the ICD asks for no recrawls. */
   recrawl: RecrawlSection | null;
 }

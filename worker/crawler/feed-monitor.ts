@@ -1,7 +1,7 @@
 import { decodeContentEncoding } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
-import { FeedScheduler, type FeedMemory, type FeedPoll } from '../feeds';
+import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
 import { canonicalize } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
@@ -31,7 +31,7 @@ export interface FeedMonitorOptions {
  * Monitors the ICD's feeds (RSS, Atom, JSON Feed) during a crawl with the advaRSS scheduler: each
  * period of T = the minimum poll interval allows M = ⌈feeds / 4⌉ polls, given to the feeds with
  * the most expected new articles (hourly posting-rate model, re-estimated every period); a feed
- * not polled for 24 periods goes first (bench/feeds.ts: this bounds the worst delay). Each poll
+ * not polled for 24 periods goes first (crawlPollingOptions in ../feeds/poll-plan.ts). Each poll
  * is archived; the articles not seen before are queued at high priority through the crawl's scope.
  * What the polls taught (last poll, remembered items, publication times) is stored after each
  * poll and restored by the next run: a resumed crawl keeps each feed's minimum interval.
@@ -45,9 +45,8 @@ export class FeedMonitor {
 
   constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
-    const M = Math.max(1, Math.ceil(o.feeds.length / 4));
     // The scheduler counts in real minutes; a shortened minute is mapped onto its time scale.
-    this.scheduler = new FeedScheduler({ policy: 'posting-rate', M, T: o.minPollMinutes, ToE: o.minPollMinutes, minPollMinutes: o.minPollMinutes, maxPollMinutes: 24 * o.minPollMinutes }, this.clock(now));
+    this.scheduler = new FeedScheduler(crawlPollingOptions(o.feeds.length, o.minPollMinutes), this.clock(now));
     for (const url of o.feeds) this.scheduler.addFeed(url, 0, this.clock(now));
     const saved = o.store?.load();
     if (saved?.size) this.scheduler.restore(new Map([...saved].map(([url, m]) => [url, this.scaled(m, (t) => this.clock(t))])), this.clock(now));
@@ -83,16 +82,9 @@ export class FeedMonitor {
     this.nextPeriodAt = Math.min(this.nextPeriodAt, now + this.o.minPollMinutes * this.minuteMs);
     if (this.polling || now < this.nextPeriodAt) return null;
     const chosen = this.scheduler.choose(this.clock(now));
-    if (!chosen.length) {
-      // Every feed was polled less than a minimum interval ago: a poll counts from its answer, after
-      // its host's delay and the server's time, so later than its period began. The period waits for
-      // the first feed that may be polled again rather than being lost (a single feed was polled
-      // every other period).
-      const eligibleAt = this.scheduler.nextEligibleAt();
-      this.nextPeriodAt = Math.max(now + 1, eligibleAt === null ? now + this.o.minPollMinutes * this.minuteMs : Math.ceil(this.unclock(eligibleAt)));
-      return null;
-    }
-    this.nextPeriodAt = now + this.o.minPollMinutes * this.minuteMs;
+    const eligibleAt = chosen.length ? null : this.scheduler.nextEligibleAt();
+    this.nextPeriodAt = periodAfter(now, chosen.length > 0, eligibleAt === null ? null : Math.ceil(this.unclock(eligibleAt)), this.o.minPollMinutes * this.minuteMs);
+    if (!chosen.length) return null;
     this.polling = (async () => {
       for (const url of chosen) await this.poll(url).catch((err) => console.error(`tidemark: feed ${url}: ${(err as Error).message}`));
     })().finally(() => (this.polling = null));

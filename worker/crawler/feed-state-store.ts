@@ -68,8 +68,7 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
     const memories = new Map<string, FeedMemory>();
     for (const r of rows) {
       const seen = parseArray(r.seen).filter((id): id is string => typeof id === 'string');
-      const published = parseArray(r.published).filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
-      memories.set(r.url, { lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, seen, published });
+      memories.set(r.url, { lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, seen, published: parsePublished(r.published) });
     }
     return memories;
   }
@@ -99,6 +98,8 @@ export interface StoredFeedState {
   url: string;
   lastPollAt: number;
   firstPollAt: number;
+  /** The publication times the scheduler estimates the feed's posting rate from (its next poll depends on them). */
+  published: number[];
   /** Null for a feed polled only before summaries were kept (its crawl log may tell more). */
   summary: FeedPollSummary | null;
 }
@@ -109,9 +110,10 @@ export interface StoredFeedState {
  */
 export function readFeedStates(db: Database.Database, crawlId: number): StoredFeedState[] {
   if (!tableExists(db, 'engine_feed')) return [];
-  const rows = db.prepare('SELECT url, last_poll_at, first_poll_at FROM engine_feed WHERE crawl_id = ? ORDER BY url').all(crawlId) as Pick<FeedRow, 'url' | 'last_poll_at' | 'first_poll_at'>[];
+  // Not the remembered item ids: the cockpit has no use for them, and they are the bulk of a row.
+  const rows = db.prepare('SELECT url, last_poll_at, first_poll_at, published FROM engine_feed WHERE crawl_id = ? ORDER BY url').all(crawlId) as Omit<FeedRow, 'seen'>[];
   const summaries = readPollSummaries(db, crawlId);
-  return rows.map((r) => ({ url: r.url, lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, summary: summaries.get(r.url) ?? null }));
+  return rows.map((r) => ({ url: r.url, lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, published: parsePublished(r.published), summary: summaries.get(r.url) ?? null }));
 }
 
 interface PollRow {
@@ -155,6 +157,11 @@ function readPollSummaries(db: Database.Database, crawlId: number, url?: string)
       },
     ]),
   );
+}
+
+/** The stored publication times, the finite numbers of them. */
+function parsePublished(text: string): number[] {
+  return parseArray(text).filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
 }
 
 /** A stored JSON array; anything else (a row written by hand, cut short) as empty: the feed relearns. */

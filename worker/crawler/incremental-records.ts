@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { feedRows, hasFeedsOrRecrawls, recrawlSection, type IncrementalSettings, type IncrementalView, type LoggedPoll } from '../coherence/incremental-view';
+import { feedSection, hasFeedsOrRecrawls, recrawlSection, type IncrementalSettings, type IncrementalView, type LoggedPoll } from '../coherence/incremental-view';
 import { readFeedStates } from './feed-state-store';
 import { readRecrawlState } from './recrawl-history';
 
@@ -17,7 +17,7 @@ export function readIncrementalView(db: Database.Database, crawlId: number, sett
   if (settings.feeds.length) {
     const stored = readFeedStates(db, crawlId);
     const unrecorded = stored.filter((s) => !s.summary).map((s) => s.url);
-    feeds = { minPollMinutes: settings.minFeedPollMinutes, rows: feedRows(settings.feeds, stored, lastLoggedPolls(db, crawlId, unrecorded)) };
+    feeds = feedSection(settings, stored, lastLoggedPolls(db, crawlId, unrecorded), crawlStatus, now);
   }
   let recrawl: IncrementalView['recrawl'] = null;
   if (settings.recrawlIntervalMinutes > 0) {

@@ -11,6 +11,14 @@ const DAY_MS = 24 * HOUR_MS;
 export type HourlyRates = number[];
 
 /**
+ * The hour of the day (UTC) of a time in ms, as `new Date(t).getUTCHours()` gives it for the
+ * times a feed has (from 1970 on), without making a Date a time: the cockpit's plan of the next
+ * polls (poll-plan.ts) re-estimates every feed's rates period after period, and for 1,000 feeds
+ * it took about twice as long with a Date a publication time.
+ */
+const utcHour = (t: number): number => ((Math.floor(t / HOUR_MS) % 24) + 24) % 24;
+
+/**
  * Estimates hourly rates from publication times observed over `windowDays`. Each hour's count is
  * shrunk towards the feed's mean hourly rate, and that mean towards `priorRatePerHour` (weight
  * `priorDays` each), so a feed seen silent for a while keeps a small positive rate: its expected
@@ -18,7 +26,7 @@ export type HourlyRates = number[];
  */
 export function estimateHourlyRates(publishedAt: readonly number[], windowDays: number, priorDays = 1, priorRatePerHour = 0.05): HourlyRates {
   const counts = new Array<number>(24).fill(0);
-  for (const t of publishedAt) counts[new Date(t).getUTCHours()]!++;
+  for (const t of publishedAt) counts[utcHour(t)]!++;
   const days = Math.max(windowDays, 0);
   const mean = (publishedAt.length + priorDays * 24 * priorRatePerHour) / ((days + priorDays) * 24);
   return counts.map((c) => (c + priorDays * mean) / (days + priorDays));
@@ -34,7 +42,7 @@ export function expectedArticles(rates: HourlyRates, from: number, to: number): 
   let t = from + wholeDays * DAY_MS;
   while (t < to) {
     const hourEnd = Math.min(to, Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS);
-    total += rates[new Date(t).getUTCHours()]! * ((hourEnd - t) / HOUR_MS);
+    total += rates[utcHour(t)]! * ((hourEnd - t) / HOUR_MS);
     t = hourEnd;
   }
   return total;
@@ -52,7 +60,7 @@ export function expectedWaitingHours(rates: HourlyRates, from: number, to: numbe
     const hourEnd = Math.min(to, Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS);
     const lenH = (hourEnd - t) / HOUR_MS;
     const midAgeH = (to - (t + hourEnd) / 2) / HOUR_MS;
-    total += rates[new Date(t).getUTCHours()]! * lenH * midAgeH;
+    total += rates[utcHour(t)]! * lenH * midAgeH;
     t = hourEnd;
   }
   return total;

@@ -20,13 +20,16 @@ function ScrollingTable({ label, children }: { label: string; children: ReactNod
   );
 }
 
-function FeedTable({ rows, minPollMinutes }: { rows: FeedRow[]; minPollMinutes: number }) {
+function FeedTable({ rows, minPollMinutes, polling }: { rows: FeedRow[]; minPollMinutes: number; polling: boolean }) {
   const troubled = rows.filter((r) => r.problem).length;
   return (
     <div className="space-y-2">
       <h3 className="font-semibold">Feeds</h3>
       <p className="text-sm text-slate-600">
         Polled by the posting-rate scheduler, each at most once every {minPollMinutes} minute{minPollMinutes === 1 ? '' : 's'}; new articles are crawled first.
+        {polling
+          ? ' The next poll is the scheduler’s plan from what the polls taught it: a feed that posts new articles meanwhile may come sooner, and a poll waits its host’s turn.'
+          : ' The crawl is not running: no feed is polled until it runs again.'}
         {troubled > 0 && <strong className="ml-1 text-red-800" data-testid="feed-trouble">{troubled} of {rows.length} feeds: last poll failed or refused.</strong>}
       </p>
       <ScrollingTable label="Feeds">
@@ -36,6 +39,7 @@ function FeedTable({ rows, minPollMinutes }: { rows: FeedRow[]; minPollMinutes: 
             <tr>
               <th scope="col">Feed</th>
               <th scope="col">Last poll</th>
+              <th scope="col">Next poll</th>
               <th scope="col">Result</th>
               <th scope="col" className="text-right">Listed</th>
               <th scope="col" className="text-right">New</th>
@@ -49,6 +53,7 @@ function FeedTable({ rows, minPollMinutes }: { rows: FeedRow[]; minPollMinutes: 
               <tr key={r.url} data-testid="feed-row" data-url={r.url} data-outcome={r.outcome ?? 'none'}>
                 <th scope="row" className="max-w-md truncate font-mono text-xs font-normal" title={r.url}>{r.url}</th>
                 <td className="whitespace-nowrap">{r.lastPollAt ? <Time at={r.lastPollAt} testId="feed-last-poll" /> : 'not polled yet'}</td>
+                <td className="whitespace-nowrap" data-testid="feed-next-poll">{r.nextPollAt ? <Time at={r.nextPollAt} /> : polling ? 'not planned yet' : '–'}</td>
                 <td className="text-xs">
                   {r.problem ? (
                     <span className="font-medium text-red-800" data-testid="feed-problem">{r.problem}{r.source === 'crawl-log' && ' (from the crawl log)'}</span>
@@ -151,7 +156,7 @@ export function FeedsAndRecrawls({ crawlId, running }: { crawlId: number; runnin
       <h2 id="feeds-recrawls-title" className="text-lg font-semibold">Feeds and recrawls</h2>
       <ErrorMessage error={view.error} />
       {view.isPending && <p className="text-sm text-slate-600">Loading…</p>}
-      {v?.feeds && <FeedTable rows={v.feeds.rows} minPollMinutes={v.feeds.minPollMinutes} />}
+      {v?.feeds && <FeedTable rows={v.feeds.rows} minPollMinutes={v.feeds.minPollMinutes} polling={v.feeds.polling} />}
       {v?.recrawl && <RecrawlPart r={v.recrawl} />}
     </section>
   );

@@ -122,8 +122,17 @@ test('the feeds and recrawls of a running crawl, from its engine', { timeout: 90
     await engine.stop();
   }
   assert.equal(await run, 'stopped');
+  // While it ran, each feed's next poll as its scheduler plans it (in real minutes: the route does
+  // not know the engine's shortened one), a minimum interval after its last poll at most.
+  assert.equal(v.feeds!.polling, true);
+  for (const row of v.feeds!.rows) {
+    const next = Date.parse(row.nextPollAt ?? '');
+    assert.ok(next >= Date.parse(row.lastPollAt!) && next <= Math.max(Date.now(), Date.parse(row.lastPollAt!)) + 25 * 60_000, JSON.stringify(row));
+  }
   db.prepare("UPDATE Crawl SET status = 'stopped' WHERE id = ?").run(crawlId);
   v = await view(crawlId);
+  assert.equal(v.feeds!.polling, false);
+  assert.deepEqual(v.feeds!.rows.map((r) => r.nextPollAt), [null, null, null], 'not planned while the crawl does not run');
 
   const [fine, gone, refused] = v.feeds!.rows;
   assert.equal(v.feeds!.minPollMinutes, 1);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { feedRows, hasFeedsOrRecrawls, incrementalSettingsOf, problemOf, recrawlSection, type FeedStateInput, type LoggedPoll } from '../../../worker/coherence/incremental-view';
+import { feedRows, feedSection, hasFeedsOrRecrawls, incrementalSettingsOf, problemOf, recrawlSection, type FeedStateInput, type LoggedPoll } from '../../../worker/coherence/incremental-view';
 
 const T = Date.UTC(2026, 10, 28, 12, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -21,9 +21,9 @@ test('feed rows follow the ICD order: a feed not polled yet, one polled fine, on
     polls: 4, failedPolls: outcome === 'ok' ? 0 : 4, articlesNew: 7, recentNew: [5, 2, 0, fresh], last: { at: T, outcome, status, detail, listed: outcome === 'ok' ? 20 : 0, fresh },
   });
   const stored: FeedStateInput[] = [
-    { url: 'http://a/private/feed', lastPollAt: T, summary: summary('robots', null, 'robots.txt disallows it', 0) },
-    { url: 'http://a/feed', lastPollAt: T, summary: summary('ok', 200, null, 1) },
-    { url: 'http://a/gone', lastPollAt: T, summary: summary('http-error', 404, 'answered 404', 0) },
+    { url: 'http://a/private/feed', lastPollAt: T, firstPollAt: T, published: [], summary: summary('robots', null, 'robots.txt disallows it', 0) },
+    { url: 'http://a/feed', lastPollAt: T, firstPollAt: T, published: [], summary: summary('ok', 200, null, 1) },
+    { url: 'http://a/gone', lastPollAt: T, firstPollAt: T, published: [], summary: summary('http-error', 404, 'answered 404', 0) },
   ];
   const rows = feedRows(['http://a/new', 'http://a/feed', 'http://a/private/feed', 'http://a/gone'], stored, new Map());
   assert.deepEqual(rows.map((r) => [r.url, r.outcome, r.problem]), [
@@ -34,12 +34,12 @@ test('feed rows follow the ICD order: a feed not polled yet, one polled fine, on
   ]);
   assert.equal(rows[0]!.lastPollAt, null);
   assert.deepEqual(rows[1], {
-    url: 'http://a/feed', lastPollAt: iso(T), outcome: 'ok', status: 200, problem: null, source: 'poll', listed: 20, lastNew: 1, articlesNew: 7, polls: 4, failedPolls: 0, recentNew: [5, 2, 0, 1],
+    url: 'http://a/feed', lastPollAt: iso(T), nextPollAt: null, outcome: 'ok', status: 200, problem: null, source: 'poll', listed: 20, lastNew: 1, articlesNew: 7, polls: 4, failedPolls: 0, recentNew: [5, 2, 0, 1],
   });
 });
 
 test('a feed polled before poll records were kept: its crawl-log entry tells the outcome when it is from the last poll', () => {
-  const stored: FeedStateInput[] = ['http://a/1', 'http://a/2', 'http://a/3', 'http://a/4', 'http://a/5'].map((url) => ({ url, lastPollAt: T, summary: null }));
+  const stored: FeedStateInput[] = ['http://a/1', 'http://a/2', 'http://a/3', 'http://a/4', 'http://a/5'].map((url) => ({ url, lastPollAt: T, firstPollAt: T, published: [], summary: null }));
   const logged = new Map<string, LoggedPoll>([
     ['http://a/1', { status: 200, outcome: 'ok', at: iso(T - 500) }],
     ['http://a/2', { status: 503, outcome: 'ok', at: iso(T - 500) }],
@@ -57,6 +57,25 @@ test('a feed polled before poll records were kept: its crawl-log entry tells the
     [null, null, null, null, iso(T)],
   ]);
   assert.equal(rows[0]!.articlesNew, null, 'no counts without poll records');
+});
+
+test('while the crawl runs, each feed shows when its scheduler plans to poll it next; not while it does not', () => {
+  const settings = { feeds: ['http://a/feed', 'http://a/new'], minFeedPollMinutes: 15, recrawlIntervalMinutes: 0 };
+  // Polled 5 minutes ago; the other feed not yet (the crawl started a moment ago and polls one feed a period).
+  const stored: FeedStateInput[] = [{ url: 'http://a/feed', lastPollAt: T - 5 * 60_000, firstPollAt: T - 5 * 60_000, published: [], summary: null }];
+  const running = feedSection(settings, stored, new Map(), 'running', T);
+  assert.equal(running.polling, true);
+  assert.equal(running.minPollMinutes, 15);
+  // One poll a period (M = ⌈2 / 4⌉): the feed never polled goes first, a period after the last poll; the other a period later.
+  assert.deepEqual(running.rows.map((r) => [r.url, r.lastPollAt, r.nextPollAt]), [
+    ['http://a/feed', iso(T - 5 * 60_000), iso(T + 25 * 60_000)],
+    ['http://a/new', null, iso(T + 10 * 60_000)],
+  ]);
+  for (const status of ['paused', 'pausing', 'stopped', 'finished', 'created']) {
+    const idle = feedSection(settings, stored, new Map(), status, T);
+    assert.equal(idle.polling, false, status);
+    assert.deepEqual(idle.rows.map((r) => r.nextPollAt), [null, null], status);
+  }
 });
 
 test('problem notes name what failed', () => {

@@ -16,6 +16,13 @@ test('hourly posting rates: counts per hour of day over the window, shrunk to th
   assert.equal(estimateHourlyRates([], 0).length, 24);
 });
 
+test('a publication time counts in its UTC hour of the day, as Date tells it, fractions of a ms included', () => {
+  for (const t of [0, H - 1, H, DAY0 + 23 * H + 0.5, DAY0 + 24 * H - 0.25, Date.UTC(2026, 2, 29, 1, 30), Date.UTC(2026, 9, 25, 0, 59, 59, 999)]) {
+    const rates = estimateHourlyRates([t], 1, 0);
+    assert.equal(rates.indexOf(1), new Date(t).getUTCHours(), String(t));
+  }
+});
+
 test('expected articles integrate the hourly rates, across midnight and whole days', () => {
   const rates = Array.from({ length: 24 }, (_, h) => (h === 23 ? 4 : h === 0 ? 2 : 0));
   assert.equal(expectedArticles(rates, DAY0 + 23.5 * H, DAY0 + 24.5 * H), 4 * 0.5 + 2 * 0.5);
