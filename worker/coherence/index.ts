@@ -7,3 +7,4 @@ export { organPipesOrder, pyramidFromRings, revisitOrder, ringIntervalSlots, sch
 export { blur, buildCertificate, coherence, summarise, type ClassifiedPage, type CoherenceCertificate, type CoherenceSummary } from './metrics';
 export { adaptParentRule, afterFetch, initialRevisitState, isDue, revisitPeriodRounds, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type ParentRuleState, type RevisitState } from './incremental';
 export { buildDiscoveryTree, diffWords, evidenceText, mimeClassOf, rateHistogram, revisitHeading, toGraphML, type CoherencePageRow, type DiffSegment, type HistogramBin, type MimeClass, type TreeNode } from './coherence-view';
+export { visitSetCloses } from './visit-set';

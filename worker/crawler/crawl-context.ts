@@ -24,7 +24,7 @@ import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
 import { CpuTurns } from './cpu-turns';
 import { robotsRequest, type RobotsRequest } from './robots-request';
-import { runsIncrementally } from './incremental-driver';
+import { visitSetCloses } from '../coherence';
 
 
 export interface CrawlContextOptions {
@@ -282,7 +282,7 @@ export class CrawlContext {
    * lines are not queued; the robots.txt capture keeps them. Incremental crawls go on visiting.
    */
   visitSetClosed(): boolean {
-    return this.icd.coherence.mode === 'visit-revisit' && !runsIncrementally(this.icd) && this.coherence.revisitsBegun();
+    return visitSetCloses(this.icd) && this.coherence.revisitsBegun();
   }
 
   /** Queues links found outside a page's pipeline (robots.txt Sitemap: lines), through scope. */
