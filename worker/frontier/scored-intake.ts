@@ -77,6 +77,12 @@ export function screenScoredUrls(items: readonly ScoredUrlInput[], icd: Icd): Sc
   return { accepted: [...accepted.values()], rejected };
 }
 
+/** What queueScoredUrls did: `stored` false when the bound of waiting URLs refused them all. */
+export interface QueuedScoredUrls {
+  stored: boolean;
+  pending: number;
+}
+
 /**
  * Stores screened URLs for the crawl's worker (one transaction), unless the crawl would then have
  * more than `maxPending` waiting: nothing is stored and `stored` is false. `pending`: the crawl's
@@ -85,7 +91,7 @@ export function screenScoredUrls(items: readonly ScoredUrlInput[], icd: Icd): Sc
  */
 export function queueScoredUrls(
   db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], opts: { now?: number; maxPending?: number } = {},
-): { stored: boolean; pending: number } {
+): QueuedScoredUrls {
   ensureFrontierTables(db);
   const { now = Date.now(), maxPending = MAX_PENDING_SCORED_URLS } = opts;
   const count = db.prepare('SELECT COUNT(*) AS n FROM frontier_intake WHERE crawl_id = ?');

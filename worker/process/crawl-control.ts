@@ -60,3 +60,15 @@ export function exportRefusal(status: string, desired: string): string | null {
 
 // A paused crawl is refused only when it is asked to resume.
 const stateWord = (status: string) => (status === 'paused' ? 'being resumed' : status);
+
+/**
+ * Why the crawl takes no more URLs posted to it (POST /api/crawls/:id/urls), in the words of the
+ * API's 409; null when it does. `visitSetClosed`: a visit–revisit capture whose revisit pass has
+ * begun (visitSetCloses and its CoherenceRun stored): it visits no more URLs, so one accepted then
+ * would wait in vain, and the archivist would not know.
+ */
+export function intakeRefusal(status: string, visitSetClosed: boolean): string | null {
+  if (isTerminal(status)) return `The crawl is ${status}: it takes no more URLs`;
+  if (visitSetClosed) return "The crawl's revisit pass has begun: a visit–revisit capture visits no more URLs once its reference time is fixed, so it takes no more (start a new crawl for them)";
+  return null;
+}

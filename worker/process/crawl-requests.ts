@@ -1,10 +1,13 @@
 import type Database from 'better-sqlite3';
 import { exportUnderWay } from '../export/export-job';
 import { sqlDate } from '../store/sqlite';
-import { deleteRefusal, desiredAfter, exportRefusal, type CrawlAction } from './crawl-control';
+import { CoherenceStore } from '../crawler/coherence-store';
+import { queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
+import { deleteRefusal, desiredAfter, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
 
 /**
- * The archivist's requests on a crawl that check its row and then write: control, export, delete.
+ * The archivist's requests on a crawl that check its row and then write: control, export, delete,
+ * posted URLs.
  * Each check and its write are one immediate write transaction on the driver. Read with Prisma and
  * written after an await, as the routes did, a pause arriving just after a DELETE of the crawl
  * updated a row that was gone (500), and an export racing a DELETE failed on the foreign key (500)
@@ -79,5 +82,20 @@ export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlReq
     const exportIds = db.prepare('SELECT id FROM Export WHERE crawlId = ?').pluck().all(crawlId) as number[];
     db.prepare('DELETE FROM Crawl WHERE id = ?').run(crawlId);
     return { done: exportIds };
+  });
+}
+
+/**
+ * Stores scored URLs posted for the crawl (queueScoredUrls) unless it takes no more (intakeRefusal):
+ * it has ended, or its visit set is closed (`visitSetCloses` of its ICD and its revisit pass begun).
+ * The check and the store are one immediate write transaction: a status or a revisit pass stored
+ * meanwhile is seen. `stored` false: over the crawl's bound of waiting URLs.
+ */
+export function postScoredUrls(
+  db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], visitSetCloses: boolean,
+): CrawlRequestOutcome<QueuedScoredUrls> {
+  return inWriteTransaction<QueuedScoredUrls>(db, crawlId, (crawl) => {
+    const refusal = intakeRefusal(crawl.status, visitSetCloses && new CoherenceStore(db, crawlId).revisitsBegun());
+    return refusal ? { refused: refusal } : { done: queueScoredUrls(db, crawlId, urls) };
   });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, canExport, desiredAfter, exportRefusal } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -50,5 +50,17 @@ test('the exports page\'s reason to refuse an export is the server\'s: a paused 
   assert.equal(exportRefusal('created', 'run'), 'The crawl is created: pause, stop or let it finish before exporting');
   for (const [status, desired] of [['paused', 'pause'], ['paused', 'stop'], ['finished', 'run'], ['stopped', 'stop'], ['failed', 'run']]) {
     assert.equal(exportRefusal(status!, desired!), null, `${status}, wanting ${desired}`);
+  }
+});
+
+test('posted URLs are refused by an ended crawl and by one whose visit set is closed, taken otherwise', () => {
+  for (const status of ['finished', 'stopped', 'failed']) {
+    assert.equal(intakeRefusal(status, false), `The crawl is ${status}: it takes no more URLs`);
+    assert.equal(intakeRefusal(status, true), `The crawl is ${status}: it takes no more URLs`, 'the end is the first reason');
+  }
+  for (const status of ['created', 'running', 'paused', 'pausing']) {
+    assert.equal(intakeRefusal(status, false), null, status);
+    // A paused visit–revisit capture whose revisit pass had begun visits no more URLs when resumed either.
+    assert.match(intakeRefusal(status, true) ?? '', /^The crawl's revisit pass has begun: a visit–revisit capture visits no more URLs/, status);
   }
 });

@@ -1,6 +1,8 @@
 import { parseIcd } from '../../../../../worker/icd/schema';
-import { isTerminal } from '../../../../../worker/process/crawl-control';
-import { MAX_PENDING_SCORED_URLS, queueScoredUrls, screenScoredUrls, scoredUrlsSchema } from '../../../../../worker/frontier/scored-intake';
+import { visitSetCloses } from '../../../../../worker/coherence';
+import { postScoredUrls } from '../../../../../worker/process/crawl-requests';
+import { MAX_PENDING_SCORED_URLS, screenScoredUrls, scoredUrlsSchema } from '../../../../../worker/frontier/scored-intake';
+import { settledRequest } from '../../../../lib/server/crawl-views';
 import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -10,16 +12,18 @@ export const dynamic = 'force-dynamic';
  * For external analysis processes: scored URLs are queued (or rescored with the ICD's update
  * function), blacklisted ones excluded, by the crawl's worker within a second; URLs out of the
  * crawl's scope are rejected with the reason; a URL given twice counts once (screenScoredUrls).
- * 409 once the crawl has ended; 429 when the crawl would have more than 100,000 waiting.
+ * 409 once the crawl has ended, or once the revisit pass of a visit–revisit capture has begun (it
+ * visits no more URLs); 429 when the crawl would have more than 100,000 waiting.
  */
 export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
   const items = await readJson(req, scoredUrlsSchema);
-  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { status: true, definition: true } });
+  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { definition: true } });
   if (!crawl) throw new HttpError(404, 'not found');
-  if (isTerminal(crawl.status)) throw new HttpError(409, `The crawl is ${crawl.status}: it takes no more URLs`);
-  const screened = screenScoredUrls(items, parseIcd(JSON.parse(crawl.definition)));
-  const queued = queueScoredUrls(db, id, screened.accepted);
+  const icd = parseIcd(JSON.parse(crawl.definition));
+  const screened = screenScoredUrls(items, icd);
+  // Whether the crawl still takes URLs is asked where they are stored, in the same transaction.
+  const queued = settledRequest(postScoredUrls(db, id, screened.accepted, visitSetCloses(icd)));
   if (!queued.stored) {
     throw new HttpError(429, `${queued.pending.toLocaleString('en-US')} scored URLs of this crawl wait for its worker, and at most ${MAX_PENDING_SCORED_URLS.toLocaleString('en-US')} may: post again once it has applied them (it does while the crawl runs)`);
   }
