@@ -10,6 +10,8 @@ import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
 import { runHostBatch, takeHostBatches } from './host-batch';
 import { runRevisitPass } from './revisit-pass';
+import { closeVisitSet } from './close-visit-set';
+import { visitSetCloses } from '../coherence';
 import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake } from '../frontier/scored-intake';
 import { isStorageFailure, storageFailureMessage } from '../store/storage-failure';
@@ -203,6 +205,7 @@ export class CrawlEngine {
       const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence, halted: () => this.halt !== null }, Date.now());
       this.incremental = incremental;
       const maxPages = opts.icd.scope.maxPages;
+      const closesVisitSet = visitSetCloses(opts.icd);
       while (!this.halt) {
         const feedPolls = incremental?.tick(Date.now());
         if (feedPolls) this.track(feedPolls);
@@ -226,8 +229,13 @@ export class CrawlEngine {
         if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
           // URLs posted since the last intake are crawled before the crawl may finish.
           if (budgetLeft > 0 && applyIntake()) continue;
-          // Visit–revisit captures: the visit pass is over, the revisits follow (worker/crawler/revisit-pass.ts).
-          if (opts.icd.coherence.mode === 'visit-revisit' && !(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
+          if (opts.icd.coherence.mode === 'visit-revisit') {
+            // A capture that visits no more URLs once its revisits begin closes its visit set first,
+            // unless URLs were posted since the intake above: they are visited before (close-visit-set.ts).
+            if (closesVisitSet && !closeVisitSet(ctx, { mayVisit: budgetLeft > 0, updateFunction, now: Date.now() })) continue;
+            // The visit pass is over, the revisits follow (worker/crawler/revisit-pass.ts).
+            if (!(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
+          }
           if (incremental && budgetLeft > 0) {
             const round = incremental.whenIdle(Date.now(), () => this.halt !== null);
             // A round's failure must not go unhandled: that ends the worker process (and its restart,

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import type { ExclusionReason } from '../capture';
 import type { Icd } from '../icd/schema';
 import { canonicalize, checkScope, compileScope, hostKeyOf } from '../url';
 import { ensureFrontierTables } from './frontier-sql';
@@ -94,11 +95,10 @@ export function queueScoredUrls(
 ): QueuedScoredUrls {
   ensureFrontierTables(db);
   const { now = Date.now(), maxPending = MAX_PENDING_SCORED_URLS } = opts;
-  const count = db.prepare('SELECT COUNT(*) AS n FROM frontier_intake WHERE crawl_id = ?');
   const insert = db.prepare('INSERT INTO frontier_intake (crawl_id, url, score, blacklist, received_at) VALUES (?, ?, ?, ?, ?)');
   // Counted and written in one transaction: two requests cannot both pass the bound.
   return db.transaction(() => {
-    const pending = (count.get(crawlId) as { n: number }).n;
+    const pending = pendingScoredUrls(db, crawlId);
     if (pending + urls.length > maxPending) return { stored: false, pending };
     for (const u of urls) insert.run(crawlId, u.url, u.score, u.blacklist ? 1 : 0, now);
     return { stored: true, pending: pending + urls.length };
@@ -113,13 +113,28 @@ export interface IntakeOutcome {
   ignored: number;
 }
 
-/**
- * Applies the crawl's stored scored URLs to its open frontier and deletes them. `max` bounds the
- * work per call so the engine's loop stays responsive.
- */
+/** How many scored URLs wait in frontier_intake for the crawl. */
+export function pendingScoredUrls(db: Database.Database, crawlId: number): number {
+  return db.prepare('SELECT COUNT(*) FROM frontier_intake WHERE crawl_id = ?').pluck().get(crawlId) as number;
+}
+
+/** How applyScoredIntake applies the waiting URLs. */
+export interface ApplyIntakeOptions {
+  /** Most URLs applied by this call, so the engine's loop stays responsive (default 2,000). */
+  max?: number;
+  /**
+   * The crawl visits no more URLs (closeVisitSet): a URL new to it is excluded with this reason
+   * rather than queued, so the archivist sees it among the excluded. Known and blacklisted URLs
+   * are applied as ever.
+   */
+  excludeNew?: ExclusionReason;
+}
+
+/** Applies the crawl's stored scored URLs (the oldest `max`) to its open frontier and deletes them. */
 export function applyScoredIntake(
-  db: Database.Database, frontier: Frontier, crawlId: number, fn: UpdateFunction, max = 2_000,
+  db: Database.Database, frontier: Frontier, crawlId: number, fn: UpdateFunction, opts: ApplyIntakeOptions = {},
 ): IntakeOutcome {
+  const { max = 2_000, excludeNew } = opts;
   const rows = db.prepare('SELECT id, url, score, blacklist FROM frontier_intake WHERE crawl_id = ? ORDER BY id LIMIT ?').all(crawlId, max) as {
     id: number; url: string; score: number; blacklist: number;
   }[];
@@ -130,16 +145,21 @@ export function applyScoredIntake(
     for (const row of rows) {
       const host = hostKeyOf(row.url);
       const known = frontier.lookup(crawlId, row.url);
+      const excludedNew = (reason: ExclusionReason) => frontier.exclude(crawlId, [{ url: row.url, host, reason, kind: 'page' }]) > 0;
       if (row.blacklist) {
-        if (known ? frontier.excludeQueued(crawlId, row.url, 'blacklisted') : frontier.exclude(crawlId, [{ url: row.url, host, reason: 'blacklisted', kind: 'page' }]) > 0) {
-          outcome.excluded += 1;
-        } else outcome.ignored += 1;
+        if (known ? frontier.excludeQueued(crawlId, row.url, 'blacklisted') : excludedNew('blacklisted')) outcome.excluded += 1;
+        else outcome.ignored += 1;
         continue;
       }
       const breakdown = JSON.stringify({ external: row.score });
       if (known) {
         // FIRST keeps the first score by definition; an external score still replaces it, or posting would do nothing.
         if (frontier.rescore(crawlId, row.url, row.score, fn === 'FIRST' ? 'LAST' : fn, breakdown)) outcome.rescored += 1;
+        else outcome.ignored += 1;
+        continue;
+      }
+      if (excludeNew) {
+        if (excludedNew(excludeNew)) outcome.excluded += 1;
         else outcome.ignored += 1;
         continue;
       }

@@ -88,8 +88,9 @@ export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlReq
 /**
  * Stores scored URLs posted for the crawl (queueScoredUrls) unless it takes no more (intakeRefusal):
  * it has ended, or its visit set is closed (`visitSetCloses` of its ICD and its revisit pass begun).
- * The check and the store are one immediate write transaction: a status or a revisit pass stored
- * meanwhile is seen. `stored` false: over the crawl's bound of waiting URLs.
+ * The check and the store are one immediate write transaction, as the engine's closing of the visit
+ * set is (closeVisitSet): SQLite orders the two, so a URL is either stored before the pass begins,
+ * and the engine sees it there, or refused here. `stored` false: over the crawl's bound of waiting URLs.
  */
 export function postScoredUrls(
   db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], visitSetCloses: boolean,

@@ -2,8 +2,10 @@
  * URLs posted to a visit–revisit capture (POST /api/crawls/:id/urls) once its revisit pass has
  * begun: the crawl visits no more URLs then, and before, such a URL was answered 202 and then
  * either left in frontier_intake or queued in a crawl that finished without visiting it. Now the
- * API refuses it (409), with the reason. Real parts: the route handler over a migrated SQLite
- * database, the engine on its own connection to it (as the worker process has), a loopback site.
+ * API refuses it (409), and a URL posted before the pass begins is visited, or recorded as
+ * excluded when the page budget is spent: none is lost without a word. Real parts: the route
+ * handler over a migrated SQLite database, the engine on its own connection to it (as the worker
+ * process has), a loopback site.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { closeVisitSet } from '../../../worker/crawler/close-visit-set';
 import { CoherenceStore } from '../../../worker/crawler/coherence-store';
+import { SqliteFrontier } from '../../../worker/frontier';
 import { S } from '../../../worker/frontier/frontier-sql';
 import { icdSchema, type Icd } from '../../../worker/icd/schema';
 import { openSqlite } from '../../../worker/store/sqlite';
@@ -101,6 +105,41 @@ test('a URL posted once the revisit pass has begun is refused with 409 and the r
     release();
     server.closeAllConnections();
     server.close();
+  }
+});
+
+test('the visit set closes only when no posted URL waits, or, with the page budget spent, records the waiting ones as excluded', async () => {
+  // No site: closeVisitSet writes only the database. The posts go through the route, the closing through the worker's connection.
+  const { crawlId } = runningCrawl({ seeds: ['http://quay.test/'], coherence: { mode: 'visit-revisit' } });
+  const frontier = new SqliteFrontier(worker);
+  const parts = { db: worker, frontier, crawlId, coherence: new CoherenceStore(worker, crawlId) };
+  try {
+    frontier.openCrawl(crawlId, { maxPages: 100, maxPagesPerHost: 100, maxDepth: 5, politeness: icdSchema.parse({ name: 'x', seeds: ['http://quay.test/'] }).politeness, rescoring: false });
+    // Posted after the engine's last intake, before it closes the visit set: the closing waits for it to be visited.
+    assert.equal((await post(crawlId, [{ url: 'http://quay.test/notice-1', score: 0.5 }])).status, 202);
+    assert.equal(closeVisitSet(parts, { mayVisit: true, updateFunction: 'FIRST', now: Date.now() }), false);
+    assert.equal(parts.coherence.revisitsBegun(), false, 'no reference time yet');
+    assert.equal(waiting(crawlId), 1, 'the URL waits for the engine to apply it');
+    assert.equal((await post(crawlId, [{ url: 'http://quay.test/notice-2', score: 0.5 }])).status, 202, 'the crawl still takes URLs');
+
+    // The page budget is spent: what waits cannot be visited, and is recorded rather than left.
+    const closedAt = Date.now();
+    assert.equal(closeVisitSet(parts, { mayVisit: false, updateFunction: 'FIRST', now: closedAt }), true);
+    assert.equal(parts.coherence.startRun(0), closedAt, 'the reference time is the closing time');
+    assert.equal(waiting(crawlId), 0);
+    for (const n of [1, 2]) {
+      const url = `http://quay.test/notice-${n}`;
+      assert.deepEqual([frontier.lookup(crawlId, url)?.state, frontier.lookup(crawlId, url)?.reason], ['excluded', 'max-pages'], url);
+    }
+    assert.equal(frontier.counters(crawlId).excludedByReason['max-pages'], 2, "the crawl's excluded counts show them");
+
+    const refused = await post(crawlId, [{ url: 'http://quay.test/notice-3', score: 0.5 }]);
+    assert.equal(refused.status, 409);
+    assert.match(((await refused.json()) as { error: string }).error, /^The crawl's revisit pass has begun/);
+    assert.equal(waiting(crawlId), 0);
+    assert.equal(closeVisitSet(parts, { mayVisit: true, updateFunction: 'FIRST', now: Date.now() }), true, 'closed once, closed for good');
+  } finally {
+    frontier.close();
   }
 });
 
