@@ -14,6 +14,7 @@ import { closeVisitSet } from './close-visit-set';
 import { visitSetCloses } from '../coherence';
 import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake } from '../frontier/scored-intake';
+import { fetchSlotsOnly, freeSlots } from './fetch-slots';
 import { isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
 /** What the crawl's context needs (the engine makes the frontier), and the engine's own hooks. */
@@ -55,8 +56,10 @@ export class CrawlEngine {
   private inFlight = new Set<Promise<unknown>>();
   /** Pages of inFlight still resolving, waiting for robots.txt or fetching (processLease). */
   private fetching = 0;
-  /** Whether only those hold a slot (see loop()). */
+  /** Whether only those hold a slot (fetch-slots.ts). */
   private fetchSlotsOnly = false;
+  /** The loop's last pass found every fetch slot taken: a fetch ending wakes it. */
+  private waitingForFetchSlot = false;
   private wake: (() => void) | null = null;
   /** When the sleeping loop wakes by itself (Infinity while it is not sleeping: nothing to bring forward). */
   private sleepingUntil = Number.POSITIVE_INFINITY;
@@ -212,19 +215,13 @@ export class CrawlEngine {
         // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
         const c = frontier.stateCounts(opts.crawlId);
         const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
-        // `concurrency` pages are in flight at once. In a focused crawl with an analysis thread, pages
-        // waiting for it after their fetch do not hold a fetch slot, but at most as many again may
-        // wait so (it bounds the bodies held): the focused crawl of the throughput benchmark runs 6–9%
-        // faster. Without one, the crawl thread is the bottleneck and more pages in flight only
-        // cost memory and GC (~7% slower).
-        this.fetchSlotsOnly = bl === 1 && ctx.focus?.threaded === true;
-        const free = this.fetchSlotsOnly
-          ? Math.min(concurrency - this.fetching, 2 * concurrency - this.inFlight.size, budgetLeft)
-          : Math.min(concurrency - this.inFlight.size, budgetLeft);
+        this.fetchSlotsOnly = fetchSlotsOnly({ batchSize: bl, analysisThread: ctx.focus?.threaded === true, polite: opts.icd.politeness.enabled });
+        const free = freeSlots({ concurrency, fetching: this.fetching, inFlight: this.inFlight.size, budgetLeft }, this.fetchSlotsOnly);
         const leases = free > 0 && bl === 1 ? frontier.nextMany(Date.now(), free) : [];
         for (const lease of leases) this.track(this.processLease(lease, ctx));
         const batches = free > 0 && bl > 1 ? takeHostBatches(frontier, Date.now(), free, bl, budgetLeft) : [];
         for (const batch of batches) this.track(this.processHostBatch(batch, ctx));
+        this.waitingForFetchSlot = this.fetchSlotsOnly && this.fetching >= concurrency;
         if (leases.length || batches.length) continue;
         if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
           // URLs posted since the last intake are crawled before the crawl may finish.
@@ -334,7 +331,8 @@ export class CrawlEngine {
       if (fetched) return;
       fetched = true;
       this.fetching--;
-      if (this.fetchSlotsOnly) this.wake?.();
+      // Only a loop held back by the fetch slots has use for one more (a wake-up per page cost a polite crawl ~3%).
+      if (this.waitingForFetchSlot) this.wake?.();
     };
     try {
       await runPipeline(item, ctx, onFetched);
