@@ -33,10 +33,14 @@ export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, ex
  * item has no more network work (after the fetch stage, or when it ends earlier).
  */
 export async function runPipeline(item: CrawlItem, ctx: CrawlContext, onFetched?: () => void): Promise<void> {
+  let hadTurn = false;
   for (const stage of PIPELINE) {
     if (stage === extractStage) onFetched?.();
     if (stage.shouldProcess && !stage.shouldProcess(item, ctx)) continue;
-    if (stage.cpuTurn) await ctx.turns.take();
+    if (stage.cpuTurn) {
+      await ctx.turns.take(hadTurn);
+      hadTurn = true;
+    }
     const result = await stage.process(item, ctx);
     if (result.kind !== 'proceed') {
       item.finishedBy = { stage: stage.name, ...result };

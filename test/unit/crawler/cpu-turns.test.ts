@@ -31,20 +31,21 @@ test('without politeness every turn is granted at once', async () => {
   assert.deepEqual(await threePagesAndATimer(new CpuTurns(false)), ['a', 'b', 'c', 'timer']);
 });
 
-test('pages get their turns in the order they asked, those asking while others wait included', async () => {
+test('pages get their turns in the order they asked; a page that had one already goes before those that have not', async () => {
   const turns = new CpuTurns(true);
-  const order: number[] = [];
+  const order: string[] = [];
   const asked: Promise<void>[] = [];
   for (let i = 0; i < 3; i++) {
     asked.push(
       turns.take().then(() => {
-        order.push(i);
-        // A page granted its turn asks again (its next stage): it goes behind those already waiting.
-        if (i === 0) asked.push(turns.take().then(() => void order.push(3)));
+        order.push(`parse ${i}`);
+        // Granted its turn, a page asks again for its next stage (its links to plan): it goes before
+        // the pages still waiting for their first, so its host's next URLs are not held back by them.
+        if (i === 0) asked.push(turns.take(true).then(() => void order.push('plan 0')));
       }),
     );
   }
   await Promise.all(asked);
   await asked[3];
-  assert.deepEqual(order, [0, 1, 2, 3]);
+  assert.deepEqual(order, ['parse 0', 'plan 0', 'parse 1', 'parse 2']);
 });
