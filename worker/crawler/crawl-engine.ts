@@ -135,7 +135,10 @@ export class CrawlEngine {
     this.pauseWith(storageFailureMessage(err));
   }
 
-  /** A recrawl round that threw: storage failures pause the crawl; anything else is logged (the round is tried again later). */
+  /**
+   * A recrawl round that threw: storage failures pause the crawl; anything else is logged and the
+   * round is tried again later (IncrementalDriver stored the failure for the cockpit and the crawl log).
+   */
   private recrawlFailed(err: unknown): void {
     if (isStorageFailure(err)) this.pauseForStorage(err);
     else console.error(`tidemark: crawl ${this.opts.crawlId}: recrawl round failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,8 +1,10 @@
 import type { CrawlContext } from './crawl-context';
 import { FeedMonitor } from './feed-monitor';
 import { SqliteFeedMemoryStore } from './feed-state-store';
-import { RecrawlState, runRecrawlRound, type RoundReport } from './recrawl-round';
+import { RecrawlState, runRecrawlRound, type RoundPosition, type RoundReport } from './recrawl-round';
+import { failureMessage, ROUND_FAILED_OUTCOME, roundFailedLogMessage } from './recrawl-history';
 import type { Icd } from '../icd/schema';
+import { isStorageFailure } from '../store/storage-failure';
 
 export interface IncrementalOptions {
   /** Length of a minute in ms (tests shorten it). */
@@ -22,7 +24,7 @@ export class IncrementalDriver {
   private readonly feeds: FeedMonitor | null;
   private readonly recrawl: RecrawlState | null;
   readonly rounds: RoundReport[] = [];
-  /** After a round that failed: not before then. */
+  /** After a round that failed: not before then (stored with the failure, so a restart keeps it). */
   private retryAt = 0;
 
   private constructor(private readonly ctx: CrawlContext, private readonly o: IncrementalOptions, now: number) {
@@ -30,6 +32,9 @@ export class IncrementalDriver {
     const { feeds, minFeedPollMinutes, recrawlIntervalMinutes } = ctx.icd.coherence;
     this.feeds = feeds.length ? new FeedMonitor(ctx, { feeds, minPollMinutes: minFeedPollMinutes, minuteMs: this.minuteMs, halted: o.halted, store: new SqliteFeedMemoryStore(ctx.db, ctx.crawlId), onPoll: (url, poll) => o.onCoherence?.({ phase: 'feed', url, ...poll }) }, now) : null;
     this.recrawl = recrawlIntervalMinutes > 0 ? new RecrawlState(ctx.db, ctx.crawlId) : null;
+    // A round that failed in an earlier run (before a restart, a pause) waits for the time stored with
+    // its failure; retried at once, a failure that recurs on every start would be retried on every start.
+    this.retryAt = this.recrawl?.pendingFailure()?.retryAt ?? 0;
   }
 
   static create(ctx: CrawlContext, o: IncrementalOptions, now: number): IncrementalDriver | null {
@@ -63,7 +68,9 @@ export class IncrementalDriver {
       return null;
     }
     if (now < this.nextRoundAt(last.finishedAt) || now < this.retryAt) return null;
-    return runRecrawlRound(this.ctx, this.recrawl, { halted }).then(
+    const round = last.round + 1;
+    const position: RoundPosition = { url: null };
+    return runRecrawlRound(this.ctx, this.recrawl, { halted, position }).then(
       (report) => {
         if (!report) return;
         this.rounds.push(report);
@@ -72,10 +79,32 @@ export class IncrementalDriver {
       (err: unknown) => {
         // The caller decides the crawl's fate (a full disk pauses it); a round that failed for a
         // reason of its own is tried again a minute later, not at once and again without end.
-        this.retryAt = Date.now() + this.minuteMs;
+        const at = Date.now();
+        this.retryAt = at + this.minuteMs;
+        this.recordFailure(round, at, err, position.url);
         throw err;
       },
     );
+  }
+
+  /**
+   * Stores the round's failure and writes its crawl-log entry (one transaction), for the cockpit's
+   * "Feeds and recrawls" and crawl log. A failure that pauses the crawl (storage-failure.ts) is
+   * retried when the crawl is resumed, not at a time.
+   */
+  private recordFailure(round: number, at: number, err: unknown, url: string | null): void {
+    const retryAt = isStorageFailure(err) ? null : this.retryAt;
+    try {
+      const failure = this.ctx.db.transaction(() => {
+        const f = this.recrawl!.fail({ round, at, message: failureMessage(err), url, retryAt });
+        this.ctx.store.addLog({ url: url ?? this.ctx.icd.seeds[0]!, status: null, outcome: ROUND_FAILED_OUTCOME, message: roundFailedLogMessage(f), size: 0, durationMs: 0, retries: 0, at: new Date(at) });
+        return f;
+      })();
+      this.o.onCoherence?.({ phase: 'recrawl-failed', ...failure });
+    } catch (recordErr) {
+      // The database may refuse this too (a full disk): the round's own error is the one passed on.
+      console.error(`tidemark: crawl ${this.ctx.crawlId}: recrawl round ${round}'s failure was not recorded: ${recordErr instanceof Error ? recordErr.message : String(recordErr)}`);
+    }
   }
 
   private nextRoundAt(lastFinishedAt: number): number {

@@ -11,7 +11,7 @@ import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 import type { HttpExchange } from '../capture';
-import { RECRAWL_HISTORY_DDL, saveRound } from './recrawl-history';
+import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -110,6 +110,16 @@ export class RecrawlState {
     })();
   }
 
+  /** Stores one more failure of `round` (see recrawl-history.ts); returns the round's failure record. */
+  fail(f: { round: number; at: number; message: string; url: string | null; retryAt: number | null }): RoundFailure {
+    return saveFailure(this.db, this.crawlId, f);
+  }
+
+  /** The failure of the round under way (after the last finished one), if it failed. */
+  pendingFailure(): RoundFailure | null {
+    return pendingFailure(this.db, this.crawlId, this.last()?.round ?? 0);
+  }
+
   /** What `round` observed before it was interrupted (a pause, a restart), in refetch order. */
   results(round: number): RoundResult[] {
     const rows = this.db.prepare('SELECT url, changed, by_rule FROM engine_recrawl_result WHERE crawl_id = ? AND round = ? ORDER BY rowid').all(this.crawlId, round) as { url: string; changed: number; by_rule: number }[];
@@ -145,8 +155,16 @@ export class RecrawlState {
   }
 }
 
-/** Runs one recrawl round; returns its report, or null when halted part-way (it reruns later). */
-export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o: { halted(): boolean; now?(): number }): Promise<RoundReport | null> {
+/** Where a round is: the page it is refetching (null between pages), for the record of a failure. */
+export interface RoundPosition {
+  url: string | null;
+}
+
+/**
+ * Runs one recrawl round; returns its report, or null when halted part-way (it reruns later).
+ * `position`, when given, follows the page being refetched.
+ */
+export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o: { halted(): boolean; now?(): number; position?: RoundPosition }): Promise<RoundReport | null> {
   const now = o.now ?? Date.now;
   const last = state.last();
   const round = (last?.round ?? 0) + 1;
@@ -181,7 +199,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   }
   report.due += dueRefetched.length;
 
-  const refetch = async (p: PageRow, byRule: boolean): Promise<void> => {
+  const refetchAndSave = async (p: PageRow, byRule: boolean): Promise<void> => {
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
     const changed = await refetchPage(ctx, p, round, o.halted);
     // Not requested (robots.txt said no, the name did not resolve) or cut short: nothing observed,
@@ -191,6 +209,12 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     report.newLinks += changed.newLinks;
     state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, changed.changed), changed, { changed: changed.changed, byRule });
     observed({ url: p.url, changed: changed.changed, byRule });
+  };
+  const refetch = async (p: PageRow, byRule: boolean): Promise<void> => {
+    if (o.position) o.position.url = p.url;
+    await refetchAndSave(p, byRule);
+    // Not reached when it threw: the position names the page the round failed at.
+    if (o.position) o.position.url = null;
   };
 
   for (const p of due) {

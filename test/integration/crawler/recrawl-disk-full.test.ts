@@ -36,6 +36,9 @@ test('a recrawl round that meets a full disk pauses the crawl with the reason; r
       assert.deepEqual(rejections.map(String), [], 'no promise of the round was left rejected');
       assert.equal(outcome, 'paused');
       assert.match(engine.pausedBecause ?? '', /^Paused: the disk is full/);
+      // The round's failure, when the full database still took its small row: tried again on resume, not at a time.
+      const failure = db.prepare('SELECT message, retry_at FROM engine_recrawl_failure WHERE crawl_id = ?').get(crawlId);
+      if (failure) assert.deepEqual(failure, { message: 'database or disk is full', retry_at: null });
 
       // Resumed with room: the round runs again and every page is refetched.
       db.pragma('max_page_count = 1073741823');
