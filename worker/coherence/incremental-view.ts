@@ -3,7 +3,7 @@
  * polls, recrawl rounds) and from the crawl log. Pure: the route reads the rows, these functions
  * shape them, and the page (which imports this module too) renders them.
  */
-import type { RoundRecord } from '../crawler/recrawl-history';
+import type { RoundFailure, RoundRecord } from '../crawler/recrawl-history';
 import { plannedPolls, type FeedMemory, type FeedPollOutcome, type FeedPollSummary } from '../feeds';
 
 /** The ICD settings the section depends on. */
@@ -161,8 +161,27 @@ export function problemOf(outcome: FeedPollOutcome, status: number | null, detai
   }
 }
 
-/** A finished round's report, its end as ISO 8601. */
-export type RoundRow = Omit<RoundRecord, 'finishedAt'> & { finishedAt: string };
+/**
+ * A finished round's report, its end as ISO 8601; `failures`: the times it failed before it
+ * finished (0 for most), and `lastFailure` the last of them.
+ */
+export type RoundRow = Omit<RoundRecord, 'finishedAt'> & { finishedAt: string; failures: number; lastFailure: { at: string; message: string } | null };
+
+/**
+ * The round under way, which failed and has not finished since: how often and since when, the last
+ * failure (when, its message, the page the round was refetching then: null between pages), and
+ * `retryAt`, the time it runs again from (null: as soon as the crawl runs again, for a failure that
+ * paused it). When it does run again is the section's `nextRound`.
+ */
+export interface PendingFailure {
+  round: number;
+  failures: number;
+  firstFailedAt: string;
+  failedAt: string;
+  message: string;
+  url: string | null;
+  retryAt: string | null;
+}
 
 /**
  * When the next round comes: `initial-crawl` (the first round is one interval after the initial
@@ -177,7 +196,10 @@ export interface RecrawlSection {
   /** The last finished round: 0 is the initial crawl; null before it ended. */
   lastRound: number | null;
   lastFinishedAt: string | null;
+  /** With a failure pending, the retry of the round that failed. */
   nextRound: { state: NextRoundState; at: string | null };
+  /** The round under way failed and has not finished since; null when it did not. */
+  failure: PendingFailure | null;
   /** The last rounds, newest first. */
   rounds: RoundRow[];
 }
@@ -185,18 +207,50 @@ export interface RecrawlSection {
 /** Statuses in which the worker runs the crawl (a pause or stop asked still lets it finish what it does). */
 const ACTIVE = new Set(['running', 'pausing', 'stopping']);
 
-/** The recrawl part of the section, `now` and the stored times in wall-clock ms. */
-export function recrawlSection(intervalMinutes: number, last: { round: number; finishedAt: number } | null, rounds: readonly RoundRecord[], crawlStatus: string, now: number): RecrawlSection {
+/**
+ * The recrawl part of the section, `now` and the stored times in wall-clock ms. `failures`: the
+ * stored failures of rounds (recrawl-history.ts), of the round under way and of finished ones.
+ */
+export function recrawlSection(
+  intervalMinutes: number,
+  last: { round: number; finishedAt: number } | null,
+  rounds: readonly RoundRecord[],
+  crawlStatus: string,
+  now: number,
+  failures: readonly RoundFailure[] = [],
+): RecrawlSection {
   const running = ACTIVE.has(crawlStatus);
+  const lastRound = last?.round ?? null;
+  // A round is under way from the end of the last (round 0: the initial crawl); one after it that failed has not finished.
+  const pending = lastRound === null ? null : (failures.filter((f) => f.round > lastRound).sort((a, b) => b.round - a.round)[0] ?? null);
   // A last end in the future (a clock set back) counts from now, as the engine takes it.
-  const nextAt = last ? Math.min(last.finishedAt, now) + intervalMinutes * 60_000 : null;
+  const intervalAt = last ? Math.min(last.finishedAt, now) + intervalMinutes * 60_000 : null;
+  // After a failure the round runs again once its retry time has come too (IncrementalDriver.retryAt);
+  // a retry time in the future by more than the engine's minute (a clock set back) counts from now.
+  const retryAt = pending?.retryAt == null ? null : Math.min(pending.retryAt, now + 60_000);
+  const nextAt = intervalAt === null ? null : Math.max(intervalAt, retryAt ?? intervalAt);
   const state: NextRoundState = !running ? 'not-running' : nextAt === null ? 'initial-crawl' : nextAt <= now ? 'due' : 'scheduled';
+  const byRound = new Map(failures.map((f) => [f.round, f]));
   return {
     intervalMinutes,
-    lastRound: last?.round ?? null,
+    lastRound,
     lastFinishedAt: last ? iso(last.finishedAt) : null,
     nextRound: { state, at: nextAt === null ? null : iso(nextAt) },
-    rounds: [...rounds].sort((a, b) => b.round - a.round).map((r) => ({ ...r, finishedAt: iso(r.finishedAt) })),
+    failure: pending && {
+      round: pending.round,
+      failures: pending.failures,
+      firstFailedAt: iso(pending.firstFailedAt),
+      failedAt: iso(pending.failedAt),
+      message: pending.message,
+      url: pending.url,
+      retryAt: pending.retryAt === null ? null : iso(pending.retryAt),
+    },
+    rounds: [...rounds]
+      .sort((a, b) => b.round - a.round)
+      .map((r) => {
+        const f = byRound.get(r.round);
+        return { ...r, finishedAt: iso(r.finishedAt), failures: f?.failures ?? 0, lastFailure: f ? { at: iso(f.failedAt), message: f.message } : null };
+      }),
   };
 }
 

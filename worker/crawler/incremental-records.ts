@@ -21,8 +21,8 @@ export function readIncrementalView(db: Database.Database, crawlId: number, sett
   }
   let recrawl: IncrementalView['recrawl'] = null;
   if (settings.recrawlIntervalMinutes > 0) {
-    const { last, rounds } = readRecrawlState(db, crawlId, ROUNDS_SHOWN);
-    recrawl = recrawlSection(settings.recrawlIntervalMinutes, last, rounds, crawlStatus, now);
+    const { last, rounds, failures } = readRecrawlState(db, crawlId, ROUNDS_SHOWN);
+    recrawl = recrawlSection(settings.recrawlIntervalMinutes, last, rounds, crawlStatus, now, failures);
   }
   return { feeds, recrawl };
 }

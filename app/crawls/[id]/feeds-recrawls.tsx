@@ -88,6 +88,28 @@ function NextRound({ next }: { next: RecrawlSection['nextRound'] }) {
   }
 }
 
+/** The round under way failed: what went wrong and when it is tried again (the section's next round). */
+function RoundFailed({ f, next }: { f: NonNullable<RecrawlSection['failure']>; next: RecrawlSection['nextRound'] }) {
+  return (
+    <div className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900" data-testid="round-failure" data-round={f.round}>
+      <p>
+        <strong>Round {f.round} failed</strong>{' '}
+        {f.failures === 1 ? <>at <Time at={f.failedAt} /></> : <>{f.failures} times since <Time at={f.firstFailedAt} />, last at <Time at={f.failedAt} /></>}
+        {f.url && <> while refetching <span className="break-all font-mono text-xs">{f.url}</span></>}:{' '}
+        <span data-testid="round-failure-message">{f.message}</span>
+      </p>
+      <p data-testid="round-retry" data-state={next.state}>
+        {next.state === 'not-running'
+          ? <>It is not tried again while the crawl is not running{next.at && <>: when it runs again, from <Time at={next.at} /></>}.</>
+          : next.state === 'scheduled' && next.at
+            ? <>Tried again at <Time at={next.at} />.</>
+            : <>Tried again once no page of the crawl waits to be fetched.</>}
+        {' '}The crawl log lists each failure (outcome <span className="font-mono text-xs">recrawl-round-failed</span>).
+      </p>
+    </div>
+  );
+}
+
 function RecrawlPart({ r }: { r: RecrawlSection }) {
   return (
     <div className="space-y-2">
@@ -100,8 +122,9 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
           {r.lastRound === null || !r.lastFinishedAt ? 'none yet' : <>{r.lastRound === 0 ? 'the initial crawl' : `round ${r.lastRound}`}, ended <Time at={r.lastFinishedAt} /></>}
         </dd>
         <dt className="text-slate-600">Next round</dt>
-        <dd data-testid="next-round" data-state={r.nextRound.state}><NextRound next={r.nextRound} /></dd>
+        <dd data-testid="next-round" data-state={r.nextRound.state}><NextRound next={r.nextRound} />{r.failure && ` (round ${r.failure.round} again, after its failure)`}</dd>
       </dl>
+      {r.failure && <RoundFailed f={r.failure} next={r.nextRound} />}
       {r.rounds.length === 0 ? (
         <p className="text-sm text-slate-600" data-testid="no-rounds">No recrawl round has finished yet.</p>
       ) : (
@@ -119,6 +142,7 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
                 <th scope="col" className="text-right">Parents fetched</th>
                 <th scope="col" className="text-right">New links</th>
                 <th scope="col" className="text-right">Parent threshold</th>
+                <th scope="col">Failed before</th>
               </tr>
             </thead>
             <tbody>
@@ -133,6 +157,13 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
                   <td className="text-right tabular-nums">{round.parentsFetched}</td>
                   <td className="text-right tabular-nums">{round.newLinks}</td>
                   <td className="text-right tabular-nums">{round.parentThreshold.toFixed(2)}</td>
+                  <td className="text-xs" data-testid="round-failures">
+                    {round.lastFailure ? (
+                      <span className="block max-w-xs truncate text-red-800" title={round.lastFailure.message}>
+                        {round.failures === 1 ? 'once' : `${round.failures} times`}: {round.lastFailure.message}
+                      </span>
+                    ) : '–'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -145,8 +176,8 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
 
 /**
  * The crawl's feeds and scheduled recrawls (shown when its ICD has either): when each feed was last
- * polled, what it found and whether the poll failed; when the next recrawl round is due and what
- * the last rounds did. Kept live by the crawl's socket events (live.ts).
+ * polled, what it found and whether the poll failed; when the next recrawl round is due, whether the
+ * round under way failed (why, and when it is tried again), and what the last rounds did. Kept live by the crawl's socket events (live.ts).
  */
 export function FeedsAndRecrawls({ crawlId, running }: { crawlId: number; running: boolean }) {
   const view = useIncremental(crawlId, running);

@@ -107,7 +107,7 @@ test('the feeds and recrawls of a running crawl, from its engine', { timeout: 90
   // Before the crawl ran: every feed not polled yet, no round, the engine's tables not even there.
   let v = await view(crawlId);
   assert.deepEqual(v.feeds?.rows.map((r) => [r.url, r.lastPollAt]), feeds.map((f) => [f, null]));
-  assert.deepEqual(v.recrawl, { intervalMinutes: 1, lastRound: null, lastFinishedAt: null, nextRound: { state: 'not-running', at: null }, rounds: [] });
+  assert.deepEqual(v.recrawl, { intervalMinutes: 1, lastRound: null, lastFinishedAt: null, nextRound: { state: 'not-running', at: null }, failure: null, rounds: [] });
 
   db.prepare("UPDATE Crawl SET status = 'running' WHERE id = ?").run(crawlId);
   const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dataDir, 'warcs', String(crawlId)), spoolDir: join(dataDir, 'spool', String(crawlId)), minuteMs: MINUTE_MS });

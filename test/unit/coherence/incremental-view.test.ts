@@ -88,7 +88,7 @@ test('problem notes name what failed', () => {
 test('the next round: after the initial crawl, scheduled, due, or waiting for the crawl to run; rounds newest first', () => {
   const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 12, due: 12 - n, fetched: 10, changed: 3, parentsFetched: 1, newLinks: 4, parentThreshold: 0.5 });
   const initial = recrawlSection(60, null, [], 'running', T);
-  assert.deepEqual(initial, { intervalMinutes: 60, lastRound: null, lastFinishedAt: null, nextRound: { state: 'initial-crawl', at: null }, rounds: [] });
+  assert.deepEqual(initial, { intervalMinutes: 60, lastRound: null, lastFinishedAt: null, nextRound: { state: 'initial-crawl', at: null }, failure: null, rounds: [] });
 
   const last = { round: 2, finishedAt: T - 10 * 60_000 };
   const scheduled = recrawlSection(60, last, [round(1, T - 70 * 60_000), round(2, T - 10 * 60_000)], 'running', T);
@@ -103,4 +103,41 @@ test('the next round: after the initial crawl, scheduled, due, or waiting for th
   // A last end in the future (the clock set back since) counts from now, as the engine does.
   assert.deepEqual(recrawlSection(60, { round: 3, finishedAt: T + 86_400_000 }, [], 'running', T).nextRound, { state: 'scheduled', at: iso(T + 60 * 60_000) });
   assert.equal(recrawlSection(60, { round: 0, finishedAt: T }, [], 'running', T).lastRound, 0);
+});
+
+test('a round that failed: its failure, and its retry as the next round; a finished round says it failed before', () => {
+  const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 5, due: 5, fetched: 5, changed: 1, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
+  const failure = (n: number, failedAt: number, retryAt: number | null, failures = 1) => ({ round: n, failures, firstFailedAt: failedAt - (failures - 1) * 60_000, failedAt, message: `round ${n} broke`, url: 'http://site.test/a', retryAt });
+  const last = { round: 2, finishedAt: T - 30 * 60_000 };
+  const rounds = [round(1, T - 60 * 60_000), round(2, T - 30 * 60_000)];
+  // Round 1 failed twice before it finished; round 3, under way, failed 20 s ago and is retried in 40 s.
+  const failures = [failure(1, T - 65 * 60_000, T - 64 * 60_000, 2), failure(3, T - 20_000, T + 40_000)];
+
+  const running = recrawlSection(10, last, rounds, 'running', T, failures);
+  assert.deepEqual(running.failure, { round: 3, failures: 1, firstFailedAt: iso(T - 20_000), failedAt: iso(T - 20_000), message: 'round 3 broke', url: 'http://site.test/a', retryAt: iso(T + 40_000) });
+  // Due by the interval since T - 20 min, but not before its retry time.
+  assert.deepEqual(running.nextRound, { state: 'scheduled', at: iso(T + 40_000) });
+  assert.deepEqual(running.rounds.map((r) => [r.round, r.failures, r.lastFailure]), [[2, 0, null], [1, 2, { at: iso(T - 65 * 60_000), message: 'round 1 broke' }]]);
+
+  // Its retry time passed: due (it starts once no page waits).
+  assert.deepEqual(recrawlSection(10, last, rounds, 'running', T + 60_000, failures).nextRound, { state: 'due', at: iso(T + 40_000) });
+  // Not running: not tried again until it runs, and not before its retry time.
+  const paused = recrawlSection(10, last, rounds, 'paused', T, failures);
+  assert.deepEqual(paused.nextRound, { state: 'not-running', at: iso(T + 40_000) });
+  assert.equal(paused.failure?.round, 3);
+  // A failure that paused the crawl (a full disk) has no retry time: the round runs again on resume.
+  const onResume = recrawlSection(10, last, rounds, 'paused', T, [failure(3, T - 20_000, null)]);
+  assert.deepEqual([onResume.failure?.retryAt, onResume.nextRound], [null, { state: 'not-running', at: iso(T - 20 * 60_000) }]);
+  assert.deepEqual(recrawlSection(10, last, rounds, 'running', T, [failure(3, T - 20_000, null)]).nextRound, { state: 'due', at: iso(T - 20 * 60_000) });
+
+  // Round 3 finished since: nothing pending, its row says it failed before.
+  const finished = recrawlSection(10, { round: 3, finishedAt: T + 50_000 }, [...rounds, round(3, T + 50_000)], 'running', T + 60_000, failures);
+  assert.equal(finished.failure, null);
+  assert.deepEqual(finished.nextRound, { state: 'scheduled', at: iso(T + 50_000 + 10 * 60_000) });
+  assert.deepEqual(finished.rounds[0] && [finished.rounds[0].round, finished.rounds[0].failures, finished.rounds[0].lastFailure], [3, 1, { at: iso(T - 20_000), message: 'round 3 broke' }]);
+
+  // A retry time far ahead (the clock set back since) counts a minute from now, as the engine does.
+  assert.deepEqual(recrawlSection(10, last, rounds, 'running', T, [failure(3, T + 86_400_000, T + 86_460_000)]).nextRound, { state: 'scheduled', at: iso(T + 60_000) });
+  // Before the initial crawl ended nothing is under way.
+  assert.equal(recrawlSection(10, null, [], 'running', T, [failure(1, T, T + 60_000)]).failure, null);
 });
