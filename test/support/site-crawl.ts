@@ -35,6 +35,18 @@ export async function withCrawl(prefix: string, fields: Record<string, unknown>,
   });
 }
 
+/** Serves `site` on 127.0.0.1 and runs `fn` with its origin, then closes the server, whatever happens. */
+export async function withSite(site: RequestListener, fn: (origin: string) => Promise<void>): Promise<void> {
+  const server = createServer(site);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
 /**
  * Serves `site` on 127.0.0.1 and stores a crawl of it (seed: its `/`; see withCrawl; `fields` may
  * be a function of the site's origin when they name its URLs); runs `fn`, then closes the server too.
@@ -45,14 +57,8 @@ export async function withSiteCrawl(
   fields: Record<string, unknown> | ((origin: string) => Record<string, unknown>),
   fn: (c: SiteCrawl) => Promise<void>,
 ): Promise<void> {
-  const server = createServer(site);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
+  await withSite(site, async (origin) => {
     const own = typeof fields === 'function' ? fields(origin) : fields;
     await withCrawl(prefix, { seeds: [`${origin}/`], ...own }, (c) => fn({ ...c, origin }));
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
+  });
 }

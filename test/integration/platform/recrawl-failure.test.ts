@@ -1,0 +1,148 @@
+/**
+ * A recrawl round that fails is recorded where the archivist sees it: its failure (when, why, when
+ * it is tried again) in the round history, an entry in the crawl log, and the "Feeds and recrawls"
+ * section's data through GET /api/crawls/:id/incremental; a restarted engine waits for the stored
+ * retry time instead of retrying at once, and the round that then finishes says it failed before.
+ * Real parts: a migrated SQLite database in a temporary data folder, the engine on a shortened
+ * minute, a loopback site, the route handlers as Next calls them. The round fails on a real SQLite
+ * error: a trigger refuses what the round stores of each refetch, as a constraint would.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IncrementalView } from '../../../worker/coherence/incremental-view';
+import type { RoundFailure } from '../../../worker/crawler/recrawl-history';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { RecrawlState } from '../../../worker/crawler/recrawl-round';
+import { icdSchema } from '../../../worker/icd/schema';
+import type { Services } from '../../../app/lib/server/services';
+import * as incremental from '../../../app/api/crawls/[id]/incremental/route';
+import * as crawlLog from '../../../app/api/crawls/[id]/log/route';
+import * as crawlRoute from '../../../app/api/crawls/[id]/route';
+import { routeDatabase, signedInAs } from '../../support/route-database';
+import { insertCrawl } from '../../support/crawl-rows';
+import { withSite } from '../../support/site-crawl';
+
+const ORIGIN = 'http://cockpit.test';
+/** Long enough that a restart right after a failure comes well before the retry (a minute later). */
+const MINUTE_MS = 3_000;
+const REFUSAL = "the round's result was refused";
+
+let services: Services;
+let cookie = '';
+let manager = { cookie: '', csrf: '' };
+/** Every request of the site: path and when it came. */
+const requests: { path: string; at: number }[] = [];
+
+/** Two pages under a home page; /a changes at every request. */
+const listener: RequestListener = (req, res) => {
+  const path = req.url ?? '/';
+  requests.push({ path, at: Date.now() });
+  const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${path}</title>${body}`);
+  if (path === '/') return html('<a href="/a">a</a> <a href="/b">b</a>');
+  if (path === '/a') return html(`<p>${requests.length}</p>`);
+  if (path === '/b') return html('<p>the same</p>');
+  res.writeHead(404).end();
+};
+
+before(async () => {
+  services = await routeDatabase('tidemark-recrawl-failure-');
+  cookie = (await signedInAs(services, 'curator', 'curator')).cookie;
+  manager = await signedInAs(services, 'manager', 'manager');
+});
+
+after(async () => {
+  await services?.prisma.$disconnect();
+  services?.db.close();
+});
+
+async function get<T>(route: { GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> }, crawlId: number, query = ''): Promise<T> {
+  const res = await route.GET(new Request(`${ORIGIN}/api/crawls/${crawlId}/x${query}`, { headers: { host: 'cockpit.test', cookie } }), { params: Promise.resolve({ id: String(crawlId) }) });
+  assert.equal(res.status, 200, await res.clone().text());
+  return (await res.json()) as T;
+}
+
+async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
+  for (const end = Date.now() + ms; !done(); await sleep(20)) if (Date.now() > end) assert.fail(`timed out waiting until ${what}`);
+}
+
+test('a failed round is stored, logged and shown; a restart waits for its retry time, and the round that finishes says it failed', { timeout: 90_000 }, () => withSite(listener, async (origin) => {
+  const { db } = services;
+  const icd = icdSchema.parse({ name: 'Failing rounds', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, coherence: { recrawlIntervalMinutes: 1 } });
+  const crawlId = insertCrawl(db, icd);
+  db.prepare("UPDATE Crawl SET status = 'running' WHERE id = ?").run(crawlId);
+  // The engine's tables, made as the engine makes them, so the trigger has its table.
+  new RecrawlState(db, crawlId);
+  db.exec(`CREATE TRIGGER refuse_round_result BEFORE INSERT ON engine_recrawl_result BEGIN SELECT RAISE(ABORT, '${REFUSAL.replace(/'/g, "''")}'); END`);
+  const failure = () => db.prepare('SELECT round, failures, first_failed_at AS firstFailedAt, failed_at AS failedAt, message, url, retry_at AS retryAt FROM engine_recrawl_failure WHERE crawl_id = ?').get(crawlId) as RoundFailure | undefined;
+  const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(process.env.TIDEMARK_DATA_DIR!, 'warcs'), spoolDir: join(process.env.TIDEMARK_DATA_DIR!, 'spool'), minuteMs: MINUTE_MS });
+
+  // Round 1 fails at its first refetch, and again a minute later.
+  const first = engine();
+  const run = first.run();
+  try {
+    await until('round 1 failed twice', () => (failure()?.failures ?? 0) >= 2);
+  } finally {
+    await first.stop();
+  }
+  assert.equal(await run, 'stopped');
+  const stored = failure()!;
+  assert.equal(stored.round, 1);
+  assert.equal(stored.failures, 2);
+  assert.equal(stored.message, REFUSAL);
+  assert.ok([`${origin}/`, `${origin}/a`, `${origin}/b`].includes(stored.url ?? ''), `the page the round was at: ${stored.url}`);
+  assert.equal(stored.retryAt, stored.failedAt + MINUTE_MS, 'tried again a minute after the last failure');
+  assert.ok(stored.firstFailedAt <= stored.failedAt - MINUTE_MS, 'the second failure came a minute after the first');
+  assert.deepEqual(first.incremental?.rounds, [], 'no round finished');
+
+  // The crawl log: an entry a failure, under the page's URL, with the reason and the retry time.
+  const log = await get<{ items: { url: string; status: number | null; outcome: string; message: string | null }[]; outcomes: { outcome: string; count: number }[] }>(crawlLog, crawlId, '?outcome=recrawl-round-failed');
+  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome]), [[stored.url, null, 'recrawl-round-failed'], [stored.url, null, 'recrawl-round-failed']]);
+  assert.equal(log.items[0]!.message, `recrawl round 1 failed (failure 2 of this round): ${REFUSAL}; tried again from ${new Date(stored.retryAt!).toISOString()}`);
+  assert.match(log.items[1]!.message ?? '', new RegExp(`^recrawl round 1 failed: ${REFUSAL}; tried again from \\d{4}-`));
+  assert.deepEqual(log.outcomes.find((o) => o.outcome === 'recrawl-round-failed'), { outcome: 'recrawl-round-failed', count: 2 });
+
+  // The section: the failure, and the round's retry as the next round.
+  db.prepare("UPDATE Crawl SET status = 'paused' WHERE id = ?").run(crawlId);
+  let v = await get<IncrementalView>(incremental, crawlId);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  assert.deepEqual(v.recrawl?.failure, { round: 1, failures: 2, firstFailedAt: iso(stored.firstFailedAt), failedAt: iso(stored.failedAt), message: REFUSAL, url: stored.url, retryAt: iso(stored.retryAt!) });
+  assert.equal(v.recrawl?.lastRound, 0);
+  assert.equal(v.recrawl?.nextRound.state, 'not-running', 'a paused crawl does not try it');
+  db.prepare("UPDATE Crawl SET status = 'running' WHERE id = ?").run(crawlId);
+  v = await get<IncrementalView>(incremental, crawlId);
+  // The interval (in the route's real minutes) from the initial crawl's end is later than the retry.
+  assert.equal(v.recrawl?.nextRound.state, 'scheduled');
+  assert.equal(v.recrawl?.failure?.retryAt, iso(stored.retryAt!));
+
+  // Restarted with the refusal gone: nothing of the round before the stored retry time, then it finishes.
+  db.exec('DROP TRIGGER refuse_round_result');
+  const restartedAt = Date.now();
+  assert.ok(restartedAt < stored.retryAt! - 500, 'restarted well before the retry time');
+  const second = engine();
+  const again = second.run();
+  try {
+    await until('round 1 finished', () => (second.incremental?.rounds.length ?? 0) >= 1);
+  } finally {
+    await second.stop();
+  }
+  assert.equal(await again, 'stopped');
+  const afterRestart = requests.filter((r) => r.at >= restartedAt);
+  assert.ok(afterRestart.length >= 3, `the round refetched the pages: ${JSON.stringify(afterRestart)}`);
+  assert.ok(afterRestart.every((r) => r.at >= stored.retryAt!), `no request before the stored retry time ${stored.retryAt}: ${JSON.stringify(afterRestart)}`);
+  assert.ok(!('recrawl-round-failed' in second.stats().failedByReason), 'a round failure is no failed URL');
+
+  v = await get<IncrementalView>(incremental, crawlId);
+  assert.equal(v.recrawl?.failure, null, 'nothing pending once the round finished');
+  const round1 = v.recrawl?.rounds.find((r) => r.round === 1);
+  assert.deepEqual([round1?.failures, round1?.lastFailure], [2, { at: iso(stored.failedAt), message: REFUSAL }]);
+
+  // Deleted with the crawl (a crawl a worker runs is not).
+  db.prepare("UPDATE Crawl SET status = 'stopped' WHERE id = ?").run(crawlId);
+  const headers = { host: 'cockpit.test', origin: ORIGIN, cookie: manager.cookie, 'x-csrf-token': manager.csrf };
+  const deleted = await crawlRoute.DELETE(new Request(`${ORIGIN}/api/crawls/${crawlId}`, { method: 'DELETE', headers }), { params: Promise.resolve({ id: String(crawlId) }) });
+  assert.equal(deleted.status, 204);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM engine_recrawl_failure WHERE crawl_id = ?').pluck().get(crawlId), 0);
+}));
