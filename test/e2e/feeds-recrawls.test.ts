@@ -88,12 +88,14 @@ test('a crawl with a feed and a recrawl interval: the feed\'s last poll, then a 
   await round.waitFor({ timeout: 150_000 });
   const cells = await round.locator('th, td').allInnerTexts();
   const heads = await section.getByTestId('round-table').locator('thead th').allInnerTexts();
-  assert.deepEqual(heads, ['Round', 'Ended', 'Pages', 'Due', 'Fetched', 'Changed', 'Parents fetched', 'New links', 'Parent threshold']);
+  assert.deepEqual(heads, ['Round', 'Ended', 'Pages', 'Due', 'Fetched', 'Changed', 'Parents fetched', 'New links', 'Parent threshold', 'Failed before']);
   const value = (head: string) => cells[heads.indexOf(head)]!;
   assert.equal(value('Round'), '1');
   assert.equal(value('Pages'), '3', 'the home page, the tide table and the article');
   assert.equal(value('Fetched'), '3');
   assert.ok(Number(value('Changed')) >= 1, 'the tide table changed');
+  assert.equal(value('Failed before'), '–', 'the round did not fail');
+  assert.equal(await section.getByTestId('round-failure').count(), 0);
   assert.match(await round.locator('time').getAttribute('datetime') ?? '', /^\d{4}-\d\d-\d\dT/);
   assert.match(await section.getByTestId('last-round').innerText(), /^round 1, ended /);
 
