@@ -5,7 +5,8 @@ import type { RoundReport } from './recrawl-round';
 /**
  * The reports of a crawl's finished recrawl rounds, kept for the cockpit (the engine itself needs
  * only the last round, engine_recrawl). Written by RecrawlState.finishRound in the transaction that
- * ends the round, so a round is listed exactly when it counts as finished.
+ * ends the round, so a round is listed exactly when it counts as finished. Beside them, the rounds'
+ * failures (RecrawlState.fail, from IncrementalDriver): the cockpit's, and the engine's retry time.
  */
 
 /** What one round did and when it ended (wall-clock ms). */
