@@ -9,6 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,6 +57,7 @@ before(async () => {
 after(async () => {
   await services?.prisma.$disconnect();
   services?.db.close();
+  if (services) rmSync(services.env.dataDir, { recursive: true, force: true });
 });
 
 async function get<T>(route: { GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> }, crawlId: number, query = ''): Promise<T> {
