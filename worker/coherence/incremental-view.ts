@@ -39,14 +39,6 @@ export interface FeedStateInput {
   summary: FeedPollSummary | null;
 }
 
-/** The crawl log's last entry of a feed poll of the feed's URL (message 'feed poll'). */
-export interface LoggedPoll {
-  status: number | null;
-  outcome: string;
-  /** ISO 8601. */
-  at: string;
-}
-
 /** A feed's row in the section. */
 export interface FeedRow {
   url: string;
@@ -63,8 +55,6 @@ export interface FeedRow {
   status: number | null;
   /** What went wrong with the last poll, for people; null when nothing did (or nothing is known). */
   problem: string | null;
-  /** Where the outcome comes from: the engine's poll record, or only the crawl log (polls before records were kept). */
-  source: 'poll' | 'crawl-log' | null;
   /** Items the last poll listed, and of them the new ones; null when not known. */
   listed: number | null;
   lastNew: number | null;
@@ -78,15 +68,15 @@ export interface FeedRow {
 
 /**
  * One row a feed of the ICD, in the ICD's order: its last poll and what it found; a note when it
- * failed or robots.txt refused it. A feed polled before poll records were kept (an older crawl)
- * shows its last poll's time and, when the crawl log archived that poll, its HTTP status.
+ * failed or robots.txt refused it. A feed whose poll left no record of its own (the worker stopped
+ * between storing the feed's state and its poll's summary) shows its last poll's time only.
  */
-export function feedRows(feeds: readonly string[], stored: readonly FeedStateInput[], logged: ReadonlyMap<string, LoggedPoll>, nextPolls: ReadonlyMap<string, number> | null = null): FeedRow[] {
+export function feedRows(feeds: readonly string[], stored: readonly FeedStateInput[], nextPolls: ReadonlyMap<string, number> | null = null): FeedRow[] {
   const byUrl = new Map(stored.map((s) => [s.url, s]));
   return feeds.map((url): FeedRow => {
     const state = byUrl.get(url);
     const next = nextPolls?.get(url);
-    const none: FeedRow = { url, lastPollAt: null, nextPollAt: next === undefined ? null : iso(next), outcome: null, status: null, problem: null, source: null, listed: null, lastNew: null, articlesNew: null, polls: null, failedPolls: null, recentNew: [] };
+    const none: FeedRow = { url, lastPollAt: null, nextPollAt: next === undefined ? null : iso(next), outcome: null, status: null, problem: null, listed: null, lastNew: null, articlesNew: null, polls: null, failedPolls: null, recentNew: [] };
     if (!state) return none;
     const s = state.summary;
     if (s) {
@@ -96,7 +86,6 @@ export function feedRows(feeds: readonly string[], stored: readonly FeedStateInp
         outcome: s.last.outcome,
         status: s.last.status,
         problem: problemOf(s.last.outcome, s.last.status, s.last.detail),
-        source: 'poll',
         listed: s.last.listed,
         lastNew: s.last.fresh,
         articlesNew: s.articlesNew,
@@ -105,26 +94,8 @@ export function feedRows(feeds: readonly string[], stored: readonly FeedStateInp
         recentNew: s.recentNew,
       };
     }
-    const log = logged.get(url);
-    // The crawl log holds only polls that were answered: robots.txt refusals and failures without an
-    // answer left nothing there, so an entry from before the last poll says nothing of it.
-    const known = log && Date.parse(log.at) >= state.lastPollAt - LOG_SLACK_MS ? loggedOutcome(log) : null;
-    if (!known) return { ...none, lastPollAt: iso(state.lastPollAt) };
-    return { ...none, lastPollAt: iso(state.lastPollAt), outcome: known.outcome, status: log!.status, problem: problemOf(known.outcome, log!.status, known.detail), source: 'crawl-log' };
+    return { ...none, lastPollAt: iso(state.lastPollAt) };
   });
-}
-
-/**
- * How long before the engine's last poll time a crawl-log entry of it may be: the poll's time is
- * taken after its answer, the entry's when it was archived. Polls are a minute apart at least.
- */
-const LOG_SLACK_MS = 30_000;
-
-/** A poll's outcome as its crawl-log entry tells it; null when it does not (a redirect, followed to another URL). */
-function loggedOutcome(log: LoggedPoll): { outcome: FeedPollOutcome; detail: string | null } | null {
-  if (log.outcome !== 'ok') return { outcome: 'failed', detail: log.outcome };
-  if (log.status === null || (log.status >= 300 && log.status < 400)) return null;
-  return { outcome: log.status >= 200 && log.status < 300 ? 'ok' : 'http-error', detail: null };
 }
 
 /**
@@ -140,11 +111,11 @@ export function feedsPolled(crawlStatus: string): boolean {
  * ICD (feedRows) and, while the crawl runs, when each is next polled as the crawl's own scheduler
  * plans it from the stored polls (../feeds/poll-plan.ts).
  */
-export function feedSection(settings: IncrementalSettings, stored: readonly FeedStateInput[], logged: ReadonlyMap<string, LoggedPoll>, crawlStatus: string, now: number): NonNullable<IncrementalView['feeds']> {
+export function feedSection(settings: IncrementalSettings, stored: readonly FeedStateInput[], crawlStatus: string, now: number): NonNullable<IncrementalView['feeds']> {
   const polling = feedsPolled(crawlStatus);
   const memories = new Map(stored.map((s): [string, FeedMemory] => [s.url, { lastPollAt: s.lastPollAt, firstPollAt: s.firstPollAt, seen: [], published: s.published }]));
   const next = polling ? plannedPolls(settings.feeds, memories, settings.minFeedPollMinutes, now) : null;
-  return { minPollMinutes: settings.minFeedPollMinutes, polling, rows: feedRows(settings.feeds, stored, logged, next) };
+  return { minPollMinutes: settings.minFeedPollMinutes, polling, rows: feedRows(settings.feeds, stored, next) };
 }
 
 /** The note a poll's outcome gives; null for a successful poll. */

@@ -56,7 +56,7 @@ function FeedTable({ rows, minPollMinutes, polling }: { rows: FeedRow[]; minPoll
                 <td className="whitespace-nowrap" data-testid="feed-next-poll">{r.nextPollAt ? <Time at={r.nextPollAt} /> : polling ? 'not planned yet' : '–'}</td>
                 <td className="text-xs">
                   {r.problem ? (
-                    <span className="font-medium text-red-800" data-testid="feed-problem">{r.problem}{r.source === 'crawl-log' && ' (from the crawl log)'}</span>
+                    <span className="font-medium text-red-800" data-testid="feed-problem">{r.problem}</span>
                   ) : r.outcome === 'ok' ? (
                     <span>ok{r.status !== null && ` (${r.status})`}</span>
                   ) : r.lastPollAt ? 'not known' : '–'}

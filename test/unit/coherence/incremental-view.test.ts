@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { feedRows, feedSection, hasFeedsOrRecrawls, incrementalSettingsOf, problemOf, recrawlSection, type FeedStateInput, type LoggedPoll } from '../../../worker/coherence/incremental-view';
+import { feedRows, feedSection, hasFeedsOrRecrawls, incrementalSettingsOf, problemOf, recrawlSection, type FeedStateInput } from '../../../worker/coherence/incremental-view';
 
 const T = Date.UTC(2026, 10, 28, 12, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,7 +25,7 @@ test('feed rows follow the ICD order: a feed not polled yet, one polled fine, on
     { url: 'http://a/feed', lastPollAt: T, firstPollAt: T, published: [], summary: summary('ok', 200, null, 1) },
     { url: 'http://a/gone', lastPollAt: T, firstPollAt: T, published: [], summary: summary('http-error', 404, 'answered 404', 0) },
   ];
-  const rows = feedRows(['http://a/new', 'http://a/feed', 'http://a/private/feed', 'http://a/gone'], stored, new Map());
+  const rows = feedRows(['http://a/new', 'http://a/feed', 'http://a/private/feed', 'http://a/gone'], stored);
   assert.deepEqual(rows.map((r) => [r.url, r.outcome, r.problem]), [
     ['http://a/new', null, null],
     ['http://a/feed', 'ok', null],
@@ -34,36 +34,20 @@ test('feed rows follow the ICD order: a feed not polled yet, one polled fine, on
   ]);
   assert.equal(rows[0]!.lastPollAt, null);
   assert.deepEqual(rows[1], {
-    url: 'http://a/feed', lastPollAt: iso(T), nextPollAt: null, outcome: 'ok', status: 200, problem: null, source: 'poll', listed: 20, lastNew: 1, articlesNew: 7, polls: 4, failedPolls: 0, recentNew: [5, 2, 0, 1],
+    url: 'http://a/feed', lastPollAt: iso(T), nextPollAt: null, outcome: 'ok', status: 200, problem: null, listed: 20, lastNew: 1, articlesNew: 7, polls: 4, failedPolls: 0, recentNew: [5, 2, 0, 1],
   });
 });
 
-test('a feed polled before poll records were kept: its crawl-log entry tells the outcome when it is from the last poll', () => {
-  const stored: FeedStateInput[] = ['http://a/1', 'http://a/2', 'http://a/3', 'http://a/4', 'http://a/5'].map((url) => ({ url, lastPollAt: T, firstPollAt: T, published: [], summary: null }));
-  const logged = new Map<string, LoggedPoll>([
-    ['http://a/1', { status: 200, outcome: 'ok', at: iso(T - 500) }],
-    ['http://a/2', { status: 503, outcome: 'ok', at: iso(T - 500) }],
-    // From a poll before the last one: the last one left no entry (refused, no answer).
-    ['http://a/3', { status: 200, outcome: 'ok', at: iso(T - 15 * 60_000) }],
-    // A redirect: the poll went on to another URL.
-    ['http://a/4', { status: 301, outcome: 'ok', at: iso(T - 500) }],
-  ]);
-  const rows = feedRows(stored.map((s) => s.url), stored, logged);
-  assert.deepEqual(rows.map((r) => [r.outcome, r.status, r.problem, r.source, r.lastPollAt]), [
-    ['ok', 200, null, 'crawl-log', iso(T)],
-    ['http-error', 503, 'Last poll failed: the feed answered 503', 'crawl-log', iso(T)],
-    [null, null, null, null, iso(T)],
-    [null, null, null, null, iso(T)],
-    [null, null, null, null, iso(T)],
-  ]);
-  assert.equal(rows[0]!.articlesNew, null, 'no counts without poll records');
+test('a feed whose poll left no summary shows its last poll time only', () => {
+  const rows = feedRows(['http://a/1'], [{ url: 'http://a/1', lastPollAt: T, firstPollAt: T, published: [], summary: null }]);
+  assert.deepEqual(rows.map((r) => [r.outcome, r.status, r.problem, r.lastPollAt, r.articlesNew]), [[null, null, null, iso(T), null]]);
 });
 
 test('while the crawl runs, each feed shows when its scheduler plans to poll it next; not while it does not', () => {
   const settings = { feeds: ['http://a/feed', 'http://a/new'], minFeedPollMinutes: 15, recrawlIntervalMinutes: 0 };
   // Polled 5 minutes ago; the other feed not yet (the crawl started a moment ago and polls one feed a period).
   const stored: FeedStateInput[] = [{ url: 'http://a/feed', lastPollAt: T - 5 * 60_000, firstPollAt: T - 5 * 60_000, published: [], summary: null }];
-  const running = feedSection(settings, stored, new Map(), 'running', T);
+  const running = feedSection(settings, stored, 'running', T);
   assert.equal(running.polling, true);
   assert.equal(running.minPollMinutes, 15);
   // One poll a period (M = ⌈2 / 4⌉): the feed never polled goes first, a period after the last poll; the other a period later.
@@ -72,7 +56,7 @@ test('while the crawl runs, each feed shows when its scheduler plans to poll it 
     ['http://a/new', null, iso(T + 10 * 60_000)],
   ]);
   for (const status of ['paused', 'pausing', 'stopped', 'finished', 'created']) {
-    const idle = feedSection(settings, stored, new Map(), status, T);
+    const idle = feedSection(settings, stored, status, T);
     assert.equal(idle.polling, false, status);
     assert.deepEqual(idle.rows.map((r) => r.nextPollAt), [null, null], status);
   }
