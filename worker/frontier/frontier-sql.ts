@@ -19,6 +19,8 @@ export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded',
  *   explain it; null for unfocused crawls.
  * - frontier_intake: scored URLs posted by external analysis processes (POST /api/crawls/:id/urls),
  *   waiting for the worker to apply them (worker/frontier/scored-intake.ts).
+ * - frontier_intake_closed: crawls that take no more posted URLs, and how they ended: written in
+ *   the transaction that settles what waited (the engine's finish, the worker's stop or failure).
  * - frontier_host / frontier_key: DNS keys, robots delays and each key's last request timing, so
  *   a restarted worker stays polite.
  */
@@ -62,6 +64,11 @@ CREATE TABLE IF NOT EXISTS frontier_intake (
   received_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS frontier_intake_crawl ON frontier_intake (crawl_id, id);
+CREATE TABLE IF NOT EXISTS frontier_intake_closed (
+  crawl_id INTEGER PRIMARY KEY,
+  outcome TEXT NOT NULL,
+  closed_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS frontier_key (
   key TEXT PRIMARY KEY,
   last_start_at INTEGER NOT NULL,

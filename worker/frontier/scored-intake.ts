@@ -171,3 +171,30 @@ export function applyScoredIntake(
   })();
   return outcome;
 }
+
+/** How a crawl that takes no more posted URLs ended (frontier_intake_closed). */
+export type IntakeEnd = 'finished' | 'stopped' | 'failed';
+
+/** How the crawl ended when its intake is closed (closeIntakeAs); null while it takes posted URLs. */
+export function intakeClosedAs(db: Database.Database, crawlId: number): IntakeEnd | null {
+  ensureFrontierTables(db);
+  return (db.prepare('SELECT outcome FROM frontier_intake_closed WHERE crawl_id = ?').pluck().get(crawlId) as IntakeEnd | undefined) ?? null;
+}
+
+/**
+ * Closes the crawl's intake: the API refuses URLs posted to it from now on (postScoredUrls). Call
+ * it in the immediate transaction that settles what waits, so that no post falls between the two.
+ */
+export function closeIntakeAs(db: Database.Database, crawlId: number, end: IntakeEnd, now = Date.now()): void {
+  ensureFrontierTables(db);
+  db.prepare('INSERT OR REPLACE INTO frontier_intake_closed (crawl_id, outcome, closed_at) VALUES (?, ?, ?)').run(crawlId, end, now);
+}
+
+/**
+ * Opens the crawl's intake again for a new run: one whose last run finished its visits but died
+ * before the crawl was marked finished is run again, and visits what is posted meanwhile.
+ */
+export function reopenIntake(db: Database.Database, crawlId: number): void {
+  ensureFrontierTables(db);
+  db.prepare('DELETE FROM frontier_intake_closed WHERE crawl_id = ?').run(crawlId);
+}

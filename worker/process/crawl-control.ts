@@ -63,12 +63,18 @@ const stateWord = (status: string) => (status === 'paused' ? 'being resumed' : s
 
 /**
  * Why the crawl takes no more URLs posted to it (POST /api/crawls/:id/urls), in the words of the
- * API's 409; null when it does. `visitSetClosed`: a visit–revisit capture whose revisit pass has
- * begun (visitSetCloses and its CoherenceRun stored): it visits no more URLs, so one accepted then
- * would wait in vain, and the archivist would not know.
+ * API's 409; null when it does.
+ * - It has ended, or is stopping: it visits no more URLs (a stopping crawl is stopped whatever is
+ *   asked meanwhile).
+ * - `endedAs`: how it ended when its intake is closed (frontier_intake_closed) while its status
+ *   does not say so yet: the engine has finished its visits and is closing its files.
+ * - `visitSetClosed`: a visit–revisit capture whose revisit pass has begun (visitSetCloses and its
+ *   CoherenceRun stored): it visits no more URLs.
+ * One accepted then would wait in vain, and the archivist would not know.
  */
-export function intakeRefusal(status: string, visitSetClosed: boolean): string | null {
-  if (isTerminal(status)) return `The crawl is ${status}: it takes no more URLs`;
+export function intakeRefusal(status: string, visitSetClosed: boolean, endedAs: string | null = null): string | null {
+  const ended = isTerminal(status) || status === 'stopping' ? status : endedAs;
+  if (ended) return `The crawl is ${ended}: it takes no more URLs`;
   if (visitSetClosed) return "The crawl's revisit pass has begun: a visit–revisit capture visits no more URLs once its reference time is fixed, so it takes no more (start a new crawl for them)";
   return null;
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { exportUnderWay } from '../export/export-job';
 import { sqlDate } from '../store/sqlite';
 import { CoherenceStore } from '../crawler/coherence-store';
-import { queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
+import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
 import { deleteRefusal, desiredAfter, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
 
 /**
@@ -87,16 +87,18 @@ export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlReq
 
 /**
  * Stores scored URLs posted for the crawl (queueScoredUrls) unless it takes no more (intakeRefusal):
- * it has ended, or its visit set is closed (`visitSetCloses` of its ICD and its revisit pass begun).
- * The check and the store are one immediate write transaction, as the engine's closing of the visit
- * set is (closeVisitSet): SQLite orders the two, so a URL is either stored before the pass begins,
- * and the engine sees it there, or refused here. `stored` false: over the crawl's bound of waiting URLs.
+ * it has ended or is stopping, its intake is closed (the engine finished its visits), or its visit
+ * set is closed (`visitSetCloses` of its ICD and its revisit pass begun).
+ * The check and the store are one immediate write transaction, as each closing of the crawl's
+ * intake is (the engine's closeVisitSet and finishIntake, the worker's endCrawl): SQLite orders
+ * them, so a URL is either stored before, and settled by the closing (visited, or recorded as
+ * excluded), or refused here. `stored` false: over the crawl's bound of waiting URLs.
  */
 export function postScoredUrls(
   db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], visitSetCloses: boolean,
 ): CrawlRequestOutcome<QueuedScoredUrls> {
   return inWriteTransaction<QueuedScoredUrls>(db, crawlId, (crawl) => {
-    const refusal = intakeRefusal(crawl.status, visitSetCloses && new CoherenceStore(db, crawlId).revisitsBegun());
+    const refusal = intakeRefusal(crawl.status, visitSetCloses && new CoherenceStore(db, crawlId).revisitsBegun(), intakeClosedAs(db, crawlId));
     return refusal ? { refused: refusal } : { done: queueScoredUrls(db, crawlId, urls) };
   });
 }

@@ -64,3 +64,13 @@ test('posted URLs are refused by an ended crawl and by one whose visit set is cl
     assert.match(intakeRefusal(status, true) ?? '', /^The crawl's revisit pass has begun: a visit–revisit capture visits no more URLs/, status);
   }
 });
+
+test('posted URLs are refused by a stopping crawl, and by one whose intake closed as it ended though its status does not say so yet', () => {
+  assert.equal(intakeRefusal('stopping', false), 'The crawl is stopping: it takes no more URLs', 'stopped whatever is asked meanwhile');
+  // The engine finished its visits and closes its files: the crawl is marked finished after.
+  assert.equal(intakeRefusal('running', false, 'finished'), 'The crawl is finished: it takes no more URLs');
+  assert.equal(intakeRefusal('running', true, 'finished'), 'The crawl is finished: it takes no more URLs', 'the end is the first reason');
+  // The status, once final, is the one said.
+  assert.equal(intakeRefusal('stopped', false, 'finished'), 'The crawl is stopped: it takes no more URLs');
+  assert.equal(intakeRefusal('running', false, null), null);
+});
