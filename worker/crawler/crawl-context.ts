@@ -26,6 +26,7 @@ import { ROUND_FAILED_OUTCOME } from './recrawl-history';
 import { CpuTurns } from './cpu-turns';
 import { robotsRequest, type RobotsRequest } from './robots-request';
 import { visitSetCloses } from '../coherence';
+import { crawlFrontierConfig } from './frontier-config';
 
 
 export interface CrawlContextOptions {
@@ -140,16 +141,7 @@ export class CrawlContext {
     const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId)) : null;
-    o.frontier.openCrawl(o.crawlId, {
-      // The crawl's page budget is enforced on fetches by the engine; admission gets headroom so
-      // a focused crawl can still choose among many queued URLs.
-      maxPages: Math.min(icd.scope.maxPages * 100, 100_000_000),
-      maxPagesPerHost: icd.scope.maxPagesPerHost,
-      maxDepth: icd.scope.maxDepth + 1, // requisites may sit one hop past the page depth limit
-      politeness: { ...icd.politeness, enabled: icd.politeness.enabled },
-      // Found-again links (an update function other than FIRST) or closed batches rescore queued URLs.
-      rescoring: icd.focus.enabled && (icd.focus.updateFunction !== 'FIRST' || icd.focus.batch.enabled),
-    });
+    o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false));
     archive = (ex) => ctx.archiveAuxiliary(ex);
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
