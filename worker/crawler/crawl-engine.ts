@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { mkdirSync, appendFileSync, rmSync } from 'node:fs';
 import type { CaptureSummary, CrawlStats } from '../events/messages';
-import { SqliteFrontier, type Lease } from '../frontier';
+import { SqliteFrontier, type Lease, type StateCounts } from '../frontier';
 import { PolitenessRegistry } from '../politeness';
 import { runPipeline } from '../pipeline';
 import { releaseBody } from '../fetch';
@@ -11,9 +11,11 @@ import { commitItem } from './commit-item';
 import { runHostBatch, takeHostBatches } from './host-batch';
 import { runRevisitPass } from './revisit-pass';
 import { closeVisitSet } from './close-visit-set';
+import { finishIntake } from './close-intake';
+import { crawlUpdateFunction } from './frontier-config';
 import { visitSetCloses } from '../coherence';
 import { IncrementalDriver } from './incremental-driver';
-import { applyScoredIntake } from '../frontier/scored-intake';
+import { applyScoredIntake, reopenIntake } from '../frontier/scored-intake';
 import { fetchSlotsOnly, freeSlots } from './fetch-slots';
 import { isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
@@ -186,9 +188,15 @@ export class CrawlEngine {
     const concurrency = opts.icd.politeness.concurrency;
     // Batch prioritisation takes the top bl URLs of a host at once (worker/crawler/host-batch.ts).
     const bl = ctx.focus?.batchMode ? opts.icd.focus.batch.bl : 1;
-    // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every 500 ms.
-    const updateFunction = opts.icd.focus.enabled ? opts.icd.focus.updateFunction : 'FIRST';
+    const maxPages = opts.icd.scope.maxPages;
+    // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
+    const budgetLeftOf = (c: Readonly<StateCounts>) => maxPages - (c.done + c.failed + c.inFlight);
+    // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every
+    // 500 ms while the page budget allows visits. With it spent they wait for the crawl's end
+    // (finishIntake), which records them as excluded, rather than being queued for no visit.
+    const updateFunction = crawlUpdateFunction(opts.icd);
     const applyIntake = (): boolean => {
+      if (budgetLeftOf(frontier.stateCounts(opts.crawlId)) <= 0) return false;
       const applied = applyScoredIntake(opts.db, frontier, opts.crawlId, updateFunction);
       if (applied.queued === 0) return false;
       this.wake?.();
@@ -196,6 +204,8 @@ export class CrawlEngine {
     };
     let flushTimer: NodeJS.Timeout | undefined;
     try {
+      // A run that finished its visits and died before the crawl was marked finished is run again.
+      reopenIntake(opts.db, opts.crawlId);
       applyIntake();
       flushTimer = setInterval(() => {
         try {
@@ -210,14 +220,12 @@ export class CrawlEngine {
       // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.
       const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence, halted: () => this.halt !== null }, Date.now());
       this.incremental = incremental;
-      const maxPages = opts.icd.scope.maxPages;
       const closesVisitSet = visitSetCloses(opts.icd);
       while (!this.halt) {
         const feedPolls = incremental?.tick(Date.now());
         if (feedPolls) this.track(feedPolls);
-        // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
         const c = frontier.stateCounts(opts.crawlId);
-        const budgetLeft = maxPages - (c.done + c.failed + c.inFlight);
+        const budgetLeft = budgetLeftOf(c);
         this.fetchSlotsOnly = fetchSlotsOnly({ batchSize: bl, analysisThread: ctx.focus?.threaded === true, polite: opts.icd.politeness.enabled });
         const free = freeSlots({ concurrency, fetching: this.fetching, inFlight: this.inFlight.size, budgetLeft }, this.fetchSlotsOnly);
         const leases = free > 0 && bl === 1 ? frontier.nextMany(Date.now(), free) : [];
@@ -228,7 +236,7 @@ export class CrawlEngine {
         if (leases.length || batches.length) continue;
         if (this.inFlight.size === 0 && (budgetLeft <= 0 || (frontier.nextWakeAt() === null && c.queued + c.retrying === 0))) {
           // URLs posted since the last intake are crawled before the crawl may finish.
-          if (budgetLeft > 0 && applyIntake()) continue;
+          if (applyIntake()) continue;
           if (opts.icd.coherence.mode === 'visit-revisit') {
             // A capture that visits no more URLs once its revisits begin closes its visit set first,
             // unless URLs were posted since the intake above: they are visited before (close-visit-set.ts).
@@ -244,6 +252,9 @@ export class CrawlEngine {
             else await this.sleepUntilWake(incremental.wakeAt());
             continue;
           }
+          // The crawl ends its visits unless URLs were posted since the intake above that the budget
+          // may visit; what waits with the budget spent is recorded as excluded (close-intake.ts).
+          if (!finishIntake(ctx, { mayVisit: budgetLeft > 0, updateFunction, now: Date.now() })) continue;
           return 'finished';
         }
         // No slot free (or no budget): only a page ending (track) or a pause gives the loop work, even

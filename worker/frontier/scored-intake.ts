@@ -198,3 +198,13 @@ export function reopenIntake(db: Database.Database, crawlId: number): void {
   ensureFrontierTables(db);
   db.prepare('DELETE FROM frontier_intake_closed WHERE crawl_id = ?').run(crawlId);
 }
+
+/**
+ * Applies every URL waiting for the crawl, each new to it excluded with `reason` rather than
+ * queued: for a crawl that will not visit them (its page budget spent, or it ended), so the
+ * archivist finds them among its excluded URLs instead of nowhere.
+ */
+export function settleScoredIntake(db: Database.Database, frontier: Frontier, crawlId: number, fn: UpdateFunction, reason: ExclusionReason): IntakeOutcome {
+  return applyScoredIntake(db, frontier, crawlId, fn, { max: MAX_PENDING_SCORED_URLS, excludeNew: reason });
+}
+

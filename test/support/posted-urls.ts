@@ -1,0 +1,66 @@
+/**
+ * Scored URLs posted to a crawl as the cockpit receives them: POST /api/crawls/:id/urls through its
+ * route handler, over the real migrated database of route-database.ts.
+ */
+import { after, before } from 'node:test';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Services } from '../../app/lib/server/services';
+import { CrawlEngine } from '../../worker/crawler/crawl-engine';
+import { icdSchema, type Icd } from '../../worker/icd/schema';
+import { openSqlite } from '../../worker/store/sqlite';
+import { insertCrawl } from './crawl-rows';
+import { routeDatabase, signedInAs } from './route-database';
+
+const ORIGIN = 'http://cockpit.test';
+
+/** What a test of posted URLs works with, set up before the file's tests (postingParts). */
+export interface PostingParts {
+  /** The cockpit's services: its database as the route handlers use it, its data directory. */
+  s: Services;
+  /** An admin signed in (signedInAs). */
+  admin: { cookie: string; csrf: string };
+  /** The worker's own connection to the cockpit's database, as the worker process has. */
+  worker: Database.Database;
+}
+
+/** PostingParts on a fresh data directory named after `prefix`, made before the file's tests; the worker's connection closed after. */
+export function postingParts(prefix: string): PostingParts {
+  const parts = {} as PostingParts;
+  before(async () => {
+    parts.s = await routeDatabase(prefix);
+    parts.admin = await signedInAs(parts.s, 'root', 'admin');
+    parts.worker = openSqlite(parts.s.env.dbPath);
+  });
+  after(() => parts.worker?.close());
+  return parts;
+}
+
+/** An engine for the crawl on the worker's connection, its files in the data directory. */
+export function engineFor(p: PostingParts, crawlId: number, icd: Icd): CrawlEngine {
+  const dir = p.s.env.dataDir;
+  return new CrawlEngine({ crawlId, icd, db: p.worker, warcDir: join(dir, `warcs-${crawlId}`), spoolDir: join(dir, `spool-${crawlId}`) });
+}
+type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+
+/** POST /api/crawls/:id/urls with `body`, signed in as `user` (signedInAs). */
+export async function postUrls(user: { cookie: string; csrf: string }, crawlId: number, body: unknown): Promise<Response> {
+  const { POST } = await import('../../app/api/crawls/[id]/urls/route');
+  const req = new Request(`${ORIGIN}/api/crawls/${crawlId}/urls`, {
+    method: 'POST', headers: { host: 'cockpit.test', origin: ORIGIN, cookie: user.cookie, 'x-csrf-token': user.csrf }, body: JSON.stringify(body),
+  });
+  return (POST as Handler)(req, { params: Promise.resolve({ id: String(crawlId) }) });
+}
+
+/** A crawl the worker runs now, as the manager marks it (politeness and AAH off unless `fields` say). */
+export function runningCrawl(db: Database.Database, fields: Record<string, unknown>): { icd: Icd; crawlId: number } {
+  const icd = icdSchema.parse({ name: 'Quay notices', politeness: { enabled: false }, aah: { enabled: false }, ...fields });
+  const crawlId = insertCrawl(db, icd);
+  db.prepare("UPDATE Crawl SET status = 'running' WHERE id = ?").run(crawlId);
+  return { icd, crawlId };
+}
+
+/** How many posted URLs wait in frontier_intake for the crawl's worker. */
+export function waitingUrls(db: Database.Database, crawlId: number): number {
+  return db.prepare('SELECT COUNT(*) FROM frontier_intake WHERE crawl_id = ?').pluck().get(crawlId) as number;
+}
