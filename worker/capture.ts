@@ -43,7 +43,9 @@ export type ExclusionReason =
   | 'robots'
   | 'spam'
   | 'blacklisted'
-  | 'aah';
+  | 'aah'
+  /** Posted to the crawl (POST /api/crawls/:id/urls) and still waiting when it was stopped or failed. */
+  | 'crawl-ended';
 
 /** The body of a response as stored: small bodies in memory, large ones spooled to a temp file. */
 export type StoredBody =

@@ -43,13 +43,24 @@ export function engineFor(p: PostingParts, crawlId: number, icd: Icd): CrawlEngi
 }
 type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
 
-/** POST /api/crawls/:id/urls with `body`, signed in as `user` (signedInAs). */
-export async function postUrls(user: { cookie: string; csrf: string }, crawlId: number, body: unknown): Promise<Response> {
-  const { POST } = await import('../../app/api/crawls/[id]/urls/route');
-  const req = new Request(`${ORIGIN}/api/crawls/${crawlId}/urls`, {
+/** POST /api/crawls/:id/<what> with `body` through the route handler `POST`, signed in as `user` (signedInAs). */
+async function postToCrawl(POST: unknown, what: string, user: PostingParts['admin'], crawlId: number, body: unknown): Promise<Response> {
+  const req = new Request(`${ORIGIN}/api/crawls/${crawlId}/${what}`, {
     method: 'POST', headers: { host: 'cockpit.test', origin: ORIGIN, cookie: user.cookie, 'x-csrf-token': user.csrf }, body: JSON.stringify(body),
   });
   return (POST as Handler)(req, { params: Promise.resolve({ id: String(crawlId) }) });
+}
+
+/** POST /api/crawls/:id/urls with `body`, signed in as `user`. */
+export async function postUrls(user: PostingParts['admin'], crawlId: number, body: unknown): Promise<Response> {
+  const { POST } = await import('../../app/api/crawls/[id]/urls/route');
+  return postToCrawl(POST, 'urls', user, crawlId, body);
+}
+
+/** POST /api/crawls/:id/control: pause, resume or stop the crawl as `user`. */
+export async function controlAs(user: PostingParts['admin'], crawlId: number, action: 'pause' | 'resume' | 'stop'): Promise<Response> {
+  const { POST } = await import('../../app/api/crawls/[id]/control/route');
+  return postToCrawl(POST, 'control', user, crawlId, { action });
 }
 
 /** A crawl the worker runs now, as the manager marks it (politeness and AAH off unless `fields` say). */
@@ -63,4 +74,14 @@ export function runningCrawl(db: Database.Database, fields: Record<string, unkno
 /** How many posted URLs wait in frontier_intake for the crawl's worker. */
 export function waitingUrls(db: Database.Database, crawlId: number): number {
   return db.prepare('SELECT COUNT(*) FROM frontier_intake WHERE crawl_id = ?').pluck().get(crawlId) as number;
+}
+
+/** Polls the crawl's status until it is `wanted` or `timeoutMs` passed; the last status seen. */
+export async function crawlStatusBecomes(db: Database.Database, crawlId: number, wanted: string, timeoutMs = 30_000): Promise<string> {
+  let status = '';
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+    status = db.prepare('SELECT status FROM Crawl WHERE id = ?').pluck().get(crawlId) as string;
+    if (status === wanted) break;
+  }
+  return status;
 }

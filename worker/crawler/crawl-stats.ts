@@ -1,4 +1,5 @@
 import type { CrawlStats } from '../events/messages';
+import type { FrontierCounters } from '../frontier';
 
 const RATE_WINDOW_MS = 5000;
 
@@ -65,4 +66,28 @@ export class CrawlStatsTracker {
     while (i < this.recent.length && this.recent[i]! < cutoff) i++;
     if (i > 0) this.recent.splice(0, i);
   }
+}
+
+/** The frontier's counters a change to them is told by. */
+export type CountersOfChange = Pick<FrontierCounters, 'queued' | 'retrying' | 'excluded' | 'excludedByReason'>;
+
+/**
+ * A crawl's stored counters (Crawl.stats) with a change the frontier made since `before` added:
+ * URLs queued, and excluded by reason. For the worker settling the URLs posted to a crawl that has
+ * ended, through a frontier opened for it (crawl-end.ts): its engine's last counters are stored
+ * already. Pure.
+ */
+export function withFrontierChange(stats: Partial<CrawlStats>, before: CountersOfChange, after: CountersOfChange): Partial<CrawlStats> {
+  const excludedByReason = { ...stats.excludedByReason };
+  for (const reason of new Set([...Object.keys(before.excludedByReason), ...Object.keys(after.excludedByReason)])) {
+    const added = (after.excludedByReason[reason] ?? 0) - (before.excludedByReason[reason] ?? 0);
+    if (added !== 0) excludedByReason[reason] = (excludedByReason[reason] ?? 0) + added;
+  }
+  const queued = (c: CountersOfChange) => c.queued + c.retrying;
+  return {
+    ...stats,
+    queued: (stats.queued ?? 0) + queued(after) - queued(before),
+    excluded: (stats.excluded ?? 0) + after.excluded - before.excluded,
+    excludedByReason,
+  };
 }

@@ -7,6 +7,7 @@ import { exportUnderWay, runExport } from '../export/export-job';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { PolitenessRegistry } from '../politeness';
+import { endCrawl, type CrawlEnd } from './crawl-end';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -26,6 +27,8 @@ interface CrawlRow {
  */
 export class CrawlManager {
   private engines = new Map<number, CrawlEngine>();
+  /** Each engine's run, until its end is recorded (its run row, its last counters, its status: launch). */
+  private readonly runsEnded = new Map<number, Promise<void>>();
   private exporting = false;
   private timer: NodeJS.Timeout | null = null;
   private statsTimer: NodeJS.Timeout | null = null;
@@ -103,7 +106,8 @@ export class CrawlManager {
     this.settling.add(crawlId);
     try {
       await closeFilesLeftOpen(this.opts.db, crawlId, crawlWarcDir(this.opts.dataDir, crawlId));
-      this.setStatus(crawlId, status, status === 'stopped');
+      if (status === 'stopped') this.end(crawlId, { status });
+      else this.setStatus(crawlId, status);
     } catch (err) {
       // A full disk, say: the files stay as they are, and the next tick tries again.
       console.error(`tidemark worker: crawl ${crawlId}: closing the WARC files its last run left open failed: ${(err as Error).message}`);
@@ -139,32 +143,44 @@ export class CrawlManager {
     db.prepare("UPDATE Crawl SET status = 'running', error = NULL, startedAt = COALESCE(startedAt, ?) WHERE id = ?").run(now, crawl.id);
     const run = db.prepare('INSERT INTO CrawlRun (crawlId, startedAt, reason, workerPid) VALUES (?, ?, ?, ?)').run(crawl.id, now, reason, process.pid);
     this.opts.send({ type: 'status', crawlId: crawl.id, status: 'running' });
-    engine
+    const ended = engine
       .run()
+      .catch((err: Error) => {
+        console.error(`tidemark worker: crawl ${crawl.id} failed: ${err.stack ?? err.message}`);
+        return err;
+      })
       .then((outcome) => {
         this.engines.delete(crawl.id);
-        if (outcome === 'finished') this.setStatus(crawl.id, 'finished', true);
+        this.runsEnded.delete(crawl.id);
+        db.prepare('UPDATE CrawlRun SET endedAt = ? WHERE id = ?').run(sqlDate(new Date()), run.lastInsertRowid);
+        // The engine's last counters first: ending the crawl adds to them the posted URLs it records.
+        this.writeStats(crawl.id, engine);
+        if (outcome instanceof Error) this.end(crawl.id, { status: 'failed', error: outcome.message });
+        else if (outcome === 'finished') this.end(crawl.id, { status: 'finished' });
         // Paused on its own (a full disk): it waits for the archivist to resume it, with the reason.
         else if (engine.pausedBecause) this.pauseWithReason(crawl.id, engine.pausedBecause);
       })
-      .catch((err: Error) => {
-        this.engines.delete(crawl.id);
-        console.error(`tidemark worker: crawl ${crawl.id} failed: ${err.stack ?? err.message}`);
-        db.prepare("UPDATE Crawl SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run(err.message, sqlDate(new Date()), crawl.id);
-        this.opts.send({ type: 'status', crawlId: crawl.id, status: 'failed' });
-      })
-      .finally(() => {
-        db.prepare('UPDATE CrawlRun SET endedAt = ? WHERE id = ?').run(sqlDate(new Date()), run.lastInsertRowid);
-        this.writeStats(crawl.id, engine);
-      });
+      // The database refused (a full disk): the crawl is still 'running', and the next tick runs it again.
+      .catch((err: Error) => console.error(`tidemark worker: crawl ${crawl.id}: the end of its run could not be recorded: ${err.message}`));
+    this.runsEnded.set(crawl.id, ended);
   }
 
   private async halt(crawlId: number, engine: CrawlEngine, status: 'paused' | 'stopped'): Promise<void> {
     if (engine.halting) return;
+    const runEnded = this.runsEnded.get(crawlId);
     this.setStatus(crawlId, status === 'paused' ? 'pausing' : 'stopping');
     await (status === 'paused' ? engine.pause() : engine.stop());
+    // The run's end is recorded first (launch): a stop adds to its counters the posted URLs it records.
+    await runEnded;
     this.engines.delete(crawlId);
-    this.setStatus(crawlId, status, status === 'stopped');
+    if (status === 'stopped') this.end(crawlId, { status });
+    else this.setStatus(crawlId, status);
+  }
+
+  /** Ends the crawl for good, with the posted URLs still waiting recorded (endCrawl), and says so. */
+  private end(crawlId: number, end: CrawlEnd): void {
+    endCrawl(this.opts.db, crawlId, end);
+    this.opts.send({ type: 'status', crawlId, status: end.status });
   }
 
   private pauseWithReason(crawlId: number, reason: string): void {
@@ -179,9 +195,8 @@ export class CrawlManager {
     this.opts.send({ type: 'status', crawlId, status: 'paused' });
   }
 
-  private setStatus(crawlId: number, status: string, final = false): void {
-    if (final) this.opts.db.prepare('UPDATE Crawl SET status = ?, finishedAt = ? WHERE id = ?').run(status, sqlDate(new Date()), crawlId);
-    else this.opts.db.prepare('UPDATE Crawl SET status = ? WHERE id = ?').run(status, crawlId);
+  private setStatus(crawlId: number, status: string): void {
+    this.opts.db.prepare('UPDATE Crawl SET status = ? WHERE id = ?').run(status, crawlId);
     this.opts.send({ type: 'status', crawlId, status });
   }
 
