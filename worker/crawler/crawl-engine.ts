@@ -192,11 +192,12 @@ export class CrawlEngine {
     // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
     const budgetLeftOf = (c: Readonly<StateCounts>) => maxPages - (c.done + c.failed + c.inFlight);
     // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every
-    // 500 ms while the page budget allows visits. With it spent they wait for the crawl's end
-    // (finishIntake), which records them as excluded, rather than being queued for no visit.
+    // 500 ms while the page budget allows visits and no pause or stop is under way. Otherwise they
+    // wait, rather than being queued for no visit: for the crawl's end, which records them as
+    // excluded (finishIntake, or the worker's endCrawl for a stop), or for its resume.
     const updateFunction = crawlUpdateFunction(opts.icd);
     const applyIntake = (): boolean => {
-      if (budgetLeftOf(frontier.stateCounts(opts.crawlId)) <= 0) return false;
+      if (this.halt !== null || budgetLeftOf(frontier.stateCounts(opts.crawlId)) <= 0) return false;
       const applied = applyScoredIntake(opts.db, frontier, opts.crawlId, updateFunction);
       if (applied.queued === 0) return false;
       this.wake?.();
