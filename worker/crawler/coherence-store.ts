@@ -76,10 +76,15 @@ export class CoherenceStore {
 
   /** Whether the revisit pass has begun (in this run or an earlier one): the visit pass is over. */
   revisitsBegun(): boolean {
-    return Boolean(this.db.prepare('SELECT 1 FROM CoherenceRun WHERE crawlId = ?').get(this.crawlId));
+    return revisitsBegun(this.db, this.crawlId);
   }
 
   isFinished(): boolean {
     return Boolean(this.db.prepare('SELECT finishedAt FROM CoherenceRun WHERE crawlId = ? AND finishedAt IS NOT NULL').get(this.crawlId));
   }
+}
+
+/** Whether the crawl's revisit pass has begun (its CoherenceRun is stored), without a store's statements. */
+export function revisitsBegun(db: Database.Database, crawlId: number): boolean {
+  return Boolean(db.prepare('SELECT 1 FROM CoherenceRun WHERE crawlId = ?').get(crawlId));
 }

@@ -115,14 +115,21 @@ export function scoreRow(r: unknown[] | undefined): ScoreRow | undefined {
   return { seq: r[0] as number, state: r[1] as number, host: r[2] as string, raw: r[3] as number, count: r[4] as number, sum: r[5] as number };
 }
 
-/** Every statement the frontier runs, prepared once. */
+/** Connections whose frontier tables exist (ensureFrontierTables). */
+const ensuredConnections = new WeakSet<Database.Database>();
+
 /** Creates the tables if missing; adds columns later versions introduced to older databases. */
 export function ensureFrontierTables(db: Database.Database): void {
+  // Once per connection: the API's posts and each closing of a crawl's intake ask for the tables,
+  // and running the DDL and the column check again each time was work for nothing.
+  if (ensuredConnections.has(db)) return;
   db.exec(DDL);
   const columns = (db.prepare('PRAGMA table_info(frontier_url)').all() as { name: string }[]).map((c) => c.name);
   if (!columns.includes('breakdown')) db.exec('ALTER TABLE frontier_url ADD COLUMN breakdown TEXT');
+  ensuredConnections.add(db);
 }
 
+/** Every statement the frontier runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
   ensureFrontierTables(db);
   return {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { exportUnderWay } from '../export/export-job';
 import { sqlDate } from '../store/sqlite';
-import { CoherenceStore } from '../crawler/coherence-store';
+import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
 import { deleteRefusal, desiredAfter, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
 
@@ -98,7 +98,7 @@ export function postScoredUrls(
   db: Database.Database, crawlId: number, urls: readonly ScoredUrl[], visitSetCloses: boolean,
 ): CrawlRequestOutcome<QueuedScoredUrls> {
   return inWriteTransaction<QueuedScoredUrls>(db, crawlId, (crawl) => {
-    const refusal = intakeRefusal(crawl.status, visitSetCloses && new CoherenceStore(db, crawlId).revisitsBegun(), intakeClosedAs(db, crawlId));
+    const refusal = intakeRefusal(crawl.status, visitSetCloses && revisitsBegun(db, crawlId), intakeClosedAs(db, crawlId));
     return refusal ? { refused: refusal } : { done: queueScoredUrls(db, crawlId, urls) };
   });
 }
