@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { Readable, type Transform } from 'node:stream';
+import { finished, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { HttpExchange, StoredBody } from '../capture';
 import { DecompressionBombError } from './classify-error';
 
@@ -20,12 +20,55 @@ function looksZlibWrapped(first: Buffer | undefined): boolean {
   return !!first && first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
 }
 
-function decoderFor(coding: string, firstBytes: Buffer | undefined): Transform {
-  // Truncated captures end mid-stream; flushing with SYNC_FLUSH keeps what was decoded so far.
-  const zopts = { finishFlush: constants.Z_SYNC_FLUSH };
-  if (coding === 'br') return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH });
-  if (coding === 'deflate') return looksZlibWrapped(firstBytes) ? createInflate(zopts) : createInflateRaw(zopts);
-  return createGunzip(zopts);
+function decoderFor(coding: string, firstBytes: Buffer | undefined): EndCheckedDecoder {
+  if (coding === 'br') return new EndCheckedDecoder(createBrotliDecompress());
+  if (coding === 'deflate') return new EndCheckedDecoder(looksZlibWrapped(firstBytes) ? createInflate() : createInflateRaw());
+  return new EndCheckedDecoder(createGunzip());
+}
+
+/**
+ * A zlib or brotli decoder that tells whether its coded stream reached its end (`cutOff` when
+ * not). Finishing a decoder on a stream that stopped early raises "unexpected end of file"
+ * (Z_BUF_ERROR, brotli's too), and a stream hands a chunk the finishing flush when it comes after
+ * end() was called, dropping what that chunk decoded: so each chunk is decoded in full before the
+ * next is taken, and the decoder is finished only then, on no input. What a cut stream decoded is
+ * all kept, and its end is told apart. Output is passed on as the decoder pushes it, without
+ * waiting for the reader, as zlib's own streams do; destroying this wrapper stops the decoder.
+ */
+class EndCheckedDecoder extends Transform {
+  /** The input ended before the coded stream did, with no corrupt byte before that. */
+  cutOff = false;
+  private finishing = false;
+
+  constructor(private readonly decoder: Transform) {
+    super();
+    decoder.on('data', (chunk: Buffer) => this.push(chunk));
+    // A data error while decoding; the one finishing raises is _flush's to judge.
+    decoder.on('error', (err) => {
+      if (!this.finishing) this.destroy(err);
+    });
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    // On a data error the callback gets none, or the error: the 'error' listener destroys this.
+    this.decoder.write(chunk, (err) => {
+      if (!err) done();
+    });
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.finishing = true;
+    finished(this.decoder, (err) => {
+      this.cutOff = (err as { code?: unknown } | undefined)?.code === 'Z_BUF_ERROR';
+      done(this.cutOff ? null : err);
+    });
+    this.decoder.end();
+  }
+
+  override _destroy(err: Error | null, done: (err: Error | null) => void): void {
+    this.decoder.destroy();
+    done(err);
+  }
 }
 
 /** At the cap: throw DecompressionBombError, or return the first `maxDecodedBytes` (robots.txt). */
@@ -36,8 +79,8 @@ export type OverflowMode = 'throw' | 'truncate';
  * `maxDecodedBytes`. Stops reading the moment the output passes the cap and throws
  * DecompressionBombError, so a 10 GB bomb costs a few chunks, not 10 GB of inflation. Corrupt or
  * cut-off data ends decoding quietly with what was decoded: captures truncated at the size cap
- * are still worth parsing. `damaged`: decoding stopped at corrupt data (a stream merely cut off
- * ends without an error, and is not told apart from a whole one).
+ * are still worth parsing. `damaged`: decoding stopped at corrupt data; `cutOff`: the data ran
+ * out before a coded stream's end.
  */
 export async function decodeStreamCapped(
   source: AsyncIterable<Buffer>,
@@ -51,7 +94,7 @@ export async function decodeStreamCapped(
   let size = 0;
   let bomb: DecompressionBombError | null = null;
   try {
-    await pipeline(Readable.from(source), ...(decoders as [Transform]), async (decoded: AsyncIterable<Buffer>) => {
+    await pipeline(Readable.from(source), ...(decoders as [EndCheckedDecoder]), async (decoded: AsyncIterable<Buffer>) => {
       for await (const chunk of decoded) {
         if (size + chunk.length > maxDecodedBytes) {
           if (overflow === 'truncate') out.push(chunk.subarray(0, maxDecodedBytes - size));
@@ -63,19 +106,30 @@ export async function decodeStreamCapped(
     });
   } catch (err) {
     if (bomb && overflow === 'throw') throw bomb;
-    if (bomb) return { bytes: Buffer.concat(out), damaged: false };
+    if (bomb) return whole(Buffer.concat(out));
     // zlib (Z_*) and brotli (ERR__ERROR_*) data errors: keep what was decoded before the damage.
     const code = (err as { code?: unknown }).code;
     if (typeof code !== 'string' || !/^(Z_|ERR__ERROR_)/.test(code)) throw err;
-    return { bytes: Buffer.concat(out), damaged: true };
+    return { bytes: Buffer.concat(out), damaged: true, cutOff: false };
   }
-  return { bytes: Buffer.concat(out), damaged: false };
+  return { bytes: Buffer.concat(out), damaged: false, cutOff: decoders.some((d) => d.cutOff) };
 }
 
-/** A body with its content coding undone, and whether corrupt data ended the decoding early. */
+/** A body with its content coding undone, and whether its decoding stopped before the coded end. */
 export interface DecodedBody {
   bytes: Buffer<ArrayBuffer>;
+  /** Corrupt data ended the decoding: the bytes are what came before it. */
   damaged: boolean;
+  /**
+   * The data ended before a coded stream did (a .gz file written in part, served with its
+   * length right): the bytes are all it held, and end where it stops, maybe inside a line.
+   */
+  cutOff: boolean;
+}
+
+/** Bytes decoded to the end of their coding, or with none to undo. */
+function whole(bytes: Buffer<ArrayBuffer>): DecodedBody {
+  return { bytes, damaged: false, cutOff: false };
 }
 
 async function* fileChunks(path: string): AsyncGenerator<Buffer> {
@@ -105,15 +159,15 @@ export async function decodeContentEncoding(
 /**
  * An exchange's body as its parsers take it: decoded, and `cut` when they must not trust its end
  * (ResponseInput.truncated): the transport cut it (the exchange's `truncated`), or its content
- * coding broke off at corrupt data, so its last line may be half a URL. Throws as
- * decodeContentEncoding does.
+ * coding broke off at corrupt data or stops before its end, so its last line may be half a URL.
+ * Throws as decodeContentEncoding does.
  */
 export async function bodyForParsing(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<{ body: Buffer<ArrayBuffer>; cut: boolean }> {
   const decoded = await decodeBody(ex.body, ex.headers['content-encoding'], maxDecodedBytes);
-  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged };
+  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged || decoded.cutOff };
 }
 
-/** decodeContentEncoding, telling whether corrupt data ended the decoding early. */
+/** decodeContentEncoding, telling whether corrupt data or the data's end stopped the decoding early. */
 export async function decodeBody(
   body: StoredBody | Buffer,
   contentEncoding: string | undefined,
@@ -124,15 +178,15 @@ export async function decodeBody(
   const bytes = Buffer.isBuffer(body) ? body : body.kind === 'memory' ? body.bytes : null;
   if (bytes && (!codings || codings.length === 0)) {
     // Nothing to undo (identity, the usual case): the bytes themselves, without a stream or a copy.
-    if (bytes.length <= maxDecodedBytes) return { bytes: bytes as Buffer<ArrayBuffer>, damaged: false };
+    if (bytes.length <= maxDecodedBytes) return whole(bytes as Buffer<ArrayBuffer>);
     if (overflow === 'throw') throw new DecompressionBombError(maxDecodedBytes);
-    return { bytes: bytes.subarray(0, maxDecodedBytes) as Buffer<ArrayBuffer>, damaged: false };
+    return whole(bytes.subarray(0, maxDecodedBytes) as Buffer<ArrayBuffer>);
   }
   const chunks = Buffer.isBuffer(body) ? memoryChunks(body) : body.kind === 'memory' ? memoryChunks(body.bytes) : fileChunks(body.path);
   if (!codings || codings.length === 0) return decodeStreamCapped(chunks, [], maxDecodedBytes, undefined, overflow);
   // Peek at the first chunk (for the deflate wrapper check), then hand the whole stream on.
   const first = await chunks.next();
-  if (first.done) return { bytes: Buffer.alloc(0), damaged: false };
+  if (first.done) return whole(Buffer.alloc(0));
   async function* withFirst(): AsyncGenerator<Buffer> {
     yield first.value as Buffer;
     yield* chunks;

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { bodyForParsing, decodeBody, decodeContentEncoding, decodeStreamCapped, DecompressionBombError, parseContentCodings } from '../../../worker/fetch';
+import { brotliCompressSync, brotliDecompressSync, constants, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bodyForParsing, decodeBody, decodeContentEncoding, decodeStreamCapped, DecompressionBombError, parseContentCodings, type DecodedBody } from '../../../worker/fetch';
 import { gzipDamagedAfterFirstBlock } from '../../support/damaged-gzip';
+import { withTempDir } from '../../support/temp-dir';
 
 const text = Buffer.from('<p>hello</p>'.repeat(200));
 
@@ -54,7 +57,7 @@ test('the bomb stops early: only a few input chunks are read, not the whole stre
   assert.ok(pulled < 10, `pulled ${pulled} of 640 chunks`);
 });
 
-test('corrupt data ends decoding with what came before it, flagged damaged; a whole or merely cut stream is not', async () => {
+test('corrupt data ends decoding with what came before it, flagged damaged; a whole or merely cut-off stream is not damaged', async () => {
   const data = Buffer.from(Array.from({ length: 4000 }, (_, i) => `line ${i} ${'y'.repeat(i % 23)}`).join('\n'));
   const damaged = gzipDamagedAfterFirstBlock(data);
   const decoded = await decodeBody(damaged.bytes, 'gzip', 1e7);
@@ -63,7 +66,7 @@ test('corrupt data ends decoding with what came before it, flagged damaged; a wh
   assert.ok(decoded.bytes.length > damaged.firstBlockBytes - 1024 && decoded.bytes.length <= damaged.firstBlockBytes, `${decoded.bytes.length} bytes`);
   assert.deepEqual(decoded.bytes, data.subarray(0, decoded.bytes.length));
   assert.equal((await decodeBody(gzipSync(data), 'gzip', 1e7)).damaged, false);
-  // A stream cut off ends without an error: not told apart from a whole one (the transport flags such cuts).
+  // A stream cut off has no corrupt byte: not damaged, but cut off (see below).
   const gz = gzipSync(data);
   assert.equal((await decodeBody(gz.subarray(0, gz.length >> 1), 'gzip', 1e7)).damaged, false);
   assert.equal((await decodeBody(data, undefined, 1e7)).damaged, false);
@@ -77,4 +80,103 @@ test('bodyForParsing: the body is cut when the transport cut it or its coding br
   const broken = await bodyForParsing(exchange(gzipDamagedAfterFirstBlock(data).bytes, null), 1e7);
   assert.equal(broken.cut, true);
   assert.ok(broken.body.length > 0 && broken.body.length < data.length);
+});
+
+/** Lines of a text sitemap: compressible, and a cut anywhere most likely falls inside one. */
+const sitemapText = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `http://a.test/page-${i}-${'z'.repeat(i % 29)}`).join('\n') + '\n');
+
+/** Each coding with its encoder and the synchronous decoder flushing instead of finishing (what a cut stream decodes to). */
+const CODINGS = [
+  { coding: 'gzip', encode: gzipSync, flushed: (b: Buffer) => gunzipSync(b, { finishFlush: constants.Z_SYNC_FLUSH }) },
+  { coding: 'deflate', encode: deflateSync, flushed: (b: Buffer) => inflateSync(b, { finishFlush: constants.Z_SYNC_FLUSH }) },
+  { coding: 'deflate', encode: deflateRawSync, flushed: (b: Buffer) => inflateRawSync(b, { finishFlush: constants.Z_SYNC_FLUSH }) },
+  { coding: 'br', encode: brotliCompressSync, flushed: (b: Buffer) => brotliDecompressSync(b, { finishFlush: constants.BROTLI_OPERATION_FLUSH }) },
+] as const;
+
+/** How a decoding ended, for one comparison. */
+const outcome = (d: DecodedBody) => ({ length: d.bytes.length, cutOff: d.cutOff, damaged: d.damaged });
+
+test('a coded stream that stops before its end, with no corrupt byte, is cut off: all it decoded is kept', async () => {
+  for (const { coding, encode, flushed } of CODINGS) {
+    const coded = encode(sitemapText);
+    for (const at of [0.3, 0.6, 0.99]) {
+      const cut = coded.subarray(0, Math.floor(coded.length * at));
+      const decoded = await decodeBody(cut, coding, 1e8);
+      const label = `${encode.name} cut at ${at}`;
+      assert.equal(decoded.cutOff, true, label);
+      assert.equal(decoded.damaged, false, label);
+      assert.ok(decoded.bytes.length > 0 && decoded.bytes.length < sitemapText.length, label);
+      // Every byte the stream holds before its cut, as a decoder flushing at the end gives it.
+      assert.deepEqual(decoded.bytes, flushed(cut), label);
+      assert.deepEqual(decoded.bytes, sitemapText.subarray(0, decoded.bytes.length), label);
+    }
+    const whole = await decodeBody(coded, coding, 1e8);
+    assert.deepEqual(outcome(whole), { length: sitemapText.length, cutOff: false, damaged: false }, encode.name);
+    assert.deepEqual(whole.bytes, sitemapText, encode.name);
+  }
+});
+
+test('cut off: a header alone, a chained coding, a spooled body; a stream ending exactly at its end is not', async () => {
+  assert.equal((await decodeBody(gzipSync(sitemapText).subarray(0, 10), 'gzip', 1e8)).cutOff, true);
+  const chained = brotliCompressSync(gzipSync(sitemapText));
+  const chainedCut = await decodeBody(chained.subarray(0, chained.length >> 1), 'gzip, br', 1e8);
+  assert.equal(chainedCut.cutOff, true);
+  assert.deepEqual(chainedCut.bytes, sitemapText.subarray(0, chainedCut.bytes.length));
+  assert.equal((await decodeBody(chained, 'gzip, br', 1e8)).cutOff, false);
+  await withTempDir('tm-decode-cut-', async (dir) => {
+    const gz = gzipSync(sitemapText);
+    const path = join(dir, 'body');
+    writeFileSync(path, gz.subarray(0, gz.length - 4)); // the trailer's length field missing
+    const spooled = await decodeBody({ kind: 'file', path, size: gz.length - 4 }, 'gzip', 1e8);
+    assert.deepEqual({ length: spooled.bytes.length, cutOff: spooled.cutOff }, { length: sitemapText.length, cutOff: true });
+    writeFileSync(path, gz);
+    assert.equal((await decodeBody({ kind: 'file', path, size: gz.length }, 'gzip', 1e8)).cutOff, false);
+  });
+});
+
+test('what follows a whole gzip member is read as before: a second member, zero padding, garbage', async () => {
+  const gz = gzipSync(sitemapText);
+  const two = await decodeBody(Buffer.concat([gz, gzipSync('http://a.test/last\n')]), 'gzip', 1e8);
+  assert.deepEqual(two.bytes, Buffer.concat([sitemapText, Buffer.from('http://a.test/last\n')]));
+  assert.deepEqual([two.cutOff, two.damaged], [false, false]);
+  const padded = await decodeBody(Buffer.concat([gz, Buffer.alloc(16)]), 'gzip', 1e8);
+  assert.deepEqual(outcome(padded), { length: sitemapText.length, cutOff: false, damaged: false });
+  // Garbage after the member is a second member's broken header: damaged, as it always was.
+  const garbage = await decodeBody(Buffer.concat([gz, Buffer.from('garbage after the member')]), 'gzip', 1e8);
+  assert.deepEqual([garbage.cutOff, garbage.damaged], [false, true]);
+  // A second member cut off: the first whole, the second cut.
+  const second = gzipSync(sitemapText);
+  const twoCut = await decodeBody(Buffer.concat([gz, second.subarray(0, second.length >> 1)]), 'gzip', 1e8);
+  assert.equal(twoCut.cutOff, true);
+  assert.ok(twoCut.bytes.length > sitemapText.length && twoCut.bytes.length < 2 * sitemapText.length);
+});
+
+test('a deflate or br stream followed by more data: the stream is decoded, whole, and the rest left (it used to reject with ABORT_ERR)', async () => {
+  for (const { coding, encode } of CODINGS.filter((c) => c.coding !== 'gzip')) {
+    const coded = encode(sitemapText);
+    // 128 KB after it reach the decoder in a later write than the stream's end (64 KB reads).
+    for (const after of [Buffer.from('garbage!'), coded, Buffer.alloc(128 * 1024, 'more data ')]) {
+      const decoded = await decodeBody(Buffer.concat([coded, after]), coding, 1e8);
+      assert.deepEqual(outcome(decoded), { length: sitemapText.length, cutOff: false, damaged: false }, encode.name);
+    }
+  }
+});
+
+test('a cut-off bomb still stops at the cap: DecompressionBombError, or the first bytes with overflow "truncate"', async () => {
+  const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+  const cut = bomb.subarray(0, bomb.length >> 1);
+  await assert.rejects(decodeBody(cut, 'gzip', 1024 * 1024), DecompressionBombError);
+  const prefix = await decodeBody(cut, 'gzip', 1000, 'truncate');
+  assert.deepEqual(outcome(prefix), { length: 1000, cutOff: false, damaged: false });
+});
+
+test('bodyForParsing: a body whose coded stream stops before its end is cut, with the transport\'s length right', async () => {
+  for (const { coding, encode } of CODINGS) {
+    const coded = encode(sitemapText);
+    const exchange = { body: { kind: 'memory' as const, bytes: coded.subarray(0, coded.length >> 1) }, headers: { 'content-encoding': coding }, truncated: null };
+    const parsed = await bodyForParsing(exchange, 1e8);
+    assert.equal(parsed.cut, true, encode.name);
+    assert.ok(parsed.body.length > 0 && parsed.body.length < sitemapText.length, encode.name);
+    assert.equal((await bodyForParsing({ ...exchange, body: { kind: 'memory', bytes: coded } }, 1e8)).cut, false, encode.name);
+  }
 });
