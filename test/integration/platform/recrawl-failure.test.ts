@@ -12,7 +12,6 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
 import type { RoundFailure } from '../../../worker/crawler/recrawl-history';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
@@ -25,6 +24,7 @@ import * as crawlRoute from '../../../app/api/crawls/[id]/route';
 import { routeDatabase, signedInAs } from '../../support/route-database';
 import { insertCrawl } from '../../support/crawl-rows';
 import { withSite } from '../../support/site-crawl';
+import { runUntil } from '../../support/engine-run';
 
 const ORIGIN = 'http://cockpit.test';
 /** Long enough that a restart right after a failure comes well before the retry (a minute later). */
@@ -66,10 +66,6 @@ async function get<T>(route: { GET(req: Request, ctx: { params: Promise<{ id: st
   return (await res.json()) as T;
 }
 
-async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; !done(); await sleep(20)) if (Date.now() > end) assert.fail(`timed out waiting until ${what}`);
-}
-
 test('a failed round is stored, logged and shown; a restart waits for its retry time, and the round that finishes says it failed', { timeout: 90_000 }, () => withSite(listener, async (origin) => {
   const { db } = services;
   const icd = icdSchema.parse({ name: 'Failing rounds', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, coherence: { recrawlIntervalMinutes: 1 } });
@@ -83,13 +79,7 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
 
   // Round 1 fails at its first refetch, and again a minute later.
   const first = engine();
-  const run = first.run();
-  try {
-    await until('round 1 failed twice', () => (failure()?.failures ?? 0) >= 2);
-  } finally {
-    await first.stop();
-  }
-  assert.equal(await run, 'stopped');
+  await runUntil(first, 'round 1 failed twice', () => (failure()?.failures ?? 0) >= 2);
   const stored = failure()!;
   assert.equal(stored.round, 1);
   assert.equal(stored.failures, 2);
@@ -124,13 +114,7 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   const restartedAt = Date.now();
   assert.ok(restartedAt < stored.retryAt! - 500, 'restarted well before the retry time');
   const second = engine();
-  const again = second.run();
-  try {
-    await until('round 1 finished', () => (second.incremental?.rounds.length ?? 0) >= 1);
-  } finally {
-    await second.stop();
-  }
-  assert.equal(await again, 'stopped');
+  await runUntil(second, 'round 1 finished', () => (second.incremental?.rounds.length ?? 0) >= 1);
   const afterRestart = requests.filter((r) => r.at >= restartedAt);
   assert.ok(afterRestart.length >= 3, `the round refetched the pages: ${JSON.stringify(afterRestart)}`);
   assert.ok(afterRestart.every((r) => r.at >= stored.retryAt!), `no request before the stored retry time ${stored.retryAt}: ${JSON.stringify(afterRestart)}`);
