@@ -22,7 +22,7 @@ import { FocusAnalysis } from './focus-analysis';
 import { AahRunner } from './aah-runner';
 import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
-import { ROUND_FAILED_OUTCOME } from './recrawl-history';
+import { ROUND_OUTCOMES } from './recrawl-history';
 import { CpuTurns } from './cpu-turns';
 import { robotsRequest, type RobotsRequest } from './robots-request';
 import { visitSetCloses } from '../coherence';
@@ -163,8 +163,8 @@ export class CrawlContext {
     for (const row of this.db.prepare('SELECT status / 100 AS cls, COUNT(*) AS n FROM Capture WHERE crawlId = ? GROUP BY status / 100').all(this.crawlId) as { cls: number; n: number }[]) {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
-    // A recrawl round's failure is no URL's: the live counters never count it either.
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', 'robots', 'robots-unavailable', ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ROUND_FAILED_OUTCOME) as { outcome: string; n: number }[]) {
+    // A recrawl round's entries (its failure, its recovery) are no URL's: the live counters never count them either.
+    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', 'robots', 'robots-unavailable', ?, ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.failed += row.n;
       this.stats.failedByReason[row.outcome] = row.n;
     }

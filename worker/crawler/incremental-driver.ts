@@ -2,7 +2,8 @@ import type { CrawlContext } from './crawl-context';
 import { FeedMonitor } from './feed-monitor';
 import { SqliteFeedMemoryStore } from './feed-state-store';
 import { RecrawlState, runRecrawlRound, type RoundPosition, type RoundReport } from './recrawl-round';
-import { failureMessage, ROUND_FAILED_OUTCOME, roundFailedLogMessage } from './recrawl-history';
+import { failureMessage } from './recrawl-history';
+import { logRoundFailure } from './round-failure-log';
 import type { Icd } from '../icd/schema';
 import { isStorageFailure } from '../store/storage-failure';
 
@@ -88,16 +89,17 @@ export class IncrementalDriver {
   }
 
   /**
-   * Stores the round's failure and writes its crawl-log entry (one transaction), for the cockpit's
-   * "Feeds and recrawls" and crawl log. A failure that pauses the crawl (storage-failure.ts) is
-   * retried when the crawl is resumed, not at a time.
+   * Stores the round's failure and logs it (one transaction; round-failure-log.ts), for the
+   * cockpit's "Feeds and recrawls" and crawl log. A failure that pauses the crawl
+   * (storage-failure.ts) is retried when the crawl is resumed, not at a time.
    */
   private recordFailure(round: number, at: number, err: unknown, url: string | null): void {
     const retryAt = isStorageFailure(err) ? null : this.retryAt;
     try {
       const failure = this.ctx.db.transaction(() => {
+        const previous = this.recrawl!.pendingFailure();
         const f = this.recrawl!.fail({ round, at, message: failureMessage(err), url, retryAt });
-        this.ctx.store.addLog({ url: url ?? this.ctx.icd.seeds[0]!, status: null, outcome: ROUND_FAILED_OUTCOME, message: roundFailedLogMessage(f), size: 0, durationMs: 0, retries: 0, at: new Date(at) });
+        logRoundFailure(this.ctx, f, previous);
         return f;
       })();
       this.o.onCoherence?.({ phase: 'recrawl-failed', ...failure });

@@ -107,11 +107,29 @@ export function pendingFailure(db: Database.Database, crawlId: number, lastRound
  */
 export const ROUND_FAILED_OUTCOME = 'recrawl-round-failed';
 
-/** The crawl-log entry's message for a round's failure (ROUND_FAILED_OUTCOME). */
-export function roundFailedLogMessage(f: RoundFailure): string {
-  const times = f.failures === 1 ? '' : ` (failure ${f.failures} of this round)`;
-  const retry = f.retryAt === null ? 'the crawl pauses; the round runs again when it is resumed' : `tried again from ${new Date(f.retryAt).toISOString()}`;
-  return `recrawl round ${f.round} failed${times}: ${f.message}; ${retry}`;
+/** The crawl-log outcome of a round that finished after failing (round-failure-log.ts). */
+export const ROUND_RECOVERED_OUTCOME = 'recrawl-round-recovered';
+
+/** The crawl-log outcomes of recrawl rounds, not of a URL's fetch: no failure counter nor host counts them. */
+export const ROUND_OUTCOMES = [ROUND_FAILED_OUTCOME, ROUND_RECOVERED_OUTCOME] as const;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The message of the crawl-log entry (ROUND_FAILED_OUTCOME) of `inARow` failures of the round in a
+ * row with the same error, the last of them `f`.
+ */
+export function roundFailedLogMessage(f: RoundFailure, inARow: number): string {
+  const times = inARow === 1 ? '' : ` ${inARow} times in a row, the last at ${iso(f.failedAt)}`;
+  const ofRound = f.failures === inARow ? '' : inARow === 1 ? ` (failure ${f.failures} of this round)` : ` (${f.failures} failures of this round)`;
+  const retry = f.retryAt === null ? 'the crawl pauses; the round runs again when it is resumed' : `tried again from ${iso(f.retryAt)}`;
+  return `recrawl round ${f.round} failed${times}${ofRound}: ${f.message}; ${retry}`;
+}
+
+/** The message of the crawl-log entry (ROUND_RECOVERED_OUTCOME) of a round that finished after its failures `f`. */
+export function roundRecoveredLogMessage(f: RoundFailure): string {
+  const when = f.failures === 1 ? `at ${iso(f.failedAt)}; its error` : `the first at ${iso(f.firstFailedAt)}, the last at ${iso(f.failedAt)}; the last error`;
+  return `recrawl round ${f.round} finished after ${f.failures} failed attempt${f.failures === 1 ? '' : 's'} (${when}: ${f.message})`;
 }
 
 /** What the cockpit reads of a crawl's recrawls: the last finished round (0: the initial crawl) and the latest reports. */

@@ -12,6 +12,7 @@ import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 import type { HttpExchange } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
+import { logRoundRecovery } from './round-failure-log';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -241,7 +242,12 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   // The last refetch cut short by a pause: the round is run again, from what it observed (results()).
   if (o.halted()) return null;
   report.parentThreshold = rule.threshold;
-  state.finishRound(round, now(), rule.threshold, report);
+  const finishedAt = now();
+  ctx.db.transaction(() => {
+    const failed = state.pendingFailure(); // read while the round is the one under way
+    state.finishRound(round, finishedAt, rule.threshold, report);
+    logRoundRecovery(ctx, failed, finishedAt);
+  })();
   return report;
 }
 

@@ -79,6 +79,17 @@ export class CaptureStore {
     this.insertLog.run(this.crawlId, l.url, l.status, l.outcome, l.message, l.size, Math.round(l.durationMs), l.retries, sqlDate(l.at));
   }
 
+  /** The crawl's latest crawl-log entry with `outcome`, if any. */
+  latestLog(outcome: string): { id: number; retries: number } | null {
+    const row = this.db.prepare('SELECT id, retries FROM CrawlLogEntry WHERE crawlId = ? AND outcome = ? ORDER BY id DESC LIMIT 1').get(this.crawlId, outcome);
+    return (row as { id: number; retries: number } | undefined) ?? null;
+  }
+
+  /** Rewrites an entry's message and retries: failures in a row logged as one entry (crawler/round-failure-log.ts). */
+  updateLog(id: number, message: string, retries: number): void {
+    this.db.prepare('UPDATE CrawlLogEntry SET message = ?, retries = ? WHERE id = ? AND crawlId = ?').run(message, retries, id, this.crawlId);
+  }
+
   /** Id of the latest capture of a URL in this crawl, or null. */
   latestCaptureId(url: string): number | null {
     const row = this.db.prepare('SELECT id FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT 1').get(this.crawlId, url) as { id: number } | undefined;

@@ -1,8 +1,9 @@
 /**
  * A recrawl round that fails is recorded where the archivist sees it: its failure (when, why, when
- * it is tried again) in the round history, an entry in the crawl log, and the "Feeds and recrawls"
- * section's data through GET /api/crawls/:id/incremental; a restarted engine waits for the stored
- * retry time instead of retrying at once, and the round that then finishes says it failed before.
+ * it is tried again) in the round history, an entry in the crawl log (one for failures in a row with
+ * the same error), and the "Feeds and recrawls" section's data through GET /api/crawls/:id/incremental;
+ * a restarted engine waits for the stored retry time instead of retrying at once, and the round that
+ * then finishes says it failed before, in the section and in the crawl log.
  * Real parts: a migrated SQLite database in a temporary data folder, the engine on a shortened
  * minute, a loopback site, the route handlers as Next calls them. The round fails on a real SQLite
  * error: a trigger refuses what the round stores of each refetch, as a constraint would.
@@ -13,13 +14,14 @@ import { rmSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
-import type { RoundFailure } from '../../../worker/crawler/recrawl-history';
+import { ROUND_OUTCOMES, type RoundFailure } from '../../../worker/crawler/recrawl-history';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { RecrawlState } from '../../../worker/crawler/recrawl-round';
 import { icdSchema } from '../../../worker/icd/schema';
 import type { Services } from '../../../app/lib/server/services';
 import * as incremental from '../../../app/api/crawls/[id]/incremental/route';
 import * as crawlLog from '../../../app/api/crawls/[id]/log/route';
+import * as report from '../../../app/api/crawls/[id]/report/route';
 import * as crawlRoute from '../../../app/api/crawls/[id]/route';
 import { routeDatabase, signedInAs } from '../../support/route-database';
 import { insertCrawl } from '../../support/crawl-rows';
@@ -66,6 +68,11 @@ async function get<T>(route: { GET(req: Request, ctx: { params: Promise<{ id: st
   return (await res.json()) as T;
 }
 
+interface CrawlLogPage {
+  items: { url: string; status: number | null; outcome: string; message: string | null; retries: number; at: string }[];
+  outcomes: { outcome: string; count: number }[];
+}
+
 test('a failed round is stored, logged and shown; a restart waits for its retry time, and the round that finishes says it failed', { timeout: 90_000 }, () => withSite(listener, async (origin) => {
   const { db } = services;
   const icd = icdSchema.parse({ name: 'Failing rounds', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false }, coherence: { recrawlIntervalMinutes: 1 } });
@@ -89,17 +96,17 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   assert.ok(stored.firstFailedAt <= stored.failedAt - MINUTE_MS, 'the second failure came a minute after the first');
   assert.deepEqual(first.incremental?.rounds, [], 'no round finished');
 
-  // The crawl log: an entry a failure, under the page's URL, with the reason and the retry time.
-  const log = await get<{ items: { url: string; status: number | null; outcome: string; message: string | null }[]; outcomes: { outcome: string; count: number }[] }>(crawlLog, crawlId, '?outcome=recrawl-round-failed');
-  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome]), [[stored.url, null, 'recrawl-round-failed'], [stored.url, null, 'recrawl-round-failed']]);
-  assert.equal(log.items[0]!.message, `recrawl round 1 failed (failure 2 of this round): ${REFUSAL}; tried again from ${new Date(stored.retryAt!).toISOString()}`);
-  assert.match(log.items[1]!.message ?? '', new RegExp(`^recrawl round 1 failed: ${REFUSAL}; tried again from \\d{4}-`));
-  assert.deepEqual(log.outcomes.find((o) => o.outcome === 'recrawl-round-failed'), { outcome: 'recrawl-round-failed', count: 2 });
+  // The crawl log: one entry for the failures in a row with the same error, under the page's URL,
+  // at the first one's time, counting the others as retries, with the reason and the retry time.
+  const iso = (ms: number) => new Date(ms).toISOString();
+  let log = await get<CrawlLogPage>(crawlLog, crawlId, '?outcome=recrawl-round-failed');
+  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[stored.url, null, 'recrawl-round-failed', 1, iso(stored.firstFailedAt)]]);
+  assert.equal(log.items[0]!.message, `recrawl round 1 failed 2 times in a row, the last at ${iso(stored.failedAt)}: ${REFUSAL}; tried again from ${iso(stored.retryAt!)}`);
+  assert.deepEqual(log.outcomes.find((o) => o.outcome === 'recrawl-round-failed'), { outcome: 'recrawl-round-failed', count: 1 });
 
   // The section: the failure, and the round's retry as the next round.
   db.prepare("UPDATE Crawl SET status = 'paused' WHERE id = ?").run(crawlId);
   let v = await get<IncrementalView>(incremental, crawlId);
-  const iso = (ms: number) => new Date(ms).toISOString();
   assert.deepEqual(v.recrawl?.failure, { round: 1, failures: 2, firstFailedAt: iso(stored.firstFailedAt), failedAt: iso(stored.failedAt), message: REFUSAL, url: stored.url, retryAt: iso(stored.retryAt!) });
   assert.equal(v.recrawl?.lastRound, 0);
   assert.equal(v.recrawl?.nextRound.state, 'not-running', 'a paused crawl does not try it');
@@ -118,12 +125,19 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   const afterRestart = requests.filter((r) => r.at >= restartedAt);
   assert.ok(afterRestart.length >= 3, `the round refetched the pages: ${JSON.stringify(afterRestart)}`);
   assert.ok(afterRestart.every((r) => r.at >= stored.retryAt!), `no request before the stored retry time ${stored.retryAt}: ${JSON.stringify(afterRestart)}`);
-  assert.ok(!('recrawl-round-failed' in second.stats().failedByReason), 'a round failure is no failed URL');
+  for (const outcome of ROUND_OUTCOMES) assert.ok(!(outcome in second.stats().failedByReason), `${outcome} is no failed URL`);
 
   v = await get<IncrementalView>(incremental, crawlId);
   assert.equal(v.recrawl?.failure, null, 'nothing pending once the round finished');
   const round1 = v.recrawl?.rounds.find((r) => r.round === 1);
   assert.deepEqual([round1?.failures, round1?.lastFailure], [2, { at: iso(stored.failedAt), message: REFUSAL }]);
+  // The crawl log says it too, at the round's end; no host counts the rounds' entries as fetches.
+  log = await get<CrawlLogPage>(crawlLog, crawlId, '?outcome=recrawl-round-recovered');
+  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[stored.url, null, 'recrawl-round-recovered', 2, round1!.finishedAt]]);
+  assert.equal(log.items[0]!.message, `recrawl round 1 finished after 2 failed attempts (the first at ${iso(stored.firstFailedAt)}, the last at ${iso(stored.failedAt)}; the last error: ${REFUSAL})`);
+  const { hosts } = await get<{ hosts: { fetches: number }[] }>(report, crawlId);
+  const fetches = db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)').pluck().get(crawlId, ...ROUND_OUTCOMES);
+  assert.equal(hosts.reduce((n, h) => n + h.fetches, 0), fetches);
 
   // Deleted with the crawl (a crawl a worker runs is not).
   db.prepare("UPDATE Crawl SET status = 'stopped' WHERE id = ?").run(crawlId);

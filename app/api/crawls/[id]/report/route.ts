@@ -1,5 +1,5 @@
 import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
-import { ROUND_FAILED_OUTCOME } from '../../../../../worker/crawler/recrawl-history';
+import { ROUND_OUTCOMES } from '../../../../../worker/crawler/recrawl-history';
 import { apiRoute } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 
@@ -20,7 +20,7 @@ interface HostRow {
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
  * captures: `hosts` (fetches, ok, failed or excluded, bytes; most fetched first, at most 200, of
- * `hostCount`; a recrawl round's failure, logged under a page's URL, is no fetch of its host), `mimeTypes` (captures and bytes) and `statuses` (crawl-log entries per HTTP
+ * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host), `mimeTypes` (captures and bytes) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
@@ -28,10 +28,10 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const hosts = db
     .prepare(
       `SELECT ${HOST_OF_URL_SQL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes
-       FROM CrawlLogEntry WHERE crawlId = ? AND outcome <> ? GROUP BY host ORDER BY fetches DESC, host LIMIT ?`,
+       FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?) GROUP BY host ORDER BY fetches DESC, host LIMIT ?`,
     )
-    .all(crawlId, ROUND_FAILED_OUTCOME, MAX_HOSTS) as HostRow[];
-  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND outcome <> ?`).get(crawlId, ROUND_FAILED_OUTCOME) as { hostCount: number };
+    .all(crawlId, ...ROUND_OUTCOMES, MAX_HOSTS) as HostRow[];
+  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
     .all(crawlId) as { mime: string | null; captures: number; bytes: number }[];
