@@ -9,6 +9,9 @@ import { formatBytes, useCrawlLog } from '../../lib/client/queries';
 
 const PAGE_SIZE = 20;
 
+/** Outcomes that are no failure: a capture, and a recrawl round that finished after failing. */
+const GOOD_OUTCOMES = new Set(['ok', 'recrawl-round-recovered']);
+
 /**
  * Every fetch outcome of the crawl, newest first, as Heritrix's crawl.log: failures and robots
  * exclusions too, which the captures table does not hold. Filtered by outcome and URL.
@@ -67,7 +70,7 @@ export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlI
                 {data.items.map((e) => (
                   <tr key={e.id} data-testid="log-row" data-outcome={e.outcome}>
                     <td className="whitespace-nowrap">{new Date(e.at).toLocaleTimeString()}</td>
-                    <td className={e.outcome === 'ok' ? 'font-mono text-xs' : 'font-mono text-xs text-red-800'}>{e.outcome}</td>
+                    <td className={GOOD_OUTCOMES.has(e.outcome) ? 'font-mono text-xs' : 'font-mono text-xs text-red-800'}>{e.outcome}</td>
                     <td className="tabular-nums">{e.status ?? '–'}</td>
                     <td className="text-right tabular-nums">{formatBytes(e.size)}</td>
                     <td className="text-right tabular-nums">{e.durationMs} ms</td>
