@@ -9,7 +9,11 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { join } from 'node:path';
 import { startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { openSqlite } from '../../worker/store/sqlite';
+
+const REFUSAL = 'the archive store refuses the round (test trigger)';
 
 let rig: BrowserRig;
 let site: Server;
@@ -47,7 +51,7 @@ async function signedInPage(): Promise<Page> {
   return context.newPage();
 }
 
-test('a crawl with a feed and a recrawl interval: the feed\'s last poll, then a round, appear live on its page', { timeout: 240_000 }, async () => {
+test('a crawl with a feed and a recrawl interval: the feed\'s last poll, then a round, then a failed round, appear live on its page', { timeout: 420_000 }, async () => {
   const { api, cockpit } = rig;
   const feed = `${origin}/feed.xml`;
   const icd = await api.json<{ id: number }>('POST', '/api/icds', {
@@ -104,7 +108,27 @@ test('a crawl with a feed and a recrawl interval: the feed\'s last poll, then a 
   await box.focus();
   assert.equal(await box.evaluate((el) => el === document.activeElement && el.tabIndex === 0), true);
 
+  // Round 2 fails: the cockpit's database refuses its result, as a full or broken store would. The
+  // failure box appears live, with the error and when the round is tried again.
+  const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+  try {
+    db.exec(`CREATE TRIGGER refuse_round_result BEFORE INSERT ON engine_recrawl_result BEGIN SELECT RAISE(ABORT, '${REFUSAL}'); END`);
+  } finally {
+    db.close();
+  }
+  const failure = section.locator('[data-testid="round-failure"][data-round="2"]');
+  await failure.waitFor({ timeout: 150_000 });
+  assert.equal(await failure.getByTestId('round-failure-message').innerText(), REFUSAL);
+  assert.match(await failure.innerText(), /^Round 2 failed at .+ while refetching http:\/\/127\.0\.0\.1:\d+\/\S*: /);
+  const retry = failure.getByTestId('round-retry');
+  assert.equal(await retry.getAttribute('data-state'), 'scheduled');
+  const retryAt = Date.parse((await retry.locator('time').getAttribute('datetime'))!);
+  assert.ok(retryAt > Date.now() && retryAt <= Date.now() + 61_000, `tried again at ${new Date(retryAt).toISOString()}`);
+  assert.match(await retry.innerText(), /^Tried again at .+\. The crawl log has one entry for failures in a row/);
+
   await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
   assert.equal(await api.waitForCrawlStatus(crawl.id, ['stopped'], 30_000), 'stopped');
   await section.locator('[data-testid="next-round"][data-state="not-running"]').waitFor();
+  // A stopped crawl does not try the failed round again, and the box says so.
+  await failure.locator('[data-testid="round-retry"][data-state="not-running"]').waitFor();
 });
