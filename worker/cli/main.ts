@@ -74,6 +74,31 @@ export function icdForCommand(cmd: CrawlCommand): Icd {
   return parseWithFlags({ ...base, seeds: [...(base.seeds ?? []), ...(cmd.icdPath ? cmd.seeds : [])] }, cmd, true);
 }
 
+/** ICD fields a resumed run's flags may change: a run given without them keeps the stored values. */
+const FLAG_FIELDS: readonly (readonly [keyof Icd, string])[] = [['scope', 'maxPages'], ['politeness', 'concurrency'], ['politeness', 'enabled']];
+
+/** An ICD as compared for a resume: seeds in any order, the fields flags set left out. */
+function comparable(icd: Icd): string {
+  const copy = structuredClone(icd) as unknown as Record<string, Record<string, unknown>>;
+  for (const [section, field] of FLAG_FIELDS) delete copy[section]![field];
+  return JSON.stringify({ ...copy, seeds: [...icd.seeds].sort() });
+}
+
+/**
+ * What a run resuming the crawl stored in `out` (its ICD `resumed`, the stored one with this run's
+ * flags) says when it was given another crawl (`given`: other seeds, or an ICD file that differs):
+ * the stored one goes on, and the one given is not used. Null when they agree.
+ */
+export function resumeNotice(out: string, resumed: Icd, given: Icd): string | null {
+  if (JSON.stringify([...given.seeds].sort()) !== JSON.stringify([...resumed.seeds].sort())) {
+    return `tidemark: ${out} holds a crawl of ${resumed.seeds.join(' ')}; resuming it (the seeds given now are not used; choose another --out for a new crawl)`;
+  }
+  if (comparable(given) !== comparable(resumed)) {
+    return `tidemark: ${out} holds a crawl of the same seeds with other settings; resuming it with its stored ICD (only --max-pages, --concurrency and --no-politeness change it; choose another --out for a new crawl)`;
+  }
+  return null;
+}
+
 function formatError(err: unknown): string {
   if (err instanceof ZodError) return 'Invalid ICD:\n' + err.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
   return err instanceof Error ? err.message : String(err);
@@ -114,9 +139,7 @@ export async function main(argv: string[]): Promise<number> {
     crawlId = existing.id;
     // A resumed crawl keeps its ICD: the flags given again change only the settings they name.
     const stored = JSON.parse(existing.definition) as Record<string, unknown>;
-    if (!cmd.json && JSON.stringify([...icd.seeds].sort()) !== JSON.stringify([...(stored.seeds as string[])].sort())) {
-      console.error(`tidemark: ${out} holds a crawl of ${(stored.seeds as string[]).join(' ')}; resuming it (the seeds given now are not used; choose another --out for a new crawl)`);
-    }
+    const given = icd;
     try {
       icd = parseWithFlags(stored, cmd, false);
     } catch (err) {
@@ -124,6 +147,8 @@ export async function main(argv: string[]): Promise<number> {
       db.close();
       return 2;
     }
+    const notice = resumeNotice(out, icd, given);
+    if (notice && !cmd.json) console.error(notice);
   } else {
     const now = sqlDate(new Date());
     const definition = JSON.stringify(icd);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -63,6 +63,16 @@ test('a resumed crawl keeps its settings unless a flag names them again, and say
       const other = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/elsewhere', '--out', out, '--no-politeness']).done;
       assert.equal(other.code, 0, other.stderr);
       assert.match(other.stderr, /holds a crawl of http:\/\/127\.0\.0\.1:\d+\/; resuming it \(the seeds given now are not used/);
+      // The same seed from an ICD file with other settings: the stored ICD goes on, and the CLI says so.
+      const icdFile = join(out, 'other-settings.json');
+      writeFileSync(icdFile, JSON.stringify({ name: 'Other settings', seeds: [`${site.origin}/`], scope: { maxDepth: 1 } }));
+      const otherIcd = await runCli(['crawl', icdFile, '--out', out, '--no-politeness']).done;
+      assert.equal(otherIcd.code, 0, otherIcd.stderr);
+      assert.match(otherIcd.stderr, /holds a crawl of the same seeds with other settings; resuming it with its stored ICD/);
+      // The same crawl given again: nothing to say.
+      const same = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness']).done;
+      assert.equal(same.code, 0, same.stderr);
+      assert.doesNotMatch(same.stderr, /holds a crawl/);
     });
   } finally {
     await site.close();
