@@ -31,6 +31,7 @@ export interface HelpCommand {
 
 export const USAGE = `Usage: tidemark crawl [icd.json] [--seed URL ...] --out DIR [--max-pages N] [--concurrency N] [--no-politeness] [--wacz [--page-text]] [--progress SECONDS] [--json]
        tidemark check PATH ... [--json]
+       tidemark --help
 
 Runs a crawl without the server, with the same worker code. Writes WARC files and index.cdxj
 under DIR (plus its state database, so running it again with the same --out resumes).
@@ -50,7 +51,8 @@ Options:
 tidemark check reads every record of each WARC file (a folder: every .warc.gz or .warc in it,
 its index.cdxj and its .wacz packages) and verifies digests, lengths, required fields and one record
 per gzip member, and that each CDXJ line points at its record; a WACZ package's files also against
-its datapackage.json. Exit code 0 when every file passes, 1 when one does not.`;
+its datapackage.json. Exit code 0 when every file passes, 1 when one does not, 2 for a path that
+is missing or holds nothing to check, and for bad arguments.`;
 
 /** Options only `crawl` takes. */
 const CRAWL_OPTIONS = ['seed', 'out', 'max-pages', 'concurrency', 'no-politeness', 'wacz', 'page-text', 'progress'] as const;

@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every environment variable Tidemark reads, validated once at the entry points
- * (server.ts, the worker process, the CLI). Precedence: environment > defaults.
+ * The environment variables that configure the server and the worker, validated once at the entry
+ * points (server.ts, the worker process, the CLI). Precedence: environment > defaults. Switches
+ * read where they act (TIDEMARK_ANALYSIS_THREAD, TIDEMARK_NO_BUNDLE) are listed in the README.
  */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
