@@ -28,6 +28,15 @@ export const KB_SCHEMA: Readonly<Record<string, { attrs: Record<string, boolean>
 
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
+/**
+ * The order of an element's children (knowledge-base.xsd's sequences): a child may not come after
+ * one of a later rank. Navigate and extract rules share a rank: they mix in any order.
+ */
+const CHILD_ORDER: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  application: { description: 0, detect: 1, level: 2, navigate: 3, extract: 3 },
+  level: { detect: 0, navigate: 1, extract: 1 },
+};
+
 /** Parses and validates a knowledge base. Never throws on bad input: errors are returned. */
 export function parseKnowledgeBase(xml: string, limits: XmlReadLimits = DEFAULT_XML_LIMITS): KbParseResult {
   const read = readXml(xml, limits);
@@ -66,11 +75,25 @@ function checkStructure(el: XmlElement, err: Report): void {
     if (!(name in spec.attrs)) err(el, `unknown attribute "${name}" (allowed: ${Object.keys(spec.attrs).join(', ') || 'none'})`);
   }
   if (!spec.text && el.text.trim()) err(el, 'text is not allowed here');
+  checkOrder(el, err);
   for (const child of el.children) {
     if (!spec.children.includes(child.name)) {
       const known = child.name in KB_SCHEMA ? `not allowed inside <${el.name}>` : 'unknown element';
       err(child, `${known} (allowed: ${spec.children.join(', ') || 'none'})`);
     } else checkStructure(child, err);
+  }
+}
+
+/** Children out of the order CHILD_ORDER gives, each reported once, at the first it should precede. */
+function checkOrder(el: XmlElement, err: Report): void {
+  const order = CHILD_ORDER[el.name];
+  if (!order) return;
+  let latest: XmlElement | null = null;
+  for (const child of el.children) {
+    const rank = order[child.name];
+    if (rank === undefined) continue;
+    if (latest && rank < order[latest.name]!) err(child, `must come before <${latest.name}> (the order: ${Object.keys(order).join(', ')})`);
+    else latest = child;
   }
 }
 
@@ -82,6 +105,7 @@ function readApplication(el: XmlElement, err: Report): Application | undefined {
   }
   const detects = el.children.filter((c) => c.name === 'detect');
   if (detects.length !== 1) err(el, 'needs exactly one <detect>');
+  if (el.children.filter((c) => c.name === 'description').length > 1) err(el, 'takes at most one <description>');
   const ruleIds = new Set<string>();
   const uniqueRule = (rule: XmlElement): void => {
     const rid = rule.attributes.id;
@@ -98,6 +122,8 @@ function readApplication(el: XmlElement, err: Report): Application | undefined {
     }
     const lvDetect = lv.children.filter((c) => c.name === 'detect');
     if (lvDetect.length !== 1) err(lv, 'needs exactly one <detect>');
+    // Silently ignored it would mislead: a level matches when any one of its signals does.
+    for (const d of lvDetect) if ('threshold' in d.attributes) err(d, "a level's <detect> takes no threshold: the level matches when any of its signals matches (the threshold is the application's)");
     const rules = lv.children.filter((c) => c.name === 'navigate' || c.name === 'extract');
     rules.forEach(uniqueRule);
     levels.push({

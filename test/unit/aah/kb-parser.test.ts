@@ -118,6 +118,30 @@ test('unknown attributes, bad enumerations and bad numbers are each reported', (
   ]);
 });
 
+test('children out of the schema\'s order are reported, each at the child that comes too late', () => {
+  // The application's navigate rule moved above its level, and a level's extract above its detect.
+  const moved = APP.replace('\n    <navigate id="login" follow="false" select="//a[contains(@href,\'login\')]"/>', '')
+    .replace('<level type="terminal">', '<navigate id="login" follow="false" select="//a"/>\n    <level type="terminal">')
+    .replace('<detect><url>/topic/</url></detect>\n      <navigate id="pages" bonus="0.4" select="//a[@rel=\'next\']"/>', '<navigate id="pages" bonus="0.4" select="//a[@rel=\'next\']"/>\n      <detect><url>/topic/</url></detect>');
+  const messages = errorsOf(parseKnowledgeBase(kb(moved))).map((e) => `${e.line}: ${e.message}`);
+  assert.deepEqual(messages, [
+    '6: <level>: must come before <navigate> (the order: description, detect, level, navigate, extract)',
+    '8: <detect>: must come before <navigate> (the order: detect, navigate, extract)',
+  ]);
+  // Navigate and extract rules mix in any order.
+  const mixed = APP.replace('<navigate id="pages" bonus="0.4" select="//a[@rel=\'next\']"/>', '').replace('</extract>\n    </level>', '</extract>\n      <navigate id="pages" select="//a[@rel=\'next\']"/>\n    </level>');
+  assert.ok(parseKnowledgeBase(kb(mixed)).ok);
+});
+
+test('a second description, and a threshold on a level\'s detect (which would be ignored), are refused', () => {
+  const xml = kb(APP.replace('<detect threshold="1">', '<description>one</description><description>two</description>\n    <detect threshold="1">').replace('<detect><url>/topic/</url></detect>', '<detect threshold="2"><url>/topic/</url></detect>'));
+  const messages = errorsOf(parseKnowledgeBase(xml)).map((e) => e.message);
+  assert.deepEqual(messages, [
+    '<application>: takes at most one <description>',
+    "<detect>: a level's <detect> takes no threshold: the level matches when any of its signals matches (the threshold is the application's)",
+  ]);
+});
+
 test('duplicate rule ids and missing attributes are reported', () => {
   const xml = kb(APP.replace('id="login"', 'id="pages"').replace(' select="//div[@class=\'post\']"', ''));
   const messages = errorsOf(parseKnowledgeBase(xml)).map((e) => e.message);
