@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_PENDING_SCORED_URLS, MAX_SCORED_URLS, applyScoredIntake, queueScoredUrls } from '../../../worker/frontier/scored-intake';
+import type { HostCounters } from '../../../worker/frontier';
+import {
+  MAX_PENDING_SCORED_URLS, MAX_SCORED_URLS, applyScoredIntake, pendingScoredUrls, queueScoredUrls, settleScoredIntake,
+} from '../../../worker/frontier/scored-intake';
 import { topQueuedUrls } from '../../../worker/frontier/frontier-sql';
+import { countsOf, knownUrlsInEveryState, rows, settledRows, waitingPosts } from '../../support/waiting-intake';
 import { cand, drain, tempFrontier } from './frontier-fixture';
 
 const u = (n: number) => `http://a.test/${n}`;
@@ -71,4 +75,43 @@ test('at most 100,000 scored URLs wait per crawl: a post past that stores nothin
   assert.deepEqual(queueScoredUrls(db, 1, batch.slice(0, 2_000)), { stored: true, pending: MAX_PENDING_SCORED_URLS });
   assert.deepEqual(queueScoredUrls(db, 1, batch.slice(0, 5), { maxPending: 10 }), { stored: false, pending: MAX_PENDING_SCORED_URLS });
   f.close();
+});
+
+test('5,000 waiting URLs settled as the crawl ends its visits: each new one excluded as its first post says, known ones changed only while queued, the counters those of the rows', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  const db = fx.handles[0]!;
+  knownUrlsInEveryState(f, 1, fx.clock.now());
+  const before = rows(db, 1);
+  const posts = waitingPosts([...before.keys()]);
+  for (let k = 0; k < posts.length; k += MAX_SCORED_URLS) queueScoredUrls(db, 1, posts.slice(k, k + MAX_SCORED_URLS));
+  queueScoredUrls(db, 2, [{ url: 'http://c.test/other-crawl', score: 1, blacklist: false }]);
+
+  const outcome = settleScoredIntake(db, f, 1, 'FIRST', 'max-pages');
+  const expected = settledRows(before, posts, 'max-pages');
+  const after = rows(db, 1);
+  assert.equal(after.size, expected.size, 'one row per URL: none twice, none lost');
+  for (const [url, row] of expected) assert.deepEqual(after.get(url), row, url);
+  assert.equal(pendingScoredUrls(db, 1), 0);
+  assert.equal(pendingScoredUrls(db, 2), 1, "another crawl's posts wait for its own worker");
+  assert.equal(outcome.rescored + outcome.excluded + outcome.ignored, posts.length);
+  assert.equal(outcome.excluded, expected.size - before.size + [...before].filter(([url, r]) => r.state !== 'excluded' && expected.get(url)!.state === 'excluded').length);
+
+  // The frontier's counters are the rows', as a frontier opened on them afresh counts them.
+  const { states, excludedByReason } = countsOf(after);
+  const c = f.counters(1);
+  assert.deepEqual(
+    { queued: c.queued, 'in-flight': c.inFlight, retrying: c.retrying, done: c.done, failed: c.failed, excluded: c.excluded },
+    { queued: 0, 'in-flight': 0, retrying: 0, done: 0, failed: 0, excluded: 0, ...states },
+  );
+  assert.deepEqual(c.excludedByReason, excludedByReason);
+  const byHost = (hosts: HostCounters[]) => [...hosts].sort((a, b) => a.host.localeCompare(b.host));
+  const hostsNow = byHost(f.hostCounters(1));
+  f.close();
+  const reopened = fx.open();
+  assert.deepEqual(reopened.counters(1).excludedByReason, excludedByReason);
+  // Reopened, the URLs left in flight are queued again.
+  assert.deepEqual(byHost(reopened.hostCounters(1)), hostsNow.map((h) => ({ ...h, queued: h.queued + h.inFlight, inFlight: 0 })));
+  reopened.close();
 });

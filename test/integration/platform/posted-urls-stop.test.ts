@@ -10,14 +10,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { crawlFrontierConfig } from '../../../worker/crawler/frontier-config';
 import type { CrawlStats } from '../../../worker/events/messages';
+import { SqliteFrontier } from '../../../worker/frontier';
 import { S } from '../../../worker/frontier/frontier-sql';
+import { MAX_SCORED_URLS, queueScoredUrls } from '../../../worker/frontier/scored-intake';
 import { icdSchema } from '../../../worker/icd/schema';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { endCrawl } from '../../../worker/process/crawl-end';
 import { insertCrawl } from '../../support/crawl-rows';
 import { startHoldingSite } from '../../support/holding-site';
 import { controlAs, crawlStatusBecomes, postingParts, postUrls, runningCrawl, waitingUrls } from '../../support/posted-urls';
+import { countsOf, knownUrlsInEveryState, rows, settledRows, waitingPosts } from '../../support/waiting-intake';
 
 const p = postingParts('tm-posted-stop-');
 
@@ -109,4 +113,29 @@ test('the crawl is ended in one transaction with the URLs waiting: a post before
 
   assert.deepEqual(await refusal(await post(crawlId, ['http://quay.test/notice-3'])), { status: 409, body: { error: 'The crawl is failed: it takes no more URLs' } });
   assert.equal(waiting(crawlId), 0);
+});
+
+test('5,000 URLs waiting when a crawl is stopped: each is recorded once, known ones change only while queued, and the stored counters are the rows\'', async () => {
+  const { icd, crawlId } = runningCrawl(p.s.db, { seeds: ['http://h0.settle.test/'] });
+  // The crawl's last run: URLs in every state, its frontier closed (its leases queued again), its counters stored.
+  const f = new SqliteFrontier(p.worker);
+  f.openCrawl(crawlId, crawlFrontierConfig(icd));
+  knownUrlsInEveryState(f, crawlId, Date.now());
+  f.close();
+  const before = rows(p.s.db, crawlId);
+  const counted = countsOf(before);
+  const queued = (states: Record<string, number>) => (states.queued ?? 0) + (states.retrying ?? 0);
+  p.worker.prepare('UPDATE Crawl SET stats = ? WHERE id = ?').run(JSON.stringify({ queued: queued(counted.states), excluded: counted.states.excluded, excludedByReason: counted.excludedByReason }), crawlId);
+  // Stored as the route stores them; a route's request would count a URL given twice once.
+  const posts = waitingPosts([...before.keys()]);
+  for (let k = 0; k < posts.length; k += MAX_SCORED_URLS) queueScoredUrls(p.worker, crawlId, posts.slice(k, k + MAX_SCORED_URLS));
+
+  endCrawl(p.worker, crawlId, { status: 'stopped' });
+  const expected = settledRows(before, posts, 'crawl-ended');
+  const after = rows(p.s.db, crawlId);
+  assert.equal(after.size, expected.size, 'one row per URL: none twice, none lost');
+  for (const [url, row] of expected) assert.deepEqual(after.get(url), row, url);
+  assert.equal(waiting(crawlId), 0);
+  const { states, excludedByReason } = countsOf(after);
+  assert.deepEqual(storedStats(crawlId), { queued: queued(states), excluded: states.excluded, excludedByReason });
 });
