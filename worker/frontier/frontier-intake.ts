@@ -1,3 +1,4 @@
+import type { ExclusionReason } from '../capture';
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { comesBefore, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
@@ -108,6 +109,20 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
     n += 1;
   }
   return n;
+}
+
+/**
+ * Records every URL waiting in frontier_intake for the crawl that it has not seen as excluded with
+ * `reason` (a blacklisted one as `blacklisted`; a URL posted more than once as its first post says),
+ * in one statement over the whole set rather than one per URL; counts them. Returns how many.
+ * They are not added to the URLs this process knows (knownUrls), as insertRejected adds each: its
+ * callers end the crawl's visits, and a URL missing from that set costs a query, never a wrong
+ * answer; adding 100,000 took 60-80 ms of the settling's ~1 s.
+ */
+export function insertWaitingIntake(ctx: IntakeContext, c: CrawlState, reason: ExclusionReason, now: number): number {
+  const inserted = ctx.st.excludeIntake.all({ reason, now, crawlId: c.crawlId }) as [host: string, reason: string][];
+  for (const [host, why] of inserted) c.count(ctx.entry(c, host), 'excluded', 1, why);
+  return inserted.length;
 }
 
 /** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */

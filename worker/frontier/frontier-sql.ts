@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { hostKeyOf } from '../url';
 import type { UrlRecord } from './frontier';
+import { urlHash } from './url-hash';
 
 /** Stored URL states (small integers keep the queue index compact). */
 export const S = { queued: 0, inFlight: 1, done: 2, failed: 3, excluded: 4, retrying: 5 } as const;
@@ -118,7 +120,11 @@ export function scoreRow(r: unknown[] | undefined): ScoreRow | undefined {
 /** Connections whose frontier tables exist (ensureFrontierTables). */
 const ensuredConnections = new WeakSet<Database.Database>();
 
-/** Creates the tables if missing; adds columns later versions introduced to older databases. */
+/**
+ * Creates the tables if missing; adds columns later versions introduced to older databases.
+ * Registers on the connection the SQL functions the frontier's statements over many URLs at once
+ * use: `frontier_url_hash(url)` (the seen-set key, urlHash) and `frontier_host_key(url)` (hostKeyOf).
+ */
 export function ensureFrontierTables(db: Database.Database): void {
   // Once per connection: the API's posts and each closing of a crawl's intake ask for the tables,
   // and running the DDL and the column check again each time was work for nothing.
@@ -126,6 +132,8 @@ export function ensureFrontierTables(db: Database.Database): void {
   db.exec(DDL);
   const columns = (db.prepare('PRAGMA table_info(frontier_url)').all() as { name: string }[]).map((c) => c.name);
   if (!columns.includes('breakdown')) db.exec('ALTER TABLE frontier_url ADD COLUMN breakdown TEXT');
+  db.function('frontier_url_hash', { deterministic: true }, (url) => urlHash(url as string));
+  db.function('frontier_host_key', { deterministic: true }, (url) => hostKeyOf(url as string));
   ensuredConnections.add(db);
 }
 
@@ -144,6 +152,15 @@ export function prepareStatements(db: Database.Database) {
     // The newest evidence's breakdown replaces the older one (null keeps it).
     setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ?'),
     exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),
+    // Every URL posted to the crawl and waiting that it has not seen, recorded as excluded as
+    // insertRejected records one (a blacklisted one as such), in the order posted: a URL posted
+    // again is seen by then. `WHERE` before `ON CONFLICT`: SQLite's grammar wants it there.
+    excludeIntake: db.prepare(
+      `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
+       SELECT crawl_id, frontier_url_hash(url), url, frontier_host_key(url), 0, 'page', NULL, 4, CASE WHEN blacklist THEN 'blacklisted' ELSE @reason END, 0, 0, 1, 0, @now, NULL
+       FROM frontier_intake WHERE crawl_id = @crawlId ORDER BY id
+       ON CONFLICT DO NOTHING RETURNING host, reason`,
+    ).raw(true),
     head: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE crawl_id = ? AND host = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?`),
     setState: db.prepare('UPDATE frontier_url SET state = ? WHERE seq = ? AND state = ?'),
     // A lease of a row whose newer score was held in memory: the score goes with the state.

@@ -136,6 +136,12 @@ export interface Frontier {
   add(crawlId: number, candidates: readonly Candidate[], opts?: AddOptions): AddResult;
   /** Records rejected URLs as seen and excluded with their reason; returns how many were new. */
   exclude(crawlId: number, rejected: readonly Rejected[]): number;
+  /**
+   * Records every URL posted to the crawl and waiting in frontier_intake that the crawl has not
+   * seen as excluded with `reason` (a blacklisted one as `blacklisted`; a URL posted more than once
+   * as its first post says), over the whole set at once; leaves the waiting rows. Returns how many.
+   */
+  excludeWaitingIntake(crawlId: number, reason: ExclusionReason): number;
   /** Sets a queued URL's priority in place; false if the URL is not queued. */
   updatePriority(crawlId: number, url: string, priority: number): boolean;
   /** Applies an update function with a new score (and its breakdown, JSON) to a queued URL; false if not queued. */

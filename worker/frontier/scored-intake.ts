@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ExclusionReason } from '../capture';
 import type { Icd } from '../icd/schema';
 import { canonicalize, checkScope, compileScope, hostKeyOf } from '../url';
-import { ensureFrontierTables } from './frontier-sql';
+import { S, ensureFrontierTables } from './frontier-sql';
 import type { Frontier, UpdateFunction } from './frontier';
 
 /**
@@ -130,46 +130,48 @@ export interface ApplyIntakeOptions {
   excludeNew?: ExclusionReason;
 }
 
+/** A posted URL as it waits in frontier_intake. */
+interface IntakeRow {
+  id: number;
+  url: string;
+  score: number;
+  blacklist: number;
+}
+
 /** Applies the crawl's stored scored URLs (the oldest `max`) to its open frontier and deletes them. */
 export function applyScoredIntake(
   db: Database.Database, frontier: Frontier, crawlId: number, fn: UpdateFunction, opts: ApplyIntakeOptions = {},
 ): IntakeOutcome {
   const { max = 2_000, excludeNew } = opts;
-  const rows = db.prepare('SELECT id, url, score, blacklist FROM frontier_intake WHERE crawl_id = ? ORDER BY id LIMIT ?').all(crawlId, max) as {
-    id: number; url: string; score: number; blacklist: number;
-  }[];
+  const rows = db.prepare('SELECT id, url, score, blacklist FROM frontier_intake WHERE crawl_id = ? ORDER BY id LIMIT ?').all(crawlId, max) as IntakeRow[];
   const outcome: IntakeOutcome = { rescored: 0, queued: 0, excluded: 0, ignored: 0 };
   if (!rows.length) return outcome;
   const remove = db.prepare('DELETE FROM frontier_intake WHERE crawl_id = ? AND id <= ?');
   db.transaction(() => {
-    for (const row of rows) {
-      const host = hostKeyOf(row.url);
-      const known = frontier.lookup(crawlId, row.url);
-      const excludedNew = (reason: ExclusionReason) => frontier.exclude(crawlId, [{ url: row.url, host, reason, kind: 'page' }]) > 0;
-      if (row.blacklist) {
-        if (known ? frontier.excludeQueued(crawlId, row.url, 'blacklisted') : excludedNew('blacklisted')) outcome.excluded += 1;
-        else outcome.ignored += 1;
-        continue;
-      }
-      const breakdown = JSON.stringify({ external: row.score });
-      if (known) {
-        // FIRST keeps the first score by definition; an external score still replaces it, or posting would do nothing.
-        if (frontier.rescore(crawlId, row.url, row.score, fn === 'FIRST' ? 'LAST' : fn, breakdown)) outcome.rescored += 1;
-        else outcome.ignored += 1;
-        continue;
-      }
-      if (excludeNew) {
-        if (excludedNew(excludeNew)) outcome.excluded += 1;
-        else outcome.ignored += 1;
-        continue;
-      }
-      const added = frontier.add(crawlId, [{ url: row.url, host, depth: 0, priority: row.score, viaUrl: null, kind: 'page', breakdown }]);
-      if (added.added) outcome.queued += 1;
-      else outcome.ignored += 1;
-    }
+    for (const row of rows) outcome[applyRow(frontier, crawlId, fn, row, excludeNew)] += 1;
     remove.run(crawlId, rows.at(-1)!.id);
   })();
   return outcome;
+}
+
+/** Applies one posted URL to the crawl's open frontier; what it did. */
+function applyRow(frontier: Frontier, crawlId: number, fn: UpdateFunction, row: IntakeRow, excludeNew: ExclusionReason | undefined): keyof IntakeOutcome {
+  if (frontier.lookup(crawlId, row.url)) return applyToSeen(frontier, crawlId, fn, row);
+  const host = hostKeyOf(row.url);
+  const excludedNew = (reason: ExclusionReason) => frontier.exclude(crawlId, [{ url: row.url, host, reason, kind: 'page' }]) > 0;
+  if (row.blacklist) return excludedNew('blacklisted') ? 'excluded' : 'ignored';
+  if (excludeNew) return excludedNew(excludeNew) ? 'excluded' : 'ignored';
+  const breakdown = JSON.stringify({ external: row.score });
+  const added = frontier.add(crawlId, [{ url: row.url, host, depth: 0, priority: row.score, viaUrl: null, kind: 'page', breakdown }]);
+  return added.added ? 'queued' : 'ignored';
+}
+
+/** Applies a posted URL the crawl has seen: a blacklisting excludes it if queued, a score rescores it if queued or retrying. */
+function applyToSeen(frontier: Frontier, crawlId: number, fn: UpdateFunction, row: IntakeRow): keyof IntakeOutcome {
+  if (row.blacklist) return frontier.excludeQueued(crawlId, row.url, 'blacklisted') ? 'excluded' : 'ignored';
+  const breakdown = JSON.stringify({ external: row.score });
+  // FIRST keeps the first score by definition; an external score still replaces it, or posting would do nothing.
+  return frontier.rescore(crawlId, row.url, row.score, fn === 'FIRST' ? 'LAST' : fn, breakdown) ? 'rescored' : 'ignored';
 }
 
 /** How a crawl that takes no more posted URLs ended (frontier_intake_closed). */
@@ -202,9 +204,30 @@ export function reopenIntake(db: Database.Database, crawlId: number): void {
 /**
  * Applies every URL waiting for the crawl, each new to it excluded with `reason` rather than
  * queued: for a crawl that will not visit them (its page budget spent, or it ended), so the
- * archivist finds them among its excluded URLs instead of nowhere.
+ * archivist finds them among its excluded URLs instead of nowhere. One transaction; the caller's
+ * immediate one keeps posts out of it.
+ *
+ * As applyScoredIntake would with `excludeNew`, but over the whole set: at a stop up to 100,000
+ * URLs wait, and one lookup and one insert per URL held the worker's thread and SQLite's write lock
+ * for seconds. Only posts of URLs the crawl has queued or retrying can change them (a new score, a
+ * blacklisting): these are applied one by one, in the order posted. The others are recorded by one
+ * statement (excludeWaitingIntake); posts of URLs the crawl has fetched, failed, excluded or in
+ * flight change nothing and are ignored, as applied one by one they were.
  */
 export function settleScoredIntake(db: Database.Database, frontier: Frontier, crawlId: number, fn: UpdateFunction, reason: ExclusionReason): IntakeOutcome {
-  return applyScoredIntake(db, frontier, crawlId, fn, { max: MAX_PENDING_SCORED_URLS, excludeNew: reason });
+  ensureFrontierTables(db);
+  const outcome: IntakeOutcome = { rescored: 0, queued: 0, excluded: 0, ignored: 0 };
+  db.transaction(() => {
+    const waiting = pendingScoredUrls(db, crawlId);
+    // CROSS JOIN: each waiting row finds its URL through the seen-set index, not the other way round.
+    const queued = db.prepare(
+      `SELECT i.id, i.url, i.score, i.blacklist FROM frontier_intake i CROSS JOIN frontier_url u
+       ON u.crawl_id = i.crawl_id AND u.url_hash = frontier_url_hash(i.url) WHERE i.crawl_id = ? AND u.state IN (${S.queued}, ${S.retrying}) ORDER BY i.id`,
+    ).all(crawlId) as IntakeRow[];
+    for (const row of queued) outcome[applyToSeen(frontier, crawlId, fn, row)] += 1;
+    outcome.excluded += frontier.excludeWaitingIntake(crawlId, reason);
+    outcome.ignored = waiting - outcome.rescored - outcome.excluded;
+    db.prepare('DELETE FROM frontier_intake WHERE crawl_id = ?').run(crawlId);
+  })();
+  return outcome;
 }
-

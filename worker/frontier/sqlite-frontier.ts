@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { Heap } from 'heap-js';
-import type { FailureReason } from '../capture';
+import type { ExclusionReason, FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming } from '../politeness';
 import { CrawlState, SETTLED, type Counted, type HostEntry } from './crawl-state';
@@ -9,7 +9,7 @@ import type {
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
 } from './frontier';
 import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
-import { insertCandidates, insertRejected, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
+import { insertCandidates, insertRejected, insertWaitingIntake, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
 import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
@@ -180,6 +180,12 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
     return this.db.transaction(() => insertRejected(this, c, rejected, now))();
+  }
+
+  excludeWaitingIntake(crawlId: number, reason: ExclusionReason): number {
+    const c = this.crawl(crawlId);
+    const now = this.clock.now();
+    return this.db.transaction(() => insertWaitingIntake(this, c, reason, now))();
   }
 
   updatePriority(crawlId: number, url: string, priority: number): boolean {
