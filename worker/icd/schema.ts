@@ -189,6 +189,21 @@ export const coherenceSchema = z.object({
   minFeedPollMinutes: z.number().int().min(1).max(10_080).default(15),
 });
 
+/**
+ * A knowledge base's name as the cockpit stores it (PUT /api/knowledge-bases/:name): it is part of
+ * a URL path, so only characters that need no escaping there.
+ */
+export const knowledgeBaseNameSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'Name: letters, digits, . _ - (at most 64)');
+
+export const aahSchema = z.object({
+  enabled: z.boolean().default(true),
+  /**
+   * The knowledge base stored in the cockpit that a crawl of this ICD runs with (a copy is taken
+   * when the crawl is created). The CLI has no cockpit database and uses the shipped file.
+   */
+  knowledgeBase: knowledgeBaseNameSchema.default('default'),
+});
+
 export const icdSchema = z.object({
   name: z.string().trim().min(1, 'Give the crawl a name').max(200),
   description: z.string().max(5000).default(''),
@@ -206,7 +221,7 @@ export const icdSchema = z.object({
     .object({ rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3), gzipLevel: z.number().int().min(0).max(9).default(1) })
     .default({ rotateBytes: 1024 ** 3, gzipLevel: 1 }),
   focus: focusSchema.default(focusSchema.parse({})),
-  aah: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  aah: aahSchema.default(aahSchema.parse({})),
   coherence: coherenceSchema.default(coherenceSchema.parse({})),
 });
 

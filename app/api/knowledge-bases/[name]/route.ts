@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseKnowledgeBase } from '../../../../worker/aah/kb-parser';
+import { knowledgeBaseNameSchema } from '../../../../worker/icd/schema';
 import { HttpError, apiRoute, readJson } from '../../../lib/server/handler';
 import { conflictResponse, saveKnowledgeBase, versionedJson } from '../../../lib/server/versioned-save';
 import { parseIfMatch } from '../../../lib/version-tag';
@@ -23,7 +24,7 @@ export const GET = apiRoute<Params>('view', async ({ params, prisma }) => {
  */
 export const PUT = apiRoute<Params>('design', async ({ req, params, prisma }) => {
   const { xml } = await readJson(req, z.object({ xml: z.string().max(KB_MAX_CHARS, 'The knowledge base is larger than 5 MB') }));
-  const name = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'Name: letters, digits, . _ - (at most 64)').parse(params.name);
+  const name = knowledgeBaseNameSchema.parse(params.name);
   const parsed = parseKnowledgeBase(xml);
   if (!parsed.ok) return Response.json({ error: 'invalid', errors: parsed.errors, issues: parsed.errors.map((e) => ({ path: ['xml'], message: `line ${e.line}: ${e.message}` })) }, { status: 400 });
   const ifMatch = parseIfMatch(req.headers.get('if-match'));
