@@ -29,12 +29,24 @@ import { visitSetCloses } from '../coherence';
 import { crawlFrontierConfig } from './frontier-config';
 
 
+/** A crawl's copy of a knowledge base stored in the cockpit, taken when the crawl was created. */
+export interface CrawlKnowledgeBase {
+  name: string;
+  xml: string;
+}
+
 export interface CrawlContextOptions {
   crawlId: number;
   icd: Icd;
   db: Database.Database;
   warcDir: string;
   spoolDir: string;
+  /**
+   * The knowledge base the AAH runs with when the ICD turns it on: the crawl's copy of one stored
+   * in the cockpit (Crawl.knowledgeBaseXml). An invalid copy fails the crawl's start, saying so.
+   */
+  knowledgeBase?: CrawlKnowledgeBase;
+  /** Without `knowledgeBase`: the knowledge-base file the AAH reads (the CLI; crawls created before copies were taken). */
   kbPath?: string;
   frontier: SqliteFrontier;
   /** Ends every fetch at once, as `interrupted` (a pause or stop that waited long enough). */
@@ -94,6 +106,8 @@ export class CrawlContext {
 
   static async open(o: CrawlContextOptions): Promise<CrawlContext> {
     const { icd } = o;
+    // First: a knowledge base that cannot be used fails the start before any file is opened.
+    const aah = openAah(o);
     await cutUncommittedTail(o.db, o.crawlId, o.warcDir);
     const writer = new WarcWriter({
       dir: o.warcDir,
@@ -140,7 +154,6 @@ export class CrawlContext {
     let queueSitemaps: (urls: string[]) => void = () => undefined;
     const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
-    const aah = icd.aah.enabled && o.kbPath && existsSync(o.kbPath) ? AahRunner.create(readFileSync(o.kbPath, 'utf8'), icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false));
     archive = (ex) => ctx.archiveAuxiliary(ex);
@@ -321,4 +334,22 @@ async function robotsBodyInMemory(ex: HttpExchange): Promise<HttpExchange> {
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The crawl's AAH, when its ICD turns it on: with the crawl's copy of a cockpit knowledge base,
+ * else with the file at `kbPath` if there is one (none: no AAH, as before copies were taken).
+ * A copy that does not parse throws, naming it and its errors' lines: the crawl fails to start.
+ */
+function openAah(o: CrawlContextOptions): AahRunner | null {
+  if (!o.icd.aah.enabled) return null;
+  const create = (xml: string) => AahRunner.create(xml, o.icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId));
+  if (o.knowledgeBase) {
+    try {
+      return create(o.knowledgeBase.xml);
+    } catch (err) {
+      throw new Error(`The crawl's copy of the knowledge base “${o.knowledgeBase.name}” (taken when it was created) cannot be used: ${(err as Error).message}`);
+    }
+  }
+  return o.kbPath && existsSync(o.kbPath) ? create(readFileSync(o.kbPath, 'utf8')) : null;
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { parseIcd } from '../icd/schema';
 import { sqlDate } from '../store/sqlite';
 import type { WorkerMessage } from '../events/messages';
-import { CrawlEngine } from '../crawler/crawl-engine';
+import { CrawlEngine, type CrawlEngineOptions } from '../crawler/crawl-engine';
 import { exportUnderWay, runExport } from '../export/export-job';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
@@ -41,6 +41,10 @@ export class CrawlManager {
    */
   readonly registry: PolitenessRegistry;
 
+  /**
+   * `kbPath`: the knowledge-base file of crawls created before each crawl took a copy of its own
+   * (Crawl.knowledgeBaseXml); the worker passes the shipped knowledge-base/default.xml.
+   */
   constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string; registry?: PolitenessRegistry }) {
     this.registry = opts.registry ?? new PolitenessRegistry();
   }
@@ -127,12 +131,12 @@ export class CrawlManager {
     }
     const reason = crawl.status === 'created' ? 'start' : crawl.status === 'running' ? 'restart' : 'resume';
     const engine = new CrawlEngine({
+      ...this.knowledgeBaseOf(crawl.id),
       crawlId: crawl.id,
       icd,
       db,
       warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
       spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
-      kbPath: this.opts.kbPath,
       registry: this.registry,
       onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
@@ -163,6 +167,17 @@ export class CrawlManager {
       // The database refused (a full disk): the crawl is still 'running', and the next tick runs it again.
       .catch((err: Error) => console.error(`tidemark worker: crawl ${crawl.id}: the end of its run could not be recorded: ${err.message}`));
     this.runsEnded.set(crawl.id, ended);
+  }
+
+  /**
+   * The knowledge base a crawl's AAH runs with: the copy taken when it was created; for a crawl
+   * created before copies were taken (none stored), the file at `kbPath`, as such crawls always did.
+   * Read as a crawl starts, not every tick: a copy may be megabytes.
+   */
+  private knowledgeBaseOf(crawlId: number): Pick<CrawlEngineOptions, 'knowledgeBase' | 'kbPath'> {
+    const row = this.opts.db.prepare('SELECT knowledgeBaseName AS name, knowledgeBaseXml AS xml FROM Crawl WHERE id = ?').get(crawlId) as { name: string | null; xml: string | null } | undefined;
+    if (row?.xml == null) return { kbPath: this.opts.kbPath };
+    return { knowledgeBase: { name: row.name ?? 'unnamed', xml: row.xml } };
   }
 
   private async halt(crawlId: number, engine: CrawlEngine, status: 'paused' | 'stopped'): Promise<void> {

@@ -14,6 +14,8 @@ export interface CrawlView {
   startedAt: Date | null;
   finishedAt: Date | null;
   error: string | null;
+  /** The knowledge base the crawl's AAH runs with (its copy taken at creation); null when the AAH is off or for a crawl created before copies were taken (the shipped one). */
+  knowledgeBaseName: string | null;
   stats: Record<string, unknown>;
   /** Seconds the crawl has run, over all its runs (pauses and restarts excluded). */
   runSeconds: number;
@@ -22,7 +24,7 @@ export interface CrawlView {
 
 const select = {
   id: true, icdId: true, name: true, status: true, desired: true, createdAt: true, startedAt: true, finishedAt: true,
-  error: true, stats: true, definition: true, owner: { select: { username: true } }, runs: { select: { startedAt: true, endedAt: true } },
+  error: true, knowledgeBaseName: true, stats: true, definition: true, owner: { select: { username: true } }, runs: { select: { startedAt: true, endedAt: true } },
 } as const;
 
 /** A stored JSON column, or `fallback` when it is empty or cannot be read. */
@@ -35,7 +37,7 @@ export function parseJsonOr<T>(text: string | null, fallback: T): T {
 }
 
 type Run = { startedAt: Date; endedAt: Date | null };
-type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; stats: string; definition: string; owner: { username: string } | null; runs: Run[] };
+type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; knowledgeBaseName: string | null; stats: string; definition: string; owner: { username: string } | null; runs: Run[] };
 
 /**
  * Seconds a crawl has run: the sum of its runs. A run without an end counts up to `now` while the

@@ -10,11 +10,18 @@ import type { PrismaClient } from '../../../worker/store/prisma';
 import { services } from './services';
 import { positiveDecimal } from '../positive-decimal';
 
-/** An error with the HTTP status the client should see (404, 409, …). */
+/** An issue at a field of the request, as the API returns them (and the form shows them): path + message. */
+export type ApiIssue = { path: (string | number)[]; message: string };
+
+/**
+ * An error with the HTTP status the client should see (404, 409, …); `issues` place it at a field
+ * of the request too, as a 400 of the schema's would.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly issues?: ApiIssue[],
   ) {
     super(message);
   }
@@ -50,14 +57,14 @@ export function jsonError(status: number, body: Record<string, unknown>): Respon
 }
 
 /** zod issues as the API returns them (and the form shows them): path + message. */
-export function issuesOf(err: ZodError): { path: (string | number)[]; message: string }[] {
+export function issuesOf(err: ZodError): ApiIssue[] {
   return err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
 }
 
 /** Turns whatever a handler threw into the API's error shape. */
 export function errorResponse(err: unknown): Response {
   if (err instanceof ZodError) return jsonError(400, { error: 'invalid', issues: issuesOf(err) });
-  if (err instanceof HttpError) return jsonError(err.status, { error: err.message });
+  if (err instanceof HttpError) return jsonError(err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
   console.error(`tidemark api: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return jsonError(500, { error: 'internal error' });
 }

@@ -1,0 +1,180 @@
+/**
+ * A knowledge base edited in the cockpit is the one crawls run with. Through the real route
+ * handlers over a migrated database (route-database.ts): a knowledge base saved with PUT
+ * /api/knowledge-bases/:name, an ICD naming it, crawls created with POST /api/crawls; then the
+ * worker's CrawlManager runs them against a loopback tide-gauge site whose markup only that
+ * knowledge base knows. Each crawl extracts with the copy taken when it was created; a crawl
+ * created before copies were taken runs with the shipped knowledge-base/default.xml.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import type { RequestListener } from 'node:http';
+import type Database from 'better-sqlite3';
+import type { Services } from '../../../app/lib/server/services';
+import { CrawlManager } from '../../../worker/process/crawl-manager';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { routeDatabase, signedInAs } from '../../support/route-database';
+import { withSite } from '../../support/site-crawl';
+import { until } from '../../support/engine-run';
+
+const ORIGIN = 'http://cockpit.test';
+let s: Services;
+let admin = { cookie: '', csrf: '' };
+
+before(async () => {
+  s = await routeDatabase('tidemark-cockpit-kb-');
+  admin = await signedInAs(s, 'root', 'admin');
+});
+
+type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+
+/** `handler` called as Next calls it, signed in as the admin. */
+async function call<P>(handler: Handler<P>, method: string, path: string, body: unknown, params: P): Promise<{ status: number; body: Record<string, unknown> }> {
+  const req = new Request(`${ORIGIN}${path}`, {
+    method, headers: { host: 'cockpit.test', origin: ORIGIN, cookie: admin.cookie, 'x-csrf-token': admin.csrf }, body: JSON.stringify(body),
+  });
+  const res = await handler(req, { params: Promise.resolve(params) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const saveKnowledgeBase = async (name: string, xml: string) => {
+  const { PUT } = await import('../../../app/api/knowledge-bases/[name]/route');
+  const saved = await call(PUT, 'PUT', `/api/knowledge-bases/${name}`, { xml }, { name });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+};
+const createIcd = async (icd: Record<string, unknown>): Promise<number> => {
+  const { POST } = await import('../../../app/api/icds/route');
+  const created = await call(POST, 'POST', '/api/icds', icd, {});
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body.id as number;
+};
+const createCrawl = async (icdId: number) => {
+  const { POST } = await import('../../../app/api/crawls/route');
+  return call(POST, 'POST', '/api/crawls', { icdId }, {});
+};
+const crawlCount = () => s.db.prepare('SELECT COUNT(*) FROM Crawl').pluck().get() as number;
+
+/** Two stations, each page listing its readings; the index links to them. No shipped application knows this markup. */
+const STATIONS: Record<string, { name: string; readings: [string, string][] }> = {
+  '1': { name: 'Harbour Quay', readings: [['2026-11-26T06:00Z', '4.1 m'], ['2026-11-26T12:00Z', '0.9 m']] },
+  '2': { name: 'North Pier', readings: [['2026-11-26T06:10Z', '3.8 m'], ['2026-11-26T12:10Z', '1.2 m']] },
+};
+const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body id="tidegauge"><h1>${title}</h1>${body}</body></html>`;
+const tideSite: RequestListener = (req, res) => {
+  const station = /^\/station\/(\d+)$/.exec(req.url ?? '')?.[1];
+  const known = station ? STATIONS[station] : undefined;
+  let html: string | null = null;
+  if (req.url === '/') html = page('Gauges', Object.keys(STATIONS).map((id) => `<a class="station" href="/station/${id}">${STATIONS[id]!.name}</a>`).join(' '));
+  else if (known) html = page(known.name, `<ul>${known.readings.map(([at, height]) => `<li class="reading"><time datetime="${at}">${at}</time> <span class="height">${height}</span></li>`).join('')}</ul>`);
+  res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(html ?? 'not found');
+};
+
+/** The tide-gauge application, its readings' fields as `fields` (XML of <field> elements). */
+const tideKnowledgeBase = (fields: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<knowledge-base version="1">
+  <application id="tidegauge" name="Tide gauge" category="news">
+    <detect><xpath>//body[@id='tidegauge']</xpath></detect>
+    <level type="terminal">
+      <detect><url>/station/\\d+</url></detect>
+      <extract id="reading" type="reading" select="//li[@class='reading']">
+        ${fields}
+      </extract>
+    </level>
+    <navigate id="stations" select="//a[@class='station']"/>
+  </application>
+</knowledge-base>
+`;
+const FIRST_FIELDS = `<field name="at" select=".//time/@datetime" required="true"/><field name="height" select=".//span[@class='height']" required="true"/>`;
+const EDITED_FIELDS = `${FIRST_FIELDS}<field name="station" select="ancestor::body//h1"/>`;
+
+/** Every Web object of the crawl as [path, type, rule, fields], sorted. */
+function objectsOf(crawlId: number): [string, string, string, Record<string, string>][] {
+  const rows = s.db.prepare('SELECT url, type, rule, fields FROM WebObject WHERE crawlId = ?').all(crawlId) as { url: string; type: string; rule: string; fields: string }[];
+  return rows.map((r): [string, string, string, Record<string, string>] => [new URL(r.url).pathname, r.type, r.rule, JSON.parse(r.fields)]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+const readings = (withStation: boolean) =>
+  Object.entries(STATIONS)
+    .flatMap(([id, st]) => st.readings.map(([at, height]): [string, string, string, Record<string, string>] => [`/station/${id}`, 'reading', 'tidegauge/terminal/reading', { at, height, ...(withStation ? { station: st.name } : {}) }]))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+let worker: Database.Database;
+let manager: CrawlManager | null = null;
+after(async () => {
+  await manager?.shutdown();
+  worker?.close();
+});
+
+/** Runs the crawls with the worker's code path (CrawlManager on its own connection) until each has ended; their statuses. */
+async function runCrawls(ids: number[]): Promise<Record<number, { status: string; error: string | null }>> {
+  worker ??= openSqlite(s.env.dbPath);
+  manager ??= new CrawlManager({ db: worker, dataDir: s.env.dataDir, send: () => undefined, kbPath: resolve('knowledge-base/default.xml') });
+  manager.start();
+  const ended = () => ids.map((id) => s.db.prepare('SELECT status, error FROM Crawl WHERE id = ?').get(id) as { status: string; error: string | null });
+  await until('the crawls have ended', () => ended().every((c) => ['finished', 'failed', 'stopped'].includes(c.status)), 60_000);
+  await manager.shutdown();
+  return Object.fromEntries(ids.map((id, i) => [id, ended()[i]!]));
+}
+
+test('a crawl runs with the copy of the cockpit knowledge base taken when it was created; an edit changes the next crawls only', async () => {
+  await withSite(tideSite, async (origin) => {
+    await saveKnowledgeBase('tides', tideKnowledgeBase(FIRST_FIELDS));
+    const icdId = await createIcd({ name: 'Tide gauges', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: true, knowledgeBase: 'tides' } });
+    const before = await createCrawl(icdId);
+    assert.equal(before.status, 201, JSON.stringify(before.body));
+    assert.equal(before.body.knowledgeBaseName, 'tides', 'the crawl says which knowledge base it uses');
+
+    // Edited after the first crawl was created, before it ran: that crawl keeps its copy.
+    await saveKnowledgeBase('tides', tideKnowledgeBase(EDITED_FIELDS));
+    const afterEdit = await createCrawl(icdId);
+    assert.equal(afterEdit.status, 201, JSON.stringify(afterEdit.body));
+
+    // A crawl created before crawls took copies (none stored) runs with the shipped knowledge base.
+    const legacy = (await createCrawl(icdId)).body.id as number;
+    s.db.prepare('UPDATE Crawl SET knowledgeBaseName = NULL, knowledgeBaseXml = NULL WHERE id = ?').run(legacy);
+
+    const firstId = before.body.id as number;
+    const secondId = afterEdit.body.id as number;
+    const ended = await runCrawls([firstId, secondId, legacy]);
+    for (const id of [firstId, secondId, legacy]) assert.equal(ended[id]!.status, 'finished', `crawl ${id}: ${ended[id]!.error}`);
+
+    assert.deepEqual(objectsOf(firstId), readings(false), 'the first crawl extracted with the rules as they were when it was created');
+    assert.deepEqual(objectsOf(secondId), readings(true), 'the crawl created after the edit extracted with the edited rules');
+    assert.deepEqual(objectsOf(legacy), [], 'the shipped knowledge base knows no tide gauge');
+    const captured = s.db.prepare("SELECT url FROM Capture WHERE crawlId = ? AND url LIKE '%/station/%' ORDER BY url").pluck().all(legacy);
+    assert.deepEqual(captured, [`${origin}/station/1`, `${origin}/station/2`], 'it crawled the same pages');
+  });
+});
+
+test('a crawl whose copy of its knowledge base does not parse fails, saying why, and the worker goes on with the others', async () => {
+  await withSite(tideSite, async (origin) => {
+    await saveKnowledgeBase('tides-broken', tideKnowledgeBase(FIRST_FIELDS));
+    const icdId = await createIcd({ name: 'Broken copy', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { knowledgeBase: 'tides-broken' } });
+    const broken = (await createCrawl(icdId)).body.id as number;
+    // Only a damaged database (or a parser grown stricter since the copy was taken) gets here: PUT refuses invalid XML.
+    s.db.prepare('UPDATE Crawl SET knowledgeBaseXml = ? WHERE id = ?').run('<knowledge-base version="1">\n  <application id="x">\n</knowledge-base>', broken);
+    const fine = (await createCrawl(icdId)).body.id as number;
+    const ended = await runCrawls([broken, fine]);
+    assert.equal(ended[broken]!.status, 'failed');
+    assert.match(ended[broken]!.error ?? '', /^The crawl's copy of the knowledge base “tides-broken” \(taken when it was created\) cannot be used: Invalid knowledge base: line \d+: /);
+    assert.equal(s.db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(broken), 0, 'nothing was fetched');
+    assert.equal(ended[fine]!.status, 'finished', ended[fine]!.error ?? '');
+    assert.equal(objectsOf(fine).length, 4);
+  });
+});
+
+test('POST /api/crawls refuses an ICD whose AAH names a knowledge base not stored, with 400 naming it and the field, creating nothing', async () => {
+  const icdId = await createIcd({ name: 'Nowhere', seeds: ['https://a.example.org/'], aah: { knowledgeBase: 'nowhere' } });
+  const crawls = crawlCount();
+  const refused = await createCrawl(icdId);
+  assert.equal(refused.status, 400);
+  const message = 'No knowledge base “nowhere” is stored, and the crawl definition\'s aah.knowledgeBase names it: save a knowledge base of that name, choose another one, or turn the Application-Aware Helper off';
+  assert.deepEqual(refused.body, { error: message, issues: [{ path: ['aah', 'knowledgeBase'], message }] });
+  assert.equal(crawlCount(), crawls, 'no crawl row');
+
+  // With the AAH off the knowledge base is not needed, and none is copied.
+  const off = await createCrawl(await createIcd({ name: 'Nowhere, AAH off', seeds: ['https://a.example.org/'], aah: { enabled: false, knowledgeBase: 'nowhere' } }));
+  assert.equal(off.status, 201, JSON.stringify(off.body));
+  assert.equal(off.body.knowledgeBaseName, null);
+  assert.deepEqual(s.db.prepare('SELECT knowledgeBaseName, knowledgeBaseXml FROM Crawl WHERE id = ?').get(off.body.id), { knowledgeBaseName: null, knowledgeBaseXml: null });
+});
