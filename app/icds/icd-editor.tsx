@@ -176,7 +176,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
         },
         onError: (error) => {
           if (conflict.caught(error, { withTerms })) return;
-          if (error instanceof ApiError && error.status === 400 && error.issues.length) showErrors(issuesFromApi(error.issues));
+          if (fieldIssues(error)) showErrors(issuesFromApi(error.issues));
         },
       },
     );
@@ -193,7 +193,14 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
   const plan = startCrawlPlan({ formEdited: edited, termsUnsaved: termEdits.unsaved, mayDesign });
   const startCrawl = () => {
     if (id === null) return;
-    const go = () => start.mutate(id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) });
+    const go = () =>
+      start.mutate(id, {
+        onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`),
+        // A knowledge base the definition names that is not stored: said at its select.
+        onError: (error) => {
+          if (fieldIssues(error)) showErrors(issuesFromApi(error.issues));
+        },
+      });
     if (plan.saveForm || plan.saveTerms) saveForm(go, plan.saveTerms);
     else go();
   };
@@ -285,8 +292,13 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
         {!mayDesign && <span className="text-sm text-slate-600">Your role may view but not change crawl definitions.</span>}
       </div>
       <EditConflictNotice what="crawl definition" conflict={conflict.shown} busy={saving || version.reloading} onReload={version.reload} onOverwrite={(c) => saveForm(undefined, c.withTerms, c.updatedAt)} />
-      <ErrorMessage error={save.error && !editConflictOf(save.error) && !(save.error instanceof ApiError && save.error.status === 400 && save.error.issues.length) ? save.error : null} />
-      <ErrorMessage error={start.error} />
+      <ErrorMessage error={save.error && !editConflictOf(save.error) && !fieldIssues(save.error) ? save.error : null} />
+      <ErrorMessage error={fieldIssues(start.error) ? null : start.error} />
     </form>
   );
+}
+
+/** A 400 whose issues name fields of the form: shown at those fields rather than under the buttons. */
+function fieldIssues(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && error.issues.length > 0;
 }

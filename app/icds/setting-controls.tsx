@@ -1,7 +1,8 @@
 'use client';
 import { CheckboxField, Field, controlProps } from '../components/field';
+import { useKnowledgeBases } from '../lib/client/aah';
 import type { FieldErrors } from './icd-form-model';
-import { SETTING_FIELDS, type SettingField, type SettingValues } from './settings-fields';
+import { SETTING_FIELDS, knowledgeBaseOptions, type SettingField, type SettingValues } from './settings-fields';
 
 type Props = { values: SettingValues; errors: FieldErrors; onChange: (id: string, value: string | boolean) => void };
 
@@ -11,23 +12,41 @@ function SettingControl({ field, values, errors, onChange }: Props & { field: Se
   if (kind.type === 'boolean') {
     return <CheckboxField id={id} label={field.label} checked={values[id] === true} onChange={(v) => onChange(id, v)} errors={errors[id]} />;
   }
-  const common = { ...controlProps(id, errors[id], Boolean(field.hint)), value: String(values[id] ?? ''), className: kind.type === 'lines' ? 'input font-mono' : 'input' };
+  const common = {
+    ...controlProps(id, errors[id], Boolean(field.hint)),
+    value: String(values[id] ?? ''),
+    className: kind.type === 'lines' ? 'input font-mono' : 'input',
+    disabled: field.enabledBy !== undefined && values[field.enabledBy] !== true,
+  };
   const change = (e: { target: { value: string } }) => onChange(id, e.target.value);
   return (
     <Field id={id} label={field.label} hint={field.hint} errors={errors[id]} className={kind.type === 'lines' ? 'md:col-span-2' : ''}>
       {kind.type === 'lines' && <textarea rows={3} {...common} onChange={change} />}
       {kind.type === 'number' && <input type="text" inputMode="decimal" {...common} onChange={change} />}
-      {kind.type === 'choice' && (
-        <select {...common} onChange={change}>
-          {kind.options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      )}
+      {kind.type === 'choice' && <ChoiceSelect options={kind.options} {...common} onChange={change} />}
+      {kind.type === 'knowledgeBase' && <KnowledgeBaseSelect {...common} onChange={change} />}
     </Field>
   );
+}
+
+type SelectProps = ReturnType<typeof controlProps> & { value: string; className: string; disabled: boolean; onChange: (e: { target: { value: string } }) => void };
+
+function ChoiceSelect({ options, ...props }: SelectProps & { options: readonly { value: string; label: string }[] }) {
+  return (
+    <select {...props}>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The knowledge bases stored in the cockpit, the ICD's own choice kept even when it is not among them. */
+function KnowledgeBaseSelect(props: SelectProps) {
+  const stored = useKnowledgeBases();
+  return <ChoiceSelect options={knowledgeBaseOptions(stored.data?.map((kb) => kb.name), props.value)} {...props} />;
 }
 
 /** Capture mode, recrawls, feeds and the knowledge base: shown with the rest of the form. */

@@ -12,7 +12,9 @@ export type SettingKind =
   | { type: 'number'; /** The form shows value ÷ scale (bytes as MB). */ scale?: number; step?: number }
   | { type: 'lines' }
   | { type: 'boolean' }
-  | { type: 'choice'; options: readonly { value: string; label: string }[] };
+  | { type: 'choice'; options: readonly { value: string; label: string }[] }
+  /** A choice among the knowledge bases stored in the cockpit (listed when the form is shown). */
+  | { type: 'knowledgeBase' };
 
 export interface SettingField {
   /** The form control's id. */
@@ -24,6 +26,8 @@ export interface SettingField {
   group: 'capture' | 'advanced';
   /** Heading of the advanced fields it is shown under. */
   heading?: string;
+  /** The boolean setting (its id) without which this one has no effect: the control is disabled while it is off. */
+  enabledBy?: string;
 }
 
 const MB = 1024 * 1024;
@@ -49,6 +53,15 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   { id: 'feeds', path: ['coherence', 'feeds'], label: 'Feeds to monitor', hint: 'RSS, Atom or JSON Feed URLs, one per line; their new articles are fetched first.', kind: { type: 'lines' }, group: 'capture' },
   { id: 'minFeedPollMinutes', path: ['coherence', 'minFeedPollMinutes'], label: 'Poll a feed at most every (minutes)', kind: numberKind(), group: 'capture' },
   { id: 'aahEnabled', path: ['aah', 'enabled'], label: 'Recognise web applications with the knowledge base', kind: { type: 'boolean' }, group: 'capture' },
+  {
+    id: 'aahKnowledgeBase',
+    path: ['aah', 'knowledgeBase'],
+    label: 'Knowledge base',
+    hint: 'One of those on the Knowledge base page. A crawl keeps a copy of it as it is when the crawl is started: later edits change the next crawls.',
+    kind: { type: 'knowledgeBase' },
+    group: 'capture',
+    enabledBy: 'aahEnabled',
+  },
 
   { id: 'concurrency', path: ['politeness', 'concurrency'], label: 'Fetches at once', hint: 'Politeness allows one per host at a time, so more than the number of hosts adds nothing.', kind: numberKind(), group: 'advanced', heading: 'Politeness' },
   { id: 'delayFactor', path: ['politeness', 'delayFactor'], label: 'Delay factor', hint: 'Wait this many times the last response time (within min and max delay).', kind: numberKind({ step: 0.1 }), group: 'advanced', heading: 'Politeness' },
@@ -82,6 +95,17 @@ export const SETTING_FIELDS: readonly SettingField[] = [
 
 export type SettingValues = Record<string, string | boolean>;
 
+/**
+ * The options of the knowledge-base select: the stored knowledge bases (`stored`, undefined while
+ * they load) and, when the ICD names one that is not stored, that one too, saying so: a crawl of
+ * it would be refused, and the select must not show another name than the one saved.
+ */
+export function knowledgeBaseOptions(stored: readonly string[] | undefined, current: string): { value: string; label: string }[] {
+  const options = (stored ?? []).map((name) => ({ value: name, label: name }));
+  if (current && !stored?.includes(current)) options.unshift({ value: current, label: stored ? `${current} (not stored: a crawl of it is refused)` : current });
+  return options;
+}
+
 type Sections = Partial<Record<Section, Record<string, unknown>>>;
 
 /** Form values of the settings, from a parsed ICD (defaults filled in). */
@@ -108,7 +132,7 @@ export function settingSections(values: SettingValues, base: Partial<IcdInput>):
     const value = values[f.id];
     if (f.kind.type === 'boolean') into[key] = value === true;
     else if (f.kind.type === 'lines') into[key] = lines(String(value ?? ''));
-    else if (f.kind.type === 'choice') into[key] = String(value ?? '') || undefined;
+    else if (f.kind.type === 'choice' || f.kind.type === 'knowledgeBase') into[key] = String(value ?? '') || undefined;
     else into[key] = numberOf(String(value ?? ''), f.kind.scale ?? 1);
   }
   return out;

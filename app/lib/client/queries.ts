@@ -25,6 +25,8 @@ export interface CrawlRow {
   stats?: Partial<CrawlStats> | null;
   /** Seconds the crawl has run, over all its runs. */
   runSeconds?: number;
+  /** The knowledge base its AAH runs with (a copy taken when it was created); null: AAH off, or a crawl older than copies (the shipped one). */
+  knowledgeBaseName?: string | null;
 }
 
 export interface CrawlDetail extends CrawlRow {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { icdSchema, parseIcd } from '../../../worker/icd/schema';
 import { fieldErrors, formValuesFromIcd, icdFileName, icdFromFormValues, icdFromJsonText, validateForm } from '../../../app/icds/icd-form-model';
-import { SETTING_FIELDS, touchesAdvanced } from '../../../app/icds/settings-fields';
+import { SETTING_FIELDS, knowledgeBaseOptions, touchesAdvanced } from '../../../app/icds/settings-fields';
 
 test('a new form starts from the schema defaults and an empty name and seed list', () => {
   const v = formValuesFromIcd(null);
@@ -158,4 +158,30 @@ test('a number field holding what is not a number says so, in words, instead of 
   assert.deepEqual(errors.maxPages, ['Not a number: use digits, and a point for decimals']);
   assert.deepEqual(errors.maxDepth, ['A whole number (no decimals)']);
   assert.deepEqual(errors.minDelayMs, ['At least 0']);
+});
+
+test('the AAH\'s knowledge base: "default" for a new form, round-trips, kept while the AAH is off, and its issues land on its select', () => {
+  assert.equal(formValuesFromIcd(null).settings.aahKnowledgeBase, 'default');
+  const stored = icdSchema.parse({ name: 'Boards', seeds: ['https://forum.example.org/'], aah: { enabled: false, knowledgeBase: 'forums' } });
+  const values = formValuesFromIcd(stored);
+  assert.deepEqual([values.settings.aahEnabled, values.settings.aahKnowledgeBase], [false, 'forums']);
+  assert.deepEqual(icdSchema.parse(icdFromFormValues(values, stored)).aah, { enabled: false, knowledgeBase: 'forums' });
+  const chosen = { ...values, settings: { ...values.settings, aahEnabled: true, aahKnowledgeBase: 'news.v2' } };
+  assert.deepEqual(icdSchema.parse(icdFromFormValues(chosen, stored)).aah, { enabled: true, knowledgeBase: 'news.v2' });
+  const bad = { ...values, settings: { ...values.settings, aahKnowledgeBase: 'two words' } };
+  assert.deepEqual(validateForm(bad, stored).errors, { aahKnowledgeBase: ['Name: letters, digits, . _ - (at most 64)'] });
+  // The 400 of POST /api/crawls for a knowledge base not stored names the same field.
+  assert.deepEqual(Object.keys(fieldErrors([{ path: ['aah', 'knowledgeBase'], message: 'No knowledge base “x” is stored…' }])), ['aahKnowledgeBase']);
+  const field = SETTING_FIELDS.find((f) => f.id === 'aahKnowledgeBase');
+  assert.deepEqual([field?.group, field?.enabledBy], ['capture', 'aahEnabled']);
+});
+
+test('the knowledge-base select offers the stored ones, and keeps a name the ICD has that is not stored, saying so', () => {
+  assert.deepEqual(knowledgeBaseOptions(['default', 'forums'], 'forums'), [{ value: 'default', label: 'default' }, { value: 'forums', label: 'forums' }]);
+  assert.deepEqual(knowledgeBaseOptions(['default'], 'gone'), [
+    { value: 'gone', label: 'gone (not stored: a crawl of it is refused)' },
+    { value: 'default', label: 'default' },
+  ]);
+  // While the list loads: the ICD's own, as it is.
+  assert.deepEqual(knowledgeBaseOptions(undefined, 'default'), [{ value: 'default', label: 'default' }]);
 });
