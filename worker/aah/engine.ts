@@ -108,6 +108,16 @@ function noAnalysis(detectionRan: boolean, skipped?: PageAnalysis['skipped']): P
 }
 
 /** Creates an engine over a parsed knowledge base. */
+/**
+ * Whether an adapted rule stands in for `action` as the knowledge base has it now: it was made from
+ * the same select and fields. One made from an earlier version of the rule (the archivist has edited
+ * it in the cockpit since) is stale, and the edited rule adapts afresh if it fails.
+ */
+function madeFrom(adapted: AdaptedRule, action: ExtractAction): boolean {
+  const { select, fields } = adapted.original;
+  return select === action.select && Object.keys(fields).length === action.fields.length && action.fields.every((f) => fields[f.name] === f.select);
+}
+
 export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {}): AahEngine {
   const opts = {
     recheckAfterMisses: 3, detectionAttempts: 5, negativeRecheckEvery: 50, validationPages: 3,
@@ -215,7 +225,7 @@ export function createAahEngine(kb: KnowledgeBase, options: AahEngineOptions = {
     earlier: { url: string; objects: WebObject[] }[],
   ): WebObject[] {
     const active = store.activeRule(rule);
-    if (active && (opts.usePendingAdaptedRules || active.status === 'approved')) {
+    if (active && madeFrom(active, action) && (opts.usePendingAdaptedRules || active.status === 'approved')) {
       const objs = extractObjects(action.type, expressionsOf(action, active.adapted.fields, active.adapted.select), active.id, page);
       if (objs.length) return objs;
     }

@@ -144,6 +144,22 @@ test('adapted rules saved earlier are used straight away by a new engine', () =>
   assert.deepEqual(r.objects.map((o) => o.fields.author), [expectedPost(9, 0).author, expectedPost(9, 1).author]);
 });
 
+test('an adapted rule made from an earlier version of a rule the archivist has since edited is not used', () => {
+  const first = createAahEngine(kb());
+  for (const t of [1, 2, 3, 4]) first.analysePage({ url: `http://q.test/viewtopic.php?t=${t}`, html: renamedTopicPage(t) });
+  const saved = first.adaptedRules();
+  assert.equal(saved.length, 1);
+  // The knowledge base's post rule edited (another select, which still misses the renamed markup).
+  const edited = parseKnowledgeBase(KB_XML.replace("starts-with(@id,'p')", "starts-with(@id,'post')"));
+  assert.ok(edited.ok);
+  const second = createAahEngine(edited.kb);
+  second.loadAdaptedRules(saved);
+  const r = second.analysePage({ url: 'http://q.test/viewtopic.php?t=9', html: renamedTopicPage(9, 2) });
+  assert.deepEqual(r.objects.filter((o) => o.rule === saved[0]!.id), [], 'the stale adapted rule extracted');
+  // The edited rule goes through adaptation of its own (its relaxations, here none that works).
+  assert.deepEqual(r.adaptation.map((a) => a.event), ['no-candidate']);
+});
+
 test('a candidate that fails on a page is discarded', () => {
   const engine = createAahEngine(kb());
   engine.analysePage({ url: 'http://q.test/viewtopic.php?t=1', html: renamedTopicPage(1) });
