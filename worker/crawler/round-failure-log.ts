@@ -19,9 +19,19 @@ type LogContext = Pick<CrawlContext, 'store' | 'icd'>;
 export function logRoundFailure(ctx: LogContext, f: RoundFailure, previous: RoundFailure | null): void {
   // A round's failure and its entry are stored in one transaction, and a round fails only once the
   // one before it finished: the latest entry of the outcome is the one of `previous`.
-  const entry = previous?.message === f.message ? ctx.store.latestLog(ROUND_FAILED_OUTCOME) : null;
+  const entry = previous && sameError(previous.message, f.message) ? ctx.store.latestLog(ROUND_FAILED_OUTCOME) : null;
   if (entry) ctx.store.updateLog(entry.id, roundFailedLogMessage(f, entry.retries + 2), entry.retries + 1);
   else addEntry(ctx, f, ROUND_FAILED_OUTCOME, roundFailedLogMessage(f, 1), 0, f.failedAt);
+}
+
+/**
+ * Whether two failure messages tell of the same error: equal once every run of digits is masked, as
+ * the numbers an error quotes (a timeout's milliseconds, a file's serial, a byte offset, a port)
+ * often differ from one attempt to the next while the error stays the same.
+ */
+export function sameError(a: string, b: string): boolean {
+  const masked = (message: string) => message.replace(/\d+/g, '#');
+  return masked(a) === masked(b);
 }
 
 /**
