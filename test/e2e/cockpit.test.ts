@@ -198,6 +198,12 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.equal(cells[0], new URL(site.origin).host);
   assert.ok(Number(cells[1]) > site.pages.length, `fetches: ${cells[1]} (the pages and robots.txt)`);
   assert.match(await page.getByTestId('report-mime').innerText(), /text\/html\s+\d+/);
+  // The seeds report: the home page captured; the page that resets its connection failed, with the log's message.
+  const seedRows = page.getByTestId('report-seeds').locator('tbody tr');
+  assert.equal(await seedRows.count(), 2);
+  assert.deepEqual(await seedRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-outcome'))), ['captured', 'problem']);
+  assert.match(await seedRows.nth(0).innerText(), /200, captured/);
+  assert.match(await seedRows.nth(1).innerText(), new RegExp(`reset\\.html\\s+failed: ${reasonName}`));
 
   // A capture's stored record: WARC header, HTTP head and the page's text, read back from the WARC file.
   const firstCapture = page.getByTestId('capture-url').first();

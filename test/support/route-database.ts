@@ -25,3 +25,24 @@ export async function signedInAs(s: Services, username: string, role: string): P
   if (!session) throw new Error(`${username} could not sign in`);
   return { cookie: `tidemark_session=${session.token}`, csrf: session.user.csrfToken };
 }
+
+export type RouteHandler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+
+/** `handler` called as Next calls it, for the signed-in session `as` (a body only when `body` is given): its status and JSON body. */
+export async function callRoute<P>(
+  as: { cookie: string; csrf: string },
+  handler: RouteHandler<P>,
+  method: string,
+  path: string,
+  body: unknown,
+  params: P,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const origin = 'http://cockpit.test';
+  const req = new Request(`${origin}${path}`, {
+    method,
+    headers: { host: 'cockpit.test', origin, cookie: as.cookie, 'x-csrf-token': as.csrf },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const res = await handler(req, { params: Promise.resolve(params) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}

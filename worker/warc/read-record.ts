@@ -61,6 +61,11 @@ export async function readRecordText(warcDir: string, warcFile: string, offset: 
   return (await decodedPayload(await parseRecordAt(warcDir, warcFile, offset, length))).payload.toString('utf8');
 }
 
+/** One HTTP header of the record at `offset` of a crawl's WARC file (its payload left unread); null when absent. */
+export async function readRecordHttpHeader(warcDir: string, warcFile: string, offset: number, length: number | undefined, lowerName: string): Promise<string | null> {
+  return headerValue((await parseRecordAt(warcDir, warcFile, offset, length)).httpHeaders?.headers, lowerName);
+}
+
 /** A stored record as a person reads it: its WARC header, its HTTP head and its payload. */
 export interface StoredRecord {
   warcHeaders: [string, string][];

@@ -1,7 +1,8 @@
 'use client';
 import { useState, type ReactNode } from 'react';
 import { ErrorMessage } from '../../components/error-message';
-import { formatBytes, useCrawlReport } from '../../lib/client/queries';
+import { formatBytes, useCrawlReport, type CrawlReport } from '../../lib/client/queries';
+import { seedOutcome } from '../../lib/client/seed-outcome';
 
 /** A small report table: a caption, column heads (numbers right-aligned), rows. */
 function ReportTable({ id, caption, heads, rows }: { id: string; caption: string; heads: string[]; rows: ReactNode[][] }) {
@@ -26,14 +27,51 @@ function ReportTable({ id, caption, heads, rows }: { id: string; caption: string
   );
 }
 
-/** Heritrix's hosts, MIME-type and status reports, folded until opened (they group the whole crawl log). */
+/** Heritrix's seeds report: each seed, where it redirects, and how its chain ended (the crawl log's message when it went wrong). */
+function SeedsTable({ report }: { report: CrawlReport }) {
+  const listed = report.seeds.length;
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="table-base" data-testid="report-seeds">
+        <caption className="mb-1 text-left text-sm font-semibold">
+          {report.seedCount > listed ? `Seeds (the first ${listed} of ${report.seedCount})` : `Seeds (${report.seedCount})`}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Seed</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.seeds.map((row, i) => {
+            const outcome = seedOutcome(row);
+            const last = row.hops.at(-1)!;
+            return (
+              <tr key={i} data-outcome={outcome.captured ? 'captured' : outcome.problem ? 'problem' : 'pending'}>
+                <td className="font-mono text-xs break-all">{row.seed}</td>
+                <td className={`text-sm ${outcome.problem ? 'text-red-700' : ''}`}>
+                  {outcome.steps.map((step, k) => (
+                    <div key={k} className={k > 0 ? 'break-all' : ''}>{step}</div>
+                  ))}
+                  {outcome.problem && last.message && <div className="text-xs text-slate-600">{last.message}</div>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Heritrix's seeds, hosts, MIME-type and status reports, folded until opened (they group the whole crawl log). */
 export function CrawlReports({ crawlId, running }: { crawlId: number; running: boolean }) {
   const [open, setOpen] = useState(false);
   const report = useCrawlReport(crawlId, open);
   const r = report.data;
   return (
     <details className="card" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="crawl-reports">
-      <summary className="cursor-pointer text-lg font-semibold">Reports: hosts, MIME types, statuses</summary>
+      <summary className="cursor-pointer text-lg font-semibold">Reports: seeds, hosts, MIME types, statuses</summary>
       <ErrorMessage error={report.error} />
       {open && report.isPending && <p className="mt-3 text-sm text-slate-600">Counting…</p>}
       {r && (
@@ -45,6 +83,7 @@ export function CrawlReports({ crawlId, running }: { crawlId: number; running: b
           </button>
         </p>
       )}
+      {r && <SeedsTable report={r} />}
       {r && (
         <div className="mt-4 grid gap-6 lg:grid-cols-3">
           <ReportTable

@@ -4,6 +4,7 @@ import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages
 import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
+import type { SeedReportRow } from '../../../worker/frontier/seed-report';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
 import { api, asPaged, type Paged } from './api';
@@ -132,6 +133,9 @@ export interface CrawlReport {
   hostCount: number;
   mimeTypes: { mime: string | null; captures: number; bytes: number }[];
   statuses: { status: number | null; entries: number }[];
+  /** The ICD's first 200 seeds, each with its redirect chain (worker/frontier/seed-report.ts). */
+  seeds: SeedReportRow[];
+  seedCount: number;
 }
 
 export interface WebObjectRow {

@@ -14,11 +14,10 @@ import type Database from 'better-sqlite3';
 import type { Services } from '../../../app/lib/server/services';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { openSqlite } from '../../../worker/store/sqlite';
-import { routeDatabase, signedInAs } from '../../support/route-database';
+import { callRoute, routeDatabase, signedInAs, type RouteHandler } from '../../support/route-database';
 import { withSite } from '../../support/site-crawl';
 import { until } from '../../support/engine-run';
 
-const ORIGIN = 'http://cockpit.test';
 let s: Services;
 let admin = { cookie: '', csrf: '' };
 
@@ -27,16 +26,7 @@ before(async () => {
   admin = await signedInAs(s, 'root', 'admin');
 });
 
-type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
-
-/** `handler` called as Next calls it, signed in as the admin. */
-async function call<P>(handler: Handler<P>, method: string, path: string, body: unknown, params: P): Promise<{ status: number; body: Record<string, unknown> }> {
-  const req = new Request(`${ORIGIN}${path}`, {
-    method, headers: { host: 'cockpit.test', origin: ORIGIN, cookie: admin.cookie, 'x-csrf-token': admin.csrf }, body: JSON.stringify(body),
-  });
-  const res = await handler(req, { params: Promise.resolve(params) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const call = <P>(handler: RouteHandler<P>, method: string, path: string, body: unknown, params: P) => callRoute(admin, handler, method, path, body, params);
 
 const saveKnowledgeBase = async (name: string, xml: string) => {
   const { PUT } = await import('../../../app/api/knowledge-bases/[name]/route');

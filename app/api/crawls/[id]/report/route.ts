@@ -1,13 +1,18 @@
 import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
 import { ROUND_OUTCOMES } from '../../../../../worker/crawler/recrawl-history';
-import { apiRoute } from '../../../../lib/server/handler';
-import { existingCrawlId } from '../../../../lib/server/crawl-views';
+import { parseIcd } from '../../../../../worker/icd/schema';
+import { readSeedReport } from '../../../../../worker/frontier/seed-report';
+import { readRecordHttpHeader } from '../../../../../worker/warc/read-record';
+import { crawlWarcDir } from '../../../../../worker/store/data-layout';
+import { HttpError, apiRoute, idParam } from '../../../../lib/server/handler';
+import { services } from '../../../../lib/server/services';
 
 export const dynamic = 'force-dynamic';
 
 /** Most hosts listed; `hostCount` says how many there are in all. */
 const MAX_HOSTS = 200;
-
+/** Most seeds listed (each may mean reading its redirects' records); `seedCount` says how many there are. */
+const MAX_SEEDS = 200;
 
 interface HostRow {
   host: string;
@@ -22,9 +27,15 @@ interface HostRow {
  * captures: `hosts` (fetches, ok, failed or excluded, bytes; most fetched first, at most 200, of
  * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host), `mimeTypes` (captures and bytes) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
+ * `seeds` (the ICD's first 200 of `seedCount`, in its order): what became of each seed and of each
+ * URL it redirects to (worker/frontier/seed-report.ts), `{seed, hops: [{url, state, status, reason,
+ * message}], cut}`.
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
-  const crawlId = await existingCrawlId(prisma, params.id);
+  const crawlId = idParam(params.id);
+  const crawl = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { definition: true } });
+  if (!crawl) throw new HttpError(404, 'not found');
+  const icd = parseIcd(JSON.parse(crawl.definition));
   const hosts = db
     .prepare(
       `SELECT ${HOST_OF_URL_SQL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes
@@ -38,5 +49,9 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const statuses = db
     .prepare('SELECT status, COUNT(*) AS entries FROM CrawlLogEntry WHERE crawlId = ? GROUP BY status ORDER BY entries DESC, status')
     .all(crawlId) as { status: number | null; entries: number }[];
-  return { hosts, hostCount, mimeTypes, statuses };
+  const warcDir = crawlWarcDir(services().env.dataDir, crawlId);
+  const seeds = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, MAX_SEEDS, (file, offset, length) =>
+    readRecordHttpHeader(warcDir, file, offset, length, 'location'),
+  );
+  return { hosts, hostCount, mimeTypes, statuses, seeds, seedCount: icd.seeds.length };
 });

@@ -1,0 +1,45 @@
+import type { ChainCut, SeedHop, SeedReportRow } from '../../../worker/frontier/seed-report';
+
+/** A seed's outcome in the seeds report: each step of its chain in words, and whether it ended on a captured page. */
+export interface SeedOutcome {
+  steps: string[];
+  /** The chain ends on a page fetched with a status below 300. */
+  captured: boolean;
+  /** It ended on a failure, an exclusion or a cut chain: the archivist should look. */
+  problem: boolean;
+}
+
+/** What the crawl did with one URL of a seed's chain (the URL itself is shown beside it). */
+export function hopText(hop: SeedHop): string {
+  switch (hop.state) {
+    case 'done':
+      return hop.status === null ? 'fetched' : hop.status < 300 ? `${hop.status}, captured` : `${hop.status}`;
+    case 'queued':
+      return 'queued';
+    case 'in-flight':
+      return 'being fetched';
+    case 'retrying':
+      return `to be tried again${hop.reason ? ` (${hop.reason})` : ''}`;
+    case 'failed':
+      return `failed: ${hop.reason ?? 'unknown reason'}`;
+    case 'excluded':
+      return `not followed: ${hop.reason ?? 'excluded'}`;
+    default:
+      return 'not fetched yet';
+  }
+}
+
+const CUT_TEXT: Record<ChainCut, string> = {
+  loop: 'redirect loop',
+  'too-many-redirects': 'too many redirects, not followed further',
+  'no-location': 'redirect without a usable Location',
+};
+
+export function seedOutcome(row: SeedReportRow): SeedOutcome {
+  const steps = row.hops.map((hop, i) => (i === 0 ? hopText(hop) : `→ ${hop.url}: ${hopText(hop)}`));
+  if (row.cut) steps.push(CUT_TEXT[row.cut]);
+  const last = row.hops.at(-1)!;
+  const captured = row.cut === null && last.state === 'done' && last.status !== null && last.status < 300;
+  const problem = row.cut !== null || last.state === 'failed' || last.state === 'excluded' || (last.state === 'done' && (last.status ?? 0) >= 400);
+  return { steps, captured, problem };
+}

@@ -1,0 +1,102 @@
+/**
+ * The seeds report (GET /api/crawls/:id/report → seeds): what became of each seed, followed through
+ * its redirects as the crawl stored them. Real parts: the route handlers over a migrated database
+ * (route-database.ts), the worker's CrawlManager, a loopback site whose seeds answer in every way a
+ * seed goes wrong, and the redirects' Location headers read back from the crawl's WARC records.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import type { RequestListener } from 'node:http';
+import type Database from 'better-sqlite3';
+import type { Services } from '../../../app/lib/server/services';
+import type { SeedReportRow } from '../../../worker/frontier/seed-report';
+import { CrawlManager } from '../../../worker/process/crawl-manager';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { callRoute, routeDatabase, signedInAs, type RouteHandler } from '../../support/route-database';
+import { withSite } from '../../support/site-crawl';
+import { until } from '../../support/engine-run';
+
+let s: Services;
+let admin = { cookie: '', csrf: '' };
+let worker: Database.Database | null = null;
+let manager: CrawlManager | null = null;
+
+before(async () => {
+  s = await routeDatabase('tidemark-seeds-report-');
+  admin = await signedInAs(s, 'root', 'admin');
+});
+after(async () => {
+  await manager?.shutdown();
+  worker?.close();
+});
+
+const call = <P>(handler: RouteHandler<P>, method: string, path: string, body: unknown, params: P) => callRoute(admin, handler, method, path, body, params);
+
+const page = (title: string) => `<!doctype html><title>${title}</title><p>${title}</p>`;
+const site: RequestListener = (req, res) => {
+  const path = req.url ?? '/';
+  const moved = (status: number, location?: string) => void res.writeHead(status, location === undefined ? {} : { location }).end();
+  if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+  if (path === '/' || path === '/new' || path === '/final') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page(path));
+  if (path === '/old') return moved(301, '/new');
+  if (path === '/hop') return moved(302, '/hop2');
+  if (path === '/hop2') return moved(307, '/final#top');
+  if (path === '/away') return moved(301, 'http://elsewhere.invalid/');
+  if (path === '/loop') return moved(301, '/loop2');
+  if (path === '/loop2') return moved(301, '/loop');
+  if (path === '/nowhere') return moved(302);
+  res.writeHead(404, { 'content-type': 'text/html' }).end(page('not found'));
+};
+
+test('the seeds report follows each seed through its redirects to where it ended', { timeout: 120_000 }, async () => {
+  await withSite(site, async (origin) => {
+    const paths = ['/', '/old', '/hop', '/away', '/loop', '/nowhere', '/gone', '/private'];
+    const { POST: postIcd } = await import('../../../app/api/icds/route');
+    const icd = await call(postIcd, 'POST', '/api/icds', {
+      name: 'Seeds gone astray', seeds: paths.map((p) => `${origin}${p}`),
+      scope: { maxDepth: 2 }, politeness: { minDelayMs: 0, maxDelayMs: 20, delayFactor: 0 }, limits: { maxRetries: 0 }, aah: { enabled: false },
+    }, {});
+    assert.equal(icd.status, 201, JSON.stringify(icd.body));
+    const { POST: postCrawl } = await import('../../../app/api/crawls/route');
+    const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
+    const crawl = await call(postCrawl, 'POST', '/api/crawls', { icdId: icd.body.id }, {});
+    assert.equal(crawl.status, 201, JSON.stringify(crawl.body));
+    const id = crawl.body.id as number;
+    const report = async () => {
+      const r = await call(getReport, 'GET', `/api/crawls/${id}/report`, undefined, { id: String(id) });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body as { seeds: SeedReportRow[]; seedCount: number };
+    };
+
+    // Before the worker has run it: every seed listed, none seen.
+    const waiting = await report();
+    assert.equal(waiting.seedCount, paths.length);
+    assert.deepEqual(waiting.seeds.map((r) => [r.seed, r.hops.map((h) => h.state), r.cut]), paths.map((p) => [`${origin}${p}`, ['unseen'], null]));
+
+    worker = openSqlite(s.env.dbPath);
+    manager = new CrawlManager({ db: worker, dataDir: s.env.dataDir, send: () => undefined, kbPath: resolve('knowledge-base/default.xml') });
+    manager.start();
+    await until('the crawl has ended', () => ['finished', 'failed', 'stopped'].includes(s.db.prepare('SELECT status FROM Crawl WHERE id = ?').pluck().get(id) as string), 60_000);
+
+    const bySeed = new Map((await report()).seeds.map((r) => [new URL(r.seed).pathname, r]));
+    const chain = (path: string) => {
+      const row = bySeed.get(path)!;
+      return { hops: row.hops.map((h) => [h.url.replace(origin, ''), h.state, h.status, h.reason]), cut: row.cut };
+    };
+    assert.deepEqual(chain('/'), { hops: [['/', 'done', 200, null]], cut: null });
+    assert.deepEqual(chain('/old'), { hops: [['/old', 'done', 301, null], ['/new', 'done', 200, null]], cut: null });
+    // Two hops, the last Location's fragment dropped as the crawl canonicalises it.
+    assert.deepEqual(chain('/hop'), { hops: [['/hop', 'done', 302, null], ['/hop2', 'done', 307, null], ['/final', 'done', 200, null]], cut: null });
+    const away = chain('/away');
+    assert.deepEqual(away.hops[0], ['/away', 'done', 301, null]);
+    assert.deepEqual(away.hops[1]!.slice(0, 3), ['http://elsewhere.invalid/', 'excluded', null]);
+    assert.ok(away.hops[1]![3], 'the exclusion keeps its reason');
+    assert.deepEqual(chain('/loop'), { hops: [['/loop', 'done', 301, null], ['/loop2', 'done', 301, null]], cut: 'loop' });
+    assert.deepEqual(chain('/nowhere'), { hops: [['/nowhere', 'done', 302, null]], cut: 'no-location' });
+    assert.deepEqual(chain('/gone'), { hops: [['/gone', 'done', 404, null]], cut: null });
+    const blocked = bySeed.get('/private')!;
+    assert.deepEqual(blocked.hops.map((h) => [h.state, h.reason]), [['failed', 'robots-disallowed']]);
+    assert.equal(blocked.hops[0]!.message, 'disallowed by robots.txt', "the crawl log's message comes along");
+  });
+});
