@@ -64,14 +64,14 @@ function SeedsTable({ report }: { report: CrawlReport }) {
   );
 }
 
-/** Heritrix's seeds, hosts, MIME-type and status reports, folded until opened (they group the whole crawl log). */
+/** Heritrix's seeds, hosts, MIME-type, deduplication and status reports, folded until opened (they group the whole crawl log). */
 export function CrawlReports({ crawlId, running }: { crawlId: number; running: boolean }) {
   const [open, setOpen] = useState(false);
   const report = useCrawlReport(crawlId, open);
   const r = report.data;
   return (
     <details className="card" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="crawl-reports">
-      <summary className="cursor-pointer text-lg font-semibold">Reports: seeds, hosts, MIME types, statuses</summary>
+      <summary className="cursor-pointer text-lg font-semibold">Reports: seeds, hosts, MIME types, WARC records, statuses</summary>
       <ErrorMessage error={report.error} />
       {open && report.isPending && <p className="mt-3 text-sm text-slate-600">Counting…</p>}
       {r && (
@@ -85,7 +85,7 @@ export function CrawlReports({ crawlId, running }: { crawlId: number; running: b
       )}
       {r && <SeedsTable report={r} />}
       {r && (
-        <div className="mt-4 grid gap-6 lg:grid-cols-3">
+        <div className="mt-4 grid gap-6 lg:grid-cols-2">
           <ReportTable
             id="report-hosts"
             caption={r.hostCount > r.hosts.length ? `Hosts (the ${r.hosts.length} most fetched of ${r.hostCount})` : `Hosts (${r.hostCount})`}
@@ -97,6 +97,12 @@ export function CrawlReports({ crawlId, running }: { crawlId: number; running: b
             caption="MIME types (captures)"
             heads={['MIME type', 'Captures', 'Bytes']}
             rows={r.mimeTypes.map((m) => [m.mime ?? '(none)', m.captures, formatBytes(m.bytes)])}
+          />
+          <ReportTable
+            id="report-records"
+            caption="WARC records (a revisit stores no payload again)"
+            heads={['Record type', 'Captures', 'Payload bytes', 'Stored in WARC']}
+            rows={r.records.map((k) => [k.recordType, k.captures, formatBytes(k.bytes), formatBytes(k.warcBytes)])}
           />
           <ReportTable
             id="report-status"

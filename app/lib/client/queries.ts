@@ -132,6 +132,8 @@ export interface CrawlReport {
   hosts: { host: string; fetches: number; ok: number; failed: number; bytes: number }[];
   hostCount: number;
   mimeTypes: { mime: string | null; captures: number; bytes: number }[];
+  /** Captures per WARC record type (response, revisit): payload bytes, and bytes stored in the WARC files. */
+  records: { recordType: string; captures: number; bytes: number; warcBytes: number }[];
   statuses: { status: number | null; entries: number }[];
   /** The ICD's first 200 seeds, each with its redirect chain (worker/frontier/seed-report.ts). */
   seeds: SeedReportRow[];

@@ -38,7 +38,9 @@ const site: RequestListener = (req, res) => {
   const path = req.url ?? '/';
   const moved = (status: number, location?: string) => void res.writeHead(status, location === undefined ? {} : { location }).end();
   if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
-  if (path === '/' || path === '/new' || path === '/final') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page(path));
+  if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page(path));
+  // The same page at two addresses: the second capture is a revisit record.
+  if (path === '/new' || path === '/final') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page('landing'));
   if (path === '/old') return moved(301, '/new');
   if (path === '/hop') return moved(302, '/hop2');
   if (path === '/hop2') return moved(307, '/final#top');
@@ -66,7 +68,7 @@ test('the seeds report follows each seed through its redirects to where it ended
     const report = async () => {
       const r = await call(getReport, 'GET', `/api/crawls/${id}/report`, undefined, { id: String(id) });
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      return r.body as { seeds: SeedReportRow[]; seedCount: number };
+      return r.body as { seeds: SeedReportRow[]; seedCount: number; records: { recordType: string; captures: number; bytes: number; warcBytes: number }[] };
     };
 
     // Before the worker has run it: every seed listed, none seen.
@@ -79,7 +81,8 @@ test('the seeds report follows each seed through its redirects to where it ended
     manager.start();
     await until('the crawl has ended', () => ['finished', 'failed', 'stopped'].includes(s.db.prepare('SELECT status FROM Crawl WHERE id = ?').pluck().get(id) as string), 60_000);
 
-    const bySeed = new Map((await report()).seeds.map((r) => [new URL(r.seed).pathname, r]));
+    const done = await report();
+    const bySeed = new Map(done.seeds.map((r) => [new URL(r.seed).pathname, r]));
     const chain = (path: string) => {
       const row = bySeed.get(path)!;
       return { hops: row.hops.map((h) => [h.url.replace(origin, ''), h.state, h.status, h.reason]), cut: row.cut };
@@ -98,5 +101,12 @@ test('the seeds report follows each seed through its redirects to where it ended
     const blocked = bySeed.get('/private')!;
     assert.deepEqual(blocked.hops.map((h) => [h.state, h.reason]), [['failed', 'robots-disallowed']]);
     assert.equal(blocked.hops[0]!.message, 'disallowed by robots.txt', "the crawl log's message comes along");
+
+    // The same report counts the WARC records by type: the landing page's second capture is a revisit, its payload not stored again.
+    const stored = s.db.prepare('SELECT recordType, COUNT(*) AS captures, SUM(size) AS bytes, SUM(warcLength) AS warcBytes FROM Capture WHERE crawlId = ? GROUP BY recordType').all(id) as typeof done.records;
+    assert.deepEqual(done.records, [...stored].sort((a, b) => b.recordType.localeCompare(a.recordType)));
+    const revisits = done.records.find((r) => r.recordType === 'revisit');
+    assert.ok(revisits && revisits.captures >= 1, JSON.stringify(done.records));
+    assert.ok(done.records.every((r) => r.warcBytes > 0));
   });
 });

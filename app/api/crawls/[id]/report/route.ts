@@ -25,7 +25,9 @@ interface HostRow {
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
  * captures: `hosts` (fetches, ok, failed or excluded, bytes; most fetched first, at most 200, of
- * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host), `mimeTypes` (captures and bytes) and `statuses` (crawl-log entries per HTTP
+ * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host), `mimeTypes` (captures and bytes),
+ * `records` (captures per WARC record type, response then revisit: their payloads' bytes and the bytes their records take in the
+ * WARC files, so what deduplication saved shows) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
  * `seeds` (the ICD's first 200 of `seedCount`, in its order): what became of each seed and of each
  * URL it redirects to (worker/frontier/seed-report.ts), `{seed, hops: [{url, state, status, reason,
@@ -46,6 +48,9 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
     .all(crawlId) as { mime: string | null; captures: number; bytes: number }[];
+  const records = db
+    .prepare('SELECT recordType, COUNT(*) AS captures, SUM(size) AS bytes, SUM(warcLength) AS warcBytes FROM Capture WHERE crawlId = ? GROUP BY recordType ORDER BY recordType DESC')
+    .all(crawlId) as { recordType: string; captures: number; bytes: number; warcBytes: number }[];
   const statuses = db
     .prepare('SELECT status, COUNT(*) AS entries FROM CrawlLogEntry WHERE crawlId = ? GROUP BY status ORDER BY entries DESC, status')
     .all(crawlId) as { status: number | null; entries: number }[];
@@ -53,5 +58,5 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const seeds = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, MAX_SEEDS, (file, offset, length) =>
     readRecordHttpHeader(warcDir, file, offset, length, 'location'),
   );
-  return { hosts, hostCount, mimeTypes, statuses, seeds, seedCount: icd.seeds.length };
+  return { hosts, hostCount, mimeTypes, records, statuses, seeds, seedCount: icd.seeds.length };
 });
