@@ -12,6 +12,15 @@ const PAGE_SIZE = 20;
 /** Outcomes that are no failure: a capture, and a recrawl round that finished after failing. */
 const GOOD_OUTCOMES = new Set(['ok', 'recrawl-round-recovered']);
 
+/** The crawl log as a tab-separated file, the entries the filters select (all of them, oldest first). */
+function crawlLogDownloadHref(crawlId: number, outcome: string, query: string): string {
+  const params = new URLSearchParams();
+  if (outcome) params.set('outcome', outcome);
+  if (query) params.set('q', query);
+  const search = params.toString();
+  return `/api/crawls/${crawlId}/log/download${search ? `?${search}` : ''}`;
+}
+
 /**
  * Every fetch outcome of the crawl, newest first, as Heritrix's crawl.log: failures and robots
  * exclusions too, which the captures table does not hold. Filtered by outcome and URL.
@@ -47,6 +56,9 @@ export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlI
             ))}
           </select>
         </UrlSearchForm>
+        <a className="btn" href={crawlLogDownloadHref(crawlId, outcome, query)} download data-testid="crawl-log-download">
+          Download{outcome || query ? ' these entries' : ''} (TSV)
+        </a>
       </div>
       <ErrorMessage error={log.error} />
       {data && (

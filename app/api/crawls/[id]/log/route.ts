@@ -1,6 +1,7 @@
 import { apiRoute, pageParams, upToParam } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
-import { containsText, equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
+import { inIdOrder, listPage } from '../../../../lib/server/list-query';
+import { crawlLogConditions } from './conditions';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,9 +15,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
   const crawlId = await existingCrawlId(prisma, params.id);
-  const outcome = url.searchParams.get('outcome')?.trim();
-  const q = url.searchParams.get('q')?.trim();
-  const conditions = [equals('crawlId', crawlId), ...(outcome ? [equals('outcome', outcome)] : []), ...(q ? [containsText(['url'], q)] : [])];
+  const conditions = crawlLogConditions(crawlId, url);
   const { ids, total, newer } = listPage(db, { table: 'CrawlLogEntry', conditions, orderBy: 'id DESC', upTo: upToParam(url), offset, limit: pageSize });
   const [rows, groups] = await Promise.all([
     prisma.crawlLogEntry.findMany({ where: { id: { in: ids } } }),

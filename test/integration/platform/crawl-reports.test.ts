@@ -1,6 +1,7 @@
 /**
- * The seeds report (GET /api/crawls/:id/report → seeds): what became of each seed, followed through
- * its redirects as the crawl stored them. Real parts: the route handlers over a migrated database
+ * The crawl's reports beyond the crawl log's table. The seeds report (GET /api/crawls/:id/report →
+ * seeds): what became of each seed, followed through its redirects as the crawl stored them; the
+ * WARC records by type; and the crawl log as a file (GET /api/crawls/:id/log/download). Real parts: the route handlers over a migrated database
  * (route-database.ts), the worker's CrawlManager, a loopback site whose seeds answer in every way a
  * seed goes wrong, and the redirects' Location headers read back from the crawl's WARC records.
  */
@@ -108,5 +109,37 @@ test('the seeds report follows each seed through its redirects to where it ended
     const revisits = done.records.find((r) => r.recordType === 'revisit');
     assert.ok(revisits && revisits.captures >= 1, JSON.stringify(done.records));
     assert.ok(done.records.every((r) => r.warcBytes > 0));
+
+    // The crawl log as a file: every entry, oldest first, one line each; the table's filters apply.
+    const { GET: download } = await import('../../../app/api/crawls/[id]/log/download/route');
+    const fetchLog = async (search: string) => {
+      const res = await download(new Request(`http://cockpit.test/api/crawls/${id}/log/download${search}`, { headers: { host: 'cockpit.test', cookie: admin.cookie } }), { params: Promise.resolve({ id: String(id) }) });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-disposition') ?? '', new RegExp(`attachment; filename="crawl-${id}-log.tsv"`));
+      return (await res.text()).split('\n').slice(0, -1).map((line) => line.split('\t'));
+    };
+    const entries = s.db.prepare('SELECT url, outcome, status FROM CrawlLogEntry WHERE crawlId = ? ORDER BY id').all(id) as { url: string; outcome: string; status: number | null }[];
+    const all = await fetchLog('');
+    assert.deepEqual(all[0], ['at', 'status', 'outcome', 'size', 'duration_ms', 'retries', 'url', 'message']);
+    assert.deepEqual(all.slice(1).map((f) => [f[6], f[2], f[1]]), entries.map((e) => [e.url, e.outcome, e.status === null ? '' : String(e.status)]));
+    assert.ok(all.slice(1).every((f) => f.length === 8 && !Number.isNaN(Date.parse(f[0]!))));
+    const robots = await fetchLog('?outcome=robots');
+    assert.deepEqual(robots.slice(1).map((f) => [f[6], f[7]]), [[`${origin}/private`, 'disallowed by robots.txt']]);
+    assert.deepEqual((await fetchLog('?q=LOOP')).slice(1).map((f) => f[6]), [`${origin}/loop`, `${origin}/loop2`]);
   });
+});
+
+test('the crawl log downloads whole past its slices, in order, however many entries it has', { timeout: 60_000 }, async () => {
+  const crawl = s.db.prepare('SELECT id FROM Crawl ORDER BY id LIMIT 1').pluck().get() as number;
+  const before = s.db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ?').pluck().get(crawl) as number;
+  const add = s.db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at) VALUES (?, ?, 200, 'ok', NULL, 10, 1, 0, ?)");
+  s.db.transaction(() => {
+    for (let i = 0; i < 4500; i++) add.run(crawl, `http://bulk.test/${i}`, new Date(Date.UTC(2026, 10, 28, 12, 0, 0, i)).toISOString().replace('Z', '+00:00'));
+  })();
+  const { GET: download } = await import('../../../app/api/crawls/[id]/log/download/route');
+  const res = await download(new Request(`http://cockpit.test/api/crawls/${crawl}/log/download?q=bulk.test`, { headers: { host: 'cockpit.test', cookie: admin.cookie } }), { params: Promise.resolve({ id: String(crawl) }) });
+  const lines = (await res.text()).split('\n').slice(1, -1);
+  assert.equal(lines.length, 4500);
+  assert.deepEqual(lines.map((l) => l.split('\t')[6]), Array.from({ length: 4500 }, (_, i) => `http://bulk.test/${i}`));
+  assert.equal(s.db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ?').pluck().get(crawl), before + 4500);
 });
