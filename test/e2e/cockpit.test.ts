@@ -212,6 +212,16 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.match(await seedRows.nth(0).innerText(), /200, captured/);
   assert.match(await seedRows.nth(1).innerText(), new RegExp(`reset\\.html\\s+failed: ${reasonName}`));
 
+  // A URL looked up, with the keyboard: the crawl found it from its seed; one it never saw is out of scope.
+  await page.getByLabel('URL', { exact: true }).fill(`${site.origin}/page/1.html`);
+  await page.getByLabel('URL', { exact: true }).press('Enter');
+  await page.locator('[data-testid="inspection"][data-state="done"]').waitFor();
+  assert.equal(await page.getByTestId('discovery-path').locator('li').first().locator('span').first().innerText(), `${site.origin}/`);
+  await page.getByLabel('URL', { exact: true }).fill('http://elsewhere.invalid/');
+  await page.getByLabel('URL', { exact: true }).press('Enter');
+  await page.locator('[data-testid="inspection"][data-state="unseen"]').waitFor();
+  assert.match(await page.getByTestId('inspection-verdict').innerText(), /scope would not take it: out-of-scope-host/);
+
   // A capture's stored record: WARC header, HTTP head and the page's text, read back from the WARC file.
   const firstCapture = page.getByTestId('capture-url').first();
   const capturedUrl = await firstCapture.innerText();

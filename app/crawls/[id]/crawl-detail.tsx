@@ -17,6 +17,7 @@ import { Annotations } from './annotations';
 import { LiveCounters } from './live-counters';
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
+import { UrlInspector } from './url-inspector';
 
 const LIVE_LABEL = { connecting: 'connecting…', live: 'live', offline: 'offline (reconnecting)', refused: 'live updates refused' } as const;
 
@@ -70,6 +71,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       <CapturesTable crawlId={crawlId} focused={Boolean(focus?.enabled)} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />
       <CrawlReports crawlId={crawlId} running={c.status === 'running'} />
+      <UrlInspector crawlId={crawlId} />
       <section aria-labelledby="annotations-title" className="card space-y-3">
         <h2 id="annotations-title" className="text-lg font-semibold">Annotations</h2>
         <Annotations crawlId={crawlId} captureId={null} />

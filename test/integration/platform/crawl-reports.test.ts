@@ -1,7 +1,8 @@
 /**
  * The crawl's reports beyond the crawl log's table. The seeds report (GET /api/crawls/:id/report →
  * seeds): what became of each seed, followed through its redirects as the crawl stored them; the
- * WARC records by type; and the crawl log as a file (GET /api/crawls/:id/log/download). Real parts: the route handlers over a migrated database
+ * WARC records by type; the crawl log as a file (GET /api/crawls/:id/log/download); and one URL
+ * looked up (GET /api/crawls/:id/inspect). Real parts: the route handlers over a migrated database
  * (route-database.ts), the worker's CrawlManager, a loopback site whose seeds answer in every way a
  * seed goes wrong, and the redirects' Location headers read back from the crawl's WARC records.
  */
@@ -12,6 +13,7 @@ import type { RequestListener } from 'node:http';
 import type Database from 'better-sqlite3';
 import type { Services } from '../../../app/lib/server/services';
 import type { SeedReportRow } from '../../../worker/frontier/seed-report';
+import type { UrlInspection } from '../../../worker/frontier/url-inspection';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { callRoute, routeDatabase, signedInAs, type RouteHandler } from '../../support/route-database';
@@ -126,6 +128,30 @@ test('the seeds report follows each seed through its redirects to where it ended
     const robots = await fetchLog('?outcome=robots');
     assert.deepEqual(robots.slice(1).map((f) => [f[6], f[7]]), [[`${origin}/private`, 'disallowed by robots.txt']]);
     assert.deepEqual((await fetchLog('?q=LOOP')).slice(1).map((f) => f[6]), [`${origin}/loop`, `${origin}/loop2`]);
+
+    // One URL looked up: how the crawl found it, what became of it, or why it never saw it.
+    const { GET: inspect } = await import('../../../app/api/crawls/[id]/inspect/route');
+    const lookUp = async (url: string | null) => {
+      const r = await call(inspect, 'GET', `/api/crawls/${id}/inspect${url === null ? '' : `?url=${encodeURIComponent(url)}`}`, undefined, { id: String(id) });
+      return { status: r.status, body: r.body as unknown as UrlInspection & { error?: string } };
+    };
+    const redirected = (await lookUp(`${origin}/new#section`)).body;
+    assert.equal(redirected.url, `${origin}/new`, 'canonical, as the crawl writes it');
+    assert.deepEqual([redirected.entry?.state, redirected.entry?.kind, redirected.entry?.via, redirected.entry?.depth], ['done', 'redirect', `${origin}/old`, 1]);
+    assert.deepEqual(redirected.discoveryPath, [{ url: `${origin}/old`, kind: 'seed' }]);
+    assert.deepEqual([redirected.captures.length, redirected.captures[0]?.status, redirected.log.map((e) => e.outcome)], [1, 200, ['ok']]);
+    assert.equal(redirected.scope, null);
+    const excluded = (await lookUp('http://elsewhere.invalid/')).body;
+    assert.deepEqual([excluded.entry?.state, excluded.entry?.via, excluded.captures.length], ['excluded', `${origin}/away`, 0]);
+    assert.ok(excluded.entry?.reason);
+    assert.deepEqual(excluded.discoveryPath, [{ url: `${origin}/away`, kind: 'seed' }]);
+    const unseen = (await lookUp(`${origin}/never-linked`)).body;
+    assert.deepEqual([unseen.entry, unseen.scope], [null, { inScope: true, reason: null }]);
+    assert.deepEqual((await lookUp('http://other.test/page')).body.scope, { inScope: false, reason: 'out-of-scope-host' });
+    assert.deepEqual((await lookUp('mailto:someone@example.org')).body.url, null);
+    const missing = await lookUp(null);
+    assert.equal(missing.status, 400);
+    assert.match(missing.body.error ?? '', /Give the URL/);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ChainCut, SeedHop, SeedReportRow } from '../../../worker/frontier/seed-report';
+import type { UrlInspection } from '../../../worker/frontier/url-inspection';
 
 /** A seed's outcome in the seeds report: each step of its chain in words, and whether it ended on a captured page. */
 export interface SeedOutcome {
@@ -9,8 +10,8 @@ export interface SeedOutcome {
   problem: boolean;
 }
 
-/** What the crawl did with one URL of a seed's chain (the URL itself is shown beside it). */
-export function hopText(hop: SeedHop): string {
+/** What the crawl did with one URL (a seed's, a redirect's, one looked up), in words; the URL itself is shown beside it. */
+export function hopText(hop: Pick<SeedHop, 'state' | 'status' | 'reason'>): string {
   switch (hop.state) {
     case 'done':
       return hop.status === null ? 'fetched' : hop.status < 300 ? `${hop.status}, captured` : `${hop.status}`;
@@ -42,4 +43,12 @@ export function seedOutcome(row: SeedReportRow): SeedOutcome {
   const captured = row.cut === null && last.state === 'done' && last.status !== null && last.status < 300;
   const problem = row.cut !== null || last.state === 'failed' || last.state === 'excluded' || (last.state === 'done' && (last.status ?? 0) >= 400);
   return { steps, captured, problem };
+}
+
+/** What the crawl made of a URL, in one sentence. */
+export function inspectionVerdict(i: UrlInspection): string {
+  if (i.url === null) return 'This is not an http(s) URL the crawl could fetch.';
+  if (i.entry) return `The crawl has seen it: ${hopText(i.entry)}.`;
+  if (i.scope?.inScope) return 'The crawl has not seen it: no page it fetched links to it (yet), though its scope would take it.';
+  return `The crawl has not seen it, and its scope would not take it: ${i.scope?.reason ?? 'out of scope'}.`;
 }

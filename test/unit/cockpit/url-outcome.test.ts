@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedOutcome } from '../../../app/lib/client/seed-outcome';
+import { inspectionVerdict, seedOutcome } from '../../../app/lib/client/url-outcome';
 import type { SeedHop } from '../../../worker/frontier/seed-report';
 
 const hop = (url: string, state: string, status: number | null, reason: string | null = null, message: string | null = null): SeedHop => ({ url, state, status, reason, message });
@@ -27,4 +27,13 @@ test('a seed still waiting is neither captured nor a problem', () => {
     assert.deepEqual([o.captured, o.problem], [false, false], state);
   }
   assert.deepEqual(seedOutcome({ seed: 'http://a/', hops: [hop('http://a/', 'unseen', null)], cut: null }).steps, ['not fetched yet']);
+});
+
+test('a looked-up URL is told in one sentence: seen and what became of it, or why the crawl never saw it', () => {
+  const base = { discoveryPath: [], pathCut: false, captures: [], log: [] };
+  assert.match(inspectionVerdict({ ...base, url: null, entry: null, scope: null }), /not an http\(s\) URL/);
+  const seen = { url: 'http://a/x', state: 'excluded', reason: 'exclude-match', depth: 2, kind: 'navigation', via: 'http://a/', status: null, attempts: 0 };
+  assert.equal(inspectionVerdict({ ...base, url: 'http://a/x', entry: seen, scope: null }), 'The crawl has seen it: not followed: exclude-match.');
+  assert.match(inspectionVerdict({ ...base, url: 'http://a/y', entry: null, scope: { inScope: true, reason: null } }), /no page it fetched links to it/);
+  assert.equal(inspectionVerdict({ ...base, url: 'http://b/', entry: null, scope: { inScope: false, reason: 'out-of-scope-host' } }), 'The crawl has not seen it, and its scope would not take it: out-of-scope-host.');
 });

@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { discoveryPath, MAX_PATH, type FrontierEntry } from '../../../worker/frontier/url-inspection';
+
+const entry = (url: string, via: string | null, kind = 'navigation'): FrontierEntry => ({ url, state: 'done', reason: null, depth: 0, kind, via, status: 200, attempts: 1 });
+const frontierOf = (entries: FrontierEntry[]) => {
+  const byUrl = new Map(entries.map((e) => [e.url, e]));
+  return (url: string) => byUrl.get(url) ?? null;
+};
+
+test('the discovery path runs from the seed to the page that linked to the URL', () => {
+  const lookup = frontierOf([entry('s', null, 'seed'), entry('a', 's'), entry('b', 'a', 'redirect')]);
+  assert.deepEqual(discoveryPath(entry('c', 'b', 'requisite'), lookup), { path: [{ url: 's', kind: 'seed' }, { url: 'a', kind: 'navigation' }, { url: 'b', kind: 'redirect' }], cut: false });
+  assert.deepEqual(discoveryPath(entry('s', null, 'seed'), lookup), { path: [], cut: false }, 'a seed has none');
+});
+
+test('a path whose step is missing, that loops, or that runs past MAX_PATH is cut, and says so', () => {
+  assert.deepEqual(discoveryPath(entry('c', 'b'), frontierOf([entry('b', 'gone')])), { path: [{ url: 'b', kind: 'navigation' }], cut: true });
+  assert.deepEqual(discoveryPath(entry('c', 'b'), frontierOf([entry('b', 'a'), entry('a', 'b')])), { path: [{ url: 'a', kind: 'navigation' }, { url: 'b', kind: 'navigation' }], cut: true });
+  const chain = Array.from({ length: MAX_PATH + 10 }, (_, i) => entry(`u${i}`, `u${i + 1}`));
+  const long = discoveryPath(entry('start', 'u0'), frontierOf(chain));
+  assert.deepEqual([long.path.length, long.cut], [MAX_PATH, true]);
+});

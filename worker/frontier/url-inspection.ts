@@ -1,0 +1,96 @@
+import type Database from 'better-sqlite3';
+import type { Icd } from '../icd/schema';
+import { canonicalize } from '../url';
+import { checkScope, compileScope } from '../url/scope';
+import { tableExists } from '../store/sqlite';
+import { STATE_NAMES } from './frontier-sql';
+import { urlHash } from './url-hash';
+
+/**
+ * "Why did the crawl not capture this page?", the question archivists ask most of a crawl: one
+ * URL as the crawl knows it. Its frontier row (state, reason, depth, how it was found), the way it
+ * was discovered back to its seed (Heritrix's discovery path), its captures and crawl-log entries,
+ * and, for a URL the crawl never saw, whether its scope would take it.
+ */
+
+/** A URL's row in the frontier. */
+export interface FrontierEntry {
+  url: string;
+  state: string;
+  reason: string | null;
+  depth: number;
+  /** How it was found: seed, navigation, requisite, redirect, sitemap, feed… */
+  kind: string;
+  /** The page it was found on; null for a seed or a posted URL. */
+  via: string | null;
+  status: number | null;
+  attempts: number;
+}
+
+export interface UrlInspection {
+  /** The URL as the crawl writes it (canonical); null when it is no http(s) URL. */
+  url: string | null;
+  /** Its frontier row; null when the crawl has not seen it. */
+  entry: FrontierEntry | null;
+  /** How it was found, from its seed down to the page that linked to it (empty for a seed or an unseen URL). */
+  discoveryPath: { url: string; kind: string }[];
+  /** True when the path stops before a seed: a step is missing or it goes past MAX_PATH steps. */
+  pathCut: boolean;
+  /** For an unseen URL: whether the crawl's scope takes it when a page within the depth limit links to it (and if not, why). */
+  scope: { inScope: boolean; reason: string | null } | null;
+  captures: { id: number; status: number; recordType: string; fetchedAt: string }[];
+  log: { at: string; outcome: string; status: number | null; message: string | null }[];
+}
+
+/** Steps of a discovery path followed at most: a crawl's depth limit is at most 1,000. */
+export const MAX_PATH = 1000;
+/** Captures and crawl-log entries listed, newest first. */
+export const MAX_LISTED = 10;
+
+/**
+ * The discovery path of `entry`: each `via` followed up to a URL with none, a step the frontier
+ * lacks or a loop (`cut`), at most MAX_PATH steps. Seed first.
+ */
+export function discoveryPath(entry: FrontierEntry, lookup: (url: string) => FrontierEntry | null): { path: { url: string; kind: string }[]; cut: boolean } {
+  const path: { url: string; kind: string }[] = [];
+  const seen = new Set([entry.url]);
+  let via = entry.via;
+  while (via !== null) {
+    if (seen.has(via) || path.length >= MAX_PATH) return { path: path.reverse(), cut: true };
+    seen.add(via);
+    const step = lookup(via);
+    if (!step) return { path: path.reverse(), cut: true };
+    path.push({ url: step.url, kind: step.kind });
+    via = step.via;
+  }
+  return { path: path.reverse(), cut: false };
+}
+
+const FRONTIER_COLUMNS = 'url, state, reason, depth, kind, via_url AS via, status, attempts';
+
+/** What crawl `crawlId` (run with `icd`) knows of `input`. */
+export function inspectUrl(db: Database.Database, crawlId: number, icd: Icd, input: string): UrlInspection {
+  const url = canonicalize(input.trim(), undefined, { queryHandling: icd.scope.queryHandling });
+  const none: UrlInspection = { url, entry: null, discoveryPath: [], pathCut: false, scope: null, captures: [], log: [] };
+  if (url === null) return none;
+  const row = tableExists(db, 'frontier_url') ? db.prepare(`SELECT ${FRONTIER_COLUMNS} FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`) : null;
+  const lookup = (u: string): FrontierEntry | null => {
+    const r = row?.get(crawlId, urlHash(u)) as (Omit<FrontierEntry, 'state'> & { state: number }) | undefined;
+    return r ? { ...r, state: STATE_NAMES[r.state] ?? 'unknown' } : null;
+  };
+  const entry = lookup(url);
+  const { path, cut } = entry ? discoveryPath(entry, lookup) : { path: [], cut: false };
+  let scope: UrlInspection['scope'] = null;
+  if (!entry) {
+    const decision = checkScope({ url, depth: 0, kind: 'navigation' }, compileScope(icd.scope, icd.seeds));
+    scope = decision.inScope ? { inScope: true, reason: null } : { inScope: false, reason: decision.reason };
+  }
+  const captures = db
+    .prepare('SELECT id, status, recordType, fetchedAt FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT ?')
+    .all(crawlId, url, MAX_LISTED) as UrlInspection['captures'];
+  // No index by URL: one pass over the crawl's log, newest first, stopping at MAX_LISTED.
+  const log = db
+    .prepare('SELECT at, outcome, status, message FROM CrawlLogEntry WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT ?')
+    .all(crawlId, url, MAX_LISTED) as UrlInspection['log'];
+  return { url, entry, discoveryPath: path, pathCut: cut, scope, captures, log };
+}
