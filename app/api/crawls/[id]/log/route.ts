@@ -1,7 +1,7 @@
 import { apiRoute, pageParams, upToParam } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
-import { inIdOrder, listPage } from '../../../../lib/server/list-query';
-import { crawlLogConditions } from './conditions';
+import { equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
+import { crawlLogFilters } from './conditions';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,7 +15,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
   const crawlId = await existingCrawlId(prisma, params.id);
-  const conditions = crawlLogConditions(crawlId, url);
+  const conditions = [equals('crawlId', crawlId), ...crawlLogFilters(url)];
   const { ids, total, newer } = listPage(db, { table: 'CrawlLogEntry', conditions, orderBy: 'id DESC', upTo: upToParam(url), offset, limit: pageSize });
   const [rows, groups] = await Promise.all([
     prisma.crawlLogEntry.findMany({ where: { id: { in: ids } } }),

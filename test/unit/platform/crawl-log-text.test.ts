@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CRAWL_LOG_COLUMNS, crawlLogHeader, crawlLogLine } from '../../../app/lib/server/crawl-log-text';
+import { CRAWL_LOG_COLUMNS, crawlLogHeader, crawlLogLine } from '../../../worker/store/crawl-log-text';
 
 test('a crawl-log entry is one tab-separated line, its time in UTC', () => {
   assert.equal(crawlLogHeader(), 'at\tstatus\toutcome\tsize\tduration_ms\tretries\turl\tmessage\n');

@@ -1,3 +1,5 @@
+import type Database from 'better-sqlite3';
+
 /**
  * The crawl log as a file, for the tools archivists read Heritrix's crawl.log with (awk, cut, a
  * spreadsheet): tab-separated values, a header line, then one line per entry, oldest first.
@@ -35,4 +37,27 @@ export function crawlLogHeader(): string {
 /** One entry as a line (an empty status: no response came back; an empty message: none). */
 export function crawlLogLine(row: CrawlLogRow): string {
   return `${[isoTime(row.at), row.status ?? '', field(row.outcome), row.size, row.durationMs, row.retries, field(row.url), field(row.message ?? '')].join('\t')}\n`;
+}
+
+/** Entries read per query: the file comes out in slices, neither held whole nor holding the database. */
+export const CRAWL_LOG_SLICE = 2000;
+
+/**
+ * Crawl `crawlId`'s log as text, in pieces: the header, then the entries (those `filter` selects, an
+ * SQL condition on CrawlLogEntry's columns with its parameters) a slice at a time, oldest first.
+ * Entries added meanwhile come along up to the last slice.
+ */
+export function* crawlLogText(db: Database.Database, crawlId: number, filter: { sql: string; params: unknown[] } | null = null): Generator<string> {
+  const slice = db.prepare(
+    `SELECT id, at, status, outcome, size, durationMs, retries, url, message FROM CrawlLogEntry
+     WHERE crawlId = ?${filter ? ` AND ${filter.sql}` : ''} AND id > ? ORDER BY id LIMIT ${CRAWL_LOG_SLICE}`,
+  );
+  yield crawlLogHeader();
+  let after = 0;
+  for (;;) {
+    const rows = slice.all(crawlId, ...(filter?.params ?? []), after) as (CrawlLogRow & { id: number })[];
+    if (rows.length === 0) return;
+    after = rows.at(-1)!.id;
+    yield rows.map(crawlLogLine).join('');
+  }
 }
