@@ -40,8 +40,9 @@ export async function cutUncommittedTail(db: Database.Database, crawlId: number,
 /**
  * Closes the files a worker that died left open in `warcDir` (cut back to what the database
  * acknowledged, closed, the index sorted), as the next run's start would, for a crawl paused or
- * stopped before any run started again: its export takes closed files only, so without this a
- * stopped crawl could not be exported and a paused one was exported without its last file.
+ * stopped before any run started again, and before each export (a full disk pauses a crawl with
+ * its last file open): an export takes closed files only, so without this a stopped crawl could
+ * not be exported and a paused one was exported without its last file.
  * Returns whether there was anything to close.
  */
 export async function closeFilesLeftOpen(db: Database.Database, crawlId: number, warcDir: string): Promise<boolean> {

@@ -11,6 +11,7 @@ import { snapshotCrawlFiles } from './crawl-snapshot';
 import { sha256File } from './file-digest';
 import { readStoredRecord } from '../warc/read-record';
 import { decodeText, extractHtml } from '../extract';
+import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 
 export interface ExportedFile {
   name: string;
@@ -180,7 +181,8 @@ interface ExportJob {
 }
 
 /**
- * Prepares a crawl's export and records progress 0..1. Every file it lists is in `exportDir`, so a
+ * Prepares a crawl's export and records progress 0..1. A WARC file the crawl left open (a full disk
+ * paused it) is closed first, as a resume would close it. Every file it lists is in `exportDir`, so a
  * finished export does not change when the crawl is resumed. Without a selection: takes the crawl's
  * closed WARC files, index and certificate into `exportDir` (crawl-snapshot.ts), verifies every
  * WARC record's digests there (a corrupt file fails the export with its name rather than being
@@ -199,6 +201,13 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     if (!crawl) throw new Error('The crawl no longer exists');
     if (['running', 'pausing', 'stopping', 'created'].includes(crawl.status)) {
       throw new Error(`The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
+    }
+    // A crawl a full disk paused (or whose worker died) left its last file open, with captures the
+    // database acknowledged: closed first, as a resume would, or the export would lack them.
+    try {
+      await closeFilesLeftOpen(db, job.crawlId, job.warcDir);
+    } catch (err) {
+      throw new Error(`The crawl's last WARC file, left open, could not be closed (${(err as Error).message}): make room, then export again`);
     }
     const names = exportableFiles(job.warcDir);
     const warcs = names.filter((n) => n.endsWith('.warc.gz'));
