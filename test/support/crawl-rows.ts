@@ -1,5 +1,15 @@
 import type Database from 'better-sqlite3';
+import { join, resolve } from 'node:path';
 import type { Icd } from '../../worker/icd/schema';
+import { openSqlite } from '../../worker/store/sqlite';
+import { applyMigrations } from '../../worker/store/migrator';
+
+/** The database of a data folder `dir`, opened as the worker opens it and migrated. */
+export function migratedDatabase(dir: string): Database.Database {
+  const db = openSqlite(join(dir, 'state.db'));
+  applyMigrations(db, resolve('prisma/migrations'));
+  return db;
+}
 
 /** Stores `icd` and a crawl of it that wants to run, as the cockpit does; returns the crawl's id. */
 export function insertCrawl(db: Database.Database, icd: Icd): number {

@@ -12,6 +12,7 @@ import { sha256File } from './file-digest';
 import { readStoredRecord } from '../warc/read-record';
 import { decodeText, extractHtml } from '../extract';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
+import { storageProblem } from '../store/storage-failure';
 
 export interface ExportedFile {
   name: string;
@@ -194,9 +195,9 @@ interface ExportJob {
 export async function runExport(db: Database.Database, job: ExportJob): Promise<void> {
   const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
   db.prepare("UPDATE Export SET status = 'running' WHERE id = ?").run(job.exportId);
-  // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
-  rmSync(job.exportDir, { recursive: true, force: true });
   try {
+    // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
+    rmSync(job.exportDir, { recursive: true, force: true });
     const crawl = db.prepare('SELECT status FROM Crawl WHERE id = ?').get(job.crawlId) as { status: string } | undefined;
     if (!crawl) throw new Error('The crawl no longer exists');
     if (['running', 'pausing', 'stopping', 'created'].includes(crawl.status)) {
@@ -257,7 +258,40 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);
   } catch (err) {
     // A collection that failed (a file that does not verify, say) leaves none of its files behind.
-    rmSync(job.exportDir, { recursive: true, force: true });
-    db.prepare("UPDATE Export SET status = 'failed', error = ?, finishedAt = ? WHERE id = ?").run((err as Error).message, sqlDate(new Date()), job.exportId);
+    try {
+      rmSync(job.exportDir, { recursive: true, force: true });
+    } catch {
+      // Not listed (the export is failed): what is left is removed when the export is made again or its crawl deleted.
+    }
+    const reason = exportFailureReason(err);
+    try {
+      recordExportFailure(db, job.exportId, reason);
+    } catch (refused) {
+      throw new ExportFailureNotRecorded(reason, refused);
+    }
+  }
+}
+
+/** Why an export failed, for the manager: a storage failure says what happened and what to do. */
+export function exportFailureReason(err: unknown): string {
+  const detail = err instanceof Error ? err.message : String(err);
+  const problem = storageProblem(err);
+  if (!problem) return detail;
+  const remedy = /full|quota/.test(problem) ? 'make room' : 'repair the storage';
+  return `${problem[0]!.toUpperCase()}${problem.slice(1)} (${detail}): ${remedy}, then export again`;
+}
+
+/** Marks a pending or running export failed with `reason` (throws when the database refuses the write). */
+export function recordExportFailure(db: Database.Database, exportId: number, reason: string): void {
+  db.prepare("UPDATE Export SET status = 'failed', error = ?, finishedAt = ? WHERE id = ? AND status IN ('pending', 'running')").run(reason, sqlDate(new Date()), exportId);
+}
+
+/**
+ * An export failed and the database refused to record it (a full disk fills both): the caller
+ * keeps `reason` and records it later (recordExportFailure), rather than the worker ending on it.
+ */
+export class ExportFailureNotRecorded extends Error {
+  constructor(readonly reason: string, cause: unknown) {
+    super(`Export failed (${reason}), and the failure could not be stored: ${(cause as Error).message}`, { cause });
   }
 }

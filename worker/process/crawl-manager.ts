@@ -3,7 +3,7 @@ import { parseIcd } from '../icd/schema';
 import { sqlDate } from '../store/sqlite';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine, type CrawlEngineOptions } from '../crawler/crawl-engine';
-import { exportUnderWay, runExport } from '../export/export-job';
+import { ExportFailureNotRecorded, exportFailureReason, exportUnderWay, recordExportFailure, runExport } from '../export/export-job';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { PolitenessRegistry } from '../politeness';
@@ -30,6 +30,8 @@ export class CrawlManager {
   /** Each engine's run, until its end is recorded (its run row, its last counters, its status: launch). */
   private readonly runsEnded = new Map<number, Promise<void>>();
   private exporting = false;
+  /** An export that failed while the database could not store it: its reason, stored at a later tick. */
+  private unrecordedExport: { id: number; reason: string } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private statsTimer: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -225,8 +227,21 @@ export class CrawlManager {
     for (const [crawlId, engine] of this.engines) this.writeStats(crawlId, engine);
   }
 
+  /**
+   * Runs the oldest pending export. One that failed when the database could not store it (a full
+   * disk) is recorded first, at a later tick once there is room: it never ends the worker (as an
+   * unhandled rejection would), and no other export starts before it is.
+   */
   private async runPendingExport(): Promise<void> {
     const { db } = this.opts;
+    if (this.unrecordedExport) {
+      try {
+        recordExportFailure(db, this.unrecordedExport.id, this.unrecordedExport.reason);
+        this.unrecordedExport = null;
+      } catch {
+        return;
+      }
+    }
     const pending = db.prepare("SELECT e.id, e.crawlId FROM Export e WHERE e.status = 'pending' ORDER BY e.id LIMIT 1").get() as
       | { id: number; crawlId: number }
       | undefined;
@@ -234,6 +249,10 @@ export class CrawlManager {
     this.exporting = true;
     try {
       await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: crawlWarcDir(this.opts.dataDir, pending.crawlId), exportDir: exportDir(this.opts.dataDir, pending.id) });
+    } catch (err) {
+      // The database refused a write: the failure's reason (or the refusal, when the export could not even be started) is kept.
+      console.error(`tidemark worker: export ${pending.id}: ${(err as Error).message}`);
+      this.unrecordedExport = { id: pending.id, reason: err instanceof ExportFailureNotRecorded ? err.reason : exportFailureReason(err) };
     } finally {
       this.exporting = false;
     }

@@ -39,6 +39,12 @@ export function isStorageFailure(err: unknown): boolean {
   return codeOf(err) !== null;
 }
 
+/** What a storage failure means in plain words ("the disk is full"), or null for any other error. */
+export function storageProblem(err: unknown): string | null {
+  const code = codeOf(err);
+  return code && code in STORAGE_CODES ? STORAGE_CODES[code]! : null;
+}
+
 /** Why the crawl paused, for the archivist: what happened and what to do. */
 export function storageFailureMessage(err: unknown): string {
   const code = codeOf(err) ?? '';

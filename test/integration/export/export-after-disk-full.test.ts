@@ -7,42 +7,36 @@
  * migrated SQLite database (its `max_page_count` answers SQLITE_FULL as a full disk does), the
  * worker's CrawlManager crawling a loopback site, and the export read back with warcio.
  */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { icdSchema } from '../../../worker/icd/schema';
-import { openSqlite, sqlDate } from '../../../worker/store/sqlite';
-import { applyMigrations } from '../../../worker/store/migrator';
+import { sqlDate } from '../../../worker/store/sqlite';
 import { crawlWarcDir } from '../../../worker/store/data-layout';
 import { verifyCdxj, verifyWarcFile } from '../../../worker/warc/verify-warc';
 import { scanGzipMembers } from '../../../worker/warc/gzip-members';
 import { field, parseWarcHead } from '../../../worker/warc/parse-heads';
-import { insertCrawl } from '../../support/crawl-rows';
+import { insertCrawl, migratedDatabase } from '../../support/crawl-rows';
+import { serveLoopback } from '../../support/loopback-site';
 import { until } from '../../support/engine-run';
 import { withTempDir } from '../../support/temp-dir';
 
 const PAGES = 60;
 /** Page i: incompressible text (so the database fills as pages are stored) and links to the next three. */
 const page = (i: number) => `<p>${[1, 2, 3].map((k) => `<a href="/p/${(i + k) % PAGES}">on</a>`).join('')}</p><pre>${randomBytes(12_000).toString('hex')}</pre>`;
-const site = createServer((req, res) => {
+const origin = await serveLoopback((req, res) => {
   const n = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? NaN);
   // Slow enough for a pause to land part-way.
   if (Number.isInteger(n) && n < PAGES) setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page(n)), 30);
   else res.writeHead(404).end();
 });
-await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-after(() => new Promise<void>((r) => { site.closeAllConnections(); site.close(() => r()); }));
 
 test('an export of a crawl paused by a full disk holds every acknowledged capture, the last open file\'s too', { timeout: 120_000 }, async () => {
   await withTempDir('tm-export-disk-full-', async (dataDir) => {
-    const db = openSqlite(join(dataDir, 'state.db'));
-    applyMigrations(db, resolve('prisma/migrations'));
+    const db = migratedDatabase(dataDir);
     const icd = icdSchema.parse({ name: 'Disk full', seeds: [`${origin}/p/0`], politeness: { enabled: false, concurrency: 2 } });
     const crawlId = insertCrawl(db, icd);
     const warcDir = crawlWarcDir(dataDir, crawlId);
