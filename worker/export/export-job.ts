@@ -179,6 +179,11 @@ interface ExportJob {
   crawlId: number;
   warcDir: string;
   exportDir: string;
+  /**
+   * Closes the WARC files the crawl left open in `warcDir` (closeFilesLeftOpen by default). The
+   * worker passes its own, which keeps it from closing them at the same time as a stop does.
+   */
+  closeLeftOpen?: () => Promise<unknown>;
 }
 
 /**
@@ -206,9 +211,9 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     // A crawl a full disk paused (or whose worker died) left its last file open, with captures the
     // database acknowledged: closed first, as a resume would, or the export would lack them.
     try {
-      await closeFilesLeftOpen(db, job.crawlId, job.warcDir);
+      await (job.closeLeftOpen ?? (() => closeFilesLeftOpen(db, job.crawlId, job.warcDir)))();
     } catch (err) {
-      throw new Error(`The crawl's last WARC file, left open, could not be closed (${(err as Error).message}): make room, then export again`);
+      throw new Error(`The crawl's last WARC file, left open, could not be closed: ${exportFailureReason(err)}`);
     }
     const names = exportableFiles(job.warcDir);
     const warcs = names.filter((n) => n.endsWith('.warc.gz'));

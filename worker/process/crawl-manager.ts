@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { parseIcd } from '../icd/schema';
 import { sqlDate } from '../store/sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine, type CrawlEngineOptions } from '../crawler/crawl-engine';
 import { ExportFailureNotRecorded, exportFailureReason, exportUnderWay, recordExportFailure, runExport } from '../export/export-job';
@@ -117,6 +118,21 @@ export class CrawlManager {
     } catch (err) {
       // A full disk, say: the files stay as they are, and the next tick tries again.
       console.error(`tidemark worker: crawl ${crawlId}: closing the WARC files its last run left open failed: ${(err as Error).message}`);
+    } finally {
+      this.settling.delete(crawlId);
+    }
+  }
+
+  /**
+   * Runs `close` (closing the crawl's files left open) once no settle of the crawl is closing them,
+   * and keeps settles (a stop of the paused crawl) and launches off them meanwhile: two closings at
+   * once would both rename the same files and both rewrite the index.
+   */
+  private async closingFiles<T>(crawlId: number, close: () => Promise<T>): Promise<T> {
+    while (this.settling.has(crawlId)) await sleep(50);
+    this.settling.add(crawlId);
+    try {
+      return await close();
     } finally {
       this.settling.delete(crawlId);
     }
@@ -248,7 +264,11 @@ export class CrawlManager {
     if (!pending) return;
     this.exporting = true;
     try {
-      await runExport(db, { exportId: pending.id, crawlId: pending.crawlId, warcDir: crawlWarcDir(this.opts.dataDir, pending.crawlId), exportDir: exportDir(this.opts.dataDir, pending.id) });
+      const warcDir = crawlWarcDir(this.opts.dataDir, pending.crawlId);
+      await runExport(db, {
+        exportId: pending.id, crawlId: pending.crawlId, warcDir, exportDir: exportDir(this.opts.dataDir, pending.id),
+        closeLeftOpen: () => this.closingFiles(pending.crawlId, () => closeFilesLeftOpen(db, pending.crawlId, warcDir)),
+      });
     } catch (err) {
       // The database refused a write: the failure's reason (or the refusal, when the export could not even be started) is kept.
       console.error(`tidemark worker: export ${pending.id}: ${(err as Error).message}`);

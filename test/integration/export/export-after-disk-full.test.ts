@@ -8,6 +8,7 @@
  * worker's CrawlManager crawling a loopback site, and the export read back with warcio.
  */
 import { test } from 'node:test';
+import type Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -34,8 +35,23 @@ const origin = await serveLoopback((req, res) => {
   else res.writeHead(404).end();
 });
 
-test('an export of a crawl paused by a full disk holds every acknowledged capture, the last open file\'s too', { timeout: 120_000 }, async () => {
-  await withTempDir('tm-export-disk-full-', async (dataDir) => {
+interface PausedCrawl {
+  db: Database.Database;
+  dataDir: string;
+  crawlId: number;
+  warcDir: string;
+  crawl(): { status: string; error: string | null };
+  /** Record ids of the captures the database acknowledged. */
+  acknowledged: string[];
+}
+
+/**
+ * Runs `fn` with a crawl in the worker that the archivist paused once (its first file closed), then
+ * resumed on a disk with room for a few pages only: paused by the full disk, its last file open.
+ * The room is given back before `fn`.
+ */
+async function withCrawlPausedByFullDisk(prefix: string, fn: (c: PausedCrawl) => Promise<void>): Promise<void> {
+  await withTempDir(prefix, async (dataDir) => {
     const db = migratedDatabase(dataDir);
     const icd = icdSchema.parse({ name: 'Disk full', seeds: [`${origin}/p/0`], politeness: { enabled: false, concurrency: 2 } });
     const crawlId = insertCrawl(db, icd);
@@ -49,8 +65,7 @@ test('an export of a crawl paused by a full disk holds every acknowledged captur
       await until('a few captures', () => captures() >= 5);
       db.prepare("UPDATE Crawl SET desired = 'pause' WHERE id = ?").run(crawlId);
       await until('the pause', () => crawl().status === 'paused');
-      const closedBefore = readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz'));
-      assert.equal(closedBefore.length, 1);
+      assert.equal(readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz')).length, 1);
       const pausedAt = captures();
 
       // Resumed with room for a few pages' rows only: the disk fills and the crawl pauses itself.
@@ -60,42 +75,74 @@ test('an export of a crawl paused by a full disk holds every acknowledged captur
       assert.ok(readdirSync(warcDir).some((n) => n.endsWith('.warc.gz.open')), 'the last file was left open');
       const acknowledged = db.prepare("SELECT warcRecordId FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit')").pluck().all(crawlId) as string[];
       assert.ok(acknowledged.length > pausedAt && acknowledged.length < PAGES, `paused part-way, after more captures (${pausedAt}, then ${acknowledged.length})`);
-
-      // Room is made, and the paused crawl exported.
       db.pragma('max_page_count = 1073741823');
-      const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, createdAt) VALUES (?, 'pending', ?)").run(crawlId, sqlDate(new Date())).lastInsertRowid);
-      const exportRow = () => db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
-      await until('the export ends', () => ['done', 'failed'].includes(exportRow().status), 60_000);
-      const row = exportRow();
-      assert.equal(row.status, 'done', row.error ?? '');
-      const dir = join(dataDir, 'exports', String(exportId));
-      const names = (JSON.parse(row.files) as { name: string }[]).map((f) => f.name);
-      const warcs = names.filter((n) => n.endsWith('.warc.gz'));
-      assert.ok(warcs.length >= 2, `the closed file and the one left open: ${names.join(', ')}`);
-      const exported = new Set<string>();
-      for (const name of warcs) {
-        const check = await verifyWarcFile(join(dir, name));
-        assert.deepEqual(check.errors, [], name);
-      }
-      const index = await verifyCdxj(join(dir, 'index.cdxj'), dir);
-      assert.deepEqual(index.errors, []);
-      // Every acknowledged capture is in the export, under its own record id.
-      for (const name of warcs) {
-        await scanGzipMembers(join(dir, name), (m) => {
-          const id = field(parseWarcHead(m.head)?.fields ?? [], 'WARC-Record-ID');
-          if (id) exported.add(id);
-        }, 4096);
-      }
-      assert.deepEqual(acknowledged.filter((id) => !exported.has(id)), [], 'no acknowledged capture missing from the export');
-      assert.equal(index.lines, acknowledged.length, 'one index line per capture');
-
-      // Resumed afterwards, the crawl goes on to its end.
-      db.prepare("UPDATE Crawl SET desired = 'run' WHERE id = ?").run(crawlId);
-      await until('the end of the crawl', () => crawl().status === 'finished', 60_000);
-      assert.equal(db.prepare("SELECT COUNT(DISTINCT url) FROM Capture WHERE crawlId = ? AND url LIKE '%/p/%'").pluck().get(crawlId), PAGES);
+      await fn({ db, dataDir, crawlId, warcDir, crawl, acknowledged });
     } finally {
       await manager.shutdown();
       db.close();
     }
+  });
+}
+
+/** Record ids of the records in the WARC files `names` of `dir`, each file verified on the way. */
+async function verifiedRecordIds(dir: string, names: readonly string[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const name of names) {
+    assert.deepEqual((await verifyWarcFile(join(dir, name))).errors, [], name);
+    await scanGzipMembers(join(dir, name), (m) => {
+      const id = field(parseWarcHead(m.head)?.fields ?? [], 'WARC-Record-ID');
+      if (id) ids.add(id);
+    }, 4096);
+  }
+  return ids;
+}
+
+/** Waits for the export to end, and checks it is done and holds every capture in `acknowledged`, indexed. */
+async function expectWholeExport(c: PausedCrawl, exportId: number): Promise<void> {
+  const exportRow = () => c.db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
+  await until('the export ends', () => ['done', 'failed'].includes(exportRow().status), 60_000);
+  const row = exportRow();
+  assert.equal(row.status, 'done', row.error ?? '');
+  const dir = join(c.dataDir, 'exports', String(exportId));
+  const names = (JSON.parse(row.files) as { name: string }[]).map((f) => f.name);
+  const warcs = names.filter((n) => n.endsWith('.warc.gz'));
+  assert.ok(warcs.length >= 2, `the closed file and the one left open: ${names.join(', ')}`);
+  const exported = await verifiedRecordIds(dir, warcs);
+  assert.deepEqual(c.acknowledged.filter((id) => !exported.has(id)), [], 'no acknowledged capture missing from the export');
+  const index = await verifyCdxj(join(dir, 'index.cdxj'), dir);
+  assert.deepEqual(index.errors, []);
+  assert.equal(index.lines, c.acknowledged.length, 'one index line per capture');
+}
+
+const requestExport = (c: PausedCrawl) => Number(c.db.prepare("INSERT INTO Export (crawlId, status, createdAt) VALUES (?, 'pending', ?)").run(c.crawlId, sqlDate(new Date())).lastInsertRowid);
+
+test('an export of a crawl paused by a full disk holds every acknowledged capture, the last open file\'s too', { timeout: 120_000 }, async () => {
+  await withCrawlPausedByFullDisk('tm-export-disk-full-', async (c) => {
+    await expectWholeExport(c, requestExport(c));
+    // Resumed afterwards, the crawl goes on to its end.
+    c.db.prepare("UPDATE Crawl SET desired = 'run' WHERE id = ?").run(c.crawlId);
+    await until('the end of the crawl', () => c.crawl().status === 'finished', 60_000);
+    assert.equal(c.db.prepare("SELECT COUNT(DISTINCT url) FROM Capture WHERE crawlId = ? AND url LIKE '%/p/%'").pluck().get(c.crawlId), PAGES);
+  });
+});
+
+// A stop of a paused crawl closes its files too (CrawlManager.settleWithoutEngine): asked for as the
+// export starts, the two must not close them at the same time (both renaming the files, both
+// rewriting the index).
+test('an export and a stop of a crawl paused by a full disk, asked for at once: the export is whole, the crawl stopped with its files whole', { timeout: 120_000 }, async () => {
+  await withCrawlPausedByFullDisk('tm-export-disk-full-stop-', async (c) => {
+    const exportId = c.db.transaction(() => {
+      c.db.prepare("UPDATE Crawl SET desired = 'stop' WHERE id = ?").run(c.crawlId);
+      return requestExport(c);
+    })();
+    await expectWholeExport(c, exportId);
+    await until('the stop', () => c.crawl().status === 'stopped', 30_000);
+    const names = readdirSync(c.warcDir);
+    assert.deepEqual(names.filter((n) => n.endsWith('.open')), [], 'no file left open');
+    const kept = await verifiedRecordIds(c.warcDir, names.filter((n) => n.endsWith('.warc.gz')));
+    assert.deepEqual(c.acknowledged.filter((id) => !kept.has(id)), [], 'every acknowledged capture in the crawl\'s own files');
+    const index = await verifyCdxj(join(c.warcDir, 'index.cdxj'), c.warcDir);
+    assert.deepEqual(index.errors, []);
+    assert.equal(index.lines, c.acknowledged.length);
   });
 });
