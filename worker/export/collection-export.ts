@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -17,11 +17,18 @@ interface ScannedRecord extends StoredRecordHead {
   facts?: IndexFacts;
 }
 
-/** The crawl's records that `keep` wants, by a member scan of each file (header and HTTP head of each record). */
-async function scanRecords(sourceDir: string, files: readonly string[], keep: (r: StoredRecordHead) => boolean, onFile: (done: number) => void): Promise<ScannedRecord[]> {
+/**
+ * The crawl's records that `keep` wants, by a member scan of each file (header and HTTP head of
+ * each record). Progress 0..1 by bytes scanned, member by member: a crawl's file may hold a gigabyte.
+ */
+async function scanRecords(sourceDir: string, files: readonly string[], keep: (r: StoredRecordHead) => boolean, onProgress: (fraction: number) => void): Promise<ScannedRecord[]> {
   const records: ScannedRecord[] = [];
+  const sizes = files.map((file) => statSync(join(sourceDir, file)).size);
+  const total = sizes.reduce((sum, n) => sum + n, 0) || 1;
+  let before = 0;
   for (const [i, file] of files.entries()) {
     const scan = await scanGzipMembers(join(sourceDir, file), (m) => {
+      onProgress((before + m.offset + m.length) / total);
       const head = parseWarcHead(m.head);
       if (!head) throw new Error(`${file}: no WARC header at ${m.offset}`);
       const f = head.fields;
@@ -36,7 +43,7 @@ async function scanRecords(sourceDir: string, files: readonly string[], keep: (r
       records.push(record);
     }, 64 * 1024);
     if (scan.problem) throw new Error(`${file}: ${scan.problem}`);
-    onFile(i + 1);
+    before += sizes[i]!;
   }
   return records;
 }
@@ -71,7 +78,7 @@ export async function writeCollection(opts: {
   onProgress: (fraction: number) => void;
 }): Promise<string[]> {
   const keep = (r: StoredRecordHead) => mayBeNeeded(r, opts.chosen, opts.revisitDigests);
-  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (done) => opts.onProgress((0.5 * done) / opts.sourceFiles.length));
+  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (f) => opts.onProgress(0.5 * f));
   const plan = planCollection(records, opts.chosen);
   if (!plan.some((m) => m.type !== 'warcinfo')) throw new Error('No capture matches the selection');
   const facts = new Map(records.filter((r) => r.facts).map((r) => [`${r.file}:${r.offset}`, r.facts!]));
@@ -102,6 +109,8 @@ export async function writeCollection(opts: {
   };
   try {
     let done = 0;
+    // The source files' warcinfo records are copied along with the first record from each.
+    const copies = plan.filter((m) => m.type !== 'warcinfo').length;
     for (const m of plan) {
       if (m.type === 'warcinfo') continue; // written before the first record it stands for, in each file
       if (!out || (out.size >= (opts.rotateBytes ?? ROTATE_BYTES) && m.startsGroup)) {
@@ -117,7 +126,7 @@ export async function writeCollection(opts: {
         out.copiedInfo.add(m.file);
       }
       await copy(m);
-      opts.onProgress(0.5 + (0.5 * ++done) / plan.length);
+      opts.onProgress(0.5 + (0.5 * ++done) / copies);
     }
     await out?.fh.close();
     out = null;

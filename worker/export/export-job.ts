@@ -199,6 +199,8 @@ interface ExportJob {
  */
 export async function runExport(db: Database.Database, job: ExportJob): Promise<void> {
   const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
+  // A collection reports each record it scans and copies: stored once a percent, not once a record.
+  const progress = throttledProgress((f) => setProgress.run(f, job.exportId));
   db.prepare("UPDATE Export SET status = 'running' WHERE id = ?").run(job.exportId);
   try {
     // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
@@ -226,7 +228,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     let files: ExportedFile[];
     if (!selection) {
       snapshotCrawlFiles(job.warcDir, job.exportDir, names);
-      files = await listVerified(job.exportDir, names, (f) => setProgress.run(share * f, job.exportId));
+      files = await listVerified(job.exportDir, names, (f) => progress(share * f));
     } else {
       const picked = (columns: string, also: string) => {
         const { sql, params } = selectedCapturesSql(selection, columns, also);
@@ -238,14 +240,14 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
         chosen: new Set(ids), revisitDigests: new Set(revisitDigests), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
-        onProgress: (f) => setProgress.run(share * 0.8 * f, job.exportId),
+        onProgress: (f) => progress(share * 0.8 * f),
       });
       // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
       if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
         snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME]);
         written.push(CERTIFICATE_NAME);
       }
-      files = await listVerified(job.exportDir, written, (f) => setProgress.run(share * (0.8 + 0.2 * f), job.exportId));
+      files = await listVerified(job.exportDir, written, (f) => progress(share * (0.8 + 0.2 * f)));
     }
     if (wacz) {
       const packed = await packageAsWacz(db, {
@@ -254,7 +256,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
         // Capture rows point into the crawl's own files, a collection's too.
         pageTextFrom: row.pageText ? job.warcDir : undefined,
-        onProgress: (f) => setProgress.run(0.5 + 0.5 * f, job.exportId),
+        onProgress: (f) => progress(0.5 + 0.5 * f),
       });
       // The files are in the package now: keep one copy, not two.
       for (const f of files) rmSync(join(job.exportDir, f.name), { force: true });
@@ -275,6 +277,19 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       throw new ExportFailureNotRecorded(reason, refused);
     }
   }
+}
+
+/**
+ * `write` called with a progress fraction only once it has moved by `step` since the last one
+ * written (and always for the end, 1): the caller may report it thousands of times a second.
+ */
+export function throttledProgress(write: (fraction: number) => void, step = 0.01): (fraction: number) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return (fraction) => {
+    if (Math.abs(fraction - last) < step && !(fraction >= 1 && last < 1)) return;
+    last = fraction;
+    write(fraction);
+  };
 }
 
 /** Why an export failed, for the manager: a storage failure says what happened and what to do. */
