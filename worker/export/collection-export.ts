@@ -8,7 +8,7 @@ import { scanGzipMembers } from '../warc/gzip-members';
 import { field, indexFactsOf, parseWarcHead, type IndexFacts } from '../warc/parse-heads';
 import { sha1Digest } from '../warc/warc-digest';
 import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate, warcinfoBlock, warcinfoFields } from '../warc/warc-fields';
-import { mayBeNeeded, planCollection, type MemberCopy, type StoredRecordHead } from './collection-plan';
+import { mayBeNeeded, planCollection, revisitsWithoutOriginal, type MemberCopy, type StoredRecordHead } from './collection-plan';
 
 /** A collection file is closed and the next begun past this size (by default), as a crawl's files rotate. */
 const ROTATE_BYTES = 1024 ** 3;
@@ -79,6 +79,14 @@ export async function writeCollection(opts: {
 }): Promise<string[]> {
   const keep = (r: StoredRecordHead) => mayBeNeeded(r, opts.chosen, opts.revisitDigests);
   const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (f) => opts.onProgress(0.5 * f));
+  const orphans = revisitsWithoutOriginal(records, opts.chosen);
+  if (orphans.length) {
+    const first = orphans[0]! as ScannedRecord;
+    throw new Error(
+      `${orphans.length} selected revisit record(s) repeat a payload that no response in the crawl's WARC files holds (first: ${first.facts?.url ?? first.id} in ${first.file}, ` +
+      `referring to ${first.refersTo ?? 'no record'}): a replay tool could not show them`,
+    );
+  }
   const plan = planCollection(records, opts.chosen);
   if (!plan.some((m) => m.type !== 'warcinfo')) throw new Error('No capture matches the selection');
   const facts = new Map(records.filter((r) => r.facts).map((r) => [`${r.file}:${r.offset}`, r.facts!]));

@@ -132,20 +132,47 @@ export interface MemberCopy {
 }
 
 /**
+ * The response holding a revisit's payload (undefined for any other record): the record it names in
+ * WARC-Refers-To, or, when it names none the scan found, the first response with its payload digest
+ * (replay tools find the payload by the digest too).
+ */
+function originals(records: readonly StoredRecordHead[], byId: ReadonlyMap<string, StoredRecordHead>): (r: StoredRecordHead) => StoredRecordHead | undefined {
+  const byDigest = new Map<string, StoredRecordHead>();
+  for (const r of records) if (r.type === 'response' && r.payloadDigest && !byDigest.has(r.payloadDigest)) byDigest.set(r.payloadDigest, r);
+  return (r) => {
+    if (r.type !== 'revisit') return undefined;
+    const named = r.refersTo ? byId.get(r.refersTo) : undefined;
+    return named?.type === 'response' ? named : r.payloadDigest ? byDigest.get(r.payloadDigest) : undefined;
+  };
+}
+
+/**
+ * The chosen revisits whose payload no scanned response holds: a replay tool could not show them,
+ * so a collection of them is refused, naming them, rather than handed out as if whole.
+ */
+export function revisitsWithoutOriginal(records: readonly StoredRecordHead[], chosen: ReadonlySet<string>): StoredRecordHead[] {
+  const originalOf = originals(records, new Map(records.map((r) => [r.id, r])));
+  return records.filter((r) => r.type === 'revisit' && chosen.has(r.id) && !originalOf(r));
+}
+
+/**
  * The records a collection of `chosen` response/revisit records needs, in the order to write
  * them: for each source file that holds any (files in the given order), its warcinfo record first
  * (every record names it in WARC-Warcinfo-ID), then in file order the chosen records, the records
- * concurrent to them (their request and metadata) and, for a revisit, the record it refers to
- * (replay tools read the payload there), wherever it is.
+ * concurrent to them (their request and metadata) and, for a revisit, the response holding its
+ * payload (the record it refers to, else one with its payload digest: replay tools read the payload
+ * there), wherever it is.
  */
 export function planCollection(records: readonly StoredRecordHead[], chosen: ReadonlySet<string>): MemberCopy[] {
   const byId = new Map(records.map((r) => [r.id, r]));
+  const originalOf = originals(records, byId);
   const wanted = new Set<string>();
   for (const id of chosen) {
     const r = byId.get(id);
     if (!r) continue;
     wanted.add(id);
-    if (r.refersTo && byId.has(r.refersTo)) wanted.add(r.refersTo);
+    const original = originalOf(r);
+    if (original) wanted.add(original.id);
   }
   for (const r of records) if (r.concurrentTo.some((id) => wanted.has(id) && chosen.has(id))) wanted.add(r.id);
   const files = [...new Set(records.map((r) => r.file))];

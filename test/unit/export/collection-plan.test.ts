@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import {
-  collectionSelectionSchema, describeSelection, mayBeNeeded, planCollection, selectionSql, selectsEverything, type StoredRecordHead,
+  collectionSelectionSchema, describeSelection, mayBeNeeded, planCollection, revisitsWithoutOriginal, selectionSql, selectsEverything, type StoredRecordHead,
 } from '../../../worker/export/collection-plan';
 
 const rec = (file: string, offset: number, type: string, id: string, extra: Partial<StoredRecordHead> = {}): StoredRecordHead => ({
@@ -32,6 +32,23 @@ test('a collection holds the chosen records with their request and metadata, aft
 test('a chosen revisit brings the response it refers to (not that response\'s request), from any file', () => {
   assert.deepEqual(at(planCollection(records, new Set(['rev-3']))), ['a0', 'a20', 'b0', 'b10', 'b20']);
   assert.deepEqual(at(planCollection(records, new Set(['rev-3', 'resp-1']))), ['a0', 'a10', 'a20', 'a30', 'b0', 'b10', 'b20'], 'each record once');
+});
+
+test('a revisit naming no record the scan found brings a response with its payload digest; one with none is reported', () => {
+  const byDigest = [
+    rec('a.warc.gz', 0, 'warcinfo', 'info-a'),
+    rec('a.warc.gz', 10, 'response', 'resp-1', { payloadDigest: 'sha1:ONE' }),
+    rec('b.warc.gz', 0, 'warcinfo', 'info-b'),
+    // A server-not-modified revisit whose visit had no record id: no WARC-Refers-To.
+    rec('b.warc.gz', 10, 'revisit', 'rev-unnamed', { payloadDigest: 'sha1:ONE' }),
+    rec('b.warc.gz', 20, 'revisit', 'rev-dangling', { refersTo: 'gone', payloadDigest: 'sha1:ONE' }),
+    rec('b.warc.gz', 30, 'revisit', 'rev-orphan', { refersTo: 'gone', payloadDigest: 'sha1:NONE' }),
+  ];
+  assert.deepEqual(at(planCollection(byDigest, new Set(['rev-unnamed']))), ['a0', 'a10', 'b0', 'b10']);
+  assert.deepEqual(at(planCollection(byDigest, new Set(['rev-dangling']))), ['a0', 'a10', 'b0', 'b20']);
+  assert.deepEqual(revisitsWithoutOriginal(byDigest, new Set(['rev-unnamed', 'rev-dangling', 'rev-orphan'])).map((r) => r.id), ['rev-orphan']);
+  assert.deepEqual(revisitsWithoutOriginal(byDigest, new Set(['rev-unnamed', 'resp-1'])), []);
+  assert.deepEqual(revisitsWithoutOriginal(records, new Set(['rev-3'])), [], 'named in WARC-Refers-To');
 });
 
 test('while scanning, only records a collection may need are kept', () => {
