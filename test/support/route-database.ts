@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { Services } from '../../app/lib/server/services';
 
 /** The server's services on a new data directory, its database migrated. Call before any route runs. */
@@ -45,4 +46,20 @@ export async function callRoute<P>(
   });
   const res = await handler(req, { params: Promise.resolve(params) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The worker as the server runs it: a CrawlManager on its own connection to the route database, started. */
+export async function startWorker(s: Services): Promise<{ db: Database.Database; stop(): Promise<void> }> {
+  const { CrawlManager } = await import('../../worker/process/crawl-manager');
+  const { openSqlite } = await import('../../worker/store/sqlite');
+  const db = openSqlite(s.env.dbPath);
+  const manager = new CrawlManager({ db, dataDir: s.env.dataDir, send: () => undefined, kbPath: resolve('knowledge-base/default.xml') });
+  manager.start();
+  return {
+    db,
+    async stop() {
+      await manager.shutdown();
+      db.close();
+    },
+  };
 }

@@ -187,11 +187,21 @@ export class CrawlContext {
     }
   }
 
-  /** The scope rules in the shape the schedule stage needs. */
+  /** The scope rules in the shape the schedule stage needs: the ICD's, with the patterns excluded since it started. */
   scopeInput(): ScopeInput {
-    return (this.scope ??= { scope: compileScope(this.icd.scope, this.icd.seeds), defaultPriority: 0.5 });
+    const rules = this.liveExcludes.length ? { ...this.icd.scope, exclude: [...this.icd.scope.exclude, ...this.liveExcludes] } : this.icd.scope;
+    return (this.scope ??= { scope: compileScope(rules, this.icd.seeds), defaultPriority: 0.5 });
   }
   private scope: ScopeInput | null = null;
+  /** Exclude patterns added while this run went on (live-exclusions.ts); the ICD it started with lacks them. */
+  private readonly liveExcludes: string[] = [];
+
+  /** Links found from now on that match `pattern` are out of scope, as the ICD's exclude patterns make them. */
+  excludeFromNowOn(pattern: string): void {
+    if (this.icd.scope.exclude.includes(pattern) || this.liveExcludes.includes(pattern)) return;
+    this.liveExcludes.push(pattern);
+    this.scope = null;
+  }
 
   /**
    * Whether a link to `url` can still change the frontier. When links rescore the URLs they find,

@@ -16,6 +16,7 @@ import { crawlUpdateFunction } from './frontier-config';
 import { visitSetCloses } from '../coherence';
 import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake, reopenIntake } from '../frontier/scored-intake';
+import { applyLiveExclusions } from './live-exclusions';
 import { fetchSlotsOnly, freeSlots } from './fetch-slots';
 import { isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
@@ -207,15 +208,19 @@ export class CrawlEngine {
     try {
       // A run that finished its visits and died before the crawl was marked finished is run again.
       reopenIntake(opts.db, opts.crawlId);
+      // Exclude patterns added while the crawl was paused or waiting, before any URL is leased; then
+      // those added while it runs, every 500 ms (live-exclusions.ts).
+      applyLiveExclusions(ctx);
       applyIntake();
       flushTimer = setInterval(() => {
         try {
           this.flushEvents();
+          applyLiveExclusions(ctx);
           applyIntake();
         } catch (err) {
           // Thrown in a timer it would end the whole process: a full disk pauses the crawl instead.
           if (isStorageFailure(err)) this.pauseForStorage(err);
-          else console.error(`tidemark: crawl ${opts.crawlId}: applying posted URLs failed: ${(err as Error).message}`);
+          else console.error(`tidemark: crawl ${opts.crawlId}: applying exclusions or posted URLs failed: ${(err as Error).message}`);
         }
       }, 500);
       // Feeds and scheduled recrawls (worker/crawler/incremental-driver.ts); null for one-pass crawls.

@@ -63,6 +63,19 @@ export class CrawlState {
    */
   readonly knownUrls = new Map<string, number>();
 
+  /**
+   * Patterns excluded while the crawl runs (excludeWaitingMatching): a URL offered after the pass
+   * that matches one is recorded as excluded rather than queued. Links are planned against the
+   * crawl's scope before their page commits, so a page under way at the pass could still offer one.
+   */
+  readonly liveExcludes: { re: RegExp; reason: string }[] = [];
+
+  /** The reason of the first live exclusion `url` matches, or null (no regex runs while there are none). */
+  liveExclusionOf(url: string): string | null {
+    for (const x of this.liveExcludes) if (x.re.test(url)) return x.reason;
+    return null;
+  }
+
   /** Notes where a known URL stands (unknown URLs stay unknown): its row while queued, or SETTLED. */
   markQueued(url: string, seqOrSettled: number): void {
     if (this.knownUrls.has(url)) this.knownUrls.set(url, seqOrSettled);

@@ -16,7 +16,8 @@ export interface IntakeContext {
 }
 
 /**
- * Inserts discovered URLs: new ones are queued, or excluded when over a budget; duplicates of
+ * Inserts discovered URLs: new ones are queued, or excluded when over a budget or matching a live
+ * exclusion (CrawlState.liveExcludes); duplicates of
  * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert).
  * Provisional candidates (batch mode) are queued with a provisional score and leave duplicates
  * alone: their batch's score comes later through rescore().
@@ -40,10 +41,11 @@ export function insertCandidates(
     const hash = urlHash(cand.url);
     const e = ctx.entry(c, cand.host);
     const reason =
-      maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
+      (c.liveExcludes.length > 0 ? c.liveExclusionOf(cand.url) : null) ??
+      (maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
       : c.admitted >= maxPages ? 'max-pages'
       : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
-      : null;
+      : null);
     const score = provisional ? provisionalScore(cand.priority) : firstScore(cand.priority);
     const precedence = precedenceOf(score.raw);
     const viaUrl = cand.viaUrl ?? null;
@@ -123,6 +125,37 @@ export function insertWaitingIntake(ctx: IntakeContext, c: CrawlState, reason: E
   const inserted = ctx.st.excludeIntake.all({ reason, now, crawlId: c.crawlId }) as [host: string, reason: string][];
   for (const [host, why] of inserted) c.count(ctx.entry(c, host), 'excluded', 1, why);
   return inserted.length;
+}
+
+/**
+ * Excludes with `reason` every queued or retrying URL of the crawl that matches `pattern`, one
+ * statement per state over the whole set (the SQL function frontier_url_matches), and excludes
+ * URLs offered from now on that match it (CrawlState.liveExcludes). URLs in flight are left to
+ * finish. Keeps the counters and the hosts' held URLs in step; the hosts it changed go to
+ * `touched`. Returns how many were excluded.
+ */
+export function excludeWaitingMatching(ctx: IntakeContext, c: CrawlState, pattern: string, reason: ExclusionReason, touched: Set<HostEntry>): number {
+  c.liveExcludes.push({ re: new RegExp(pattern), reason });
+  const params = { crawlId: c.crawlId, pattern, reason };
+  const hosts = new Set<HostEntry>();
+  let n = 0;
+  for (const [from, statement] of [['queued', ctx.st.excludeQueuedMatching], ['retrying', ctx.st.excludeRetryingMatching]] as const) {
+    // A retrying URL's entry in the retry heap stays: promoteRetries skips a row no longer retrying.
+    for (const [seq, host, url] of statement.all(params) as [number, string, string][]) {
+      const e = ctx.entry(c, host);
+      c.move(e, from, 'excluded', reason);
+      c.markQueued(url, SETTLED);
+      if (from === 'queued') c.takeAhead(e, seq);
+      hosts.add(e);
+      n += 1;
+    }
+  }
+  for (const e of hosts) {
+    if (e.queued === 0) c.setAhead(e, []);
+    else ctx.refillAhead(e);
+    touched.add(e);
+  }
+  return n;
 }
 
 /** Applies a score update to a queued (or retrying) URL and keeps the host's head right. */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { hostKeyOf } from '../url';
 import type { UrlRecord } from './frontier';
 import { urlHash } from './url-hash';
+import { urlPatternMatcher } from './url-pattern-matcher';
 
 /** Stored URL states (small integers keep the queue index compact). */
 export const S = { queued: 0, inFlight: 1, done: 2, failed: 3, excluded: 4, retrying: 5 } as const;
@@ -123,7 +124,8 @@ const ensuredConnections = new WeakSet<Database.Database>();
 /**
  * Creates the tables if missing; adds columns later versions introduced to older databases.
  * Registers on the connection the SQL functions the frontier's statements over many URLs at once
- * use: `frontier_url_hash(url)` (the seen-set key, urlHash) and `frontier_host_key(url)` (hostKeyOf).
+ * use: `frontier_url_hash(url)` (the seen-set key, urlHash), `frontier_host_key(url)` (hostKeyOf) and
+ * `frontier_url_matches(pattern, url)` (a scope pattern, urlPatternMatcher).
  */
 export function ensureFrontierTables(db: Database.Database): void {
   // Once per connection: the API's posts and each closing of a crawl's intake ask for the tables,
@@ -134,6 +136,7 @@ export function ensureFrontierTables(db: Database.Database): void {
   if (!columns.includes('breakdown')) db.exec('ALTER TABLE frontier_url ADD COLUMN breakdown TEXT');
   db.function('frontier_url_hash', { deterministic: true }, (url) => urlHash(url as string));
   db.function('frontier_host_key', { deterministic: true }, (url) => hostKeyOf(url as string));
+  db.function('frontier_url_matches', { deterministic: true }, urlPatternMatcher());
   ensuredConnections.add(db);
 }
 
@@ -160,6 +163,17 @@ export function prepareStatements(db: Database.Database) {
        SELECT crawl_id, frontier_url_hash(url), url, frontier_host_key(url), 0, 'page', NULL, 4, CASE WHEN blacklist THEN 'blacklisted' ELSE @reason END, 0, 0, 1, 0, @now, NULL
        FROM frontier_intake WHERE crawl_id = @crawlId ORDER BY id
        ON CONFLICT DO NOTHING RETURNING host, reason`,
+    ).raw(true),
+    // A live exclusion (worker/crawler/live-exclusions.ts): every queued, then every retrying, URL
+    // of the crawl matching the pattern is excluded in one statement; the rows say which, for the
+    // counters and the hosts' held URLs. One statement per state: the rows' old state is not in RETURNING.
+    excludeQueuedMatching: db.prepare(
+      `UPDATE frontier_url INDEXED BY frontier_url_queue SET state = 4, reason = @reason
+       WHERE crawl_id = @crawlId AND state = 0 AND frontier_url_matches(@pattern, url) RETURNING seq, host, url`,
+    ).raw(true),
+    excludeRetryingMatching: db.prepare(
+      `UPDATE frontier_url SET state = 4, reason = @reason
+       WHERE crawl_id = @crawlId AND state IN (1, 5) AND state = 5 AND frontier_url_matches(@pattern, url) RETURNING seq, host, url`,
     ).raw(true),
     head: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE crawl_id = ? AND host = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?`),
     setState: db.prepare('UPDATE frontier_url SET state = ? WHERE seq = ? AND state = ?'),
@@ -249,4 +263,42 @@ function parseBreakdown(text: string | null): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/** The crawl's waiting URLs a pattern matches, as the cockpit tests a live exclusion before adding it. */
+export interface WaitingMatches {
+  /** Queued or retrying URLs that match: what adding the pattern would exclude now. */
+  matching: number;
+  /** The first of them in discovery order, at most `limit`. */
+  examples: string[];
+}
+
+/**
+ * How many of the crawl's queued or retrying URLs match `pattern` (a validated regular expression),
+ * and the first `limit` of them. Read-only, for the server: one pass over the queue index (queued
+ * rows only) and the small index of retrying rows, each URL tested once.
+ */
+export function waitingUrlsMatching(db: Database.Database, crawlId: number, pattern: string, limit: number): WaitingMatches {
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get();
+  if (!exists) return { matching: 0, examples: [] };
+  ensureFrontierTables(db);
+  const rows = db
+    .prepare(
+      `SELECT seq, url FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = @crawlId AND state = 0 AND frontier_url_matches(@pattern, url)
+       UNION ALL SELECT seq, url FROM frontier_url WHERE crawl_id = @crawlId AND state IN (1, 5) AND state = 5 AND frontier_url_matches(@pattern, url)`,
+    )
+    .raw(true)
+    .iterate({ crawlId, pattern }) as IterableIterator<[number, string]>;
+  // The matching rows are counted as they come and only the `limit` first kept, so a pattern that
+  // matches a million queued URLs does not hold them all.
+  let matching = 0;
+  const first: [number, string][] = [];
+  for (const row of rows) {
+    matching += 1;
+    if (first.length < limit) first.push(row);
+    else if (row[0] < first[first.length - 1]![0]) first[first.length - 1] = row;
+    else continue;
+    first.sort((a, b) => a[0] - b[0]);
+  }
+  return { matching, examples: first.map((r) => r[1]) };
 }

@@ -142,6 +142,12 @@ export interface Frontier {
    * as its first post says), over the whole set at once; leaves the waiting rows. Returns how many.
    */
   excludeWaitingIntake(crawlId: number, reason: ExclusionReason): number;
+  /**
+   * A live exclusion: excludes with `reason` every queued or retrying URL of the crawl matching
+   * the regular expression `pattern` (one pass over the set), and every URL offered from now on that
+   * matches it; URLs in flight finish. Returns how many were excluded.
+   */
+  excludeMatching(crawlId: number, pattern: string, reason: ExclusionReason): number;
   /** Sets a queued URL's priority in place; false if the URL is not queued. */
   updatePriority(crawlId: number, url: string, priority: number): boolean;
   /** Applies an update function with a new score (and its breakdown, JSON) to a queued URL; false if not queued. */

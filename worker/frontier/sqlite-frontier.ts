@@ -9,7 +9,7 @@ import type {
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
 } from './frontier';
 import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
-import { insertCandidates, insertRejected, insertWaitingIntake, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
+import { excludeWaitingMatching, insertCandidates, insertRejected, insertWaitingIntake, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
 import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
@@ -186,6 +186,15 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
     return this.db.transaction(() => insertWaitingIntake(this, c, reason, now))();
+  }
+
+  excludeMatching(crawlId: number, pattern: string, reason: ExclusionReason): number {
+    const c = this.crawl(crawlId);
+    const touched = new Set<HostEntry>();
+    const n = this.db.transaction(() => excludeWaitingMatching(this, c, pattern, reason, touched))();
+    const now = this.clock.now();
+    for (const e of touched) this.scheduler.touch(e, now);
+    return n;
   }
 
   updatePriority(crawlId: number, url: string, priority: number): boolean {

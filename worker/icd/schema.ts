@@ -51,7 +51,8 @@ const compiles = (pattern: string): boolean => {
   }
 };
 
-const regexSource = z
+/** A scope or URL pattern: a regular expression that compiles and cannot backtrack exponentially. */
+export const regexSource = z
   .string()
   // abort: a pattern that does not compile gets this message alone, and is not analysed below.
   .refine(compiles, { message: 'Not a valid regular expression', abort: true })

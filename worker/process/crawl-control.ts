@@ -78,3 +78,15 @@ export function intakeRefusal(status: string, visitSetClosed: boolean, endedAs: 
   if (visitSetClosed) return "The crawl's revisit pass has begun: a visit–revisit capture visits no more URLs once its reference time is fixed, so it takes no more (start a new crawl for them)";
   return null;
 }
+
+/**
+ * Why no exclude pattern may be added to the crawl now (POST /api/crawls/:id/exclusions), in the
+ * words of the API's 409; null when one may. Refused once the crawl has ended or is being stopped:
+ * it visits no more URLs, so the pattern would change nothing. A paused or waiting crawl takes it
+ * when it runs.
+ */
+export function exclusionRefusal(status: string, desired: string): string | null {
+  if (isTerminal(status)) return `The crawl is ${status}: it visits no more URLs, so there is nothing to exclude`;
+  if (status === 'stopping' || desired === 'stop') return 'The crawl is being stopped: it visits no more URLs, so there is nothing to exclude';
+  return null;
+}

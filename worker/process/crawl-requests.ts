@@ -3,11 +3,12 @@ import { exportUnderWay } from '../export/export-job';
 import { sqlDate } from '../store/sqlite';
 import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
-import { deleteRefusal, desiredAfter, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
+import { deleteRefusal, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
+import { withExcludePattern } from '../icd/add-exclude-pattern';
 
 /**
  * The archivist's requests on a crawl that check its row and then write: control, export, delete,
- * posted URLs.
+ * posted URLs, live exclusions.
  * Each check and its write are one immediate write transaction on the driver. Read with Prisma and
  * written after an await, as the routes did, a pause arriving just after a DELETE of the crawl
  * updated a row that was gone (500), and an export racing a DELETE failed on the foreign key (500)
@@ -100,5 +101,35 @@ export function postScoredUrls(
   return inWriteTransaction<QueuedScoredUrls>(db, crawlId, (crawl) => {
     const refusal = intakeRefusal(crawl.status, visitSetCloses && revisitsBegun(db, crawlId), intakeClosedAs(db, crawlId));
     return refusal ? { refused: refusal } : { done: queueScoredUrls(db, crawlId, urls) };
+  });
+}
+
+/** An exclude pattern added to a crawl while it runs, as CrawlExclusion stores it. */
+export interface LiveExclusion {
+  id: number;
+  pattern: string;
+  addedAt: Date;
+}
+
+/**
+ * Adds `pattern` to the crawl's exclude patterns (a validated regular expression, excludePatternSchema)
+ * while it runs: into its own ICD copy (Crawl.definition, `scope.exclude`), so a paused, resumed or
+ * restarted crawl keeps it, and as a CrawlExclusion row, which its worker applies to the frontier
+ * (worker/crawler/live-exclusions.ts). Refused once the crawl has ended or is being stopped
+ * (exclusionRefusal), when it excludes the pattern already, or past the ICD's limit of patterns.
+ * The check and both writes are one immediate transaction: a worker ending the crawl meanwhile
+ * comes before or after, never between.
+ */
+export function addLiveExclusion(db: Database.Database, crawlId: number, pattern: string, addedById: number | null): CrawlRequestOutcome<LiveExclusion> {
+  return inWriteTransaction<LiveExclusion>(db, crawlId, (crawl) => {
+    const refusal = exclusionRefusal(crawl.status, crawl.desired);
+    if (refusal) return { refused: refusal };
+    const stored = db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(crawlId) as string;
+    const next = withExcludePattern(stored, pattern);
+    if ('error' in next) return { refused: next.error };
+    const addedAt = new Date();
+    db.prepare('UPDATE Crawl SET definition = ? WHERE id = ?').run(next.definition, crawlId);
+    const id = Number(db.prepare('INSERT INTO CrawlExclusion (crawlId, pattern, addedById, addedAt) VALUES (?, ?, ?, ?)').run(crawlId, pattern, addedById, sqlDate(addedAt)).lastInsertRowid);
+    return { done: { id, pattern, addedAt } };
   });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, canExport, desiredAfter, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -73,4 +73,12 @@ test('posted URLs are refused by a stopping crawl, and by one whose intake close
   // The status, once final, is the one said.
   assert.equal(intakeRefusal('stopped', false, 'finished'), 'The crawl is stopped: it takes no more URLs');
   assert.equal(intakeRefusal('running', false, null), null);
+});
+
+test('an exclusion may be added while the crawl may still visit URLs, not once it has ended or is being stopped', () => {
+  for (const status of ['created', 'running', 'pausing', 'paused']) assert.equal(exclusionRefusal(status, 'run'), null, status);
+  assert.equal(exclusionRefusal('paused', 'pause'), null, 'a paused crawl takes it when it runs');
+  for (const status of ['stopped', 'finished', 'failed']) assert.match(exclusionRefusal(status, 'run') ?? '', new RegExp(`The crawl is ${status}`), status);
+  assert.match(exclusionRefusal('stopping', 'stop') ?? '', /being stopped/);
+  assert.match(exclusionRefusal('paused', 'stop') ?? '', /being stopped/, 'a paused crawl asked to stop');
 });

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { parseIcd } from '../../../../../worker/icd/schema';
+import { excludePatternSchema } from '../../../../../worker/icd/add-exclude-pattern';
+import { waitingUrlsMatching } from '../../../../../worker/frontier/frontier-sql';
+import { crawlExclusions } from '../../../../../worker/crawler/live-exclusions';
+import { addLiveExclusion } from '../../../../../worker/process/crawl-requests';
+import { isTerminal } from '../../../../../worker/process/crawl-control';
+import { settledRequest } from '../../../../lib/server/crawl-views';
+import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
+
+export const dynamic = 'force-dynamic';
+
+/** Most matching URLs a test shows. */
+const MAX_EXAMPLES = 20;
+
+/**
+ * GET /api/crawls/:id/exclusions[?test=<pattern>] [view] → `{patterns: [{pattern, live, addedAt,
+ * appliedAt, excluded}], ended, test?: {pattern, matching, examples}}`. `patterns`: the crawl's
+ * `scope.exclude`, those added while it ran marked `live` (with when the worker applied them and how
+ * many waiting URLs that excluded). With `test`: how many of the crawl's queued or retrying URLs the
+ * pattern matches and the first 20, so the archivist can check it before adding it (400 when it is
+ * not a pattern the ICD would take, as POST).
+ */
+export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
+  const id = idParam(params.id);
+  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { definition: true, status: true } });
+  if (!crawl) throw new HttpError(404, 'not found');
+  const raw = new URL(req.url).searchParams.get('test');
+  let test: { pattern: string; matching: number; examples: string[] } | undefined;
+  if (raw !== null) {
+    const checked = excludePatternSchema.safeParse(raw);
+    if (!checked.success) {
+      const message = checked.error.issues[0]!.message;
+      throw new HttpError(400, message, [{ path: ['test'], message }]);
+    }
+    test = { pattern: raw, ...waitingUrlsMatching(db, id, raw, MAX_EXAMPLES) };
+  }
+  const exclude = parseIcd(JSON.parse(crawl.definition)).scope.exclude;
+  return { patterns: crawlExclusions(db, id, exclude), ended: isTerminal(crawl.status), ...(test ? { test } : {}) };
+});
+
+const bodySchema = z.object({ pattern: excludePatternSchema }).strict();
+
+/**
+ * POST /api/crawls/:id/exclusions [run] `{pattern}` → 201 `{id, pattern, addedAt}`. Adds an exclude
+ * pattern to the crawl while it runs (Browsertrix's "Edit exclusions"): into its own ICD copy, so a
+ * paused, resumed or restarted crawl keeps it; its worker applies it within a second (a paused or
+ * waiting crawl when it runs): links found from then on are excluded as `exclude-match`, and so is
+ * every queued or retrying URL that matches. URLs in flight finish. 400 when the pattern is not one
+ * the ICD's `scope.exclude` takes (it does not compile, or can backtrack exponentially) or is empty;
+ * 409 once the crawl has ended or is being stopped, when it excludes the pattern already, or has the
+ * ICD's most patterns.
+ */
+export const POST = apiRoute<{ id: string }>('run', async ({ req, params, db, user }) => {
+  const id = idParam(params.id);
+  const { pattern } = await readJson(req, bodySchema);
+  const added = settledRequest(addLiveExclusion(db, id, pattern, user.id));
+  return Response.json(added, { status: 201, headers: { 'cache-control': 'no-store' } });
+});

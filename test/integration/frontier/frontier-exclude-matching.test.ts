@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cand, drain, tempFrontier } from './frontier-fixture';
+
+/** Live exclusions in the frontier (SqliteFrontier.excludeMatching), on a real SQLite file. */
+
+const a = (path: string) => `http://a.test${path}`;
+const b = (path: string) => `http://b.test${path}`;
+
+for (const rescoring of [false, true]) {
+  test(`excluding a pattern excludes the queued and retrying URLs it matches, leaves the rest and what is in flight (rescoring ${rescoring})`, async (t) => {
+    const fx = tempFrontier({ rescoring });
+    t.after(fx.cleanup);
+    const f = fx.open();
+    const days = Array.from({ length: 40 }, (_, k) => a(`/calendar?day=${k}`));
+    // Interleaved with ordinary pages, some of them held in the host's first URLs.
+    f.add(1, [cand(a('/'), 0.9), ...days.map((d, k) => cand(d, k % 2 ? 0.6 : 0.4)), cand(a('/about'), 0.5), cand(b('/calendar?day=1'), 0.7), cand(b('/x'), 0.3)]);
+    const inFlight = f.next(fx.clock.now())!;
+    assert.equal(inFlight.url, a('/'));
+    // One day leased, failed and waiting to be retried.
+    const first = f.next(fx.clock.now())!;
+    assert.equal(first.url, b('/calendar?day=1'));
+    f.fail(first, 'http-5xx', { retryAt: fx.clock.now() + 10 });
+    const before = f.counters(1);
+
+    const n = f.excludeMatching(1, '/calendar\\?day=\\d+$', 'exclude-match');
+    assert.equal(n, 41, 'the 40 queued days of a.test and the retrying day of b.test');
+    const after = f.counters(1);
+    assert.equal(after.queued, before.queued - 40);
+    assert.equal(after.retrying, 0);
+    assert.equal(after.excluded, before.excluded + 41);
+    assert.equal(after.excludedByReason['exclude-match'], 41);
+    assert.equal(after.inFlight, 1, 'the URL in flight stays in flight');
+    for (const d of [...days, b('/calendar?day=1')]) assert.deepEqual([f.lookup(1, d)?.state, f.lookup(1, d)?.reason], ['excluded', 'exclude-match'], d);
+
+    // The URL in flight finishes; what is left is crawled, in order, without a day.
+    assert.equal(f.complete(inFlight, { status: 200, durationMs: 0 }), true);
+    await fx.clock.advance(1_000);
+    assert.deepEqual(drain(f, fx.clock.now()), [a('/about'), b('/x')]);
+
+    // URLs offered from now on that match are recorded as excluded, with the same reason.
+    const added = f.add(1, [cand(a('/calendar?day=99')), cand(a('/contact'))]);
+    assert.deepEqual([added.added, added.budgetExcluded], [1, 1]);
+    assert.deepEqual([f.lookup(1, a('/calendar?day=99'))?.state, f.lookup(1, a('/calendar?day=99'))?.reason], ['excluded', 'exclude-match']);
+    assert.deepEqual(drain(f, fx.clock.now()), [a('/contact')]);
+    assert.equal(f.counters(1).queued, 0);
+    f.close();
+  });
+}
+
+test('a pattern that matches nothing changes nothing', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(a('/1')), cand(a('/2'))]);
+  assert.equal(f.excludeMatching(1, '^https://', 'exclude-match'), 0);
+  assert.deepEqual(drain(f, fx.clock.now()), [a('/1'), a('/2')]);
+  f.close();
+});

@@ -1,0 +1,64 @@
+import type Database from 'better-sqlite3';
+import { sqlDate, tableExists } from '../store/sqlite';
+import type { CrawlContext } from './crawl-context';
+
+/**
+ * Live exclusions (Browsertrix's "Edit exclusions", Heritrix's "delete URIs matching a regex"): an
+ * archivist who sees a crawl fall into a trap adds an exclude pattern without stopping it
+ * (POST /api/crawls/:id/exclusions → addLiveExclusion, which writes it into the crawl's ICD copy
+ * and a CrawlExclusion row). The crawl's engine applies each row not yet applied, at its start and
+ * every 500 ms: links found from then on are out of scope (`exclude-match`, as the ICD's patterns
+ * make them), and every URL still waiting that matches is excluded with that reason in one pass.
+ */
+
+interface PendingRow {
+  id: number;
+  pattern: string;
+}
+
+/** Applies the crawl's exclusions added and not yet applied, oldest first; how many waiting URLs they excluded. */
+export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): number {
+  const { db, crawlId } = ctx;
+  // A CLI crawl's database has no cockpit tables.
+  if (!tableExists(db, 'CrawlExclusion')) return 0;
+  const pending = db.prepare('SELECT id, pattern FROM CrawlExclusion WHERE crawlId = ? AND appliedAt IS NULL ORDER BY id').all(crawlId) as PendingRow[];
+  if (!pending.length) return 0;
+  const applied = db.prepare('UPDATE CrawlExclusion SET appliedAt = ?, excluded = ? WHERE id = ?');
+  let total = 0;
+  // One transaction: the URLs' exclusion and the row's appliedAt are stored together, or neither.
+  db.transaction(() => {
+    for (const row of pending) {
+      ctx.excludeFromNowOn(row.pattern);
+      const excluded = ctx.frontier.excludeMatching(crawlId, row.pattern, 'exclude-match');
+      applied.run(sqlDate(now), excluded, row.id);
+      total += excluded;
+    }
+  })();
+  return total;
+}
+
+/** A pattern the crawl excludes, as the cockpit lists them. */
+export interface CrawlExclusionView {
+  pattern: string;
+  /** Added while the crawl ran (POST /api/crawls/:id/exclusions), not in the ICD it was created from. */
+  live: boolean;
+  addedAt: string | null;
+  /** When the worker applied it to the crawl's frontier; null while it waits for the crawl to run. */
+  appliedAt: string | null;
+  /** Waiting URLs the worker excluded when it applied it. */
+  excluded: number | null;
+}
+
+/** The crawl's exclude patterns (`scope.exclude` of its ICD copy, in order), those added live marked. */
+export function crawlExclusions(db: Database.Database, crawlId: number, exclude: readonly string[]): CrawlExclusionView[] {
+  const rows = db.prepare('SELECT pattern, addedAt, appliedAt, excluded FROM CrawlExclusion WHERE crawlId = ?').all(crawlId) as {
+    pattern: string; addedAt: string; appliedAt: string | null; excluded: number | null;
+  }[];
+  const live = new Map(rows.map((r) => [r.pattern, r]));
+  return exclude.map((pattern) => {
+    const row = live.get(pattern);
+    return { pattern, live: row !== undefined, addedAt: isoDate(row?.addedAt), appliedAt: isoDate(row?.appliedAt), excluded: row?.excluded ?? null };
+  });
+}
+
+const isoDate = (stored: string | null | undefined) => (stored ? new Date(stored).toISOString() : null);
