@@ -15,6 +15,8 @@ import { CrawlReports } from './crawl-reports';
 import { FeedsAndRecrawls } from './feeds-recrawls';
 import { Annotations } from './annotations';
 import { LiveCounters } from './live-counters';
+import { LiveExclusions } from './live-exclusions';
+import { isTerminal } from '../../../worker/process/crawl-control';
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
 import { UrlInspector } from './url-inspector';
@@ -68,6 +70,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       <ThroughputCharts crawlId={crawlId} />
       {hasFeedsOrRecrawls(incrementalSettingsOf(c.definition)) && <FeedsAndRecrawls crawlId={crawlId} running={c.status === 'running'} />}
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
+      <LiveExclusions crawlId={crawlId} ended={isTerminal(c.status)} running={c.status === 'running'} />
       <CapturesTable crawlId={crawlId} focused={Boolean(focus?.enabled)} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />
       <CrawlReports crawlId={crawlId} running={c.status === 'running'} />

@@ -5,6 +5,8 @@ import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
 import type { SeedReportRow } from '../../../worker/frontier/seed-report';
+import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions';
+import type { WaitingMatches } from '../../../worker/frontier/frontier-sql';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
 import { api, asPaged, type Paged } from './api';
@@ -160,6 +162,7 @@ export const keys = {
   report: (id: number) => ['crawls', id, 'report'] as const,
   incremental: (id: number) => ['crawls', id, 'incremental'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
+  exclusions: (id: number) => ['crawls', id, 'exclusions'] as const,
   annotations: (id: number, captureId: number | null) => ['crawls', id, 'annotations', captureId ?? 'all'] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
   throughput: (id: number) => ['crawls', id, 'throughput'] as const,
@@ -267,6 +270,38 @@ export function useAddAnnotation(id: number) {
     mutationFn: (a: { captureId: number | null; text: string }) => api<AnnotationRow>('POST', `/api/crawls/${id}/annotations`, a),
     // Both lists may show it: the capture's and the crawl's.
     onSuccess: () => client.invalidateQueries({ queryKey: ['crawls', id, 'annotations'] }),
+  });
+}
+
+/** GET /api/crawls/:id/exclusions: the crawl's exclude patterns, those added live marked. */
+export interface ExclusionsBody {
+  patterns: CrawlExclusionView[];
+  ended: boolean;
+  test?: WaitingMatches & { pattern: string };
+}
+
+/** The crawl's exclude patterns; polled while it runs, so an added one shows when its worker applied it. */
+export function useExclusions(id: number, running: boolean) {
+  return useQuery({
+    queryKey: keys.exclusions(id),
+    queryFn: () => api<ExclusionsBody>('GET', `/api/crawls/${id}/exclusions`),
+    refetchInterval: running ? 2000 : false,
+  });
+}
+
+/** Tests a pattern against the crawl's waiting URLs (nothing is changed, nothing cached). */
+export function useTestExclusion(id: number) {
+  return useMutation({
+    mutationFn: (pattern: string) => api<ExclusionsBody>('GET', `/api/crawls/${id}/exclusions?test=${encodeURIComponent(pattern)}`).then((b) => b.test!),
+  });
+}
+
+/** Adds an exclude pattern to the crawl while it runs. */
+export function useAddExclusion(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (pattern: string) => api<{ id: number; pattern: string }>('POST', `/api/crawls/${id}/exclusions`, { pattern }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.exclusions(id) }),
   });
 }
 
