@@ -57,3 +57,29 @@ test('a pattern that matches nothing changes nothing', (t) => {
   assert.deepEqual(drain(f, fx.clock.now()), [a('/1'), a('/2')]);
   f.close();
 });
+
+test('testing a pattern counts the waiting URLs it matches, queued or retrying, and lists the first in discovery order', async (t) => {
+  const { waitingUrlsMatching } = await import('../../../worker/frontier/frontier-sql');
+  const { openSqlite } = await import('../../../worker/store/sqlite');
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  // Discovered in this order; priorities scramble the queue's own order.
+  const days = Array.from({ length: 30 }, (_, k) => a(`/calendar?day=${k}`));
+  f.add(1, [cand(a('/calendar?day=done'), 1), cand(b('/calendar?day=retry'), 0.95), ...days.map((d, k) => cand(d, (k * 7) % 10 / 10)), cand(a('/about'))]);
+  const done = f.next(fx.clock.now())!;
+  assert.equal(done.url, a('/calendar?day=done'));
+  f.complete(done, { status: 200, durationMs: 0 });
+  const retry = f.next(fx.clock.now())!;
+  assert.equal(retry.url, b('/calendar?day=retry'));
+  f.fail(retry, 'http-5xx', { retryAt: fx.clock.now() + 60_000 });
+  // The server reads on a connection of its own.
+  const server = openSqlite(fx.path);
+  t.after(() => server.close());
+  const tested = waitingUrlsMatching(server, 1, '/calendar\\?day=', 20);
+  assert.equal(tested.matching, 31, 'the 30 queued days and the retrying one, not the fetched one');
+  assert.deepEqual(tested.examples, [b('/calendar?day=retry'), ...days.slice(0, 19)]);
+  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [] });
+  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [] }, 'another crawl');
+  f.close();
+});
