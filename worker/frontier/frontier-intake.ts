@@ -132,20 +132,23 @@ export function insertWaitingIntake(ctx: IntakeContext, c: CrawlState, reason: E
  * statement per state over the whole set (the SQL function frontier_url_matches), and excludes
  * URLs offered from now on that match it (CrawlState.liveExcludes). URLs in flight are left to
  * finish. Keeps the counters and the hosts' held URLs in step; the hosts it changed go to
- * `touched`. Returns how many were excluded.
+ * `touched`, the retrying rows it excluded to `retryingExcluded` (the caller drops their retries).
+ * Returns how many were excluded.
  */
-export function excludeWaitingMatching(ctx: IntakeContext, c: CrawlState, pattern: string, reason: ExclusionReason, touched: Set<HostEntry>): number {
+export function excludeWaitingMatching(
+  ctx: IntakeContext, c: CrawlState, pattern: string, reason: ExclusionReason, touched: Set<HostEntry>, retryingExcluded: Set<number>,
+): number {
   c.liveExcludes.push({ re: new RegExp(pattern), reason });
   const params = { crawlId: c.crawlId, pattern, reason };
   const hosts = new Set<HostEntry>();
   let n = 0;
   for (const [from, statement] of [['queued', ctx.st.excludeQueuedMatching], ['retrying', ctx.st.excludeRetryingMatching]] as const) {
-    // A retrying URL's entry in the retry heap stays: promoteRetries skips a row no longer retrying.
     for (const [seq, host, url] of statement.all(params) as [number, string, string][]) {
       const e = ctx.entry(c, host);
       c.move(e, from, 'excluded', reason);
       c.markQueued(url, SETTLED);
       if (from === 'queued') c.takeAhead(e, seq);
+      else retryingExcluded.add(seq);
       hosts.add(e);
       n += 1;
     }

@@ -191,7 +191,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   excludeMatching(crawlId: number, pattern: string, reason: ExclusionReason): number {
     const c = this.crawl(crawlId);
     const touched = new Set<HostEntry>();
-    const n = this.db.transaction(() => excludeWaitingMatching(this, c, pattern, reason, touched))();
+    const retrying = new Set<number>();
+    const n = this.db.transaction(() => excludeWaitingMatching(this, c, pattern, reason, touched, retrying))();
+    // Their retries would still wake the engine, and keep a crawl with nothing else to do waiting for them.
+    if (retrying.size) this.retries.init(this.retries.toArray().filter((r) => r.crawlId !== crawlId || !retrying.has(r.seq)));
     const now = this.clock.now();
     for (const e of touched) this.scheduler.touch(e, now);
     return n;

@@ -83,3 +83,18 @@ test('testing a pattern counts the waiting URLs it matches, queued or retrying, 
   assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [] }, 'another crawl');
   f.close();
 });
+
+test('a retrying URL excluded leaves no wake-up behind: a crawl with nothing else to do may end at once', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand(a('/calendar?day=1')), cand(a('/about'))]);
+  const day = f.next(fx.clock.now())!;
+  f.fail(day, 'http-5xx', { retryAt: fx.clock.now() + 600_000 });
+  assert.deepEqual(drain(f, fx.clock.now()), [a('/about')]);
+  assert.equal(f.nextWakeAt(), fx.clock.now() + 600_000, 'the retry is due in ten minutes');
+  assert.equal(f.excludeMatching(1, '/calendar', 'exclude-match'), 1);
+  // The engine ends a crawl when nothing waits and the frontier has no wake-up: it waited ten minutes for nothing.
+  assert.equal(f.nextWakeAt(), null);
+  f.close();
+});
