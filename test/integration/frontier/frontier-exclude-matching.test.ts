@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { cand, drain, tempFrontier } from './frontier-fixture';
 
@@ -7,11 +7,16 @@ import { cand, drain, tempFrontier } from './frontier-fixture';
 const a = (path: string) => `http://a.test${path}`;
 const b = (path: string) => `http://b.test${path}`;
 
+/** A frontier on a fresh file, crawl 1 open, removed after the test. */
+function frontierFor(t: TestContext, cfg: Parameters<typeof tempFrontier>[0] = {}) {
+  const fx = tempFrontier(cfg);
+  t.after(fx.cleanup);
+  return { fx, f: fx.open() };
+}
+
 for (const rescoring of [false, true]) {
   test(`excluding a pattern excludes the queued and retrying URLs it matches, leaves the rest and what is in flight (rescoring ${rescoring})`, async (t) => {
-    const fx = tempFrontier({ rescoring });
-    t.after(fx.cleanup);
-    const f = fx.open();
+    const { fx, f } = frontierFor(t, { rescoring });
     const days = Array.from({ length: 40 }, (_, k) => a(`/calendar?day=${k}`));
     // Interleaved with ordinary pages, some of them held in the host's first URLs.
     f.add(1, [cand(a('/'), 0.9), ...days.map((d, k) => cand(d, k % 2 ? 0.6 : 0.4)), cand(a('/about'), 0.5), cand(b('/calendar?day=1'), 0.7), cand(b('/x'), 0.3)]);
@@ -49,9 +54,7 @@ for (const rescoring of [false, true]) {
 }
 
 test('a pattern that matches nothing changes nothing', (t) => {
-  const fx = tempFrontier();
-  t.after(fx.cleanup);
-  const f = fx.open();
+  const { fx, f } = frontierFor(t);
   f.add(1, [cand(a('/1')), cand(a('/2'))]);
   assert.equal(f.excludeMatching(1, '^https://', 'exclude-match'), 0);
   assert.deepEqual(drain(f, fx.clock.now()), [a('/1'), a('/2')]);
@@ -61,9 +64,7 @@ test('a pattern that matches nothing changes nothing', (t) => {
 test('testing a pattern counts the waiting URLs it matches, queued or retrying, and lists the first in discovery order', async (t) => {
   const { waitingUrlsMatching } = await import('../../../worker/frontier/frontier-sql');
   const { openSqlite } = await import('../../../worker/store/sqlite');
-  const fx = tempFrontier();
-  t.after(fx.cleanup);
-  const f = fx.open();
+  const { fx, f } = frontierFor(t);
   // Discovered in this order; priorities scramble the queue's own order.
   const days = Array.from({ length: 30 }, (_, k) => a(`/calendar?day=${k}`));
   f.add(1, [cand(a('/calendar?day=done'), 1), cand(b('/calendar?day=retry'), 0.95), ...days.map((d, k) => cand(d, (k * 7) % 10 / 10)), cand(a('/about'))]);
@@ -85,9 +86,7 @@ test('testing a pattern counts the waiting URLs it matches, queued or retrying, 
 });
 
 test('a retrying URL excluded leaves no wake-up behind: a crawl with nothing else to do may end at once', (t) => {
-  const fx = tempFrontier();
-  t.after(fx.cleanup);
-  const f = fx.open();
+  const { fx, f } = frontierFor(t);
   f.add(1, [cand(a('/calendar?day=1')), cand(a('/about'))]);
   const day = f.next(fx.clock.now())!;
   f.fail(day, 'http-5xx', { retryAt: fx.clock.now() + 600_000 });
