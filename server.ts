@@ -9,7 +9,8 @@ import next from 'next';
 import { Server as SocketServer } from 'socket.io';
 import { loadEnv } from './worker/config/env';
 import { openSqlite } from './worker/store/sqlite';
-import { applyMigrations } from './worker/store/migrator';
+import { applyMigrations, MIGRATIONS_DIR } from './worker/store/migrator';
+import { DEFAULT_KB_PATH } from './worker/aah/default-kb';
 import { seedDatabase } from './worker/store/seed';
 import { startDemoServer } from './worker/demo/demo-server';
 import { WorkerSupervisor } from './worker/process/supervisor';
@@ -25,6 +26,8 @@ import { listen } from './worker/process/listen';
 import { holdDataLock } from './worker/store/data-lock';
 
 const EVENT_FLUSH_MS = 500;
+/** The repository: its files (the cockpit's build, the worker) are found from here, whatever the current folder. */
+const ROOT = import.meta.dirname;
 
 /**
  * TRACE is answered 405 here: Next's route handlers throw on it ("'TRACE' HTTP method is
@@ -43,12 +46,12 @@ async function main(): Promise<void> {
   const env = loadEnv();
   holdDataLock(env.dataDir, `the cockpit on port ${env.PORT}`);
   const db = openSqlite(env.dbPath);
-  const applied = applyMigrations(db, resolve('prisma/migrations'));
+  const applied = applyMigrations(db, MIGRATIONS_DIR);
   if (applied.length) console.log(`tidemark: applied migrations ${applied.join(', ')}`);
 
   const demo = env.TIDEMARK_DEMO_PORT ? await startDemoServer(env.TIDEMARK_DEMO_PORT) : null;
   if (demo) console.log(`tidemark: demo web site on ${demo.origin}/`);
-  const app = next({ dev: false, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
+  const app = next({ dev: false, dir: ROOT, hostname: env.HOST, port: env.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
   const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
   }, EVENT_FLUSH_MS);
 
   const supervisor = new WorkerSupervisor({
-    entry: resolve('worker/process/worker-main.ts'),
+    entry: resolve(ROOT, 'worker/process/worker-main.ts'),
     log: (line) => console.log(`tidemark: ${line}`),
     onMessage: (message: WorkerMessage) => {
       switch (message.type) {
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
   const seeded = await seedDatabase(db, {
     adminPassword: env.TIDEMARK_ADMIN_PASSWORD,
     demoOrigin: demo?.origin,
-    knowledgeBasePath: resolve('knowledge-base/default.xml'),
+    knowledgeBasePath: DEFAULT_KB_PATH,
   });
   if (seeded.oneTimePassword) {
     console.log(`tidemark: created user "admin" with one-time password: ${seeded.oneTimePassword}`);

@@ -5,12 +5,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
-const BUILD_ID = '.next/BUILD_ID';
-const LOCK_DIR = '.next-build.lock';
+/** The repository, whatever the current folder. */
+const ROOT = resolve(import.meta.dirname, '..');
+const BUILD_ID = join(ROOT, '.next/BUILD_ID');
+const LOCK_DIR = join(ROOT, '.next-build.lock');
 const LOCK_STALE_MS = 15 * 60_000;
-const SOURCES = ['app', 'worker', 'public', 'next.config.js', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['app', 'worker', 'public', 'next.config.js', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json'].map((p) => join(ROOT, p));
 
 /** Newest modification time of the files under `paths`. */
 export function newestSource(paths: string[]): number {
@@ -51,7 +53,7 @@ export async function ensureNextBuild(log: (line: string) => void = console.log)
   try {
     if (!nextBuildIsStale()) return; // someone else built it while we waited
     log('tidemark: building the cockpit (next build)…');
-    const result = spawnSync('npx', ['--no-install', 'next', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const result = spawnSync('npx', ['--no-install', 'next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
     if (result.status !== 0) throw new Error('next build failed');
   } finally {
     rmSync(LOCK_DIR, { recursive: true, force: true });

@@ -4,17 +4,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ensureNextBuild } from './next-build';
 
+/** The repository, whatever the current folder. */
+const ROOT = resolve(import.meta.dirname, '..');
+
 function run(command: string, args: string[]): void {
-  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
   if (result.status !== 0) {
     console.error(`tidemark: "${command} ${args.join(' ')}" failed`);
     process.exit(result.status ?? 1);
   }
 }
 
-if (!existsSync('generated/prisma/client.ts')) run(process.execPath, ['scripts/prisma-generate.mjs']);
+if (!existsSync(join(ROOT, 'generated/prisma/client.ts'))) run(process.execPath, [join(ROOT, 'scripts/prisma-generate.mjs')]);
 try {
   await ensureNextBuild();
 } catch (err) {

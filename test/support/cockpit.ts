@@ -4,7 +4,8 @@ import { ensureNextBuild } from '../../scripts/next-build';
 import { ApiClient } from './api-client';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface RunningCockpit {
   url: string;
@@ -35,14 +36,22 @@ async function freePort(): Promise<number> {
 }
 
 
-/** Starts the real server (server.ts: Next + socket.io + demo site + worker) on free ports. */
-export async function startCockpit(env: Record<string, string> = {}): Promise<RunningCockpit> {
+/** The repository's server.ts, and tsx's loader, by absolute location: the server may be started from another folder. */
+const SERVER_ENTRY = fileURLToPath(new URL('../../server.ts', import.meta.url));
+const TSX_LOADER = import.meta.resolve('tsx');
+
+/**
+ * Starts the real server (server.ts: Next + socket.io + demo site + worker) on free ports, from
+ * `opts.cwd` (default: this process's current folder).
+ */
+export async function startCockpit(env: Record<string, string> = {}, opts: { cwd?: string } = {}): Promise<RunningCockpit> {
   await ensureNextBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-cockpit-'));
   const port = await freePort();
   const demoPort = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, SERVER_ENTRY], {
+    cwd: opts.cwd ? resolve(opts.cwd) : undefined,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_PORT: String(demoPort), TIDEMARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,6 +60,8 @@ export async function startCockpit(env: Record<string, string> = {}): Promise<Ru
     out += chunk.toString();
     waiters.splice(0).forEach((w) => w());
   };
+  // A server that exits is an answer too: its waiters need not wait for their timeout.
+  child.once('exit', () => waiters.splice(0).forEach((w) => w()));
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const waitForOutput = (pattern: RegExp, timeoutMs = 60_000) =>

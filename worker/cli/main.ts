@@ -5,7 +5,8 @@ import { icdSchema, type Icd } from '../icd/schema';
 import { plainIssueMessage } from '../icd/plain-issues';
 import { parseUserIcd } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
-import { applyMigrations } from '../store/migrator';
+import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
+import { DEFAULT_KB_PATH } from '../aah/default-kb';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
 import { parseCliArgs, progressEveryMs, USAGE, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
@@ -30,9 +31,6 @@ async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number,
     return { waczError: (err as Error).message };
   }
 }
-
-const MIGRATIONS = resolve(import.meta.dirname, '../../prisma/migrations');
-const KNOWLEDGE_BASE = resolve(import.meta.dirname, '../../knowledge-base/default.xml');
 
 /** The ICD file's JSON object; an unreadable file, broken JSON or another value is an error that names the file. */
 function readIcdFile(path: string): { seeds?: string[] } & Record<string, unknown> {
@@ -127,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     holdDataLock(out, 'a tidemark crawl');
     db = openSqlite(join(out, 'tidemark-state.db'));
-    applyMigrations(db, MIGRATIONS);
+    applyMigrations(db, MIGRATIONS_DIR);
   } catch (err) {
     // A file in the way, no permission, a full disk: say which folder, not a stack trace.
     console.error(`Cannot use --out ${out}: ${(err as Error).message}`);
@@ -164,7 +162,7 @@ export async function main(argv: string[]): Promise<number> {
     db,
     warcDir: out,
     spoolDir: join(out, '.spool'),
-    kbPath: existsSync(KNOWLEDGE_BASE) ? KNOWLEDGE_BASE : undefined,
+    kbPath: existsSync(DEFAULT_KB_PATH) ? DEFAULT_KB_PATH : undefined,
     objectsJsonlPath: join(out, 'objects.jsonl'),
   });
   // A crawl runs for minutes to days: say how it goes, as Heritrix's progress log and wget do.

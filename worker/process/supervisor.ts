@@ -33,7 +33,8 @@ export class WorkerSupervisor {
   start(): void {
     this.stopping = false;
     const child = fork(this.opts.entry, [], {
-      execArgv: ['--import', 'tsx'],
+      // tsx by its location: `--import tsx` is resolved from the current folder, which may be anywhere.
+      execArgv: ['--import', import.meta.resolve('tsx')],
       env: this.opts.env ?? process.env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -2,13 +2,13 @@
  * The crawl worker process, forked and supervised by server.ts. It runs every active crawl and
  * the export jobs; all state lives in SQLite and the WARC files, so a restart resumes.
  */
-import { resolve } from 'node:path';
 import { loadEnv } from '../config/env';
 import { openSqlite } from '../store/sqlite';
 import type { ServerMessage, WorkerMessage } from '../events/messages';
 import { CrawlManager } from './crawl-manager';
 import { boundRegExpBacktracking } from './bounded-regexp';
 import { WORKER_LOCK_FILE, waitForDataLock } from '../store/data-lock';
+import { DEFAULT_KB_PATH } from '../aah/default-kb';
 
 boundRegExpBacktracking();
 
@@ -34,7 +34,7 @@ if (!process.connected) exit();
 void waitForDataLock(env.dataDir, 'the crawl worker', WORKER_LOCK_FILE, (held) => console.log(`tidemark worker: waiting: ${held}`)).then(() => {
   if (!process.connected) return; // its server has gone meanwhile: exit() runs
   const db = openSqlite(env.dbPath);
-  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: resolve('knowledge-base/default.xml') });
+  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: DEFAULT_KB_PATH });
   manager.start();
   send({ type: 'ready', pid: process.pid });
 });

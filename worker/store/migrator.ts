@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Prisma's own bookkeeping table, so `prisma migrate deploy` agrees with what we applied. */
 const PRISMA_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -21,10 +22,16 @@ export interface MigrationFile {
   checksum: string;
 }
 
-/** Lists `prisma/migrations/<stamp>_<name>/migration.sql` in order. */
+/** The repository's prisma/migrations, found from this file rather than the current folder. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+
+/**
+ * Lists `prisma/migrations/<stamp>_<name>/migration.sql` in order. A folder that is missing or holds
+ * none is an error: applying nothing would leave a database without tables, failing later and far away.
+ */
 export function readMigrations(migrationsDir: string): MigrationFile[] {
-  if (!existsSync(migrationsDir)) return [];
-  return readdirSync(migrationsDir, { withFileTypes: true })
+  if (!existsSync(migrationsDir)) throw new Error(`The database migrations are missing: no folder ${migrationsDir}`);
+  const migrations = readdirSync(migrationsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(migrationsDir, d.name, 'migration.sql')))
     .map((d) => d.name)
     .sort()
@@ -32,6 +39,8 @@ export function readMigrations(migrationsDir: string): MigrationFile[] {
       const sql = readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8');
       return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     });
+  if (!migrations.length) throw new Error(`The database migrations are missing: no migration.sql under ${migrationsDir}`);
+  return migrations;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,4 +77,29 @@ test('a second server on a data folder in use stops with exit code 1 and names t
   // Once the first has stopped, the folder is free.
   const again = await startCockpit({ TIDEMARK_DATA_DIR: first.dataDir });
   await again.stop();
+});
+
+// Before, server.ts looked for prisma/migrations, knowledge-base/default.xml, the worker's entry and
+// the cockpit's build in the current folder, and the worker for its knowledge base too: started from
+// another folder (a service manager's, say) it found no migrations and failed to start.
+test('the server started from a folder outside the repository migrates its database, serves the cockpit and starts its worker', { timeout: 300_000 }, async () => {
+  const elsewhere = tempDir();
+  const cockpit = await startCockpit({}, { cwd: elsewhere });
+  try {
+    assert.match(cockpit.output(), /tidemark: applied migrations \d{14}_/);
+    const login = await fetch(`${cockpit.url}/login`);
+    assert.equal(login.status, 200);
+    assert.match(await login.text(), /<html/);
+    await cockpit.waitForOutput(/crawl worker \d+ ready/);
+    const db = new Database(join(cockpit.dataDir, 'tidemark.db'), { readonly: true });
+    try {
+      const kb = db.prepare("SELECT xml FROM KnowledgeBase WHERE name = 'default'").get() as { xml: string } | undefined;
+      assert.match(kb?.xml ?? '(no shipped knowledge base seeded)', /<knowledge-base/);
+    } finally {
+      db.close();
+    }
+    assert.deepEqual(readdirSync(elsewhere), [], 'nothing written in the current folder');
+  } finally {
+    await cockpit.stop();
+  }
 });

@@ -53,3 +53,16 @@ test('the migrated database matches schema.prisma: every model and column, nulla
   }
   db.close();
 });
+
+// Before, a folder that was not there applied nothing: the server went on with a database without
+// tables (a server started from another folder looked for prisma/migrations there).
+test('a migrations folder that is missing or empty is an error, not an empty list', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-mig-none-'));
+  const db = openSqlite(join(dir, 'a.db'));
+  try {
+    assert.throws(() => applyMigrations(db, join(dir, 'prisma/migrations')), /migrations are missing: no folder .*prisma\/migrations/);
+    assert.throws(() => applyMigrations(db, dir), /migrations are missing: no migration\.sql under/);
+  } finally {
+    db.close();
+  }
+});
