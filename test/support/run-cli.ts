@@ -1,13 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/tidemark.js', import.meta.url));
 
 export interface CliRun {
   child: ChildProcess;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Runs `bin/tidemark.js` with the given arguments as a child process. */
-export function runCli(args: string[]): CliRun {
-  const child = spawn(process.execPath, ['bin/tidemark.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `bin/tidemark.js` with the given arguments as a child process (from `opts.cwd`, as user `opts.uid`, when given). */
+export function runCli(args: string[], opts: { cwd?: string; uid?: number; gid?: number } = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import { icdSchema, type Icd } from '../icd/schema';
@@ -11,6 +11,7 @@ import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
 import { parseCliArgs, progressEveryMs, USAGE, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
+import { readIcdFile } from './icd-file';
 import { exportableFiles, listVerified, packageAsWacz } from '../export/export-job';
 import { boundRegExpBacktracking } from '../process/bounded-regexp';
 import { holdDataLock } from '../store/data-lock';
@@ -30,18 +31,6 @@ async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number,
   } catch (err) {
     return { waczError: (err as Error).message };
   }
-}
-
-/** The ICD file's JSON object; an unreadable file, broken JSON or another value is an error that names the file. */
-function readIcdFile(path: string): { seeds?: string[] } & Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`Cannot read the ICD file ${path}: ${(err as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`The ICD file ${path} must hold one JSON object`);
-  return value as { seeds?: string[] } & Record<string, unknown>;
 }
 
 /** The flags that change a crawl's settings, as the ICD fields they set (only those given). */

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -34,6 +34,33 @@ export function lockHeldMessage(dir: string, holder: LockHolder | null): string 
   return `${dir} is in use by ${who}: two Tidemark processes on one data folder would write over each other's crawls. Stop that one first, or use another folder`;
 }
 
+/**
+ * What is wrong with data folder `dir`, in words, when making or writing it failed with system
+ * error `code`; null for an error that says enough itself (a full disk, say).
+ */
+export function dataFolderProblem(dir: string, code: string | undefined): string | null {
+  switch (code) {
+    case 'EEXIST': return `${dir} is a file, not a folder`;
+    case 'ENOTDIR': return `${dir} cannot be a folder: a part of its path is a file`;
+    case 'EACCES':
+    case 'EPERM': return `${dir} cannot be written to: permission denied`;
+    case 'EROFS': return `${dir} cannot be written to: the file system is read-only`;
+    default: return null;
+  }
+}
+
+/** Makes `dir` if it is missing and checks that this process may write in it; an error in words if not. */
+function prepareDataFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    // Else the lock's SQLite file fails to open, "unable to open database file".
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (err) {
+    const problem = dataFolderProblem(dir, (err as NodeJS.ErrnoException).code);
+    throw problem ? new Error(problem) : err;
+  }
+}
+
 /** Refused: another process holds the folder. */
 export class DataLockedError extends Error {}
 
@@ -44,7 +71,7 @@ const held = new Map<string, Database.Database>();
 export function holdDataLock(dir: string, what: string, file = LOCK_FILE): void {
   const path = join(dir, file);
   if (held.has(path)) return;
-  mkdirSync(dir, { recursive: true });
+  prepareDataFolder(dir);
   // timeout 0: a held lock is an answer at once, not a wait.
   const db = new Database(path, { timeout: 0 });
   try {

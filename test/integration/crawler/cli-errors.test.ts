@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../support/run-cli';
@@ -19,15 +19,21 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
     writeFileSync(arrayJson, '["http://127.0.0.1:9/"]');
     const misspelt = join(dir, 'misspelt.json');
     writeFileSync(misspelt, JSON.stringify({ name: 'typo', seeds: ['http://127.0.0.1:9/'], scope: { maxPage: 5 }, politness: { enabled: false } }));
+    const multiLine = join(dir, 'multi-line.json');
+    writeFileSync(multiLine, '{\n  "name": "x",\n  "keywords": ["a", "b",],\n  "seeds": []\n}\n');
     const cases: Array<{ args: string[]; message: RegExp }> = [
       // A misspelt field was dropped without a word, its setting left at the default.
       { args: ['crawl', misspelt, '--out', join(dir, 'o6')], message: /^Invalid ICD:\n {2}scope\.maxPage: Unknown field.*\n {2}politness: Unknown field/ },
       // A flag is validated as the ICD field it sets.
       { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(dir, 'o7'), '--concurrency', '10000'], message: /^Invalid ICD:\n {2}politeness\.concurrency: At most 512/ },
-      { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(file, 'sub')], message: /^Cannot use --out .*a-file[/\\]sub: .*(ENOTDIR|not a directory)/ },
+      { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(file, 'sub')], message: /^Cannot use --out .*a-file[/\\]sub: .*a part of its path is a file\n$/ },
+      // Before: "EEXIST: file already exists, mkdir …".
+      { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', file], message: /^Cannot use --out .*a-file: .*a-file is a file, not a folder\n$/ },
+      // Before, the message quoted the file with its line breaks, over several lines.
+      { args: ['crawl', multiLine, '--out', join(dir, 'o8')], message: /^The ICD file .*multi-line\.json is not valid JSON: [^\n]*\n$/ },
       { args: ['crawl', badIcd, '--out', join(dir, 'o1')], message: /^Invalid ICD:\n {2}seeds\.0: .*\n {2}politeness\.minDelayMs: At least 0/ },
       { args: ['crawl', join(dir, 'missing.json'), '--out', join(dir, 'o2')], message: /^Cannot read the ICD file .*missing\.json: ENOENT/ },
-      { args: ['crawl', brokenJson, '--out', join(dir, 'o4')], message: /^Cannot read the ICD file .*broken\.json: .*JSON/ },
+      { args: ['crawl', brokenJson, '--out', join(dir, 'o4')], message: /^The ICD file .*broken\.json is not valid JSON: / },
       { args: ['crawl', arrayJson, '--out', join(dir, 'o5')], message: /^The ICD file .*array\.json must hold one JSON object/ },
       { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', join(dir, 'o3'), '--max-pages', 'ten'], message: /--max-pages must be a positive whole number/ },
     ];
@@ -36,6 +42,26 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
       assert.equal(run.code, 2, `${args.join(' ')} → ${run.stderr}`);
       assert.match(run.stderr, message);
       assert.doesNotMatch(run.stderr, /^\s+at /m, `no stack trace for ${args.join(' ')}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Before: "unable to open database file", SQLite's words about the lock file it could not create.
+// As root (who may write anywhere) the CLI runs as nobody; the repository must be readable by it.
+test('an --out folder the user may not write to is one line saying so, exit code 2', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-cli-readonly-'));
+  try {
+    chmodSync(dir, 0o755);
+    const readOnly = join(dir, 'read-only');
+    mkdirSync(readOnly, { mode: 0o555 });
+    chmodSync(readOnly, 0o555);
+    const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    for (const out of [readOnly, join(readOnly, 'sub')]) {
+      const run = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--out', out], { cwd: dir, ...asOther }).done;
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /^Cannot use --out .*read-only(\/sub)?: .*read-only(\/sub)? cannot be written to: permission denied\n$/);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
