@@ -2,6 +2,22 @@ import type { z } from 'zod';
 
 const plural = (n: number | bigint, one: string, many: string) => (Number(n) === 1 ? one : `${n} ${many}`);
 
+/** The types a field may expect, as the person writing an ICD (JSON) reads them. */
+const TYPE_WORDS: Record<string, string> = {
+  array: 'a list',
+  object: 'an object ({…})',
+  string: 'text',
+  boolean: 'a boolean (true or false)',
+};
+
+/** What a wrong value is, in the same words. */
+function valueWords(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'a list';
+  if (typeof input === 'string') return 'text';
+  return `${typeof input === 'object' ? 'an' : 'a'} ${typeof input}`;
+}
+
 /**
  * zod's default messages ("Too small: expected number to be >=0", "Invalid input: expected int,
  * received number") in words for the person filling in a form or writing an ICD file. Pass it as
@@ -14,7 +30,7 @@ export function plainIssueMessage(issue: z.core.$ZodRawIssue): string | undefine
       if (issue.expected === 'int') return 'A whole number (no decimals)';
       if (issue.expected === 'number') return Number.isNaN(issue.input) ? 'Not a number: use digits, and a point for decimals' : 'A number';
       if (issue.input === undefined) return 'Required';
-      return `Must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+      return `Must be ${TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`}, not ${valueWords(issue.input)}`;
     case 'too_small': {
       const min = issue.minimum;
       if (issue.origin === 'number' || issue.origin === 'int') return issue.inclusive === false ? `More than ${min}` : `At least ${min}`;

@@ -46,3 +46,18 @@ test('a URL pattern that can take exponential time is refused; ordinary patterns
   const pattern = messages({ name: 'x', seeds: ['http://a.org/'], focus: { urlPatterns: [{ pattern: '(a*)*', weight: 1 }] } });
   assert.match(pattern['focus.urlPatterns.0.pattern'] ?? '', /exponential time/);
 });
+
+// Before: "Must be a object", and nothing about what was given instead (an ICD file's author who
+// wrote keywords as strings had to guess).
+test('a value of the wrong type: what it must be, with its article, and what it is', () => {
+  assert.deepEqual(
+    messages({ name: 'x', seeds: 'http://a.org/', scope: { includeRequisites: 'yes' }, focus: { keywords: ['lighthouse'], topics: [3] }, politeness: null }),
+    {
+      seeds: 'Must be a list, not text',
+      'scope.includeRequisites': 'Must be a boolean (true or false), not text',
+      'focus.keywords.0': 'Must be an object ({…}), not text',
+      'focus.topics.0': 'Must be text, not a number',
+      politeness: 'Must be an object ({…}), not null',
+    },
+  );
+});
