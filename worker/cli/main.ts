@@ -58,7 +58,11 @@ function parseWithFlags(base: Record<string, unknown>, cmd: CrawlCommand, fromUs
 /** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */
 export function icdForCommand(cmd: CrawlCommand): Icd {
   const base = cmd.icdPath ? readIcdFile(cmd.icdPath) : { name: `CLI crawl of ${cmd.seeds[0]}`, seeds: cmd.seeds };
-  return parseWithFlags({ ...base, seeds: [...(base.seeds ?? []), ...(cmd.icdPath ? cmd.seeds : [])] }, cmd, true);
+  const added = cmd.icdPath ? cmd.seeds : [];
+  // Seeds that are not a list (one URL as a string, say) go to the schema as they are, which says so;
+  // spread, a string became one seed per character.
+  const seeds = base.seeds === undefined ? added : Array.isArray(base.seeds) ? [...base.seeds, ...added] : base.seeds;
+  return parseWithFlags({ ...base, seeds }, cmd, true);
 }
 
 /** ICD fields a resumed run's flags may change: a run given without them keeps the stored values. */

@@ -21,6 +21,8 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
     writeFileSync(misspelt, JSON.stringify({ name: 'typo', seeds: ['http://127.0.0.1:9/'], scope: { maxPage: 5 }, politness: { enabled: false } }));
     const multiLine = join(dir, 'multi-line.json');
     writeFileSync(multiLine, '{\n  "name": "x",\n  "keywords": ["a", "b",],\n  "seeds": []\n}\n');
+    const stringSeeds = join(dir, 'string-seeds.json');
+    writeFileSync(stringSeeds, JSON.stringify({ name: 'x', seeds: 'http://127.0.0.1:9/' }));
     const cases: Array<{ args: string[]; message: RegExp }> = [
       // A misspelt field was dropped without a word, its setting left at the default.
       { args: ['crawl', misspelt, '--out', join(dir, 'o6')], message: /^Invalid ICD:\n {2}scope\.maxPage: Unknown field.*\n {2}politness: Unknown field/ },
@@ -31,6 +33,9 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
       { args: ['crawl', '--seed', 'http://127.0.0.1:9/', '--out', file], message: /^Cannot use --out .*a-file: .*a-file is a file, not a folder\n$/ },
       // Before, the message quoted the file with its line breaks, over several lines.
       { args: ['crawl', multiLine, '--out', join(dir, 'o8')], message: /^The ICD file .*multi-line\.json is not valid JSON: [^\n]*\n$/ },
+      // Before, the string was spread into its characters: one "Not a valid http(s) URL" for each.
+      { args: ['crawl', stringSeeds, '--out', join(dir, 'o9')], message: /^Invalid ICD:\n {2}seeds: Must be a list, not text\n$/ },
+      { args: ['crawl', stringSeeds, '--seed', 'http://127.0.0.1:9/', '--out', join(dir, 'o10')], message: /^Invalid ICD:\n {2}seeds: Must be a list, not text\n$/ },
       { args: ['crawl', badIcd, '--out', join(dir, 'o1')], message: /^Invalid ICD:\n {2}seeds\.0: .*\n {2}politeness\.minDelayMs: At least 0/ },
       { args: ['crawl', join(dir, 'missing.json'), '--out', join(dir, 'o2')], message: /^Cannot read the ICD file .*missing\.json: ENOENT/ },
       { args: ['crawl', brokenJson, '--out', join(dir, 'o4')], message: /^The ICD file .*broken\.json is not valid JSON: / },
