@@ -23,7 +23,7 @@ export const CLI_WACZ_NAME = 'crawl.wacz';
 /** `--wacz`: the finished crawl's files, verified, packaged in `out`; its path, or an error message. */
 async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string, pageText: boolean): Promise<{ wacz: string } | { waczError: string }> {
   try {
-    const files = await listVerified(out, exportableFiles(out), () => undefined);
+    const files = await listVerified(out, exportableFiles(out, crawlId), () => undefined);
     const packed = await packageAsWacz(db, {
       crawlId, dir: out, files, selection: null, outPath: join(out, CLI_WACZ_NAME), description: `Tidemark CLI crawl of ${out}.`, pageTextFrom: pageText ? out : undefined,
     });

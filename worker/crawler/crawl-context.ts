@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
-import { SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
+import { crawlWarcId, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
 import { RobotsCache, type RobotsVerdict } from '../robots';
@@ -111,7 +111,7 @@ export class CrawlContext {
     await cutUncommittedTail(o.db, o.crawlId, o.warcDir);
     const writer = new WarcWriter({
       dir: o.warcDir,
-      crawlId: `tidemark-${o.crawlId}`,
+      crawlId: crawlWarcId(o.crawlId),
       rotateBytes: icd.warc.rotateBytes,
       gzipLevel: icd.warc.gzipLevel,
       software: SOFTWARE,

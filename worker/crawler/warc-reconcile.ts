@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { scanGzipMembers } from '../warc/gzip-members';
 import { field, parseWarcHead } from '../warc/parse-heads';
 import { recoverOpenFiles } from '../warc/recover-open-files';
+import { crawlWarcId, isWarcFileOf } from '../warc';
 import { finalizeIndex } from '../warc/cdxj-index';
 
 /**
@@ -17,7 +18,8 @@ export async function cutUncommittedTail(db: Database.Database, crawlId: number,
   const cuts: Record<string, number> = {};
   if (!existsSync(warcDir)) return cuts;
   const committedIn = db.prepare('SELECT warcOffset FROM Capture WHERE crawlId = ? AND warcFile = ?');
-  for (const name of readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz.open'))) {
+  // This crawl's files only: another tool's file being written is not ours to cut.
+  for (const name of readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz.open') && isWarcFileOf(crawlWarcId(crawlId), n))) {
     const path = join(warcDir, name);
     const closedName = name.slice(0, -'.open'.length);
     const committed = new Set((committedIn.all(crawlId, closedName) as { warcOffset: number }[]).map((r) => r.warcOffset));
@@ -48,7 +50,7 @@ export async function cutUncommittedTail(db: Database.Database, crawlId: number,
 export async function closeFilesLeftOpen(db: Database.Database, crawlId: number, warcDir: string): Promise<boolean> {
   if (!existsSync(warcDir) || !readdirSync(warcDir).some((n) => n.endsWith('.open'))) return false;
   await cutUncommittedTail(db, crawlId, warcDir);
-  await recoverOpenFiles(warcDir);
+  await recoverOpenFiles(warcDir, crawlWarcId(crawlId));
   await finalizeIndex(warcDir);
   return true;
 }

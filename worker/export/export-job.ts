@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { sqlDate } from '../store/sqlite';
-import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
+import { crawlWarcId, INDEX_NAME, isWarcFileOf, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectsEverything, type CollectionSelection } from './collection-plan';
@@ -30,10 +30,10 @@ export function exportUnderWay(db: Database.Database, crawlId: number): number |
 }
 
 /** The files an export offers: closed WARC files and the CDXJ index (never `.open` files). */
-export function exportableFiles(warcDir: string): string[] {
+export function exportableFiles(warcDir: string, crawlId?: number): string[] {
   if (!existsSync(warcDir)) return [];
   return readdirSync(warcDir)
-    .filter((name) => name.endsWith('.warc.gz') || name === INDEX_NAME || name === CERTIFICATE_NAME)
+    .filter((name) => (name.endsWith('.warc.gz') && (crawlId === undefined || isWarcFileOf(crawlWarcId(crawlId), name))) || name === INDEX_NAME || name === CERTIFICATE_NAME)
     .sort();
 }
 

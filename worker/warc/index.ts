@@ -5,7 +5,7 @@
 export { WarcWriter, type WarcWriterOptions, type CaptureLocation } from './warc-writer';
 export { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
 export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-files';
-export { warcFilename } from './recover-open-files';
+export { crawlWarcId, isWarcFileOf, warcFilename } from './recover-open-files';
 export type { RevisitTarget, Outlink } from './warc-fields';
 export { SOFTWARE } from './warc-fields';
 export { verifyWarcFile, verifyCdxj, type WarcFilePart, type WarcVerification } from './verify-warc';

@@ -47,16 +47,25 @@ export function warcFilename(crawlId: string, created: Date, serial: number): st
   return `${crawlId}-${ts}-${String(serial).padStart(5, '0')}.warc.gz`;
 }
 
+/** The WARC writer's id for crawl `crawlId`, which begins its files' names. */
+export const crawlWarcId = (crawlId: number): string => `tidemark-${crawlId}`;
+
+/** The serial of `name` when it is one of writer `crawlId`'s WARC files (closed or open, as {@link warcFilename} names them), else null. */
+function serialOf(crawlId: string, name: string): number | null {
+  if (!name.startsWith(`${crawlId}-`)) return null;
+  const m = /^-\d{14}-(\d{5,})\.warc\.gz(\.open)?$/.exec(name.slice(crawlId.length));
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Whether `name` is one of writer `crawlId`'s WARC files, closed or open. A folder may hold other
+ * tools' files (the CLI's --out is the user's folder): they are neither recovered nor packaged.
+ */
+export const isWarcFileOf = (crawlId: string, name: string): boolean => serialOf(crawlId, name) !== null;
+
 /** Highest serial among this crawl's WARC files in `names` (closed or open), or -1. */
 export function highestSerial(crawlId: string, names: string[]): number {
-  let max = -1;
-  const prefix = `${crawlId}-`;
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const m = /-\d{14}-(\d{5,})\.warc\.gz(\.open)?$/.exec(name);
-    if (m) max = Math.max(max, Number(m[1]));
-  }
-  return max;
+  return Math.max(-1, ...names.map((name) => serialOf(crawlId, name) ?? -1));
 }
 
 async function recoverFile(dir: string, openName: string, missingLines: string[]): Promise<RecoveredFile> {
@@ -165,13 +174,13 @@ async function recoverIndex(
 }
 
 /**
- * Recovers every `.warc.gz.open` of the folder and the open index. The files keep their `.open`
+ * Recovers every `.warc.gz.open` of writer `crawlId` in the folder, and the open index. The files keep their `.open`
  * name until the index was rewritten: stopped before (a crash, a full disk), the next start
  * recovers them again and drops the index lines of what was cut; renamed first, they were closed
  * files the next start left alone, with those lines pointing past their end.
  */
-export async function recoverOpenFiles(dir: string): Promise<RecoveryReport> {
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.warc.gz.open')).sort();
+export async function recoverOpenFiles(dir: string, crawlId: string): Promise<RecoveryReport> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.warc.gz.open') && isWarcFileOf(crawlId, n)).sort();
   const files: RecoveredFile[] = [];
   const candidateLines: string[] = [];
   for (const name of names) files.push(await recoverFile(dir, name, candidateLines));

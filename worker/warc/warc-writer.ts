@@ -113,7 +113,7 @@ export class WarcWriter {
   /** Recovers files a crash left open, then gets ready to write. */
   async open(): Promise<RecoveryReport> {
     await mkdir(this.o.dir, { recursive: true });
-    const report = await recoverOpenFiles(this.o.dir);
+    const report = await recoverOpenFiles(this.o.dir, this.o.crawlId);
     this.nextSerial = highestSerial(this.o.crawlId, await readdir(this.o.dir)) + 1;
     await this.sink.openIndex();
     this.pool = new GzipPool(this.o.gzipLevel, this.o.threads);
