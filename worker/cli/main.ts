@@ -206,7 +206,8 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.json) console.log(JSON.stringify(summary));
   else {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
-    if (engine.pausedBecause) console.log('Run the same command again to resume.');
+    // Paused by Ctrl-C as much as by a full disk: the same command goes on.
+    if (outcome !== 'finished') console.log('Run the same command again to resume.');
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);

@@ -43,3 +43,23 @@ test('the CLI reports the progress of a running crawl on stderr and lists exclus
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Before, only a crawl paused by a full disk (say) told how to go on; one interrupted with Ctrl-C
+// ended "paused: … pages" with exit code 3 and nothing about resuming.
+test('a crawl interrupted with Ctrl-C says how to resume it', { timeout: 60_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 40, delayMs: 100 });
+  const dir = mkdtempSync(join(tmpdir(), 'tm-cli-resume-hint-'));
+  try {
+    const run = runCli(['crawl', '--seed', `${site.origin}/`, '--out', join(dir, 'out'), '--no-politeness', '--concurrency', '1']);
+    const deadline = Date.now() + 20_000;
+    while (site.requests.filter((r) => r.path.startsWith('/page/')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    run.child.kill('SIGINT');
+    const stopped = await run.done;
+    assert.equal(stopped.code, 3, stopped.stderr);
+    assert.match(stopped.stdout, /^paused: \d+ pages, /m);
+    assert.match(stopped.stdout, /^Run the same command again to resume\.$/m);
+  } finally {
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
