@@ -16,6 +16,7 @@ import { exportableFiles, listVerified, packageAsWacz } from '../export/export-j
 import { boundRegExpBacktracking } from '../process/bounded-regexp';
 import { holdDataLock } from '../store/data-lock';
 import { isStorageFailure } from '../store/storage-failure';
+import { CLI_CRAWL_LOG_NAME, seedProblems, writeCrawlLogFile } from './crawl-records';
 
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
 export const CLI_WACZ_NAME = 'crawl.wacz';
@@ -188,6 +189,16 @@ export async function main(argv: string[]): Promise<number> {
   // Packaged only when finished: a paused crawl resumes, and its package would be partial.
   if (cmd.wacz && outcome === 'finished' && !cmd.json) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');
   const packaged = cmd.wacz && outcome === 'finished' ? await packageOutput(db, crawlId, out, cmd.pageText) : {};
+  const seeds = await seedProblems(db, crawlId, icd, out).catch((err: Error) => {
+    console.error(`tidemark: the seeds could not be checked: ${err.message}`);
+    return [];
+  });
+  let crawlLog: { crawlLog: string } | { crawlLogError: string };
+  try {
+    crawlLog = { crawlLog: writeCrawlLogFile(db, crawlId, out) };
+  } catch (err) {
+    crawlLog = { crawlLogError: (err as Error).message };
+  }
   db.close();
   const summary = {
     outcome,
@@ -201,6 +212,8 @@ export async function main(argv: string[]): Promise<number> {
     pagesPerSecond: Number(((stats.fetched - fetchedBefore) / Math.max(durationS, 1e-3)).toFixed(1)),
     out,
     ...(engine.pausedBecause ? { pausedBecause: engine.pausedBecause } : {}),
+    seedProblems: seeds,
+    ...crawlLog,
     ...packaged,
   };
   if (cmd.json) console.log(JSON.stringify(summary));
@@ -211,9 +224,13 @@ export async function main(argv: string[]): Promise<number> {
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);
-    console.log(`WARC files and index.cdxj in ${out}`);
+    // A seed redirecting out of scope, refused or failing is why a crawl finds little: each is named.
+    for (const p of seeds) console.log(`seed ${p.seed}: ${p.outcome}`);
+    console.log(`WARC files, index.cdxj${'crawlLog' in crawlLog ? ` and ${CLI_CRAWL_LOG_NAME}` : ''} in ${out}`);
     if ('wacz' in packaged) console.log(`WACZ package: ${packaged.wacz}`);
   }
+  // Not a failure of the crawl: its WARC files and index are whole; the log is in its database.
+  if ('crawlLogError' in crawlLog) console.error(`tidemark: ${CLI_CRAWL_LOG_NAME} could not be written: ${crawlLog.crawlLogError}`);
   if ('waczError' in packaged) {
     console.error(`tidemark: the WACZ package could not be written: ${packaged.waczError}`);
     return 1;

@@ -2,7 +2,7 @@
 import { useState, type ReactNode } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { formatBytes, useCrawlReport, type CrawlReport } from '../../lib/client/queries';
-import { seedOutcome } from '../../lib/client/url-outcome';
+import { seedOutcome } from '../../../worker/frontier/url-outcome';
 
 /** A small report table: a caption, column heads (numbers right-aligned), rows. */
 function ReportTable({ id, caption, heads, rows }: { id: string; caption: string; heads: string[]; rows: ReactNode[][] }) {

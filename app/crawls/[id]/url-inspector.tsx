@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorMessage } from '../../components/error-message';
 import { api } from '../../lib/client/api';
-import { inspectionVerdict } from '../../lib/client/url-outcome';
+import { inspectionVerdict } from '../../../worker/frontier/url-outcome';
 import type { UrlInspection } from '../../../worker/frontier/url-inspection';
 
 /**

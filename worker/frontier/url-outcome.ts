@@ -1,5 +1,5 @@
-import type { ChainCut, SeedHop, SeedReportRow } from '../../../worker/frontier/seed-report';
-import type { UrlInspection } from '../../../worker/frontier/url-inspection';
+import type { ChainCut, SeedHop, SeedReportRow } from './seed-report';
+import type { UrlInspection } from './url-inspection';
 
 /** A seed's outcome in the seeds report: each step of its chain in words, and whether it ended on a captured page. */
 export interface SeedOutcome {

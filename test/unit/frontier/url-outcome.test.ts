@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inspectionVerdict, seedOutcome } from '../../../app/lib/client/url-outcome';
+import { inspectionVerdict, seedOutcome } from '../../../worker/frontier/url-outcome';
 import type { SeedHop } from '../../../worker/frontier/seed-report';
 
 const hop = (url: string, state: string, status: number | null, reason: string | null = null, message: string | null = null): SeedHop => ({ url, state, status, reason, message });
