@@ -78,7 +78,8 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     return null;
   }
   if (item.excludedReason) {
-    frontier.fail(lease, 'robots-disallowed');
+    // The frontier keeps the same why as the crawl log: refused, or robots.txt not to be had.
+    frontier.fail(lease, item.excludedReason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed');
     stats.recordExclusion(item.excludedReason);
     log(item.excludedReason, null, item.excludedReason === 'robots-unavailable' ? 'robots.txt could not be fetched: treated as disallowing the site' : 'disallowed by robots.txt');
     return null;

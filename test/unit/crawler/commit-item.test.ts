@@ -39,14 +39,15 @@ test('no capture behind one whose URL was given back after its records were writ
   assert.equal(sequencer.refusedAny, true, 'the run ends with its WARC file left for the next start to cut');
 });
 
-test('a URL excluded by robots.txt is logged with what robots.txt said: disallowed, or unavailable', async () => {
+test('a URL excluded by robots.txt is logged and kept with what robots.txt said: disallowed, or unavailable', async () => {
   const logged: { url: string; outcome: string; message: string | null }[] = [];
+  const failedAs: string[] = [];
   const ctx = {
     sequencer: new CommitSequencer(),
     commits: new GroupCommit(new Database(':memory:'), 0),
     crawlId: 1,
     icd: { focus: { enabled: false } },
-    frontier: { fail: () => true },
+    frontier: { fail: (_lease: Lease, reason: string) => failedAs.push(reason) > 0 },
     store: { addLog: (l: { url: string; outcome: string; message: string | null }) => void logged.push({ url: l.url, outcome: l.outcome, message: l.message }) },
     stats: { recordExclusion: () => undefined },
   } as unknown as CrawlContext;
@@ -58,4 +59,6 @@ test('a URL excluded by robots.txt is logged with what robots.txt said: disallow
     { url: 'http://a.test/private', outcome: 'robots', message: 'disallowed by robots.txt' },
     { url: 'http://b.test/page', outcome: 'robots-unavailable', message: 'robots.txt could not be fetched: treated as disallowing the site' },
   ]);
+  // The frontier's reason (the seeds report and URL look-up show it) says the same.
+  assert.deepEqual(failedAs, ['robots-disallowed', 'robots-unavailable']);
 });
