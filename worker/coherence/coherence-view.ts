@@ -162,30 +162,54 @@ export interface DiffSegment {
 }
 
 /**
- * Word diff of two texts (longest common subsequence), for highlighting what changed between
- * visit and revisit. Texts beyond `maxWords` words are compared on their first `maxWords` only.
+ * Word diff of two texts, for highlighting what changed between visit and revisit: every word of
+ * both comes out, in order. The words both texts begin and end with are the same; what lies
+ * between is compared by longest common subsequence when it is at most `maxWords` × `maxWords`
+ * comparisons, else it is shown as removed, then added. (Comparing only the first 1,500 words
+ * showed the curator a long page cut short, and a change further down unmarked.)
  */
 export function diffWords(before: string, after: string, maxWords = 1500): DiffSegment[] {
-  const a = before.split(/\s+/).filter(Boolean).slice(0, maxWords);
-  const b = after.split(/\s+/).filter(Boolean).slice(0, maxWords);
-  const lcs: Uint16Array[] = Array.from({ length: a.length + 1 }, () => new Uint16Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const a = before.split(/\s+/).filter(Boolean);
+  const b = after.split(/\s+/).filter(Boolean);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const out: DiffSegment[] = [];
-  const push = (kind: DiffSegment['kind'], word: string) => {
+  const push = (kind: DiffSegment['kind'], words: readonly string[]) => {
+    if (!words.length) return;
+    const text = words.join(' ');
     const last = out.at(-1);
-    if (last && last.kind === kind) last.text += ` ${word}`;
-    else out.push({ kind, text: word });
+    if (last && last.kind === kind) last.text += ` ${text}`;
+    else out.push({ kind, text });
   };
+  push('same', a.slice(0, head));
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  if (midA.length * midB.length > maxWords * maxWords) {
+    push('removed', midA);
+    push('added', midB);
+  } else diffMiddle(midA, midB, push);
+  push('same', a.slice(a.length - tail));
+  return out;
+}
+
+/** The longest-common-subsequence word diff of `a` and `b` (one flat table; a cell is at most min(|a|, |b|) ≤ maxWords). */
+function diffMiddle(a: readonly string[], b: readonly string[], push: (kind: DiffSegment['kind'], words: readonly string[]) => void): void {
+  const width = b.length + 1;
+  const lcs = new Uint16Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+  }
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) { push('same', a[i]!); i++; j++; }
-    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) push('removed', a[i++]!);
-    else push('added', b[j++]!);
+    if (a[i] === b[j]) { push('same', [a[i]!]); i++; j++; }
+    else if (lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!) push('removed', [a[i++]!]);
+    else push('added', [b[j++]!]);
   }
-  while (i < a.length) push('removed', a[i++]!);
-  while (j < b.length) push('added', b[j++]!);
-  return out;
+  push('removed', a.slice(i));
+  push('added', b.slice(j));
 }
 
 /** What decided a page's status, in the curator's words (the stored evidence is a code). */

@@ -84,6 +84,24 @@ test('word diff marks removed and added words and keeps the rest', () => {
   assert.deepEqual(diffWords('same', 'same'), [{ kind: 'same', text: 'same' }]);
 });
 
+test('word diff of long texts keeps every word of both and marks a change past the first 1,500 words', () => {
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
+  const before = words(6000);
+  const after = [...before];
+  after[5000] = 'CHANGED';
+  const diff = diffWords(before.join(' '), after.join(' '));
+  const side = (hide: string) => diff.filter((s) => s.kind !== hide).flatMap((s) => s.text.split(' '));
+  assert.deepEqual(side('added'), before, 'the visit column shows the whole visit text');
+  assert.deepEqual(side('removed'), after, 'the revisit column shows the whole revisit text');
+  assert.deepEqual(diff.filter((s) => s.kind !== 'same'), [{ kind: 'removed', text: 'w5000' }, { kind: 'added', text: 'CHANGED' }]);
+  // Two long texts with nothing in common are still shown whole (removed, then added), and quickly.
+  const started = Date.now();
+  const apart = diffWords(words(20_000).join(' '), words(20_000).map((w) => `x${w}`).join(' '));
+  assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+  assert.equal(apart.filter((s) => s.kind === 'removed').flatMap((s) => s.text.split(' ')).length, 20_000);
+  assert.equal(apart.filter((s) => s.kind === 'added').flatMap((s) => s.text.split(' ')).length, 20_000);
+});
+
 test('each kind of evidence reads in words, and the revisit heading says why there is no text to compare', () => {
   const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'gone', 'robots-disallowed', 'robots-unavailable'];
   const texts = evidences.map(evidenceText);
