@@ -212,3 +212,18 @@ test('the keyboard walks onto and past a "+K more" row', () => {
   assert.equal(nodeAfterKey(after.rows, lastShown, 'ArrowDown'), l.more[0]!.next);
   assert.equal(after.more.length, 0);
 });
+
+test('a search matches the URL as the curator reads it: percent-escapes decoded, any case, spaces around ignored', () => {
+  const tree = buildDiscoveryTree([
+    { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    { url: 'http://x/caf%C3%A9/Menu%20du%20jour', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    { url: 'http://x/bad%E0%A4%A', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+  ]);
+  const menu = 'http://x/caf%C3%A9/Menu%20du%20jour';
+  for (const search of ['menu du jour', 'café', 'CAF%C3%A9', ' Menu ']) {
+    assert.deepEqual([...searchMatches(tree, search).first], [menu], search);
+    assert.equal(layoutTree(tree, new Set(), search).nodes.find((n) => n.url === menu)!.matches, true, search);
+  }
+  assert.deepEqual([...searchMatches(tree, 'bad%e0').first], ['http://x/bad%E0%A4%A'], 'a URL that does not decode is matched as it is');
+  assert.equal(searchMatches(tree, '   ').count, 0, 'a blank search matches nothing');
+});

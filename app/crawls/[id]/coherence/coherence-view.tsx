@@ -206,7 +206,7 @@ function TreeChart(props: {
     <>
       <p className="px-2 pt-1 text-xs text-gray-600" data-testid="tree-shown">
         {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it; a “+K more” row shows {SIBLING_BATCH} more siblings: click it or press Enter.
-        {props.search && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}.`}
+        {props.search.trim() && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}.`}
         {' '}The wheel or the buttons zoom, a drag pans; in the tree, + and − zoom, Shift with an arrow pans, 0 resets.
       </p>
       <div className="flex items-center gap-2 px-2 pt-1" role="group" aria-label="Zoom the tree">

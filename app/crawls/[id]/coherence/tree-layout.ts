@@ -86,7 +86,7 @@ export interface TreeLayout {
   links: LaidOutLink[];
   width: number;
   height: number;
-  /** Nodes whose URL contains the search text, shown or not. */
+  /** Nodes whose URL matches the search text (urlMatcher), shown or not. */
   matchCount: number;
 }
 
@@ -165,17 +165,38 @@ export function foldedNodes(roots: readonly TreeNode[], toggled: ReadonlyMap<str
 }
 
 /**
- * Nodes whose URL contains the search text: how many, the first `limit` of them in tree order
+ * Whether a URL matches the search text, as the curator reads URLs: in any case, with its
+ * percent-escapes decoded (`menu du jour` and `café` find `/caf%C3%A9/menu%20du%20jour`), or as
+ * stored; spaces around the text are ignored. Null for a blank search.
+ */
+export function urlMatcher(search: string): ((url: string) => boolean) | null {
+  const text = search.trim().toLowerCase();
+  if (!text) return null;
+  return (url) => {
+    const lower = url.toLowerCase();
+    if (lower.includes(text)) return true;
+    if (!lower.includes('%')) return false;
+    try {
+      return decodeURIComponent(lower).includes(text);
+    } catch {
+      return false; // an escape that does not decode: matched as stored only
+    }
+  };
+}
+
+/**
+ * Nodes whose URL matches the search text (urlMatcher): how many, the first `limit` of them in tree order
  * (`first`), and the URLs on the way to those (`open`: the nodes a search unfolds).
  */
 export function searchMatches(roots: readonly TreeNode[], search: string, limit = Infinity): { count: number; open: Set<string>; first: Set<string> } {
   const open = new Set<string>();
   const first = new Set<string>();
   let count = 0;
-  if (!search) return { count, open, first };
+  const matches = urlMatcher(search);
+  if (!matches) return { count, open, first };
   const path: string[] = [];
   const visit = (n: TreeNode): void => {
-    if (n.url.includes(search) && count++ < limit) {
+    if (matches(n.url) && count++ < limit) {
       first.add(n.url);
       for (const u of path) open.add(u);
     }
@@ -197,6 +218,7 @@ export function searchMatches(roots: readonly TreeNode[], search: string, limit 
 export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<string>, search = '', siblings: ReadonlyMap<string, number> = new Map(), rowHeight = 22, columnWidth = 180): TreeLayout {
   const { count: matchCount, open: forcedOpen, first } = searchMatches(roots, search, UNFOLDED_MATCHES);
   const reveal = new Set([...forcedOpen, ...first]);
+  const matcher = urlMatcher(search);
   const level = (parent: string, children: readonly TreeNode[]): Shown[] => {
     const limit = siblingLimit(siblings, parent);
     const { shown, hidden } = visibleChildren(children, limit, reveal);
@@ -230,7 +252,7 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
       rows.push({
         kind: 'page', url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y, ...place,
         r: markerRadius(n.coherentBelow, rowHeight), childCount: n.children.length,
-        collapsed: n.children.length > 0 && d.data.children.length === 0, matches: Boolean(search) && n.url.includes(search),
+        collapsed: n.children.length > 0 && d.data.children.length === 0, matches: matcher?.(n.url) ?? false,
       });
     }
     if (d.parent.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
