@@ -2,6 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ApiClient } from '../support/api-client';
@@ -166,10 +168,63 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   assert.match((await more.textContent())!, /\+4.?800 more/);
   const reportUrl = `${cockpit.url}/api/crawls/${wideId}/coherence`;
   const poll = await page.waitForResponse((r) => r.url() === reportUrl && r.status() === 304, { timeout: 15_000 });
-  assert.match((await poll.request().headerValue('if-none-match'))!, /^"5000-5000-\d+-\d+-0-0"$/);
+  assert.match((await poll.request().headerValue('if-none-match'))!, /^"stopped-5000-5000-\d+-\d+-0-0"$/);
   assert.equal(await page.getByTestId('tree-node').count(), 2 * SIBLING_BATCH, 'the view as it was');
   await page.getByTestId('tree-search').fill('seed-4321');
   await node(seed(4321)).waitFor();
   assert.equal(await node(seed(4321)).locator('path').getAttribute('stroke'), '#f97316');
   assert.match((await more.textContent())!, /\+4.?799 more/);
+});
+
+test('a crawl with no page says why (snapshot mode, nothing captured yet, ended or failed without a page) and shows no coherence for no page', async () => {
+  // A seed that refuses connections: the visit–revisit crawl finishes, its run over no page.
+  const refused = createServer();
+  await new Promise<void>((done) => refused.listen(0, '127.0.0.1', done));
+  const refusedPort = (refused.address() as AddressInfo).port;
+  await new Promise((done) => refused.close(done));
+  // A seed that never answers: the crawl runs with nothing captured.
+  const silent = createServer(() => undefined);
+  await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+  try {
+    const definition = (name: string, port: number, mode: string) => ({
+      name, seeds: [`http://127.0.0.1:${port}/`], politeness: { minDelayMs: 30, maxDelayMs: 200, concurrency: 1, respectRobots: false }, aah: { enabled: false }, coherence: { mode },
+    });
+    const start = async (name: string, port: number) => {
+      const icd = await api.json<{ id: number }>('POST', '/api/icds', definition(name, port, 'visit-revisit'));
+      return (await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id })).id;
+    };
+    const ended = await start('Refused seed', refusedPort);
+    const running = await start('Silent seed', (silent.address() as AddressInfo).port);
+    let status = '';
+    for (const deadline = Date.now() + 60_000; status !== 'finished' && Date.now() < deadline; await sleep(200)) {
+      status = (await api.json<{ status: string }>('GET', `/api/crawls/${ended}`)).status;
+    }
+    assert.equal(status, 'finished');
+    assert.equal((await api.json<{ status: string }>('GET', `/api/crawls/${running}`)).status, 'running');
+    const snapshotIcd = await api.json<{ id: number }>('POST', '/api/icds', definition('Snapshot', refusedPort, 'snapshot'));
+    const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+    const insert = db.prepare("INSERT INTO Crawl (icdId, definition, name, status, error) SELECT id, definition, name, ?, ? FROM Icd WHERE id = ?");
+    const snapshot = Number(insert.run('finished', null, snapshotIcd.id).lastInsertRowid);
+    const failed = Number(insert.run('failed', 'the WARC folder could not be made', snapshotIcd.id).lastInsertRowid);
+    db.prepare("UPDATE Crawl SET definition = json_set(definition, '$.coherence.mode', 'visit-revisit') WHERE id = ?").run(failed);
+    db.close();
+
+    const page = await signedInPage();
+    const said = async (crawlId: number) => {
+      await page.goto(`${cockpit.url}/crawls/${crawlId}/coherence`);
+      return page.getByTestId('no-capture').innerText();
+    };
+    assert.match(await said(snapshot), /runs in snapshot mode: its pages are not revisited/);
+    assert.match(await said(running), /^No HTML page captured yet/);
+    assert.match(await said(failed), /^The crawl failed before it captured any HTML page \(the WARC folder could not be made\)/);
+    assert.match(await said(ended), /^The crawl ended without capturing any HTML page/);
+    // Its run finished over no page: a coherence of no page is no 100 %.
+    const summary = await page.getByTestId('coherence-summary').innerText();
+    assert.match(summary, /coherence\s+—/);
+    assert.doesNotMatch(summary, /100\.0 %/);
+    await api.json('POST', `/api/crawls/${running}/control`, { action: 'stop' });
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  }
 });

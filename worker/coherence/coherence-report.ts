@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { PrismaClient } from '../store/prisma';
 import type { CoherenceSummary } from './metrics';
-import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
+import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
 
 /** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
 
 export interface CoherenceReport {
   crawlId: number;
+  /** The crawl's status and coherence mode (from its ICD copy), and its error: what an empty view says depends on them. */
+  crawl: CrawlCoherenceState;
   run: { referenceTime: string; startedAt: string; finishedAt: string | null } | null;
   summary: CoherenceSummary | null;
   /** Pages visited, and revisited so far. */
@@ -45,8 +47,11 @@ interface RunRow {
   summary: string | null;
 }
 
-/** What says whether a report changed: the run, the certificate and three counts (from an index, in milliseconds). */
+/** What says whether a report changed: the crawl's status, the run, the certificate and three counts (from an index, in milliseconds). */
 function reportState(db: Database.Database, crawlId: number, warcDir: string) {
+  const crawlRow = db.prepare("SELECT status, json_extract(definition, '$.coherence.mode') AS mode, error FROM Crawl WHERE id = ?").get(crawlId) as
+    { status: string; mode: string | null; error: string | null } | undefined;
+  const crawl: CrawlCoherenceState = { status: crawlRow?.status ?? 'created', mode: crawlRow?.mode ?? 'snapshot', error: crawlRow?.error ?? null };
   const run = db.prepare('SELECT referenceTime, startedAt, finishedAt, summary FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as RunRow | undefined;
   const counts = db.prepare('SELECT COUNT(*) AS pages, COUNT(status) AS revisited, COALESCE(MAX(id), 0) AS last FROM CoherencePage WHERE crawlId = ?').get(crawlId) as
     { pages: number; revisited: number; last: number };
@@ -55,8 +60,8 @@ function reportState(db: Database.Database, crawlId: number, warcDir: string) {
   // revisited moves). A visit fetched again after a crash replaces its row in place and moves none;
   // that shows with the next page visited or revisited, at the latest when the run finishes (once,
   // as it starts once; the certificate is written then).
-  const version = [counts.pages, counts.revisited, counts.last, run ? new Date(run.startedAt).getTime() : 0, run?.finishedAt ? new Date(run.finishedAt).getTime() : 0, certificateAvailable ? 1 : 0].join('-');
-  return { run, counts, certificateAvailable, version };
+  const version = [crawl.status, counts.pages, counts.revisited, counts.last, run ? new Date(run.startedAt).getTime() : 0, run?.finishedAt ? new Date(run.finishedAt).getTime() : 0, certificateAvailable ? 1 : 0].join('-');
+  return { crawl, run, counts, certificateAvailable, version };
 }
 
 /**
@@ -74,9 +79,10 @@ export function coherenceVersion(db: Database.Database, crawlId: number, warcDir
  * worker writes.
  */
 export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
-  const { run, counts, certificateAvailable, version, rows } = db.transaction(() => ({ ...reportState(db, crawlId, warcDir), rows: pageRows(db, crawlId) }))();
+  const { crawl, run, counts, certificateAvailable, version, rows } = db.transaction(() => ({ ...reportState(db, crawlId, warcDir), rows: pageRows(db, crawlId) }))();
   return {
     crawlId,
+    crawl,
     run: run ? { referenceTime: isoOf(run.referenceTime), startedAt: isoOf(run.startedAt), finishedAt: run.finishedAt === null ? null : isoOf(run.finishedAt) } : null,
     summary: run?.summary ? (JSON.parse(run.summary) as CoherenceSummary) : null,
     pages: counts.pages,

@@ -243,3 +243,26 @@ export function revisitHeading(page: { revisitedAt: string | null; evidence: str
   if (page.evidence === 'not-modified') return `${at} · 304 Not Modified: the text is the visit's`;
   return `${at} · no text to compare`;
 }
+
+/** What the coherence view knows of the crawl itself. */
+export interface CrawlCoherenceState {
+  /** created | running | paused | stopping | stopped | finished | failed */
+  status: string;
+  /** The ICD's coherence mode: snapshot, snapshot-organ-pipes or visit-revisit. */
+  mode: string;
+  error: string | null;
+}
+
+/**
+ * Why a crawl's coherence view has no page to show, in the curator's words: a crawl that is not
+ * visit–revisit has no revisits; one that is has not captured an HTML page yet, or ended (or
+ * failed) without one. (The view told every one of them to set the ICD's mode to visit-revisit.)
+ */
+export function noCaptureText(crawl: CrawlCoherenceState): string {
+  if (crawl.mode !== 'visit-revisit') {
+    return `This crawl runs in ${crawl.mode} mode: its pages are not revisited, so it has no coherence to show. A crawl whose ICD sets the coherence mode to visit-revisit has one.`;
+  }
+  if (crawl.status === 'failed') return `The crawl failed before it captured any HTML page${crawl.error ? ` (${crawl.error})` : ''}: there is nothing to revisit.`;
+  if (crawl.status === 'finished' || crawl.status === 'stopped') return 'The crawl ended without capturing any HTML page (its crawl log says why): there is nothing to revisit.';
+  return 'No HTML page captured yet: the pages show here as the visit pass captures them, then their revisits.';
+}

@@ -88,3 +88,21 @@ test('the report\'s version changes with every write that changes the report, an
   assert.equal(coherenceReport(db, 1, warcDir).revisited, 2);
   db.close();
 });
+
+test('the report says the crawl\'s status, coherence mode and error, and its version changes with the status', () => {
+  const db = database();
+  const warcDir = mkdtempSync(join(tmpdir(), 'tm-coherence-crawl-'));
+  const icdId = Number(db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('q', '{}', 0)").run().lastInsertRowid);
+  const crawl = (definition: object, status: string) => Number(db.prepare('INSERT INTO Crawl (icdId, definition, name, status) VALUES (?, ?, ?, ?)').run(icdId, JSON.stringify(definition), 'q', status).lastInsertRowid);
+  const revisiting = crawl({ coherence: { mode: 'visit-revisit' } }, 'running');
+  const snapshot = crawl({ coherence: { mode: 'snapshot' } }, 'finished');
+  const older = crawl({}, 'finished');
+  assert.deepEqual(coherenceReport(db, revisiting, warcDir).crawl, { status: 'running', mode: 'visit-revisit', error: null });
+  assert.deepEqual(coherenceReport(db, snapshot, warcDir).crawl, { status: 'finished', mode: 'snapshot', error: null });
+  assert.equal(coherenceReport(db, older, warcDir).crawl.mode, 'snapshot', 'an ICD without a coherence section is a snapshot');
+  const before = coherenceVersion(db, revisiting, warcDir);
+  db.prepare("UPDATE Crawl SET status = 'failed', error = 'dns: no such host' WHERE id = ?").run(revisiting);
+  assert.notEqual(coherenceVersion(db, revisiting, warcDir), before, 'a crawl that failed with no page is a new version, not a 304');
+  assert.deepEqual(coherenceReport(db, revisiting, warcDir).crawl, { status: 'failed', mode: 'visit-revisit', error: 'dns: no such host' });
+  db.close();
+});

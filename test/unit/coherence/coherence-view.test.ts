@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDiscoveryTree, diffWords, evidenceText, rateHistogram, revisitHeading, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
+import { buildDiscoveryTree, diffWords, evidenceText, noCaptureText, rateHistogram, revisitHeading, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
 
 const rows: CoherencePageRow[] = [
   { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -117,4 +117,15 @@ test('each kind of evidence reads in words, and the revisit heading says why the
   assert.equal(revisitHeading({ revisitedAt: at, evidence: 'gone', hasText: false }, time), 'Revisit · 10:30 · no text to compare');
   assert.equal(revisitHeading({ revisitedAt: at, evidence: 'robots-disallowed', hasText: false }, time), 'Revisit · not made (10:30): robots.txt now disallows the page');
   assert.equal(revisitHeading({ revisitedAt: at, evidence: 'robots-unavailable', hasText: false }, time), 'Revisit · not made (10:30): robots.txt could not be fetched');
+});
+
+test('a view with no page says why: not a visit–revisit crawl, nothing captured yet, or a crawl that ended or failed without a page', () => {
+  const text = (mode: string, status: string, error: string | null = null) => noCaptureText({ mode, status, error });
+  assert.match(text('snapshot', 'finished'), /runs in snapshot mode: its pages are not revisited/);
+  assert.match(text('snapshot-organ-pipes', 'running'), /runs in snapshot-organ-pipes mode/);
+  for (const status of ['created', 'running', 'paused', 'stopping']) assert.match(text('visit-revisit', status), /^No HTML page captured yet/, status);
+  assert.match(text('visit-revisit', 'finished'), /^The crawl ended without capturing any HTML page/);
+  assert.match(text('visit-revisit', 'stopped'), /^The crawl ended without capturing any HTML page/);
+  assert.equal(text('visit-revisit', 'failed', 'dns: no such host'), 'The crawl failed before it captured any HTML page (dns: no such host): there is nothing to revisit.');
+  for (const status of ['running', 'finished', 'failed']) assert.doesNotMatch(text('visit-revisit', status), /mode/, 'a visit–revisit crawl is not told to set the mode it has');
 });

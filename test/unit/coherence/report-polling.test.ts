@@ -4,7 +4,7 @@ import { readCoherenceReport, reportPollMs } from '../../../app/crawls/[id]/cohe
 import type { CoherenceReport } from '../../../worker/coherence/coherence-report';
 
 const report = (pages: number, version: string, finishedAt: string | null = null): CoherenceReport => ({
-  crawlId: 7, run: { referenceTime: '2026-11-25T09:00:00.000Z', startedAt: '2026-11-25T09:00:00.000Z', finishedAt }, summary: null,
+  crawlId: 7, crawl: { status: 'running', mode: 'visit-revisit', error: null }, run: { referenceTime: '2026-11-25T09:00:00.000Z', startedAt: '2026-11-25T09:00:00.000Z', finishedAt }, summary: null,
   pages, revisited: 0, tree: [], histogram: [], certificateAvailable: false, version,
 });
 

@@ -2,7 +2,7 @@
 import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
-import { evidenceText, revisitHeading, type DiffSegment, type HistogramBin } from '../../../../worker/coherence/coherence-view';
+import { evidenceText, noCaptureText, revisitHeading, type DiffSegment, type HistogramBin } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
@@ -44,7 +44,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
       </header>
       <Summary report={r} />
       {r.pages === 0 ? (
-        <p>No visit–revisit capture yet: set the ICD's coherence mode to <code>visit-revisit</code>.</p>
+        <p data-testid="no-capture">{noCaptureText(r.crawl)}</p>
       ) : (
         <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
           <section aria-label="Discovery tree" className="border rounded">
@@ -77,7 +77,8 @@ function hasChildren(tree: { url: string; children: unknown[] }[], url: string):
 }
 
 function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
-  const s = report.summary;
+  // A run over no page has no coherence (its certificate's 1 is the coherence of an empty set), not 100 %.
+  const s = report.summary && report.summary.pages > 0 ? report.summary : null;
   return (
     <section aria-label="Summary" className="flex flex-wrap gap-6" data-testid="coherence-summary">
       <Figure label="coherence" value={s ? `${(s.coherence * 100).toFixed(1)} %` : '—'} />
