@@ -174,6 +174,15 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   await node(seed(4321)).waitFor();
   assert.equal(await node(seed(4321)).locator('path').getAttribute('stroke'), '#f97316');
   assert.match((await more.textContent())!, /\+4.?799 more/);
+  // Enter in Search takes the keyboard to the match, far down the tree, and pans it into view; Enter there shows it.
+  await page.getByTestId('tree-search').press('Enter');
+  await page.waitForFunction((url) => document.activeElement?.getAttribute('data-url') === url, seed(4321));
+  const box = (await node(seed(4321)).boundingBox())!;
+  const view = (await chart.boundingBox())!;
+  assert.ok(box.y >= view.y && box.y + box.height <= view.y + view.height, `the match is in the tree's box (${box.y} in ${view.y}–${view.y + view.height})`);
+  assert.match((await node(seed(4321)).getAttribute('aria-label'))!, /matches the search/);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('page-detail').locator('h2', { hasText: seed(4321) }).waitFor();
 });
 
 test('a crawl with no page says why (snapshot mode, nothing captured yet, ended or failed without a page) and shows no coherence for no page', async () => {

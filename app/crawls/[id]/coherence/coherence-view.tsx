@@ -23,11 +23,14 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   useCrawlEvents(crawlId);
   const [selected, setSelected] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  // Counts the Enters pressed in Search: each takes the keyboard focus to the first match in the tree.
+  const [toMatch, setToMatch] = useState(0);
   // The archivist's folds and unfolds (URL → folded); the rest of the tree opens as far as SHOWN_NODES allows.
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
   // How many children each parent shows ('' for the roots), where the archivist asked for more than one batch.
   const [siblings, setSiblings] = useState<ReadonlyMap<string, number>>(new Map());
   const tree = report.data?.tree;
+  const searchHelpId = useId();
   const collapsed = useMemo(() => foldedNodes(tree ?? [], toggled), [tree, toggled]);
   if (report.isPending) return <p className="p-6 text-gray-600">Loading the coherence report…</p>;
   if (report.isError) return <PageError error={report.error} />;
@@ -50,11 +53,13 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
           <section aria-label="Discovery tree" className="border rounded">
             <div className="flex gap-2 p-2 border-b">
               <label className="flex gap-2 items-center">Search
-                <input className="border rounded px-2 py-1" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="part of a URL" data-testid="tree-search" />
+                <input className="border rounded px-2 py-1" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="part of a URL" data-testid="tree-search"
+                  aria-describedby={searchHelpId} onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); setToMatch((n) => n + 1); } }} />
               </label>
               <Legend />
             </div>
-            <TreeChart tree={r.tree} pages={r.pages} collapsed={collapsed} siblings={siblings} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />
+            <p id={searchHelpId} className="sr-only">Enter goes to the first match in the tree.</p>
+            <TreeChart tree={r.tree} pages={r.pages} toMatch={toMatch} collapsed={collapsed} siblings={siblings} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />
           </section>
           <section aria-label="Change rates" className="border rounded p-2">
             <h2 className="font-semibold">Change rates (changes per day)</h2>
@@ -112,7 +117,7 @@ function Legend() {
 
 function TreeChart(props: {
   tree: NonNullable<ReturnType<typeof useCoherenceReport>['data']>['tree'];
-  pages: number; collapsed: ReadonlySet<string>; siblings: ReadonlyMap<string, number>; search: string; selected: string | null;
+  pages: number; toMatch: number; collapsed: ReadonlySet<string>; siblings: ReadonlyMap<string, number>; search: string; selected: string | null;
   onSelect(url: string): void; onToggle(url: string): void; onMore(parent: string): void;
 }) {
   const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search, props.siblings), [props.tree, props.collapsed, props.search, props.siblings]);
@@ -162,6 +167,11 @@ function TreeChart(props: {
     if (el) nodeRefs.current.set(url, el);
     else nodeRefs.current.delete(url);
   };
+  // Enter in Search: the first match takes the focus (and so is panned into view, see reveal).
+  useEffect(() => {
+    const first = props.toMatch ? layout.nodes.find((n) => n.matches) : undefined;
+    if (first) nodeRefs.current.get(first.url)?.focus({ preventScroll: true });
+  }, [props.toMatch]);
   useEffect(() => {
     const next = focusNext.current && nodeRefs.current.get(focusNext.current);
     if (!next) return;
@@ -207,7 +217,7 @@ function TreeChart(props: {
     <>
       <p className="px-2 pt-1 text-xs text-gray-600" data-testid="tree-shown">
         {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it; a “+K more” row shows {SIBLING_BATCH} more siblings: click it or press Enter.
-        {props.search.trim() && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}.`}
+        {props.search.trim() && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}${layout.matchCount ? '; Enter in Search goes to the first' : ''}.`}
         {' '}The wheel or the buttons zoom, a drag pans; in the tree, + and − zoom, Shift with an arrow pans, 0 resets.
       </p>
       <div className="flex items-center gap-2 px-2 pt-1" role="group" aria-label="Zoom the tree">
@@ -224,7 +234,7 @@ function TreeChart(props: {
           {layout.nodes.map((n) => (
             <g key={n.url} transform={`translate(${n.x},${n.y})`} className="cursor-pointer outline-none"
               data-testid="tree-node" data-url={n.url} data-status={n.status} data-collapsed={n.collapsed ? 'true' : 'false'}
-              role="treeitem" aria-label={`${n.url}: ${STATUS_LABELS[n.status]}`} {...focusProps(n)}
+              role="treeitem" aria-label={`${n.url}: ${STATUS_LABELS[n.status]}${n.matches ? ', matches the search' : ''}`} {...focusProps(n)}
               aria-selected={n.url === props.selected} aria-expanded={n.childCount ? !n.collapsed : undefined}
               onClick={() => props.onSelect(n.url)} onDoubleClick={() => props.onToggle(n.url)}>
               {hasFocus && n.url === focused && <circle r={n.r + 5} fill="none" stroke="#2563eb" strokeWidth={2} strokeDasharray="3 2" data-testid="focus-ring" />}
