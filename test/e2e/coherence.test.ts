@@ -117,6 +117,12 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   assert.equal(await focusedUrl(), home, 'the folded node keeps the focus');
   await page.keyboard.press('ArrowRight');
   await node(removed).waitFor();
+  // Right again goes into the open node, Left from a child back to its parent.
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-level')), '2', 'the first child');
+  await node(removed).focus();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focusedUrl(), home, 'from /gone to the page that linked to it');
 
   // Search finds a node; the summary shows the coherence.
   await page.getByTestId('tree-search').fill('/clock');

@@ -64,6 +64,22 @@ test('the keyboard walks the shown nodes in tree order: down, up, home, end; a c
   assert.equal(nodeAfterKey([], null, 'Home'), null);
 });
 
+test('as in a file tree, ArrowLeft goes to the parent and ArrowRight to the first child of an open node', () => {
+  const all = layoutTree(roots, new Set()).nodes;
+  assert.equal(nodeAfterKey(all, 'http://x/b', 'ArrowLeft'), 'http://x/', 'from the last child, past its sibling\'s subtree');
+  assert.equal(nodeAfterKey(all, 'http://x/a/deep', 'ArrowLeft'), 'http://x/a');
+  assert.equal(nodeAfterKey(all, 'http://x/', 'ArrowLeft'), null, 'a root has no parent');
+  assert.equal(nodeAfterKey(all, 'http://x/', 'ArrowRight'), 'http://x/a');
+  assert.equal(nodeAfterKey(all, 'http://x/b', 'ArrowRight'), null, 'a leaf has no child');
+  const folded = layoutTree(roots, new Set(['http://x/a'])).nodes;
+  assert.equal(nodeAfterKey(folded, 'http://x/a', 'ArrowRight'), null, 'a folded node shows no child (the view unfolds it)');
+  // From a "+K more" row, the parent too.
+  const wide = buildDiscoveryTree([{ url: 'http://w/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    ...Array.from({ length: SIBLING_BATCH + 5 }, (_, i) => ({ url: `http://w/${String(i).padStart(3, '0')}`, parentUrl: 'http://w/', depth: 1, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 }))]);
+  const rows = layoutTree(wide, new Set()).rows;
+  assert.equal(nodeAfterKey(rows, moreKey('http://w/'), 'ArrowLeft'), 'http://w/');
+});
+
 /** A discovery tree of `pages` pages, `fanOut` children per page, breadth first (as a crawl finds a site). */
 function bigTree(pages: number, fanOut: number) {
   const rows = Array.from({ length: pages }, (_, i) => ({

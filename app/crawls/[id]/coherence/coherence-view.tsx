@@ -216,7 +216,7 @@ function TreeChart(props: {
   return (
     <>
       <p className="px-2 pt-1 text-xs text-gray-600" data-testid="tree-shown">
-        {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it; a “+K more” row shows {SIBLING_BATCH} more siblings: click it or press Enter.
+        {layout.nodes.length.toLocaleString()} of {props.pages.toLocaleString()} pages shown; a folded page shows (+its children): double-click it or press → to unfold it (then → goes to its first child, ← to the parent); a “+K more” row shows {SIBLING_BATCH} more siblings: click it or press Enter.
         {props.search.trim() && ` ${layout.matchCount.toLocaleString()} ${layout.matchCount === 1 ? 'page matches' : 'pages match'}${layout.matchCount > UNFOLDED_MATCHES ? `; the way to the first ${UNFOLDED_MATCHES} is unfolded` : ''}${layout.matchCount ? '; Enter in Search goes to the first' : ''}.`}
         {' '}The wheel or the buttons zoom, a drag pans; in the tree, + and − zoom, Shift with an arrow pans, 0 resets.
       </p>

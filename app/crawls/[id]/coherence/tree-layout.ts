@@ -288,13 +288,21 @@ export function markerPath(mimeClass: MimeClass, r: number): string {
 /**
  * Where a key moves the keyboard focus among the shown rows (`nodes` in tree order, as
  * layoutTree's `rows`, "+K more" rows included), as in a file tree: ArrowDown / ArrowUp to the
- * next / previous row, Home / End to the first / last. Null for other keys, past either end, or
- * when nothing is shown. From no row (`url` null or hidden by a collapse) any move starts at the first.
+ * next / previous row, Home / End to the first / last, ArrowLeft to the parent, ArrowRight to the
+ * first child of an open node (the view folds and unfolds before it moves). Null for other keys,
+ * past either end, or when nothing is shown. From no row (`url` null or hidden by a collapse) any
+ * move starts at the first.
  */
-export function nodeAfterKey(nodes: readonly { url: string }[], url: string | null, key: string): string | null {
-  if (!nodes.length || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(key)) return null;
+export function nodeAfterKey(nodes: readonly { url: string; level: number }[], url: string | null, key: string): string | null {
+  if (!nodes.length || !['ArrowDown', 'ArrowUp', 'Home', 'End', 'ArrowLeft', 'ArrowRight'].includes(key)) return null;
   const at = nodes.findIndex((n) => n.url === url);
   if (key === 'Home' || at < 0) return nodes[0]!.url;
   if (key === 'End') return nodes[nodes.length - 1]!.url;
+  const level = nodes[at]!.level;
+  if (key === 'ArrowRight') return nodes[at + 1]?.level === level + 1 ? nodes[at + 1]!.url : null;
+  if (key === 'ArrowLeft') {
+    for (let i = at - 1; i >= 0; i--) if (nodes[i]!.level < level) return nodes[i]!.url;
+    return null;
+  }
   return nodes[at + (key === 'ArrowDown' ? 1 : -1)]?.url ?? null;
 }
