@@ -145,12 +145,12 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   // 5,000 roots (a seed list, sitemap pages whose parent is unknown) drew 5,000 nodes.
   const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Wide capture', seeds: ['http://seed-0000.example/'], coherence: { mode: 'visit-revisit' } });
   const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
-  const wideId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status) SELECT id, definition, name, 'stopped' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
+  const wideId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired) SELECT id, definition, name, 'paused', 'pause' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
   const now = sqlDate(new Date());
   const insert = db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText, status) VALUES (?, ?, NULL, 0, 'text/html', ?, '{}', '', 'unchanged')");
   const seed = (i: number) => `http://seed-${String(i).padStart(4, '0')}.example/`;
   db.transaction(() => { for (let i = 0; i < 5_000; i++) insert.run(wideId, seed(i), now); })();
-  // The revisit pass still runs: the view asks again, and the server answers 304 while nothing changes.
+  // The revisit pass paused part-way (a paused crawl may be resumed any moment): the view asks again, and the server answers 304 while nothing changes.
   db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt) VALUES (?, ?, ?)').run(wideId, now, now);
   db.close();
   const page = await signedInPage();
@@ -174,7 +174,7 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   assert.match((await more.textContent())!, /\+4.?800 more/);
   const reportUrl = `${cockpit.url}/api/crawls/${wideId}/coherence`;
   const poll = await page.waitForResponse((r) => r.url() === reportUrl && r.status() === 304, { timeout: 15_000 });
-  assert.match((await poll.request().headerValue('if-none-match'))!, /^"stopped-5000-5000-\d+-\d+-0-0"$/);
+  assert.match((await poll.request().headerValue('if-none-match'))!, /^"paused-5000-5000-\d+-\d+-0-0"$/);
   assert.equal(await page.getByTestId('tree-node').count(), 2 * SIBLING_BATCH, 'the view as it was');
   await page.getByTestId('tree-search').fill('seed-4321');
   await node(seed(4321)).waitFor();

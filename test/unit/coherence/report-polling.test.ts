@@ -13,8 +13,17 @@ test('the view asks again less often the larger the report, and not once the run
   assert.equal(reportPollMs(report(10, 'v')), 3001);
   assert.equal(reportPollMs(report(20_000, 'v')), 5000);
   assert.equal(reportPollMs(report(100_000, 'v')), 13_000);
-  assert.equal(reportPollMs({ pages: 0, run: null }), 3000, 'the visit pass, before the revisit pass starts');
+  const running = { status: 'running', mode: 'visit-revisit', error: null };
+  assert.equal(reportPollMs({ pages: 0, run: null, crawl: running }), 3000, 'the visit pass, before the revisit pass starts');
   assert.equal(reportPollMs(report(100_000, 'v', '2026-11-25T10:00:00.000Z')), false);
+});
+
+test('the view does not ask again while the crawl has ended: a snapshot crawl, or one stopped or failed during its passes', () => {
+  for (const status of ['finished', 'stopped', 'failed']) {
+    assert.equal(reportPollMs({ pages: 0, run: null, crawl: { status, mode: 'snapshot', error: null } }), false, status);
+    assert.equal(reportPollMs({ ...report(10, 'v'), crawl: { status, mode: 'visit-revisit', error: null } }), false, `${status} during the revisit pass`);
+  }
+  for (const status of ['created', 'running', 'paused', 'stopping']) assert.equal(reportPollMs({ ...report(10, 'v'), crawl: { status, mode: 'visit-revisit', error: null } }), 3001, status);
 });
 
 test('the view asks with the version it has and keeps its report when the server says it has not changed', async () => {

@@ -31,14 +31,19 @@ export async function readCoherenceReport(crawlId: number, previous: CoherenceRe
 }
 
 /**
- * How long the view waits before asking for the report again: never once the run has finished;
- * while the passes run, 3 s and one more per 10,000 pages (13 s for 100,000), since during the
- * passes nearly every read finds a changed report and the whole of it comes again.
+ * How long the view waits before asking for the report again: never once the run has finished,
+ * nor while the crawl has ended (finished, stopped or failed: a snapshot crawl, or one stopped
+ * during its passes, asked every 3 s for ever; resuming it is a status event, which reads the
+ * report again); while the passes run, 3 s and one more per 10,000 pages (13 s for 100,000), since
+ * during the passes nearly every read finds a changed report and the whole of it comes again.
  */
-export function reportPollMs(report: Pick<CoherenceReport, 'pages' | 'run'> | undefined): number | false {
-  if (!report || report.run?.finishedAt) return false;
+export function reportPollMs(report: Pick<CoherenceReport, 'pages' | 'run' | 'crawl'> | undefined): number | false {
+  if (!report || report.run?.finishedAt || ENDED.has(report.crawl.status)) return false;
   return 3000 + Math.round(report.pages / 10);
 }
+
+/** Crawl statuses in which nothing of the report changes until the crawl is resumed. */
+const ENDED = new Set(['finished', 'stopped', 'failed']);
 
 export function useCoherencePage(crawlId: number, url: string | null) {
   return useQuery({
