@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { DOMParser } from '@xmldom/xmldom';
 import type { ApiClient } from '../support/api-client';
 import { signedInAdmin, startCockpit, type RunningCockpit } from '../support/cockpit';
 import { groundTruth, startChangingSite, type ChangingSite } from '../integration/coherence/changing-site';
@@ -242,4 +243,46 @@ test('a crawl with no page says why (snapshot mode, nothing captured yet, ended 
     silent.closeAllConnections();
     await new Promise((done) => silent.close(done));
   }
+});
+
+test('hostile pages: URLs with & < > " \' and one of 30,000 characters, binary text; each opens its detail, and GraphML parses with every node and edge', async () => {
+  const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Hostile capture', seeds: ['http://hostile.example/'], coherence: { mode: 'visit-revisit' } });
+  const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status) SELECT id, definition, name, 'finished' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
+  const home = 'http://hostile.example/';
+  const quoted = `http://hostile.example/a?x=1&y=<b>"q"'s`;
+  // Escaped again in a query string, 45,000 characters: more than the 16 KB of request line and headers the server takes.
+  const long = `http://hostile.example/${'q%22'.repeat(7_500)}`;
+  const binary = 'http://hostile.example/blob';
+  const now = sqlDate(new Date());
+  const insert = db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText, revisitedAt, revisitText, status, evidence, changeRate) VALUES (?, ?, ?, ?, 'text/html', ?, '{}', ?, ?, ?, ?, ?, 1)");
+  insert.run(crawlId, home, null, 0, now, 'Home & <home>', now, 'Home & <home>', 'unchanged', 'payload-digest');
+  insert.run(crawlId, quoted, home, 1, now, `tide <script>alert("x")</script> & 'quotes'`, now, 'tide changed', 'content-changed', 'content');
+  insert.run(crawlId, long, home, 1, now, 'the longest address', now, null, 'missing', 'gone');
+  insert.run(crawlId, binary, home, 1, now, 'PK\u0003\u0004 \u0000\u0001 \ufffd\ufffd', now, 'PK\u0003\u0004 \u0000\u0001 \ufffd\ufffd', 'unchanged', 'payload-digest');
+  db.close();
+
+  const page = await signedInPage();
+  await page.goto(`${cockpit.url}/crawls/${crawlId}/coherence`);
+  await page.getByTestId('tree-node').nth(3).waitFor();
+  const urls = await page.getByTestId('tree-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-url')));
+  assert.deepEqual([...urls].sort(), [home, quoted, long, binary].sort(), 'every URL as stored');
+  const detail = page.getByTestId('page-detail');
+  for (const [url, text] of [[quoted, `<script>alert("x")</script>`], [long, 'the longest address'], [binary, 'PK']] as const) {
+    await page.getByTestId('tree-node').nth(urls.indexOf(url)).click();
+    await detail.locator('h2').filter({ hasText: url.slice(0, 60) }).waitFor();
+    await page.getByTestId('visit-text').filter({ hasText: text }).waitFor({ timeout: 10_000 });
+    assert.equal(await detail.locator('[role="alert"]').count(), 0, `no error for ${url.slice(0, 60)}`);
+    assert.equal(await detail.locator('h2').innerText(), url);
+  }
+
+  const [graphml] = await Promise.all([page.waitForEvent('download'), page.getByTestId('graphml-link').click()]);
+  const errors: string[] = [];
+  const doc = new DOMParser({ onError: (level, message) => errors.push(`${level}: ${message}`) }).parseFromString(readFileSync((await graphml.path())!, 'utf8'), 'text/xml');
+  assert.deepEqual(errors, [], 'well-formed XML');
+  const nodes = Array.from(doc.getElementsByTagName('node'));
+  const urlOf = new Map(nodes.map((n) => [n.getAttribute('id'), Array.from(n.getElementsByTagName('data')).find((d) => d.getAttribute('key') === 'url')!.textContent]));
+  assert.deepEqual([...urlOf.values()].sort(), [home, quoted, long, binary].sort(), 'every node, its URL read back as stored');
+  const edges = Array.from(doc.getElementsByTagName('edge')).map((e) => [urlOf.get(e.getAttribute('source')), urlOf.get(e.getAttribute('target'))]);
+  assert.deepEqual(edges.sort(), [[home, binary], [home, long], [home, quoted]].sort(), 'every edge, parent to child');
 });

@@ -36,7 +36,7 @@ function pageRows(db: Database.Database, crawlId: number): CoherencePageRow[] {
 }
 
 /** pageRows' query (exported for the test that it reads the index only). */
-export const PAGE_ROWS_SQL = 'SELECT url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id';
+export const PAGE_ROWS_SQL = 'SELECT id, url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id';
 
 const isoOf = (stored: string | number) => new Date(stored).toISOString();
 
@@ -108,10 +108,12 @@ export interface CoherencePageDetail {
   diff: DiffSegment[];
 }
 
-/** One page's visit and revisit side by side, with the word diff of their main texts. */
-export async function coherencePageDetail(prisma: PrismaClient, crawlId: number, url: string): Promise<CoherencePageDetail | null> {
-  const p = await prisma.coherencePage.findUnique({ where: { crawlId_url: { crawlId, url } } });
-  if (!p) return null;
+/** One page's visit and revisit side by side, with the word diff of their main texts; the page by its row id or its URL. */
+export async function coherencePageDetail(prisma: PrismaClient, crawlId: number, page: { id: number } | { url: string }): Promise<CoherencePageDetail | null> {
+  const p = 'id' in page
+    ? await prisma.coherencePage.findUnique({ where: { id: page.id } })
+    : await prisma.coherencePage.findUnique({ where: { crawlId_url: { crawlId, url: page.url } } });
+  if (!p || p.crawlId !== crawlId) return null;
   const verdict = p.verdict ? (JSON.parse(p.verdict) as { linksAdded?: string[]; linksRemoved?: string[] }) : {};
   return {
     url: p.url, status: p.status, evidence: p.evidence, similarity: p.similarity,

@@ -9,6 +9,8 @@ import type { ChangeEvidence, PageStatus } from './change-classifier';
 export type MimeClass = 'html' | 'media' | 'other';
 
 export interface CoherencePageRow {
+  /** The page's row: what the cockpit asks its detail by (a URL may be longer than a request line takes). */
+  id: number;
   url: string;
   parentUrl: string | null;
   depth: number;
@@ -18,6 +20,8 @@ export interface CoherencePageRow {
 }
 
 export interface TreeNode {
+  /** The page's row id (CoherencePageRow.id). */
+  id: number;
   url: string;
   status: PageStatus | 'pending';
   mimeClass: MimeClass;
@@ -89,7 +93,7 @@ function treeParents(rows: readonly CoherencePageRow[]): Map<string, string | nu
  */
 export function buildDiscoveryTree(rows: readonly CoherencePageRow[]): TreeNode[] {
   const nodes = new Map<string, TreeNode>();
-  for (const r of rows) nodes.set(r.url, { url: r.url, status: r.status ?? 'pending', mimeClass: mimeClassOf(r.mime), coherentBelow: 0, children: [] });
+  for (const r of rows) nodes.set(r.url, { id: r.id, url: r.url, status: r.status ?? 'pending', mimeClass: mimeClassOf(r.mime), coherentBelow: 0, children: [] });
   const roots: TreeNode[] = [];
   const parents = treeParents(rows);
   for (const r of rows) {

@@ -83,9 +83,9 @@ test('a visit–revisit crawl reports the coherence, per-page status and certifi
     report.tree.forEach(walk);
     assert.deepEqual(Object.fromEntries(flat.map((n) => [n.url, n.status]).sort()), Object.fromEntries([...truth].sort()));
     assert.equal(report.tree[0]!.coherentBelow, unchanged.length);
-    const menu = await coherencePageDetail(prisma, crawlId, `${site.origin}/menu`);
+    const menu = await coherencePageDetail(prisma, crawlId, { url: `${site.origin}/menu` });
     assert.deepEqual(menu!.linksAdded, [`${site.origin}/new-page`]);
-    const news = await coherencePageDetail(prisma, crawlId, `${site.origin}/news`);
+    const news = await coherencePageDetail(prisma, crawlId, { url: `${site.origin}/news` });
     assert.ok(news!.diff.some((d) => d.kind === 'added' && d.text.includes('sea wall')));
     const graphml = coherenceGraphml(reader, crawlId);
     assert.equal((graphml.match(/<node /g) ?? []).length, truth.size);

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { buildDiscoveryTree, diffWords, evidenceText, noCaptureText, rateHistogram, revisitHeading, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
 
 const rows: CoherencePageRow[] = [
-  { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
-  { url: 'http://x/a', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'links-changed', changeRate: 5 },
-  { url: 'http://x/a/1', parentUrl: 'http://x/a', depth: 2, mime: 'text/html', status: 'unchanged', changeRate: 0 },
-  { url: 'http://x/a/2', parentUrl: 'http://x/a', depth: 2, mime: 'image/png', status: 'unchanged', changeRate: null },
-  { url: 'http://x/b', parentUrl: 'http://x/', depth: 1, mime: 'application/pdf', status: 'missing', changeRate: 0.002 },
-  { url: 'http://y/orphan', parentUrl: 'http://elsewhere/', depth: 3, mime: null, status: null, changeRate: null },
+  { id: 0, url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+  { id: 0, url: 'http://x/a', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'links-changed', changeRate: 5 },
+  { id: 0, url: 'http://x/a/1', parentUrl: 'http://x/a', depth: 2, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+  { id: 0, url: 'http://x/a/2', parentUrl: 'http://x/a', depth: 2, mime: 'image/png', status: 'unchanged', changeRate: null },
+  { id: 0, url: 'http://x/b', parentUrl: 'http://x/', depth: 1, mime: 'application/pdf', status: 'missing', changeRate: 0.002 },
+  { id: 0, url: 'http://y/orphan', parentUrl: 'http://elsewhere/', depth: 3, mime: null, status: null, changeRate: null },
 ];
 
 test('discovery tree: pages under their first parent, coherent pages counted per subtree', () => {
@@ -25,7 +25,7 @@ test('discovery tree: pages under their first parent, coherent pages counted per
 });
 
 test('pages found through a sitemap sit under the nearest page above them in the URL path, never in a cycle', () => {
-  const page = (url: string, parentUrl: string | null): CoherencePageRow => ({ url, parentUrl, depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 });
+  const page = (url: string, parentUrl: string | null): CoherencePageRow => ({ id: 0, url, parentUrl, depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 });
   const sitemap = 'http://d/sitemap.xml'; // captured, but no page of the capture
   const found = [
     page('http://d/', null),
@@ -59,7 +59,7 @@ test('pages found through a sitemap sit under the nearest page above them in the
 });
 
 test('GraphML: one node per page, one edge per tree link, XML-escaped', () => {
-  const xml = toGraphML([...rows, { url: 'http://x/q?a=1&b=<2>', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'content-changed', changeRate: 1 }]);
+  const xml = toGraphML([...rows, { id: 0, url: 'http://x/q?a=1&b=<2>', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'content-changed', changeRate: 1 }]);
   assert.equal((xml.match(/<node /g) ?? []).length, rows.length + 1);
   assert.equal((xml.match(/<edge /g) ?? []).length, 5);
   assert.ok(xml.includes('http://x/q?a=1&amp;b=&lt;2&gt;'));

@@ -4,10 +4,10 @@ import { buildDiscoveryTree } from '../../../worker/coherence';
 import { foldedNodes, layoutTree, markerPath, markerRadius, moreKey, nodeAfterKey, searchMatches, showMoreSiblings, SHOWN_NODES, SIBLING_BATCH, UNFOLDED_MATCHES, visibleChildren } from '../../../app/crawls/[id]/coherence/tree-layout';
 
 const roots = buildDiscoveryTree([
-  { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
-  { url: 'http://x/a', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'links-changed', changeRate: 1 },
-  { url: 'http://x/a/deep', parentUrl: 'http://x/a', depth: 2, mime: 'image/png', status: 'unchanged', changeRate: 0 },
-  { url: 'http://x/b', parentUrl: 'http://x/', depth: 1, mime: 'application/pdf', status: 'missing', changeRate: 1 },
+  { id: 0, url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+  { id: 0, url: 'http://x/a', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'links-changed', changeRate: 1 },
+  { id: 0, url: 'http://x/a/deep', parentUrl: 'http://x/a', depth: 2, mime: 'image/png', status: 'unchanged', changeRate: 0 },
+  { id: 0, url: 'http://x/b', parentUrl: 'http://x/', depth: 1, mime: 'application/pdf', status: 'missing', changeRate: 1 },
 ]);
 
 test('layout: every node placed, children right of their parents, no two nodes on one spot', () => {
@@ -74,8 +74,8 @@ test('as in a file tree, ArrowLeft goes to the parent and ArrowRight to the firs
   const folded = layoutTree(roots, new Set(['http://x/a'])).nodes;
   assert.equal(nodeAfterKey(folded, 'http://x/a', 'ArrowRight'), null, 'a folded node shows no child (the view unfolds it)');
   // From a "+K more" row, the parent too.
-  const wide = buildDiscoveryTree([{ url: 'http://w/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
-    ...Array.from({ length: SIBLING_BATCH + 5 }, (_, i) => ({ url: `http://w/${String(i).padStart(3, '0')}`, parentUrl: 'http://w/', depth: 1, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 }))]);
+  const wide = buildDiscoveryTree([{ id: 0, url: 'http://w/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    ...Array.from({ length: SIBLING_BATCH + 5 }, (_, i) => ({ id: 0, url: `http://w/${String(i).padStart(3, '0')}`, parentUrl: 'http://w/', depth: 1, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 }))]);
   const rows = layoutTree(wide, new Set()).rows;
   assert.equal(nodeAfterKey(rows, moreKey('http://w/'), 'ArrowLeft'), 'http://w/');
 });
@@ -83,7 +83,7 @@ test('as in a file tree, ArrowLeft goes to the parent and ArrowRight to the firs
 /** A discovery tree of `pages` pages, `fanOut` children per page, breadth first (as a crawl finds a site). */
 function bigTree(pages: number, fanOut: number) {
   const rows = Array.from({ length: pages }, (_, i) => ({
-    url: `http://big/${i}`, parentUrl: i === 0 ? null : `http://big/${Math.floor((i - 1) / fanOut)}`, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0,
+    id: i, url: `http://big/${i}`, parentUrl: i === 0 ? null : `http://big/${Math.floor((i - 1) / fanOut)}`, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0,
   }));
   return buildDiscoveryTree(rows);
 }
@@ -141,9 +141,9 @@ function wideTree(seeds: number, children = 0, hubChildren = 0) {
   const rows = [];
   for (let i = 0; i < seeds; i++) {
     const seed = `http://seed-${pad(i)}.example/`;
-    rows.push({ url: seed, parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 });
+    rows.push({ id: 0, url: seed, parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 });
     const n = i === 0 ? hubChildren : children;
-    for (let k = 0; k < n; k++) rows.push({ url: `${seed}p-${pad(k)}`, parentUrl: seed, depth: 1, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 });
+    for (let k = 0; k < n; k++) rows.push({ id: 0, url: `${seed}p-${pad(k)}`, parentUrl: seed, depth: 1, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 });
   }
   return buildDiscoveryTree(rows);
 }
@@ -201,8 +201,8 @@ test('a search reaches a match among hidden siblings, at any depth, and still co
 
   // A match behind two hidden levels: a hidden seed's hidden child.
   const deep = buildDiscoveryTree([
-    ...Array.from({ length: 300 }, (_, i) => ({ url: `http://seed-${String(i).padStart(4, '0')}.example/`, parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 })),
-    ...Array.from({ length: 250 }, (_, k) => ({ url: `http://seed-0250.example/q-${String(k).padStart(3, '0')}`, parentUrl: 'http://seed-0250.example/', depth: 1, mime: 'text/html', status: 'missing' as const, changeRate: 1 })),
+    ...Array.from({ length: 300 }, (_, i) => ({ id: 0, url: `http://seed-${String(i).padStart(4, '0')}.example/`, parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged' as const, changeRate: 0 })),
+    ...Array.from({ length: 250 }, (_, k) => ({ id: 0, url: `http://seed-0250.example/q-${String(k).padStart(3, '0')}`, parentUrl: 'http://seed-0250.example/', depth: 1, mime: 'text/html', status: 'missing' as const, changeRate: 1 })),
   ]);
   const d = layoutTree(deep, foldedNodes(deep, new Map()), 'q-200');
   assert.deepEqual(d.nodes.filter((n) => n.matches).map((n) => n.url), ['http://seed-0250.example/q-200']);
@@ -231,9 +231,9 @@ test('the keyboard walks onto and past a "+K more" row', () => {
 
 test('a search matches the URL as the curator reads it: percent-escapes decoded, any case, spaces around ignored', () => {
   const tree = buildDiscoveryTree([
-    { url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
-    { url: 'http://x/caf%C3%A9/Menu%20du%20jour', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 },
-    { url: 'http://x/bad%E0%A4%A', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    { id: 0, url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    { id: 0, url: 'http://x/caf%C3%A9/Menu%20du%20jour', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 },
+    { id: 0, url: 'http://x/bad%E0%A4%A', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: 'unchanged', changeRate: 0 },
   ]);
   const menu = 'http://x/caf%C3%A9/Menu%20du%20jour';
   for (const search of ['menu du jour', 'café', 'CAF%C3%A9', ' Menu ']) {

@@ -2,7 +2,7 @@
 import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
-import { evidenceText, noCaptureText, revisitHeading, type DiffSegment, type HistogramBin } from '../../../../worker/coherence/coherence-view';
+import { evidenceText, noCaptureText, revisitHeading, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
@@ -37,6 +37,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const r = report.data;
   const toggle = (url: string) => setToggled((t) => new Map(t).set(url, !collapsed.has(url)));
   const showMore = (parent: string) => setSiblings((s) => showMoreSiblings(s, parent));
+  const selectedNode = selected === null ? null : findNode(r.tree, selected);
   return (
     <div className="p-6 space-y-4">
       <header className="flex flex-wrap items-baseline gap-4">
@@ -67,18 +68,19 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
           </section>
         </div>
       )}
-      {selected && <PageDetail crawlId={crawlId} url={selected} hasChildren={hasChildren(r.tree, selected)} collapsed={collapsed.has(selected)} onToggle={() => toggle(selected)} />}
+      {selectedNode && <PageDetail crawlId={crawlId} node={selectedNode} collapsed={collapsed.has(selectedNode.url)} onToggle={() => toggle(selectedNode.url)} />}
     </div>
   );
 }
 
-function hasChildren(tree: { url: string; children: unknown[] }[], url: string): boolean {
-  const stack = [...tree] as { url: string; children: { url: string; children: unknown[] }[] }[];
+/** The page of the tree with this URL, if it has one. */
+function findNode(tree: readonly TreeNode[], url: string): TreeNode | null {
+  const stack = [...tree];
   for (let n = stack.pop(); n; n = stack.pop()) {
-    if (n.url === url) return n.children.length > 0;
-    stack.push(...n.children as typeof stack);
+    if (n.url === url) return n;
+    stack.push(...n.children);
   }
-  return false;
+  return null;
 }
 
 function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
@@ -296,8 +298,10 @@ function Histogram({ bins }: { bins: HistogramBin[] }) {
   );
 }
 
-function PageDetail({ crawlId, url, hasChildren, collapsed, onToggle }: { crawlId: number; url: string; hasChildren: boolean; collapsed: boolean; onToggle(): void }) {
-  const page = useCoherencePage(crawlId, url);
+function PageDetail({ crawlId, node, collapsed, onToggle }: { crawlId: number; node: TreeNode; collapsed: boolean; onToggle(): void }) {
+  const page = useCoherencePage(crawlId, node);
+  const { url } = node;
+  const hasChildren = node.children.length > 0;
   return (
     <section aria-label="Visit and revisit" className="border rounded p-3 space-y-2" data-testid="page-detail">
       <div className="flex flex-wrap gap-4 items-baseline">

@@ -45,10 +45,11 @@ export function reportPollMs(report: Pick<CoherenceReport, 'pages' | 'run' | 'cr
 /** Crawl statuses in which nothing of the report changes until the crawl is resumed. */
 const ENDED = new Set(['finished', 'stopped', 'failed']);
 
-export function useCoherencePage(crawlId: number, url: string | null) {
+/** One page's detail, asked by its id: its URL, up to 65,536 characters and escaped, overflowed the request line (431). */
+export function useCoherencePage(crawlId: number, page: { id: number; url: string } | null) {
   return useQuery({
-    queryKey: coherenceKeys.page(crawlId, url ?? ''),
-    queryFn: () => api<CoherencePageDetail>('GET', `/api/crawls/${crawlId}/coherence/page?url=${encodeURIComponent(url!)}`),
-    enabled: url !== null,
+    queryKey: coherenceKeys.page(crawlId, page?.url ?? ''),
+    queryFn: () => api<CoherencePageDetail>('GET', `/api/crawls/${crawlId}/coherence/page?id=${page!.id}`),
+    enabled: page !== null,
   });
 }
