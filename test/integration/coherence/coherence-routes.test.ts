@@ -83,6 +83,12 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.equal(((await detail.json()) as CoherencePageDetail).status, 'missing');
   assert.equal((await call(page, '1', '/page?url=not-a-url')).status, 400);
   assert.equal((await call(page, '1', `/page?url=${encodeURIComponent(`${site.origin}/never`)}`)).status, 404);
+  // By id, as the cockpit asks (a URL may not fit in a request line): the id each tree node carries.
+  const gone = r.tree.flatMap(function all(n): typeof r.tree { return [n, ...n.children.flatMap(all)]; }).find((n) => n.url === `${site.origin}/gone`)!;
+  const byId = (await (await call(page, '1', `/page?id=${gone.id}`)).json()) as CoherencePageDetail;
+  assert.deepEqual([byId.url, byId.status], [`${site.origin}/gone`, 'missing']);
+  assert.equal((await call(page, '1', '/page?id=999999')).status, 404);
+  assert.equal((await call(page, '1', '/page?id=abc')).status, 400);
 
   const g = await call(graphml, '1', '/graphml');
   assert.match(g.headers.get('content-disposition')!, /attachment/);
