@@ -286,3 +286,25 @@ test('hostile pages: URLs with & < > " \' and one of 30,000 characters, binary t
   const edges = Array.from(doc.getElementsByTagName('edge')).map((e) => [urlOf.get(e.getAttribute('source')), urlOf.get(e.getAttribute('target'))]);
   assert.deepEqual(edges.sort(), [[home, binary], [home, long], [home, quoted]].sort(), 'every edge, parent to child');
 });
+
+test('the detail of a page selected before its revisit shows the revisit once the tree does', async () => {
+  const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Revisit under way', seeds: ['http://underway.example/'], coherence: { mode: 'visit-revisit' } });
+  const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
+  // Paused during its revisit pass (a paused crawl is left alone by the worker; the view keeps asking).
+  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired) SELECT id, definition, name, 'paused', 'pause' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
+  const now = sqlDate(new Date());
+  const url = 'http://underway.example/';
+  db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText) VALUES (?, ?, NULL, 0, 'text/html', ?, '{}', 'the tide is low')").run(crawlId, url, now);
+  db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt) VALUES (?, ?, ?)').run(crawlId, now, now);
+  const page = await signedInPage();
+  await page.goto(`${cockpit.url}/crawls/${crawlId}/coherence`);
+  const node = page.locator(`[data-testid="tree-node"][data-url="${url}"]`);
+  await node.click();
+  await page.getByTestId('page-status').filter({ hasText: 'not revisited yet' }).waitFor();
+  // The revisit is recorded: the next poll colours the node, and the detail follows.
+  db.prepare("UPDATE CoherencePage SET revisitedAt = ?, revisitText = 'the tide is high', status = 'content-changed', evidence = 'content', similarity = 0.5, changeRate = 1 WHERE crawlId = ? AND url = ?").run(now, crawlId, url);
+  db.close();
+  await page.locator(`[data-testid="tree-node"][data-url="${url}"][data-status="content-changed"]`).waitFor({ timeout: 15_000 });
+  await page.getByTestId('page-status').filter({ hasText: 'content changed' }).waitFor({ timeout: 5_000 });
+  assert.match(await page.getByTestId('revisit-text').innerText(), /high/);
+});

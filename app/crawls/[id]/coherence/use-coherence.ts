@@ -9,7 +9,8 @@ import { api, apiIfChanged } from '../../../lib/client/api';
  */
 export const coherenceKeys = {
   report: (crawlId: number) => ['crawls', crawlId, 'coherence'] as const,
-  page: (crawlId: number, url: string) => ['crawls', crawlId, 'coherence', 'page', url] as const,
+  /** With the page's status in the tree: the detail is read again when the revisit pass decides it (the report's polls do not touch it). */
+  page: (crawlId: number, url: string, status: string) => ['crawls', crawlId, 'coherence', 'page', url, status] as const,
 };
 
 export function useCoherenceReport(crawlId: number) {
@@ -46,9 +47,9 @@ export function reportPollMs(report: Pick<CoherenceReport, 'pages' | 'run' | 'cr
 const ENDED = new Set(['finished', 'stopped', 'failed']);
 
 /** One page's detail, asked by its id: its URL, up to 65,536 characters and escaped, overflowed the request line (431). */
-export function useCoherencePage(crawlId: number, page: { id: number; url: string } | null) {
+export function useCoherencePage(crawlId: number, page: { id: number; url: string; status: string } | null) {
   return useQuery({
-    queryKey: coherenceKeys.page(crawlId, page?.url ?? ''),
+    queryKey: coherenceKeys.page(crawlId, page?.url ?? '', page?.status ?? ''),
     queryFn: () => api<CoherencePageDetail>('GET', `/api/crawls/${crawlId}/coherence/page?id=${page!.id}`),
     enabled: page !== null,
   });
