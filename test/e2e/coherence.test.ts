@@ -260,13 +260,15 @@ test('hostile pages: URLs with & < > " \' and one of 30,000 characters, binary t
   insert.run(crawlId, quoted, home, 1, now, `tide <script>alert("x")</script> & 'quotes'`, now, 'tide changed', 'content-changed', 'content');
   insert.run(crawlId, long, home, 1, now, 'the longest address', now, null, 'missing', 'gone');
   insert.run(crawlId, binary, home, 1, now, 'PK\u0003\u0004 \u0000\u0001 \ufffd\ufffd', now, 'PK\u0003\u0004 \u0000\u0001 \ufffd\ufffd', 'unchanged', 'payload-digest');
+  const below = 'http://hostile.example/below/quoted';
+  insert.run(crawlId, below, quoted, 2, now, 'below', now, 'below', 'unchanged', 'payload-digest');
   db.close();
 
   const page = await signedInPage();
   await page.goto(`${cockpit.url}/crawls/${crawlId}/coherence`);
   await page.getByTestId('tree-node').nth(3).waitFor();
   const urls = await page.getByTestId('tree-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-url')));
-  assert.deepEqual([...urls].sort(), [home, quoted, long, binary].sort(), 'every URL as stored');
+  assert.deepEqual([...urls].sort(), [home, quoted, long, binary, below].sort(), 'every URL as stored');
   const detail = page.getByTestId('page-detail');
   for (const [url, text] of [[quoted, `<script>alert("x")</script>`], [long, 'the longest address'], [binary, 'PK']] as const) {
     await page.getByTestId('tree-node').nth(urls.indexOf(url)).click();
@@ -282,9 +284,19 @@ test('hostile pages: URLs with & < > " \' and one of 30,000 characters, binary t
   assert.deepEqual(errors, [], 'well-formed XML');
   const nodes = Array.from(doc.getElementsByTagName('node'));
   const urlOf = new Map(nodes.map((n) => [n.getAttribute('id'), Array.from(n.getElementsByTagName('data')).find((d) => d.getAttribute('key') === 'url')!.textContent]));
-  assert.deepEqual([...urlOf.values()].sort(), [home, quoted, long, binary].sort(), 'every node, its URL read back as stored');
+  assert.deepEqual([...urlOf.values()].sort(), [home, quoted, long, binary, below].sort(), 'every node, its URL read back as stored');
   const edges = Array.from(doc.getElementsByTagName('edge')).map((e) => [urlOf.get(e.getAttribute('source')), urlOf.get(e.getAttribute('target'))]);
-  assert.deepEqual(edges.sort(), [[home, binary], [home, long], [home, quoted]].sort(), 'every edge, parent to child');
+  assert.deepEqual(edges.sort(), [[home, binary], [home, long], [home, quoted], [quoted, below]].sort(), 'every edge, parent to child');
+
+  // A search holds the way to its match open: ← from the match goes up that way, node by node, to the root.
+  await page.getByTestId('tree-search').fill('below/');
+  await page.getByTestId('tree-search').press('Enter');
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-url') ?? null);
+  await page.waitForFunction((url) => document.activeElement?.getAttribute('data-url') === url, below);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), quoted);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), home, 'not held on a node the search keeps open');
 });
 
 test('the detail of a page selected before its revisit shows the revisit once the tree does', async () => {

@@ -64,6 +64,12 @@ test('the keyboard walks the shown nodes in tree order: down, up, home, end; a c
   assert.equal(nodeAfterKey([], null, 'Home'), null);
 });
 
+test('the nodes a search holds open are marked: ArrowLeft there goes to the parent, as a fold would not show', () => {
+  const l = layoutTree(roots, new Set(['http://x/', 'http://x/a']), 'deep');
+  assert.deepEqual(l.nodes.filter((n) => n.pinned).map((n) => n.url), ['http://x/', 'http://x/a']);
+  assert.equal(layoutTree(roots, new Set()).nodes.some((n) => n.pinned), false, 'none without a search');
+});
+
 test('as in a file tree, ArrowLeft goes to the parent and ArrowRight to the first child of an open node', () => {
   const all = layoutTree(roots, new Set()).nodes;
   assert.equal(nodeAfterKey(all, 'http://x/b', 'ArrowLeft'), 'http://x/', 'from the last child, past its sibling\'s subtree');

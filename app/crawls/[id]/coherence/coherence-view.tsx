@@ -157,7 +157,7 @@ function TreeChart(props: {
     if (zoomStep) zoomBy(zoomStep, n);
     else if (n.kind === 'more' && enter) showMore(n);
     else if (n.kind === 'page' && enter) props.onSelect(n.url);
-    else if (n.kind === 'page' && ((event.key === 'ArrowRight' && n.collapsed) || (event.key === 'ArrowLeft' && n.childCount > 0 && !n.collapsed))) props.onToggle(n.url);
+    else if (n.kind === 'page' && ((event.key === 'ArrowRight' && n.collapsed) || (event.key === 'ArrowLeft' && n.childCount > 0 && !n.collapsed && !n.pinned))) props.onToggle(n.url);
     else {
       const next = nodeAfterKey(layout.rows, n.url, event.key);
       if (!next) return;

@@ -53,6 +53,8 @@ export interface LaidOutNode extends TreePlace {
   childCount: number;
   collapsed: boolean;
   matches: boolean;
+  /** Held open by the search (a match lies below, among the first UNFOLDED_MATCHES): folding it shows no change while the search stands. */
+  pinned: boolean;
 }
 
 /** The "+K more" row after the shown children of `parent` ('' for the roots): showing it shows the next batch. */
@@ -255,7 +257,7 @@ export function layoutTree(roots: readonly TreeNode[], collapsed: ReadonlySet<st
       rows.push({
         kind: 'page', url: n.url, status: n.status, mimeClass: n.mimeClass, coherentBelow: n.coherentBelow, x, y, ...place,
         r: markerRadius(n.coherentBelow, rowHeight), childCount: n.children.length,
-        collapsed: n.children.length > 0 && d.data.children.length === 0, matches: matcher?.(n.url) ?? false,
+        collapsed: n.children.length > 0 && d.data.children.length === 0, matches: matcher?.(n.url) ?? false, pinned: forcedOpen.has(n.url),
       });
     }
     if (d.parent.data.node) links.push({ source: { x: d.parent.y - columnWidth, y: d.parent.x }, target: { x, y } });
