@@ -167,12 +167,13 @@ export interface DiffSegment {
 
 /**
  * Word diff of two texts, for highlighting what changed between visit and revisit: every word of
- * both comes out, in order. The words both texts begin and end with are the same; what lies
- * between is compared by longest common subsequence when it is at most `maxWords` × `maxWords`
- * comparisons, else it is shown as removed, then added. (Comparing only the first 1,500 words
- * showed the curator a long page cut short, and a change further down unmarked.)
+ * both comes out, in order, and the words kept are as many as can be (a shortest edit, Myers'
+ * O((N+M)·D) algorithm, so a long page with a few changes costs little). When the texts differ
+ * too much for `budget` steps, what lies between their common head and tail is shown as removed,
+ * then added. (Comparing only the first 1,500 words showed the curator a long page cut short, and
+ * a change further down unmarked.)
  */
-export function diffWords(before: string, after: string, maxWords = 1500): DiffSegment[] {
+export function diffWords(before: string, after: string, budget = 20_000_000): DiffSegment[] {
   const a = before.split(/\s+/).filter(Boolean);
   const b = after.split(/\s+/).filter(Boolean);
   let head = 0;
@@ -190,30 +191,61 @@ export function diffWords(before: string, after: string, maxWords = 1500): DiffS
   push('same', a.slice(0, head));
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
-  if (midA.length * midB.length > maxWords * maxWords) {
+  const edits = shortestEdit(midA, midB, budget);
+  if (edits) for (const [kind, word] of edits) push(kind, [word]);
+  else {
     push('removed', midA);
     push('added', midB);
-  } else diffMiddle(midA, midB, push);
+  }
   push('same', a.slice(a.length - tail));
   return out;
 }
 
-/** The longest-common-subsequence word diff of `a` and `b` (one flat table; a cell is at most min(|a|, |b|) ≤ maxWords). */
-function diffMiddle(a: readonly string[], b: readonly string[], push: (kind: DiffSegment['kind'], words: readonly string[]) => void): void {
-  const width = b.length + 1;
-  const lcs = new Uint16Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+/**
+ * A shortest edit script from `a` to `b` (Myers 1986, greedy forward search; each step's furthest
+ * points are kept, -d…d only, to walk back), word by word; null when it takes more than `budget`
+ * comparisons, or more than 2,000 edits (4 M kept points).
+ */
+function shortestEdit(a: readonly string[], b: readonly string[], budget: number): [DiffSegment['kind'], string][] | null {
+  const n = a.length;
+  const m = b.length;
+  const maxD = Math.min(n + m, 2_000);
+  let work = 0;
+  // v[k + offset]: the furthest x reached on diagonal k (y = x − k).
+  const offset = maxD + 1;
+  const v = new Int32Array(2 * maxD + 3);
+  const trace: Int32Array[] = [];
+  let found = -1;
+  for (let d = 0; d <= maxD && found < 0 && work <= budget; d++) {
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let y = x - k;
+      const from = x;
+      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+      work += x - from + 1;
+      v[offset + k] = x;
+      if (x >= n && y >= m) { found = d; break; }
+    }
   }
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) { push('same', [a[i]!]); i++; j++; }
-    else if (lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!) push('removed', [a[i++]!]);
-    else push('added', [b[j++]!]);
+  if (found < 0) return null;
+  const edits: [DiffSegment['kind'], string][] = [];
+  let x = n;
+  let y = m;
+  for (let d = found; d >= 0; d--) {
+    // trace[d] holds diagonals -d-1 … d+1 as they were before step d.
+    const at = (k: number) => trace[d]![k + d + 1]!;
+    const k = x - y;
+    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const prevX = d === 0 ? 0 : at(prevK);
+    const prevY = d === 0 ? 0 : prevX - prevK;
+    while (x > prevX && y > prevY) edits.push(['same', a[--x]!]), y--;
+    if (d > 0) {
+      if (x === prevX) edits.push(['added', b[--y]!]);
+      else edits.push(['removed', a[--x]!]);
+    }
   }
-  push('removed', a.slice(i));
-  push('added', b.slice(j));
+  return edits.reverse();
 }
 
 /** What decided a page's status, in the curator's words (the stored evidence is a code). */

@@ -102,6 +102,37 @@ test('word diff of long texts keeps every word of both and marks a change past t
   assert.equal(apart.filter((s) => s.kind === 'added').flatMap((s) => s.text.split(' ')).length, 20_000);
 });
 
+test('word diff of a long page changed near its top and near its bottom marks just those words', () => {
+  const before = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+  const after = [...before];
+  after[10] = 'TOP';
+  after[2990] = 'BOTTOM';
+  const diff = diffWords(before.join(' '), after.join(' '));
+  assert.deepEqual(diff.filter((s) => s.kind !== 'same'), [
+    { kind: 'removed', text: 'w10' }, { kind: 'added', text: 'TOP' }, { kind: 'removed', text: 'w2990' }, { kind: 'added', text: 'BOTTOM' },
+  ]);
+});
+
+test('word diff is a shortest edit: both texts come back whole, and the words kept are a longest common subsequence', () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const words = (n: number) => Array.from({ length: n }, () => 'abcde'[Math.floor(random() * 5)]!);
+  const lcsLength = (a: string[], b: string[]) => {
+    const t = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+    for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) t[i]![j] = a[i] === b[j] ? t[i + 1]![j + 1]! + 1 : Math.max(t[i + 1]![j]!, t[i]![j + 1]!);
+    return t[0]![0]!;
+  };
+  for (let round = 0; round < 300; round++) {
+    const a = words(Math.floor(random() * 30));
+    const b = words(Math.floor(random() * 30));
+    const diff = diffWords(a.join(' '), b.join(' '));
+    const side = (hide: string) => diff.filter((s) => s.kind !== hide).flatMap((s) => s.text.split(' ')).filter(Boolean);
+    assert.deepEqual(side('added'), a);
+    assert.deepEqual(side('removed'), b);
+    assert.equal(diff.filter((s) => s.kind === 'same').flatMap((s) => s.text.split(' ')).length, lcsLength(a, b), `${a.join('')} → ${b.join('')}`);
+  }
+});
+
 test('each kind of evidence reads in words, and the revisit heading says why there is no text to compare', () => {
   const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'gone', 'robots-disallowed', 'robots-unavailable'];
   const texts = evidences.map(evidenceText);
