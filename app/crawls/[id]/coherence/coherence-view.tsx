@@ -3,7 +3,7 @@ import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardE
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { evidenceText, noCaptureText, revisitHeading, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
-import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus } from './tree-layout';
+import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus, type TreeLayout } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
@@ -32,6 +32,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const tree = report.data?.tree;
   const searchHelpId = useId();
   const collapsed = useMemo(() => foldedNodes(tree ?? [], toggled), [tree, toggled]);
+  const layout = useMemo(() => layoutTree(tree ?? [], collapsed, search, siblings), [tree, collapsed, search, siblings]);
   if (report.isPending) return <p className="p-6 text-gray-600">Loading the coherence report…</p>;
   if (report.isError) return <PageError error={report.error} />;
   const r = report.data;
@@ -60,7 +61,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
               <Legend />
             </div>
             <p id={searchHelpId} className="sr-only">Enter goes to the first match in the tree.</p>
-            <TreeChart tree={r.tree} pages={r.pages} toMatch={toMatch} collapsed={collapsed} siblings={siblings} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />
+            <TreeChart layout={layout} pages={r.pages} toMatch={toMatch} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />
           </section>
           <section aria-label="Change rates" className="border rounded p-2">
             <h2 className="font-semibold">Change rates (changes per day)</h2>
@@ -68,7 +69,10 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
           </section>
         </div>
       )}
-      {selectedNode && <PageDetail crawlId={crawlId} node={selectedNode} collapsed={collapsed.has(selectedNode.url)} onToggle={() => toggle(selectedNode.url)} />}
+      {selectedNode && (
+        <PageDetail crawlId={crawlId} node={selectedNode} collapsed={collapsed.has(selectedNode.url)} onToggle={() => toggle(selectedNode.url)}
+          pinned={layout.nodes.some((n) => n.url === selectedNode.url && n.pinned)} />
+      )}
     </div>
   );
 }
@@ -118,11 +122,10 @@ function Legend() {
 }
 
 function TreeChart(props: {
-  tree: NonNullable<ReturnType<typeof useCoherenceReport>['data']>['tree'];
-  pages: number; toMatch: number; collapsed: ReadonlySet<string>; siblings: ReadonlyMap<string, number>; search: string; selected: string | null;
+  layout: TreeLayout; pages: number; toMatch: number; search: string; selected: string | null;
   onSelect(url: string): void; onToggle(url: string): void; onMore(parent: string): void;
 }) {
-  const layout = useMemo(() => layoutTree(props.tree, props.collapsed, props.search, props.siblings), [props.tree, props.collapsed, props.search, props.siblings]);
+  const { layout } = props;
   const height = Math.min(Math.max(layout.height + 40, 300), 700);
   const svgRef = useRef<SVGSVGElement>(null);
   const nodeRefs = useRef(new Map<string, SVGGElement>());
@@ -298,7 +301,8 @@ function Histogram({ bins }: { bins: HistogramBin[] }) {
   );
 }
 
-function PageDetail({ crawlId, node, collapsed, onToggle }: { crawlId: number; node: TreeNode; collapsed: boolean; onToggle(): void }) {
+/** `pinned`: the search holds the page open (a match lies below), so it cannot be collapsed while the search stands. */
+function PageDetail({ crawlId, node, collapsed, pinned, onToggle }: { crawlId: number; node: TreeNode; collapsed: boolean; pinned: boolean; onToggle(): void }) {
   const page = useCoherencePage(crawlId, node);
   const { url } = node;
   const hasChildren = node.children.length > 0;
@@ -306,7 +310,9 @@ function PageDetail({ crawlId, node, collapsed, onToggle }: { crawlId: number; n
     <section aria-label="Visit and revisit" className="border rounded p-3 space-y-2" data-testid="page-detail">
       <div className="flex flex-wrap gap-4 items-baseline">
         <h2 className="font-semibold break-all">{url}</h2>
-        {hasChildren && <button type="button" className="underline" onClick={onToggle} data-testid="toggle-subtree">{collapsed ? 'Expand subtree' : 'Collapse subtree'}</button>}
+        {hasChildren && (pinned
+          ? <span className="text-sm text-gray-600" data-testid="subtree-pinned">Its subtree stays open while the search shows a match in it.</span>
+          : <button type="button" className="underline" onClick={onToggle} data-testid="toggle-subtree">{collapsed ? 'Expand subtree' : 'Collapse subtree'}</button>)}
       </div>
       {page.isPending && <p>Loading…</p>}
       {page.isError && <p role="alert">{page.error.message}</p>}
