@@ -24,6 +24,12 @@ const XPATH1_FUNCTIONS = new Set([
   'node', 'text', 'comment', 'processing-instruction',
 ]);
 
+// XPath 1.0's thirteen axes (W3C XPath 1.0 §2.2).
+const XPATH1_AXES = new Set([
+  'ancestor', 'ancestor-or-self', 'attribute', 'child', 'descendant', 'descendant-or-self', 'following',
+  'following-sibling', 'namespace', 'parent', 'preceding', 'preceding-sibling', 'self',
+]);
+
 const OPERATOR_NAMES = new Set(['and', 'or', 'div', 'mod']);
 
 /** A compile error: the message says what is wrong with the expression. */
@@ -145,6 +151,18 @@ export function compileXPath(expression: string): Compiled {
     if (!XPATH1_FUNCTIONS.has(name) && !OPERATOR_NAMES.has(name)) {
       throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: unknown function ${name}()`);
     }
+  }
+  // The `xpath` package parses these, then throws on every page (an unbound prefix, an undeclared
+  // variable) or silently selects nothing (an axis it does not know): refused here instead.
+  for (const m of bare.matchAll(/\$([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)/g)) {
+    throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: variable $${m[1]} (a knowledge base declares no variables)`);
+  }
+  for (const m of bare.matchAll(/(?<![\w.:-])([A-Za-z_][\w.-]*)\s*::/g)) {
+    if (!XPATH1_AXES.has(m[1])) throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: unknown axis "${m[1]}::"`);
+  }
+  for (const m of bare.matchAll(/(?<![\w.:-])([A-Za-z_][\w.-]*):(?=[A-Za-z_*])/g)) {
+    // `xml:` is bound by XPath itself (`@xml:lang`); no other prefix is.
+    if (m[1] !== 'xml') throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: namespace prefix "${m[1]}:" (HTML pages are matched without namespaces: write the local name)`);
   }
   return compiled;
 }

@@ -155,3 +155,23 @@ test('malformed XML is reported with its position, and so is a wrong root', () =
   const wrongRoot = errorsOf(parseKnowledgeBase('<kb/>'));
   assert.match(wrongRoot[0].message, /root element must be <knowledge-base>/);
 });
+
+test('a namespace prefix, a variable or an axis XPath 1.0 lacks is refused at its line, not left to throw (or select nothing) on every page', () => {
+  const cases: [string, RegExp][] = [
+    [`//x:body[@id='board']`, /namespace prefix "x:"/],
+    [`//body[@id=$board]`, /variable \$board/],
+    [`//bogus::body`, /unknown axis "bogus::"/],
+  ];
+  for (const [expression, message] of cases) {
+    const errors = errorsOf(parseKnowledgeBase(kb(APP.replace(`//body[@id='board']`, expression))));
+    assert.equal(errors.length, 1, expression);
+    assert.match(errors[0].message, message, expression);
+    assert.equal(errors[0].line, 4, expression);
+  }
+  // What looks like them inside a string literal, and XPath 1.0's own axes, are fine.
+  const fine = [`//body[@id='x:y' or @class="$z"]`, `//body/child::div/descendant-or-self::node()/@id`, `//a[contains(@href,'http://x')]`, `//body[@id='board']/following-sibling::*`];
+  for (const expression of fine) {
+    const r = parseKnowledgeBase(kb(APP.replace(`//body[@id='board']`, expression)));
+    assert.ok(r.ok, `${expression}: ${JSON.stringify(!r.ok && r.errors)}`);
+  }
+});
