@@ -239,7 +239,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
 
       <fieldset className="card grid gap-4 md:grid-cols-3">
         <legend className="px-1 text-lg font-semibold">Scope</legend>
-        <Field id="allowedHosts" label="Allowed hosts" hint="Besides the seeds' hosts; one per line." errors={errors.allowedHosts}>
+        <Field id="allowedHosts" label="Allowed hosts" hint="Besides the seeds' hosts; one per line, e.g. media.example.org (a URL counts as its host)." errors={errors.allowedHosts}>
           <textarea className="input font-mono" rows={3} {...text('allowedHosts', true)} />
         </Field>
         <Field id="include" label="Include patterns" hint="Regular expressions; one per line." errors={errors.include}>

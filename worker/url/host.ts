@@ -31,6 +31,17 @@ export function payLevelDomainOf(urlOrHost: string): string {
   return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
 }
 
+/**
+ * The host name an ICD's allowed-hosts entry names. Archivists paste URLs there
+ * (`https://media.example.org/`) or add a port or path; compared as written, such an entry matched
+ * no URL and the host stayed out of scope without a word. A bare host name is kept as is.
+ */
+export function allowedHostName(entry: string): string {
+  const trimmed = entry.trim().toLowerCase();
+  if (!/[/:]/.test(trimmed)) return trimmed;
+  return hostnameOf(trimmed.includes('://') ? trimmed : `http://${trimmed}`) || trimmed;
+}
+
 /** Host name without a leading `www.` / `www2.` label: how seed hosts are compared. */
 export function stripWww(hostname: string): string {
   return hostname.replace(/^www\d*\./, '');

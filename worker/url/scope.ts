@@ -1,5 +1,5 @@
 import type { ExclusionReason } from '../capture';
-import { hostnameOf, stripWww } from './host';
+import { allowedHostName, hostnameOf, stripWww } from './host';
 import { surtHasPrefix, surtPrefixOf, toSurt } from './surt';
 
 /** The scope rules `checkScope` reads: a subset of the ICD's `scope` (worker/icd/schema.ts). */
@@ -42,7 +42,10 @@ export function compileScope(rules: ScopeRules, seeds: readonly string[]): Compi
     const host = hostnameOf(seed);
     if (host) hosts.add(stripWww(host));
   }
-  for (const host of rules.allowedHosts) hosts.add(stripWww(host.toLowerCase()));
+  for (const entry of rules.allowedHosts) {
+    const host = allowedHostName(entry);
+    if (host) hosts.add(stripWww(host));
+  }
   return {
     rules,
     hosts,

@@ -39,10 +39,15 @@ export function surtKey(url: string): string {
 /**
  * The SURT prefix a seed implies (Heritrix's rule): its SURT up to the last `/` of the path, so
  * `http://example.org/blog/post` gives `http://(org,example,)/blog/`. A string already in SURT form
- * (containing `(`) is returned as is.
+ * (containing `(`) is returned as is, its scheme and host in lower case; without a scheme (a URL or a
+ * SURT prefix), `http://` is assumed. '' when it is neither.
  */
 export function surtPrefixOf(urlOrPrefix: string): string {
-  const trimmed = urlOrPrefix.trim();
+  // A Heritrix SURT-prefix file marks prefixes with a leading '+'; a prefix written without its
+  // scheme (`(org,example,)/news`, the cockpit form's example) is an http one (https compares equal).
+  let trimmed = urlOrPrefix.trim().replace(/^\+\s*/, '');
+  if (trimmed.startsWith('(')) trimmed = `http://${trimmed}`;
+  else if (trimmed && !trimmed.includes('://')) trimmed = `http://${trimmed}`;
   if (trimmed.includes('://(')) {
     // Scheme and host are case-insensitive; the path is not.
     const close = trimmed.indexOf(')');

@@ -71,3 +71,11 @@ test('a compiled scope gives the same decisions', () => {
     assert.deepEqual(checkScope({ url, depth: 1, kind: 'navigation' }, compiled), checkScope({ url, depth: 1, kind: 'navigation' }, rules, seeds));
   }
 });
+
+test('an allowed host written as a URL, or with a port or path, allows its host name', () => {
+  const written = { ...rules, allowedHosts: ['https://Media.Example.net/', 'cdn.example.net:8443', 'img.example.net/assets', '  '] };
+  assert.equal(reason('http://media.example.net/a', 1, 'navigation', written), 'in');
+  assert.equal(reason('https://cdn.example.net:8443/a', 1, 'navigation', written), 'in');
+  assert.equal(reason('http://img.example.net/x', 1, 'navigation', written), 'in');
+  assert.equal(reason('http://other.example.net/x', 1, 'navigation', written), 'out-of-scope-host');
+});

@@ -62,3 +62,14 @@ test('surtKey agrees with warcio getSurt (the key pywb-compatible CDXJ already u
   // canonicaliser does, so `%7E` and `~` index as one URL.
   assert.equal(surtKey('http://example.org/a%7eb'), 'org,example)/a~b');
 });
+
+test('surtPrefixOf takes the forms archivists write: without a scheme (the form\'s own example), with a Heritrix "+", a URL without a scheme', () => {
+  assert.equal(surtPrefixOf('(org,example,)/news'), 'http://(org,example,)/news');
+  assert.equal(surtPrefixOf('(ORG,example,'), 'http://(org,example,');
+  assert.equal(surtPrefixOf('+http://(org,example,)/news'), 'http://(org,example,)/news');
+  assert.equal(surtPrefixOf('+ (org,example,)/news'), 'http://(org,example,)/news');
+  assert.equal(surtPrefixOf('example.org/news/'), 'http://(org,example,)/news/');
+  assert.equal(matchesSurtPrefix('https://example.org/news/a', '(org,example,)/news'), true);
+  assert.equal(matchesSurtPrefix('https://example.org/about', '(org,example,)/news'), false);
+  assert.equal(surtPrefixOf('not a prefix at all'), '');
+});
