@@ -133,19 +133,19 @@ function EntitiesEditor({ rows, errors, onChange }: { rows: EntityRow[]; errors:
         {rows.map((row, i) => (
           <li key={i} className="grid grid-cols-[1fr_8rem] gap-2 rounded border border-slate-200 p-2 sm:grid-cols-[1fr_9rem_1fr_auto]">
             <div>
-              <label htmlFor={`entities.${i}.name`} className="text-xs">Name</label>
+              <label htmlFor={`entities.${i}.name`} className="text-xs">Name<span className="sr-only"> of entity {i + 1}</span></label>
               <input className="input" {...controlProps(`entities.${i}.name`, errors[`entities.${i}.name`])} value={row.name} onChange={(e) => set(i, { name: e.target.value })} />
               <FieldErrors id={`entities.${i}.name`} errors={errors[`entities.${i}.name`]} />
             </div>
             <div>
-              <label htmlFor={`entities.${i}.type`} className="text-xs">Type</label>
+              <label htmlFor={`entities.${i}.type`} className="text-xs">Type<span className="sr-only"> of entity {i + 1}</span></label>
               <select className="input" {...controlProps(`entities.${i}.type`, errors[`entities.${i}.type`])} value={row.type} onChange={(e) => set(i, { type: e.target.value })}>
                 {ENTITY_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
               </select>
               <FieldErrors id={`entities.${i}.type`} errors={errors[`entities.${i}.type`]} />
             </div>
             <div>
-              <label htmlFor={`entities.${i}.aliases`} className="text-xs">Aliases (comma-separated)</label>
+              <label htmlFor={`entities.${i}.aliases`} className="text-xs">Aliases<span className="sr-only"> of entity {i + 1}</span> (comma-separated)</label>
               <input className="input" {...controlProps(`entities.${i}.aliases`, errors[`entities.${i}.aliases`])} value={row.aliases} onChange={(e) => set(i, { aliases: e.target.value })} />
               <FieldErrors id={`entities.${i}.aliases`} errors={errors[`entities.${i}.aliases`]} />
             </div>
