@@ -11,6 +11,7 @@ import { ApiError } from '../lib/client/api';
 import { editConflictOf, readAgain, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
 import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl, type IcdRecord } from '../lib/client/queries';
 import { useLeaveGuard } from '../lib/client/leave-guard';
+import { hasUnsavedEdits } from '../lib/client/unsaved-edits';
 import { useCan } from '../lib/client/session';
 import { FocusFields } from './focus-fields';
 import { formValuesFromIcd, icdFileName, icdFromJsonText, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
@@ -103,7 +104,8 @@ function LoadIcdFile({ onLoad }: { onLoad: (icd: IcdInput, file: string) => void
     if (!file) return;
     const result = icdFromJsonText(await file.text());
     setErrors('errors' in result ? result.errors.map((e) => `${file.name}: ${e}`) : []);
-    if ('icd' in result) onLoad(result.icd, file.name);
+    // The file replaces the whole form (and the term review's edits if it has terms): ask, as leaving would.
+    if ('icd' in result && (!hasUnsavedEdits() || window.confirm(`Loading ${file.name} replaces the unsaved edits of this page. Load it and lose them?`))) onLoad(result.icd, file.name);
   };
   return (
     <div>

@@ -48,3 +48,40 @@ test('the knowledge-base editor refuses, at its line, an XPath with a namespace 
   assert.match(await error.innerText(), /namespace prefix "svg:"/);
   assert.equal(await page.getByTestId('save-kb').isDisabled(), true, 'it cannot be saved');
 });
+
+test('loading an ICD file over unsaved edits of the form asks first; declining keeps the edits, accepting loads the file', async () => {
+  const { cockpit, browser } = rig as BrowserRig;
+  const context = await browser.newContext();
+  const asked: string[] = [];
+  let accept = false;
+  context.on('dialog', (d) => {
+    asked.push(d.message());
+    void (accept ? d.accept() : d.dismiss());
+  });
+  const fresh = await context.newPage();
+  await signIn(fresh, cockpit.url, 'admin', ADMIN_PASSWORD);
+  const file = { name: 'ice.icd.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ name: 'From the file', seeds: ['https://example.org/'] })) };
+  // Nothing typed yet: the file loads without a question.
+  await fresh.goto(`${cockpit.url}/icds/new`);
+  await fresh.locator('#icd-file').setInputFiles(file);
+  await fresh.getByRole('status').filter({ hasText: 'Loaded from ice.icd.json' }).waitFor();
+  assert.deepEqual(asked, []);
+
+  // Typed edits (in another tab of the same session, the first holding its loaded file).
+  const page = await context.newPage();
+  await page.goto(`${cockpit.url}/icds/new`);
+  const name = page.getByLabel('Name', { exact: true });
+  await name.fill('Half an hour of typing');
+  await page.getByLabel('Seed URLs').fill('https://typed.example.org/');
+  await page.locator('#icd-file').setInputFiles(file);
+  await page.waitForTimeout(500);
+  assert.deepEqual(asked, ['Loading ice.icd.json replaces the unsaved edits of this page. Load it and lose them?']);
+  assert.equal(await name.inputValue(), 'Half an hour of typing');
+  assert.equal(await page.getByLabel('Seed URLs').inputValue(), 'https://typed.example.org/');
+
+  accept = true;
+  await page.locator('#icd-file').setInputFiles(file);
+  await page.getByRole('status').filter({ hasText: 'Loaded from ice.icd.json' }).waitFor();
+  assert.equal(asked.length, 2);
+  assert.equal(await name.inputValue(), 'From the file');
+});
