@@ -1,4 +1,4 @@
-import { icdSchema, type IcdInput } from '../../worker/icd/schema';
+import { icdSchema, type Icd, type IcdInput } from '../../worker/icd/schema';
 import { UNKNOWN_FIELD, unknownKeys } from '../../worker/icd/unknown-keys';
 import { plainIssueMessage } from '../../worker/icd/plain-issues';
 import type { ApiIssue } from '../lib/client/api';
@@ -62,16 +62,43 @@ const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boo
 const str = (n: number | undefined) => (n === undefined ? '' : String(n));
 const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s.trim()));
 
-/** Form values for an ICD, with the schema's defaults filled in for a new one. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `raw` over `defaults`, field by field: a value of the default's type (any list for a list) is
+ * kept, one of another type gives way to the default; optional fields the defaults lack are kept
+ * when they are plain values.
+ */
+function overDefaults(defaults: unknown, raw: unknown): unknown {
+  if (isPlainObject(defaults)) {
+    if (!isPlainObject(raw)) return defaults;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(raw)) if (!Object.hasOwn(defaults, key) && ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
+    for (const key of Object.keys(defaults)) out[key] = overDefaults(defaults[key], raw[key]);
+    return out;
+  }
+  if (Array.isArray(defaults)) return Array.isArray(raw) ? raw : defaults;
+  return typeof raw === typeof defaults ? raw : defaults;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const texts = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : []);
+
+/**
+ * Form values for an ICD, with the schema's defaults filled in for a new one. A stored ICD the
+ * schema now refuses (stored before a bound was added) is shown as stored, so the form names its
+ * faults; built from the defaults instead, a save would have replaced every setting with them.
+ */
 export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
+  const defaults = icdSchema.parse({ name: 'x', seeds: ['http://x.invalid/'] });
   const parsed = icdSchema.safeParse(input ?? { name: 'x', seeds: ['http://x.invalid/'] });
-  const icd = parsed.success ? parsed.data : icdSchema.parse({ name: 'x', seeds: ['http://x.invalid/'] });
+  const icd = parsed.success ? parsed.data : (overDefaults(defaults, input) as Icd);
   const raw = input ?? null;
   const f = icd.focus;
   return {
     name: raw?.name ?? '',
     description: raw?.description ?? '',
-    seeds: raw ? (raw.seeds ?? []).join('\n') : '',
+    seeds: raw ? texts(raw.seeds).join('\n') : '',
     allowedHosts: icd.scope.allowedHosts.join('\n'),
     include: icd.scope.include.join('\n'),
     exclude: icd.scope.exclude.join('\n'),
@@ -83,10 +110,10 @@ export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
     maxDelayMs: str(icd.politeness.maxDelayMs),
     userAgent: icd.userAgent,
     focusEnabled: f.enabled,
-    keywords: f.keywords.map((k) => ({ term: k.term, weight: str(k.weight) })),
-    entities: f.entities.map((e) => ({ name: e.name, type: e.type, aliases: e.aliases.join(', ') })),
+    keywords: f.keywords.map((k) => ({ term: text(k?.term), weight: text(k?.weight) })),
+    entities: f.entities.map((e) => ({ name: text(e?.name), type: text(e?.type), aliases: texts(e?.aliases).join(', ') })),
     topics: f.topics.join('\n'),
-    urlPatterns: f.urlPatterns.map((p) => ({ pattern: p.pattern, weight: str(p.weight) })),
+    urlPatterns: f.urlPatterns.map((p) => ({ pattern: text(p?.pattern), weight: text(p?.weight) })),
     blacklist: f.blacklist.join('\n'),
     moduleWeights: Object.fromEntries(MODULES.map((m) => [m, str(f.moduleWeights[m])])) as IcdFormValues['moduleWeights'],
     updateFunction: f.updateFunction,

@@ -185,3 +185,38 @@ test('the knowledge-base select offers the stored ones, and keeps a name the ICD
   // While the list loads: the ICD's own, as it is.
   assert.deepEqual(knowledgeBaseOptions(undefined, 'default'), [{ value: 'default', label: 'default' }]);
 });
+
+test('a stored ICD the schema now refuses (stored before a bound was added) is shown as stored, with its errors, not reset to the defaults', () => {
+  // Stored before safe-regex and the module-weight bound: both refused now, the rest valid.
+  const stored = {
+    name: 'Older',
+    seeds: ['https://example.org/'],
+    scope: { maxPages: 5, exclude: ['/login', '(a+)+$'], allowedHosts: ['media.example.org'], queryHandling: 'strip' as const },
+    politeness: { minDelayMs: 4000, concurrency: 3 },
+    focus: { enabled: true, keywords: [{ term: 'tide', weight: 2 }], entities: [{ name: 'EC', type: 'organisation' as const, aliases: ['Commission'] }], moduleWeights: { text: 5000 } },
+    coherence: { feeds: ['https://example.org/feed'] },
+  };
+  assert.equal(icdSchema.safeParse(stored).success, false);
+  const v = formValuesFromIcd(stored);
+  assert.equal(v.maxPages, '5');
+  assert.equal(v.exclude, '/login\n(a+)+$');
+  assert.equal(v.allowedHosts, 'media.example.org');
+  assert.equal(v.minDelayMs, '4000');
+  assert.equal(v.maxDelayMs, '30000', 'what it does not set still shows the default');
+  assert.equal(v.focusEnabled, true);
+  assert.deepEqual(v.keywords, [{ term: 'tide', weight: '2' }]);
+  assert.deepEqual(v.entities, [{ name: 'EC', type: 'organisation', aliases: 'Commission' }]);
+  assert.equal(v.moduleWeights.text, '5000');
+  assert.equal(v.moduleWeights.spam, '0.3');
+  assert.equal(v.settings.concurrency, '3');
+  assert.equal(v.settings.queryHandling, 'strip');
+  assert.equal(v.settings.feeds, 'https://example.org/feed');
+  // Saving it as shown is refused at the two fields at fault, instead of storing the defaults.
+  const { errors } = validateForm(v, stored);
+  assert.deepEqual(Object.keys(errors).sort(), ['exclude', 'moduleWeights.text']);
+  // A value of the wrong type falls back to the default rather than breaking the form.
+  const odd = formValuesFromIcd({ name: 'Odd', seeds: ['https://example.org/'], scope: { exclude: 'not a list', maxDepth: 'deep' }, focus: { entities: [{ name: 'X', type: 'person', aliases: 'A' }] } } as never);
+  assert.equal(odd.exclude, '');
+  assert.equal(odd.maxDepth, '20');
+  assert.deepEqual(odd.entities, [{ name: 'X', type: 'person', aliases: '' }]);
+});
