@@ -103,7 +103,17 @@ export const politenessSchema = z
     delayFactor: z.number().min(0).max(100).default(2),
     concurrency: z.number().int().min(1).max(512).default(16),
   })
-  .refine((p) => p.maxDelayMs >= p.minDelayMs, { message: 'Max delay must be at least the min delay', path: ['maxDelayMs'] });
+  .refine((p) => p.maxDelayMs >= p.minDelayMs, {
+    message: 'Max delay must be at least the min delay',
+    path: ['maxDelayMs'],
+    // Checked even when another politeness field is invalid (zod skips refinements then), so the
+    // form shows every fault at once; only when both delays are valid numbers.
+    when: (payload) => {
+      const value = payload.value as { minDelayMs?: unknown; maxDelayMs?: unknown } | null;
+      return typeof value?.minDelayMs === 'number' && typeof value.maxDelayMs === 'number' &&
+        !payload.issues.some((i) => i.path?.[0] === 'minDelayMs' || i.path?.[0] === 'maxDelayMs');
+    },
+  });
 
 export const fetchLimitsSchema = z.object({
   connectTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),

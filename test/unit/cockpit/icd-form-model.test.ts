@@ -220,3 +220,16 @@ test('a stored ICD the schema now refuses (stored before a bound was added) is s
   assert.equal(odd.maxDepth, '20');
   assert.deepEqual(odd.entities, [{ name: 'X', type: 'person', aliases: '' }]);
 });
+
+test('min delay above max delay is reported with the other politeness errors in one go, not only once they are fixed', () => {
+  const v = { ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/', minDelayMs: '5000', maxDelayMs: '10' };
+  v.settings = { ...v.settings, concurrency: '0', delayFactor: 'fast' };
+  const { errors } = validateForm(v, null);
+  assert.deepEqual(errors.maxDelayMs, ['Max delay must be at least the min delay']);
+  assert.deepEqual(errors.concurrency, ['At least 1']);
+  assert.equal(errors.delayFactor?.length, 1);
+  // Either delay itself invalid: that field's error alone, no comparison with a value that is not a number.
+  const bad = validateForm({ ...v, minDelayMs: 'soon' }, null).errors;
+  assert.equal(bad.maxDelayMs, undefined);
+  assert.equal(bad.minDelayMs?.length, 1);
+});
