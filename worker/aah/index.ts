@@ -25,7 +25,7 @@
  * is knowledge-base/default.xml (see {@link loadDefaultKnowledgeBaseXml} in ./default-kb).
  */
 export { parseKnowledgeBase } from './kb-parser';
-export { DEFAULT_XML_LIMITS, type XmlReadLimits } from './kb-xml-reader';
+export { DEFAULT_XML_LIMITS, KB_MAX_CHARS, type XmlReadLimits } from './kb-xml-reader';
 export type {
   AppCategory, Application, Detection, ExtractAction, FieldRule, KbError, KbParseResult, KnowledgeBase,
   LevelRule, NavigateAction, PageLevel, Signal, SourcePosition,

@@ -28,6 +28,13 @@ export interface XmlReadLimits {
 
 export const DEFAULT_XML_LIMITS: XmlReadLimits = { maxBytes: 5 * 1024 * 1024, maxDepth: 32, maxErrors: 50 };
 
+/**
+ * Most characters a route reads as a knowledge base before the parser weighs it: its byte limit
+ * (a character takes at least one byte), so the parser's message, with line and size, decides alike
+ * for the editor's check, Save and the tester.
+ */
+export const KB_MAX_CHARS = DEFAULT_XML_LIMITS.maxBytes;
+
 const MB = 1024 * 1024;
 const UNDEFINED_ENTITY =
   'entity reference not allowed: only &lt; &gt; &amp; &quot; &apos; and character references (&#...;) may be used';

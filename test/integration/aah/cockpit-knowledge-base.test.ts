@@ -168,3 +168,28 @@ test('POST /api/crawls refuses an ICD whose AAH names a knowledge base not store
   assert.equal(off.body.knowledgeBaseName, null);
   assert.deepEqual(s.db.prepare('SELECT knowledgeBaseName, knowledgeBaseXml FROM Crawl WHERE id = ?').get(off.body.id), { knowledgeBaseName: null, knowledgeBaseXml: null });
 });
+
+test('the editor\'s check, Save and the tester take a knowledge base by the same size limit: what the check calls valid saves and runs', async () => {
+  const { POST: validate } = await import('../../../app/api/knowledge-bases/validate/route');
+  const { PUT } = await import('../../../app/api/knowledge-bases/[name]/route');
+  const { POST: tester } = await import('../../../app/api/aah/test/route');
+  const base = tideKnowledgeBase('<field name="height" select=".//span"/>');
+  // 5.1 million characters, well documented: under the parser's 5 MiB, over 5,000,000 characters.
+  const large = base.replace('<knowledge-base version="1">', `<knowledge-base version="1">\n<!-- ${'notes on the gauges '.repeat(255_000)} -->`);
+  assert.ok(large.length > 5_000_000 && Buffer.byteLength(large) < 5 * 1024 * 1024);
+  const checked = await call(validate, 'POST', '/api/knowledge-bases/validate', { xml: large }, {});
+  assert.deepEqual(checked.body, { errors: [] });
+  const saved = await call(PUT, 'PUT', '/api/knowledge-bases/large', { xml: large }, { name: 'large' });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body).slice(0, 300));
+  const html = page('Harbour Quay', '<ul><li class="reading"><time datetime="x">x</time> <span class="height">4.1 m</span></li></ul>');
+  const tried = await call(tester, 'POST', '/api/aah/test', { xml: large, url: 'http://gauges.test/station/1', html }, {});
+  assert.equal(tried.status, 200, JSON.stringify(tried.body).slice(0, 300));
+  assert.equal((tried.body as { application: { id: string } }).application.id, 'tidegauge');
+  // Over the limit in bytes (fewer characters, each of two bytes): refused alike, by the parser's message.
+  const wide = base.replace('<knowledge-base version="1">', `<knowledge-base version="1">\n<!-- ${'é'.repeat(2_700_000)} -->`);
+  const wideChecked = (await call(validate, 'POST', '/api/knowledge-bases/validate', { xml: wide }, {})).body as { errors: { message: string }[] };
+  assert.match(wideChecked.errors[0]!.message, /the limit is 5\.0 MB/);
+  const refused = await call(PUT, 'PUT', '/api/knowledge-bases/wide', { xml: wide }, { name: 'wide' });
+  assert.equal(refused.status, 400);
+  assert.match(JSON.stringify(refused.body), /the limit is 5\.0 MB/);
+});

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { KB_MAX_CHARS } from '../../../../worker/aah/kb-xml-reader';
 import { testKnowledgeBase } from '../../../../worker/aah/tester';
 import { HttpError, apiRoute, readJson } from '../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
 
 const body = z.object({
-  xml: z.string().max(5_000_000),
+  xml: z.string().max(KB_MAX_CHARS, 'The knowledge base is larger than 5 MB'),
   url: z.string().url(),
   /** Pasted HTML; without it, the page as captured by `crawlId` is used. */
   html: z.string().max(5_000_000).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseKnowledgeBase } from '../../../../worker/aah/kb-parser';
+import { KB_MAX_CHARS } from '../../../../worker/aah/kb-xml-reader';
 import { knowledgeBaseNameSchema } from '../../../../worker/icd/schema';
 import { HttpError, apiRoute, readJson } from '../../../lib/server/handler';
 import { conflictResponse, saveKnowledgeBase, versionedJson } from '../../../lib/server/versioned-save';
@@ -7,8 +8,6 @@ import { parseIfMatch } from '../../../lib/version-tag';
 
 export const dynamic = 'force-dynamic';
 type Params = { name: string };
-
-const KB_MAX_CHARS = 5_000_000;
 
 /** GET /api/knowledge-bases/:name [view] → {name, xml, updatedAt}, its version in `ETag`. */
 export const GET = apiRoute<Params>('view', async ({ params, prisma }) => {
