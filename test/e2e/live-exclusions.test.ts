@@ -54,7 +54,7 @@ test('the archivist tests a pattern, excludes the trap with Enter, and sees it a
   await section.getByRole('button', { name: 'Test' }).click();
   const error = section.locator('#exclusion-pattern-error');
   await error.waitFor();
-  assert.equal(await error.innerText(), 'Not a valid regular expression');
+  assert.equal(await error.innerText(), 'Not a valid regular expression: unterminated group');
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
   assert.equal(await field.getAttribute('aria-describedby'), 'exclusion-pattern-error');
 

@@ -42,20 +42,28 @@ const httpUrl = z
     }
   }, 'Not a valid http(s) URL');
 
-const compiles = (pattern: string): boolean => {
+/**
+ * Why `pattern` does not compile, in words (null when it does). Archivists bring patterns from
+ * Heritrix (Java's inline flags) and shell globs: those two get a hint.
+ */
+export function regexProblem(pattern: string): string | null {
   try {
     new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (err) {
+    const reason = (err as Error).message.replace(/^.*\/: /s, '');
+    const said = reason.charAt(0).toLowerCase() + reason.slice(1);
+    if (/^\(\?[a-z]+[):]/.test(pattern)) return `${said}: JavaScript has no inline flags such as (?i): write both cases, as [Pp][Dd][Ff]`;
+    if (/^\*/.test(pattern)) return `${said}: a glob such as *.pdf is written \\.pdf$ here`;
+    return said;
   }
-};
+}
 
 /** A scope or URL pattern: a regular expression that compiles and cannot backtrack exponentially. */
 export const regexSource = z
   .string()
   // abort: a pattern that does not compile gets this message alone, and is not analysed below.
-  .refine(compiles, { message: 'Not a valid regular expression', abort: true })
+  .refine((value) => regexProblem(value) === null, { error: (issue) => `Not a valid regular expression: ${regexProblem(String(issue.input))}`, abort: true })
   // Every link of a crawl and every URL posted to the cockpit is matched against these, on the
   // server's thread: `(a+)+$` took 19 s on a 40-character URL and held the whole cockpit.
   .refine(

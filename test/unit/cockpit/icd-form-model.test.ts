@@ -42,7 +42,7 @@ test('the shared schema\'s issues land on the field that caused them, list items
   v.maxDelayMs = '10';
   const { errors } = validateForm(v, null);
   assert.deepEqual(errors.seeds, ['Line 2: Not a valid http(s) URL']);
-  assert.deepEqual(errors.exclude, ['Line 1: Not a valid regular expression']);
+  assert.deepEqual(errors.exclude, ['Line 1: Not a valid regular expression: unterminated group']);
   assert.equal(errors['keywords.0.term']?.length, 1);
   assert.deepEqual(errors.maxDelayMs, ['Max delay must be at least the min delay']);
   assert.equal(errors.name, undefined);
@@ -232,4 +232,13 @@ test('min delay above max delay is reported with the other politeness errors in 
   const bad = validateForm({ ...v, minDelayMs: 'soon' }, null).errors;
   assert.equal(bad.maxDelayMs, undefined);
   assert.equal(bad.minDelayMs?.length, 1);
+});
+
+test('a pattern that does not compile says why, with a hint for a Heritrix inline flag and for a shell glob', () => {
+  const v = { ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/', exclude: '/ok/\n(\n(?i)\\.PDF$\n*.pdf' };
+  assert.deepEqual(validateForm(v, null).errors.exclude, [
+    'Line 2: Not a valid regular expression: unterminated group',
+    'Line 3: Not a valid regular expression: invalid group: JavaScript has no inline flags such as (?i): write both cases, as [Pp][Dd][Ff]',
+    'Line 4: Not a valid regular expression: nothing to repeat: a glob such as *.pdf is written \\.pdf$ here',
+  ]);
 });

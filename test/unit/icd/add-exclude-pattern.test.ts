@@ -10,7 +10,7 @@ const message = (value: string) => {
 
 test('a live exclude pattern is checked as the ICD checks its exclude patterns, and may not be empty', () => {
   assert.equal(message('/calendar\\?day='), null);
-  assert.deepEqual(message('('), ['Not a valid regular expression']);
+  assert.deepEqual(message('('), ['Not a valid regular expression: unterminated group']);
   assert.match(message('(a+)+$')?.[0] ?? '', /exponential time/);
   assert.deepEqual(message(''), ['Enter a pattern']);
 });
