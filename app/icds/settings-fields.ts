@@ -65,7 +65,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
 
   { id: 'concurrency', path: ['politeness', 'concurrency'], label: 'Fetches at once', hint: 'Politeness allows one per host at a time, so more than the number of hosts adds nothing.', kind: numberKind(), group: 'advanced', heading: 'Politeness' },
   { id: 'delayFactor', path: ['politeness', 'delayFactor'], label: 'Delay factor', hint: 'Wait this many times the last response time (within min and max delay).', kind: numberKind({ step: 0.1 }), group: 'advanced', heading: 'Politeness' },
-  { id: 'ignoreRobotsFor', path: ['politeness', 'ignoreRobotsFor'], label: 'Ignore robots.txt for', hint: 'Seed URL prefixes, one per line.', kind: { type: 'lines' }, group: 'advanced', heading: 'Politeness' },
+  { id: 'ignoreRobotsFor', path: ['politeness', 'ignoreRobotsFor'], label: 'Ignore robots.txt for', hint: 'URL prefixes, one per line, e.g. https://example.org/private/ (without a scheme: http and https).', kind: { type: 'lines' }, group: 'advanced', heading: 'Politeness' },
 
   { id: 'surtPrefixes', path: ['scope', 'surtPrefixes'], label: 'SURT prefixes in scope', hint: 'Besides the seeds\' hosts; one per line, e.g. (org,example,)/news', kind: { type: 'lines' }, group: 'advanced', heading: 'Scope' },
   {

@@ -2,6 +2,7 @@
  * Robots stage support: a per-crawl robots.txt cache (RFC 9309, robots-parser) whose fetches go
  * through an injected function, so the crawler archives every robots.txt exchange.
  */
+export { robotsIgnorePrefixes } from './ignore-prefixes';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache';
 export { classifyRobotsResponse, type RobotsResponse } from './robots-response';
 export { parseRobotsRules, robotsProductToken, type RobotsRules } from './robots-rules';

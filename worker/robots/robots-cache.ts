@@ -1,5 +1,6 @@
 import type { HttpExchange } from '../capture';
 import { decodeContentEncoding, retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
+import { robotsIgnorePrefixes } from './ignore-prefixes';
 import { classifyRobotsResponse } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
@@ -73,15 +74,18 @@ export class RobotsCache {
   private readonly states = new Map<string, OriginState>();
   private readonly loading = new Map<string, Promise<LoadEnd>>();
   private readonly now: () => number;
+  /** `o.ignoreFor` as URLs start (robotsIgnorePrefixes). */
+  private readonly ignoreFor: readonly string[];
 
   constructor(private readonly o: RobotsCacheOptions) {
     this.now = o.now ?? Date.now;
+    this.ignoreFor = robotsIgnorePrefixes(o.ignoreFor);
   }
 
   /** May `url` be fetched? Fetches the origin's robots.txt first if it is not known yet. */
   async check(url: string): Promise<RobotsVerdict> {
     if (!this.o.enabled) return { allowed: true, reason: 'robots-off' };
-    if (this.o.ignoreFor.some((prefix) => prefix && url.startsWith(prefix))) return { allowed: true, reason: 'robots-ignored' };
+    if (this.ignoreFor.some((prefix) => url.startsWith(prefix))) return { allowed: true, reason: 'robots-ignored' };
     let origin: string;
     try {
       origin = new URL(url).origin;
