@@ -193,3 +193,21 @@ test('the editor\'s check, Save and the tester take a knowledge base by the same
   assert.equal(refused.status, 400);
   assert.match(JSON.stringify(refused.body), /the limit is 5\.0 MB/);
 });
+
+test('the tester finds a captured page by the URL as a person types it (no trailing slash, a fragment, dot segments)', async () => {
+  const { POST: tester } = await import('../../../app/api/aah/test/route');
+  await withSite(tideSite, async (origin) => {
+    await saveKnowledgeBase('tides-typed', tideKnowledgeBase(FIRST_FIELDS));
+    const icdId = await createIcd({ name: 'Typed URLs', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: true, knowledgeBase: 'tides-typed' } });
+    const crawlId = (await createCrawl(icdId)).body.id as number;
+    assert.equal((await runCrawls([crawlId]))[crawlId]!.status, 'finished');
+    const xml = tideKnowledgeBase(FIRST_FIELDS);
+    for (const url of [origin, `${origin}/station/1#readings`, `${origin}/x/../station/1`]) {
+      const tried = await call(tester, 'POST', '/api/aah/test', { xml, url, crawlId }, {});
+      assert.equal(tried.status, 200, `${url}: ${JSON.stringify(tried.body)}`);
+      assert.equal((tried.body as { application: { id: string } | null }).application?.id, 'tidegauge', url);
+    }
+    const missing = await call(tester, 'POST', '/api/aah/test', { xml, url: `${origin}/station/9`, crawlId }, {});
+    assert.equal(missing.status, 404);
+  });
+});

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { KB_MAX_CHARS } from '../../../../worker/aah/kb-xml-reader';
 import { testKnowledgeBase } from '../../../../worker/aah/tester';
+import { icdSchema } from '../../../../worker/icd/schema';
+import { canonicalize } from '../../../../worker/url';
 import { HttpError, apiRoute, readJson } from '../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -19,7 +21,14 @@ export const POST = apiRoute('design', async ({ req, prisma }) => {
   let html = input.html;
   if (html === undefined) {
     if (!input.crawlId) throw new HttpError(400, 'Give the page: paste its HTML or name a crawl that captured the URL');
-    const capture = await prisma.capture.findFirst({ where: { crawlId: input.crawlId, url: input.url }, orderBy: { id: 'desc' } });
+    // Captures are stored under the crawl's canonical URLs: the URL as typed (no trailing slash, a
+    // fragment, a capital in the host) is looked up in that form too.
+    const crawl = await prisma.crawl.findUnique({ where: { id: input.crawlId }, select: { definition: true } });
+    // A copy the schema now refuses (an older crawl's) still has its captures: canonical as 'keep' then.
+    const stored = crawl ? icdSchema.safeParse(JSON.parse(crawl.definition)) : null;
+    const queryHandling = stored?.success ? stored.data.scope.queryHandling : undefined;
+    const urls = [...new Set([input.url, canonicalize(input.url, undefined, { queryHandling }) ?? input.url])];
+    const capture = await prisma.capture.findFirst({ where: { crawlId: input.crawlId, url: { in: urls } }, orderBy: { id: 'desc' } });
     if (!capture) throw new HttpError(404, `Crawl ${input.crawlId} has no capture of ${input.url}`);
     const { readCapturedHtml } = await import('../../../lib/server/captured-html');
     html = await readCapturedHtml(input.crawlId, capture.warcFile, capture.warcOffset);
