@@ -29,18 +29,23 @@ export const ICD_LIMITS = {
 /** An array of at most `max` items, refused with a message that names them. */
 const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `At most ${max.toLocaleString('en-US')} ${what}`);
 
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
 const httpUrl = z
   .string()
   .trim()
   .min(1, 'Enter a URL')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'Not a valid http(s) URL');
+  .refine(isHttpUrl, {
+    // `example.org/news`, as an address bar shows it, lacks only its scheme: say what a URL starts with.
+    error: (issue) => (String(issue.input).includes('://') ? 'Not a valid http(s) URL' : 'Not a valid http(s) URL: a URL starts with https:// or http://'),
+  });
 
 /**
  * Why `pattern` does not compile, in words (null when it does). Archivists bring patterns from

@@ -41,7 +41,7 @@ test('the shared schema\'s issues land on the field that caused them, list items
   v.minDelayMs = '5000';
   v.maxDelayMs = '10';
   const { errors } = validateForm(v, null);
-  assert.deepEqual(errors.seeds, ['Line 2: Not a valid http(s) URL']);
+  assert.deepEqual(errors.seeds, ['Line 2: Not a valid http(s) URL: a URL starts with https:// or http://']);
   assert.deepEqual(errors.exclude, ['Line 1: Not a valid regular expression: unterminated group']);
   assert.equal(errors['keywords.0.term']?.length, 1);
   assert.deepEqual(errors.maxDelayMs, ['Max delay must be at least the min delay']);
@@ -110,7 +110,7 @@ test('an invalid setting is reported on its own field, sizes in the unit the for
   assert.match(errors.gzipLevel![0]!, /9/);
   assert.equal(errors.maxBodyBytes?.length, 1);
   assert.match(errors.maxBodyBytes![0]!, /0\.000977 MB/, 'the schema\'s 1,024-byte minimum, said in MB');
-  assert.deepEqual(errors.feeds, ['Line 2: Not a valid http(s) URL']);
+  assert.deepEqual(errors.feeds, ['Line 2: Not a valid http(s) URL: a URL starts with https:// or http://']);
   assert.equal(errors.minFeedPollMinutes?.length, 1);
   assert.equal(errors.form, undefined);
   assert.ok(touchesAdvanced(Object.keys(errors)), 'gzip level and response size are advanced settings');
@@ -241,4 +241,16 @@ test('a pattern that does not compile says why, with a hint for a Heritrix inlin
     'Line 3: Not a valid regular expression: invalid group: JavaScript has no inline flags such as (?i): write both cases, as [Pp][Dd][Ff]',
     'Line 4: Not a valid regular expression: nothing to repeat: a glob such as *.pdf is written \\.pdf$ here',
   ]);
+});
+
+test('a seed or feed written without its scheme is told what a URL starts with', () => {
+  const v = { ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/\nexample.org/news\nwww.example.org\nftp://example.org/\nhttps://' };
+  assert.deepEqual(validateForm(v, null).errors.seeds, [
+    'Line 2: Not a valid http(s) URL: a URL starts with https:// or http://',
+    'Line 3: Not a valid http(s) URL: a URL starts with https:// or http://',
+    'Line 4: Not a valid http(s) URL',
+    'Line 5: Not a valid http(s) URL',
+  ]);
+  v.settings = { ...v.settings, feeds: 'example.org/feed.xml' };
+  assert.deepEqual(validateForm(v, null).errors.feeds, ['Line 1: Not a valid http(s) URL: a URL starts with https:// or http://']);
 });
