@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
-import { startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
 import { withSite } from '../support/site-crawl';
 
 let rig: BrowserRig;
@@ -39,9 +39,7 @@ test('the archivist tests a pattern, excludes the trap with Enter, and sees it a
     aah: { enabled: false },
   });
   const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
-  const context = await rig.browser.newContext();
-  const [name, value] = api.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: cockpit.url }]);
+  const context = await signedInContext(rig);
   const page = await context.newPage();
   await page.goto(`${cockpit.url}/crawls/${crawl.id}`);
   const section = page.getByRole('region', { name: 'Exclusions' });

@@ -116,14 +116,24 @@ export function useCrawlEvents(crawlId: number): LiveState {
   const [state, setState] = useState<LiveState>('connecting');
   useEffect(() => {
     const s = socket();
+    let subscribedBefore = false;
     const subscribe = () =>
       s.emit('subscribe', { crawlId }, (reply: { ok: boolean; error?: string }) => {
         setState(reply?.ok ? 'live' : 'refused');
-        // Events sent before this subscription (or while disconnected) are gone: re-read the lists once.
-        if (reply?.ok) {
+        if (!reply?.ok) return;
+        // Events sent before this subscription are gone. The first time, only what may have moved
+        // since the page read it is read again: the crawl (its status, controls) and the lists.
+        // After a disconnection (a network blip, a server restart) anything may have happened, a
+        // pause from another tab, the crawl's end: everything of the crawl is read again, as on a
+        // status event.
+        if (subscribedBefore) {
+          void client.invalidateQueries({ queryKey: keys.crawl(crawlId) });
+        } else {
+          void client.invalidateQueries({ queryKey: keys.crawl(crawlId), exact: true });
           void client.invalidateQueries({ queryKey: ['crawls', crawlId, 'captures'] });
           void client.invalidateQueries({ queryKey: keys.incremental(crawlId) });
         }
+        subscribedBefore = true;
       });
     const onStats = (stats: CrawlStats) => applyStats(client, crawlId, stats);
     const onCaptures = (payload: CaptureSummary[] | { captures?: CaptureSummary[] }) =>

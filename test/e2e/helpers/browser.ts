@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ApiClient } from '../../support/api-client';
 import { signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
 
@@ -38,4 +38,12 @@ export async function startBrowserRig(): Promise<BrowserRig> {
 export async function stopBrowserRig(rig: Partial<BrowserRig>): Promise<void> {
   await rig.browser?.close();
   await rig.cockpit?.stop();
+}
+
+/** A browser context signed in with the rig's admin session (its cookie, no login form). */
+export async function signedInContext(rig: BrowserRig): Promise<BrowserContext> {
+  const context = await rig.browser.newContext();
+  const [name, value] = rig.api.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: rig.cockpit.url }]);
+  return context;
 }
