@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     onMessage: (message: WorkerMessage) => {
       switch (message.type) {
         case 'stats': return batcher.push({ crawlId: message.crawlId, kind: 'stats', payload: message.stats });
-        case 'captures': return batcher.push({ crawlId: message.crawlId, kind: 'capture', payload: message.captures });
+        case 'captures': return batcher.push({ crawlId: message.crawlId, kind: 'capture', payload: message.captures, count: message.count });
         case 'relevance': return batcher.push({ crawlId: message.crawlId, kind: 'relevance', payload: message.payload });
         case 'coherence': return batcher.push({ crawlId: message.crawlId, kind: 'coherence', payload: message.payload });
         case 'status': return batcher.push({ crawlId: message.crawlId, kind: 'status', payload: { status: message.status } });

@@ -29,7 +29,8 @@ export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'
    * IP — gets one request at a time and its delay whichever crawl asks. Default: the crawl's own (the CLI).
    */
   registry?: PolitenessRegistry;
-  onCaptures?(captures: CaptureSummary[]): void;
+  /** The newest captures since the last call (50 at most), and how many there were in all (`count`). */
+  onCaptures?(captures: CaptureSummary[], count: number): void;
   onRelevance?(payload: unknown): void;
   onCoherence?(payload: unknown): void;
   /** Length of a minute for feed polling and recrawl intervals (tests shorten it). */
@@ -398,7 +399,7 @@ export class CrawlEngine {
   }
 
   private flushEvents(): void {
-    if (this.pendingCaptures.length && this.opts.onCaptures) this.opts.onCaptures(this.pendingCaptures.slice(-50));
+    if (this.pendingCaptures.length && this.opts.onCaptures) this.opts.onCaptures(this.pendingCaptures.slice(-50), this.pendingCaptures.length);
     this.pendingCaptures = [];
     if (this.ctx && this.opts.onRelevance) {
       const relevance = this.ctx.relevanceSnapshot();

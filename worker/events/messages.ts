@@ -32,7 +32,8 @@ export interface CaptureSummary {
 export type WorkerMessage =
   | { type: 'ready'; pid: number }
   | { type: 'stats'; crawlId: number; stats: CrawlStats }
-  | { type: 'captures'; crawlId: number; captures: CaptureSummary[] }
+  /** The newest captures (a few dozen at most) of `count` made since the last message. */
+  | { type: 'captures'; crawlId: number; captures: CaptureSummary[]; count: number }
   | { type: 'relevance'; crawlId: number; payload: unknown }
   | { type: 'coherence'; crawlId: number; payload: unknown }
   | { type: 'status'; crawlId: number; status: string };

@@ -156,7 +156,7 @@ export class CrawlManager {
       warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
       spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
       registry: this.registry,
-      onCaptures: (captures) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures }),
+      onCaptures: (captures, count) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures, count }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
       onCoherence: (payload) => this.opts.send({ type: 'coherence', crawlId: crawl.id, payload }),
     });

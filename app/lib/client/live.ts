@@ -67,19 +67,28 @@ function reloadDue(client: QueryClient, key: readonly unknown[], now: number): b
   return true;
 }
 
-export function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSummary[]): void {
+/**
+ * Writes a capture event into the lists of captures. `count` is how many captures the event stands
+ * for: the worker and the server send only the newest few dozen of those made in half a second, so
+ * a fast crawl makes more than `captures` holds, and the first page's total counts them all.
+ */
+export function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSummary[], count = captures.length): void {
   // Only the first, unfiltered, newest-first page shows new captures at its top.
   for (const [key, data] of client.getQueriesData<Paged<CaptureRow>>({ queryKey: ['crawls', crawlId, 'captures'] })) {
     const filter = key[3] as { page: number; q: string; sort: string } | undefined;
     if (!data || !filter) continue;
     if (filter.page === 1 && !filter.q && !filter.sort) {
-      const known = new Set(data.items.map((c) => c.id));
-      const fresh = [...captures].reverse().filter((c) => !known.has(c.id));
+      // Ids grow with each capture: those above the page's newest are new to it, newest first.
+      const newest = data.items.reduce((top, c) => Math.max(top, c.id), 0);
+      const fresh = captures.filter((c) => c.id > newest).sort((a, b) => b.id - a.id);
       if (!fresh.length) continue;
+      // Some of the event's captures were read with the page already: so were the older ones it
+      // counts but does not carry. Else those are new too.
+      const notSent = fresh.length < captures.length ? 0 : Math.max(0, count - captures.length);
       client.setQueryData<Paged<CaptureRow>>(key, {
         ...data,
         items: [...fresh, ...data.items].slice(0, data.pageSize),
-        total: data.total + fresh.length,
+        total: data.total + fresh.length + notSent,
       });
     } else {
       // Where new captures land in a sorted list (the most relevant ones) only the server knows:
@@ -94,6 +103,12 @@ export function applyCaptures(client: QueryClient, crawlId: number, captures: Ca
 export function capturesOf(payload: unknown): CaptureSummary[] {
   const list = Array.isArray(payload) ? payload : (payload as { captures?: unknown } | null)?.captures;
   return Array.isArray(list) ? (list as CaptureSummary[]).filter((c) => c && typeof c.url === 'string') : [];
+}
+
+/** How many captures a capture event stands for: its `count` when the server sent one, else the captures it holds (`shown`). */
+export function captureCountOf(payload: unknown, shown: number): number {
+  const count = Array.isArray(payload) ? undefined : (payload as { count?: unknown } | null)?.count;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count > shown ? count : shown;
 }
 
 /** Normalises a relevance event: a whole series, or one point to add. */
@@ -136,8 +151,10 @@ export function useCrawlEvents(crawlId: number): LiveState {
         subscribedBefore = true;
       });
     const onStats = (stats: CrawlStats) => applyStats(client, crawlId, stats);
-    const onCaptures = (payload: CaptureSummary[] | { captures?: CaptureSummary[] }) =>
-      applyCaptures(client, crawlId, capturesOf(payload));
+    const onCaptures = (payload: unknown) => {
+      const captures = capturesOf(payload);
+      applyCaptures(client, crawlId, captures, captureCountOf(payload, captures.length));
+    };
     const onStatus = ({ status }: { status: string }) => {
       client.setQueryData<CrawlDetail>(keys.crawl(crawlId), (old) => (old ? { ...old, status } : old));
       // A status change (finished, paused…) settles counters and lists: re-read everything of the crawl.

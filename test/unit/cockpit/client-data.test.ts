@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { elapsedLabel, elapsedTicks, layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { applyCaptures, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
+import { applyCaptures, captureCountOf, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
 import { selectionFromForm } from '../../../app/lib/client/queries';
 import { typedPage } from '../../../app/components/pager';
@@ -163,6 +163,29 @@ test('while captures arrive, a sorted list on screen (the most relevant captures
     unsubscribe();
     client.clear();
   }
+});
+
+test('the first page of captures counts every capture an event stands for, also those it does not carry', () => {
+  const client = new QueryClient();
+  const key = ['crawls', 7, 'captures', { page: 1, q: '', sort: '', upTo: null }];
+  const row = (id: number) => ({ id, url: `http://a/${id}`, status: 200, mime: 'text/html', size: 1, fetchedAt: '2026-01-01T00:00:00Z' });
+  client.setQueryData(key, { items: [row(2), row(1)], total: 2, page: 1, pageSize: 20 });
+  // The server's batch: the newest 50 of 1,200 captures made in half a second.
+  const payload = { captures: Array.from({ length: 50 }, (_, k) => row(1153 + k)), count: 1200 };
+  const sent = capturesOf(payload);
+  assert.equal(captureCountOf(payload, sent.length), 1200);
+  applyCaptures(client, 7, sent, captureCountOf(payload, sent.length));
+  const page = client.getQueryData<{ items: { id: number }[]; total: number }>(key)!;
+  assert.equal(page.total, 1202);
+  assert.deepEqual(page.items.map((c) => c.id), Array.from({ length: 20 }, (_, k) => 1202 - k), 'newest first, one page');
+  // The same event again (the page was read again meanwhile): nothing is counted twice.
+  applyCaptures(client, 7, sent, 1200);
+  assert.equal(client.getQueryData<{ total: number }>(key)!.total, 1202);
+  // A bare list, or a count below what it holds, counts what it holds.
+  assert.equal(captureCountOf([row(1), row(2)], 2), 2);
+  assert.equal(captureCountOf({ captures: [row(1)], count: 0 }, 1), 1);
+  assert.equal(captureCountOf({ captures: [row(1)], count: 'x' }, 1), 1);
+  client.clear();
 });
 
 test('a typed page number goes to that page, kept within the pages there are; anything else goes nowhere', () => {
