@@ -1,3 +1,4 @@
+import type { CaptureSummary } from '../events/messages';
 import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -57,6 +58,8 @@ export interface CrawlContextOptions {
   robotsMaxAgeMs?: number;
   /** Waits between tries of an unreachable robots.txt (RobotsCacheOptions.backoff: from 30 s; tests shorten it). */
   robotsBackoff?: BackoffConfig;
+  /** A capture that is no frontier URL of its own (robots.txt, a feed poll, a revisit) was stored: the engine sends it live as it does pages'. */
+  onArchived?(capture: CaptureSummary): void;
 }
 
 /**
@@ -95,6 +98,7 @@ export class CrawlContext {
     readonly aah: AahRunner | null,
     /** A pause or stop was asked for: stages waiting for a host's turn stop waiting. */
     readonly halted: () => boolean,
+    private readonly onArchived: (capture: CaptureSummary) => void,
   ) {
     this.stats = new CrawlStatsTracker();
     this.commits = new GroupCommit(db);
@@ -155,7 +159,7 @@ export class CrawlContext {
     const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
-    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false));
+    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined));
     archive = (ex) => ctx.archiveAuxiliary(ex);
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
@@ -265,15 +269,16 @@ export class CrawlContext {
       const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
       // Queued into the next group commit; the next ticket may queue right behind it (holding the
       // line until the commit was durable made 200 robots.txt captures take 1.6 s, 8 ms each).
-      let stored = false;
+      let stored: CaptureSummary | null = null;
+      const mime = (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null;
       const committed = commitInOrder(this.sequencer, this.commits, ticket, () => {
-        stored = true;
-        this.store.addCapture({
-          url: ex.url, status: ex.status, mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null, size,
+        const id = this.store.addCapture({
+          url: ex.url, status: ex.status, mime, size,
           payloadDigest: row.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: row.depth, score: null,
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
+        stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null };
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.
         this.stats.recordFetch(ex.status, size);
@@ -282,7 +287,10 @@ export class CrawlContext {
       settled = true;
       await committed;
       // Durable (a job that threw or a group rolled back rejects): see WarcWriter.acknowledge.
-      if (stored) this.writer.acknowledge(location.filename);
+      if (stored) {
+        this.writer.acknowledge(location.filename);
+        this.onArchived(stored);
+      }
     } finally {
       if (!settled) {
         await this.sequencer.turn(ticket).catch(() => undefined);

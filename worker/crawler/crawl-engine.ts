@@ -175,7 +175,7 @@ export class CrawlEngine {
     });
     let ctx: CrawlContext;
     try {
-      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal, halted: () => this.halt !== null });
+      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal, halted: () => this.halt !== null, onArchived: (c) => this.pendingCaptures.push(c) });
     } catch (err) {
       // The crawl may be open in the frontier already: it stops listening to the shared registry
       // (closeCrawl does that even when the database refuses its writes; the open's error says more).

@@ -32,11 +32,16 @@ test('a feed that robots.txt disallows is not polled; an allowed one is', { time
   });
   await withSiteCrawl('tm-feed-robots-', site, fields, async ({ origin: o, dir, db, crawlId, icd }) => {
     origin = o;
-    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
+    const sent: number[] = [];
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300, onCaptures: (captures) => sent.push(...captures.map((c) => c.id)) });
     const run = engine.run();
     for (const end = Date.now() + 30_000; requested.filter((p) => p === '/feed.xml').length < 2 && Date.now() < end; ) await sleep(20);
     await engine.stop();
     assert.equal(await run, 'stopped');
+    // Every capture is sent live, robots.txt's and the feed polls' too (they are no frontier URLs).
+    const stored = db.prepare('SELECT id, url FROM Capture WHERE crawlId = ? ORDER BY id').all(crawlId) as { id: number; url: string }[];
+    assert.ok(stored.some((c) => c.url.endsWith('/robots.txt')) && stored.some((c) => c.url.endsWith('/feed.xml')));
+    assert.deepEqual([...sent].sort((a, b) => a - b), stored.map((c) => c.id));
   });
   assert.ok(requested.filter((p) => p === '/feed.xml').length >= 2, `the allowed feed was polled: ${requested.join(' ')}`);
   assert.ok(requested.includes('/article'), 'its article was crawled');
