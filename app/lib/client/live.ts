@@ -35,8 +35,26 @@ export function appendSample(client: QueryClient, crawlId: number, stats: Partia
   };
   client.setQueryData<StatsSample[]>(keys.statsHistory(crawlId), (old = []) => {
     if (old.length && old[old.length - 1]!.at >= sample.at) return old;
-    return [...old, sample].slice(-MAX_SAMPLES);
+    return thinSamples([...old, sample], MAX_SAMPLES);
   });
+}
+
+/**
+ * At most `max` samples that still span the whole time the page watched: past `max`, about half
+ * are kept, evenly spread from the first to the latest (each at least span / (max / 2) after the
+ * one kept before it), so a long watch is drawn coarser rather than cut. Dropping the oldest
+ * instead left, after ten minutes of samples a second, a straight line from the history the page
+ * opened with to the oldest sample kept.
+ */
+export function thinSamples<T extends { at: number }>(samples: T[], max: number): T[] {
+  if (samples.length <= max) return samples;
+  const first = samples[0]!;
+  const latest = samples[samples.length - 1]!;
+  const step = (latest.at - first.at) / Math.max(1, Math.floor(max / 2));
+  const kept = [first];
+  for (const sample of samples.slice(1, -1)) if (sample.at - kept[kept.length - 1]!.at >= step) kept.push(sample);
+  kept.push(latest);
+  return kept;
 }
 
 /**

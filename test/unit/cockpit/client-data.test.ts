@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { elapsedLabel, elapsedTicks, layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { applyCaptures, captureCountOf, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
+import { appendSample, applyCaptures, captureCountOf, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
 import { selectionFromForm } from '../../../app/lib/client/queries';
 import { typedPage } from '../../../app/components/pager';
@@ -185,6 +185,21 @@ test('the first page of captures counts every capture an event stands for, also 
   assert.equal(captureCountOf([row(1), row(2)], 2), 2);
   assert.equal(captureCountOf({ captures: [row(1)], count: 0 }, 1), 1);
   assert.equal(captureCountOf({ captures: [row(1)], count: 'x' }, 1), 1);
+  client.clear();
+});
+
+test('an hour of live samples, one a second, is kept whole, coarser: the chart is not cut to its last ten minutes', () => {
+  const client = new QueryClient();
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  for (let s = 0; s <= 3600; s++) {
+    appendSample(client, 3, { fetched: s * 10, pagesPerSecond: 10, statusClasses: { '2xx': s * 10 }, updatedAt: new Date(t0 + s * 1000).toISOString() });
+  }
+  const samples = client.getQueryData<{ at: number }[]>(['crawls', 3, 'stats-history'])!;
+  assert.ok(samples.length <= 600, `${samples.length} samples kept`);
+  assert.equal(samples[0]!.at, t0, 'from the first sample');
+  assert.equal(samples.at(-1)!.at, t0 + 3_600_000, 'to the latest');
+  const widest = Math.max(...samples.slice(1).map((s, i) => s.at - samples[i]!.at));
+  assert.ok(widest <= 30_000, `no gap wider than two steps of an even spread (12 s): ${widest} ms`);
   client.clear();
 });
 
