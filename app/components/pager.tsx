@@ -1,5 +1,5 @@
 'use client';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 
 /** The page a typed page number asks for, within 1…pages; null when it is no whole number. */
 export function typedPage(text: string, pages: number): number | null {
@@ -23,8 +23,8 @@ export function Pager({ page, pageSize, total, onPage, label }: { page: number; 
   };
   return (
     <nav aria-label={label} className="flex flex-wrap items-center gap-3 text-sm">
-      <button type="button" className="btn" onClick={() => onPage(1)} disabled={page <= 1}>First</button>
-      <button type="button" className="btn" onClick={() => onPage(page - 1)} disabled={page <= 1}>Previous</button>
+      <PagerButton onPress={() => onPage(1)} off={page <= 1}>First</PagerButton>
+      <PagerButton onPress={() => onPage(page - 1)} off={page <= 1}>Previous</PagerButton>
       <form onSubmit={go} className="flex items-center gap-1">
         <label className="flex items-center gap-1">
           Page
@@ -33,8 +33,21 @@ export function Pager({ page, pageSize, total, onPage, label }: { page: number; 
         </label>
         <span>of {pages} · {total} in all</span>
       </form>
-      <button type="button" className="btn" onClick={() => onPage(page + 1)} disabled={page >= pages}>Next</button>
-      <button type="button" className="btn" onClick={() => onPage(pages)} disabled={page >= pages}>Last</button>
+      <PagerButton onPress={() => onPage(page + 1)} off={page >= pages}>Next</PagerButton>
+      <PagerButton onPress={() => onPage(pages)} off={page >= pages}>Last</PagerButton>
     </nav>
+  );
+}
+
+/**
+ * A pager button that goes nowhere at its end of the list (`off`): marked aria-disabled rather than
+ * disabled, so it keeps the focus. A disabled button drops it: Last or Next pressed from the
+ * keyboard threw the focus to the top of the page the moment the last page showed.
+ */
+function PagerButton({ onPress, off, children }: { onPress(): void; off: boolean; children: ReactNode }) {
+  return (
+    <button type="button" className="btn aria-disabled:cursor-not-allowed aria-disabled:opacity-50" aria-disabled={off || undefined} onClick={() => !off && onPress()}>
+      {children}
+    </button>
   );
 }

@@ -160,7 +160,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.ok(await capturesPager.getByRole('button', { name: 'Last' }).isDisabled());
   await capturesPage.fill('1');
   await capturesPage.press('Enter');
-  await capturesPager.getByRole('button', { name: 'First' }).and(page.locator(':disabled')).waitFor();
+  await capturesPager.getByRole('button', { name: 'First' }).and(page.locator('[aria-disabled="true"]')).waitFor();
   assert.equal(await capturesPage.inputValue(), '1');
 
   // The crawl log: every fetch outcome, filtered by outcome (with counts) and by URL.
