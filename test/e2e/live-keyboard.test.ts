@@ -1,6 +1,7 @@
 /**
  * The crawl page's live tables from the keyboard while a crawl runs fast: paging to the ends keeps
- * the focus in the pager. Real parts: the cockpit (server, worker, SQLite), Chromium, a
+ * the focus in the pager, and a capture the keyboard is on (or whose record is open) does not slide
+ * off the live first page under it. Real parts: the cockpit (server, worker, SQLite), Chromium, a
  * loopback site of ever more pages crawled with little delay.
  */
 import { test, before, after } from 'node:test';
@@ -31,7 +32,18 @@ const focused = (page: Page) => page.evaluate(() => {
   return `${a.tagName} ${a.getAttribute('aria-label') ?? a.textContent ?? ''}`.trim();
 });
 
-test('keyboard in the live captures table: the pager keeps the focus at its ends', { timeout: 300_000 }, () => withSite(site, async (origin) => {
+const capturesTotal = (page: Page) => page.getByTestId('captures-table').getAttribute('data-total').then(Number);
+
+/** Waits until the crawl has `more` captures more than `from`, as the stored crawl says. */
+async function capturesBeyond(crawlId: number, from: number, more: number): Promise<void> {
+  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+    const { total } = await rig.api.json<{ total: number }>('GET', `/api/crawls/${crawlId}/captures?page=1&pageSize=1`);
+    if (total >= from + more) return;
+  }
+  throw new Error(`fewer than ${from + more} captures after a minute`);
+}
+
+test('keyboard in the live captures table: the pager keeps the focus at its ends; a focused capture or an open record holds the first page still', { timeout: 300_000 }, () => withSite(site, async (origin) => {
   const { api, cockpit } = rig;
   const icd = await api.json<{ id: number }>('POST', '/api/icds', {
     name: 'Fast tree', seeds: [`${origin}/`], scope: { maxDepth: 1000 },
@@ -65,6 +77,32 @@ test('keyboard in the live captures table: the pager keeps the focus at its ends
   await page.waitForFunction(() => (document.querySelector('[aria-label="Captures pages: page number"]') as HTMLInputElement).value === '1');
   await page.waitForTimeout(300);
   assert.equal(await focused(page), 'BUTTON First');
+
+  // A capture the keyboard is on, on the live first page, stays there while captures keep coming.
+  const capture = page.getByTestId('capture-url').nth(10);
+  const label = await capture.getAttribute('aria-label');
+  await capture.focus();
+  await capturesBeyond(crawl.id, await capturesTotal(page), 40);
+  await page.waitForTimeout(1000);
+  assert.equal(await focused(page), `BUTTON ${label}`);
+  // The newer ones are announced below, and shown on request.
+  const newer = page.getByTestId('newer-entries').first();
+  await newer.waitFor();
+  assert.match(await newer.innerText(), /\d+ newer captures?/);
+
+  // Its record opened with Enter: the table holds still while it is open; Close gives the focus back.
+  await page.keyboard.press('Enter');
+  await page.getByTestId('capture-record').waitFor();
+  await capturesBeyond(crawl.id, await capturesTotal(page), 40);
+  await page.waitForTimeout(1000);
+  await page.getByTestId('capture-record').getByRole('button', { name: 'Close' }).click();
+  assert.equal(await focused(page), `BUTTON ${label}`);
+
+  // Away from the table, the first page is live again: it grows with no key pressed.
+  await page.locator('#capture-search').focus();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="newer-entries"]'), undefined, { timeout: 10_000 });
+  const before = await capturesTotal(page);
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="captures-table"]')?.getAttribute('data-total')) > n + 10, before, { timeout: 30_000 });
 
   await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
   await api.waitForCrawlStatus(crawl.id, ['stopped']);

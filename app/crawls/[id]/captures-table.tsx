@@ -1,5 +1,5 @@
 'use client';
-import { useRef, useState } from 'react';
+import { useRef, useState, type FocusEvent } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { NewerEntries } from '../../components/newer-entries';
 import { Pager } from '../../components/pager';
@@ -12,12 +12,16 @@ const PAGE_SIZE = 20;
 
 /**
  * The latest captures, newest first; the first page grows live as the socket reports captures,
- * the pages past it stay put (usePinnedPages).
+ * the pages past it stay put (usePinnedPages). The first page holds still too while the focus is
+ * in the table or a capture's record is open: at a few captures a second, the row the keyboard was
+ * on slid off the page within a second, and the focus with it (newer ones are counted below it).
  * The score column is shown for focused crawls only: elsewhere every URL has the default priority.
  */
 export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: boolean }) {
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<number | null>(null);
+  // The newest capture on the first page when the focus came into the table: it is read up to it.
+  const [heldAt, setHeldAt] = useState<number | null>(null);
   // The capture's button that opened the record: the focus goes back to it when the record closes.
   const opener = useRef<HTMLElement | null>(null);
   const show = (id: number, button: HTMLElement) => {
@@ -27,11 +31,23 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
   const close = () => {
     setShown(null);
     if (opener.current?.isConnected) opener.current.focus();
+    else setHeldAt(null);
   };
   const pages = usePinnedPages(query);
-  const captures = useCaptures(crawlId, pages.page, query, '', PAGE_SIZE, pages.upTo);
+  const live = pages.page === 1 && pages.upTo === null && !query;
+  const upTo = live ? heldAt : pages.upTo;
+  const captures = useCaptures(crawlId, pages.page, query, '', PAGE_SIZE, upTo);
   const data = captures.data;
-  const setPage = (page: number) => pages.goTo(page, data?.items[0]?.id);
+  const setPage = (page: number) => {
+    setHeldAt(null);
+    pages.goTo(page, data?.items[0]?.id);
+  };
+  const hold = () => {
+    if (live && heldAt === null && data?.items.length) setHeldAt(data.items[0]!.id);
+  };
+  const release = (event: FocusEvent) => {
+    if (shown === null && !event.currentTarget.contains(event.relatedTarget as Node | null)) setHeldAt(null);
+  };
   return (
     <section aria-labelledby="captures-title" className="card space-y-3">
       <div className="flex flex-wrap items-end gap-3">
@@ -41,7 +57,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
       <ErrorMessage error={captures.error} />
       {data && (
         <>
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" onFocus={hold} onBlur={release}>
             <table className="table-base" data-testid="captures-table" data-total={data.total}>
               <caption className="sr-only">Captures, newest first</caption>
               <thead>
@@ -74,7 +90,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
             </table>
           </div>
           {data.items.length === 0 && <p className="text-sm text-slate-600">No capture{query ? ' matches' : ' yet'}.</p>}
-          {pages.upTo !== null && <NewerEntries count={data.newer ?? 0} noun={['capture', 'captures']} onShow={() => setPage(1)} />}
+          {upTo !== null && <NewerEntries count={data.newer ?? 0} noun={['capture', 'captures']} onShow={() => setPage(1)} />}
           <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Captures pages" />
           {shown !== null && <CaptureRecordView key={shown} crawlId={crawlId} captureId={shown} onClose={close} />}
         </>

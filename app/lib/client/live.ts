@@ -93,9 +93,10 @@ function reloadDue(client: QueryClient, key: readonly unknown[], now: number): b
 export function applyCaptures(client: QueryClient, crawlId: number, captures: CaptureSummary[], count = captures.length): void {
   // Only the first, unfiltered, newest-first page shows new captures at its top.
   for (const [key, data] of client.getQueriesData<Paged<CaptureRow>>({ queryKey: ['crawls', crawlId, 'captures'] })) {
-    const filter = key[3] as { page: number; q: string; sort: string } | undefined;
+    const filter = key[3] as { page: number; q: string; sort: string; upTo?: number | null } | undefined;
     if (!data || !filter) continue;
-    if (filter.page === 1 && !filter.q && !filter.sort) {
+    // A first page held up to an entry (the keyboard is on it) is read again like pages past it.
+    if (filter.page === 1 && !filter.q && !filter.sort && filter.upTo == null) {
       // Ids grow with each capture: those above the page's newest are new to it, newest first.
       const newest = data.items.reduce((top, c) => Math.max(top, c.id), 0);
       const fresh = captures.filter((c) => c.id > newest).sort((a, b) => b.id - a.id);
