@@ -85,6 +85,35 @@ function reloadDue(client: QueryClient, key: readonly unknown[], now: number): b
   return true;
 }
 
+/** Capture events kept, per list, until the read of the list under way when they came has ended. */
+const afterRead = new WeakMap<QueryClient, Map<string, (() => void)[]>>();
+
+/**
+ * A read of the list `key` under way may have begun before these captures were stored: its answer
+ * would replace them, and the page would count them nowhere. They are applied again once it has
+ * ended (those it holds are told by id and skipped). Cancelling the read to begin another would
+ * starve the list when reads take longer than events take to come.
+ */
+function applyAfterRead(client: QueryClient, key: readonly unknown[], crawlId: number, captures: CaptureSummary[], count: number): void {
+  let pending = afterRead.get(client);
+  if (!pending) {
+    const waiting = new Map<string, (() => void)[]>();
+    afterRead.set(client, (pending = waiting));
+    client.getQueryCache().subscribe((event) => {
+      // A read's answer; not a list written here (setQueryData is a 'success' too, marked manual).
+      if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) return;
+      const again = waiting.get(event.query.queryHash);
+      if (!again) return;
+      waiting.delete(event.query.queryHash);
+      // Not inside the cache's own dispatch.
+      queueMicrotask(() => again.forEach((apply) => apply()));
+    });
+  }
+  const hash = client.getQueryCache().find({ queryKey: key, exact: true })?.queryHash;
+  if (!hash) return;
+  pending.set(hash, [...(pending.get(hash) ?? []), () => applyCaptures(client, crawlId, captures, count)]);
+}
+
 /**
  * Writes a capture event into the lists of captures. `count` is how many captures the event stands
  * for: the worker and the server send only the newest few dozen of those made in half a second, so
@@ -97,6 +126,7 @@ export function applyCaptures(client: QueryClient, crawlId: number, captures: Ca
     if (!data || !filter) continue;
     // A first page held up to an entry (the keyboard is on it) is read again like pages past it.
     if (filter.page === 1 && !filter.q && !filter.sort && filter.upTo == null) {
+      if (client.getQueryState(key)?.fetchStatus === 'fetching') applyAfterRead(client, key, crawlId, captures, count);
       // Ids grow with each capture: those above the page's newest are new to it, newest first.
       const newest = data.items.reduce((top, c) => Math.max(top, c.id), 0);
       const fresh = captures.filter((c) => c.id > newest).sort((a, b) => b.id - a.id);

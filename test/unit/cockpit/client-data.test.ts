@@ -203,6 +203,41 @@ test('an hour of live samples, one a second, is kept whole, coarser: the chart i
   client.clear();
 });
 
+test('captures that arrive while the first page is being read again are not lost when the read ends', async () => {
+  const client = new QueryClient();
+  const key = ['crawls', 7, 'captures', { page: 1, q: '', sort: '', upTo: null }];
+  const row = (id: number) => ({ id, url: `http://a/${id}`, status: 200, mime: 'text/html', size: 1, fetchedAt: '2026-01-01T00:00:00Z' });
+  // The server's captures; a read answers what was stored when it began, some time later.
+  const stored = [row(1), row(2)];
+  let reads = 0;
+  const observer = new QueryObserver(client, {
+    queryKey: key,
+    queryFn: async () => {
+      reads++;
+      const page = { items: [...stored].reverse().slice(0, 20), total: stored.length, page: 1, pageSize: 20 };
+      await new Promise((r) => setTimeout(r, 50));
+      return page;
+    },
+  });
+  const unsubscribe = observer.subscribe(() => undefined);
+  try {
+    await new Promise((r) => setTimeout(r, 80));
+    // A status change reads the page again; meanwhile capture 3 is stored and its event arrives.
+    void client.invalidateQueries({ queryKey: key });
+    await new Promise((r) => setTimeout(r, 10));
+    stored.push(row(3));
+    applyCaptures(client, 7, [row(3)]);
+    await new Promise((r) => setTimeout(r, 150));
+    const page = client.getQueryData<{ items: { id: number }[]; total: number }>(key)!;
+    assert.deepEqual(page.items.map((c) => c.id), [3, 2, 1]);
+    assert.equal(page.total, 3);
+    assert.ok(reads <= 3, `${reads} reads`);
+  } finally {
+    unsubscribe();
+    client.clear();
+  }
+});
+
 test('a typed page number goes to that page, kept within the pages there are; anything else goes nowhere', () => {
   assert.equal(typedPage('500', 1001), 500);
   assert.equal(typedPage(' 7 ', 10), 7);
