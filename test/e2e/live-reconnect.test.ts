@@ -74,6 +74,8 @@ test('a page whose socket was cut catches up when it is back: a pause made meanw
   // Back: the badge and the controls say paused, with no reload.
   await header.locator('[data-testid="status"][data-status="paused"]').waitFor({ timeout: 10_000 });
   await header.getByRole('button', { name: 'Resume Endless chain' }).waitFor();
+  // A screen reader is told, politely: the status is a live region.
+  assert.equal(await header.getByRole('status').textContent(), 'Crawl status: paused');
   assert.equal(await header.getByRole('button', { name: 'Pause Endless chain' }).count(), 0);
   // The counters show what the crawl fetched, as stored when it paused.
   const stored = await api.json<{ stats: { fetched: number } }>('GET', `/api/crawls/${crawl.id}`);

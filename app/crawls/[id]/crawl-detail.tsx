@@ -49,7 +49,8 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
     <div className="space-y-6">
       <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <h1 className="text-2xl font-bold">{c.name} <span className="text-base font-normal text-slate-500">#{c.id}</span></h1>
-        <StatusBadge status={c.status} />
+        {/* A polite live region: a screen reader hears the crawl pause, stop or end (a few words, a few times a crawl). */}
+        <span role="status" data-testid="crawl-status"><span className="sr-only">Crawl status: </span><StatusBadge status={c.status} /></span>
         <span className="text-xs text-slate-600" data-testid="live-state" data-state={live}>{LIVE_LABEL[live]}</span>
         <CrawlControls crawl={c} />
         <nav aria-label="Crawl" className="ml-auto flex flex-wrap gap-3 text-sm">
