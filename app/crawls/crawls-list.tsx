@@ -4,15 +4,23 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { CrawlControls } from '../components/crawl-controls';
 import { ErrorMessage } from '../components/error-message';
+import { Pager } from '../components/pager';
 import { StatusBadge } from '../components/status-badge';
 import { formatDate, ownerName, shownRate, useCrawls, useIcds, useStartCrawl } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
+import { CRAWLS_PER_PAGE, crawlListPage, STATUS_GROUPS, type CrawlListFilter, type StatusGroup } from '../lib/client/crawl-list-view';
 
-/** Every crawl with its status and progress, and a way to start a new one from a definition. */
+/**
+ * The crawls with their status and progress, 50 a page, filtered by status and name (with hundreds
+ * of crawls, the running one was somewhere down a page of thousands of rows), and a way to start a
+ * new one from a definition.
+ */
 export function CrawlsList() {
   const crawls = useCrawls();
   const mayRun = useCan('run');
   const mayDesign = useCan('design');
+  const [filter, setFilter] = useState<CrawlListFilter>({ group: '', name: '', page: 1 });
+  const shown = crawlListPage(crawls.data ?? [], filter);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-4">
@@ -25,7 +33,19 @@ export function CrawlsList() {
         crawls.data.length === 0 ? (
           <p className="text-slate-600">No crawl yet.</p>
         ) : (
-          <div className="card overflow-x-auto p-0">
+          <div className="card space-y-3 overflow-x-auto">
+            <form role="search" aria-label="Crawls" className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+              <div>
+                <label htmlFor="crawls-status" className="mb-1 block text-sm">Status</label>
+                <select id="crawls-status" className="input" value={filter.group} onChange={(e) => setFilter({ ...filter, group: e.target.value as StatusGroup, page: 1 })}>
+                  {Object.entries(STATUS_GROUPS).map(([key, g]) => <option key={key} value={key}>{g.label}</option>)}
+                </select>
+              </div>
+              <div>
+                <label htmlFor="crawls-name" className="mb-1 block text-sm">Name or #id</label>
+                <input id="crawls-name" className="input w-64" value={filter.name} onChange={(e) => setFilter({ ...filter, name: e.target.value, page: 1 })} />
+              </div>
+            </form>
             <table className="table-base" data-testid="crawls-table">
               <caption className="sr-only">Crawls</caption>
               <thead>
@@ -40,7 +60,7 @@ export function CrawlsList() {
                 </tr>
               </thead>
               <tbody>
-                {crawls.data.map((crawl) => (
+                {shown.items.map((crawl) => (
                   <tr key={crawl.id} data-testid="crawl-row" data-crawl-id={crawl.id}>
                     <td><Link className="link" href={`/crawls/${crawl.id}`}>{crawl.name}</Link> <span className="text-xs text-slate-500">#{crawl.id}</span></td>
                     <td><StatusBadge status={crawl.status} /></td>
@@ -53,6 +73,8 @@ export function CrawlsList() {
                 ))}
               </tbody>
             </table>
+            {shown.total === 0 && <p className="text-sm text-slate-600">No crawl matches.</p>}
+            {shown.total > CRAWLS_PER_PAGE && <Pager page={shown.page} pageSize={CRAWLS_PER_PAGE} total={shown.total} onPage={(page) => setFilter({ ...filter, page })} label="Crawls pages" />}
           </div>
         )
       )}
