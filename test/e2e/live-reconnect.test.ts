@@ -84,7 +84,16 @@ test('a page whose socket was cut catches up when it is back: a pause made meanw
   const urls = await page.getByTestId('capture-url').allInnerTexts();
   assert.equal(new Set(urls).size, urls.length, `duplicate rows: ${urls.join(' ')}`);
 
+  // Cut again, and stopped from another tab: Resume, pressed here, is refused. The page says why,
+  // and shows the crawl as it is, without its socket.
+  cut = true;
+  for (const ws of open.splice(0)) await ws.close();
+  await page.locator('[data-testid="live-state"][data-state="offline"]').waitFor();
   await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
-  await api.waitForCrawlStatus(crawl.id, ['stopped']);
+  assert.equal(await api.waitForCrawlStatus(crawl.id, ['stopped']), 'stopped');
+  await header.getByRole('button', { name: 'Resume Endless chain' }).click();
+  await header.getByRole('alert').filter({ hasText: 'The crawl is stopped; it cannot be resumed any more' }).waitFor();
+  await header.locator('[data-testid="status"][data-status="stopped"]').waitFor({ timeout: 10_000 });
+  assert.equal(await header.getByRole('button', { name: /^(Resume|Pause|Stop) / }).count(), 0, 'no control of a stopped crawl');
   await context.close();
 }));

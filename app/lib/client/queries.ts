@@ -314,6 +314,12 @@ export function useCrawlControl() {
       client.setQueryData<CrawlDetail>(keys.crawl(id), (old) => (old ? { ...old, ...crawl, definition: old.definition } : old));
       void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
     },
+    // Refused (409): the crawl is not as the page showed it (stopped or ended from elsewhere, its
+    // events not heard yet, or not at all with the socket down): it is read again, beside the reason.
+    onError: (_error, { id }) => {
+      void client.invalidateQueries({ queryKey: keys.crawl(id), exact: true });
+      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+    },
   });
 }
 
