@@ -21,6 +21,9 @@ import { CLI_CRAWL_LOG_NAME, seedProblems, writeCrawlLogFile } from './crawl-rec
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
 export const CLI_WACZ_NAME = 'crawl.wacz';
 
+/** Where large bodies wait in `--out` while they are written to the WARC file. */
+export const CLI_SPOOL_NAME = '.tidemark-spool';
+
 /** `--wacz`: the finished crawl's files, verified, packaged in `out`; its path, or an error message. */
 async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string, pageText: boolean): Promise<{ wacz: string } | { waczError: string }> {
   try {
@@ -155,7 +158,8 @@ export async function main(argv: string[]): Promise<number> {
     icd,
     db,
     warcDir: out,
-    spoolDir: join(out, '.spool'),
+    // Emptied at every start and end: a name no other tool's folder in --out would have.
+    spoolDir: join(out, CLI_SPOOL_NAME),
     kbPath: existsSync(DEFAULT_KB_PATH) ? DEFAULT_KB_PATH : undefined,
     objectsJsonlPath: join(out, 'objects.jsonl'),
   });

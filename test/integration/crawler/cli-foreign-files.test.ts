@@ -10,7 +10,7 @@ import { withTempDir } from '../../support/temp-dir';
 // Before, a crawl's start "recovered" every *.warc.gz.open in --out: another tool's file being
 // written (Heritrix names its files so) was cut back to its first record, renamed and indexed as
 // Tidemark's; and --wacz packaged every *.warc.gz of the folder as the crawl's.
-test("another tool's WARC files in --out are left as they are, and stay out of the crawl's index and package", { timeout: 90_000 }, async () => {
+test("another tool's WARC files (and a .spool folder) in --out are left as they are, and stay out of the crawl's index and package", { timeout: 90_000 }, async () => {
   const site = await startFixtureSite({ pageCount: 4 });
   try {
     await withTempDir('tm-cli-foreign-', async (dir) => {
@@ -24,10 +24,14 @@ test("another tool's WARC files in --out are left as they are, and stay out of t
       const bytes = readFileSync(join(earlier, warc));
       mkdirSync(out);
       for (const name of foreign) writeFileSync(join(out, name), bytes);
+      // A folder of the user's with a name any tool might use: the crawl's spool is a folder of its own.
+      mkdirSync(join(out, '.spool'));
+      writeFileSync(join(out, '.spool', 'notes.txt'), 'mine');
 
       const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', '--wacz', '--json']).done;
       assert.equal(run.code, 0, run.stderr);
       for (const name of foreign) assert.ok(readFileSync(join(out, name)).equals(bytes), `${name} untouched`);
+      assert.equal(readFileSync(join(out, '.spool', 'notes.txt'), 'utf8'), 'mine', 'the .spool folder untouched');
       const index = readFileSync(join(out, 'index.cdxj'), 'utf8');
       assert.doesNotMatch(index, /heritrix|wget|notes/, 'the index names only the crawl\'s files');
       const entries = [...(await readZip(readFileSync(join(out, 'crawl.wacz')))).keys()].filter((n) => n.startsWith('archive/'));
