@@ -187,9 +187,7 @@ export function prepareStatements(db: Database.Database) {
     // NOT INDEXED: one sequential scan beats visiting every row through the seen-index in hash order.
     countByHost: db.prepare('SELECT host, state, reason, COUNT(*) AS n FROM frontier_url NOT INDEXED WHERE crawl_id = ? GROUP BY host, state, reason'),
         retrying: db.prepare('SELECT seq, host, not_before FROM frontier_url WHERE crawl_id = ? AND state IN (1, 5) AND state = 5'),
-    lookup: db.prepare(
-      'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts, breakdown FROM frontier_url WHERE crawl_id = ? AND url_hash = ?',
-    ),
+    lookup: db.prepare(LOOKUP_SQL),
     host: db.prepare('SELECT ip_key, robots_delay_ms FROM frontier_host WHERE host = ?'),
     setHostKey: db.prepare('INSERT INTO frontier_host (host, ip_key) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET ip_key = excluded.ip_key'),
     setRobots: db.prepare('INSERT INTO frontier_host (host, robots_delay_ms) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET robots_delay_ms = excluded.robots_delay_ms'),
@@ -201,6 +199,23 @@ export function prepareStatements(db: Database.Database) {
 }
 
 export type Statements = ReturnType<typeof prepareStatements>;
+
+const LOOKUP_SQL =
+  'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts, breakdown FROM frontier_url WHERE crawl_id = ? AND url_hash = ?';
+
+/**
+ * One URL of a crawl as stored, for the server's reads (seeds report, URL look-up), which hold no
+ * frontier: the rows the crawl has committed. A database whose crawls never ran has no frontier
+ * table: every URL is then unseen (null).
+ */
+export function storedUrlReader(db: Database.Database, crawlId: number): (url: string) => UrlRecord | null {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get()) return () => null;
+  const lookup = db.prepare(LOOKUP_SQL);
+  return (url) => {
+    const r = lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
+    return r ? toUrlRecord(r) : null;
+  };
+}
 
 /** A frontier_url row as `lookup` reads it. */
 export interface StoredUrl {

@@ -1,8 +1,6 @@
 import type Database from 'better-sqlite3';
 import { canonicalize } from '../url';
-import { tableExists } from '../store/sqlite';
-import { STATE_NAMES } from './frontier-sql';
-import { urlHash } from './url-hash';
+import { storedUrlReader } from './frontier-sql';
 
 /**
  * Heritrix's seeds report (Archive-It's "Seeds" tab): what became of each seed of the crawl, and,
@@ -73,14 +71,11 @@ export async function readSeedReport(
   limit: number,
   locationOf: (warcFile: string, offset: number, length: number) => Promise<string | null>,
 ): Promise<SeedReportRow[]> {
-  // A crawl still waiting for the worker has no frontier yet: every seed is unseen.
-  const started = tableExists(db, 'frontier_url');
-  const frontierRow = started ? db.prepare('SELECT state, reason, status FROM frontier_url WHERE crawl_id = ? AND url_hash = ?') : null;
+  const stored = storedUrlReader(db, crawlId);
   const latestRedirect = db.prepare('SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND url = ? AND status BETWEEN 300 AND 399 ORDER BY id DESC LIMIT 1');
   const hop = (url: string): Omit<SeedHop, 'message'> => {
-    const row = frontierRow?.get(crawlId, urlHash(url)) as { state: number; reason: string | null; status: number | null } | undefined;
-    if (!row) return { url, state: 'unseen', status: null, reason: null };
-    return { url, state: STATE_NAMES[row.state] ?? 'unknown', status: row.status, reason: row.reason };
+    const r = stored(url);
+    return r ? { url, state: r.state, status: r.status, reason: r.reason } : { url, state: 'unseen', status: null, reason: null };
   };
   const location = async (url: string): Promise<string | null> => {
     const capture = latestRedirect.get(crawlId, url) as { warcFile: string; warcOffset: number; warcLength: number } | undefined;

@@ -2,9 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Icd } from '../icd/schema';
 import { canonicalize } from '../url';
 import { checkScope, compileScope } from '../url/scope';
-import { tableExists } from '../store/sqlite';
-import { STATE_NAMES } from './frontier-sql';
-import { urlHash } from './url-hash';
+import { storedUrlReader } from './frontier-sql';
 
 /**
  * "Why did the crawl not capture this page?", the question archivists ask most of a crawl: one
@@ -66,17 +64,15 @@ export function discoveryPath(entry: FrontierEntry, lookup: (url: string) => Fro
   return { path: path.reverse(), cut: false };
 }
 
-const FRONTIER_COLUMNS = 'url, state, reason, depth, kind, via_url AS via, status, attempts';
-
 /** What crawl `crawlId` (run with `icd`) knows of `input`. */
 export function inspectUrl(db: Database.Database, crawlId: number, icd: Icd, input: string): UrlInspection {
   const url = canonicalize(input.trim(), undefined, { queryHandling: icd.scope.queryHandling });
   const none: UrlInspection = { url, entry: null, discoveryPath: [], pathCut: false, scope: null, captures: [], log: [] };
   if (url === null) return none;
-  const row = tableExists(db, 'frontier_url') ? db.prepare(`SELECT ${FRONTIER_COLUMNS} FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`) : null;
+  const stored = storedUrlReader(db, crawlId);
   const lookup = (u: string): FrontierEntry | null => {
-    const r = row?.get(crawlId, urlHash(u)) as (Omit<FrontierEntry, 'state'> & { state: number }) | undefined;
-    return r ? { ...r, state: STATE_NAMES[r.state] ?? 'unknown' } : null;
+    const r = stored(u);
+    return r && { url: r.url, state: r.state, reason: r.reason, depth: r.depth, kind: r.kind, via: r.viaUrl, status: r.status, attempts: r.attempts };
   };
   const entry = lookup(url);
   const { path, cut } = entry ? discoveryPath(entry, lookup) : { path: [], cut: false };
