@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
 import type { CrawlRequestOutcome } from '../../../worker/process/crawl-requests';
 import { HttpError, idParam } from './handler';
+import { parseIcd, type Icd } from '../../../worker/icd/schema';
 
 /** What the API shows of a crawl (stats and, on request, the ICD copy parsed from their JSON). */
 export interface CrawlView {
@@ -83,6 +84,13 @@ export async function getCrawl(prisma: PrismaClient, id: number): Promise<CrawlV
   const row = await prisma.crawl.findUnique({ where: { id }, select });
   if (!row) throw new HttpError(404, 'not found');
   return view(row, true);
+}
+
+/** The crawl's own copy of its ICD, parsed; 404 when there is no such crawl. */
+export async function crawlIcd(prisma: PrismaClient, id: number): Promise<Icd> {
+  const row = await prisma.crawl.findUnique({ where: { id }, select: { definition: true } });
+  if (!row) throw new HttpError(404, 'not found');
+  return parseIcd(JSON.parse(row.definition));
 }
 
 /** What a crawl request (worker/process/crawl-requests.ts) gave, or its 404 (no such crawl) or 409 (refused). */

@@ -1,4 +1,4 @@
-import { parseIcd } from '../../../../../worker/icd/schema';
+import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { inspectUrl } from '../../../../../worker/frontier/url-inspection';
 import { HttpError, apiRoute, idParam } from '../../../../lib/server/handler';
 
@@ -17,7 +17,5 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const input = new URL(req.url).searchParams.get('url')?.trim() ?? '';
   if (!input) throw new HttpError(400, 'Give the URL to look up (?url=…)');
   if (input.length > MAX_INPUT) throw new HttpError(400, `The URL is longer than ${MAX_INPUT.toLocaleString('en-US')} characters`);
-  const crawl = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { definition: true } });
-  if (!crawl) throw new HttpError(404, 'not found');
-  return inspectUrl(db, crawlId, parseIcd(JSON.parse(crawl.definition)), input);
+  return inspectUrl(db, crawlId, await crawlIcd(prisma, crawlId), input);
 });

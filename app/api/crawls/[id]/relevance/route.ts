@@ -1,4 +1,4 @@
-import { parseIcd } from '../../../../../worker/icd/schema';
+import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { relevanceSeries } from '../../../../../worker/analyze/relevance-series';
 import { storedSimilarities } from '../../../../../worker/store/capture-store';
 import { HttpError, apiRoute, idParam } from '../../../../lib/server/handler';
@@ -12,9 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
-  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { definition: true } });
-  if (!crawl) throw new HttpError(404, 'not found');
-  const { focus } = parseIcd(JSON.parse(crawl.definition));
+  const { focus } = await crawlIcd(prisma, id);
   const asked = new URL(req.url).searchParams.get('window');
   const windowSize = asked === null ? focus.relevanceWindow : Number(asked);
   if (!Number.isInteger(windowSize) || windowSize < 1 || windowSize > 1_000_000) throw new HttpError(400, 'window must be an integer from 1 to 1000000');

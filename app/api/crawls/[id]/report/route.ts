@@ -1,10 +1,10 @@
 import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
 import { ROUND_OUTCOMES } from '../../../../../worker/crawler/recrawl-history';
-import { parseIcd } from '../../../../../worker/icd/schema';
+import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { readSeedReport } from '../../../../../worker/frontier/seed-report';
 import { readRecordHttpHeader } from '../../../../../worker/warc/read-record';
 import { crawlWarcDir } from '../../../../../worker/store/data-layout';
-import { HttpError, apiRoute, idParam } from '../../../../lib/server/handler';
+import { apiRoute, idParam } from '../../../../lib/server/handler';
 import { services } from '../../../../lib/server/services';
 
 export const dynamic = 'force-dynamic';
@@ -35,9 +35,7 @@ interface HostRow {
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
   const crawlId = idParam(params.id);
-  const crawl = await prisma.crawl.findUnique({ where: { id: crawlId }, select: { definition: true } });
-  if (!crawl) throw new HttpError(404, 'not found');
-  const icd = parseIcd(JSON.parse(crawl.definition));
+  const icd = await crawlIcd(prisma, crawlId);
   const hosts = db
     .prepare(
       `SELECT ${HOST_OF_URL_SQL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes

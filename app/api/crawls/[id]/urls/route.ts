@@ -1,8 +1,7 @@
-import { parseIcd } from '../../../../../worker/icd/schema';
 import { visitSetCloses } from '../../../../../worker/coherence';
 import { postScoredUrls } from '../../../../../worker/process/crawl-requests';
 import { MAX_PENDING_SCORED_URLS, screenScoredUrls, scoredUrlsSchema } from '../../../../../worker/frontier/scored-intake';
-import { settledRequest } from '../../../../lib/server/crawl-views';
+import { crawlIcd, settledRequest } from '../../../../lib/server/crawl-views';
 import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -18,9 +17,7 @@ export const dynamic = 'force-dynamic';
 export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
   const items = await readJson(req, scoredUrlsSchema);
-  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { definition: true } });
-  if (!crawl) throw new HttpError(404, 'not found');
-  const icd = parseIcd(JSON.parse(crawl.definition));
+  const icd = await crawlIcd(prisma, id);
   const screened = screenScoredUrls(items, icd);
   // Whether the crawl still takes URLs is asked where they are stored, in the same transaction.
   const queued = settledRequest(postScoredUrls(db, id, screened.accepted, visitSetCloses(icd)));
