@@ -19,7 +19,7 @@ interface PendingRow {
 /** Applies the crawl's exclusions added and not yet applied, oldest first; how many waiting URLs they excluded. */
 export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): number {
   const { db, crawlId } = ctx;
-  // A CLI crawl's database has no cockpit tables.
+  // A database the migrations never ran on (an engine test's) has no such table.
   if (!tableExists(db, 'CrawlExclusion')) return 0;
   const pending = db.prepare('SELECT id, pattern FROM CrawlExclusion WHERE crawlId = ? AND appliedAt IS NULL ORDER BY id').all(crawlId) as PendingRow[];
   if (!pending.length) return 0;
