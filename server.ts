@@ -20,6 +20,8 @@ import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions
 import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
 import { handleSubscriptions } from './app/lib/server/socket-subscriptions';
+import { startCrawlScheduler } from './app/lib/server/crawl-scheduler';
+import { services } from './app/lib/server/services';
 import { sameOrigin } from './worker/auth/origin';
 import { boundRegExpBacktracking } from './worker/process/bounded-regexp';
 import { listen } from './worker/process/listen';
@@ -107,6 +109,8 @@ async function main(): Promise<void> {
     console.log('tidemark: (sign in and change it under Account, or set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
   }
   supervisor.start();
+  // Scheduled crawls (an ICD's schedule): due ones are created as "Start a crawl" creates them; the worker picks them up.
+  const stopScheduler = startCrawlScheduler(services().prisma, (line) => console.log(`tidemark: ${line}`));
   // The port bound, which PORT=0 leaves to the system.
   console.log(`tidemark: cockpit on http://${env.HOST}:${(http.address() as AddressInfo).port}/`);
 
@@ -116,6 +120,7 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`tidemark: ${signal}, shutting down`);
     clearInterval(flush);
+    stopScheduler();
     await supervisor.stop();
     io.close();
     http.close();

@@ -13,6 +13,7 @@ import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl, type IcdRecord } from 
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { hasUnsavedEdits } from '../lib/client/unsaved-edits';
 import { useCan } from '../lib/client/session';
+import { CrawlSchedule } from './crawl-schedule';
 import { FocusFields } from './focus-fields';
 import { formValuesFromIcd, icdFileName, icdFromJsonText, issuesFromApi, validateForm, type FieldErrors, type IcdFormValues } from './icd-form-model';
 import { AdvancedSettings, CaptureSettings } from './setting-controls';
@@ -76,6 +77,7 @@ function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: num
       <ErrorMessage error={reload.error} />
       <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}-${reloads}`} id={id} base={base} fromFile={loaded !== null} termEdits={termEdits} version={version} />
       {id !== null && definition && <TermReview icdId={id} definition={definition} edits={termEdits} version={version} />}
+      {id !== null && <CrawlSchedule icdId={id} />}
     </div>
   );
 }

@@ -29,7 +29,7 @@ export async function signedInAs(s: Services, username: string, role: string): P
 
 export type RouteHandler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 
-/** `handler` called as Next calls it, for the signed-in session `as` (a body only when `body` is given): its status and JSON body. */
+/** `handler` called as Next calls it, for the signed-in session `as` (a body only when `body` is given): its status and JSON body ({} for a 204). */
 export async function callRoute<P>(
   as: { cookie: string; csrf: string },
   handler: RouteHandler<P>,
@@ -45,7 +45,7 @@ export async function callRoute<P>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const res = await handler(req, { params: Promise.resolve(params) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return { status: res.status, body: res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>) };
 }
 
 /** The worker as the server runs it: a CrawlManager on its own connection to the route database, started. */

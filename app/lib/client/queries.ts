@@ -9,6 +9,8 @@ import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions
 import type { WaitingMatches } from '../../../worker/frontier/frontier-sql';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
+import type { ScheduleView } from '../server/crawl-scheduler';
+import type { ScheduleInput } from '../schedule-cadence';
 import { api, asPaged, type Paged } from './api';
 import { ifMatchHeaders } from './edit-conflict';
 
@@ -489,4 +491,27 @@ export function formatDate(value: string | null | undefined): string {
 export function ownerName(owner: CrawlRow['owner']): string {
   if (!owner) return '–';
   return typeof owner === 'string' ? owner : owner.username ?? '–';
+}
+
+const scheduleKey = (icdId: number) => ['icds', icdId, 'schedule'] as const;
+
+/** The ICD's schedule (null when it has none); refreshed each minute, as due times pass and crawls start. */
+export function useCrawlSchedule(icdId: number) {
+  return useQuery({
+    queryKey: scheduleKey(icdId),
+    queryFn: () => api<{ schedule: ScheduleView | null }>('GET', `/api/icds/${icdId}/schedule`).then((b) => b.schedule),
+    refetchInterval: 60_000,
+  });
+}
+
+/** Sets the ICD's schedule (`input`), or removes it (`null`). */
+export function useSaveCrawlSchedule(icdId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ScheduleInput | null) =>
+      input === null
+        ? api<void>('DELETE', `/api/icds/${icdId}/schedule`).then(() => null)
+        : api<{ schedule: ScheduleView }>('PUT', `/api/icds/${icdId}/schedule`, input).then((b) => b.schedule),
+    onSuccess: (schedule) => client.setQueryData(scheduleKey(icdId), schedule),
+  });
 }

@@ -1,0 +1,88 @@
+import type { PrismaClient } from '../../../worker/store/prisma';
+import { describeSchedule, formatTimeOfDay, nextRunAfter, type Cadence, type ScheduleSpec } from '../schedule-cadence';
+import { createCrawl } from './crawl-creation';
+
+/** A crawl in one of these states is over: a scheduled time may start the ICD's next one. */
+const ENDED = ['stopped', 'finished', 'failed'];
+
+interface ScheduleRow {
+  id: number; icdId: number; cadence: string; minuteOfDay: number; weekday: number | null; monthDay: number | null;
+  enabled: boolean; nextRunAt: Date; ownerId: number | null; lastRunAt: Date | null; lastCrawlId: number | null; lastSkip: string | null;
+}
+
+export function specOf(row: ScheduleRow): ScheduleSpec {
+  return { cadence: row.cadence as Cadence, minuteOfDay: row.minuteOfDay, weekday: row.weekday, monthDay: row.monthDay };
+}
+
+/** A schedule as GET /api/icds/:id/schedule gives it (times as ISO strings; nextRunAt null while it is off). */
+export function scheduleView(row: ScheduleRow): ScheduleView {
+  const spec = specOf(row);
+  return {
+    cadence: spec.cadence, time: formatTimeOfDay(spec.minuteOfDay), weekday: spec.weekday, monthDay: spec.monthDay,
+    enabled: row.enabled, description: describeSchedule(spec),
+    nextRunAt: row.enabled ? row.nextRunAt.toISOString() : null,
+    lastRunAt: row.lastRunAt?.toISOString() ?? null, lastCrawlId: row.lastCrawlId, lastSkip: row.lastSkip, ownerId: row.ownerId,
+  };
+}
+
+export interface ScheduleView {
+  cadence: Cadence; time: string; weekday: number | null; monthDay: number | null; enabled: boolean; description: string;
+  nextRunAt: string | null; lastRunAt: string | null; lastCrawlId: number | null; lastSkip: string | null; ownerId: number | null;
+}
+
+export interface ScheduledStart { icdId: number; crawlId: number | null; skipped: string | null }
+
+/**
+ * Starts a crawl of each ICD whose schedule is due at `now`, as "Start a crawl" does and as the
+ * schedule's owner, unless a crawl of that ICD is still under way (that time is skipped, and the
+ * schedule says why). Each schedule then waits for its next time after `now`: a server that was
+ * down across several due times starts one crawl when it is back, not one per time missed.
+ */
+export async function runDueSchedules(prisma: PrismaClient, now: Date): Promise<ScheduledStart[]> {
+  const due = await prisma.crawlSchedule.findMany({ where: { enabled: true, nextRunAt: { lte: now } }, orderBy: { nextRunAt: 'asc' } });
+  const started: ScheduledStart[] = [];
+  for (const schedule of due) {
+    let crawlId: number | null = null;
+    let skipped: string | null = null;
+    const under = await prisma.crawl.findFirst({ where: { icdId: schedule.icdId, status: { notIn: ENDED } }, select: { id: true }, orderBy: { id: 'desc' } });
+    if (under) skipped = `Crawl #${under.id} of this definition had not ended at ${schedule.nextRunAt.toISOString()}: that time was skipped`;
+    else {
+      try {
+        crawlId = await createCrawl(prisma, schedule.icdId, schedule.ownerId);
+      } catch (err) {
+        skipped = `No crawl started at ${schedule.nextRunAt.toISOString()}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    // Only if nobody changed the schedule meanwhile: their new time stands.
+    await prisma.crawlSchedule.updateMany({
+      where: { id: schedule.id, nextRunAt: schedule.nextRunAt },
+      data: { nextRunAt: nextRunAfter(specOf(schedule), now), lastRunAt: now, lastCrawlId: crawlId, lastSkip: skipped },
+    });
+    started.push({ icdId: schedule.icdId, crawlId, skipped });
+  }
+  return started;
+}
+
+/**
+ * The server's loop: looks for due schedules every `everyMs` (and at once), one pass at a time; a
+ * pass that fails (the database busy, say) is logged and the next one tries again.
+ */
+export function startCrawlScheduler(prisma: PrismaClient, log: (line: string) => void, everyMs = 30_000): () => void {
+  let running = false;
+  const pass = async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const s of await runDueSchedules(prisma, new Date())) {
+        log(s.crawlId !== null ? `scheduled crawl #${s.crawlId} of ICD ${s.icdId} started` : `scheduled crawl of ICD ${s.icdId}: ${s.skipped}`);
+      }
+    } catch (err) {
+      log(`crawl scheduler: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      running = false;
+    }
+  };
+  void pass();
+  const timer = setInterval(() => void pass(), everyMs);
+  return () => clearInterval(timer);
+}
