@@ -30,6 +30,7 @@ export function IcdList() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Updated</th>
+                  <th scope="col">Schedule</th>
                   <th scope="col"><span className="sr-only">Actions</span></th>
                 </tr>
               </thead>
@@ -38,6 +39,14 @@ export function IcdList() {
                   <tr key={icd.id} data-testid="icd-row">
                     <td><Link className="link" href={`/icds/${icd.id}`}>{icd.name}</Link></td>
                     <td>{formatDate(icd.updatedAt)}</td>
+                    <td data-testid="icd-schedule">
+                      {icd.schedule ? (
+                        <>
+                          {icd.schedule.description}
+                          {icd.schedule.nextRunAt && <span className="block text-xs text-slate-600">next {formatDate(icd.schedule.nextRunAt)}</span>}
+                        </>
+                      ) : '–'}
+                    </td>
                     <td>
                       {mayRun && (
                         <button type="button" className="btn" disabled={start.isPending} onClick={() => start.mutate(icd.id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) })} aria-label={`Start a crawl of ${icd.name}`}>

@@ -51,6 +51,13 @@ test('the Schedule section: set monthly by keyboard, a wrong day refused at its 
   assert.match(await status.innerText(), /on day 15 of every month at 04:30 UTC/);
   assert.match(await status.innerText(), new RegExp(`${stored.schedule.nextRunAt.slice(0, 10)} 04:30 UTC`));
 
+  // The list of definitions says it too.
+  await page.goto(`${cockpit.url}/icds`);
+  const row = page.getByTestId('icd-row').filter({ hasText: 'Monthly harbour' });
+  await row.getByTestId('icd-schedule').getByText('on day 15 of every month at 04:30 UTC').waitFor();
+  await row.getByRole('link', { name: 'Monthly harbour' }).click();
+  await page.waitForURL(new RegExp(`/icds/${icd.id}$`));
+
   await section.getByRole('button', { name: 'Remove schedule' }).click();
   await section.getByRole('status').filter({ hasText: 'Schedule removed' }).waitFor();
   await section.getByText('No schedule: this definition is crawled only when someone starts it.').waitFor();

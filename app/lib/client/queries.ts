@@ -43,6 +43,7 @@ export interface IcdRow {
   name: string;
   ownerId?: number;
   updatedAt?: string;
+  schedule?: { description: string; nextRunAt: string | null } | null;
 }
 
 export interface IcdRecord {

@@ -57,6 +57,12 @@ test('the schedule route: set, read, refused fields and roles, removed', async (
   assert.equal(next.toISOString().slice(11, 16), '03:30');
   assert.ok(next.getTime() > before && next.getTime() <= before + 7 * 86_400_000, view.nextRunAt!);
   assert.deepEqual((await call(GET, 'GET', path, undefined, params)).body.schedule, view);
+  const listed = async () => {
+    const { GET: list } = await import('../../../app/api/icds/route');
+    const rows = (await call(list, 'GET', '/api/icds', undefined, {})).body as unknown as { id: number; schedule: unknown }[];
+    return rows.find((r) => r.id === icdId)!.schedule;
+  };
+  assert.deepEqual(await listed(), { description: 'every Monday at 03:30 UTC', nextRunAt: view.nextRunAt }, 'the ICD list says it too');
 
   const bad = await call(PUT, 'PUT', path, { cadence: 'monthly', time: '25:00', monthDay: 31 }, params);
   assert.equal(bad.status, 400);
@@ -67,11 +73,13 @@ test('the schedule route: set, read, refused fields and roles, removed', async (
 
   const off = await call(PUT, 'PUT', path, { cadence: 'weekly', time: '03:30', weekday: 1, enabled: false }, params);
   assert.equal((off.body.schedule as ScheduleView).nextRunAt, null);
+  assert.deepEqual(await listed(), { description: 'every Monday at 03:30 UTC (off)', nextRunAt: null });
   assert.deepEqual(await runDueSchedules(s.prisma, new Date(Date.now() + 30 * 86_400_000)), [], 'a schedule turned off starts nothing');
 
   assert.equal((await callRoute(curator, DELETE, 'DELETE', path, undefined, params)).status, 403);
   assert.equal((await call(DELETE, 'DELETE', path, undefined, params)).status, 204);
   assert.deepEqual((await call(GET, 'GET', path, undefined, params)).body, { schedule: null });
+  assert.equal(await listed(), null);
 });
 
 test('due times start crawls that the worker runs; a time while one is under way is skipped; one crawl after a long downtime', { timeout: 120_000 }, async () => {
