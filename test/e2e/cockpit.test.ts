@@ -204,6 +204,8 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   assert.equal(cells[0], new URL(site.origin).host);
   assert.ok(Number(cells[1]) > site.pages.length, `fetches: ${cells[1]} (the pages and robots.txt)`);
   assert.match(await page.getByTestId('report-mime').innerText(), /text\/html\s+\d+/);
+  // The host queues: the finished crawl has nothing waiting, and says so.
+  assert.match(await page.getByTestId('report-queues').locator('caption').innerText(), /^Host queues: 0 URLs waiting on 0 hosts$/);
   assert.match(await page.getByTestId('report-records').innerText(), /response\s+\d+/);
   // The seeds report: the home page captured; the page that resets its connection failed, with the log's message.
   const seedRows = page.getByTestId('report-seeds').locator('tbody tr');

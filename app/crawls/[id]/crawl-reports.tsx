@@ -64,14 +64,14 @@ function SeedsTable({ report }: { report: CrawlReport }) {
   );
 }
 
-/** Heritrix's seeds, hosts, MIME-type, deduplication and status reports, folded until opened (they group the whole crawl log). */
+/** Heritrix's seeds, hosts, host-queues, MIME-type, deduplication and status reports, folded until opened (they group the whole crawl log). */
 export function CrawlReports({ crawlId, running }: { crawlId: number; running: boolean }) {
   const [open, setOpen] = useState(false);
   const report = useCrawlReport(crawlId, open);
   const r = report.data;
   return (
     <details className="card" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="crawl-reports">
-      <summary className="cursor-pointer text-lg font-semibold">Reports: seeds, hosts, MIME types, WARC records, statuses</summary>
+      <summary className="cursor-pointer text-lg font-semibold">Reports: seeds, hosts, host queues, MIME types, WARC records, statuses</summary>
       <ErrorMessage error={report.error} />
       {open && report.isPending && <p className="mt-3 text-sm text-slate-600">Counting…</p>}
       {r && (
@@ -91,6 +91,16 @@ export function CrawlReports({ crawlId, running }: { crawlId: number; running: b
             caption={r.hostCount > r.hosts.length ? `Hosts (the ${r.hosts.length} most fetched of ${r.hostCount})` : `Hosts (${r.hostCount})`}
             heads={['Host', 'Fetches', 'OK', 'Failed or excluded', 'Bytes']}
             rows={r.hosts.map((h) => [h.host, h.fetches, h.ok, h.failed, formatBytes(h.bytes)])}
+          />
+          <ReportTable
+            id="report-queues"
+            caption={
+              r.queues.hostCount > r.queues.queues.length
+                ? `Host queues: ${r.queues.waiting.toLocaleString()} URLs waiting (the ${r.queues.queues.length} largest of ${r.queues.hostCount} hosts)`
+                : `Host queues: ${r.queues.waiting.toLocaleString()} URLs waiting on ${r.queues.hostCount} host${r.queues.hostCount === 1 ? '' : 's'}`
+            }
+            heads={['Host', 'Queued', 'Retrying', 'In flight']}
+            rows={r.queues.queues.map((q) => [q.host, q.queued, q.retrying, q.inFlight])}
           />
           <ReportTable
             id="report-mime"

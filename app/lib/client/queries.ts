@@ -5,6 +5,7 @@ import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
 import type { SeedReportRow } from '../../../worker/frontier/seed-report';
+import type { HostQueues } from '../../../worker/frontier/host-queues';
 import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions';
 import type { WaitingMatches } from '../../../worker/frontier/frontier-sql';
 import type { LogRow } from '../../../worker/store/capture-store';
@@ -143,6 +144,8 @@ export interface CrawlReport {
   /** The ICD's first 200 seeds, each with its redirect chain (worker/frontier/seed-report.ts). */
   seeds: SeedReportRow[];
   seedCount: number;
+  /** Where the frontier's URLs wait, the largest host queues first (worker/frontier/host-queues.ts). */
+  queues: HostQueues;
 }
 
 export interface WebObjectRow {

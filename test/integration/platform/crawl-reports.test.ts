@@ -169,3 +169,28 @@ test('the crawl log downloads whole past its slices, in order, however many entr
   assert.deepEqual(lines.map((l) => l.split('\t')[6]), Array.from({ length: 4500 }, (_, i) => `http://bulk.test/${i}`));
   assert.equal(s.db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ?').pluck().get(crawl), before + 4500);
 });
+
+test('the host-queues report says where the frontier\'s URLs wait, as the frontier holds them', { timeout: 60_000 }, async () => {
+  // The seed links to 30 pages; a 30 s delay after it keeps them queued (no robots.txt asked first).
+  const links = Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(' ');
+  await withSite((req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(req.url === '/' ? `<!doctype html><title>Index</title>${links}` : page(req.url ?? ''));
+  }, async (origin) => {
+    const { POST: postIcd } = await import('../../../app/api/icds/route');
+    const icd = await call(postIcd, 'POST', '/api/icds', {
+      name: 'Waiting queue', seeds: [`${origin}/`], politeness: { respectRobots: false, minDelayMs: 30_000, maxDelayMs: 30_000 }, aah: { enabled: false },
+    }, {});
+    const { POST: postCrawl } = await import('../../../app/api/crawls/route');
+    const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
+    const id = (await call(postCrawl, 'POST', '/api/crawls', { icdId: icd.body.id }, {})).body.id as number;
+    const queued = () => s.db.prepare('SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state = 0').pluck().get(id) as number;
+    await until('the seed\'s links are queued', () => s.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'frontier_url'").get() !== undefined && queued() === 30, 30_000);
+    const report = (await call(getReport, 'GET', `/api/crawls/${id}/report`, undefined, { id: String(id) })).body as { queues: { queues: { host: string; queued: number; retrying: number; inFlight: number }[]; hostCount: number; waiting: number } };
+    const host = s.db.prepare('SELECT DISTINCT host FROM frontier_url WHERE crawl_id = ?').pluck().get(id) as string;
+    assert.deepEqual(report.queues, { queues: [{ host, queued: 30, retrying: 0, inFlight: 0 }], hostCount: 1, waiting: 30 });
+    assert.ok(host.includes('127.0.0.1'), host);
+    s.db.prepare("UPDATE Crawl SET desired = 'stop' WHERE id = ?").run(id);
+    await until('the crawl has stopped', () => s.db.prepare('SELECT status FROM Crawl WHERE id = ?').pluck().get(id) === 'stopped', 30_000);
+  });
+});

@@ -2,6 +2,7 @@ import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
 import { ROUND_OUTCOMES } from '../../../../../worker/crawler/recrawl-history';
 import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { readSeedReport } from '../../../../../worker/frontier/seed-report';
+import { readHostQueues } from '../../../../../worker/frontier/host-queues';
 import { readRecordHttpHeader } from '../../../../../worker/warc/read-record';
 import { crawlWarcDir } from '../../../../../worker/store/data-layout';
 import { apiRoute, idParam } from '../../../../lib/server/handler';
@@ -31,7 +32,8 @@ interface HostRow {
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
  * `seeds` (the ICD's first 200 of `seedCount`, in its order): what became of each seed and of each
  * URL it redirects to (worker/frontier/seed-report.ts), `{seed, hops: [{url, state, status, reason,
- * message}], cut}`.
+ * message}], cut}`. `queues` (worker/frontier/host-queues.ts): the 200 hosts with the most URLs
+ * waiting in the frontier, `{queues: [{host, queued, retrying, inFlight}], hostCount, waiting}`.
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
   const crawlId = idParam(params.id);
@@ -56,5 +58,6 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const seeds = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, MAX_SEEDS, (file, offset, length) =>
     readRecordHttpHeader(warcDir, file, offset, length, 'location'),
   );
-  return { hosts, hostCount, mimeTypes, records, statuses, seeds, seedCount: icd.seeds.length };
+  const queues = readHostQueues(db, crawlId, MAX_HOSTS);
+  return { hosts, hostCount, mimeTypes, records, statuses, seeds, seedCount: icd.seeds.length, queues };
 });
