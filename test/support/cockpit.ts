@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { ensureNextBuild } from '../../scripts/next-build';
 import { ApiClient } from './api-client';
-import { createServer } from 'node:net';
+import { freePort } from './free-port';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,18 +23,6 @@ export const ADMIN_PASSWORD = 'test-admin-password';
 
 /** An API client signed in as the cockpit's first administrator. */
 export const signedInAdmin = (cockpit: RunningCockpit): Promise<ApiClient> => ApiClient.signedIn(cockpit.url, 'admin', ADMIN_PASSWORD);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 
 /** The repository's server.ts, and tsx's loader, by absolute location: the server may be started from another folder. */
 const SERVER_ENTRY = fileURLToPath(new URL('../../server.ts', import.meta.url));
