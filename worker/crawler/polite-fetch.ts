@@ -22,7 +22,9 @@ export interface PoliteFetchOptions {
  * What politeFetch did. `outcome`: the fetch's outcome (`interrupted` when a pause or stop ended
  * the wait for the host's turn or the fetch). Nothing was requested when the host's name did not
  * resolve (`dns-failed`) or robots.txt said no (`robots-refused`, with its verdict: disallowed,
- * unavailable, or — `retryAt` — unreachable for now): callers that tell these apart can.
+ * unavailable, or — `retryAt` — unreachable for now): callers that tell these apart can. No
+ * connection to the host for robots.txt (refused, unresolvable) is the request's own failure: an
+ * `outcome` with that reason, as the request would have ended.
  */
 export type PoliteFetchResult =
   | { kind: 'outcome'; outcome: FetchOutcome }
@@ -32,6 +34,14 @@ export type PoliteFetchResult =
 /** The fetch's outcome, or null when nothing was requested: for callers to whom both mean "nothing observed". */
 export function outcomeOf(result: PoliteFetchResult): FetchOutcome | null {
   return result.kind === 'outcome' ? result.outcome : null;
+}
+
+/** What robots.txt's verdict makes of the request: null when it may be made. */
+function refusedByRobots(verdict: RobotsVerdict): PoliteFetchResult | null {
+  if (verdict.allowed) return null;
+  if (!verdict.failure) return { kind: 'robots-refused', verdict };
+  const { reason, message, retries } = verdict.failure;
+  return { kind: 'outcome', outcome: { ok: false, reason, message: `no connection to the host for robots.txt (${message})`, durationMs: 0, retries } };
 }
 
 /**
@@ -50,7 +60,7 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
   const fetched = (outcome: FetchOutcome): PoliteFetchResult => ({ kind: 'outcome', outcome });
   if (!ctx.icd.politeness.enabled) {
     const verdict = o.robots ? (await ctx.askRobots(url, hostKeyOf(url))).verdict : null;
-    return verdict && !verdict.allowed ? { kind: 'robots-refused', verdict } : fetched(await ctx.fetcher.fetch(url, request));
+    return (verdict && refusedByRobots(verdict)) ?? fetched(await ctx.fetcher.fetch(url, request));
   }
   const host = hostKeyOf(url);
   const { frontier, crawlId } = ctx;
@@ -66,9 +76,10 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
     if (o.robots) {
       // robots.txt fetched just now was a request to the host: the key's clock and the delay count it.
       const robots = await ctx.askRobots(url, host);
-      if (!robots.verdict.allowed) {
+      const refused = refusedByRobots(robots.verdict);
+      if (refused) {
         timing = robots.fetched;
-        return { kind: 'robots-refused', verdict: robots.verdict };
+        return refused;
       }
       const readyAt = robots.fetched && nextAllowedAt(robots.fetched, ctx.icd.politeness, frontier.robotsDelayMs(host));
       if (readyAt && !(await waitUntil(() => readyAt, o.halted))) {

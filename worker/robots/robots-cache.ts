@@ -1,18 +1,21 @@
 import type { HttpExchange } from '../capture';
 import { decodeContentEncoding, retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
 import { robotsIgnorePrefixes } from './ignore-prefixes';
-import { classifyRobotsResponse } from './robots-response';
+import { classifyRobotsResponse, type ConnectionFailure } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
 /**
  * The answer for one URL. `retryAt` (epoch ms): robots.txt is unreachable for now, ask again then
- * (now, when a pause or stop cut its fetch off).
+ * (now, when a pause or stop cut its fetch off). `failure` (reason `host-unreachable`): no
+ * connection could be made to the host for robots.txt, so none would be for the URL: it fails with
+ * that reason rather than counting as excluded by robots.txt.
  */
 export interface RobotsVerdict {
   allowed: boolean;
   crawlDelayMs?: number;
-  reason?: 'robots-disallowed' | 'robots-unavailable' | 'robots-retry' | 'robots-ignored' | 'robots-off';
+  reason?: 'robots-disallowed' | 'robots-unavailable' | 'robots-retry' | 'robots-ignored' | 'robots-off' | 'host-unreachable';
   retryAt?: number;
+  failure?: ConnectionFailure;
 }
 
 export interface RobotsCacheOptions {
@@ -48,7 +51,8 @@ type OriginState =
   | { kind: 'rules'; rules: RobotsRules; until: number }
   | { kind: 'allow-all'; until: number }
   | { kind: 'retry'; retryAt: number; failures: number }
-  | { kind: 'disallow-all'; until: number };
+  | { kind: 'disallow-all'; until: number }
+  | { kind: 'no-connection'; failure: ConnectionFailure; until: number };
 
 /** How a load ended: the origin's state was (re)decided, or a pause or stop cut the fetch off and it was left as it was. */
 type LoadEnd = 'decided' | 'cut-off';
@@ -57,6 +61,12 @@ const DAY_MS = 86_400_000;
 /** A refresh that fails keeps the rules it would have replaced (RFC 9309 §2.4) and is tried again after this. */
 const REFRESH_RETRY_MS = 3_600_000;
 
+/**
+ * A host no connection could be made to: its URLs asked within this time fail at once with the same
+ * reason; after it robots.txt is tried again (a server restarted, a name that resolves again).
+ */
+const NO_CONNECTION_MS = 600_000;
+
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects; past that, robots.txt is unavailable. */
 const MAX_REDIRECTS = 5;
 
@@ -64,7 +74,10 @@ const MAX_REDIRECTS = 5;
  * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
  * hop going through `fetchRobots` so it is archived), answered from memory in between. 4xx: allow all;
  * 5xx/timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
- * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). A fetch cut off
+ * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). No connection to
+ * the origin at all (refused, unresolvable: its fetch's own retries spent) is no answer of a server:
+ * its URLs fail with that reason ('host-unreachable') for NO_CONNECTION_MS, instead of waiting a
+ * minute of backoff to be excluded; rules read before are kept, as for any failed refresh. A fetch cut off
  * by a pause or stop (`interrupted`: the request, or a redirect's wait for another host's turn)
  * says nothing about the site: the origin stays as it was and the check answers "ask again now".
  * A redirect the crawler would not wait for (a wait closing a cycle, reason `internal`) is a real
@@ -102,6 +115,8 @@ export class RobotsCache {
         return { allowed: true };
       case 'disallow-all':
         return { allowed: false, reason: 'robots-unavailable' };
+      case 'no-connection':
+        return { allowed: false, reason: 'host-unreachable', failure: state.failure };
       case 'retry':
         return { allowed: false, reason: 'robots-retry', retryAt: state.retryAt };
       case 'rules': {
@@ -140,7 +155,9 @@ export class RobotsCache {
         continue;
       }
       if (response.kind === 'allow-all') return this.decided(origin, { kind: 'allow-all', until: this.fresh() });
-      if (response.kind === 'unreachable') return this.failed(origin);
+      // A redirect's target refusing says nothing of the origin, which answered: robots.txt is unreachable.
+      if (response.kind === 'no-connection' && hop === 0) return this.noConnection(origin, response.failure);
+      if (response.kind === 'unreachable' || response.kind === 'no-connection') return this.failed(origin);
       let text: string;
       try {
         text = await this.bodyText(response.exchange);
@@ -173,6 +190,12 @@ export class RobotsCache {
     if (failures >= (this.o.maxAttempts ?? 3)) return this.decided(origin, { kind: 'disallow-all', until: this.fresh() });
     const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
     return this.decided(origin, { kind: 'retry', retryAt: this.now() + wait, failures });
+  }
+
+  private noConnection(origin: string, failure: ConnectionFailure): LoadEnd {
+    const prior = this.states.get(origin);
+    if (prior?.kind === 'rules' || prior?.kind === 'allow-all') return this.failed(origin);
+    return this.decided(origin, { kind: 'no-connection', failure, until: this.now() + NO_CONNECTION_MS });
   }
 
   private async bodyText(exchange: HttpExchange): Promise<string> {

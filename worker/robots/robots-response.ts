@@ -1,4 +1,4 @@
-import type { HttpExchange } from '../capture';
+import type { FailureReason, HttpExchange } from '../capture';
 import type { FetchOutcome } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 
@@ -8,17 +8,38 @@ export type RobotsResponse =
   | { kind: 'redirect'; location: string }
   /** "Unavailable" (4xx, or a redirect without a target): no rules, crawl everything. */
   | { kind: 'allow-all'; why: string }
-  /** "Unreachable" (5xx, 429, network errors, a body cut short): wait and ask again. */
-  | { kind: 'unreachable'; why: string };
+  /** "Unreachable" (5xx, 429, timeouts, cut connections, a body cut short): wait and ask again. */
+  | { kind: 'unreachable'; why: string }
+  /** No connection could be made at all (refused, no route, the name did not resolve): nothing answers there. */
+  | { kind: 'no-connection'; failure: ConnectionFailure };
+
+/** Why a host could not be connected to, as the fetch that tried ended (its retries included). */
+export interface ConnectionFailure {
+  reason: FailureReason;
+  message: string;
+  retries: number;
+}
 
 /**
- * Classifies a robots.txt fetch. 429 counts as unreachable rather than unavailable: the server
+ * Failures that mean no server could be reached at the address: no request was sent, so robots.txt
+ * is neither unavailable nor unreachable in RFC 9309's sense of a server's answer — and the host's
+ * pages fail the same way (Heritrix and Browsertrix fail such a seed at once, as a fetch failure).
+ * Timeouts and cut connections are not among them: a slow or overloaded server is there.
+ */
+const NO_CONNECTION: ReadonlySet<FailureReason> = new Set<FailureReason>(['connect-refused', 'dns']);
+
+/**
+ * Classifies a robots.txt fetch. A connection that could not be made is told apart from an
+ * unreachable robots.txt (see NO_CONNECTION): the cache fails the host's URLs with its reason. 429 counts as unreachable rather than unavailable: the server
  * asks us to slow down, not to crawl everything. A 2xx body cut short by time or a broken
  * connection is unreachable too (a missing Disallow line must not read as permission); one cut
  * at the size cap is parsed, as RFC 9309 allows.
  */
 export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): RobotsResponse {
   const exchange = outcome.ok ? outcome.exchange : outcome.partial;
+  if (!outcome.ok && !exchange && NO_CONNECTION.has(outcome.reason)) {
+    return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
+  }
   if (!exchange) return { kind: 'unreachable', why: outcome.ok ? 'no exchange' : `${outcome.reason}: ${outcome.message}` };
   const { status } = exchange;
   if (status >= 200 && status < 300) {

@@ -9,6 +9,7 @@ import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { freePort } from '../../support/free-port';
 import { withSiteCrawl } from '../../support/site-crawl';
 
 test('a feed that robots.txt disallows is not polled; an allowed one is', { timeout: 60_000 }, async () => {
@@ -51,16 +52,7 @@ test('a feed that robots.txt disallows is not polled; an allowed one is', { time
 test('a feed whose polls fail does not keep the other feeds from being polled', { timeout: 60_000 }, async () => {
   const requested: string[] = [];
   let origin = '';
-  const site: RequestListener = (req, res) => {
-    const path = req.url ?? '/';
-    requested.push(path);
-    if (path === '/robots.txt') return void res.writeHead(404).end();
-    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>home</p>');
-    if (path === '/feed.xml') {
-      return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Q</title><item><title>A</title><link>${origin}/article</link></item></channel></rss>`);
-    }
-    res.writeHead(404).end();
-  };
+  const site = oneFeedSite(requested, () => origin);
   // One poll a period for the two feeds (M = ⌈2 / 4⌉), the first of them always 404.
   const fields = (o: string) => ({ name: 'Feeds, one broken', coherence: { feeds: [`${o}/gone.xml`, `${o}/feed.xml`], minFeedPollMinutes: 1 } });
   await withSiteCrawl('tm-feed-broken-', site, fields, async ({ origin: o, dir, db, crawlId, icd }) => {
@@ -73,3 +65,41 @@ test('a feed whose polls fail does not keep the other feeds from being polled', 
   });
   assert.ok(requested.includes('/feed.xml'), `the working feed was polled: ${requested.join(' ')}`);
 });
+
+test('a feed on a host that refuses connections: its poll fails naming the refusal (not "robots.txt could not be read"), and the other feed is polled', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  let origin = '';
+  const site = oneFeedSite(requested, () => origin);
+  const refused = `http://127.0.0.1:${await freePort()}/feed.xml`;
+  const fields = (o: string) => ({ name: 'Feeds, one refused', limits: { maxRetries: 1 }, coherence: { feeds: [refused, `${o}/feed.xml`], minFeedPollMinutes: 1 } });
+  await withSiteCrawl('tm-feed-refused-', site, fields, async ({ origin: o, dir, db, crawlId, icd }) => {
+    origin = o;
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 200 });
+    const run = engine.run();
+    // The engine makes its feed tables as it starts.
+    const lastPoll = () => db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'engine_feed_poll'").get()
+      ? db.prepare('SELECT last_outcome AS outcome, last_detail AS detail FROM engine_feed_poll WHERE crawl_id = ? AND url = ?').get(crawlId, refused) as { outcome: string; detail: string } | undefined
+      : undefined;
+    for (const end = Date.now() + 30_000; !(requested.includes('/feed.xml') && lastPoll()) && Date.now() < end; ) await sleep(20);
+    await engine.stop();
+    assert.equal(await run, 'stopped');
+    const poll = lastPoll();
+    assert.equal(poll?.outcome, 'failed', JSON.stringify(poll));
+    assert.match(poll!.detail, /^connect-refused: no connection to the host for robots\.txt \(.*ECONNREFUSED/);
+  });
+  assert.ok(requested.includes('/feed.xml'), `the working feed was polled: ${requested.join(' ')}`);
+});
+
+/** A site with one working feed, /feed.xml (listing `origin()`/article), no robots.txt, and 404 elsewhere; each path requested goes into `requested`. */
+function oneFeedSite(requested: string[], origin: () => string): RequestListener {
+  return (req, res) => {
+    const path = req.url ?? '/';
+    requested.push(path);
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>home</p>');
+    if (path === '/feed.xml') {
+      return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Q</title><item><title>A</title><link>${origin()}/article</link></item></channel></rss>`);
+    }
+    res.writeHead(404).end();
+  };
+}

@@ -4,8 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createServer } from 'node:http';
 import { createFetcher, type Fetcher, type FetchOutcome } from '../../../worker/fetch';
 import { RobotsCache, type RobotsCacheOptions } from '../../../worker/robots';
+import { freePort } from '../../support/free-port';
 import { startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
 
 const UA = 'Tidemark/0.1 (+https://example.org/tidemark; web archiving crawler)';
@@ -230,4 +232,63 @@ describe('robots cache against real servers', () => {
       await changing.close();
     }
   });
+
+  test('no connection (a closed port): the URLs fail with the reason at once, not after a backoff; robots.txt is tried again ten minutes later', async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    fetched = [];
+    clock = 1_000_000;
+    const robots = cache({ maxAttempts: 3 });
+    const verdicts = await Promise.all([robots.check(`${origin}/`), robots.check(`${origin}/other`)]);
+    for (const v of verdicts) {
+      assert.equal(v.allowed, false);
+      assert.equal(v.reason, 'host-unreachable');
+      assert.equal(v.retryAt, undefined, 'no wait for a retry');
+      assert.equal(v.failure?.reason, 'connect-refused');
+      assert.match(v.failure?.message ?? '', /ECONNREFUSED/);
+    }
+    assert.deepEqual(fetched, [`${origin}/robots.txt`], 'one fetch (its own retries inside) for concurrent checks');
+    clock += 599_999;
+    assert.equal((await robots.check(`${origin}/later`)).reason, 'host-unreachable');
+    assert.equal(fetched.length, 1, 'the answer is kept ten minutes');
+    // The server is back: ten minutes on, robots.txt is read and its rules apply.
+    const back = createServer((req, res) => void (req.url === '/robots.txt' ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n') : res.writeHead(404).end()));
+    await new Promise<void>((resolve) => back.listen(port, '127.0.0.1', resolve));
+    try {
+      clock += 1;
+      assert.deepEqual(await robots.check(`${origin}/page`), { allowed: true });
+      assert.equal((await robots.check(`${origin}/private/x`)).reason, 'robots-disallowed');
+      assert.equal(fetched.length, 2);
+    } finally {
+      back.closeAllConnections();
+      await new Promise<void>((resolve) => back.close(() => resolve()));
+    }
+  });
+
+  test('no connection on a refresh keeps the rules read before; a redirect to a closed port is unreachable robots.txt, tried again with backoff', async () => {
+    fetched = [];
+    clock = 0;
+    let refuse = false;
+    const refused: FetchOutcome = { ok: false, reason: 'connect-refused', message: 'connect ECONNREFUSED', durationMs: 0, retries: 2 };
+    const robots = cache({ fetchRobots: (url) => (fetched.push(url), refuse ? Promise.resolve(refused) : fetcher.fetch(url)) });
+    assert.equal((await robots.check(`${rules.url}/private/secret`)).reason, 'robots-disallowed');
+    refuse = true;
+    clock = 86_400_000;
+    assert.equal((await robots.check(`${rules.url}/private/secret`)).reason, 'robots-disallowed', 'the rules read before still apply');
+    assert.deepEqual(await robots.check(`${rules.url}/page`), { allowed: true, crawlDelayMs: 2500 });
+    assert.equal(fetched.length, 2);
+
+    const closed = `http://127.0.0.1:${await freePort()}/robots.txt`;
+    const away = await startFixtureServer({ '/robots.txt': (_q, res) => res.writeHead(301, { location: closed }).end() });
+    try {
+      fetched = [];
+      clock = 1_000_000;
+      const first = await cache().check(`${away.url}/page`);
+      assert.deepEqual([first.reason, first.retryAt, first.failure], ['robots-retry', clock + 750, undefined], 'the origin answered: its robots.txt is unreachable, not the origin');
+      assert.deepEqual(fetched, [`${away.url}/robots.txt`, closed]);
+    } finally {
+      await away.close();
+    }
+  });
 });
+

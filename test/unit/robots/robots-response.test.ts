@@ -31,12 +31,21 @@ test('3xx: the Location resolved against the URL fetched; without one, unavailab
   assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: raw })), FROM), { kind: 'redirect', location: 'http://a.test/r%C3%A4ume.txt' });
 });
 
-test('4xx allow all, except 429; 5xx and network failures are unreachable', () => {
+test('4xx allow all, except 429; 5xx, timeouts and cut connections are unreachable', () => {
   assert.equal(classifyRobotsResponse(ok(exchange(404)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(403)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(429)), FROM).kind, 'unreachable');
   const fivexx: FetchOutcome = { ok: false, reason: 'http-5xx', message: 'HTTP 503', durationMs: 1, retries: 2, partial: exchange(503) };
   assert.equal(classifyRobotsResponse(fivexx, FROM).kind, 'unreachable');
-  const refused: FetchOutcome = { ok: false, reason: 'connect-refused', message: 'ECONNREFUSED', durationMs: 1, retries: 2 };
-  assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'unreachable', why: 'connect-refused: ECONNREFUSED' });
+  for (const reason of ['connect-timeout', 'headers-timeout', 'connection-reset', 'tls'] as const) {
+    const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
+    assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m` });
+  }
+});
+
+test('no connection at all (refused, unresolvable) is told apart, with the fetch\'s reason, message and retries', () => {
+  const refused: FetchOutcome = { ok: false, reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9', durationMs: 1, retries: 2 };
+  assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'no-connection', failure: { reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9', retries: 2 } });
+  const dns: FetchOutcome = { ok: false, reason: 'dns', message: 'DNS a.test: ENOTFOUND', durationMs: 0, retries: 0 };
+  assert.deepEqual(classifyRobotsResponse(dns, FROM), { kind: 'no-connection', failure: { reason: 'dns', message: 'DNS a.test: ENOTFOUND', retries: 0 } });
 });

@@ -10,6 +10,16 @@ export const robotsStage: Stage = {
   name: 'robots',
   async process(item, ctx) {
     const { verdict, fetched } = await ctx.askRobots(item.url, item.host);
+    // No connection could be made for robots.txt: nor would one be for the page, which is not
+    // requested (RFC 9309: no robots.txt, no crawl) and fails with the connection's reason.
+    if (verdict.failure) {
+      if (fetched && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: fetched.lastStartAt, durationMs: fetched.lastDurationMs });
+      const { reason, message, retries } = verdict.failure;
+      // Its retries were this URL's when its check made the robots.txt fetch; a later URL of the host made none.
+      item.retries = fetched ? retries : 0;
+      item.failure = { reason, message: `no connection to the host for robots.txt (${message}); the page was not requested` };
+      return { kind: 'finish', reason };
+    }
     // Halted: the URL goes back to the queue, and the host's clock keeps robots.txt's request.
     const release = (): StageResult => {
       if (fetched && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: fetched.lastStartAt, durationMs: fetched.lastDurationMs });
