@@ -15,8 +15,9 @@ export const robotsStage: Stage = {
     if (verdict.failure) {
       if (fetched && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: fetched.lastStartAt, durationMs: fetched.lastDurationMs });
       const { reason, message, retries } = verdict.failure;
-      // Its retries were this URL's when its check made the robots.txt fetch; a later URL of the host made none.
+      // Its retries and time were this URL's when its check made the robots.txt fetch; a later URL of the host spent none.
       item.retries = fetched ? retries : 0;
+      item.durationMs = fetched?.lastDurationMs ?? 0;
       item.failure = { reason, message: `no connection to the host for robots.txt (${message}); the page was not requested` };
       return { kind: 'finish', reason };
     }
