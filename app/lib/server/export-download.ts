@@ -42,9 +42,16 @@ export function downloadTarget(idSegment: string, nameSegment: string): { export
   }
 }
 
-function contentType(name: string): string {
-  if (name.endsWith('.gz')) return 'application/warc+gzip';
-  if (name.endsWith('.wacz')) return 'application/wacz+zip';
+/**
+ * The Content-Type of an export's file, by its name. A WARC file is `application/warc` (the type IANA
+ * registered for ISO 28500), compressed or not: a `.warc.gz`'s gzip members are part of the file format, and
+ * `Content-Encoding: gzip` (or the unregistered `application/warc+gzip`) would have browsers and
+ * clients decompress it. A WACZ is a ZIP (`application/wacz` is not registered); a CDXJ index and
+ * anything else textual is UTF-8 text.
+ */
+export function exportContentType(name: string): string {
+  if (name.endsWith('.warc') || name.endsWith('.warc.gz')) return 'application/warc';
+  if (name.endsWith('.wacz')) return 'application/zip';
   if (name.endsWith('.json')) return 'application/json';
   return 'text/plain; charset=utf-8';
 }
@@ -86,7 +93,7 @@ export async function findExportFile(db: Database.Database, dataDir: string, exp
     bytes,
     sha256: file.sha256,
     headers: {
-      'content-type': contentType(file.name),
+      'content-type': exportContentType(file.name),
       'content-length': String(bytes),
       'content-disposition': `attachment; filename="${file.name.replace(/["\\\r\n]/g, '')}"`,
       'x-content-sha256': file.sha256,
