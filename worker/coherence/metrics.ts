@@ -20,23 +20,43 @@ export function coherence(statuses: readonly PageStatus[]): number {
   return statuses.filter((s) => s === 'unchanged').length / statuses.length;
 }
 
+/** Why a run's coherence has no value: no page took part. */
+export const NO_PAGE_REVISITED = 'no page was visited and revisited';
+
+/** Why a run's blur has no value although pages took part: none has a change rate. */
+export const NO_PAGE_RATED = 'no revisited page has a change rate (robots.txt kept every revisit from being made)';
+
 export interface CoherenceSummary {
   pages: number;
   byStatus: Record<PageStatus, number>;
-  coherence: number;
-  blur: number;
+  /** Null when no page was visited and revisited: the share of an empty set is no measure. */
+  coherence: number | null;
+  /** Null when no page has a change rate (none took part, or robots.txt kept every revisit from being made). */
+  blur: number | null;
+  /** Why each metric that is null has no value. */
+  unmeasured?: { coherence?: string; blur?: string };
   referenceTime: string;
 }
 
-/** Counts per status, coherence and blur of a set of classified pages. */
+/**
+ * Counts per status, coherence and blur of a set of classified pages. A run over no page has no
+ * coherence and no blur (null, with the reason in `unmeasured`), rather than coherence 1 and
+ * blur 0, which would certify a perfect capture of nothing.
+ */
 export function summarise(pages: readonly { status: PageStatus; rate: number | null; visitedAt: number }[], referenceAt: number): CoherenceSummary {
   const byStatus: Record<PageStatus, number> = { unchanged: 0, 'content-changed': 0, 'links-changed': 0, missing: 0 };
   for (const p of pages) byStatus[p.status]++;
+  const rated = pages.some((p) => p.rate !== null);
+  const unmeasured = {
+    ...(pages.length ? {} : { coherence: NO_PAGE_REVISITED }),
+    ...(rated ? {} : { blur: pages.length ? NO_PAGE_RATED : NO_PAGE_REVISITED }),
+  };
   return {
     pages: pages.length,
     byStatus,
-    coherence: coherence(pages.map((p) => p.status)),
-    blur: blur(pages, referenceAt),
+    coherence: pages.length ? coherence(pages.map((p) => p.status)) : null,
+    blur: rated ? blur(pages, referenceAt) : null,
+    ...(Object.keys(unmeasured).length ? { unmeasured } : {}),
     referenceTime: new Date(referenceAt).toISOString(),
   };
 }

@@ -32,3 +32,21 @@ test('the certificate lists exactly the unchanged pages, sorted, with digests, t
   assert.deepEqual(cert.summary.byStatus, { unchanged: 2, 'content-changed': 1, 'links-changed': 0, missing: 1 });
   assert.deepEqual(summarise([], 0).byStatus, { unchanged: 0, 'content-changed': 0, 'links-changed': 0, missing: 0 });
 });
+
+// A run over no page was certified with coherence 1 and blur 0: a perfect capture of nothing.
+test('a run over no page has no coherence and no blur in its summary and certificate, each saying why', () => {
+  for (const summary of [summarise([], DAY), buildCertificate({ id: 1, name: 'x' }, [], DAY, 2 * DAY).summary]) {
+    assert.equal(summary.pages, 0);
+    assert.equal(summary.coherence, null);
+    assert.equal(summary.blur, null);
+    assert.deepEqual(summary.unmeasured, { coherence: 'no page was visited and revisited', blur: 'no page was visited and revisited' });
+  }
+  // Pages whose revisits robots.txt refused have a coherence (0) but no rate, so no blur.
+  const refused = summarise([{ status: 'missing', rate: null, visitedAt: 0 }], DAY);
+  assert.equal(refused.coherence, 0);
+  assert.equal(refused.blur, null);
+  assert.deepEqual(refused.unmeasured, { blur: 'no revisited page has a change rate (robots.txt kept every revisit from being made)' });
+  // Measured metrics carry no reasons.
+  const measured = summarise([{ status: 'unchanged', rate: 1, visitedAt: 0 }], DAY);
+  assert.deepEqual([measured.coherence, measured.blur, measured.unmeasured], [1, 1, undefined]);
+});

@@ -88,12 +88,12 @@ function findNode(tree: readonly TreeNode[], url: string): TreeNode | null {
 }
 
 function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
-  // A run over no page has no coherence (its certificate's 1 is the coherence of an empty set), not 100 %.
+  // A run over no page has no coherence, not 100 % (its summary says null; one stored before it did says 1).
   const s = report.summary && report.summary.pages > 0 ? report.summary : null;
   return (
     <section aria-label="Summary" className="flex flex-wrap gap-6" data-testid="coherence-summary">
-      <Figure label="coherence" value={s ? `${(s.coherence * 100).toFixed(1)} %` : '—'} />
-      <Figure label="blur (expected changes per page)" value={s ? s.blur.toFixed(3) : '—'} />
+      <Figure label="coherence" value={s && s.coherence !== null ? `${(s.coherence * 100).toFixed(1)} %` : '—'} />
+      <Figure label="blur (expected changes per page)" value={s && s.blur !== null ? s.blur.toFixed(3) : '—'} />
       <Figure label="pages revisited" value={`${report.revisited} / ${report.pages}`} />
       <Figure label="reference time" value={report.run ? new Date(report.run.referenceTime).toLocaleString() : '—'} />
       {s && (Object.keys(s.byStatus) as (keyof typeof s.byStatus)[]).map((k) => <Figure key={k} label={STATUS_LABELS[k]} value={String(s.byStatus[k])} colour={STATUS_COLOURS[k]} />)}
