@@ -190,7 +190,8 @@ interface ExportJob {
  * Prepares a crawl's export and records progress 0..1. A WARC file the crawl left open (a full disk
  * paused it) is closed first, as a resume would close it. Every file it lists is in `exportDir`, so a
  * finished export does not change when the crawl is resumed. Without a selection: takes the crawl's
- * closed WARC files, index and certificate into `exportDir` (crawl-snapshot.ts), verifies every
+ * closed WARC files, index and certificate into `exportDir` (crawl-snapshot.ts: hard links, or
+ * streamed copies across file systems), verifies every
  * WARC record's digests there (a corrupt file fails the export with its name rather than being
  * handed out) and checksums each file. With one (`Export.selection`): writes the collection's own
  * WARC files and index into `exportDir` (collection-export.ts), then verifies and checksums those.
@@ -227,8 +228,18 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     const share = wacz ? 0.5 : 1;
     let files: ExportedFile[];
     if (!selection) {
-      snapshotCrawlFiles(job.warcDir, job.exportDir, names);
-      files = await listVerified(job.exportDir, names, (f) => progress(share * f));
+      // What is copied rather than linked (another file system) is read twice, copied then verified:
+      // progress counts both, so it moves while a large copy runs.
+      const verifyBytes = names.reduce((n, name) => n + statSync(join(job.warcDir, name)).size, 0);
+      let copyBytes = 0;
+      const part = (done: number) => progress(share * (done / ((copyBytes + verifyBytes) || 1)));
+      await snapshotCrawlFiles(job.warcDir, job.exportDir, names, {
+        onProgress: (copied, toCopy) => {
+          copyBytes = toCopy;
+          part(copied);
+        },
+      });
+      files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes));
     } else {
       const picked = (columns: string, also: string) => {
         const { sql, params } = selectedCapturesSql(selection, columns, also);
@@ -244,7 +255,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       });
       // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
       if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
-        snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME]);
+        await snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME]);
         written.push(CERTIFICATE_NAME);
       }
       files = await listVerified(job.exportDir, written, (f) => progress(share * (0.8 + 0.2 * f)));
