@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import { icdSchema, type Icd } from '../icd/schema';
@@ -24,17 +24,28 @@ export const CLI_WACZ_NAME = 'crawl.wacz';
 /** Where large bodies wait in `--out` while they are written to the WARC file. */
 export const CLI_SPOOL_NAME = '.tidemark-spool';
 
-/** `--wacz`: the finished crawl's files, verified, packaged in `out`; its path, or an error message. */
-async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string, pageText: boolean): Promise<{ wacz: string } | { waczError: string }> {
+/** What the summary says of a package a Ctrl-C (or SIGTERM) stopped. */
+export const WACZ_INTERRUPTED = 'interrupted before it was whole (none is left); run the same command again to write it';
+
+/**
+ * `--wacz`: the finished crawl's files, verified, packaged in `out`; its path, or an error message.
+ * `signal` (a Ctrl-C) stops it: writeWacz removes its partial file, and the WARC files are only read.
+ */
+async function packageOutput(db: ReturnType<typeof openSqlite>, crawlId: number, out: string, pageText: boolean, signal: AbortSignal): Promise<{ wacz: string } | { waczError: string }> {
   try {
-    const files = await listVerified(out, exportableFiles(out, crawlId), () => undefined);
+    const files = await listVerified(out, exportableFiles(out, crawlId), () => undefined, signal);
     const packed = await packageAsWacz(db, {
-      crawlId, dir: out, files, selection: null, outPath: join(out, CLI_WACZ_NAME), description: `Tidemark CLI crawl of ${out}.`, pageTextFrom: pageText ? out : undefined,
+      crawlId, dir: out, files, selection: null, outPath: join(out, CLI_WACZ_NAME), description: `Tidemark CLI crawl of ${out}.`, pageTextFrom: pageText ? out : undefined, signal,
     });
     return { wacz: join(out, packed.name) };
   } catch (err) {
-    return { waczError: (err as Error).message };
+    return { waczError: signal.aborted ? WACZ_INTERRUPTED : (err as Error).message };
   }
+}
+
+/** The files writeWacz leaves while it writes `crawl.wacz`: removed when a second Ctrl-C ends the process at once. */
+function removePartialPackage(out: string): void {
+  for (const partial of [`${CLI_WACZ_NAME}.open`, `${CLI_WACZ_NAME}.pages.jsonl`]) rmSync(join(out, partial), { force: true });
 }
 
 /** The flags that change a crawl's settings, as the ICD fields they set (only those given). */
@@ -167,11 +178,22 @@ export async function main(argv: string[]): Promise<number> {
   const everyMs = progressEveryMs(cmd, Boolean(process.stderr.isTTY));
   const progress = everyMs ? reportProgress(() => engine.stats(), process.stderr, { tty: Boolean(process.stderr.isTTY), everyMs }) : null;
   let interrupted = false;
+  // Aborted by the first Ctrl-C: a package under way (or not yet begun) is not written.
+  const packaging = new AbortController();
+  let packagingBegun = false;
   const onSignal = () => {
-    if (interrupted) process.exit(130);
+    if (interrupted) {
+      if (cmd.wacz) removePartialPackage(out);
+      process.exit(130);
+    }
     interrupted = true;
+    packaging.abort(new Error('interrupted'));
     progress?.clear();
-    if (!cmd.json) console.error(`tidemark: interrupted, finishing in-flight pages (fetches still under way after ${HALT_GRACE_MS / 1000} s go back to the queue; Ctrl-C again to abort)…`);
+    if (!cmd.json) {
+      console.error(packagingBegun
+        ? `tidemark: interrupted, stopping the packaging of ${CLI_WACZ_NAME} (the WARC files are whole; Ctrl-C again to abort)…`
+        : `tidemark: interrupted, finishing in-flight pages (fetches still under way after ${HALT_GRACE_MS / 1000} s go back to the queue; Ctrl-C again to abort)…`);
+    }
     void engine.pause();
   };
   process.on('SIGINT', onSignal);
@@ -191,8 +213,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const durationS = (Date.now() - started) / 1000;
   // Packaged only when finished: a paused crawl resumes, and its package would be partial.
-  if (cmd.wacz && outcome === 'finished' && !cmd.json) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');
-  const packaged = cmd.wacz && outcome === 'finished' ? await packageOutput(db, crawlId, out, cmd.pageText) : {};
+  packagingBegun = cmd.wacz && outcome === 'finished';
+  if (packagingBegun && !cmd.json && !packaging.signal.aborted) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');
+  const packaged = packagingBegun ? await packageOutput(db, crawlId, out, cmd.pageText, packaging.signal) : {};
   const seeds = await seedProblems(db, crawlId, icd, out).catch((err: Error) => {
     console.error(`tidemark: the seeds could not be checked: ${err.message}`);
     return [];
@@ -237,7 +260,8 @@ export async function main(argv: string[]): Promise<number> {
   if ('crawlLogError' in crawlLog) console.error(`tidemark: ${CLI_CRAWL_LOG_NAME} could not be written: ${crawlLog.crawlLogError}`);
   if ('waczError' in packaged) {
     console.error(`tidemark: the WACZ package could not be written: ${packaged.waczError}`);
-    return 1;
+    // Interrupted, as a paused crawl is: the same command packages it.
+    return packaged.waczError === WACZ_INTERRUPTED ? 3 : 1;
   }
   return outcome === 'finished' ? 0 : 3;
 }

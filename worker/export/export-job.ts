@@ -49,8 +49,11 @@ function selectionOf(text: string | null): CollectionSelection | null {
   return selectsEverything(selection) ? null : selection;
 }
 
-/** Verifies each file (WARC records and their digests, or the CDXJ index), checksums it and lists it; progress 0..1 by bytes. */
-export async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void): Promise<ExportedFile[]> {
+/**
+ * Verifies each file (WARC records and their digests, or the CDXJ index), checksums it and lists it;
+ * progress 0..1 by bytes. An aborted `signal` stops it before the next file, throwing its reason.
+ */
+export async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ExportedFile[]> {
   const sizes = names.map((n) => statSync(join(dir, n)).size);
   const totalBytes = sizes.reduce((sum, n) => sum + n, 0) || 1;
   let doneBytes = 0;
@@ -63,6 +66,7 @@ export async function listVerified(dir: string, names: readonly string[], onProg
   };
   const files: ExportedFile[] = [];
   for (const [i, name] of names.entries()) {
+    signal?.throwIfAborted();
     const path = join(dir, name);
     const size = sizes[i]!;
     if (name.endsWith('.warc.gz')) {
@@ -156,6 +160,8 @@ export async function packageAsWacz(db: Database.Database, opts: {
   /** Where the crawl's own WARC files are, to read each page's text from, when the pages carry it. */
   pageTextFrom?: string;
   onProgress?: (fraction: number) => void;
+  /** Stops the packaging (writeWacz): no package is left, and the call throws the signal's reason. */
+  signal?: AbortSignal;
 }): Promise<ExportedFile> {
   const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string };
   const index = opts.files.find((f) => f.name === INDEX_NAME);
@@ -170,6 +176,7 @@ export async function packageAsWacz(db: Database.Database, opts: {
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
     description: { title: crawl.name, description: opts.description, created: new Date() },
     onProgress: opts.onProgress,
+    signal: opts.signal,
   });
   return { name: basename(opts.outPath), bytes: packed.bytes, sha256: packed.sha256 };
 }

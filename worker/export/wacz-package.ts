@@ -54,7 +54,7 @@ export function pageLine(p: WaczPage, n: number): string {
  * Writes `pages.jsonl` to `path` as the pages come (a crawl may list millions: they are never all
  * in memory), hashing it as it goes; returns it as a package input, and the first page.
  */
-async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean): Promise<{ file: WaczInputFile; first?: WaczPage }> {
+async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean, signal?: AbortSignal): Promise<{ file: WaczInputFile; first?: WaczPage }> {
   let first: WaczPage | undefined;
   let n = 0;
   let bytes = 0;
@@ -68,6 +68,7 @@ async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIte
   try {
     let batch = pagesHeaderLine(hasText);
     for await (const p of pages) {
+      signal?.throwIfAborted();
       first ??= { url: p.url, ts: p.ts };
       batch += pageLine(p, ++n);
       if (batch.length > 1 << 20) {
@@ -134,7 +135,10 @@ export async function writeWacz(opts: {
   extras?: readonly WaczInputFile[];
   description: WaczDescription;
   onProgress?: (fraction: number) => void;
+  /** Aborting it stops the package where it is: the partial file is removed and the call throws the signal's reason. */
+  signal?: AbortSignal;
 }): Promise<{ bytes: number; sha256: string }> {
+  opts.signal?.throwIfAborted();
   const zip = new ZipFile();
   const mtime = opts.description.created;
   const resources: WaczResource[] = [];
@@ -167,10 +171,12 @@ export async function writeWacz(opts: {
   const writing = pipeline(zip.outputStream, counted, createWriteStream(openPath, { fd: openSync(openPath, 'w') }));
   // It may fail while files are still being added; it is awaited (and its error thrown) below.
   writing.catch(() => undefined);
+  const abort = () => counted.destroy(opts.signal!.reason as Error);
+  opts.signal?.addEventListener('abort', abort, { once: true });
   try {
     for (const warc of opts.warcs) addFile(warc);
     addFile(opts.index);
-    const pagesList = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false);
+    const pagesList = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false, opts.signal);
     addFile(pagesList.file);
     for (const extra of opts.extras ?? []) addFile(extra);
     const manifest = Buffer.from(JSON.stringify(datapackage({ ...opts.description, mainPage: opts.description.mainPage ?? pagesList.first }, resources), null, 2));
@@ -178,6 +184,8 @@ export async function writeWacz(opts: {
     addBuffer(Buffer.from(JSON.stringify(datapackageDigest(manifest), null, 2)), 'datapackage-digest.json');
     zip.end();
     await writing;
+    // Aborted as the last bytes were written: not renamed, as the caller was told it would not be.
+    opts.signal?.throwIfAborted();
     renameSync(openPath, opts.outPath);
   } catch (err) {
     counted.destroy(err as Error);
@@ -185,6 +193,7 @@ export async function writeWacz(opts: {
     rmSync(openPath, { force: true });
     throw err;
   } finally {
+    opts.signal?.removeEventListener('abort', abort);
     rmSync(pagesPath, { force: true });
   }
   return { bytes: written, sha256: packageHash.digest('hex') };
