@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame, Page } from 'playwright-core';
 import { startFixtureServer, type RouteHandler } from '../fixtures/servers/fixture-server';
-import { byteRange } from '../../app/lib/server/export-download';
+import { byteRange, exportContentType } from '../../app/lib/server/export-download';
 
 /** What a replay shows. */
 export interface ReplayedPage {
@@ -80,8 +80,10 @@ export async function startReplayServer(archives: Record<string, string>): Promi
     },
   };
   for (const [name, path] of Object.entries(archives)) {
-    // WACZ files are zips, read by range; WARCs are read whole, as bytes (no Content-Encoding).
-    const type = name.endsWith('.wacz') ? 'application/zip' : 'application/octet-stream';
+    // With the Content-Type the cockpit's export downloads give them (application/zip for a WACZ,
+    // read by range; application/warc for a WARC, read whole, as bytes: no Content-Encoding), so
+    // ReplayWeb.page is shown what an archivist's download link would give it.
+    const type = exportContentType(name);
     routes[`/archive/${name}`] = (req, res) => sendFile(req, res, path, type);
   }
   const server = await startFixtureServer(routes);
