@@ -11,8 +11,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { snapshotCrawlFiles } from '../../../worker/export/crawl-snapshot';
+import { runExport } from '../../../worker/export/export-job';
+import { WarcWriter } from '../../../worker/warc';
+import { openSqlite, sqlDate } from '../../../worker/store/sqlite';
+import { applyMigrations } from '../../../worker/store/migrator';
+import { makeExchange } from '../../unit/warc/make-exchange';
 import { withTempDir } from '../../support/temp-dir';
 
 const WARC = 'tidemark-1-00000.warc.gz';
@@ -117,6 +122,46 @@ test('across two real file systems (/dev/shm and the temporary folder) the WARC 
       assert.deepEqual(readdirSync(exp).sort(), [INDEX, WARC]);
     } finally {
       rmSync(crawl, { recursive: true, force: true });
+    }
+  });
+});
+
+test('an export whose folder is on another file system than the crawl\'s copies the WARC files, verifies them, and its progress rises to 1', { timeout: 60_000, skip: shmIsAnotherFileSystem ? false : '/dev/shm is not another file system here' }, async () => {
+  await withTempDir('tm-export-exdev-', async (dir) => {
+    const warcDir = join('/dev/shm', `tm-export-crawl-${process.pid}`);
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      applyMigrations(db, resolve('prisma/migrations'));
+      const writer = new WarcWriter({ dir: warcDir, crawlId: 'crawl-1', software: 'Tidemark/test', robotsPolicy: 'obey', userAgent: 'tidemark-test', threads: 1 });
+      await writer.open();
+      for (let i = 0; i < 300; i++) await writer.writeCapture(makeExchange({ url: `http://127.0.0.1:9/berth/${i}`, body: randomBytes(20_000) }));
+      await writer.close();
+      const now = sqlDate(new Date());
+      const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('x', '{}', ?, ?)").run(now, now).lastInsertRowid;
+      const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'x', 'finished', 'stop', ?)").run(icdId, now).lastInsertRowid);
+      const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, createdAt) VALUES (?, 'pending', ?)").run(crawlId, now).lastInsertRowid);
+      // Every progress the export stores, in order.
+      db.exec('CREATE TABLE progress_seen (p REAL); CREATE TRIGGER progress_kept AFTER UPDATE OF progress ON Export BEGIN INSERT INTO progress_seen VALUES (NEW.progress); END;');
+      const exportDir = join(dir, 'exports', String(exportId));
+      await runExport(db, { exportId, crawlId, warcDir, exportDir });
+
+      const row = db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
+      assert.equal(row.status, 'done', row.error ?? '');
+      const listed = JSON.parse(row.files) as { name: string; sha256: string }[];
+      const warcs = listed.filter((f) => f.name.endsWith('.warc.gz'));
+      assert.ok(warcs.length >= 1);
+      for (const f of warcs) {
+        assert.equal(statSync(join(warcDir, f.name)).nlink, 1, `${f.name} copied, not linked`);
+        assert.ok(readFileSync(join(exportDir, f.name)).equals(readFileSync(join(warcDir, f.name))));
+      }
+      assert.deepEqual(readdirSync(exportDir).filter((n) => n.endsWith('.copying')), []);
+      const seen = db.prepare('SELECT p FROM progress_seen ORDER BY rowid').pluck().all() as number[];
+      assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'progress never goes back');
+      assert.equal(seen.at(-1), 1);
+      assert.ok(seen.filter((p) => p > 0 && p < 1).length >= 10, `progress moves on the way (${seen.length} values)`);
+    } finally {
+      db.close();
+      rmSync(warcDir, { recursive: true, force: true });
     }
   });
 });
