@@ -33,10 +33,15 @@ export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'
   onCaptures?(captures: CaptureSummary[], count: number): void;
   onRelevance?(payload: unknown): void;
   onCoherence?(payload: unknown): void;
-  /** Length of a minute for feed polling and recrawl intervals (tests shorten it). */
+  /** Length of a minute for feed polling, recrawl intervals and the time limit (tests shorten it). */
   minuteMs?: number;
   /** How long a pause or stop waits for fetches under way before cutting them off (default 5 s). */
   haltGraceMs?: number;
+  /**
+   * How long the crawl ran before this run (its earlier runs, CrawlManager): its time limit
+   * (scope.maxDurationMinutes) counts them. The CLI gives none: its limit counts its own run.
+   */
+  ranBeforeMs?: number;
 }
 
 /**
@@ -57,6 +62,8 @@ export type EngineOutcome = 'finished' | 'paused' | 'stopped';
 export class CrawlEngine {
   private ctx: CrawlContext | null = null;
   private halt: EngineOutcome | null = null;
+  /** Set when the crawl finished because its time limit ran out with URLs still to visit. */
+  private endedBy: CrawlStats['endedBy'];
   private inFlight = new Set<Promise<unknown>>();
   /** Pages of inFlight still resolving, waiting for robots.txt or fetching (processLease). */
   private fetching = 0;
@@ -154,7 +161,8 @@ export class CrawlEngine {
       return { fetched: 0, queued: 0, inFlight: 0, failed: 0, failedByReason: {}, excluded: 0, excludedByReason: {}, bytes: 0, pagesPerSecond: 0, statusClasses: {}, updatedAt: new Date().toISOString() };
     }
     const c = this.ctx.frontier.counters(this.opts.crawlId);
-    return this.ctx.stats.snapshot({ queued: c.queued + c.retrying, inFlight: c.inFlight, excluded: c.excluded, excludedByReason: c.excludedByReason });
+    const stats = this.ctx.stats.snapshot({ queued: c.queued + c.retrying, inFlight: c.inFlight, excluded: c.excluded, excludedByReason: c.excludedByReason });
+    return this.endedBy ? { ...stats, endedBy: this.endedBy } : stats;
   }
 
   private async loop(): Promise<EngineOutcome> {
@@ -191,8 +199,13 @@ export class CrawlEngine {
     // Batch prioritisation takes the top bl URLs of a host at once (worker/crawler/host-batch.ts).
     const bl = ctx.focus?.batchMode ? opts.icd.focus.batch.bl : 1;
     const maxPages = opts.icd.scope.maxPages;
+    // The time limit ends visits as a spent page budget does: pages under way finish, nothing more is
+    // leased (the loop looks at least every second: sleepUntilWake).
+    const limitMs = opts.icd.scope.maxDurationMinutes * (opts.minuteMs ?? 60_000);
+    const deadline = limitMs > 0 ? Date.now() + limitMs - (opts.ranBeforeMs ?? 0) : null;
+    const timeUp = () => deadline !== null && Date.now() >= deadline;
     // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
-    const budgetLeftOf = (c: Readonly<StateCounts>) => maxPages - (c.done + c.failed + c.inFlight);
+    const budgetLeftOf = (c: Readonly<StateCounts>) => (timeUp() ? 0 : maxPages - (c.done + c.failed + c.inFlight));
     // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every
     // 500 ms while the page budget allows visits and no pause or stop is under way. Otherwise they
     // wait, rather than being queued for no visit: for the crawl's end, which records them as
@@ -262,6 +275,7 @@ export class CrawlEngine {
           // The crawl ends its visits unless URLs were posted since the intake above that the budget
           // may visit; what waits with the budget spent is recorded as excluded (close-intake.ts).
           if (!finishIntake(ctx, { mayVisit: budgetLeft > 0, updateFunction, now: Date.now() })) continue;
+          if (timeUp() && (incremental || c.queued + c.retrying > 0)) this.endedBy = 'time-limit';
           return 'finished';
         }
         // No slot free (or no budget): only a page ending (track) or a pause gives the loop work, even

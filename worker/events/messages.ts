@@ -15,6 +15,8 @@ export interface CrawlStats {
   pagesPerSecond: number;
   statusClasses: Record<string, number>;
   updatedAt: string;
+  /** Why the crawl finished with URLs still to visit: its time limit (scope.maxDurationMinutes) ran out. */
+  endedBy?: 'time-limit';
 }
 
 export interface CaptureSummary {

@@ -101,6 +101,11 @@ export const scopeSchema = z.object({
   maxOutLinksPerPage: z.number().int().min(1).max(1_000_000).default(6000),
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
   includeRequisites: z.boolean().default(true),
+  /**
+   * Heritrix's max-time, Browsertrix's crawl time limit: after this many minutes of running (a
+   * paused crawl's pauses not counted) the crawl visits no more URLs and finishes; 0: no limit.
+   */
+  maxDurationMinutes: z.number().int().min(0).max(525_600).default(0),
 });
 
 export const politenessSchema = z

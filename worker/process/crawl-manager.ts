@@ -153,6 +153,7 @@ export class CrawlManager {
       crawlId: crawl.id,
       icd,
       db,
+      ranBeforeMs: this.ranBeforeMs(crawl.id),
       warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
       spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
       registry: this.registry,
@@ -185,6 +186,19 @@ export class CrawlManager {
       // The database refused (a full disk): the crawl is still 'running', and the next tick runs it again.
       .catch((err: Error) => console.error(`tidemark worker: crawl ${crawl.id}: the end of its run could not be recorded: ${err.message}`));
     this.runsEnded.set(crawl.id, ended);
+  }
+
+  /**
+   * How long the crawl's earlier runs lasted, for its time limit: pauses between runs do not count,
+   * nor does a run the worker died in (it has no end).
+   */
+  private ranBeforeMs(crawlId: number): number {
+    const ms = this.opts.db
+      .prepare('SELECT SUM(julianday(endedAt) - julianday(startedAt)) * 86400000 FROM CrawlRun WHERE crawlId = ? AND endedAt IS NOT NULL')
+      .pluck()
+      .get(crawlId) as number | null;
+    // Whole milliseconds: julianday's arithmetic leaves fractions that would leave a spent limit a hair short.
+    return Math.max(0, Math.round(ms ?? 0));
   }
 
   /**

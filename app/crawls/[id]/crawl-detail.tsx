@@ -67,6 +67,11 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
       {c.error && c.status !== 'paused' && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
+      {stats?.endedBy === 'time-limit' && (
+        <p className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="ended-by">
+          Finished when its time limit of {c.definition?.scope?.maxDurationMinutes} minutes ran out, with {(stats.queued ?? 0).toLocaleString()} URL{stats.queued === 1 ? '' : 's'} still queued.
+        </p>
+      )}
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} />
       {hasFeedsOrRecrawls(incrementalSettingsOf(c.definition)) && <FeedsAndRecrawls crawlId={crawlId} running={c.status === 'running'} />}
