@@ -5,6 +5,7 @@
  */
 import { DEFAULT_XML_LIMITS, readXml, type XmlElement, type XmlReadLimits } from './kb-xml-reader';
 import { compileXPath } from './xpath-eval';
+import { startsAtDocumentRoot, treeOf } from './xpath-tree';
 import {
   APP_CATEGORIES, type AppCategory, type Application, type ExtractAction, type FieldRule, type KbError,
   type KbParseResult, type LevelRule, type NavigateAction, type Signal,
@@ -184,8 +185,10 @@ function readExtract(el: XmlElement, err: Report): ExtractAction {
     const format = f.attributes.format ?? 'text';
     if (format !== 'text' && format !== 'html') err(f, `format "${format}" must be text or html`);
     const fselect = f.attributes.select ?? '';
-    checkXPath(f, fselect, err);
-    if (fselect.trim().startsWith('/')) err(f, `select "${fselect}" must be relative to the object (start with '.' or a name)`);
+    // A field starts from its object; `(//h2)[1]` starts at the document root although it does not start with '/'.
+    if (checkXPath(f, fselect, err) && startsAtDocumentRoot(treeOf(compileXPath(fselect)))) {
+      err(f, `select "${fselect}" must be relative to the object (start from it, as .//h2, h2 or (.//h2)[1] do), not from the document root`);
+    }
     return { name: f.attributes.name ?? '', select: fselect, format: format === 'html' ? 'html' : 'text', required: readBoolean(f, 'required', false, err), at: f.at };
   });
   if (!fields.length) err(el, 'needs at least one <field>');

@@ -11,14 +11,7 @@
  * translate(), variables…) requires nothing, so the condition can only be weaker than the truth,
  * never stronger — an expression is never reported as unable to match when it could.
  */
-import * as xpathModule from 'xpath';
-
-type Class = abstract new (...args: never[]) => unknown;
-// The syntax-tree classes the package exports at run time but leaves out of its typings (on its
-// CommonJS exports object: Node's ES-module view of the package names only some of them).
-const xpath = ((xpathModule as { default?: unknown }).default ?? xpathModule) as Record<
-  'XPath' | 'XString' | 'PathExpr' | 'FunctionCall' | 'AndOperation' | 'OrOperation' | 'BarOperation' | 'EqualsOperation', Class
-> & { NodeTest: { NameTestQName: Class } };
+import { treeOf, xpathTree as xpath } from './xpath-tree';
 
 /**
  * What must be in the document, as a kind letter and a value: `v…` a string in some text or
@@ -151,9 +144,7 @@ export function whenTrue(e: unknown): Clauses {
 
 /** Clauses of a compiled expression (`xpath.parse`'s result) that hold whenever it matches. */
 export function requiredStrings(compiled: unknown): Clauses {
-  // xpath.parse() wraps an XPath object, which holds the tree.
-  let tree = (compiled as { expression?: unknown }).expression;
-  while (tree instanceof xpath.XPath) tree = (tree as { expression?: unknown }).expression;
+  const tree = treeOf(compiled);
   // Clauses naming the same needles: one of each, rarest-looking (longest) needles first.
   const seen = new Set<string>();
   const out: Clauses = [];
