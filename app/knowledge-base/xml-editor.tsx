@@ -2,7 +2,7 @@
 import { useMemo, useRef, type ReactNode } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { useKbValidation, type KbError } from '../lib/client/aah';
-import { outlineKnowledgeBase } from './kb-outline';
+import { outlineEntryKey, outlineKnowledgeBase } from './kb-outline';
 
 /** Character offset of the start of a 1-based line. */
 function lineOffset(text: string, line: number): number {
@@ -46,7 +46,7 @@ export function XmlEditor({ value, onChange, readOnly, children }: { value: stri
         <summary className="cursor-pointer px-2 py-1 font-medium">Outline: {outline.filter((o) => o.kind === 'application').length} applications, {outline.filter((o) => o.kind === 'navigate' || o.kind === 'extract').length} actions</summary>
         <ul className="max-h-64 overflow-auto px-2 pb-2">
           {outline.map((o) => (
-            <li key={`${o.line}:${o.kind}:${o.label}`} style={{ paddingLeft: `${o.depth * 1.25}rem` }}>
+            <li key={outlineEntryKey(o)} style={{ paddingLeft: `${o.depth * 1.25}rem` }}>
               <button type="button" className={`text-left hover:underline ${o.kind === 'application' ? 'font-semibold' : o.kind === 'level' ? 'italic' : 'font-mono text-xs'}`} onClick={() => goToLine(o.line)}>
                 {o.label} <span className="text-xs text-slate-500">line {o.line}</span>
               </button>

@@ -134,11 +134,20 @@ test('the knowledge-base outline lists applications, levels and actions by line,
     '  </application>',
   ].join('\n');
   assert.deepEqual(outlineKnowledgeBase(xml), [
-    { line: 2, depth: 0, kind: 'application', label: 'phpBB (forum)' },
-    { line: 3, depth: 1, kind: 'level', label: 'terminal pages' },
-    { line: 4, depth: 2, kind: 'extract', label: 'post — extracts post' },
-    { line: 6, depth: 1, kind: 'navigate', label: 'login — do not follow' },
+    { line: 2, column: 3, depth: 0, kind: 'application', label: 'phpBB (forum)' },
+    { line: 3, column: 5, depth: 1, kind: 'level', label: 'terminal pages' },
+    { line: 4, column: 7, depth: 2, kind: 'extract', label: 'post — extracts post' },
+    { line: 6, column: 5, depth: 1, kind: 'navigate', label: 'login — do not follow' },
   ]);
+});
+
+test('two identical rules on one line get outline keys of their own (React keys were line:kind:label, the same twice)', async () => {
+  const { outlineEntryKey, outlineKnowledgeBase } = await import('../../../app/knowledge-base/kb-outline');
+  const rule = '<navigate id="login" follow="false" select="//a"/>';
+  const xml = `<knowledge-base><application id="a" name="A" category="blog">${rule}${rule}</application><application id="a" name="A" category="blog"></application></knowledge-base>`;
+  const outline = outlineKnowledgeBase(xml);
+  assert.equal(outline.length, 4);
+  assert.equal(new Set(outline.map(outlineEntryKey)).size, outline.length);
 });
 
 test('while captures arrive, a sorted list on screen (the most relevant captures) is read again, a few seconds apart', async () => {
