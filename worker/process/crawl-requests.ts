@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { exportUnderWay } from '../export/export-job';
-import { sqlDate } from '../store/sqlite';
+import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
 import { deleteRefusal, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
@@ -21,12 +21,7 @@ export type CrawlRequestOutcome<T> = { done: T } | { refused: string } | 'missin
 type CrawlState = { status: string; desired: string };
 
 function inWriteTransaction<T>(db: Database.Database, crawlId: number, body: (crawl: CrawlState) => CrawlRequestOutcome<T>): CrawlRequestOutcome<T> {
-  return db
-    .transaction((): CrawlRequestOutcome<T> => {
-      const crawl = db.prepare('SELECT status, desired FROM Crawl WHERE id = ?').get(crawlId) as CrawlState | undefined;
-      return crawl ? body(crawl) : 'missing';
-    })
-    .immediate();
+  return onRowInWriteTransaction(db, () => db.prepare('SELECT status, desired FROM Crawl WHERE id = ?').get(crawlId) as CrawlState | undefined, body);
 }
 
 /** Sets the crawl's `desired` for `action` (desiredAfter's rules; a resume waits for the crawl's exports). */

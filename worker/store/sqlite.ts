@@ -30,3 +30,16 @@ export function sqlDate(date: Date): string {
 export function tableExists(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
+
+/**
+ * `body` on the row `read` finds, both in one immediate write transaction (the check and the write
+ * it decides cannot be split by another connection's write); 'missing' when there is no row.
+ */
+export function onRowInWriteTransaction<R, T>(db: Database.Database, read: () => R | undefined, body: (row: R) => T): T | 'missing' {
+  return db
+    .transaction((): T | 'missing' => {
+      const row = read();
+      return row === undefined ? 'missing' : body(row);
+    })
+    .immediate();
+}
