@@ -11,6 +11,7 @@ import { confirmLeave } from '../lib/client/unsaved-edits';
 import { useCan } from '../lib/client/session';
 import { AahTester } from './aah-tester';
 import { AdaptedRules } from './adapted-rules';
+import { CreateKnowledgeBase, RenameOrDeleteKnowledgeBase } from './kb-names';
 import { XmlEditor } from './xml-editor';
 
 /** The knowledge base of the Application-Aware Helper: edit the XML, try it on a page, review adapted rules. */
@@ -20,6 +21,8 @@ export function KnowledgeBaseView() {
   const list = useKnowledgeBases();
   const name = params.get('name') ?? list.data?.[0]?.name ?? null;
   const kb = useKnowledgeBase(name);
+  const mayDesign = useCan('design');
+  const open = (next: string | null) => router.replace(next ? `/knowledge-base?name=${encodeURIComponent(next)}` : '/knowledge-base');
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end gap-4">
@@ -29,7 +32,7 @@ export function KnowledgeBaseView() {
             <label htmlFor="kb-name" className="mb-1 block text-sm font-medium">Knowledge base</label>
             <select id="kb-name" className="input" value={name ?? ''} onChange={(e) => {
                 // Another knowledge base replaces the editor: its unsaved edits would go without a word.
-                if (confirmLeave()) router.replace(`/knowledge-base?name=${encodeURIComponent(e.target.value)}`);
+                if (confirmLeave()) open(e.target.value);
               }}>
               {list.data.map((k) => <option key={k.name} value={k.name}>{k.name}</option>)}
             </select>
@@ -37,16 +40,19 @@ export function KnowledgeBaseView() {
         )}
         <p className="text-sm text-slate-600">The format is described in <code>docs/knowledge-base.md</code>.</p>
       </div>
+      {mayDesign && <CreateKnowledgeBase current={kb.data?.name ?? null} onCreated={open} />}
       <ErrorMessage error={list.error ?? kb.error} />
       {list.data && list.data.length === 0 && <p className="text-slate-600">No knowledge base stored.</p>}
-      {kb.data && <Workbench key={kb.data.name} stored={kb.data} refetch={() => readAgain(kb.refetch)} />}
+      {kb.data && <Workbench key={kb.data.name} stored={kb.data} refetch={() => readAgain(kb.refetch)} onRenamed={open} onDeleted={() => open(null)} />}
       <AdaptedRules />
     </div>
   );
 }
 
 /** The editor of the knowledge base `stored` (as loaded) and its tester; `refetch` loads the stored one again. */
-function Workbench({ stored, refetch }: { stored: KnowledgeBaseRecord; refetch: () => Promise<KnowledgeBaseRecord> }) {
+function Workbench({ stored, refetch, onRenamed, onDeleted }: {
+  stored: KnowledgeBaseRecord; refetch: () => Promise<KnowledgeBaseRecord>; onRenamed: (to: string) => void; onDeleted: () => void;
+}) {
   const { name } = stored;
   const [xml, setXml] = useState(stored.xml);
   const [savedXml, setSavedXml] = useState(stored.xml);
@@ -75,10 +81,12 @@ function Workbench({ stored, refetch }: { stored: KnowledgeBaseRecord; refetch: 
     },
   });
   const mayDesign = useCan('design');
+  const mayDelete = useCan('delete');
   return (
     <div className="grid gap-6 xl:grid-cols-2">
       <section aria-labelledby="kb-editor-title" className="card space-y-3">
         <h2 id="kb-editor-title" className="text-lg font-semibold">{name}</h2>
+        {mayDesign && <RenameOrDeleteKnowledgeBase name={name} dirty={xml !== savedXml} mayDelete={mayDelete} onRenamed={onRenamed} onDeleted={onDeleted} />}
         <XmlEditor value={xml} onChange={setXml} readOnly={!mayDesign}>
           {(errors, pending) =>
             mayDesign && (
