@@ -23,6 +23,7 @@ function SettingControl({ field, values, errors, onChange }: Props & { field: Se
     <Field id={id} label={field.label} hint={field.hint} errors={errors[id]} className={kind.type === 'lines' ? 'md:col-span-2' : ''}>
       {kind.type === 'lines' && <textarea rows={3} {...common} onChange={change} />}
       {kind.type === 'number' && <input type="text" inputMode="decimal" {...common} onChange={change} />}
+      {kind.type === 'text' && <input type="text" {...common} onChange={change} />}
       {kind.type === 'choice' && <ChoiceSelect options={kind.options} {...common} onChange={change} />}
       {kind.type === 'knowledgeBase' && <KnowledgeBaseSelect {...common} onChange={change} />}
     </Field>

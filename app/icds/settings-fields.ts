@@ -11,6 +11,8 @@ type Section = 'coherence' | 'aah' | 'politeness' | 'scope' | 'limits' | 'warc';
 export type SettingKind =
   | { type: 'number'; /** The form shows value ÷ scale (bytes as MB). */ scale?: number; step?: number }
   | { type: 'lines' }
+  /** One line of text, stored as typed (trimmed by the schema). */
+  | { type: 'text' }
   | { type: 'boolean' }
   | { type: 'choice'; options: readonly { value: string; label: string }[] }
   /** A choice among the knowledge bases stored in the cockpit (listed when the form is shown). */
@@ -90,6 +92,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   { id: 'maxBodyBytes', path: ['limits', 'maxBodyBytes'], label: 'Max response size (MB)', hint: 'Longer responses are stored cut, marked WARC-Truncated.', kind: numberKind({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
   { id: 'maxDecodedBytes', path: ['limits', 'maxDecodedBytes'], label: 'Max decompressed size (MB)', hint: 'Stops compression bombs.', kind: numberKind({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
 
+  { id: 'warcOperator', path: ['warc', 'operator'], label: 'Operator (in each WARC file\'s warcinfo)', hint: 'Who made the capture: the archive and a contact, e.g. "Harbour Library web archive, archive@example.org".', kind: { type: 'text' }, group: 'advanced', heading: 'WARC' },
   { id: 'rotateBytes', path: ['warc', 'rotateBytes'], label: 'WARC file size (MB)', hint: 'A new file is started past this size.', kind: numberKind({ scale: MB }), group: 'advanced', heading: 'WARC' },
   { id: 'gzipLevel', path: ['warc', 'gzipLevel'], label: 'Gzip level (0–9)', hint: '1 is fast; higher levels save a little space for much more CPU.', kind: numberKind(), group: 'advanced', heading: 'WARC' },
 ];
@@ -134,6 +137,7 @@ export function settingSections(values: SettingValues, base: Partial<IcdInput>):
     if (f.kind.type === 'boolean') into[key] = value === true;
     else if (f.kind.type === 'lines') into[key] = lines(String(value ?? ''));
     else if (f.kind.type === 'choice' || f.kind.type === 'knowledgeBase') into[key] = String(value ?? '') || undefined;
+    else if (f.kind.type === 'text') into[key] = String(value ?? '');
     else into[key] = numberOf(String(value ?? ''), f.kind.scale ?? 1);
   }
   return out;

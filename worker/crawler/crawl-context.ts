@@ -122,6 +122,8 @@ export class CrawlContext {
       robotsPolicy: icd.politeness.respectRobots ? 'obey' : 'ignore',
       userAgent: icd.userAgent,
       isPartOf: icd.name,
+      operator: icd.warc.operator || undefined,
+      description: icd.description || undefined,
       dedup: new SqliteDedupLookup(o.db, o.crawlId),
     });
     await writer.open();

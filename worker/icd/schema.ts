@@ -247,8 +247,13 @@ export const icdSchema = z.object({
     .max(500)
     .default('Tidemark/0.1 (+https://github.com/tidemark/tidemark; web archiving crawler)'),
   warc: z
-    .object({ rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3), gzipLevel: z.number().int().min(0).max(9).default(1) })
-    .default({ rotateBytes: 1024 ** 3, gzipLevel: 1 }),
+    .object({
+      rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3),
+      gzipLevel: z.number().int().min(0).max(9).default(1),
+      /** The warcinfo record's `operator` (Heritrix's too): who made the capture; empty: none written. */
+      operator: z.string().trim().max(500).default(''),
+    })
+    .default({ rotateBytes: 1024 ** 3, gzipLevel: 1, operator: '' }),
   focus: focusSchema.default(focusSchema.parse({})),
   aah: aahSchema.default(aahSchema.parse({})),
   coherence: coherenceSchema.default(coherenceSchema.parse({})),

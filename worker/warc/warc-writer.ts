@@ -40,6 +40,8 @@ export interface WarcWriterOptions {
   robotsPolicy: string;
   userAgent: string;
   isPartOf?: string;
+  /** The warcinfo's `description` (the crawl definition's). */
+  description?: string;
   /** Payload-digest lookup for revisits; in-memory by default. */
   dedup?: DedupLookup;
   /** Compression threads; one per core besides the main thread's by default. */
@@ -89,7 +91,7 @@ const newId = () => recordIdFromUuid(randomUUID());
 
 /** Writes one crawl's captures into rotating `.warc.gz` files plus a CDXJ index. */
 export class WarcWriter {
-  private readonly o: Required<Omit<WarcWriterOptions, 'operator' | 'isPartOf' | 'threads'>> & WarcWriterOptions;
+  private readonly o: Required<Omit<WarcWriterOptions, 'operator' | 'isPartOf' | 'description' | 'threads'>> & WarcWriterOptions;
   private pool: GzipPool | null = null;
   private sink: MemberSink;
   private submitChain: Promise<unknown> = Promise.resolve();
@@ -384,7 +386,7 @@ export class WarcWriter {
     const block = Buffer.from(
       warcinfoBlock({
         software: this.o.software, operator: this.o.operator, robotsPolicy: this.o.robotsPolicy,
-        userAgent: this.o.userAgent, isPartOf: this.o.isPartOf, hostname: hostname(),
+        userAgent: this.o.userAgent, isPartOf: this.o.isPartOf, description: this.o.description, hostname: hostname(),
       }),
     );
     this.current = { filename, warcinfoId: recordId, upperBytes: 0 };
