@@ -62,7 +62,7 @@ export type EngineOutcome = 'finished' | 'paused' | 'stopped';
 export class CrawlEngine {
   private ctx: CrawlContext | null = null;
   private halt: EngineOutcome | null = null;
-  /** Set when the crawl finished because its time limit ran out with URLs still to visit. */
+  /** Set when the crawl finished because its time or size limit was reached with URLs still to visit. */
   private endedBy: CrawlStats['endedBy'];
   private inFlight = new Set<Promise<unknown>>();
   /** Pages of inFlight still resolving, waiting for robots.txt or fetching (processLease). */
@@ -200,12 +200,15 @@ export class CrawlEngine {
     const bl = ctx.focus?.batchMode ? opts.icd.focus.batch.bl : 1;
     const maxPages = opts.icd.scope.maxPages;
     // The time limit ends visits as a spent page budget does: pages under way finish, nothing more is
-    // leased (the loop looks at least every second: sleepUntilWake).
+    // leased (the loop looks at least every second: sleepUntilWake). The size limit likewise.
     const limitMs = opts.icd.scope.maxDurationMinutes * (opts.minuteMs ?? 60_000);
     const deadline = limitMs > 0 ? Date.now() + limitMs - (opts.ranBeforeMs ?? 0) : null;
-    const timeUp = () => deadline !== null && Date.now() >= deadline;
+    const maxBytes = opts.icd.scope.maxBytes;
+    // The size limit too: the captures' payload bytes (restored from the database at open, so earlier runs count).
+    const limitReached = (): CrawlStats['endedBy'] | null =>
+      deadline !== null && Date.now() >= deadline ? 'time-limit' : maxBytes > 0 && ctx.stats.bytes >= maxBytes ? 'size-limit' : null;
     // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
-    const budgetLeftOf = (c: Readonly<StateCounts>) => (timeUp() ? 0 : maxPages - (c.done + c.failed + c.inFlight));
+    const budgetLeftOf = (c: Readonly<StateCounts>) => (limitReached() ? 0 : maxPages - (c.done + c.failed + c.inFlight));
     // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every
     // 500 ms while the page budget allows visits and no pause or stop is under way. Otherwise they
     // wait, rather than being queued for no visit: for the crawl's end, which records them as
@@ -275,7 +278,8 @@ export class CrawlEngine {
           // The crawl ends its visits unless URLs were posted since the intake above that the budget
           // may visit; what waits with the budget spent is recorded as excluded (close-intake.ts).
           if (!finishIntake(ctx, { mayVisit: budgetLeft > 0, updateFunction, now: Date.now() })) continue;
-          if (timeUp() && (incremental || c.queued + c.retrying > 0)) this.endedBy = 'time-limit';
+          const limit = limitReached();
+          if (limit && (incremental || c.queued + c.retrying > 0)) this.endedBy = limit;
           return 'finished';
         }
         // No slot free (or no budget): only a page ending (track) or a pause gives the loop work, even

@@ -15,8 +15,11 @@ export interface CrawlStats {
   pagesPerSecond: number;
   statusClasses: Record<string, number>;
   updatedAt: string;
-  /** Why the crawl finished with URLs still to visit: its time limit (scope.maxDurationMinutes) ran out. */
-  endedBy?: 'time-limit';
+  /**
+   * Why the crawl finished with URLs still to visit: its time limit (scope.maxDurationMinutes) ran
+   * out, or its captures reached its size limit (scope.maxBytes).
+   */
+  endedBy?: 'time-limit' | 'size-limit';
 }
 
 export interface CaptureSummary {

@@ -106,6 +106,11 @@ export const scopeSchema = z.object({
    * paused crawl's pauses not counted) the crawl visits no more URLs and finishes; 0: no limit.
    */
   maxDurationMinutes: z.number().int().min(0).max(525_600).default(0),
+  /**
+   * Heritrix's max-bytes-download, Browsertrix's crawl size limit: once the captures' payloads add
+   * up to this many bytes the crawl visits no more URLs and finishes; 0: no limit.
+   */
+  maxBytes: z.number().int().min(0).max(100 * 1024 ** 4).default(0),
 });
 
 export const politenessSchema = z

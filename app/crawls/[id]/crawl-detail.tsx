@@ -6,7 +6,7 @@ import { CrawlControls } from '../../components/crawl-controls';
 import { PageError } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { appendSample, useCrawlEvents } from '../../lib/client/live';
-import { formatDate, ownerName, shownRate, useCrawl } from '../../lib/client/queries';
+import { formatBytes, formatDate, ownerName, shownRate, useCrawl } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
 import { hasFeedsOrRecrawls, incrementalSettingsOf } from '../../../worker/coherence/incremental-view';
 import { CapturesTable } from './captures-table';
@@ -67,9 +67,12 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
       {c.error && c.status !== 'paused' && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
-      {stats?.endedBy === 'time-limit' && (
+      {stats?.endedBy && (
         <p className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="ended-by">
-          Finished when its time limit of {c.definition?.scope?.maxDurationMinutes} minutes ran out, with {(stats.queued ?? 0).toLocaleString()} URL{stats.queued === 1 ? '' : 's'} still queued.
+          {stats.endedBy === 'time-limit'
+            ? `Finished when its time limit of ${c.definition?.scope?.maxDurationMinutes} minutes ran out`
+            : `Finished when its captures reached its size limit of ${formatBytes(c.definition?.scope?.maxBytes)}`}
+          , with {(stats.queued ?? 0).toLocaleString()} URL{stats.queued === 1 ? '' : 's'} still queued.
         </p>
       )}
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />

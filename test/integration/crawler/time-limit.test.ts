@@ -1,6 +1,6 @@
 /**
- * A crawl's time limit (scope.maxDurationMinutes; Heritrix's max-time, Browsertrix's crawl time
- * limit): past it the crawl visits no more URLs, lets pages under way finish, and finishes, saying
+ * A crawl's time and size limits (scope.maxDurationMinutes and maxBytes; Heritrix's max-time and
+ * max-bytes-download, Browsertrix's crawl time and size limits): past the time limit the crawl visits no more URLs, lets pages under way finish, and finishes, saying
  * so in its counters; a crawl with recrawls, which otherwise runs until stopped, finishes too; the
  * worker counts the crawl's earlier runs, not its pauses. Real parts: a migrated SQLite database,
  * the engine and the CrawlManager on a shortened minute, a polite crawl of a loopback site.
@@ -99,5 +99,25 @@ test('the worker counts a crawl\'s earlier runs towards its limit, not the pause
     assert.equal(countOf(db, 'SELECT COUNT(*) FROM Capture WHERE crawlId = ?', spent), 0, 'its hour was spent in its earlier runs: nothing fetched');
     assert.equal(statsOf(paused).endedBy, undefined);
     assert.equal(countOf(db, 'SELECT COUNT(*) FROM Capture WHERE crawlId = ?', paused), PAGES, 'the crawl paused for days had its hour: every page');
+  });
+});
+
+test('once its captures reach its size limit a crawl visits no more URLs and finishes, and a run after counts them', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  // Each page is ~60 bytes: a 500-byte limit is spent after about eight of the 60.
+  await withSiteCrawl('tm-size-limit-', chainSite(requested), { name: 'Size-limited', politeness: polite, scope: { maxBytes: 500, maxDepth: 100 } }, async ({ dir, db, icd, crawlId }) => {
+    const opts = { crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') };
+    const engine = new CrawlEngine(opts);
+    assert.equal(await engine.run(), 'finished');
+    const stats = engine.stats();
+    assert.equal(stats.endedBy, 'size-limit');
+    assert.ok(stats.bytes >= 500, `${stats.bytes} bytes captured`);
+    assert.ok(requested.length < PAGES && stats.queued > 0, `${requested.length} pages fetched, ${stats.queued} left queued`);
+    const fetched = requested.length;
+    // The bytes are the captures': a new run (a resume) counts them and fetches nothing.
+    const again = new CrawlEngine(opts);
+    assert.equal(await again.run(), 'finished');
+    assert.equal(requested.length, fetched);
+    assert.equal(again.stats().endedBy, 'size-limit');
   });
 });
