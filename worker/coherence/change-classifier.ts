@@ -13,10 +13,13 @@ export type RevisitObservation =
   | { kind: 'not-modified'; at: number }
   /** No usable response (network error, 4xx/5xx, redirect elsewhere). */
   | { kind: 'failed'; at: number; status: number | null; reason: string }
-  /** Not requested: robots.txt disallows the page now, or is unavailable (which counts as disallowing it). */
+  /**
+   * Not requested: robots.txt disallows the page now, or is unavailable (which counts as disallowing
+   * it), or an exclude pattern of the crawl matches it (one added after its visit).
+   */
   | { kind: 'excluded'; at: number; reason: RevisitExclusion };
 
-export type RevisitExclusion = 'robots-disallowed' | 'robots-unavailable';
+export type RevisitExclusion = 'robots-disallowed' | 'robots-unavailable' | 'exclude-match';
 
 /** Which test decided, in the order they are tried. */
 export type ChangeEvidence =
@@ -80,7 +83,7 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
 /**
  * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
  * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing,
- * and so is one robots.txt kept from being revisited (unobserved, it cannot be proved unchanged);
+ * and so is one robots.txt or an exclude pattern kept from being revisited (unobserved, it cannot be proved unchanged);
  * a changed set of out-links is a structural change (it alters the capture's link graph);
  * otherwise the main text decides — same digest or near-identical shingles are no change.
  */

@@ -259,6 +259,7 @@ const EVIDENCE_TEXT: Record<ChangeEvidence, string> = {
   gone: 'no usable answer at the revisit (an error, or the page gone or moved)',
   'robots-disallowed': 'no revisit: robots.txt now disallows the page',
   'robots-unavailable': 'no revisit: robots.txt could not be fetched',
+  'exclude-match': 'no revisit: an exclude pattern of the crawl matches the page',
 };
 
 /** The evidence in words; a code this build does not know is shown as it is. */
@@ -273,7 +274,7 @@ export function evidenceText(evidence: string): string {
  */
 export function revisitHeading(page: { revisitedAt: string | null; evidence: string | null; hasText: boolean }, formatTime: (iso: string) => string): string {
   if (!page.revisitedAt) return 'Revisit · not made yet';
-  if (page.evidence === 'robots-disallowed' || page.evidence === 'robots-unavailable') return `Revisit · not made (${formatTime(page.revisitedAt)}): ${evidenceText(page.evidence).replace(/^no revisit: /, '')}`;
+  if (page.evidence === 'robots-disallowed' || page.evidence === 'robots-unavailable' || page.evidence === 'exclude-match') return `Revisit · not made (${formatTime(page.revisitedAt)}): ${evidenceText(page.evidence).replace(/^no revisit: /, '')}`;
   const at = `Revisit · ${formatTime(page.revisitedAt)}`;
   if (page.hasText) return at;
   if (page.evidence === 'not-modified') return `${at} · 304 Not Modified: the text is the visit's`;

@@ -106,6 +106,7 @@ export class CrawlContext {
     this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
     this.references = new ReferenceCache(icd.scope.queryHandling);
     this.turns = new CpuTurns(icd.politeness.enabled);
+    this.excludes = icd.scope.exclude;
   }
 
   static async open(o: CrawlContextOptions): Promise<CrawlContext> {
@@ -183,30 +184,44 @@ export class CrawlContext {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
     // A recrawl round's entries (its failure, its recovery) are no URL's: the live counters never count them either.
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', 'robots', 'robots-unavailable', ?, ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
+    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', 'robots', 'robots-unavailable', 'exclude-match', ?, ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.failed += row.n;
       this.stats.failedByReason[row.outcome] = row.n;
     }
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN ('robots', 'robots-unavailable') GROUP BY outcome").all(this.crawlId) as { outcome: string; n: number }[]) {
+    // Exclusions the crawl log holds: pages robots.txt refused, revisits and recrawls not made (an exclude pattern added since).
+    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN ('robots', 'robots-unavailable', 'exclude-match') GROUP BY outcome").all(this.crawlId) as { outcome: string; n: number }[]) {
       this.stats.excluded += row.n;
       this.stats.excludedByReason[row.outcome] = row.n;
     }
   }
 
-  /** The scope rules in the shape the schedule stage needs: the ICD's, with the patterns excluded since it started. */
+  /** The scope rules in the shape the schedule stage needs: the ICD's, with the exclude patterns added since it started. */
   scopeInput(): ScopeInput {
-    const rules = this.liveExcludes.length ? { ...this.icd.scope, exclude: [...this.icd.scope.exclude, ...this.liveExcludes] } : this.icd.scope;
+    const rules = this.excludes === this.icd.scope.exclude ? this.icd.scope : { ...this.icd.scope, exclude: this.excludes };
     return (this.scope ??= { scope: compileScope(rules, this.icd.seeds), defaultPriority: 0.5 });
   }
   private scope: ScopeInput | null = null;
-  /** Exclude patterns added while this run went on (live-exclusions.ts); the ICD it started with lacks them. */
-  private readonly liveExcludes: string[] = [];
+  /** The exclude patterns in force: the ICD's it started with, and those added while this run went on (live-exclusions.ts). */
+  private excludes: readonly string[];
+
+  /** The exclude patterns the crawl applies now. */
+  excludePatterns(): readonly string[] {
+    return this.excludes;
+  }
 
   /** Links found from now on that match `pattern` are out of scope, as the ICD's exclude patterns make them. */
   excludeFromNowOn(pattern: string): void {
-    if (this.icd.scope.exclude.includes(pattern) || this.liveExcludes.includes(pattern)) return;
-    this.liveExcludes.push(pattern);
+    if (this.excludes.includes(pattern)) return;
+    this.excludes = [...this.excludes, pattern];
     this.scope = null;
+  }
+
+  /**
+   * Whether one of the crawl's exclude patterns in force matches `url`: a page captured before it
+   * was added is not refetched by a revisit or a recrawl round (revisit-pass.ts, recrawl-round.ts).
+   */
+  excludedByPattern(url: string): boolean {
+    return this.scopeInput().scope.exclude.some((re) => re.test(url));
   }
 
   /**

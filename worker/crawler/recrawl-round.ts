@@ -137,8 +137,25 @@ export class RecrawlState {
     ).all(this.crawlId) as { url: string; depth: number; digest: string | null }[];
     const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.db.transaction(() => {
-      for (const r of rows) insert.run(this.crawlId, r.url, ctx.frontier.lookup(this.crawlId, r.url)?.viaUrl ?? null, r.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, r.digest);
+      for (const r of rows) {
+        // Excluded since its capture (live-exclusions.ts): not recrawled; taken up if the pattern is removed.
+        if (ctx.excludedByPattern(r.url)) continue;
+        insert.run(this.crawlId, r.url, ctx.frontier.lookup(this.crawlId, r.url)?.viaUrl ?? null, r.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, r.digest);
+      }
     })();
+  }
+
+  /**
+   * Drops a page an exclude pattern of the crawl now matches from the recrawls, saying so in the
+   * crawl log once (outcome `exclude-match`), as the visit pass logs the links it excludes. Its
+   * captures stay; should the pattern be removed, syncPages takes it up again as a new page.
+   */
+  dropExcluded(ctx: CrawlContext, url: string, round: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM engine_recrawl_page WHERE crawl_id = ? AND url = ?').run(this.crawlId, url);
+      ctx.store.addLog({ url, status: null, outcome: 'exclude-match', message: `recrawl round ${round}: not refetched, no longer recrawled: an exclude pattern of the crawl matches it`, size: 0, durationMs: 0, retries: 0, at: new Date() });
+    })();
+    ctx.stats.recordExclusion('exclude-match');
   }
 
   pages(): PageRow[] {
@@ -171,7 +188,13 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const round = (last?.round ?? 0) + 1;
   let rule = { threshold: last?.parentThreshold ?? DEFAULT_PARENT_RULE.threshold };
   state.syncPages(ctx, round);
-  const pages = state.pages();
+  // A page an exclude pattern added since matches is not refetched, now or in this round (checked again before each refetch).
+  const excluded = (p: PageRow): boolean => {
+    if (!ctx.excludedByPattern(p.url)) return false;
+    state.dropExcluded(ctx, p.url, round);
+    return true;
+  };
+  const pages = state.pages().filter((p) => !excluded(p));
   let due = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
   if (ctx.icd.coherence.mode === 'snapshot-organ-pipes') {
     // fr rises with observed changes: the hottest pages go to the middle of the round, where blur weighs least.
@@ -212,6 +235,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     observed({ url: p.url, changed: changed.changed, byRule });
   };
   const refetch = async (p: PageRow, byRule: boolean): Promise<void> => {
+    if (excluded(p)) return;
     if (o.position) o.position.url = p.url;
     await refetchAndSave(p, byRule);
     // Not reached when it threw: the position names the page the round failed at.

@@ -27,7 +27,8 @@ export interface RevisitPassOptions {
  * The revisit half of a visit–revisit capture. The reference time is the end of the visit pass;
  * every captured HTML page is fetched again (conditional GET when its validators are trusted) in
  * pyramid order — last visited, first revisited — so each [visit, revisit] interval contains the
- * reference time, unless robots.txt now disallows it (then it is missing). Each page is classified,
+ * reference time, unless robots.txt now disallows it or an exclude pattern added since its visit
+ * matches it (then it is missing, not requested). Each page is classified,
  * the revisit archived (a revisit record for a 304 or an identical payload), and at the end the
  * certificate is written beside the WARC files.
  * Returns false when halted before the end.
@@ -44,15 +45,9 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
   let done = pages.length - pending.length;
   for (const url of order) {
     if (o.halted()) return false;
-    // Each revisit waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
-    let retryAt = await revisitPage(ctx, byUrl.get(url)!, o.halted);
-    // robots.txt unreachable for now: asked again when the robots cache says (after a few tries it
-    // counts as unavailable). A pause or stop meanwhile leaves the page to the resumed run.
-    while (retryAt !== null) {
-      const at = retryAt;
-      if (o.halted() || !(await waitUntil(() => at, o.halted))) return false;
-      retryAt = await revisitPage(ctx, byUrl.get(url)!, o.halted);
-    }
+    // A pattern added since the visit (live-exclusions.ts) excludes the page from its revisit too.
+    if (ctx.excludedByPattern(url)) recordExcluded(ctx, byUrl.get(url)!, 'exclude-match');
+    else if (!(await revisitWhenRobotsAllow(ctx, byUrl.get(url)!, o.halted))) return false;
     done++;
     o.onCoherence?.({ phase: 'revisit', revisited: done, pages: pages.length, referenceTime: new Date(referenceAt).toISOString() });
   }
@@ -62,6 +57,22 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
   writeFileSync(join(warcDir, CERTIFICATE_FILE), JSON.stringify(certificate, null, 2) + '\n');
   store.finishRun(summary);
   o.onCoherence?.({ phase: 'done', summary });
+  return true;
+}
+
+/**
+ * Revisits the page; robots.txt unreachable for now, asks again when the robots cache says (after a
+ * few tries it counts as unavailable). False when a pause or stop meanwhile leaves the page to the
+ * resumed run.
+ */
+async function revisitWhenRobotsAllow(ctx: CrawlContext, page: StoredCoherencePage, halted: () => boolean): Promise<boolean> {
+  // Each revisit waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
+  let retryAt = await revisitPage(ctx, page, halted);
+  while (retryAt !== null) {
+    const at = retryAt;
+    if (halted() || !(await waitUntil(() => at, halted))) return false;
+    retryAt = await revisitPage(ctx, page, halted);
+  }
   return true;
 }
 
@@ -126,16 +137,22 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   return null;
 }
 
+/** The crawl-log outcome of a revisit not made, as the visit pass logs such a page, and its message. */
+const EXCLUDED_REVISIT: Record<RevisitExclusion, { outcome: string; message: string }> = {
+  'robots-disallowed': { outcome: 'robots', message: 'coherence revisit not made: disallowed by robots.txt' },
+  'robots-unavailable': { outcome: 'robots-unavailable', message: 'coherence revisit not made: robots.txt unavailable' },
+  'exclude-match': { outcome: 'exclude-match', message: 'coherence revisit not made: an exclude pattern of the crawl matches it' },
+};
+
 /**
- * A revisit robots.txt did not let be made. The page was not observed, so it cannot be proved
- * unchanged: it is missing, with the reason as its evidence and no change rate; the crawl log says
- * so as it does for pages the visit pass excluded (outcome `robots` or `robots-unavailable`).
+ * A revisit robots.txt or an exclude pattern did not let be made. The page was not observed, so it
+ * cannot be proved unchanged: it is missing, with the reason as its evidence and no change rate; the
+ * crawl log says so as it does for pages the visit pass excluded (outcome `robots`,
+ * `robots-unavailable` or `exclude-match`).
  */
 function recordExcluded(ctx: CrawlContext, page: StoredCoherencePage, reason: RevisitExclusion): void {
   const at = Date.now();
-  const unavailable = reason === 'robots-unavailable';
-  const outcome = unavailable ? 'robots-unavailable' : 'robots';
-  const message = `coherence revisit not made: ${unavailable ? 'robots.txt unavailable' : 'disallowed by robots.txt'}`;
+  const { outcome, message } = EXCLUDED_REVISIT[reason];
   const verdict = classifyChange(page.visit, { kind: 'excluded', at, reason });
   ctx.db.transaction(() => {
     ctx.coherence.recordRevisit(page.url, { at, fingerprint: null, text: null, verdict, changeRate: null });

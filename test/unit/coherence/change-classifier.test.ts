@@ -40,9 +40,9 @@ test('errors, 4xx, 5xx and redirects on revisit: missing', () => {
   }
 });
 
-test('a revisit robots.txt did not let be made: missing, with the reason as evidence', () => {
+test('a revisit robots.txt or an exclude pattern did not let be made: missing, with the reason as evidence', () => {
   const a = capture(ARTICLE, ['http://x/a']);
-  for (const reason of ['robots-disallowed', 'robots-unavailable'] as const) {
+  for (const reason of ['robots-disallowed', 'robots-unavailable', 'exclude-match'] as const) {
     const v = classifyChange(a, { kind: 'excluded', at: T0, reason });
     assert.deepEqual([v.status, v.evidence, v.similarity], ['missing', reason, null]);
   }

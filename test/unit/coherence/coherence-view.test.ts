@@ -134,7 +134,7 @@ test('word diff is a shortest edit: both texts come back whole, and the words ke
 });
 
 test('each kind of evidence reads in words, and the revisit heading says why there is no text to compare', () => {
-  const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'gone', 'robots-disallowed', 'robots-unavailable'];
+  const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'gone', 'robots-disallowed', 'robots-unavailable', 'exclude-match'];
   const texts = evidences.map(evidenceText);
   assert.equal(new Set(texts).size, evidences.length, 'one text each');
   for (const [i, text] of texts.entries()) assert.notEqual(text, evidences[i], `${evidences[i]} has words`);
@@ -148,6 +148,7 @@ test('each kind of evidence reads in words, and the revisit heading says why the
   assert.equal(revisitHeading({ revisitedAt: at, evidence: 'gone', hasText: false }, time), 'Revisit · 10:30 · no text to compare');
   assert.equal(revisitHeading({ revisitedAt: at, evidence: 'robots-disallowed', hasText: false }, time), 'Revisit · not made (10:30): robots.txt now disallows the page');
   assert.equal(revisitHeading({ revisitedAt: at, evidence: 'robots-unavailable', hasText: false }, time), 'Revisit · not made (10:30): robots.txt could not be fetched');
+  assert.equal(revisitHeading({ revisitedAt: at, evidence: 'exclude-match', hasText: false }, time), 'Revisit · not made (10:30): an exclude pattern of the crawl matches the page');
 });
 
 test('a view with no page says why: not a visit–revisit crawl, nothing captured yet, or a crawl that ended or failed without a page', () => {
