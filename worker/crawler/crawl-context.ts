@@ -195,13 +195,13 @@ export class CrawlContext {
     }
   }
 
-  /** The scope rules in the shape the schedule stage needs: the ICD's, with the exclude patterns added since it started. */
+  /** The scope rules in the shape the schedule stage needs: the ICD's, with the exclude patterns added and removed since it started. */
   scopeInput(): ScopeInput {
     const rules = this.excludes === this.icd.scope.exclude ? this.icd.scope : { ...this.icd.scope, exclude: this.excludes };
     return (this.scope ??= { scope: compileScope(rules, this.icd.seeds), defaultPriority: 0.5 });
   }
   private scope: ScopeInput | null = null;
-  /** The exclude patterns in force: the ICD's it started with, and those added while this run went on (live-exclusions.ts). */
+  /** The exclude patterns in force: the ICD's it started with, and those added (or removed) while this run went on (live-exclusions.ts). */
   private excludes: readonly string[];
 
   /** The exclude patterns the crawl applies now. */
@@ -213,6 +213,13 @@ export class CrawlContext {
   excludeFromNowOn(pattern: string): void {
     if (this.excludes.includes(pattern)) return;
     this.excludes = [...this.excludes, pattern];
+    this.scope = null;
+  }
+
+  /** Links found from now on that match `pattern` (and no other rule) are in scope again. */
+  stopExcluding(pattern: string): void {
+    if (!this.excludes.includes(pattern)) return;
+    this.excludes = this.excludes.filter((p) => p !== pattern);
     this.scope = null;
   }
 

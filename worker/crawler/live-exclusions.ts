@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sqlDate, tableExists } from '../store/sqlite';
 import type { CrawlContext } from './crawl-context';
+import { patternsRemoved } from '../icd/add-exclude-pattern';
 
 /**
  * Live exclusions (Browsertrix's "Edit exclusions", Heritrix's "delete URIs matching a regex"): an
@@ -9,6 +10,10 @@ import type { CrawlContext } from './crawl-context';
  * and a CrawlExclusion row). The crawl's engine applies each row not yet applied, at its start and
  * every 500 ms: links found from then on are out of scope (`exclude-match`, as the ICD's patterns
  * make them), and every URL still waiting that matches is excluded with that reason in one pass.
+ * Pages captured earlier that match are not refetched by revisits nor recrawl rounds
+ * (CrawlContext.excludedByPattern). A pattern removed (DELETE, removeLiveExclusion: out of the ICD
+ * copy) leaves the crawl's scope at the same times: links found from then on are taken again; the
+ * URLs it excluded stay excluded, as Heritrix's do.
  */
 
 interface PendingRow {
@@ -16,11 +21,15 @@ interface PendingRow {
   pattern: string;
 }
 
-/** Applies the crawl's exclusions added and not yet applied, oldest first; how many waiting URLs they excluded. */
+/**
+ * Drops from the crawl's scope the patterns removed since, then applies the exclusions added and not
+ * yet applied, oldest first; how many waiting URLs they excluded.
+ */
 export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): number {
   const { db, crawlId } = ctx;
   // A database the migrations never ran on (an engine test's) has no such table.
   if (!tableExists(db, 'CrawlExclusion')) return 0;
+  dropRemovedPatterns(ctx);
   const pending = db.prepare('SELECT id, pattern FROM CrawlExclusion WHERE crawlId = ? AND appliedAt IS NULL ORDER BY id').all(crawlId) as PendingRow[];
   if (!pending.length) return 0;
   const applied = db.prepare('UPDATE CrawlExclusion SET appliedAt = ?, excluded = ? WHERE id = ?');
@@ -35,6 +44,23 @@ export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): 
     }
   })();
   return total;
+}
+
+/**
+ * Drops from the crawl's scope the patterns its ICD copy no longer has (removed since they were
+ * applied). Only the list is read, as JSON text by SQLite: not the whole ICD copy every 500 ms.
+ */
+function dropRemovedPatterns(ctx: CrawlContext): void {
+  const stored = ctx.db.prepare("SELECT json_extract(definition, '$.scope.exclude') FROM Crawl WHERE id = ?").pluck().get(ctx.crawlId) as string | null | undefined;
+  // No row: a crawl the cockpit does not know (an engine test's).
+  if (stored === undefined) return;
+  // No list: the ICD's default, none.
+  const patterns = JSON.parse(stored ?? '[]') as unknown;
+  if (!Array.isArray(patterns)) return;
+  for (const pattern of patternsRemoved(ctx.excludePatterns(), patterns.filter((p): p is string => typeof p === 'string'))) {
+    ctx.stopExcluding(pattern);
+    ctx.frontier.stopExcludingMatching(ctx.crawlId, pattern);
+  }
 }
 
 /** A pattern the crawl excludes, as the cockpit lists them. */

@@ -68,7 +68,13 @@ export class CrawlState {
    * that matches one is recorded as excluded rather than queued. Links are planned against the
    * crawl's scope before their page commits, so a page under way at the pass could still offer one.
    */
-  readonly liveExcludes: { re: RegExp; reason: string }[] = [];
+  readonly liveExcludes: { pattern: string; re: RegExp; reason: string }[] = [];
+
+  /** A live exclusion removed: URLs offered from now on that match `pattern` are queued again. */
+  stopLiveExclude(pattern: string): void {
+    const at = this.liveExcludes.findIndex((x) => x.pattern === pattern);
+    if (at >= 0) this.liveExcludes.splice(at, 1);
+  }
 
   /** The reason of the first live exclusion `url` matches, or null (no regex runs while there are none). */
   liveExclusionOf(url: string): string | null {

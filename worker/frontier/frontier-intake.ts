@@ -138,7 +138,7 @@ export function insertWaitingIntake(ctx: IntakeContext, c: CrawlState, reason: E
 export function excludeWaitingMatching(
   ctx: IntakeContext, c: CrawlState, pattern: string, reason: ExclusionReason, touched: Set<HostEntry>, retryingExcluded: Set<number>,
 ): number {
-  c.liveExcludes.push({ re: new RegExp(pattern), reason });
+  c.liveExcludes.push({ pattern, re: new RegExp(pattern), reason });
   const params = { crawlId: c.crawlId, pattern, reason };
   const hosts = new Set<HostEntry>();
   let n = 0;

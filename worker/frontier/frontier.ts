@@ -148,6 +148,8 @@ export interface Frontier {
    * matches it; URLs in flight finish. Returns how many were excluded.
    */
   excludeMatching(crawlId: number, pattern: string, reason: ExclusionReason): number;
+  /** Undoes excludeMatching for the URLs offered from now on (a live exclusion removed); those it excluded stay excluded. */
+  stopExcludingMatching(crawlId: number, pattern: string): void;
   /** Sets a queued URL's priority in place; false if the URL is not queued. */
   updatePriority(crawlId: number, url: string, priority: number): boolean;
   /** Applies an update function with a new score (and its breakdown, JSON) to a queued URL; false if not queued. */

@@ -200,6 +200,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return n;
   }
 
+  stopExcludingMatching(crawlId: number, pattern: string): void {
+    this.crawl(crawlId).stopLiveExclude(pattern);
+  }
+
   updatePriority(crawlId: number, url: string, priority: number): boolean {
     return this.rescoreOne(crawlId, url, (s) => ({ ...s, raw: priority }));
   }

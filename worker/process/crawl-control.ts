@@ -83,10 +83,11 @@ export function intakeRefusal(status: string, visitSetClosed: boolean, endedAs: 
  * Why no exclude pattern may be added to the crawl now (POST /api/crawls/:id/exclusions), in the
  * words of the API's 409; null when one may. Refused once the crawl has ended or is being stopped:
  * it visits no more URLs, so the pattern would change nothing. A paused or waiting crawl takes it
- * when it runs.
+ * when it runs. The same for the removal of one (`change` 'remove', DELETE).
  */
-export function exclusionRefusal(status: string, desired: string): string | null {
-  if (isTerminal(status)) return `The crawl is ${status}: it visits no more URLs, so there is nothing to exclude`;
-  if (status === 'stopping' || desired === 'stop') return 'The crawl is being stopped: it visits no more URLs, so there is nothing to exclude';
+export function exclusionRefusal(status: string, desired: string, change: 'add' | 'remove' = 'add'): string | null {
+  const nothing = change === 'add' ? 'there is nothing to exclude' : 'removing a pattern would change nothing';
+  if (isTerminal(status)) return `The crawl is ${status}: it visits no more URLs, so ${nothing}`;
+  if (status === 'stopping' || desired === 'stop') return `The crawl is being stopped: it visits no more URLs, so ${nothing}`;
   return null;
 }

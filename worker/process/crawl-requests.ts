@@ -4,7 +4,7 @@ import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
 import { deleteRefusal, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
-import { withExcludePattern } from '../icd/add-exclude-pattern';
+import { withExcludePattern, withoutExcludePattern } from '../icd/add-exclude-pattern';
 
 /**
  * The archivist's requests on a crawl that check its row and then write: control, export, delete,
@@ -117,14 +117,35 @@ export interface LiveExclusion {
  */
 export function addLiveExclusion(db: Database.Database, crawlId: number, pattern: string, addedById: number | null): CrawlRequestOutcome<LiveExclusion> {
   return inWriteTransaction<LiveExclusion>(db, crawlId, (crawl) => {
-    const refusal = exclusionRefusal(crawl.status, crawl.desired);
+    const refusal = exclusionRefusal(crawl.status, crawl.desired) ?? rewriteDefinition(db, crawlId, (stored) => withExcludePattern(stored, pattern));
     if (refusal) return { refused: refusal };
-    const stored = db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(crawlId) as string;
-    const next = withExcludePattern(stored, pattern);
-    if ('error' in next) return { refused: next.error };
     const addedAt = new Date();
-    db.prepare('UPDATE Crawl SET definition = ? WHERE id = ?').run(next.definition, crawlId);
     const id = Number(db.prepare('INSERT INTO CrawlExclusion (crawlId, pattern, addedById, addedAt) VALUES (?, ?, ?, ?)').run(crawlId, pattern, addedById, sqlDate(addedAt)).lastInsertRowid);
     return { done: { id, pattern, addedAt } };
   });
+}
+
+/**
+ * Takes `pattern` out of the crawl's exclude patterns while it runs, one added live or one of the
+ * ICD it was created from: out of its ICD copy and, if added live, its CrawlExclusion row. Its worker
+ * drops it from the crawl's scope within a second (live-exclusions.ts): links found from then on
+ * that match it are taken again; the URLs it excluded stay excluded. Refused once the crawl has ended
+ * or is being stopped, and when the crawl does not exclude the pattern. One immediate transaction,
+ * as addLiveExclusion's.
+ */
+export function removeLiveExclusion(db: Database.Database, crawlId: number, pattern: string): CrawlRequestOutcome<{ pattern: string }> {
+  return inWriteTransaction<{ pattern: string }>(db, crawlId, (crawl) => {
+    const refusal = exclusionRefusal(crawl.status, crawl.desired, 'remove') ?? rewriteDefinition(db, crawlId, (stored) => withoutExcludePattern(stored, pattern));
+    if (refusal) return { refused: refusal };
+    db.prepare('DELETE FROM CrawlExclusion WHERE crawlId = ? AND pattern = ?').run(crawlId, pattern);
+    return { done: { pattern } };
+  });
+}
+
+/** Stores the crawl's ICD copy as `change` makes it; or why not (nothing written). */
+function rewriteDefinition(db: Database.Database, crawlId: number, change: (stored: string) => { definition: string } | { error: string }): string | null {
+  const next = change(db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(crawlId) as string);
+  if ('error' in next) return next.error;
+  db.prepare('UPDATE Crawl SET definition = ? WHERE id = ?').run(next.definition, crawlId);
+  return null;
 }

@@ -1,7 +1,8 @@
 /**
  * Scheduled recrawl rounds and live exclusions: a page captured before an exclude pattern was added
  * (addLiveExclusion, what POST /api/crawls/:id/exclusions stores) is not refetched by the rounds
- * after the engine applied it, and is logged once as `exclude-match`. Real parts: a migrated SQLite database,
+ * after the engine applied it, and is logged once as `exclude-match`; once the pattern is removed
+ * (removeLiveExclusion, DELETE), the rounds take it up again. Real parts: a migrated SQLite database,
  * the engine on shortened minutes, a loopback site whose pages change at every request.
  */
 import { test } from 'node:test';
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { addLiveExclusion } from '../../../worker/process/crawl-requests';
+import { addLiveExclusion, removeLiveExclusion } from '../../../worker/process/crawl-requests';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { until } from '../../support/engine-run';
 
@@ -26,7 +27,7 @@ const site: RequestListener = (req, res) => {
   res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${path}</title><p>Visitor ${++visitor}</p>${links}`);
 };
 
-test('recrawl rounds skip a page an exclusion added live matches, and log it once', { timeout: 90_000 }, async () => {
+test('recrawl rounds skip a page an exclusion added live matches, log it once, and take it up again once the pattern is removed', { timeout: 90_000 }, async () => {
   const fields = { name: 'Recrawls and live exclusions', coherence: { recrawlIntervalMinutes: 1 }, politeness: { enabled: false, respectRobots: false } };
   await withSiteCrawl('tm-recrawl-exclusions-', site, fields, async ({ origin, dir, db, icd, crawlId }) => {
     const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: MINUTE_MS });
@@ -51,6 +52,11 @@ test('recrawl rounds skip a page an exclusion added live matches, and log it onc
       assert.equal(db.prepare('SELECT COUNT(*) FROM engine_recrawl_page WHERE crawl_id = ? AND url = ?').pluck().get(crawlId, `${origin}/a`), 0);
       assert.equal(engine.stats().excludedByReason['exclude-match'], 1);
 
+      // Removed: the rounds after take it up again, as a page new to them.
+      assert.ok('done' in (removeLiveExclusion(db, crawlId, pattern) as object));
+      const atRemoval = { a: hits('/a'), rounds: rounds() };
+      await until('/a refetched again', () => hits('/a') > atRemoval.a, 30_000);
+      assert.ok(rounds() >= atRemoval.rounds, 'by a round');
     } finally {
       await engine.stop();
       await outcome;

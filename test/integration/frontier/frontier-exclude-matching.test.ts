@@ -97,3 +97,17 @@ test('a retrying URL excluded leaves no wake-up behind: a crawl with nothing els
   assert.equal(f.nextWakeAt(), null);
   f.close();
 });
+
+test('a live exclusion removed: URLs offered from then on that match are queued again, those it excluded stay excluded', (t) => {
+  const { fx, f } = frontierFor(t);
+  f.add(1, [cand(a('/calendar?day=1')), cand(a('/about'))]);
+  assert.equal(f.excludeMatching(1, '/calendar', 'exclude-match'), 1);
+  f.add(1, [cand(a('/calendar?day=2'))]);
+  assert.deepEqual([f.lookup(1, a('/calendar?day=2'))?.state, f.lookup(1, a('/calendar?day=2'))?.reason], ['excluded', 'exclude-match'], 'offered while it applies');
+  f.stopExcludingMatching(1, '/calendar');
+  f.stopExcludingMatching(1, '/never-added');
+  f.add(1, [cand(a('/calendar?day=3')), cand(a('/calendar?day=1'))]);
+  assert.deepEqual(drain(f, fx.clock.now()), [a('/about'), a('/calendar?day=3')]);
+  for (const day of [1, 2]) assert.equal(f.lookup(1, a(`/calendar?day=${day}`))?.state, 'excluded', `day ${day} stays excluded`);
+  f.close();
+});

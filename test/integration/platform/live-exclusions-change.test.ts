@@ -1,12 +1,16 @@
 /**
- * Live exclusions past the visit pass: a page captured before a pattern was added is not revisited
- * (visit–revisit). Real parts: the route handlers over a migrated
+ * Live exclusions past the visit pass, and their removal: a page captured before a pattern was
+ * added is not revisited (visit–revisit), and a pattern removed (DELETE /api/crawls/:id/exclusions)
+ * leaves the crawl's scope within a second, so links found from then on that match it are crawled
+ * again while the URLs it excluded stay excluded. Real parts: the route handlers over a migrated
  * database (route-database.ts), the worker's CrawlManager, loopback sites.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
 import type { Services } from '../../../app/lib/server/services';
 import { callRoute, routeDatabase, signedInAs, startWorker, type RouteHandler } from '../../support/route-database';
+import { withSite } from '../../support/site-crawl';
 import { startHoldingSite } from '../../support/holding-site';
 import { until } from '../../support/engine-run';
 
@@ -67,4 +71,75 @@ test('a page an exclusion added during the visit pass matches is not revisited: 
   } finally {
     site.close();
   }
+});
+
+const page = (links: string[]) => `<!doctype html>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}`;
+/** When the site received each request for a calendar day. */
+const calendarHits: { path: string; at: number }[] = [];
+/** `/` leads into an endless calendar and an endless chain of pages, each page linking to a day no other page links to. */
+const calendarSite: RequestListener = (req, res) => {
+  const url = new URL(req.url ?? '/', 'http://site');
+  const html = (links: string[]) => void res.writeHead(200, { 'content-type': 'text/html' }).end(page(links));
+  if (url.pathname === '/') return html(['/calendar?day=1', '/page/1']);
+  if (url.pathname === '/calendar') {
+    calendarHits.push({ path: `${url.pathname}${url.search}`, at: Date.now() });
+    const day = Number(url.searchParams.get('day'));
+    return html([1, 2, 3].map((k) => `/calendar?day=${day + k}`));
+  }
+  const n = /^\/page\/(\d+)$/.exec(url.pathname);
+  if (n) return html([`/page/${Number(n[1]) + 1}`, `/calendar?day=${10_000 + Number(n[1])}`]);
+  res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
+};
+
+test('a pattern removed from a running crawl lets links found from then on in again; the URLs it excluded stay excluded', { timeout: 120_000 }, async () => {
+  await withSite(calendarSite, async (origin) => {
+    const { GET: getExclusions, POST: postExclusion, DELETE: deleteExclusion } = await import('../../../app/api/crawls/[id]/exclusions/route');
+    const { POST: control } = await import('../../../app/api/crawls/[id]/control/route');
+    const id = await createCrawl({
+      name: 'Calendar, excluded and let in again', seeds: [`${origin}/`], scope: { maxDepth: 1000, exclude: ['\\.pdf$'] },
+      politeness: { minDelayMs: 100, maxDelayMs: 150, delayFactor: 0, concurrency: 1, respectRobots: false },
+    });
+    const params = { id: String(id) };
+    const remove = (body: unknown) => call(deleteExclusion, 'DELETE', `/api/crawls/${id}/exclusions`, body, params);
+    const pattern = '/calendar\\?day=';
+    await until('the crawl is in the calendar', () => calendarHits.length >= 3, 30_000);
+    assert.equal((await call(postExclusion, 'POST', `/api/crawls/${id}/exclusions`, { pattern }, params)).status, 201);
+    await until('the worker applied the exclusion', () => Boolean(appliedAt(id, pattern)), 5_000);
+    const days = () => db().prepare("SELECT url, state, reason FROM frontier_url WHERE crawl_id = ? AND url LIKE '%/calendar?day=%'").all(id) as { url: string; state: number; reason: string | null }[];
+    const excludedDays = days().filter((d) => d.state === 4);
+    assert.ok(excludedDays.length >= 1, 'queued days were excluded');
+
+    // Refused: a pattern the crawl does not exclude, a body without one.
+    const unknown = await remove({ pattern: '/nothing/' });
+    assert.equal(unknown.status, 409, JSON.stringify(unknown.body));
+    assert.equal(unknown.body.error, 'The crawl does not exclude this pattern');
+    assert.equal((await remove({})).status, 400);
+
+    const removed = await remove({ pattern });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.deepEqual(removed.body, { pattern });
+    const removedAt = Date.now();
+    const definition = JSON.parse(db().prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(id) as string) as { scope: { exclude: string[] } };
+    assert.deepEqual(definition.scope.exclude, ['\\.pdf$'], "out of the crawl's ICD copy");
+    assert.equal(db().prepare('SELECT COUNT(*) FROM CrawlExclusion WHERE crawlId = ?').pluck().get(id), 0, 'and of the patterns added live');
+    const listed = await call(getExclusions, 'GET', `/api/crawls/${id}/exclusions`, undefined, params);
+    assert.deepEqual((listed.body.patterns as { pattern: string }[]).map((p) => p.pattern), ['\\.pdf$']);
+
+    // Within the worker's next 500 ms loop, a day found from then on is crawled again.
+    await until('a day is requested again', () => calendarHits.some((h) => h.at > removedAt + 600), 20_000);
+    assert.equal(crawlStatus(id), 'running');
+    const excludedPaths = new Set(excludedDays.map((d) => new URL(d.url).pathname + new URL(d.url).search));
+    assert.deepEqual(calendarHits.filter((h) => h.at > removedAt && excludedPaths.has(h.path)), [], 'no day it had excluded was requested');
+    const now = new Map(days().map((d) => [d.url, d]));
+    for (const d of excludedDays) assert.deepEqual([now.get(d.url)?.state, now.get(d.url)?.reason], [4, 'exclude-match'], `${d.url} stays excluded`);
+
+    // The ICD's own pattern may go too; once the crawl has ended, nothing is removed.
+    assert.equal((await remove({ pattern: '\\.pdf$' })).status, 200);
+    assert.equal((await call(control, 'POST', `/api/crawls/${id}/control`, { action: 'stop' }, params)).status, 200);
+    await until('the crawl stopped', () => crawlStatus(id) === 'stopped', 30_000);
+    assert.equal((await call(postExclusion, 'POST', `/api/crawls/${id}/exclusions`, { pattern }, params)).status, 409);
+    const late = await remove({ pattern: '/x/' });
+    assert.equal(late.status, 409);
+    assert.equal(late.body.error, 'The crawl is stopped: it visits no more URLs, so removing a pattern would change nothing');
+  });
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { excludePatternSchema, withExcludePattern } from '../../../worker/icd/add-exclude-pattern';
+import { excludePatternSchema, patternsRemoved, withExcludePattern, withoutExcludePattern } from '../../../worker/icd/add-exclude-pattern';
 import { ICD_LIMITS } from '../../../worker/icd/schema';
 
 const message = (value: string) => {
@@ -31,4 +31,26 @@ test('a pattern the crawl excludes already, or one past the ICD limit, is refuse
   assert.deepEqual(withExcludePattern(stored, '\\.pdf$'), { error: 'The crawl excludes this pattern already' });
   const full = JSON.stringify({ name: 'x', seeds: ['http://a.test/'], scope: { exclude: Array.from({ length: ICD_LIMITS.patterns }, (_, k) => `/p${k}/`) } });
   assert.deepEqual(withExcludePattern(full, '/more/'), { error: `At most ${ICD_LIMITS.patterns} exclude patterns` });
+});
+
+test("a pattern is taken out of the crawl's ICD copy, the rest kept as stored; one it does not exclude is refused", () => {
+  const stored = JSON.stringify({ name: 'x', seeds: ['http://a.test/'], scope: { maxDepth: 3, exclude: ['\\.pdf$', '/calendar', '/tag/'] }, politeness: { minDelayMs: 5 } });
+  const next = withoutExcludePattern(stored, '/calendar');
+  assert.ok('definition' in next);
+  assert.deepEqual(JSON.parse(next.definition), { name: 'x', seeds: ['http://a.test/'], scope: { maxDepth: 3, exclude: ['\\.pdf$', '/tag/'] }, politeness: { minDelayMs: 5 } });
+  assert.deepEqual(withoutExcludePattern(stored, '/other'), { error: 'The crawl does not exclude this pattern' });
+  assert.deepEqual(withoutExcludePattern(JSON.stringify({ name: 'y', seeds: ['http://a.test/'] }), 'x'), { error: 'The crawl does not exclude this pattern' }, 'an ICD without a scope excludes nothing');
+  // Taken out and added again: the same list as before.
+  const without = withoutExcludePattern(stored, '/tag/');
+  assert.ok('definition' in without);
+  const back = withExcludePattern(without.definition, '/tag/');
+  assert.ok('definition' in back);
+  assert.deepEqual(JSON.parse(back.definition).scope.exclude, ['\\.pdf$', '/calendar', '/tag/']);
+});
+
+test("the patterns an engine applies that the crawl's ICD copy no longer has are those removed", () => {
+  assert.deepEqual(patternsRemoved(['\\.pdf$', '/calendar', '/tag/'], ['\\.pdf$', '/tag/']), ['/calendar']);
+  assert.deepEqual(patternsRemoved(['/a', '/b'], ['/a', '/b', '/c']), [], 'one added and not yet applied is no removal');
+  assert.deepEqual(patternsRemoved(['/a', '/b'], []), ['/a', '/b']);
+  assert.deepEqual(patternsRemoved([], []), []);
 });

@@ -81,4 +81,8 @@ test('an exclusion may be added while the crawl may still visit URLs, not once i
   for (const status of ['stopped', 'finished', 'failed']) assert.match(exclusionRefusal(status, 'run') ?? '', new RegExp(`The crawl is ${status}`), status);
   assert.match(exclusionRefusal('stopping', 'stop') ?? '', /being stopped/);
   assert.match(exclusionRefusal('paused', 'stop') ?? '', /being stopped/, 'a paused crawl asked to stop');
+  // The removal of a pattern: the same states, its own words.
+  for (const status of ['created', 'running', 'pausing', 'paused']) assert.equal(exclusionRefusal(status, 'run', 'remove'), null, status);
+  assert.equal(exclusionRefusal('finished', 'run', 'remove'), 'The crawl is finished: it visits no more URLs, so removing a pattern would change nothing');
+  assert.match(exclusionRefusal('paused', 'stop', 'remove') ?? '', /being stopped: .*removing a pattern would change nothing/);
 });

@@ -3,7 +3,7 @@ import { parseIcd } from '../../../../../worker/icd/schema';
 import { excludePatternSchema } from '../../../../../worker/icd/add-exclude-pattern';
 import { waitingUrlsMatching } from '../../../../../worker/frontier/frontier-sql';
 import { crawlExclusions } from '../../../../../worker/crawler/live-exclusions';
-import { addLiveExclusion } from '../../../../../worker/process/crawl-requests';
+import { addLiveExclusion, removeLiveExclusion } from '../../../../../worker/process/crawl-requests';
 import { isTerminal } from '../../../../../worker/process/crawl-control';
 import { settledRequest } from '../../../../lib/server/crawl-views';
 import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
@@ -56,4 +56,21 @@ export const POST = apiRoute<{ id: string }>('run', async ({ req, params, db, us
   const { pattern } = await readJson(req, bodySchema);
   const added = settledRequest(addLiveExclusion(db, id, pattern, user.id));
   return Response.json(added, { status: 201, headers: { 'cache-control': 'no-store' } });
+});
+
+/** Any pattern the crawl excludes may be removed, one stored before today's checks on patterns too. */
+const removalSchema = z.object({ pattern: z.string().min(1, 'Enter a pattern') }).strict();
+
+/**
+ * DELETE /api/crawls/:id/exclusions [run] `{pattern}` → 200 `{pattern}`. Takes an exclude pattern
+ * out of the crawl while it runs (one added live or one of the ICD it was created from): out of its
+ * ICD copy and its list of patterns added live. Its worker drops it from the crawl's scope within a
+ * second: links found from then on that match it are taken again. The URLs it excluded stay
+ * excluded (as Heritrix's); pages under way finish. 409 once the crawl has ended or is being
+ * stopped, or when the crawl does not exclude the pattern.
+ */
+export const DELETE = apiRoute<{ id: string }>('run', async ({ req, params, db }) => {
+  const id = idParam(params.id);
+  const { pattern } = await readJson(req, removalSchema);
+  return Response.json(settledRequest(removeLiveExclusion(db, id, pattern)), { headers: { 'cache-control': 'no-store' } });
 });
