@@ -1,7 +1,7 @@
 /**
  * The crawl page's "Exclusions" section: an archivist watching a crawl fall into an endless
  * calendar tests a pattern, sees the error of a broken one at the field, excludes the trap with the
- * keyboard, and sees the worker apply it. Real parts: the cockpit (server, worker, SQLite), Chromium,
+ * keyboard, sees the worker apply it, and removes it again. Real parts: the cockpit (server, worker, SQLite), Chromium,
  * a loopback site crawled politely enough to be running throughout.
  */
 import { test, before, after } from 'node:test';
@@ -30,7 +30,7 @@ const site: RequestListener = (req, res) => {
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
 };
 
-test('the archivist tests a pattern, excludes the trap with Enter, and sees it applied while the crawl runs', { timeout: 300_000 }, () => withSite(site, async (origin) => {
+test('the archivist tests a pattern, excludes the trap with Enter, sees it applied while the crawl runs, and removes it with the keyboard', { timeout: 300_000 }, () => withSite(site, async (origin) => {
   const { api, cockpit } = rig;
   const icd = await api.json<{ id: number }>('POST', '/api/icds', {
     name: 'Calendar trap', seeds: [`${origin}/`],
@@ -86,9 +86,29 @@ test('the archivist tests a pattern, excludes the trap with Enter, and sees it a
   await error.waitFor();
   assert.equal(await error.innerText(), 'The crawl excludes this pattern already');
 
-  // Once the crawl has ended, the list stays and the form goes.
+  // Removed with the keyboard: gone from the list, the note says the URLs it excluded stay so, and
+  // the focus goes to the pattern field rather than to the top of the page.
+  await field.fill('');
+  const remove = item.getByRole('button', { name: `Remove the exclusion ${pattern}` });
+  assert.equal(await remove.innerText(), 'Remove');
+  assert.match(await section.locator('#exclusion-remove-help').innerText(), /URLs it has excluded already stay excluded/);
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  const removed = section.getByTestId('exclusion-removed');
+  await removed.waitFor();
+  assert.match(await removed.innerText(), /^Removed \/calendar\\\?day=: links found from now on that match it are crawled again .*the URLs it excluded stay excluded\.$/);
+  await section.getByText('The crawl excludes no pattern.').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'exclusion-pattern');
+  const definition = await api.json<{ definition: { scope: { exclude: string[] } } }>('GET', `/api/crawls/${crawl.id}`);
+  assert.deepEqual(definition.definition.scope.exclude, [], "out of the crawl's ICD copy");
+
+  // Excluded again (it may be), the crawl stopped: the list stays, the form and the Remove buttons go.
+  await field.fill(pattern);
+  await field.press('Enter');
+  await item.waitFor();
   await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
   await section.getByRole('form', { name: 'Exclude URLs from the crawl' }).waitFor({ state: 'detached', timeout: 30_000 });
   assert.equal(await section.getByTestId('exclusion').count(), 1);
+  assert.equal(await section.getByRole('button', { name: /^Remove/ }).count(), 0);
   await context.close();
 }));

@@ -1,8 +1,8 @@
 'use client';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { ApiError } from '../../lib/client/api';
-import { formatDate, useAddExclusion, useExclusions, useTestExclusion } from '../../lib/client/queries';
+import { formatDate, useAddExclusion, useExclusions, useRemoveExclusion, useTestExclusion } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
 
 /** An error of the pattern field: a 400's issues, or a 409's reason (the crawl excludes it already …). */
@@ -15,13 +15,16 @@ function fieldMessage(error: unknown): string | null {
 /**
  * Live exclusions (Browsertrix's "Edit exclusions"): the crawl's exclude patterns, and while it has
  * not ended a form to test a pattern against the URLs waiting in its queue and to exclude it
- * without stopping the crawl. Enter excludes; Test only counts.
+ * without stopping the crawl, and a Remove button by each pattern. Enter excludes; Test only counts.
  */
 export function LiveExclusions({ crawlId, ended, running }: { crawlId: number; ended: boolean; running: boolean }) {
   const list = useExclusions(crawlId, running);
   const test = useTestExclusion(crawlId);
   const add = useAddExclusion(crawlId);
+  const remove = useRemoveExclusion(crawlId);
   const mayRun = useCan('run');
+  const [removed, setRemoved] = useState<string | null>(null);
+  const mayChange = !ended && mayRun;
   const [pattern, setPattern] = useState('');
   const [added, setAdded] = useState<string | null>(null);
   const edit = (value: string) => {
@@ -29,10 +32,23 @@ export function LiveExclusions({ crawlId, ended, running }: { crawlId: number; e
     test.reset();
     add.reset();
   };
+  const field = useRef<HTMLInputElement>(null);
+  const removePattern = (p: string) => {
+    setAdded(null);
+    setRemoved(null);
+    remove.mutate(p, {
+      onSuccess: () => {
+        setRemoved(p);
+        // Its button goes with it: the keyboard's focus goes to the pattern field, not to the page's top.
+        field.current?.focus();
+      },
+    });
+  };
   const exclude = (event: FormEvent) => {
     event.preventDefault();
     if (!pattern) return;
     test.reset();
+    setRemoved(null);
     add.mutate(pattern, {
       onSuccess: () => {
         setAdded(pattern);
@@ -56,18 +72,35 @@ export function LiveExclusions({ crawlId, ended, running }: { crawlId: number; e
                 {!p.live ? 'from the definition'
                   : p.appliedAt ? `added ${formatDate(p.addedAt)}, applied: ${(p.excluded ?? 0).toLocaleString('en-US')} waiting URLs excluded`
                   : `added ${formatDate(p.addedAt)}, ${ended ? 'never applied: the crawl ended first' : 'applied when the crawl runs'}`}
-              </span>
+              </span>{' '}
+              {mayChange && (
+                <button
+                  type="button" className="btn px-2 py-0.5 text-xs" disabled={remove.isPending} onClick={() => removePattern(p.pattern)}
+                  aria-label={`Remove the exclusion ${p.pattern}`} aria-describedby="exclusion-remove-help"
+                >
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {!ended && mayRun && (
+      {mayChange && list.data && list.data.patterns.length > 0 && (
+        <p id="exclusion-remove-help" className="text-xs text-slate-600">
+          Remove: links found from then on that match the pattern are crawled again; the URLs it has excluded already stay excluded.
+        </p>
+      )}
+      <div aria-live="polite" className="text-sm">
+        <ErrorMessage error={remove.error} />
+        {removed && <p data-testid="exclusion-removed">Removed <code className="font-mono">{removed}</code>: links found from now on that match it are crawled again (within a second while the crawl runs); the URLs it excluded stay excluded.</p>}
+      </div>
+      {mayChange && (
         <form onSubmit={exclude} className="space-y-2" aria-label="Exclude URLs from the crawl">
           <div className="flex flex-wrap items-end gap-2">
             <div className="min-w-64 flex-1">
               <label htmlFor="exclusion-pattern" className="mb-1 block text-sm font-medium">Exclude URLs matching (regular expression)</label>
               <input
-                id="exclusion-pattern" className="input font-mono" value={pattern} onChange={(e) => edit(e.target.value)} placeholder="/calendar\?day="
+                id="exclusion-pattern" ref={field} className="input font-mono" value={pattern} onChange={(e) => edit(e.target.value)} placeholder="/calendar\?day="
                 spellCheck={false} autoComplete="off"
                 aria-invalid={issue ? true : undefined} aria-describedby={issue ? 'exclusion-pattern-error' : 'exclusion-pattern-help'}
               />

@@ -311,6 +311,15 @@ export function useAddExclusion(id: number) {
   });
 }
 
+/** Takes an exclude pattern out of the crawl while it runs (links found from then on that match it are taken again). */
+export function useRemoveExclusion(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (pattern: string) => api<{ pattern: string }>('DELETE', `/api/crawls/${id}/exclusions`, { pattern }),
+    onSettled: () => client.invalidateQueries({ queryKey: keys.exclusions(id) }),
+  });
+}
+
 export function useCrawlControl() {
   const client = useQueryClient();
   return useMutation({
