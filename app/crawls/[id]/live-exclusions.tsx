@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { ApiError } from '../../lib/client/api';
 import { formatDate, useAddExclusion, useExclusions, useRemoveExclusion, useTestExclusion } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
+import { testSummary } from './exclusion-test-summary';
 
 /** An error of the pattern field: a 400's issues, or a 409's reason (the crawl excludes it already …). */
 function fieldMessage(error: unknown): string | null {
@@ -117,11 +118,7 @@ export function LiveExclusions({ crawlId, ended, running }: { crawlId: number; e
           <div aria-live="polite" className="text-sm">
             {tested && (
               <div data-testid="exclusion-test">
-                <p>
-                  {tested.matching === 0 ? 'No waiting URL matches.' : `${tested.matching.toLocaleString('en-US')} waiting URL${tested.matching === 1 ? '' : 's'} match${tested.matching === 1 ? 'es' : ''}`}
-                  {tested.matching > tested.examples.length && `; the first ${tested.examples.length}:`}
-                  {tested.matching > 0 && tested.matching <= tested.examples.length && ':'}
-                </p>
+                <p>{testSummary(tested)}</p>
                 {tested.examples.length > 0 && (
                   <ul className="max-h-60 overflow-auto font-mono text-xs">
                     {tested.examples.map((url) => <li key={url}>{url}</li>)}

@@ -80,8 +80,16 @@ test('testing a pattern counts the waiting URLs it matches, queued or retrying, 
   const tested = waitingUrlsMatching(server, 1, '/calendar\\?day=', 20);
   assert.equal(tested.matching, 31, 'the 30 queued days and the retrying one, not the fetched one');
   assert.deepEqual(tested.examples, [b('/calendar?day=retry'), ...days.slice(0, 19)]);
-  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [] });
-  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [] }, 'another crawl');
+  assert.deepEqual([tested.tested, tested.partial], [32, false], 'every waiting URL looked at');
+  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [], tested: 32, partial: false });
+  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [], tested: 0, partial: false }, 'another crawl');
+  // Bounded (it runs on the server's thread): the retrying URL first, then queued ones; at least that many match.
+  const bounded = waitingUrlsMatching(server, 1, '/calendar\\?day=', 5, 10);
+  assert.deepEqual([bounded.tested, bounded.partial], [10, true]);
+  assert.ok(bounded.matching >= 9 && bounded.matching <= 10, `${bounded.matching} of the 10 looked at`);
+  assert.equal(bounded.examples[0], b('/calendar?day=retry'));
+  assert.equal(bounded.examples.length, 5);
+  assert.deepEqual(waitingUrlsMatching(server, 1, '/calendar\\?day=', 5, 32).partial, false, 'exactly as many as wait: all looked at');
   f.close();
 });
 
