@@ -11,6 +11,12 @@ export interface ScopeRules {
   maxDepth: number;
   maxUrlLength: number;
   includeRequisites: boolean;
+  /**
+   * Browsertrix's extra hops (0 or 1): a page outside the host scope or the include patterns that
+   * an in-scope page links to is taken too, with the redirects that complete it; its own links
+   * outside are not. Exclude patterns, depth and traps still apply. 0 (none) when absent.
+   */
+  extraHops?: number;
 }
 
 /** A URL proposed for the frontier. `kind` is the link kind ('navigation', 'requisite', …). */
@@ -74,7 +80,8 @@ function isCompiled(scope: ScopeRules | CompiledScope): scope is CompiledScope {
  * any of `surtPrefixes`: the prefixes add to the host scope, as Heritrix's do; narrow a crawl with
  * `include`/`exclude`. When `includeRequisites` is on, requisites may leave the
  * host scope, skip `include`, and (with redirects) sit one hop past `maxDepth`, so
- * pages at the edge are archived whole.
+ * pages at the edge are archived whole. With `extraHops`, pages an in-scope page links to may
+ * leave them too (see ScopeRules.extraHops).
  */
 export function checkScope(
   candidate: ScopeCandidate,
@@ -99,12 +106,25 @@ export function checkScope(
   if (candidate.depth > depthLimit) return { inScope: false, reason: 'max-depth' };
   if (rules.includeRequisites && candidate.kind === 'requisite') return { inScope: true };
 
-  const inHosts = compiled.hosts.has(stripWww(parsed.hostname));
-  if (!inHosts && !inSurtScope(url, compiled.surtPrefixes)) {
-    return { inScope: false, reason: compiled.surtPrefixes.length > 0 ? 'out-of-surt-scope' : 'out-of-scope-host' };
+  const outside = outsideReason(url, parsed.hostname, compiled);
+  if (outside === null) return { inScope: true };
+  // One extra hop: the link's page was in scope, or this is a redirect completing a page fetched
+  // though outside (an extra hop itself, or a requisite): no out-of-scope page leads further out.
+  if ((rules.extraHops ?? 0) > 0 && candidate.viaUrl && (candidate.kind === 'redirect' || inScopeProper(candidate.viaUrl, compiled))) return { inScope: true };
+  return { inScope: false, reason: outside };
+}
+
+/** Why `url` is outside the host scope or the include patterns; null when inside both. */
+function outsideReason(url: string, hostname: string, compiled: CompiledScope): ExclusionReason | null {
+  if (!compiled.hosts.has(stripWww(hostname)) && !inSurtScope(url, compiled.surtPrefixes)) {
+    return compiled.surtPrefixes.length > 0 ? 'out-of-surt-scope' : 'out-of-scope-host';
   }
-  if (compiled.include.length > 0 && !compiled.include.some((re) => re.test(url))) {
-    return { inScope: false, reason: 'include-mismatch' };
-  }
-  return { inScope: true };
+  if (compiled.include.length > 0 && !compiled.include.some((re) => re.test(url))) return 'include-mismatch';
+  return null;
+}
+
+/** Whether a page's URL is within the host scope and the include patterns (not by an allowance). */
+function inScopeProper(url: string, compiled: CompiledScope): boolean {
+  const hostname = hostnameOf(url);
+  return hostname !== '' && outsideReason(url, hostname, compiled) === null;
 }

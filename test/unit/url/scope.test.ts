@@ -79,3 +79,23 @@ test('an allowed host written as a URL, or with a port or path, allows its host 
   assert.equal(reason('http://img.example.net/x', 1, 'navigation', written), 'in');
   assert.equal(reason('http://other.example.net/x', 1, 'navigation', written), 'out-of-scope-host');
 });
+
+test('one extra hop: a page an in-scope page links to is taken, with its redirects, but nothing it links to outside', () => {
+  const r = { ...rules, include: ['^https?://(www\\.)?example\\.org/(blog/|$)', '^https?://static\\.'], extraHops: 1 };
+  const from = (url: string, viaUrl: string, kind = 'navigation', rs: ScopeRules = r) => {
+    const d = checkScope({ url, depth: 1, kind, viaUrl }, rs, seeds);
+    return d.inScope ? 'in' : d.reason;
+  };
+  const inScopePage = 'http://www.example.org/blog/1';
+  assert.equal(from('http://other.org/cited', inScopePage), 'in', 'a page the blog links to');
+  assert.equal(from('http://example.org/shop/1', inScopePage), 'in', 'a page the include patterns leave out, linked from the blog');
+  assert.equal(from('http://further.org/', 'http://other.org/cited'), 'out-of-scope-host', 'the linked page\'s own links outside are not followed');
+  assert.equal(from('http://example.org/shop/2', 'http://example.org/shop/1'), 'include-mismatch');
+  assert.equal(from('http://www.example.org/blog/2', 'http://other.org/cited'), 'in', 'its links back into scope are, as any');
+  assert.equal(from('https://other.org/cited', 'http://other.org/cited', 'redirect'), 'in', 'the redirect completing it');
+  assert.equal(from('http://other.org/private/x', inScopePage), 'exclude-match', 'exclude patterns still win');
+  assert.equal(checkScope({ url: 'http://other.org/deep', depth: 3, kind: 'navigation', viaUrl: inScopePage }, r, seeds).inScope, false, 'depth still applies');
+  assert.equal(from('http://other.org/cited', inScopePage, 'navigation', { ...r, extraHops: 0 }), 'out-of-scope-host', 'off by default');
+  assert.equal(from('https://other.org/cited', 'http://other.org/cited', 'redirect', { ...r, extraHops: 0 }), 'out-of-scope-host');
+  assert.equal(reason('http://other.org/cited', 1, 'navigation', r), 'out-of-scope-host', 'a URL found on no page (an API post, a seed check) is not a hop');
+});
