@@ -23,10 +23,17 @@ export interface CrawlView {
   definition?: unknown;
 }
 
-const select = {
+/**
+ * The columns the crawls list shows. Not the ICD copy: up to 10,000 seeds and the topic terms, a
+ * few hundred kilobytes a crawl, which the list polled every 3 s read for every crawl and dropped.
+ */
+const listSelect = {
   id: true, icdId: true, name: true, status: true, desired: true, createdAt: true, startedAt: true, finishedAt: true,
-  error: true, knowledgeBaseName: true, stats: true, definition: true, owner: { select: { username: true } }, runs: { select: { startedAt: true, endedAt: true } },
+  error: true, knowledgeBaseName: true, stats: true, owner: { select: { username: true } }, runs: { select: { startedAt: true, endedAt: true } },
 } as const;
+
+/** One crawl's columns: the list's and its ICD copy. */
+const select = { ...listSelect, definition: true } as const;
 
 /** A stored JSON column, or `fallback` when it is empty or cannot be read. */
 export function parseJsonOr<T>(text: string | null, fallback: T): T {
@@ -38,7 +45,7 @@ export function parseJsonOr<T>(text: string | null, fallback: T): T {
 }
 
 type Run = { startedAt: Date; endedAt: Date | null };
-type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; knowledgeBaseName: string | null; stats: string; definition: string; owner: { username: string } | null; runs: Run[] };
+type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; knowledgeBaseName: string | null; stats: string; definition?: string; owner: { username: string } | null; runs: Run[] };
 
 /**
  * Seconds a crawl has run: the sum of its runs. A run without an end counts up to `now` while the
@@ -53,20 +60,22 @@ export function runSeconds(runs: Run[], running: boolean, now: number): number {
   return Math.round(ms / 100) / 10;
 }
 
-function view(row: Row, withDefinition: boolean): CrawlView {
+/** What the API shows of a row; with its ICD copy when the row holds one (a single crawl's). */
+function view(row: Row): CrawlView {
   const { owner, stats, definition, runs, ...rest } = row;
   return {
     ...rest,
     owner: owner?.username ?? null,
     stats: parseJsonOr<Record<string, unknown>>(stats, {}),
     runSeconds: runSeconds(runs, row.status === 'running', Date.now()),
-    ...(withDefinition ? { definition: parseJsonOr<Record<string, unknown>>(definition, {}) } : {}),
+    ...(definition !== undefined ? { definition: parseJsonOr<Record<string, unknown>>(definition, {}) } : {}),
   };
 }
 
+/** Every crawl, newest first, without its ICD copy (see listSelect). */
 export async function listCrawls(prisma: PrismaClient): Promise<CrawlView[]> {
-  const rows = await prisma.crawl.findMany({ select, orderBy: { id: 'desc' } });
-  return rows.map((row) => view(row, false));
+  const rows = await prisma.crawl.findMany({ select: listSelect, orderBy: { id: 'desc' } });
+  return rows.map(view);
 }
 
 /**
@@ -83,7 +92,7 @@ export async function existingCrawlId(prisma: PrismaClient, param: string | unde
 export async function getCrawl(prisma: PrismaClient, id: number): Promise<CrawlView> {
   const row = await prisma.crawl.findUnique({ where: { id }, select });
   if (!row) throw new HttpError(404, 'not found');
-  return view(row, true);
+  return view(row);
 }
 
 /** The crawl's own copy of its ICD, parsed; 404 when there is no such crawl. */

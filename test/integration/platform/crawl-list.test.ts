@@ -1,0 +1,78 @@
+/**
+ * The crawls list (GET /api/crawls), polled every 3 s by the cockpit: it shows each crawl's name,
+ * status, pages, rate, start and owner, and reads none of the crawls' ICD copies (up to 10,000
+ * seeds each) to do so. Over a real migrated SQLite database, through the route handler as Next
+ * calls it, and through Prisma's own log of the SQL it runs with SQLite's plan for it.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { callRoute, routeDatabase, signedInAs } from '../../support/route-database';
+import type { Services } from '../../../app/lib/server/services';
+import { PrismaClient } from '../../../generated/prisma/client';
+
+let services: Services;
+let viewer: { cookie: string; csrf: string };
+const crawlIds: number[] = [];
+
+/** An ICD copy the size the schema allows: 10,000 seeds. */
+const bigDefinition = (n: number) => JSON.stringify({ name: `Survey ${n}`, seeds: Array.from({ length: 10_000 }, (_, i) => `https://site-${n}.example.org/section/${i}/`) });
+
+before(async () => {
+  services = await routeDatabase('tidemark-crawl-list-');
+  viewer = await signedInAs(services, 'viewer', 'curator');
+  const { db } = services;
+  const ownerId = db.prepare("SELECT id FROM User WHERE username = 'viewer'").pluck().get();
+  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Survey', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
+  for (let n = 0; n < 3; n++) {
+    const id = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, ownerId, createdAt, startedAt, stats) VALUES (?, ?, ?, 'finished', 'run', ?, '2026-11-28 10:00:00.000', '2026-11-28 10:00:00.000', ?)")
+      .run(icdId, bigDefinition(n), `Survey ${n}`, ownerId, JSON.stringify({ fetched: 100 + n, pagesPerSecond: 0 })).lastInsertRowid);
+    db.prepare("INSERT INTO CrawlRun (crawlId, startedAt, endedAt, reason) VALUES (?, '2026-11-28 10:00:00.000', '2026-11-28 10:01:40.000', 'start')").run(id);
+    crawlIds.push(id);
+  }
+});
+
+test('the list shows each crawl as before, without its ICD copy: the answer stays small whatever the definitions weigh', async () => {
+  const { GET } = await import('../../../app/api/crawls/route');
+  const req = new Request('http://cockpit.test/api/crawls', { headers: { host: 'cockpit.test', cookie: viewer.cookie } });
+  const res = await GET(req, { params: Promise.resolve({}) });
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  assert.ok(text.length < 5_000, `${text.length} characters`);
+  const items = JSON.parse(text) as Record<string, unknown>[];
+  assert.deepEqual(items.map((c) => c.id), [...crawlIds].reverse(), 'newest first');
+  for (const c of items) {
+    assert.equal('definition' in c, false);
+    assert.equal(c.status, 'finished');
+    assert.equal(c.owner, 'viewer');
+    assert.equal(c.runSeconds, 100);
+    assert.equal(typeof (c.stats as { fetched: number }).fetched, 'number');
+    assert.match(String(c.startedAt), /^2026-11-28T10:00:00/);
+  }
+  assert.deepEqual(items.map((c) => c.name), ['Survey 2', 'Survey 1', 'Survey 0']);
+  // One crawl's own page still has its ICD copy.
+  const one = await import('../../../app/api/crawls/[id]/route');
+  const detail = await callRoute(viewer, one.GET, 'GET', `/api/crawls/${crawlIds[0]}`, undefined, { id: String(crawlIds[0]) });
+  assert.equal(detail.status, 200);
+  assert.equal((detail.body.definition as { seeds: string[] }).seeds.length, 10_000);
+});
+
+test('the list\'s SQL reads no ICD copy, nor the table rows that hold them', async () => {
+  const { listCrawls } = await import('../../../app/lib/server/crawl-views');
+  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${services.env.dbPath}` }), log: [{ emit: 'event', level: 'query' }] });
+  const queries: string[] = [];
+  prisma.$on('query', (e) => void queries.push(e.query));
+  try {
+    assert.equal((await listCrawls(prisma)).length, 3);
+  } finally {
+    await prisma.$disconnect();
+  }
+  assert.ok(queries.length > 0);
+  assert.deepEqual(queries.filter((q) => /definition/i.test(q)), []);
+  // Nor the rows holding them: the columns the list reads come after the ICD copy in a row, and
+  // reading them walked its overflow pages. The crawls are read from an index that holds them all.
+  const crawlQuery = queries.find((q) => /FROM [`"]?main[`"]?\.[`"]?Crawl[`"]? /.test(q));
+  assert.ok(crawlQuery, queries.join('\n'));
+  const plan = services.db.prepare(`EXPLAIN QUERY PLAN ${crawlQuery.replace(/\?/g, '1000')}`).all() as { detail: string }[];
+  assert.deepEqual(plan.map((p) => p.detail), ['SCAN main.Crawl USING COVERING INDEX Crawl_list_idx']);
+});
