@@ -180,7 +180,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
         },
         onError: (error) => {
           if (conflict.caught(error, { withTerms })) return;
-          if (fieldIssues(error)) showErrors(issuesFromApi(error.issues));
+          if (fieldIssues(error)) showErrors(issuesFromApi(error.issues, values));
         },
       },
     );
@@ -233,7 +233,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
         <Field id="userAgent" label="User agent" errors={errors.userAgent} hint="Name the archive and a contact, so site owners can reach you.">
           <input className="input" {...text('userAgent', true)} />
         </Field>
-        <Field id="seeds" label="Seed URLs" hint="One URL per line." errors={errors.seeds} className="md:col-span-2">
+        <Field id="seeds" label="Seed URLs" hint="One URL per line, or several on a line separated by a comma and a space." errors={errors.seeds} className="md:col-span-2">
           <textarea className="input font-mono" rows={3} {...text('seeds', true)} />
         </Field>
         <Field id="description" label="Description" errors={errors.description} className="md:col-span-2">

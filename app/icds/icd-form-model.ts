@@ -2,6 +2,7 @@ import { icdSchema, type Icd, type IcdInput } from '../../worker/icd/schema';
 import { UNKNOWN_FIELD, unknownKeys } from '../../worker/icd/unknown-keys';
 import { plainIssueMessage } from '../../worker/icd/plain-issues';
 import type { ApiIssue } from '../lib/client/api';
+import { seedItems } from './seed-list';
 import { SETTING_FIELDS, settingForPath, settingMessage, settingSections, settingValuesFromIcd, type SettingValues } from './settings-fields';
 
 /**
@@ -141,7 +142,7 @@ export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdI
     ...settings,
     name: v.name,
     description: v.description,
-    seeds: lines(v.seeds),
+    seeds: seedItems(v.seeds).map((s) => s.url),
     scope: {
       ...settings.scope,
       allowedHosts: lines(v.allowedHosts),
@@ -231,8 +232,11 @@ export function fieldIdForPath(path: readonly PropertyKey[]): string {
   return 'form';
 }
 
-/** The message shown for an issue: items of a line field are named by their line. */
-export function messageForIssue(issue: { path: readonly PropertyKey[]; message: string }): string {
+/**
+ * The message shown for an issue: items of a line field are named by their line. `seedLines` is the
+ * line of each seed (seedItems): a line may hold several, so a seed's index is not its line.
+ */
+export function messageForIssue(issue: { path: readonly PropertyKey[]; message: string }, seedLines: readonly number[] = []): string {
   const parts = issue.path.map(String);
   const joined = parts.join('.');
   const setting = settingForPath(parts);
@@ -240,7 +244,7 @@ export function messageForIssue(issue: { path: readonly PropertyKey[]; message: 
   for (const prefix of [...Object.keys(LINE_FIELDS), ...LINE_SETTINGS]) {
     if (joined.startsWith(`${prefix}.`)) {
       const index = Number(joined.slice(prefix.length + 1).split('.')[0]);
-      if (Number.isInteger(index)) return `Line ${index + 1}: ${issue.message}`;
+      if (Number.isInteger(index)) return `Line ${(prefix === 'seeds' ? seedLines[index] : undefined) ?? index + 1}: ${issue.message}`;
     }
   }
   return issue.message;
@@ -248,12 +252,12 @@ export function messageForIssue(issue: { path: readonly PropertyKey[]; message: 
 
 export type FieldErrors = Record<string, string[]>;
 
-/** Groups issues (from zod on the client or a 400 from the server) by form field. */
-export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+/** Groups issues (from zod on the client or a 400 from the server) by form field; `seedLines` as in messageForIssue. */
+export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[], seedLines: readonly number[] = []): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of issues) {
     const id = fieldIdForPath(issue.path);
-    const message = messageForIssue(issue);
+    const message = messageForIssue(issue, seedLines);
     (out[id] ??= []).includes(message) || out[id]!.push(message);
   }
   return out;
@@ -263,12 +267,15 @@ export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; mes
 export function validateForm(values: IcdFormValues, base: IcdInput | null): { icd: IcdInput; errors: FieldErrors } {
   const icd = icdFromFormValues(values, base);
   const result = icdSchema.safeParse(icd, { error: plainIssueMessage });
-  return { icd, errors: result.success ? {} : fieldErrors(result.error.issues) };
+  return { icd, errors: result.success ? {} : fieldErrors(result.error.issues, seedLinesOf(values)) };
 }
 
-export function issuesFromApi(issues: ApiIssue[]): FieldErrors {
-  return fieldErrors(issues);
+/** The issues of a save the server refused, for the form whose `values` were sent. */
+export function issuesFromApi(issues: ApiIssue[], values?: IcdFormValues): FieldErrors {
+  return fieldErrors(issues, values ? seedLinesOf(values) : []);
 }
+
+const seedLinesOf = (values: IcdFormValues): number[] => seedItems(values.seeds).map((s) => s.line);
 
 /**
  * An ICD file (as `npx tidemark crawl` reads it) for the form: the definition, or why it cannot
