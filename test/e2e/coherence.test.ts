@@ -311,24 +311,34 @@ test('hostile pages: URLs with & < > " \' and one of 30,000 characters, binary t
   await page.locator(`[data-testid="tree-node"][data-url="${home}"][data-collapsed="true"]`).waitFor();
 });
 
-test('the detail of a page selected before its revisit shows the revisit once the tree does', async () => {
+test('the detail of a page selected before its revisit shows the revisit once the tree does; each text is a region named by its heading, its paragraphs kept', async () => {
   const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Revisit under way', seeds: ['http://underway.example/'], coherence: { mode: 'visit-revisit' } });
   const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
   // Paused during its revisit pass (a paused crawl is left alone by the worker; the view keeps asking).
   const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired) SELECT id, definition, name, 'paused', 'pause' FROM Icd WHERE id = ?").run(icd.id).lastInsertRowid);
   const now = sqlDate(new Date());
   const url = 'http://underway.example/';
-  db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText) VALUES (?, ?, NULL, 0, 'text/html', ?, '{}', 'the tide is low')").run(crawlId, url, now);
+  db.prepare("INSERT INTO CoherencePage (crawlId, url, parentUrl, depth, mime, visitedAt, visit, visitText) VALUES (?, ?, NULL, 0, 'text/html', ?, '{}', ?)").run(crawlId, url, now, 'the tide is low\n\nboats wait in the harbour');
   db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt) VALUES (?, ?, ?)').run(crawlId, now, now);
   const page = await signedInPage();
   await page.goto(`${cockpit.url}/crawls/${crawlId}/coherence`);
   const node = page.locator(`[data-testid="tree-node"][data-url="${url}"]`);
   await node.click();
   await page.getByTestId('page-status').filter({ hasText: 'not revisited yet' }).waitFor();
+  const visitText = page.getByRole('region', { name: /^Visit · / });
+  const revisitText = page.getByRole('region', { name: /^Revisit · / });
+  assert.equal(await visitText.innerText(), 'the tide is low\n\nboats wait in the harbour', 'the paragraph break is kept');
+  assert.equal(await revisitText.getAttribute('aria-labelledby') !== null, true);
   // The revisit is recorded: the next poll colours the node, and the detail follows.
-  db.prepare("UPDATE CoherencePage SET revisitedAt = ?, revisitText = 'the tide is high', status = 'content-changed', evidence = 'content', similarity = 0.5, changeRate = 1 WHERE crawlId = ? AND url = ?").run(now, crawlId, url);
+  db.prepare("UPDATE CoherencePage SET revisitedAt = ?, revisitText = ?, status = 'content-changed', evidence = 'content', similarity = 0.5, changeRate = 1 WHERE crawlId = ? AND url = ?")
+    .run(now, 'the tide is high\n\nboats wait in the harbour\n\nthe quay is closed', crawlId, url);
   db.close();
   await page.locator(`[data-testid="tree-node"][data-url="${url}"][data-status="content-changed"]`).waitFor({ timeout: 15_000 });
   await page.getByTestId('page-status').filter({ hasText: 'content changed' }).waitFor({ timeout: 5_000 });
   assert.match(await page.getByTestId('revisit-text').innerText(), /high/);
+  // Each side reads as its text, paragraphs included; the changed words are marked.
+  assert.equal(await revisitText.innerText(), 'the tide is high\n\nboats wait in the harbour\n\nthe quay is closed');
+  assert.equal(await visitText.innerText(), 'the tide is low\n\nboats wait in the harbour');
+  assert.deepEqual(await visitText.locator('mark').allInnerTexts(), ['low']);
+  assert.deepEqual(await revisitText.locator('mark').allInnerTexts(), ['high', '\n\nthe quay is closed']);
 });

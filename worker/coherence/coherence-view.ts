@@ -165,27 +165,51 @@ export interface DiffSegment {
   text: string;
 }
 
+/** A paragraph break, in a diff's tokens and in its segments' text. */
+const PARAGRAPH_BREAK = '\n\n';
+
+/**
+ * The tokens of a text for the word diff: its words, and a PARAGRAPH_BREAK where a run of
+ * whitespace holds a line break (the stored main text parts its paragraphs with blank lines).
+ */
+function diffTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (const run of text.split(/(\s+)/)) {
+    if (!run) continue;
+    if (!/\s/.test(run)) tokens.push(run);
+    else if (run.includes('\n') && tokens.length && tokens[tokens.length - 1] !== PARAGRAPH_BREAK) tokens.push(PARAGRAPH_BREAK);
+  }
+  if (tokens[tokens.length - 1] === PARAGRAPH_BREAK) tokens.pop();
+  return tokens;
+}
+
+/** Whether two tokens (or texts) meet with a space: not at a paragraph break. */
+const spaced = (before: string, after: string): boolean => !before.endsWith('\n') && !after.startsWith('\n');
+
 /**
  * Word diff of two texts, for highlighting what changed between visit and revisit: every word of
  * both comes out, in order, and the words kept are as many as can be (a shortest edit, Myers'
  * O((N+M)·D) algorithm, so a long page with a few changes costs little). When the texts differ
  * too much for `budget` steps, what lies between their common head and tail is shown as removed,
  * then added. (Comparing only the first 1,500 words showed the curator a long page cut short, and
- * a change further down unmarked.)
+ * a change further down unmarked.) Paragraph breaks are tokens of the diff too, kept in the
+ * segments' text as a blank line (words are parted by one space), so each side shows its own
+ * paragraphs: `sideSegments` puts them together.
  */
 export function diffWords(before: string, after: string, budget = 20_000_000): DiffSegment[] {
-  const a = before.split(/\s+/).filter(Boolean);
-  const b = after.split(/\s+/).filter(Boolean);
+  const a = diffTokens(before);
+  const b = diffTokens(after);
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const out: DiffSegment[] = [];
-  const push = (kind: DiffSegment['kind'], words: readonly string[]) => {
-    if (!words.length) return;
-    const text = words.join(' ');
+  const push = (kind: DiffSegment['kind'], tokens: readonly string[]) => {
+    if (!tokens.length) return;
+    let text = '';
+    for (const t of tokens) text += text && spaced(text, t) ? ` ${t}` : t;
     const last = out.at(-1);
-    if (last && last.kind === kind) last.text += ` ${text}`;
+    if (last && last.kind === kind) last.text += spaced(last.text, text) ? ` ${text}` : text;
     else out.push({ kind, text });
   };
   push('same', a.slice(0, head));
@@ -198,6 +222,27 @@ export function diffWords(before: string, after: string, budget = 20_000_000): D
     push('added', midB);
   }
   push('same', a.slice(a.length - tail));
+  return out;
+}
+
+/** A segment as one side of the diff shows it, after `gap`: a space, or nothing at a paragraph break. */
+export interface SideSegment extends DiffSegment {
+  gap: string;
+}
+
+/**
+ * The segments one side shows — the visit its kept and removed words, the revisit its kept and
+ * added ones — each with the gap that parts it from the one before, so the side reads as its text
+ * did, paragraphs included.
+ */
+export function sideSegments(segments: readonly DiffSegment[], side: 'visit' | 'revisit'): SideSegment[] {
+  const hidden = side === 'visit' ? 'added' : 'removed';
+  const out: SideSegment[] = [];
+  for (const s of segments) {
+    if (s.kind === hidden || !s.text) continue;
+    const before = out.at(-1);
+    out.push({ ...s, gap: before && spaced(before.text, s.text) ? ' ' : '' });
+  }
   return out;
 }
 

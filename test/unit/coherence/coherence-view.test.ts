@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDiscoveryTree, diffWords, evidenceText, noCaptureText, rateHistogram, revisitHeading, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
+import { buildDiscoveryTree, diffWords, evidenceText, noCaptureText, rateHistogram, revisitHeading, sideSegments, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
 
 const rows: CoherencePageRow[] = [
   { id: 0, url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -82,6 +82,28 @@ test('word diff marks removed and added words and keeps the rest', () => {
   ]);
   assert.deepEqual(diffWords('', 'new'), [{ kind: 'added', text: 'new' }]);
   assert.deepEqual(diffWords('same', 'same'), [{ kind: 'same', text: 'same' }]);
+});
+
+test('word diff keeps paragraph breaks: each side reads as its text, paragraphs included, with the changed words marked', () => {
+  const visit = 'The tide is high.\n\nBoats wait in the harbour.\n\nThe quay is closed.';
+  const revisit = 'The tide is low.\n\nBoats wait in the harbour.\n\nA new paragraph.\n\nThe quay is closed.';
+  const diff = diffWords(visit, revisit);
+  const read = (side: 'visit' | 'revisit') => sideSegments(diff, side).map((s) => s.gap + s.text).join('');
+  assert.equal(read('visit'), visit);
+  assert.equal(read('revisit'), revisit);
+  assert.deepEqual(diff.filter((s) => s.kind !== 'same'), [
+    { kind: 'removed', text: 'high.' }, { kind: 'added', text: 'low.' }, { kind: 'added', text: '\n\nA new paragraph.' },
+  ]);
+  // Stray whitespace around the breaks (older stored texts, a lone newline) reads as one break; no break at either end.
+  assert.equal(sideSegments(diffWords('\n a  b \n\n\n c\n', 'a b\nc'), 'revisit').map((s) => s.gap + s.text).join(''), 'a b\n\nc');
+  assert.deepEqual(diffWords('a b\n\nc', 'a b c').filter((s) => s.kind !== 'same'), [{ kind: 'removed', text: '\n\n' }],
+    'a paragraph joined is a removed break, the words all kept');
+});
+
+test('the side segments part words with one space, and nothing at a paragraph break', () => {
+  const diff = [{ kind: 'same', text: 'a' }, { kind: 'removed', text: 'b\n\nc' }, { kind: 'added', text: 'x' }, { kind: 'same', text: '\n\nd e' }] as const;
+  assert.deepEqual(sideSegments(diff, 'visit').map((s) => s.gap), ['', ' ', '']);
+  assert.deepEqual(sideSegments(diff, 'revisit').map((s) => [s.gap, s.text]), [['', 'a'], [' ', 'x'], ['', '\n\nd e']]);
 });
 
 test('word diff of long texts keeps every word of both and marks a change past the first 1,500 words', () => {

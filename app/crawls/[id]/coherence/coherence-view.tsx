@@ -1,8 +1,8 @@
 'use client';
-import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
-import { evidenceText, noCaptureText, revisitHeading, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
+import { evidenceText, noCaptureText, revisitHeading, sideSegments, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus, type TreeLayout } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
@@ -337,14 +337,15 @@ function PageDetail({ crawlId, node, collapsed, pinned, onToggle }: { crawlId: n
 }
 
 function TextColumn({ title, segments, side }: { title: string; segments: DiffSegment[]; side: 'visit' | 'revisit' }) {
-  const hidden = side === 'visit' ? 'added' : 'removed';
+  const headingId = useId();
+  // A region named by its heading ("Visit · …", "Revisit · …"), focusable so its text scrolls from the keyboard.
   return (
     <div data-testid={`${side}-text`}>
-      <h3 className="font-medium">{title}</h3>
-      <p className="text-sm whitespace-pre-wrap border rounded p-2 max-h-96 overflow-auto">
-        {segments.filter((s) => s.kind !== hidden).map((s, i) =>
-          s.kind === 'same' ? <span key={i}>{s.text} </span> : <mark key={i} className={s.kind === 'added' ? 'bg-green-200' : 'bg-red-200 line-through'}>{s.text} </mark>)}
-      </p>
+      <h3 id={headingId} className="font-medium">{title}</h3>
+      <div role="region" aria-labelledby={headingId} tabIndex={0} className="text-sm whitespace-pre-wrap border rounded p-2 max-h-96 overflow-auto">
+        {sideSegments(segments, side).map((s, i) =>
+          <Fragment key={i}>{s.gap}{s.kind === 'same' ? <span>{s.text}</span> : <mark className={s.kind === 'added' ? 'bg-green-200' : 'bg-red-200 line-through'}>{s.text}</mark>}</Fragment>)}
+      </div>
     </div>
   );
 }
