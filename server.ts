@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import next from 'next';
-import { Server as SocketServer } from 'socket.io';
+import { Server as SocketServer, type Socket } from 'socket.io';
 import { loadEnv } from './worker/config/env';
 import { openSqlite } from './worker/store/sqlite';
 import { applyMigrations, MIGRATIONS_DIR } from './worker/store/migrator';
@@ -15,11 +15,11 @@ import { seedDatabase } from './worker/store/seed';
 import { startDemoServer } from './worker/demo/demo-server';
 import { WorkerSupervisor } from './worker/process/supervisor';
 import { EventBatcher } from './worker/events/event-batcher';
-import { crawlEventName, crawlRoom, type WorkerMessage } from './worker/events/messages';
+import { crawlEventName, crawlRoom, SOCKET_UNAUTHENTICATED, type WorkerMessage } from './worker/events/messages';
 import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions';
 import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
-import { handleSubscriptions } from './app/lib/server/socket-subscriptions';
+import { dropEndedSessions, handleSubscriptions, SESSION_RECHECK_MS } from './app/lib/server/socket-subscriptions';
 import { startCrawlScheduler } from './app/lib/server/crawl-scheduler';
 import { services } from './app/lib/server/services';
 import { sameOrigin } from './worker/auth/origin';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const origin = socket.request.headers.origin;
       if (origin && !sameOrigin(origin, socket.request.headers.host)) return nextFn(new Error('cross-site socket refused'));
       const user = sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
-      if (!user) return nextFn(new Error('unauthenticated'));
+      if (!user) return nextFn(new Error(SOCKET_UNAUTHENTICATED));
       socket.data.user = user;
       nextFn();
     } catch (err) {
@@ -75,7 +75,9 @@ async function main(): Promise<void> {
       nextFn(new Error('internal error'));
     }
   });
-  io.on('connection', (socket) => handleSubscriptions(socket, () => sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE))));
+  const sessionOf = (socket: Socket) => sessions.lookup(readCookie(socket.request.headers.cookie, SESSION_COOKIE));
+  io.on('connection', (socket) => handleSubscriptions(socket, () => sessionOf(socket)));
+  const recheckSessions = setInterval(() => dropEndedSessions(io, sessionOf), SESSION_RECHECK_MS);
 
   const batcher = new EventBatcher();
   const flush = setInterval(() => {
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`tidemark: ${signal}, shutting down`);
     clearInterval(flush);
+    clearInterval(recheckSessions);
     stopScheduler();
     await supervisor.stop();
     io.close();

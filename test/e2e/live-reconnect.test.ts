@@ -8,10 +8,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
-import type { WebSocketRoute } from 'playwright-core';
 import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { cuttableSockets } from './helpers/socket-cut';
 import { withSite } from '../support/site-crawl';
+import { endlessChainIcd, endlessChainSite } from '../support/endless-chain';
 
 let rig: BrowserRig;
 before(async () => {
@@ -19,36 +19,13 @@ before(async () => {
 });
 after(() => stopBrowserRig(rig ?? {}));
 
-/** A chain of pages, each linking to the next: the crawl goes on for as long as the test needs. */
-const site: RequestListener = (req, res) => {
-  const n = Number(/^\/page\/(\d+)$/.exec(new URL(req.url ?? '/', 'http://site').pathname)?.[1] ?? 0);
-  res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Page ${n}</title><a href="/page/${n + 1}">next</a>`);
-};
-
-/** One page every 150 ms or so, for up to 1,000 pages: running throughout the test. */
-const chainIcd = (origin: string) => ({
-  name: 'Endless chain',
-  seeds: [`${origin}/`],
-  scope: { maxDepth: 1000 },
-  politeness: { minDelayMs: 150, maxDelayMs: 200, delayFactor: 0, concurrency: 1, respectRobots: false },
-  aah: { enabled: false },
-});
-
-test('a page whose socket was cut catches up when it is back: a pause made meanwhile in another tab shows without a reload', { timeout: 300_000 }, () => withSite(site, async (origin) => {
+test('a page whose socket was cut catches up when it is back: a pause made meanwhile in another tab shows without a reload', { timeout: 300_000 }, () => withSite(endlessChainSite, async (origin) => {
   const { api, cockpit } = rig;
-  const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: (await api.json<{ id: number }>('POST', '/api/icds', chainIcd(origin))).id });
+  const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: (await api.json<{ id: number }>('POST', '/api/icds', endlessChainIcd(origin))).id });
   const context = await signedInContext(rig);
   const page = await context.newPage();
 
-  // The cut: while `cut` holds, every socket is closed at once and every polling request fails.
-  let cut = false;
-  const open: WebSocketRoute[] = [];
-  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-    if (cut) return void ws.close();
-    ws.connectToServer();
-    open.push(ws);
-  });
-  await page.route(/\/socket\.io\//, (route) => (cut ? route.abort() : route.continue()));
+  const sockets = await cuttableSockets(page);
 
   await page.goto(`${cockpit.url}/crawls/${crawl.id}`);
   const liveState = page.getByTestId('live-state');
@@ -58,8 +35,7 @@ test('a page whose socket was cut catches up when it is back: a pause made meanw
   // A few captures arrive live before the cut.
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="capture-row"]').length >= 3);
 
-  cut = true;
-  for (const ws of open.splice(0)) await ws.close();
+  await sockets.cut();
   await page.locator('[data-testid="live-state"][data-state="offline"]').waitFor();
   assert.match(await liveState.innerText(), /offline/);
 
@@ -69,7 +45,7 @@ test('a page whose socket was cut catches up when it is back: a pause made meanw
   // The page, cut off, still shows the crawl running.
   assert.equal(await header.getByTestId('status').getAttribute('data-status'), 'running');
 
-  cut = false;
+  sockets.mend();
   await page.locator('[data-testid="live-state"][data-state="live"]').waitFor({ timeout: 30_000 });
   // Back: the badge and the controls say paused, with no reload.
   await header.locator('[data-testid="status"][data-status="paused"]').waitFor({ timeout: 10_000 });
@@ -86,8 +62,7 @@ test('a page whose socket was cut catches up when it is back: a pause made meanw
 
   // Cut again, and stopped from another tab: Resume, pressed here, is refused. The page says why,
   // and shows the crawl as it is, without its socket.
-  cut = true;
-  for (const ws of open.splice(0)) await ws.close();
+  await sockets.cut();
   await page.locator('[data-testid="live-state"][data-state="offline"]').waitFor();
   await api.json('POST', `/api/crawls/${crawl.id}/control`, { action: 'stop' });
   assert.equal(await api.waitForCrawlStatus(crawl.id, ['stopped']), 'stopped');

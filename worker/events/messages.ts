@@ -53,3 +53,12 @@ export function crawlEventName(crawlId: number, kind: 'stats' | 'capture' | 'rel
 export function crawlRoom(crawlId: number): string {
   return `crawl:${crawlId}`;
 }
+
+/**
+ * Why a socket has no live events: the socket.io handshake's error when the cookie's session has
+ * ended (or there is none), and a subscription's answer then.
+ */
+export const SOCKET_UNAUTHENTICATED = 'unauthenticated';
+
+/** Sent to a connected socket whose session has ended (a sign-out in another tab, an expiry), just before the server disconnects it. */
+export const SESSION_ENDED_EVENT = 'session:ended';

@@ -21,7 +21,7 @@ import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
 import { UrlInspector } from './url-inspector';
 
-const LIVE_LABEL = { connecting: 'connecting…', live: 'live', offline: 'offline (reconnecting)', refused: 'live updates refused' } as const;
+const LIVE_LABEL = { connecting: 'connecting…', live: 'live', offline: 'offline (reconnecting)', refused: 'live updates refused', 'session-ended': 'session ended: no live updates' } as const;
 
 export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   const crawl = useCrawl(crawlId);
@@ -51,7 +51,10 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         <h1 className="text-2xl font-bold">{c.name} <span className="text-base font-normal text-slate-500">#{c.id}</span></h1>
         {/* A polite live region: a screen reader hears the crawl pause, stop or end (a few words, a few times a crawl). */}
         <span role="status" data-testid="crawl-status"><span className="sr-only">Crawl status: </span><StatusBadge status={c.status} /></span>
-        <span className="text-xs text-slate-600" data-testid="live-state" data-state={live}>{LIVE_LABEL[live]}</span>
+        <span className="text-xs text-slate-600" data-testid="live-state" data-state={live}>
+          {LIVE_LABEL[live]}
+          {live === 'session-ended' && <> · <a className="link" href={`/login?next=${encodeURIComponent(`/crawls/${crawlId}`)}`}>Sign in again</a></>}
+        </span>
         <CrawlControls crawl={c} />
         <nav aria-label="Crawl" className="ml-auto flex flex-wrap gap-3 text-sm">
           {c.icdId != null && <Link className="link" href={`/icds/${c.icdId}`}>Definition</Link>}

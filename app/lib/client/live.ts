@@ -2,10 +2,11 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { io, type Socket } from 'socket.io-client';
-import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
+import { SESSION_ENDED_EVENT, SOCKET_UNAUTHENTICATED, type CaptureSummary, type CrawlStats } from '../../../worker/events/messages';
 import type { Paged } from './api';
 import type { ThroughputPoint } from '../server/throughput-history';
 import { keys, type CaptureRow, type CrawlDetail, type RelevancePoint, type RelevanceSeries } from './queries';
+import { sessionKey } from './session';
 
 /**
  * Live crawl events: socket.io pushes `crawl:<id>:stats|capture|status|relevance|coherence`, and
@@ -22,6 +23,12 @@ let shared: Socket | null = null;
 function socket(): Socket {
   if (!shared) shared = io({ withCredentials: true, transports: ['websocket', 'polling'] });
   return shared;
+}
+
+/** Closes `s` for good (no reconnection); the next page that wants events opens a new socket, with the cookie of the time. */
+function closeSocket(s: Socket): void {
+  if (shared === s) shared = null;
+  s.disconnect();
 }
 
 export function appendSample(client: QueryClient, crawlId: number, stats: Partial<CrawlStats>): void {
@@ -172,17 +179,45 @@ export function mergeRelevance(old: RelevanceSeries | undefined, payload: unknow
   return old;
 }
 
-export type LiveState = 'connecting' | 'live' | 'offline' | 'refused';
+export type LiveState = 'connecting' | 'live' | 'offline' | 'refused' | 'session-ended';
 
-/** Subscribes to one crawl's events while the component is mounted. */
+/**
+ * What a refused or failed connection means: the session has ended (the server refused the
+ * handshake for it), refused for another reason (socket.io does not try again after a refusal), or
+ * offline while socket.io reconnects (`active`).
+ */
+export function connectErrorState(message: string, active: boolean): LiveState {
+  if (message === SOCKET_UNAUTHENTICATED) return 'session-ended';
+  return active ? 'offline' : 'refused';
+}
+
+/**
+ * Subscribes to one crawl's events while the component is mounted. When the session ends (a
+ * sign-out in another tab, an expiry), the server refuses the socket or drops it: the state is
+ * 'session-ended', the socket is closed rather than left reconnecting for ever, and the session is
+ * read again, so the app shell sends the tab to the login page (which comes back here) or, over
+ * unsaved edits, says to sign in again. Signed in again meanwhile, the page reconnects.
+ */
 export function useCrawlEvents(crawlId: number): LiveState {
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>('connecting');
+  // Bumped to open a new socket once the user has signed in again.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     const s = socket();
     let subscribedBefore = false;
+    let unmounted = false;
+    const onSessionEnded = () => {
+      closeSocket(s);
+      setState('session-ended');
+      void client.refetchQueries({ queryKey: sessionKey, exact: true }).then(() => {
+        const session = client.getQueryState(sessionKey);
+        if (!unmounted && session?.status === 'success' && session.data) setAttempt((n) => n + 1);
+      });
+    };
     const subscribe = () =>
       s.emit('subscribe', { crawlId }, (reply: { ok: boolean; error?: string }) => {
+        if (reply?.error === SOCKET_UNAUTHENTICATED) return onSessionEnded();
         setState(reply?.ok ? 'live' : 'refused');
         if (!reply?.ok) return;
         // Events sent before this subscription are gone. The first time, only what may have moved
@@ -216,7 +251,11 @@ export function useCrawlEvents(crawlId: number): LiveState {
     // flush, so any phase re-reads the section).
     const onCoherence = () => void client.invalidateQueries({ queryKey: keys.incremental(crawlId) });
     const onDisconnect = () => setState('offline');
-    const onConnectError = () => setState('offline');
+    const onConnectError = (err: Error) => {
+      const next = connectErrorState(err.message, s.active);
+      if (next === 'session-ended') onSessionEnded();
+      else setState(next);
+    };
     s.on(`crawl:${crawlId}:stats`, onStats);
     s.on(`crawl:${crawlId}:capture`, onCaptures);
     s.on(`crawl:${crawlId}:status`, onStatus);
@@ -225,8 +264,10 @@ export function useCrawlEvents(crawlId: number): LiveState {
     s.on('connect', subscribe);
     s.on('disconnect', onDisconnect);
     s.on('connect_error', onConnectError);
+    s.on(SESSION_ENDED_EVENT, onSessionEnded);
     if (s.connected) subscribe();
     return () => {
+      unmounted = true;
       s.emit('unsubscribe', { crawlId });
       s.off(`crawl:${crawlId}:stats`, onStats);
       s.off(`crawl:${crawlId}:capture`, onCaptures);
@@ -236,7 +277,8 @@ export function useCrawlEvents(crawlId: number): LiveState {
       s.off('connect', subscribe);
       s.off('disconnect', onDisconnect);
       s.off('connect_error', onConnectError);
+      s.off(SESSION_ENDED_EVENT, onSessionEnded);
     };
-  }, [client, crawlId]);
+  }, [client, crawlId, attempt]);
   return state;
 }

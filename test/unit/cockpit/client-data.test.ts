@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { elapsedLabel, elapsedTicks, layoutLines, layoutStack } from '../../../app/lib/client/chart-layout';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { appendSample, applyCaptures, captureCountOf, capturesOf, mergeRelevance, withHistory } from '../../../app/lib/client/live';
+import { appendSample, applyCaptures, captureCountOf, capturesOf, connectErrorState, mergeRelevance, withHistory } from '../../../app/lib/client/live';
 import { normaliseAdaptedRule, normaliseTestResult } from '../../../app/lib/client/aah';
 import { selectionFromForm } from '../../../app/lib/client/queries';
 import { typedPage } from '../../../app/components/pager';
@@ -253,4 +253,11 @@ test('a typed page number goes to that page, kept within the pages there are; an
   assert.equal(typedPage('5000', 1001), 1001, 'past the end: the last page');
   assert.equal(typedPage('0', 10), 1);
   for (const text of ['', 'x', '2.5', '-3', '1e3']) assert.equal(typedPage(text, 10), null, text);
+});
+
+test('a refused socket: its session ended, refused for another reason (socket.io gives up), or offline while socket.io reconnects', () => {
+  assert.equal(connectErrorState('unauthenticated', false), 'session-ended');
+  assert.equal(connectErrorState('unauthenticated', true), 'session-ended');
+  assert.equal(connectErrorState('cross-site socket refused', false), 'refused');
+  assert.equal(connectErrorState('websocket error', true), 'offline');
 });
