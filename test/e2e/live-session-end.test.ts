@@ -3,7 +3,7 @@
  * The page's socket was refused (or, connected, went on as if nothing had happened) and the page
  * said "offline (reconnecting)" for ever. It now goes to the login page, which brings the archivist
  * back to the crawl. Real parts: the cockpit (server, worker, SQLite), Chromium, a loopback site
- * crawled slowly enough to be running throughout.
+ * crawled slowly, its crawl paused.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,9 +22,18 @@ before(async () => {
 });
 after(() => stopBrowserRig(rig ?? {}));
 
-async function runningCrawl(origin: string, name: string): Promise<number> {
+/**
+ * A crawl of the endless chain, paused: its page polls nothing (a running crawl's page reads its
+ * crawl log every few seconds, and a 401 there sends the tab to the login page by another way), so
+ * only its live connection can tell it that the session has ended.
+ */
+async function pausedCrawl(origin: string, name: string): Promise<number> {
   const icd = await rig.api.json<{ id: number }>('POST', '/api/icds', endlessChainIcd(origin, name));
-  return (await rig.api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id })).id;
+  const { id } = await rig.api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+  await rig.api.waitForCrawlStatus(id, ['running']);
+  await rig.api.json('POST', `/api/crawls/${id}/control`, { action: 'pause' });
+  assert.equal(await rig.api.waitForCrawlStatus(id, ['paused']), 'paused');
+  return id;
 }
 
 /** A tab signed in through the login form (a session of its own, not the API's), on the crawl's page, live. */
@@ -47,8 +56,8 @@ async function signInAgainBack(page: Page, crawlId: number): Promise<void> {
   await page.locator('[data-testid="live-state"][data-state="live"]').waitFor({ timeout: 20_000 });
 }
 
-test('signed out in another tab, the live crawl page goes to the login page, and back to the crawl after signing in', { timeout: 300_000 }, () => withSite(endlessChainSite, async (origin) => {
-  const crawlId = await runningCrawl(origin, 'Signed out elsewhere');
+test('signed out in another tab, the live page of a paused crawl goes to the login page, and back to the crawl after signing in', { timeout: 300_000 }, () => withSite(endlessChainSite, async (origin) => {
+  const crawlId = await pausedCrawl(origin, 'Signed out elsewhere');
   const page = await liveCrawlPage(crawlId);
   const other = await page.context().newPage();
   await other.goto(`${rig.cockpit.url}/crawls`);
@@ -59,7 +68,7 @@ test('signed out in another tab, the live crawl page goes to the login page, and
 }));
 
 test('a session that expired while the socket was cut: the page does not stay "offline (reconnecting)", it goes to the login page', { timeout: 300_000 }, () => withSite(endlessChainSite, async (origin) => {
-  const crawlId = await runningCrawl(origin, 'Expired meanwhile');
+  const crawlId = await pausedCrawl(origin, 'Expired meanwhile');
   const page = await liveCrawlPage(crawlId);
   const sockets = await cuttableSockets(page);
   await page.reload();
