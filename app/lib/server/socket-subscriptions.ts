@@ -37,7 +37,13 @@ export const SESSION_RECHECK_MS = 5_000;
 export function dropEndedSessions(io: Server, session: (socket: Socket) => unknown): number {
   let dropped = 0;
   for (const socket of io.of('/').sockets.values()) {
-    if (session(socket)) continue;
+    // A look-up that fails (the database busy, say) keeps the socket: it is checked again next time.
+    // Thrown from the server's timer, it would have ended the server process.
+    try {
+      if (session(socket)) continue;
+    } catch {
+      continue;
+    }
     socket.emit(SESSION_ENDED_EVENT);
     socket.disconnect();
     dropped++;
