@@ -18,6 +18,7 @@ export const DEFAULT_KNOWLEDGE_BASE = 'default';
 
 /** Crawl statuses of a crawl that may run again (created, running, paused, stopping); the others have ended. */
 const LIVE_CRAWL_STATUSES = ['created', 'running', 'paused', 'stopping'] as const;
+const marks = LIVE_CRAWL_STATUSES.map(() => '?').join(', ');
 
 /** What a request came to: done (with its result), refused (409, why), or no such knowledge base (404). */
 export type KnowledgeBaseOutcome<T> = { done: T } | { refused: string } | 'missing';
@@ -86,7 +87,7 @@ function icdsNaming(db: Database.Database, name: string): (KnowledgeBaseUser & {
 }
 
 /**
- * Renames knowledge base `from` to `to`, and the ICDs and crawls naming it with it (each ICD
+ * Renames knowledge base `from` to `to`, and the ICDs and the crawls that may still run naming it with it (each ICD
  * changed gets a new version, so an editor that had it open is told before saving the old name
  * back). The knowledge base keeps its version: its content is the same. `{done: icds changed}`.
  */
@@ -104,7 +105,10 @@ export function renameKnowledgeBase(db: Database.Database, from: string, to: str
       const next = new Date(Math.max(now.getTime(), new Date(icd.updatedAt).getTime() + 1));
       writeIcd.run(withKnowledgeBaseNamed(icd.definition, to), sqlDate(next), icd.id);
     }
-    db.prepare('UPDATE Crawl SET knowledgeBaseName = ? WHERE knowledgeBaseName = ?').run(to, from);
+    // Crawls that may still run follow it (a delete looks for them by name); an ended crawl's record
+    // keeps the name it ran with.
+    const marks = LIVE_CRAWL_STATUSES.map(() => '?').join(', ');
+    db.prepare(`UPDATE Crawl SET knowledgeBaseName = ? WHERE knowledgeBaseName = ? AND status IN (${marks})`).run(to, from, ...LIVE_CRAWL_STATUSES);
     return { done: { updatedAt: new Date(kb.updatedAt), icds: icds.length } };
   });
 }
@@ -112,7 +116,6 @@ export function renameKnowledgeBase(db: Database.Database, from: string, to: str
 /** Deletes knowledge base `name` unless deleteRefusal refuses it. */
 export function deleteKnowledgeBase(db: Database.Database, name: string): KnowledgeBaseOutcome<true> {
   return inWriteTransaction<true>(db, name, (kb) => {
-    const marks = LIVE_CRAWL_STATUSES.map(() => '?').join(', ');
     const crawls = db.prepare(`SELECT id, name FROM Crawl WHERE knowledgeBaseName = ? AND status IN (${marks}) ORDER BY id`).all(name, ...LIVE_CRAWL_STATUSES) as KnowledgeBaseUser[];
     const refusal = deleteRefusal(name, icdsNaming(db, name), crawls);
     if (refusal) return { refused: refusal };

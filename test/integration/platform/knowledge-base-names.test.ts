@@ -102,6 +102,8 @@ test('a rename carries the name into the crawl definitions and crawls that named
   const icdId = await createIcd('Gauges', 'gauges');
   const otherIcd = await createIcd('Other', 'tides');
   const before = await readIcd(icdId);
+  const ended = await createCrawl(icdId);
+  s.db.prepare("UPDATE Crawl SET status = 'finished' WHERE id = ?").run(ended.body.id);
   const crawl = await createCrawl(icdId);
   assert.equal(crawl.status, 201);
   assert.equal(crawl.body.knowledgeBaseName, 'gauges');
@@ -117,6 +119,7 @@ test('a rename carries the name into the crawl definitions and crawls that named
   assert.notEqual(after.updatedAt, before.updatedAt, 'a new version: an editor holding the old one is told before saving the old name back');
   assert.equal((await readIcd(otherIcd)).definition.aah.knowledgeBase, 'tides', 'other ICDs untouched');
   assert.equal(s.db.prepare('SELECT knowledgeBaseName FROM Crawl WHERE id = ?').pluck().get(crawl.body.id), 'tide-gauges');
+  assert.equal(s.db.prepare('SELECT knowledgeBaseName FROM Crawl WHERE id = ?').pluck().get(ended.body.id), 'gauges', 'an ended crawl keeps the name it ran with');
 
   const next = await createCrawl(icdId);
   assert.equal(next.status, 201, JSON.stringify(next.body));
