@@ -15,10 +15,9 @@ export function missingKnowledgeBase(name: string): HttpError {
  * Creates a crawl of a copy of the stored ICD `icdId`, wanting to run, and returns its id. With
  * the ICD's AAH on, the crawl keeps a copy of the knowledge base it names too, as it keeps one of
  * the ICD: editing either later changes new crawls, not this one. A name no knowledge base has is
- * refused (missingKnowledgeBase), and nothing is created. `ownerId` is null for a scheduled crawl
- * whose schedule's owner was deleted.
+ * refused (missingKnowledgeBase), and nothing is created.
  */
-export async function createCrawl(prisma: PrismaClient, icdId: number, ownerId: number | null): Promise<number> {
+export async function createCrawl(prisma: PrismaClient, icdId: number, ownerId: number): Promise<number> {
   const icd = await prisma.icd.findUnique({ where: { id: icdId } });
   if (!icd) throw new HttpError(404, `No ICD ${icdId}`);
   // Re-validate: an ICD stored before a schema change must not reach the worker half-valid.

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
 import { describeSchedule, formatTimeOfDay, nextRunAfter, type Cadence, type ScheduleSpec } from '../schedule-cadence';
+import { can } from '../../../worker/auth/roles';
 import { createCrawl } from './crawl-creation';
 
 /** A crawl in one of these states is over: a scheduled time may start the ICD's next one. */
@@ -40,8 +41,9 @@ export interface ScheduledStart { icdId: number; crawlId: number | null; skipped
 
 /**
  * Starts a crawl of each ICD whose schedule is due at `now`, as "Start a crawl" does and as the
- * schedule's owner, unless a crawl of that ICD is still under way (that time is skipped, and the
- * schedule says why). Each schedule then waits for its next time after `now`: a server that was
+ * schedule's owner, unless a crawl of that ICD is still under way or the owner may no longer start
+ * crawls (deleted, or given a role without the run permission): that time is skipped, and the
+ * schedule says why. Each schedule then waits for its next time after `now`: a server that was
  * down across several due times starts one crawl when it is back, not one per time missed.
  */
 export async function runDueSchedules(prisma: PrismaClient, now: Date): Promise<ScheduledStart[]> {
@@ -51,10 +53,14 @@ export async function runDueSchedules(prisma: PrismaClient, now: Date): Promise<
     let crawlId: number | null = null;
     let skipped: string | null = null;
     const under = await prisma.crawl.findFirst({ where: { icdId: schedule.icdId, status: { notIn: ENDED } }, select: { id: true }, orderBy: { id: 'desc' } });
-    if (under) skipped = `Crawl #${under.id} of this definition had not ended at ${schedule.nextRunAt.toISOString()}: that time was skipped`;
+    const owner = schedule.ownerId === null ? null : await prisma.user.findUnique({ where: { id: schedule.ownerId }, select: { username: true, role: true } });
+    if (!owner || !can(owner.role, 'run')) {
+      // Crawls are started as the schedule's owner: one who may no longer start crawls starts none.
+      skipped = `No crawl started at ${schedule.nextRunAt.toISOString()}: ${owner ? `${owner.username}, who set the schedule, may no longer start crawls` : 'the user who set the schedule was deleted'}; someone who may start crawls must set it again`;
+    } else if (under) skipped = `Crawl #${under.id} of this definition had not ended at ${schedule.nextRunAt.toISOString()}: that time was skipped`;
     else {
       try {
-        crawlId = await createCrawl(prisma, schedule.icdId, schedule.ownerId);
+        crawlId = await createCrawl(prisma, schedule.icdId, schedule.ownerId!);
       } catch (err) {
         skipped = `No crawl started at ${schedule.nextRunAt.toISOString()}: ${err instanceof Error ? err.message : String(err)}`;
       }

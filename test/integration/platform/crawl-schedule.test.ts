@@ -155,3 +155,21 @@ test('deleting the ICD deletes its schedule', async () => {
   s.db.prepare('DELETE FROM Icd WHERE id = ?').run(icdId);
   assert.equal(stored(icdId), undefined);
 });
+
+test('a due time starts no crawl once the schedule\'s owner may no longer start crawls, or was deleted', async () => {
+  const { PUT } = await schedule();
+  const owner = await signedInAs(s, 'temp', 'archivist');
+  const icdId = await newIcd('Owner gone', { seeds: ['http://127.0.0.1:9/'] });
+  assert.equal((await callRoute(owner, PUT, 'PUT', `/api/icds/${icdId}/schedule`, { cadence: 'daily', time: '00:00' }, { id: String(icdId) })).status, 200);
+  s.db.prepare("UPDATE User SET role = 'curator' WHERE username = 'temp'").run();
+  let due = new Date(stored(icdId)!.nextRunAt);
+  const [demoted] = await runDueSchedules(s.prisma, due);
+  assert.equal(demoted.crawlId, null);
+  assert.match(demoted.skipped!, /temp, who set the schedule, may no longer start crawls/);
+  s.db.prepare("DELETE FROM Session WHERE userId = (SELECT id FROM User WHERE username = 'temp')").run();
+  s.db.prepare("DELETE FROM User WHERE username = 'temp'").run();
+  due = new Date(stored(icdId)!.nextRunAt);
+  const [deleted] = await runDueSchedules(s.prisma, due);
+  assert.match(deleted.skipped!, /the user who set the schedule was deleted/);
+  assert.equal(crawlsOf(icdId).length, 0);
+});
