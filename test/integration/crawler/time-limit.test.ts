@@ -74,7 +74,7 @@ test('a crawl with recrawls, which runs until stopped, finishes at its time limi
 test('the worker counts a crawl\'s earlier runs towards its limit, not the pauses between them', { timeout: 60_000 }, async () => {
   const requested: string[] = [];
   // A 60-minute limit, in real minutes.
-  await withSiteCrawl('tm-time-limit-runs-', chainSite(requested), { name: 'Runs counted', politeness: polite, scope: { maxDurationMinutes: 60, maxDepth: 100 } }, async ({ dir, db, icd, crawlId: spent }) => {
+  await withSiteCrawl('tm-time-limit-runs-', chainSite(requested), { name: 'Runs counted', politeness: { ...polite, minDelayMs: 20, maxDelayMs: 20 }, scope: { maxDurationMinutes: 60, maxDepth: 100 } }, async ({ dir, db, icd, crawlId: spent }) => {
     const run = db.prepare('INSERT INTO CrawlRun (crawlId, startedAt, endedAt, reason, workerPid) VALUES (?, ?, ?, ?, 0)');
     const hoursAgo = (h: number) => sqlDate(new Date(Date.now() - h * 3_600_000));
     // `spent`: two runs of 30 minutes a day apart, and one the worker died in (no end): its hour is spent.

@@ -9,7 +9,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import type { RequestListener } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type Database from 'better-sqlite3';
 import type { Services } from '../../../app/lib/server/services';
 import type { SeedReportRow } from '../../../worker/frontier/seed-report';
@@ -172,11 +173,16 @@ test('the crawl log downloads whole past its slices, in order, however many entr
 
 test('the host-queues report says where the frontier\'s URLs wait, as the frontier holds them', { timeout: 60_000 }, async () => {
   // The seed links to 30 pages; a 30 s delay after it keeps them queued (no robots.txt asked first).
+  // On an address of its own: the worker's politeness clock for 127.0.0.1, which the test above
+  // crawled, would hold even the seed for those 30 s.
   const links = Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(' ');
-  await withSite((req, res) => {
+  const server = createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
     res.end(req.url === '/' ? `<!doctype html><title>Index</title>${links}` : page(req.url ?? ''));
-  }, async (origin) => {
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.4', r));
+  const origin = `http://127.0.0.4:${(server.address() as AddressInfo).port}`;
+  try {
     const { POST: postIcd } = await import('../../../app/api/icds/route');
     const icd = await call(postIcd, 'POST', '/api/icds', {
       name: 'Waiting queue', seeds: [`${origin}/`], politeness: { respectRobots: false, minDelayMs: 30_000, maxDelayMs: 30_000 }, aah: { enabled: false },
@@ -189,8 +195,11 @@ test('the host-queues report says where the frontier\'s URLs wait, as the fronti
     const report = (await call(getReport, 'GET', `/api/crawls/${id}/report`, undefined, { id: String(id) })).body as { queues: { queues: { host: string; queued: number; retrying: number; inFlight: number }[]; hostCount: number; waiting: number } };
     const host = s.db.prepare('SELECT DISTINCT host FROM frontier_url WHERE crawl_id = ?').pluck().get(id) as string;
     assert.deepEqual(report.queues, { queues: [{ host, queued: 30, retrying: 0, inFlight: 0 }], hostCount: 1, waiting: 30 });
-    assert.ok(host.includes('127.0.0.1'), host);
+    assert.ok(host.includes('127.0.0.4'), host);
     s.db.prepare("UPDATE Crawl SET desired = 'stop' WHERE id = ?").run(id);
     await until('the crawl has stopped', () => s.db.prepare('SELECT status FROM Crawl WHERE id = ?').pluck().get(id) === 'stopped', 30_000);
-  });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 });
