@@ -239,6 +239,8 @@ export async function main(argv: string[]): Promise<number> {
     pagesPerSecond: Number(((stats.fetched - fetchedBefore) / Math.max(durationS, 1e-3)).toFixed(1)),
     out,
     ...(engine.pausedBecause ? { pausedBecause: engine.pausedBecause } : {}),
+    // Finished by the ICD's time or size limit with URLs still queued.
+    ...(stats.endedBy ? { endedBy: stats.endedBy, queued: stats.queued } : {}),
     seedProblems: seeds,
     ...crawlLog,
     ...packaged,
@@ -248,6 +250,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
     // Paused by Ctrl-C as much as by a full disk: the same command goes on.
     if (outcome !== 'finished') console.log('Run the same command again to resume.');
+    // The time limit counts this run only; the size limit every run's captures, so only a larger one goes on.
+    if (stats.endedBy === 'time-limit') console.log(`ended by its time limit with ${stats.queued} URLs queued: run the same command again to go on`);
+    if (stats.endedBy === 'size-limit') console.log(`ended by its size limit with ${stats.queued} URLs queued: raise scope.maxBytes in the ICD and run it again to go on`);
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);

@@ -8,11 +8,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { sqlDate } from '../../../worker/store/sqlite';
-import { withSiteCrawl } from '../../support/site-crawl';
+import { withSite, withSiteCrawl } from '../../support/site-crawl';
+import { withTempDir } from '../../support/temp-dir';
+import { runCli } from '../../support/run-cli';
 import { insertCrawl } from '../../support/crawl-rows';
 import { until } from '../../support/engine-run';
 
@@ -119,5 +122,24 @@ test('once its captures reach its size limit a crawl visits no more URLs and fin
     assert.equal(await again.run(), 'finished');
     assert.equal(requested.length, fetched);
     assert.equal(again.stats().endedBy, 'size-limit');
+  });
+});
+
+test('the CLI says a crawl ended by its size limit, and what would let it go on', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  await withSite(chainSite(requested), async (origin) => {
+    await withTempDir('tm-limit-cli-', async (dir) => {
+      const icdPath = join(dir, 'icd.json');
+      writeFileSync(icdPath, JSON.stringify({ name: 'CLI size limit', seeds: [`${origin}/`], politeness: polite, scope: { maxBytes: 300, maxDepth: 100 } }));
+      const out = join(dir, 'out');
+      const first = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
+      assert.equal(first.code, 0, first.stderr);
+      const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { outcome: string; endedBy?: string; queued?: number; pages: number };
+      assert.deepEqual([summary.outcome, summary.endedBy], ['finished', 'size-limit']);
+      assert.ok((summary.queued ?? 0) > 0);
+      const human = await runCli(['crawl', icdPath, '--out', out]).done;
+      assert.match(human.stdout, /ended by its size limit with \d+ URLs queued: raise scope\.maxBytes in the ICD and run it again to go on/);
+      assert.equal(requested.length, summary.pages, 'the second run fetched nothing: the captures are over the limit');
+    });
   });
 });
