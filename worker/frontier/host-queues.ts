@@ -27,36 +27,32 @@ export interface HostQueues {
  */
 export function readHostQueues(db: Database.Database, crawlId: number, limit: number): HostQueues {
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get()) return { queues: [], hostCount: 0, waiting: 0 };
+  // One scan of the queued rows: the largest queues, with the count and sum over every queued host beside them.
   const queued = db
     .prepare(
-      `SELECT host, COUNT(*) AS queued FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = ${S.queued}
-       GROUP BY host ORDER BY queued DESC, host LIMIT ?`,
+      `SELECT host, queued, COUNT(*) OVER () AS queuedHosts, SUM(queued) OVER () AS queuedTotal FROM (
+         SELECT host, COUNT(*) AS queued FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = ${S.queued} GROUP BY host
+       ) ORDER BY queued DESC, host LIMIT ?`,
     )
-    .all(crawlId, limit) as { host: string; queued: number }[];
+    .all(crawlId, limit) as { host: string; queued: number; queuedHosts: number; queuedTotal: number }[];
   const active = db
     .prepare(
       `SELECT host, SUM(state = ${S.retrying}) AS retrying, SUM(state = ${S.inFlight}) AS inFlight FROM frontier_url INDEXED BY frontier_url_active
        WHERE crawl_id = ? AND state IN (${S.inFlight}, ${S.retrying}) GROUP BY host`,
     )
     .all(crawlId) as { host: string; retrying: number; inFlight: number }[];
-  const { hostCount, waiting } = db
-    .prepare(
-      `SELECT COUNT(*) AS hostCount, COALESCE(SUM(n), 0) AS waiting FROM (
-         SELECT host, SUM(n) AS n FROM (
-           SELECT host, COUNT(*) AS n FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = ${S.queued} GROUP BY host
-           UNION ALL
-           SELECT host, COUNT(*) AS n FROM frontier_url INDEXED BY frontier_url_active WHERE crawl_id = ? AND state IN (${S.inFlight}, ${S.retrying}) GROUP BY host
-         ) GROUP BY host
-       )`,
-    )
-    .get(crawlId, crawlId) as { hostCount: number; waiting: number };
   const queuedOf = db.prepare(`SELECT COUNT(*) FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND host = ? AND state = ${S.queued}`).pluck();
   const byHost = new Map<string, HostQueueRow>(queued.map((q) => [q.host, { host: q.host, queued: q.queued, retrying: 0, inFlight: 0 }]));
+  let hostCount = queued[0]?.queuedHosts ?? 0;
+  let waiting = queued[0]?.queuedTotal ?? 0;
   for (const a of active) {
     // A host outside the largest queues with URLs retrying or in flight is listed too (there are few such rows).
     const row = byHost.get(a.host) ?? byHost.set(a.host, { host: a.host, queued: queuedOf.get(crawlId, a.host) as number, retrying: 0, inFlight: 0 }).get(a.host)!;
     row.retrying = a.retrying;
     row.inFlight = a.inFlight;
+    waiting += a.retrying + a.inFlight;
+    // A host with nothing queued is not among the queued hosts counted above.
+    if (row.queued === 0) hostCount++;
   }
   const queues = [...byHost.values()]
     .sort((x, y) => y.queued - x.queued || y.retrying - x.retrying || y.inFlight - x.inFlight || (x.host < y.host ? -1 : 1))
