@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { tableExists } from '../store/sqlite';
 import { hostKeyOf } from '../url';
 import type { UrlRecord } from './frontier';
 import { urlHash } from './url-hash';
@@ -209,7 +210,7 @@ const LOOKUP_SQL =
  * table: every URL is then unseen (null).
  */
 export function storedUrlReader(db: Database.Database, crawlId: number): (url: string) => UrlRecord | null {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get()) return () => null;
+  if (!tableExists(db, 'frontier_url')) return () => null;
   const lookup = db.prepare(LOOKUP_SQL);
   return (url) => {
     const r = lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
@@ -262,8 +263,7 @@ export interface QueuedUrlView {
  * against 7 ms through the queue index, which holds the queued rows only.
  */
 export function topQueuedUrls(db: Database.Database, crawlId: number, limit: number): QueuedUrlView[] {
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get();
-  if (!exists) return [];
+  if (!tableExists(db, 'frontier_url')) return [];
   ensureFrontierTables(db);
   const rows = db
     .prepare('SELECT url, host, depth, precedence, score_count, breakdown FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?')
@@ -305,8 +305,7 @@ export interface WaitingMatches {
  * then queued rows in the queue index's order, at most `maxTested` in all, each URL tested once.
  */
 export function waitingUrlsMatching(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested = MAX_TESTED_URLS): WaitingMatches {
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get();
-  if (!exists) return { matching: 0, examples: [], tested: 0, partial: false };
+  if (!tableExists(db, 'frontier_url')) return { matching: 0, examples: [], tested: 0, partial: false };
   ensureFrontierTables(db);
   // The LIMIT keeps SQLite from moving the pattern's test into the rows it bounds.
   const waiting = `SELECT seq, url FROM frontier_url WHERE crawl_id = @crawlId AND state IN (1, 5) AND state = 5

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { tableExists } from '../store/sqlite';
 import { S } from './frontier-sql';
 
 /** A host's URLs waiting in a crawl's frontier. */
@@ -26,7 +27,7 @@ export interface HostQueues {
  * the frontier's tables has none waiting.
  */
 export function readHostQueues(db: Database.Database, crawlId: number, limit: number): HostQueues {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frontier_url'").get()) return { queues: [], hostCount: 0, waiting: 0 };
+  if (!tableExists(db, 'frontier_url')) return { queues: [], hostCount: 0, waiting: 0 };
   // One scan of the queued rows: the largest queues, with the count and sum over every queued host beside them.
   const queued = db
     .prepare(
