@@ -11,10 +11,10 @@ export function seedFrontier(ctx: CrawlContext): void {
   const seeds = ctx.icd.seeds
     .map((seed) => canonicalize(seed, undefined, { queryHandling: ctx.icd.scope.queryHandling }))
     .filter((url): url is string => url !== null);
-  const excluded = seeds.filter((url) => ctx.excludedByPattern(url));
+  const excluded = new Set(seeds.filter((url) => ctx.excludedByPattern(url)));
   ctx.frontier.add(
     ctx.crawlId,
-    seeds.filter((url) => !excluded.includes(url)).map((url) => ({ url, host: hostKeyOf(url), depth: 0, priority: 1, kind: 'seed' })),
+    seeds.filter((url) => !excluded.has(url)).map((url) => ({ url, host: hostKeyOf(url), depth: 0, priority: 1, kind: 'seed' })),
   );
-  if (excluded.length) ctx.frontier.exclude(ctx.crawlId, excluded.map((url) => ({ url, host: hostKeyOf(url), reason: 'exclude-match', depth: 0, viaUrl: null, kind: 'seed' })));
+  if (excluded.size) ctx.frontier.exclude(ctx.crawlId, [...excluded].map((url) => ({ url, host: hostKeyOf(url), reason: 'exclude-match', depth: 0, viaUrl: null, kind: 'seed' })));
 }

@@ -11,7 +11,7 @@ interface ScheduleRow {
   enabled: boolean; nextRunAt: Date; ownerId: number | null; lastRunAt: Date | null; lastCrawlId: number | null; lastSkip: string | null;
 }
 
-export function specOf(row: ScheduleRow): ScheduleSpec {
+function specOf(row: ScheduleRow): ScheduleSpec {
   return { cadence: row.cadence as Cadence, minuteOfDay: row.minuteOfDay, weekday: row.weekday, monthDay: row.monthDay };
 }
 
