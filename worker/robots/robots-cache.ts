@@ -73,9 +73,9 @@ const MAX_REDIRECTS = 5;
 /**
  * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
  * hop going through `fetchRobots` so it is archived), answered from memory in between. 4xx: allow all;
- * 5xx/timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
+ * 5xx, headers/total timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
  * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). No connection to
- * the origin at all (refused, unresolvable: its fetch's own retries spent) is no answer of a server:
+ * the origin at all (refused, timed out, unresolvable: its fetch's own retries spent) is no answer of a server:
  * its URLs fail with that reason ('host-unreachable') for NO_CONNECTION_MS, instead of waiting a
  * minute of backoff to be excluded; rules read before are kept, as for any failed refresh. A fetch cut off
  * by a pause or stop (`interrupted`: the request, or a redirect's wait for another host's turn)

@@ -8,9 +8,9 @@ export type RobotsResponse =
   | { kind: 'redirect'; location: string }
   /** "Unavailable" (4xx, or a redirect without a target): no rules, crawl everything. */
   | { kind: 'allow-all'; why: string }
-  /** "Unreachable" (5xx, 429, timeouts, cut connections, a body cut short): wait and ask again. */
+  /** "Unreachable" (5xx, 429, headers or total timeouts, cut connections, a body cut short): wait and ask again. */
   | { kind: 'unreachable'; why: string }
-  /** No connection could be made at all (refused, no route, the name did not resolve): nothing answers there. */
+  /** No connection could be made at all (refused, no route, timed out, the name did not resolve): nothing answers there. */
   | { kind: 'no-connection'; failure: ConnectionFailure };
 
 /** Why a host could not be connected to, as the fetch that tried ended (its retries included). */
@@ -24,9 +24,11 @@ export interface ConnectionFailure {
  * Failures that mean no server could be reached at the address: no request was sent, so robots.txt
  * is neither unavailable nor unreachable in RFC 9309's sense of a server's answer — and the host's
  * pages fail the same way (Heritrix and Browsertrix fail such a seed at once, as a fetch failure).
- * Timeouts and cut connections are not among them: a slow or overloaded server is there.
+ * A connect timeout is one: no handshake completed in any of the fetch's attempts (a firewall
+ * dropping packets, a host that is down), so no server was there to answer. Headers and total
+ * timeouts and cut connections are not among them: a server accepted, slow or overloaded.
  */
-const NO_CONNECTION: ReadonlySet<FailureReason> = new Set<FailureReason>(['connect-refused', 'dns']);
+const NO_CONNECTION: ReadonlySet<FailureReason> = new Set<FailureReason>(['connect-refused', 'connect-timeout', 'dns']);
 
 /**
  * Classifies a robots.txt fetch. A connection that could not be made is told apart from an

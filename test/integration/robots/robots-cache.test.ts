@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { createFetcher, type Fetcher, type FetchOutcome } from '../../../worker/fetch';
 import { RobotsCache, type RobotsCacheOptions } from '../../../worker/robots';
 import { freePort } from '../../support/free-port';
-import { startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
+import { startBlackholeServer, startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
 
 const UA = 'Tidemark/0.1 (+https://example.org/tidemark; web archiving crawler)';
 const limits = { connectTimeoutMs: 500, headersTimeoutMs: 300, totalTimeoutMs: 1000, maxBodyBytes: 1024 * 1024, maxRetries: 0 };
@@ -160,7 +160,7 @@ describe('robots cache against real servers', () => {
     assert.deepEqual(await robots.check(`${rules.url}/page`), { allowed: false, reason: 'robots-unavailable' });
   });
 
-  test('timeout: treated like a server error (wait and retry)', async () => {
+  test('headers timeout (a server that accepts and never answers): treated like a server error (wait and retry)', async () => {
     fetched = [];
     clock = 0;
     const robots = cache();
@@ -262,6 +262,24 @@ describe('robots cache against real servers', () => {
     } finally {
       back.closeAllConnections();
       await new Promise<void>((resolve) => back.close(() => resolve()));
+    }
+  });
+
+  test('connect timeout (a port whose handshake never completes, as behind a firewall dropping packets): no connection, the URLs fail with connect-timeout at once', async () => {
+    const hole = await startBlackholeServer();
+    try {
+      fetched = [];
+      clock = 1_000_000;
+      const robots = cache({ maxAttempts: 3 });
+      const verdicts = await Promise.all([robots.check(`${hole.url}/`), robots.check(`${hole.url}/other`)]);
+      for (const v of verdicts) {
+        assert.deepEqual([v.allowed, v.reason, v.retryAt], [false, 'host-unreachable', undefined], 'no wait for a retry');
+        assert.deepEqual(v.failure, { reason: 'connect-timeout', message: 'connect timeout after 500 ms', retries: 0 });
+      }
+      assert.equal((await robots.check(`${hole.url}/later`)).reason, 'host-unreachable');
+      assert.deepEqual(fetched, [`${hole.url}/robots.txt`], 'one fetch: the answer is kept');
+    } finally {
+      await hole.close();
     }
   });
 

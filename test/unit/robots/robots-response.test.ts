@@ -31,21 +31,24 @@ test('3xx: the Location resolved against the URL fetched; without one, unavailab
   assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: raw })), FROM), { kind: 'redirect', location: 'http://a.test/r%C3%A4ume.txt' });
 });
 
-test('4xx allow all, except 429; 5xx, timeouts and cut connections are unreachable', () => {
+test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connections are unreachable', () => {
   assert.equal(classifyRobotsResponse(ok(exchange(404)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(403)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(429)), FROM).kind, 'unreachable');
   const fivexx: FetchOutcome = { ok: false, reason: 'http-5xx', message: 'HTTP 503', durationMs: 1, retries: 2, partial: exchange(503) };
   assert.equal(classifyRobotsResponse(fivexx, FROM).kind, 'unreachable');
-  for (const reason of ['connect-timeout', 'headers-timeout', 'connection-reset', 'tls'] as const) {
+  for (const reason of ['headers-timeout', 'total-timeout', 'connection-reset', 'tls'] as const) {
     const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
     assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m` });
   }
 });
 
-test('no connection at all (refused, unresolvable) is told apart, with the fetch\'s reason, message and retries', () => {
+test('no connection at all (refused, timed out, unresolvable) is told apart, with the fetch\'s reason, message and retries', () => {
   const refused: FetchOutcome = { ok: false, reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9', durationMs: 1, retries: 2 };
   assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'no-connection', failure: { reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9', retries: 2 } });
   const dns: FetchOutcome = { ok: false, reason: 'dns', message: 'DNS a.test: ENOTFOUND', durationMs: 0, retries: 0 };
   assert.deepEqual(classifyRobotsResponse(dns, FROM), { kind: 'no-connection', failure: { reason: 'dns', message: 'DNS a.test: ENOTFOUND', retries: 0 } });
+  // No handshake completed in any attempt (packets dropped): no server answered, as for a refusal.
+  const dark: FetchOutcome = { ok: false, reason: 'connect-timeout', message: 'connect timeout after 10000 ms', durationMs: 30_000, retries: 2 };
+  assert.deepEqual(classifyRobotsResponse(dark, FROM), { kind: 'no-connection', failure: { reason: 'connect-timeout', message: 'connect timeout after 10000 ms', retries: 2 } });
 });
