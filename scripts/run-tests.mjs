@@ -33,8 +33,11 @@ for (const layer of layers) {
   const files = testFiles(join('test', layer));
   if (!files.length) continue;
   console.log(`\n# ${layer}: ${files.length} files`);
-  // Browser and integration tests start servers and crawls: run those files one at a time.
-  const concurrency = layer === 'unit' ? '2' : '1';
+  // Two files at a time in every layer: integration and browser tests spend most of their time
+  // waiting (politeness delays, timers, a cockpit's real minute), so a second file fills the idle
+  // core. Each file is its own process, with its own servers on free ports and its own data folder.
+  // TIDEMARK_TEST_CONCURRENCY overrides it (1 runs the files one by one, to look into a failure).
+  const concurrency = process.env.TIDEMARK_TEST_CONCURRENCY ?? '2';
   const tap = join(tapDir, `${layer}.tap`);
   const result = spawnSync(
     process.execPath,
