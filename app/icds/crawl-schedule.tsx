@@ -8,10 +8,22 @@ import { formatDate, useCrawlSchedule, useSaveCrawlSchedule } from '../lib/clien
 import { useCan } from '../lib/client/session';
 import { CADENCES, LAST_MONTH_DAY, WEEKDAYS, type Cadence } from '../lib/schedule-cadence';
 import type { ScheduleView } from '../lib/server/crawl-scheduler';
+import { formatWallTime } from '../lib/zoned-time';
+
+/** The zones the browser knows, for the zone field's suggestions (UTC is not among Intl's names). */
+function knownTimeZones(): string[] {
+  return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+}
+
+/** A new schedule is in the browser's zone: most archivists set it where they work. */
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
 
 /**
  * The ICD's schedule (Archive-It's crawl frequency, Browsertrix's workflow schedule): a new crawl of
- * the saved definition every day, week or month at a time of day in UTC. A due time while the last
+ * the saved definition every day, week or month at a time of day in a time zone (the institution's,
+ * daylight saving followed). A due time while the last
  * crawl has not ended is skipped, and said so here.
  */
 export function CrawlSchedule({ icdId }: { icdId: number }) {
@@ -26,7 +38,7 @@ export function CrawlSchedule({ icdId }: { icdId: number }) {
       ) : schedule.isError ? (
         <ErrorMessage error={schedule.error} />
       ) : (
-        <ScheduleForm key={schedule.data ? `${schedule.data.cadence}-${schedule.data.time}-${schedule.data.enabled}` : 'none'} current={schedule.data} save={save} />
+        <ScheduleForm key={schedule.data ? `${schedule.data.cadence}-${schedule.data.time}-${schedule.data.timeZone}-${schedule.data.enabled}` : 'none'} current={schedule.data} save={save} />
       )}
       {save.isSuccess && <p role="status" className="text-sm text-emerald-800">{save.data ? 'Schedule saved.' : 'Schedule removed: the definition is crawled only when someone starts it.'}</p>}
     </section>
@@ -37,6 +49,9 @@ function ScheduleForm({ current, save }: { current: ScheduleView | null; save: R
   const mayRun = useCan('run');
   const [cadence, setCadence] = useState<Cadence>(current?.cadence ?? 'weekly');
   const [time, setTime] = useState(current?.time ?? '03:00');
+  // Only rendered once the schedule has loaded, in the browser: the browser's zone, not the server's.
+  const [timeZone, setTimeZone] = useState(() => current?.timeZone ?? browserTimeZone());
+  const [zones] = useState(knownTimeZones);
   const [weekday, setWeekday] = useState(String(current?.weekday ?? 1));
   const [monthDay, setMonthDay] = useState(String(current?.monthDay ?? 1));
   const [enabled, setEnabled] = useState(current?.enabled ?? true);
@@ -46,7 +61,7 @@ function ScheduleForm({ current, save }: { current: ScheduleView | null; save: R
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate({
-      cadence, time, enabled,
+      cadence, time, timeZone: timeZone.trim(), enabled,
       weekday: cadence === 'weekly' ? Number(weekday) : null,
       monthDay: cadence === 'monthly' ? (/^\d+$/.test(monthDay.trim()) ? Number(monthDay) : -1) : null,
     });
@@ -74,8 +89,17 @@ function ScheduleForm({ current, save }: { current: ScheduleView | null; save: R
               <input className="input w-24" type="text" inputMode="numeric" {...controlProps('schedule-month-day', errorsAt('monthDay'))} value={monthDay} onChange={(e) => setMonthDay(e.target.value)} />
             </Field>
           )}
-          <Field id="schedule-time" label="At (UTC)" errors={errorsAt('time')}>
+          <Field id="schedule-time" label="At" errors={errorsAt('time')}>
             <input className="input" type="time" required {...controlProps('schedule-time', errorsAt('time'))} value={time} onChange={(e) => setTime(e.target.value)} />
+          </Field>
+          <Field id="schedule-time-zone" label="Time zone" errors={errorsAt('timeZone')}>
+            <input
+              className="input w-56" type="text" list="schedule-time-zones" autoComplete="off" spellCheck={false} required
+              {...controlProps('schedule-time-zone', errorsAt('timeZone'))} value={timeZone} onChange={(e) => setTimeZone(e.target.value)}
+            />
+            <datalist id="schedule-time-zones">
+              {zones.map((z) => <option key={z} value={z} />)}
+            </datalist>
           </Field>
           <CheckboxField id="schedule-enabled" label="On" checked={enabled} onChange={setEnabled} errors={errorsAt('enabled')} />
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : current ? 'Save schedule' : 'Set schedule'}</button>
@@ -98,7 +122,7 @@ function ScheduleStatus({ current }: { current: ScheduleView | null }) {
       <dt className="font-medium">Crawled</dt>
       <dd>{current.enabled ? current.description : `${current.description} (off)`}</dd>
       <dt className="font-medium">Next crawl</dt>
-      <dd>{current.nextRunAt ? `${current.nextRunAt.slice(0, 16).replace('T', ' ')} UTC (${formatDate(current.nextRunAt)} here)` : 'none while the schedule is off'}</dd>
+      <dd>{current.nextRunAt ? `${formatWallTime(Date.parse(current.nextRunAt), current.timeZone)} ${current.timeZone} (${formatDate(current.nextRunAt)} here)` : 'none while the schedule is off'}</dd>
       {current.lastRunAt && (
         <>
           <dt className="font-medium">Last due time</dt>

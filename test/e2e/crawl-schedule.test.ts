@@ -1,6 +1,7 @@
 /**
- * An ICD's schedule set from its page by keyboard in Chromium: a wrong day of the month refused at
- * its field, the schedule saved and described with its next due time (as the API stores it), then
+ * An ICD's schedule set from its page by keyboard in Chromium: the time zone field starting at the
+ * browser's zone, a wrong day of the month and an unknown zone refused at their fields, the schedule
+ * saved in Europe/Paris and described with its zone and next due time (as the API stores it), then
  * removed. The scheduler that starts the crawls is tested in test/integration/platform/crawl-schedule.test.ts.
  */
 import { test, after } from 'node:test';
@@ -11,12 +12,13 @@ import { signIn, startBrowserRig, stopBrowserRig, type BrowserRig } from './help
 let rig: Partial<BrowserRig> = {};
 after(() => stopBrowserRig(rig));
 
-test('the Schedule section: set monthly by keyboard, a wrong day refused at its field, then removed', async () => {
+test('the Schedule section: set monthly in a time zone by keyboard, a wrong day and zone refused at their fields, then removed', async () => {
   rig = await startBrowserRig();
   const { cockpit, browser, api } = rig as BrowserRig;
   const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Monthly harbour', seeds: ['http://127.0.0.1:9/'] });
 
-  const page = await (await browser.newContext()).newPage();
+  // A browser in New York: a new schedule starts in its zone.
+  const page = await (await browser.newContext({ timezoneId: 'America/New_York' })).newPage();
   await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
   await page.goto(`${cockpit.url}/icds/${icd.id}`);
   const section = page.getByRole('region', { name: 'Schedule' });
@@ -31,30 +33,45 @@ test('the Schedule section: set monthly by keyboard, a wrong day refused at its 
   await page.keyboard.press('Control+A');
   await page.keyboard.type('31');
   await page.keyboard.press('Tab');
-  const time = section.getByLabel('At (UTC)');
+  const time = section.getByLabel('At', { exact: true });
   assert.equal(await time.evaluate((el) => el === document.activeElement), true);
   await time.fill('04:30');
-  await time.press('Enter');
+  // Tab goes through the time's own hour, minute (and AM/PM) parts first, then on to the zone.
+  const zone = section.getByLabel('Time zone');
+  for (let i = 0; i < 4 && (await time.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  assert.equal(await zone.evaluate((el) => el === document.activeElement), true, 'the zone follows the time in tab order');
+  assert.equal(await zone.inputValue(), 'America/New_York', "the browser's zone for a new schedule");
+  assert.equal(await zone.evaluate((el) => (el as HTMLInputElement).list?.querySelector('option[value="Europe/Paris"]') !== null), true, 'zones suggested');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('Europe/Atlantis');
+  await page.keyboard.press('Enter');
   const dayError = section.getByTestId('error-schedule-month-day');
   await dayError.waitFor();
   assert.equal(await dayError.innerText(), 'A day of the month, 1 to 28 (days every month has)');
   assert.equal(await day.getAttribute('aria-invalid'), 'true');
+  const zoneError = section.getByTestId('error-schedule-time-zone');
+  assert.equal(await zoneError.innerText(), 'Unknown time zone “Europe/Atlantis”: an IANA time zone such as Europe/Paris, America/New_York or UTC');
+  assert.equal(await zone.getAttribute('aria-invalid'), 'true');
   assert.deepEqual(await api.json('GET', `/api/icds/${icd.id}/schedule`), { schedule: null }, 'nothing stored');
 
+  await zone.fill('Europe/Paris');
   await day.fill('15');
   await day.press('Enter');
   await section.getByRole('status').filter({ hasText: 'Schedule saved.' }).waitFor();
-  const stored = await api.json<{ schedule: { description: string; nextRunAt: string; ownerId: number } }>('GET', `/api/icds/${icd.id}/schedule`);
-  assert.equal(stored.schedule.description, 'on day 15 of every month at 04:30 UTC');
-  assert.match(stored.schedule.nextRunAt, /^\d{4}-\d\d-15T04:30:00\.000Z$/);
+  const stored = await api.json<{ schedule: { description: string; timeZone: string; nextRunAt: string; ownerId: number } }>('GET', `/api/icds/${icd.id}/schedule`);
+  assert.equal(stored.schedule.timeZone, 'Europe/Paris');
+  assert.equal(stored.schedule.description, 'on day 15 of every month at 04:30 Europe/Paris');
+  // 04:30 in Paris: 03:30 UTC in winter, 02:30 in summer.
+  assert.match(stored.schedule.nextRunAt, /^\d{4}-\d\d-15T0[23]:30:00\.000Z$/);
   const status = section.getByTestId('schedule-status');
-  assert.match(await status.innerText(), /on day 15 of every month at 04:30 UTC/);
-  assert.match(await status.innerText(), new RegExp(`${stored.schedule.nextRunAt.slice(0, 10)} 04:30 UTC`));
+  assert.match(await status.innerText(), /on day 15 of every month at 04:30 Europe\/Paris/);
+  assert.match(await status.innerText(), new RegExp(`${stored.schedule.nextRunAt.slice(0, 10)} 04:30 Europe/Paris`));
+  assert.equal(await zone.inputValue(), 'Europe/Paris', 'a saved schedule shows its own zone, not the browser\'s');
 
   // The list of definitions says it too.
   await page.goto(`${cockpit.url}/icds`);
   const row = page.getByTestId('icd-row').filter({ hasText: 'Monthly harbour' });
-  await row.getByTestId('icd-schedule').getByText('on day 15 of every month at 04:30 UTC').waitFor();
+  await row.getByTestId('icd-schedule').getByText('on day 15 of every month at 04:30 Europe/Paris').waitFor();
   await row.getByRole('link', { name: 'Monthly harbour' }).click();
   await page.waitForURL(new RegExp(`/icds/${icd.id}$`));
 

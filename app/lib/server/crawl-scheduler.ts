@@ -7,19 +7,19 @@ import { createCrawl } from './crawl-creation';
 const ENDED = ['stopped', 'finished', 'failed'];
 
 interface ScheduleRow {
-  id: number; icdId: number; cadence: string; minuteOfDay: number; weekday: number | null; monthDay: number | null;
+  id: number; icdId: number; cadence: string; minuteOfDay: number; timeZone: string; weekday: number | null; monthDay: number | null;
   enabled: boolean; nextRunAt: Date; ownerId: number | null; lastRunAt: Date | null; lastCrawlId: number | null; lastSkip: string | null;
 }
 
 function specOf(row: ScheduleRow): ScheduleSpec {
-  return { cadence: row.cadence as Cadence, minuteOfDay: row.minuteOfDay, weekday: row.weekday, monthDay: row.monthDay };
+  return { cadence: row.cadence as Cadence, minuteOfDay: row.minuteOfDay, weekday: row.weekday, monthDay: row.monthDay, timeZone: row.timeZone };
 }
 
-/** A schedule as GET /api/icds/:id/schedule gives it (times as ISO strings; nextRunAt null while it is off). */
+/** A schedule as GET /api/icds/:id/schedule gives it (`time` in `timeZone`; instants as ISO strings, UTC; nextRunAt null while it is off). */
 export function scheduleView(row: ScheduleRow): ScheduleView {
   const spec = specOf(row);
   return {
-    cadence: spec.cadence, time: formatTimeOfDay(spec.minuteOfDay), weekday: spec.weekday, monthDay: spec.monthDay,
+    cadence: spec.cadence, time: formatTimeOfDay(spec.minuteOfDay), timeZone: spec.timeZone, weekday: spec.weekday, monthDay: spec.monthDay,
     enabled: row.enabled, description: describeSchedule(spec),
     nextRunAt: row.enabled ? row.nextRunAt.toISOString() : null,
     lastRunAt: row.lastRunAt?.toISOString() ?? null, lastCrawlId: row.lastCrawlId, lastSkip: row.lastSkip, ownerId: row.ownerId,
@@ -27,7 +27,7 @@ export function scheduleView(row: ScheduleRow): ScheduleView {
 }
 
 export interface ScheduleView {
-  cadence: Cadence; time: string; weekday: number | null; monthDay: number | null; enabled: boolean; description: string;
+  cadence: Cadence; time: string; timeZone: string; weekday: number | null; monthDay: number | null; enabled: boolean; description: string;
   nextRunAt: string | null; lastRunAt: string | null; lastCrawlId: number | null; lastSkip: string | null; ownerId: number | null;
 }
 

@@ -29,7 +29,7 @@ after(async () => {
 
 const call = <P>(handler: RouteHandler<P>, method: string, path: string, body: unknown, params: P) => callRoute(archivist, handler, method, path, body, params);
 const schedule = () => import('../../../app/api/icds/[id]/schedule/route');
-type ScheduleView = { cadence: string; time: string; weekday: number | null; monthDay: number | null; enabled: boolean; description: string; nextRunAt: string | null; lastRunAt: string | null; lastCrawlId: number | null; lastSkip: string | null };
+type ScheduleView = { cadence: string; time: string; timeZone: string; weekday: number | null; monthDay: number | null; enabled: boolean; description: string; nextRunAt: string | null; lastRunAt: string | null; lastCrawlId: number | null; lastSkip: string | null };
 
 async function newIcd(name: string, fields: Record<string, unknown>): Promise<number> {
   const { POST } = await import('../../../app/api/icds/route');
@@ -52,6 +52,7 @@ test('the schedule route: set, read, refused fields and roles, removed', async (
   assert.equal(put.status, 200, JSON.stringify(put.body));
   const view = put.body.schedule as ScheduleView;
   assert.equal(view.description, 'every Monday at 03:30 UTC');
+  assert.equal(view.timeZone, 'UTC', 'UTC when no zone is given');
   const next = new Date(view.nextRunAt!);
   assert.equal(next.getUTCDay(), 1);
   assert.equal(next.toISOString().slice(11, 16), '03:30');
@@ -67,6 +68,10 @@ test('the schedule route: set, read, refused fields and roles, removed', async (
   const bad = await call(PUT, 'PUT', path, { cadence: 'monthly', time: '25:00', monthDay: 31 }, params);
   assert.equal(bad.status, 400);
   assert.deepEqual((bad.body.issues as { path: string[] }[]).map((i) => i.path.join('.')).sort(), ['monthDay', 'time']);
+  const badZone = await call(PUT, 'PUT', path, { cadence: 'daily', time: '03:00', timeZone: 'Europe/Atlantis' }, params);
+  assert.equal(badZone.status, 400);
+  assert.deepEqual(badZone.body.issues, [{ path: ['timeZone'], message: 'Unknown time zone “Europe/Atlantis”: an IANA time zone such as Europe/Paris, America/New_York or UTC' }]);
+  assert.deepEqual((await call(GET, 'GET', path, undefined, params)).body.schedule, view, 'the refused zone changed nothing');
   assert.equal((await call(PUT, 'PUT', '/api/icds/999999/schedule', { cadence: 'daily', time: '01:00' }, { id: '999999' })).status, 404);
   const asCurator = await callRoute(curator, PUT, 'PUT', path, { cadence: 'daily', time: '01:00' }, params);
   assert.equal(asCurator.status, 403, 'a curator may not start crawls, so not schedule them either');
@@ -132,6 +137,36 @@ test('due times start crawls that the worker runs; a time while one is under way
     assert.equal(crawlsOf(icdId).length, 2);
     assert.equal(new Date(stored(icdId)!.nextRunAt).toISOString(), new Date(day2.getTime() + 22 * 86_400_000).toISOString());
   });
+});
+
+test('a schedule in Europe/Paris: stored with its zone, said in the ICD list, and stepped by the scheduler across the spring-forward day', async () => {
+  const { GET, PUT } = await schedule();
+  const icdId = await newIcd('Paris nights', { seeds: ['http://127.0.0.1:9/'], aah: { enabled: false } });
+  const params = { id: String(icdId) };
+  const path = `/api/icds/${icdId}/schedule`;
+  const put = await call(PUT, 'PUT', path, { cadence: 'daily', time: '02:30', timeZone: 'europe/paris' }, params);
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const view = put.body.schedule as ScheduleView;
+  assert.equal(view.timeZone, 'Europe/Paris', 'stored by its canonical name');
+  assert.equal(view.description, 'every day at 02:30 Europe/Paris');
+  const paris = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  assert.ok(['02:30', '03:00'].includes(paris.format(new Date(view.nextRunAt!))), `${view.nextRunAt} is 02:30 in Paris (03:00 on the day the clocks skip it)`);
+  assert.equal(s.db.prepare('SELECT timeZone FROM CrawlSchedule WHERE icdId = ?').pluck().get(icdId), 'Europe/Paris');
+  const { GET: list } = await import('../../../app/api/icds/route');
+  const rows = (await call(list, 'GET', '/api/icds', undefined, {})).body as unknown as { id: number; schedule: { description: string } }[];
+  assert.equal(rows.find((r) => r.id === icdId)!.schedule.description, 'every day at 02:30 Europe/Paris');
+
+  // The day before the clocks go forward: due at 02:30 CET; next at 03:00 CEST, the change (02:30 never shows); then 02:30 CEST.
+  await s.prisma.crawlSchedule.update({ where: { icdId }, data: { nextRunAt: new Date('2026-03-28T01:30:00Z') } });
+  const [first] = await runDueSchedules(s.prisma, new Date('2026-03-28T01:30:10Z'));
+  assert.equal(first.icdId, icdId);
+  assert.equal(new Date(stored(icdId)!.nextRunAt).toISOString(), '2026-03-29T01:00:00.000Z');
+  s.db.prepare("UPDATE Crawl SET status = 'finished' WHERE icdId = ?").run(icdId);
+  await runDueSchedules(s.prisma, new Date('2026-03-29T01:00:05Z'));
+  assert.equal(new Date(stored(icdId)!.nextRunAt).toISOString(), '2026-03-30T00:30:00.000Z');
+  assert.equal(((await call(GET, 'GET', path, undefined, params)).body.schedule as ScheduleView).nextRunAt, '2026-03-30T00:30:00.000Z');
+  const { DELETE } = await schedule();
+  assert.equal((await call(DELETE, 'DELETE', path, undefined, params)).status, 204, 'gone, so the tests after it see only their own due times');
 });
 
 test('a due time whose ICD cannot be crawled says why, and the schedule goes on', async () => {

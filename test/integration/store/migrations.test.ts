@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
@@ -62,6 +62,23 @@ test('a migrations folder that is missing or empty is an error, not an empty lis
   try {
     assert.throws(() => applyMigrations(db, join(dir, 'prisma/migrations')), /migrations are missing: no folder .*prisma\/migrations/);
     assert.throws(() => applyMigrations(db, dir), /migrations are missing: no migration\.sql under/);
+  } finally {
+    db.close();
+  }
+});
+
+// Schedules set before time zones were times of day in UTC: the column added for the zone keeps them so.
+test('a schedule stored before the time-zone migration stays in UTC after it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-mig-tz-'));
+  const before = join(dir, 'migrations');
+  for (const m of readMigrations(MIGRATIONS).filter((m) => m.name < '20261129120000_schedule_time_zone')) cpSync(join(MIGRATIONS, m.name), join(before, m.name), { recursive: true });
+  const db = openSqlite(join(dir, 'd.db'));
+  try {
+    applyMigrations(db, before);
+    db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('Harbour', '{}', CURRENT_TIMESTAMP)").run();
+    db.prepare("INSERT INTO CrawlSchedule (icdId, cadence, minuteOfDay, nextRunAt, updatedAt) VALUES (1, 'daily', 180, '2026-11-30T03:00:00.000+00:00', CURRENT_TIMESTAMP)").run();
+    assert.deepEqual(applyMigrations(db, MIGRATIONS), ['20261129120000_schedule_time_zone']);
+    assert.deepEqual(db.prepare('SELECT minuteOfDay, timeZone FROM CrawlSchedule').get(), { minuteOfDay: 180, timeZone: 'UTC' });
   } finally {
     db.close();
   }

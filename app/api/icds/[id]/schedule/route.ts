@@ -19,10 +19,10 @@ export const GET = apiRoute<Params>('view', async ({ params, prisma }) => {
 });
 
 /**
- * PUT /api/icds/:id/schedule [run] {cadence: daily|weekly|monthly, time: "HH:MM" (UTC), weekday
- * (weekly: 0 Sunday – 6), monthDay (monthly: 1–28), enabled} → {schedule}: sets the ICD's schedule,
- * next due at the first such time from now; the crawls it starts are the caller's. 400 with the
- * field's issue for a missing or wrong field.
+ * PUT /api/icds/:id/schedule [run] {cadence: daily|weekly|monthly, time: "HH:MM", timeZone (IANA,
+ * "UTC" by default), weekday (weekly: 0 Sunday – 6), monthDay (monthly: 1–28), enabled} → {schedule}:
+ * sets the ICD's schedule, next due at the first such time from now on the zone's clocks; the crawls
+ * it starts are the caller's. 400 with the field's issue for a missing or wrong field (an unknown zone).
  */
 export const PUT = apiRoute<Params>('run', async ({ req, params, prisma, user }) => {
   const id = idParam(params.id);
