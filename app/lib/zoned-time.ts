@@ -33,7 +33,7 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
  */
 export function canonicalTimeZone(name: string): string | null {
   const trimmed = name.trim();
-  if (!trimmed || /^[+-\d]/.test(trimmed)) return null;
+  if (!trimmed || /^[-+\d]/.test(trimmed)) return null;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
   } catch {

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
 import { describeSchedule, formatTimeOfDay, nextRunAfter, type Cadence, type ScheduleSpec } from '../schedule-cadence';
+import { canonicalTimeZone } from '../zoned-time';
 import { can } from '../../../worker/auth/roles';
 import { createCrawl } from './crawl-creation';
 
@@ -13,6 +14,11 @@ interface ScheduleRow {
 
 function specOf(row: ScheduleRow): ScheduleSpec {
   return { cadence: row.cadence as Cadence, minuteOfDay: row.minuteOfDay, weekday: row.weekday, monthDay: row.monthDay, timeZone: row.timeZone };
+}
+
+/** The schedule's next time after `now`; null when its stored zone is one this runtime does not know. */
+function nextRunOf(spec: ScheduleSpec, now: Date): Date | null {
+  return canonicalTimeZone(spec.timeZone) === null ? null : nextRunAfter(spec, now);
 }
 
 /** A schedule as GET /api/icds/:id/schedule gives it (`time` in `timeZone`; instants as ISO strings, UTC; nextRunAt null while it is off). */
@@ -44,12 +50,24 @@ export interface ScheduledStart { icdId: number; crawlId: number | null; skipped
  * schedule's owner, unless a crawl of that ICD is still under way or the owner may no longer start
  * crawls (deleted, or given a role without the run permission): that time is skipped, and the
  * schedule says why. Each schedule then waits for its next time after `now`: a server that was
- * down across several due times starts one crawl when it is back, not one per time missed.
+ * down across several due times starts one crawl when it is back, not one per time missed. A
+ * schedule whose stored zone this runtime does not know is turned off, and says so.
  */
 export async function runDueSchedules(prisma: PrismaClient, now: Date): Promise<ScheduledStart[]> {
   const due = await prisma.crawlSchedule.findMany({ where: { enabled: true, nextRunAt: { lte: now } }, orderBy: { nextRunAt: 'asc' } });
   const started: ScheduledStart[] = [];
   for (const schedule of due) {
+    const nextAt = nextRunOf(specOf(schedule), now);
+    if (!nextAt) {
+      // No next time can be named: off, rather than failing every pass (and the schedules due after it).
+      const skipped = `No crawl started at ${schedule.nextRunAt.toISOString()}: this server knows no time zone “${schedule.timeZone}”; the schedule is off until someone sets it again with a known zone`;
+      await prisma.crawlSchedule.updateMany({
+        where: { id: schedule.id, nextRunAt: schedule.nextRunAt },
+        data: { enabled: false, lastRunAt: now, lastCrawlId: null, lastSkip: skipped },
+      });
+      started.push({ icdId: schedule.icdId, crawlId: null, skipped });
+      continue;
+    }
     let crawlId: number | null = null;
     let skipped: string | null = null;
     const under = await prisma.crawl.findFirst({ where: { icdId: schedule.icdId, status: { notIn: ENDED } }, select: { id: true }, orderBy: { id: 'desc' } });
@@ -68,7 +86,7 @@ export async function runDueSchedules(prisma: PrismaClient, now: Date): Promise<
     // Only if nobody changed the schedule meanwhile: their new time stands.
     await prisma.crawlSchedule.updateMany({
       where: { id: schedule.id, nextRunAt: schedule.nextRunAt },
-      data: { nextRunAt: nextRunAfter(specOf(schedule), now), lastRunAt: now, lastCrawlId: crawlId, lastSkip: skipped },
+      data: { nextRunAt: nextAt, lastRunAt: now, lastCrawlId: crawlId, lastSkip: skipped },
     });
     started.push({ icdId: schedule.icdId, crawlId, skipped });
   }

@@ -208,3 +208,27 @@ test('a due time starts no crawl once the schedule\'s owner may no longer start 
   assert.match(deleted.skipped!, /the user who set the schedule was deleted/);
   assert.equal(crawlsOf(icdId).length, 0);
 });
+
+// A zone this server's Intl does not know (a row written by hand, or a database moved to a runtime
+// with older zone data) made nextRunAfter throw: the whole pass failed at it, every 30 s, and the
+// schedules due after it never ran.
+test('a stored time zone the server does not know turns that schedule off, says why, and the other due schedules still run', async () => {
+  const { GET, PUT } = await schedule();
+  const odd = await newIcd('Olympus', { seeds: ['http://127.0.0.1:9/'], aah: { enabled: false } });
+  const fine = await newIcd('Harbour at noon', { seeds: ['http://127.0.0.1:9/'], aah: { enabled: false } });
+  for (const id of [odd, fine]) assert.equal((await call(PUT, 'PUT', `/api/icds/${id}/schedule`, { cadence: 'daily', time: '12:00' }, { id: String(id) })).status, 200);
+  await s.prisma.crawlSchedule.update({ where: { icdId: odd }, data: { timeZone: 'Mars/Olympus_Mons', nextRunAt: new Date('2026-06-01T11:00:00Z') } });
+  await s.prisma.crawlSchedule.update({ where: { icdId: fine }, data: { nextRunAt: new Date('2026-06-01T12:00:00Z') } });
+
+  const results = await runDueSchedules(s.prisma, new Date('2026-06-01T12:00:00Z'));
+  assert.deepEqual(results.map((r) => r.icdId), [odd, fine]);
+  assert.equal(results[0].crawlId, null);
+  assert.equal(results[0].skipped, 'No crawl started at 2026-06-01T11:00:00.000Z: this server knows no time zone “Mars/Olympus_Mons”; the schedule is off until someone sets it again with a known zone');
+  assert.equal(crawlsOf(odd).length, 0);
+  assert.notEqual(results[1].crawlId, null, 'the schedule due after it started its crawl');
+  assert.equal(new Date(stored(fine)!.nextRunAt).toISOString(), '2026-06-02T12:00:00.000Z');
+  const view = (await call(GET, 'GET', `/api/icds/${odd}/schedule`, undefined, { id: String(odd) })).body.schedule as ScheduleView;
+  assert.deepEqual([view.enabled, view.nextRunAt, view.lastSkip], [false, null, results[0].skipped]);
+  assert.deepEqual(await runDueSchedules(s.prisma, new Date('2026-06-01T12:00:01Z')), [], 'off: not tried again every pass');
+  for (const id of [odd, fine]) s.db.prepare('DELETE FROM CrawlSchedule WHERE icdId = ?').run(id);
+});
