@@ -21,3 +21,15 @@ export function invalidKnowledgeBase(xml: string): Response | null {
   if (parsed.ok) return null;
   return jsonError(400, { error: 'invalid', errors: parsed.errors, issues: parsed.errors.map((e) => ({ path: ['xml'], message: `line ${e.line}: ${e.message}` })) });
 }
+
+/**
+ * The 400 of XML longer than a knowledge base may be (knowledgeBaseXmlSchema, as Save refuses it:
+ * the same issue at `xml`), its message at line 1 too, as the editor's check lists errors; null
+ * when it is not too long.
+ */
+export function oversizedKnowledgeBase(xml: string): Response | null {
+  const sized = knowledgeBaseXmlSchema.safeParse(xml);
+  if (sized.success) return null;
+  const message = sized.error.issues[0]!.message;
+  return jsonError(400, { error: 'invalid', errors: [{ line: 1, column: 1, message }], issues: [{ path: ['xml'], message }] });
+}

@@ -194,6 +194,20 @@ test('the editor\'s check, Save and the tester take a knowledge base by the same
   assert.match(JSON.stringify(refused.body), /the limit is 5\.0 MB/);
 });
 
+test('the editor\'s check refuses XML longer than Save takes with Save\'s 400 and message (it read up to 10 MB)', async () => {
+  const { POST: validate } = await import('../../../app/api/knowledge-bases/validate/route');
+  const { PUT } = await import('../../../app/api/knowledge-bases/[name]/route');
+  // 6 million characters, over Save's 5 MiB whatever the encoding.
+  const long = tideKnowledgeBase('<field name="height" select=".//span"/>').replace('<knowledge-base version="1">', `<knowledge-base version="1">\n<!-- ${'x'.repeat(6_000_000)} -->`);
+  const saved = await call(PUT, 'PUT', '/api/knowledge-bases/long', { xml: long }, { name: 'long' });
+  assert.equal(saved.status, 400);
+  const message = 'The knowledge base is larger than 5 MB';
+  assert.deepEqual((saved.body as { issues: unknown }).issues, [{ path: ['xml'], message }]);
+  const checked = await call(validate, 'POST', '/api/knowledge-bases/validate', { xml: long }, {});
+  assert.equal(checked.status, 400, JSON.stringify(checked.body).slice(0, 300));
+  assert.deepEqual(checked.body, { error: 'invalid', errors: [{ line: 1, column: 1, message }], issues: [{ path: ['xml'], message }] });
+});
+
 test('the tester finds a captured page by the URL as a person types it (no trailing slash, a fragment, dot segments)', async () => {
   const { POST: tester } = await import('../../../app/api/aah/test/route');
   await withSite(tideSite, async (origin) => {
