@@ -14,7 +14,7 @@ import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { CaptureStore, storedSimilarities } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
-import { CrawlStatsTracker } from './crawl-stats';
+import { CrawlStatsTracker, EXCLUSION_OUTCOMES } from './crawl-stats';
 import { CommitSequencer, commitInOrder } from './commit-sequencer';
 import { GroupCommit } from './group-commit';
 import { SqliteDedupLookup } from './sqlite-dedup';
@@ -184,12 +184,12 @@ export class CrawlContext {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
     // A recrawl round's entries (its failure, its recovery) are no URL's: the live counters never count them either.
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', 'robots', 'robots-unavailable', 'exclude-match', ?, ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
+    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ?, ?, ?, ?, ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.failed += row.n;
       this.stats.failedByReason[row.outcome] = row.n;
     }
     // Exclusions the crawl log holds: pages robots.txt refused, revisits and recrawls not made (an exclude pattern added since).
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN ('robots', 'robots-unavailable', 'exclude-match') GROUP BY outcome").all(this.crawlId) as { outcome: string; n: number }[]) {
+    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN (?, ?, ?) GROUP BY outcome").all(this.crawlId, ...EXCLUSION_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.excluded += row.n;
       this.stats.excludedByReason[row.outcome] = row.n;
     }

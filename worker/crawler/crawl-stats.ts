@@ -3,6 +3,13 @@ import type { FrontierCounters } from '../frontier';
 
 const RATE_WINDOW_MS = 5000;
 
+/**
+ * Crawl-log outcomes of URLs excluded, never requested: robots.txt refused them (or could not be
+ * read), or an exclude pattern of the crawl matched a page before its revisit or recrawl. The
+ * counters and the hosts report count them as exclusions, neither fetches nor failures.
+ */
+export const EXCLUSION_OUTCOMES = ['robots', 'robots-unavailable', 'exclude-match'] as const;
+
 /** Live counters of one crawl; pages/s over a sliding window. */
 export class CrawlStatsTracker {
   fetched = 0;

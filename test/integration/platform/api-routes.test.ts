@@ -210,7 +210,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
 
     // The reports group the same crawl by host, MIME type and status.
     type Report = {
-      hosts: { host: string; fetches: number; ok: number; failed: number; bytes: number }[];
+      hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
       hostCount: number;
       mimeTypes: { mime: string | null; captures: number }[];
       statuses: { status: number | null; entries: number }[];
@@ -218,7 +218,8 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     const report = await api.json<Report>('GET', `/api/crawls/${crawl.id}/report`);
     const host = new URL(guarded.origin).host;
     assert.equal(report.hostCount, 1);
-    assert.deepEqual(report.hosts.map(({ bytes: _, ...h }) => h), [{ host, fetches: 8, ok: 7, failed: 1 }]);
+    // The page robots.txt refused was never requested: an exclusion, not a fetch.
+    assert.deepEqual(report.hosts.map(({ bytes: _, ...h }) => h), [{ host, fetches: 7, ok: 7, failed: 0, excluded: 1 }]);
     assert.equal(report.hosts[0]!.bytes, log.items.reduce((n, e) => n + (e as { size?: number }).size!, 0));
     assert.deepEqual(Object.fromEntries(report.mimeTypes.map((m) => [m.mime, m.captures])), { 'text/html': 6, 'text/plain': 1 });
     assert.deepEqual(report.statuses, [{ status: 200, entries: 7 }, { status: null, entries: 1 }]);

@@ -171,6 +171,29 @@ test('the crawl log downloads whole past its slices, in order, however many entr
   assert.equal(s.db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ?').pluck().get(crawl), before + 4500);
 });
 
+test('the hosts report counts the URLs the crawl log records as excluded (an exclude pattern, robots.txt) apart: never requested, they are no fetches', async () => {
+  const crawl = s.db.prepare('SELECT id FROM Crawl ORDER BY id LIMIT 1').pluck().get() as number;
+  // The entries as the engine writes them: two pages fetched, one failed, a recrawl not made (an
+  // exclude pattern added since), a revisit robots.txt refused; and a recrawl round's failure, no fetch either.
+  const { CaptureStore } = await import('../../../worker/store/capture-store');
+  const store = new CaptureStore(s.db, crawl);
+  const at = new Date();
+  const entry = (path: string, status: number | null, outcome: string, size: number) =>
+    store.addLog({ url: `http://hosts.test${path}`, status, outcome, message: null, size, durationMs: 1, retries: 0, at });
+  entry('/a', 200, 'ok', 100);
+  entry('/b', 200, 'ok', 50);
+  entry('/c', 503, 'http-5xx', 7);
+  entry('/calendar?day=1', null, 'exclude-match', 0);
+  entry('/private', null, 'robots', 0);
+  entry('/a', null, 'recrawl-round-failed', 0);
+  entry('/only-excluded', null, 'exclude-match', 0);
+  const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
+  const report = (await call(getReport, 'GET', `/api/crawls/${crawl}/report`, undefined, { id: String(crawl) })).body as {
+    hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
+  };
+  assert.deepEqual(report.hosts.find((h) => h.host === 'hosts.test'), { host: 'hosts.test', fetches: 3, ok: 2, failed: 1, excluded: 3, bytes: 157 });
+});
+
 test('the host-queues report says where the frontier\'s URLs wait, as the frontier holds them', { timeout: 60_000 }, async () => {
   // The seed links to 30 pages; a 30 s delay after it keeps them queued (no robots.txt asked first).
   // On an address of its own: the worker's politeness clock for 127.0.0.1, which the test above

@@ -1,5 +1,6 @@
 import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
 import { ROUND_OUTCOMES } from '../../../../../worker/crawler/recrawl-history';
+import { EXCLUSION_OUTCOMES } from '../../../../../worker/crawler/crawl-stats';
 import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { readSeedReport } from '../../../../../worker/frontier/seed-report';
 import { readHostQueues } from '../../../../../worker/frontier/host-queues';
@@ -20,13 +21,16 @@ interface HostRow {
   fetches: number;
   ok: number;
   failed: number;
+  excluded: number;
   bytes: number;
 }
 
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
- * captures: `hosts` (fetches, ok, failed or excluded, bytes; most fetched first, at most 200, of
- * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host), `mimeTypes` (captures and bytes),
+ * captures: `hosts` (fetches, ok, failed, excluded, bytes; most fetched first, at most 200, of
+ * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host;
+ * a URL the crawl log records as excluded (EXCLUSION_OUTCOMES: robots.txt, an exclude pattern) was never
+ * requested: counted as excluded, not as a fetch), `mimeTypes` (captures and bytes),
  * `records` (captures per WARC record type, response then revisit: their payloads' bytes and the bytes their records take in the
  * WARC files, so what deduplication saved shows) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
@@ -40,10 +44,12 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const icd = await crawlIcd(prisma, crawlId);
   const hosts = db
     .prepare(
-      `SELECT ${HOST_OF_URL_SQL} AS host, COUNT(*) AS fetches, SUM(outcome = 'ok') AS ok, SUM(outcome <> 'ok') AS failed, SUM(size) AS bytes
-       FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?) GROUP BY host ORDER BY fetches DESC, host LIMIT ?`,
+      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, bytes FROM (
+         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
+         FROM (SELECT url, outcome, size, outcome IN (?, ?, ?) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)) GROUP BY host
+       ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
     )
-    .all(crawlId, ...ROUND_OUTCOMES, MAX_HOSTS) as HostRow[];
+    .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, MAX_HOSTS) as HostRow[];
   const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
