@@ -7,7 +7,7 @@ import type { IncrementalView } from '../../../worker/coherence/incremental-view
 import type { SeedReportRow } from '../../../worker/frontier/seed-report';
 import type { HostQueues } from '../../../worker/frontier/host-queues';
 import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions';
-import type { WaitingMatches } from '../../../worker/frontier/frontier-sql';
+import type { WaitingMatches } from '../../../worker/frontier/waiting-matches';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
 import type { ScheduleView } from '../server/crawl-scheduler';

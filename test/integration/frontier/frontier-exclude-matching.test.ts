@@ -62,7 +62,7 @@ test('a pattern that matches nothing changes nothing', (t) => {
 });
 
 test('testing a pattern counts the waiting URLs it matches, queued or retrying, and lists the first in discovery order', async (t) => {
-  const { waitingUrlsMatching } = await import('../../../worker/frontier/frontier-sql');
+  const { waitingUrlsMatching } = await import('../../../worker/frontier/waiting-matches');
   const { openSqlite } = await import('../../../worker/store/sqlite');
   const { fx, f } = frontierFor(t);
   // Discovered in this order; priorities scramble the queue's own order.
@@ -81,8 +81,8 @@ test('testing a pattern counts the waiting URLs it matches, queued or retrying, 
   assert.equal(tested.matching, 31, 'the 30 queued days and the retrying one, not the fetched one');
   assert.deepEqual(tested.examples, [b('/calendar?day=retry'), ...days.slice(0, 19)]);
   assert.deepEqual([tested.tested, tested.partial], [32, false], 'every waiting URL looked at');
-  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [], tested: 32, partial: false });
-  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [], tested: 0, partial: false }, 'another crawl');
+  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [], tested: 32, partial: false, waiting: 32, hosts: 1, hostsTested: 1 });
+  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0 }, 'another crawl');
   // Bounded (it runs on the server's thread): the retrying URL first, then queued ones; at least that many match.
   const bounded = waitingUrlsMatching(server, 1, '/calendar\\?day=', 5, 10);
   assert.deepEqual([bounded.tested, bounded.partial], [10, true]);
@@ -90,6 +90,28 @@ test('testing a pattern counts the waiting URLs it matches, queued or retrying, 
   assert.equal(bounded.examples[0], b('/calendar?day=retry'));
   assert.equal(bounded.examples.length, 5);
   assert.deepEqual(waitingUrlsMatching(server, 1, '/calendar\\?day=', 5, 32).partial, false, 'exactly as many as wait: all looked at');
+  f.close();
+});
+
+test('testing a pattern with more URLs waiting than it looks at spreads what it looks at over every host, not the first hosts of the queue index', async (t) => {
+  const { waitingUrlsMatching } = await import('../../../worker/frontier/waiting-matches');
+  const { openSqlite } = await import('../../../worker/store/sqlite');
+  const { fx, f } = frontierFor(t);
+  // a.test, first in the queue index's order, holds most of the queue; the calendar is on z.test.
+  const host = (name: string, paths: string[]) => paths.map((p) => cand(`http://${name}${p}`));
+  f.add(1, [
+    ...host('a.test', Array.from({ length: 300 }, (_, k) => `/page/${k}`)),
+    ...host('m.test', Array.from({ length: 5 }, (_, k) => `/page/${k}`)),
+    ...host('z.test', Array.from({ length: 100 }, (_, k) => `/calendar?day=${k}`)),
+  ]);
+  const server = openSqlite(fx.path);
+  t.after(() => server.close());
+  const tested = waitingUrlsMatching(server, 1, '/calendar\\?day=', 5, 100);
+  assert.deepEqual({ ...tested, examples: tested.examples.length }, { matching: 48, examples: 5, tested: 100, partial: true, waiting: 405, hosts: 3, hostsTested: 3 }, 'm.test\'s 5, then 48 and 47');
+  assert.ok(tested.examples.every((u) => u.startsWith('http://z.test/calendar?day=')));
+  // More hosts than URLs looked at: one URL of hosts spread across the list (a.test and z.test of the three).
+  const many = waitingUrlsMatching(server, 1, '^http://z\\.test/', 5, 2);
+  assert.deepEqual([many.matching, many.tested, many.hostsTested], [1, 2, 2]);
   f.close();
 });
 

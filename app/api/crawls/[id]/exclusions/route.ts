@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseIcd } from '../../../../../worker/icd/schema';
 import { excludePatternSchema } from '../../../../../worker/icd/add-exclude-pattern';
-import { waitingUrlsMatching, type WaitingMatches } from '../../../../../worker/frontier/frontier-sql';
+import { waitingUrlsMatching, type WaitingMatches } from '../../../../../worker/frontier/waiting-matches';
 import { crawlExclusions } from '../../../../../worker/crawler/live-exclusions';
 import { addLiveExclusion, removeLiveExclusion } from '../../../../../worker/process/crawl-requests';
 import { isTerminal } from '../../../../../worker/process/crawl-control';
@@ -15,13 +15,13 @@ const MAX_EXAMPLES = 20;
 
 /**
  * GET /api/crawls/:id/exclusions[?test=<pattern>] [view] → `{patterns: [{pattern, live, addedAt,
- * appliedAt, excluded}], ended, test?: {pattern, matching, examples, tested, partial}}`. `patterns`: the crawl's
+ * appliedAt, excluded}], ended, test?: {pattern, matching, examples, tested, partial, waiting, hosts, hostsTested}}`. `patterns`: the crawl's
  * `scope.exclude`, those added while it ran marked `live` (with when the worker applied them and how
  * many waiting URLs that excluded). With `test`: how many of the crawl's queued or retrying URLs the
  * pattern matches and the first 20, so the archivist can check it before adding it (400 when it is
  * not a pattern the ICD would take, as POST). It runs on the server's thread, so it looks at
- * 10,000 waiting URLs at most (MAX_TESTED_URLS): `tested` says how many, `partial` that more wait
- * (then at least `matching` match).
+ * 10,000 waiting URLs at most (MAX_TESTED_URLS), shared between the hosts (waiting-matches.ts):
+ * `tested` says how many, `partial` that more wait (then at least `matching` match).
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
