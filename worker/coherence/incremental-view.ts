@@ -114,7 +114,9 @@ export function feedsPolled(crawlStatus: string): boolean {
 export function feedSection(settings: IncrementalSettings, stored: readonly FeedStateInput[], crawlStatus: string, now: number): NonNullable<IncrementalView['feeds']> {
   const polling = feedsPolled(crawlStatus);
   const memories = new Map(stored.map((s): [string, FeedMemory] => [s.url, { lastPollAt: s.lastPollAt, firstPollAt: s.firstPollAt, seen: [], published: s.published }]));
-  const next = polling ? plannedPolls(settings.feeds, memories, settings.minFeedPollMinutes, now) : null;
+  // A feed last found excluded is not polled while the pattern stays, as the crawl's scheduler skips it.
+  const excluded = new Set(stored.filter((s) => s.summary?.last.outcome === 'excluded').map((s) => s.url));
+  const next = polling ? plannedPolls(settings.feeds, memories, settings.minFeedPollMinutes, now, excluded) : null;
   return { minPollMinutes: settings.minFeedPollMinutes, polling, rows: feedRows(settings.feeds, stored, next) };
 }
 
@@ -125,6 +127,8 @@ export function problemOf(outcome: FeedPollOutcome, status: number | null, detai
       return null;
     case 'robots':
       return `Not polled: ${detail ?? 'robots.txt refuses it'}`;
+    case 'excluded':
+      return `Not polled, excluded: ${detail ?? 'an exclude pattern of the crawl matches it'}`;
     case 'http-error':
       return `Last poll failed: the feed answered ${status ?? 'an error'}`;
     case 'failed':

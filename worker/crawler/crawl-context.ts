@@ -228,7 +228,13 @@ export class CrawlContext {
    * was added is not refetched by a revisit or a recrawl round (revisit-pass.ts, recrawl-round.ts).
    */
   excludedByPattern(url: string): boolean {
-    return this.scopeInput().scope.exclude.some((re) => re.test(url));
+    return this.excludingPattern(url) !== null;
+  }
+
+  /** The first exclude pattern in force that matches `url` (as the archivist wrote it), or null. */
+  excludingPattern(url: string): string | null {
+    const at = this.scopeInput().scope.exclude.findIndex((re) => re.test(url));
+    return at < 0 ? null : this.excludes[at]!;
   }
 
   /**

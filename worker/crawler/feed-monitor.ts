@@ -35,6 +35,11 @@ export interface FeedMonitorOptions {
  * is archived; the articles not seen before are queued at high priority through the crawl's scope.
  * What the polls taught (last poll, remembered items, publication times) is stored after each
  * poll and restored by the next run: a resumed crawl keeps each feed's minimum interval.
+ *
+ * A feed an exclude pattern of the crawl matches (the ICD's, or one added live) is not fetched, as
+ * a seed it matches is not: at each period's start it is recorded once as `excluded`, with the
+ * pattern, and skipped while the pattern stays (a pattern removed, it is polled again); a poll
+ * under way whose feed, or the address it moved to, is excluded meanwhile stops before requesting it.
  */
 export class FeedMonitor {
   private readonly scheduler: FeedScheduler;
@@ -42,6 +47,8 @@ export class FeedMonitor {
   private nextPeriodAt: number;
   private polling: Promise<void> | null = null;
   private queued = 0;
+  /** Feeds recorded as excluded, not polled until no exclude pattern matches them. */
+  private readonly excluded = new Set<string>();
 
   constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
@@ -81,7 +88,8 @@ export class FeedMonitor {
     // A clock set back: the period it planned ahead is counted from now (the scheduler does the same).
     this.nextPeriodAt = Math.min(this.nextPeriodAt, now + this.o.minPollMinutes * this.minuteMs);
     if (this.polling || now < this.nextPeriodAt) return null;
-    const chosen = this.scheduler.choose(this.clock(now));
+    this.noteExclusions(now);
+    const chosen = this.scheduler.choose(this.clock(now), (url) => this.excluded.has(url));
     const eligibleAt = chosen.length ? null : this.scheduler.nextEligibleAt();
     this.nextPeriodAt = periodAfter(now, chosen.length > 0, eligibleAt === null ? null : Math.ceil(this.unclock(eligibleAt)), this.o.minPollMinutes * this.minuteMs);
     if (!chosen.length) return null;
@@ -91,12 +99,42 @@ export class FeedMonitor {
     return this.polling;
   }
 
+  /** Records each feed an exclude pattern now matches (once), and forgets those no pattern matches any more. */
+  private noteExclusions(now: number): void {
+    for (const url of this.o.feeds) {
+      const pattern = this.ctx.excludingPattern(url);
+      if (pattern === null) this.excluded.delete(url);
+      else if (!this.excluded.has(url)) this.recordExcluded(url, excludedEnd(pattern, null), now);
+    }
+  }
+
+  /** A feed found excluded: nothing requested; recorded as a poll without items, which the scheduler then skips. */
+  private recordExcluded(url: string, ended: PollEnd, at: number): void {
+    this.excluded.add(url);
+    this.scheduler.recordPoll(url, this.clock(at), []);
+    this.store(url, { at, ...ended, listed: 0, fresh: 0 });
+  }
+
+  private store(url: string, poll: FeedPoll): void {
+    const memory = this.scheduler.memoryOf(url);
+    if (memory) this.o.store?.save(url, this.scaled(memory, (t) => this.unclock(t)), poll);
+    this.o.onPoll?.(url, poll);
+  }
+
   private async poll(url: string): Promise<void> {
     let items: { id: string; publishedAt: number | null }[] = [];
     let ended: PollEnd | null = null;
     // A feed that moved answers with a redirect: its new address is polled in the same poll, each
     // hop archived (the fetcher follows none); a loop is given up after MAX_FEED_REDIRECTS.
     for (let hop = 0, target = url; hop <= MAX_FEED_REDIRECTS; hop++) {
+      // Excluded since the period began (a live exclusion), or moved to an excluded address: not requested.
+      const pattern = this.ctx.excludingPattern(target);
+      if (pattern !== null) {
+        if (hop === 0) return this.recordExcluded(url, excludedEnd(pattern, null), Date.now());
+        ended = excludedEnd(pattern, target);
+        items = [];
+        break;
+      }
       // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
       // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it (or its new address).
       const result = await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true });
@@ -122,10 +160,7 @@ export class FeedMonitor {
     }
     // Stored after its articles are queued: a worker that dies in between polls the feed again
     // sooner, and finds them queued (the frontier ignores them), rather than never queueing them.
-    const memory = this.scheduler.memoryOf(url);
-    const poll: FeedPoll = { at, ...(ended ?? pollEnd(null)), listed: items.length, fresh: fresh.length };
-    if (memory) this.o.store?.save(url, this.scaled(memory, (t) => this.unclock(t)), poll);
-    this.o.onPoll?.(url, poll);
+    this.store(url, { at, ...(ended ?? pollEnd(null)), listed: items.length, fresh: fresh.length });
   }
 
   /** The feed's items as the scheduler counts them; archives the answer (which releases its body). */
@@ -142,6 +177,12 @@ export class FeedMonitor {
 }
 
 type PollEnd = Pick<FeedPoll, 'outcome' | 'status' | 'detail'>;
+
+/** A poll not made: an exclude pattern matches the feed, or `movedTo`, the address it redirected to. */
+export function excludedEnd(pattern: string, movedTo: string | null): PollEnd {
+  const what = movedTo === null ? 'it' : `the address it moved to, ${movedTo}`;
+  return { outcome: 'excluded', status: null, detail: `the crawl's exclude pattern ${pattern} matches ${what}` };
+}
 
 /**
  * How a poll's last request ended, as the cockpit reports it: a 2xx answer is `ok`; a 3xx still

@@ -130,7 +130,7 @@ interface PollRow {
   recent_new: string;
 }
 
-const OUTCOMES: readonly string[] = ['ok', 'http-error', 'robots', 'failed'] satisfies FeedPollOutcome[];
+const OUTCOMES: readonly string[] = ['ok', 'http-error', 'robots', 'failed', 'excluded'] satisfies FeedPollOutcome[];
 
 /** The poll summaries of a crawl's feeds (of one feed when `url` is given), by URL. */
 function readPollSummaries(db: Database.Database, crawlId: number, url?: string): Map<string, FeedPollSummary> {

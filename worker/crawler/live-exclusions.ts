@@ -11,7 +11,7 @@ import { patternsRemoved } from '../icd/add-exclude-pattern';
  * every 500 ms: links found from then on are out of scope (`exclude-match`, as the ICD's patterns
  * make them), and every URL still waiting that matches is excluded with that reason in one pass.
  * Pages captured earlier that match are not refetched by revisits nor recrawl rounds
- * (CrawlContext.excludedByPattern). A pattern removed (DELETE, removeLiveExclusion: out of the ICD
+ * (CrawlContext.excludedByPattern), nor are feeds it matches polled (feed-monitor.ts). A pattern removed (DELETE, removeLiveExclusion: out of the ICD
  * copy) leaves the crawl's scope at the same times: links found from then on are taken again; the
  * URLs it excluded stay excluded, as Heritrix's do.
  */

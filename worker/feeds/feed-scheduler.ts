@@ -79,11 +79,14 @@ export class FeedScheduler {
     return expectedArticles(f.rates, f.lastPollAt, now) * (1 + (this.o.c ?? 0) * f.subscribers);
   }
 
-  /** The feeds to poll at the start of the period beginning at `now` (at most M). */
-  choose(now: number): string[] {
+  /**
+   * The feeds to poll at the start of the period beginning at `now` (at most M). Feeds `skipped`
+   * (an exclude pattern of the crawl matches them) are not chosen and take none of the M polls.
+   */
+  choose(now: number, skipped: (url: string) => boolean = () => false): string[] {
     this.clockSetBack(now);
     if (now - this.lastEstimateAt >= this.o.ToE * MINUTE_MS) this.reestimate(now);
-    const eligible = (f: FeedState) => now - f.lastPollAt >= this.o.minPollMinutes * MINUTE_MS;
+    const eligible = (f: FeedState) => now - f.lastPollAt >= this.o.minPollMinutes * MINUTE_MS && !skipped(f.url);
     if (this.o.policy === 'round-robin') {
       const chosen: string[] = [];
       for (let k = 0; k < this.feeds.length && chosen.length < this.o.M; k++) {

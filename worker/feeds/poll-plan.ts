@@ -40,13 +40,14 @@ export const PLANNED_PERIODS = 64;
  * the scheduler, given the feeds' memories as a resumed crawl gives them, chooses period after
  * period as the crawl's does, on the assumption that no feed lists a new article meanwhile (one
  * that does ranks higher and may come sooner). The poll itself then waits its host's turn. A feed
- * absent from the answer is not planned within PLANNED_PERIODS.
+ * absent from the answer is not planned within PLANNED_PERIODS; so is a feed `excluded` (an exclude
+ * pattern of the crawl matches it: the crawl does not poll it).
  *
  * The crawl does not store when its current period began; its next one is taken to begin a period
  * after the latest poll (that poll's answer came a little after its period began), or now when
  * that is past (a resumed crawl polls at once) or when no feed was polled yet.
  */
-export function plannedPolls(feeds: readonly string[], memories: ReadonlyMap<string, FeedMemory>, minPollMinutes: number, now: number): Map<string, number> {
+export function plannedPolls(feeds: readonly string[], memories: ReadonlyMap<string, FeedMemory>, minPollMinutes: number, now: number, excluded: ReadonlySet<string> = new Set()): Map<string, number> {
   const periodMs = minPollMinutes * MINUTE_MS;
   let latest = Number.NEGATIVE_INFINITY;
   for (const m of memories.values()) latest = Math.max(latest, m.lastPollAt);
@@ -56,9 +57,9 @@ export function plannedPolls(feeds: readonly string[], memories: ReadonlyMap<str
   for (const url of feeds) scheduler.addFeed(url, 0, now);
   scheduler.restore(memories, now);
   const planned = new Map<string, number>();
-  const wanted = new Set(feeds).size;
+  const wanted = new Set(feeds.filter((url) => !excluded.has(url))).size;
   for (let period = 0; period < PLANNED_PERIODS && planned.size < wanted; period++) {
-    const chosen = scheduler.choose(t);
+    const chosen = scheduler.choose(t, (url) => excluded.has(url));
     for (const url of chosen) {
       if (!planned.has(url)) planned.set(url, t);
       scheduler.recordPoll(url, t, []);

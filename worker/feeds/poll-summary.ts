@@ -6,9 +6,11 @@
 /**
  * How a poll ended. `ok`: the feed answered 2xx; `http-error`: it answered 4xx or 5xx;
  * `robots`: robots.txt refused it (or could not be read), nothing was requested; `failed`: no
- * answer (DNS, connection, timeout) or redirects that led to no feed.
+ * answer (DNS, connection, timeout) or redirects that led to no feed; `excluded`: an exclude
+ * pattern of the crawl matches the feed (or the address it moved to), nothing was requested and it
+ * is not polled while the pattern stays.
  */
-export type FeedPollOutcome = 'ok' | 'http-error' | 'robots' | 'failed';
+export type FeedPollOutcome = 'ok' | 'http-error' | 'robots' | 'failed' | 'excluded';
 
 /** One poll of a feed. Times are wall-clock ms. */
 export interface FeedPoll {
@@ -38,11 +40,15 @@ export interface FeedPollSummary {
 /** Polls whose new-article counts a summary keeps. */
 export const RECENT_POLLS = 10;
 
-/** The summary once `poll` is added to `previous` (null: the feed's first poll). */
+/**
+ * The summary once `poll` is added to `previous` (null: the feed's first poll). A feed found
+ * excluded was not requested: it is its last outcome, but no poll.
+ */
 export function addPoll(previous: FeedPollSummary | null, poll: FeedPoll): FeedPollSummary {
+  const polled = poll.outcome === 'excluded' ? 0 : 1;
   return {
-    polls: (previous?.polls ?? 0) + 1,
-    failedPolls: (previous?.failedPolls ?? 0) + (poll.outcome === 'ok' ? 0 : 1),
+    polls: (previous?.polls ?? 0) + polled,
+    failedPolls: (previous?.failedPolls ?? 0) + (poll.outcome === 'ok' ? 0 : polled),
     articlesNew: (previous?.articlesNew ?? 0) + poll.fresh,
     last: poll,
     recentNew: [...(previous?.recentNew ?? []), poll.fresh].slice(-RECENT_POLLS),

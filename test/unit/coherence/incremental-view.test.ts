@@ -64,6 +64,7 @@ test('while the crawl runs, each feed shows when its scheduler plans to poll it 
 
 test('problem notes name what failed', () => {
   assert.equal(problemOf('ok', 200, null), null);
+  assert.equal(problemOf('excluded', null, "the crawl's exclude pattern /private/ matches it"), "Not polled, excluded: the crawl's exclude pattern /private/ matches it");
   assert.equal(problemOf('failed', null, 'the host name did not resolve: ENOTFOUND'), 'Last poll failed: the host name did not resolve: ENOTFOUND');
   assert.equal(problemOf('failed', null, null), 'Last poll failed');
   assert.equal(problemOf('robots', null, 'robots.txt could not be read'), 'Not polled: robots.txt could not be read');

@@ -170,3 +170,13 @@ test('a scheduler given the feeds\' memories (a resumed crawl) waits, ranks and 
   const at = resumedAt + 2 * 60_000;
   assert.deepEqual(after.recordPoll('busy', at, [{ id: 'b33', publishedAt: DAY0 + 33 * H }, { id: 'b57', publishedAt: at - 60_000 }]), ['b57'], 'only the item not listed before is new');
 });
+
+test('feeds skipped (excluded) are not chosen and leave the period\'s polls to the others, whatever the policy', () => {
+  for (const policy of ['posting-rate', 'round-robin'] as const) {
+    const s = new FeedScheduler({ policy, M: 1, T: 60, ToE: 60, minPollMinutes: 30 }, DAY0);
+    for (const url of ['a', 'b', 'c']) s.addFeed(url, 0, DAY0);
+    const skipped = (url: string) => url !== 'c';
+    assert.deepEqual(s.choose(DAY0 + H, skipped), ['c'], policy);
+    assert.deepEqual(s.choose(DAY0 + H, () => true), [], policy);
+  }
+});

@@ -51,3 +51,11 @@ test('a feed that posts more is polled sooner; a silent one still comes, once ov
   assert.ok(quiet.every((at) => at > NOW && at <= NOW - H + 24 * 15 * M + 4 * 15 * M), JSON.stringify(quiet));
   assert.equal(new Set(quiet).size, 3, 'one feed a period');
 });
+
+test('a feed the crawl excludes is not planned, and takes no period\'s poll from the others', () => {
+  const feeds = ['f0', 'f1', 'f2', 'f3', 'f4'];
+  // M = 2: without f0, the four others need two periods.
+  const planned = plannedPolls(feeds, new Map(), 15, NOW, new Set(['f0']));
+  assert.equal(planned.has('f0'), false);
+  assert.deepEqual([...planned.values()].sort((a, b) => a - b), [NOW, NOW, NOW + 15 * M, NOW + 15 * M]);
+});

@@ -22,3 +22,10 @@ test('the recent polls are bounded, oldest dropped first', () => {
   assert.deepEqual(s!.recentNew, Array.from({ length: RECENT_POLLS }, (_, i) => i + 6));
   assert.equal(s!.articlesNew, ((RECENT_POLLS + 5) * (RECENT_POLLS + 6)) / 2, 'the total counts every poll');
 });
+
+test('a feed found excluded (nothing requested) is its last outcome, but no poll, failed or not', () => {
+  const first = addPoll(null, ok(1_000, 3));
+  const excluded: FeedPoll = { at: 2_000, outcome: 'excluded', status: null, detail: "the crawl's exclude pattern /private/ matches it", listed: 0, fresh: 0 };
+  assert.deepEqual(addPoll(first, excluded), { polls: 1, failedPolls: 0, articlesNew: 3, last: excluded, recentNew: [3, 0] });
+  assert.deepEqual([addPoll(null, excluded).polls, addPoll(null, excluded).failedPolls], [0, 0]);
+});
