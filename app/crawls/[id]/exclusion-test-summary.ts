@@ -19,6 +19,6 @@ export function testSummary(t: WaitingMatches): string {
 function sampleWords(t: WaitingMatches): string {
   const hosts = t.hosts.toLocaleString('en-US');
   if (t.hosts === 0) return 'the retrying ones';
-  if (t.hostsTested < t.hosts) return `the next URL of ${t.hostsTested.toLocaleString('en-US')} hosts spread over the ${hosts} with URLs queued`;
+  if (t.hostsTested < t.hosts) return `the next ones in the queues of ${t.hostsTested.toLocaleString('en-US')} hosts spread over the ${hosts} with URLs queued, shared between them`;
   return t.hosts === 1 ? 'the next ones in the host\'s queue' : `the next ones in each of the ${hosts} hosts' queues, shared between them`;
 }

@@ -19,6 +19,14 @@ test('with more hosts than URLs looked at, one URL of hosts spread over the whol
   assert.deepEqual(shares.flatMap((s, i) => (s ? [i] : [])), [5, 15, 25, 35, 45, 55, 65, 75, 85, 95]);
 });
 
+test('with more hosts than it looks into, the hosts looked into are spread over the list and share the budget', () => {
+  const shares = hostShares(Array.from({ length: 100 }, () => 50), 40, 4);
+  assert.deepEqual(shares.flatMap((s, i) => (s ? [[i, s]] : [])), [[12, 10], [37, 10], [62, 10], [87, 10]]);
+  // A small queue among them gives the rest to the others.
+  const small = hostShares(Array.from({ length: 100 }, (_, i) => (i === 12 ? 1 : 50)), 40, 4);
+  assert.deepEqual(small.flatMap((s, i) => (s ? [[i, s]] : [])), [[12, 1], [37, 13], [62, 13], [87, 13]]);
+});
+
 test('the shares never exceed the budget nor a host\'s queue, and use the whole budget when enough wait', () => {
   for (const [queued, budget] of [[[1, 2, 3, 4, 5, 1000], 17], [[10_000, 1, 1, 9_999], 10_000], [[3, 3, 3], 8]] as [number[], number][]) {
     const shares = hostShares(queued, budget);

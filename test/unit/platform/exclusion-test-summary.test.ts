@@ -17,8 +17,8 @@ test('a test that looked at only some of the waiting URLs says "at least", and w
   assert.equal(testSummary({ ...some, matching: 0, examples: [] }), 'None matches of 10,000 of the 250,000 waiting URLs looked at: the next ones in each of the 40 hosts\' queues, shared between them.');
   assert.equal(testSummary({ ...some, matching: 1, examples: urls(1) }), 'At least 1 waiting URL matches (of 10,000 of the 250,000 waiting URLs looked at: the next ones in each of the 40 hosts\' queues, shared between them):');
   assert.equal(
-    testSummary({ ...some, matching: 10_000, examples: urls(20), hosts: 25_000, hostsTested: 10_000 }),
-    'At least 10,000 waiting URLs match (of 10,000 of the 250,000 waiting URLs looked at: the next URL of 10,000 hosts spread over the 25,000 with URLs queued); the first 20:',
+    testSummary({ ...some, matching: 10_000, examples: urls(20), hosts: 25_000, hostsTested: 1_000 }),
+    'At least 10,000 waiting URLs match (of 10,000 of the 250,000 waiting URLs looked at: the next ones in the queues of 1,000 hosts spread over the 25,000 with URLs queued, shared between them); the first 20:',
   );
   assert.equal(testSummary({ ...some, matching: 2, examples: urls(2), hosts: 1, hostsTested: 1 }), 'At least 2 waiting URLs match (of 10,000 of the 250,000 waiting URLs looked at: the next ones in the host\'s queue):');
 });
