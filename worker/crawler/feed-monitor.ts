@@ -38,7 +38,7 @@ export interface FeedMonitorOptions {
  *
  * A feed an exclude pattern of the crawl matches (the ICD's, or one added live) is not fetched, as
  * a seed it matches is not: at each period's start it is recorded once as `excluded`, with the
- * pattern, and skipped while the pattern stays (a pattern removed, it is polled again); a poll
+ * pattern (and in the crawl log, outcome `exclude-match`, as a recrawl an exclusion stops), and skipped while the pattern stays (a pattern removed, it is polled again); a poll
  * under way whose feed, or the address it moved to, is excluded meanwhile stops before requesting it.
  */
 export class FeedMonitor {
@@ -55,6 +55,8 @@ export class FeedMonitor {
     // The scheduler counts in real minutes; a shortened minute is mapped onto its time scale.
     this.scheduler = new FeedScheduler(crawlPollingOptions(o.feeds.length, o.minPollMinutes), this.clock(now));
     for (const url of o.feeds) this.scheduler.addFeed(url, 0, this.clock(now));
+    // Recorded excluded by an earlier run: not recorded (nor logged) again while the pattern stays.
+    for (const url of o.store?.excludedFeeds?.() ?? []) this.excluded.add(url);
     const saved = o.store?.load();
     if (saved?.size) this.scheduler.restore(new Map([...saved].map(([url, m]) => [url, this.scaled(m, (t) => this.clock(t))])), this.clock(now));
     this.nextPeriodAt = now;
@@ -104,13 +106,19 @@ export class FeedMonitor {
     for (const url of this.o.feeds) {
       const pattern = this.ctx.excludingPattern(url);
       if (pattern === null) this.excluded.delete(url);
-      else if (!this.excluded.has(url)) this.recordExcluded(url, excludedEnd(pattern, null), now);
+      else if (!this.excluded.has(url)) this.recordExcluded(url, pattern, now);
     }
   }
 
-  /** A feed found excluded: nothing requested; recorded as a poll without items, which the scheduler then skips. */
-  private recordExcluded(url: string, ended: PollEnd, at: number): void {
+  /**
+   * A feed found excluded by `pattern`: nothing requested; recorded as a poll without items, which
+   * the scheduler then skips, and logged once as an exclusion.
+   */
+  private recordExcluded(url: string, pattern: string, at: number): void {
     this.excluded.add(url);
+    const ended = excludedEnd(pattern, null);
+    this.ctx.store.addLog({ url, status: null, outcome: 'exclude-match', message: `feed not polled: ${ended.detail}`, size: 0, durationMs: 0, retries: 0, at: new Date(at) });
+    this.ctx.stats.recordExclusion('exclude-match');
     this.scheduler.recordPoll(url, this.clock(at), []);
     this.store(url, { at, ...ended, listed: 0, fresh: 0 });
   }
@@ -130,7 +138,7 @@ export class FeedMonitor {
       // Excluded since the period began (a live exclusion), or moved to an excluded address: not requested.
       const pattern = this.ctx.excludingPattern(target);
       if (pattern !== null) {
-        if (hop === 0) return this.recordExcluded(url, excludedEnd(pattern, null), Date.now());
+        if (hop === 0) return this.recordExcluded(url, pattern, Date.now());
         ended = excludedEnd(pattern, target);
         items = [];
         break;

@@ -12,6 +12,8 @@ export interface FeedMemoryStore {
   load(): Map<string, FeedMemory>;
   /** The feed's memory after `poll`, and the poll itself (added to the feed's poll summary). */
   save(url: string, memory: FeedMemory, poll: FeedPoll): void;
+  /** The feeds whose last recorded poll was found excluded (an earlier run recorded it). */
+  excludedFeeds?(): Set<string>;
 }
 
 // Times are wall-clock ms. One row a feed, rewritten after each of its polls: the item ids are
@@ -71,6 +73,10 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
       memories.set(r.url, { lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, seen, published: parsePublished(r.published) });
     }
     return memories;
+  }
+
+  excludedFeeds(): Set<string> {
+    return new Set([...readPollSummaries(this.db, this.crawlId)].filter(([, s]) => s.last.outcome === 'excluded').map(([url]) => url));
   }
 
   save(url: string, m: FeedMemory, poll: FeedPoll): void {

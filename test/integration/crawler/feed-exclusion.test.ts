@@ -54,6 +54,21 @@ test('a feed an exclude pattern of the ICD matches is never requested and is rep
     assert.equal(await run, 'stopped');
     const excluded = pollOf(db, crawlId, `${o}/private/feed.xml`);
     assert.deepEqual(excluded, { polls: 0, outcome: 'excluded', detail: "the crawl's exclude pattern /private/ matches it" });
+    // In the crawl log once, as an exclusion (the hosts report counts it so, not as a fetch).
+    const logged = db.prepare("SELECT url, status, message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'exclude-match'").all(crawlId);
+    assert.deepEqual(logged, [{ url: `${o}/private/feed.xml`, status: null, message: "feed not polled: the crawl's exclude pattern /private/ matches it" }]);
+    assert.equal(engine.stats().excludedByReason['exclude-match'], 1);
+    // Run again (a resumed crawl): still not polled, and not logged again.
+    const again = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 200 });
+    const rerun = again.run();
+    const before = requested.filter((p) => p === '/feed.xml').length;
+    try {
+      await until('the other feed polled again', () => requested.filter((p) => p === '/feed.xml').length > before, 30_000);
+    } finally {
+      await again.stop();
+    }
+    assert.equal(await rerun, 'stopped');
+    assert.equal(db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'exclude-match'").pluck().get(crawlId), 1);
     const moved = pollOf(db, crawlId, `${o}/moved.xml`);
     assert.deepEqual([moved?.outcome, moved?.detail], ['excluded', `the crawl's exclude pattern /private/ matches the address it moved to, ${o}/private/moved.xml`]);
     // The cockpit's row says so, and plans no poll of it.
