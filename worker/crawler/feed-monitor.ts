@@ -38,8 +38,9 @@ export interface FeedMonitorOptions {
  *
  * A feed an exclude pattern of the crawl matches (the ICD's, or one added live) is not fetched, as
  * a seed it matches is not: at each period's start it is recorded once as `excluded`, with the
- * pattern (and in the crawl log, outcome `exclude-match`, as a recrawl an exclusion stops), and skipped while the pattern stays (a pattern removed, it is polled again); a poll
- * under way whose feed, or the address it moved to, is excluded meanwhile stops before requesting it.
+ * pattern (and in the crawl log, outcome `exclude-match`, as a recrawl an exclusion stops), and
+ * skipped while the pattern stays (a pattern removed, it is polled again); a poll under way whose
+ * feed, or the address it moved to, is excluded meanwhile stops before requesting it.
  */
 export class FeedMonitor {
   private readonly scheduler: FeedScheduler;
