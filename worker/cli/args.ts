@@ -52,7 +52,7 @@ tidemark check reads every record of each WARC file (a folder: every .warc.gz or
 its index.cdxj and its .wacz packages) and verifies digests, lengths, required fields and one record
 per gzip member, and that each CDXJ line points at its record; a WACZ package's files also against
 its datapackage.json. Exit code 0 when every file passes, 1 when one does not, 2 for a path that
-is missing or holds nothing to check, and for bad arguments.`;
+is missing or holds nothing to check, and for bad arguments, 3 when Ctrl-C stopped it.`;
 
 /** Options only `crawl` takes. */
 const CRAWL_OPTIONS = ['seed', 'out', 'max-pages', 'concurrency', 'no-politeness', 'wacz', 'page-text', 'progress'] as const;

@@ -68,21 +68,25 @@ export interface FileCheck extends CheckTarget {
   warnings: string[];
 }
 
-/** Checks one file; an unreadable one is a failed check, not an exception. `onProgress`: 0 to 1 (WARC files and packages). */
-export async function checkFile(target: CheckTarget, onProgress?: (fraction: number) => void): Promise<FileCheck> {
+/**
+ * Checks one file; an unreadable one is a failed check, not an exception. `onProgress`: 0 to 1 (WARC
+ * files and packages). An aborted `signal` (a Ctrl-C) stops it within the file: it throws the signal's reason.
+ */
+export async function checkFile(target: CheckTarget, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<FileCheck> {
   try {
     if (target.kind === 'warc') {
-      const v = await verifyWarcFile(target.path, undefined, onProgress);
+      const v = await verifyWarcFile(target.path, undefined, onProgress, signal);
       return { ...target, count: v.records, types: v.types, errors: v.errors, warnings: v.warnings };
     }
     if (target.kind === 'wacz') {
-      const v = await verifyWacz(target.path, onProgress);
+      const v = await verifyWacz(target.path, onProgress, signal);
       return { ...target, count: v.records, types: v.types, files: v.files, errors: v.errors, warnings: v.warnings };
     }
     // An index names its WARC files relative to its own folder.
-    const v = await verifyCdxj(target.path, dirname(target.path));
+    const v = await verifyCdxj(target.path, dirname(target.path), signal);
     return { ...target, count: v.lines, errors: v.errors, warnings: [] };
   } catch (err) {
+    if (signal?.aborted) throw signal.reason;
     return { ...target, count: 0, errors: [`cannot be read: ${(err as Error).message}`], warnings: [] };
   }
 }
@@ -135,8 +139,17 @@ function progressMeter(path: string): { show: (fraction: number) => void; clear:
   };
 }
 
-/** Runs `tidemark check`: 0 when every file passes, 1 when one does not, 2 when a path cannot be checked. */
-export async function runCheck(cmd: CheckCommand): Promise<number> {
+/** What the report says of a check a Ctrl-C (or SIGTERM) stopped: the file it was reading, and how many were done. */
+export function interruptedLine(path: string, checked: number, total: number): string {
+  return `interrupted while checking ${path}: ${checked} of ${total} file${total === 1 ? '' : 's'} checked`;
+}
+
+/**
+ * Runs `tidemark check`: 0 when every file passes, 1 when one does not, 2 when a path cannot be
+ * checked. An aborted `signal` (a Ctrl-C) stops it within the file it reads: the files done are
+ * reported, then where it stopped, and it returns null (the entry point picks the exit code).
+ */
+export async function runCheck(cmd: CheckCommand, signal?: AbortSignal): Promise<number | null> {
   const { targets, problems } = checkTargets(cmd.paths, nodeFs);
   if (problems.length) {
     for (const p of problems) console.error(p);
@@ -145,7 +158,17 @@ export async function runCheck(cmd: CheckCommand): Promise<number> {
   const results: FileCheck[] = [];
   for (const target of targets) {
     const meter = !cmd.json && process.stderr.isTTY ? progressMeter(target.path) : undefined;
-    const result = await checkFile(target, meter?.show);
+    let result: FileCheck;
+    try {
+      result = await checkFile(target, meter?.show, signal);
+    } catch (err) {
+      if (!signal?.aborted) throw err;
+      meter?.clear();
+      const stopped = interruptedLine(target.path, results.length, targets.length);
+      if (cmd.json) console.log(JSON.stringify({ ok: false, interrupted: stopped, files: results }));
+      else console.log(stopped);
+      return null;
+    }
     meter?.clear();
     results.push(result);
     // Reported as each file is done: a crawl's files can take minutes to read.

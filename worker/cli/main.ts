@@ -8,7 +8,7 @@ import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
 import { DEFAULT_KB_PATH } from '../aah/default-kb';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
-import { parseCliArgs, progressEveryMs, USAGE, type CrawlCommand } from './args';
+import { parseCliArgs, progressEveryMs, USAGE, type CheckCommand, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
 import { readIcdFile } from './icd-file';
@@ -110,6 +110,27 @@ function formatError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * `tidemark check`, stopped by a Ctrl-C (or SIGTERM) within the file it reads, as `--wacz`'s
+ * packaging is: exit code 3 (interrupted); a second one ends the process at once, 130.
+ */
+async function checkUntilInterrupted(cmd: CheckCommand): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort(new Error('interrupted'));
+    console.error('tidemark: interrupted, stopping the check (Ctrl-C again to abort)…');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return (await runCheck(cmd, stop.signal)) ?? 3;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 /** `tidemark crawl …` or `tidemark check …`: returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   boundRegExpBacktracking();
@@ -121,7 +142,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    if (parsed.command === 'check') return await runCheck(parsed);
+    if (parsed.command === 'check') return await checkUntilInterrupted(parsed);
     cmd = parsed;
     icd = icdForCommand(cmd);
   } catch (err) {

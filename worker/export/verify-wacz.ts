@@ -94,7 +94,7 @@ type WarcPlace = WarcFilePart & { path: string };
  * the others unpacked to `dir`. A bad entry is an error; the others are still read.
  */
 async function readEntries(
-  zipPath: string, dir: string, errors: string[], onBytes: (n: number) => void,
+  zipPath: string, dir: string, errors: string[], onBytes: (n: number) => void, signal?: AbortSignal,
 ): Promise<{ entries: Map<string, WaczEntry>; warcs: Map<string, WarcPlace> }> {
   const entries = new Map<string, WaczEntry>();
   const warcs = new Map<string, WarcPlace>();
@@ -113,7 +113,7 @@ async function readEntries(
       const inPlace = stored && ARCHIVE.test(name);
       void (async () => {
         try {
-          const read = await readEntry(zip, entry, inPlace ? null : join(dir, name), onBytes);
+          const read = await readEntry(zip, entry, inPlace ? null : join(dir, name), onBytes, signal);
           if (read.crc !== entry.crc32) errors.push(`${name}: CRC-32 differs from the ZIP's directory (the entry is damaged)`);
           entries.set(name, { bytes: read.bytes, sha256: read.sha256, stored });
           if (inPlace) {
@@ -136,7 +136,7 @@ async function readEntries(
 }
 
 /** Reads an entry, to the file `to` or (null) only to measure it. */
-function readEntry(zip: ZipFile, entry: Entry, to: string | null, onBytes: (n: number) => void): Promise<{ bytes: number; sha256: string; crc: number }> {
+function readEntry(zip: ZipFile, entry: Entry, to: string | null, onBytes: (n: number) => void, signal?: AbortSignal): Promise<{ bytes: number; sha256: string; crc: number }> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => {
       if (err) return reject(err);
@@ -146,6 +146,8 @@ function readEntry(zip: ZipFile, entry: Entry, to: string | null, onBytes: (n: n
       let bytes = 0;
       const measure = new Transform({
         transform(chunk: Buffer, _enc, done) {
+          // Stopped within the entry (a stored WARC file of gigabytes): this entry and the next ones fail at once.
+          if (signal?.aborted) return done(signal.reason as Error);
           hash.update(chunk);
           crc = crc32(chunk, crc);
           bytes += chunk.length;
@@ -162,9 +164,9 @@ function readEntry(zip: ZipFile, entry: Entry, to: string | null, onBytes: (n: n
 /**
  * Verifies the package at `path`; files other than stored WARC files are unpacked into a temporary
  * folder (removed after). Never throws for a bad package: what is wrong is in `errors`, each naming
- * the file inside it.
+ * the file inside it. An aborted `signal` stops it where it is (the call throws the signal's reason).
  */
-export async function verifyWacz(path: string, onProgress?: (fraction: number) => void): Promise<WaczVerification> {
+export async function verifyWacz(path: string, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<WaczVerification> {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-wacz-'));
   const errors: string[] = [];
   const warnings: string[] = [];
@@ -177,16 +179,18 @@ export async function verifyWacz(path: string, onProgress?: (fraction: number) =
       // Progress by bytes read: every entry once, then each WARC file twice (verifyWarcFile).
       const zipBytes = statSync(path).size;
       let read = 0;
-      ({ entries, warcs } = await readEntries(path, dir, errors, (n) => onProgress?.(Math.min(1, (read += n) / zipBytes) / 3)));
+      ({ entries, warcs } = await readEntries(path, dir, errors, (n) => onProgress?.(Math.min(1, (read += n) / zipBytes) / 3), signal));
     } catch (err) {
+      signal?.throwIfAborted();
       return { files: 0, types, records, errors: [`not a readable ZIP file: ${(err as Error).message}`], warnings };
     }
+    signal?.throwIfAborted();
     const text = (name: string) => (entries.has(name) ? readFileSync(join(dir, name), 'utf8') : undefined);
     errors.push(...checkManifest(entries, text('datapackage.json'), text('datapackage-digest.json')));
     const warcBytes = [...warcs.values()].reduce((sum, w) => sum + w.length, 0);
     let done = 0;
     for (const [name, place] of [...warcs].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const v = await verifyWarcFile(place.path, place, (f) => onProgress?.(1 / 3 + ((2 / 3) * (done + f * place.length)) / Math.max(1, warcBytes)));
+      const v = await verifyWarcFile(place.path, place, (f) => onProgress?.(1 / 3 + ((2 / 3) * (done + f * place.length)) / Math.max(1, warcBytes)), signal);
       done += place.length;
       records += v.records;
       for (const [t, n] of Object.entries(v.types)) types[t] = (types[t] ?? 0) + n;
@@ -196,7 +200,7 @@ export async function verifyWacz(path: string, onProgress?: (fraction: number) =
     // An index names WARC files as they are under archive/. Compressed indexes (.idx with .cdx.gz) are not read here.
     const byFilename = new Map([...warcs.values()].map((w) => [w.name, w]));
     for (const name of [...entries.keys()].filter((p) => PLAIN_INDEX.test(p)).sort()) {
-      const v = await verifyCdxj(join(dir, name), (filename) => byFilename.get(filename));
+      const v = await verifyCdxj(join(dir, name), (filename) => byFilename.get(filename), signal);
       errors.push(...v.errors.map((e) => `${name}: ${e}`));
     }
     return { files: entries.size, types, records, errors, warnings };

@@ -76,13 +76,14 @@ interface MemberPlace {
  * Member layout from our own scan: each record must be exactly one gzip member. Keyed by where the
  * member's record starts in the decompressed stream, which is what warcio reads.
  */
-async function checkMembers(path: string, errors: ProblemList, part: FilePart | undefined, onScanned: (end: number) => void): Promise<{ byRecordStart: Map<number, MemberPlace>; readableEnd: number }> {
+async function checkMembers(path: string, errors: ProblemList, part: FilePart | undefined, onScanned: (end: number) => void, signal?: AbortSignal): Promise<{ byRecordStart: Map<number, MemberPlace>; readableEnd: number }> {
   const byRecordStart = new Map<number, MemberPlace>();
   let rawStart = 0;
   // warcio reads the whole members before the first that holds no WARC header: in that one it would
   // look for a header line in whatever the member holds (300 MB of zeros in a 300 KB file took 1 GB).
   let headerless: number | null = null;
   const scan = await scanGzipMembers(path, (m) => {
+    signal?.throwIfAborted();
     byRecordStart.set(rawStart, { offset: m.offset, rawLength: m.rawLength });
     rawStart += m.rawLength;
     onScanned(m.offset + m.length);
@@ -102,14 +103,17 @@ async function checkMembers(path: string, errors: ProblemList, part: FilePart | 
   return { byRecordStart, readableEnd: headerless ?? scan.validEnd };
 }
 
-/** `length` bytes of `path` from `start`, gunzipped if `gzipped`, and how many have been read so far. */
-function recordBytes(path: string, start: number, length: number, gzipped: boolean): { bytes: AsyncIterable<Uint8Array>; bytesRead: () => number } {
-  if (length === 0) return { bytes: (async function* () {})(), bytesRead: () => 0 };
+/**
+ * `length` bytes of `path` from `start`, gunzipped if `gzipped`, how many have been read so far, and
+ * `close` to let go of the file when the reading stops before its end.
+ */
+function recordBytes(path: string, start: number, length: number, gzipped: boolean): { bytes: AsyncIterable<Uint8Array>; bytesRead: () => number; close: () => void } {
+  if (length === 0) return { bytes: (async function* () {})(), bytesRead: () => 0, close: () => undefined };
   const file = createReadStream(path, { start, end: start + length - 1, highWaterMark: 1024 * 1024 });
-  if (!gzipped) return { bytes: file, bytesRead: () => file.bytesRead };
+  if (!gzipped) return { bytes: file, bytesRead: () => file.bytesRead, close: () => file.destroy() };
   const gunzip = file.pipe(createGunzip({ chunkSize: 256 * 1024 }));
   file.on('error', (err) => gunzip.destroy(err));
-  return { bytes: gunzip, bytesRead: () => file.bytesRead };
+  return { bytes: gunzip, bytesRead: () => file.bytesRead, close: () => (file.destroy(), gunzip.destroy()) };
 }
 
 /**
@@ -118,8 +122,11 @@ function recordBytes(path: string, start: number, length: number, gzipped: boole
  * required fields, one record per gzip member, warcinfo first, request/response pairing, revisit
  * fields. With `part`, the WARC file is those bytes of `path` (one stored in a WACZ package), named
  * `part.name`. `onProgress` hears the share of the work done, 0 to 1 (the file is read twice).
+ * An aborted `signal` stops the reading where it is, within the file (a gigabyte takes a while):
+ * the call throws the signal's reason.
  */
-export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgress?: (fraction: number) => void): Promise<WarcVerification> {
+export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<WarcVerification> {
+  signal?.throwIfAborted();
   const errors = new ProblemList();
   const warnings = new ProblemList();
   const types: Record<string, number> = {};
@@ -127,18 +134,19 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
   // An uncompressed `.warc` (wget --no-warc-compression writes them) has no members to check, and is read once.
   const gzipped = await startsWithGzip(path, part?.start ?? 0);
   const progress = (bytes: number) => onProgress?.(size > 0 ? Math.min(1, (gzipped ? bytes : bytes - size) / ((gzipped ? 2 : 1) * size)) : 1);
-  const scanned = gzipped ? await checkMembers(path, errors, part, progress) : null;
+  const scanned = gzipped ? await checkMembers(path, errors, part, progress, signal) : null;
   const members = scanned?.byRecordStart ?? null;
   const summaries: RecordSummary[] = [];
   // warcio reads a gzipped file's whole members (where the scan stopped, it said why; see also
   // checkMembers), decompressed by node:zlib: its own inflate, in JavaScript, took half of the time.
   // The scan checked each member on its own, and the records must line up with them.
-  const { bytes, bytesRead } = recordBytes(path, part?.start ?? 0, scanned ? scanned.readableEnd : size, gzipped);
+  const { bytes, bytesRead, close } = recordBytes(path, part?.start ?? 0, scanned ? scanned.readableEnd : size, gzipped);
   const name = part?.name ?? basename(path).replace(/\.open$/, '');
   if (!gzipped && name.endsWith('.gz')) errors.push('not gzip-compressed, though named .gz');
   const parser = new WARCParser(bytes, { parseHttp: false, keepHeadersCase: true });
   try {
     for await (const record of parser) {
+      signal?.throwIfAborted();
       const member = members?.get(parser.offset);
       const where = `record ${summaries.length} at ${members ? (member ? member.offset : `decompressed offset ${parser.offset}`) : parser.offset}`;
       const type = record.warcType ?? '';
@@ -162,6 +170,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
       let chunkedBytes: Hash | null = null;
       let total = 0;
       for await (const c of record.reader) {
+        signal?.throwIfAborted();
         let chunk: Buffer = Buffer.from(c);
         block.update(chunk);
         total += chunk.length;
@@ -200,7 +209,10 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
       progress(size + bytesRead());
     }
   } catch (err) {
+    if (signal?.aborted) throw signal.reason;
     errors.push(`warcio could not read the file: ${(err as Error).message}`);
+  } finally {
+    close();
   }
   errors.push(...checkFileRules(summaries));
   onProgress?.(1);
@@ -212,7 +224,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
  * response or revisit record for that URL and date. The WARC files an index names are in
  * `warcs` (a folder), or where `warcs` finds them (a package's stored files).
  */
-export async function verifyCdxj(indexPath: string, warcs: string | ((filename: string) => WarcFilePart & { path: string } | undefined)): Promise<{ lines: number; errors: string[] }> {
+export async function verifyCdxj(indexPath: string, warcs: string | ((filename: string) => WarcFilePart & { path: string } | undefined), signal?: AbortSignal): Promise<{ lines: number; errors: string[] }> {
   const errors = new ProblemList();
   const locate = typeof warcs === 'string' ? (filename: string) => ({ path: join(warcs, filename), start: 0, length: Infinity }) : warcs;
   const handles = new Map<string, OpenWarc>();
@@ -233,6 +245,7 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
   let previous = '';
   try {
     for await (const line of createInterface({ input: createReadStream(indexPath), crlfDelay: Infinity })) {
+      signal?.throwIfAborted();
       if (!line) continue;
       lines++;
       const problems: string[] = [];
