@@ -21,13 +21,14 @@ interface ScannedRecord extends StoredRecordHead {
  * The crawl's records that `keep` wants, by a member scan of each file (header and HTTP head of
  * each record). Progress 0..1 by bytes scanned, member by member: a crawl's file may hold a gigabyte.
  */
-async function scanRecords(sourceDir: string, files: readonly string[], keep: (r: StoredRecordHead) => boolean, onProgress: (fraction: number) => void): Promise<ScannedRecord[]> {
+async function scanRecords(sourceDir: string, files: readonly string[], keep: (r: StoredRecordHead) => boolean, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ScannedRecord[]> {
   const records: ScannedRecord[] = [];
   const sizes = files.map((file) => statSync(join(sourceDir, file)).size);
   const total = sizes.reduce((sum, n) => sum + n, 0) || 1;
   let before = 0;
   for (const [i, file] of files.entries()) {
     const scan = await scanGzipMembers(join(sourceDir, file), (m) => {
+      signal?.throwIfAborted();
       onProgress((before + m.offset + m.length) / total);
       const head = parseWarcHead(m.head);
       if (!head) throw new Error(`${file}: no WARC header at ${m.offset}`);
@@ -76,9 +77,11 @@ export async function writeCollection(opts: {
   rotateBytes?: number;
   /** 0..1 over the scan and the copy. */
   onProgress: (fraction: number) => void;
+  /** Stops the scan or the copy where it is (a cancelled export): what was written is removed, and the call throws the signal's reason. */
+  signal?: AbortSignal;
 }): Promise<string[]> {
   const keep = (r: StoredRecordHead) => mayBeNeeded(r, opts.chosen, opts.revisitDigests);
-  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (f) => opts.onProgress(0.5 * f));
+  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (f) => opts.onProgress(0.5 * f), opts.signal);
   const orphans = revisitsWithoutOriginal(records, opts.chosen);
   if (orphans.length) {
     const first = orphans[0]! as ScannedRecord;
@@ -107,6 +110,7 @@ export async function writeCollection(opts: {
     const offset = out!.size;
     const buffer = Buffer.allocUnsafe(Math.min(m.length, COPY_CHUNK));
     for (let at = 0; at < m.length; ) {
+      opts.signal?.throwIfAborted();
       const { bytesRead } = await src.read(buffer, 0, Math.min(buffer.length, m.length - at), m.offset + at);
       if (bytesRead === 0) throw new Error(`${m.file}: ends inside the record at ${m.offset}`);
       await append(buffer.subarray(0, bytesRead));

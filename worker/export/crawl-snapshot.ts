@@ -15,6 +15,8 @@ export interface SnapshotOptions {
   onProgress?: (copied: number, toCopy: number) => void;
   /** How a WARC file is hard-linked; fs.promises.link unless a test gives its own. */
   link?: LinkFile;
+  /** Stops the copies where they are (a cancelled export): the partial copy is removed, and the call throws the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function snapshotCrawlFiles(crawlDir: string, exportDir: string, na
   await mkdir(exportDir, { recursive: true });
   const toCopy: string[] = [];
   for (const name of names) {
+    opts.signal?.throwIfAborted();
     if (name.endsWith('.warc.gz')) {
       try {
         await link(join(crawlDir, name), join(exportDir, name));
@@ -45,7 +48,7 @@ export async function snapshotCrawlFiles(crawlDir: string, exportDir: string, na
   const total = sizes.reduce((sum, n) => sum + n, 0);
   let before = 0;
   for (const [i, name] of toCopy.entries()) {
-    await copyFileStreamed(join(crawlDir, name), join(exportDir, name), (copied) => opts.onProgress?.(before + copied, total));
+    await copyFileStreamed(join(crawlDir, name), join(exportDir, name), (copied) => opts.onProgress?.(before + copied, total), opts.signal);
     before += sizes[i]!;
   }
   opts.onProgress?.(total, total);
@@ -56,7 +59,7 @@ export async function snapshotCrawlFiles(crawlDir: string, exportDir: string, na
  * (opened exclusively before the copy starts) and renamed to `to` when whole, in `to`'s folder, so
  * `to` never names a partial copy; a failure removes the partial one and throws the error as it came.
  */
-export async function copyFileStreamed(from: string, to: string, onBytes?: (copied: number) => void): Promise<void> {
+export async function copyFileStreamed(from: string, to: string, onBytes?: (copied: number) => void, signal?: AbortSignal): Promise<void> {
   const partial = `${to}.copying`;
   // Opened here, not by the stream, which would open it later: a copy that fails at once would
   // then create it after the clean-up below.
@@ -73,12 +76,13 @@ export async function copyFileStreamed(from: string, to: string, onBytes?: (copi
         },
       }),
       handle.createWriteStream(),
+      { signal },
     );
     await rename(partial, to);
   } catch (err) {
     await handle.close().catch(() => undefined);
     await rm(partial, { force: true });
     // As it came: its code (ENOSPC, say) tells the export's failure what happened (exportFailureReason).
-    throw err;
+    throw signal?.aborted ? signal.reason : err;
   }
 }

@@ -13,6 +13,7 @@ import { readStoredRecord } from '../warc/read-record';
 import { decodeText, extractHtml } from '../extract';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { storageProblem } from '../store/storage-failure';
+import { watchCancellation } from './export-cancel';
 
 export interface ExportedFile {
   name: string;
@@ -51,7 +52,7 @@ function selectionOf(text: string | null): CollectionSelection | null {
 
 /**
  * Verifies each file (WARC records and their digests, or the CDXJ index), checksums it and lists it;
- * progress 0..1 by bytes. An aborted `signal` stops it before the next file, throwing its reason.
+ * progress 0..1 by bytes. An aborted `signal` stops it where it is, within a file too, throwing its reason.
  */
 export async function listVerified(dir: string, names: readonly string[], onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ExportedFile[]> {
   const sizes = names.map((n) => statSync(join(dir, n)).size);
@@ -70,13 +71,13 @@ export async function listVerified(dir: string, names: readonly string[], onProg
     const path = join(dir, name);
     const size = sizes[i]!;
     if (name.endsWith('.warc.gz')) {
-      const check = await verifyWarcFile(path, undefined, (f) => within((doneBytes + f * size) / totalBytes));
+      const check = await verifyWarcFile(path, undefined, (f) => within((doneBytes + f * size) / totalBytes), signal);
       if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
     } else if (name === INDEX_NAME) {
-      const check = await verifyCdxj(path, dir);
+      const check = await verifyCdxj(path, dir, signal);
       if (check.errors.length) throw new Error(`${name}: ${check.errors.slice(0, 3).join('; ')}`);
     }
-    files.push({ name, bytes: size, sha256: await sha256File(path) });
+    files.push({ name, bytes: size, sha256: await sha256File(path, signal) });
     doneBytes += size;
     onProgress(doneBytes / totalBytes);
   }
@@ -204,12 +205,18 @@ interface ExportJob {
  * WARC files and index into `exportDir` (collection-export.ts), then verifies and checksums those.
  * As a WACZ (`Export.format`), the verified files are then packaged into one file in `exportDir`,
  * and the loose files removed.
+ * An export cancelled meanwhile (export-cancel.ts: its row says so) is stopped where it is within
+ * about CANCEL_POLL_MS, in the middle of a file too; its folder is removed and its row left as the
+ * cancel wrote it.
  */
 export async function runExport(db: Database.Database, job: ExportJob): Promise<void> {
-  const setProgress = db.prepare('UPDATE Export SET progress = ? WHERE id = ?');
+  const setProgress = db.prepare("UPDATE Export SET progress = ? WHERE id = ? AND status = 'running'");
   // A collection reports each record it scans and copies: stored once a percent, not once a record.
   const progress = throttledProgress((f) => setProgress.run(f, job.exportId));
-  db.prepare("UPDATE Export SET status = 'running' WHERE id = ?").run(job.exportId);
+  // Cancelled between the worker's pick and now: not begun.
+  if (db.prepare("UPDATE Export SET status = 'running' WHERE id = ? AND status = 'pending'").run(job.exportId).changes === 0) return;
+  const cancel = watchCancellation(db, job.exportId);
+  const { signal } = cancel;
   try {
     // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
     rmSync(job.exportDir, { recursive: true, force: true });
@@ -245,8 +252,9 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
           copyBytes = toCopy;
           part(copied);
         },
+        signal,
       });
-      files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes));
+      files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes), signal);
     } else {
       const picked = (columns: string, also: string) => {
         const { sql, params } = selectedCapturesSql(selection, columns, also);
@@ -259,13 +267,14 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
         chosen: new Set(ids), revisitDigests: new Set(revisitDigests), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
         onProgress: (f) => progress(share * 0.8 * f),
+        signal,
       });
       // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
       if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
-        await snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME]);
+        await snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME], { signal });
         written.push(CERTIFICATE_NAME);
       }
-      files = await listVerified(job.exportDir, written, (f) => progress(share * (0.8 + 0.2 * f)));
+      files = await listVerified(job.exportDir, written, (f) => progress(share * (0.8 + 0.2 * f)), signal);
     }
     if (wacz) {
       const packed = await packageAsWacz(db, {
@@ -275,12 +284,16 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         // Capture rows point into the crawl's own files, a collection's too.
         pageTextFrom: row.pageText ? job.warcDir : undefined,
         onProgress: (f) => progress(0.5 + 0.5 * f),
+        signal,
       });
       // The files are in the package now: keep one copy, not two.
       for (const f of files) rmSync(join(job.exportDir, f.name), { force: true });
       files = [packed];
     }
-    db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ?").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);
+    signal.throwIfAborted();
+    // Cancelled after the last look: its files are not offered, and removed below.
+    const finished = db.prepare("UPDATE Export SET status = 'done', progress = 1, files = ?, finishedAt = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(files), sqlDate(new Date()), job.exportId);
+    if (finished.changes === 0) rmSync(job.exportDir, { recursive: true, force: true });
   } catch (err) {
     // A collection that failed (a file that does not verify, say) leaves none of its files behind.
     try {
@@ -288,12 +301,25 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     } catch {
       // Not listed (the export is failed): what is left is removed when the export is made again or its crawl deleted.
     }
+    // Cancelled: the row says so already, who and when.
+    if (signal.aborted || isCancelled(db, job.exportId)) return;
     const reason = exportFailureReason(err);
     try {
       recordExportFailure(db, job.exportId, reason);
     } catch (refused) {
       throw new ExportFailureNotRecorded(reason, refused);
     }
+  } finally {
+    cancel.stop();
+  }
+}
+
+/** Whether the export's row says it was cancelled (a cancel after the last look, which an error overtook). */
+function isCancelled(db: Database.Database, exportId: number): boolean {
+  try {
+    return db.prepare('SELECT status FROM Export WHERE id = ?').pluck().get(exportId) === 'cancelled';
+  } catch {
+    return false;
   }
 }
 
