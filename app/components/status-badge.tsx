@@ -10,6 +10,7 @@ const COLOURS: Record<string, string> = {
   pending: 'bg-slate-100 text-slate-800',
   ready: 'bg-sky-100 text-sky-900',
   done: 'bg-sky-100 text-sky-900',
+  cancelled: 'bg-slate-200 text-slate-800',
 };
 
 /** A crawl's or an export's status as a coloured word (the word carries the meaning, not the colour). */

@@ -2,10 +2,10 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
-import { exportRefusal } from '../../worker/process/crawl-control';
+import { exportCancelRefusal, exportRefusal } from '../../worker/process/crawl-control';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
-import { exportFileName, formatBytes, formatDate, selectionFromForm, useCrawls, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
+import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useCrawls, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
 const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
@@ -174,13 +174,32 @@ export function ExportsView() {
 function ExportCard({ record }: { record: ExportRecord }) {
   const pct = Math.round(Math.min(1, Math.max(0, record.progress ?? 0)) * 100);
   const files = record.files ?? [];
+  const cancel = useCancelExport();
   return (
     <li className="card space-y-2" data-testid="export" data-export-id={record.id} data-status={record.status}>
       <div className="flex flex-wrap items-center gap-3">
         <h3 className="font-semibold">Export #{record.id}</h3>
         <StatusBadge status={record.status} />
         {record.createdAt && <span className="text-sm text-slate-600">requested {formatDate(record.createdAt)}</span>}
+        {exportCancelRefusal(record.status) === null && (
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate({ exportId: record.id, crawlId: record.crawlId ?? 0 })}
+            aria-label={`Cancel export ${record.id}`}
+            data-testid="cancel-export"
+          >
+            {cancel.isPending ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
       </div>
+      {record.status === 'cancelled' && (
+        <p className="text-sm text-slate-700" data-testid="export-cancelled">
+          Cancelled{record.cancelledBy ? ` by ${record.cancelledBy}` : ''}{record.cancelledAt ? ` at ${formatDate(record.cancelledAt)}` : ''}: what it had written was removed.
+        </p>
+      )}
+      <ErrorMessage error={cancel.error} />
       <p className="text-sm text-slate-700" data-testid="export-scope">
         {record.selection ? <>Collection: {describeSelection(record.selection)}</> : 'The whole crawl, its own files'}
         {record.format === 'wacz' && ` · as one WACZ package${record.pageText ? ', with page text' : ''}`}

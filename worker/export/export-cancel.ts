@@ -1,14 +1,7 @@
 import type Database from 'better-sqlite3';
 import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import type { CrawlRequestOutcome } from '../process/crawl-requests';
-
-/** Statuses an export can be cancelled in: it has not ended. */
-const CANCELLABLE = ['pending', 'running'];
-
-/** Why an export in `status` cannot be cancelled, or null when it can (pure: the API's and the cockpit's rule). */
-export function cancelRefusal(status: string): string | null {
-  return CANCELLABLE.includes(status) ? null : `The export is ${status}: only a pending or running export can be cancelled`;
-}
+import { exportCancelRefusal } from '../process/crawl-control';
 
 /** An export as a cancel left it. */
 export interface CancelledExport {
@@ -30,7 +23,7 @@ export function cancelExport(db: Database.Database, exportId: number, username: 
     db,
     () => db.prepare('SELECT status FROM Export WHERE id = ?').get(exportId) as { status: string } | undefined,
     (row): { done: CancelledExport } | { refused: string } => {
-      const refusal = cancelRefusal(row.status);
+      const refusal = exportCancelRefusal(row.status);
       if (refusal) return { refused: refusal };
       const cancelledAt = new Date();
       db.prepare("UPDATE Export SET status = 'cancelled', cancelledBy = ?, cancelledAt = ?, finishedAt = ? WHERE id = ?")

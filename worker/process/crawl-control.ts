@@ -58,6 +58,11 @@ export function exportRefusal(status: string, desired: string): string | null {
   return canExport(status, desired) ? null : `The crawl is ${stateWord(status)}: pause, stop or let it finish before exporting`;
 }
 
+/** Why an export in `status` cannot be cancelled (it has ended), or null when it can: the API's rule, and the cockpit's Cancel button. */
+export function exportCancelRefusal(status: string): string | null {
+  return status === 'pending' || status === 'running' ? null : `The export is ${status}: only a pending or running export can be cancelled`;
+}
+
 // A paused crawl is refused only when it is asked to resume.
 const stateWord = (status: string) => (status === 'paused' ? 'being resumed' : status);
 

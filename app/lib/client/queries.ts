@@ -75,6 +75,9 @@ export interface ExportRecord {
   format?: ExportFormat;
   /** The WACZ's pages carry their text. */
   pageText?: boolean;
+  /** Who cancelled it (their user name), and when. */
+  cancelledBy?: string | null;
+  cancelledAt?: string | null;
 }
 
 export interface RelevancePoint {
@@ -413,6 +416,15 @@ export function useExports(crawlId: number | null) {
     enabled: crawlId !== null,
     // Poll while an export is being prepared, so its progress moves.
     refetchInterval: (q) => (q.state.data?.some((e) => e.status === 'pending' || e.status === 'running') ? 1000 : false),
+  });
+}
+
+/** Cancels a pending or running export: the worker stops it within about a second and removes what it wrote. */
+export function useCancelExport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ exportId }: { exportId: number; crawlId: number }) => api<ExportRecord>('POST', `/api/exports/${exportId}/cancel`),
+    onSettled: (_e, _err, { crawlId }) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
   });
 }
 

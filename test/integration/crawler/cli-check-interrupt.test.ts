@@ -11,27 +11,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WarcWriter } from '../../../worker/warc';
-import { makeExchange } from '../../unit/warc/make-exchange';
+import { writeLargeWarcs } from '../../support/large-warcs';
 import { runCli } from '../../support/run-cli';
 import { withTempDir } from '../../support/temp-dir';
 
-/** A WARC file of `records` responses of 1 MB each, stored without compression (written fast); its path. */
+/** A WARC file of `records` responses of 1 MB each (writeLargeWarcs); its path. */
 async function largeWarc(dir: string, records: number): Promise<string> {
-  const writer = new WarcWriter({ dir, crawlId: 'hull', software: 'Tidemark/test', robotsPolicy: 'obey', userAgent: 'tidemark-test', threads: 1, gzipLevel: 0 });
-  await writer.open();
-  const body = Buffer.alloc(1 << 20);
-  for (let i = 0; i < body.length; i++) body[i] = (i * 2654435761) >>> 24;
-  for (let i = 0; i < records; i++) {
-    // Each body its own, so none is written as a revisit of another.
-    body.writeUInt32BE(i, 0);
-    await writer.writeCapture(makeExchange({ url: `http://127.0.0.1:9/hull/${i}`, body: Buffer.from(body), contentType: 'application/octet-stream' }));
-  }
-  await writer.close();
-  return join(dir, readdirSync(dir).find((n) => n.endsWith('.warc.gz'))!);
+  return join(dir, (await writeLargeWarcs(dir, 'hull', records))[0]!);
 }
 
 /** Bytes the process has read so far (files and pipes), or null once it is gone. */

@@ -17,11 +17,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../../../app/lib/server/services';
 import { callRoute, routeDatabase, signedInAs, startWorker, type RouteHandler } from '../../support/route-database';
 import { until } from '../../support/engine-run';
-import { WarcWriter, crawlWarcId } from '../../../worker/warc';
+import { crawlWarcId } from '../../../worker/warc';
 import { crawlWarcDir, exportDir } from '../../../worker/store/data-layout';
 import { icdSchema } from '../../../worker/icd/schema';
 import { insertCrawl } from '../../support/crawl-rows';
-import { makeExchange } from '../../unit/warc/make-exchange';
+import { writeLargeWarcs } from '../../support/large-warcs';
 import { findExportFile } from '../../../app/lib/server/export-download';
 import { exportUnderWay } from '../../../worker/export/export-job';
 
@@ -43,18 +43,7 @@ type Row = { id: number; status: string; progress: number; files: unknown[]; can
 async function largeCrawl(files: number, perFile: number): Promise<number> {
   const crawlId = insertCrawl(s.db, icdSchema.parse({ name: 'Harbour', seeds: ['http://127.0.0.1:9/'] }));
   s.db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
-  const writer = new WarcWriter({
-    dir: crawlWarcDir(s.env.dataDir, crawlId), crawlId: crawlWarcId(crawlId), software: 'Tidemark/test', robotsPolicy: 'obey',
-    userAgent: 'tidemark-test', threads: 1, gzipLevel: 0, rotateBytes: perFile * (1 << 20),
-  });
-  await writer.open();
-  const body = Buffer.alloc(1 << 20);
-  for (let i = 0; i < body.length; i++) body[i] = (i * 2654435761) >>> 24;
-  for (let i = 0; i < files * perFile; i++) {
-    body.writeUInt32BE(i, 0);
-    await writer.writeCapture(makeExchange({ url: `http://127.0.0.1:9/hold/${i}`, body: Buffer.from(body), contentType: 'application/octet-stream' }));
-  }
-  await writer.close();
+  await writeLargeWarcs(crawlWarcDir(s.env.dataDir, crawlId), crawlWarcId(crawlId), files * perFile, perFile);
   return crawlId;
 }
 
@@ -105,7 +94,6 @@ test('cancelling a running WACZ export stops it mid-file within a second, remove
   const stoppedIn = Date.now() - asked;
   assert.ok(!existsSync(exportDir(s.env.dataDir, id)), 'its partial files are removed');
   assert.ok(stoppedIn < 1500, `stopped ${stoppedIn} ms after the cancel`);
-  console.log(`# cancelled at progress ${at}, stopped ${stoppedIn} ms later`);
   const progressAtStop = s.db.prepare('SELECT progress FROM Export WHERE id = ?').pluck().get(id) as number;
   assert.ok(progressAtStop < 0.5, `stopped before it was through the WARC files (progress ${progressAtStop})`);
 

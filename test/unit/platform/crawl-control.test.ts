@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, canExport, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter, exclusionRefusal, exportCancelRefusal, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -50,6 +50,14 @@ test('the exports page\'s reason to refuse an export is the server\'s: a paused 
   assert.equal(exportRefusal('created', 'run'), 'The crawl is created: pause, stop or let it finish before exporting');
   for (const [status, desired] of [['paused', 'pause'], ['paused', 'stop'], ['finished', 'run'], ['stopped', 'stop'], ['failed', 'run']]) {
     assert.equal(exportRefusal(status!, desired!), null, `${status}, wanting ${desired}`);
+  }
+});
+
+test('an export can be cancelled while pending or running, not once it has ended, saying why', () => {
+  assert.equal(exportCancelRefusal('pending'), null);
+  assert.equal(exportCancelRefusal('running'), null);
+  for (const status of ['done', 'failed', 'cancelled']) {
+    assert.equal(exportCancelRefusal(status), `The export is ${status}: only a pending or running export can be cancelled`);
   }
 });
 
