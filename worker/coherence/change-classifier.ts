@@ -21,6 +21,16 @@ export type RevisitObservation =
 
 export type RevisitExclusion = 'robots-disallowed' | 'robots-unavailable' | 'exclude-match';
 
+/**
+ * Whether a fetch that ended on `status` (null: no HTTP answer at all — refused, reset, timed out,
+ * cut off) is a transient failure, which says nothing of the page: the server or the network failed
+ * for now (5xx, 429 Too Many Requests, 408 Request Timeout, or no answer). A redirect or another
+ * client error (404, 410…) is the server's definitive answer about the page.
+ */
+export function transientFailure(status: number | null): boolean {
+  return status === null || status >= 500 || status === 429 || status === 408 || status < 200;
+}
+
 /** Which test decided, in the order they are tried. */
 export type ChangeEvidence =
   | 'not-modified'
@@ -29,7 +39,13 @@ export type ChangeEvidence =
   | 'shingles'
   | 'out-links'
   | 'content'
+  /** A definitive answer: a client error (404, 410…) or a redirect elsewhere. */
   | 'gone'
+  /**
+   * No answer that says anything of the page (transientFailure): the connection refused or cut, a
+   * timeout, a 5xx, 429 or 408. It cannot be proved unchanged, nor shown to have changed.
+   */
+  | 'unreachable'
   /** Not revisited (RevisitExclusion): nothing proves the page unchanged. */
   | RevisitExclusion;
 
@@ -82,7 +98,8 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
 
 /**
  * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
- * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing,
+ * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing
+ * (evidence `gone`), and so is one that gave no usable answer (`unreachable`: transientFailure),
  * and so is one robots.txt or an exclude pattern kept from being revisited (unobserved, it cannot be proved unchanged);
  * a changed set of out-links is a structural change (it alters the capture's link graph);
  * otherwise the main text decides — same digest or near-identical shingles are no change.
@@ -92,7 +109,7 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
   const verdict = (status: PageStatus, evidence: ChangeEvidence, extra: Partial<ChangeVerdict> = {}): ChangeVerdict => ({
     status, evidence, similarity: null, linksAdded: [], linksRemoved: [], validatorsInconsistent: false, ...extra,
   });
-  if (revisit.kind === 'failed') return verdict('missing', 'gone');
+  if (revisit.kind === 'failed') return verdict('missing', transientFailure(revisit.status) ? 'unreachable' : 'gone');
   // Missing, not a fifth status: the certificate, the view and the exports know four; the evidence says why.
   if (revisit.kind === 'excluded') return verdict('missing', revisit.reason);
   if (revisit.kind === 'not-modified') return verdict('unchanged', 'not-modified');

@@ -1,6 +1,6 @@
 /** Temporal coherence of captures (SHARC): change detection, change rates, schedules, metrics. */
 export { fingerprintCapture, findContentTimestamps, normalizedWords, shingleSketch, sketchJaccard, textDigest, type PageFingerprint } from './fingerprint';
-export { classifyChange, validatorsTrusted, DEFAULT_MIN_SIMILARITY, type ChangeEvidence, type ChangeVerdict, type PageStatus, type RevisitExclusion, type RevisitObservation } from './change-classifier';
+export { classifyChange, transientFailure, validatorsTrusted, DEFAULT_MIN_SIMILARITY, type ChangeEvidence, type ChangeVerdict, type PageStatus, type RevisitExclusion, type RevisitObservation } from './change-classifier';
 export { CHANGEFREQ_PER_DAY, poissonRateMle, poissonRateRegular, probabilityUnchanged, sitemapChangeRate, type VisitInterval } from './change-rates';
 export { equalFrequencyBins, predictRate, trainRateClassifier, urlFeatures, type RateClassifierModel, type RatePrediction, type UrlSample } from './url-rate-classifier';
 export { organPipesOrder, pyramidFromRings, revisitOrder, ringIntervalSlots, scheduleFromVisitOrder, visitRevisitPyramid, type PyramidSchedule, type RatedPage, type RevisitDiscipline } from './schedules';

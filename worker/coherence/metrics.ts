@@ -6,7 +6,8 @@ const DAY_MS = 86_400_000;
  * Blur of a capture (SHARC, stochastic): the expected number of changes between each page's visit
  * and the reference time, λ·|t − t_ref|, averaged over the pages. 0 for a perfect snapshot. Pages
  * whose rate is unknown (null: robots.txt kept the revisit from being made) are left out, rather
- * than counted as pages that never change.
+ * than counted as pages that never change. So are pages whose revisit got no answer about them
+ * (evidence `unreachable`): a refused connection is no change observed.
  */
 export function blur(pages: readonly { rate: number | null; visitedAt: number }[], referenceAt: number): number {
   const rated = pages.filter((p): p is { rate: number; visitedAt: number } => p.rate !== null);
@@ -24,14 +25,14 @@ export function coherence(statuses: readonly PageStatus[]): number {
 export const NO_PAGE_REVISITED = 'no page was visited and revisited';
 
 /** Why a run's blur has no value although pages took part: none has a change rate. */
-export const NO_PAGE_RATED = 'no revisited page has a change rate (robots.txt kept every revisit from being made)';
+export const NO_PAGE_RATED = 'no revisited page has a change rate (no revisit was made, or none got an answer about its page)';
 
 export interface CoherenceSummary {
   pages: number;
   byStatus: Record<PageStatus, number>;
   /** Null when no page was visited and revisited: the share of an empty set is no measure. */
   coherence: number | null;
-  /** Null when no page has a change rate (none took part, or robots.txt kept every revisit from being made). */
+  /** Null when no page has a change rate (none took part, or no revisit was made or answered). */
   blur: number | null;
   /** Why each metric that is null has no value. */
   unmeasured?: { coherence?: string; blur?: string };

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { bodyForParsing, DecompressionBombError, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
-  adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
+  adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
@@ -80,7 +80,10 @@ export interface RoundReport {
   round: number;
   pages: number;
   due: number;
-  /** Refetches answered (a failure of the server's too); not those never requested or cut short. */
+  /**
+   * Refetches that observed their page (a 2xx, 304, redirect or client-error answer); not those
+   * never requested, cut short, or without an answer about the page (transientFailure).
+   */
   fetched: number;
   changed: number;
   /** Parents the rule refetched and observed. */
@@ -226,8 +229,9 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const refetchAndSave = async (p: PageRow, byRule: boolean): Promise<void> => {
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
     const changed = await refetchPage(ctx, p, round, o.halted);
-    // Not requested (robots.txt said no, the name did not resolve) or cut short: nothing observed,
-    // nothing counted, and a parent so left out does not move the rule's threshold.
+    // Not requested (robots.txt said no, the name did not resolve), cut short, or no answer about the
+    // page (transientFailure: refused, timed out, 5xx): nothing observed, nothing counted, the page
+    // stays due (retried in the next round), and a parent so left out does not move the rule's threshold.
     if (changed === null) return;
     report.fetched++;
     report.newLinks += changed.newLinks;
@@ -275,11 +279,23 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   return report;
 }
 
+/** What a refetch observed of a page: whether it changed, and what to compare the next one with. */
+interface Observed {
+  changed: boolean;
+  newLinks: number;
+  /** The answer to compare with next time (answerOf); null: the last one stays. */
+  digest: string | null;
+  etag: string | null;
+  lastModified: string | null;
+}
+
 /**
- * Refetches one page: archived, compared with its last payload, new links queued. Null when nothing
- * was observed: not requested (robots.txt refused it, its host's name did not resolve) or cut short.
+ * Refetches one page: archived, compared with its last payload, new links queued. Null when nothing was observed: not requested
+ * (robots.txt refused it, its host's name did not resolve), cut short, or no answer about the page
+ * (a transient failure: no connection, a timeout, 5xx, 429, 408), which says neither that it changed
+ * nor that it did not: what the server answered is archived, and the page is not saved.
  */
-async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<{ changed: boolean; newLinks: number; digest: string | null; etag: string | null; lastModified: string | null } | null> {
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<Observed | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
   const outcome = outcomeOf(await politeFetch(ctx, p.url, { conditional, halted, robots: true }));
@@ -287,26 +303,33 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
   if (!outcome.ok && outcome.reason === 'interrupted') return null; // a pause or stop cut it short: nothing observed
+  const unobserved = `${message}; no answer about the page`;
+  const retried = 'retried in the next round';
   if (!outcome.ok) {
-    if (outcome.partial) await archive(ctx, outcome.partial, visit, null, message).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
-    return { changed: true, newLinks: 0, digest: null, etag: null, lastModified: null };
+    if (outcome.partial) await archive(ctx, outcome.partial, visit, null, `${unobserved} (${outcome.reason}): ${retried}`).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    return null;
   }
   const ex = outcome.exchange;
+  if (transientFailure(ex.status)) {
+    await archive(ctx, ex, visit, null, `${unobserved} (HTTP ${ex.status}): ${retried}`).finally(() => releaseBody(ex.body).catch(() => undefined));
+    return null;
+  }
   const answer = answerOf(ex.status, ex.payloadDigest);
   // A page that answers a redirect or a client error keeps none of its former validators.
   const validators = answer?.startsWith(STATUS_ANSWER)
     ? { etag: ex.headers['etag'] ?? null, lastModified: ex.headers['last-modified'] ?? null }
     : { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
+    const unchanged: Observed = { changed: false, newLinks: 0, digest: null, ...validators };
     await archive(ctx, ex, visit, 'server-not-modified', message).finally(() => releaseBody(ex.body).catch(() => undefined));
-    return { changed: false, newLinks: 0, digest: null, ...validators };
+    return unchanged;
   }
-  // A transient failure (5xx, 429, 408) is a change, as before, and keeps the last payload's digest.
-  const changed = answer === null || answer !== p.payload_digest;
+  const changed = answer !== p.payload_digest;
   let newLinks = 0;
   let linksNote: string | null = null;
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
   let aah: RecrawlCheck | null = null;
+  let result: Observed | null = null;
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
     if (changed && ex.status >= 200 && ex.status < 400) {
@@ -324,12 +347,13 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }
     }
+    result = { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
     await archive(ctx, ex, visit, null, notes).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
   await storeRecrawlObjects(ctx, p.url, aah);
-  return { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
+  return result;
 }
 
 /** The body for its parsers (bodyForParsing); null for a decompression bomb. */
@@ -348,12 +372,11 @@ const STATUS_ANSWER = 'status:';
 /**
  * What a refetch compares with the last one: a 2xx answer's payload digest; for a redirect or a
  * client error (404, 410…), the status itself, so a page gone for good changed once, when it went,
- * and not again every round (it was refetched every round for ever, its parent with it); null for
- * a transient failure (5xx, 429, 408), which says nothing of the page.
+ * and not again every round (it was refetched every round for ever, its parent with it). A
+ * transient failure (transientFailure) is no answer: refetchPage observes nothing then.
  */
-function answerOf(status: number, payloadDigest: string): string | null {
+function answerOf(status: number, payloadDigest: string): string {
   if (status >= 200 && status < 300) return payloadDigest;
-  if (status >= 500 || status === 429 || status === 408 || status < 200) return null;
   return `${STATUS_ANSWER}${status}`;
 }
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import {
-  classifyChange, findContentTimestamps, fingerprintCapture, shingleSketch, sketchJaccard, validatorsTrusted, type PageFingerprint,
+  classifyChange, findContentTimestamps, fingerprintCapture, shingleSketch, sketchJaccard, transientFailure, validatorsTrusted, type PageFingerprint,
 } from '../../../worker/coherence';
 
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -38,6 +38,18 @@ test('errors, 4xx, 5xx and redirects on revisit: missing', () => {
   for (const status of [404, 410, 500, 301]) {
     assert.equal(classifyChange(a, { kind: 'fetched', fingerprint: capture('Not found', [], { status }) }).status, 'missing', String(status));
   }
+});
+
+test('a failed revisit: a definitive answer (4xx, redirect) is gone; no answer, 5xx, 429 or 408 is unreachable', () => {
+  const a = capture(ARTICLE, []);
+  const evidence = (status: number | null) => classifyChange(a, { kind: 'failed', at: T0, status, reason: status === null ? 'connect-refused' : `http-${status}` });
+  for (const status of [null, 500, 503, 429, 408]) assert.deepEqual([evidence(status).status, evidence(status).evidence], ['missing', 'unreachable'], String(status));
+  for (const status of [404, 410, 403, 301, 302]) assert.deepEqual([evidence(status).status, evidence(status).evidence], ['missing', 'gone'], String(status));
+});
+
+test('transientFailure: no answer, 1xx, 5xx, 429 and 408 say nothing of the page; 2xx, 3xx and other 4xx do', () => {
+  for (const status of [null, 100, 408, 429, 500, 502, 503, 504, 599]) assert.equal(transientFailure(status), true, String(status));
+  for (const status of [200, 204, 301, 304, 400, 401, 403, 404, 410, 451]) assert.equal(transientFailure(status), false, String(status));
 });
 
 test('a revisit robots.txt or an exclude pattern did not let be made: missing, with the reason as evidence', () => {

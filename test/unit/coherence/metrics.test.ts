@@ -45,7 +45,7 @@ test('a run over no page has no coherence and no blur in its summary and certifi
   const refused = summarise([{ status: 'missing', rate: null, visitedAt: 0 }], DAY);
   assert.equal(refused.coherence, 0);
   assert.equal(refused.blur, null);
-  assert.deepEqual(refused.unmeasured, { blur: 'no revisited page has a change rate (robots.txt kept every revisit from being made)' });
+  assert.deepEqual(refused.unmeasured, { blur: 'no revisited page has a change rate (no revisit was made, or none got an answer about its page)' });
   // Measured metrics carry no reasons.
   const measured = summarise([{ status: 'unchanged', rate: 1, visitedAt: 0 }], DAY);
   assert.deepEqual([measured.coherence, measured.blur, measured.unmeasured], [1, 1, undefined]);
