@@ -289,8 +289,11 @@ export class CrawlContext {
   /**
    * Writes an exchange's records (`write`) and commits its capture row and crawl-log entry in WARC
    * order (a sequencer ticket taken as the records are submitted), as commitItem does for pages.
+   * `row.alongside` runs in the same transaction: when it throws, the capture is not acknowledged
+   * (its records are cut at the next start, as a refused commit's are); it does not run when the
+   * capture is not acknowledged.
    */
-  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string }): Promise<void> {
+  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; alongside?: () => void }): Promise<void> {
     const ticket = this.sequencer.ticket();
     let settled = false;
     try {
@@ -310,6 +313,8 @@ export class CrawlContext {
         });
         stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null };
         this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
+        // What the capture was made for (a recrawl round's page state): committed with it or not at all.
+        row.alongside?.();
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.
         this.stats.recordFetch(ex.status, size);
       }, () => undefined);

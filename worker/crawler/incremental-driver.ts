@@ -90,11 +90,12 @@ export class IncrementalDriver {
 
   /**
    * Stores the round's failure and logs it (one transaction; round-failure-log.ts), for the
-   * cockpit's "Feeds and recrawls" and crawl log. A failure that pauses the crawl
-   * (storage-failure.ts) is retried when the crawl is resumed, not at a time.
+   * cockpit's "Feeds and recrawls" and crawl log. A failure that pauses the crawl (storage-failure.ts,
+   * or a refused commit of a refetch's capture: CrawlEngine.pauseForRefusal) is retried when the
+   * crawl is resumed, not at a time.
    */
   private recordFailure(round: number, at: number, err: unknown, url: string | null): void {
-    const retryAt = isStorageFailure(err) ? null : this.retryAt;
+    const retryAt = isStorageFailure(err) || this.ctx.sequencer.refusedAny ? null : this.retryAt;
     try {
       const failure = this.ctx.db.transaction(() => {
         const previous = this.recrawl!.pendingFailure();

@@ -227,15 +227,22 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   report.due += dueRefetched.length;
 
   const refetchAndSave = async (p: PageRow, byRule: boolean): Promise<void> => {
+    // The page's new state is saved with the capture that observed it, in one transaction: a save
+    // that fails leaves neither (the page is refetched when the round runs again, captured once),
+    // and a capture never stands without its page's state (it was captured again at every retry).
+    let saved = false;
+    const save = (r: Observed): void => {
+      state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed), r, { changed: r.changed, byRule });
+      saved = true;
+    };
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
-    const changed = await refetchPage(ctx, p, round, o.halted);
+    const changed = await refetchPage(ctx, p, round, o.halted, save);
     // Not requested (robots.txt said no, the name did not resolve), cut short, or no answer about the
     // page (transientFailure: refused, timed out, 5xx): nothing observed, nothing counted, the page
     // stays due (retried in the next round), and a parent so left out does not move the rule's threshold.
-    if (changed === null) return;
+    if (changed === null || !saved) return;
     report.fetched++;
     report.newLinks += changed.newLinks;
-    state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, changed.changed), changed, { changed: changed.changed, byRule });
     observed({ url: p.url, changed: changed.changed, byRule });
   };
   const refetch = async (p: PageRow, byRule: boolean): Promise<void> => {
@@ -290,12 +297,13 @@ interface Observed {
 }
 
 /**
- * Refetches one page: archived, compared with its last payload, new links queued. Null when nothing was observed: not requested
+ * Refetches one page: archived, compared with its last payload, new links queued; `save` (the
+ * page's new state) commits with its capture. Null when nothing was observed: not requested
  * (robots.txt refused it, its host's name did not resolve), cut short, or no answer about the page
  * (a transient failure: no connection, a timeout, 5xx, 429, 408), which says neither that it changed
  * nor that it did not: what the server answered is archived, and the page is not saved.
  */
-async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean): Promise<Observed | null> {
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, save: (r: Observed) => void): Promise<Observed | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
   const outcome = outcomeOf(await politeFetch(ctx, p.url, { conditional, halted, robots: true }));
@@ -321,7 +329,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     : { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
     const unchanged: Observed = { changed: false, newLinks: 0, digest: null, ...validators };
-    await archive(ctx, ex, visit, 'server-not-modified', message).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, 'server-not-modified', message, () => save(unchanged)).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
   const changed = answer !== p.payload_digest;
@@ -329,6 +337,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   let linksNote: string | null = null;
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
   let aah: RecrawlCheck | null = null;
+  // Set once the page was read: a refetch whose reading threw is archived, and its page not saved.
   let result: Observed | null = null;
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
@@ -350,7 +359,8 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     result = { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
-    await archive(ctx, ex, visit, null, notes).finally(() => releaseBody(ex.body).catch(() => undefined));
+    const read = result;
+    await archive(ctx, ex, visit, null, notes, read ? () => save(read) : undefined).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
   await storeRecrawlObjects(ctx, p.url, aah);
   return result;

@@ -166,9 +166,10 @@ function recordExcluded(ctx: CrawlContext, page: StoredCoherencePage, reason: Re
 /**
  * Writes the revisit's records in commit order with its capture row and crawl-log entry: a 304
  * becomes a server-not-modified revisit record pointing at the visit; an identical payload becomes
- * an identical-payload-digest revisit through the writer's digest lookup.
+ * an identical-payload-digest revisit through the writer's digest lookup. `alongside` commits
+ * with the capture row (CrawlContext.commitArchived).
  */
-export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = 'coherence revisit'): Promise<void> {
+export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = 'coherence revisit', alongside?: () => void): Promise<void> {
   await ctx.commitArchived(ex, async () => {
     if (!profile) return ctx.writer.writeCapture(ex);
     const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")
@@ -176,5 +177,5 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
     return ctx.writer.writeRevisit(ex, {
       uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
     }, profile);
-  }, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message });
+  }, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message, alongside });
 }

@@ -6,7 +6,9 @@
  * then finishes says it failed before, in the section and in the crawl log.
  * Real parts: a migrated SQLite database in a temporary data folder, the engine on a shortened
  * minute, a loopback site, the route handlers as Next calls them. The round fails on a real SQLite
- * error: a trigger refuses what the round stores of each refetch, as a constraint would.
+ * error: a trigger refuses the round's first write, the pages it takes up, as a constraint would
+ * (before any refetch: a refusal of what a refetch stores refuses its capture too, which pauses the
+ * crawl, recrawl-save-failure.test.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,7 +82,7 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   db.prepare("UPDATE Crawl SET status = 'running' WHERE id = ?").run(crawlId);
   // The engine's tables, made as the engine makes them, so the trigger has its table.
   new RecrawlState(db, crawlId);
-  db.exec(`CREATE TRIGGER refuse_round_result BEFORE INSERT ON engine_recrawl_result BEGIN SELECT RAISE(ABORT, '${REFUSAL.replace(/'/g, "''")}'); END`);
+  db.exec(`CREATE TRIGGER refuse_round_result BEFORE INSERT ON engine_recrawl_page BEGIN SELECT RAISE(ABORT, '${REFUSAL.replace(/'/g, "''")}'); END`);
   const failure = () => db.prepare('SELECT round, failures, first_failed_at AS firstFailedAt, failed_at AS failedAt, message, url, retry_at AS retryAt FROM engine_recrawl_failure WHERE crawl_id = ?').get(crawlId) as RoundFailure | undefined;
   const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(process.env.TIDEMARK_DATA_DIR!, 'warcs'), spoolDir: join(process.env.TIDEMARK_DATA_DIR!, 'spool'), minuteMs: MINUTE_MS });
 
@@ -91,16 +93,16 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   assert.equal(stored.round, 1);
   assert.equal(stored.failures, 2);
   assert.equal(stored.message, REFUSAL);
-  assert.ok([`${origin}/`, `${origin}/a`, `${origin}/b`].includes(stored.url ?? ''), `the page the round was at: ${stored.url}`);
+  assert.equal(stored.url, null, 'the round failed before its first page');
   assert.equal(stored.retryAt, stored.failedAt + MINUTE_MS, 'tried again a minute after the last failure');
   assert.ok(stored.firstFailedAt <= stored.failedAt - MINUTE_MS, 'the second failure came a minute after the first');
   assert.deepEqual(first.incremental?.rounds, [], 'no round finished');
 
-  // The crawl log: one entry for the failures in a row with the same error, under the page's URL,
+  // The crawl log: one entry for the failures in a row with the same error, under the first seed (no page yet),
   // at the first one's time, counting the others as retries, with the reason and the retry time.
   const iso = (ms: number) => new Date(ms).toISOString();
   let log = await get<CrawlLogPage>(crawlLog, crawlId, '?outcome=recrawl-round-failed');
-  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[stored.url, null, 'recrawl-round-failed', 1, iso(stored.firstFailedAt)]]);
+  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[`${origin}/`, null, 'recrawl-round-failed', 1, iso(stored.firstFailedAt)]]);
   assert.equal(log.items[0]!.message, `recrawl round 1 failed 2 times in a row, the last at ${iso(stored.failedAt)}: ${REFUSAL}; tried again from ${iso(stored.retryAt!)}`);
   assert.deepEqual(log.outcomes.find((o) => o.outcome === 'recrawl-round-failed'), { outcome: 'recrawl-round-failed', count: 1 });
 
@@ -133,7 +135,7 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   assert.deepEqual([round1?.failures, round1?.lastFailure], [2, { at: iso(stored.failedAt), message: REFUSAL }]);
   // The crawl log says it too, at the round's end; no host counts the rounds' entries as fetches.
   log = await get<CrawlLogPage>(crawlLog, crawlId, '?outcome=recrawl-round-recovered');
-  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[stored.url, null, 'recrawl-round-recovered', 2, round1!.finishedAt]]);
+  assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[`${origin}/`, null, 'recrawl-round-recovered', 2, round1!.finishedAt]]);
   assert.equal(log.items[0]!.message, `recrawl round 1 finished after 2 failed attempts (the first at ${iso(stored.firstFailedAt)}, the last at ${iso(stored.failedAt)}; the last error: ${REFUSAL})`);
   const { hosts } = await get<{ hosts: { fetches: number }[] }>(report, crawlId);
   const fetches = db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)').pluck().get(crawlId, ...ROUND_OUTCOMES);
