@@ -100,34 +100,35 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   const outcome: FetchOutcome = result.kind === 'outcome' ? result.outcome : dnsFailure(result.message);
   // Cut short by a pause or stop: not an observation; the page is revisited when the crawl resumes.
   if (!outcome.ok && outcome.reason === 'interrupted') return null;
-  let observation: RevisitObservation;
-  let text: string | null = null;
   const at = outcome.ok ? outcome.exchange.date.getTime() : Date.now();
+  // Classified and stored in the transaction of the revisit's capture (when it has one): a store that
+  // fails leaves neither, and the page is revisited once when the pass runs again.
+  const record = (observation: RevisitObservation, text: string | null) => () => recordRevisit(ctx, page, at, observation, text);
   if (!outcome.ok) {
-    if (outcome.partial) await archive(ctx, outcome.partial, page, null);
-    observation = { kind: 'failed', at, status: null, reason: outcome.reason };
-  } else {
-    const ex = outcome.exchange;
-    try {
-      if (ex.status === 304) {
-        await archive(ctx, ex, page, 'server-not-modified');
-        observation = { kind: 'not-modified', at };
-      } else {
-        await archive(ctx, ex, page, null);
-        if (ex.status >= 200 && ex.status < 300) {
-          const { body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
-          const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
-          const fp = fingerprintHtml(ex, body, extraction.links);
-          text = fp.text;
-          observation = { kind: 'fetched', fingerprint: fp.fingerprint };
-        } else {
-          observation = { kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` };
-        }
-      }
-    } finally {
-      await releaseBody(ex.body).catch(() => undefined);
-    }
+    const failed = record({ kind: 'failed', at, status: null, reason: outcome.reason }, null);
+    if (!outcome.partial) failed();
+    else await archive(ctx, outcome.partial, page, null, REVISIT_MESSAGE, failed).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    return null;
   }
+  const ex = outcome.exchange;
+  try {
+    if (ex.status === 304) await archive(ctx, ex, page, 'server-not-modified', REVISIT_MESSAGE, record({ kind: 'not-modified', at }, null));
+    else if (ex.status >= 200 && ex.status < 300) {
+      const { body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
+      const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+      const fp = fingerprintHtml(ex, body, extraction.links);
+      await archive(ctx, ex, page, null, REVISIT_MESSAGE, record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text));
+    } else await archive(ctx, ex, page, null, REVISIT_MESSAGE, record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null));
+  } finally {
+    await releaseBody(ex.body).catch(() => undefined);
+  }
+  return null;
+}
+
+const REVISIT_MESSAGE = 'coherence revisit';
+
+/** Classifies a revisit made at `at` and stores it. */
+function recordRevisit(ctx: CrawlContext, page: StoredCoherencePage, at: number, observation: RevisitObservation, text: string | null): void {
   const verdict = classifyChange(page.visit, observation);
   // One interval observed: the rate the Poisson MLE gives it (0 when unchanged). A revisit that got
   // no answer about the page (unreachable: refused, timed out, 5xx) observed no interval: no rate,
@@ -136,7 +137,6 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   const changeRate = verdict.evidence === 'unreachable' ? null : poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
   const fingerprint = observation.kind === 'fetched' ? observation.fingerprint : null;
   ctx.coherence.recordRevisit(page.url, { at, fingerprint, text, verdict, changeRate });
-  return null;
 }
 
 /** The crawl-log outcome of a revisit not made, as the visit pass logs such a page, and its message. */
@@ -169,7 +169,7 @@ function recordExcluded(ctx: CrawlContext, page: StoredCoherencePage, reason: Re
  * an identical-payload-digest revisit through the writer's digest lookup. `alongside` commits
  * with the capture row (CrawlContext.commitArchived).
  */
-export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = 'coherence revisit', alongside?: () => void): Promise<void> {
+export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = REVISIT_MESSAGE, alongside?: () => void): Promise<void> {
   await ctx.commitArchived(ex, async () => {
     if (!profile) return ctx.writer.writeCapture(ex);
     const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")

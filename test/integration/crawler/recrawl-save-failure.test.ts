@@ -8,35 +8,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, readdirSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WARCParser } from 'warcio';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
-
-/** The URLs of the response records in the folder's WARC files (open ones too), one entry a record. */
-async function responseUrls(dir: string): Promise<string[]> {
-  const urls: string[] = [];
-  for (const name of readdirSync(dir).filter((n) => /\.warc\.gz(\.open)?$/.test(n)).sort()) {
-    for await (const record of new WARCParser(createReadStream(join(dir, name)), { parseHttp: false })) {
-      if (record.warcType === 'response') urls.push(record.warcTargetURI!);
-    }
-  }
-  return urls;
-}
+import { warcTargets } from '../../support/warc-targets';
+import { changingPageSite } from '../../support/changing-page-site';
 
 test('a recrawl round failing at the save of a page leaves no capture of it behind; resumed, the page is captured once', { timeout: 60_000 }, async () => {
-  const site: RequestListener = (req, res) => {
-    const path = req.url ?? '/';
-    const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
-    if (path === '/') return html('<a href="/a">a</a>');
-    // Changed at every request, so each refetch is a full response record.
-    if (path === '/a') return html(`<p>a at ${process.hrtime.bigint()}</p>`);
-    res.writeHead(404).end();
-  };
-  await withSiteCrawl('tm-recrawl-save-', site, { name: 'Recrawl save failure', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
+  await withSiteCrawl('tm-recrawl-save-', changingPageSite, { name: 'Recrawl save failure', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
     const warcDir = join(dir, 'warcs');
     const a = `${origin}/a`;
     const captures = () => db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, a) as number;
@@ -72,6 +52,6 @@ test('a recrawl round failing at the save of a page leaves no capture of it behi
     const n = captures();
     const rounds = resumed.incremental!.rounds.filter((r) => r.fetched > 0).length;
     assert.equal(n, 1 + rounds, `/a captured once by each round that fetched it (${n} captures, ${rounds} rounds)`);
-    assert.equal((await responseUrls(warcDir)).filter((u) => u === a).length, n, 'the WARC files hold each capture once, the refused one cut');
+    assert.equal((await warcTargets(warcDir, ['response'])).filter((u) => u === a).length, n, 'the WARC files hold each capture once, the refused one cut');
   });
 });
