@@ -6,7 +6,7 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
-import { archive } from './revisit-pass';
+import { archive, logUnanswered } from './revisit-pass';
 import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
@@ -315,6 +315,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   const retried = 'retried in the next round';
   if (!outcome.ok) {
     if (outcome.partial) await archive(ctx, outcome.partial, visit, null, `${unobserved} (${outcome.reason}): ${retried}`).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    else logUnanswered(ctx, p.url, outcome, `${unobserved}, ${retried}`);
     return null;
   }
   const ex = outcome.exchange;

@@ -106,7 +106,12 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   const record = (observation: RevisitObservation, text: string | null) => () => recordRevisit(ctx, page, at, observation, text);
   if (!outcome.ok) {
     const failed = record({ kind: 'failed', at, status: null, reason: outcome.reason }, null);
-    if (!outcome.partial) failed();
+    if (!outcome.partial) {
+      ctx.db.transaction(() => {
+        failed();
+        logUnanswered(ctx, page.url, outcome, `${REVISIT_MESSAGE}; no answer about the page`);
+      })();
+    }
     else await archive(ctx, outcome.partial, page, null, REVISIT_MESSAGE, failed).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     return null;
   }
@@ -126,6 +131,16 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
 }
 
 const REVISIT_MESSAGE = 'coherence revisit';
+
+/**
+ * A revisit's or recrawl's fetch that ended without a response to archive (refused, reset, timed
+ * out): its crawl-log entry, outcome the failure's reason, counted among the crawl's failures as a
+ * page's is (and as CrawlContext.restoreStats counts them again). `message` says what fetch it was.
+ */
+export function logUnanswered(ctx: CrawlContext, url: string, outcome: { reason: string; message: string; durationMs: number; retries: number }, message: string): void {
+  ctx.store.addLog({ url, status: null, outcome: outcome.reason, message: `${message}: ${outcome.message}`, size: 0, durationMs: outcome.durationMs, retries: outcome.retries, at: new Date() });
+  ctx.stats.recordFailure(outcome.reason);
+}
 
 /** Classifies a revisit made at `at` and stores it. */
 function recordRevisit(ctx: CrawlContext, page: StoredCoherencePage, at: number, observation: RevisitObservation, text: string | null): void {

@@ -35,6 +35,13 @@ test('a revisit without an answer about the page: missing, evidence unreachable,
     assert.deepEqual([removed.status, removed.evidence], ['missing', 'gone']);
     assert.ok(removed.changeRate !== null && removed.changeRate > 0, 'a page gone is a change observed');
 
+    // The cut connection left nothing to archive: the crawl log says what happened, as a failure.
+    const cut = db.prepare("SELECT status, outcome, message FROM CrawlLogEntry WHERE crawlId = ? AND url = ? AND outcome != 'ok'").all(crawlId, `${origin}/cut`) as { status: number | null; outcome: string; message: string }[];
+    assert.equal(cut.length, 1, 'one entry for the failed revisit');
+    assert.equal(cut[0]!.status, null);
+    assert.match(cut[0]!.message, /^coherence revisit; no answer about the page: ./);
+    assert.equal(engine.stats().failedByReason[cut[0]!.outcome], 1);
+
     const certificate = JSON.parse(readFileSync(join(warcDir, CERTIFICATE_FILE), 'utf8')) as CoherenceCertificate;
     assert.deepEqual(certificate.unchanged.map((p) => p.url), [`${origin}/`]);
     assert.deepEqual(certificate.notCertified, [

@@ -46,10 +46,15 @@ test('recrawls: a refetch without an answer about the page is no change: fr unch
       assert.deepEqual(page, { fr: 1, last_round: 4 }, `${path}'s revisit state`);
     }
     // What the servers answered is archived, and the crawl log says the page was not observed.
-    const logged = db.prepare("SELECT url, status, message FROM CrawlLogEntry WHERE crawlId = ? AND message LIKE 'recrawl round 3;%' ORDER BY url").all(crawlId);
-    assert.deepEqual(logged, [
-      { url: `${origin}/b`, status: 503, message: 'recrawl round 3; no answer about the page (http-5xx): retried in the next round' },
-      { url: `${origin}/c`, status: 429, message: 'recrawl round 3; no answer about the page (HTTP 429): retried in the next round' },
+    const logged = db.prepare("SELECT url, status, outcome, message FROM CrawlLogEntry WHERE crawlId = ? AND message LIKE 'recrawl round 3;%' ORDER BY url").all(crawlId) as { url: string; status: number | null; outcome: string; message: string }[];
+    const [cut, ...answered] = logged;
+    assert.deepEqual([cut?.url, cut?.status], [`${origin}/a`, null], 'the cut connection is logged, with nothing to archive');
+    assert.notEqual(cut!.outcome, 'ok');
+    assert.match(cut!.message, /^recrawl round 3; no answer about the page, retried in the next round: ./);
+    assert.equal(engine.stats().failedByReason[cut!.outcome], 1, 'counted among the failures by its reason');
+    assert.deepEqual(answered, [
+      { url: `${origin}/b`, status: 503, outcome: 'ok', message: 'recrawl round 3; no answer about the page (http-5xx): retried in the next round' },
+      { url: `${origin}/c`, status: 429, outcome: 'ok', message: 'recrawl round 3; no answer about the page (HTTP 429): retried in the next round' },
     ]);
   });
 });
