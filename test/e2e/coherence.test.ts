@@ -78,9 +78,9 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   assert.match(await page.getByTestId('page-detail').innerText(), /new-page/);
   assert.match(await page.getByTestId('page-status').innerText(), /decided by a changed set of out-links/);
 
-  // The black one says why its revisit has no text: no usable answer, not an empty page.
+  // The black one says why its revisit has no text: the page gone (its 404), not an empty page.
   await node(removed).click();
-  await page.getByTestId('page-status').filter({ hasText: 'decided by no usable answer at the revisit' }).waitFor();
+  await page.getByTestId('page-status').filter({ hasText: 'decided by the page gone or moved at the revisit' }).waitFor();
   assert.match(await page.getByTestId('revisit-text').locator('h3').innerText(), /^Revisit · .+ · no text to compare$/);
 
   // Collapse hides the subtree under the home page, expand brings it back; the wheel zooms.

@@ -325,7 +325,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   }
   const answer = answerOf(ex.status, ex.payloadDigest);
   // A page that answers a redirect or a client error keeps none of its former validators.
-  const validators = answer?.startsWith(STATUS_ANSWER)
+  const validators = answer.startsWith(STATUS_ANSWER)
     ? { etag: ex.headers['etag'] ?? null, lastModified: ex.headers['last-modified'] ?? null }
     : { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
