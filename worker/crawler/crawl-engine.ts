@@ -363,7 +363,7 @@ export class CrawlEngine {
    * Returns true when the URL was given back unfetched (its IP was busy).
    */
   private async processLease(lease: Lease, ctx: CrawlContext): Promise<boolean> {
-    const item: CrawlItem = { url: lease.url, host: lease.host, depth: lease.depth, priority: lease.priority, lease };
+    const item: CrawlItem = { url: lease.url, host: lease.host, depth: lease.depth, priority: lease.priority, lease, scopeHops: lease.scopeHops };
     this.fetching++;
     let fetched = false;
     const onFetched = () => {

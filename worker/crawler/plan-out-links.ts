@@ -58,7 +58,7 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       reject(link.excludedReason as ExclusionReason);
       continue;
     }
-    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, kind: link.kind }, input.scope);
+    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind }, input.scope);
     if (!scope.inScope) {
       reject(scope.reason);
       continue;
@@ -68,7 +68,7 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       reject(trap);
       continue;
     }
-    plan.candidates.push(candidateOf(link, host, depth, item.url, input));
+    plan.candidates.push({ ...candidateOf(link, host, depth, item.url, input), scopeHops: scope.hops });
   }
   return plan;
 }

@@ -352,7 +352,8 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
-        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, links }, ctx.scopeInput(), ctx.traps);
+        const scopeHops = ctx.frontier.lookup(ctx.crawlId, p.url)?.scopeHops;
+        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops, links }, ctx.scopeInput(), ctx.traps);
         newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }

@@ -18,6 +18,8 @@ export interface CrawlItem {
   priority: number;
   /** Frontier lease, returned on completion; null for pages planned outside a crawl's frontier. */
   lease: Lease | null;
+  /** Consecutive out-of-scope links from the scope to the page (the frontier's scopeHops); its links count on from it. Unknown when absent or null. */
+  scopeHops?: number | null;
   /** The host's address, resolved by the DNS stage. */
   ip?: string;
   exchange?: HttpExchange;

@@ -51,7 +51,7 @@ export function insertCandidates(
     const viaUrl = cand.viaUrl ?? null;
     const ins = ctx.st.insert.run(
       c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
-      precedence, score.raw, score.count, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null,
+      precedence, score.raw, score.count, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null, cand.scopeHops ?? null,
     );
     // Already in the table (a resumed crawl, or past the cap): rescoreQueued learns its state.
     remember(c, cand.url, ins.changes === 0 ? WAITING_ROW_UNKNOWN : reason ? SETTLED : Number(ins.lastInsertRowid));
@@ -71,7 +71,7 @@ export function insertCandidates(
     c.count(e, 'queued', 1);
     const row: HeadRow = {
       url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq: Number(ins.lastInsertRowid), attempts: 0,
-      score_raw: score.raw, score_count: score.count, score_sum: score.sum, unwritten: null,
+      score_raw: score.raw, score_count: score.count, score_sum: score.sum, scope_hops: cand.scopeHops ?? null, unwritten: null,
     };
     if (c.offerHead(e, row)) touched.add(e);
   }
@@ -104,7 +104,7 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
     if (c.knownUrls.has(r.url)) continue;
     remember(c, r.url, SETTLED);
     const changes = ctx.st.insert.run(
-      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null,
+      c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null, null,
     ).changes;
     if (changes === 0) continue;
     c.count(ctx.entry(c, r.host), 'excluded', 1, r.reason);

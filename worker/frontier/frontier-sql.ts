@@ -21,6 +21,9 @@ export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded',
  *   first, then discovery order.
  * - frontier_url.breakdown: the module scores behind a URL's priority (JSON), so the cockpit can
  *   explain it; null for unfocused crawls.
+ * - frontier_url.scope_hops: how many consecutive out-of-scope links lead to the URL from the
+ *   scope (scope.extraHops; 0 inside it), so its own links count on from there; null for URLs
+ *   found on no page (seeds, posted URLs), excluded ones, and rows stored before the column.
  * - frontier_intake: scored URLs posted by external analysis processes (POST /api/crawls/:id/urls),
  *   waiting for the worker to apply them (worker/frontier/scored-intake.ts).
  * - frontier_intake_closed: crawls that take no more posted URLs, and how they ended: written in
@@ -49,7 +52,8 @@ CREATE TABLE IF NOT EXISTS frontier_url (
   attempts INTEGER NOT NULL DEFAULT 0,
   status INTEGER,
   finished_at INTEGER,
-  breakdown TEXT
+  breakdown TEXT,
+  scope_hops INTEGER
 );
 CREATE UNIQUE INDEX IF NOT EXISTS frontier_url_seen ON frontier_url (crawl_id, url_hash);
 CREATE INDEX IF NOT EXISTS frontier_url_active ON frontier_url (crawl_id, state) WHERE state IN (1, 5);
@@ -92,6 +96,7 @@ export interface HeadRow {
   score_raw: number;
   score_count: number;
   score_sum: number;
+  scope_hops: number | null;
   /**
    * Set while the score above is newer than the table's (a rescore of a held row, written
    * behind): the breakdown to write with it, null to keep the stored one. Null when written (every
@@ -100,7 +105,7 @@ export interface HeadRow {
   unwritten: { breakdown: string | null } | null;
 }
 
-const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts, score_raw, score_count, score_sum, NULL AS unwritten';
+const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts, score_raw, score_count, score_sum, scope_hops, NULL AS unwritten';
 const SCORE_COLS = 'seq, state, host, score_raw, score_count, score_sum';
 
 /** A URL's place and score, as rescoring reads it. */
@@ -135,6 +140,7 @@ export function ensureFrontierTables(db: Database.Database): void {
   db.exec(DDL);
   const columns = (db.prepare('PRAGMA table_info(frontier_url)').all() as { name: string }[]).map((c) => c.name);
   if (!columns.includes('breakdown')) db.exec('ALTER TABLE frontier_url ADD COLUMN breakdown TEXT');
+  if (!columns.includes('scope_hops')) db.exec('ALTER TABLE frontier_url ADD COLUMN scope_hops INTEGER');
   db.function('frontier_url_hash', { deterministic: true }, (url) => urlHash(url as string));
   db.function('frontier_host_key', { deterministic: true }, (url) => hostKeyOf(url as string));
   db.function('frontier_url_matches', { deterministic: true }, urlPatternMatcher());
@@ -146,8 +152,8 @@ export function prepareStatements(db: Database.Database) {
   ensureFrontierTables(db);
   return {
     insert: db.prepare(
-      `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown, scope_hops)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     // Rows as arrays (SCORE_COLS order): rescoring reads one per link found again, and arrays cost a third of objects.
     scoreOf: db.prepare(`SELECT ${SCORE_COLS} FROM frontier_url WHERE crawl_id = ? AND url_hash = ?`).raw(true),
@@ -202,7 +208,7 @@ export function prepareStatements(db: Database.Database) {
 export type Statements = ReturnType<typeof prepareStatements>;
 
 const LOOKUP_SQL =
-  'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts, breakdown FROM frontier_url WHERE crawl_id = ? AND url_hash = ?';
+  'SELECT url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, status, attempts, breakdown, scope_hops FROM frontier_url WHERE crawl_id = ? AND url_hash = ?';
 
 /**
  * One URL of a crawl as stored, for the server's reads (seeds report, URL look-up), which hold no
@@ -211,6 +217,7 @@ const LOOKUP_SQL =
  */
 export function storedUrlReader(db: Database.Database, crawlId: number): (url: string) => UrlRecord | null {
   if (!tableExists(db, 'frontier_url')) return () => null;
+  ensureFrontierTables(db);
   const lookup = db.prepare(LOOKUP_SQL);
   return (url) => {
     const r = lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
@@ -233,13 +240,14 @@ export interface StoredUrl {
   status: number | null;
   attempts: number;
   breakdown: string | null;
+  scope_hops: number | null;
 }
 
 export function toUrlRecord(r: StoredUrl): UrlRecord {
   return {
     url: r.url, host: r.host, depth: r.depth, kind: r.kind, viaUrl: r.via_url, state: STATE_NAMES[r.state]!, reason: r.reason,
     precedence: r.precedence, rawScore: r.score_raw, scoreCount: r.score_count, status: r.status, attempts: r.attempts,
-    breakdown: r.breakdown,
+    breakdown: r.breakdown, scopeHops: r.scope_hops,
   };
 }
 

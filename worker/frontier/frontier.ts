@@ -27,6 +27,8 @@ export interface Candidate {
   discoveredAt?: number;
   /** The module scores behind `priority`, JSON (focused crawling), kept for the cockpit's "why". */
   breakdown?: string | null;
+  /** Consecutive out-of-scope links from the scope to it (checkScope's `hops`); absent when found on no page. */
+  scopeHops?: number | null;
 }
 
 /** A URL the scope rules rejected, with why. */
@@ -90,6 +92,8 @@ export interface Lease {
   /** Earlier failed attempts (retries). */
   readonly attempts: number;
   readonly leasedAt: number;
+  /** Its candidate's scopeHops; null when unknown (found on no page, or stored before the frontier kept it). */
+  readonly scopeHops?: number | null;
 }
 
 export interface CompleteInfo {
@@ -234,4 +238,6 @@ export interface UrlRecord {
   attempts: number;
   /** Module scores behind the priority (JSON), when focused crawling scored the URL. */
   breakdown: string | null;
+  /** Consecutive out-of-scope links from the scope to it (scope.extraHops); null when unknown. */
+  scopeHops: number | null;
 }

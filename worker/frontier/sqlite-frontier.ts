@@ -299,7 +299,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       c.markQueued(row.url, SETTLED);
       const lease: Lease = {
         token: this.nextToken++, crawlId: e.crawlId, url: row.url, host: e.host, depth: row.depth, kind: row.kind,
-        viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now,
+        viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now, scopeHops: row.scope_hops,
       };
       this.leases.set(lease.token, { lease, entry: e, row });
       out.push(lease);

@@ -102,11 +102,12 @@ export const scopeSchema = z.object({
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
   includeRequisites: z.boolean().default(true),
   /**
-   * Browsertrix's "include any linked page (one extra hop)": pages outside the host scope or the
-   * include patterns that an in-scope page links to are captured, with the redirects that complete
-   * them, but their own links outside are not followed (worker/url/scope.ts). 0 or 1.
+   * Browsertrix's extra hops, Heritrix's transitive hops: a URL outside the host scope or the
+   * include patterns is captured when an in-scope page reaches it through at most this many
+   * consecutive out-of-scope links, the redirects completing each not counted; the count starts
+   * again inside the scope (worker/url/scope.ts). 0–3.
    */
-  extraHops: z.number().int().min(0).max(1).default(0),
+  extraHops: z.number().int().min(0).max(3).default(0),
   /**
    * Heritrix's max-time, Browsertrix's crawl time limit: after this many minutes of running (a
    * paused crawl's pauses not counted) the crawl visits no more URLs and finishes; 0: no limit.

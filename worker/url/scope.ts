@@ -12,9 +12,10 @@ export interface ScopeRules {
   maxUrlLength: number;
   includeRequisites: boolean;
   /**
-   * Browsertrix's extra hops (0 or 1): a page outside the host scope or the include patterns that
-   * an in-scope page links to is taken too, with the redirects that complete it; its own links
-   * outside are not. Exclude patterns, depth and traps still apply. 0 (none) when absent.
+   * Browsertrix's extra hops, Heritrix's transitive hops (0–3): a URL outside the host scope or the
+   * include patterns is taken when an in-scope page reaches it through at most this many
+   * consecutive out-of-scope links; a redirect completing such a hop is not one more. Exclude
+   * patterns, depth and traps still apply. 0 (none) when absent.
    */
   extraHops?: number;
 }
@@ -24,10 +25,20 @@ export interface ScopeCandidate {
   url: string;
   depth: number;
   viaUrl?: string;
+  /**
+   * Out-of-scope hops of the page at `viaUrl` (its decision's `hops`, as the frontier stored it).
+   * Unknown (a URL the frontier stored before it kept the count): 0 when that page is in scope,
+   * else 1, the only count such a page could have then.
+   */
+  viaHops?: number | null;
   kind: string;
 }
 
-export type ScopeDecision = { inScope: true } | { inScope: false; reason: ExclusionReason };
+/**
+ * `hops`: the consecutive out-of-scope links from the scope to the URL (0 when it is in scope),
+ * for the URL's own links to count from.
+ */
+export type ScopeDecision = { inScope: true; hops: number } | { inScope: false; reason: ExclusionReason };
 
 /** Scope rules with regexes compiled and seed hosts/prefixes derived, for checking many URLs. */
 export interface CompiledScope {
@@ -80,8 +91,8 @@ function isCompiled(scope: ScopeRules | CompiledScope): scope is CompiledScope {
  * any of `surtPrefixes`: the prefixes add to the host scope, as Heritrix's do; narrow a crawl with
  * `include`/`exclude`. When `includeRequisites` is on, requisites may leave the
  * host scope, skip `include`, and (with redirects) sit one hop past `maxDepth`, so
- * pages at the edge are archived whole. With `extraHops`, pages an in-scope page links to may
- * leave them too (see ScopeRules.extraHops).
+ * pages at the edge are archived whole. With `extraHops`, URLs a few links away from an
+ * in-scope page may leave them too (see ScopeRules.extraHops and outOfScopeHops).
  */
 export function checkScope(
   candidate: ScopeCandidate,
@@ -104,14 +115,27 @@ export function checkScope(
 
   const depthLimit = rules.maxDepth + (rules.includeRequisites && ONE_HOP_MORE.has(candidate.kind) ? 1 : 0);
   if (candidate.depth > depthLimit) return { inScope: false, reason: 'max-depth' };
-  if (rules.includeRequisites && candidate.kind === 'requisite') return { inScope: true };
 
   const outside = outsideReason(url, parsed.hostname, compiled);
-  if (outside === null) return { inScope: true };
-  // One extra hop: the link's page was in scope, or this is a redirect completing a page fetched
-  // though outside (an extra hop itself, or a requisite): no out-of-scope page leads further out.
-  if ((rules.extraHops ?? 0) > 0 && candidate.viaUrl && (candidate.kind === 'redirect' || inScopeProper(candidate.viaUrl, compiled))) return { inScope: true };
+  if (outside === null) return { inScope: true, hops: 0 };
+  const via = candidate.viaUrl ? candidate.viaHops ?? (inScopeProper(candidate.viaUrl, compiled) ? 0 : 1) : null;
+  const hops = outOfScopeHops(candidate.kind, via);
+  if (rules.includeRequisites && candidate.kind === 'requisite') return { inScope: true, hops };
+  // A URL found on no page (an API post, a seed check) is no hop. A redirect completing a URL
+  // fetched outside (an extra hop, or a requisite) is taken whenever extra hops are on.
+  const extra = rules.extraHops ?? 0;
+  if (via !== null && extra > 0 && (hops <= extra || (candidate.kind === 'redirect' && via > 0))) return { inScope: true, hops };
   return { inScope: false, reason: outside };
+}
+
+/**
+ * Out-of-scope hops of a URL outside the scope found on a page `via` hops from it (null: on no
+ * page): one more than its page's, except for a redirect of a page already outside, which
+ * completes that page's hop (Browsertrix and Heritrix do not count it either).
+ */
+function outOfScopeHops(kind: string, via: number | null): number {
+  if (via === null) return 1;
+  return kind === 'redirect' && via > 0 ? via : via + 1;
 }
 
 /** Why `url` is outside the host scope or the include patterns; null when inside both. */

@@ -1,16 +1,21 @@
 /**
- * One extra hop (scope.extraHops; Browsertrix's "include any linked page"): a crawl of one site also
- * captures the pages on another that its pages link to, and the redirect completing one, but not
- * what those pages link to on their host. Real parts: the engine, a migrated SQLite database, two
- * loopback sites on two addresses (two hosts).
+ * Extra hops (scope.extraHops; Browsertrix's extra hops, Heritrix's transitive hops): a crawl of one
+ * site also captures the pages on others that its pages reach through at most that many
+ * consecutive links out, and the redirects completing them, but nothing further. Real parts: the
+ * engine, a migrated SQLite database, loopback sites on distinct addresses (distinct hosts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { withSiteCrawl } from '../../support/site-crawl';
+import { DDL } from '../../../worker/frontier/frontier-sql';
+import { urlHash } from '../../../worker/frontier/url-hash';
+import type { Icd } from '../../../worker/icd/schema';
+import { hostKeyOf } from '../../../worker/url';
+import { withCrawl, withSiteCrawl } from '../../support/site-crawl';
 
 test('with one extra hop the pages the site links to elsewhere are captured, and nothing past them', { timeout: 60_000 }, async () => {
   const elsewhere = createServer((req, res) => {
@@ -42,5 +47,90 @@ test('with one extra hop the pages the site links to elsewhere are captured, and
   } finally {
     elsewhere.closeAllConnections();
     elsewhere.close();
+  }
+});
+
+/** Serves `site` on the loopback address `address`; returns its origin and how to close it. */
+async function serve(address: string, site: RequestListener): Promise<{ origin: string; close(): void }> {
+  const server = createServer(site);
+  await new Promise<void>((r) => server.listen(0, address, r));
+  return { origin: `http://${address}:${(server.address() as AddressInfo).port}`, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+/**
+ * A chain of hosts, one loopback address each: the seed site (127.0.0.11) → out1 → out2 (through a
+ * redirect, which completes the hop) → out3 → out4, and out3 → the seed site's /inner → out4/again,
+ * a first hop again once back in scope. Pages list their links; robots.txt is missing everywhere.
+ */
+async function hopChain() {
+  const links: Record<string, string[]> = {};
+  const servers = await Promise.all(['11', '12', '13', '14', '15'].map((n) => serve(`127.0.0.${n}`, (req, res) => {
+    const own = links[`http://127.0.0.${n}`];
+    if (req.url === '/moved') return void res.writeHead(301, { location: '/' }).end();
+    if (req.url === '/robots.txt' || !own) return void res.writeHead(404).end();
+    const hrefs = req.url === '/' ? own : req.url === '/inner' ? [`${servers[4]!.origin}/again`] : [];
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>${hrefs.map((h) => `<a href="${h}">${h}</a>`).join(' ')}`);
+  })));
+  const [seed, out1, out2, out3, out4] = servers.map((s) => s.origin) as [string, string, string, string, string];
+  for (const s of servers) links[s.origin.replace(/:\d+$/, '')] = [];
+  links[seed.replace(/:\d+$/, '')] = [`${out1}/`];
+  links[out1.replace(/:\d+$/, '')] = [`${out2}/moved`];
+  links[out2.replace(/:\d+$/, '')] = [`${out3}/`];
+  links[out3.replace(/:\d+$/, '')] = [`${out4}/`, `${seed}/inner`];
+  return { seed, out1, out2, out3, out4, close: () => servers.forEach((s) => s.close()) };
+}
+
+async function crawlOnce(db: Database.Database, dir: string, icd: Icd, crawlId: number) {
+  assert.equal(await new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') }).run(), 'finished');
+  const captured = (db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(crawlId) as string[]).filter((u) => !u.endsWith('/robots.txt'));
+  const excluded = Object.fromEntries(db.prepare('SELECT url, reason FROM frontier_url WHERE crawl_id = ? AND state = 4').raw().all(crawlId) as [string, string][]);
+  return { captured, excluded };
+}
+
+test('extra hops 0–3: out-of-scope pages are captured through that many consecutive links out, redirects completing a hop, the count starting again in scope', { timeout: 120_000 }, async () => {
+  const { seed, out1, out2, out3, out4, close } = await hopChain();
+  try {
+    const expected: Record<number, { captured: string[]; cut: string }> = {
+      0: { captured: [`${seed}/`], cut: `${out1}/` },
+      1: { captured: [`${seed}/`, `${out1}/`], cut: `${out2}/moved` },
+      2: { captured: [`${seed}/`, `${out1}/`, `${out2}/moved`, `${out2}/`], cut: `${out3}/` },
+      3: { captured: [`${seed}/`, `${out1}/`, `${out2}/moved`, `${out2}/`, `${out3}/`, `${seed}/inner`, `${out4}/again`], cut: `${out4}/` },
+    };
+    for (const extraHops of [0, 1, 2, 3]) {
+      await withCrawl(`tm-extra-hops-chain-${extraHops}-`, { name: 'Hop chain', seeds: [`${seed}/`], scope: { extraHops } }, async ({ dir, db, icd, crawlId }) => {
+        const { captured, excluded } = await crawlOnce(db, dir, icd, crawlId);
+        assert.deepEqual(captured, [...expected[extraHops]!.captured].sort(), `extraHops ${extraHops}`);
+        assert.equal(excluded[expected[extraHops]!.cut], 'out-of-scope-host', `extraHops ${extraHops}: the first hop too many`);
+        if (extraHops < 3) return;
+        const hops = db.prepare('SELECT scope_hops FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck();
+        assert.deepEqual([`${out2}/moved`, `${out2}/`, `${out3}/`, `${seed}/inner`, `${out4}/again`].map((u) => hops.get(crawlId, u)), [2, 2, 3, 0, 1], 'hops from the scope');
+      });
+    }
+  } finally {
+    close();
+  }
+});
+
+test('a frontier stored before it counted hops resumes: its column is added, a page taken as one extra hop still counts as one', { timeout: 60_000 }, async () => {
+  const { seed, out1, out2, close } = await hopChain();
+  try {
+    await withCrawl('tm-extra-hops-old-frontier-', { name: 'Old frontier', seeds: [`${seed}/`], scope: { extraHops: 2 } }, async ({ dir, db, icd, crawlId }) => {
+      // The frontier as the version before stored it: no scope_hops column; the seed fetched, the
+      // page it links to on out1 queued (one extra hop then).
+      db.exec(DDL.replace(/,\s*scope_hops INTEGER/, ''));
+      assert.ok(!(db.prepare('PRAGMA table_info(frontier_url)').all() as { name: string }[]).some((c) => c.name === 'scope_hops'));
+      const insert = db.prepare(
+        `INSERT INTO frontier_url (crawl_id, url_hash, url, host, depth, kind, via_url, state, reason, precedence, score_raw, score_count, score_sum, discovered_at, breakdown)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0.5, 0.5, 1, 0.5, 0, NULL)`,
+      );
+      insert.run(crawlId, urlHash(`${seed}/`), `${seed}/`, hostKeyOf(`${seed}/`), 0, 'seed', null, 2);
+      insert.run(crawlId, urlHash(`${out1}/`), `${out1}/`, hostKeyOf(`${out1}/`), 1, 'navigation', `${seed}/`, 0);
+      const { captured } = await crawlOnce(db, dir, icd, crawlId);
+      assert.deepEqual(captured, [`${out1}/`, `${out2}/moved`, `${out2}/`].sort(), 'out1 counted as hop 1: out2 is hop 2, its redirect completing it');
+      const hops = db.prepare('SELECT scope_hops FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck();
+      assert.deepEqual([`${out1}/`, `${out2}/moved`, `${out2}/`].map((u) => hops.get(crawlId, u)), [null, 2, 2]);
+    });
+  } finally {
+    close();
   }
 });

@@ -12,7 +12,7 @@ const rescoringState = (written: HeadRow[] = []) =>
     r.unwritten = null;
   });
 const row = (seq: number, precedence: number): HeadRow => ({
-  url: `http://a.test/${seq}`, depth: 0, kind: 'page', via_url: null, precedence, seq, attempts: 0, score_raw: precedence, score_count: 1, score_sum: precedence, unwritten: null,
+  url: `http://a.test/${seq}`, depth: 0, kind: 'page', via_url: null, precedence, seq, attempts: 0, score_raw: precedence, score_count: 1, score_sum: precedence, scope_hops: 0, unwritten: null,
 });
 const seqs = (rows: readonly HeadRow[]) => rows.map((r) => r.seq);
 

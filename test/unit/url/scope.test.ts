@@ -99,3 +99,36 @@ test('one extra hop: a page an in-scope page links to is taken, with its redirec
   assert.equal(from('https://other.org/cited', 'http://other.org/cited', 'redirect', { ...r, extraHops: 0 }), 'out-of-scope-host');
   assert.equal(reason('http://other.org/cited', 1, 'navigation', r), 'out-of-scope-host', 'a URL found on no page (an API post, a seed check) is not a hop');
 });
+
+test('extra hops 0–3: a URL is taken through at most that many consecutive out-of-scope links, its decision counting them', () => {
+  const hop = (url: string, viaUrl: string, viaHops: number | null | undefined, extraHops: number, kind = 'navigation') => {
+    const d = checkScope({ url, depth: 1, kind, viaUrl, viaHops }, { ...rules, extraHops }, seeds);
+    return d.inScope ? d.hops : d.reason;
+  };
+  const home = 'http://example.org/';
+  // seed site → out1 → out2 → out3 → out4, each link one more hop
+  for (const extraHops of [0, 1, 2, 3]) {
+    const taken = [1, 2, 3, 4].map((n) => hop(`http://out${n}.test/`, n === 1 ? home : `http://out${n - 1}.test/`, n - 1, extraHops));
+    assert.deepEqual(taken, [1, 2, 3, 4].map((n) => (n <= extraHops ? n : 'out-of-scope-host')), `extraHops ${extraHops}`);
+  }
+  assert.equal(hop('http://example.org/a', 'http://out3.test/', 3, 3), 0, 'back in scope the count starts again');
+  assert.equal(hop('http://out1.test/', 'http://example.org/a', 0, 1), 1, 'and a link out of it is one hop again');
+  assert.equal(hop('http://out2.test/landing', 'http://out2.test/moved', 2, 2, 'redirect'), 2, 'a redirect completing a hop is none');
+  assert.equal(hop('http://out2.test/landing', 'http://out2.test/moved', 2, 1, 'redirect'), 2, 'it completes a URL taken outside, whatever took it');
+  assert.equal(hop('http://out1.test/landing', home, 0, 1, 'redirect'), 1, 'an in-scope page redirecting out of the scope is a hop');
+  assert.equal(hop('http://out1.test/landing', home, 0, 0, 'redirect'), 'out-of-scope-host');
+  assert.equal(hop('http://cdn.test/a.png', 'http://out2.test/', 2, 2, 'requisite'), 3, 'a requisite outside is taken (includeRequisites) and counted');
+  assert.equal(hop('http://out3.test/private/x', 'http://out2.test/', 2, 3), 'exclude-match', 'exclude patterns still win');
+  assert.equal(checkScope({ url: 'http://out3.test/', depth: 3, kind: 'navigation', viaUrl: 'http://out2.test/', viaHops: 2 }, { ...rules, extraHops: 3 }, seeds).inScope, false, 'depth still applies');
+  assert.equal(hop('http://example.org/a', home, 0, 0), 0, 'an in-scope URL is 0 hops');
+});
+
+test('a page whose count is unknown (stored before the frontier kept it) counts 0 in scope and 1 outside', () => {
+  const hop = (url: string, viaUrl: string, extraHops: number) => {
+    const d = checkScope({ url, depth: 1, kind: 'navigation', viaUrl, viaHops: null }, { ...rules, extraHops }, seeds);
+    return d.inScope ? d.hops : d.reason;
+  };
+  assert.equal(hop('http://out1.test/', 'http://example.org/', 1), 1);
+  assert.equal(hop('http://out2.test/', 'http://out1.test/', 1), 'out-of-scope-host', 'as one extra hop left it');
+  assert.equal(hop('http://out2.test/', 'http://out1.test/', 2), 2);
+});
