@@ -52,7 +52,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     group: 'capture',
   },
   { id: 'maxDurationMinutes', path: ['scope', 'maxDurationMinutes'], label: 'Time limit (minutes)', hint: '0: none. Past it the crawl visits no more URLs and finishes; pauses do not count.', kind: numberKind(), group: 'capture' },
-  { id: 'extraHops', path: ['scope', 'extraHops'], label: 'Extra hops beyond the scope (0 or 1)', hint: '1: also capture the pages in-scope pages link to elsewhere (not their own links out).', kind: numberKind(), group: 'capture' },
+  { id: 'extraHops', path: ['scope', 'extraHops'], label: 'Extra hops beyond the scope (0–3)', hint: 'Also capture pages outside the scope up to this many links away from an in-scope page (1: the pages it links to elsewhere, not their own links out). Redirects do not count; back in scope the count starts again.', kind: numberKind(), group: 'capture' },
   { id: 'maxBytes', path: ['scope', 'maxBytes'], label: 'Size limit (MB)', hint: '0: none. Once the captures add up to this much the crawl visits no more URLs and finishes.', kind: numberKind({ scale: MB }), group: 'capture' },
   { id: 'recrawlIntervalMinutes', path: ['coherence', 'recrawlIntervalMinutes'], label: 'Recrawl every (minutes)', hint: '0: no scheduled recrawls. A crawl with recrawls or feeds runs until it is stopped.', kind: numberKind(), group: 'capture' },
   { id: 'feeds', path: ['coherence', 'feeds'], label: 'Feeds to monitor', hint: 'RSS, Atom or JSON Feed URLs, one per line; their new articles are fetched first.', kind: { type: 'lines' }, group: 'capture' },

@@ -73,3 +73,8 @@ test('the ICDs the repository ships and benchmarks with are far within the bound
   const politeness = { name: 'bench politeness', seeds: Array.from({ length: 200 }, (_, i) => `http://127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}:8080/`) };
   assert.equal(parseIcd(politeness).seeds.length, 200);
 });
+
+test('scope.extraHops takes 0 to 3 and refuses 4, a fraction and a negative count, naming the field', () => {
+  for (const n of [0, 1, 2, 3]) assert.deepEqual(issuesOf(withValue('scope.extraHops', n)), [], `${n}`);
+  for (const n of [4, 1.5, -1]) assert.deepEqual(issuesOf(withValue('scope.extraHops', n)).map((i) => i.path), ['scope.extraHops'], `${n}`);
+});
