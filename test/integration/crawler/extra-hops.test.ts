@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { DDL } from '../../../worker/frontier/frontier-sql';
@@ -132,5 +133,40 @@ test('a frontier stored before it counted hops resumes: its column is added, a p
     });
   } finally {
     close();
+  }
+});
+
+test('a recrawl round counts a changed page\'s new links out from the hops the page was found at', { timeout: 90_000 }, async () => {
+  let changed = false;
+  const servers = await Promise.all(['21', '22', '23', '24'].map((n) => serve(`127.0.0.${n}`, (req, res) => {
+    const [seed, out1, out2, out3] = servers.map((s) => s.origin) as [string, string, string, string];
+    const here = `http://127.0.0.${n}`;
+    const page = (...hrefs: string[]) => void res.writeHead(200, { 'content-type': 'text/html' }).end(hrefs.map((h) => `<a href="${h}">${h}</a>`).join(' '));
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    if (seed.startsWith(here) && req.url === '/') return page(`${out1}/`);
+    // Once visited, out1 (one hop out) links another page of out2 (two hops), and out2 (two hops)
+    // a third host (three hops, one too many).
+    if (out1.startsWith(here) && req.url === '/') return changed ? page(`${out2}/`, `${out2}/extra`) : page(`${out2}/`);
+    if (out2.startsWith(here) && req.url === '/') return changed ? page(`${out3}/`) : page();
+    page();
+  })));
+  const [seed, , out2, out3] = servers.map((s) => s.origin) as [string, string, string, string];
+  try {
+    await withCrawl('tm-extra-hops-recrawl-', { name: 'Hops on recrawl', seeds: [`${seed}/`], scope: { extraHops: 2 }, coherence: { recrawlIntervalMinutes: 1 } }, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
+      const run = engine.run();
+      const captures = (url: string) => db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, url) as number;
+      for (const end = Date.now() + 20_000; captures(`${out2}/`) === 0 && Date.now() < end; ) await sleep(20);
+      changed = true;
+      for (const end = Date.now() + 30_000; (captures(`${out2}/`) < 2 || captures(`${out2}/extra`) === 0) && Date.now() < end; ) await sleep(20);
+      await sleep(1000);
+      await engine.stop();
+      assert.equal(await run, 'stopped');
+      assert.ok(captures(`${out2}/`) >= 2, 'out2 was recrawled');
+      assert.ok(captures(`${out2}/extra`) >= 1, 'the new link of out1, a second hop, was followed');
+      assert.equal(captures(`${out3}/`), 0, 'the new link of out2, a third hop out, was not');
+    });
+  } finally {
+    for (const s of servers) s.close();
   }
 });
