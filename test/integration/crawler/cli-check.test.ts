@@ -67,13 +67,15 @@ test('tidemark check passes a crawl and its WACZ as written, and finds a changed
     assert.equal(short.code, 1);
     assert.ok(short.report.files[0]!.errors.length > 0, 'the cut WARC file fails');
 
-    // One byte of the package's WARC file changed: its CRC-32, its sha256 and a record's digests all say so.
+    // One byte of the package's WARC file changed, in the middle of a page's gzip member (its
+    // compressed data: a byte of a member's header, such as its mtime, is read by no one): its
+    // CRC-32, its sha256 and that record's gzip check all say so.
     const damaged = join(base, 'damaged.wacz');
     const zip = readFileSync(join(out, 'crawl.wacz'));
     const warcBytes = readFileSync(join(out, warc));
     const start = zip.indexOf(warcBytes.subarray(0, 64));
     assert.ok(start > 0, 'the WARC file is stored in the package as it is');
-    zip[start + (warcBytes.length >> 1)] ^= 0xff;
+    zip[start + at + (len >> 1)] ^= 0xff;
     writeFileSync(damaged, zip);
     const broken = await check(damaged);
     assert.equal(broken.code, 1);
