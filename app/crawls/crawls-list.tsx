@@ -1,26 +1,46 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CrawlControls } from '../components/crawl-controls';
 import { ErrorMessage } from '../components/error-message';
 import { Pager } from '../components/pager';
 import { StatusBadge } from '../components/status-badge';
-import { formatDate, ownerName, shownRate, useCrawls, useIcds, useStartCrawl } from '../lib/client/queries';
+import { formatDate, ownerName, shownRate, useCrawlList, useIcds, useStartCrawl, type CrawlRow } from '../lib/client/queries';
+import type { Paged } from '../lib/client/api';
 import { useCan } from '../lib/client/session';
-import { CRAWLS_PER_PAGE, crawlListPage, STATUS_GROUPS, type CrawlListFilter, type StatusGroup } from '../lib/client/crawl-list-view';
+import { CRAWLS_PER_PAGE, pageCount, STATUS_GROUPS, type CrawlListFilter, type StatusGroup } from '../lib/client/crawl-list-view';
+
+/** How long typing in the name field pauses before the list asks the server. */
+const TYPING_PAUSE_MS = 250;
 
 /**
- * The crawls with their status and progress, 50 a page, filtered by status and name (with hundreds
- * of crawls, the running one was somewhere down a page of thousands of rows), and a way to start a
- * new one from a definition.
+ * The crawls with their status and progress, 50 a page, filtered by status and by name or #id, each
+ * page read from the server (a library keeps thousands of crawls: the list read them all every
+ * 3 s to show 50), and a way to start a new one from a definition.
  */
 export function CrawlsList() {
-  const crawls = useCrawls();
   const mayRun = useCan('run');
   const mayDesign = useCan('design');
   const [filter, setFilter] = useState<CrawlListFilter>({ group: '', name: '', page: 1 });
-  const shown = crawlListPage(crawls.data ?? [], filter);
+  // The name as typed shows at once; the server is asked once typing pauses.
+  const [name, setName] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setFilter((f) => (f.name === name ? f : { ...f, name, page: 1 })), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [name]);
+  const crawls = useCrawlList(filter);
+  // The page last read stays in view when the next one cannot be read (an error holds no data).
+  const lastRead = useRef<Paged<CrawlRow> | undefined>(undefined);
+  if (crawls.data) lastRead.current = crawls.data;
+  const data = crawls.data ?? lastRead.current;
+  const pages = data ? pageCount(data.total) : 1;
+  // The list shrank under the page shown (crawls deleted, a filter elsewhere): the last page there is.
+  useEffect(() => {
+    if (crawls.data && !crawls.isPlaceholderData && filter.page > pages) setFilter((f) => ({ ...f, page: pages }));
+  }, [crawls.data, crawls.isPlaceholderData, filter.page, pages]);
+  const filtered = filter.group !== '' || filter.name.trim() !== '';
+  const loading = crawls.isFetching && (crawls.isPlaceholderData || !crawls.data);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-4">
@@ -28,9 +48,16 @@ export function CrawlsList() {
         {mayDesign && <Link href="/icds/new" className="btn btn-primary">New crawl definition</Link>}
       </div>
       {mayRun && <StartCrawl />}
-      <ErrorMessage error={crawls.error} />
-      {crawls.data && (
-        crawls.data.length === 0 ? (
+      {crawls.error && (
+        <div className="flex flex-wrap items-center gap-3" data-testid="crawls-error">
+          <ErrorMessage error={crawls.error} />
+          <span className="text-sm text-slate-600">{data ? `The crawls could not be read: the list below is page ${data.page} as last read.` : 'The crawls could not be read.'}</span>
+          <button type="button" className="btn" onClick={() => void crawls.refetch()}>Try again</button>
+        </div>
+      )}
+      {!data && crawls.isPending && <p role="status" className="text-slate-600" data-testid="crawls-loading">Loading crawls…</p>}
+      {data && (
+        data.total === 0 && !filtered && name === '' ? (
           <p className="text-slate-600">No crawl yet.</p>
         ) : (
           <div className="card space-y-3 overflow-x-auto">
@@ -43,10 +70,11 @@ export function CrawlsList() {
               </div>
               <div>
                 <label htmlFor="crawls-name" className="mb-1 block text-sm">Name or #id</label>
-                <input id="crawls-name" className="input w-64" value={filter.name} onChange={(e) => setFilter({ ...filter, name: e.target.value, page: 1 })} />
+                <input id="crawls-name" className="input w-64" value={name} onChange={(e) => setName(e.target.value)} />
               </div>
+              <p role="status" className="text-sm text-slate-600" data-testid="crawls-loading">{loading ? `Loading page ${filter.page}…` : ''}</p>
             </form>
-            <table className="table-base" data-testid="crawls-table">
+            <table className="table-base" data-testid="crawls-table" aria-busy={loading || undefined}>
               <caption className="sr-only">Crawls</caption>
               <thead>
                 <tr>
@@ -59,8 +87,8 @@ export function CrawlsList() {
                   <th scope="col"><span className="sr-only">Actions</span></th>
                 </tr>
               </thead>
-              <tbody>
-                {shown.items.map((crawl) => (
+              <tbody className={loading ? 'opacity-60' : undefined}>
+                {data.items.map((crawl) => (
                   <tr key={crawl.id} data-testid="crawl-row" data-crawl-id={crawl.id}>
                     <td><Link className="link" href={`/crawls/${crawl.id}`}>{crawl.name}</Link> <span className="text-xs text-slate-500">#{crawl.id}</span></td>
                     <td><StatusBadge status={crawl.status} /></td>
@@ -73,8 +101,8 @@ export function CrawlsList() {
                 ))}
               </tbody>
             </table>
-            {shown.total === 0 && <p className="text-sm text-slate-600">No crawl matches.</p>}
-            {shown.total > CRAWLS_PER_PAGE && <Pager page={shown.page} pageSize={CRAWLS_PER_PAGE} total={shown.total} onPage={(page) => setFilter({ ...filter, page })} label="Crawls pages" />}
+            {data.total === 0 && <p className="text-sm text-slate-600">No crawl matches.</p>}
+            {data.total > CRAWLS_PER_PAGE && <Pager page={Math.min(filter.page, pages)} pageSize={CRAWLS_PER_PAGE} total={data.total} onPage={(page) => setFilter({ ...filter, page })} label="Crawls pages" />}
           </div>
         )
       )}

@@ -5,7 +5,7 @@ import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../
 import { exportCancelRefusal, exportRefusal } from '../../worker/process/crawl-control';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
-import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useCrawls, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
+import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useCrawlChoices, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
 const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
@@ -18,7 +18,7 @@ export function ExportsView() {
   const params = useSearchParams();
   const router = useRouter();
   const mayExport = useCan('export');
-  const crawls = useCrawls();
+  const crawls = useCrawlChoices();
   const selected = Number(params.get('crawl')) || null;
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError } from '../lib/client/api';
 import { useAahTest, type AahTestResult, type KbError } from '../lib/client/aah';
-import { useCrawls } from '../lib/client/queries';
+import { useCrawlChoices } from '../lib/client/queries';
 import { ruleHighlights, type Highlight } from './rule-highlights';
 
 /**
@@ -17,7 +17,7 @@ export function AahTester({ xml }: { xml: string }) {
   const [url, setUrl] = useState('https://forum.example.org/viewtopic.php?t=1');
   const [crawlId, setCrawlId] = useState('');
   const test = useAahTest();
-  const crawls = useCrawls();
+  const crawls = useCrawlChoices();
   const [tested, setTested] = useState<{ html: string; url: string } | null>(null);
 
   const submit = (event: FormEvent) => {

@@ -50,7 +50,7 @@ test('the AAH section: a labelled select of the stored knowledge bases, off with
 
   // A definition naming a knowledge base that is not stored (an ICD file from another cockpit, say).
   const elsewhere = await api.json<{ id: number }>('POST', '/api/icds', { name: 'From elsewhere', seeds: ['http://127.0.0.1:9/'], aah: { knowledgeBase: 'gone' } });
-  const crawls = (await api.json<unknown[]>('GET', '/api/crawls')).length;
+  const crawls = (await api.json<{ total: number }>('GET', '/api/crawls')).total;
   await page.goto(`${cockpit.url}/icds/${elsewhere.id}`);
   await page.locator('#aahKnowledgeBase option[value="forums"]').waitFor({ state: 'attached' });
   assert.equal(await select.inputValue(), 'gone');
@@ -61,6 +61,6 @@ test('the AAH section: a labelled select of the stored knowledge bases, off with
   assert.match(await error.innerText(), /^No knowledge base “gone” is stored, and the crawl definition's aah\.knowledgeBase names it/);
   assert.equal(await select.getAttribute('aria-invalid'), 'true');
   await page.waitForFunction(() => document.activeElement?.id === 'aahKnowledgeBase');
-  assert.equal((await api.json<unknown[]>('GET', '/api/crawls')).length, crawls, 'no crawl was created');
+  assert.equal((await api.json<{ total: number }>('GET', '/api/crawls')).total, crawls, 'no crawl was created');
   assert.match(page.url(), new RegExp(`/icds/${elsewhere.id}$`));
 });

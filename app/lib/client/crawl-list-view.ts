@@ -1,6 +1,6 @@
 /**
- * The crawls list's filters and pages, over the crawls the list read (all of them, newest first):
- * pure, so the page, its counts and its pager agree.
+ * The crawls list's filters, shared by the list (which sends them) and GET /api/crawls (which
+ * applies them in SQL): pure, so both mean the same by a status group.
  */
 
 /** The status groups the list filters by: what an archivist looks for among hundreds of crawls. */
@@ -14,6 +14,11 @@ export const STATUS_GROUPS = {
 
 export type StatusGroup = keyof typeof STATUS_GROUPS;
 
+/** Whether `value` names a status group ('' included: any status). */
+export function isStatusGroup(value: string): value is StatusGroup {
+  return Object.hasOwn(STATUS_GROUPS, value);
+}
+
 export interface CrawlListFilter {
   group: StatusGroup;
   /** Text the crawl's name or #id holds, in any case. */
@@ -24,12 +29,22 @@ export interface CrawlListFilter {
 /** Crawls shown on one page of the list. */
 export const CRAWLS_PER_PAGE = 50;
 
-/** The crawls the filter selects, the page of them to show (kept within the pages there are), and how many in all. */
-export function crawlListPage<T extends { id: number; name: string; status: string }>(crawls: readonly T[], filter: CrawlListFilter, perPage = CRAWLS_PER_PAGE): { items: T[]; total: number; page: number } {
-  const statuses: readonly string[] | null = STATUS_GROUPS[filter.group].statuses;
-  const text = filter.name.trim().toLowerCase();
-  const selected = crawls.filter((c) => (!statuses || statuses.includes(c.status)) && (!text || c.name.toLowerCase().includes(text) || `#${c.id}` === text || String(c.id) === text));
-  const pages = Math.max(1, Math.ceil(selected.length / perPage));
-  const page = Math.min(Math.max(1, filter.page), pages);
-  return { items: selected.slice((page - 1) * perPage, page * perPage), total: selected.length, page };
+/** The query string of GET /api/crawls for a page of the list under `filter`. */
+export function crawlListParams(filter: CrawlListFilter, perPage = CRAWLS_PER_PAGE): URLSearchParams {
+  const params = new URLSearchParams({ page: String(filter.page), pageSize: String(perPage) });
+  if (filter.group) params.set('status', filter.group);
+  const name = filter.name.trim();
+  if (name) params.set('q', name);
+  return params;
+}
+
+/** How many pages `total` crawls fill (1 when there are none: the list still has a page). */
+export function pageCount(total: number, perPage = CRAWLS_PER_PAGE): number {
+  return Math.max(1, Math.ceil(total / perPage));
+}
+
+/** The crawl id a search text names (`7` or `#7`), or null. */
+export function crawlIdIn(text: string): number | null {
+  const m = /^#?([1-9]\d{0,14})$/.exec(text.trim());
+  return m ? Number(m[1]) : null;
 }

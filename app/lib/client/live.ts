@@ -243,7 +243,7 @@ export function useCrawlEvents(crawlId: number): LiveState {
       client.setQueryData<CrawlDetail>(keys.crawl(crawlId), (old) => (old ? { ...old, status } : old));
       // A status change (finished, paused…) settles counters and lists: re-read everything of the crawl.
       void client.invalidateQueries({ queryKey: keys.crawl(crawlId) });
-      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+      void client.invalidateQueries({ queryKey: keys.crawls });
     };
     const onRelevance = (payload: unknown) =>
       client.setQueryData<RelevanceSeries>(keys.relevance(crawlId), (old) => mergeRelevance(old, payload));

@@ -13,6 +13,7 @@ import type { ThroughputPoint } from '../server/throughput-history';
 import type { ScheduleView } from '../server/crawl-scheduler';
 import type { ScheduleInput } from '../schedule-cadence';
 import { api, asPaged, type Paged } from './api';
+import { crawlListParams, type CrawlListFilter } from './crawl-list-view';
 import { ifMatchHeaders } from './edit-conflict';
 
 /** One React Query hook per resource, with structured keys (`['crawls', id, …]`). */
@@ -164,7 +165,9 @@ export interface WebObjectRow {
 }
 
 export const keys = {
-  crawls: ['crawls'] as const,
+  /** Every page of the crawls list and the pickers' list (invalidated together, by prefix). */
+  crawls: ['crawls', 'list'] as const,
+  crawlList: (params: string) => ['crawls', 'list', params] as const,
   crawl: (id: number) => ['crawls', id] as const,
   captures: (id: number, page: number, q: string, sort: string, upTo: number | null) => ['crawls', id, 'captures', { page, q, sort, upTo }] as const,
   log: (id: number, page: number, outcome: string, q: string, upTo: number | null) => ['crawls', id, 'log', { page, outcome, q, upTo }] as const,
@@ -186,14 +189,32 @@ export const keys = {
   adaptedRules: ['adapted-rules'] as const,
 };
 
-export function useCrawls() {
+/**
+ * One page of the crawls list under its filters, paged on the server. The page shown stays while
+ * the next is read (`isPlaceholderData`), and is read again every 3 s: the list shows several
+ * crawls, and polling is cheaper than a socket room per row.
+ */
+export function useCrawlList(filter: CrawlListFilter) {
+  const params = crawlListParams(filter);
   return useQuery({
-    queryKey: keys.crawls,
-    queryFn: () => api<CrawlRow[] | Paged<CrawlRow>>('GET', '/api/crawls').then((b) => asPaged(b).items),
-    // The list shows several crawls; polling is cheaper than a socket room per row.
+    queryKey: keys.crawlList(params.toString()),
+    queryFn: () => api<Paged<CrawlRow>>('GET', `/api/crawls?${params}`),
+    placeholderData: keepPreviousData,
     refetchInterval: 3000,
   });
 }
+
+/** Crawls a picker offers (exports, the AAH tester): the newest CRAWL_CHOICES, read again every 3 s. */
+export function useCrawlChoices() {
+  return useQuery({
+    queryKey: keys.crawlList(`choices-${CRAWL_CHOICES}`),
+    queryFn: () => api<Paged<CrawlRow>>('GET', `/api/crawls?pageSize=${CRAWL_CHOICES}`).then((b) => b.items),
+    refetchInterval: 3000,
+  });
+}
+
+/** How many crawls a picker offers, newest first: the most a page of GET /api/crawls holds. */
+export const CRAWL_CHOICES = 500;
 
 export function useCrawl(id: number) {
   return useQuery({ queryKey: keys.crawl(id), queryFn: () => api<CrawlDetail>('GET', `/api/crawls/${id}`) });
@@ -330,13 +351,13 @@ export function useCrawlControl() {
       api<CrawlRow>('POST', `/api/crawls/${id}/control`, { action }),
     onSuccess: (crawl, { id }) => {
       client.setQueryData<CrawlDetail>(keys.crawl(id), (old) => (old ? { ...old, ...crawl, definition: old.definition } : old));
-      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+      void client.invalidateQueries({ queryKey: keys.crawls });
     },
     // Refused (409): the crawl is not as the page showed it (stopped or ended from elsewhere, its
     // events not heard yet, or not at all with the socket down): it is read again, beside the reason.
     onError: (_error, { id }) => {
       void client.invalidateQueries({ queryKey: keys.crawl(id), exact: true });
-      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+      void client.invalidateQueries({ queryKey: keys.crawls });
     },
   });
 }
@@ -347,7 +368,7 @@ export function useDeleteCrawl() {
     mutationFn: (id: number) => api<void>('DELETE', `/api/crawls/${id}`),
     onSuccess: (_r, id) => {
       client.removeQueries({ queryKey: keys.crawl(id) });
-      void client.invalidateQueries({ queryKey: keys.crawls, exact: true });
+      void client.invalidateQueries({ queryKey: keys.crawls });
     },
   });
 }
@@ -356,7 +377,7 @@ export function useStartCrawl() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (icdId: number) => api<CrawlRow>('POST', '/api/crawls', { icdId }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: keys.crawls, exact: true }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.crawls }),
   });
 }
 

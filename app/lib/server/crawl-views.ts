@@ -2,6 +2,10 @@ import type { PrismaClient } from '../../../worker/store/prisma';
 import type { CrawlRequestOutcome } from '../../../worker/process/crawl-requests';
 import { HttpError, idParam } from './handler';
 import { parseIcd, type Icd } from '../../../worker/icd/schema';
+import type Database from 'better-sqlite3';
+import { inIdOrder, listPage } from './list-query';
+import { STATUS_GROUPS } from '../client/crawl-list-view';
+import { crawlListConditions, type CrawlListQuery } from './crawl-list-sql';
 
 /** What the API shows of a crawl (stats and, on request, the ICD copy parsed from their JSON). */
 export interface CrawlView {
@@ -72,10 +76,24 @@ function view(row: Row): CrawlView {
   };
 }
 
-/** Every crawl, newest first, without its ICD copy (see listSelect). */
-export async function listCrawls(prisma: PrismaClient): Promise<CrawlView[]> {
-  const rows = await prisma.crawl.findMany({ select: listSelect, orderBy: { id: 'desc' } });
-  return rows.map(view);
+/**
+ * One page of the crawls the query selects, newest first, without their ICD copies (see
+ * listSelect), and how many it selects in all. The ids are picked and counted in SQL over the
+ * covering index Crawl_list_idx (id order, no sort). The page's rows are then read as the id range
+ * they span, not `id IN (…)`: SQLite reads that by rowid, from the table rows, walking each one's
+ * ICD copy; a range it reads from the index. Under a name filter the range may hold crawls the
+ * page does not show (index entries only), which are dropped.
+ */
+export async function listCrawls(prisma: PrismaClient, db: Database.Database, query: CrawlListQuery): Promise<{ items: CrawlView[]; total: number }> {
+  const conditions = crawlListConditions(query);
+  const { ids, total } = listPage(db, { table: 'Crawl', conditions: conditions.length ? conditions : [{ sql: '1', params: [] }], orderBy: 'id DESC', offset: query.offset, limit: query.limit });
+  if (ids.length === 0) return { items: [], total };
+  const statuses: readonly string[] | null = STATUS_GROUPS[query.group].statuses;
+  const rows = await prisma.crawl.findMany({
+    where: { id: { gte: Math.min(...ids), lte: Math.max(...ids) }, ...(statuses ? { status: { in: [...statuses] } } : {}) },
+    select: listSelect,
+  });
+  return { items: inIdOrder(rows, ids).map(view), total };
 }
 
 /**

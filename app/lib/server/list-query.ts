@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /**
- * The filtering, ordering and counting of the crawl lists (captures, crawl log, Web objects), in
+ * The filtering, ordering and counting of the lists (crawls; a crawl's captures, log, Web objects), in
  * SQL on the driver; the routes then read the page's rows with Prisma by id. Prisma's `contains`
  * is a LIKE without an ESCAPE clause on SQLite (prisma/prisma#23611), so `?q=%` listed every URL
  * and `?q=a_b` found `axb` too: here the text is searched for as written.
@@ -38,7 +38,7 @@ export interface ListPage {
  * One page of `table`'s rows matching every condition, ordered by `orderBy` (the route's own SQL);
  * with `upTo`, only rows up to that id, and `newer` counts the matching ones after it.
  */
-export function listPage(db: Database.Database, opts: { table: 'Capture' | 'CrawlLogEntry' | 'WebObject'; conditions: readonly SqlCondition[]; orderBy: string; upTo?: number | null; offset: number; limit: number }): ListPage {
+export function listPage(db: Database.Database, opts: { table: 'Capture' | 'CrawlLogEntry' | 'WebObject' | 'Crawl'; conditions: readonly SqlCondition[]; orderBy: string; upTo?: number | null; offset: number; limit: number }): ListPage {
   const where = (extra: SqlCondition[]) => {
     const all = [...opts.conditions, ...extra];
     return { sql: all.map((c) => c.sql).join(' AND '), params: all.flatMap((c) => c.params) };

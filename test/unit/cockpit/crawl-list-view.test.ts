@@ -1,26 +1,39 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crawlListPage } from '../../../app/lib/client/crawl-list-view';
+import { crawlIdIn, crawlListParams, isStatusGroup, pageCount } from '../../../app/lib/client/crawl-list-view';
+import { crawlListConditions } from '../../../app/lib/server/crawl-list-sql';
 
-const statuses = ['running', 'paused', 'finished', 'failed', 'stopped', 'created', 'pausing'];
-const crawls = Array.from({ length: 120 }, (_, k) => ({ id: 120 - k, name: k % 10 === 0 ? `Harbour ${k}` : `Quay ${k}`, status: statuses[k % statuses.length]! }));
-
-test('the crawls list shows 50 crawls a page, newest first as read, the last page holding the rest', () => {
-  const first = crawlListPage(crawls, { group: '', name: '', page: 1 });
-  assert.equal(first.total, 120);
-  assert.deepEqual(first.items.map((c) => c.id), Array.from({ length: 50 }, (_, k) => 120 - k));
-  const last = crawlListPage(crawls, { group: '', name: '', page: 3 });
-  assert.deepEqual(last.items.map((c) => c.id), Array.from({ length: 20 }, (_, k) => 20 - k));
-  // A page past the end (the list shrank under a filter or a deletion) shows the last one.
-  assert.equal(crawlListPage(crawls, { group: '', name: '', page: 9 }).page, 3);
-  assert.deepEqual(crawlListPage([], { group: '', name: '', page: 2 }), { items: [], total: 0, page: 1 });
+test('the list asks the server for one page: its number, 50 a page, the status group and the name when set', () => {
+  assert.equal(crawlListParams({ group: '', name: '', page: 1 }).toString(), 'page=1&pageSize=50');
+  assert.equal(crawlListParams({ group: 'paused', name: '  Harbour ', page: 3 }).toString(), 'page=3&pageSize=50&status=paused&q=Harbour');
+  assert.equal(crawlListParams({ group: 'active', name: '   ', page: 2 }, 20).toString(), 'page=2&pageSize=20&status=active');
 });
 
-test('the filters: a status group, and a name (any case) or an id', () => {
-  const active = crawlListPage(crawls, { group: 'active', name: '', page: 1 });
-  assert.ok(active.items.every((c) => ['created', 'running', 'pausing', 'stopping'].includes(c.status)));
-  assert.equal(active.total, crawls.filter((c) => ['created', 'running', 'pausing'].includes(c.status)).length);
-  assert.deepEqual(crawlListPage(crawls, { group: 'paused', name: 'harbour', page: 1 }).items.map((c) => c.name), crawls.filter((c) => c.status === 'paused' && c.name.startsWith('Harbour')).map((c) => c.name));
-  assert.deepEqual(crawlListPage(crawls, { group: '', name: ' #7 ', page: 1 }).items.map((c) => c.id), [7]);
-  assert.equal(crawlListPage(crawls, { group: 'ended', name: '', page: 1 }).total, crawls.filter((c) => c.status === 'finished' || c.status === 'stopped').length);
+test('pages: as many as the crawls fill, and one when there are none', () => {
+  assert.equal(pageCount(0), 1);
+  assert.equal(pageCount(50), 1);
+  assert.equal(pageCount(51), 2);
+  assert.equal(pageCount(2_500), 50);
+  assert.equal(pageCount(7, 3), 3);
+});
+
+test('status groups: the list\'s own, "" for any; nothing else (not even Object\'s own keys)', () => {
+  for (const g of ['', 'active', 'paused', 'ended', 'failed']) assert.equal(isStatusGroup(g), true, g);
+  for (const g of ['running', 'toString', '__proto__', 'constructor', 'PAUSED']) assert.equal(isStatusGroup(g), false, g);
+});
+
+test('an id in the search text: 7 or #7, whole numbers from 1 only', () => {
+  assert.equal(crawlIdIn('7'), 7);
+  assert.equal(crawlIdIn(' #1234 '), 1234);
+  for (const t of ['', '#', '0', '07', '#-1', '1e3', '7a', 'Quay 7', '9999999999999999']) assert.equal(crawlIdIn(t), null, t);
+});
+
+test('the SQL conditions: none for the whole list, the group\'s statuses, the name as written or the id', () => {
+  assert.deepEqual(crawlListConditions({ group: '', q: '  ' }), []);
+  assert.deepEqual(crawlListConditions({ group: 'ended', q: '' }), [{ sql: 'status IN (?, ?)', params: ['finished', 'stopped'] }]);
+  assert.deepEqual(crawlListConditions({ group: '', q: ' 100%_ ' }), [{ sql: '(instr(lower(name), lower(?)) > 0)', params: ['100%_'] }]);
+  assert.deepEqual(crawlListConditions({ group: 'failed', q: '#12' }), [
+    { sql: 'status IN (?)', params: ['failed'] },
+    { sql: '((instr(lower(name), lower(?)) > 0) OR id = ?)', params: ['#12', 12] },
+  ]);
 });
