@@ -18,8 +18,8 @@ export function ExportsView() {
   const params = useSearchParams();
   const router = useRouter();
   const mayExport = useCan('export');
-  const crawls = useCrawlChoices();
   const selected = Number(params.get('crawl')) || null;
+  const crawls = useCrawlChoices(selected);
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
   const crawl = crawls.data?.find((c) => c.id === selected);

@@ -156,3 +156,29 @@ test('260 crawls: a page of 50 read from the server, the pager, a status filter 
   assert.ok(answers.some((a) => a.total === total));
   await context.close();
 });
+
+test('more crawls than the export picker lists (the newest 500): a link to an older crawl\'s exports still picks that crawl', { timeout: 300_000 }, async () => {
+  const db = openSqlite(join(rig.cockpit.dataDir, 'tidemark.db'));
+  let oldest: { id: number; name: string };
+  try {
+    const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('More', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
+    const insert = db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', ?, 'finished', 'run', datetime('now'))");
+    // Enough to pass 500 whether or not the test above ran.
+    const more = Math.max(0, 551 - (db.prepare('SELECT COUNT(*) FROM Crawl').pluck().get() as number));
+    db.transaction(() => {
+      for (let k = 0; k < more; k++) insert.run(icdId, `Later ${k}`);
+    })();
+    oldest = db.prepare('SELECT id, name FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; name: string };
+    assert.ok((db.prepare('SELECT COUNT(*) FROM Crawl').pluck().get() as number) > 500);
+  } finally {
+    db.close();
+  }
+  const context = await signedInContext(rig);
+  const page = await context.newPage();
+  await page.goto(`${rig.cockpit.url}/exports?crawl=${oldest.id}`);
+  const picker = page.getByLabel('Crawl', { exact: true });
+  await page.waitForFunction((id) => (document.querySelector('#export-crawl') as HTMLSelectElement | null)?.value === id, String(oldest.id));
+  assert.match(await picker.locator('option:checked').innerText(), new RegExp(`^${oldest.name} #${oldest.id} `));
+  assert.equal(await picker.locator('option').count(), 1 + 500 + 1, 'the placeholder, the newest 500, the chosen one');
+  await context.close();
+});

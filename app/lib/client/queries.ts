@@ -204,11 +204,20 @@ export function useCrawlList(filter: CrawlListFilter) {
   });
 }
 
-/** Crawls a picker offers (exports, the AAH tester): the newest CRAWL_CHOICES, read again every 3 s. */
-export function useCrawlChoices() {
+/**
+ * Crawls a picker offers (exports, the AAH tester): the newest CRAWL_CHOICES and, when older, the
+ * crawl `chosen` (one a link chose, `/exports?crawl=7`), read again every 3 s.
+ */
+export function useCrawlChoices(chosen: number | null = null) {
   return useQuery({
-    queryKey: keys.crawlList(`choices-${CRAWL_CHOICES}`),
-    queryFn: () => api<Paged<CrawlRow>>('GET', `/api/crawls?pageSize=${CRAWL_CHOICES}`).then((b) => b.items),
+    queryKey: keys.crawlList(`choices-${CRAWL_CHOICES}-${chosen ?? ''}`),
+    queryFn: async () => {
+      const newest = (await api<Paged<CrawlRow>>('GET', `/api/crawls?pageSize=${CRAWL_CHOICES}`)).items;
+      if (chosen === null || newest.some((c) => c.id === chosen)) return newest;
+      const found = (await api<Paged<CrawlRow>>('GET', `/api/crawls?q=${chosen}&pageSize=${CRAWL_CHOICES}`)).items.filter((c) => c.id === chosen);
+      return [...newest, ...found];
+    },
+    placeholderData: keepPreviousData,
     refetchInterval: 3000,
   });
 }
