@@ -18,7 +18,7 @@ import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake, reopenIntake } from '../frontier/scored-intake';
 import { applyLiveExclusions } from './live-exclusions';
 import { fetchSlotsOnly, freeSlots } from './fetch-slots';
-import { isStorageFailure, storageFailureMessage } from '../store/storage-failure';
+import { isDatabaseRefusal, isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
 /** What the crawl's context needs (the engine makes the frontier), and the engine's own hooks. */
 export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'> {
@@ -265,7 +265,7 @@ export class CrawlEngine {
             // unless URLs were posted since the intake above: they are visited before (close-visit-set.ts).
             if (closesVisitSet && !closeVisitSet(ctx, { mayVisit: budgetLeft > 0, updateFunction, now: Date.now() })) continue;
             // The visit pass is over, the revisits follow (worker/crawler/revisit-pass.ts).
-            if (!(await runRevisitPass(ctx, opts.warcDir, { halted: () => this.halt !== null, onCoherence: opts.onCoherence }))) break;
+            if (!(await this.revisitPass(ctx))) break;
           }
           if (incremental && budgetLeft > 0) {
             const round = incremental.whenIdle(Date.now(), () => this.halt !== null);
@@ -316,6 +316,23 @@ export class CrawlEngine {
       }
       // Every body was released with its page; the folder would stay behind, one per crawl, for good.
       rmSync(opts.spoolDir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The revisit half of a visit–revisit capture (revisit-pass.ts); false when it did not finish. A
+   * commit the database refused (a revisit's capture or classification: a constraint, a trigger)
+   * pauses the crawl as a page's or a recrawl round's does, rather than failing it: the resumed
+   * pass goes on with the pages not yet revisited (a refused one among them), each revisited once.
+   * A full disk reaches the loop's catch, which pauses the crawl too.
+   */
+  private async revisitPass(ctx: CrawlContext): Promise<boolean> {
+    try {
+      return await runRevisitPass(ctx, this.opts.warcDir, { halted: () => this.halt !== null, onCoherence: this.opts.onCoherence });
+    } catch (err) {
+      if (isStorageFailure(err) || !(ctx.sequencer.refusedAny || isDatabaseRefusal(err))) throw err;
+      this.pauseForRefusal(`coherence revisit: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
     }
   }
 

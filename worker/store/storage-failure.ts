@@ -39,6 +39,15 @@ export function isStorageFailure(err: unknown): boolean {
   return codeOf(err) !== null;
 }
 
+/**
+ * Whether SQLite refused a statement (better-sqlite3's SqliteError: a constraint, a trigger's
+ * RAISE(ABORT), a lock held too long) for a reason other than the storage itself (isStorageFailure).
+ */
+export function isDatabaseRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') && !isStorageFailure(err);
+}
+
 /** What a storage failure means in plain words ("the disk is full"), or null for any other error. */
 export function storageProblem(err: unknown): string | null {
   const code = codeOf(err);
