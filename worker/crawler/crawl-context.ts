@@ -6,7 +6,7 @@ import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
-import type { HttpExchange } from '../capture';
+import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
 import { RobotsCache, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, ReferenceCache, TrapDetector } from '../url';
@@ -291,9 +291,11 @@ export class CrawlContext {
    * order (a sequencer ticket taken as the records are submitted), as commitItem does for pages.
    * `row.alongside` runs in the same transaction: when it throws, the capture is not acknowledged
    * (its records are cut at the next start, as a refused commit's are); it does not run when the
-   * capture is not acknowledged.
+   * capture is not acknowledged. `row.failure`: the fetch failed with this reason (FailureReason: a
+   * 5xx after the retries, a cut connection, a decompression bomb) though what it received is
+   * archived: the crawl-log outcome and a failure counted, as commitItem logs a page's; else `ok`.
    */
-  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; alongside?: () => void }): Promise<void> {
+  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; alongside?: () => void }): Promise<void> {
     const ticket = this.sequencer.ticket();
     let settled = false;
     try {
@@ -312,11 +314,12 @@ export class CrawlContext {
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
         stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null };
-        this.store.addLog({ url: ex.url, status: ex.status, outcome: 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
+        this.store.addLog({ url: ex.url, status: ex.status, outcome: row.failure ?? 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
         // What the capture was made for (a recrawl round's page state): committed with it or not at all.
         row.alongside?.();
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.
         this.stats.recordFetch(ex.status, size);
+        if (row.failure) this.stats.recordFailure(row.failure);
       }, () => undefined);
       this.sequencer.settle(ticket);
       settled = true;

@@ -314,13 +314,15 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   const unobserved = `${message}; no answer about the page`;
   const retried = 'retried in the next round';
   if (!outcome.ok) {
-    if (outcome.partial) await archive(ctx, outcome.partial, visit, null, `${unobserved} (${outcome.reason}): ${retried}`).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the fetch's
+    // failure as its outcome and counted among the failures, as a page's is (commitItem).
+    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     else logUnanswered(ctx, p.url, outcome, `${unobserved}, ${retried}`);
     return null;
   }
   const ex = outcome.exchange;
   if (transientFailure(ex.status)) {
-    await archive(ctx, ex, visit, null, `${unobserved} (HTTP ${ex.status}): ${retried}`).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}` }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return null;
   }
   const answer = answerOf(ex.status, ex.payloadDigest);
@@ -330,7 +332,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     : { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
     const unchanged: Observed = { changed: false, newLinks: 0, digest: null, ...validators };
-    await archive(ctx, ex, visit, 'server-not-modified', message, () => save(unchanged)).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { profile: 'server-not-modified', message, alongside: () => save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
   const changed = answer !== p.payload_digest;
@@ -362,7 +364,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
     const read = result;
-    await archive(ctx, ex, visit, null, notes, read ? () => save(read) : undefined).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { message: notes, alongside: read ? () => save(read) : undefined }).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
   await storeRecrawlObjects(ctx, p.url, aah);
   return result;

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HttpExchange } from '../capture';
+import type { FailureReason, HttpExchange } from '../capture';
+import type { CaptureLocation } from '../warc';
 import { bodyForParsing, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
@@ -106,24 +107,27 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   const record = (observation: RevisitObservation, text: string | null) => () => recordRevisit(ctx, page, at, observation, text);
   if (!outcome.ok) {
     const failed = record({ kind: 'failed', at, status: null, reason: outcome.reason }, null);
+    const unanswered = `${REVISIT_MESSAGE}; no answer about the page`;
     if (!outcome.partial) {
       ctx.db.transaction(() => {
         failed();
-        logUnanswered(ctx, page.url, outcome, `${REVISIT_MESSAGE}; no answer about the page`);
+        logUnanswered(ctx, page.url, outcome, unanswered);
       })();
     }
-    else await archive(ctx, outcome.partial, page, null, REVISIT_MESSAGE, failed).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the
+    // fetch's failure as its outcome and counted among the failures, as a page's is (commitItem).
+    else await archive(ctx, outcome.partial, page, { message: `${unanswered}: ${outcome.message}`, failure: outcome.reason, alongside: failed }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     return null;
   }
   const ex = outcome.exchange;
   try {
-    if (ex.status === 304) await archive(ctx, ex, page, 'server-not-modified', REVISIT_MESSAGE, record({ kind: 'not-modified', at }, null));
+    if (ex.status === 304) await archive(ctx, ex, page, { profile: 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null) });
     else if (ex.status >= 200 && ex.status < 300) {
       const { body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
       const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const fp = fingerprintHtml(ex, body, extraction.links);
-      await archive(ctx, ex, page, null, REVISIT_MESSAGE, record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text));
-    } else await archive(ctx, ex, page, null, REVISIT_MESSAGE, record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null));
+      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text) });
+    } else await archive(ctx, ex, page, { alongside: record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null) });
   } finally {
     await releaseBody(ex.body).catch(() => undefined);
   }
@@ -178,19 +182,32 @@ function recordExcluded(ctx: CrawlContext, page: StoredCoherencePage, reason: Re
   ctx.stats.recordExclusion(outcome);
 }
 
+/** How archive() stores an exchange (CrawlContext.commitArchived). */
+export interface ArchiveOptions {
+  /** `server-not-modified`: a 304, written as a revisit record pointing at the visit. */
+  profile?: 'server-not-modified';
+  /** The crawl-log message (default: `coherence revisit`). */
+  message?: string;
+  /** The fetch's failure (its reason the crawl-log outcome, counted among failures); default: `ok`. */
+  failure?: FailureReason;
+  /** Commits with the capture row, or neither stays. */
+  alongside?(): void;
+}
+
 /**
  * Writes the revisit's records in commit order with its capture row and crawl-log entry: a 304
  * becomes a server-not-modified revisit record pointing at the visit; an identical payload becomes
- * an identical-payload-digest revisit through the writer's digest lookup. `alongside` commits
- * with the capture row (CrawlContext.commitArchived).
+ * an identical-payload-digest revisit through the writer's digest lookup.
  */
-export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, profile: 'server-not-modified' | null, message = REVISIT_MESSAGE, alongside?: () => void): Promise<void> {
-  await ctx.commitArchived(ex, async () => {
+export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, o: ArchiveOptions = {}): Promise<void> {
+  const profile = o.profile ?? null;
+  const writeRecords = (): Promise<CaptureLocation> => {
     if (!profile) return ctx.writer.writeCapture(ex);
     const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")
       .get(ctx.crawlId, page.visit.payloadDigest) as { url: string; fetchedAt: string; warcRecordId: string | null } | undefined;
     return ctx.writer.writeRevisit(ex, {
       uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
     }, profile);
-  }, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message, alongside });
+  };
+  await ctx.commitArchived(ex, writeRecords, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside });
 }
