@@ -2,6 +2,7 @@ import type { HttpExchange } from '../capture';
 import { latestObjectsOf } from '../store/web-object-history';
 import type { RecrawlCheck } from './aah-runner';
 import type { CrawlContext } from './crawl-context';
+import { isStorageFailure } from '../store/storage-failure';
 import type { OutLink } from './stage';
 import { applyNavigationVerdict } from './stages/aah-stage';
 
@@ -20,17 +21,31 @@ export function aahOnRecrawl(ctx: CrawlContext, ex: HttpExchange, html: Buffer, 
 }
 
 /**
- * Stores a recrawled page's Web objects as a first capture's are: JSON metadata records in the
- * WARC and WebObject rows tied to the page's new capture (call after the capture is committed).
+ * A recrawled page's Web objects, stored as a first capture's are (warc-stage.ts, commit-item.ts):
+ * `write` their JSON metadata records, right behind the page's capture records; `store` their
+ * WebObject rows, in the transaction that commits the page's capture (tied to it: it is the page's
+ * latest then), so a commit refused or rolled back leaves none of them, and the round captures the
+ * page again with its objects. Null when there are none.
  */
-export async function storeRecrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): Promise<void> {
+export function recrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): { write(): Promise<void>; store(): void } | null {
   const objects = check?.verdict?.objects ?? [];
-  if (!objects.length) return;
-  // Objects with a `url` are an earlier page's (an adapted rule adopted on this one).
-  await Promise.all(objects.map(({ url: source = url, ...webObject }) => ctx.writer.writeMetadata(source, { webObject })));
-  ctx.db.transaction(() => {
-    for (const { url: source = url, ...o } of objects) {
-      ctx.store.addObject({ captureId: ctx.store.latestCaptureId(source), url: source, host: new URL(source).host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
-    }
-  })();
+  if (!objects.length) return null;
+  return {
+    async write() {
+      // Objects with a `url` are an earlier page's (an adapted rule adopted on this one).
+      const written = await Promise.allSettled(objects.map(({ url: source = url, ...webObject }) => ctx.writer.writeMetadata(source, { webObject })));
+      for (const w of written) {
+        if (w.status === 'fulfilled') continue;
+        // A full disk or stopped compression threads: the capture is not committed, the crawl pauses.
+        if (isStorageFailure(w.reason)) throw w.reason;
+        // One object's record could not be made: the capture and the objects' rows are still committed, as on a first visit.
+        console.error(`tidemark: a Web object of ${url} was not archived: ${(w.reason as Error).message}`);
+      }
+    },
+    store() {
+      for (const { url: source = url, ...o } of objects) {
+        ctx.store.addObject({ captureId: ctx.store.latestCaptureId(source), url: source, host: new URL(source).host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
+      }
+    },
+  };
 }

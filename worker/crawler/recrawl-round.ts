@@ -8,7 +8,7 @@ import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
 import { archive, logUnanswered } from './revisit-pass';
 import { outcomeOf, politeFetch } from './polite-fetch';
-import { aahOnRecrawl, storeRecrawlObjects } from './aah-recrawl';
+import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 import type { HttpExchange } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
@@ -364,9 +364,15 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
     const read = result;
-    await archive(ctx, ex, visit, { message: notes, alongside: read ? () => save(read) : undefined }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    // The page's Web objects: their records right behind the capture's, their rows in its commit with
+    // the page's state, as a first visit's are (warc-stage.ts, commit-item.ts): all stay, or none.
+    const objects = read ? recrawlObjects(ctx, p.url, aah) : null;
+    await archive(ctx, ex, visit, {
+      message: notes,
+      alongside: read ? () => { save(read); objects?.store(); } : undefined,
+      writeAfter: objects?.write,
+    }).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
-  await storeRecrawlObjects(ctx, p.url, aah);
   return result;
 }
 

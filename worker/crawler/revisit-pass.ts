@@ -192,6 +192,8 @@ export interface ArchiveOptions {
   failure?: FailureReason;
   /** Commits with the capture row, or neither stays. */
   alongside?(): void;
+  /** Records written right behind the capture's (a recrawled page's Web objects), before its commit. */
+  writeAfter?(): Promise<void>;
 }
 
 /**
@@ -209,5 +211,11 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
       uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
     }, profile);
   };
-  await ctx.commitArchived(ex, writeRecords, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside });
+  await ctx.commitArchived(ex, async () => {
+    // Submitted one after the other, so the records behind sit right after the capture's.
+    const capture = writeRecords();
+    const after = o.writeAfter?.();
+    const [location] = await Promise.all([capture, after]);
+    return location;
+  }, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside });
 }

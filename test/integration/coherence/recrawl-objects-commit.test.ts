@@ -1,0 +1,95 @@
+/**
+ * A recrawl round's Web objects (the AAH's extraction on a changed page) are stored with the page's
+ * capture, in its commit, as a first visit's are: when the database refuses them, the capture is
+ * not acknowledged either (the crawl pauses, as for any refused commit), and the resumed round
+ * captures the page once, with its objects, in the database and the WARC files. They used to be
+ * stored after the capture's commit, so a failure there kept the capture and lost the objects for
+ * good (the page, saved as refetched, was not due again). The failure is real SQLite's: a trigger
+ * refuses the objects' rows. Real parts: a migrated SQLite database, the engine on a shortened
+ * minute, a loopback site, a knowledge base, the WARC files read with warcio.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createReadStream, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WARCParser } from 'warcio';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { withSiteCrawl } from '../../support/site-crawl';
+import { countedSite } from '../../support/counted-site';
+
+/** A news site's stories: one object a page, its headline. */
+const KB_XML = `<knowledge-base version="1">
+  <application id="newsroom" name="Newsroom" category="news">
+    <detect><xpath>//html[@data-app='newsroom']</xpath></detect>
+    <level type="terminal">
+      <detect><url>/story$</url></detect>
+      <extract id="story" type="story" select="//section[@class='story']"><field name="title" select=".//h2"/></extract>
+    </level>
+  </application>
+</knowledge-base>`;
+
+/** Waits until `done` holds, or `ms` passed. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(10);
+}
+
+/** The titles of the Web objects in the folder's WARC metadata records, by target URL. */
+async function warcObjectTitles(dir: string, url: string): Promise<string[]> {
+  const titles: string[] = [];
+  for (const name of readdirSync(dir).filter((n) => /\.warc\.gz(\.open)?$/.test(n)).sort()) {
+    for await (const record of new WARCParser(createReadStream(join(dir, name)))) {
+      if (record.warcType !== 'metadata' || record.warcTargetURI !== url) continue;
+      const json = JSON.parse(await record.contentText()) as { webObject?: { fields: { title: string } } };
+      if (json.webObject) titles.push(json.webObject.fields.title);
+    }
+  }
+  return titles;
+}
+
+test("a recrawl round whose Web objects the database refuses leaves no capture without them; resumed, the page is captured once with its objects", { timeout: 60_000 }, async () => {
+  const { listener: site } = countedSite((path, n, _req, res) => {
+    const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    if (path === '/') return html('<a href="/story">story</a>');
+    if (path === '/story') return html(`<html data-app="newsroom"><body><section class="story"><h2>Story, edition ${n}</h2></section></body></html>`);
+    res.writeHead(404).end();
+  });
+  const fields = { name: 'Recrawl objects', aah: { enabled: true }, politeness: { enabled: false, respectRobots: false }, coherence: { recrawlIntervalMinutes: 1 } };
+  await withSiteCrawl('tm-recrawl-objects-', site, fields, async ({ origin, dir, db, icd, crawlId }) => {
+    const warcDir = join(dir, 'warcs');
+    const story = `${origin}/story`;
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), knowledgeBase: { name: 'newsroom', xml: KB_XML }, minuteMs: 300 });
+    const captures = () => db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, story) as number;
+    const objects = () => db.prepare('SELECT COUNT(*) FROM WebObject WHERE crawlId = ? AND url = ?').pluck().get(crawlId, story) as number;
+    // The visit's object stored, the database refuses /story's objects from then on.
+    const first = engine();
+    const run = first.run();
+    await until(() => objects() >= 1, 20_000);
+    assert.deepEqual([captures(), objects()], [1, 1], 'the visit captured /story and stored its object');
+    db.exec(`CREATE TRIGGER refuse_objects BEFORE INSERT ON WebObject WHEN NEW.url = '${story}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    // Several retries' worth of a round failing each minute (300 ms), unless it pauses.
+    const ended = await Promise.race([run, sleep(4_000).then(() => null)]);
+    if (ended === null) await first.stop();
+    assert.deepEqual({ outcome: ended, captures: captures() }, { outcome: 'paused', captures: 1 }, 'the refused commit pauses the crawl; no capture of /story stands without its objects');
+    assert.match(first.pausedBecause ?? '', /the database refused to store a capture/);
+
+    db.exec('DROP TRIGGER refuse_objects');
+    const resumed = engine();
+    const again = resumed.run();
+    await until(() => (resumed.incremental?.rounds.length ?? 0) >= 1, 20_000);
+    await resumed.stop();
+    assert.equal(await again, 'stopped');
+    assert.equal(resumed.incremental!.rounds[0]?.round, 1, 'round 1 finished');
+    // Each capture of /story (the visit, round 1 and any round after) has its object, tied to it.
+    const rows = db.prepare(
+      `SELECT c.id AS capture, json_extract(o.fields, '$.title') AS title FROM Capture c LEFT JOIN WebObject o ON o.captureId = c.id AND o.crawlId = c.crawlId
+       WHERE c.crawlId = ? AND c.url = ? ORDER BY c.id`,
+    ).all(crawlId, story) as { capture: number; title: string | null }[];
+    assert.ok(rows.length >= 2, `the visit and round 1's capture: ${JSON.stringify(rows)}`);
+    assert.ok(rows.every((r) => r.title !== null), `every capture of /story has its object: ${JSON.stringify(rows)}`);
+    assert.equal(new Set(rows.map((r) => r.capture)).size, rows.length, 'one object a capture');
+    assert.equal(rows[0]!.title, 'Story, edition 1');
+    const titles = await warcObjectTitles(warcDir, story);
+    assert.deepEqual(titles, rows.map((r) => r.title), 'the WARC files hold each stored object once, the refused one cut');
+  });
+});
