@@ -14,6 +14,11 @@ export type RevisitObservation =
   /** No usable response (network error, 4xx/5xx, redirect elsewhere). */
   | { kind: 'failed'; at: number; status: number | null; reason: string }
   /**
+   * A 2xx whose body decodes to more than the crawl's cap (a decompression bomb): archived, but its
+   * text and links were not read.
+   */
+  | { kind: 'undecodable'; at: number; payloadDigest: string }
+  /**
    * Not requested: robots.txt disallows the page now, or is unavailable (which counts as disallowing
    * it), or an exclude pattern of the crawl matches it (one added after its visit).
    */
@@ -46,6 +51,11 @@ export type ChangeEvidence =
    * timeout, a 5xx, 429 or 408. It cannot be proved unchanged, nor shown to have changed.
    */
   | 'unreachable'
+  /**
+   * The revisit's body decodes to more than the crawl's cap and the visit's did not (a page over it
+   * gets no visit fingerprint): its content changed, what it changed to was not read.
+   */
+  | 'decompression-bomb'
   /** Not revisited (RevisitExclusion): nothing proves the page unchanged. */
   | RevisitExclusion;
 
@@ -113,6 +123,11 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
   // Missing, not a fifth status: the certificate, the view and the exports know four; the evidence says why.
   if (revisit.kind === 'excluded') return verdict('missing', revisit.reason);
   if (revisit.kind === 'not-modified') return verdict('unchanged', 'not-modified');
+  if (revisit.kind === 'undecodable') {
+    // The same bytes would have decoded as the visit's did: only a digest that differs gets here in practice.
+    if (revisit.payloadDigest === visit.payloadDigest) return verdict('unchanged', 'payload-digest', { similarity: 1 });
+    return verdict('content-changed', 'decompression-bomb');
+  }
   const now = revisit.fingerprint;
   if (now.status >= 300 || now.status < 200) return verdict('missing', 'gone');
   const same = validatorsSaySame(visit, now);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { bodyForParsing, DecompressionBombError, releaseBody } from '../fetch';
+import { bodyUnlessBomb, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
@@ -10,7 +10,6 @@ import { archive, logUnanswered } from './revisit-pass';
 import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
-import type { HttpExchange } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
 
@@ -345,7 +344,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
     if (changed && ex.status >= 200 && ex.status < 400) {
-      const decoded = ex.status < 300 ? await decodedUnlessBomb(ctx, ex) : { body: Buffer.alloc(0), cut: false };
+      const decoded = ex.status < 300 ? await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes) : { body: Buffer.alloc(0), cut: false };
       // A decompression bomb is archived as received and its links are not read (it threw out of the round).
       if (!decoded) linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
       else {
@@ -374,16 +373,6 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     }).finally(() => releaseBody(ex.body).catch(() => undefined));
   }
   return result;
-}
-
-/** The body for its parsers (bodyForParsing); null for a decompression bomb. */
-async function decodedUnlessBomb(ctx: CrawlContext, ex: HttpExchange): Promise<{ body: Buffer; cut: boolean } | null> {
-  try {
-    return await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
-  } catch (err) {
-    if (err instanceof DecompressionBombError) return null;
-    throw err;
-  }
 }
 
 /** Stored in place of a payload digest while a page answers a redirect or a client error. */

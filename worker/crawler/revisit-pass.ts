@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { CaptureLocation } from '../warc';
-import { bodyForParsing, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
+import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
@@ -123,7 +123,15 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   try {
     if (ex.status === 304) await archive(ctx, ex, page, { profile: 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null) });
     else if (ex.status >= 200 && ex.status < 300) {
-      const { body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes);
+      const decoded = await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes);
+      if (!decoded) {
+        // A decompression bomb, archived as received and not read: logged as a page's is (outcome
+        // decompression-bomb), classified as changed (coherence/change-classifier.ts).
+        const message = `${REVISIT_MESSAGE}; text and links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
+        await archive(ctx, ex, page, { message, failure: 'decompression-bomb', alongside: record({ kind: 'undecodable', at, payloadDigest: ex.payloadDigest }, null) });
+        return null;
+      }
+      const { body, cut } = decoded;
       const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const fp = fingerprintHtml(ex, body, extraction.links);
       await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text) });

@@ -167,6 +167,19 @@ export async function bodyForParsing(ex: Pick<HttpExchange, 'body' | 'headers' |
   return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged || decoded.cutOff };
 }
 
+/**
+ * bodyForParsing, or null for a decompression bomb (a body that decodes to more than
+ * `maxDecodedBytes`): the revisits and recrawls that meet one archive it as received, unread.
+ */
+export async function bodyUnlessBomb(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<{ body: Buffer<ArrayBuffer>; cut: boolean } | null> {
+  try {
+    return await bodyForParsing(ex, maxDecodedBytes);
+  } catch (err) {
+    if (err instanceof DecompressionBombError) return null;
+    throw err;
+  }
+}
+
 /** decodeContentEncoding, telling whether corrupt data or the data's end stopped the decoding early. */
 export async function decodeBody(
   body: StoredBody | Buffer,

@@ -32,6 +32,14 @@ test('304 Not Modified: unchanged', () => {
   assert.equal(classifyChange(a, { kind: 'not-modified', at: T0 + 1 }).status, 'unchanged');
 });
 
+test("a revisit whose body decodes past the cap (a bomb): content changed, unless its payload is the visit's", () => {
+  const a = capture(ARTICLE, ['http://x/a'], { digest: 'sha1:AAA' });
+  const bomb = classifyChange(a, { kind: 'undecodable', at: T0 + 60_000, payloadDigest: 'sha1:BBB' });
+  assert.deepEqual([bomb.status, bomb.evidence, bomb.similarity, bomb.linksAdded, bomb.linksRemoved], ['content-changed', 'decompression-bomb', null, [], []]);
+  const same = classifyChange(a, { kind: 'undecodable', at: T0 + 60_000, payloadDigest: 'sha1:AAA' });
+  assert.deepEqual([same.status, same.evidence], ['unchanged', 'payload-digest']);
+});
+
 test('errors, 4xx, 5xx and redirects on revisit: missing', () => {
   const a = capture(ARTICLE, []);
   assert.equal(classifyChange(a, { kind: 'failed', at: T0, status: null, reason: 'connect-refused' }).status, 'missing');

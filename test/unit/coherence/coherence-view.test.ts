@@ -156,7 +156,7 @@ test('word diff is a shortest edit: both texts come back whole, and the words ke
 });
 
 test('each kind of evidence reads in words, and the revisit heading says why there is no text to compare', () => {
-  const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'gone', 'robots-disallowed', 'robots-unavailable', 'exclude-match'];
+  const evidences = ['not-modified', 'payload-digest', 'main-text-digest', 'shingles', 'out-links', 'content', 'decompression-bomb', 'gone', 'unreachable', 'robots-disallowed', 'robots-unavailable', 'exclude-match'];
   const texts = evidences.map(evidenceText);
   assert.equal(new Set(texts).size, evidences.length, 'one text each');
   for (const [i, text] of texts.entries()) assert.notEqual(text, evidences[i], `${evidences[i]} has words`);
