@@ -63,6 +63,14 @@ export function exportCancelRefusal(status: string): string | null {
   return status === 'pending' || status === 'running' ? null : `The export is ${status}: only a pending or running export can be cancelled`;
 }
 
+/**
+ * Why an export in `status` cannot be deleted (it is pending or running: the worker may be writing
+ * its folder), or null once it has ended: the API's rule, and the cockpit's Delete button.
+ */
+export function exportDeleteRefusal(status: string): string | null {
+  return status === 'pending' || status === 'running' ? `The export is ${status}: cancel it first, then delete it` : null;
+}
+
 // A paused crawl is refused only when it is asked to resume.
 const stateWord = (status: string) => (status === 'paused' ? 'being resumed' : status);
 

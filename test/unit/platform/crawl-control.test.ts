@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, canExport, desiredAfter, exclusionRefusal, exportCancelRefusal, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter, exclusionRefusal, exportCancelRefusal, exportDeleteRefusal, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -59,6 +59,12 @@ test('an export can be cancelled while pending or running, not once it has ended
   for (const status of ['done', 'failed', 'cancelled']) {
     assert.equal(exportCancelRefusal(status), `The export is ${status}: only a pending or running export can be cancelled`);
   }
+});
+
+test('an export can be deleted once it has ended, not while pending or running (cancel first)', () => {
+  for (const status of ['done', 'failed', 'cancelled']) assert.equal(exportDeleteRefusal(status), null, status);
+  assert.equal(exportDeleteRefusal('pending'), 'The export is pending: cancel it first, then delete it');
+  assert.equal(exportDeleteRefusal('running'), 'The export is running: cancel it first, then delete it');
 });
 
 test('posted URLs are refused by an ended crawl and by one whose visit set is closed, taken otherwise', () => {

@@ -1,0 +1,134 @@
+import type Database from 'better-sqlite3';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, rmdirSync, unlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { exportDir, isInside } from '../store/data-layout';
+import { onRowInWriteTransaction } from '../store/sqlite';
+import { exportDeleteRefusal } from '../process/crawl-control';
+import type { CrawlRequestOutcome } from '../process/crawl-requests';
+
+/**
+ * What a delete came to: done, refused (409, why), no such export (404), or `failed` (a file could
+ * not be removed: the row is kept, and says what was removed already).
+ */
+export type ExportDeleteOutcome = CrawlRequestOutcome<{ id: number }> | { failed: string };
+
+type FolderRemoval = { removed: string[] } | { refused: string } | { failed: string; removed: string[] };
+
+/**
+ * Deletes an export that has ended (done, failed or cancelled): its own folder under the exports
+ * folder first, then its row. Nothing outside the exports folder is touched: the folder is not
+ * followed when it is a symbolic link (refused), links inside it are removed as links, and an export
+ * made before exports kept their own folder, which listed the crawl's files, loses only its row.
+ * A file that cannot be removed stops the delete: the row is kept, its `files` cut to those still
+ * there and its `error` saying what was removed and what was not.
+ */
+export function deleteExport(db: Database.Database, dataDir: string, exportId: number): ExportDeleteOutcome {
+  const status = db.prepare('SELECT status FROM Export WHERE id = ?').pluck().get(exportId) as string | undefined;
+  if (status === undefined) return 'missing';
+  const refusal = exportDeleteRefusal(status);
+  if (refusal) return { refused: refusal };
+  const removal = removeExportFolder(dataDir, exportId);
+  if ('refused' in removal) return { refused: removal.refused };
+  if ('failed' in removal) {
+    if (removal.removed.length) recordPartialDelete(db, exportDir(dataDir, exportId), exportId, removal.failed);
+    return { failed: removal.failed };
+  }
+  // An ended export does not start again; checked once more in the write that deletes the row all the same.
+  return onRowInWriteTransaction(
+    db,
+    () => db.prepare('SELECT status FROM Export WHERE id = ?').pluck().get(exportId) as string | undefined,
+    (now): CrawlRequestOutcome<{ id: number }> => {
+      const late = exportDeleteRefusal(now);
+      if (late) return { refused: late };
+      db.prepare('DELETE FROM Export WHERE id = ?').run(exportId);
+      return { done: { id: exportId } };
+    },
+  );
+}
+
+/** The row of an export whose delete stopped half-way: it lists only the files still there, and says why. */
+function recordPartialDelete(db: Database.Database, dir: string, exportId: number, reason: string): void {
+  const files = JSON.parse((db.prepare('SELECT files FROM Export WHERE id = ?').pluck().get(exportId) as string | undefined) ?? '[]') as { name: string }[];
+  const left = files.filter((f) => typeof f?.name === 'string' && existsSync(join(dir, f.name)));
+  db.prepare('UPDATE Export SET files = ?, error = ? WHERE id = ?').run(JSON.stringify(left), `Delete stopped: ${reason}`, exportId);
+}
+
+const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? 'error';
+
+/**
+ * Removes `exports/<id>` under `dataDir` and everything in it, never following a symbolic link.
+ * Writable folders are checked before anything is removed, so a permission problem removes nothing;
+ * a failure past that (an immutable file, a busy one) is reported with what was removed before it.
+ * A folder the worker is still emptying (an export cancelled a moment ago) is walked again.
+ */
+function removeExportFolder(dataDir: string, exportId: number): FolderRemoval {
+  const root = join(dataDir, 'exports');
+  const dir = exportDir(dataDir, exportId);
+  const shown = (path: string) => relative(dataDir, path);
+  let stat;
+  try {
+    stat = lstatSync(dir);
+  } catch (err) {
+    if (codeOf(err) === 'ENOENT') return { removed: [] };
+    return { failed: `${shown(dir)} could not be read (${codeOf(err)}): nothing was removed`, removed: [] };
+  }
+  if (stat.isSymbolicLink() || !stat.isDirectory()) {
+    const what = stat.isSymbolicLink() ? `a symbolic link (to ${readlinkSync(dir)})` : 'not a folder';
+    return { refused: `${shown(dir)} is ${what}, not the export's own folder: Tidemark removes nothing outside its exports folder. Nothing was removed and the export is kept` };
+  }
+  const removed: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    let entries;
+    try {
+      entries = walk(dir);
+    } catch (err) {
+      return { failed: `${shown(dir)} could not be read (${codeOf(err)}): nothing ${removed.length ? 'more ' : ''}was removed`, removed };
+    }
+    if (!entries.every((e) => isInside(root, e.path))) return { refused: `${shown(dir)} holds a path outside the exports folder: nothing was removed` };
+    for (const folder of entries.filter((e) => e.folder)) {
+      try {
+        accessSync(folder.path, constants.W_OK | constants.X_OK);
+      } catch (err) {
+        return { failed: `${shown(folder.path)} may not be changed (${codeOf(err)}), so its files cannot be removed: nothing ${removed.length ? 'more ' : ''}was removed`, removed };
+      }
+    }
+    const failure = removeEntries(entries, removed, dataDir);
+    if (!failure) return { removed };
+    if (failure.code !== 'ENOTEMPTY' || attempt === 3) {
+      const done = removed.length ? `${removed.length} file${removed.length === 1 ? '' : 's'} had been removed before it (${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', …' : ''})` : 'nothing was removed';
+      return { failed: `${failure.path} could not be removed (${failure.code}): ${done}; delete the export again once it can be`, removed };
+    }
+  }
+}
+
+/** Removes `entries` in order (files before their folder); the first failure, or null. ENOENT: gone already. */
+function removeEntries(entries: { path: string; folder: boolean }[], removed: string[], dataDir: string): { path: string; code: string } | null {
+  for (const entry of entries) {
+    try {
+      if (entry.folder) rmdirSync(entry.path);
+      else unlinkSync(entry.path);
+      if (!entry.folder) removed.push(relative(dataDir, entry.path));
+    } catch (err) {
+      if (codeOf(err) !== 'ENOENT') return { path: relative(dataDir, entry.path), code: codeOf(err) };
+    }
+  }
+  return null;
+}
+
+/** Everything under `dir` and `dir` itself, each folder after its contents; links are entries, never followed. */
+function walk(dir: string): { path: string; folder: boolean }[] {
+  const out: { path: string; folder: boolean }[] = [];
+  let names: import('node:fs').Dirent[] = [];
+  try {
+    names = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (err) {
+    if (codeOf(err) !== 'ENOENT') throw err;
+  }
+  for (const d of names) {
+    const path = join(dir, d.name);
+    if (d.isDirectory()) out.push(...walk(path));
+    else out.push({ path, folder: false });
+  }
+  out.push({ path: dir, folder: true });
+  return out;
+}
