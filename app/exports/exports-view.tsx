@@ -1,8 +1,9 @@
 'use client';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
-import { exportCancelRefusal, exportRefusal } from '../../worker/process/crawl-control';
+import { exportCancelRefusal, exportDeleteRefusal, exportRefusal } from '../../worker/process/crawl-control';
+import { DeleteExport } from './delete-export';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
 import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useCrawlChoices, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
@@ -31,6 +32,13 @@ export function ExportsView() {
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
   const preview = useSelectionPreview(selected, selection);
+  // After a delete the card is gone: the focus goes to the list's heading, and the deletion is said.
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const [deleted, setDeleted] = useState<number | null>(null);
+  const onDeleted = (id: number) => {
+    setDeleted(id);
+    listHeading.current?.focus();
+  };
 
   if (!mayExport) {
     return (
@@ -159,11 +167,12 @@ export function ExportsView() {
       </div>
       {selected && (
         <section aria-labelledby="exports-title" className="space-y-3">
-          <h2 id="exports-title" className="text-lg font-semibold">Exports of {crawl?.name ?? `crawl #${selected}`}</h2>
+          <h2 id="exports-title" ref={listHeading} tabIndex={-1} className="text-lg font-semibold">Exports of {crawl?.name ?? `crawl #${selected}`}</h2>
+          <p role="status" className="text-sm text-slate-700" data-testid="export-deleted">{deleted !== null && `Export #${deleted} deleted, with its files.`}</p>
           <ErrorMessage error={exports.error} />
           {exports.data?.length === 0 && <p className="text-slate-600">No export yet.</p>}
           <ul className="space-y-3">
-            {exports.data?.map((e) => <ExportCard key={e.id} record={e} />)}
+            {exports.data?.map((e) => <ExportCard key={e.id} record={e} onDeleted={() => onDeleted(e.id)} />)}
           </ul>
         </section>
       )}
@@ -171,7 +180,7 @@ export function ExportsView() {
   );
 }
 
-function ExportCard({ record }: { record: ExportRecord }) {
+function ExportCard({ record, onDeleted }: { record: ExportRecord; onDeleted: () => void }) {
   const pct = Math.round(Math.min(1, Math.max(0, record.progress ?? 0)) * 100);
   const files = record.files ?? [];
   const cancel = useCancelExport();
@@ -193,6 +202,7 @@ function ExportCard({ record }: { record: ExportRecord }) {
             {cancel.isPending ? 'Cancelling…' : 'Cancel'}
           </button>
         )}
+        {exportDeleteRefusal(record.status) === null && <DeleteExport exportId={record.id} crawlId={record.crawlId ?? 0} onDeleted={onDeleted} />}
       </div>
       {record.status === 'cancelled' && (
         <p className="text-sm text-slate-700" data-testid="export-cancelled">

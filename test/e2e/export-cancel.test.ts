@@ -12,13 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser } from 'playwright-core';
 import { startCockpit, type RunningCockpit, ADMIN_PASSWORD } from '../support/cockpit';
 import { launchBrowser, signIn } from './helpers/browser';
-import { openSqlite } from '../../worker/store/sqlite';
-import { crawlWarcDir, exportDir } from '../../worker/store/data-layout';
-import { icdSchema } from '../../worker/icd/schema';
-import { crawlWarcId } from '../../worker/warc';
-import { insertCrawl } from '../support/crawl-rows';
-import { writeLargeWarcs } from '../support/large-warcs';
-import { join } from 'node:path';
+import { exportDir } from '../../worker/store/data-layout';
+import { finishedLargeCrawl } from '../support/large-warcs';
 
 let cockpit: RunningCockpit | undefined;
 let browser: Browser | undefined;
@@ -27,23 +22,9 @@ after(async () => {
   await cockpit?.stop();
 });
 
-/** A finished crawl in the server's database, its WARC files `files` × `perFile` responses of 1 MB, stored uncompressed. */
-async function largeCrawl(dataDir: string, files: number, perFile: number): Promise<number> {
-  const db = openSqlite(join(dataDir, 'tidemark.db'));
-  let crawlId: number;
-  try {
-    crawlId = insertCrawl(db, icdSchema.parse({ name: 'Heavy harbour', seeds: ['http://127.0.0.1:9/'] }));
-    db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
-  } finally {
-    db.close();
-  }
-  await writeLargeWarcs(crawlWarcDir(dataDir, crawlId), crawlWarcId(crawlId), files * perFile, perFile);
-  return crawlId;
-}
-
 test('someone who may export cancels a running WACZ export from the exports page: it stops, says who cancelled it, offers nothing', { timeout: 240_000 }, async () => {
   cockpit = await startCockpit();
-  const crawlId = await largeCrawl(cockpit.dataDir, 3, 60);
+  const crawlId = await finishedLargeCrawl(cockpit.dataDir, 'Heavy harbour', 3, 60);
   browser = await launchBrowser();
   const page = await (await browser.newContext()).newPage();
   await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);

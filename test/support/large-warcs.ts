@@ -1,5 +1,10 @@
 import { readdirSync } from 'node:fs';
-import { WarcWriter } from '../../worker/warc';
+import { join } from 'node:path';
+import { WarcWriter, crawlWarcId } from '../../worker/warc';
+import { openSqlite } from '../../worker/store/sqlite';
+import { crawlWarcDir } from '../../worker/store/data-layout';
+import { icdSchema } from '../../worker/icd/schema';
+import { insertCrawl } from './crawl-rows';
 import { makeExchange } from '../unit/warc/make-exchange';
 
 /**
@@ -21,4 +26,21 @@ export async function writeLargeWarcs(dir: string, slug: string, records: number
   }
   await writer.close();
   return readdirSync(dir).filter((n) => n.endsWith('.warc.gz')).sort();
+}
+
+/**
+ * A finished crawl named `name` in the server's database under `dataDir` (a running cockpit's), its
+ * WARC files `files` × `perFile` responses of 1 MB written into its folder (writeLargeWarcs); its id.
+ */
+export async function finishedLargeCrawl(dataDir: string, name: string, files: number, perFile: number): Promise<number> {
+  const db = openSqlite(join(dataDir, 'tidemark.db'));
+  let crawlId: number;
+  try {
+    crawlId = insertCrawl(db, icdSchema.parse({ name, seeds: ['http://127.0.0.1:9/'] }));
+    db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
+  } finally {
+    db.close();
+  }
+  await writeLargeWarcs(crawlWarcDir(dataDir, crawlId), crawlWarcId(crawlId), files * perFile, perFile);
+  return crawlId;
 }

@@ -458,6 +458,19 @@ export function useCancelExport() {
   });
 }
 
+/**
+ * Deletes an ended export (its files, then its row): it leaves the list at once. A delete that
+ * stopped on a file it could not remove reads the list again, which then shows what is left and why.
+ */
+export function useDeleteExport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ exportId }: { exportId: number; crawlId: number }) => api<void>('DELETE', `/api/exports/${exportId}`),
+    onSuccess: (_r, { exportId, crawlId }) => client.setQueryData<ExportRecord[]>(keys.exports(crawlId), (list) => list?.filter((e) => e.id !== exportId)),
+    onSettled: (_r, _err, { crawlId }) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
+  });
+}
+
 /** How many captures (and payload bytes) a selection picks, shown before the export is requested. */
 export function useSelectionPreview(crawlId: number | null, selection: SelectionInput | undefined) {
   const json = JSON.stringify(selection ?? {});

@@ -1,0 +1,95 @@
+/**
+ * The exports page's Delete button. Before, an ended export stayed on the list, and its files on
+ * disk, for ever. Now each done, failed or cancelled export has "Delete…" (a real button, reached
+ * with Tab), which asks to confirm in the page: a group whose "Delete export N" button takes the
+ * focus, Escape closing it with the focus back on Delete…; confirmed, the card leaves the list, the
+ * page says so and the export's folder is gone. Real parts: the server (Next, worker), Chromium,
+ * axe-core, and a finished crawl whose WARC files the crawl's own writer wrote into the server's data folder.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { existsSync, readdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { startCockpit, type RunningCockpit, ADMIN_PASSWORD } from '../support/cockpit';
+import { launchBrowser, signIn } from './helpers/browser';
+import { crawlWarcDir, exportDir } from '../../worker/store/data-layout';
+import { finishedLargeCrawl } from '../support/large-warcs';
+
+let cockpit: RunningCockpit | undefined;
+let browser: Browser | undefined;
+after(async () => {
+  await browser?.close();
+  await cockpit?.stop();
+});
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's WCAG 2.1 A and AA violations on the page, by rule id. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: unknown): Promise<{ violations: { id: string }[] }> } }).axe;
+    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => v.id);
+  });
+}
+
+test('someone who may export deletes an ended export from the exports page, by keyboard, after confirming', { timeout: 240_000 }, async () => {
+  cockpit = await startCockpit();
+  const crawlId = await finishedLargeCrawl(cockpit.dataDir, 'Harbour archive', 2, 1);
+  const crawlFiles = readdirSync(crawlWarcDir(cockpit.dataDir, crawlId)).sort();
+
+  browser = await launchBrowser();
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.goto(`${cockpit.url}/exports?crawl=${crawlId}`);
+  for (let i = 0; i < 2; i++) {
+    await page.getByTestId('request-export').click();
+    await page.locator('[data-testid="export"]').nth(i).waitFor();
+  }
+  await page.locator('[data-testid="export"][data-status="done"]').nth(1).waitFor({ timeout: 90_000 });
+  const card = page.getByTestId('export').first();
+  const exportId = Number(await card.getAttribute('data-export-id'));
+  const other = Number(await page.getByTestId('export').nth(1).getAttribute('data-export-id'));
+  assert.ok(existsSync(exportDir(cockpit.dataDir, exportId)), 'the export has its folder');
+
+  // Reached from the keyboard: Tab from the card's heading lands on Delete… (a done export has no Cancel).
+  const remove = card.getByRole('button', { name: `Delete export ${exportId}…` });
+  await card.getByRole('heading').evaluate((h) => {
+    h.setAttribute('tabindex', '-1');
+    (h as HTMLElement).focus();
+  });
+  await page.keyboard.press('Tab');
+  assert.equal(await remove.evaluate((b) => b === document.activeElement), true, 'Tab reaches the Delete button');
+
+  // Enter asks first: the confirmation takes the focus; Escape closes it, the focus back on Delete….
+  await page.keyboard.press('Enter');
+  const group = card.getByRole('group', { name: `Confirm deleting export ${exportId}` });
+  const confirm = group.getByRole('button', { name: `Delete export ${exportId}` });
+  await confirm.waitFor();
+  assert.equal(await confirm.evaluate((b) => b === document.activeElement), true, 'the confirming button has the focus');
+  assert.deepEqual(await axeViolations(page), [], 'the page with the confirmation open passes axe');
+  await page.keyboard.press('Escape');
+  await group.waitFor({ state: 'detached' });
+  await page.waitForFunction((name) => document.activeElement?.getAttribute('aria-label') === name, `Delete export ${exportId}…`);
+  assert.ok(existsSync(exportDir(cockpit.dataDir, exportId)), 'nothing deleted without confirming');
+
+  // Again, "Keep it" is next to the confirming button; Shift+Tab back and Enter deletes.
+  await page.keyboard.press('Enter');
+  await confirm.waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await group.getByRole('button', { name: 'Keep it' }).evaluate((b) => b === document.activeElement), true);
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter');
+
+  await page.locator(`[data-testid="export"][data-export-id="${exportId}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+  assert.equal(await page.getByTestId('export-deleted').innerText(), `Export #${exportId} deleted, with its files.`);
+  assert.equal(await page.getByRole('heading', { name: 'Exports of Harbour archive' }).evaluate((h) => h === document.activeElement), true, 'the focus goes to the list');
+  assert.ok(!existsSync(exportDir(cockpit.dataDir, exportId)), 'its folder is gone');
+  assert.ok(existsSync(exportDir(cockpit.dataDir, other)), 'the other export keeps its files');
+  assert.deepEqual(readdirSync(crawlWarcDir(cockpit.dataDir, crawlId)).sort(), crawlFiles, "the crawl's files stay");
+  await page.reload();
+  await page.locator(`[data-testid="export"][data-export-id="${other}"]`).waitFor();
+  assert.equal(await page.locator(`[data-testid="export"][data-export-id="${exportId}"]`).count(), 0, 'gone after a reload too');
+});
