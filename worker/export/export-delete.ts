@@ -48,9 +48,16 @@ export function deleteExport(db: Database.Database, dataDir: string, exportId: n
 
 /** The row of an export whose delete stopped half-way: it lists only the files still there, and says why. */
 function recordPartialDelete(db: Database.Database, dir: string, exportId: number, reason: string): void {
-  const files = JSON.parse((db.prepare('SELECT files FROM Export WHERE id = ?').pluck().get(exportId) as string | undefined) ?? '[]') as { name: string }[];
-  const left = files.filter((f) => typeof f?.name === 'string' && existsSync(join(dir, f.name)));
-  db.prepare('UPDATE Export SET files = ?, error = ? WHERE id = ?').run(JSON.stringify(left), `Delete stopped: ${reason}`, exportId);
+  const listed = db.prepare('SELECT files FROM Export WHERE id = ?').pluck().get(exportId) as string | undefined;
+  let files: unknown;
+  try {
+    files = JSON.parse(listed ?? '[]');
+  } catch {
+    files = null;
+  }
+  // A list that is not one (a hand-edited row) is left as it is: the error still says what was removed.
+  const left = Array.isArray(files) ? files.filter((f: { name?: unknown } | null) => typeof f?.name === 'string' && existsSync(join(dir, f.name))) : null;
+  db.prepare('UPDATE Export SET files = coalesce(?, files), error = ? WHERE id = ?').run(left && JSON.stringify(left), `Delete stopped: ${reason}`, exportId);
 }
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? 'error';

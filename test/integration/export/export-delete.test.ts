@@ -201,6 +201,22 @@ test('a file that cannot be removed: a clear error, the row kept listing only th
   assert.equal((await del(manager, id)).status, 204);
   assert.equal(rowOf(id), undefined);
   assert.ok(!existsSync(exportDir(s.env.dataDir, id)));
+
+  // A row whose file list is not JSON (edited by hand): the same clear error, the list left as it was.
+  const odd = exportWithFiles(crawlId, 'done', { 'a-first.warc.gz': 'one', 'b-stuck.warc.gz': 'two' });
+  s.db.prepare("UPDATE Export SET files = 'not json' WHERE id = ?").run(odd);
+  const oddStuck = join(exportDir(s.env.dataDir, odd), 'b-stuck.warc.gz');
+  execFileSync('chattr', ['+i', oddStuck]);
+  try {
+    const res = await del(manager, odd);
+    assert.equal(res.status, 500);
+    assert.match(String(res.body.error), /b-stuck\.warc\.gz could not be removed \(EPERM\)/);
+    assert.equal(rowOf(odd)?.files, 'not json');
+    assert.match(rowOf(odd)?.error ?? '', /^Delete stopped: /);
+  } finally {
+    execFileSync('chattr', ['-i', oddStuck]);
+  }
+  assert.equal((await del(manager, odd)).status, 204);
 });
 
 test('a download under way when its export is deleted ends whole; the next one is a 404', { timeout: 60_000 }, async () => {
