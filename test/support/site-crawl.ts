@@ -47,6 +47,13 @@ export async function withSite(site: RequestListener, fn: (origin: string) => Pr
   }
 }
 
+/** Serves `site` on the loopback address `address` (127.0.0.x: a host of its own); returns its origin and how to close it. */
+export async function serveOn(address: string, site: RequestListener): Promise<{ origin: string; close(): void }> {
+  const server = createServer(site);
+  await new Promise<void>((r) => server.listen(0, address, r));
+  return { origin: `http://${address}:${(server.address() as AddressInfo).port}`, close: () => (server.closeAllConnections(), server.close()) };
+}
+
 /**
  * Serves `site` on 127.0.0.1 and stores a crawl of it (seed: its `/`; see withCrawl; `fields` may
  * be a function of the site's origin when they name its URLs); runs `fn`, then closes the server too.

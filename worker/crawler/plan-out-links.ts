@@ -36,7 +36,8 @@ export function outLinksOf(response: { kind: ResponseKind; links: readonly Extra
 /**
  * Turns a page's out-links into frontier candidates: already-rejected links (AAH, spam) keep their
  * reason; the rest go through scope rules and trap detection. Requisites (images, CSS, scripts)
- * may sit one hop past the depth limit, so pages at the limit are still archived whole.
+ * may sit one hop past the depth limit, so pages at the limit are still archived whole; the
+ * redirects a requisite answers are taken as requisites (item.requisiteRedirects).
  * URLs the frontier already holds (`known`) passed those checks when first found: they only
  * carry a new score to it, and a rejection would change nothing for them.
  * Pure apart from the trap detector's per-host memory.
@@ -58,7 +59,8 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       reject(link.excludedReason as ExclusionReason);
       continue;
     }
-    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind }, input.scope);
+    const requisiteRedirect = link.kind === 'redirect' && item.requisiteRedirects != null ? item.requisiteRedirects + 1 : null;
+    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind, requisiteRedirect }, input.scope);
     if (!scope.inScope) {
       reject(scope.reason);
       continue;

@@ -20,6 +20,12 @@ export interface CrawlItem {
   lease: Lease | null;
   /** Consecutive out-of-scope links from the scope to the page (the frontier's scopeHops); its links count on from it. Unknown when absent or null. */
   scopeHops?: number | null;
+  /**
+   * Redirects between the page requisite its redirect chain began at and the URL (0: the URL is a
+   * requisite), so that the redirect it answers is taken as a requisite too; null or absent when
+   * the chain began at no requisite. Set by the schedule stage (url/scope.ts requisiteRedirectsOf).
+   */
+  requisiteRedirects?: number | null;
   /** The host's address, resolved by the DNS stage. */
   ip?: string;
   exchange?: HttpExchange;

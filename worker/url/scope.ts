@@ -32,7 +32,19 @@ export interface ScopeCandidate {
    */
   viaHops?: number | null;
   kind: string;
+  /**
+   * For a redirect (kind 'redirect'): its place in a chain of redirects that began at a page
+   * requisite (1: the requisite's own redirect; see requisiteRedirectsOf). Absent or null when the
+   * chain began at no requisite.
+   */
+  requisiteRedirect?: number | null;
 }
+
+/**
+ * Redirects followed from a page requisite (a CDN image to its storage host) as requisites
+ * themselves: as many as the seeds report follows (MAX_SEED_REDIRECTS), a polite browser's share.
+ */
+export const MAX_REQUISITE_REDIRECTS = 10;
 
 /**
  * `hops`: the consecutive out-of-scope links from the scope to the URL (0 when it is in scope),
@@ -91,7 +103,8 @@ function isCompiled(scope: ScopeRules | CompiledScope): scope is CompiledScope {
  * any of `surtPrefixes`: the prefixes add to the host scope, as Heritrix's do; narrow a crawl with
  * `include`/`exclude`. When `includeRequisites` is on, requisites may leave the
  * host scope, skip `include`, and (with redirects) sit one hop past `maxDepth`, so
- * pages at the edge are archived whole. With `extraHops`, URLs a few links away from an
+ * pages at the edge are archived whole; so may the redirects a requisite answers (a CDN image to
+ * its storage host), up to MAX_REQUISITE_REDIRECTS of them, each one hop further. With `extraHops`, URLs a few links away from an
  * in-scope page may leave them too (see ScopeRules.extraHops and outOfScopeHops).
  */
 export function checkScope(
@@ -113,19 +126,49 @@ export function checkScope(
   if (url.length > rules.maxUrlLength) return { inScope: false, reason: 'url-too-long' };
   if (compiled.exclude.some((re) => re.test(url))) return { inScope: false, reason: 'exclude-match' };
 
-  const depthLimit = rules.maxDepth + (rules.includeRequisites && ONE_HOP_MORE.has(candidate.kind) ? 1 : 0);
+  // A requisite's redirect is the requisite still: the chain may go past the requisite's own depth.
+  const asRequisite = rules.includeRequisites && isRequisiteRedirect(candidate);
+  const depthLimit = rules.maxDepth + (rules.includeRequisites && ONE_HOP_MORE.has(candidate.kind) ? 1 : 0) + (asRequisite ? candidate.requisiteRedirect! : 0);
   if (candidate.depth > depthLimit) return { inScope: false, reason: 'max-depth' };
 
   const outside = outsideReason(url, parsed.hostname, compiled);
   if (outside === null) return { inScope: true, hops: 0 };
   const via = candidate.viaUrl ? candidate.viaHops ?? (inScopeProper(candidate.viaUrl, compiled) ? 0 : 1) : null;
   const hops = outOfScopeHops(candidate.kind, via);
-  if (rules.includeRequisites && candidate.kind === 'requisite') return { inScope: true, hops };
+  if (rules.includeRequisites && (candidate.kind === 'requisite' || asRequisite)) return { inScope: true, hops };
   // A URL found on no page (an API post, a seed check) is no hop. A redirect completing a URL
   // fetched outside (an extra hop, or a requisite) is taken whenever extra hops are on.
   const extra = rules.extraHops ?? 0;
   if (via !== null && extra > 0 && (hops <= extra || (candidate.kind === 'redirect' && via > 0))) return { inScope: true, hops };
   return { inScope: false, reason: outside };
+}
+
+/** Whether `candidate` is a redirect within MAX_REQUISITE_REDIRECTS of a page requisite. */
+function isRequisiteRedirect(candidate: ScopeCandidate): boolean {
+  const n = candidate.requisiteRedirect;
+  return candidate.kind === 'redirect' && typeof n === 'number' && n >= 1 && n <= MAX_REQUISITE_REDIRECTS;
+}
+
+/**
+ * How many redirects separate a fetched URL from the page requisite its redirect chain began at:
+ * 0 for a requisite, n for the nth redirect after one, null when its chain began at no requisite
+ * (or is longer than MAX_REQUISITE_REDIRECTS). `kind` and `viaUrl` are the URL's own, as the
+ * frontier stored them; `lookup` reads another URL's (null when the frontier lacks it).
+ */
+export function requisiteRedirectsOf(
+  kind: string,
+  viaUrl: string | null,
+  lookup: (url: string) => { kind: string; viaUrl: string | null } | null,
+): number | null {
+  let n = 0;
+  while (kind === 'redirect') {
+    if (viaUrl === null || n >= MAX_REQUISITE_REDIRECTS) return null;
+    const via = lookup(viaUrl);
+    if (!via) return null;
+    ({ kind, viaUrl } = via);
+    n++;
+  }
+  return kind === 'requisite' ? n : null;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +16,7 @@ import { DDL } from '../../../worker/frontier/frontier-sql';
 import { urlHash } from '../../../worker/frontier/url-hash';
 import type { Icd } from '../../../worker/icd/schema';
 import { hostKeyOf } from '../../../worker/url';
-import { withCrawl, withSiteCrawl } from '../../support/site-crawl';
+import { serveOn, withCrawl, withSiteCrawl } from '../../support/site-crawl';
 
 test('with one extra hop the pages the site links to elsewhere are captured, and nothing past them', { timeout: 60_000 }, async () => {
   const elsewhere = createServer((req, res) => {
@@ -51,13 +51,6 @@ test('with one extra hop the pages the site links to elsewhere are captured, and
   }
 });
 
-/** Serves `site` on the loopback address `address`; returns its origin and how to close it. */
-async function serve(address: string, site: RequestListener): Promise<{ origin: string; close(): void }> {
-  const server = createServer(site);
-  await new Promise<void>((r) => server.listen(0, address, r));
-  return { origin: `http://${address}:${(server.address() as AddressInfo).port}`, close: () => (server.closeAllConnections(), server.close()) };
-}
-
 /**
  * A chain of hosts, one loopback address each: the seed site (127.0.0.11) → out1 → out2 (through a
  * redirect, which completes the hop) → out3 → out4, and out3 → the seed site's /inner → out4/again,
@@ -65,7 +58,7 @@ async function serve(address: string, site: RequestListener): Promise<{ origin: 
  */
 async function hopChain() {
   const links: Record<string, string[]> = {};
-  const servers = await Promise.all(['11', '12', '13', '14', '15'].map((n) => serve(`127.0.0.${n}`, (req, res) => {
+  const servers = await Promise.all(['11', '12', '13', '14', '15'].map((n) => serveOn(`127.0.0.${n}`, (req, res) => {
     const own = links[`http://127.0.0.${n}`];
     if (req.url === '/moved') return void res.writeHead(301, { location: '/' }).end();
     if (req.url === '/robots.txt' || !own) return void res.writeHead(404).end();
@@ -138,7 +131,7 @@ test('a frontier stored before it counted hops resumes: its column is added, a p
 
 test('a recrawl round counts a changed page\'s new links out from the hops the page was found at', { timeout: 90_000 }, async () => {
   let changed = false;
-  const servers = await Promise.all(['21', '22', '23', '24'].map((n) => serve(`127.0.0.${n}`, (req, res) => {
+  const servers = await Promise.all(['21', '22', '23', '24'].map((n) => serveOn(`127.0.0.${n}`, (req, res) => {
     const [seed, out1, out2, out3] = servers.map((s) => s.origin) as [string, string, string, string];
     const here = `http://127.0.0.${n}`;
     const page = (...hrefs: string[]) => void res.writeHead(200, { 'content-type': 'text/html' }).end(hrefs.map((h) => `<a href="${h}">${h}</a>`).join(' '));

@@ -73,3 +73,15 @@ test('outLinksOf: the first maxOutLinksPerPage links in document order, a note o
   // A cap above the protocol's is the ICD's to set.
   assert.equal(outLinksOf({ kind: 'sitemap', links: links(60_000) }, 70_000).links.length, 60_000);
 });
+
+test('the redirect a requisite (or its redirect) answers is planned as a requisite; another page\'s redirect out of scope is rejected', () => {
+  const redirectOf = (requisiteRedirects: number | null | undefined) => {
+    const item = { ...page([{ url: 'http://storage.other.net/a.png', kind: 'redirect' }]), url: 'http://cdn.other.net/a.png', requisiteRedirects, scopeHops: 1 };
+    const plan = planOutLinks(item, input, new TrapDetector());
+    return plan.candidates.length ? `in ${plan.candidates[0]!.scopeHops}` : plan.rejected[0]!.reason;
+  };
+  assert.equal(redirectOf(0), 'in 1', 'a requisite\'s redirect');
+  assert.equal(redirectOf(1), 'in 1', 'the redirect of a requisite\'s redirect');
+  assert.equal(redirectOf(null), 'out-of-scope-host');
+  assert.equal(redirectOf(undefined), 'out-of-scope-host');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, MAX_REQUISITE_REDIRECTS, requisiteRedirectsOf, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -131,4 +131,50 @@ test('a page whose count is unknown (stored before the frontier kept it) counts 
   assert.equal(hop('http://out1.test/', 'http://example.org/', 1), 1);
   assert.equal(hop('http://out2.test/', 'http://out1.test/', 1), 'out-of-scope-host', 'as one extra hop left it');
   assert.equal(hop('http://out2.test/', 'http://out1.test/', 2), 2);
+});
+
+test('a redirect a page requisite answers is taken as a requisite, up to MAX_REQUISITE_REDIRECTS, exclude patterns and length still applying', () => {
+  const redirect = (url: string, n: number | null, depth = 2, r: ScopeRules = rules) => {
+    const d = checkScope({ url, depth, kind: 'redirect', viaUrl: 'http://cdn.other.net/a.png', viaHops: 1, requisiteRedirect: n }, r, seeds);
+    return d.inScope ? `in ${d.hops}` : d.reason;
+  };
+  assert.equal(redirect('http://storage.third.net/a.png', 1), 'in 1', 'the CDN image\'s redirect to its storage host');
+  assert.equal(redirect('http://storage.third.net/a.png', MAX_REQUISITE_REDIRECTS), 'in 1', 'and the last redirect of the chain');
+  assert.equal(redirect('http://storage.third.net/a.png', MAX_REQUISITE_REDIRECTS + 1), 'out-of-scope-host', 'one redirect too many');
+  assert.equal(redirect('http://storage.third.net/a.png', null), 'out-of-scope-host', 'a redirect of no requisite is not one');
+  assert.equal(redirect('http://storage.third.net/a.png', 1, 2, { ...rules, includeRequisites: false }), 'out-of-scope-host', 'only with includeRequisites');
+  assert.equal(redirect('http://storage.third.net/private/a.png', 1), 'exclude-match', 'exclude patterns still win');
+  assert.equal(redirect(`http://storage.third.net/${'x'.repeat(64)}.png`, 1), 'url-too-long');
+  // maxDepth 2: a requisite may sit at 3, its redirects one further each.
+  assert.equal(redirect('http://storage.third.net/a.png', 1, 4), 'in 1', 'a requisite at the depth limit keeps its redirect');
+  assert.equal(redirect('http://storage.third.net/a.png', 2, 5), 'in 1');
+  assert.equal(redirect('http://storage.third.net/a.png', 1, 5), 'max-depth', 'but no deeper than the chain goes');
+  assert.equal(redirect('http://storage.third.net/a.png', null, 4), 'max-depth');
+  assert.equal(checkScope({ url: 'http://storage.third.net/a.png', depth: 2, kind: 'navigation', viaUrl: 'http://cdn.other.net/', requisiteRedirect: 1 }, rules, seeds).inScope, false, 'only a redirect is one');
+});
+
+test('requisiteRedirectsOf counts the redirects back to the requisite a chain began at', () => {
+  const rows: Record<string, { kind: string; viaUrl: string | null }> = {
+    'http://example.org/': { kind: 'seed', viaUrl: null },
+    'http://cdn.test/a.png': { kind: 'requisite', viaUrl: 'http://example.org/' },
+    'http://cdn.test/b.png': { kind: 'redirect', viaUrl: 'http://cdn.test/a.png' },
+    'http://cdn.test/c.png': { kind: 'redirect', viaUrl: 'http://cdn.test/b.png' },
+    'http://out.test/moved': { kind: 'navigation', viaUrl: 'http://example.org/' },
+    'http://out.test/landing': { kind: 'redirect', viaUrl: 'http://out.test/moved' },
+    'http://loop.test/1': { kind: 'redirect', viaUrl: 'http://loop.test/2' },
+    'http://loop.test/2': { kind: 'redirect', viaUrl: 'http://loop.test/1' },
+  };
+  const of = (url: string) => requisiteRedirectsOf(rows[url]!.kind, rows[url]!.viaUrl, (u) => rows[u] ?? null);
+  assert.equal(of('http://cdn.test/a.png'), 0, 'a requisite');
+  assert.equal(of('http://cdn.test/b.png'), 1);
+  assert.equal(of('http://cdn.test/c.png'), 2);
+  assert.equal(of('http://out.test/landing'), null, 'a chain from a navigation link');
+  assert.equal(of('http://example.org/'), null);
+  assert.equal(of('http://loop.test/1'), null, 'a loop ends');
+  assert.equal(requisiteRedirectsOf('redirect', 'http://unknown.test/', () => null), null, 'a step the frontier lacks');
+  const chain: Record<string, { kind: string; viaUrl: string | null }> = { 'r0': { kind: 'requisite', viaUrl: 'p' } };
+  for (let i = 1; i <= MAX_REQUISITE_REDIRECTS + 1; i++) chain[`r${i}`] = { kind: 'redirect', viaUrl: `r${i - 1}` };
+  const at = (i: number) => requisiteRedirectsOf('redirect', `r${i - 1}`, (u) => chain[u] ?? null);
+  assert.equal(at(MAX_REQUISITE_REDIRECTS), MAX_REQUISITE_REDIRECTS);
+  assert.equal(at(MAX_REQUISITE_REDIRECTS + 1), null, 'past the limit');
 });

@@ -1,5 +1,6 @@
 import { PROCEED, type Stage } from '../stage';
 import { planOutLinks } from '../plan-out-links';
+import { requisiteRedirectsOf } from '../../url';
 
 /** Scope, traps and budgets decide which out-links become frontier candidates (pure). */
 export const scheduleStage: Stage = {
@@ -18,6 +19,11 @@ export const scheduleStage: Stage = {
     const links = item.links!.filter((l) => !l.unscored && ctx.linkMayMatter(l.url, rescoring));
     // Without rescoring every link left is unknown: no need to ask again which ones the frontier holds.
     const known = rescoring ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) : undefined;
+    // A redirect answered by a page requisite (or by its redirects) leads to the requisite itself.
+    const lease = item.lease;
+    if (lease && links.some((l) => l.kind === 'redirect')) {
+      item.requisiteRedirects = requisiteRedirectsOf(lease.kind, lease.viaUrl, (url) => ctx.frontier.lookup(ctx.crawlId, url));
+    }
     item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, known);
     return PROCEED;
   },
