@@ -1,14 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { Icd } from '../icd/schema';
 import { canonicalize } from '../url';
-import { checkScope, compileScope } from '../url/scope';
+import { compileScope, requisiteRedirectsOf, scopeWithoutPage, type OutsideAllowance } from '../url/scope';
 import { storedUrlReader } from './frontier-sql';
 
 /**
  * "Why did the crawl not capture this page?", the question archivists ask most of a crawl: one
  * URL as the crawl knows it. Its frontier row (state, reason, depth, how it was found), the way it
  * was discovered back to its seed (Heritrix's discovery path), its captures and crawl-log entries,
- * and, for a URL the crawl never saw, whether its scope would take it.
+ * how far outside the scope it lies and what took it there, and, for a URL the crawl never saw,
+ * whether its scope would take it.
  */
 
 /** A URL's row in the frontier. */
@@ -23,6 +24,12 @@ export interface FrontierEntry {
   via: string | null;
   status: number | null;
   attempts: number;
+  /**
+   * Consecutive links outside the scope that led to it, as the frontier stored them (0: in the
+   * scope); null when not kept: a seed, a posted or excluded URL, or one stored before the frontier
+   * counted them.
+   */
+  scopeHops: number | null;
 }
 
 export interface UrlInspection {
@@ -34,8 +41,21 @@ export interface UrlInspection {
   discoveryPath: { url: string; kind: string }[];
   /** True when the path stops before a seed: a step is missing or it goes past MAX_PATH steps. */
   pathCut: boolean;
-  /** For an unseen URL: whether the crawl's scope takes it when a page within the depth limit links to it (and if not, why). */
-  scope: { inScope: boolean; reason: string | null } | null;
+  /**
+   * For a seen URL outside the scope (scopeHops above 0): what took it, a page requisite (or a
+   * requisite's redirect) or the crawl's extra hops; null otherwise.
+   */
+  takenAs: OutsideAllowance | null;
+  /** Out-of-scope hops of the page it was found on, as the frontier stored them; null when not kept or found on no page. */
+  viaScopeHops: number | null;
+  /** The crawl's scope.extraHops. */
+  extraHops: number;
+  /**
+   * For an unseen URL: whether the crawl's scope takes it whatever page within the depth limit
+   * links to it (and if not, why); `takenIf`, when it lies outside the scope, what would still
+   * take it, which depends on the page linking to it (url/scope.ts scopeWithoutPage).
+   */
+  scope: { inScope: boolean; reason: string | null; takenIf: OutsideAllowance[] } | null;
   captures: { id: number; status: number; recordType: string; fetchedAt: string }[];
   log: { at: string; outcome: string; status: number | null; message: string | null }[];
 }
@@ -67,20 +87,21 @@ export function discoveryPath(entry: FrontierEntry, lookup: (url: string) => Fro
 /** What crawl `crawlId` (run with `icd`) knows of `input`. */
 export function inspectUrl(db: Database.Database, crawlId: number, icd: Icd, input: string): UrlInspection {
   const url = canonicalize(input.trim(), undefined, { queryHandling: icd.scope.queryHandling });
-  const none: UrlInspection = { url, entry: null, discoveryPath: [], pathCut: false, scope: null, captures: [], log: [] };
+  const none: UrlInspection = { url, entry: null, discoveryPath: [], pathCut: false, takenAs: null, viaScopeHops: null, extraHops: icd.scope.extraHops ?? 0, scope: null, captures: [], log: [] };
   if (url === null) return none;
   const stored = storedUrlReader(db, crawlId);
   const lookup = (u: string): FrontierEntry | null => {
     const r = stored(u);
-    return r && { url: r.url, state: r.state, reason: r.reason, depth: r.depth, kind: r.kind, via: r.viaUrl, status: r.status, attempts: r.attempts };
+    return r && { url: r.url, state: r.state, reason: r.reason, depth: r.depth, kind: r.kind, via: r.viaUrl, status: r.status, attempts: r.attempts, scopeHops: r.scopeHops };
   };
   const entry = lookup(url);
   const { path, cut } = entry ? discoveryPath(entry, lookup) : { path: [], cut: false };
   let scope: UrlInspection['scope'] = null;
   if (!entry) {
-    const decision = checkScope({ url, depth: 0, kind: 'navigation' }, compileScope(icd.scope, icd.seeds));
-    scope = decision.inScope ? { inScope: true, reason: null } : { inScope: false, reason: decision.reason };
+    const { decision, takenIf } = scopeWithoutPage(url, compileScope(icd.scope, icd.seeds));
+    scope = { inScope: decision.inScope, reason: decision.inScope ? null : decision.reason, takenIf };
   }
+  const takenAs = entry ? takenOutsideAs(entry, (u) => { const r = lookup(u); return r && { kind: r.kind, viaUrl: r.via }; }) : null;
   const captures = db
     .prepare('SELECT id, status, recordType, fetchedAt FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT ?')
     .all(crawlId, url, MAX_LISTED) as UrlInspection['captures'];
@@ -88,5 +109,16 @@ export function inspectUrl(db: Database.Database, crawlId: number, icd: Icd, inp
   const log = db
     .prepare('SELECT at, outcome, status, message FROM CrawlLogEntry WHERE crawlId = ? AND url = ? ORDER BY id DESC LIMIT ?')
     .all(crawlId, url, MAX_LISTED) as UrlInspection['log'];
-  return { url, entry, discoveryPath: path, pathCut: cut, scope, captures, log };
+  const viaScopeHops = entry?.via ? lookup(entry.via)?.scopeHops ?? null : null;
+  return { url, entry, discoveryPath: path, pathCut: cut, takenAs, viaScopeHops, extraHops: none.extraHops, scope, captures, log };
+}
+
+/**
+ * What took `entry` outside the scope: a page requisite, or a redirect of one, is 'requisite';
+ * any other URL stored with out-of-scope hops came through the crawl's extra hops. Null for a URL
+ * in the scope or whose hops were not kept.
+ */
+export function takenOutsideAs(entry: FrontierEntry, lookup: (url: string) => { kind: string; viaUrl: string | null } | null): OutsideAllowance | null {
+  if (entry.scopeHops === null || entry.scopeHops === 0) return null;
+  return requisiteRedirectsOf(entry.kind, entry.via, lookup) === null ? 'extra-hops' : 'requisite';
 }

@@ -45,10 +45,35 @@ export function seedOutcome(row: SeedReportRow): SeedOutcome {
   return { steps, captured, problem };
 }
 
-/** What the crawl made of a URL, in one sentence. */
+/** What the crawl made of a URL, in a sentence or two. */
 export function inspectionVerdict(i: UrlInspection): string {
   if (i.url === null) return 'This is not an http(s) URL the crawl could fetch.';
-  if (i.entry) return `The crawl has seen it: ${hopText(i.entry)}.`;
-  if (i.scope?.inScope) return 'The crawl has not seen it: no page it fetched links to it (yet), though its scope would take it.';
-  return `The crawl has not seen it, and its scope would not take it: ${i.scope?.reason ?? 'out of scope'}.`;
+  if (i.entry) return `The crawl has seen it: ${hopText(i.entry)}.${seenScopeText(i)}`;
+  const scope = i.scope;
+  if (scope?.inScope) return 'The crawl has not seen it: no page it fetched links to it (yet), though its scope would take it.';
+  const reason = scope?.reason ?? 'out of scope';
+  const asRequisite = scope?.takenIf.includes('requisite') ?? false;
+  if (scope?.takenIf.includes('extra-hops')) {
+    const n = i.extraHops;
+    const further = n > 1 ? `, or one at most ${links(n - 1)} outside it,` : '';
+    return `The crawl has not seen it. It lies outside the scope (${reason}), but with ${n} extra hop${n === 1 ? '' : 's'} the crawl takes it when a page in the scope${further} links to it: whether it would depends on the page linking to it, which the crawl has not found.${asRequisite ? ' A page using it as a requisite (an image, stylesheet, script…) would have it taken too.' : ''}`;
+  }
+  return `The crawl has not seen it, and its scope would not take it: ${reason}.${asRequisite ? ' Only as a page requisite (an image, stylesheet, script… of a page it fetches) would it be taken.' : ''}`;
+}
+
+const links = (n: number) => `${n} link${n === 1 ? '' : 's'}`;
+const OUTSIDE_REASONS = new Set(['out-of-scope-host', 'out-of-surt-scope', 'include-mismatch']);
+
+/** A seen URL and the scope: how far outside it lies and what took it, or, refused as outside, how far out its page lay. */
+function seenScopeText(i: UrlInspection): string {
+  const entry = i.entry!;
+  if (entry.scopeHops !== null && entry.scopeHops > 0 && i.takenAs) {
+    const what = i.takenAs === 'requisite' ? 'taken as a page requisite' : `taken within the crawl's ${i.extraHops} extra hop${i.extraHops === 1 ? '' : 's'}`;
+    return ` It lies outside the scope, ${links(entry.scopeHops)} from it: ${what}.`;
+  }
+  if (entry.state === 'excluded' && entry.reason && OUTSIDE_REASONS.has(entry.reason) && i.extraHops > 0 && i.viaScopeHops !== null) {
+    const page = i.viaScopeHops === 0 ? 'in the scope' : `${links(i.viaScopeHops)} outside the scope`;
+    return ` The page it was found on lies ${page}; the crawl takes at most ${i.extraHops} extra hop${i.extraHops === 1 ? '' : 's'}.`;
+  }
+  return '';
 }

@@ -143,6 +143,26 @@ export function checkScope(
   return { inScope: false, reason: outside };
 }
 
+/** What may take a URL outside the scope: the crawl's extra hops, or a page using it as a requisite. */
+export type OutsideAllowance = 'extra-hops' | 'requisite';
+
+/**
+ * Whether the scope takes `url` with no page known to link to it (the URL inspector's question):
+ * `decision` as for a link found on no page within the depth limit, and, when that refuses it for
+ * lying outside the scope, `takenIf` what would still take it. That depends on the page linking to
+ * it: 'extra-hops' when a page in the scope (or fewer than extraHops links outside it) links to it,
+ * 'requisite' when a page uses it as a requisite.
+ */
+export function scopeWithoutPage(url: string, scope: CompiledScope): { decision: ScopeDecision; takenIf: OutsideAllowance[] } {
+  const decision = checkScope({ url, depth: 0, kind: 'navigation' }, scope);
+  const takenIf: OutsideAllowance[] = [];
+  if (decision.inScope) return { decision, takenIf };
+  // Linked from a page in the scope itself (viaHops 0): the nearest a page outside could be.
+  if (checkScope({ url, depth: 0, kind: 'navigation', viaUrl: url, viaHops: 0 }, scope).inScope) takenIf.push('extra-hops');
+  if (checkScope({ url, depth: 0, kind: 'requisite' }, scope).inScope) takenIf.push('requisite');
+  return { decision, takenIf };
+}
+
 /** Whether `candidate` is a redirect within MAX_REQUISITE_REDIRECTS of a page requisite. */
 function isRequisiteRedirect(candidate: ScopeCandidate): boolean {
   const n = candidate.requisiteRedirect;

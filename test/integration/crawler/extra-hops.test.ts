@@ -14,6 +14,8 @@ import type Database from 'better-sqlite3';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { DDL } from '../../../worker/frontier/frontier-sql';
 import { urlHash } from '../../../worker/frontier/url-hash';
+import { inspectUrl } from '../../../worker/frontier/url-inspection';
+import { inspectionVerdict } from '../../../worker/frontier/url-outcome';
 import type { Icd } from '../../../worker/icd/schema';
 import { hostKeyOf } from '../../../worker/url';
 import { serveOn, withCrawl, withSiteCrawl } from '../../support/site-crawl';
@@ -39,9 +41,23 @@ test('with one extra hop the pages the site links to elsewhere are captured, and
           assert.deepEqual(captured, [`${origin}/`, `${origin}/about`, `${other}/cited`, `${other}/landing`, `${other}/moved`].sort(), 'the redirect completing a linked page is followed');
           assert.equal(excluded[`${other}/further`], 'out-of-scope-host', 'the cited page\'s own link on its host is not followed');
           assert.equal(excluded['http://127.0.0.3:9/far'], 'out-of-scope-host');
+          // The URL inspector: a page taken as an extra hop, one refused past it, and one not seen,
+          // which the crawl would take from a page in the scope, so it is not called out of scope.
+          const cited = inspectUrl(db, crawlId, icd, `${other}/cited`);
+          assert.deepEqual([cited.entry?.scopeHops, cited.takenAs], [1, 'extra-hops']);
+          assert.match(inspectionVerdict(cited), /outside the scope, 1 link from it: taken within the crawl's 1 extra hop\./);
+          const further = inspectUrl(db, crawlId, icd, `${other}/further`);
+          assert.deepEqual([further.entry?.state, further.viaScopeHops], ['excluded', 1]);
+          assert.match(inspectionVerdict(further), /found on lies 1 link outside the scope; the crawl takes at most 1 extra hop\./);
+          const unseen = inspectUrl(db, crawlId, icd, `${other}/unlinked`);
+          assert.deepEqual(unseen.scope, { inScope: false, reason: 'out-of-scope-host', takenIf: ['extra-hops', 'requisite'] });
+          assert.doesNotMatch(inspectionVerdict(unseen), /would not take it/);
+          assert.match(inspectionVerdict(unseen), /depends on the page linking to it/);
         } else {
           assert.deepEqual(captured, [`${origin}/`, `${origin}/about`]);
           assert.equal(excluded[`${other}/cited`], 'out-of-scope-host');
+          const unseen = inspectUrl(db, crawlId, icd, `${other}/unlinked`);
+          assert.match(inspectionVerdict(unseen), /its scope would not take it: out-of-scope-host\. Only as a page requisite/);
         }
       });
     }

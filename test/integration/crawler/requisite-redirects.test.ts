@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { inspectUrl } from '../../../worker/frontier/url-inspection';
+import { inspectionVerdict } from '../../../worker/frontier/url-outcome';
 import { serveOn, withCrawl } from '../../support/site-crawl';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -60,6 +62,9 @@ test('a requisite on another host redirecting to a third is captured there; a na
       const store3 = db.prepare('SELECT kind, depth, scope_hops FROM frontier_url WHERE crawl_id = ? AND url = ?');
       assert.deepEqual(store3.get(crawlId, `${store}/a.png`), { kind: 'redirect', depth: 2, scope_hops: 1 });
       assert.deepEqual(store3.get(crawlId, `${store}/edge.png`), { kind: 'redirect', depth: 3, scope_hops: 1 });
+      const looked = inspectUrl(db, crawlId, icd, `${store}/a.png`);
+      assert.deepEqual([looked.entry?.kind, looked.entry?.scopeHops, looked.takenAs], ['redirect', 1, 'requisite'], 'the URL inspector says a requisite took it');
+      assert.match(inspectionVerdict(looked), /outside the scope, 1 link from it: taken as a page requisite/);
     });
   } finally {
     for (const s of [seedSite, cdnSite, storeSite]) s.close();

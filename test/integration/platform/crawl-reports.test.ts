@@ -147,8 +147,8 @@ test('the seeds report follows each seed through its redirects to where it ended
     assert.ok(excluded.entry?.reason);
     assert.deepEqual(excluded.discoveryPath, [{ url: `${origin}/away`, kind: 'seed' }]);
     const unseen = (await lookUp(`${origin}/never-linked`)).body;
-    assert.deepEqual([unseen.entry, unseen.scope], [null, { inScope: true, reason: null }]);
-    assert.deepEqual((await lookUp('http://other.test/page')).body.scope, { inScope: false, reason: 'out-of-scope-host' });
+    assert.deepEqual([unseen.entry, unseen.scope], [null, { inScope: true, reason: null, takenIf: [] }]);
+    assert.deepEqual((await lookUp('http://other.test/page')).body.scope, { inScope: false, reason: 'out-of-scope-host', takenIf: ['requisite'] }, 'no extra hops: only as a requisite');
     assert.deepEqual((await lookUp('mailto:someone@example.org')).body.url, null);
     const missing = await lookUp(null);
     assert.equal(missing.status, 400);

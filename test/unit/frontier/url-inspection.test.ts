@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { discoveryPath, MAX_PATH, type FrontierEntry } from '../../../worker/frontier/url-inspection';
+import { discoveryPath, MAX_PATH, takenOutsideAs, type FrontierEntry } from '../../../worker/frontier/url-inspection';
 
-const entry = (url: string, via: string | null, kind = 'navigation'): FrontierEntry => ({ url, state: 'done', reason: null, depth: 0, kind, via, status: 200, attempts: 1 });
+const entry = (url: string, via: string | null, kind = 'navigation'): FrontierEntry => ({ url, state: 'done', reason: null, depth: 0, kind, via, status: 200, attempts: 1, scopeHops: null });
 const frontierOf = (entries: FrontierEntry[]) => {
   const byUrl = new Map(entries.map((e) => [e.url, e]));
   return (url: string) => byUrl.get(url) ?? null;
@@ -20,4 +20,12 @@ test('a path whose step is missing, that loops, or that runs past MAX_PATH is cu
   const chain = Array.from({ length: MAX_PATH + 10 }, (_, i) => entry(`u${i}`, `u${i + 1}`));
   const long = discoveryPath(entry('start', 'u0'), frontierOf(chain));
   assert.deepEqual([long.path.length, long.cut], [MAX_PATH, true]);
+});
+
+test('a URL stored outside the scope was taken as a requisite (or a requisite\'s redirect) or by the extra hops', () => {
+  const at = (e: FrontierEntry, scopeHops: number | null): FrontierEntry => ({ ...e, scopeHops });
+  const rows = [entry('s', null, 'seed'), at(entry('img', 's', 'requisite'), 1), at(entry('stored', 'img', 'redirect'), 1), at(entry('out', 's'), 1), at(entry('landing', 'out', 'redirect'), 1)];
+  const lookup = (u: string) => { const r = frontierOf(rows)(u); return r && { kind: r.kind, viaUrl: r.via }; };
+  assert.deepEqual(rows.map((r) => takenOutsideAs(r, lookup)), [null, 'requisite', 'requisite', 'extra-hops', 'extra-hops']);
+  assert.equal(takenOutsideAs(at(entry('in', 's'), 0), lookup), null, 'in the scope');
 });

@@ -30,10 +30,47 @@ test('a seed still waiting is neither captured nor a problem', () => {
 });
 
 test('a looked-up URL is told in one sentence: seen and what became of it, or why the crawl never saw it', () => {
-  const base = { discoveryPath: [], pathCut: false, captures: [], log: [] };
+  const base = { discoveryPath: [], pathCut: false, captures: [], log: [], takenAs: null, viaScopeHops: null, extraHops: 0 };
   assert.match(inspectionVerdict({ ...base, url: null, entry: null, scope: null }), /not an http\(s\) URL/);
-  const seen = { url: 'http://a/x', state: 'excluded', reason: 'exclude-match', depth: 2, kind: 'navigation', via: 'http://a/', status: null, attempts: 0 };
+  const seen = { url: 'http://a/x', state: 'excluded', reason: 'exclude-match', depth: 2, kind: 'navigation', via: 'http://a/', status: null, attempts: 0, scopeHops: null };
   assert.equal(inspectionVerdict({ ...base, url: 'http://a/x', entry: seen, scope: null }), 'The crawl has seen it: not followed: exclude-match.');
-  assert.match(inspectionVerdict({ ...base, url: 'http://a/y', entry: null, scope: { inScope: true, reason: null } }), /no page it fetched links to it/);
-  assert.equal(inspectionVerdict({ ...base, url: 'http://b/', entry: null, scope: { inScope: false, reason: 'out-of-scope-host' } }), 'The crawl has not seen it, and its scope would not take it: out-of-scope-host.');
+  assert.match(inspectionVerdict({ ...base, url: 'http://a/y', entry: null, scope: { inScope: true, reason: null, takenIf: [] } }), /no page it fetched links to it/);
+  assert.equal(inspectionVerdict({ ...base, url: 'http://b/', entry: null, scope: { inScope: false, reason: 'out-of-scope-host', takenIf: [] } }), 'The crawl has not seen it, and its scope would not take it: out-of-scope-host.');
+});
+
+test('with extra hops an unseen URL outside the scope is not called out of scope: whether it is taken depends on the page linking to it', () => {
+  const base = { discoveryPath: [], pathCut: false, captures: [], log: [], takenAs: null, viaScopeHops: null, entry: null, url: 'http://b/' };
+  const outside = { inScope: false, reason: 'out-of-scope-host' };
+  assert.equal(
+    inspectionVerdict({ ...base, extraHops: 1, scope: { ...outside, takenIf: ['extra-hops'] } }),
+    'The crawl has not seen it. It lies outside the scope (out-of-scope-host), but with 1 extra hop the crawl takes it when a page in the scope links to it: whether it would depends on the page linking to it, which the crawl has not found.',
+  );
+  const two = inspectionVerdict({ ...base, extraHops: 2, scope: { ...outside, takenIf: ['extra-hops', 'requisite'] } });
+  assert.match(two, /with 2 extra hops the crawl takes it when a page in the scope, or one at most 1 link outside it, links to it/);
+  assert.match(two, /as a requisite/);
+  assert.doesNotMatch(two, /would not take it/);
+  assert.equal(
+    inspectionVerdict({ ...base, extraHops: 0, scope: { ...outside, takenIf: ['requisite'] } }),
+    'The crawl has not seen it, and its scope would not take it: out-of-scope-host. Only as a page requisite (an image, stylesheet, script… of a page it fetches) would it be taken.',
+  );
+});
+
+test('a seen URL outside the scope says how far out it lies and what took it; one refused, how far out its page lay', () => {
+  const base = { discoveryPath: [], pathCut: false, captures: [], log: [], scope: null, url: 'http://b/x' };
+  const row = { url: 'http://b/x', state: 'done', reason: null, depth: 2, kind: 'navigation', via: 'http://b/', status: 200, attempts: 1 };
+  assert.equal(
+    inspectionVerdict({ ...base, extraHops: 2, takenAs: 'extra-hops', viaScopeHops: 1, entry: { ...row, scopeHops: 2 } }),
+    "The crawl has seen it: 200, captured. It lies outside the scope, 2 links from it: taken within the crawl's 2 extra hops.",
+  );
+  assert.equal(
+    inspectionVerdict({ ...base, extraHops: 0, takenAs: 'requisite', viaScopeHops: 1, entry: { ...row, kind: 'redirect', scopeHops: 1 } }),
+    'The crawl has seen it: 200, captured. It lies outside the scope, 1 link from it: taken as a page requisite.',
+  );
+  assert.equal(inspectionVerdict({ ...base, extraHops: 0, takenAs: null, viaScopeHops: 0, entry: { ...row, scopeHops: 0 } }), 'The crawl has seen it: 200, captured.');
+  const refused = { ...row, state: 'excluded', reason: 'out-of-scope-host', status: null, scopeHops: null };
+  assert.equal(
+    inspectionVerdict({ ...base, extraHops: 1, takenAs: null, viaScopeHops: 1, entry: refused }),
+    'The crawl has seen it: not followed: out-of-scope-host. The page it was found on lies 1 link outside the scope; the crawl takes at most 1 extra hop.',
+  );
+  assert.equal(inspectionVerdict({ ...base, extraHops: 0, takenAs: null, viaScopeHops: 0, entry: refused }), 'The crawl has seen it: not followed: out-of-scope-host.');
 });

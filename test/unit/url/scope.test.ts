@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, MAX_REQUISITE_REDIRECTS, requisiteRedirectsOf, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, MAX_REQUISITE_REDIRECTS, requisiteRedirectsOf, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -177,4 +177,17 @@ test('requisiteRedirectsOf counts the redirects back to the requisite a chain be
   const at = (i: number) => requisiteRedirectsOf('redirect', `r${i - 1}`, (u) => chain[u] ?? null);
   assert.equal(at(MAX_REQUISITE_REDIRECTS), MAX_REQUISITE_REDIRECTS);
   assert.equal(at(MAX_REQUISITE_REDIRECTS + 1), null, 'past the limit');
+});
+
+test('scopeWithoutPage: a URL outside the scope is refused as a link from no page, and says what a linking page could still make of it', () => {
+  const of = (url: string, r: ScopeRules) => {
+    const { decision, takenIf } = scopeWithoutPage(url, compileScope(r, seeds));
+    return [decision.inScope ? 'in' : decision.reason, takenIf];
+  };
+  assert.deepEqual(of('http://example.org/a', rules), ['in', []]);
+  assert.deepEqual(of('http://other.org/a', { ...rules, extraHops: 0 }), ['out-of-scope-host', ['requisite']]);
+  assert.deepEqual(of('http://other.org/a', { ...rules, extraHops: 1 }), ['out-of-scope-host', ['extra-hops', 'requisite']]);
+  assert.deepEqual(of('http://other.org/a', { ...rules, extraHops: 2, includeRequisites: false }), ['out-of-scope-host', ['extra-hops']]);
+  assert.deepEqual(of('http://other.org/private/a', { ...rules, extraHops: 2 }), ['exclude-match', []], 'nothing takes an excluded URL');
+  assert.deepEqual(of('http://other.org/a', { ...rules, includeRequisites: false }), ['out-of-scope-host', []]);
 });
