@@ -324,13 +324,24 @@ class LinkCollector implements Partial<Handler> {
   }
 }
 
-/** Merges repeated URLs: the first occurrence stays, with the longest anchor text seen. */
+/**
+ * Merges repeated URLs: the first occurrence stays, with the longest anchor text seen. A URL the
+ * page also uses as a requisite (`<a href="x.jpg"><img src="x.jpg"></a>`) is a requisite, with
+ * that occurrence's source: the page needs it to replay whole, wherever the scope ends.
+ */
 export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
   const byUrl = new Map<string, ExtractedLink>();
   for (const link of links) {
     const first = byUrl.get(link.url);
-    if (!first) byUrl.set(link.url, link);
-    else if (link.anchorText.length > first.anchorText.length) {
+    if (!first) {
+      byUrl.set(link.url, link);
+      continue;
+    }
+    if (link.kind === 'requisite' && first.kind !== 'requisite') {
+      first.kind = 'requisite';
+      first.source = link.source;
+    }
+    if (link.anchorText.length > first.anchorText.length) {
       first.anchorText = link.anchorText;
       if (!first.context) first.context = link.context;
     }

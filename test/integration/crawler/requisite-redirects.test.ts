@@ -19,7 +19,7 @@ test('a requisite on another host redirecting to a third is captured there; a na
   const page = (res: import('node:http').ServerResponse, body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
   const seedSite = await serveOn('127.0.0.41', (req, res) => {
     const { cdn, store } = hosts as { cdn: string; store: string };
-    if (req.url === '/') return page(res, `<title>Home</title><img src="${cdn}/a.png"><img src="${cdn}/chain.png"><img src="${cdn}/p.png"><img src="${cdn}/r.png"><a href="/inner">inner</a> <a href="/out">out</a> <a href="${cdn}/go">go</a>`);
+    if (req.url === '/') return page(res, `<title>Home</title><img src="${cdn}/a.png"><img src="${cdn}/chain.png"><img src="${cdn}/p.png"><img src="${cdn}/r.png"><a href="${cdn}/both.png"><img src="${cdn}/both.png"></a><a href="/inner">inner</a> <a href="/out">out</a> <a href="${cdn}/go">go</a>`);
     // At the depth limit (maxDepth 1): its requisite sits one hop past it, the redirect one further.
     if (req.url === '/inner') return page(res, `<title>Inner</title><img src="${cdn}/edge.png">`);
     if (req.url === '/out') return void res.writeHead(302, { location: `${store}/page` }).end();
@@ -32,6 +32,7 @@ test('a requisite on another host redirecting to a third is captured there; a na
     if (req.url === '/chain2.png') return void res.writeHead(302, { location: `${store}/chain.png` }).end();
     if (req.url === '/edge.png') return void res.writeHead(302, { location: `${store}/edge.png` }).end();
     if (req.url === '/p.png') return void res.writeHead(302, { location: `${store}/private/p.png` }).end();
+    if (req.url === '/both.png') return void res.writeHead(302, { location: `${store}/both.png` }).end();
     if (req.url === '/r.png') return void res.writeHead(302, { location: `${store}/blocked/r.png` }).end();
     if (req.url === '/go') return void res.writeHead(302, { location: `${store}/page` }).end();
     res.writeHead(404).end();
@@ -52,6 +53,7 @@ test('a requisite on another host redirecting to a third is captured there; a na
       for (const url of [`${cdn}/a.png`, `${store}/a.png`]) assert.ok(captured.includes(url), `${url} captured: the requisite and its redirect target`);
       for (const url of [`${cdn}/chain.png`, `${cdn}/chain2.png`, `${store}/chain.png`]) assert.ok(captured.includes(url), `${url} captured: a chain of two redirects`);
       for (const url of [`${seed}/inner`, `${cdn}/edge.png`, `${store}/edge.png`]) assert.ok(captured.includes(url), `${url} captured: a requisite of a page at the depth limit, through its redirect`);
+      for (const url of [`${cdn}/both.png`, `${store}/both.png`]) assert.ok(captured.includes(url), `${url} captured: an image the page also links to is a requisite`);
       assert.equal(excluded[`${store}/private/p.png`], 'exclude-match', 'exclude patterns still win over a requisite\'s redirect');
       const reason = db.prepare('SELECT reason FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck();
       assert.equal(reason.get(crawlId, `${store}/blocked/r.png`), 'robots-disallowed', 'and robots.txt');

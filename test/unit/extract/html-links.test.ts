@@ -261,3 +261,15 @@ test('a page title kept after extraction does not keep the page alive', () => {
   assert.equal(titles[299], 'Harbour bulletin number 299');
   assert.ok(heldMb < 4, `300 titles hold ${heldMb.toFixed(1)} MB of the heap`);
 });
+
+test('a URL the page links to and also uses as a requisite is a requisite, in the place of its first occurrence', () => {
+  const html = `<a href="http://cdn.test/full.jpg">Full size</a> <a href="/next">next</a>
+    <a href="http://cdn.test/full.jpg"><img src="http://cdn.test/full.jpg" alt="Harbour"></a>
+    <img src="/logo.png"><a href="/logo.png">logo</a>`;
+  const { links } = extractHtml(html, PAGE);
+  assert.deepEqual(links.map((l) => [l.url, l.kind, l.source, l.anchorText]), [
+    ['http://cdn.test/full.jpg', 'requisite', 'img@src', 'Full size'],
+    ['http://example.org/next', 'navigation', 'a@href', 'next'],
+    ['http://example.org/logo.png', 'requisite', 'img@src', 'logo'],
+  ]);
+});
