@@ -232,7 +232,10 @@ export class CrawlEngine {
       flushTimer = setInterval(() => {
         try {
           this.flushEvents();
+          const patterns = ctx.excludePatterns();
           applyLiveExclusions(ctx);
+          // Feeds a pattern added (or removed) live now matches are recorded now, not at their next period.
+          if (ctx.excludePatterns() !== patterns) this.incremental?.exclusionsChanged(Date.now());
           applyIntake();
         } catch (err) {
           // Thrown in a timer it would end the whole process: a full disk pauses the crawl instead.

@@ -37,10 +37,14 @@ export interface FeedMonitorOptions {
  * poll and restored by the next run: a resumed crawl keeps each feed's minimum interval.
  *
  * A feed an exclude pattern of the crawl matches (the ICD's, or one added live) is not fetched, as
- * a seed it matches is not: at each period's start it is recorded once as `excluded`, with the
- * pattern (and in the crawl log, outcome `exclude-match`, as a recrawl an exclusion stops), and
- * skipped while the pattern stays (a pattern removed, it is polled again); a poll under way whose
- * feed, or the address it moved to, is excluded meanwhile stops before requesting it.
+ * a seed it matches is not: it is recorded once as `excluded`, with the pattern (and in the crawl
+ * log, outcome `exclude-match`, as a recrawl an exclusion stops), and skipped while the pattern
+ * stays (a pattern removed, it is polled again). Feeds are matched in their canonical form, as
+ * seeds are. A feed that redirected to an excluded address is recorded so too, and that address
+ * remembered (and stored): the feed is not requested again while a pattern matches it. The feeds
+ * are checked at each period's start and whenever the crawl's patterns change (exclusionsChanged,
+ * which the engine calls within 500 ms of a live exclusion); a poll under way whose feed, or the
+ * address it moved to, is excluded meanwhile stops before requesting it.
  */
 export class FeedMonitor {
   private readonly scheduler: FeedScheduler;
@@ -50,6 +54,10 @@ export class FeedMonitor {
   private queued = 0;
   /** Feeds recorded as excluded, not polled until no exclude pattern matches them. */
   private readonly excluded = new Set<string>();
+  /** Of the excluded feeds, those recorded for the excluded address they redirected to: that address. */
+  private readonly movedTo = new Map<string, string>();
+  /** The feed being polled: its poll checks its exclusion itself, before each request. */
+  private polled: string | null = null;
 
   constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
@@ -57,7 +65,10 @@ export class FeedMonitor {
     this.scheduler = new FeedScheduler(crawlPollingOptions(o.feeds.length, o.minPollMinutes), this.clock(now));
     for (const url of o.feeds) this.scheduler.addFeed(url, 0, this.clock(now));
     // Recorded excluded by an earlier run: not recorded (nor logged) again while the pattern stays.
-    for (const url of o.store?.excludedFeeds?.() ?? []) this.excluded.add(url);
+    for (const [url, movedTo] of o.store?.excludedFeeds?.() ?? []) {
+      this.excluded.add(url);
+      if (movedTo !== null) this.movedTo.set(url, movedTo);
+    }
     const saved = o.store?.load();
     if (saved?.size) this.scheduler.restore(new Map([...saved].map(([url, m]) => [url, this.scaled(m, (t) => this.clock(t))])), this.clock(now));
     this.nextPeriodAt = now;
@@ -102,26 +113,47 @@ export class FeedMonitor {
     return this.polling;
   }
 
+  /**
+   * The crawl's exclude patterns changed (a live exclusion applied or removed): feeds they now
+   * exclude are recorded at once rather than at the next period's start, which may be far off.
+   */
+  exclusionsChanged(now: number): void {
+    this.noteExclusions(now);
+  }
+
   /** Records each feed an exclude pattern now matches (once), and forgets those no pattern matches any more. */
   private noteExclusions(now: number): void {
-    for (const url of this.o.feeds) {
-      const pattern = this.ctx.excludingPattern(url);
-      if (pattern === null) this.excluded.delete(url);
-      else if (!this.excluded.has(url)) this.recordExcluded(url, pattern, now);
-    }
+    for (const url of this.o.feeds) if (url !== this.polled) this.noteExclusion(url, now);
+  }
+
+  private noteExclusion(url: string, now: number): void {
+    const own = this.excludingPattern(url);
+    const movedTo = own === null ? (this.movedTo.get(url) ?? null) : null;
+    const pattern = own ?? (movedTo === null ? null : this.excludingPattern(movedTo));
+    if (pattern === null) {
+      this.excluded.delete(url);
+      this.movedTo.delete(url);
+    } else if (!this.excluded.has(url)) this.recordExcluded(url, pattern, now, movedTo);
+  }
+
+  /** The exclude pattern that matches `url` in its canonical form (as seeds are matched), or null. */
+  private excludingPattern(url: string): string | null {
+    return this.ctx.excludingPattern(canonicalize(url, undefined, { queryHandling: this.ctx.icd.scope.queryHandling }) ?? url);
   }
 
   /**
-   * A feed found excluded by `pattern`: nothing requested; recorded as a poll without items, which
-   * the scheduler then skips, and logged once as an exclusion.
+   * A feed found excluded by `pattern` (matching `movedTo`, the address it redirected to, when not
+   * null): recorded as a poll without items, which the scheduler then skips, and logged once as an
+   * exclusion.
    */
-  private recordExcluded(url: string, pattern: string, at: number): void {
+  private recordExcluded(url: string, pattern: string, at: number, movedTo: string | null = null): void {
     this.excluded.add(url);
-    const ended = excludedEnd(pattern, null);
+    if (movedTo !== null) this.movedTo.set(url, movedTo);
+    const ended = excludedEnd(pattern, movedTo);
     this.ctx.store.addLog({ url, status: null, outcome: 'exclude-match', message: `feed not polled: ${ended.detail}`, size: 0, durationMs: 0, retries: 0, at: new Date(at) });
     this.ctx.stats.recordExclusion('exclude-match');
     this.scheduler.recordPoll(url, this.clock(at), []);
-    this.store(url, { at, ...ended, listed: 0, fresh: 0 });
+    this.store(url, { at, ...ended, listed: 0, fresh: 0, ...(movedTo === null ? {} : { movedTo }) });
   }
 
   private store(url: string, poll: FeedPoll): void {
@@ -131,19 +163,29 @@ export class FeedMonitor {
   }
 
   private async poll(url: string): Promise<void> {
+    // Found excluded since the period's polls were chosen (exclusionsChanged): already recorded.
+    if (this.excluded.has(url)) return;
+    this.polled = url;
+    try {
+      await this.pollOnce(url);
+    } finally {
+      this.polled = null;
+    }
+    // Excluded while its request was under way: recorded now rather than at the next period's start.
+    if (!this.excluded.has(url)) this.noteExclusion(url, Date.now());
+  }
+
+  private async pollOnce(url: string): Promise<void> {
     let items: { id: string; publishedAt: number | null }[] = [];
     let ended: PollEnd | null = null;
     // A feed that moved answers with a redirect: its new address is polled in the same poll, each
     // hop archived (the fetcher follows none); a loop is given up after MAX_FEED_REDIRECTS.
     for (let hop = 0, target = url; hop <= MAX_FEED_REDIRECTS; hop++) {
-      // Excluded since the period began (a live exclusion), or moved to an excluded address: not requested.
-      const pattern = this.ctx.excludingPattern(target);
-      if (pattern !== null) {
-        if (hop === 0) return this.recordExcluded(url, pattern, Date.now());
-        ended = excludedEnd(pattern, target);
-        items = [];
-        break;
-      }
+      // Excluded since the period began (a live exclusion), or moved to an excluded address: not
+      // requested. The feed is recorded excluded, the address it moved to remembered, and it is not
+      // requested again while a pattern matches it (noteExclusion).
+      const pattern = this.excludingPattern(target);
+      if (pattern !== null) return this.recordExcluded(url, pattern, Date.now(), hop === 0 ? null : target);
       // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
       // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it (or its new address).
       const result = await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true });

@@ -12,8 +12,11 @@ export interface FeedMemoryStore {
   load(): Map<string, FeedMemory>;
   /** The feed's memory after `poll`, and the poll itself (added to the feed's poll summary). */
   save(url: string, memory: FeedMemory, poll: FeedPoll): void;
-  /** The feeds whose last recorded poll was found excluded (an earlier run recorded it). */
-  excludedFeeds?(): Set<string>;
+  /**
+   * The feeds whose last recorded poll was found excluded (an earlier run recorded it), each with
+   * the excluded address it had moved to (null: the pattern matched the feed itself).
+   */
+  excludedFeeds?(): Map<string, string | null>;
 }
 
 // Times are wall-clock ms. One row a feed, rewritten after each of its polls: the item ids are
@@ -47,6 +50,8 @@ CREATE TABLE IF NOT EXISTS engine_feed_poll (
   last_new INTEGER NOT NULL,
   -- JSON array of the last polls' new articles, oldest first.
   recent_new TEXT NOT NULL,
+  -- A last poll found excluded for the address the feed moved to: that address (FeedPoll.movedTo).
+  last_moved_to TEXT,
   PRIMARY KEY (crawl_id, url)
 ) WITHOUT ROWID;
 `;
@@ -63,6 +68,9 @@ interface FeedRow {
 export class SqliteFeedMemoryStore implements FeedMemoryStore {
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     db.exec(DDL);
+    // A table created before the column existed (its feeds then recorded no moved-to address).
+    const columns = (db.prepare('PRAGMA table_info(engine_feed_poll)').all() as { name: string }[]).map((c) => c.name);
+    if (!columns.includes('last_moved_to')) db.exec('ALTER TABLE engine_feed_poll ADD COLUMN last_moved_to TEXT');
   }
 
   load(): Map<string, FeedMemory> {
@@ -75,8 +83,8 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
     return memories;
   }
 
-  excludedFeeds(): Set<string> {
-    return new Set([...readPollSummaries(this.db, this.crawlId)].filter(([, s]) => s.last.outcome === 'excluded').map(([url]) => url));
+  excludedFeeds(): Map<string, string | null> {
+    return new Map([...readPollSummaries(this.db, this.crawlId)].filter(([, s]) => s.last.outcome === 'excluded').map(([url, s]) => [url, s.last.movedTo ?? null]));
   }
 
   save(url: string, m: FeedMemory, poll: FeedPoll): void {
@@ -91,10 +99,10 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
       const s = addPoll(previous, poll);
       this.db
         .prepare(
-          `INSERT OR REPLACE INTO engine_feed_poll (crawl_id, url, polls, failed_polls, articles_new, last_at, last_outcome, last_status, last_detail, last_listed, last_new, recent_new)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT OR REPLACE INTO engine_feed_poll (crawl_id, url, polls, failed_polls, articles_new, last_at, last_outcome, last_status, last_detail, last_listed, last_new, recent_new, last_moved_to)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(this.crawlId, url, s.polls, s.failedPolls, s.articlesNew, s.last.at, s.last.outcome, s.last.status, s.last.detail, s.last.listed, s.last.fresh, JSON.stringify(s.recentNew));
+        .run(this.crawlId, url, s.polls, s.failedPolls, s.articlesNew, s.last.at, s.last.outcome, s.last.status, s.last.detail, s.last.listed, s.last.fresh, JSON.stringify(s.recentNew), s.last.movedTo ?? null);
     })();
   }
 }
@@ -134,6 +142,7 @@ interface PollRow {
   last_listed: number;
   last_new: number;
   recent_new: string;
+  last_moved_to?: string | null;
 }
 
 const OUTCOMES: readonly string[] = ['ok', 'http-error', 'robots', 'failed', 'excluded'] satisfies FeedPollOutcome[];
@@ -141,7 +150,8 @@ const OUTCOMES: readonly string[] = ['ok', 'http-error', 'robots', 'failed', 'ex
 /** The poll summaries of a crawl's feeds (of one feed when `url` is given), by URL. */
 function readPollSummaries(db: Database.Database, crawlId: number, url?: string): Map<string, FeedPollSummary> {
   if (!tableExists(db, 'engine_feed_poll')) return new Map();
-  const sql = `SELECT url, polls, failed_polls, articles_new, last_at, last_outcome, last_status, last_detail, last_listed, last_new, recent_new FROM engine_feed_poll WHERE crawl_id = ?${url === undefined ? '' : ' AND url = ?'}`;
+  // Every column: a table the worker created before last_moved_to existed (the cockpit reads it before the worker adds it) has none.
+  const sql = `SELECT * FROM engine_feed_poll WHERE crawl_id = ?${url === undefined ? '' : ' AND url = ?'}`;
   const rows = db.prepare(sql).all(...(url === undefined ? [crawlId] : [crawlId, url])) as PollRow[];
   return new Map(
     rows.map((r) => [
@@ -158,6 +168,7 @@ function readPollSummaries(db: Database.Database, crawlId: number, url?: string)
           detail: r.last_detail,
           listed: r.last_listed,
           fresh: r.last_new,
+          ...(r.last_moved_to ? { movedTo: r.last_moved_to } : {}),
         },
         recentNew: parseArray(r.recent_new).filter((n): n is number => typeof n === 'number' && Number.isFinite(n)),
       },

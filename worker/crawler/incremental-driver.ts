@@ -52,6 +52,11 @@ export class IncrementalDriver {
     return this.feeds?.tick(now) ?? null;
   }
 
+  /** The crawl's exclude patterns changed (live-exclusions.ts): the feeds they now match are recorded excluded at once. */
+  exclusionsChanged(now: number): void {
+    this.feeds?.exclusionsChanged(now);
+  }
+
   /** With the frontier idle: the recrawl round due now, if any (it rejects when the round failed). */
   whenIdle(now: number, halted: () => boolean): Promise<void> | null {
     if (!this.recrawl) return null;

@@ -24,6 +24,8 @@ export interface FeedPoll {
   listed: number;
   /** Of them, articles not seen before (queued). */
   fresh: number;
+  /** Outcome `excluded` for the address the feed redirected to: that address (the monitor skips the feed while a pattern matches it). */
+  movedTo?: string;
 }
 
 /** A feed's polls over the crawl: the last one, the totals and the last few polls' new articles. */
