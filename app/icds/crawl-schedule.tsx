@@ -8,7 +8,7 @@ import { formatDate, useCrawlSchedule, useSaveCrawlSchedule } from '../lib/clien
 import { useCan } from '../lib/client/session';
 import { CADENCES, LAST_MONTH_DAY, WEEKDAYS, type Cadence } from '../lib/schedule-cadence';
 import type { ScheduleView } from '../lib/server/crawl-scheduler';
-import { formatWallTime } from '../lib/zoned-time';
+import { formatInZone } from '../lib/zoned-time';
 
 /** The zones the browser knows, for the zone field's suggestions (UTC is not among Intl's names). */
 function knownTimeZones(): string[] {
@@ -115,18 +115,6 @@ function ScheduleForm({ current, save }: { current: ScheduleView | null; save: R
   );
 }
 
-/**
- * "2026-11-30 03:00 Europe/Paris"; in UTC when this browser knows no such zone (its zone data older
- * than the server's): Intl would throw, and take the whole section down with it.
- */
-function inScheduleZone(iso: string, timeZone: string): string {
-  try {
-    return `${formatWallTime(Date.parse(iso), timeZone)} ${timeZone}`;
-  } catch {
-    return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  }
-}
-
 function ScheduleStatus({ current }: { current: ScheduleView | null }) {
   if (!current) return <p className="text-sm text-slate-700">No schedule: this definition is crawled only when someone starts it.</p>;
   return (
@@ -134,7 +122,7 @@ function ScheduleStatus({ current }: { current: ScheduleView | null }) {
       <dt className="font-medium">Crawled</dt>
       <dd>{current.enabled ? current.description : `${current.description} (off)`}</dd>
       <dt className="font-medium">Next crawl</dt>
-      <dd>{current.nextRunAt ? `${inScheduleZone(current.nextRunAt, current.timeZone)} (${formatDate(current.nextRunAt)} here)` : 'none while the schedule is off'}</dd>
+      <dd>{current.nextRunAt ? `${formatInZone(current.nextRunAt, current.timeZone)} (${formatDate(current.nextRunAt)} here)` : 'none while the schedule is off'}</dd>
       {current.lastRunAt && (
         <>
           <dt className="font-medium">Last due time</dt>

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { ErrorMessage } from '../components/error-message';
 import { formatDate, useIcds, useStartCrawl } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
+import { formatInZone } from '../lib/zoned-time';
 
 /** The crawl definitions (ICDs): edit one, or start a crawl of it. */
 export function IcdList() {
@@ -43,7 +44,8 @@ export function IcdList() {
                       {icd.schedule ? (
                         <>
                           {icd.schedule.description}
-                          {icd.schedule.nextRunAt && <span className="block text-xs text-slate-600">next {formatDate(icd.schedule.nextRunAt)}</span>}
+                          {/* In the schedule's own zone, named, as its description is: the browser's local time said nothing of its zone. */}
+                          {icd.schedule.nextRunAt && <span className="block text-xs text-slate-600">next {formatInZone(icd.schedule.nextRunAt, icd.schedule.timeZone)}</span>}
                         </>
                       ) : '–'}
                     </td>

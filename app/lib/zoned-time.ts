@@ -90,3 +90,16 @@ export function formatWallTime(instant: number, timeZone: string): string {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${w.year}-${two(w.month)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}`;
 }
+
+/**
+ * "2026-11-30 03:00 Europe/Paris": the wall time at `iso` in `timeZone`, labelled with the zone; in
+ * UTC when this runtime knows no such zone (a browser's zone data older than the server's): Intl
+ * would throw, and take the page showing it down.
+ */
+export function formatInZone(iso: string, timeZone: string): string {
+  try {
+    return `${formatWallTime(Date.parse(iso), timeZone)} ${timeZone}`;
+  } catch {
+    return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  }
+}

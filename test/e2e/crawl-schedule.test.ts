@@ -76,6 +76,8 @@ test('the Schedule section: set monthly in a time zone by keyboard, a wrong day 
   await page.goto(`${cockpit.url}/icds`);
   const row = page.getByTestId('icd-row').filter({ hasText: 'Monthly harbour' });
   await row.getByTestId('icd-schedule').getByText('on day 15 of every month at 04:30 Europe/Paris').waitFor();
+  // Its next time in the schedule's zone, named (it was the browser's local time, unlabelled).
+  assert.equal(await row.getByTestId('icd-schedule').getByText(/^next /).innerText(), `next ${stored.schedule.nextRunAt.slice(0, 10)} 04:30 Europe/Paris`);
   await row.getByRole('link', { name: 'Monthly harbour' }).click();
   await page.waitForURL(new RegExp(`/icds/${icd.id}$`));
 

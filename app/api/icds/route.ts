@@ -4,7 +4,7 @@ import { scheduleSummary } from '../../lib/server/crawl-scheduler';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/icds [view] → ICDs, newest first, each with its schedule ({description, nextRunAt}, or null). */
+/** GET /api/icds [view] → ICDs, newest first, each with its schedule ({description, nextRunAt, timeZone}, or null). */
 export const GET = apiRoute('view', async ({ prisma }) => {
   const rows = await prisma.icd.findMany({
     select: { id: true, name: true, ownerId: true, updatedAt: true, schedule: true },

@@ -45,7 +45,7 @@ export interface IcdRow {
   name: string;
   ownerId?: number;
   updatedAt?: string;
-  schedule?: { description: string; nextRunAt: string | null } | null;
+  schedule?: { description: string; nextRunAt: string | null; timeZone: string } | null;
 }
 
 export interface IcdRecord {

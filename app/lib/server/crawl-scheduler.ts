@@ -37,10 +37,10 @@ export interface ScheduleView {
   nextRunAt: string | null; lastRunAt: string | null; lastCrawlId: number | null; lastSkip: string | null; ownerId: number | null;
 }
 
-/** A schedule in the ICD list: what it says and when it is next due (null while it is off). */
-export function scheduleSummary(row: ScheduleRow): { description: string; nextRunAt: string | null } {
-  const { description, nextRunAt } = scheduleView(row);
-  return { description: row.enabled ? description : `${description} (off)`, nextRunAt };
+/** A schedule in the ICD list: what it says, when it is next due (null while it is off) and the zone its times are told in. */
+export function scheduleSummary(row: ScheduleRow): { description: string; nextRunAt: string | null; timeZone: string } {
+  const { description, nextRunAt, timeZone } = scheduleView(row);
+  return { description: row.enabled ? description : `${description} (off)`, nextRunAt, timeZone };
 }
 
 export interface ScheduledStart { icdId: number; crawlId: number | null; skipped: string | null }

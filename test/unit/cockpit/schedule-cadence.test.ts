@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeSchedule, nextRunAfter, parseTimeOfDay, scheduleInput, toScheduleSpec, type ScheduleSpec } from '../../../app/lib/schedule-cadence';
-import { canonicalTimeZone, formatWallTime, instantOfWallTime } from '../../../app/lib/zoned-time';
+import { canonicalTimeZone, formatInZone, formatWallTime, instantOfWallTime } from '../../../app/lib/zoned-time';
 
 const at = (iso: string) => new Date(iso);
 const next = (spec: ScheduleSpec, after: string) => nextRunAfter(spec, at(after)).toISOString();
@@ -159,4 +159,11 @@ test('described as the cockpit says it', () => {
   assert.equal(describeSchedule(daily(185)), 'every day at 03:05 UTC');
   assert.equal(describeSchedule({ cadence: 'weekly', minuteOfDay: 180, weekday: 1, monthDay: null, timeZone: 'Europe/Paris' }), 'every Monday at 03:00 Europe/Paris');
   assert.equal(describeSchedule({ cadence: 'monthly', minuteOfDay: 60, weekday: null, monthDay: 1, timeZone: 'UTC' }), 'on day 1 of every month at 01:00 UTC');
+});
+
+test('formatInZone: an instant on the clocks of the schedule\'s zone, the zone named; in UTC, named, for a zone this runtime does not know', () => {
+  assert.equal(formatInZone('2026-12-15T03:30:00.000Z', 'Europe/Paris'), '2026-12-15 04:30 Europe/Paris');
+  assert.equal(formatInZone('2026-07-15T02:30:00.000Z', 'Europe/Paris'), '2026-07-15 04:30 Europe/Paris');
+  assert.equal(formatInZone('2026-12-15T03:30:00.000Z', 'America/New_York'), '2026-12-14 22:30 America/New_York');
+  assert.equal(formatInZone('2099-01-01T03:00:00.000Z', 'Mars/Olympus_Mons'), '2099-01-01 03:00 UTC');
 });
