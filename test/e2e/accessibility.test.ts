@@ -495,6 +495,8 @@ test('a new crawl definition, with its validation errors shown', async () => {
 
 test('a focused crawl definition with its term review', async () => {
   await open(`/icds/${focusedIcd}`, '[data-testid="topic-term"]');
+  // The Schedule section loads on its own, after the definition: axe checks its form (the time-zone field) only once it is there.
+  await page.locator('#schedule-time-zone').waitFor();
   await assertAccessible(page, `/icds/${focusedIcd}`);
 });
 
@@ -573,14 +575,15 @@ test('what a curator sees: no controls to run, design or export; notices where t
   const context = await browser.newContext();
   const tab = await context.newPage();
   await signIn(tab, cockpit.url, CURATOR.username, CURATOR.password);
-  const visit = async (path: string, ready: string) => {
+  const visit = async (path: string, ...ready: string[]) => {
     await tab.goto(`${cockpit.url}${path}`);
-    await tab.locator(ready).first().waitFor();
+    for (const selector of ready) await tab.locator(selector).first().waitFor();
     await assertAccessible(tab, `${path} (curator)`);
   };
   await visit('/crawls', '[data-testid="crawl-row"]');
   await visit(`/crawls/${crawl.plain}`, '[data-testid="capture-row"]');
-  await visit(`/icds/${focusedIcd}`, '[data-testid="topic-term"]');
+  // The Schedule section too (what a curator sees of it), loaded after the definition.
+  await visit(`/icds/${focusedIcd}`, '[data-testid="topic-term"]', '[data-testid="crawl-schedule"] >> text=Your role may view but not change');
   await visit('/knowledge-base', '[data-testid="adapted-rule"]');
   await visit('/exports', '[data-testid="forbidden"]');
   await visit('/users', '[data-testid="forbidden"]');
