@@ -1,0 +1,51 @@
+/**
+ * The feed state store on a real SQLite database: the excluded address a feed moved to is kept with
+ * its last poll (a resumed crawl does not request the feed again), and a database whose
+ * engine_feed_poll was created before that column existed is read by the cockpit and then upgraded.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { readFeedStates, SqliteFeedMemoryStore } from '../../../worker/crawler/feed-state-store';
+import { withTempDir } from '../../support/temp-dir';
+
+const memory = { lastPollAt: 1_000, firstPollAt: 1_000, seen: [], published: [] };
+const moved = { at: 1_000, outcome: 'excluded' as const, status: null, detail: "the crawl's exclude pattern /private/ matches the address it moved to, http://a.test/private/feed", listed: 0, fresh: 0 };
+
+test('a feed excluded for the address it moved to is told with that address; one excluded itself, without', async () => {
+  await withTempDir('tm-feed-store-', async (dir) => {
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      const store = new SqliteFeedMemoryStore(db, 1);
+      store.save('http://a.test/moved', memory, { ...moved, movedTo: 'http://a.test/private/feed' });
+      store.save('http://a.test/private/own', memory, { ...moved, detail: "the crawl's exclude pattern /private/ matches it" });
+      store.save('http://a.test/ok', memory, { at: 1_000, outcome: 'ok', status: 200, detail: null, listed: 1, fresh: 1 });
+      assert.deepEqual(new SqliteFeedMemoryStore(db, 1).excludedFeeds(), new Map([['http://a.test/moved', 'http://a.test/private/feed'], ['http://a.test/private/own', null]]));
+      // Polled again (the pattern removed): no longer excluded, the address forgotten.
+      store.save('http://a.test/moved', memory, { at: 2_000, outcome: 'ok', status: 200, detail: null, listed: 0, fresh: 0 });
+      assert.deepEqual([...store.excludedFeeds().keys()], ['http://a.test/private/own']);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+test('an engine_feed_poll table from before last_moved_to: the cockpit reads it, the worker adds the column', async () => {
+  await withTempDir('tm-feed-store-old-', async (dir) => {
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      db.exec(`CREATE TABLE engine_feed (crawl_id INTEGER NOT NULL, url TEXT NOT NULL, last_poll_at REAL NOT NULL, first_poll_at REAL NOT NULL, seen TEXT NOT NULL, published TEXT NOT NULL, PRIMARY KEY (crawl_id, url)) WITHOUT ROWID;
+        CREATE TABLE engine_feed_poll (crawl_id INTEGER NOT NULL, url TEXT NOT NULL, polls INTEGER NOT NULL, failed_polls INTEGER NOT NULL, articles_new INTEGER NOT NULL, last_at REAL NOT NULL, last_outcome TEXT NOT NULL, last_status INTEGER, last_detail TEXT, last_listed INTEGER NOT NULL, last_new INTEGER NOT NULL, recent_new TEXT NOT NULL, PRIMARY KEY (crawl_id, url)) WITHOUT ROWID;
+        INSERT INTO engine_feed VALUES (1, 'http://a.test/feed', 1000, 1000, '[]', '[]');
+        INSERT INTO engine_feed_poll VALUES (1, 'http://a.test/feed', 1, 0, 2, 1000, 'ok', 200, NULL, 2, 2, '[2]');`);
+      assert.equal(readFeedStates(db, 1)[0]!.summary!.last.outcome, 'ok');
+      const store = new SqliteFeedMemoryStore(db, 1);
+      store.save('http://a.test/moved', memory, { ...moved, movedTo: 'http://a.test/private/feed' });
+      assert.deepEqual(store.excludedFeeds(), new Map([['http://a.test/moved', 'http://a.test/private/feed']]));
+      assert.deepEqual(readFeedStates(db, 1).map((s) => [s.url, s.summary?.last.outcome]), [['http://a.test/feed', 'ok'], ['http://a.test/moved', 'excluded']]);
+    } finally {
+      db.close();
+    }
+  });
+});
