@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { UNICODE_LOWER } from '../../../worker/store/sqlite';
 
 /**
  * The filtering, ordering and counting of the lists (crawls; a crawl's captures, log, Web objects), in
@@ -19,11 +20,14 @@ export function equals(column: string, value: unknown): SqlCondition {
 }
 
 /**
- * True when one of `columns` contains `text` as written (`%`, `_` and `\` are themselves), ASCII
- * letters in either case, as the LIKE before matched them (SQLite's lower() folds ASCII only).
+ * True when one of `columns` contains `text` as written (`%`, `_` and `\` are themselves), letters
+ * in either case. ASCII text is compared with SQLite's own lower() (it folds ASCII letters only,
+ * which is all such text needs, and costs no call into JavaScript per row); other text, "élan", with
+ * the connection's unicode_lower (openSqlite), so it finds "Élan" too.
  */
 export function containsText(columns: readonly string[], text: string): SqlCondition {
-  return { sql: `(${columns.map((c) => `instr(lower(${c}), lower(?)) > 0`).join(' OR ')})`, params: columns.map(() => text) };
+  const lower = /^[\x00-\x7f]*$/.test(text) ? 'lower' : UNICODE_LOWER;
+  return { sql: `(${columns.map((c) => `instr(${lower}(${c}), ${lower}(?)) > 0`).join(' OR ')})`, params: columns.map(() => text) };
 }
 
 /** A page of a list: the ids in order, how many rows match, and how many came after `upTo`. */
