@@ -3,6 +3,7 @@ import type { CaptureSummary } from '../events/messages';
 import type { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitInOrder } from './commit-sequencer';
+import { archivedOutcome } from './crawl-stats';
 
 /**
  * Acknowledges one processed URL atomically (a savepoint in a group commit, crawler/group-commit.ts):
@@ -68,8 +69,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     }
     frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
     stats.recordFetch(ex.status, size);
-    const problem = item.failure?.reason ?? (ex.truncated ? `truncated-${ex.truncated}` : null);
-    log(problem ?? 'ok', ex.status, item.failure?.message ?? item.note ?? null, size);
+    log(archivedOutcome(item.failure?.reason, ex.truncated), ex.status, item.failure?.message ?? item.note ?? null, size);
     if (item.failure) stats.recordFailure(item.failure.reason);
     return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority, title: item.title ?? null };
   }

@@ -14,7 +14,7 @@ import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { CaptureStore, storedSimilarities } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
-import { CrawlStatsTracker, EXCLUSION_OUTCOMES } from './crawl-stats';
+import { archivedOutcome, CrawlStatsTracker, EXCLUSION_OUTCOMES } from './crawl-stats';
 import { CommitSequencer, commitInOrder } from './commit-sequencer';
 import { GroupCommit } from './group-commit';
 import { SqliteDedupLookup } from './sqlite-dedup';
@@ -293,7 +293,8 @@ export class CrawlContext {
    * (its records are cut at the next start, as a refused commit's are); it does not run when the
    * capture is not acknowledged. `row.failure`: the fetch failed with this reason (FailureReason: a
    * 5xx after the retries, a cut connection, a decompression bomb) though what it received is
-   * archived: the crawl-log outcome and a failure counted, as commitItem logs a page's; else `ok`.
+   * archived: the crawl-log outcome and a failure counted, as commitItem logs a page's; else
+   * `truncated-length` for a body over the size cap, else `ok` (archivedOutcome).
    */
   async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; alongside?: () => void }): Promise<void> {
     const ticket = this.sequencer.ticket();
@@ -314,7 +315,7 @@ export class CrawlContext {
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
         stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null };
-        this.store.addLog({ url: ex.url, status: ex.status, outcome: row.failure ?? 'ok', message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
+        this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
         // What the capture was made for (a recrawl round's page state): committed with it or not at all.
         row.alongside?.();
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.

@@ -1,5 +1,6 @@
 import type { CrawlStats } from '../events/messages';
 import type { FrontierCounters } from '../frontier';
+import type { HttpExchange } from '../capture';
 
 const RATE_WINDOW_MS = 5000;
 
@@ -9,6 +10,16 @@ const RATE_WINDOW_MS = 5000;
  * counters and the hosts report count them as exclusions, neither fetches nor failures.
  */
 export const EXCLUSION_OUTCOMES = ['robots', 'robots-unavailable', 'exclude-match'] as const;
+
+/**
+ * The crawl-log outcome of an archived exchange, the same for a page, a revisit and a recrawl: the
+ * fetch's failure (counted among the failures), else `truncated-<WARC-Truncated>` for a body cut
+ * short but kept (`truncated-length`: over the size cap; not a failure, and restoreStats leaves
+ * them out too), else `ok`.
+ */
+export function archivedOutcome(failure: string | null | undefined, truncated: HttpExchange['truncated']): string {
+  return failure ?? (truncated ? `truncated-${truncated}` : 'ok');
+}
 
 /** Live counters of one crawl; pages/s over a sliding window. */
 export class CrawlStatsTracker {
