@@ -10,6 +10,7 @@ import { archive, logUnanswered } from './revisit-pass';
 import { outcomeOf, politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
+import type { FailureReason } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
 
@@ -341,13 +342,17 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   let aah: RecrawlCheck | null = null;
   // Set once the page was read: a refetch whose reading threw is archived, and its page not saved.
   let result: Observed | null = null;
+  // A decompression bomb: logged with that outcome and counted among the failures, as a page's is.
+  let failure: FailureReason | undefined;
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
     if (changed && ex.status >= 200 && ex.status < 400) {
       const decoded = ex.status < 300 ? await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes) : { body: Buffer.alloc(0), cut: false };
       // A decompression bomb is archived as received and its links are not read (it threw out of the round).
-      if (!decoded) linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
-      else {
+      if (!decoded) {
+        linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
+        failure = 'decompression-bomb';
+      } else {
         const { body, cut } = decoded;
         const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
@@ -368,6 +373,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     const objects = read ? recrawlObjects(ctx, p.url, aah) : null;
     await archive(ctx, ex, visit, {
       message: notes,
+      failure,
       alongside: read ? () => { save(read); objects?.store(); } : undefined,
       writeAfter: objects?.write,
     }).finally(() => releaseBody(ex.body).catch(() => undefined));

@@ -1,6 +1,7 @@
 /**
  * A recrawl round meets a page that now answers a decompression bomb: the page is archived, its
- * links are not read, and the round, the crawl and the worker go on. Real parts: a migrated SQLite
+ * links are not read, and the round, the crawl and the worker go on. Its crawl-log entry has the
+ * outcome `decompression-bomb`, counted among the failures, as a first visit's or a revisit's. Real parts: a migrated SQLite
  * database, the engine on a shortened minute, a loopback site.
  */
 import { test } from 'node:test';
@@ -45,6 +46,17 @@ test('a page that answers a decompression bomb in a recrawl round does not end t
       assert.ok(captures(`${origin}/bomb`) >= 2 && captures(`${origin}/after`) >= 2, 'both pages refetched and archived');
       const log = db.prepare('SELECT message FROM CrawlLogEntry WHERE crawlId = ? AND url = ? ORDER BY id').pluck().all(crawlId, `${origin}/bomb`) as string[];
       assert.ok(log.includes('recrawl round 1; links not read: the body decodes to more than 1048576 bytes'), `the crawl log says why: ${log.join(' / ')}`);
+      // Logged as a first visit's bomb is (outcome decompression-bomb), counted among the failures, live and restored.
+      // (Round 1 finds the page changed and reads it; later rounds find the same bytes, unchanged, and read nothing.)
+      const round1 = db.prepare("SELECT outcome FROM CrawlLogEntry WHERE crawlId = ? AND url = ? AND message LIKE 'recrawl round 1;%'").pluck().all(crawlId, `${origin}/bomb`) as string[];
+      assert.deepEqual(round1, ['decompression-bomb'], "round 1's refetch");
+      const stats = engine.stats();
+      assert.equal(stats.failedByReason['decompression-bomb'], 1, 'counted among the failures');
+      const resumed = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
+      const again = resumed.run();
+      await resumed.stop();
+      await again;
+      assert.deepEqual([resumed.stats().failed, resumed.stats().failedByReason], [stats.failed, stats.failedByReason], 'the counters restored on resume');
     });
   } finally {
     process.off('unhandledRejection', onRejection);
