@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../capture';
 import { latestObjectsOf } from '../store/web-object-history';
 import type { RecrawlCheck } from './aah-runner';
-import type { CrawlContext } from './crawl-context';
+import type { CrawlContext, FoundObject } from './crawl-context';
 import { isStorageFailure } from '../store/storage-failure';
 import type { OutLink } from './stage';
 import { applyNavigationVerdict } from './stages/aah-stage';
@@ -25,12 +25,14 @@ export function aahOnRecrawl(ctx: CrawlContext, ex: HttpExchange, html: Buffer, 
  * `write` their JSON metadata records, right behind the page's capture records; `store` their
  * WebObject rows, in the transaction that commits the page's capture (tied to it: it is the page's
  * latest then), so a commit refused or rolled back leaves none of them, and the round captures the
- * page again with its objects. Null when there are none.
+ * page again with its objects. `found`: each with the page it belongs to, for CrawlContext.onObjects
+ * once the capture is committed. Null when there are none.
  */
-export function recrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): { write(): Promise<void>; store(): void } | null {
+export function recrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): { write(): Promise<void>; store(): void; found: FoundObject[] } | null {
   const objects = check?.verdict?.objects ?? [];
   if (!objects.length) return null;
   return {
+    found: objects.map(({ url: source = url, type, fields }) => ({ url: source, type, fields })),
     async write() {
       // Objects with a `url` are an earlier page's (an adapted rule adopted on this one).
       const written = await Promise.allSettled(objects.map(({ url: source = url, ...webObject }) => ctx.writer.writeMetadata(source, { webObject })));

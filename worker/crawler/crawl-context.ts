@@ -60,6 +60,18 @@ export interface CrawlContextOptions {
   robotsBackoff?: BackoffConfig;
   /** A capture that is no frontier URL of its own (robots.txt, a feed poll, a revisit) was stored: the engine sends it live as it does pages'. */
   onArchived?(capture: CaptureSummary): void;
+  /**
+   * Web objects a capture that is no frontier URL's committed (a recrawl round's changed page), each
+   * with the page it belongs to: the engine writes them where a page's go (the CLI's objects.jsonl).
+   */
+  onObjects?(objects: FoundObject[]): void;
+}
+
+/** A Web object the AAH found, with the URL of the page it belongs to. */
+export interface FoundObject {
+  url: string;
+  type: string;
+  fields: Record<string, string>;
 }
 
 /**
@@ -99,6 +111,8 @@ export class CrawlContext {
     /** A pause or stop was asked for: stages waiting for a host's turn stop waiting. */
     readonly halted: () => boolean,
     private readonly onArchived: (capture: CaptureSummary) => void,
+    /** See CrawlContextOptions.onObjects. */
+    readonly onObjects: (objects: FoundObject[]) => void,
   ) {
     this.stats = new CrawlStatsTracker();
     this.commits = new GroupCommit(db);
@@ -162,7 +176,7 @@ export class CrawlContext {
     const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
-    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined));
+    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
     archive = (ex) => ctx.archiveAuxiliary(ex);
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
@@ -294,9 +308,10 @@ export class CrawlContext {
    * capture is not acknowledged. `row.failure`: the fetch failed with this reason (FailureReason: a
    * 5xx after the retries, a cut connection, a decompression bomb) though what it received is
    * archived: the crawl-log outcome and a failure counted, as commitItem logs a page's; else
-   * `truncated-length` for a body over the size cap, else `ok` (archivedOutcome).
+   * `truncated-length` for a body over the size cap, else `ok` (archivedOutcome). Resolves true
+   * when the capture was committed and is durable, false when it was not acknowledged.
    */
-  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; alongside?: () => void }): Promise<void> {
+  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; alongside?: () => void }): Promise<boolean> {
     const ticket = this.sequencer.ticket();
     let settled = false;
     try {
@@ -326,10 +341,10 @@ export class CrawlContext {
       settled = true;
       await committed;
       // Durable (a job that threw or a group rolled back rejects): see WarcWriter.acknowledge.
-      if (stored) {
-        this.writer.acknowledge(location.filename);
-        this.onArchived(stored);
-      }
+      if (!stored) return false;
+      this.writer.acknowledge(location.filename);
+      this.onArchived(stored);
+      return true;
     } finally {
       if (!settled) {
         await this.sequencer.turn(ticket).catch(() => undefined);

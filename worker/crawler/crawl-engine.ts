@@ -5,7 +5,7 @@ import { SqliteFrontier, type Lease, type StateCounts } from '../frontier';
 import { PolitenessRegistry } from '../politeness';
 import { runPipeline } from '../pipeline';
 import { releaseBody } from '../fetch';
-import { CrawlContext, type CrawlContextOptions } from './crawl-context';
+import { CrawlContext, type CrawlContextOptions, type FoundObject } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitItem } from './commit-item';
 import { runHostBatch, takeHostBatches } from './host-batch';
@@ -183,7 +183,7 @@ export class CrawlEngine {
     });
     let ctx: CrawlContext;
     try {
-      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal, halted: () => this.halt !== null, onArchived: (c) => this.pendingCaptures.push(c) });
+      ctx = await CrawlContext.open({ ...opts, frontier, interrupt: this.fetchInterrupt.signal, halted: () => this.halt !== null, onArchived: (c) => this.pendingCaptures.push(c), onObjects: (objects) => this.appendObjects(objects) });
     } catch (err) {
       // The crawl may be open in the frontier already: it stops listening to the shared registry
       // (closeCrawl does that even when the database refuses its writes; the open's error says more).
@@ -430,10 +430,14 @@ export class CrawlEngine {
     }
     if (item.exchange) await releaseBody(item.exchange.body).catch(() => undefined);
     if (summary) this.pendingCaptures.push(summary);
-    if (item.objects?.length && this.opts.objectsJsonlPath) {
-      appendFileSync(this.opts.objectsJsonlPath, item.objects.map((o) => JSON.stringify({ type: o.type, url: o.url ?? item.url, fields: o.fields })).join('\n') + '\n');
-    }
+    if (item.objects?.length) this.appendObjects(item.objects.map((o) => ({ type: o.type, url: o.url ?? item.url, fields: o.fields })));
     return item.released === true;
+  }
+
+  /** Web objects found (a page's, a recrawl round's), one JSON object a line in the CLI's objects.jsonl. */
+  private appendObjects(objects: FoundObject[]): void {
+    if (!objects.length || !this.opts.objectsJsonlPath) return;
+    appendFileSync(this.opts.objectsJsonlPath, objects.map((o) => JSON.stringify({ type: o.type, url: o.url, fields: o.fields })).join('\n') + '\n');
   }
 
   private flushEvents(): void {

@@ -371,12 +371,15 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     // The page's Web objects: their records right behind the capture's, their rows in its commit with
     // the page's state, as a first visit's are (warc-stage.ts, commit-item.ts): all stay, or none.
     const objects = read ? recrawlObjects(ctx, p.url, aah) : null;
-    await archive(ctx, ex, visit, {
+    const committed = await archive(ctx, ex, visit, {
       message: notes,
       failure,
       alongside: read ? () => { save(read); objects?.store(); } : undefined,
       writeAfter: objects?.write,
     }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    // Where a first visit's objects go too (the CLI's objects.jsonl), once: a capture not committed
+    // is captured again with its objects by the resumed round.
+    if (committed && objects) ctx.onObjects(objects.found);
   }
   return result;
 }

@@ -207,9 +207,10 @@ export interface ArchiveOptions {
 /**
  * Writes the revisit's records in commit order with its capture row and crawl-log entry: a 304
  * becomes a server-not-modified revisit record pointing at the visit; an identical payload becomes
- * an identical-payload-digest revisit through the writer's digest lookup.
+ * an identical-payload-digest revisit through the writer's digest lookup. True when committed
+ * (CrawlContext.commitArchived).
  */
-export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, o: ArchiveOptions = {}): Promise<void> {
+export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, o: ArchiveOptions = {}): Promise<boolean> {
   const profile = o.profile ?? null;
   const writeRecords = (): Promise<CaptureLocation> => {
     if (!profile) return ctx.writer.writeCapture(ex);
@@ -219,7 +220,7 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
       uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
     }, profile);
   };
-  await ctx.commitArchived(ex, async () => {
+  return ctx.commitArchived(ex, async () => {
     // Submitted one after the other, so the records behind sit right after the capture's.
     const capture = writeRecords();
     const after = o.writeAfter?.();

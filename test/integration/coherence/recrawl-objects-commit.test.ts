@@ -4,13 +4,15 @@
  * not acknowledged either (the crawl pauses, as for any refused commit), and the resumed round
  * captures the page once, with its objects, in the database and the WARC files. They used to be
  * stored after the capture's commit, so a failure there kept the capture and lost the objects for
- * good (the page, saved as refetched, was not due again). The failure is real SQLite's: a trigger
+ * good (the page, saved as refetched, was not due again). The objects of a committed recrawl capture
+ * are appended to objects.jsonl, as a first visit's are (they were not), once: not those of the
+ * refused commit, so the resumed round adds no duplicate. The failure is real SQLite's: a trigger
  * refuses the objects' rows. Real parts: a migrated SQLite database, the engine on a shortened
  * minute, a loopback site, a knowledge base, the WARC files read with warcio.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WARCParser } from 'warcio';
@@ -58,7 +60,12 @@ test("a recrawl round whose Web objects the database refuses leaves no capture w
   await withSiteCrawl('tm-recrawl-objects-', site, fields, async ({ origin, dir, db, icd, crawlId }) => {
     const warcDir = join(dir, 'warcs');
     const story = `${origin}/story`;
-    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), knowledgeBase: { name: 'newsroom', xml: KB_XML }, minuteMs: 300 });
+    const objectsJsonl = join(dir, 'objects.jsonl');
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), knowledgeBase: { name: 'newsroom', xml: KB_XML }, minuteMs: 300, objectsJsonlPath: objectsJsonl });
+    /** The titles objects.jsonl holds for /story, in order. */
+    const jsonlTitles = () => (existsSync(objectsJsonl) ? readFileSync(objectsJsonl, 'utf8').split('\n').filter(Boolean) : [])
+      .map((line) => JSON.parse(line) as { type: string; url: string; fields: { title: string } })
+      .filter((o) => o.url === story && o.type === 'story').map((o) => o.fields.title);
     const captures = () => db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, story) as number;
     const objects = () => db.prepare('SELECT COUNT(*) FROM WebObject WHERE crawlId = ? AND url = ?').pluck().get(crawlId, story) as number;
     // The visit's object stored, the database refuses /story's objects from then on.
@@ -91,5 +98,6 @@ test("a recrawl round whose Web objects the database refuses leaves no capture w
     assert.equal(rows[0]!.title, 'Story, edition 1');
     const titles = await warcObjectTitles(warcDir, story);
     assert.deepEqual(titles, rows.map((r) => r.title), 'the WARC files hold each stored object once, the refused one cut');
+    assert.deepEqual(jsonlTitles(), rows.map((r) => r.title), "objects.jsonl holds the visit's and each round's objects, once, the refused one not");
   });
 });
