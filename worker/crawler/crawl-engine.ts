@@ -430,7 +430,8 @@ export class CrawlEngine {
     }
     if (item.exchange) await releaseBody(item.exchange.body).catch(() => undefined);
     if (summary) this.pendingCaptures.push(summary);
-    if (item.objects?.length) this.appendObjects(item.objects.map((o) => ({ type: o.type, url: o.url ?? item.url, fields: o.fields })));
+    // Only once the page's capture is committed: a commit refused or failed fetches the page again, with its objects.
+    if (summary && item.objects?.length) this.appendObjects(item.objects.map((o) => ({ type: o.type, url: o.url ?? item.url, fields: o.fields })));
     return item.released === true;
   }
 

@@ -19,17 +19,7 @@ import { WARCParser } from 'warcio';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { countedSite } from '../../support/counted-site';
-
-/** A news site's stories: one object a page, its headline. */
-const KB_XML = `<knowledge-base version="1">
-  <application id="newsroom" name="Newsroom" category="news">
-    <detect><xpath>//html[@data-app='newsroom']</xpath></detect>
-    <level type="terminal">
-      <detect><url>/story$</url></detect>
-      <extract id="story" type="story" select="//section[@class='story']"><field name="title" select=".//h2"/></extract>
-    </level>
-  </application>
-</knowledge-base>`;
+import { NEWSROOM_KB_XML as KB_XML } from '../../support/newsroom-kb';
 
 /** Waits until `done` holds, or `ms` passed. */
 async function until(done: () => boolean, ms: number): Promise<void> {
