@@ -183,6 +183,8 @@ test('the hosts report counts the URLs the crawl log records as excluded (an exc
   entry('/a', 200, 'ok', 100);
   entry('/b', 200, 'ok', 50);
   entry('/c', 503, 'http-5xx', 7);
+  // Cut at the size cap (a page, a revisit or a recrawl): archived, no failure, as the counters have it.
+  entry('/d', 200, 'truncated-length', 1024);
   entry('/calendar?day=1', null, 'exclude-match', 0);
   entry('/private', null, 'robots', 0);
   entry('/a', null, 'recrawl-round-failed', 0);
@@ -191,7 +193,7 @@ test('the hosts report counts the URLs the crawl log records as excluded (an exc
   const report = (await call(getReport, 'GET', `/api/crawls/${crawl}/report`, undefined, { id: String(crawl) })).body as {
     hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
   };
-  assert.deepEqual(report.hosts.find((h) => h.host === 'hosts.test'), { host: 'hosts.test', fetches: 3, ok: 2, failed: 1, excluded: 3, bytes: 157 });
+  assert.deepEqual(report.hosts.find((h) => h.host === 'hosts.test'), { host: 'hosts.test', fetches: 4, ok: 3, failed: 1, excluded: 3, bytes: 1181 });
 });
 
 test('the host-queues report says where the frontier\'s URLs wait, as the frontier holds them', { timeout: 60_000 }, async () => {

@@ -27,7 +27,8 @@ interface HostRow {
 
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
- * captures: `hosts` (fetches, ok, failed, excluded, bytes; most fetched first, at most 200, of
+ * captures: `hosts` (fetches, ok, failed, excluded, bytes; ok includes a capture cut at the size cap,
+ * `truncated-*`, which the failure counters do not count either; most fetched first, at most 200, of
  * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host;
  * a URL the crawl log records as excluded (EXCLUSION_OUTCOMES: robots.txt, an exclude pattern) was never
  * requested: counted as excluded, not as a fetch), `mimeTypes` (captures and bytes),
@@ -45,7 +46,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const hosts = db
     .prepare(
       `SELECT host, fetches, ok, fetches - ok AS failed, excluded, bytes FROM (
-         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
+         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
          FROM (SELECT url, outcome, size, outcome IN (?, ?, ?) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)) GROUP BY host
        ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
     )
