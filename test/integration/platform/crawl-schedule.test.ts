@@ -63,7 +63,7 @@ test('the schedule route: set, read, refused fields and roles, removed', async (
     const rows = (await call(list, 'GET', '/api/icds', undefined, {})).body as unknown as { id: number; schedule: unknown }[];
     return rows.find((r) => r.id === icdId)!.schedule;
   };
-  assert.deepEqual(await listed(), { description: 'every Monday at 03:30 UTC', nextRunAt: view.nextRunAt }, 'the ICD list says it too');
+  assert.deepEqual(await listed(), { description: 'every Monday at 03:30 UTC', nextRunAt: view.nextRunAt, timeZone: 'UTC' }, 'the ICD list says it too');
 
   const bad = await call(PUT, 'PUT', path, { cadence: 'monthly', time: '25:00', monthDay: 31 }, params);
   assert.equal(bad.status, 400);
@@ -78,7 +78,7 @@ test('the schedule route: set, read, refused fields and roles, removed', async (
 
   const off = await call(PUT, 'PUT', path, { cadence: 'weekly', time: '03:30', weekday: 1, enabled: false }, params);
   assert.equal((off.body.schedule as ScheduleView).nextRunAt, null);
-  assert.deepEqual(await listed(), { description: 'every Monday at 03:30 UTC (off)', nextRunAt: null });
+  assert.deepEqual(await listed(), { description: 'every Monday at 03:30 UTC (off)', nextRunAt: null, timeZone: 'UTC' });
   assert.deepEqual(await runDueSchedules(s.prisma, new Date(Date.now() + 30 * 86_400_000)), [], 'a schedule turned off starts nothing');
 
   assert.equal((await callRoute(curator, DELETE, 'DELETE', path, undefined, params)).status, 403);
