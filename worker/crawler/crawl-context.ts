@@ -29,6 +29,8 @@ import { robotsRequest, type RobotsRequest } from './robots-request';
 import { visitSetCloses } from '../coherence';
 import { crawlFrontierConfig } from './frontier-config';
 
+/** One `?` per value, for an `IN (…)` list that follows the outcome lists as they grow. */
+const marksOf = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 /** A crawl's copy of a knowledge base stored in the cockpit, taken when the crawl was created. */
 export interface CrawlKnowledgeBase {
@@ -198,12 +200,12 @@ export class CrawlContext {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
     // A recrawl round's entries (its failure, its recovery) are no URL's: the live counters never count them either.
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ?, ?, ?, ?, ?) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome").all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
+    for (const row of this.db.prepare(`SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ${marksOf([...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES])}) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome`).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.failed += row.n;
       this.stats.failedByReason[row.outcome] = row.n;
     }
     // Exclusions the crawl log holds: pages robots.txt refused, revisits and recrawls not made (an exclude pattern added since).
-    for (const row of this.db.prepare("SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN (?, ?, ?) GROUP BY outcome").all(this.crawlId, ...EXCLUSION_OUTCOMES) as { outcome: string; n: number }[]) {
+    for (const row of this.db.prepare(`SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN (${marksOf(EXCLUSION_OUTCOMES)}) GROUP BY outcome`).all(this.crawlId, ...EXCLUSION_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.excluded += row.n;
       this.stats.excludedByReason[row.outcome] = row.n;
     }

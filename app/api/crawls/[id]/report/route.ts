@@ -47,7 +47,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
     .prepare(
       `SELECT host, fetches, ok, fetches - ok AS failed, excluded, bytes FROM (
          SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
-         FROM (SELECT url, outcome, size, outcome IN (?, ?, ?) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)) GROUP BY host
+         FROM (SELECT url, outcome, size, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})) GROUP BY host
        ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
     )
     .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, MAX_HOSTS) as HostRow[];
