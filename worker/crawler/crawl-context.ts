@@ -9,7 +9,7 @@ import { crawlWarcId, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
 import { RobotsCache, type RobotsVerdict } from '../robots';
-import { compileScope, hostKeyOf, ReferenceCache, TrapDetector } from '../url';
+import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { CaptureStore, storedSimilarities } from '../store/capture-store';
@@ -254,10 +254,13 @@ export class CrawlContext {
   }
 
   /**
-   * Whether a link to `url` can still change the frontier. When links rescore the URLs they find,
-   * only URLs that left the queue are out of reach; otherwise every URL the crawl knows already is.
+   * Whether a link to `url` of `kind` can still change the frontier. When links rescore the URLs
+   * they find, only URLs that left the queue are out of reach; otherwise every URL the crawl knows
+   * already is, except one refused for a reason a link of this kind may overturn (a requisite, an
+   * extra hop: url/scope.ts mayRetakeRefused), which the scope checks again.
    */
-  linkMayMatter(url: string, rescoring: boolean): boolean {
+  linkMayMatter(url: string, kind: string, rescoring: boolean): boolean {
+    if (this.frontier.refused(this.crawlId, url)) return mayRetakeRefused(kind, this.icd.scope);
     return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url));
   }
 

@@ -63,14 +63,15 @@ export class FocusAnalysis {
 
   /**
    * Scores an HTML page (item.similarity) and each out-link (priority and breakdown). Links for
-   * which `mayMatter` is false (the crawl knows their URL left the queue) are marked unscored
+   * which `mayMatter` is false (the crawl knows their URL left the queue, or was refused in a way
+   * a link of their kind cannot overturn) are marked unscored
    * instead: on a site crawled for a while most links are, and their scores would be thrown away.
    */
-  async analyse(item: CrawlItem, mayMatter: (url: string) => boolean = () => true): Promise<void> {
+  async analyse(item: CrawlItem, mayMatter: (url: string, kind: string) => boolean = () => true): Promise<void> {
     const links: OutLink[] = [];
     for (const l of item.links ?? []) {
       if (l.excludedReason) continue;
-      if (mayMatter(l.url)) links.push(l);
+      if (mayMatter(l.url, l.kind)) links.push(l);
       else l.unscored = true;
     }
     const { verdicts, analysis } = await this.score(item, links);

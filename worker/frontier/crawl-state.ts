@@ -36,6 +36,11 @@ export const MAX_AHEAD_ROWS = 20_000;
 /** knownUrls values besides a row's seq (seqs start at 1). */
 export const SETTLED = 0;
 export const WAITING_ROW_UNKNOWN = -1;
+/**
+ * Excluded for a reason a later discovery may overturn (url/scope.ts RETAKABLE_REFUSALS): settled
+ * for the links that found it so far, taken again by one the scope accepts (insertCandidates).
+ */
+export const REFUSED = -2;
 
 /**
  * The in-memory side of one open crawl: budgets and counters. Loaded from
@@ -57,8 +62,9 @@ export class CrawlState {
    * URLs this process already put in the table (or found there), so the common case — a link
    * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says where the URL
    * stands: its row (seq) while it waits in the queue, so a new score goes straight to that row;
-   * SETTLED once leased or excluded, so finding it again costs no query at all; WAITING_ROW_UNKNOWN
-   * when it may wait but its row was not read (found already in the table). Bounded: past the cap
+   * SETTLED once leased or excluded, so finding it again costs no query at all; REFUSED when
+   * excluded by a refusal another discovery may overturn; WAITING_ROW_UNKNOWN when it may wait but
+   * its row was not read (found already in the table). Bounded: past the cap
    * the table alone answers, which is slower but still right.
    */
   readonly knownUrls = new Map<string, number>();
@@ -124,7 +130,10 @@ export class CrawlState {
     if (state === 'queued') e.queued = e.counts.queued;
     if (reason && (state === 'failed' || state === 'excluded')) {
       const map = state === 'failed' ? this.failedByReason : this.excludedByReason;
-      map.set(reason, (map.get(reason) ?? 0) + n);
+      const left = (map.get(reason) ?? 0) + n;
+      // A refused URL taken later (frontier-intake.ts retakeRefused) leaves its reason's count.
+      if (left === 0) map.delete(reason);
+      else map.set(reason, left);
     }
   }
 

@@ -1,6 +1,7 @@
 import type { ExclusionReason } from '../capture';
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
-import { comesBefore, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
+import { RETAKABLE_REFUSALS } from '../url';
+import { comesBefore, REFUSED, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
@@ -19,6 +20,8 @@ export interface IntakeContext {
  * Inserts discovered URLs: new ones are queued, or excluded when over a budget or matching a live
  * exclusion (CrawlState.liveExcludes); duplicates of
  * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert).
+ * A URL excluded before by a refusal this discovery overturns (a requisite or an extra hop the
+ * scope took; RETAKABLE_REFUSALS) is queued now, once (retakeRefused).
  * Provisional candidates (batch mode) are queued with a provisional score and leave duplicates
  * alone: their batch's score comes later through rescore().
  * Hosts whose queue head changed are added to `touched` for the scheduler.
@@ -28,9 +31,14 @@ export function insertCandidates(
 ): AddResult {
   if (provisional) fn = 'FIRST';
   const res: AddResult = { added: 0, duplicates: 0, budgetExcluded: 0 };
-  const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
   for (const cand of cands) {
-    const known = c.knownUrls.get(cand.url);
+    let known = c.knownUrls.get(cand.url);
+    // Refused before, or found in the table without its state read (it may be refused): the scope
+    // took it as a requisite or an extra hop this time, which may overturn the refusal.
+    if (known === REFUSED || (known === WAITING_ROW_UNKNOWN && takenOutside(cand))) {
+      if (retakeRefused(ctx, c, cand, urlHash(cand.url), touched, provisional, res)) continue;
+      known = c.knownUrls.get(cand.url);
+    }
     if (known !== undefined) {
       // A URL found again: FIRST keeps its score, and one no longer queued has no place to change,
       // so neither touches the table; one still queued is rescored without trying to insert it.
@@ -40,42 +48,99 @@ export function insertCandidates(
     }
     const hash = urlHash(cand.url);
     const e = ctx.entry(c, cand.host);
-    const reason =
-      (c.liveExcludes.length > 0 ? c.liveExclusionOf(cand.url) : null) ??
-      (maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
-      : c.admitted >= maxPages ? 'max-pages'
-      : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
-      : null);
-    const score = provisional ? provisionalScore(cand.priority) : firstScore(cand.priority);
+    const reason = admissionRefusal(c, e, cand);
+    const score = scoreOf(cand, provisional);
     const precedence = precedenceOf(score.raw);
-    const viaUrl = cand.viaUrl ?? null;
     const ins = ctx.st.insert.run(
-      c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, viaUrl, reason ? S.excluded : S.queued, reason,
+      c.crawlId, hash, cand.url, cand.host, cand.depth, cand.kind, cand.viaUrl ?? null, reason ? S.excluded : S.queued, reason,
       precedence, score.raw, score.count, score.sum, cand.discoveredAt ?? now, cand.breakdown ?? null, cand.scopeHops ?? null,
     );
     // Already in the table (a resumed crawl, or past the cap): rescoreQueued learns its state.
     remember(c, cand.url, ins.changes === 0 ? WAITING_ROW_UNKNOWN : reason ? SETTLED : Number(ins.lastInsertRowid));
     if (ins.changes === 0) {
+      // Perhaps refused by an earlier run of the crawl, or before this process's known set was full.
+      if (takenOutside(cand) && retakeRefused(ctx, c, cand, hash, touched, provisional, res)) continue;
       res.duplicates += 1;
       if (fn !== 'FIRST') rescoreQueued(ctx, c, { url: cand.url, hash }, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
-    if (reason) {
-      res.budgetExcluded += 1;
-      c.count(e, 'excluded', 1, reason);
-      continue;
-    }
-    res.added += 1;
-    c.admitted += 1;
-    e.admitted += 1;
-    c.count(e, 'queued', 1);
-    const row: HeadRow = {
-      url: cand.url, depth: cand.depth, kind: cand.kind, via_url: viaUrl, precedence, seq: Number(ins.lastInsertRowid), attempts: 0,
-      score_raw: score.raw, score_count: score.count, score_sum: score.sum, scope_hops: cand.scopeHops ?? null, unwritten: null,
-    };
-    if (c.offerHead(e, row)) touched.add(e);
+    admit(c, e, cand, Number(ins.lastInsertRowid), reason, score, touched, res);
   }
   return res;
+}
+
+/** Why a URL the scope took is still not queued: a live exclusion or a budget of the crawl; null when nothing stops it. */
+function admissionRefusal(c: CrawlState, e: HostEntry, cand: Candidate): string | null {
+  const { maxDepth, maxPages, maxPagesPerHost } = c.cfg;
+  return (
+    (c.liveExcludes.length > 0 ? c.liveExclusionOf(cand.url) : null) ??
+    (maxDepth !== undefined && cand.depth > maxDepth ? 'max-depth'
+    : c.admitted >= maxPages ? 'max-pages'
+    : e.admitted >= maxPagesPerHost ? 'max-pages-per-host'
+    : null)
+  );
+}
+
+function scoreOf(cand: Candidate, provisional: boolean): ScoreState {
+  return provisional ? provisionalScore(cand.priority) : firstScore(cand.priority);
+}
+
+/** Counts a URL just written as `cand` found it: excluded with `reason`, or queued and offered to its host's head. */
+function admit(c: CrawlState, e: HostEntry, cand: Candidate, seq: number, reason: string | null, score: ScoreState, touched: Set<HostEntry>, res: AddResult): void {
+  if (reason) {
+    res.budgetExcluded += 1;
+    c.count(e, 'excluded', 1, reason);
+    return;
+  }
+  res.added += 1;
+  c.admitted += 1;
+  e.admitted += 1;
+  c.count(e, 'queued', 1);
+  const row: HeadRow = {
+    url: cand.url, depth: cand.depth, kind: cand.kind, via_url: cand.viaUrl ?? null, precedence: precedenceOf(score.raw), seq, attempts: 0,
+    score_raw: score.raw, score_count: score.count, score_sum: score.sum, scope_hops: cand.scopeHops ?? null, unwritten: null,
+  };
+  if (c.offerHead(e, row)) touched.add(e);
+}
+
+/** Whether the scope may have taken `cand` where it refused an earlier link to its URL: as a requisite or its redirect, or outside the scope. */
+function takenOutside(cand: Candidate): boolean {
+  return cand.kind === 'requisite' || cand.kind === 'redirect' || (cand.scopeHops ?? 0) > 0;
+}
+
+/**
+ * A URL excluded by a refusal that `cand`, a discovery the scope accepted, overturns
+ * (RETAKABLE_REFUSALS: an `<a>` link out of the scope, now a page's requisite or an extra hop):
+ * its row leaves the excluded state and is queued as `cand` found it (kind, depth, page, hops),
+ * counted as queued instead of excluded; over a budget or under a live exclusion it stays
+ * excluded, with that reason now. Only an excluded row moves, so the URL is queued once.
+ * False when its row is not so refused (queued, fetched, excluded for good): the crawl's known set
+ * then says where it stands, and `cand` is a duplicate.
+ */
+function retakeRefused(
+  ctx: IntakeContext, c: CrawlState, cand: Candidate, hash: bigint, touched: Set<HostEntry>, provisional: boolean, res: AddResult,
+): boolean {
+  const row = ctx.st.stateOf.get(c.crawlId, hash) as [seq: number, state: number, reason: string | null, host: string] | undefined;
+  if (!row) {
+    c.knownUrls.delete(cand.url); // not in the table after all: inserted as a new URL
+    return false;
+  }
+  const [seq, state, was, host] = row;
+  if (state !== S.excluded || was === null || !RETAKABLE_REFUSALS.has(was)) {
+    c.markQueued(cand.url, state === S.queued || state === S.retrying ? seq : SETTLED);
+    return false;
+  }
+  const e = ctx.entry(c, host);
+  const reason = admissionRefusal(c, e, cand);
+  const score = scoreOf(cand, provisional);
+  ctx.st.retake.run(
+    reason ? S.excluded : S.queued, reason, cand.depth, cand.kind, cand.viaUrl ?? null, precedenceOf(score.raw), score.raw, score.count, score.sum,
+    cand.breakdown ?? null, cand.scopeHops ?? null, seq,
+  );
+  c.markQueued(cand.url, reason ? SETTLED : seq);
+  c.count(e, 'excluded', -1, was);
+  admit(c, e, cand, seq, reason, score, touched, res);
+  return true;
 }
 
 /** Most URLs the in-memory known set holds (~100 bytes each). */
@@ -102,7 +167,9 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
   let n = 0;
   for (const r of rejected) {
     if (c.knownUrls.has(r.url)) continue;
-    remember(c, r.url, SETTLED);
+    // A refusal another page may overturn (a requisite, an extra hop) is remembered as such; links
+    // like this one found again are still dropped before they reach the frontier, at no cost.
+    remember(c, r.url, RETAKABLE_REFUSALS.has(r.reason) ? REFUSED : SETTLED);
     const changes = ctx.st.insert.run(
       c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null, null,
     ).changes;

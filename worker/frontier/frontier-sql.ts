@@ -162,6 +162,14 @@ export function prepareStatements(db: Database.Database) {
     // The newest evidence's breakdown replaces the older one (null keeps it).
     setScore: db.prepare('UPDATE frontier_url SET precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = COALESCE(?, breakdown) WHERE seq = ?'),
     exclude: db.prepare('UPDATE frontier_url SET state = 4, reason = ? WHERE seq = ? AND state = 0'),
+    // A URL found again by a discovery the scope takes: its row's state and why, to know whether a
+    // refusal stands in the way (insertCandidates), then the row as that discovery found it,
+    // queued (state 0) or excluded over a budget; it keeps its seq and first discovery time.
+    stateOf: db.prepare('SELECT seq, state, reason, host FROM frontier_url WHERE crawl_id = ? AND url_hash = ?').raw(true),
+    retake: db.prepare(
+      `UPDATE frontier_url SET state = ?, reason = ?, depth = ?, kind = ?, via_url = ?, precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = ?, scope_hops = ?
+       WHERE seq = ? AND state = 4`,
+    ),
     // Every URL posted to the crawl and waiting that it has not seen, recorded as excluded as
     // insertRejected records one (a blacklisted one as such), in the order posted: a URL posted
     // again is seen by then. `WHERE` before `ON CONFLICT`: SQLite's grammar wants it there.

@@ -3,7 +3,7 @@ import { Heap } from 'heap-js';
 import type { ExclusionReason, FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming } from '../politeness';
-import { CrawlState, SETTLED, type Counted, type HostEntry } from './crawl-state';
+import { CrawlState, REFUSED, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
@@ -492,6 +492,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
    */
   knows(crawlId: number, url: string): boolean {
     return this.crawl(crawlId).knownUrls.has(url);
+  }
+
+  /**
+   * True when this process excluded `url` for a refusal a later discovery may overturn
+   * (url/scope.ts RETAKABLE_REFUSALS): a link the scope takes now queues it (add).
+   */
+  refused(crawlId: number, url: string): boolean {
+    return this.crawl(crawlId).knownUrls.get(url) === REFUSED;
   }
 
   /**

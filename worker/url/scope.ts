@@ -143,6 +143,25 @@ export function checkScope(
   return { inScope: false, reason: outside };
 }
 
+/**
+ * Refusals that depend on the page a URL was found on and how it links to it (the host scope, the
+ * include patterns, the depth limit), so a later discovery may overturn them: a URL an `<a>` link
+ * was refused as out of scope is still taken when another page embeds it as a requisite, or links
+ * to it within the extra hops. Heritrix does not count such URLs as seen, for that reason. Exclude
+ * patterns, traps, URL length and budgets refuse a URL however it is found.
+ */
+export const RETAKABLE_REFUSALS: ReadonlySet<string> = new Set<ExclusionReason>(['out-of-scope-host', 'out-of-surt-scope', 'include-mismatch', 'max-depth']);
+
+/**
+ * Whether a link of `kind` could be taken where an earlier link to the same URL was refused for
+ * one of RETAKABLE_REFUSALS: a requisite (or a redirect, which a requisite's may be) when the scope
+ * takes requisites, any link when it has extra hops. Other links to such a URL, the common case of
+ * an off-site link on every page, are not checked again.
+ */
+export function mayRetakeRefused(kind: string, rules: Pick<ScopeRules, 'includeRequisites' | 'extraHops'>): boolean {
+  return (rules.includeRequisites && ONE_HOP_MORE.has(kind)) || (rules.extraHops ?? 0) > 0;
+}
+
 /** What may take a URL outside the scope: the crawl's extra hops, or a page using it as a requisite. */
 export type OutsideAllowance = 'extra-hops' | 'requisite';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, MAX_REQUISITE_REDIRECTS, requisiteRedirectsOf, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -190,4 +190,21 @@ test('scopeWithoutPage: a URL outside the scope is refused as a link from no pag
   assert.deepEqual(of('http://other.org/a', { ...rules, extraHops: 2, includeRequisites: false }), ['out-of-scope-host', ['extra-hops']]);
   assert.deepEqual(of('http://other.org/private/a', { ...rules, extraHops: 2 }), ['exclude-match', []], 'nothing takes an excluded URL');
   assert.deepEqual(of('http://other.org/a', { ...rules, includeRequisites: false }), ['out-of-scope-host', []]);
+});
+
+test('mayRetakeRefused: which links to a URL refused out of scope or too deep are checked again', () => {
+  // The refusals a later link may overturn are those that depend on the link.
+  for (const reason of ['out-of-scope-host', 'out-of-surt-scope', 'include-mismatch', 'max-depth']) assert.ok(RETAKABLE_REFUSALS.has(reason), reason);
+  for (const reason of ['exclude-match', 'url-too-long', 'trap-calendar', 'max-pages', 'spam', 'robots']) assert.ok(!RETAKABLE_REFUSALS.has(reason), reason);
+  assert.equal(mayRetakeRefused('requisite', rules), true);
+  assert.equal(mayRetakeRefused('redirect', rules), true, 'a requisite\'s redirect');
+  assert.equal(mayRetakeRefused('navigation', rules), false, 'an off-site link found again: not checked again');
+  assert.equal(mayRetakeRefused('requisite', { ...rules, includeRequisites: false }), false);
+  assert.equal(mayRetakeRefused('navigation', { ...rules, extraHops: 1 }), true, 'extra hops depend on the page linking');
+  // What it answers false for, the scope would refuse again: an off-site navigation link from any page.
+  const url = 'http://other.org/pic.png';
+  const refusedFirst = checkScope({ url, depth: 1, kind: 'navigation', viaUrl: 'http://example.org/' }, rules, seeds);
+  assert.deepEqual(refusedFirst, { inScope: false, reason: 'out-of-scope-host' });
+  assert.equal(checkScope({ url, depth: 1, kind: 'navigation', viaUrl: 'http://example.org/gallery', viaHops: 0 }, rules, seeds).inScope, false);
+  assert.deepEqual(checkScope({ url, depth: 2, kind: 'requisite', viaUrl: 'http://example.org/gallery', viaHops: 0 }, rules, seeds), { inScope: true, hops: 1 });
 });

@@ -1,0 +1,128 @@
+/**
+ * A URL refused once is taken when a later discovery would take it (Heritrix does not count a
+ * refused URL as seen): an image first linked with `<a>` off the scope, then embedded by another
+ * page as a requisite; a page first found one hop too far, then linked from the scope within the
+ * extra hops. Each is captured once, its WARC response record present, and
+ * the counters agree with the frontier's rows. Real parts: the engine, a migrated SQLite database,
+ * loopback sites on distinct addresses (the politeness registry is per IP).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Database from 'better-sqlite3';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import type { Icd } from '../../../worker/icd/schema';
+import { serveOn, withCrawl } from '../../support/site-crawl';
+import { warcTargets } from '../../support/warc-targets';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const html = (res: ServerResponse, body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+
+/**
+ * Serves a site on another host at `otherAddress`, then the seed site, which links to it, at
+ * `seedAddress`; runs `fn` with their origins and closes both, whatever happens.
+ */
+async function withTwoSites(
+  seedAddress: string, seedSite: (other: string) => RequestListener, otherAddress: string, otherSite: RequestListener, fn: (seed: string, other: string) => Promise<void>,
+): Promise<void> {
+  const other = await serveOn(otherAddress, otherSite);
+  const seed = await serveOn(seedAddress, seedSite(other.origin)).catch((err: unknown) => (other.close(), Promise.reject(err)));
+  try {
+    await fn(seed.origin, other.origin);
+  } finally {
+    seed.close();
+    other.close();
+  }
+}
+
+/** Waits until the crawl's frontier holds `url` excluded (the first discovery refused it), at most 10 s. */
+async function refusedFirst(db: () => Database.Database | null, url: string): Promise<boolean> {
+  for (const end = Date.now() + 10_000; Date.now() < end; await sleep(20)) {
+    const state = db()?.prepare('SELECT state FROM frontier_url WHERE url = ?').pluck().get(url);
+    if (state === 4) return true;
+  }
+  return false;
+}
+
+/** Runs the crawl until it finishes; returns its engine, for its counters. */
+async function crawlToTheEnd(c: { crawlId: number; icd: Icd; db: Database.Database; dir: string }): Promise<CrawlEngine> {
+  const engine = new CrawlEngine({ crawlId: c.crawlId, icd: c.icd, db: c.db, warcDir: join(c.dir, 'warcs'), spoolDir: join(c.dir, 'spool') });
+  assert.equal(await engine.run(), 'finished');
+  return engine;
+}
+
+/** What the crawl did with `url`: its frontier row, its captures, its WARC response records; and the counters against the rows. */
+async function outcome(db: Database.Database, crawlId: number, dir: string, engine: CrawlEngine, url: string) {
+  const row = db.prepare('SELECT state, reason, kind, scope_hops AS hops FROM frontier_url WHERE crawl_id = ? AND url = ?').get(crawlId, url);
+  const captures = db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, url);
+  const responses = (await warcTargets(join(dir, 'warcs'), ['response'])).filter((u) => u === url).length;
+  const excludedRows = Object.fromEntries(db.prepare('SELECT reason, COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state = 4 GROUP BY reason').raw().all(crawlId) as [string, number][]);
+  const stats = engine.stats();
+  return { row, captures, responses, excludedRows, excludedByReason: stats.excludedByReason, excluded: stats.excluded, queued: stats.queued };
+}
+
+test('an image linked out of scope first, then embedded by another page, is captured once as a requisite', { timeout: 60_000 }, async () => {
+  let db: Database.Database | null = null;
+  let wasRefused = false;
+  const seedSite = (cdn: string): RequestListener => async (req, res) => {
+    if (req.url === '/') return html(res, `<title>Home</title><a href="${cdn}/pic.png">the picture</a> <a href="/gallery">gallery</a>`);
+    if (req.url === '/gallery') {
+      // Answered once the home page's link to the picture was refused: the order the defect needs.
+      wasRefused = await refusedFirst(() => db, `${cdn}/pic.png`);
+      return html(res, `<title>Gallery</title><img src="${cdn}/pic.png"> <a href="${cdn}/pic.png">again</a> <a href="/more">more</a>`);
+    }
+    if (req.url === '/more') return html(res, `<title>More</title><a href="${cdn}/pic.png">once more</a> <img src="${cdn}/pic.png">`);
+    res.writeHead(404).end();
+  };
+  const cdnSite: RequestListener = (req, res) => {
+    if (req.url === '/pic.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    res.writeHead(404).end();
+  };
+  await withTwoSites('127.0.0.61', seedSite, '127.0.0.62', cdnSite, async (seed, cdn) => {
+    await withCrawl('tm-refused-requisite-', { name: 'Refused, then a requisite', seeds: [`${seed}/`] }, async (c) => {
+      db = c.db;
+      const engine = await crawlToTheEnd(c);
+      assert.ok(wasRefused, 'the home page\'s link refused the picture first');
+      const o = await outcome(c.db, c.crawlId, c.dir, engine, `${cdn}/pic.png`);
+      assert.deepEqual(o.row, { state: 2, reason: null, kind: 'requisite', hops: 1 }, 'the picture left the excluded state, taken as the gallery\'s requisite');
+      assert.equal(o.captures, 1, 'captured once');
+      assert.equal(o.responses, 1, 'its WARC response record is there, once');
+      assert.deepEqual(o.excludedRows, {}, 'nothing else was excluded');
+      assert.deepEqual([o.excluded, o.excludedByReason], [0, {}], 'the counters no longer count it excluded');
+      assert.equal(o.queued, 0);
+    });
+  });
+});
+
+test('a page refused one hop too far is taken when a page in the scope links to it within the extra hops', { timeout: 60_000 }, async () => {
+  let db: Database.Database | null = null;
+  let wasRefused = false;
+  const seedSite = (other: string): RequestListener => async (req, res) => {
+    if (req.url === '/') return html(res, `<title>Home</title><a href="${other}/cited">cited</a> <a href="/later">later</a>`);
+    if (req.url === '/later') {
+      wasRefused = await refusedFirst(() => db, `${other}/photo.png`);
+      return html(res, `<title>Later</title><a href="${other}/photo.png">the photo</a>`);
+    }
+    res.writeHead(404).end();
+  };
+  const otherSite: RequestListener = (req, res) => {
+    // One hop out: its link to the photo is a second hop, past the crawl's one.
+    if (req.url === '/cited') return html(res, `<title>Cited</title><a href="/photo.png">photo</a>`);
+    if (req.url === '/photo.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    res.writeHead(404).end();
+  };
+  await withTwoSites('127.0.0.63', seedSite, '127.0.0.64', otherSite, async (seed, other) => {
+    await withCrawl('tm-refused-extra-hop-', { name: 'Refused, then an extra hop', seeds: [`${seed}/`], scope: { extraHops: 1 } }, async (c) => {
+      db = c.db;
+      const engine = await crawlToTheEnd(c);
+      assert.ok(wasRefused, 'the cited page\'s link refused the photo first');
+      const o = await outcome(c.db, c.crawlId, c.dir, engine, `${other}/photo.png`);
+      assert.deepEqual(o.row, { state: 2, reason: null, kind: 'navigation', hops: 1 }, 'taken one hop out, from the page in the scope');
+      assert.equal(o.captures, 1);
+      assert.equal(o.responses, 1, 'its WARC response record is there, once');
+      assert.deepEqual([o.excluded, o.excludedByReason, o.excludedRows], [0, {}, {}]);
+    });
+  });
+});
