@@ -9,7 +9,7 @@ import { crawlWarcId, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
 import { RobotsCache, type RobotsVerdict } from '../robots';
-import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, TrapDetector } from '../url';
+import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { CaptureStore, storedSimilarities } from '../store/capture-store';
@@ -262,6 +262,17 @@ export class CrawlContext {
   linkMayMatter(url: string, kind: string, rescoring: boolean): boolean {
     if (this.frontier.refused(this.crawlId, url)) return mayRetakeRefused(kind, this.icd.scope);
     return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url));
+  }
+
+  /**
+   * For a page whose links include a redirect (its Location): how many redirects separate it from
+   * the page requisite its redirect chain began at (url/scope.ts requisiteRedirectsOf), so the
+   * redirect is taken as a requisite's; null otherwise. `page` is its frontier entry (kind, the
+   * URL it was found on). The main crawl's schedule stage and a recrawl round both plan with it.
+   */
+  requisiteRedirectsOf(page: { kind: string; viaUrl: string | null } | null | undefined, links: readonly OutLink[]): number | null {
+    if (!page || !links.some((l) => l.kind === 'redirect')) return null;
+    return requisiteRedirectsOf(page.kind, page.viaUrl, (url) => this.frontier.lookup(this.crawlId, url));
   }
 
   /** Resolves a URL's host (cached) so its politeness key is the IP address. */

@@ -358,8 +358,11 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
-        const scopeHops = ctx.frontier.lookup(ctx.crawlId, p.url)?.scopeHops;
-        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops, links }, ctx.scopeInput(), ctx.traps);
+        // Planned as the main crawl plans a page's links: from its hops outside the scope, and a
+        // redirect it answers now taken as a requisite's when it is one (a frame that moved).
+        const entry = ctx.frontier.lookup(ctx.crawlId, p.url);
+        const requisiteRedirects = ctx.requisiteRedirectsOf(entry, links);
+        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops: entry?.scopeHops, requisiteRedirects, links }, ctx.scopeInput(), ctx.traps);
         newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }

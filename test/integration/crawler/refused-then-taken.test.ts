@@ -2,7 +2,8 @@
  * A URL refused once is taken when a later discovery would take it (Heritrix does not count a
  * refused URL as seen): an image first linked with `<a>` off the scope, then embedded by another
  * page as a requisite; a page first found one hop too far, then linked from the scope within the
- * extra hops. Each is captured once, its WARC response record present, and
+ * extra hops; and, in a recrawl round, a requisite frame that now redirects, whose redirect is a
+ * requisite's as in the main crawl. Each is captured once, its WARC response record present, and
  * the counters agree with the frontier's rows. Real parts: the engine, a migrated SQLite database,
  * loopback sites on distinct addresses (the politeness registry is per IP).
  */
@@ -123,6 +124,39 @@ test('a page refused one hop too far is taken when a page in the scope links to 
       assert.equal(o.captures, 1);
       assert.equal(o.responses, 1, 'its WARC response record is there, once');
       assert.deepEqual([o.excluded, o.excludedByReason, o.excludedRows], [0, {}, {}]);
+    });
+  });
+});
+
+test('a recrawl round takes the redirect a requisite frame now answers as a requisite, as the main crawl does', { timeout: 60_000 }, async () => {
+  let visited = false;
+  const seedSite = (frames: string): RequestListener => (req, res) => {
+    if (req.url === '/') return html(res, `<title>Home</title><iframe src="${frames}/frame.html"></iframe>`);
+    res.writeHead(404).end();
+  };
+  const framesSite: RequestListener = (req, res) => {
+    // After the first visit the frame moved to an image on its host (off the scope).
+    if (req.url === '/frame.html') return visited ? void res.writeHead(302, { location: '/moved.png' }).end() : html(res, '<title>Frame</title>');
+    if (req.url === '/moved.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    res.writeHead(404).end();
+  };
+  await withTwoSites('127.0.0.65', seedSite, '127.0.0.66', framesSite, async (seed, frames) => {
+    const moved = `${frames}/moved.png`;
+    await withCrawl('tm-recrawl-requisite-redirect-', { name: 'Recrawl, requisite redirect', seeds: [`${seed}/`], coherence: { recrawlIntervalMinutes: 1 } }, async (c) => {
+      const engine = new CrawlEngine({ crawlId: c.crawlId, icd: c.icd, db: c.db, warcDir: join(c.dir, 'warcs'), spoolDir: join(c.dir, 'spool'), minuteMs: 300 });
+      const run = engine.run();
+      const captured = (url: string) => (c.db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(c.crawlId, url) as number) > 0;
+      for (const end = Date.now() + 20_000; !captured(`${frames}/frame.html`) && Date.now() < end; ) await sleep(20);
+      visited = true;
+      const rounds = () => engine.incremental?.rounds ?? [];
+      for (const end = Date.now() + 30_000; (rounds().length < 2 || !captured(moved)) && Date.now() < end; ) await sleep(20);
+      await engine.stop();
+      assert.equal(await run, 'stopped');
+      assert.ok(rounds().length >= 1, 'a round ran');
+      const o = await outcome(c.db, c.crawlId, c.dir, engine, moved);
+      assert.deepEqual(o.row, { state: 2, reason: null, kind: 'redirect', hops: 1 }, 'the frame\'s redirect was taken as a requisite\'s');
+      assert.equal(o.captures, 1);
+      assert.equal(o.responses, 1, 'its WARC response record is there, once');
     });
   });
 });

@@ -1,6 +1,5 @@
 import { PROCEED, type Stage } from '../stage';
 import { planOutLinks } from '../plan-out-links';
-import { requisiteRedirectsOf } from '../../url';
 
 /** Scope, traps and budgets decide which out-links become frontier candidates (pure). */
 export const scheduleStage: Stage = {
@@ -21,10 +20,7 @@ export const scheduleStage: Stage = {
     // need to ask again which ones the frontier holds. A refused one goes through the scope.
     const known = rescoring ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) : undefined;
     // A redirect answered by a page requisite (or by its redirects) leads to the requisite itself.
-    const lease = item.lease;
-    if (lease && links.some((l) => l.kind === 'redirect')) {
-      item.requisiteRedirects = requisiteRedirectsOf(lease.kind, lease.viaUrl, (url) => ctx.frontier.lookup(ctx.crawlId, url));
-    }
+    item.requisiteRedirects = ctx.requisiteRedirectsOf(item.lease, links);
     item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, known);
     return PROCEED;
   },
