@@ -1,6 +1,6 @@
 import type { FetchOutcome } from '../fetch';
 import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
-import type { RobotsVerdict } from '../robots';
+import { robotsFailureMessage, type RobotsVerdict } from '../robots';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { haltedOutcome, requestTiming, takeHostKey } from './key-turn';
@@ -40,8 +40,8 @@ export function outcomeOf(result: PoliteFetchResult): FetchOutcome | null {
 function refusedByRobots(verdict: RobotsVerdict): PoliteFetchResult | null {
   if (verdict.allowed) return null;
   if (!verdict.failure) return { kind: 'robots-refused', verdict };
-  const { reason, message, retries } = verdict.failure;
-  return { kind: 'outcome', outcome: { ok: false, reason, message: `no connection to the host for robots.txt (${message})`, durationMs: 0, retries } };
+  const { reason, retries } = verdict.failure;
+  return { kind: 'outcome', outcome: { ok: false, reason, message: robotsFailureMessage(verdict.failure), durationMs: 0, retries } };
 }
 
 /**

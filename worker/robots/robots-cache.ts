@@ -7,8 +7,9 @@ import { parseRobotsRules, type RobotsRules } from './robots-rules';
 /**
  * The answer for one URL. `retryAt` (epoch ms): robots.txt is unreachable for now, ask again then
  * (now, when a pause or stop cut its fetch off). `failure` (reason `host-unreachable`): no
- * connection could be made to the host for robots.txt, so none would be for the URL: it fails with
- * that reason rather than counting as excluded by robots.txt.
+ * connection could be made to the host for robots.txt, or a server accepted and never answered any
+ * try (SILENT_TRIES), so none would be made for the URL, or answered: it fails with that reason
+ * rather than counting as excluded by robots.txt.
  */
 export interface RobotsVerdict {
   allowed: boolean;
@@ -50,7 +51,8 @@ export interface RobotsCacheOptions {
 type OriginState =
   | { kind: 'rules'; rules: RobotsRules; until: number }
   | { kind: 'allow-all'; until: number }
-  | { kind: 'retry'; retryAt: number; failures: number }
+  /** `silence`: every try so far was met by a server that accepted and sent nothing (the last one's failure). */
+  | { kind: 'retry'; retryAt: number; failures: number; silence?: ConnectionFailure }
   | { kind: 'disallow-all'; until: number }
   | { kind: 'no-connection'; failure: ConnectionFailure; until: number };
 
@@ -67,6 +69,14 @@ const REFRESH_RETRY_MS = 3_600_000;
  */
 const NO_CONNECTION_MS = 600_000;
 
+/**
+ * Tries of a robots.txt whose server accepts connections and never sends a byte (each try the
+ * fetcher's own retries): after these the host is settled as one no connection could be made to,
+ * with the timeout as its reason. Three tries and two backoffs took 8–9 minutes with the default
+ * 20 s headers timeout, the host's URLs waiting all along, for a server that said nothing to any.
+ */
+const SILENT_TRIES = 2;
+
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects; past that, robots.txt is unavailable. */
 const MAX_REDIRECTS = 5;
 
@@ -77,7 +87,9 @@ const MAX_REDIRECTS = 5;
  * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). No connection to
  * the origin at all (refused, timed out, unresolvable: its fetch's own retries spent) is no answer of a server:
  * its URLs fail with that reason ('host-unreachable') for NO_CONNECTION_MS, instead of waiting a
- * minute of backoff to be excluded; rules read before are kept, as for any failed refresh. A fetch cut off
+ * minute of backoff to be excluded; rules read before are kept, as for any failed refresh. A server
+ * that accepts and sends not a byte before the timeout at SILENT_TRIES tries in a row ends so too,
+ * with the timeout's reason. A fetch cut off
  * by a pause or stop (`interrupted`: the request, or a redirect's wait for another host's turn)
  * says nothing about the site: the origin stays as it was and the check answers "ask again now".
  * A redirect the crawler would not wait for (a wait closing a cycle, reason `internal`) is a real
@@ -157,6 +169,7 @@ export class RobotsCache {
       if (response.kind === 'allow-all') return this.decided(origin, { kind: 'allow-all', until: this.fresh() });
       // A redirect's target refusing says nothing of the origin, which answered: robots.txt is unreachable.
       if (response.kind === 'no-connection' && hop === 0) return this.noConnection(origin, response.failure);
+      if (response.kind === 'unreachable' && hop === 0 && response.silence) return this.failed(origin, response.silence);
       if (response.kind === 'unreachable' || response.kind === 'no-connection') return this.failed(origin);
       let text: string;
       try {
@@ -182,14 +195,22 @@ export class RobotsCache {
     return this.now() + (this.o.maxAgeMs ?? DAY_MS);
   }
 
-  private failed(origin: string): LoadEnd {
+  /** `silence`: this try was met by a server that accepted the connection and sent nothing (SILENT_TRIES). */
+  private failed(origin: string, silence?: ConnectionFailure): LoadEnd {
     const prior = this.states.get(origin);
     // A refresh of rules that could be read before: they stay, and robots.txt is tried again later.
     if (prior?.kind === 'rules' || prior?.kind === 'allow-all') return this.decided(origin, { ...prior, until: this.now() + REFRESH_RETRY_MS });
-    const failures = (prior?.kind === 'retry' ? prior.failures : 0) + 1;
-    if (failures >= (this.o.maxAttempts ?? 3)) return this.decided(origin, { kind: 'disallow-all', until: this.fresh() });
+    const retrying = prior?.kind === 'retry' ? prior : null;
+    const failures = (retrying?.failures ?? 0) + 1;
+    // Silent at every try (a 5xx or a cut connection before breaks the run): the host's URLs fail with the timeout.
+    const allSilent = silence && (!retrying || retrying.silence) ? silence : undefined;
+    const maxAttempts = this.o.maxAttempts ?? 3;
+    if (allSilent && failures >= Math.min(SILENT_TRIES, maxAttempts)) {
+      return this.decided(origin, { kind: 'no-connection', failure: { ...allSilent, silentTries: failures }, until: this.now() + NO_CONNECTION_MS });
+    }
+    if (failures >= maxAttempts) return this.decided(origin, { kind: 'disallow-all', until: this.fresh() });
     const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
-    return this.decided(origin, { kind: 'retry', retryAt: this.now() + wait, failures });
+    return this.decided(origin, { kind: 'retry', retryAt: this.now() + wait, failures, ...(allSilent ? { silence: allSilent } : {}) });
   }
 
   private noConnection(origin: string, failure: ConnectionFailure): LoadEnd {

@@ -8,8 +8,11 @@ export type RobotsResponse =
   | { kind: 'redirect'; location: string }
   /** "Unavailable" (4xx, or a redirect without a target): no rules, crawl everything. */
   | { kind: 'allow-all'; why: string }
-  /** "Unreachable" (5xx, 429, headers or total timeouts, cut connections, a body cut short): wait and ask again. */
-  | { kind: 'unreachable'; why: string }
+  /**
+   * "Unreachable" (5xx, 429, headers or total timeouts, cut connections, a body cut short): wait and
+   * ask again. `silence`: the server accepted the connection and sent not a byte before the timeout.
+   */
+  | { kind: 'unreachable'; why: string; silence?: ConnectionFailure }
   /** No connection could be made at all (refused, no route, timed out, the name did not resolve): nothing answers there. */
   | { kind: 'no-connection'; failure: ConnectionFailure };
 
@@ -18,6 +21,15 @@ export interface ConnectionFailure {
   reason: FailureReason;
   message: string;
   retries: number;
+  /** A server accepted the connection and never answered: the tries of robots.txt made (absent: no connection at all). */
+  silentTries?: number;
+}
+
+/** Why a URL of a host in `failure`'s state was not requested, for the crawl log. */
+export function robotsFailureMessage(failure: ConnectionFailure): string {
+  if (failure.silentTries === undefined) return `no connection to the host for robots.txt (${failure.message})`;
+  const tries = ['', 'once', 'twice'][failure.silentTries] ?? `${failure.silentTries} times`;
+  return `no answer from the host for robots.txt, tried ${tries} (${failure.message})`;
 }
 
 /**
@@ -31,6 +43,13 @@ export interface ConnectionFailure {
 const NO_CONNECTION: ReadonlySet<FailureReason> = new Set<FailureReason>(['connect-refused', 'connect-timeout', 'dns']);
 
 /**
+ * Timeouts that, with no response head received, mean a server accepted the connection and sent
+ * nothing at all (a hung application, a tarpit): unreachable, but the cache gives such a host fewer
+ * tries than one answering 5xx (robots-cache.ts SILENT_TRIES).
+ */
+const SILENT: ReadonlySet<FailureReason> = new Set<FailureReason>(['headers-timeout', 'total-timeout']);
+
+/**
  * Classifies a robots.txt fetch. A connection that could not be made is told apart from an
  * unreachable robots.txt (see NO_CONNECTION): the cache fails the host's URLs with its reason. 429 counts as unreachable rather than unavailable: the server
  * asks us to slow down, not to crawl everything. A 2xx body cut short by time or a broken
@@ -41,6 +60,9 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
   const exchange = outcome.ok ? outcome.exchange : outcome.partial;
   if (!outcome.ok && !exchange && NO_CONNECTION.has(outcome.reason)) {
     return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
+  }
+  if (!outcome.ok && !exchange && SILENT.has(outcome.reason)) {
+    return { kind: 'unreachable', why: `${outcome.reason}: ${outcome.message}`, silence: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
   }
   if (!exchange) return { kind: 'unreachable', why: outcome.ok ? 'no exchange' : `${outcome.reason}: ${outcome.message}` };
   const { status } = exchange;

@@ -160,13 +160,34 @@ describe('robots cache against real servers', () => {
     assert.deepEqual(await robots.check(`${rules.url}/page`), { allowed: false, reason: 'robots-unavailable' });
   });
 
-  test('headers timeout (a server that accepts and never answers): treated like a server error (wait and retry)', async () => {
+  test('headers timeout (a server that accepts and never answers): one later try, then the URLs fail with headers-timeout for ten minutes', async () => {
     fetched = [];
-    clock = 0;
-    const robots = cache();
-    const verdict = await robots.check(`${silent.url}/page`);
-    assert.equal(verdict.reason, 'robots-retry');
-    assert.equal(verdict.allowed, false);
+    clock = 1_000_000;
+    const robots = cache({ maxAttempts: 3 });
+    const first = await robots.check(`${silent.url}/page`);
+    assert.deepEqual(first, { allowed: false, reason: 'robots-retry', retryAt: clock + 750 }, 'waits and tries again, as for a 5xx');
+    clock = first.retryAt!;
+    const verdicts = await Promise.all([robots.check(`${silent.url}/page`), robots.check(`${silent.url}/other`)]);
+    for (const v of verdicts) {
+      assert.deepEqual(v, { allowed: false, reason: 'host-unreachable', failure: { reason: 'headers-timeout', message: 'headers timeout after 300 ms', retries: 0, silentTries: 2 } });
+    }
+    assert.equal(fetched.length, 2, 'two tries, not three');
+    clock += 599_999;
+    assert.equal((await robots.check(`${silent.url}/later`)).reason, 'host-unreachable');
+    assert.equal(fetched.length, 2, 'the answer is kept ten minutes');
+  });
+
+  test('a server answering 5xx once, then silent: tries and backoffs of a 5xx (the silent rule needs every try silent)', async () => {
+    fetched = [];
+    clock = 1_000_000;
+    let n = 0;
+    const robots = cache({ maxAttempts: 3, fetchRobots: (url) => (fetched.push(url), fetcher.fetch(n++ === 0 ? `${failing.url}/robots.txt` : url)) });
+    clock = (await robots.check(`${silent.url}/page`)).retryAt!;
+    const second = await robots.check(`${silent.url}/page`);
+    assert.equal(second.reason, 'robots-retry');
+    clock = second.retryAt!;
+    assert.deepEqual(await robots.check(`${silent.url}/page`), { allowed: false, reason: 'robots-unavailable' });
+    assert.equal(fetched.length, 3);
   });
 
   test('redirects are followed (each hop fetched through fetchRobots) and rules apply to the first origin', async () => {

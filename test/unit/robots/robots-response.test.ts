@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HttpExchange } from '../../../worker/capture';
 import type { FetchOutcome } from '../../../worker/fetch';
-import { classifyRobotsResponse } from '../../../worker/robots';
+import { classifyRobotsResponse, robotsFailureMessage } from '../../../worker/robots';
 
 const FROM = 'http://a.test/robots.txt';
 function exchange(status: number, headers: Record<string, string> = {}, truncated: HttpExchange['truncated'] = null): HttpExchange {
@@ -37,10 +37,24 @@ test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connect
   assert.equal(classifyRobotsResponse(ok(exchange(429)), FROM).kind, 'unreachable');
   const fivexx: FetchOutcome = { ok: false, reason: 'http-5xx', message: 'HTTP 503', durationMs: 1, retries: 2, partial: exchange(503) };
   assert.equal(classifyRobotsResponse(fivexx, FROM).kind, 'unreachable');
-  for (const reason of ['headers-timeout', 'total-timeout', 'connection-reset', 'tls'] as const) {
+  for (const reason of ['connection-reset', 'tls'] as const) {
     const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
     assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m` });
   }
+  // A timeout with nothing received: unreachable, and silent (the cache gives such a host fewer tries).
+  for (const reason of ['headers-timeout', 'total-timeout'] as const) {
+    const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
+    assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m`, silence: { reason, message: 'm', retries: 2 } });
+  }
+  // A total timeout after a response head came: the server answered; no silence.
+  const cut: FetchOutcome = { ok: false, reason: 'total-timeout', message: 'm', durationMs: 1, retries: 0, partial: exchange(503) };
+  assert.deepEqual(classifyRobotsResponse(cut, FROM), { kind: 'unreachable', why: 'HTTP 503' });
+});
+
+test('robotsFailureMessage: no connection, or no answer at every try', () => {
+  assert.equal(robotsFailureMessage({ reason: 'connect-refused', message: 'connect ECONNREFUSED', retries: 2 }), 'no connection to the host for robots.txt (connect ECONNREFUSED)');
+  assert.equal(robotsFailureMessage({ reason: 'headers-timeout', message: 'headers timeout after 500 ms', retries: 2, silentTries: 2 }), 'no answer from the host for robots.txt, tried twice (headers timeout after 500 ms)');
+  assert.equal(robotsFailureMessage({ reason: 'headers-timeout', message: 'x', retries: 0, silentTries: 1 }), 'no answer from the host for robots.txt, tried once (x)');
 });
 
 test('no connection at all (refused, timed out, unresolvable) is told apart, with the fetch\'s reason, message and retries', () => {

@@ -1,4 +1,5 @@
 import { nextAllowedAt } from '../../politeness';
+import { robotsFailureMessage } from '../../robots';
 import { PROCEED, type Stage, type StageResult } from '../stage';
 import { waitUntil } from '../wait-until';
 
@@ -10,15 +11,15 @@ export const robotsStage: Stage = {
   name: 'robots',
   async process(item, ctx) {
     const { verdict, fetched } = await ctx.askRobots(item.url, item.host);
-    // No connection could be made for robots.txt: nor would one be for the page, which is not
-    // requested (RFC 9309: no robots.txt, no crawl) and fails with the connection's reason.
+    // No connection could be made for robots.txt (or none was ever answered): nor would one be for
+    // the page, which is not requested (RFC 9309: no robots.txt, no crawl) and fails with that reason.
     if (verdict.failure) {
       if (fetched && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: fetched.lastStartAt, durationMs: fetched.lastDurationMs });
-      const { reason, message, retries } = verdict.failure;
+      const { reason, retries } = verdict.failure;
       // Its retries and time were this URL's when its check made the robots.txt fetch; a later URL of the host spent none.
       item.retries = fetched ? retries : 0;
       item.durationMs = fetched?.lastDurationMs ?? 0;
-      item.failure = { reason, message: `no connection to the host for robots.txt (${message}); the page was not requested` };
+      item.failure = { reason, message: `${robotsFailureMessage(verdict.failure)}; the page was not requested` };
       return { kind: 'finish', reason };
     }
     // Halted: the URL goes back to the queue, and the host's clock keeps robots.txt's request.
