@@ -110,8 +110,15 @@ export const ROUND_FAILED_OUTCOME = 'recrawl-round-failed';
 /** The crawl-log outcome of a round that finished after failing (round-failure-log.ts). */
 export const ROUND_RECOVERED_OUTCOME = 'recrawl-round-recovered';
 
+/**
+ * The crawl-log outcome of a host a recrawl round got no answer from, put into back-off or kept in
+ * it, or that answered again after one (recrawl-host-backoff.ts). Its pages' own failures are logged
+ * as theirs.
+ */
+export const HOST_BACKOFF_OUTCOME = 'recrawl-host-backoff';
+
 /** The crawl-log outcomes of recrawl rounds, not of a URL's fetch: no failure counter nor host counts them. */
-export const ROUND_OUTCOMES = [ROUND_FAILED_OUTCOME, ROUND_RECOVERED_OUTCOME] as const;
+export const ROUND_OUTCOMES = [ROUND_FAILED_OUTCOME, ROUND_RECOVERED_OUTCOME, HOST_BACKOFF_OUTCOME] as const;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { bodyUnlessBomb, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
-  adaptParentRule, afterFetch, isDue, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
+  adaptParentRule, afterFetch, backedOff, isDue, HostTally, HOST_DOWN_REASONS, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
@@ -13,6 +13,8 @@ import type { RecrawlCheck } from './aah-runner';
 import type { FailureReason } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
+import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs } from './recrawl-host-backoff';
+import { hostKeyOf } from '../url';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -96,6 +98,7 @@ export class RecrawlState {
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     db.exec(DDL);
     db.exec(RECRAWL_HISTORY_DDL);
+    db.exec(HOST_BACKOFF_DDL);
   }
 
   /** The last finished round (0 = the initial crawl) and when it ended; null before any. */
@@ -198,6 +201,10 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     return true;
   };
   const pages = state.pages().filter((p) => !excluded(p));
+  // A host that gave no answer to the rounds before waits out its back-off: its pages stay due, unrequested.
+  const backoffs = loadHostBackoffs(ctx.db, ctx.crawlId);
+  const hostsAnswer = new HostTally();
+  const waiting = (p: PageRow): boolean => backedOff(backoffs.get(hostKeyOf(p.url)), round);
   let due = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
   if (ctx.icd.coherence.mode === 'snapshot-organ-pipes') {
     // fr rises with observed changes: the hottest pages go to the middle of the round, where blur weighs least.
@@ -236,7 +243,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
       saved = true;
     };
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
-    const changed = await refetchPage(ctx, p, round, o.halted, save);
+    const changed = await refetchPage(ctx, p, round, o.halted, save, hostsAnswer);
     // Not requested (robots.txt said no, the name did not resolve), cut short, or no answer about the
     // page (transientFailure: refused, timed out, 5xx): nothing observed, nothing counted, the page
     // stays due (retried in the next round), and a parent so left out does not move the rule's threshold.
@@ -246,7 +253,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     observed({ url: p.url, changed: changed.changed, byRule });
   };
   const refetch = async (p: PageRow, byRule: boolean): Promise<void> => {
-    if (excluded(p)) return;
+    if (excluded(p) || waiting(p)) return;
     if (o.position) o.position.url = p.url;
     await refetchAndSave(p, byRule);
     // Not reached when it threw: the position names the page the round failed at.
@@ -280,6 +287,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const finishedAt = now();
   ctx.db.transaction(() => {
     const failed = state.pendingFailure(); // read while the round is the one under way
+    saveHostBackoffs(ctx, round, hostsAnswer, backoffs);
     state.finishRound(round, finishedAt, rule.threshold, report);
     logRoundRecovery(ctx, failed, finishedAt);
   })();
@@ -303,14 +311,19 @@ interface Observed {
  * (a transient failure: no connection, a timeout, 5xx, 429, 408), which says neither that it changed
  * nor that it did not: what the server answered is archived, and the page is not saved.
  */
-async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, save: (r: Observed) => void): Promise<Observed | null> {
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, save: (r: Observed) => void, hosts: HostTally): Promise<Observed | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
-  const outcome = outcomeOf(await politeFetch(ctx, p.url, { conditional, halted, robots: true }));
+  const fetched = await politeFetch(ctx, p.url, { conditional, halted, robots: true });
+  const host = hostKeyOf(p.url);
+  if (fetched.kind === 'dns-failed') hosts.note(host, p.url, { answered: false, reason: 'dns' });
+  const outcome = outcomeOf(fetched);
   if (!outcome) return null;
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
   if (!outcome.ok && outcome.reason === 'interrupted') return null; // a pause or stop cut it short: nothing observed
+  // Nothing at all from the host (no connection, or not a byte before the timeout): a round of its back-off.
+  hosts.note(host, p.url, !outcome.ok && !outcome.partial && HOST_DOWN_REASONS.has(outcome.reason) ? { answered: false, reason: outcome.reason } : { answered: true });
   const unobserved = `${message}; no answer about the page`;
   const retried = 'retried in the next round';
   if (!outcome.ok) {

@@ -41,7 +41,7 @@ test('a round failing again and again adds an entry per error, counting its fail
     refuseRounds(db, 'first refusal');
     const failure = () => db.prepare('SELECT round, failures, first_failed_at AS firstFailedAt, failed_at AS failedAt, message, url, retry_at AS retryAt FROM engine_recrawl_failure WHERE crawl_id = ?').get(crawlId) as RoundFailure | undefined;
     const entries = (outcome: string) => db.prepare('SELECT id, url, outcome, message, retries, at FROM CrawlLogEntry WHERE crawlId = ? AND outcome = ? ORDER BY id').all(crawlId, outcome) as Entry[];
-    const otherEntries = () => db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)').pluck().get(crawlId, ...ROUND_OUTCOMES) as number;
+    const otherEntries = () => db.prepare(`SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`).pluck().get(crawlId, ...ROUND_OUTCOMES) as number;
     const iso = (ms: number) => new Date(ms).toISOString();
     const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: MINUTE_MS });
 

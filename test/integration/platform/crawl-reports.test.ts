@@ -174,7 +174,7 @@ test('the crawl log downloads whole past its slices, in order, however many entr
 test('the hosts report counts the URLs the crawl log records as excluded (an exclude pattern, robots.txt) apart: never requested, they are no fetches', async () => {
   const crawl = s.db.prepare('SELECT id FROM Crawl ORDER BY id LIMIT 1').pluck().get() as number;
   // The entries as the engine writes them: two pages fetched, one failed, a recrawl not made (an
-  // exclude pattern added since), a revisit robots.txt refused; and a recrawl round's failure, no fetch either.
+  // exclude pattern added since), a revisit robots.txt refused; and a recrawl round's failure and host back-off, no fetch either.
   const { CaptureStore } = await import('../../../worker/store/capture-store');
   const store = new CaptureStore(s.db, crawl);
   const at = new Date();
@@ -188,6 +188,8 @@ test('the hosts report counts the URLs the crawl log records as excluded (an exc
   entry('/calendar?day=1', null, 'exclude-match', 0);
   entry('/private', null, 'robots', 0);
   entry('/a', null, 'recrawl-round-failed', 0);
+  // A recrawl's note of a host in back-off (recrawl-host-backoff.ts): no fetch either.
+  entry('/a', null, 'recrawl-host-backoff', 0);
   entry('/only-excluded', null, 'exclude-match', 0);
   const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
   const report = (await call(getReport, 'GET', `/api/crawls/${crawl}/report`, undefined, { id: String(crawl) })).body as {

@@ -138,7 +138,7 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   assert.deepEqual(log.items.map((e) => [e.url, e.status, e.outcome, e.retries, e.at]), [[`${origin}/`, null, 'recrawl-round-recovered', 2, round1!.finishedAt]]);
   assert.equal(log.items[0]!.message, `recrawl round 1 finished after 2 failed attempts (the first at ${iso(stored.firstFailedAt)}, the last at ${iso(stored.failedAt)}; the last error: ${REFUSAL})`);
   const { hosts } = await get<{ hosts: { fetches: number }[] }>(report, crawlId);
-  const fetches = db.prepare('SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)').pluck().get(crawlId, ...ROUND_OUTCOMES);
+  const fetches = db.prepare(`SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`).pluck().get(crawlId, ...ROUND_OUTCOMES);
   assert.equal(hosts.reduce((n, h) => n + h.fetches, 0), fetches);
 
   // Deleted with the crawl (a crawl a worker runs is not).

@@ -51,7 +51,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
        ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
     )
     .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, MAX_HOSTS) as HostRow[];
-  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (?, ?)`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
+  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
     .all(crawlId) as { mime: string | null; captures: number; bytes: number }[];
