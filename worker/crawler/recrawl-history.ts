@@ -122,6 +122,9 @@ export const ROUND_OUTCOMES = [ROUND_FAILED_OUTCOME, ROUND_RECOVERED_OUTCOME, HO
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** When a failed round runs again, in a crawl-log message. */
+const retryWords = (f: RoundFailure) => (f.retryAt === null ? 'the crawl pauses; the round runs again when it is resumed' : `tried again from ${iso(f.retryAt)}`);
+
 /**
  * The message of the crawl-log entry (ROUND_FAILED_OUTCOME) of `inARow` failures of the round in a
  * row with the same error, the last of them `f`.
@@ -129,8 +132,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function roundFailedLogMessage(f: RoundFailure, inARow: number): string {
   const times = inARow === 1 ? '' : ` ${inARow} times in a row, the last at ${iso(f.failedAt)}`;
   const ofRound = f.failures === inARow ? '' : inARow === 1 ? ` (failure ${f.failures} of this round)` : ` (${f.failures} failures of this round)`;
-  const retry = f.retryAt === null ? 'the crawl pauses; the round runs again when it is resumed' : `tried again from ${iso(f.retryAt)}`;
+  const retry = retryWords(f);
   return `recrawl round ${f.round} failed${times}${ofRound}: ${f.message}; ${retry}`;
+}
+
+/** Words that mark a ROUND_FAILED_OUTCOME entry counting failures of changing errors (roundFailedMixedLogMessage). */
+export const CHANGING_ERRORS = 'with changing errors';
+
+/**
+ * The message of the last crawl-log entry a round may add (round-failure-log.ts), once it counts
+ * `count` failures whose errors changed, the last of them `f`.
+ */
+export function roundFailedMixedLogMessage(f: RoundFailure, count: number): string {
+  const retry = retryWords(f);
+  return `recrawl round ${f.round} failed ${count} times ${CHANGING_ERRORS}, the last at ${iso(f.failedAt)} (${f.failures} failures of this round): ${f.message}; ${retry}`;
 }
 
 /** The message of the crawl-log entry (ROUND_RECOVERED_OUTCOME) of a round that finished after its failures `f`. */

@@ -80,9 +80,15 @@ export class CaptureStore {
   }
 
   /** The crawl's latest crawl-log entry with `outcome`, if any. */
-  latestLog(outcome: string): { id: number; retries: number } | null {
-    const row = this.db.prepare('SELECT id, retries FROM CrawlLogEntry WHERE crawlId = ? AND outcome = ? ORDER BY id DESC LIMIT 1').get(this.crawlId, outcome);
-    return (row as { id: number; retries: number } | undefined) ?? null;
+  latestLog(outcome: string): { id: number; retries: number; message: string | null } | null {
+    const row = this.db.prepare('SELECT id, retries, message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = ? ORDER BY id DESC LIMIT 1').get(this.crawlId, outcome);
+    return (row as { id: number; retries: number; message: string | null } | undefined) ?? null;
+  }
+
+  /** How many of the crawl's crawl-log entries with `outcome` have a message starting with `prefix`. */
+  countLogs(outcome: string, prefix: string): number {
+    const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = ? AND message LIKE ? ESCAPE '\\'").pluck().get(this.crawlId, outcome, like) as number;
   }
 
   /** Rewrites an entry's message and retries: failures in a row logged as one entry (crawler/round-failure-log.ts). */

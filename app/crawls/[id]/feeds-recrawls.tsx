@@ -104,7 +104,7 @@ function RoundFailed({ f, next }: { f: NonNullable<RecrawlSection['failure']>; n
           : next.state === 'scheduled' && next.at
             ? <>Tried again at <Time at={next.at} />.</>
             : <>Tried again once no page of the crawl waits to be fetched.</>}
-        {' '}The crawl log has one entry for failures in a row with the same error, its retries counting those after the first (outcome <span className="font-mono text-xs">recrawl-round-failed</span>).
+        {' '}The crawl log has one entry for failures in a row with the same error, its retries counting those after the first, and at most ten a round (outcome <span className="font-mono text-xs">recrawl-round-failed</span>).
       </p>
     </div>
   );
