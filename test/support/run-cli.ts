@@ -8,9 +8,9 @@ export interface CliRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Runs `bin/tidemark.js` with the given arguments as a child process (from `opts.cwd`, as user `opts.uid`, when given). */
-export function runCli(args: string[], opts: { cwd?: string; uid?: number; gid?: number } = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `bin/tidemark.js` with the given arguments as a child process (from `opts.cwd`, as user `opts.uid`, with `opts.env` added to the environment, when given). */
+export function runCli(args: string[], { env, ...opts }: { cwd?: string; uid?: number; gid?: number; env?: Record<string, string> } = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { ...opts, env: env ? { ...process.env, ...env } : undefined, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));

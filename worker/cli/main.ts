@@ -194,6 +194,8 @@ export async function main(argv: string[]): Promise<number> {
     spoolDir: join(out, CLI_SPOOL_NAME),
     kbPath: existsSync(DEFAULT_KB_PATH) ? DEFAULT_KB_PATH : undefined,
     objectsJsonlPath: join(out, 'objects.jsonl'),
+    // A test switch: widens the window between a page's commit and its objects' append (crawl-engine.ts).
+    objectsWriteDelayMs: Number(process.env.TIDEMARK_TEST_OBJECTS_WRITE_DELAY_MS) || undefined,
   });
   // A crawl runs for minutes to days: say how it goes, as Heritrix's progress log and wget do.
   const everyMs = progressEveryMs(cmd, Boolean(process.stderr.isTTY));

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { mkdirSync, appendFileSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CaptureSummary, CrawlStats } from '../events/messages';
 import { SqliteFrontier, type Lease, type StateCounts } from '../frontier';
 import { PolitenessRegistry } from '../politeness';
@@ -18,12 +19,19 @@ import { IncrementalDriver } from './incremental-driver';
 import { applyScoredIntake, reopenIntake } from '../frontier/scored-intake';
 import { applyLiveExclusions } from './live-exclusions';
 import { fetchSlotsOnly, freeSlots } from './fetch-slots';
+import { objectLine, repairObjectsJsonl } from './objects-jsonl';
 import { isDatabaseRefusal, isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
 /** What the crawl's context needs (the engine makes the frontier), and the engine's own hooks. */
 export interface CrawlEngineOptions extends Omit<CrawlContextOptions, 'frontier'> {
   /** The CLI writes extracted Web objects here, one JSON object per line. */
   objectsJsonlPath?: string;
+  /**
+   * Tests only: waits this long between a page's commit and the append of its objects to
+   * objects.jsonl, so a test can kill the process in that window (the CLI's
+   * TIDEMARK_TEST_OBJECTS_WRITE_DELAY_MS). Widens the window; the crash is real.
+   */
+  objectsWriteDelayMs?: number;
   /**
    * The worker's politeness clocks, shared by every crawl it runs (CrawlManager), so a host — or an
    * IP — gets one request at a time and its delay whichever crawl asks. Default: the crawl's own (the CLI).
@@ -171,6 +179,7 @@ export class CrawlEngine {
     // A spool file lives only while its record is written: what a run that died left is of no use.
     rmSync(opts.spoolDir, { recursive: true, force: true });
     mkdirSync(opts.spoolDir, { recursive: true });
+    this.repairObjectsJsonl();
     // A key another crawl of the worker held may free a host of this one while the loop sleeps.
     // A host of its own due before the loop's planned wake-up (its request is over, its page still being
     // processed) wakes it too; one due later does not: at a thousand pages a second, waking the loop for
@@ -431,14 +440,35 @@ export class CrawlEngine {
     if (item.exchange) await releaseBody(item.exchange.body).catch(() => undefined);
     if (summary) this.pendingCaptures.push(summary);
     // Only once the page's capture is committed: a commit refused or failed fetches the page again, with its objects.
-    if (summary && item.objects?.length) this.appendObjects(item.objects.map((o) => ({ type: o.type, url: o.url ?? item.url, fields: o.fields })));
+    if (summary && item.objects?.length) {
+      if (this.opts.objectsWriteDelayMs) await sleep(this.opts.objectsWriteDelayMs);
+      this.appendObjects(item.objects.map((o) => ({ type: o.type, url: o.url ?? item.url, fields: o.fields })));
+    }
     return item.released === true;
   }
 
   /** Web objects found (a page's, a recrawl round's), one JSON object a line in the CLI's objects.jsonl. */
   private appendObjects(objects: FoundObject[]): void {
     if (!objects.length || !this.opts.objectsJsonlPath) return;
-    appendFileSync(this.opts.objectsJsonlPath, objects.map((o) => JSON.stringify({ type: o.type, url: o.url, fields: o.fields })).join('\n') + '\n');
+    appendFileSync(this.opts.objectsJsonlPath, objects.map(objectLine).join('\n') + '\n');
+  }
+
+  /**
+   * objects.jsonl is appended after each commit: a process killed in between (or during the append)
+   * left committed objects out of it, or a cut line. The database is the truth: at each start the
+   * file gets the crawl's committed objects it lacks, once each (objects-jsonl.ts).
+   */
+  private repairObjectsJsonl(): void {
+    if (!this.opts.objectsJsonlPath) return;
+    try {
+      const { appended, cutBytes } = repairObjectsJsonl(this.opts.objectsJsonlPath, this.opts.db, this.opts.crawlId);
+      if (appended || cutBytes) {
+        console.error(`tidemark: ${this.opts.objectsJsonlPath}: ${cutBytes ? `cut a torn last line (${cutBytes} bytes), ` : ''}appended ${appended} stored object(s) an earlier run had not written`);
+      }
+    } catch (err) {
+      // The crawl goes on; the objects stay in the database, and the next start tries again.
+      console.error(`tidemark: cannot repair ${this.opts.objectsJsonlPath}: ${(err as Error).message}`);
+    }
   }
 
   private flushEvents(): void {
