@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { PrismaClient } from '../store/prisma';
 import type { CoherenceSummary } from './metrics';
+import { certificateAsServed, summaryAsRead } from './legacy-summary';
 import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
 
 /** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
@@ -84,7 +85,7 @@ export function coherenceReport(db: Database.Database, crawlId: number, warcDir:
     crawlId,
     crawl,
     run: run ? { referenceTime: isoOf(run.referenceTime), startedAt: isoOf(run.startedAt), finishedAt: run.finishedAt === null ? null : isoOf(run.finishedAt) } : null,
-    summary: run?.summary ? (JSON.parse(run.summary) as CoherenceSummary) : null,
+    summary: run?.summary ? summaryAsRead(JSON.parse(run.summary) as CoherenceSummary) : null,
     pages: counts.pages,
     revisited: counts.revisited,
     tree: buildDiscoveryTree(rows),
@@ -129,10 +130,13 @@ export function coherenceGraphml(db: Database.Database, crawlId: number): string
   return toGraphML(pageRows(db, crawlId));
 }
 
-/** The certificate written beside the WARC files, or null before the revisit pass finished. */
+/**
+ * The certificate written beside the WARC files, or null before the revisit pass finished; one
+ * written before stop 35 for a run over no page reads null coherence (certificateAsServed).
+ */
 export function readCertificate(warcDir: string): string | null {
   const path = join(warcDir, CERTIFICATE_NAME);
-  return existsSync(path) ? readFileSync(path, 'utf8') : null;
+  return existsSync(path) ? certificateAsServed(readFileSync(path, 'utf8')) : null;
 }
 
 /** Removes a deleted crawl's coherence rows (the tables have no relation to Crawl, so no cascade). */

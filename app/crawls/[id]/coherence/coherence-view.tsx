@@ -88,7 +88,7 @@ function findNode(tree: readonly TreeNode[], url: string): TreeNode | null {
 }
 
 function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
-  // A run over no page has no coherence, not 100 % (its summary says null; one stored before it did says 1).
+  // A run over no page has no coherence, not 100 % (its summary says null; the API reads one stored before, which said 1, as null too).
   const s = report.summary && report.summary.pages > 0 ? report.summary : null;
   return (
     <section aria-label="Summary" className="flex flex-wrap gap-6" data-testid="coherence-summary">
