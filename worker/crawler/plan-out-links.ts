@@ -20,17 +20,25 @@ export interface ScopeInput {
 /** URLs one sitemap may list (sitemaps.org protocol), whatever scope.maxOutLinksPerPage says. */
 export const SITEMAP_MAX_URLS = 50_000;
 
+/** A cut sitemap line is quoted in the crawl log up to this many characters. */
+const CUT_LINE_SHOWN = 200;
+
 /**
  * A response's links as the crawl takes them: the first `max` in document order (the ICD's
  * scope.maxOutLinksPerPage; a sitemap's, up to SITEMAP_MAX_URLS), and a crawl-log note on the
- * rest, or null when none were left out.
+ * rest and on a text sitemap's last line left out as possibly cut, or null when none were left out.
  */
-export function outLinksOf(response: { kind: ResponseKind; links: readonly ExtractedLink[] }, max: number): { links: OutLink[]; note: string | null } {
+export function outLinksOf(response: { kind: ResponseKind; links: readonly ExtractedLink[]; sitemapCutLine?: string }, max: number): { links: OutLink[]; note: string | null } {
   const cap = response.kind === 'sitemap' ? Math.max(max, SITEMAP_MAX_URLS) : max;
   const links = response.links.slice(0, cap).map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
   const left = response.links.length - links.length;
   const rule = cap === max ? 'scope.maxOutLinksPerPage' : `a sitemap lists at most ${SITEMAP_MAX_URLS.toLocaleString('en')} URLs`;
-  return { links, note: left > 0 ? `${left} links past the first ${cap} not followed (${rule})` : null };
+  const cut = response.sitemapCutLine;
+  const notes = [
+    left > 0 ? `${left} links past the first ${cap} not followed (${rule})` : null,
+    cut ? `last line of the sitemap not followed, as the body was cut short or its content coding damaged: ${JSON.stringify(cut.length > CUT_LINE_SHOWN ? `${cut.slice(0, CUT_LINE_SHOWN)}…` : cut)}` : null,
+  ].filter((n) => n !== null);
+  return { links, note: notes.length ? notes.join('; ') : null };
 }
 
 /**

@@ -18,6 +18,11 @@ export interface SitemapResult {
   urls: SitemapEntry[];
   /** Child sitemaps (`<sitemapindex>`). */
   sitemaps: string[];
+  /**
+   * A text sitemap's last line, left out because the body was cut short or its coding damaged
+   * (SitemapOptions.truncated): possibly half a URL. Absent when nothing followed the last line break.
+   */
+  cutLine?: string;
 }
 
 export interface SitemapOptions {
@@ -138,23 +143,23 @@ export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapRe
   } else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
   const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml; charset=utf-8');
   const start = text.trimStart();
-  if (!start.startsWith('<')) return { urls: parseTextSitemap(text, truncated), sitemaps: [] };
+  if (!start.startsWith('<')) return { ...parseTextSitemap(text, truncated), sitemaps: [] };
   return parseXmlSitemap(text, opts.url);
 }
 
-function parseTextSitemap(text: string, truncated: boolean): SitemapEntry[] {
+function parseTextSitemap(text: string, truncated: boolean): { urls: SitemapEntry[]; cutLine?: string } {
   const urls: SitemapEntry[] = [];
   const lines = text.split(/\r?\n|\r/);
   // What follows the last line break of a body cut short is a cut line
   // (`http://example.org/second-long-pa`), or nothing when the cut fell just after the break. A
   // whole body's last line is a URL, line break or not.
-  if (truncated) lines.pop();
+  const cutLine = truncated ? lines.pop()!.trim() : '';
   // The protocol asks for absolute URLs; a relative line is more likely prose than a link.
   for (const line of lines) {
     const url = line.trim() ? canonicalize(line.trim()) : null;
     if (url) urls.push({ url });
   }
-  return urls;
+  return cutLine ? { urls, cutLine } : { urls };
 }
 
 function parseXmlSitemap(xml: string, base: string): SitemapResult {

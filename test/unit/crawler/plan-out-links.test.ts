@@ -74,6 +74,15 @@ test('outLinksOf: the first maxOutLinksPerPage links in document order, a note o
   assert.equal(outLinksOf({ kind: 'sitemap', links: links(60_000) }, 70_000).links.length, 60_000);
 });
 
+test("outLinksOf: a note on a text sitemap's last line left out as possibly cut, quoted (200 characters at most)", () => {
+  const link = { url: 'http://a.example/one', kind: 'navigation' as const, source: 'sitemap@loc', anchorText: '', context: '' };
+  const cut = outLinksOf({ kind: 'sitemap', links: [link], sitemapCutLine: 'http://a.example/tw' }, 10);
+  assert.deepEqual(cut.links.map((l) => l.url), ['http://a.example/one']);
+  assert.equal(cut.note, 'last line of the sitemap not followed, as the body was cut short or its content coding damaged: "http://a.example/tw"');
+  const long = outLinksOf({ kind: 'sitemap', links: [], sitemapCutLine: `http://a.example/${'x'.repeat(500)}` }, 10).note!;
+  assert.ok(long.endsWith(`${'x'.repeat(200 - 'http://a.example/'.length)}…"`), long);
+});
+
 test('the redirect a requisite (or its redirect) answers is planned as a requisite; another page\'s redirect out of scope is rejected', () => {
   const redirectOf = (requisiteRedirects: number | null | undefined) => {
     const item = { ...page([{ url: 'http://storage.other.net/a.png', kind: 'redirect' }]), url: 'http://cdn.other.net/a.png', requisiteRedirects, scopeHops: 1 };

@@ -151,6 +151,13 @@ test('a plain-text sitemap cut short leaves out its cut last line', () => {
   assert.deepEqual(parseSitemap(Buffer.from(cut), text).urls, [{ url: 'http://example.org/first' }, { url: 'http://example.org/second-long-pa' }]);
 });
 
+test('a plain-text sitemap cut short says which last line it left out, none when the cut fell after a line break', () => {
+  const text = { ...opts, contentType: 'text/plain', truncated: true };
+  assert.equal(parseSitemap(Buffer.from('http://example.org/first\nhttp://example.org/second-long-pa'), text).cutLine, 'http://example.org/second-long-pa');
+  assert.equal('cutLine' in parseSitemap(Buffer.from('http://example.org/first\n'), text), false);
+  assert.equal('cutLine' in parseSitemap(Buffer.from('http://example.org/first\nhttp://example.org/second'), { ...text, truncated: false }), false);
+});
+
 test('robots.txt Sitemap lines', () => {
   const robots = `User-agent: *\nDisallow: /private\nSitemap: http://example.org/sitemap.xml\nsitemap:/relative-map.xml\n  SITEMAP :  https://cdn.example.net/map.xml.gz # comment\nSitemap: http://example.org/sitemap.xml\n# Sitemap: http://example.org/commented.xml\n`;
   assert.deepEqual(robotsSitemaps(robots, 'http://example.org/robots.txt'), [
