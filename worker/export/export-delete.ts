@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, rmdirSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { exportDir, isInside } from '../store/data-layout';
 import { onRowInWriteTransaction } from '../store/sqlite';
@@ -138,4 +138,44 @@ function walk(dir: string): { path: string; folder: boolean }[] {
   }
   out.push({ path: dir, folder: true });
   return out;
+}
+
+/**
+ * Of the folders under the exports folder (`names`), the export ids whose folder nothing will
+ * clean up: no row (the export was deleted while a worker that died was still writing it) or a
+ * cancelled one (cancelled while it ran, and its worker died before removing what it wrote).
+ * Names that are not an export id are not Tidemark's: left alone.
+ */
+export function leftoverExportIds(names: readonly string[], statusOf: (id: number) => string | undefined): number[] {
+  return names.filter((n) => /^[1-9]\d*$/.test(n)).map(Number).filter((id) => {
+    const status = statusOf(id);
+    return status === undefined || status === 'cancelled';
+  });
+}
+
+/**
+ * At a worker's start: removes the folders of exports deleted or cancelled while its predecessor
+ * ran them, which died before removing what it had written (leftoverExportIds). Folders only, never
+ * followed through a link. Returns the ids removed; one that cannot be is reported and left.
+ */
+export function removeLeftoverExportFolders(db: Database.Database, dataDir: string): number[] {
+  const root = join(dataDir, 'exports');
+  let folders: string[];
+  try {
+    folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch (err) {
+    if (codeOf(err) !== 'ENOENT') console.error(`tidemark worker: ${root} could not be read (${codeOf(err)}): left-over export folders stay`);
+    return [];
+  }
+  const status = db.prepare('SELECT status FROM Export WHERE id = ?').pluck();
+  const removed: number[] = [];
+  for (const id of leftoverExportIds(folders, (i) => status.get(i) as string | undefined)) {
+    try {
+      rmSync(exportDir(dataDir, id), { recursive: true, force: true });
+      removed.push(id);
+    } catch (err) {
+      console.error(`tidemark worker: the left-over folder of export ${id} could not be removed (${codeOf(err)})`);
+    }
+  }
+  return removed;
 }

@@ -2,12 +2,12 @@ import type Database from 'better-sqlite3';
 import { parseIcd } from '../icd/schema';
 import { sqlDate } from '../store/sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rmSync } from 'node:fs';
 import type { WorkerMessage } from '../events/messages';
 import { CrawlEngine, type CrawlEngineOptions } from '../crawler/crawl-engine';
 import { ExportFailureNotRecorded, exportFailureReason, exportUnderWay, recordExportFailure, runExport } from '../export/export-job';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
+import { removeLeftoverExportFolders } from '../export/export-delete';
 import { PolitenessRegistry } from '../politeness';
 import { endCrawl, type CrawlEnd } from './crawl-end';
 
@@ -56,10 +56,8 @@ export class CrawlManager {
   start(): void {
     // An export this worker's predecessor was running when it died starts again from the beginning.
     this.opts.db.prepare("UPDATE Export SET status = 'pending', progress = 0 WHERE status = 'running'").run();
-    // One cancelled while its predecessor ran it, which died before removing what it had written.
-    for (const id of this.opts.db.prepare("SELECT id FROM Export WHERE status = 'cancelled'").pluck().all() as number[]) {
-      rmSync(exportDir(this.opts.dataDir, id), { recursive: true, force: true });
-    }
+    // One cancelled, or cancelled and deleted, while its predecessor ran it, which died before removing what it had written.
+    removeLeftoverExportFolders(this.opts.db, this.opts.dataDir);
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.statsTimer = setInterval(() => this.publishStats(), STATS_MS);
     void this.tick();
