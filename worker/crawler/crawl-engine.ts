@@ -82,6 +82,8 @@ export class CrawlEngine {
   private wake: (() => void) | null = null;
   /** When the sleeping loop wakes by itself (Infinity while it is not sleeping: nothing to bring forward). */
   private sleepingUntil = Number.POSITIVE_INFINITY;
+  /** An append to objects.jsonl failed this run (said once; the next start repairs the file). */
+  private objectsAppendFailed = false;
   private done: Promise<EngineOutcome> | null = null;
   private pendingCaptures: CaptureSummary[] = [];
   private finalStats: CrawlStats | null = null;
@@ -450,7 +452,15 @@ export class CrawlEngine {
   /** Web objects found (a page's, a recrawl round's), one JSON object a line in the CLI's objects.jsonl. */
   private appendObjects(objects: FoundObject[]): void {
     if (!objects.length || !this.opts.objectsJsonlPath) return;
-    appendFileSync(this.opts.objectsJsonlPath, objects.map(objectLine).join('\n') + '\n');
+    try {
+      appendFileSync(this.opts.objectsJsonlPath, objects.map(objectLine).join('\n') + '\n');
+    } catch (err) {
+      // The objects are committed in the database already; the next start writes what is missing
+      // (repairObjectsJsonl). Said once a run: a full disk would fail every page's append.
+      if (this.objectsAppendFailed) return;
+      this.objectsAppendFailed = true;
+      console.error(`tidemark: cannot append to ${this.opts.objectsJsonlPath} (${(err as Error).message}): the objects are kept in the database, and the next start writes the missing lines`);
+    }
   }
 
   /**

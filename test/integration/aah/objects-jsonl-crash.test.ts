@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -53,6 +53,23 @@ test('SIGKILL between a page\'s commit and the append of its objects: the resume
     for (const line of committed) assert.ok(stored.includes(line), 'the objects committed before the kill are still stored');
     assert.deepEqual(fileLines(objectsJsonl).sort(), stored.sort(), 'objects.jsonl holds every stored object exactly once');
     assert.equal(new Set(stored).size, stored.length, 'no object stored twice');
+  } finally {
+    await board.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('objects.jsonl that cannot be appended to: the crawl finishes, its objects kept in the database, said once', { timeout: 180_000 }, async () => {
+  const board = await startForumBoard();
+  const out = mkdtempSync(join(tmpdir(), 'tm-objects-unwritable-'));
+  // A folder where the file should be: every append fails (EISDIR), as on a full disk.
+  mkdirSync(join(out, 'objects.jsonl'));
+  try {
+    const run = await runCli(['crawl', '--seed', `${board.origin}/`, '--out', out, '--no-politeness', '--concurrency', '1', '--json']).done;
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout.trim().split('\n').pop()!).outcome, 'finished');
+    assert.ok(storedLines(out).length > 1, 'objects were found and committed');
+    assert.equal(run.stderr.match(/cannot append to .*objects\.jsonl/g)?.length, 1, run.stderr.slice(-1000));
   } finally {
     await board.close();
     rmSync(out, { recursive: true, force: true });
