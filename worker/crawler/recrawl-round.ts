@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_page (
   payload_digest TEXT,
   etag TEXT,
   last_modified TEXT,
+  -- 1: that payload decodes to more than maxDecodedBytes (a decompression bomb, archived unread).
+  bomb INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (crawl_id, url)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS engine_recrawl (
@@ -68,6 +70,7 @@ interface PageRow {
   payload_digest: string | null;
   etag: string | null;
   last_modified: string | null;
+  bomb: number;
 }
 
 /** A refetch of the round under way that observed the page (RecrawlState.results). */
@@ -99,6 +102,8 @@ export class RecrawlState {
     db.exec(DDL);
     db.exec(RECRAWL_HISTORY_DDL);
     db.exec(HOST_BACKOFF_DDL);
+    // A table created before the column: its pages had no bomb recorded.
+    addMissingColumn(db, 'engine_recrawl_page', 'bomb', 'INTEGER NOT NULL DEFAULT 0');
   }
 
   /** The last finished round (0 = the initial crawl) and when it ended; null before any. */
@@ -133,7 +138,10 @@ export class RecrawlState {
     return rows.map((r) => ({ url: r.url, changed: r.changed === 1, byRule: r.by_rule === 1 }));
   }
 
-  /** Adds the HTML pages captured since the last round (new pages are due in the next round). */
+  /**
+   * Adds the HTML pages captured since the last round (new pages are due in the next round); one its
+   * visit found a decompression bomb (crawl-log outcome `decompression-bomb`) is recorded as one.
+   */
   syncPages(ctx: CrawlContext, round: number): void {
     const rows = this.db.prepare(
       `SELECT c.url AS url, c.depth AS depth, c.payloadDigest AS digest FROM Capture c
@@ -141,12 +149,14 @@ export class RecrawlState {
          AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url)
        GROUP BY c.url`,
     ).all(this.crawlId) as { url: string; depth: number; digest: string | null }[];
-    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    // Few: read once over the log's (crawlId, outcome) index rather than once a page.
+    const bombs = rows.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
     this.db.transaction(() => {
       for (const r of rows) {
         // Excluded since its capture (live-exclusions.ts): not recrawled; taken up if the pattern is removed.
         if (ctx.excludedByPattern(r.url)) continue;
-        insert.run(this.crawlId, r.url, ctx.frontier.lookup(this.crawlId, r.url)?.viaUrl ?? null, r.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, r.digest);
+        insert.run(this.crawlId, r.url, ctx.frontier.lookup(this.crawlId, r.url)?.viaUrl ?? null, r.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, r.digest, bombs.has(r.url) ? 1 : 0);
       }
     })();
   }
@@ -165,18 +175,27 @@ export class RecrawlState {
   }
 
   pages(): PageRow[] {
-    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
+    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified, bomb FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
   }
 
-  /** A refetch's new state and, with it (one transaction), what the round observed (see results). */
-  save(url: string, state: RevisitState, v: { digest: string | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
+  /**
+   * A refetch's new state and, with it (one transaction), what the round observed (see results).
+   * `v.bomb`: whether the new payload is a decompression bomb; null, with `v.digest`, keeps the last.
+   */
+  save(url: string, state: RevisitState, v: { digest: string | null; bomb: boolean | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
-        .run(state.fr, state.lastRound, v.digest, v.etag, v.lastModified, this.crawlId, url);
+      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
+        .run(state.fr, state.lastRound, v.digest, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
       this.db.prepare('INSERT INTO engine_recrawl_result (crawl_id, round, url, changed, by_rule) VALUES (?, ?, ?, ?, ?)')
         .run(this.crawlId, state.lastRound, url, result.changed ? 1 : 0, result.byRule ? 1 : 0);
     })();
   }
+}
+
+/** Adds a column to an engine table made before it (SQLite has no ADD COLUMN IF NOT EXISTS). */
+function addMissingColumn(db: Database.Database, table: string, column: string, definition: string): void {
+  const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+  if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
 }
 
 /** Where a round is: the page it is refetching (null between pages), for the record of a failure. */
@@ -300,6 +319,8 @@ interface Observed {
   newLinks: number;
   /** The answer to compare with next time (answerOf); null: the last one stays. */
   digest: string | null;
+  /** Whether that answer is a decompression bomb; null: as the last one. */
+  bomb: boolean | null;
   etag: string | null;
   lastModified: string | null;
 }
@@ -343,9 +364,14 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   const validators = answer.startsWith(STATUS_ANSWER)
     ? { etag: ex.headers['etag'] ?? null, lastModified: ex.headers['last-modified'] ?? null }
     : { etag: ex.headers['etag'] ?? p.etag, lastModified: ex.headers['last-modified'] ?? p.last_modified };
+  const bombNote = `the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
+  // An unchanged page is not read again: one whose archived payload is a decompression bomb is still
+  // one, logged with that outcome and counted among the failures as when it was read (its capture's).
+  const stillBomb = p.bomb === 1 ? { failure: 'decompression-bomb' as const, note: `unchanged, not read: ${bombNote}` } : null;
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
-    const unchanged: Observed = { changed: false, newLinks: 0, digest: null, ...validators };
-    await archive(ctx, ex, visit, { profile: 'server-not-modified', message, alongside: () => save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    const unchanged: Observed = { changed: false, newLinks: 0, digest: null, bomb: null, ...validators };
+    const notes = [message, stillBomb?.note].filter(Boolean).join('; ');
+    await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
   const changed = answer !== p.payload_digest;
@@ -356,14 +382,15 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   // Set once the page was read: a refetch whose reading threw is archived, and its page not saved.
   let result: Observed | null = null;
   // A decompression bomb: logged with that outcome and counted among the failures, as a page's is.
-  let failure: FailureReason | undefined;
+  let failure: FailureReason | undefined = changed ? undefined : stillBomb?.failure;
+  if (!changed) linksNote = stillBomb?.note ?? null;
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
     if (changed && ex.status >= 200 && ex.status < 400) {
       const decoded = ex.status < 300 ? await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes) : { body: Buffer.alloc(0), cut: false };
       // A decompression bomb is archived as received and its links are not read (it threw out of the round).
       if (!decoded) {
-        linksNote = `links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
+        linksNote = `links not read: ${bombNote}`;
         failure = 'decompression-bomb';
       } else {
         const { body, cut } = decoded;
@@ -380,7 +407,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }
     }
-    result = { changed, newLinks, digest: answer, etag: validators.etag, lastModified: validators.lastModified };
+    result = { changed, newLinks, digest: answer, bomb: changed ? failure === 'decompression-bomb' : null, etag: validators.etag, lastModified: validators.lastModified };
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
     const read = result;
