@@ -56,7 +56,10 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_result (
   url TEXT NOT NULL,
   changed INTEGER NOT NULL,
   -- 1: a parent the selective-incremental rule refetched; 0: a page due in the round.
-  by_rule INTEGER NOT NULL
+  by_rule INTEGER NOT NULL,
+  -- 0: no answer about the page (a transient failure, recorded with its capture or log entry): the
+  -- rerun of the round does not request it again, and it stays due for the next round.
+  observed INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS engine_recrawl_result_round ON engine_recrawl_result (crawl_id, round);
 `;
@@ -81,6 +84,15 @@ export interface RoundResult {
   byRule: boolean;
 }
 
+/**
+ * A refetch of the round under way recorded (RecrawlState.results): one that observed its page, or
+ * one that got no answer about it (`observed` false), archived or logged as such, and not requested
+ * again when the round is run again.
+ */
+export interface RecordedRefetch extends RoundResult {
+  observed: boolean;
+}
+
 export interface RoundReport {
   round: number;
   pages: number;
@@ -102,8 +114,9 @@ export class RecrawlState {
     db.exec(DDL);
     db.exec(RECRAWL_HISTORY_DDL);
     db.exec(HOST_BACKOFF_DDL);
-    // A table created before the column: its pages had no bomb recorded.
+    // Tables created before these columns: their pages had no bomb recorded, their results were all observations.
     addMissingColumn(db, 'engine_recrawl_page', 'bomb', 'INTEGER NOT NULL DEFAULT 0');
+    addMissingColumn(db, 'engine_recrawl_result', 'observed', 'INTEGER NOT NULL DEFAULT 1');
   }
 
   /** The last finished round (0 = the initial crawl) and when it ended; null before any. */
@@ -132,10 +145,10 @@ export class RecrawlState {
     return pendingFailure(this.db, this.crawlId, this.last()?.round ?? 0);
   }
 
-  /** What `round` observed before it was interrupted (a pause, a restart), in refetch order. */
-  results(round: number): RoundResult[] {
-    const rows = this.db.prepare('SELECT url, changed, by_rule FROM engine_recrawl_result WHERE crawl_id = ? AND round = ? ORDER BY rowid').all(this.crawlId, round) as { url: string; changed: number; by_rule: number }[];
-    return rows.map((r) => ({ url: r.url, changed: r.changed === 1, byRule: r.by_rule === 1 }));
+  /** What `round` recorded before it was interrupted (a pause, a restart), in refetch order. */
+  results(round: number): RecordedRefetch[] {
+    const rows = this.db.prepare('SELECT url, changed, by_rule, observed FROM engine_recrawl_result WHERE crawl_id = ? AND round = ? ORDER BY rowid').all(this.crawlId, round) as { url: string; changed: number; by_rule: number; observed: number }[];
+    return rows.map((r) => ({ url: r.url, changed: r.changed === 1, byRule: r.by_rule === 1, observed: r.observed === 1 }));
   }
 
   /**
@@ -186,9 +199,22 @@ export class RecrawlState {
     this.db.transaction(() => {
       this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
         .run(state.fr, state.lastRound, v.digest, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
-      this.db.prepare('INSERT INTO engine_recrawl_result (crawl_id, round, url, changed, by_rule) VALUES (?, ?, ?, ?, ?)')
-        .run(this.crawlId, state.lastRound, url, result.changed ? 1 : 0, result.byRule ? 1 : 0);
+      this.insertResult(state.lastRound, url, { ...result, observed: true });
     })();
+  }
+
+  /**
+   * A refetch of `round` that got no answer about the page: recorded with its capture or crawl-log
+   * entry (the caller's transaction), so the round, run again after a pause or a restart, does not
+   * request it again. The page's state stays: it is due in the next round.
+   */
+  unobserved(round: number, url: string, byRule: boolean): void {
+    this.insertResult(round, url, { changed: false, byRule, observed: false });
+  }
+
+  private insertResult(round: number, url: string, r: { changed: boolean; byRule: boolean; observed: boolean }): void {
+    this.db.prepare('INSERT INTO engine_recrawl_result (crawl_id, round, url, changed, by_rule, observed) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(this.crawlId, round, url, r.changed ? 1 : 0, r.byRule ? 1 : 0, r.observed ? 1 : 0);
   }
 }
 
@@ -243,10 +269,15 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
       rule = adaptParentRule(rule, r.changed);
     }
   };
-  // A round interrupted before (a pause, a restart) goes on from what it observed then: the pages it
+  // A round interrupted before (a pause, a restart) goes on from what it recorded then: the pages it
   // refetched are no longer due, but their parents are still judged by them, and the parents the rule
-  // refetched keep their say in the threshold.
+  // refetched keep their say in the threshold. Those that got no answer about the page were archived
+  // or logged as such: not requested again in this round (they stay due for the next one).
+  // Every page the round recorded, then or now: none is requested twice in a round.
+  const recorded = new Set<string>();
   for (const r of state.results(round)) {
+    recorded.add(r.url);
+    if (!r.observed) continue;
     report.fetched++;
     observed(r);
   }
@@ -257,12 +288,20 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     // that fails leaves neither (the page is refetched when the round runs again, captured once),
     // and a capture never stands without its page's state (it was captured again at every retry).
     let saved = false;
-    const save = (r: Observed): void => {
-      state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed), r, { changed: r.changed, byRule });
-      saved = true;
+    let unanswered = false;
+    const record: RefetchRecord = {
+      save: (r) => {
+        state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed), r, { changed: r.changed, byRule });
+        saved = true;
+      },
+      unobserved: () => {
+        state.unobserved(round, p.url, byRule);
+        unanswered = true;
+      },
     };
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
-    const changed = await refetchPage(ctx, p, round, o.halted, save, hostsAnswer);
+    const changed = await refetchPage(ctx, p, round, o.halted, record, hostsAnswer);
+    if (saved || unanswered) recorded.add(p.url);
     // Not requested (robots.txt said no, the name did not resolve), cut short, or no answer about the
     // page (transientFailure: refused, timed out, 5xx): nothing observed, nothing counted, the page
     // stays due (retried in the next round), and a parent so left out does not move the rule's threshold.
@@ -281,7 +320,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
 
   for (const p of due) {
     if (o.halted()) return null;
-    await refetch(p, false);
+    if (!recorded.has(p.url)) await refetch(p, false);
   }
   // Selective-incremental rule: parents not due this round whose children changed enough.
   const byUrl = new Map(pages.map((p) => [p.url, p]));
@@ -296,7 +335,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   }
   for (const [parentUrl, c] of children) {
     const parent = byUrl.get(parentUrl);
-    if (!parent || changedByUrl.has(parentUrl) || !shouldRecrawlParent(rule, c.changed, c.total)) continue;
+    if (!parent || recorded.has(parentUrl) || !shouldRecrawlParent(rule, c.changed, c.total)) continue;
     if (o.halted()) return null;
     await refetch(parent, true);
   }
@@ -325,6 +364,14 @@ interface Observed {
   lastModified: string | null;
 }
 
+/** How refetchPage records its refetch in the transaction of its capture (or crawl-log entry). */
+interface RefetchRecord {
+  /** The page observed: its new state. */
+  save(r: Observed): void;
+  /** No answer about the page: the round will not request it again. */
+  unobserved(): void;
+}
+
 /**
  * Refetches one page: archived, compared with its last payload, new links queued; `save` (the
  * page's new state) commits with its capture. Null when nothing was observed: not requested
@@ -332,7 +379,7 @@ interface Observed {
  * (a transient failure: no connection, a timeout, 5xx, 429, 408), which says neither that it changed
  * nor that it did not: what the server answered is archived, and the page is not saved.
  */
-async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, save: (r: Observed) => void, hosts: HostTally): Promise<Observed | null> {
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, record: RefetchRecord, hosts: HostTally): Promise<Observed | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
   const fetched = await politeFetch(ctx, p.url, { conditional, halted, robots: true });
@@ -350,13 +397,19 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   if (!outcome.ok) {
     // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the fetch's
     // failure as its outcome and counted among the failures, as a page's is (commitItem).
-    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
-    else logUnanswered(ctx, p.url, outcome, `${unobserved}, ${retried}`);
+    // Recorded with it (record.unobserved), so the round run again after a pause does not request it again.
+    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason, alongside: record.unobserved }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    else {
+      ctx.db.transaction(() => {
+        record.unobserved();
+        logUnanswered(ctx, p.url, outcome, `${unobserved}, ${retried}`);
+      })();
+    }
     return null;
   }
   const ex = outcome.exchange;
   if (transientFailure(ex.status)) {
-    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}` }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}`, alongside: record.unobserved }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return null;
   }
   const answer = answerOf(ex.status, ex.payloadDigest);
@@ -371,7 +424,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
     const unchanged: Observed = { changed: false, newLinks: 0, digest: null, bomb: null, ...validators };
     const notes = [message, stillBomb?.note].filter(Boolean).join('; ');
-    await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => record.save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
   const changed = answer !== p.payload_digest;
@@ -417,7 +470,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     const committed = await archive(ctx, ex, visit, {
       message: notes,
       failure,
-      alongside: read ? () => { save(read); objects?.store(); } : undefined,
+      alongside: read ? () => { record.save(read); objects?.store(); } : undefined,
       writeAfter: objects?.write,
     }).finally(() => releaseBody(ex.body).catch(() => undefined));
     // Where a first visit's objects go too (the CLI's objects.jsonl), once: a capture not committed
