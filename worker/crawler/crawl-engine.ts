@@ -258,7 +258,16 @@ export class CrawlEngine {
       const incremental = IncrementalDriver.create(ctx, { minuteMs: opts.minuteMs, onCoherence: opts.onCoherence, halted: () => this.halt !== null }, Date.now());
       this.incremental = incremental;
       const closesVisitSet = visitSetCloses(opts.icd);
+      // A revisit pass an earlier run began and did not finish (a pause, a restart) goes on first: URLs
+      // queued meanwhile (a Sitemap: line read again for a revisit, posted URLs, feed articles, in a
+      // crawl with feeds or recrawls) wait until it ends, as they do while it runs, so its revisits
+      // stay near its reference time and those URLs are visited after it, outside its certificate.
+      let resumePass = opts.icd.coherence.mode === 'visit-revisit' && ctx.coherence.revisitsBegun() && !ctx.coherence.isFinished();
       while (!this.halt) {
+        if (resumePass) {
+          resumePass = false;
+          if (!(await this.revisitPass(ctx))) break;
+        }
         const feedPolls = incremental?.tick(Date.now());
         if (feedPolls) this.track(feedPolls);
         const c = frontier.stateCounts(opts.crawlId);

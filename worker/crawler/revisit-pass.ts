@@ -39,7 +39,10 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
   const store = ctx.coherence;
   if (store.isFinished()) return true;
   const referenceAt = store.startRun(now());
-  const pages = store.pages();
+  // A page visited after the reference time (queued while the pass ran, visited once it ended) is not
+  // revisited: its visit and revisit would not bracket the reference time, so it has no place in the
+  // certificate. (The engine finishes a pass begun before it visits anything else.)
+  const pages = store.pages().filter((p) => p.visitedAt <= referenceAt);
   const pending = pages.filter((p) => p.revisitedAt === null);
   const byUrl = new Map(pages.map((p) => [p.url, p]));
   const { order } = revisitOrder(pending.map((p) => ({ id: p.url, visitedAt: p.visitedAt, rate: null })), referenceAt, 1 / DAY_MS);
@@ -52,7 +55,7 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
     done++;
     o.onCoherence?.({ phase: 'revisit', revisited: done, pages: pages.length, referenceTime: new Date(referenceAt).toISOString() });
   }
-  const classified = classifiedPages(store.pages());
+  const classified = classifiedPages(store.pages().filter((p) => p.visitedAt <= referenceAt));
   const summary = summarise(classified, referenceAt);
   const certificate = buildCertificate({ id: ctx.crawlId, name: ctx.icd.name }, classified, referenceAt, now());
   writeFileSync(join(warcDir, CERTIFICATE_FILE), JSON.stringify(certificate, null, 2) + '\n');
