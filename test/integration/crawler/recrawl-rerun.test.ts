@@ -66,6 +66,30 @@ for (const failure of ['503', 'cut'] as const) {
   });
 }
 
+test('a due page without an answer in a round is not refetched in it as a parent by the selective-incremental rule', { timeout: 60_000 }, async () => {
+  const { listener: site, requests } = countedSite((path, n, _req, res) => {
+    const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    if (path === '/') return html('<a href="/s">s</a>');
+    // Round 1 (the second request) gets a 503 from the section; its children change at every request.
+    if (path === '/s') return n === 2 ? void res.writeHead(503, { 'content-type': 'text/html' }).end('<p>busy</p>') : html('<a href="/s/c1">1</a> <a href="/s/c2">2</a>');
+    if (path === '/s/c1' || path === '/s/c2') return html(`<p>${path} reading ${n}</p>`);
+    res.writeHead(404).end();
+  });
+  const fields = { name: 'Failed parent', coherence: { recrawlIntervalMinutes: 1 }, limits: { maxRetries: 0 } };
+  await withSiteCrawl('tm-recrawl-failed-parent-', site, fields, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
+    const run = engine.run();
+    for (const end = Date.now() + 20_000; !engine.incremental?.rounds.length && Date.now() < end; ) await sleep(5);
+    await engine.stop();
+    assert.equal(await run, 'stopped');
+    const r1 = engine.incremental?.rounds[0];
+    assert.equal(r1?.round, 1);
+    // Both children changed: the old rule took /s, not observed in the round, for a parent not yet refetched.
+    assert.equal(r1!.changed, 2);
+    assert.deepEqual([r1!.parentsFetched, requests.get('/s')], [0, 2], `/s requested by the visit and round 1 only: ${JSON.stringify(r1)}`);
+  });
+});
+
 test("a crawl's recrawl tables made before a round recorded refetches without an answer, and bombs, are upgraded in place", async () => {
   const db = openSqlite(':memory:');
   try {
