@@ -29,7 +29,8 @@ export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded',
  * - frontier_intake_closed: crawls that take no more posted URLs, and how they ended: written in
  *   the transaction that settles what waited (the engine's finish, the worker's stop or failure).
  * - frontier_host / frontier_key: DNS keys, robots delays and each key's last request timing, so
- *   a restarted worker stays polite.
+ *   a restarted worker stays polite. Pruned in the transaction that ends or deletes a crawl of the
+ *   rows no crawl that may still run needs (worker/process/prune-politeness.ts).
  */
 export const DDL = `
 CREATE TABLE IF NOT EXISTS frontier_url (

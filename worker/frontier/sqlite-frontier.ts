@@ -96,9 +96,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   /**
    * Reads what is stored of a host's politeness (its IP key, robots crawl-delay, the key's last
-   * request) the first time this frontier meets it. frontier_host and frontier_key keep every host
-   * any crawl ever visited, deleted crawls included: read whole at every crawl start, 1,000,000 of
-   * them took 8.4 s of the worker's thread and 189 MB per running crawl.
+   * request) the first time this frontier meets it, not the whole tables at every crawl start:
+   * frontier_host and frontier_key once kept every host any crawl ever visited (they are pruned as
+   * crawls end since, worker/process/prune-politeness.ts), and 1,000,000 of them read whole took
+   * 8.4 s of the worker's thread and 189 MB per running crawl.
    */
   private loadHost(host: string): void {
     if (this.loadedHosts.has(host)) return;

@@ -120,6 +120,9 @@ export const scopeSchema = z.object({
   maxBytes: z.number().int().min(0).max(100 * 1024 ** 4).default(0),
 });
 
+/** The longest politeness delay an ICD may set (maxDelayMs caps robots.txt's Crawl-delay too): a key's last request older than this constrains no request. */
+export const MAX_POLITENESS_DELAY_MS = 3_600_000;
+
 export const politenessSchema = z
   .object({
     /** Off: no per-host delay and no one-request-per-host limit (benchmarks against own servers). */
@@ -128,7 +131,7 @@ export const politenessSchema = z
     /** Seeds (URL prefixes) whose hosts are crawled without honouring robots.txt. */
     ignoreRobotsFor: list(z.string(), ICD_LIMITS.seeds, 'prefixes that ignore robots.txt').default([]),
     minDelayMs: z.number().int().min(0).max(600_000).default(1000),
-    maxDelayMs: z.number().int().min(0).max(3_600_000).default(30_000),
+    maxDelayMs: z.number().int().min(0).max(MAX_POLITENESS_DELAY_MS).default(30_000),
     /** Next request to a host waits delayFactor × the last response time (Heritrix's delay-factor). */
     delayFactor: z.number().min(0).max(100).default(2),
     concurrency: z.number().int().min(1).max(512).default(16),

@@ -5,7 +5,9 @@
 export type CrawlAction = 'pause' | 'resume' | 'stop';
 export const CRAWL_ACTIONS: readonly CrawlAction[] = ['pause', 'resume', 'stop'];
 
-const TERMINAL = new Set(['stopped', 'finished', 'failed']);
+/** The statuses of a crawl that will never run again. */
+export const TERMINAL_STATUSES = ['stopped', 'finished', 'failed'] as const;
+const TERMINAL = new Set<string>(TERMINAL_STATUSES);
 
 export function isTerminal(status: string): boolean {
   return TERMINAL.has(status);

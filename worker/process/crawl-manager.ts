@@ -10,10 +10,10 @@ import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { removeLeftoverExportFolders } from '../export/export-delete';
 import { PolitenessRegistry } from '../politeness';
 import { endCrawl, type CrawlEnd } from './crawl-end';
+import { TERMINAL_STATUSES } from './crawl-control';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
-const TERMINAL = ['stopped', 'finished', 'failed'];
 
 interface CrawlRow {
   id: number;
@@ -82,8 +82,8 @@ export class CrawlManager {
     try {
       const { db } = this.opts;
       const crawls = db
-        .prepare(`SELECT id, status, desired, definition FROM Crawl WHERE status NOT IN (${TERMINAL.map(() => '?').join(',')})`)
-        .all(...TERMINAL) as CrawlRow[];
+        .prepare(`SELECT id, status, desired, definition FROM Crawl WHERE status NOT IN (${TERMINAL_STATUSES.map(() => '?').join(',')})`)
+        .all(...TERMINAL_STATUSES) as CrawlRow[];
       for (const crawl of crawls) this.converge(crawl);
       if (!this.exporting) void this.runPendingExport();
     } finally {
