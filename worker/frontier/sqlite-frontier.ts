@@ -95,6 +95,25 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   };
 
   /**
+   * A host's Crawl-delay changed, read by this crawl or another one of the worker: its entries were
+   * placed with the old delay (a longer one would keep them waiting past their turn), so they are
+   * placed again, and the engine looks again.
+   */
+  private readonly robotsDelayChanged = (host: string): void => {
+    if (this.replace(host)) this.onHostsWaiting?.();
+  };
+
+  /** Listens to the registry while a crawl is open; the function that stops listening. */
+  private listen(): () => void {
+    const stopFreed = this.registry.onKeyFreed(this.keyFreed);
+    const stopDelays = this.registry.onRobotsDelayChanged(this.robotsDelayChanged);
+    return () => {
+      stopFreed();
+      stopDelays();
+    };
+  }
+
+  /**
    * Reads what is stored of a host's politeness (its IP key, robots crawl-delay, the key's last
    * request) the first time this frontier meets it, not the whole tables at every crawl start:
    * frontier_host and frontier_key once kept every host any crawl ever visited (they are pruned as
@@ -132,7 +151,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const retrying = this.db.transaction(() => resumeCrawl(this, c))();
     for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
     this.crawls.set(crawlId, c);
-    this.stopListening ??= this.registry.onKeyFreed(this.keyFreed);
+    this.stopListening ??= this.listen();
     for (const e of c.hosts.values()) {
       this.refillAhead(e);
       this.scheduler.touch(e, now);
@@ -463,16 +482,22 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return ok;
   }
 
+  /** The registry tells every frontier listening, this one included, that the delay changed (robotsDelayChanged). */
   setRobotsDelay(host: string, ms: number | null): void {
-    this.registry.setRobotsDelay(host, ms);
     this.st.setRobots.run(host, ms);
-    this.replace(host);
+    this.registry.setRobotsDelay(host, ms);
   }
 
-  /** Re-places a host's entries after its key or delay changed (a hold moved off its old key frees it through the registry). */
-  private replace(host: string): void {
+  /**
+   * Re-places a host's entries after its key or delay changed (a hold moved off its old key frees it
+   * through the registry); false when this frontier has none.
+   */
+  private replace(host: string): boolean {
+    const entries = this.byHost.get(host);
+    if (!entries?.size) return false;
     const now = this.clock.now();
-    for (const e of this.byHost.get(host) ?? []) this.scheduler.touch(e, now);
+    for (const e of entries) this.scheduler.touch(e, now);
+    return true;
   }
 
   counters(crawlId: number): FrontierCounters {

@@ -13,6 +13,9 @@ export interface KeyHolder {
 /** Told of every key that stops being held (a request ended, was given back, or moved to another key). */
 export type KeyFreedListener = (key: string) => void;
 
+/** Told of every host whose robots.txt Crawl-delay changed (any crawl of the worker read it again). */
+export type RobotsDelayListener = (host: string) => void;
+
 /**
  * The politeness clocks of one worker, shared by every crawl it runs. A clock belongs to a
  * politeness key: the host's IP address once the crawler resolved it, the host name until then,
@@ -33,6 +36,7 @@ export class PolitenessRegistry {
   /** holder → the key its request holds (a host may change key while it holds one). */
   private readonly held = new Map<KeyHolder, string>();
   private readonly listeners = new Set<KeyFreedListener>();
+  private readonly delayListeners = new Set<RobotsDelayListener>();
   /** Requests waiting for a key while holding their host's (its key is read at each check: it may move). */
   private readonly waits = new Set<{ holdingHost: string; wanted: string }>();
 
@@ -45,9 +49,19 @@ export class PolitenessRegistry {
     return () => void this.listeners.delete(listener);
   }
 
-  /** How many listen (a worker that ran hundreds of crawls should have one per open crawl). */
+  /**
+   * Calls `listener` with every host whose robots.txt Crawl-delay changed, until the returned
+   * function is called: a frontier re-places its hosts of that name, so a delay another crawl read
+   * shorter applies to them at their next turn, not after the longer one they were placed with.
+   */
+  onRobotsDelayChanged(listener: RobotsDelayListener): () => void {
+    this.delayListeners.add(listener);
+    return () => void this.delayListeners.delete(listener);
+  }
+
+  /** How many listen, to freed keys or changed delays (a worker that ran hundreds of crawls should have one of each per open crawl). */
   get listenerCount(): number {
-    return this.listeners.size;
+    return this.listeners.size + this.delayListeners.size;
   }
 
   /** The politeness key of a host: its IP once known, else the host name itself. */
@@ -81,8 +95,10 @@ export class PolitenessRegistry {
 
   /** Robots.txt crawl-delay of a host in ms (null: none). */
   setRobotsDelay(host: string, ms: number | null): void {
+    if ((this.robotsDelays.get(host) ?? null) === ms) return;
     if (ms === null) this.robotsDelays.delete(host);
     else this.robotsDelays.set(host, ms);
+    for (const listener of this.delayListeners) listener(host);
   }
 
   robotsDelayMs(host: string): number | null {

@@ -175,3 +175,18 @@ test('waits are checked with the keys the hosts hold now', () => {
   assert.equal(reg.waitForKey('b.example', '10.0.0.1'), null, 'a holds 10.0.0.1 now');
   assert.equal(reg.waitForKey('a.example', '10.0.0.1'), null, 'waiting for the key it holds');
 });
+
+test('a changed robots.txt Crawl-delay is told to every listener, an unchanged one is not', () => {
+  const reg = new PolitenessRegistry();
+  const told: string[] = [];
+  const stop = reg.onRobotsDelayChanged((host) => told.push(host));
+  assert.equal(reg.listenerCount, 1);
+  reg.setRobotsDelay('a.example', 3000);
+  reg.setRobotsDelay('a.example', 3000);
+  reg.setRobotsDelay('a.example', 50);
+  reg.setRobotsDelay('a.example', null);
+  reg.setRobotsDelay('a.example', null);
+  assert.deepEqual(told, ['a.example', 'a.example', 'a.example']);
+  stop();
+  assert.equal(reg.listenerCount, 0);
+});
