@@ -1,13 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchOutcome } from '../fetch';
 import type { Frontier } from '../frontier';
-import type { KeyHolder, KeyTiming } from '../politeness';
+import type { KeyHolder, KeyTiming, KeyTurnLine } from '../politeness';
 
-/**
- * How often a request waiting for a busy key looks again (it is not told when the key is freed):
- * well within a delay, so it takes the key before the leases waiting out that delay can.
- */
-const BUSY_POLL_MS = 50;
+/** How often a request waiting in line for a key looks whether a pause or stop came (the key itself wakes it). */
+const HALT_CHECK_MS = 250;
 
 /** How a wait for a host's key ended: the key is held, a pause or stop came first, or waiting would never end. */
 export type KeyTurn = 'held' | 'halted' | 'deadlock';
@@ -24,10 +21,12 @@ export interface KeyTurnOptions {
 
 /**
  * Takes the politeness key of `holder.host` (its IP, `ip`) for a request outside the frontier's
- * leases, as soon as no request of any crawl of the worker holds it. The host's IP is recorded only
- * then, so a lease of another crawl holding the key under the host's name keeps it until its own
- * DNS stage moves it. The caller then waits out the key's delay holding it, and frees it with
- * frontier.releaseKey.
+ * leases, as soon as no request of any crawl of the worker holds it: while one does, it waits in
+ * line for the key (Frontier.waitKeyTurn), and the request freeing it hands it to the first in line,
+ * so such requests of several crawls take their turns in the order they asked. The host's IP is
+ * recorded only when the key is free, so a lease of another crawl holding the key under the host's
+ * name keeps it until its own DNS stage moves it. The caller then waits out the key's delay holding
+ * it, and frees it with frontier.releaseKey.
  */
 export async function takeHostKey(frontier: Frontier, holder: KeyHolder, ip: string, o: KeyTurnOptions): Promise<KeyTurn> {
   const endWait = o.holding === undefined ? () => undefined : frontier.waitForKey(o.holding, ip);
@@ -39,10 +38,31 @@ export async function takeHostKey(frontier: Frontier, holder: KeyHolder, ip: str
         if (frontier.holdKey(holder)) return 'held';
       }
       if (o.halted()) return 'halted';
-      await sleep(BUSY_POLL_MS);
+      const line = frontier.waitKeyTurn(holder);
+      const handed = await turnOrHalt(line, o.halted);
+      if (handed === 'halted') return 'halted';
+      if (!handed) continue;
+      // Handed the key under the host's name (a lease held it before its DNS stage): moved to the IP, if free.
+      if (frontier.hostKey(holder.host) !== ip) frontier.setHostKey(holder.host, ip);
+      if (frontier.holdsKey(holder)) return 'held';
     }
   } finally {
     endWait();
+  }
+}
+
+/** Waits for the turn in line, looking every HALT_CHECK_MS whether a pause or stop came (then it leaves the line). */
+async function turnOrHalt(line: KeyTurnLine, halted: () => boolean): Promise<boolean | 'halted'> {
+  for (;;) {
+    const nap = new AbortController();
+    const napped = sleep(HALT_CHECK_MS, 'nap' as const, { signal: nap.signal }).catch(() => 'cut' as const);
+    const woke = await Promise.race([line.turn, napped]);
+    nap.abort();
+    if (typeof woke === 'boolean') return woke;
+    if (halted()) {
+      line.leave();
+      return 'halted';
+    }
   }
 }
 

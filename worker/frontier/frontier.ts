@@ -1,5 +1,5 @@
 import type { ExclusionReason, FailureReason } from '../capture';
-import type { DelayConfig, KeyHolder, KeyTiming } from '../politeness';
+import type { DelayConfig, KeyHolder, KeyTiming, KeyTurnLine } from '../politeness';
 
 /**
  * The crawl frontier: which URLs a crawl has seen, which are waiting, and which one to fetch
@@ -200,6 +200,14 @@ export interface Frontier {
    * lease (null: it never started, the clock stays).
    */
   releaseKey(holder: KeyHolder, timing: KeyTiming | null): void;
+  /**
+   * Waits in line for the host's key, held now (holdKey failed), with the other requests outside
+   * the leases of every crawl sharing the registry: the key is handed to the first in line when it
+   * is freed (PolitenessRegistry.waitTurn).
+   */
+  waitKeyTurn(holder: KeyHolder): KeyTurnLine;
+  /** True while `holder` holds a key (holdKey, or handed to it by waitKeyTurn). */
+  holdsKey(holder: KeyHolder): boolean;
   /** True while a request (of any crawl sharing the politeness registry) holds the host's key. */
   hostBusy(host: string): boolean;
   /** The politeness key the host's requests hold: its IP once known, else its name. */

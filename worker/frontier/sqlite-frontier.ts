@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Heap } from 'heap-js';
 import type { ExclusionReason, FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
-import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming } from '../politeness';
+import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
 import { CrawlState, REFUSED, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
@@ -454,6 +454,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const key = this.registry.finish(holder, timing);
     // Stored as a lease's clock is, so a restarted worker waits the delay after it too.
     if (key !== undefined) this.st.setKey.run(key, timing.lastStartAt, Math.max(0, timing.lastDurationMs));
+  }
+
+  waitKeyTurn(holder: KeyHolder): KeyTurnLine {
+    return this.registry.waitTurn(holder);
+  }
+
+  holdsKey(holder: KeyHolder): boolean {
+    return this.registry.heldKey(holder) !== undefined;
   }
 
   hostBusy(host: string): boolean {

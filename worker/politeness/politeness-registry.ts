@@ -10,6 +10,22 @@ export interface KeyHolder {
   readonly host: string;
 }
 
+/**
+ * A request's place in line for a busy key (waitTurn). `turn` resolves when the key is freed: true
+ * when it was handed to this request (it holds it now), false when it should look again (its host
+ * moved to another key meanwhile). `leave` takes it out of line (a pause); a key handed to it
+ * meanwhile is given back, unused.
+ */
+export interface KeyTurnLine {
+  readonly turn: Promise<boolean>;
+  leave(): void;
+}
+
+interface KeyWaiter {
+  holder: KeyHolder;
+  resolve(handed: boolean): void;
+}
+
 /** Told of every key that stops being held (a request ended, was given back, or moved to another key). */
 export type KeyFreedListener = (key: string) => void;
 
@@ -23,7 +39,8 @@ export type RobotsDelayListener = (host: string) => void;
  * whichever crawl makes it.
  *
  * Each frontier schedules its own crawl's hosts and parks those whose key is busy; a key freed by
- * another crawl's request reaches it through `onKeyFreed`.
+ * another crawl's request reaches it through `onKeyFreed` — unless a request outside the leases
+ * waits in line for that key (waitTurn): it is handed to the first of them instead.
  *
  * The class only keeps state; the delay arithmetic is `nextAllowedAt` (pure).
  */
@@ -37,6 +54,8 @@ export class PolitenessRegistry {
   private readonly held = new Map<KeyHolder, string>();
   private readonly listeners = new Set<KeyFreedListener>();
   private readonly delayListeners = new Set<RobotsDelayListener>();
+  /** key → requests outside the frontiers' leases waiting for it, first come first (waitTurn). */
+  private readonly lines = new Map<string, KeyWaiter[]>();
   /** Requests waiting for a key while holding their host's (its key is read at each check: it may move). */
   private readonly waits = new Set<{ holdingHost: string; wanted: string }>();
 
@@ -144,6 +163,34 @@ export class PolitenessRegistry {
     return () => void this.waits.delete(wait);
   }
 
+  /**
+   * Puts the holder in line for its host's key, held now by another request: when that request
+   * frees it, the key goes to the first in line at once, before any frontier can lease it (they
+   * hear of it only when no one waits in line), so requests outside the leases — of any crawl of
+   * the worker — take their turns in the order they asked, instead of whoever looks first.
+   */
+  waitTurn(holder: KeyHolder): KeyTurnLine {
+    const key = this.keyOf(holder.host);
+    let line = this.lines.get(key);
+    if (!line) this.lines.set(key, (line = []));
+    let handed = false;
+    let waiter!: KeyWaiter;
+    const turn = new Promise<boolean>((resolve) => {
+      waiter = { holder, resolve: (h) => resolve((handed = h)) };
+    });
+    line.push(waiter);
+    return {
+      turn,
+      leave: () => {
+        const waiting = this.lines.get(key);
+        const at = waiting?.indexOf(waiter) ?? -1;
+        if (at >= 0) waiting!.splice(at, 1);
+        if (waiting?.length === 0) this.lines.delete(key);
+        if (handed && this.held.get(holder) === key) this.abandon(holder);
+      },
+    };
+  }
+
   /** Takes the holder's host's key if it is free and its delay has passed; false otherwise. */
   tryAcquire(holder: KeyHolder, now: number, cfg: DelayConfig): boolean {
     return this.readyAt(holder.host, cfg) <= now && this.hold(holder);
@@ -193,6 +240,21 @@ export class PolitenessRegistry {
   }
 
   private freed(key: string): void {
+    if (this.handOver(key)) return;
     for (const listener of this.listeners) listener(key);
+  }
+
+  /** Gives a freed key to the first request in line for it that can take it; false when none could. */
+  private handOver(key: string): boolean {
+    const line = this.lines.get(key);
+    if (!line) return false;
+    for (let w = line.shift(); w; w = line.shift()) {
+      if (line.length === 0) this.lines.delete(key);
+      // Its host moved to another key meanwhile: it looks again, and waits in that key's line.
+      const takes = this.keyOf(w.holder.host) === key && this.hold(w.holder);
+      w.resolve(takes);
+      if (takes) return true;
+    }
+    return false;
   }
 }

@@ -176,6 +176,55 @@ test('waits are checked with the keys the hosts hold now', () => {
   assert.equal(reg.waitForKey('a.example', '10.0.0.1'), null, 'waiting for the key it holds');
 });
 
+test('a freed key goes to the first request in line, before any frontier hears of it', async () => {
+  const reg = new PolitenessRegistry();
+  const freed: string[] = [];
+  reg.onKeyFreed((key) => freed.push(key));
+  const first: KeyHolder = { host: 'a.example' };
+  const second: KeyHolder = { host: 'a.example' };
+  assert.ok(reg.hold(A));
+  const lines = [reg.waitTurn(first), reg.waitTurn(second)];
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 10 });
+  assert.equal(await lines[0]!.turn, true);
+  assert.equal(reg.heldKey(first), 'a.example');
+  assert.deepEqual(freed, [], 'the key never stopped being held');
+  // A's next request asks again: it waits behind the second.
+  const again = reg.waitTurn(A);
+  reg.finish(first, { lastStartAt: 20, lastDurationMs: 10 });
+  assert.equal(await lines[1]!.turn, true);
+  reg.finish(second, { lastStartAt: 40, lastDurationMs: 10 });
+  assert.equal(await again.turn, true);
+  reg.finish(A, { lastStartAt: 60, lastDurationMs: 10 });
+  assert.deepEqual(freed, ['a.example'], 'the frontiers hear of it once no one waits');
+});
+
+test('leaving the line gives back a key handed over meanwhile; a waiter whose host moved looks again', async () => {
+  const reg = new PolitenessRegistry();
+  const freed: string[] = [];
+  reg.onKeyFreed((key) => freed.push(key));
+  const leaving: KeyHolder = { host: 'a.example' };
+  assert.ok(reg.hold(A));
+  const line = reg.waitTurn(leaving);
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 10 });
+  line.leave();
+  assert.equal(reg.isBusy('a.example'), false);
+  assert.deepEqual(freed, ['a.example']);
+
+  const moving: KeyHolder = { host: 'b.example' };
+  assert.ok(reg.hold(B));
+  const moved = reg.waitTurn(moving);
+  const sameHost: KeyHolder = { host: 'b.example' };
+  reg.setHostKey('b.example', '10.0.0.9');
+  // B's hold moved to the IP and freed the name's key: the waiter is told to look again, without the key.
+  assert.equal(await moved.turn, false);
+  assert.equal(reg.heldKey(moving), undefined);
+  assert.equal(reg.heldKey(B), '10.0.0.9');
+  const later = reg.waitTurn(sameHost);
+  reg.finish(B, { lastStartAt: 0, lastDurationMs: 10 });
+  assert.equal(await later.turn, true);
+  assert.equal(reg.heldKey(sameHost), '10.0.0.9');
+});
+
 test('a changed robots.txt Crawl-delay is told to every listener, an unchanged one is not', () => {
   const reg = new PolitenessRegistry();
   const told: string[] = [];
