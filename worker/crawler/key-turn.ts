@@ -33,13 +33,14 @@ export async function takeHostKey(frontier: Frontier, holder: KeyHolder, ip: str
   if (!endWait) return 'deadlock';
   try {
     for (;;) {
-      if (!frontier.hostBusy(holder.host)) {
+      const mayTake = () => !frontier.hostBusy(holder.host) && !frontier.keyOwedToLeases(holder.host);
+      if (mayTake()) {
         frontier.setHostKey(holder.host, ip);
         if (frontier.holdKey(holder)) return 'held';
       }
       if (o.halted()) return 'halted';
       const line = frontier.waitKeyTurn(holder);
-      const handed = await turnOrHalt(line, o.halted);
+      const handed = await turnOrHalt(line, o.halted, mayTake);
       if (handed === 'halted') return 'halted';
       if (!handed) continue;
       // Handed the key under the host's name (a lease held it before its DNS stage): moved to the IP, if free.
@@ -51,17 +52,21 @@ export async function takeHostKey(frontier: Frontier, holder: KeyHolder, ip: str
   }
 }
 
-/** Waits for the turn in line, looking every HALT_CHECK_MS whether a pause or stop came (then it leaves the line). */
-async function turnOrHalt(line: KeyTurnLine, halted: () => boolean): Promise<boolean | 'halted'> {
+/**
+ * Waits for the turn in line, looking every HALT_CHECK_MS whether a pause or stop came, or whether
+ * the key may be taken though no one handed it over (the leases it was owed to let their turn
+ * pass): it leaves the line then, and says so ('halted', or false: look again).
+ */
+async function turnOrHalt(line: KeyTurnLine, halted: () => boolean, mayTake: () => boolean): Promise<boolean | 'halted'> {
   for (;;) {
     const nap = new AbortController();
     const napped = sleep(HALT_CHECK_MS, 'nap' as const, { signal: nap.signal }).catch(() => 'cut' as const);
     const woke = await Promise.race([line.turn, napped]);
     nap.abort();
     if (typeof woke === 'boolean') return woke;
-    if (halted()) {
+    if (halted() || mayTake()) {
       line.leave();
-      return 'halted';
+      return halted() ? 'halted' : false;
     }
   }
 }

@@ -208,6 +208,12 @@ export interface Frontier {
   waitKeyTurn(holder: KeyHolder): KeyTurnLine;
   /** True while `holder` holds a key (holdKey, or handed to it by waitKeyTurn). */
   holdsKey(holder: KeyHolder): boolean;
+  /**
+   * True while the host's key, free, is the turn of leases (of any crawl) that waited while it was
+   * held: a request outside the leases then waits in line behind them rather than take the key
+   * again and again (a revisit pass) while their hosts wait.
+   */
+  keyOwedToLeases(host: string): boolean;
   /** True while a request (of any crawl sharing the politeness registry) holds the host's key. */
   hostBusy(host: string): boolean;
   /** The politeness key the host's requests hold: its IP once known, else its name. */

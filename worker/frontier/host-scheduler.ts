@@ -71,14 +71,21 @@ export class HostScheduler {
 
   /**
    * A key was freed (by a request of this crawl or of another one sharing the registry, or a host
-   * moved key): re-places the hosts parked on it; true when there were any.
+   * moved key): re-places the hosts parked on it; when there were any, the earliest time one of
+   * those still waiting for that key may take it (−∞: none does any more; null: none was parked).
    */
-  keyFreed(key: string, now: number): boolean {
+  keyFreed(key: string, now: number): number | null {
     const set = this.parked.get(key);
-    if (!set) return false;
+    if (!set) return null;
     this.parked.delete(key);
-    for (const h of set) this.touch(h, now);
-    return true;
+    let due: number | null = null;
+    for (const h of set) {
+      this.touch(h, now);
+      if (!h.live || h.queued === 0 || h.holding || this.registry.keyOf(h.host) !== key) continue;
+      const at = this.registry.readyAt(h.host, h.politeness);
+      due = due === null ? at : Math.min(due, at);
+    }
+    return due ?? Number.NEGATIVE_INFINITY;
   }
 
   /**

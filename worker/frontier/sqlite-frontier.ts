@@ -21,6 +21,12 @@ import { urlHash } from './url-hash';
  */
 export const SCORE_FLUSH_MS = 5_000;
 
+/**
+ * How long after its due time a freed key stays a lease's turn (keyOwedToLeases): long enough for
+ * an engine busy with a page to come round to it; past that a request outside the leases takes it.
+ */
+const LEASE_TURN_GRACE_MS = 250;
+
 export interface SqliteFrontierOptions {
   /**
    * The worker's politeness clocks, shared by the frontiers of every crawl it runs (one frontier
@@ -89,9 +95,14 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.onHostsWaiting = opts.onHostsWaiting;
   }
 
-  /** A key was freed, by this frontier's request or another's: hosts parked on it are placed again. */
-  private readonly keyFreed = (key: string): void => {
-    if (this.scheduler.keyFreed(key, this.clock.now())) this.onHostsWaiting?.();
+  /**
+   * A key was freed, by this frontier's request or another's: hosts parked on it are placed again;
+   * the registry learns when the first of them is due (the turn a request outside the leases leaves them).
+   */
+  private readonly keyFreed = (key: string): number | null => {
+    const due = this.scheduler.keyFreed(key, this.clock.now());
+    if (due !== null) this.onHostsWaiting?.();
+    return due;
   };
 
   /**
@@ -462,6 +473,11 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   holdsKey(holder: KeyHolder): boolean {
     return this.registry.heldKey(holder) !== undefined;
+  }
+
+  keyOwedToLeases(host: string): boolean {
+    const due = this.registry.leaseDueAt(this.registry.keyOf(host));
+    return due !== undefined && this.clock.now() < due + LEASE_TURN_GRACE_MS;
   }
 
   hostBusy(host: string): boolean {

@@ -26,8 +26,11 @@ interface KeyWaiter {
   resolve(handed: boolean): void;
 }
 
-/** Told of every key that stops being held (a request ended, was given back, or moved to another key). */
-export type KeyFreedListener = (key: string) => void;
+/**
+ * Told of every key that stops being held (a request ended, was given back, or moved to another
+ * key); returns, when hosts of its crawl waited for that key, the earliest time one may take it.
+ */
+export type KeyFreedListener = (key: string) => number | null | void;
 
 /** Told of every host whose robots.txt Crawl-delay changed (any crawl of the worker read it again). */
 export type RobotsDelayListener = (host: string) => void;
@@ -54,6 +57,8 @@ export class PolitenessRegistry {
   private readonly held = new Map<KeyHolder, string>();
   private readonly listeners = new Set<KeyFreedListener>();
   private readonly delayListeners = new Set<RobotsDelayListener>();
+  /** key → when the first lease that waited for it while it was held may take it, until one takes it (leaseDueAt). */
+  private readonly leasesDue = new Map<string, number>();
   /** key → requests outside the frontiers' leases waiting for it, first come first (waitTurn). */
   private readonly lines = new Map<string, KeyWaiter[]>();
   /** Requests waiting for a key while holding their host's (its key is read at each check: it may move). */
@@ -106,6 +111,7 @@ export class PolitenessRegistry {
     if (!this.holders.has(key) && !(readyCheck && this.readyAt(host, readyCheck.cfg) > readyCheck.now)) {
       this.holders.set(key, holder);
       this.held.set(holder, key);
+      this.leasesDue.delete(key);
       moved = true;
     }
     this.freed(oldKey);
@@ -191,6 +197,14 @@ export class PolitenessRegistry {
     };
   }
 
+  /**
+   * When the first host of a frontier that waited for the key while it was held may take it, now
+   * that it is free (undefined: none waited, or a request has taken the key since).
+   */
+  leaseDueAt(key: string): number | undefined {
+    return this.leasesDue.get(key);
+  }
+
   /** Takes the holder's host's key if it is free and its delay has passed; false otherwise. */
   tryAcquire(holder: KeyHolder, now: number, cfg: DelayConfig): boolean {
     return this.readyAt(holder.host, cfg) <= now && this.hold(holder);
@@ -206,6 +220,7 @@ export class PolitenessRegistry {
     if (this.holders.has(key) || this.held.has(holder)) return false;
     this.holders.set(key, holder);
     this.held.set(holder, key);
+    this.leasesDue.delete(key);
     return true;
   }
 
@@ -241,7 +256,13 @@ export class PolitenessRegistry {
 
   private freed(key: string): void {
     if (this.handOver(key)) return;
-    for (const listener of this.listeners) listener(key);
+    let due: number | undefined;
+    for (const listener of this.listeners) {
+      const at = listener(key);
+      if (typeof at === 'number') due = due === undefined ? at : Math.min(due, at);
+    }
+    if (due === undefined) this.leasesDue.delete(key);
+    else this.leasesDue.set(key, due);
   }
 
   /** Gives a freed key to the first request in line for it that can take it; false when none could. */

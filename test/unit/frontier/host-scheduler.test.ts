@@ -50,7 +50,7 @@ test('hosts sharing a busy key are parked until it is freed', () => {
   assert.equal(s.pick(0), null, 'b is on the same IP');
   assert.equal(s.wakeAt(), null, 'nothing to wait for but a completion');
   reg.finish(a, { lastStartAt: 0, lastDurationMs: 0 });
-  s.keyFreed('ip', 0);
+  assert.equal(s.keyFreed('ip', 0), 100, 'b, parked, may take the key at 100');
   assert.equal(s.wakeAt(), 100);
   assert.equal(s.pick(100), b);
 });

@@ -105,7 +105,7 @@ test('a host leased under its own name waits for its IP clock once resolved: ano
 test('every listener hears of each key that stops being held, until it stops listening', () => {
   const reg = new PolitenessRegistry();
   const heard: string[][] = [[], []];
-  const stop = heard.map((list) => reg.onKeyFreed((key) => list.push(key)));
+  const stop = heard.map((list) => reg.onKeyFreed((key) => void list.push(key)));
   assert.equal(reg.listenerCount, 2);
   reg.setHostKey('a.example', '10.0.0.1');
   assert.ok(reg.tryAcquire(A, 0, cfg));
@@ -179,7 +179,7 @@ test('waits are checked with the keys the hosts hold now', () => {
 test('a freed key goes to the first request in line, before any frontier hears of it', async () => {
   const reg = new PolitenessRegistry();
   const freed: string[] = [];
-  reg.onKeyFreed((key) => freed.push(key));
+  reg.onKeyFreed((key) => void freed.push(key));
   const first: KeyHolder = { host: 'a.example' };
   const second: KeyHolder = { host: 'a.example' };
   assert.ok(reg.hold(A));
@@ -201,7 +201,7 @@ test('a freed key goes to the first request in line, before any frontier hears o
 test('leaving the line gives back a key handed over meanwhile; a waiter whose host moved looks again', async () => {
   const reg = new PolitenessRegistry();
   const freed: string[] = [];
-  reg.onKeyFreed((key) => freed.push(key));
+  reg.onKeyFreed((key) => void freed.push(key));
   const leaving: KeyHolder = { host: 'a.example' };
   assert.ok(reg.hold(A));
   const line = reg.waitTurn(leaving);
@@ -238,4 +238,17 @@ test('a changed robots.txt Crawl-delay is told to every listener, an unchanged o
   assert.deepEqual(told, ['a.example', 'a.example', 'a.example']);
   stop();
   assert.equal(reg.listenerCount, 0);
+});
+
+test('a freed key is the turn of the leases that waited for it, until one takes it', () => {
+  const reg = new PolitenessRegistry();
+  // A frontier with a host parked on the key, due at 500 once the key is free.
+  reg.onKeyFreed(() => 500);
+  assert.ok(reg.hold(A));
+  reg.finish(A, { lastStartAt: 0, lastDurationMs: 10 });
+  assert.equal(reg.leaseDueAt('a.example'), 500);
+  assert.ok(reg.tryAcquire(B, 0, cfg));
+  assert.equal(reg.leaseDueAt('a.example'), 500, 'another key taken changes nothing');
+  assert.ok(reg.hold({ host: 'a.example' }));
+  assert.equal(reg.leaseDueAt('a.example'), undefined, 'taken: no turn owed any more');
 });
