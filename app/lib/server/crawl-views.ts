@@ -76,24 +76,35 @@ function view(row: Row): CrawlView {
   };
 }
 
+/** Times listCrawls reads a page whose crawls changed under it before it answers with what it read. */
+const LIST_READS = 3;
+
 /**
  * One page of the crawls the query selects, newest first, without their ICD copies (see
  * listSelect), and how many it selects in all. The ids are picked and counted in SQL over the
- * covering index Crawl_list_idx (id order, no sort). The page's rows are then read as the id range
- * they span, not `id IN (…)`: SQLite reads that by rowid, from the table rows, walking each one's
- * ICD copy; a range it reads from the index. Under a name filter the range may hold crawls the
- * page does not show (index entries only), which are dropped.
+ * covering index Crawl_list_idx (id order, no sort), in one snapshot. The page's rows are then
+ * read as the id range they span, not `id IN (…)`: SQLite reads that by rowid, from the table
+ * rows, walking each one's ICD copy; a range it reads from the index. Under a name filter the
+ * range may hold crawls the page does not show (index entries only), which are dropped.
+ *
+ * The rows come through Prisma, on its own connection, after the ids: a crawl deleted (or moved
+ * out of the status group) in between left the page one short, beside a total that still counted
+ * it, until the next refresh. A page whose rows are not all there is read again, ids and total
+ * too, so the page and the total agree.
  */
 export async function listCrawls(prisma: PrismaClient, db: Database.Database, query: CrawlListQuery): Promise<{ items: CrawlView[]; total: number }> {
   const conditions = crawlListConditions(query);
-  const { ids, total } = listPage(db, { table: 'Crawl', conditions: conditions.length ? conditions : [{ sql: '1', params: [] }], orderBy: 'id DESC', offset: query.offset, limit: query.limit });
-  if (ids.length === 0) return { items: [], total };
   const statuses: readonly string[] | null = STATUS_GROUPS[query.group].statuses;
-  const rows = await prisma.crawl.findMany({
-    where: { id: { gte: Math.min(...ids), lte: Math.max(...ids) }, ...(statuses ? { status: { in: [...statuses] } } : {}) },
-    select: listSelect,
-  });
-  return { items: inIdOrder(rows, ids).map(view), total };
+  for (let read = 1; ; read++) {
+    const { ids, total } = listPage(db, { table: 'Crawl', conditions: conditions.length ? conditions : [{ sql: '1', params: [] }], orderBy: 'id DESC', offset: query.offset, limit: query.limit });
+    if (ids.length === 0) return { items: [], total };
+    const rows = await prisma.crawl.findMany({
+      where: { id: { gte: Math.min(...ids), lte: Math.max(...ids) }, ...(statuses ? { status: { in: [...statuses] } } : {}) },
+      select: listSelect,
+    });
+    const items = inIdOrder(rows, ids);
+    if (items.length === ids.length || read === LIST_READS) return { items: items.map(view), total };
+  }
 }
 
 /**

@@ -49,14 +49,18 @@ export function listPage(db: Database.Database, opts: { table: 'Capture' | 'Craw
   };
   const upTo = opts.upTo ?? null;
   const listed = where(upTo === null ? [] : [{ sql: 'id <= ?', params: [upTo] }]);
-  const ids = db.prepare(`SELECT id FROM ${opts.table} WHERE ${listed.sql} ORDER BY ${opts.orderBy} LIMIT ? OFFSET ?`).pluck().all(...listed.params, opts.limit, opts.offset) as number[];
-  const total = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${listed.sql}`).pluck().get(...listed.params) as number;
-  let newer = 0;
-  if (upTo !== null) {
-    const after = where([{ sql: 'id > ?', params: [upTo] }]);
-    newer = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${after.sql}`).pluck().get(...after.params) as number;
-  }
-  return { ids, total, newer };
+  // One read transaction: the page and its counts from one snapshot of the database, so a row the
+  // worker (another connection) deletes or adds between the statements cannot make them disagree.
+  return db.transaction((): ListPage => {
+    const ids = db.prepare(`SELECT id FROM ${opts.table} WHERE ${listed.sql} ORDER BY ${opts.orderBy} LIMIT ? OFFSET ?`).pluck().all(...listed.params, opts.limit, opts.offset) as number[];
+    const total = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${listed.sql}`).pluck().get(...listed.params) as number;
+    let newer = 0;
+    if (upTo !== null) {
+      const after = where([{ sql: 'id > ?', params: [upTo] }]);
+      newer = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${after.sql}`).pluck().get(...after.params) as number;
+    }
+    return { ids, total, newer };
+  })();
 }
 
 /** `rows` in the order of `ids` (Prisma's `id in` gives them in its own). */

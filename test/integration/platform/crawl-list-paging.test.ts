@@ -141,3 +141,22 @@ test('a page\'s SQL: ids from the covering index in id order (no table scan, no 
     assert.ok(plan.every((d) => !/TEMP B-TREE/.test(d) && !/^SCAN (main\.)?Crawl$/.test(d)), `${sql}\n${plan.join('\n')}`);
   }
 });
+
+test('a crawl deleted between the reads of a page (its ids and total, then its rows): the page is read again, full, with a total that agrees', async () => {
+  const { listCrawls } = await import('../../../app/lib/server/crawl-views');
+  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${services.env.dbPath}` }) });
+  try {
+    const before = await listCrawls(prisma, services.db, { group: '', q: '', offset: 0, limit: 50 });
+    assert.equal(before.items.length, 50);
+    const doomed = before.items[10]!.id;
+    // The ids and total are read at once, the rows once Prisma runs its query: the crawl goes in between.
+    const reading = listCrawls(prisma, services.db, { group: '', q: '', offset: 0, limit: 50 });
+    services.db.prepare('DELETE FROM Crawl WHERE id = ?').run(doomed);
+    const page = await reading;
+    assert.equal(page.items.length, 50, 'a full page, not one short');
+    assert.equal(page.total, before.total - 1, 'the total without the deleted crawl');
+    assert.deepEqual(page.items.map((c) => c.id), stored.map((c) => c.id).filter((id) => id !== doomed).slice(0, 50));
+  } finally {
+    await prisma.$disconnect();
+  }
+});
