@@ -1,4 +1,4 @@
-import { estimateHourlyRates, expectedArticles, expectedWaitingHours, type HourlyRates } from './posting-rate-model';
+import { estimateHourlyRates, expectedArticles, expectedWaitingHours, hourCounts, ratesFromHourCounts, utcHour, type HourlyRates } from './posting-rate-model';
 
 /**
  * advaRSS-style feed polling. Our reading of its parameters: at most M polls in each period of
@@ -34,7 +34,16 @@ interface FeedState {
   firstPollAt: number | null;
   seen: Set<string>;
   published: number[];
+  /** What the last estimate counted of `published`, then in ascending order (null once they change). */
+  counted: CountedTimes | null;
   rates: HourlyRates;
+}
+
+/** A feed's publication times as an estimate counted them: per hour of the day, the earliest and the latest. */
+interface CountedTimes {
+  counts: number[];
+  earliest: number;
+  latest: number;
 }
 
 /**
@@ -60,6 +69,7 @@ export class FeedScheduler {
   private readonly byUrl = new Map<string, FeedState>();
   private cursor = 0;
   private lastEstimateAt: number;
+  private binned = 0;
 
   constructor(private readonly o: FeedSchedulerOptions, start: number) {
     this.lastEstimateAt = start;
@@ -67,7 +77,7 @@ export class FeedScheduler {
 
   addFeed(url: string, subscribers = 0, now = 0): void {
     if (this.byUrl.has(url)) return;
-    const state: FeedState = { url, subscribers, lastPollAt: now - this.o.minPollMinutes * MINUTE_MS, firstPollAt: null, seen: new Set(), published: [], rates: estimateHourlyRates([], 0) };
+    const state: FeedState = { url, subscribers, lastPollAt: now - this.o.minPollMinutes * MINUTE_MS, firstPollAt: null, seen: new Set(), published: [], counted: null, rates: estimateHourlyRates([], 0) };
     this.feeds.push(state);
     this.byUrl.set(url, state);
   }
@@ -122,7 +132,10 @@ export class FeedScheduler {
       }
       f.seen.add(item.id);
       fresh.push(item.id);
-      if (item.publishedAt !== null && item.publishedAt <= now) f.published.push(item.publishedAt);
+      if (item.publishedAt !== null && item.publishedAt <= now) {
+        f.published.push(item.publishedAt);
+        f.counted = null;
+      }
     }
     // Items the feed no longer lists are forgotten, least recently listed first: a feed polled for
     // weeks kept the id of every article it had ever listed. A poll that listed nothing (a failed
@@ -160,11 +173,21 @@ export class FeedScheduler {
       f.firstPollAt = m.firstPollAt;
       f.seen = new Set(m.seen);
       f.published = [...m.published];
+      f.counted = null;
       restored = true;
     }
     if (!restored) return;
     this.clockSetBack(now);
     this.reestimate(now);
+  }
+
+  /**
+   * Publication times counted into hours so far, over every estimate: the estimates' work. A feed's
+   * times are counted once, and again only when they change (a poll found new ones, some left the
+   * history), not at every re-estimate.
+   */
+  timesCounted(): number {
+    return this.binned;
   }
 
   /** How many item ids are remembered for a feed (to tell new items). */
@@ -198,14 +221,35 @@ export class FeedScheduler {
     let hours = 0;
     for (const f of this.feeds) {
       if (f.firstPollAt === null) continue;
-      f.published = f.published.filter((t) => t >= now - horizon && t <= now);
-      const since = Math.max(now - horizon, f.published.reduce((m, t) => Math.min(m, t), f.firstPollAt));
+      const counted = this.counted(f, now - horizon, now);
+      const since = Math.max(now - horizon, Math.min(counted.earliest, f.firstPollAt));
       windows.set(f, (now - since) / (1440 * MINUTE_MS));
       articles += f.published.length;
       hours += (now - since) / 3_600_000;
     }
     // Feeds with little history lean on the average feed's rate.
     const population = hours > 0 && articles > 0 ? articles / hours : undefined;
-    for (const [f, days] of windows) f.rates = estimateHourlyRates(f.published, days, 1, population);
+    for (const [f, days] of windows) f.rates = ratesFromHourCounts(f.counted!.counts, f.published.length, days, 1, population);
+  }
+
+  /**
+   * Keeps `f`'s publication times within [from, to] and their counts per hour (CountedTimes). The
+   * cockpit's plan (poll-plan.ts) re-estimates every period with the same times, and counting them
+   * all each time cost 1,000 feeds of two weeks' hourly posts ~50 ms a plan: counted once (the
+   * times then kept in order), times that leave the history later are taken off the front.
+   */
+  private counted(f: FeedState, from: number, to: number): CountedTimes {
+    const c = f.counted;
+    if (c && c.latest <= to) {
+      let gone = 0;
+      while (gone < f.published.length && f.published[gone]! < from) c.counts[utcHour(f.published[gone++]!)]!--;
+      if (gone) f.published.splice(0, gone);
+      c.earliest = f.published[0] ?? Number.POSITIVE_INFINITY;
+      return c;
+    }
+    f.published = f.published.filter((t) => t >= from && t <= to).sort((a, b) => a - b);
+    this.binned += f.published.length;
+    f.counted = { counts: hourCounts(f.published), earliest: f.published[0] ?? Number.POSITIVE_INFINITY, latest: f.published.at(-1) ?? Number.NEGATIVE_INFINITY };
+    return f.counted;
   }
 }

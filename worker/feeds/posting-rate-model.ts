@@ -16,7 +16,7 @@ export type HourlyRates = number[];
  * polls (poll-plan.ts) re-estimates every feed's rates period after period, and for 1,000 feeds
  * it took about twice as long with a Date a publication time.
  */
-const utcHour = (t: number): number => ((Math.floor(t / HOUR_MS) % 24) + 24) % 24;
+export const utcHour = (t: number): number => ((Math.floor(t / HOUR_MS) % 24) + 24) % 24;
 
 /**
  * Estimates hourly rates from publication times observed over `windowDays`. Each hour's count is
@@ -25,10 +25,23 @@ const utcHour = (t: number): number => ((Math.floor(t / HOUR_MS) % 24) + 24) % 2
  * backlog still grows with time and it is polled again eventually rather than starved.
  */
 export function estimateHourlyRates(publishedAt: readonly number[], windowDays: number, priorDays = 1, priorRatePerHour = 0.05): HourlyRates {
+  return ratesFromHourCounts(hourCounts(publishedAt), publishedAt.length, windowDays, priorDays, priorRatePerHour);
+}
+
+/** How many of `publishedAt` fall in each hour of the day (UTC), 24 values. */
+export function hourCounts(publishedAt: readonly number[]): number[] {
   const counts = new Array<number>(24).fill(0);
   for (const t of publishedAt) counts[utcHour(t)]!++;
+  return counts;
+}
+
+/**
+ * estimateHourlyRates from the hour counts of `articles` publication times (hourCounts), so a
+ * caller re-estimating over the same times with another window need not count them again.
+ */
+export function ratesFromHourCounts(counts: readonly number[], articles: number, windowDays: number, priorDays = 1, priorRatePerHour = 0.05): HourlyRates {
   const days = Math.max(windowDays, 0);
-  const mean = (publishedAt.length + priorDays * 24 * priorRatePerHour) / ((days + priorDays) * 24);
+  const mean = (articles + priorDays * 24 * priorRatePerHour) / ((days + priorDays) * 24);
   return counts.map((c) => (c + priorDays * mean) / (days + priorDays));
 }
 

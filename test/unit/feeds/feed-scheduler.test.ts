@@ -180,3 +180,24 @@ test('feeds skipped (excluded) are not chosen and leave the period\'s polls to t
     assert.deepEqual(s.choose(DAY0 + H, () => true), [], policy);
   }
 });
+
+test('re-estimates count a feed\'s publication times once while they stay the same, not at every period (the cockpit\'s plan of 1,000 feeds)', () => {
+  const H = 3_600_000;
+  const now = Date.UTC(2026, 10, 28, 12, 0, 0);
+  const feeds = Array.from({ length: 1_000 }, (_, i) => `http://h${i % 50}.test/feed/${i}.xml`);
+  // Two weeks of hourly posts each, as a busy feed keeps for the estimate.
+  const memories = new Map(feeds.map((url, i) => [url, { lastPollAt: now - (i % 60) * 60_000, firstPollAt: now - 14 * 24 * H, seen: [], published: Array.from({ length: 336 }, (_, k) => now - k * H - i) }]));
+  const s = new FeedScheduler({ policy: 'posting-rate', M: 250, T: 15, ToE: 15, minPollMinutes: 15, maxPollMinutes: 360 }, now);
+  for (const url of feeds) s.addFeed(url, 0, now);
+  s.restore(memories, now);
+  assert.equal(s.timesCounted(), 336_000, 'each time counted once when restored');
+  // Thirty periods of the plan: a re-estimate each, polls finding nothing new.
+  for (let period = 0; period < 30; period++) {
+    const t = now + period * 15 * 60_000;
+    for (const url of s.choose(t)) s.recordPoll(url, t, []);
+  }
+  // The oldest hours of each feed leave the two weeks as the periods pass: taken off, the rest not counted again.
+  assert.equal(s.timesCounted(), 336_000, 'not 30 times as many');
+  const kept = s.memoryOf(feeds[0]!)!.published;
+  assert.equal(kept.length, 336 - 7, 'the 7 hours older than two weeks after 7¼ hours are forgotten');
+});
