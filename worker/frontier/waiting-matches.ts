@@ -26,7 +26,11 @@ export interface WaitingMatches {
   tested: number;
   /** More URLs wait than were looked at: at least `matching` match. */
   partial: boolean;
-  /** URLs waiting (queued or retrying), every one counted. */
+  /**
+   * URLs waiting (queued or retrying): every one when not `partial`; when `partial`, those counted,
+   * at least this many (a test stops counting a host's queue past what it looks at, so its work
+   * does not grow with the queue; the cockpit's route shows the crawl's own count then).
+   */
   waiting: number;
   /** Hosts with URLs queued. */
   hosts: number;
@@ -35,22 +39,31 @@ export interface WaitingMatches {
 }
 
 /**
+ * Which of `n` hosts a test with `budget` URLs looks into: every one, or with more hosts than
+ * `maxHosts` (or than `budget`) that many spread evenly over the list. Pure; ascending.
+ */
+export function pickedHosts(n: number, budget: number, maxHosts = MAX_TESTED_HOSTS): number[] {
+  const picked = Math.min(n, Math.max(0, budget), maxHosts);
+  if (picked === 0) return [];
+  return picked === n ? [...Array(n).keys()] : Array.from({ length: picked }, (_, k) => Math.floor(((k + 0.5) * n) / picked));
+}
+
+/**
  * How many queued URLs of each host a test looks at, `budget` in all: a fair share each (a host
  * with fewer than its share gives the rest to the others), so the sample is spread over every
  * host rather than the first hosts in the queue index's order. With more hosts than `maxHosts`
- * (or than `budget`), that many hosts spread evenly over the list share it. Pure; same order as `queued`.
+ * (or than `budget`), the pickedHosts share it. Pure; same order as `queued`. A queue may be
+ * given counted only up to some bound (waitingUrlsMatching): the remainder of a budget that does
+ * not divide evenly goes to the smallest queues first, then to the first hosts.
  */
 export function hostShares(queued: readonly number[], budget: number, maxHosts = MAX_TESTED_HOSTS): number[] {
-  const n = queued.length;
-  const shares = new Array<number>(n).fill(0);
-  const picked = Math.min(n, Math.max(0, budget), maxHosts);
-  if (picked === 0) return shares;
-  const hosts = picked === n ? [...queued.keys()] : Array.from({ length: picked }, (_, k) => Math.floor(((k + 0.5) * n) / picked));
+  const shares = new Array<number>(queued.length).fill(0);
+  const hosts = pickedHosts(queued.length, budget, maxHosts);
   // Smallest queues first: each takes at most an equal share of what is left.
   hosts.sort((a, b) => queued[a]! - queued[b]! || a - b);
   let left = budget;
   hosts.forEach((host, i) => {
-    const take = Math.min(queued[host]!, Math.ceil(left / (picked - i)));
+    const take = Math.min(queued[host]!, Math.ceil(left / (hosts.length - i)));
     shares[host] = take;
     left -= take;
   });
@@ -58,23 +71,63 @@ export function hostShares(queued: readonly number[], budget: number, maxHosts =
 }
 
 /**
+ * hostShares over queues counted only as far as needed, a statement a host: each picked host's
+ * queue is counted up to a cap a little above an equal share; when hosts with fewer leave budget
+ * over, the hosts that reached the cap are counted again up to a higher one. So the rows counted
+ * stay within about `budget` + 2 a host a round (a round lets at least one host off), not the
+ * whole queue. `counted[i]`: host i's queue as counted (exact when below `caps[i]`).
+ */
+function cappedShares(hosts: number, budget: number, countUpTo: (host: number, cap: number) => number): { shares: number[]; counted: number[]; capped: boolean[] } {
+  const counted = new Array<number>(hosts).fill(0);
+  const capped = new Array<boolean>(hosts).fill(false);
+  let open = pickedHosts(hosts, budget);
+  let cap = open.length ? Math.ceil(budget / open.length) + 1 : 0;
+  for (;;) {
+    for (const h of open) {
+      counted[h] = countUpTo(h, cap);
+      capped[h] = counted[h] >= cap;
+    }
+    const shares = hostShares(counted, budget);
+    const full = open.filter((h) => capped[h]);
+    if (full.length === 0 || shares.reduce((n, x) => n + x, 0) >= budget) return { shares, counted, capped };
+    const settled = pickedHosts(hosts, budget).reduce((n, h) => n + (capped[h] ? 0 : counted[h]!), 0);
+    cap = Math.max(cap + 1, Math.ceil((budget - settled) / full.length) + 1);
+    open = full;
+  }
+}
+
+/**
  * How many of the crawl's queued or retrying URLs match `pattern` (a validated regular expression),
- * and the first `limit` of them in discovery order. Read-only, for the server. At most `maxTested`
- * URLs are tested, each once: the retrying ones, then of each host's queue its next URLs (the
- * queue index's order: those fetched first), shared between hosts by hostShares. Counting each
- * host's queue is one scan of the queue index (as the host-queues report's), no regular expression
- * run: over 300,000 queued URLs the whole test took 70–120 ms on 1,000 hosts, 140–210 ms on 50,000
- * (the 2-core VM, 2026-11-29), where looking at the first 10,000 rows only took 11–50 ms but
- * counted the first hosts' URLs alone.
+ * and the first `limit` of them in discovery order. Read-only, for the server, in one read
+ * transaction. At most `maxTested` URLs are tested, each once: the retrying ones, then of each
+ * host's queue its next URLs (the queue index's order: those fetched first), shared between hosts
+ * by hostShares. Its work is bounded by what it tests, not by the queue: the hosts are listed one
+ * index seek each, and each picked host's queue is counted only as far as its share needs
+ * (cappedShares). It counted every queued URL by host (one scan of the queue index): over 300,000
+ * queued URLs 70–120 ms on 1,000 hosts, 140–210 ms on 50,000 (the 2-core VM, 2026-11-29).
  */
 export function waitingUrlsMatching(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested = MAX_TESTED_URLS): WaitingMatches {
   if (!tableExists(db, 'frontier_url')) return { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0 };
   ensureFrontierTables(db);
+  return db.transaction(() => testWaiting(db, crawlId, pattern, limit, maxTested))();
+}
+
+function testWaiting(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested: number): WaitingMatches {
   const retrying = db.prepare(`SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state IN (${S.inFlight}, ${S.retrying}) AND state = ${S.retrying}`).pluck().get(crawlId) as number;
-  const queues = db
-    .prepare(`SELECT host, COUNT(*) AS queued FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = ${S.queued} GROUP BY host ORDER BY host`)
-    .all(crawlId) as { host: string; queued: number }[];
-  const shares = hostShares(queues.map((q) => q.queued), maxTested - Math.min(retrying, maxTested));
+  // The hosts with URLs queued, in the queue index's order: one seek each (a skip scan), not a row each.
+  const hosts = db
+    .prepare(
+      `WITH RECURSIVE h(host) AS (
+         SELECT (SELECT host FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = @crawlId AND state = ${S.queued} ORDER BY host LIMIT 1)
+         UNION ALL
+         SELECT (SELECT host FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = @crawlId AND state = ${S.queued} AND host > h.host ORDER BY host LIMIT 1) FROM h WHERE h.host IS NOT NULL
+       ) SELECT host FROM h WHERE host IS NOT NULL`,
+    )
+    .pluck()
+    .all({ crawlId }) as string[];
+  const countUpTo = db.prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = ${S.queued} AND host = ? LIMIT ?)`).pluck();
+  const budget = maxTested - Math.min(retrying, maxTested);
+  const { shares, counted, capped } = cappedShares(hosts.length, budget, (h, cap) => countUpTo.get(crawlId, hosts[h], cap) as number);
   // The LIMITs keep SQLite from moving the pattern's test into the rows they bound.
   const retryingMatches = db.prepare(
     `SELECT seq, url FROM (SELECT seq, url FROM frontier_url WHERE crawl_id = @crawlId AND state IN (${S.inFlight}, ${S.retrying}) AND state = ${S.retrying} LIMIT @take)
@@ -98,13 +151,17 @@ export function waitingUrlsMatching(db: Database.Database, crawlId: number, patt
     }
   };
   count(retryingMatches.iterate({ crawlId, pattern, take: maxTested }));
-  queues.forEach((q, i) => {
-    if (shares[i]) count(queuedMatches.iterate({ crawlId, pattern, host: q.host, take: shares[i] }));
+  hosts.forEach((host, i) => {
+    if (shares[i]) count(queuedMatches.iterate({ crawlId, pattern, host, take: shares[i] }));
   });
-  const waiting = retrying + queues.reduce((n, q) => n + q.queued, 0);
   const tested = Math.min(retrying, maxTested) + shares.reduce((n, s) => n + s, 0);
-  return {
-    matching, examples: first.map((r) => r[1]), tested, partial: waiting > tested, waiting,
-    hosts: queues.length, hostsTested: shares.filter((s) => s > 0).length,
-  };
+  // More waits than was looked at: retrying URLs past the cap, a host not looked into, or a queue
+  // counted to its cap and not wholly taken (one taken whole at its cap is counted one further).
+  const partial =
+    retrying > maxTested ||
+    counted.some((n, i) => n === 0 || shares[i]! < n) ||
+    counted.some((n, i) => capped[i] && shares[i] === n && (countUpTo.get(crawlId, hosts[i], n + 1) as number) > n);
+  // Exact unless partial; then what was counted, and a URL at least of each host not looked into.
+  const waiting = retrying + counted.reduce((n, c) => n + Math.max(c, 1), 0);
+  return { matching, examples: first.map((r) => r[1]), tested, partial, waiting, hosts: hosts.length, hostsTested: shares.filter((s) => s > 0).length };
 }

@@ -5,7 +5,7 @@ import { waitingUrlsMatching, type WaitingMatches } from '../../../../../worker/
 import { crawlExclusions } from '../../../../../worker/crawler/live-exclusions';
 import { addLiveExclusion, removeLiveExclusion } from '../../../../../worker/process/crawl-requests';
 import { isTerminal } from '../../../../../worker/process/crawl-control';
-import { settledRequest } from '../../../../lib/server/crawl-views';
+import { parseJsonOr, settledRequest } from '../../../../lib/server/crawl-views';
 import { HttpError, apiRoute, idParam, readJson } from '../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
@@ -21,11 +21,12 @@ const MAX_EXAMPLES = 20;
  * pattern matches and the first 20, so the archivist can check it before adding it (400 when it is
  * not a pattern the ICD would take, as POST). It runs on the server's thread, so it looks at
  * 10,000 waiting URLs at most (MAX_TESTED_URLS), shared between the hosts (waiting-matches.ts):
- * `tested` says how many, `partial` that more wait (then at least `matching` match).
+ * `tested` says how many, `partial` that more wait (then at least `matching` match, and `waiting`
+ * is the crawl's own count of its waiting URLs, as its stats last said, or those counted if more).
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
-  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { definition: true, status: true } });
+  const crawl = await prisma.crawl.findUnique({ where: { id }, select: { definition: true, status: true, stats: true } });
   if (!crawl) throw new HttpError(404, 'not found');
   const raw = new URL(req.url).searchParams.get('test');
   let test: (WaitingMatches & { pattern: string }) | undefined;
@@ -36,6 +37,10 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
       throw new HttpError(400, message, [{ path: ['test'], message }]);
     }
     test = { pattern: raw, ...waitingUrlsMatching(db, id, raw, MAX_EXAMPLES) };
+    // A partial test counts the queues only as far as it looks (its `waiting` is a least): the
+    // crawl's own count of its waiting URLs (queued and retrying, the worker's counters) says how many.
+    const counted = parseJsonOr<{ queued?: unknown }>(crawl.stats, {}).queued;
+    if (test.partial && typeof counted === 'number' && counted > test.waiting) test.waiting = counted;
   }
   const exclude = parseIcd(JSON.parse(crawl.definition)).scope.exclude;
   return { patterns: crawlExclusions(db, id, exclude), ended: isTerminal(crawl.status), ...(test ? { test } : {}) };
