@@ -1,12 +1,13 @@
 'use client';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { CrawlPicker } from '../components/crawl-picker';
 import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
 import { exportCancelRefusal, exportDeleteRefusal, exportRefusal } from '../../worker/process/crawl-control';
 import { DeleteExport } from './delete-export';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
-import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useCrawlChoices, useExports, useRequestExport, useSelectionPreview, type ExportRecord } from '../lib/client/queries';
+import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useExports, useRequestExport, useSelectionPreview, type CrawlRow, type ExportRecord } from '../lib/client/queries';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
 const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
@@ -20,10 +21,12 @@ export function ExportsView() {
   const router = useRouter();
   const mayExport = useCan('export');
   const selected = Number(params.get('crawl')) || null;
-  const crawls = useCrawlChoices(selected);
+  // The picker's crawls (the chosen one among them): its status decides whether it may be exported.
+  const [crawls, setCrawls] = useState<{ items: CrawlRow[]; error: unknown }>({ items: [], error: null });
+  const onLoaded = useCallback((items: CrawlRow[], error: unknown) => setCrawls({ items, error }), []);
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
-  const crawl = crawls.data?.find((c) => c.id === selected);
+  const crawl = crawls.items.find((c) => c.id === selected);
   // The server's rule and words (409): a paused crawl asked to resume is refused too.
   const refusal = crawl ? exportRefusal(crawl.status, crawl.desired ?? '') : null;
   const [format, setFormat] = useState<ExportFormat>('warc');
@@ -54,22 +57,14 @@ export function ExportsView() {
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Exports</h1>
       <div className="card flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="export-crawl" className="mb-1 block text-sm font-medium">Crawl</label>
-          <select
-            id="export-crawl"
-            className="input min-w-72"
-            value={selected ?? ''}
-            onChange={(e) => router.replace(e.target.value ? `/exports?crawl=${e.target.value}` : '/exports')}
-          >
-            <option value="">Choose a crawl…</option>
-            {crawls.data?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name} #{c.id} ({c.status}, {c.stats?.fetched ?? 0} pages)
-              </option>
-            ))}
-          </select>
-        </div>
+        <CrawlPicker
+          id="export-crawl"
+          className="input min-w-72"
+          value={selected}
+          onChange={(id) => router.replace(id ? `/exports?crawl=${id}` : '/exports')}
+          optionLabel={(c) => `${c.name} #${c.id} (${c.status}, ${c.stats?.fetched ?? 0} pages)`}
+          onLoaded={onLoaded}
+        />
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="export-format">
           <legend className="mb-1 font-medium">As</legend>
           <label className="flex items-center gap-1">

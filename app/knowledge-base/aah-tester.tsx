@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError } from '../lib/client/api';
 import { useAahTest, type AahTestResult, type KbError } from '../lib/client/aah';
-import { useCrawlChoices } from '../lib/client/queries';
+import { CrawlPicker } from '../components/crawl-picker';
 import { ruleHighlights, type Highlight } from './rule-highlights';
 
 /**
@@ -17,7 +17,6 @@ export function AahTester({ xml }: { xml: string }) {
   const [url, setUrl] = useState('https://forum.example.org/viewtopic.php?t=1');
   const [crawlId, setCrawlId] = useState('');
   const test = useAahTest();
-  const crawls = useCrawlChoices();
   const [tested, setTested] = useState<{ html: string; url: string } | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -50,13 +49,7 @@ export function AahTester({ xml }: { xml: string }) {
           </label>
         </fieldset>
         {mode === 'crawl' && (
-          <div>
-            <label htmlFor="tester-crawl" className="mb-1 block text-sm font-medium">Crawl</label>
-            <select id="tester-crawl" className="input" value={crawlId} onChange={(e) => setCrawlId(e.target.value)} required>
-              <option value="">Choose a crawl…</option>
-              {crawls.data?.map((c) => <option key={c.id} value={c.id}>{c.name} #{c.id}</option>)}
-            </select>
-          </div>
+          <CrawlPicker id="tester-crawl" value={crawlId ? Number(crawlId) : null} onChange={(id) => setCrawlId(id === null ? '' : String(id))} optionLabel={(c) => `${c.name} #${c.id}`} required />
         )}
         <div>
           <label htmlFor="tester-url" className="mb-1 block text-sm font-medium">Page URL</label>

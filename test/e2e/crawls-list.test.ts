@@ -32,6 +32,29 @@ async function allCrawls(): Promise<ListPage['items']> {
   }
 }
 
+/**
+ * The oldest crawl, once the database holds over 500 (finished crawls of an ICD named `icdName`
+ * are added, enough whether or not the tests above ran): older than the newest 500. Renamed
+ * `rename` when given.
+ */
+function oldestOfMany(icdName: string, rename?: string): { id: number; name: string } {
+  const db = openSqlite(join(rig.cockpit.dataDir, 'tidemark.db'));
+  try {
+    const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, '{}', datetime('now'), datetime('now'))").run(icdName).lastInsertRowid;
+    const insert = db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', ?, 'finished', 'run', datetime('now'))");
+    const more = Math.max(0, 551 - (db.prepare('SELECT COUNT(*) FROM Crawl').pluck().get() as number));
+    db.transaction(() => {
+      for (let k = 0; k < more; k++) insert.run(icdId, `Later ${k}`);
+    })();
+    const oldest = db.prepare('SELECT id, name FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; name: string };
+    if (rename !== undefined) db.prepare('UPDATE Crawl SET name = ? WHERE id = ?').run((oldest.name = rename), oldest.id);
+    assert.ok((db.prepare('SELECT COUNT(*) FROM Crawl WHERE id > ?').pluck().get(oldest.id) as number) >= 500, 'older than the newest 500');
+    return oldest;
+  } finally {
+    db.close();
+  }
+}
+
 /** Waits until the list shows `n` rows and is not reading a page. */
 async function shows(page: Page, n: number): Promise<void> {
   await page.waitForFunction((count) => document.querySelectorAll('[data-testid="crawl-row"]').length === count && !document.querySelector('[data-testid="crawls-table"][aria-busy="true"]'), n);
@@ -158,21 +181,7 @@ test('260 crawls: a page of 50 read from the server, the pager, a status filter 
 });
 
 test('more crawls than the export picker lists (the newest 500): a link to an older crawl\'s exports still picks that crawl', { timeout: 300_000 }, async () => {
-  const db = openSqlite(join(rig.cockpit.dataDir, 'tidemark.db'));
-  let oldest: { id: number; name: string };
-  try {
-    const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('More', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
-    const insert = db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', ?, 'finished', 'run', datetime('now'))");
-    // Enough to pass 500 whether or not the test above ran.
-    const more = Math.max(0, 551 - (db.prepare('SELECT COUNT(*) FROM Crawl').pluck().get() as number));
-    db.transaction(() => {
-      for (let k = 0; k < more; k++) insert.run(icdId, `Later ${k}`);
-    })();
-    oldest = db.prepare('SELECT id, name FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; name: string };
-    assert.ok((db.prepare('SELECT COUNT(*) FROM Crawl').pluck().get() as number) > 500);
-  } finally {
-    db.close();
-  }
+  const oldest = oldestOfMany('More');
   const context = await signedInContext(rig);
   const page = await context.newPage();
   await page.goto(`${rig.cockpit.url}/exports?crawl=${oldest.id}`);
@@ -180,5 +189,47 @@ test('more crawls than the export picker lists (the newest 500): a link to an ol
   await page.waitForFunction((id) => (document.querySelector('#export-crawl') as HTMLSelectElement | null)?.value === id, String(oldest.id));
   assert.match(await picker.locator('option:checked').innerText(), new RegExp(`^${oldest.name} #${oldest.id} `));
   assert.equal(await picker.locator('option').count(), 1 + 500 + 1, 'the placeholder, the newest 500, the chosen one');
+  await context.close();
+});
+
+test('the crawl pickers (exports, the AAH tester) search every crawl on the server by name or #id: an archivist picks one older than the newest 500 from the keyboard', { timeout: 300_000 }, async () => {
+  // The oldest crawl, with a name only it has, in letters SQLite's lower() does not fold.
+  const old = oldestOfMany('Pickers', 'Élan vital harbour');
+  const context = await signedInContext(rig);
+  const page = await context.newPage();
+
+  // Exports: not listed at first; typed in the search, Enter picks it.
+  await page.goto(`${rig.cockpit.url}/exports`);
+  const select = page.locator('#export-crawl');
+  await page.waitForFunction(() => (document.querySelector('#export-crawl') as HTMLSelectElement | null)?.options.length === 501);
+  assert.equal(await select.locator(`option[value="${old.id}"]`).count(), 0, 'not among the newest 500');
+  assert.match(await page.getByTestId('export-crawl-matches').innerText(), /the newest 500 are listed: search by name or #id for an older one/);
+  const search = page.getByLabel('Find a crawl');
+  await search.focus();
+  await page.keyboard.type('élan');
+  await page.getByTestId('export-crawl-matches').filter({ hasText: '1 crawl matches “élan”.' }).waitFor();
+  assert.deepEqual(await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['', String(old.id)]);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(new RegExp(`/exports\\?crawl=${old.id}$`));
+  await page.waitForFunction((id) => (document.querySelector('#export-crawl') as HTMLSelectElement | null)?.value === id, String(old.id));
+  assert.match(await select.locator('option:checked').innerText(), new RegExp(`^${old.name} #${old.id} `));
+  // Down arrow goes from the search to the list.
+  await search.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'export-crawl');
+
+  // The AAH tester: by #id; Enter in the search picks the crawl and does not run the test.
+  await page.goto(`${rig.cockpit.url}/knowledge-base`);
+  await page.getByLabel('A page captured by a crawl').check();
+  const tests: string[] = [];
+  page.on('request', (r) => void (r.method() === 'POST' && tests.push(r.url())));
+  const testerSearch = page.locator('#tester-crawl-search');
+  await testerSearch.focus();
+  await page.keyboard.type(`#${old.id}`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((id) => (document.querySelector('#tester-crawl') as HTMLSelectElement | null)?.value === id, String(old.id));
+  assert.equal(await page.locator('#tester-crawl option:checked').innerText(), `${old.name} #${old.id}`);
+  assert.deepEqual(tests, [], 'Enter in the search picks, it does not submit the tester');
+  assert.equal(await page.getByTestId('tester-result').count(), 0);
   await context.close();
 });

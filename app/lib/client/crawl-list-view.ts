@@ -48,3 +48,15 @@ export function crawlIdIn(text: string): number | null {
   const m = /^#?([1-9]\d{0,14})$/.exec(text.trim());
   return m ? Number(m[1]) : null;
 }
+
+/**
+ * What a crawl picker lists, in words: how many crawls match `search` (all of them without one),
+ * and, past the `listed` it shows, that only the newest are listed.
+ */
+export function pickerMatchWords(search: string, total: number, listed: number): string {
+  if (total === 0) return search ? `No crawl matches “${search}”.` : 'No crawl yet.';
+  const n = total.toLocaleString('en-US');
+  const what = total === 1 ? (search ? `1 crawl matches “${search}”` : '1 crawl') : search ? `${n} crawls match “${search}”` : `${n} crawls`;
+  if (total > listed) return `${what}; the newest ${listed.toLocaleString('en-US')} are listed: search by name or #id for an older one.`;
+  return `${what}.`;
+}

@@ -204,18 +204,30 @@ export function useCrawlList(filter: CrawlListFilter) {
   });
 }
 
+/** What a crawl picker offers: the crawls listed, and how many the search matches in all. */
+export interface CrawlChoices {
+  items: CrawlRow[];
+  /** Crawls the search matches (every crawl without one); more than CRAWL_CHOICES: only the newest are listed. */
+  total: number;
+}
+
 /**
- * Crawls a picker offers (exports, the AAH tester): the newest CRAWL_CHOICES and, when older, the
- * crawl `chosen` (one a link chose, `/exports?crawl=7`), read again every 3 s.
+ * Crawls a picker offers (exports, the AAH tester): the newest CRAWL_CHOICES of those whose name
+ * or #id holds `search` (searched on the server, as the crawls list searches: any crawl, however
+ * old) and, when not among them, the crawl `chosen` (one a link chose, `/exports?crawl=7`), read
+ * again every 3 s.
  */
-export function useCrawlChoices(chosen: number | null = null) {
+export function useCrawlChoices(chosen: number | null = null, search = '') {
+  const q = search.trim();
   return useQuery({
-    queryKey: keys.crawlList(`choices-${CRAWL_CHOICES}-${chosen ?? ''}`),
-    queryFn: async () => {
-      const newest = (await api<Paged<CrawlRow>>('GET', `/api/crawls?pageSize=${CRAWL_CHOICES}`)).items;
-      if (chosen === null || newest.some((c) => c.id === chosen)) return newest;
+    queryKey: keys.crawlList(`choices-${CRAWL_CHOICES}-${chosen ?? ''}-${q}`),
+    queryFn: async (): Promise<CrawlChoices> => {
+      const params = new URLSearchParams({ pageSize: String(CRAWL_CHOICES) });
+      if (q) params.set('q', q);
+      const page = await api<Paged<CrawlRow>>('GET', `/api/crawls?${params}`);
+      if (chosen === null || page.items.some((c) => c.id === chosen)) return { items: page.items, total: page.total };
       const found = (await api<Paged<CrawlRow>>('GET', `/api/crawls?q=${chosen}&pageSize=${CRAWL_CHOICES}`)).items.filter((c) => c.id === chosen);
-      return [...newest, ...found];
+      return { items: [...page.items, ...found], total: page.total };
     },
     placeholderData: keepPreviousData,
     refetchInterval: 3000,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crawlIdIn, crawlListParams, isStatusGroup, pageCount } from '../../../app/lib/client/crawl-list-view';
+import { crawlIdIn, crawlListParams, isStatusGroup, pageCount, pickerMatchWords } from '../../../app/lib/client/crawl-list-view';
 import { crawlListConditions } from '../../../app/lib/server/crawl-list-sql';
 
 test('the list asks the server for one page: its number, 50 a page, the status group and the name when set', () => {
@@ -36,4 +36,12 @@ test('the SQL conditions: none for the whole list, the group\'s statuses, the na
     { sql: 'status IN (?)', params: ['failed'] },
     { sql: '((instr(lower(name), lower(?)) > 0) OR id = ?)', params: ['#12', 12] },
   ]);
+});
+
+test('a crawl picker says how many crawls match, and past what it lists that a search finds older ones', () => {
+  assert.equal(pickerMatchWords('', 0, 500), 'No crawl yet.');
+  assert.equal(pickerMatchWords('quay', 0, 500), 'No crawl matches “quay”.');
+  assert.equal(pickerMatchWords('élan', 1, 500), '1 crawl matches “élan”.');
+  assert.equal(pickerMatchWords('', 12, 500), '12 crawls.');
+  assert.equal(pickerMatchWords('harbour', 1200, 500), '1,200 crawls match “harbour”; the newest 500 are listed: search by name or #id for an older one.');
 });
