@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS engine_feed (
   published TEXT NOT NULL,
   PRIMARY KEY (crawl_id, url)
 ) WITHOUT ROWID;
+-- What the cockpit's plan of the next polls reads of each feed (readFeedStates), without seen: the
+-- item ids come before published in a row and make most of it (200 ids or more, 15-30 kB), so
+-- reading published from the table read every feed's ids too (9,124 pages for 1,000 feeds).
+CREATE INDEX IF NOT EXISTS engine_feed_plan ON engine_feed (crawl_id, url, last_poll_at, first_poll_at, published);
 -- What the feed's polls found (FeedPollSummary), one row a feed, for the cockpit; the scheduler
 -- does not read it. A table of its own: engine_feed rows written before it existed stay as they are.
 CREATE TABLE IF NOT EXISTS engine_feed_poll (

@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { readFeedStates, SqliteFeedMemoryStore } from '../../../worker/crawler/feed-state-store';
@@ -44,6 +45,36 @@ test('an engine_feed_poll table from before last_moved_to: the cockpit reads it,
       store.save('http://a.test/moved', memory, { ...moved, movedTo: 'http://a.test/private/feed' });
       assert.deepEqual(store.excludedFeeds(), new Map([['http://a.test/moved', 'http://a.test/private/feed']]));
       assert.deepEqual(readFeedStates(db, 1).map((s) => [s.url, s.summary?.last.outcome]), [['http://a.test/feed', 'ok'], ['http://a.test/moved', 'excluded']]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+test('the cockpit reads 1,000 feeds\' polls and publication times without their remembered item ids (the bulk of a row)', async () => {
+  await withTempDir('tm-feed-store-plan-', async (dir) => {
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      const store = new SqliteFeedMemoryStore(db, 1);
+      const H = 3_600_000;
+      db.transaction(() => {
+        for (let i = 0; i < 1_000; i++) {
+          const url = `http://h${i % 50}.test/feed/${i}.xml`;
+          const seen = Array.from({ length: 200 }, (_, k) => `${url}/articles/${k}/a-slug-as-long-as-a-headline-tends-to-be`);
+          store.save(url, { lastPollAt: 1_000 + i, firstPollAt: 1_000, seen, published: Array.from({ length: 336 }, (_, k) => 1_000 - k * H) }, { at: 1_000 + i, outcome: 'ok', status: 200, detail: null, listed: 20, fresh: 1 });
+        }
+      })();
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const tablePages = db.prepare("SELECT COUNT(*) FROM dbstat WHERE name = 'engine_feed'").pluck().get() as number;
+      // Pages read from the file, as read system calls of this process (readFeedStates is synchronous).
+      db.pragma('cache_size = 64');
+      const reads = () => Number(/syscr: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+      const before = reads();
+      const states = readFeedStates(db, 1);
+      const read = reads() - before;
+      assert.equal(states.length, 1_000);
+      assert.equal(states[0]!.published.length, 336);
+      assert.ok(read < tablePages / 2, `${read} reads; the feeds' rows fill ${tablePages} pages`);
     } finally {
       db.close();
     }
