@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { FailureReason, HttpExchange } from '../capture';
 import { releaseBody } from './body-sink';
-import { classifyError } from './classify-error';
+import { bytesReadOf, classifyError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
@@ -56,10 +56,14 @@ export interface FetchRequestOptions {
   headers?: Record<string, string>;
 }
 
-/** How a fetch ended. A failed fetch may still carry a partial exchange worth archiving. */
+/**
+ * How a fetch ended. A failed fetch may still carry a partial exchange worth archiving. `bytesRead`
+ * (no partial exchange): what the last attempt's connection had read when it failed, when the error
+ * says (bytesReadOf): 0 means the server sent nothing at all before closing or resetting it.
+ */
 export type FetchOutcome =
   | { ok: true; exchange: HttpExchange; durationMs: number; retries: number }
-  | { ok: false; reason: FailureReason; message: string; durationMs: number; retries: number; partial?: HttpExchange };
+  | { ok: false; reason: FailureReason; message: string; durationMs: number; retries: number; partial?: HttpExchange; bytesRead?: number };
 
 export interface Fetcher {
   fetch(url: string, opts?: FetchRequestOptions): Promise<FetchOutcome>;
@@ -162,7 +166,8 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       }
       const { reason, retryable } = classifyError(result.error);
       if (!retryable || !left) {
-        return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}) };
+        const read = result.partial ? undefined : bytesReadOf(result.error);
+        return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}), ...(read === undefined ? {} : { bytesRead: read }) };
       }
       if (result.partial) await releaseBody(result.partial.body);
       await pause(Math.max(retryDelayMs(retries + 1, backoff, random), retryGap(result.durationMs)));

@@ -70,8 +70,8 @@ const REFRESH_RETRY_MS = 3_600_000;
 const NO_CONNECTION_MS = 600_000;
 
 /**
- * Tries of a robots.txt whose server accepts connections and never sends a byte (each try the
- * fetcher's own retries): after these the host is settled as one no connection could be made to,
+ * Tries of a robots.txt whose server accepts connections and never sends a byte — no head before
+ * the timeout, or the connection closed or reset at once (each try the fetcher's own retries): after these the host is settled as one no connection could be made to,
  * with the timeout as its reason. Three tries and two backoffs took 8–9 minutes with the default
  * 20 s headers timeout, the host's URLs waiting all along, for a server that said nothing to any.
  */
@@ -88,8 +88,8 @@ const MAX_REDIRECTS = 5;
  * the origin at all (refused, timed out, unresolvable: its fetch's own retries spent) is no answer of a server:
  * its URLs fail with that reason ('host-unreachable') for NO_CONNECTION_MS, instead of waiting a
  * minute of backoff to be excluded; rules read before are kept, as for any failed refresh. A server
- * that accepts and sends not a byte before the timeout at SILENT_TRIES tries in a row ends so too,
- * with the timeout's reason. A fetch cut off
+ * that accepts and sends not a byte (a timeout, or a close or reset with nothing received) at
+ * SILENT_TRIES tries in a row ends so too, with the last try's reason. A fetch cut off
  * by a pause or stop (`interrupted`: the request, or a redirect's wait for another host's turn)
  * says nothing about the site: the origin stays as it was and the check answers "ask again now".
  * A redirect the crawler would not wait for (a wait closing a cycle, reason `internal`) is a real

@@ -10,7 +10,8 @@ export type RobotsResponse =
   | { kind: 'allow-all'; why: string }
   /**
    * "Unreachable" (5xx, 429, headers or total timeouts, cut connections, a body cut short): wait and
-   * ask again. `silence`: the server accepted the connection and sent not a byte before the timeout.
+   * ask again. `silence`: the server accepted the connection and answered nothing — no response
+   * head before the timeout, or the connection closed or reset before a byte arrived.
    */
   | { kind: 'unreachable'; why: string; silence?: ConnectionFailure }
   /** No connection could be made at all (refused, no route, timed out, the name did not resolve): nothing answers there. */
@@ -50,6 +51,18 @@ const NO_CONNECTION: ReadonlySet<FailureReason> = new Set<FailureReason>(['conne
 const SILENT: ReadonlySet<FailureReason> = new Set<FailureReason>(['headers-timeout', 'total-timeout']);
 
 /**
+ * A failure that is no answer of a server: a silent timeout (SILENT), or a connection closed or
+ * reset with nothing received — a server that accepts and hangs up at once says no more than one
+ * that never answers. A reset whose error does not tell the bytes read counts as nothing received
+ * (no response head came); one after bytes arrived (half a status line) is a broken answer.
+ */
+function isSilence(outcome: Extract<FetchOutcome, { ok: false }>): boolean {
+  if (outcome.partial) return false;
+  if (SILENT.has(outcome.reason)) return true;
+  return outcome.reason === 'connection-reset' && !((outcome.bytesRead ?? 0) > 0);
+}
+
+/**
  * Classifies a robots.txt fetch. A connection that could not be made is told apart from an
  * unreachable robots.txt (see NO_CONNECTION): the cache fails the host's URLs with its reason. 429 counts as unreachable rather than unavailable: the server
  * asks us to slow down, not to crawl everything. A 2xx body cut short by time or a broken
@@ -61,7 +74,7 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
   if (!outcome.ok && !exchange && NO_CONNECTION.has(outcome.reason)) {
     return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
   }
-  if (!outcome.ok && !exchange && SILENT.has(outcome.reason)) {
+  if (!outcome.ok && isSilence(outcome)) {
     return { kind: 'unreachable', why: `${outcome.reason}: ${outcome.message}`, silence: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
   }
   if (!exchange) return { kind: 'unreachable', why: outcome.ok ? 'no exchange' : `${outcome.reason}: ${outcome.message}` };

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { createFetcher, type Fetcher, type FetchOutcome } from '../../../worker/fetch';
 import { RobotsCache, type RobotsCacheOptions } from '../../../worker/robots';
 import { freePort } from '../../support/free-port';
-import { startBlackholeServer, startFixtureServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
+import { startBlackholeServer, startFixtureServer, startHangUpServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
 
 const UA = 'Tidemark/0.1 (+https://example.org/tidemark; web archiving crawler)';
 const limits = { connectTimeoutMs: 500, headersTimeoutMs: 300, totalTimeoutMs: 1000, maxBodyBytes: 1024 * 1024, maxRetries: 0 };
@@ -47,6 +47,16 @@ describe('robots cache against real servers', () => {
       backoff: { baseMs: 1000, maxMs: 10_000 },
       ...extra,
     });
+
+  /** The 5xx path: a retry after a backoff, another, then disallow-all after the third try. */
+  const threeTriesThenUnavailable = async (robots: RobotsCache, url: string) => {
+    clock = (await robots.check(url)).retryAt!;
+    const second = await robots.check(url);
+    assert.equal(second.reason, 'robots-retry');
+    clock = second.retryAt!;
+    assert.deepEqual(await robots.check(url), { allowed: false, reason: 'robots-unavailable' });
+    assert.equal(fetched.length, 3);
+  };
 
   before(async () => {
     spoolDir = await mkdtemp(join(tmpdir(), 'tidemark-robots-'));
@@ -177,17 +187,46 @@ describe('robots cache against real servers', () => {
     assert.equal(fetched.length, 2, 'the answer is kept ten minutes');
   });
 
+  for (const how of ['close', 'reset'] as const) {
+    test(`a server that accepts and hangs up at once (${how === 'close' ? 'FIN' : 'RST'}), not a byte sent: as silence, one later try, then the URLs fail with connection-reset`, async () => {
+      const hangUp = await startHangUpServer(how);
+      try {
+        fetched = [];
+        clock = 1_000_000;
+        const robots = cache({ maxAttempts: 3 });
+        const first = await robots.check(`${hangUp.url}/page`);
+        assert.deepEqual(first, { allowed: false, reason: 'robots-retry', retryAt: clock + 750 });
+        clock = first.retryAt!;
+        const second = await robots.check(`${hangUp.url}/page`);
+        assert.equal(second.reason, 'host-unreachable', 'settled after two tries, not left for a third');
+        assert.equal(second.failure?.reason, 'connection-reset');
+        assert.equal(second.failure?.silentTries, 2);
+        assert.match(second.failure?.message ?? '', how === 'close' ? /other side closed/ : /ECONNRESET/);
+        assert.equal(fetched.length, 2);
+        assert.ok(hangUp.log.length >= 2, 'the server accepted each try');
+      } finally {
+        await hangUp.close();
+      }
+    });
+  }
+
+  test('a server that sends part of a status line and hangs up: bytes arrived, the tries and backoffs of a 5xx', async () => {
+    const halfHead = await startRawServer((socket) => void socket.end('HTTP/1.1 200 OK\r\nContent-'));
+    try {
+      fetched = [];
+      clock = 1_000_000;
+      await threeTriesThenUnavailable(cache({ maxAttempts: 3 }), `${halfHead.url}/page`);
+    } finally {
+      await halfHead.close();
+    }
+  });
+
   test('a server answering 5xx once, then silent: tries and backoffs of a 5xx (the silent rule needs every try silent)', async () => {
     fetched = [];
     clock = 1_000_000;
     let n = 0;
     const robots = cache({ maxAttempts: 3, fetchRobots: (url) => (fetched.push(url), fetcher.fetch(n++ === 0 ? `${failing.url}/robots.txt` : url)) });
-    clock = (await robots.check(`${silent.url}/page`)).retryAt!;
-    const second = await robots.check(`${silent.url}/page`);
-    assert.equal(second.reason, 'robots-retry');
-    clock = second.retryAt!;
-    assert.deepEqual(await robots.check(`${silent.url}/page`), { allowed: false, reason: 'robots-unavailable' });
-    assert.equal(fetched.length, 3);
+    await threeTriesThenUnavailable(robots, `${silent.url}/page`);
   });
 
   test('redirects are followed (each hop fetched through fetchRobots) and rules apply to the first origin', async () => {

@@ -31,20 +31,26 @@ test('3xx: the Location resolved against the URL fetched; without one, unavailab
   assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: raw })), FROM), { kind: 'redirect', location: 'http://a.test/r%C3%A4ume.txt' });
 });
 
-test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connections are unreachable', () => {
+test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connections are unreachable; silence when nothing was received', () => {
   assert.equal(classifyRobotsResponse(ok(exchange(404)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(403)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(429)), FROM).kind, 'unreachable');
   const fivexx: FetchOutcome = { ok: false, reason: 'http-5xx', message: 'HTTP 503', durationMs: 1, retries: 2, partial: exchange(503) };
   assert.equal(classifyRobotsResponse(fivexx, FROM).kind, 'unreachable');
-  for (const reason of ['connection-reset', 'tls'] as const) {
-    const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
-    assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m` });
-  }
+  const tls: FetchOutcome = { ok: false, reason: 'tls', message: 'm', durationMs: 1, retries: 2 };
+  assert.deepEqual(classifyRobotsResponse(tls, FROM), { kind: 'unreachable', why: 'tls: m' });
+  // A connection closed or reset after bytes arrived (half a status line): a broken answer, no silence.
+  const cutAfterBytes: FetchOutcome = { ok: false, reason: 'connection-reset', message: 'other side closed', durationMs: 1, retries: 2, bytesRead: 25 };
+  assert.deepEqual(classifyRobotsResponse(cutAfterBytes, FROM), { kind: 'unreachable', why: 'connection-reset: other side closed' });
   // A timeout with nothing received: unreachable, and silent (the cache gives such a host fewer tries).
   for (const reason of ['headers-timeout', 'total-timeout'] as const) {
     const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
     assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m`, silence: { reason, message: 'm', retries: 2 } });
+  }
+  // Closed or reset with nothing received (bytesRead 0, or not told: a bare ECONNRESET): silence too.
+  for (const read of [{ bytesRead: 0 }, {}]) {
+    const hungUp: FetchOutcome = { ok: false, reason: 'connection-reset', message: 'm', durationMs: 1, retries: 2, ...read };
+    assert.deepEqual(classifyRobotsResponse(hungUp, FROM), { kind: 'unreachable', why: 'connection-reset: m', silence: { reason: 'connection-reset', message: 'm', retries: 2 } });
   }
   // A total timeout after a response head came: the server answered; no silence.
   const cut: FetchOutcome = { ok: false, reason: 'total-timeout', message: 'm', durationMs: 1, retries: 0, partial: exchange(503) };
