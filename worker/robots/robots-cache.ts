@@ -64,8 +64,11 @@ const DAY_MS = 86_400_000;
 const REFRESH_RETRY_MS = 3_600_000;
 
 /**
- * A host no connection could be made to: its URLs asked within this time fail at once with the same
- * reason; after it robots.txt is tried again (a server restarted, a name that resolves again).
+ * A host no connection could be made to, or silent at SILENT_TRIES tries: its URLs asked within this
+ * time fail at once with the same reason; after it robots.txt is tried again (a server restarted, a
+ * name that resolves again) — once: no connection or silence again settles the host again at once,
+ * rather than after another SILENT_TRIES tries and their backoff (4–5 minutes with the default 20 s
+ * headers timeout, the host's URLs waiting). An answer (5xx included) starts the usual tries.
  */
 const NO_CONNECTION_MS = 600_000;
 
@@ -89,7 +92,8 @@ const MAX_REDIRECTS = 5;
  * its URLs fail with that reason ('host-unreachable') for NO_CONNECTION_MS, instead of waiting a
  * minute of backoff to be excluded; rules read before are kept, as for any failed refresh. A server
  * that accepts and sends not a byte (a timeout, or a close or reset with nothing received) at
- * SILENT_TRIES tries in a row ends so too, with the last try's reason. A fetch cut off
+ * SILENT_TRIES tries in a row ends so too, with the last try's reason; once such a host's time is
+ * up, one try more that gets no answer settles it again (NO_CONNECTION_MS). A fetch cut off
  * by a pause or stop (`interrupted`: the request, or a redirect's wait for another host's turn)
  * says nothing about the site: the origin stays as it was and the check answers "ask again now".
  * A redirect the crawler would not wait for (a wait closing a cycle, reason `internal`) is a real
@@ -205,8 +209,12 @@ export class RobotsCache {
     // Silent at every try (a 5xx or a cut connection before breaks the run): the host's URLs fail with the timeout.
     const allSilent = silence && (!retrying || retrying.silence) ? silence : undefined;
     const maxAttempts = this.o.maxAttempts ?? 3;
-    if (allSilent && failures >= Math.min(SILENT_TRIES, maxAttempts)) {
-      return this.decided(origin, { kind: 'no-connection', failure: { ...allSilent, silentTries: failures }, until: this.now() + NO_CONNECTION_MS });
+    // A host settled for giving no answer, silent again at its one try once the settle ran out: settled again at once.
+    const resettled = allSilent && prior?.kind === 'no-connection';
+    if (allSilent && (resettled || failures >= Math.min(SILENT_TRIES, maxAttempts))) {
+      // The silent tries in a row, those of earlier settles included (a refused connection is none).
+      const silentTries = resettled ? (prior.failure.silentTries ?? 0) + 1 : failures;
+      return this.decided(origin, { kind: 'no-connection', failure: { ...allSilent, silentTries }, until: this.now() + NO_CONNECTION_MS });
     }
     if (failures >= maxAttempts) return this.decided(origin, { kind: 'disallow-all', until: this.fresh() });
     const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
