@@ -16,14 +16,6 @@ export interface HostBackoff {
 export const MAX_BACKOFF_ROUNDS = 16;
 
 /**
- * Fetch failures that say the host gave no answer at all: no connection was made (refused, no
- * route, no handshake, the name did not resolve), or one was and no byte came back before the
- * timeout (a failure with nothing received). A 5xx, a cut body, a reset connection are answers of
- * a server that is there.
- */
-export const HOST_DOWN_REASONS: ReadonlySet<string> = new Set(['connect-refused', 'connect-timeout', 'dns', 'headers-timeout', 'total-timeout']);
-
-/**
  * A host's back-off after `round`: `downReason` null when one of its refetches got an answer
  * (the back-off ends), else the reason none did.
  */

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { bodyUnlessBomb, releaseBody } from '../fetch';
+import { bodyUnlessBomb, gotNoAnswer, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
-  adaptParentRule, afterFetch, backedOff, isDue, HostTally, HOST_DOWN_REASONS, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
+  adaptParentRule, afterFetch, backedOff, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
@@ -390,8 +390,8 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
   if (!outcome.ok && outcome.reason === 'interrupted') return null; // a pause or stop cut it short: nothing observed
-  // Nothing at all from the host (no connection, or not a byte before the timeout): a round of its back-off.
-  hosts.note(host, p.url, !outcome.ok && !outcome.partial && HOST_DOWN_REASONS.has(outcome.reason) ? { answered: false, reason: outcome.reason } : { answered: true });
+  // Nothing at all from the host (no connection, or not a byte before a timeout or a hang-up): a round of its back-off.
+  hosts.note(host, p.url, gotNoAnswer(outcome) ? { answered: false, reason: outcome.reason } : { answered: true });
   const unobserved = `${message}; no answer about the page`;
   const retried = 'retried in the next round';
   if (!outcome.ok) {

@@ -9,5 +9,6 @@ export { bodyForParsing, bodyUnlessBomb, decodeBody, decodeContentEncoding, deco
 export { bytesReadOf, classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';
 export { TimeoutError, withTimeout, startDeadline, type TimeoutKind, type Deadline } from './timeout';
 export { releaseBody } from './body-sink';
+export { gotNoAnswer, isSilentFailure, NO_CONNECTION_REASONS } from './no-answer';
 export { retryDelayMs, parseRetryAfterMs, DEFAULT_BACKOFF, type BackoffConfig } from './retry-backoff';
 export { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from './http-heads';

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backedOff, backoffAfterRound, HostTally, HOST_DOWN_REASONS, MAX_BACKOFF_ROUNDS, type HostBackoff } from '../../../worker/coherence';
+import type { FailureReason } from '../../../worker/capture';
+import { gotNoAnswer, type FetchOutcome } from '../../../worker/fetch';
+import { backedOff, backoffAfterRound, HostTally, MAX_BACKOFF_ROUNDS, type HostBackoff } from '../../../worker/coherence';
 
 test('a host down round after round waits 2, 4, 8, 16 rounds, then 16 at most; an answer ends the back-off', () => {
   let b: HostBackoff | null = null;
@@ -34,7 +36,11 @@ test('the tally: a host is down only when none of its refetches got an answer; i
   ]);
 });
 
-test('no answer at all: no connection, or silence until the timeout; a 5xx, a reset or a TLS error are a server\'s', () => {
-  for (const reason of ['connect-refused', 'connect-timeout', 'dns', 'headers-timeout', 'total-timeout']) assert.ok(HOST_DOWN_REASONS.has(reason), reason);
-  for (const reason of ['http-5xx', 'connection-reset', 'tls', 'bad-http', 'internal', 'interrupted']) assert.ok(!HOST_DOWN_REASONS.has(reason), reason);
+test('no answer at all: no connection, silence until the timeout, or a hang-up before a byte; a 5xx, a reset after bytes or a TLS error are a server\'s', () => {
+  const failed = (reason: FailureReason, more: Partial<Extract<FetchOutcome, { ok: false }>> = {}): FetchOutcome => ({ ok: false, reason, message: reason, durationMs: 1, retries: 0, ...more });
+  for (const reason of ['connect-refused', 'connect-timeout', 'dns', 'headers-timeout', 'total-timeout'] as const) assert.ok(gotNoAnswer(failed(reason)), reason);
+  assert.ok(gotNoAnswer(failed('connection-reset', { bytesRead: 0 })), 'hung up before a byte');
+  assert.ok(gotNoAnswer(failed('connection-reset')), 'a reset whose error does not say what was read');
+  assert.ok(!gotNoAnswer(failed('connection-reset', { bytesRead: 12 })), 'cut after half a status line');
+  for (const reason of ['http-5xx', 'tls', 'bad-http', 'internal', 'interrupted'] as const) assert.ok(!gotNoAnswer(failed(reason)), reason);
 });
