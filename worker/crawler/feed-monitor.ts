@@ -1,4 +1,4 @@
-import { decodeContentEncoding } from '../fetch';
+import { decodeBody, DecompressionBombError, type DecodedBody } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
@@ -196,7 +196,15 @@ export class FeedMonitor {
       if (!outcome?.ok) break;
       const ex = outcome.exchange;
       const next = ex.status >= 300 && ex.status < 400 && ex.headers['location'] ? canonicalize(headerUrlText(ex.headers['location'].trim()), target) : null;
-      items = await this.itemsOf(target, ex);
+      const read = await this.itemsOf(target, ex);
+      items = read.items;
+      // A body cut short or whose coding is damaged lists only part of the feed: read, it made the
+      // items past the cut vanish (forgotten, new again when they came back) and skewed the
+      // posting-rate model. The poll failed; the feed's remembered items and model stay as they were.
+      if (read.unread !== null) {
+        ended = { outcome: 'failed', status: ex.status, detail: read.unread };
+        break;
+      }
       if (!next || next === target) break;
       target = next;
     }
@@ -214,17 +222,46 @@ export class FeedMonitor {
     this.store(url, { at, ...(ended ?? pollEnd(null)), listed: items.length, fresh: fresh.length });
   }
 
-  /** The feed's items as the scheduler counts them; archives the answer (which releases its body). */
-  private async itemsOf(url: string, ex: HttpExchange): Promise<{ id: string; publishedAt: number | null }[]> {
+  /**
+   * The feed's items as the scheduler counts them, or none and why its body was not read (`unread`:
+   * cut short, its content coding damaged or stopping early, a decompression bomb); archives the
+   * answer (which releases its body), its crawl-log entry saying why a body was not read.
+   */
+  private async itemsOf(url: string, ex: HttpExchange): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null }> {
     let body: Buffer | null = null;
-    if (ex.status >= 200 && ex.status < 300) body = await decodeContentEncoding(ex.body, ex.headers['content-encoding'], this.ctx.icd.limits.maxDecodedBytes).catch(() => null);
-    await this.ctx.archiveAuxiliary(ex, 'feed poll');
-    if (!body) return [];
-    return parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
+    let unread: string | null = null;
+    if (ex.status >= 200 && ex.status < 300) {
+      const max = this.ctx.icd.limits.maxDecodedBytes;
+      const decoded = await decodeBody(ex.body, ex.headers['content-encoding'], max).catch((err: unknown) => err as Error);
+      unread = feedBodyFault(ex.truncated, decoded, ex.headers['content-encoding'], max);
+      if (unread === null && !(decoded instanceof Error)) body = decoded.bytes;
+    }
+    await this.ctx.archiveAuxiliary(ex, unread === null ? 'feed poll' : `feed poll failed: ${unread}`);
+    if (!body) return { items: [], unread };
+    const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
       const published = i.published ? Date.parse(i.published) : NaN;
       return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
     });
+    return { items, unread: null };
   }
+}
+
+/**
+ * Why a feed's 2xx body cannot be read as the whole feed, in words, or null when it can: the
+ * transport cut it (`truncated`, WARC-Truncated), its content coding broke off at corrupt data or
+ * stops before its end, it decodes to more than `maxDecodedBytes`, or it could not be decoded at all
+ * (`decoded` an error). Pure.
+ */
+export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pick<DecodedBody, 'damaged' | 'cutOff'> | Error, contentEncoding: string | undefined, maxDecodedBytes: number): string | null {
+  const coding = `its content coding (${(contentEncoding ?? '').trim() || 'none'})`;
+  const kept = "its items not read, the feed's remembered items kept";
+  if (truncated === 'length') return `the body was cut at the size cap (limits.maxBodyBytes); ${kept}`;
+  if (truncated) return `the body was cut short (${truncated}); ${kept}`;
+  if (decoded instanceof DecompressionBombError) return `the body decodes to more than ${maxDecodedBytes} bytes (limits.maxDecodedBytes); ${kept}`;
+  if (decoded instanceof Error) return `the body could not be decoded: ${decoded.message}; ${kept}`;
+  if (decoded.damaged) return `${coding} is damaged midway; ${kept}`;
+  if (decoded.cutOff) return `${coding} stops before its end: the body was cut short; ${kept}`;
+  return null;
 }
 
 type PollEnd = Pick<FeedPoll, 'outcome' | 'status' | 'detail'>;

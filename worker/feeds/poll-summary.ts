@@ -6,7 +6,8 @@
 /**
  * How a poll ended. `ok`: the feed answered 2xx; `http-error`: it answered 4xx or 5xx;
  * `robots`: robots.txt refused it (or could not be read), nothing was requested; `failed`: no
- * answer (DNS, connection, timeout) or redirects that led to no feed; `excluded`: an exclude
+ * answer (DNS, connection, timeout), redirects that led to no feed, or a 2xx body not read whole
+ * (cut short, its content coding damaged, a decompression bomb); `excluded`: an exclude
  * pattern of the crawl matches the feed (or the address it moved to), nothing was requested and it
  * is not polled while the pattern stays.
  */

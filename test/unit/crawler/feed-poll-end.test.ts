@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pollEnd } from '../../../worker/crawler/feed-monitor';
+import { feedBodyFault, pollEnd } from '../../../worker/crawler/feed-monitor';
+import { DecompressionBombError } from '../../../worker/fetch';
 import type { HttpExchange } from '../../../worker/capture';
 
 const exchange = (status: number) => ({ status }) as HttpExchange;
@@ -19,4 +20,17 @@ test('how a feed poll ended: answered, refused by robots.txt, not answered', () 
     { outcome: 'failed', status: 200, detail: 'total-timeout: no answer in 30 s' },
   );
   assert.deepEqual(pollEnd(null), { outcome: 'failed', status: null, detail: 'not requested' });
+});
+
+test('a feed body not to be read whole: cut by the transport, its content coding damaged or stopping early, a bomb', () => {
+  const whole = { damaged: false, cutOff: false };
+  const kept = "its items not read, the feed's remembered items kept";
+  assert.equal(feedBodyFault(null, whole, 'gzip', 1024), null);
+  assert.equal(feedBodyFault(null, whole, undefined, 1024), null);
+  assert.equal(feedBodyFault('length', whole, undefined, 1024), `the body was cut at the size cap (limits.maxBodyBytes); ${kept}`);
+  assert.equal(feedBodyFault('disconnect', whole, 'gzip', 1024), `the body was cut short (disconnect); ${kept}`);
+  assert.equal(feedBodyFault(null, { damaged: true, cutOff: false }, 'gzip', 1024), `its content coding (gzip) is damaged midway; ${kept}`);
+  assert.equal(feedBodyFault(null, { damaged: false, cutOff: true }, ' br ', 1024), `its content coding (br) stops before its end: the body was cut short; ${kept}`);
+  assert.equal(feedBodyFault(null, new DecompressionBombError(1024), 'gzip', 1024), `the body decodes to more than 1024 bytes (limits.maxDecodedBytes); ${kept}`);
+  assert.equal(feedBodyFault(null, new Error('EACCES: spool file'), 'gzip', 1024), `the body could not be decoded: EACCES: spool file; ${kept}`);
 });
