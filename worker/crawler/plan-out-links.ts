@@ -20,25 +20,36 @@ export interface ScopeInput {
 /** URLs one sitemap may list (sitemaps.org protocol), whatever scope.maxOutLinksPerPage says. */
 export const SITEMAP_MAX_URLS = 50_000;
 
-/** A cut sitemap line is quoted in the crawl log up to this many characters. */
+/** A cut sitemap line (or XML value) is quoted in the crawl log up to this many characters. */
 const CUT_LINE_SHOWN = 200;
 
 /**
  * A response's links as the crawl takes them: the first `max` in document order (the ICD's
  * scope.maxOutLinksPerPage; a sitemap's, up to SITEMAP_MAX_URLS), and a crawl-log note on the
- * rest and on a text sitemap's last line left out as possibly cut, or null when none were left out.
+ * rest, on a text sitemap's last line left out as possibly cut and on an XML sitemap's last value
+ * left out as the document ends inside it, or null when none were left out.
  */
-export function outLinksOf(response: { kind: ResponseKind; links: readonly ExtractedLink[]; sitemapCutLine?: string }, max: number): { links: OutLink[]; note: string | null } {
+export function outLinksOf(
+  response: { kind: ResponseKind; links: readonly ExtractedLink[]; sitemapCutLine?: string; sitemapCutValue?: { element: string; text: string } },
+  max: number,
+): { links: OutLink[]; note: string | null } {
   const cap = response.kind === 'sitemap' ? Math.max(max, SITEMAP_MAX_URLS) : max;
   const links = response.links.slice(0, cap).map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
   const left = response.links.length - links.length;
   const rule = cap === max ? 'scope.maxOutLinksPerPage' : `a sitemap lists at most ${SITEMAP_MAX_URLS.toLocaleString('en')} URLs`;
-  const cut = response.sitemapCutLine;
+  const line = response.sitemapCutLine;
+  const value = response.sitemapCutValue;
   const notes = [
     left > 0 ? `${left} links past the first ${cap} not followed (${rule})` : null,
-    cut ? `last line of the sitemap not followed, as the body was cut short or its content coding damaged: ${JSON.stringify(cut.length > CUT_LINE_SHOWN ? `${cut.slice(0, CUT_LINE_SHOWN)}…` : cut)}` : null,
+    line ? `last line of the sitemap not followed, as the body was cut short or its content coding damaged: ${quoteCut(line)}` : null,
+    value ? `last <${value.element}> of the sitemap ${value.element === 'loc' ? 'not followed' : 'left out'}, as the document ends inside it (the body cut short, its content coding damaged or its closing tag missing): ${quoteCut(value.text)}` : null,
   ].filter((n) => n !== null);
   return { links, note: notes.length ? notes.join('; ') : null };
+}
+
+/** A sitemap's cut line or value as the crawl log quotes it: JSON, CUT_LINE_SHOWN characters at most. */
+function quoteCut(text: string): string {
+  return JSON.stringify(text.length > CUT_LINE_SHOWN ? `${text.slice(0, CUT_LINE_SHOWN)}…` : text);
 }
 
 /**

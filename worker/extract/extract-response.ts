@@ -49,6 +49,8 @@ export interface ResponseExtraction {
   sitemapEntries?: SitemapEntry[];
   /** A text sitemap's last line, left out as possibly cut (SitemapResult.cutLine). */
   sitemapCutLine?: string;
+  /** An XML sitemap's last value, left out as the document ends inside it (SitemapResult.cutValue). */
+  sitemapCutValue?: { element: string; text: string };
   feed?: FeedResult;
   /** HTML: the names and attribute values its markup is made of. */
   markup?: MarkupSummary;
@@ -135,7 +137,7 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
           ...map.sitemaps.map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'sitemap@loc', anchorText: '', context: '' })),
           ...map.urls.map((e): ExtractedLink => ({ url: e.url, kind: 'navigation', source: 'sitemap@loc', anchorText: '', context: '' })),
         ];
-        return { kind, links: requery(links, opts.queryHandling), sitemapEntries: map.urls, ...(map.cutLine ? { sitemapCutLine: map.cutLine } : {}) };
+        return { kind, links: requery(links, opts.queryHandling), sitemapEntries: map.urls, ...(map.cutLine ? { sitemapCutLine: map.cutLine } : {}), ...(map.cutValue ? { sitemapCutValue: map.cutValue } : {}) };
       } catch (err) {
         if (err instanceof SitemapTooLargeError) return { kind, links: [], failure: { reason: err.reason, message: err.message } };
         throw err;

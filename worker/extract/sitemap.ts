@@ -23,6 +23,12 @@ export interface SitemapResult {
    * (SitemapOptions.truncated): possibly half a URL. Absent when nothing followed the last line break.
    */
   cutLine?: string;
+  /**
+   * An XML sitemap's last value, left out because the document ends inside it (a body cut short,
+   * its coding damaged, or a closing tag missing): the element's local name (`loc`, `lastmod`…) and
+   * the text it held, possibly half a URL. Absent when no value was open at the end, or it was blank.
+   */
+  cutValue?: { element: string; text: string };
 }
 
 export interface SitemapOptions {
@@ -209,7 +215,9 @@ function parseXmlSitemap(xml: string, base: string): SitemapResult {
         if (field && local === field) {
           // Closed only by the end of the document: a body cut at the size cap, the total timeout
           // or a reset cuts its last value too, and `http://example.org/second-long-pa` is no URL.
+          // It is left out, and said (cutValue): the crawl log quotes it, as a text sitemap's cut line.
           if (entry && !ending) entry[field] = value.trim();
+          else if (entry && value.trim()) result.cutValue = { element: field, text: value.trim() };
           field = null;
         } else if ((local === 'url' || local === 'sitemap') && entry) {
           const url = entry.loc ? canonicalize(entry.loc, base) : null;

@@ -83,6 +83,17 @@ test("outLinksOf: a note on a text sitemap's last line left out as possibly cut,
   assert.ok(long.endsWith(`${'x'.repeat(200 - 'http://a.example/'.length)}…"`), long);
 });
 
+test("outLinksOf: a note on an XML sitemap's last value left out as the document ends inside it, quoted as a cut line is", () => {
+  const link = { url: 'http://a.example/one', kind: 'navigation' as const, source: 'sitemap@loc', anchorText: '', context: '' };
+  const loc = outLinksOf({ kind: 'sitemap', links: [link], sitemapCutValue: { element: 'loc', text: 'http://a.example/tw' } }, 10);
+  assert.deepEqual(loc.links.map((l) => l.url), ['http://a.example/one']);
+  const why = 'as the document ends inside it (the body cut short, its content coding damaged or its closing tag missing)';
+  assert.equal(loc.note, `last <loc> of the sitemap not followed, ${why}: "http://a.example/tw"`);
+  assert.equal(outLinksOf({ kind: 'sitemap', links: [link], sitemapCutValue: { element: 'lastmod', text: '2024-0' } }, 10).note, `last <lastmod> of the sitemap left out, ${why}: "2024-0"`);
+  const long = outLinksOf({ kind: 'sitemap', links: [], sitemapCutValue: { element: 'loc', text: `http://a.example/${'x'.repeat(500)}` } }, 10).note!;
+  assert.ok(long.endsWith(`${'x'.repeat(200 - 'http://a.example/'.length)}…"`), long);
+});
+
 test('the redirect a requisite (or its redirect) answers is planned as a requisite; another page\'s redirect out of scope is rejected', () => {
   const redirectOf = (requisiteRedirects: number | null | undefined) => {
     const item = { ...page([{ url: 'http://storage.other.net/a.png', kind: 'redirect' }]), url: 'http://cdn.other.net/a.png', requisiteRedirects, scopeHops: 1 };

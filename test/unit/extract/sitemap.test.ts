@@ -131,6 +131,20 @@ test('a sitemap cut inside a value leaves out the cut value, and keeps the entri
   assert.deepEqual(parseSitemap(Buffer.from(cutIndex), opts).sitemaps, ['http://example.org/s1.xml']);
 });
 
+test('an XML sitemap whose document ends inside a value says which value it left out, none when no value was open', () => {
+  const cutLoc = '<urlset><url><loc>http://example.org/first</loc></url><url><loc> http://example.org/second-long-pa';
+  assert.deepEqual(parseSitemap(Buffer.from(cutLoc), opts).cutValue, { element: 'loc', text: 'http://example.org/second-long-pa' });
+  const cutDate = '<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>http://example.org/a</sm:loc><sm:lastmod>2024-0';
+  assert.deepEqual(parseSitemap(Buffer.from(cutDate), opts).cutValue, { element: 'lastmod', text: '2024-0' });
+  const cutIndex = '<sitemapindex><sitemap><loc>http://example.org/s1.xml</loc></sitemap><sitemap><loc><![CDATA[http://example.org/s2.x';
+  assert.deepEqual(parseSitemap(Buffer.from(cutIndex), opts).cutValue, { element: 'loc', text: 'http://example.org/s2.x' });
+  for (const whole of [
+    '<urlset><url><loc>http://example.org/first</loc></url><url><lo',
+    '<urlset><url><loc>http://example.org/first</loc></url><url><loc>  ',
+    '<urlset><url><loc>http://example.org/first</loc></url></urlset>',
+  ]) assert.equal('cutValue' in parseSitemap(Buffer.from(whole), opts), false, whole);
+});
+
 test('plain-text sitemap', () => {
   const text = 'http://example.org/one\r\n\n  http://example.org/two  \nnot a url\nftp://example.org/x\n';
   assert.deepEqual(parseSitemap(Buffer.from(text), { ...opts, contentType: 'text/plain' }).urls, [
