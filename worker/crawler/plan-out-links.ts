@@ -73,15 +73,18 @@ export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDete
       if (!link.excludedReason) plan.candidates.push(candidateOf(link, host, depth, item.url, input));
       continue;
     }
-    const reject = (reason: ExclusionReason) => plan.rejected.push({ url: link.url, host, reason, depth, viaUrl: item.url, kind: link.kind });
+    const reject = (reason: ExclusionReason, withinScopeShallower?: boolean) =>
+      plan.rejected.push({ url: link.url, host, reason, depth, viaUrl: item.url, kind: link.kind, ...(withinScopeShallower ? { withinScopeShallower } : {}) });
     if (link.excludedReason) {
       reject(link.excludedReason as ExclusionReason);
       continue;
     }
     const requisiteRedirect = link.kind === 'redirect' && item.requisiteRedirects != null ? item.requisiteRedirects + 1 : null;
-    const scope = checkScope({ url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind, requisiteRedirect }, input.scope);
+    const proposed = { url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind, requisiteRedirect };
+    const scope = checkScope(proposed, input.scope);
     if (!scope.inScope) {
-      reject(scope.reason);
+      // Too deep here: would a page nearer the seeds take it? Then a link from one may (Frontier.exclude).
+      reject(scope.reason, scope.reason === 'max-depth' && checkScope({ ...proposed, depth: 0 }, input.scope).inScope);
       continue;
     }
     const trap = traps.check(link.url, item.url);

@@ -41,6 +41,11 @@ export const WAITING_ROW_UNKNOWN = -1;
  * for the links that found it so far, taken again by one the scope accepts (insertCandidates).
  */
 export const REFUSED = -2;
+/**
+ * Excluded as past the depth limit while otherwise in the scope (Rejected.withinScopeShallower):
+ * as REFUSED, and a plain link from a page near enough to the seeds takes it too.
+ */
+export const REFUSED_TOO_DEEP = -3;
 
 /**
  * The in-memory side of one open crawl: budgets and counters. Loaded from
@@ -63,7 +68,8 @@ export class CrawlState {
    * found again — costs a map lookup instead of an INSERT OR IGNORE. The value says where the URL
    * stands: its row (seq) while it waits in the queue, so a new score goes straight to that row;
    * SETTLED once leased or excluded, so finding it again costs no query at all; REFUSED when
-   * excluded by a refusal another discovery may overturn; WAITING_ROW_UNKNOWN when it may wait but
+   * excluded by a refusal another discovery may overturn (REFUSED_TOO_DEEP when a shallower link
+   * may); WAITING_ROW_UNKNOWN when it may wait but
    * its row was not read (found already in the table). Bounded: past the cap
    * the table alone answers, which is slower but still right.
    */

@@ -1,7 +1,7 @@
 import type { ExclusionReason } from '../capture';
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { RETAKABLE_REFUSALS } from '../url';
-import { comesBefore, REFUSED, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
+import { comesBefore, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
@@ -34,8 +34,9 @@ export function insertCandidates(
   for (const cand of cands) {
     let known = c.knownUrls.get(cand.url);
     // Refused before, or found in the table without its state read (it may be refused): the scope
-    // took it as a requisite or an extra hop this time, which may overturn the refusal.
-    if (known === REFUSED || (known === WAITING_ROW_UNKNOWN && takenOutside(cand))) {
+    // took it this time (a requisite, an extra hop, a link within the depth limit), which may
+    // overturn the refusal.
+    if (known === REFUSED || known === REFUSED_TOO_DEEP || known === WAITING_ROW_UNKNOWN) {
       if (retakeRefused(ctx, c, cand, urlHash(cand.url), touched, provisional, res)) continue;
       known = c.knownUrls.get(cand.url);
     }
@@ -58,8 +59,9 @@ export function insertCandidates(
     // Already in the table (a resumed crawl, or past the cap): rescoreQueued learns its state.
     remember(c, cand.url, ins.changes === 0 ? WAITING_ROW_UNKNOWN : reason ? SETTLED : Number(ins.lastInsertRowid));
     if (ins.changes === 0) {
-      // Perhaps refused by an earlier run of the crawl, or before this process's known set was full.
-      if (takenOutside(cand) && retakeRefused(ctx, c, cand, hash, touched, provisional, res)) continue;
+      // Perhaps refused by an earlier run of the crawl, or before this process's known set was full:
+      // one read of its state, after which the known set says where it stands.
+      if (retakeRefused(ctx, c, cand, hash, touched, provisional, res)) continue;
       res.duplicates += 1;
       if (fn !== 'FIRST') rescoreQueued(ctx, c, { url: cand.url, hash }, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
@@ -103,14 +105,10 @@ function admit(c: CrawlState, e: HostEntry, cand: Candidate, seq: number, reason
   if (c.offerHead(e, row)) touched.add(e);
 }
 
-/** Whether the scope may have taken `cand` where it refused an earlier link to its URL: as a requisite or its redirect, or outside the scope. */
-function takenOutside(cand: Candidate): boolean {
-  return cand.kind === 'requisite' || cand.kind === 'redirect' || (cand.scopeHops ?? 0) > 0;
-}
-
 /**
  * A URL excluded by a refusal that `cand`, a discovery the scope accepted, overturns
- * (RETAKABLE_REFUSALS: an `<a>` link out of the scope, now a page's requisite or an extra hop):
+ * (RETAKABLE_REFUSALS: an `<a>` link out of the scope, now a page's requisite or an extra hop; a
+ * link past the depth limit, now one within it):
  * its row leaves the excluded state and is queued as `cand` found it (kind, depth, page, hops),
  * counted as queued instead of excluded; over a budget or under a live exclusion it stays
  * excluded, with that reason now. Only an excluded row moves, so the URL is queued once.
@@ -167,9 +165,10 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
   let n = 0;
   for (const r of rejected) {
     if (c.knownUrls.has(r.url)) continue;
-    // A refusal another page may overturn (a requisite, an extra hop) is remembered as such; links
-    // like this one found again are still dropped before they reach the frontier, at no cost.
-    remember(c, r.url, RETAKABLE_REFUSALS.has(r.reason) ? REFUSED : SETTLED);
+    // A refusal another page may overturn (a requisite, an extra hop, a link nearer the seeds) is
+    // remembered as such; links like this one found again are still dropped before they reach the
+    // frontier, at no cost.
+    remember(c, r.url, r.withinScopeShallower && r.reason === 'max-depth' ? REFUSED_TOO_DEEP : RETAKABLE_REFUSALS.has(r.reason) ? REFUSED : SETTLED);
     const changes = ctx.st.insert.run(
       c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null, null,
     ).changes;

@@ -39,6 +39,12 @@ export interface Rejected {
   depth?: number;
   viaUrl?: string | null;
   kind?: string;
+  /**
+   * Refused as 'max-depth' only: the scope would take the URL from a page nearer the seeds, so a
+   * later link within the depth limit queues it (the frontier remembers it as too deep rather
+   * than as out of the scope, whose plain links it drops at no cost).
+   */
+  withinScopeShallower?: boolean;
 }
 
 export interface AddResult {

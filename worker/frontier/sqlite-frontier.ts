@@ -3,7 +3,7 @@ import { Heap } from 'heap-js';
 import type { ExclusionReason, FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
-import { CrawlState, REFUSED, SETTLED, type Counted, type HostEntry } from './crawl-state';
+import { CrawlState, REFUSED, REFUSED_TOO_DEEP, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
@@ -549,7 +549,16 @@ export class SqliteFrontier implements Frontier, IntakeContext {
    * (url/scope.ts RETAKABLE_REFUSALS): a link the scope takes now queues it (add).
    */
   refused(crawlId: number, url: string): boolean {
-    return this.crawl(crawlId).knownUrls.get(url) === REFUSED;
+    const known = this.crawl(crawlId).knownUrls.get(url);
+    return known === REFUSED || known === REFUSED_TOO_DEEP;
+  }
+
+  /**
+   * True when this process excluded `url` as past the depth limit while the scope would take it
+   * from a page nearer the seeds (Rejected.withinScopeShallower): a link within the limit queues it.
+   */
+  refusedTooDeep(crawlId: number, url: string): boolean {
+    return this.crawl(crawlId).knownUrls.get(url) === REFUSED_TOO_DEEP;
   }
 
   /**

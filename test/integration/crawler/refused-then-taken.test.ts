@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
@@ -159,4 +159,82 @@ test('a recrawl round takes the redirect a requisite frame now answers as a requ
       assert.equal(o.responses, 1, 'its WARC response record is there, once');
     });
   });
+});
+
+const NEAR = '<title>Near</title><a href="/target">target</a>';
+
+/**
+ * A site for a crawl with maxDepth 2: / → /a → /b → /target (depth 3, refused) and / → /near →
+ * /target (depth 2); `near` answers /near.
+ */
+function longPathSite(near: (res: ServerResponse, req: IncomingMessage) => unknown): RequestListener {
+  const pages: Record<string, string> = {
+    '/': '<title>Home</title><a href="/a">a</a> <a href="/near">near</a>',
+    '/a': '<title>A</title><a href="/b">b</a>',
+    '/b': '<title>B</title><a href="/target">target</a>',
+    '/target': '<title>Target</title><a href="/b">b</a>',
+  };
+  return (req, res) => {
+    if (req.url === '/near') return void near(res, req);
+    const page = pages[req.url ?? ''];
+    if (page) return html(res, page);
+    res.writeHead(404).end();
+  };
+}
+
+test('a page refused as too deep through a long path is taken when a page nearer the seeds links to it', { timeout: 60_000 }, async () => {
+  let db: Database.Database | null = null;
+  let wasRefused = false;
+  // /near answers once /target was refused, as a focused crawl that went down the long path first would.
+  const server = await serveOn('127.0.0.67', longPathSite(async (res) => {
+    wasRefused = await refusedFirst(() => db, target);
+    html(res, NEAR);
+  }));
+  const target = `${server.origin}/target`;
+  try {
+    await withCrawl('tm-refused-too-deep-', { name: 'Too deep, then nearer', seeds: [`${server.origin}/`], scope: { maxDepth: 2 } }, async (c) => {
+      db = c.db;
+      const engine = await crawlToTheEnd(c);
+      assert.ok(wasRefused, 'the long path refused the target first');
+      const o = await outcome(c.db, c.crawlId, c.dir, engine, target);
+      assert.deepEqual(o.row, { state: 2, reason: null, kind: 'navigation', hops: 0 }, 'taken from the page nearer the seeds');
+      assert.equal(c.db.prepare('SELECT depth FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck().get(c.crawlId, target), 2, 'at its depth from /near');
+      assert.equal(o.captures, 1, 'captured once');
+      assert.equal(o.responses, 1, 'its WARC response record is there, once');
+      assert.deepEqual([o.excluded, o.excludedByReason, o.excludedRows, o.queued], [0, {}, {}, 0], 'nothing counted excluded');
+      const pages = c.db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(c.crawlId);
+      assert.deepEqual(pages.filter((u) => !String(u).endsWith('/robots.txt')), ['/', '/a', '/b', '/near', '/target'].map((p) => server.origin + p), 'each page once');
+    });
+  } finally {
+    server.close();
+  }
+});
+
+test('paused after the long path refused a page as too deep, the resumed crawl takes it from the nearer page, as one run would', { timeout: 60_000 }, async () => {
+  let db: Database.Database | null = null;
+  let resumed = false;
+  // The first run is paused while /near is under way: it is queued again and answered by the next run.
+  const server = await serveOn('127.0.0.68', longPathSite((res, req) => (resumed ? html(res, NEAR) : void req.on('close', () => res.destroy()))));
+  const target = `${server.origin}/target`;
+  try {
+    await withCrawl('tm-refused-too-deep-resume-', { name: 'Too deep, paused, nearer', seeds: [`${server.origin}/`], scope: { maxDepth: 2 } }, async (c) => {
+      db = c.db;
+      const first = new CrawlEngine({ crawlId: c.crawlId, icd: c.icd, db: c.db, warcDir: join(c.dir, 'warcs'), spoolDir: join(c.dir, 'spool'), haltGraceMs: 300 });
+      const run = first.run();
+      assert.ok(await refusedFirst(() => db, target), 'the long path refused the target first');
+      await first.pause();
+      assert.equal(await run, 'paused');
+      assert.equal(c.db.prepare('SELECT state FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck().get(c.crawlId, `${server.origin}/near`), 0, '/near waits');
+      resumed = true;
+      const engine = await crawlToTheEnd(c);
+      const o = await outcome(c.db, c.crawlId, c.dir, engine, target);
+      assert.deepEqual(o.row, { state: 2, reason: null, kind: 'navigation', hops: 0 }, 'taken from the page nearer the seeds');
+      assert.equal(c.db.prepare('SELECT depth FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck().get(c.crawlId, target), 2);
+      assert.equal(o.captures, 1, 'captured once');
+      assert.equal(o.responses, 1, 'its WARC response record is there, once');
+      assert.deepEqual([o.excluded, o.excludedByReason, o.excludedRows, o.queued], [0, {}, {}, 0], 'nothing counted excluded');
+    });
+  } finally {
+    server.close();
+  }
 });

@@ -113,3 +113,60 @@ test('a URL refused in an earlier run and never seen by this one is taken by the
   assert.deepEqual([f.counters(1).queued, f.counters(1).excluded, f.lookup(1, PIC)?.kind], [1, 0, 'requisite']);
   f.close();
 });
+
+const DEEP = 'http://a.test/deep';
+/** Refused as too deep at depth 3 (maxDepth 2) by a link the scope would take from a page nearer the seeds. */
+const tooDeep = { ...refused(DEEP, 'max-depth'), depth: 3, withinScopeShallower: true };
+const nearer = cand(DEEP, 0.5, { kind: 'navigation', depth: 2, viaUrl: 'http://a.test/near', scopeHops: 0 });
+
+test('a URL refused as too deep is queued once, at its new depth, when a link within the depth limit finds it', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const f = fx.open();
+  const db = fx.handles[0]!;
+  assert.equal(f.exclude(1, [tooDeep]), 1);
+  assert.deepEqual([f.refused(1, DEEP), f.refusedTooDeep(1, DEEP)], [true, true]);
+  assert.equal(f.refusedTooDeep(1, PIC), false);
+  // Too deep again, and an off-site URL refused again: nothing written.
+  f.exclude(1, [refused(PIC)]);
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  const before = changes.get();
+  assert.equal(f.exclude(1, [tooDeep, refused(PIC)]), 0);
+  assert.equal(changes.get(), before, 'refusals found again cost no write');
+  assert.equal(f.refusedTooDeep(1, PIC), false, 'an off-site URL stays refused for plain links');
+
+  assert.deepEqual(f.add(1, [nearer]), { added: 1, duplicates: 0, budgetExcluded: 0 });
+  const row = f.lookup(1, DEEP)!;
+  assert.deepEqual([row.state, row.reason, row.kind, row.depth, row.viaUrl], ['queued', null, 'navigation', 2, 'http://a.test/near']);
+  assert.equal(f.refused(1, DEEP), false);
+  const c = f.counters(1);
+  assert.deepEqual([c.queued, c.excluded, c.excludedByReason], [1, 1, { 'out-of-scope-host': 1 }]);
+  assert.deepEqual(f.add(1, [nearer]), { added: 0, duplicates: 1, budgetExcluded: 0 }, 'queued once');
+  assert.equal(f.exclude(1, [tooDeep]), 0, 'a deep link to it again changes nothing');
+  assert.deepEqual(drain(f, fx.clock.now()), [DEEP]);
+  f.close();
+});
+
+test('after a restart a link within the depth limit takes a URL an earlier run refused as too deep, and reopened counters agree', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  const first = fx.open();
+  first.exclude(1, [tooDeep]);
+  first.close();
+  fx.handles[0]!.close();
+  const f = fx.open();
+  assert.deepEqual(f.counters(1).excludedByReason, { 'max-depth': 1 });
+  // This run never saw it: the in-scope link's insert finds the row, whose state is read once.
+  assert.deepEqual(f.add(1, [nearer]), { added: 1, duplicates: 0, budgetExcluded: 0 });
+  const row = f.lookup(1, DEEP)!;
+  assert.deepEqual([row.state, row.depth, row.kind], ['queued', 2, 'navigation']);
+  assert.deepEqual([f.counters(1).queued, f.counters(1).excluded, f.counters(1).excludedByReason], [1, 0, {}]);
+  assert.deepEqual(f.add(1, [nearer]), { added: 0, duplicates: 1, budgetExcluded: 0 }, 'queued once');
+  f.close();
+  fx.handles[1]!.close();
+  const again = fx.open();
+  assert.deepEqual([again.counters(1).queued, again.counters(1).excluded, again.counters(1).excludedByReason], [1, 0, {}]);
+  assert.deepEqual(again.add(1, [nearer]), { added: 0, duplicates: 1, budgetExcluded: 0 });
+  assert.deepEqual(drain(again, fx.clock.now()), [DEEP]);
+  again.close();
+});

@@ -105,3 +105,20 @@ test('the redirect a requisite (or its redirect) answers is planned as a requisi
   assert.equal(redirectOf(null), 'out-of-scope-host');
   assert.equal(redirectOf(undefined), 'out-of-scope-host');
 });
+
+test('a link refused as too deep says whether a page nearer the seeds would take it: in the scope yes, off the site no', () => {
+  const plan = planOutLinks(
+    page([
+      { url: 'http://example.org/deep', kind: 'navigation' },
+      { url: 'http://other.org/deep', kind: 'navigation' },
+      { url: 'http://example.org/private/deep', kind: 'navigation' },
+    ], 3),
+    input,
+    new TrapDetector(),
+  );
+  assert.deepEqual(plan.rejected.map((r) => [r.url, r.reason, r.withinScopeShallower ?? false]), [
+    ['http://example.org/deep', 'max-depth', true],
+    ['http://other.org/deep', 'max-depth', false],
+    ['http://example.org/private/deep', 'exclude-match', false],
+  ]);
+});

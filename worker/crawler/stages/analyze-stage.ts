@@ -8,7 +8,7 @@ export const analyzeStage: Stage = {
     // Only links that may still change the frontier are scored (see the schedule stage); in batch
     // mode too, since the batch rescores queued URLs from these analyses.
     const rescoring = ctx.icd.focus.updateFunction !== 'FIRST';
-    await ctx.focus!.analyse(item, (url, kind) => ctx.linkMayMatter(url, kind, rescoring));
+    await ctx.focus!.analyse(item, (url, kind) => ctx.linkMayMatter(url, kind, item.depth + 1, rescoring));
     return PROCEED;
   },
 };

@@ -15,7 +15,7 @@ export const scheduleStage: Stage = {
     // every link.
     const { focus } = ctx.icd;
     const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
-    const links = item.links!.filter((l) => !l.unscored && ctx.linkMayMatter(l.url, l.kind, rescoring));
+    const links = item.links!.filter((l) => !l.unscored && ctx.linkMayMatter(l.url, l.kind, item.depth + 1, rescoring));
     // Without rescoring every link left is unknown (or refused, for the scope to check again): no
     // need to ask again which ones the frontier holds. A refused one goes through the scope.
     const known = rescoring ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) : undefined;
