@@ -63,7 +63,9 @@ export function insertCandidates(
       // one read of its state, after which the known set says where it stands.
       if (retakeRefused(ctx, c, cand, hash, touched, provisional, res)) continue;
       res.duplicates += 1;
-      if (fn !== 'FIRST') rescoreQueued(ctx, c, { url: cand.url, hash }, (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
+      // That read told where it stands (past the cap, the hash finds it again).
+      const where = c.knownUrls.get(cand.url);
+      if (fn !== 'FIRST' && where !== SETTLED) rescoreQueued(ctx, c, rowLocator(cand.url, where), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     admit(c, e, cand, Number(ins.lastInsertRowid), reason, score, touched, res);

@@ -78,13 +78,26 @@ test('over the page budget a retaken URL stays excluded, with the budget as its 
   f.close();
 });
 
-/** A frontier opened again on a crawl whose earlier run refused PIC out of scope. */
-function refusedInAnEarlierRun(fx: ReturnType<typeof tempFrontier>) {
-  const first = fx.open();
-  first.exclude(1, [refused(PIC)]);
-  first.close();
-  fx.handles[0]!.close();
+type Fixture = ReturnType<typeof tempFrontier>;
+type OpenFrontier = ReturnType<Fixture['open']>;
+
+/** Closes `f` and its database handle (the latest opened), as a run ends, and opens the frontier again. */
+function reopen(fx: Fixture, f: OpenFrontier): OpenFrontier {
+  f.close();
+  fx.handles.at(-1)!.close();
   return fx.open();
+}
+
+/** A frontier opened again on a crawl whose earlier run did `earlier`. */
+function afterAnEarlierRun(fx: Fixture, earlier: (f: OpenFrontier) => unknown): OpenFrontier {
+  const first = fx.open();
+  earlier(first);
+  return reopen(fx, first);
+}
+
+/** A frontier opened again on a crawl whose earlier run refused PIC out of scope. */
+function refusedInAnEarlierRun(fx: Fixture): OpenFrontier {
+  return afterAnEarlierRun(fx, (f) => f.exclude(1, [refused(PIC)]));
 }
 
 test('a URL an earlier run refused is taken by a requisite after a restart, and the counters read back agree', (t) => {
@@ -96,9 +109,7 @@ test('a URL an earlier run refused is taken by a requisite after a restart, and 
   assert.equal(f.refused(1, PIC), true);
   assert.deepEqual(f.add(1, [requisite(PIC)]), { added: 1, duplicates: 0, budgetExcluded: 0 });
   assert.deepEqual([f.counters(1).queued, f.counters(1).excluded], [1, 0]);
-  f.close();
-  fx.handles[1]!.close();
-  const again = fx.open();
+  const again = reopen(fx, f);
   // This run never saw it: the requisite's insert finds the row, and reads its state once.
   assert.deepEqual(again.add(1, [requisite(PIC)]), { added: 0, duplicates: 1, budgetExcluded: 0 });
   assert.deepEqual([again.counters(1).queued, again.counters(1).excluded, again.counters(1).excludedByReason], [1, 0, {}]);
@@ -150,11 +161,7 @@ test('a URL refused as too deep is queued once, at its new depth, when a link wi
 test('after a restart a link within the depth limit takes a URL an earlier run refused as too deep, and reopened counters agree', (t) => {
   const fx = tempFrontier();
   t.after(fx.cleanup);
-  const first = fx.open();
-  first.exclude(1, [tooDeep]);
-  first.close();
-  fx.handles[0]!.close();
-  const f = fx.open();
+  const f = afterAnEarlierRun(fx, (first) => first.exclude(1, [tooDeep]));
   assert.deepEqual(f.counters(1).excludedByReason, { 'max-depth': 1 });
   // This run never saw it: the in-scope link's insert finds the row, whose state is read once.
   assert.deepEqual(f.add(1, [nearer]), { added: 1, duplicates: 0, budgetExcluded: 0 });
@@ -162,11 +169,27 @@ test('after a restart a link within the depth limit takes a URL an earlier run r
   assert.deepEqual([row.state, row.depth, row.kind], ['queued', 2, 'navigation']);
   assert.deepEqual([f.counters(1).queued, f.counters(1).excluded, f.counters(1).excludedByReason], [1, 0, {}]);
   assert.deepEqual(f.add(1, [nearer]), { added: 0, duplicates: 1, budgetExcluded: 0 }, 'queued once');
-  f.close();
-  fx.handles[1]!.close();
-  const again = fx.open();
+  const again = reopen(fx, f);
   assert.deepEqual([again.counters(1).queued, again.counters(1).excluded, again.counters(1).excludedByReason], [1, 0, {}]);
   assert.deepEqual(again.add(1, [nearer]), { added: 0, duplicates: 1, budgetExcluded: 0 });
   assert.deepEqual(drain(again, fx.clock.now()), [DEEP]);
   again.close();
+});
+
+test('after a restart a queued URL found again is still rescored once its state was read, and a fetched one is left alone', (t) => {
+  const fx = tempFrontier();
+  t.after(fx.cleanup);
+  let done = '';
+  const f = afterAnEarlierRun(fx, (first) => {
+    first.add(1, [cand('http://a.test/waits', 0.2), cand('http://b.test/done', 0.2)]);
+    const l = first.next(fx.clock.now())!;
+    first.complete(l, { status: 200, durationMs: 0 });
+    done = l.url;
+  });
+  const waits = done === 'http://a.test/waits' ? 'http://b.test/done' : 'http://a.test/waits';
+  assert.deepEqual(f.add(1, [cand(waits, 0.9), cand(done, 0.9)], { update: 'MAX' }), { added: 0, duplicates: 2, budgetExcluded: 0 });
+  assert.equal(f.lookup(1, waits)?.rawScore, 0.9, 'rescored by MAX');
+  assert.deepEqual([f.lookup(1, done)?.state, f.lookup(1, done)?.rawScore], ['done', 0.2]);
+  assert.equal(f.settled(1, done), true, 'known as fetched from then on');
+  f.close();
 });
