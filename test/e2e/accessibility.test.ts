@@ -360,7 +360,7 @@ test('a crawl’s feeds and recrawls: a feed polled fine, one answering 404, one
   store.save(feeds[1]!, memory, { at: now, outcome: 'http-error', status: 404, detail: 'answered 404', listed: 0, fresh: 0 });
   store.save(feeds[2]!, memory, { at: now, outcome: 'robots', status: null, detail: 'robots.txt disallows it', listed: 0, fresh: 0 });
   const rounds = new RecrawlState(db, id);
-  for (const round of [1, 2]) rounds.finishRound(round, now - (3 - round) * 3_600_000, 0.5, { round, pages: 40, due: 12, fetched: 12, changed: 4, parentsFetched: 1, newLinks: 6, parentThreshold: 0.5 });
+  for (const round of [1, 2]) rounds.finishRound(round, now - (3 - round) * 3_600_000, 0.5, { round, pages: 40, due: 12, backedOff: 3, fetched: 12, changed: 4, parentsFetched: 1, newLinks: 6, parentThreshold: 0.5 });
   db.close();
   await open(`/crawls/${id}`, '[data-testid="round-row"]');
   assert.equal(await page.getByTestId('feed-problem').count(), 2);

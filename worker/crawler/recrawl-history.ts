@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { tableExists } from '../store/sqlite';
+import { columnExists, tableExists } from '../store/sqlite';
 import type { RoundReport } from './recrawl-round';
 
 /**
@@ -21,7 +21,9 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_round (
   round INTEGER NOT NULL,
   finished_at INTEGER NOT NULL,
   pages INTEGER NOT NULL,
+  -- Due pages the round set out to refetch; backed_off: due pages of hosts in back-off, left out.
   due INTEGER NOT NULL,
+  backed_off INTEGER NOT NULL DEFAULT 0,
   fetched INTEGER NOT NULL,
   changed INTEGER NOT NULL,
   parents_fetched INTEGER NOT NULL,
@@ -51,9 +53,9 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_failure (
 /** Stores a finished round's report and forgets rounds older than the last KEPT_ROUNDS. Call it inside the round's transaction. */
 export function saveRound(db: Database.Database, crawlId: number, r: RoundRecord): void {
   db.prepare(
-    `INSERT OR REPLACE INTO engine_recrawl_round (crawl_id, round, finished_at, pages, due, fetched, changed, parents_fetched, new_links, parent_threshold)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(crawlId, r.round, r.finishedAt, r.pages, r.due, r.fetched, r.changed, r.parentsFetched, r.newLinks, r.parentThreshold);
+    `INSERT OR REPLACE INTO engine_recrawl_round (crawl_id, round, finished_at, pages, due, backed_off, fetched, changed, parents_fetched, new_links, parent_threshold)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(crawlId, r.round, r.finishedAt, r.pages, r.due, r.backedOff, r.fetched, r.changed, r.parentsFetched, r.newLinks, r.parentThreshold);
   db.prepare('DELETE FROM engine_recrawl_round WHERE crawl_id = ? AND round <= ?').run(crawlId, r.round - KEPT_ROUNDS);
   db.prepare('DELETE FROM engine_recrawl_failure WHERE crawl_id = ? AND round <= ?').run(crawlId, r.round - KEPT_ROUNDS);
 }
@@ -170,9 +172,11 @@ export function readRecrawlState(db: Database.Database, crawlId: number, limit: 
     : undefined;
   const last = lastRow ? { round: lastRow.round, finishedAt: lastRow.finished_at, parentThreshold: lastRow.parent_threshold } : null;
   if (!tableExists(db, 'engine_recrawl_round')) return { last, rounds: [], failures: [] };
+  // A table made before back-offs were counted apart (the engine adds the column when it next runs a round).
+  const backedOff = columnExists(db, 'engine_recrawl_round', 'backed_off') ? 'backed_off' : '0';
   const rows = db
     .prepare(
-      `SELECT round, finished_at AS finishedAt, pages, due, fetched, changed, parents_fetched AS parentsFetched, new_links AS newLinks, parent_threshold AS parentThreshold
+      `SELECT round, finished_at AS finishedAt, pages, due, ${backedOff} AS backedOff, fetched, changed, parents_fetched AS parentsFetched, new_links AS newLinks, parent_threshold AS parentThreshold
        FROM engine_recrawl_round WHERE crawl_id = ? ORDER BY round DESC LIMIT ?`,
     )
     .all(crawlId, limit) as RoundRecord[];

@@ -15,6 +15,7 @@ import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type Round
 import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs } from './recrawl-host-backoff';
 import { hostKeyOf } from '../url';
+import { addMissingColumn } from '../store/sqlite';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -96,7 +97,16 @@ export interface RecordedRefetch extends RoundResult {
 export interface RoundReport {
   round: number;
   pages: number;
+  /**
+   * Pages due in the round (their revisit time had come) that it set out to refetch; not those of
+   * a host waiting out a back-off (`backedOff`).
+   */
   due: number;
+  /**
+   * Pages due in the round left out of it, unrequested, because their host gave no answer to the
+   * rounds before and waits out its back-off (recrawl-host-backoff.ts); still due.
+   */
+  backedOff: number;
   /**
    * Refetches that observed their page (a 2xx, 304, redirect or client-error answer); not those
    * never requested, cut short, or without an answer about the page (transientFailure).
@@ -117,6 +127,8 @@ export class RecrawlState {
     // Tables created before these columns: their pages had no bomb recorded, their results were all observations.
     addMissingColumn(db, 'engine_recrawl_page', 'bomb', 'INTEGER NOT NULL DEFAULT 0');
     addMissingColumn(db, 'engine_recrawl_result', 'observed', 'INTEGER NOT NULL DEFAULT 1');
+    // Rounds reported before back-offs were counted apart: their due pages included those left out.
+    addMissingColumn(db, 'engine_recrawl_round', 'backed_off', 'INTEGER NOT NULL DEFAULT 0');
   }
 
   /** The last finished round (0 = the initial crawl) and when it ended; null before any. */
@@ -218,12 +230,6 @@ export class RecrawlState {
   }
 }
 
-/** Adds a column to an engine table made before it (SQLite has no ADD COLUMN IF NOT EXISTS). */
-function addMissingColumn(db: Database.Database, table: string, column: string, definition: string): void {
-  const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
-  if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-}
-
 /** Where a round is: the page it is refetching (null between pages), for the record of a failure. */
 export interface RoundPosition {
   url: string | null;
@@ -250,13 +256,15 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const backoffs = loadHostBackoffs(ctx.db, ctx.crawlId);
   const hostsAnswer = new HostTally();
   const waiting = (p: PageRow): boolean => backedOff(backoffs.get(hostKeyOf(p.url)), round);
-  let due = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
+  const dueNow = pages.filter((p) => isDue({ fr: p.fr, lastRound: p.last_round }, round));
+  // Counted apart: a back-off round requests none of them, so they are not among the pages it had to refetch.
+  let due = dueNow.filter((p) => !waiting(p));
   if (ctx.icd.coherence.mode === 'snapshot-organ-pipes') {
     // fr rises with observed changes: the hottest pages go to the middle of the round, where blur weighs least.
     const byUrl = new Map(due.map((p) => [p.url, p]));
     due = organPipesOrder(due.map((p) => ({ id: p.url, rate: p.fr }))).map((r) => byUrl.get(r.id)!);
   }
-  const report: RoundReport = { round, pages: pages.length, due: due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
+  const report: RoundReport = { round, pages: pages.length, due: due.length, backedOff: dueNow.length - due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
   const changedByUrl = new Map<string, boolean>();
   // Pages refetched because they were due, in refetch order: the children the parent rule counts.
   const dueRefetched: string[] = [];

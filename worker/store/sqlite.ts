@@ -37,6 +37,16 @@ export function tableExists(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
+/** Whether the table has the column (an engine table made by an older Tidemark may lack it). */
+export function columnExists(db: Database.Database, table: string, column: string): boolean {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+}
+
+/** Adds a column to an engine table made before it (SQLite has no ADD COLUMN IF NOT EXISTS). */
+export function addMissingColumn(db: Database.Database, table: string, column: string, definition: string): void {
+  if (!columnExists(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+}
+
 /**
  * `body` on the row `read` finds, both in one immediate write transaction (the check and the write
  * it decides cannot be split by another connection's write); 'missing' when there is no row.

@@ -130,7 +130,10 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
       ) : (
         <ScrollingTable label="Recrawl rounds">
           <table className="table-base" data-testid="round-table">
-            <caption className="mb-1 text-left text-sm text-slate-600">The last {r.rounds.length} round{r.rounds.length === 1 ? '' : 's'}, newest first</caption>
+            <caption className="mb-1 text-left text-sm text-slate-600">
+              The last {r.rounds.length} round{r.rounds.length === 1 ? '' : 's'}, newest first. Due: the pages whose revisit time had come that the round set out to refetch;
+              those of a host that gave no answer to the rounds before, left out while it waits out its back-off, are counted apart.
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Round</th>
@@ -151,7 +154,10 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
                   <th scope="row" className="font-normal tabular-nums">{round.round}</th>
                   <td className="whitespace-nowrap"><Time at={round.finishedAt} /></td>
                   <td className="text-right tabular-nums">{round.pages}</td>
-                  <td className="text-right tabular-nums">{round.due}</td>
+                  <td className="text-right tabular-nums" data-testid="round-due">
+                    {round.due}
+                    {round.backedOff > 0 && <span className="block whitespace-nowrap text-xs text-amber-900" data-testid="round-backed-off">+{round.backedOff} left out: host back-off</span>}
+                  </td>
                   <td className="text-right tabular-nums">{round.fetched}</td>
                   <td className="text-right tabular-nums">{round.changed}</td>
                   <td className="text-right tabular-nums">{round.parentsFetched}</td>

@@ -1,7 +1,8 @@
 /**
  * A database whose engine tables were made by a Tidemark from before round failures were kept (an
  * engine_recrawl_round without engine_recrawl_failure): the cockpit reads it as it is, and the
- * engine's statements add the failures' table, keeping the rounds stored. Real parts: a migrated
+ * engine's statements add the failures' table (and the rounds' count of pages left out by a host's
+ * back-off), keeping the rounds stored. Real parts: a migrated
  * SQLite database in a temporary folder, the engine's own recrawl state.
  */
 import { test } from 'node:test';
@@ -34,7 +35,7 @@ test('an older database without the failures table is read as it is, and upgrade
     assert.deepEqual(readRecrawlState(db, crawlId, 10).failures, []);
     const before = readIncrementalView(db, crawlId, settings, 'paused', T + 1000).recrawl!;
     assert.equal(before.failure, null);
-    assert.deepEqual(before.rounds.map((r) => [r.round, r.changed, r.failures, r.lastFailure]), [[1, 1, 0, null]]);
+    assert.deepEqual(before.rounds.map((r) => [r.round, r.changed, r.failures, r.lastFailure, r.backedOff]), [[1, 1, 0, null, 0]], 'a round stored before back-offs were counted apart: none');
 
     // The engine's state makes the table; the older rows stay.
     const state = new RecrawlState(db, crawlId);
@@ -50,14 +51,14 @@ test('an older database without the failures table is read as it is, and upgrade
     assert.deepEqual(failing.rounds.map((r) => r.round), [1]);
 
     // Round 2 finishes: nothing pending, and its row says it failed twice.
-    state.finishRound(2, T + 200_000, 0.5, { round: 2, pages: 3, due: 3, fetched: 3, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
+    state.finishRound(2, T + 200_000, 0.5, { round: 2, pages: 3, due: 1, backedOff: 2, fetched: 3, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
     assert.equal(state.pendingFailure(), null);
     const done = readIncrementalView(db, crawlId, settings, 'running', T + 210_000).recrawl!;
     assert.equal(done.failure, null);
-    assert.deepEqual(done.rounds.map((r) => [r.round, r.failures, r.lastFailure?.message ?? null]), [[2, 2, 'second'], [1, 0, null]]);
+    assert.deepEqual(done.rounds.map((r) => [r.round, r.failures, r.lastFailure?.message ?? null, r.due, r.backedOff]), [[2, 2, 'second', 1, 2], [1, 0, null, 3, 0]], 'the column added in place keeps the older row');
 
     // Forgotten with its round, KEPT_ROUNDS rounds later.
-    saveRound(db, crawlId, { round: 2 + KEPT_ROUNDS, finishedAt: T + 300_000, pages: 3, due: 3, fetched: 3, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
+    saveRound(db, crawlId, { round: 2 + KEPT_ROUNDS, finishedAt: T + 300_000, pages: 3, due: 3, backedOff: 0, fetched: 3, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
     assert.deepEqual(readRecrawlState(db, crawlId, 10).failures, []);
   });
 });

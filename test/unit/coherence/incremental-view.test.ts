@@ -71,7 +71,7 @@ test('problem notes name what failed', () => {
 });
 
 test('the next round: after the initial crawl, scheduled, due, or waiting for the crawl to run; rounds newest first', () => {
-  const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 12, due: 12 - n, fetched: 10, changed: 3, parentsFetched: 1, newLinks: 4, parentThreshold: 0.5 });
+  const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 12, due: 12 - n, backedOff: 0, fetched: 10, changed: 3, parentsFetched: 1, newLinks: 4, parentThreshold: 0.5 });
   const initial = recrawlSection(60, null, [], 'running', T);
   assert.deepEqual(initial, { intervalMinutes: 60, lastRound: null, lastFinishedAt: null, nextRound: { state: 'initial-crawl', at: null }, failure: null, rounds: [] });
 
@@ -91,7 +91,7 @@ test('the next round: after the initial crawl, scheduled, due, or waiting for th
 });
 
 test('a round that failed: its failure, and its retry as the next round; a finished round says it failed before', () => {
-  const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 5, due: 5, fetched: 5, changed: 1, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
+  const round = (n: number, at: number) => ({ round: n, finishedAt: at, pages: 5, due: 5, backedOff: 0, fetched: 5, changed: 1, parentsFetched: 0, newLinks: 0, parentThreshold: 0.5 });
   const failure = (n: number, failedAt: number, retryAt: number | null, failures = 1) => ({ round: n, failures, firstFailedAt: failedAt - (failures - 1) * 60_000, failedAt, message: `round ${n} broke`, url: 'http://site.test/a', retryAt });
   const last = { round: 2, finishedAt: T - 30 * 60_000 };
   const rounds = [round(1, T - 60 * 60_000), round(2, T - 30 * 60_000)];
