@@ -30,6 +30,9 @@ export function backedOff(b: HostBackoff | undefined, round: number): boolean {
   return b !== undefined && round < b.nextRound;
 }
 
+/** What a refetch got from its page's host: any answer, or nothing at all (why: the failure's reason; fetch/no-answer.ts gotNoAnswer). */
+export type HostAnswer = { answered: true } | { answered: false; reason: string };
+
 /**
  * What a round observed of each host it refetched pages of: answered (any response), or down with
  * the last failure's reason. A refetch that observed nothing of the host (robots.txt said no, a
@@ -39,7 +42,7 @@ export class HostTally {
   private readonly hosts = new Map<string, { answered: boolean; reason: string; url: string; tries: number }>();
 
   /** A refetch of `url` on `host` got an answer (answered) or failed for `reason` with nothing from the host. */
-  note(host: string, url: string, answer: { answered: true } | { answered: false; reason: string }): void {
+  note(host: string, url: string, answer: HostAnswer): void {
     const h = this.hosts.get(host) ?? { answered: false, reason: '', url, tries: 0 };
     h.tries++;
     if (answer.answered) h.answered = true;

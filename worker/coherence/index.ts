@@ -8,4 +8,4 @@ export { blur, buildCertificate, coherence, summarise, type ClassifiedPage, type
 export { adaptParentRule, afterFetch, initialRevisitState, isDue, revisitPeriodRounds, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type ParentRuleState, type RevisitState } from './incremental';
 export { buildDiscoveryTree, diffWords, evidenceText, mimeClassOf, noCaptureText, rateHistogram, revisitHeading, sideSegments, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type SideSegment, type HistogramBin, type MimeClass, type TreeNode } from './coherence-view';
 export { visitSetCloses } from './visit-set';
-export { backedOff, backoffAfterRound, HostTally, MAX_BACKOFF_ROUNDS, type HostBackoff } from './host-backoff';
+export { backedOff, backoffAfterRound, HostTally, MAX_BACKOFF_ROUNDS, type HostAnswer, type HostBackoff } from './host-backoff';

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
-import { bodyUnlessBomb, gotNoAnswer, releaseBody } from '../fetch';
+import { bodyUnlessBomb, dnsFailure, gotNoAnswer, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
-  adaptParentRule, afterFetch, backedOff, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type RevisitState,
+  adaptParentRule, afterFetch, backedOff, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type HostAnswer, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
-import { archive, logUnanswered } from './revisit-pass';
-import { outcomeOf, politeFetch } from './polite-fetch';
+import { archive, logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL, type RobotsExclusion } from './revisit-pass';
+import { politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
 import type { FailureReason } from '../capture';
@@ -60,10 +60,16 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_result (
   by_rule INTEGER NOT NULL,
   -- 0: no answer about the page (a transient failure, recorded with its capture or log entry): the
   -- rerun of the round does not request it again, and it stays due for the next round.
-  observed INTEGER NOT NULL DEFAULT 1
+  observed INTEGER NOT NULL DEFAULT 1,
+  -- What the refetch got from the page's host, for the round's host back-off when it is run again:
+  -- 'answered', the failure's reason when it got nothing at all (gotNoAnswer), or null (not requested: robots.txt).
+  host_answer TEXT
 );
 CREATE INDEX IF NOT EXISTS engine_recrawl_result_round ON engine_recrawl_result (crawl_id, round);
 `;
+
+/** engine_recrawl_result.host_answer of a refetch its host answered. */
+const ANSWERED = 'answered';
 
 interface PageRow {
   url: string;
@@ -87,11 +93,13 @@ export interface RoundResult {
 
 /**
  * A refetch of the round under way recorded (RecrawlState.results): one that observed its page, or
- * one that got no answer about it (`observed` false), archived or logged as such, and not requested
- * again when the round is run again.
+ * one that got no answer about it or was not made (`observed` false: robots.txt refused it, its host's
+ * name did not resolve), archived or logged as such, and not requested again when the round is run again.
  */
 export interface RecordedRefetch extends RoundResult {
   observed: boolean;
+  /** What the refetch got from its host; null when it made no request (robots.txt refused it). */
+  hostAnswer: HostAnswer | null;
 }
 
 export interface RoundReport {
@@ -127,6 +135,8 @@ export class RecrawlState {
     // Tables created before these columns: their pages had no bomb recorded, their results were all observations.
     addMissingColumn(db, 'engine_recrawl_page', 'bomb', 'INTEGER NOT NULL DEFAULT 0');
     addMissingColumn(db, 'engine_recrawl_result', 'observed', 'INTEGER NOT NULL DEFAULT 1');
+    // Results stored before: an observation was an answer; of the others, nothing is known.
+    addMissingColumn(db, 'engine_recrawl_result', 'host_answer', 'TEXT');
     // Rounds reported before back-offs were counted apart: their due pages included those left out.
     addMissingColumn(db, 'engine_recrawl_round', 'backed_off', 'INTEGER NOT NULL DEFAULT 0');
   }
@@ -159,8 +169,12 @@ export class RecrawlState {
 
   /** What `round` recorded before it was interrupted (a pause, a restart), in refetch order. */
   results(round: number): RecordedRefetch[] {
-    const rows = this.db.prepare('SELECT url, changed, by_rule, observed FROM engine_recrawl_result WHERE crawl_id = ? AND round = ? ORDER BY rowid').all(this.crawlId, round) as { url: string; changed: number; by_rule: number; observed: number }[];
-    return rows.map((r) => ({ url: r.url, changed: r.changed === 1, byRule: r.by_rule === 1, observed: r.observed === 1 }));
+    const rows = this.db.prepare('SELECT url, changed, by_rule, observed, host_answer FROM engine_recrawl_result WHERE crawl_id = ? AND round = ? ORDER BY rowid').all(this.crawlId, round) as { url: string; changed: number; by_rule: number; observed: number; host_answer: string | null }[];
+    return rows.map((r) => {
+      const answer = r.host_answer ?? (r.observed === 1 ? ANSWERED : null);
+      const hostAnswer: HostAnswer | null = answer === null ? null : answer === ANSWERED ? { answered: true } : { answered: false, reason: answer };
+      return { url: r.url, changed: r.changed === 1, byRule: r.by_rule === 1, observed: r.observed === 1, hostAnswer };
+    });
   }
 
   /**
@@ -211,22 +225,24 @@ export class RecrawlState {
     this.db.transaction(() => {
       this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
         .run(state.fr, state.lastRound, v.digest, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
-      this.insertResult(state.lastRound, url, { ...result, observed: true });
+      this.insertResult(state.lastRound, url, { ...result, observed: true, hostAnswer: { answered: true } });
     })();
   }
 
   /**
    * A refetch of `round` that got no answer about the page: recorded with its capture or crawl-log
    * entry (the caller's transaction), so the round, run again after a pause or a restart, does not
-   * request it again. The page's state stays: it is due in the next round.
+   * request it again, and counts what its host answered (`hostAnswer`; null: no request made) for the
+   * host's back-off. The page's state stays: it is due in the next round.
    */
-  unobserved(round: number, url: string, byRule: boolean): void {
-    this.insertResult(round, url, { changed: false, byRule, observed: false });
+  unobserved(round: number, url: string, byRule: boolean, hostAnswer: HostAnswer | null): void {
+    this.insertResult(round, url, { changed: false, byRule, observed: false, hostAnswer });
   }
 
-  private insertResult(round: number, url: string, r: { changed: boolean; byRule: boolean; observed: boolean }): void {
-    this.db.prepare('INSERT INTO engine_recrawl_result (crawl_id, round, url, changed, by_rule, observed) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(this.crawlId, round, url, r.changed ? 1 : 0, r.byRule ? 1 : 0, r.observed ? 1 : 0);
+  private insertResult(round: number, url: string, r: { changed: boolean; byRule: boolean; observed: boolean; hostAnswer: HostAnswer | null }): void {
+    const answer = r.hostAnswer === null ? null : r.hostAnswer.answered ? ANSWERED : r.hostAnswer.reason;
+    this.db.prepare('INSERT INTO engine_recrawl_result (crawl_id, round, url, changed, by_rule, observed, host_answer) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(this.crawlId, round, url, r.changed ? 1 : 0, r.byRule ? 1 : 0, r.observed ? 1 : 0, answer);
   }
 }
 
@@ -285,6 +301,8 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const recorded = new Set<string>();
   for (const r of state.results(round)) {
     recorded.add(r.url);
+    // The host back-off counts the refetches the round made before it was interrupted too.
+    if (r.hostAnswer) hostsAnswer.note(hostKeyOf(r.url), r.url, r.hostAnswer);
     if (!r.observed) continue;
     report.fetched++;
     observed(r);
@@ -302,8 +320,8 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
         state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed), r, { changed: r.changed, byRule });
         saved = true;
       },
-      unobserved: () => {
-        state.unobserved(round, p.url, byRule);
+      unobserved: (hostAnswer) => {
+        state.unobserved(round, p.url, byRule, hostAnswer);
         unanswered = true;
       },
     };
@@ -376,8 +394,8 @@ interface Observed {
 interface RefetchRecord {
   /** The page observed: its new state. */
   save(r: Observed): void;
-  /** No answer about the page: the round will not request it again. */
-  unobserved(): void;
+  /** No answer about the page, or not requested: the round will not request it again; what its host answered (null: not asked). */
+  unobserved(hostAnswer: HostAnswer | null): void;
 }
 
 /**
@@ -385,31 +403,39 @@ interface RefetchRecord {
  * page's new state) commits with its capture. Null when nothing was observed: not requested
  * (robots.txt refused it, its host's name did not resolve), cut short, or no answer about the page
  * (a transient failure: no connection, a timeout, 5xx, 429, 408), which says neither that it changed
- * nor that it did not: what the server answered is archived, and the page is not saved.
+ * nor that it did not: what the server answered is archived, and the page is not saved. Each is
+ * logged and recorded for the round (record.unobserved), but for a cut short refetch and a robots.txt
+ * unreachable for now (asked again then).
  */
 async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, record: RefetchRecord, hosts: HostTally): Promise<Observed | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
   const fetched = await politeFetch(ctx, p.url, { conditional, halted, robots: true });
+  if (fetched.kind === 'robots-refused') {
+    // robots.txt unreachable for now (retryAt): nothing decided, the page is asked for in the next round.
+    if (fetched.verdict.retryAt === undefined) notRequested(ctx, p.url, round, robotsExclusionOf(fetched.verdict), record);
+    return null;
+  }
   const host = hostKeyOf(p.url);
-  if (fetched.kind === 'dns-failed') hosts.note(host, p.url, { answered: false, reason: 'dns' });
-  const outcome = outcomeOf(fetched);
-  if (!outcome) return null;
+  // A name that does not resolve: nothing requested, logged as a fetch without an answer (outcome `dns`), as the revisit pass logs it.
+  const outcome = fetched.kind === 'outcome' ? fetched.outcome : dnsFailure(fetched.message);
   const visit = { url: p.url, depth: p.depth, visitedAt: 0, visit: { payloadDigest: p.payload_digest ?? '' } };
   const message = `recrawl round ${round}`;
   if (!outcome.ok && outcome.reason === 'interrupted') return null; // a pause or stop cut it short: nothing observed
   // Nothing at all from the host (no connection, or not a byte before a timeout or a hang-up): a round of its back-off.
-  hosts.note(host, p.url, gotNoAnswer(outcome) ? { answered: false, reason: outcome.reason } : { answered: true });
+  const hostAnswer: HostAnswer = gotNoAnswer(outcome) ? { answered: false, reason: outcome.reason } : { answered: true };
+  hosts.note(host, p.url, hostAnswer);
+  const unanswered = () => record.unobserved(hostAnswer);
   const unobserved = `${message}; no answer about the page`;
   const retried = 'retried in the next round';
   if (!outcome.ok) {
     // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the fetch's
     // failure as its outcome and counted among the failures, as a page's is (commitItem).
     // Recorded with it (record.unobserved), so the round run again after a pause does not request it again.
-    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason, alongside: record.unobserved }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason, alongside: unanswered }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     else {
       ctx.db.transaction(() => {
-        record.unobserved();
+        unanswered();
         logUnanswered(ctx, p.url, outcome, `${unobserved}, ${retried}`);
       })();
     }
@@ -417,7 +443,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   }
   const ex = outcome.exchange;
   if (transientFailure(ex.status)) {
-    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}`, alongside: record.unobserved }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}`, alongside: unanswered }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return null;
   }
   const answer = answerOf(ex.status, ex.payloadDigest);
@@ -486,6 +512,21 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     if (committed && objects) ctx.onObjects(objects.found);
   }
   return result;
+}
+
+/**
+ * A refetch robots.txt did not let be made: logged as the visit and revisit passes log such a page
+ * (outcome `robots` or `robots-unavailable`) and counted among the exclusions, in the transaction
+ * that records it for the round (record.unobserved), so the round run again after a pause does not
+ * ask again. The page stays in the recrawls, due: robots.txt, read again each day, may allow it later.
+ */
+function notRequested(ctx: CrawlContext, url: string, round: number, exclusion: RobotsExclusion, record: RefetchRecord): void {
+  const { outcome, why } = ROBOTS_REFUSAL[exclusion];
+  ctx.db.transaction(() => {
+    record.unobserved(null);
+    ctx.store.addLog({ url, status: null, outcome, message: `recrawl round ${round}: not refetched: ${why}`, size: 0, durationMs: 0, retries: 0, at: new Date() });
+  })();
+  ctx.stats.recordExclusion(outcome);
 }
 
 /** Stored in place of a payload digest while a page answers a redirect or a client error. */

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { CaptureLocation } from '../warc';
+import type { RobotsVerdict } from '../robots';
 import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
@@ -98,7 +99,7 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   if (result.kind === 'robots-refused') {
     const { verdict } = result;
     if (verdict.retryAt !== undefined) return verdict.retryAt;
-    recordExcluded(ctx, page, verdict.reason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed');
+    recordExcluded(ctx, page, robotsExclusionOf(verdict));
     return null;
   }
   const outcome: FetchOutcome = result.kind === 'outcome' ? result.outcome : dnsFailure(result.message);
@@ -169,10 +170,27 @@ function recordRevisit(ctx: CrawlContext, page: StoredCoherencePage, at: number,
   ctx.coherence.recordRevisit(page.url, { at, fingerprint, text, verdict, changeRate });
 }
 
+/** Why robots.txt refused a URL: it disallows it, or it could not be fetched (taken as disallowing the site). */
+export type RobotsExclusion = Extract<RevisitExclusion, 'robots-disallowed' | 'robots-unavailable'>;
+
+/** What a refusal of robots.txt (a verdict not allowing the URL, and not to be asked again later) is. */
+export function robotsExclusionOf(verdict: RobotsVerdict): RobotsExclusion {
+  return verdict.reason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed';
+}
+
+/**
+ * The crawl-log outcome of a URL robots.txt refused, as the visit pass logs such a page, and why in
+ * words: revisits and recrawl refetches not made log the same.
+ */
+export const ROBOTS_REFUSAL: Record<RobotsExclusion, { outcome: string; why: string }> = {
+  'robots-disallowed': { outcome: 'robots', why: 'disallowed by robots.txt' },
+  'robots-unavailable': { outcome: 'robots-unavailable', why: 'robots.txt unavailable' },
+};
+
 /** The crawl-log outcome of a revisit not made, as the visit pass logs such a page, and its message. */
 const EXCLUDED_REVISIT: Record<RevisitExclusion, { outcome: string; message: string }> = {
-  'robots-disallowed': { outcome: 'robots', message: 'coherence revisit not made: disallowed by robots.txt' },
-  'robots-unavailable': { outcome: 'robots-unavailable', message: 'coherence revisit not made: robots.txt unavailable' },
+  'robots-disallowed': { outcome: ROBOTS_REFUSAL['robots-disallowed'].outcome, message: `coherence revisit not made: ${ROBOTS_REFUSAL['robots-disallowed'].why}` },
+  'robots-unavailable': { outcome: ROBOTS_REFUSAL['robots-unavailable'].outcome, message: `coherence revisit not made: ${ROBOTS_REFUSAL['robots-unavailable'].why}` },
   'exclude-match': { outcome: 'exclude-match', message: 'coherence revisit not made: an exclude pattern of the crawl matches it' },
 };
 

@@ -100,10 +100,15 @@ test("a crawl's recrawl tables made before a round recorded refetches without an
       INSERT INTO engine_recrawl_page VALUES (1, 'http://quay.test/', NULL, 0, 4, 1, 'sha1:X', NULL, NULL);
       INSERT INTO engine_recrawl_result VALUES (1, 2, 'http://quay.test/', 1, 0);`);
     const state = new RecrawlState(db, 1);
-    assert.deepEqual(state.results(2), [{ url: 'http://quay.test/', changed: true, byRule: false, observed: true }], 'a result stored before was an observation');
+    assert.deepEqual(state.results(2), [{ url: 'http://quay.test/', changed: true, byRule: false, observed: true, hostAnswer: { answered: true } }], 'a result stored before was an observation, so an answer of its host');
     assert.equal(state.pages()[0]?.bomb, 0, 'a page stored before is no bomb');
-    state.unobserved(2, 'http://quay.test/a', true);
-    assert.deepEqual(state.results(2).map((r) => [r.url, r.observed]), [['http://quay.test/', true], ['http://quay.test/a', false]]);
+    state.unobserved(2, 'http://quay.test/a', true, { answered: false, reason: 'connect-refused' });
+    state.unobserved(2, 'http://quay.test/b', false, null);
+    assert.deepEqual(state.results(2).map((r) => [r.url, r.observed, r.hostAnswer]), [
+      ['http://quay.test/', true, { answered: true }],
+      ['http://quay.test/a', false, { answered: false, reason: 'connect-refused' }],
+      ['http://quay.test/b', false, null],
+    ]);
     new RecrawlState(db, 1); // and opened again, as is
   } finally {
     db.close();
