@@ -180,13 +180,20 @@ export class RecrawlState {
   /**
    * Adds the HTML pages captured since the last round (new pages are due in the next round); one its
    * visit found a decompression bomb (crawl-log outcome `decompression-bomb`) is recorded as one.
+   * A page with several captures (a visit and its revisit, in a visit–revisit crawl) starts from its
+   * latest one's payload digest (by fetch time, then id): a bare column of `GROUP BY url` came from
+   * whichever row SQLite took, the visit's, so a page changed between visit and revisit was found
+   * changed again by the first round although it had not changed since.
    */
   syncPages(ctx: CrawlContext, round: number): void {
     const rows = this.db.prepare(
-      `SELECT c.url AS url, c.depth AS depth, c.payloadDigest AS digest FROM Capture c
-       WHERE c.crawlId = ? AND c.status BETWEEN 200 AND 299 AND c.mime IN ('text/html', 'application/xhtml+xml')
-         AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url)
-       GROUP BY c.url`,
+      `SELECT url, depth, digest FROM (
+         SELECT c.url AS url, c.depth AS depth, c.payloadDigest AS digest,
+                ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.fetchedAt DESC, c.id DESC) AS latest
+         FROM Capture c
+         WHERE c.crawlId = ? AND c.status BETWEEN 200 AND 299 AND c.mime IN ('text/html', 'application/xhtml+xml')
+           AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url))
+       WHERE latest = 1`,
     ).all(this.crawlId) as { url: string; depth: number; digest: string | null }[];
     const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
