@@ -11,6 +11,7 @@ import { icdSchema, type Icd } from '../../worker/icd/schema';
 import { openSqlite } from '../../worker/store/sqlite';
 import { insertCrawl } from './crawl-rows';
 import { routeDatabase, signedInAs } from './route-database';
+import { startHoldingSite, type HoldingSite } from './holding-site';
 
 const ORIGIN = 'http://cockpit.test';
 
@@ -84,4 +85,40 @@ export async function crawlStatusBecomes(db: Database.Database, crawlId: number,
     if (status === wanted) break;
   }
   return status;
+}
+
+/** A visit–revisit crawl with recrawls under way, with a URL posted during its revisit pass (postedDuringPass). */
+export interface PostedDuringPass {
+  site: HoldingSite;
+  crawlId: number;
+  engine: CrawlEngine;
+  run: Promise<string>;
+  /** The URL posted: `<site>/posted`. */
+  posted: string;
+}
+
+/**
+ * Starts a visit–revisit crawl with recrawls of a holding site (its first revisit waits), posts
+ * `<site>/posted` while that revisit waits, gives the worker time to apply it, then lets the pass go
+ * on. The caller stops the engine and closes the site; on a failure here they are stopped.
+ */
+export async function postedDuringPass(p: PostingParts): Promise<PostedDuringPass> {
+  const site = await startHoldingSite((path, before) => before.includes(path) && path !== '/robots.txt');
+  const { icd, crawlId } = runningCrawl(p.s.db, { seeds: [`${site.origin}/`], coherence: { mode: 'visit-revisit', recrawlIntervalMinutes: 10_000 } });
+  const engine = engineFor(p, crawlId, icd);
+  const run = engine.run();
+  const posted = `${site.origin}/posted`;
+  try {
+    await Promise.race([site.held, run.then((o) => { throw new Error(`the crawl ended (${o}) before any revisit`); })]);
+    const answer = await postUrls(p.admin, crawlId, [{ url: posted, score: 0.9 }]);
+    if (answer.status !== 202) throw new Error(`a crawl with recrawls takes URLs during its pass: ${answer.status}`);
+    await new Promise((r) => setTimeout(r, 700)); // the worker applies posted URLs every 500 ms
+    site.release();
+  } catch (e) {
+    await engine.stop();
+    await run;
+    site.close();
+    throw e;
+  }
+  return { site, crawlId, engine, run, posted };
 }

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import type { PrismaClient } from '../store/prisma';
 import type { CoherenceSummary } from './metrics';
 import { certificateAsServed, summaryAsRead } from './legacy-summary';
+import { visitedAfterReference } from './visit-set';
 import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
 
 /** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
@@ -17,6 +18,8 @@ export interface CoherenceReport {
   /** Pages visited, and revisited so far. */
   pages: number;
   revisited: number;
+  /** Of `pages`, those visited after the run's reference time: outside its certificate, never revisited in it (tree status `after-reference`). */
+  afterReference: number;
   tree: TreeNode[];
   histogram: HistogramBin[];
   certificateAvailable: boolean;
@@ -38,6 +41,25 @@ function pageRows(db: Database.Database, crawlId: number): CoherencePageRow[] {
 
 /** pageRows' query (exported for the test that it reads the index only). */
 export const PAGE_ROWS_SQL = 'SELECT id, url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id';
+
+/**
+ * The pages the run's revisit pass will not revisit because they were visited after its reference
+ * time (see visitedAfterReference): among the pages without a status only (the (crawlId, status)
+ * index; visitedAt is not in the tree's covering index), so a finished run reads a few rows.
+ */
+function pagesAfterReference(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined): Set<number> {
+  if (!run) return new Set();
+  const referenceAt = new Date(run.referenceTime).getTime();
+  const rows = db.prepare('SELECT id, visitedAt FROM CoherencePage WHERE crawlId = ? AND status IS NULL').all(crawlId) as { id: number; visitedAt: string | number }[];
+  return new Set(rows.filter((r) => visitedAfterReference(new Date(r.visitedAt).getTime(), referenceAt)).map((r) => r.id));
+}
+
+/** pageRows with each page visited after the run's reference time marked so. */
+function treeRows(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined): { rows: CoherencePageRow[]; after: number } {
+  const after = pagesAfterReference(db, crawlId, run);
+  const rows = pageRows(db, crawlId);
+  return { rows: after.size ? rows.map((r) => (after.has(r.id) ? { ...r, afterReference: true } : r)) : rows, after: after.size };
+}
 
 const isoOf = (stored: string | number) => new Date(stored).toISOString();
 
@@ -80,7 +102,10 @@ export function coherenceVersion(db: Database.Database, crawlId: number, warcDir
  * worker writes.
  */
 export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
-  const { crawl, run, counts, certificateAvailable, version, rows } = db.transaction(() => ({ ...reportState(db, crawlId, warcDir), rows: pageRows(db, crawlId) }))();
+  const { crawl, run, counts, certificateAvailable, version, rows, after } = db.transaction(() => {
+    const state = reportState(db, crawlId, warcDir);
+    return { ...state, ...treeRows(db, crawlId, state.run) };
+  })();
   return {
     crawlId,
     crawl,
@@ -88,6 +113,7 @@ export function coherenceReport(db: Database.Database, crawlId: number, warcDir:
     summary: run?.summary ? summaryAsRead(JSON.parse(run.summary) as CoherenceSummary) : null,
     pages: counts.pages,
     revisited: counts.revisited,
+    afterReference: after,
     tree: buildDiscoveryTree(rows),
     histogram: rateHistogram(rows.filter((r) => r.changeRate !== null).map((r) => r.changeRate!)),
     certificateAvailable,
@@ -98,6 +124,10 @@ export function coherenceReport(db: Database.Database, crawlId: number, warcDir:
 export interface CoherencePageDetail {
   url: string;
   status: string | null;
+  /** Visited after the run's reference time: outside its certificate, not revisited in this run (status stays null). */
+  afterReference: boolean;
+  /** The run's reference time, null before the revisit pass began. */
+  referenceTime: string | null;
   evidence: string | null;
   similarity: number | null;
   visitedAt: string;
@@ -115,9 +145,12 @@ export async function coherencePageDetail(prisma: PrismaClient, crawlId: number,
     ? await prisma.coherencePage.findUnique({ where: { id: page.id } })
     : await prisma.coherencePage.findUnique({ where: { crawlId_url: { crawlId, url: page.url } } });
   if (!p || p.crawlId !== crawlId) return null;
+  const run = await prisma.coherenceRun.findUnique({ where: { crawlId }, select: { referenceTime: true } });
   const verdict = p.verdict ? (JSON.parse(p.verdict) as { linksAdded?: string[]; linksRemoved?: string[] }) : {};
   return {
     url: p.url, status: p.status, evidence: p.evidence, similarity: p.similarity,
+    afterReference: p.status === null && run !== null && visitedAfterReference(p.visitedAt.getTime(), run.referenceTime.getTime()),
+    referenceTime: run?.referenceTime.toISOString() ?? null,
     visitedAt: p.visitedAt.toISOString(), revisitedAt: p.revisitedAt?.toISOString() ?? null,
     linksAdded: verdict.linksAdded ?? [], linksRemoved: verdict.linksRemoved ?? [],
     visitText: p.visitText, revisitText: p.revisitText,
@@ -127,7 +160,10 @@ export async function coherencePageDetail(prisma: PrismaClient, crawlId: number,
 
 /** The discovery tree as GraphML. */
 export function coherenceGraphml(db: Database.Database, crawlId: number): string {
-  return toGraphML(pageRows(db, crawlId));
+  return db.transaction(() => {
+    const run = db.prepare('SELECT referenceTime FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as Pick<RunRow, 'referenceTime'> | undefined;
+    return toGraphML(treeRows(db, crawlId, run).rows);
+  })();
 }
 
 /**

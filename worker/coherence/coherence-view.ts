@@ -17,13 +17,27 @@ export interface CoherencePageRow {
   mime: string | null;
   status: PageStatus | null;
   changeRate: number | null;
+  /** Visited after the run's reference time (see visitedAfterReference): never revisited in this run. */
+  afterReference?: boolean;
+}
+
+/**
+ * A page's status in the tree: its classification; else `after-reference` when it was visited after
+ * the run's reference time (a URL posted, or found by a sitemap or feed, during the revisit pass of
+ * a crawl with feeds or recrawls: visited after the pass, outside the certificate, never revisited
+ * in this run); else `pending` (not revisited yet).
+ */
+export type TreeStatus = PageStatus | 'pending' | 'after-reference';
+
+export function treeStatusOf(row: Pick<CoherencePageRow, 'status' | 'afterReference'>): TreeStatus {
+  return row.status ?? (row.afterReference ? 'after-reference' : 'pending');
 }
 
 export interface TreeNode {
   /** The page's row id (CoherencePageRow.id). */
   id: number;
   url: string;
-  status: PageStatus | 'pending';
+  status: TreeStatus;
   mimeClass: MimeClass;
   /** Pages proved unchanged in this subtree, this one included. */
   coherentBelow: number;
@@ -93,7 +107,7 @@ function treeParents(rows: readonly CoherencePageRow[]): Map<string, string | nu
  */
 export function buildDiscoveryTree(rows: readonly CoherencePageRow[]): TreeNode[] {
   const nodes = new Map<string, TreeNode>();
-  for (const r of rows) nodes.set(r.url, { id: r.id, url: r.url, status: r.status ?? 'pending', mimeClass: mimeClassOf(r.mime), coherentBelow: 0, children: [] });
+  for (const r of rows) nodes.set(r.url, { id: r.id, url: r.url, status: treeStatusOf(r), mimeClass: mimeClassOf(r.mime), coherentBelow: 0, children: [] });
   const roots: TreeNode[] = [];
   const parents = treeParents(rows);
   for (const r of rows) {
@@ -130,7 +144,7 @@ export function toGraphML(rows: readonly CoherencePageRow[]): string {
     '  <graph id="capture" edgedefault="directed">',
   ];
   for (const r of rows) {
-    lines.push(`    <node id="${ids.get(r.url)}"><data key="url">${xmlEscape(r.url)}</data><data key="status">${r.status ?? 'pending'}</data><data key="mime">${mimeClassOf(r.mime)}</data>${r.changeRate === null ? '' : `<data key="rate">${r.changeRate}</data>`}</node>`);
+    lines.push(`    <node id="${ids.get(r.url)}"><data key="url">${xmlEscape(r.url)}</data><data key="status">${treeStatusOf(r)}</data><data key="mime">${mimeClassOf(r.mime)}</data>${r.changeRate === null ? '' : `<data key="rate">${r.changeRate}</data>`}</node>`);
   }
   let e = 0;
   const parents = treeParents(rows);
@@ -319,14 +333,17 @@ export function evidenceText(evidence: string): string {
  * to compare when there is none (a 304 keeps the visit's text; an error, a gone page or robots.txt
  * leave nothing), so an empty column is not taken for an empty page.
  */
-export function revisitHeading(page: { revisitedAt: string | null; evidence: string | null; hasText: boolean }, formatTime: (iso: string) => string): string {
-  if (!page.revisitedAt) return 'Revisit · not made yet';
+export function revisitHeading(page: { revisitedAt: string | null; evidence: string | null; hasText: boolean; afterReference?: boolean }, formatTime: (iso: string) => string): string {
+  if (!page.revisitedAt) return page.afterReference ? `Revisit · none: ${AFTER_REFERENCE_TEXT}` : 'Revisit · not made yet';
   if (page.evidence === 'robots-disallowed' || page.evidence === 'robots-unavailable' || page.evidence === 'exclude-match') return `Revisit · not made (${formatTime(page.revisitedAt)}): ${evidenceText(page.evidence).replace(/^no revisit: /, '')}`;
   const at = `Revisit · ${formatTime(page.revisitedAt)}`;
   if (page.hasText) return at;
   if (page.evidence === 'not-modified') return `${at} · 304 Not Modified: the text is the visit's`;
   return `${at} · no text to compare`;
 }
+
+/** Why a page visited after the run's reference time has no revisit and no status, in the curator's words. */
+export const AFTER_REFERENCE_TEXT = "visited after the reference time — outside this capture's certificate, not revisited in this run";
 
 /** What the coherence view knows of the crawl itself. */
 export interface CrawlCoherenceState {

@@ -6,6 +6,6 @@ export { equalFrequencyBins, predictRate, trainRateClassifier, urlFeatures, type
 export { organPipesOrder, pyramidFromRings, revisitOrder, ringIntervalSlots, scheduleFromVisitOrder, visitRevisitPyramid, type PyramidSchedule, type RatedPage, type RevisitDiscipline } from './schedules';
 export { blur, buildCertificate, coherence, summarise, type ClassifiedPage, type CoherenceCertificate, type CoherenceSummary } from './metrics';
 export { adaptParentRule, afterFetch, initialRevisitState, isDue, revisitPeriodRounds, shouldRecrawlParent, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type ParentRuleState, type RevisitState } from './incremental';
-export { buildDiscoveryTree, diffWords, evidenceText, mimeClassOf, noCaptureText, rateHistogram, revisitHeading, sideSegments, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type SideSegment, type HistogramBin, type MimeClass, type TreeNode } from './coherence-view';
-export { visitSetCloses } from './visit-set';
+export { buildDiscoveryTree, diffWords, evidenceText, mimeClassOf, noCaptureText, rateHistogram, revisitHeading, sideSegments, toGraphML, treeStatusOf, AFTER_REFERENCE_TEXT, type CoherencePageRow, type TreeStatus, type CrawlCoherenceState, type DiffSegment, type SideSegment, type HistogramBin, type MimeClass, type TreeNode } from './coherence-view';
+export { visitedAfterReference, visitSetCloses } from './visit-set';
 export { backedOff, backoffAfterRound, HostTally, MAX_BACKOFF_ROUNDS, type HostAnswer, type HostBackoff } from './host-backoff';

@@ -11,3 +11,14 @@ import { hasFeedsOrRecrawls } from './incremental-view';
 export function visitSetCloses(icd: Pick<Icd, 'coherence'>): boolean {
   return icd.coherence.mode === 'visit-revisit' && !hasFeedsOrRecrawls(icd.coherence);
 }
+
+/**
+ * Whether a page was visited after its run's reference time (ms since the epoch, both): queued
+ * while the revisit pass ran (a crawl with feeds or recrawls goes on visiting), visited once it
+ * ended. Its visit and a revisit would not bracket the reference time, so the pass neither revisits
+ * nor certifies it, and the cockpit says so rather than "not revisited yet". Pure: the pass and the
+ * coherence report ask the same rule.
+ */
+export function visitedAfterReference(visitedAt: number, referenceAt: number): boolean {
+  return visitedAt > referenceAt;
+}

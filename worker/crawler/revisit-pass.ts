@@ -6,7 +6,7 @@ import type { RobotsVerdict } from '../robots';
 import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
-  buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted,
+  buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted, visitedAfterReference,
   type ClassifiedPage, type PageStatus, type RevisitExclusion, type RevisitObservation,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
@@ -43,7 +43,7 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
   // A page visited after the reference time (queued while the pass ran, visited once it ended) is not
   // revisited: its visit and revisit would not bracket the reference time, so it has no place in the
   // certificate. (The engine finishes a pass begun before it visits anything else.)
-  const pages = store.pages().filter((p) => p.visitedAt <= referenceAt);
+  const pages = store.pages().filter((p) => !visitedAfterReference(p.visitedAt, referenceAt));
   const pending = pages.filter((p) => p.revisitedAt === null);
   const byUrl = new Map(pages.map((p) => [p.url, p]));
   const { order } = revisitOrder(pending.map((p) => ({ id: p.url, visitedAt: p.visitedAt, rate: null })), referenceAt, 1 / DAY_MS);
@@ -56,7 +56,7 @@ export async function runRevisitPass(ctx: CrawlContext, warcDir: string, o: Revi
     done++;
     o.onCoherence?.({ phase: 'revisit', revisited: done, pages: pages.length, referenceTime: new Date(referenceAt).toISOString() });
   }
-  const classified = classifiedPages(store.pages().filter((p) => p.visitedAt <= referenceAt));
+  const classified = classifiedPages(store.pages().filter((p) => !visitedAfterReference(p.visitedAt, referenceAt)));
   const summary = summarise(classified, referenceAt);
   const certificate = buildCertificate({ id: ctx.crawlId, name: ctx.icd.name }, classified, referenceAt, now());
   writeFileSync(join(warcDir, CERTIFICATE_FILE), JSON.stringify(certificate, null, 2) + '\n');

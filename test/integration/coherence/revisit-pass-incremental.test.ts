@@ -18,8 +18,7 @@ import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { CERTIFICATE_FILE } from '../../../worker/crawler/revisit-pass';
 import type { CoherenceCertificate } from '../../../worker/coherence';
 import { withSiteCrawl } from '../../support/site-crawl';
-import { startHoldingSite } from '../../support/holding-site';
-import { engineFor, postingParts, postUrls, runningCrawl } from '../../support/posted-urls';
+import { postedDuringPass, postingParts } from '../../support/posted-urls';
 
 /** Every certified page's visit and revisit bracket the certificate's reference time. */
 function assertBracketed(certificate: CoherenceCertificate): void {
@@ -86,18 +85,9 @@ test('a Sitemap: line found during a revisit pass paused part-way is visited aft
 const p = postingParts('tm-revisit-incremental-posted-');
 
 test('a URL posted during the revisit pass of a crawl with recrawls is visited right after the pass, in the same run, outside the certificate', { timeout: 60_000 }, async () => {
-  // The first revisit waits for the test.
-  const site = await startHoldingSite((path, before) => before.includes(path) && path !== '/robots.txt');
-  const { origin, requested, release } = site;
-  const { icd, crawlId } = runningCrawl(p.s.db, { seeds: [`${origin}/`], coherence: { mode: 'visit-revisit', recrawlIntervalMinutes: 10_000 } });
-  const engine = engineFor(p, crawlId, icd);
-  const run = engine.run();
+  const { site, crawlId, engine, run } = await postedDuringPass(p);
+  const { origin, requested } = site;
   try {
-    await Promise.race([site.held, run.then((o) => assert.fail(`the crawl ended (${o}) before any revisit`))]);
-    const posted = await postUrls(p.admin, crawlId, [{ url: `${origin}/posted`, score: 0.9 }]);
-    assert.equal(posted.status, 202, 'a crawl with recrawls takes URLs during its pass');
-    await sleep(700); // the worker applies posted URLs every 500 ms
-    release();
     const finished = () => p.worker.prepare('SELECT finishedAt FROM CoherenceRun WHERE crawlId = ? AND finishedAt IS NOT NULL').get(crawlId) !== undefined;
     for (const end = Date.now() + 20_000; !(finished() && requested.includes('/posted')) && Date.now() < end; ) await sleep(20);
     assert.ok(finished(), 'the pass finished');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDiscoveryTree, diffWords, evidenceText, noCaptureText, rateHistogram, revisitHeading, sideSegments, toGraphML, type CoherencePageRow } from '../../../worker/coherence';
+import { AFTER_REFERENCE_TEXT, buildDiscoveryTree, diffWords, evidenceText, noCaptureText, rateHistogram, revisitHeading, sideSegments, toGraphML, treeStatusOf, type CoherencePageRow } from '../../../worker/coherence';
 
 const rows: CoherencePageRow[] = [
   { id: 0, url: 'http://x/', parentUrl: null, depth: 0, mime: 'text/html', status: 'unchanged', changeRate: 0 },
@@ -182,4 +182,16 @@ test('a view with no page says why: not a visit–revisit crawl, nothing capture
   assert.match(text('visit-revisit', 'stopped'), /^The crawl ended without capturing any HTML page/);
   assert.equal(text('visit-revisit', 'failed', 'dns: no such host'), 'The crawl failed before it captured any HTML page (dns: no such host): there is nothing to revisit.');
   for (const status of ['running', 'finished', 'failed']) assert.doesNotMatch(text('visit-revisit', status), /mode/, 'a visit–revisit crawl is not told to set the mode it has');
+});
+
+test('a page visited after the reference time has its own status in the tree and GraphML, and its revisit heading says why there is none', () => {
+  const late: CoherencePageRow = { id: 7, url: 'http://x/late', parentUrl: 'http://x/', depth: 1, mime: 'text/html', status: null, changeRate: null, afterReference: true };
+  const roots = buildDiscoveryTree([...rows, late]);
+  assert.deepEqual(roots[0]!.children.map((c) => [c.url, c.status]), [['http://x/a', 'links-changed'], ['http://x/b', 'missing'], ['http://x/late', 'after-reference']]);
+  assert.equal(roots[1]!.status, 'pending', 'a page not revisited yet stays pending');
+  assert.ok(toGraphML([...rows, late]).includes('<data key="status">after-reference</data>'));
+  // A status, once classified, wins (the flag is only set on pages without one).
+  assert.equal(treeStatusOf({ status: 'unchanged', afterReference: true }), 'unchanged');
+  assert.equal(revisitHeading({ revisitedAt: null, evidence: null, hasText: false, afterReference: true }, (iso) => iso), `Revisit · none: ${AFTER_REFERENCE_TEXT}`);
+  assert.match(AFTER_REFERENCE_TEXT, /after the reference time — outside this capture's certificate/);
 });

@@ -2,7 +2,7 @@
 import { Fragment, useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
-import { evidenceText, noCaptureText, revisitHeading, sideSegments, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
+import { AFTER_REFERENCE_TEXT, evidenceText, noCaptureText, revisitHeading, sideSegments, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus, type TreeLayout } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
 import { useCoherencePage, useCoherenceReport } from './use-coherence';
@@ -88,24 +88,35 @@ function findNode(tree: readonly TreeNode[], url: string): TreeNode | null {
 }
 
 function Summary({ report }: { report: NonNullable<ReturnType<typeof useCoherenceReport>['data']> }) {
-  // A run over no page has no coherence, not 100 % (its summary says null; the API reads one stored before, which said 1, as null too).
-  const s = report.summary && report.summary.pages > 0 ? report.summary : null;
+  // A run over no page has no coherence, not 100 % (its summary says null, with the reason in
+  // `unmeasured`; the API reads one stored before, which said 1, as null too).
+  const s = report.summary;
+  const counted = s && s.pages > 0 ? s : null;
   return (
     <section aria-label="Summary" className="flex flex-wrap gap-6" data-testid="coherence-summary">
-      <Figure label="coherence" value={s && s.coherence !== null ? `${(s.coherence * 100).toFixed(1)} %` : '—'} />
-      <Figure label="blur (expected changes per page)" value={s && s.blur !== null ? s.blur.toFixed(3) : '—'} />
-      <Figure label="pages revisited" value={`${report.revisited} / ${report.pages}`} />
-      <Figure label="reference time" value={report.run ? new Date(report.run.referenceTime).toLocaleString() : '—'} />
-      {s && (Object.keys(s.byStatus) as (keyof typeof s.byStatus)[]).map((k) => <Figure key={k} label={STATUS_LABELS[k]} value={String(s.byStatus[k])} colour={STATUS_COLOURS[k]} />)}
+      <Figure label="coherence" value={s && s.coherence !== null ? `${(s.coherence * 100).toFixed(1)} %` : null} reason={s?.unmeasured?.coherence} testId="coherence-figure" />
+      <Figure label="blur (expected changes per page)" value={s && s.blur !== null ? s.blur.toFixed(3) : null} reason={s?.unmeasured?.blur} testId="blur-figure" />
+      <Figure label="pages revisited" value={`${report.revisited} / ${report.pages - report.afterReference}`} />
+      {report.afterReference > 0 && <Figure label={`${STATUS_LABELS['after-reference']} (outside the certificate)`} value={String(report.afterReference)} colour={STATUS_COLOURS['after-reference']} testId="after-reference-figure" />}
+      <Figure label="reference time" value={report.run ? new Date(report.run.referenceTime).toLocaleString() : null} />
+      {counted && (Object.keys(counted.byStatus) as (keyof typeof counted.byStatus)[]).map((k) => <Figure key={k} label={STATUS_LABELS[k]} value={String(counted.byStatus[k])} colour={STATUS_COLOURS[k]} />)}
     </section>
   );
 }
 
-function Figure({ label, value, colour }: { label: string; value: string; colour?: string }) {
+/**
+ * One figure of the summary; `value` null shows "—" (read "not measured" by screen readers) and,
+ * when the API gives one, the reason beside it, in words a screen reader reads with the figure.
+ */
+function Figure({ label, value, colour, reason, testId }: { label: string; value: string | null; colour?: string; reason?: string; testId?: string }) {
+  const labelId = useId();
+  const reasonId = useId();
+  const why = value === null && reason ? reason : null;
   return (
-    <div>
-      <div className="text-sm text-gray-600">{colour && <span className="inline-block w-3 h-3 mr-1 rounded-full" style={{ background: colour }} />}{label}</div>
-      <div className="text-xl font-semibold">{value}</div>
+    <div data-testid={testId} role="group" aria-labelledby={labelId} aria-describedby={why ? reasonId : undefined}>
+      <div id={labelId} className="text-sm text-gray-600">{colour && <span className="inline-block w-3 h-3 mr-1 rounded-full" style={{ background: colour }} />}{label}</div>
+      <div className="text-xl font-semibold">{value ?? <><span aria-hidden="true">—</span><span className="sr-only">not measured</span></>}</div>
+      {why && <div id={reasonId} className="text-sm text-gray-700 max-w-xs" data-testid="unmeasured-reason">Not measured: {why}.</div>}
     </div>
   );
 }
@@ -319,7 +330,7 @@ function PageDetail({ crawlId, node, collapsed, pinned, onToggle }: { crawlId: n
       {page.data && (
         <>
           <p data-testid="page-status">
-            Status: <strong>{page.data.status ? STATUS_LABELS[page.data.status as NodeStatus] : STATUS_LABELS.pending}</strong>
+            Status: <strong>{page.data.status ? STATUS_LABELS[page.data.status as NodeStatus] : page.data.afterReference ? AFTER_REFERENCE_TEXT : STATUS_LABELS.pending}</strong>
             {page.data.evidence && <> · decided by {evidenceText(page.data.evidence)}</>}
             {page.data.similarity !== null && <> · text similarity {(page.data.similarity * 100).toFixed(0)} %</>}
           </p>
@@ -328,7 +339,7 @@ function PageDetail({ crawlId, node, collapsed, pinned, onToggle }: { crawlId: n
           )}
           <div className="grid md:grid-cols-2 gap-3">
             <TextColumn title={`Visit · ${new Date(page.data.visitedAt).toLocaleString()}`} segments={page.data.revisitText === null ? [{ kind: 'same', text: page.data.visitText }] : page.data.diff} side="visit" />
-            <TextColumn title={revisitHeading({ revisitedAt: page.data.revisitedAt, evidence: page.data.evidence, hasText: page.data.revisitText !== null }, (iso) => new Date(iso).toLocaleString())} segments={page.data.revisitText === null ? [] : page.data.diff} side="revisit" />
+            <TextColumn title={revisitHeading({ revisitedAt: page.data.revisitedAt, evidence: page.data.evidence, hasText: page.data.revisitText !== null, afterReference: page.data.afterReference }, (iso) => new Date(iso).toLocaleString())} segments={page.data.revisitText === null ? [] : page.data.diff} side="revisit" />
           </div>
         </>
       )}

@@ -21,6 +21,8 @@ export const STATUS_COLOURS: Record<NodeStatus, string> = {
   'links-changed': '#dc2626',
   missing: '#111827',
   pending: '#88919f',
+  // violet-600: 5.7:1 on white.
+  'after-reference': '#7c3aed',
 };
 
 export const STATUS_LABELS: Record<NodeStatus, string> = {
@@ -29,6 +31,7 @@ export const STATUS_LABELS: Record<NodeStatus, string> = {
   'links-changed': 'links changed',
   missing: 'missing',
   pending: 'not revisited yet',
+  'after-reference': 'visited after the reference time',
 };
 
 /** Where a row sits in the tree, for assistive technology (the tree is drawn flat, not nested): ARIA's level, posinset and setsize. */
