@@ -206,7 +206,10 @@ test('someone else signing in in the new tab does not save the ICD form as them:
 test('a session that ends over unsaved knowledge-base edits sends neither a background read nor the session check to the login page: the page stays and says to sign in again', async () => {
   const { context, page, editor, edited } = await editKnowledgeBase('edited');
 
-  // The session ends; the page's tester polls the crawl list (a read), which is refused.
+  // The tester set to pick a captured page polls the crawl list (a read; since 702e094 only while its
+  // crawl picker is shown). The session ends, and that read is refused.
+  await page.getByRole('radio', { name: 'A page captured by a crawl' }).check();
+  await page.getByLabel('Find a crawl').waitFor();
   await context.clearCookies();
   const refusedPoll = () => page.waitForResponse((r) => new URL(r.url()).pathname === '/api/crawls' && r.status() === 401);
   await refusedPoll();
