@@ -321,20 +321,19 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     // that fails leaves neither (the page is refetched when the round runs again, captured once),
     // and a capture never stands without its page's state (it was captured again at every retry).
     let saved = false;
-    let unanswered = false;
     const record: RefetchRecord = {
       save: (r) => {
         state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed), r, { changed: r.changed, byRule });
         saved = true;
+        recorded.add(p.url);
       },
       unobserved: (hostAnswer) => {
         state.unobserved(round, p.url, byRule, hostAnswer);
-        unanswered = true;
+        recorded.add(p.url);
       },
     };
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
     const changed = await refetchPage(ctx, p, round, o.halted, record, hostsAnswer);
-    if (saved || unanswered) recorded.add(p.url);
     // Not requested (robots.txt said no, the name did not resolve), cut short, or no answer about the
     // page (transientFailure: refused, timed out, 5xx): nothing observed, nothing counted, the page
     // stays due (retried in the next round), and a parent so left out does not move the rule's threshold.
