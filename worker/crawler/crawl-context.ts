@@ -258,13 +258,14 @@ export class CrawlContext {
    * they find, only URLs that left the queue are out of reach; otherwise every URL the crawl knows
    * already is, except one refused for a reason a link of this kind may overturn (a requisite, an
    * extra hop: url/scope.ts mayRetakeRefused; a link at `depth` within the limit to a URL refused
-   * as too deep), which the scope checks again. An in-memory lookup, never a query.
+   * as too deep), which the scope checks again, or one still queued at a depth greater than `depth`,
+   * which waits from then on as this nearer link found it. An in-memory lookup, never a query.
    */
   linkMayMatter(url: string, kind: string, depth: number, rescoring: boolean): boolean {
     if (this.frontier.refused(this.crawlId, url)) {
       return (depth <= this.icd.scope.maxDepth && this.frontier.refusedTooDeep(this.crawlId, url)) || mayRetakeRefused(kind, this.icd.scope);
     }
-    return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url));
+    return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) || this.frontier.queuedDeeper(this.crawlId, url, depth);
   }
 
   /**

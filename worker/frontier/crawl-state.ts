@@ -76,6 +76,13 @@ export class CrawlState {
   readonly knownUrls = new Map<string, number>();
 
   /**
+   * Under a depth limit (cfg.maxDepth): the depth each known URL waiting in the queue waits at, when
+   * this process knows it, so a link found again from a page nearer the seeds is told apart from the
+   * common rediscovery, as deep or deeper, by a map lookup (queuedDeeper) rather than a query.
+   */
+  private readonly queuedDepths = new Map<string, number>();
+
+  /**
    * Patterns excluded while the crawl runs (excludeWaitingMatching): a URL offered after the pass
    * that matches one is recorded as excluded rather than queued. Links are planned against the
    * crawl's scope before their page commits, so a page under way at the pass could still offer one.
@@ -94,9 +101,27 @@ export class CrawlState {
     return null;
   }
 
-  /** Notes where a known URL stands (unknown URLs stay unknown): its row while queued, or SETTLED. */
-  markQueued(url: string, seqOrSettled: number): void {
-    if (this.knownUrls.has(url)) this.knownUrls.set(url, seqOrSettled);
+  /**
+   * Notes where a known URL stands (unknown URLs stay unknown): its row while queued, with the depth
+   * it waits at when the caller read it (else the one noted stays), or SETTLED.
+   */
+  markQueued(url: string, seqOrSettled: number, depth?: number): void {
+    if (!this.knownUrls.has(url)) return;
+    this.knownUrls.set(url, seqOrSettled);
+    if (seqOrSettled === SETTLED || depth !== undefined) this.noteQueuedDepth(url, seqOrSettled === SETTLED ? undefined : depth);
+  }
+
+  /** Notes the depth a known URL waits at in the queue (undefined: not waiting, or not known); nothing without a depth limit. */
+  noteQueuedDepth(url: string, depth: number | undefined): void {
+    if (this.cfg.maxDepth === undefined) return;
+    if (depth === undefined) this.queuedDepths.delete(url);
+    else if (this.knownUrls.has(url)) this.queuedDepths.set(url, depth);
+  }
+
+  /** True when `url` waits in the queue at a depth greater than `depth`, as far as this process knows (no query). */
+  queuedDeeper(url: string, depth: number): boolean {
+    const waitsAt = this.queuedDepths.get(url);
+    return waitsAt !== undefined && waitsAt > depth;
   }
 
   /**
@@ -256,6 +281,11 @@ export class CrawlState {
     a[j] = row;
     if (i === 0 || j === 0) this.syncHead(e);
     return true;
+  }
+
+  /** The row `seq` among the first URLs `host` holds, if it holds it. */
+  aheadRow(host: string, seq: number): HeadRow | undefined {
+    return this.held.get(seq)?.row ?? this.hosts.get(host)?.ahead.find((r) => r.seq === seq);
   }
 
   /** A held row and its host (rescoring crawls), for a rescore without a query. */

@@ -3,6 +3,7 @@ import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier'
 import { RETAKABLE_REFUSALS } from '../url';
 import { comesBefore, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
+import { isShorterPath, type PathToUrl } from './shorter-path';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 
@@ -19,7 +20,8 @@ export interface IntakeContext {
 /**
  * Inserts discovered URLs: new ones are queued, or excluded when over a budget or matching a live
  * exclusion (CrawlState.liveExcludes); duplicates of
- * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert).
+ * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert), and
+ * wait as the discovery found them when it is a shorter way from the seeds (takeShorterPath).
  * A URL excluded before by a refusal this discovery overturns (a requisite or an extra hop the
  * scope took; RETAKABLE_REFUSALS) is queued now, once (retakeRefused).
  * Provisional candidates (batch mode) are queued with a provisional score and leave duplicates
@@ -44,6 +46,8 @@ export function insertCandidates(
       // A URL found again: FIRST keeps its score, and one no longer queued has no place to change,
       // so neither touches the table; one still queued is rescored without trying to insert it.
       res.duplicates += 1;
+      // Only a link from a page nearer the seeds than the URL waits at costs a query (known > 0 then).
+      if (c.queuedDeeper(cand.url, cand.depth)) takeShorterPathBySeq(ctx, c, cand, known);
       if (fn !== 'FIRST' && known !== SETTLED) rescoreQueued(ctx, c, rowLocator(cand.url, known), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
@@ -100,6 +104,7 @@ function admit(c: CrawlState, e: HostEntry, cand: Candidate, seq: number, reason
   c.admitted += 1;
   e.admitted += 1;
   c.count(e, 'queued', 1);
+  c.noteQueuedDepth(cand.url, cand.depth);
   const row: HeadRow = {
     url: cand.url, depth: cand.depth, kind: cand.kind, via_url: cand.viaUrl ?? null, precedence: precedenceOf(score.raw), seq, attempts: 0,
     score_raw: score.raw, score_count: score.count, score_sum: score.sum, scope_hops: cand.scopeHops ?? null, unwritten: null,
@@ -115,19 +120,24 @@ function admit(c: CrawlState, e: HostEntry, cand: Candidate, seq: number, reason
  * counted as queued instead of excluded; over a budget or under a live exclusion it stays
  * excluded, with that reason now. Only an excluded row moves, so the URL is queued once.
  * False when its row is not so refused (queued, fetched, excluded for good): the crawl's known set
- * then says where it stands, and `cand` is a duplicate.
+ * then says where it stands, and `cand` is a duplicate, whose way a waiting row takes when it is
+ * shorter (takeShorterPath).
  */
 function retakeRefused(
   ctx: IntakeContext, c: CrawlState, cand: Candidate, hash: bigint, touched: Set<HostEntry>, provisional: boolean, res: AddResult,
 ): boolean {
-  const row = ctx.st.stateOf.get(c.crawlId, hash) as [seq: number, state: number, reason: string | null, host: string] | undefined;
+  const row = ctx.st.stateOf.get(c.crawlId, hash) as
+    | [seq: number, state: number, reason: string | null, host: string, depth: number, hops: number | null]
+    | undefined;
   if (!row) {
     c.knownUrls.delete(cand.url); // not in the table after all: inserted as a new URL
     return false;
   }
-  const [seq, state, was, host] = row;
+  const [seq, state, was, host, depth, hops] = row;
   if (state !== S.excluded || was === null || !RETAKABLE_REFUSALS.has(was)) {
-    c.markQueued(cand.url, state === S.queued || state === S.retrying ? seq : SETTLED);
+    const waiting = state === S.queued || state === S.retrying;
+    c.markQueued(cand.url, waiting ? seq : SETTLED, depth);
+    if (waiting) takeShorterPath(ctx, c, cand, seq, host, { depth, hops });
     return false;
   }
   const e = ctx.entry(c, host);
@@ -141,6 +151,30 @@ function retakeRefused(
   c.count(e, 'excluded', -1, was);
   admit(c, e, cand, seq, reason, score, touched, res);
   return true;
+}
+
+/** takeShorterPath for a URL known to wait in row `seq` at a depth greater than `cand`'s: reads its state and way first. */
+function takeShorterPathBySeq(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq: number): void {
+  const row = ctx.st.pathBySeq.get(seq) as [state: number, host: string, depth: number, hops: number | null] | undefined;
+  if (row && (row[0] === S.queued || row[0] === S.retrying)) takeShorterPath(ctx, c, cand, seq, row[1], { depth: row[2], hops: row[3] });
+  else c.markQueued(cand.url, SETTLED);
+}
+
+/**
+ * A URL waiting in row `seq` (queued, or to be retried) as `stored` says, found again by `cand`:
+ * when that is a shorter way from the seeds (isShorterPath), the row waits as `cand` found it
+ * (depth, kind, page, hops), in the table, in the host's held URLs and in the known depths, so its
+ * own links are judged from the nearer depth, after a restart too. A URL already leased keeps the
+ * depth it was fetched at.
+ */
+function takeShorterPath(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq: number, host: string, stored: PathToUrl): void {
+  // Without a depth limit a URL's depth decides nothing, and no depths are kept (CrawlState.queuedDeeper).
+  if (c.cfg.maxDepth === undefined || !isShorterPath(stored, { depth: cand.depth, hops: cand.scopeHops })) return;
+  const way = { depth: cand.depth, kind: cand.kind, via_url: cand.viaUrl ?? null, scope_hops: cand.scopeHops ?? null };
+  ctx.st.takeShorterPath.run(way.depth, way.kind, way.via_url, way.scope_hops, seq);
+  c.noteQueuedDepth(cand.url, cand.depth);
+  const held = c.aheadRow(host, seq);
+  if (held) Object.assign(held, way);
 }
 
 /** Most URLs the in-memory known set holds (~100 bytes each). */

@@ -403,7 +403,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     })();
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
-    if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq);
+    if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq, rec.row.depth);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
     if (e.politeness.enabled && !over) this.endRequest(e, timing);
     this.scheduler.touch(e, now);
@@ -559,6 +559,15 @@ export class SqliteFrontier implements Frontier, IntakeContext {
    */
   refusedTooDeep(crawlId: number, url: string): boolean {
     return this.crawl(crawlId).knownUrls.get(url) === REFUSED_TOO_DEEP;
+  }
+
+  /**
+   * True when `url` waits in the queue at a depth greater than `depth` (a link from a page nearer
+   * the seeds than the one that queued it), as far as this process knows: an in-memory lookup,
+   * kept only when the crawl has a depth limit. Such a link shortens its way (add).
+   */
+  queuedDeeper(crawlId: number, url: string, depth: number): boolean {
+    return this.crawl(crawlId).queuedDeeper(url, depth);
   }
 
   /**
