@@ -16,6 +16,7 @@ import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs } from './recrawl-host-backoff';
 import { hostKeyOf } from '../url';
 import { addMissingColumn } from '../store/sqlite';
+import { answerOf, recrawlStart, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -178,31 +179,46 @@ export class RecrawlState {
   }
 
   /**
-   * Adds the HTML pages captured since the last round (new pages are due in the next round); one its
-   * visit found a decompression bomb (crawl-log outcome `decompression-bomb`) is recorded as one.
-   * A page with several captures (a visit and its revisit, in a visit–revisit crawl) starts from its
-   * latest one's payload digest (by fetch time, then id): a bare column of `GROUP BY url` came from
-   * whichever row SQLite took, the visit's, so a page changed between visit and revisit was found
-   * changed again by the first round although it had not changed since.
+   * Adds the HTML pages captured since the last round (new pages are due in the next round), each
+   * from its latest answer (recrawlStart: by fetch time, then id, whatever its status), which is what
+   * the first round compares with: a page whose visit and revisit differ starts from its revisit, one
+   * that answered 200 then 404 from its 404. One whose payload is a decompression bomb (crawl-log
+   * outcome `decompression-bomb`) is recorded as one.
    */
   syncPages(ctx: CrawlContext, round: number): void {
-    const rows = this.db.prepare(
-      `SELECT url, depth, digest FROM (
-         SELECT c.url AS url, c.depth AS depth, c.payloadDigest AS digest,
-                ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.fetchedAt DESC, c.id DESC) AS latest
-         FROM Capture c
-         WHERE c.crawlId = ? AND c.status BETWEEN 200 AND 299 AND c.mime IN ('text/html', 'application/xhtml+xml')
-           AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url))
-       WHERE latest = 1`,
-    ).all(this.crawlId) as { url: string; depth: number; digest: string | null }[];
+    const captures = this.db.prepare(
+      `SELECT c.url AS url, c.status AS status, c.mime AS mime, c.depth AS depth, c.payloadDigest AS payloadDigest
+       FROM Capture c
+       WHERE c.crawlId = ? AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url)
+       ORDER BY c.url, c.fetchedAt DESC, c.id DESC`,
+    );
+    // Read through before the inserts (the connection runs one statement at a time), a page at a time.
+    const starts: (RecrawlStart & { url: string })[] = [];
+    const take = (url: string, latestFirst: PageCapture[]): void => {
+      const start = recrawlStart(latestFirst);
+      if (start) starts.push({ url, ...start });
+    };
+    let url: string | null = null;
+    let latestFirst: PageCapture[] = [];
+    for (const c of captures.iterate(this.crawlId) as Iterable<PageCapture & { url: string }>) {
+      if (url !== c.url) {
+        if (url !== null) take(url, latestFirst);
+        url = c.url;
+        latestFirst = [];
+      }
+      latestFirst.push(c);
+    }
+    if (url !== null) take(url, latestFirst);
     const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
-    const bombs = rows.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
+    const bombs = starts.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
     this.db.transaction(() => {
-      for (const r of rows) {
+      for (const s of starts) {
         // Excluded since its capture (live-exclusions.ts): not recrawled; taken up if the pattern is removed.
-        if (ctx.excludedByPattern(r.url)) continue;
-        insert.run(this.crawlId, r.url, ctx.frontier.lookup(this.crawlId, r.url)?.viaUrl ?? null, r.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, r.digest, bombs.has(r.url) ? 1 : 0);
+        if (ctx.excludedByPattern(s.url)) continue;
+        // A page that now answers a status (a 404 after its bomb) holds no payload, a bomb or other.
+        const bomb = bombs.has(s.url) && !s.answer?.startsWith(STATUS_ANSWER);
+        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? 1 : 0);
       }
     })();
   }
@@ -534,18 +550,3 @@ function notRequested(ctx: CrawlContext, url: string, round: number, exclusion: 
   })();
   ctx.stats.recordExclusion(outcome);
 }
-
-/** Stored in place of a payload digest while a page answers a redirect or a client error. */
-const STATUS_ANSWER = 'status:';
-
-/**
- * What a refetch compares with the last one: a 2xx answer's payload digest; for a redirect or a
- * client error (404, 410…), the status itself, so a page gone for good changed once, when it went,
- * and not again every round (it was refetched every round for ever, its parent with it). A
- * transient failure (transientFailure) is no answer: refetchPage observes nothing then.
- */
-function answerOf(status: number, payloadDigest: string): string {
-  if (status >= 200 && status < 300) return payloadDigest;
-  return `${STATUS_ANSWER}${status}`;
-}
-
