@@ -15,6 +15,11 @@ export type FailureReason =
   | 'too-many-redirects'
   | 'http-5xx'
   | 'decompression-bomb'
+  /**
+   * A body that cannot be read whole: cut short, its content coding damaged or stopping before its
+   * end, undecodable. A feed poll fails on it (feedBodyFault); a page is read as far as it goes.
+   */
+  | 'unreadable-body'
   | 'robots-disallowed'
   | 'robots-unavailable'
   | 'invalid-url'

@@ -308,13 +308,14 @@ export class CrawlContext {
 
   /**
    * Archives an exchange that is not a frontier URL of its own (robots.txt, polled feeds): its records and
-   * capture row go through the same ordered commit as pages.
+   * capture row go through the same ordered commit as pages. `failure`: what it was fetched for failed
+   * (a feed poll whose body cannot be read): the crawl-log outcome, counted among the failures (commitArchived).
    */
-  async archiveAuxiliary(ex: HttpExchange, message = 'robots.txt'): Promise<void> {
+  async archiveAuxiliary(ex: HttpExchange, message = 'robots.txt', failure?: FailureReason): Promise<void> {
     try {
       // After the requests due: 200 robots.txt answered at once were archived before the next read.
       await this.turns.take();
-      await this.commitArchived(ex, () => this.writer.writeCapture(ex), { payloadDigest: ex.payloadDigest, depth: 0, message });
+      await this.commitArchived(ex, () => this.writer.writeCapture(ex), { payloadDigest: ex.payloadDigest, depth: 0, message, failure });
     } finally {
       await releaseBody(ex.body).catch(() => undefined);
     }

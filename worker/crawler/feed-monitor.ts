@@ -5,7 +5,7 @@ import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type 
 import { canonicalize } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
-import type { HttpExchange } from '../capture';
+import type { FailureReason, HttpExchange } from '../capture';
 import type { FeedMemoryStore } from './feed-state-store';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
@@ -191,7 +191,8 @@ export class FeedMonitor {
       const result = await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true });
       const outcome = outcomeOf(result);
       if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
-      if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, 'feed poll');
+      // What a failed fetch received (a 5xx after the retries, a body cut off) is archived, logged with the failure as its outcome.
+      if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, `feed poll failed: ${outcome.message}`, outcome.reason);
       ended = pollEnd(result);
       if (!outcome?.ok) break;
       const ex = outcome.exchange;
@@ -225,19 +226,20 @@ export class FeedMonitor {
   /**
    * The feed's items as the scheduler counts them, or none and why its body was not read (`unread`:
    * cut short, its content coding damaged or stopping early, a decompression bomb); archives the
-   * answer (which releases its body), its crawl-log entry saying why a body was not read.
+   * answer (which releases its body), its crawl-log entry saying why a body was not read, with the
+   * fault's reason as outcome (FeedBodyFault).
    */
   private async itemsOf(url: string, ex: HttpExchange): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null }> {
     let body: Buffer | null = null;
-    let unread: string | null = null;
+    let unread: FeedBodyFault | null = null;
     if (ex.status >= 200 && ex.status < 300) {
       const max = this.ctx.icd.limits.maxDecodedBytes;
       const decoded = await decodeBody(ex.body, ex.headers['content-encoding'], max).catch((err: unknown) => err as Error);
       unread = feedBodyFault(ex.truncated, decoded, ex.headers['content-encoding'], max);
       if (unread === null && !(decoded instanceof Error)) body = decoded.bytes;
     }
-    await this.ctx.archiveAuxiliary(ex, unread === null ? 'feed poll' : `feed poll failed: ${unread}`);
-    if (!body) return { items: [], unread };
+    await this.ctx.archiveAuxiliary(ex, unread === null ? 'feed poll' : `feed poll failed: ${unread.detail}`, unread?.reason);
+    if (!body) return { items: [], unread: unread?.detail ?? null };
     const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
       const published = i.published ? Date.parse(i.published) : NaN;
       return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
@@ -246,21 +248,28 @@ export class FeedMonitor {
   }
 }
 
+/** Why a feed's body is not read: the crawl-log outcome of its poll, and the reason in words. */
+export interface FeedBodyFault {
+  reason: Extract<FailureReason, 'decompression-bomb' | 'unreadable-body'>;
+  detail: string;
+}
+
 /**
- * Why a feed's 2xx body cannot be read as the whole feed, in words, or null when it can: the
- * transport cut it (`truncated`, WARC-Truncated), its content coding broke off at corrupt data or
- * stops before its end, it decodes to more than `maxDecodedBytes`, or it could not be decoded at all
- * (`decoded` an error). Pure.
+ * Why a feed's 2xx body cannot be read as the whole feed, or null when it can: the transport cut
+ * it (`truncated`, WARC-Truncated), its content coding broke off at corrupt data or stops before its
+ * end, or it could not be decoded at all (`decoded` an error): `unreadable-body`; it decodes to more
+ * than `maxDecodedBytes`: `decompression-bomb`. Pure.
  */
-export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pick<DecodedBody, 'damaged' | 'cutOff'> | Error, contentEncoding: string | undefined, maxDecodedBytes: number): string | null {
+export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pick<DecodedBody, 'damaged' | 'cutOff'> | Error, contentEncoding: string | undefined, maxDecodedBytes: number): FeedBodyFault | null {
   const coding = `its content coding (${(contentEncoding ?? '').trim() || 'none'})`;
   const kept = "its items not read, the feed's remembered items kept";
-  if (truncated === 'length') return `the body was cut at the size cap (limits.maxBodyBytes); ${kept}`;
-  if (truncated) return `the body was cut short (${truncated}); ${kept}`;
-  if (decoded instanceof DecompressionBombError) return `the body decodes to more than ${maxDecodedBytes} bytes (limits.maxDecodedBytes); ${kept}`;
-  if (decoded instanceof Error) return `the body could not be decoded: ${decoded.message}; ${kept}`;
-  if (decoded.damaged) return `${coding} is damaged midway; ${kept}`;
-  if (decoded.cutOff) return `${coding} stops before its end: the body was cut short; ${kept}`;
+  const unreadable = (why: string): FeedBodyFault => ({ reason: 'unreadable-body', detail: `${why}; ${kept}` });
+  if (truncated === 'length') return unreadable('the body was cut at the size cap (limits.maxBodyBytes)');
+  if (truncated) return unreadable(`the body was cut short (${truncated})`);
+  if (decoded instanceof DecompressionBombError) return { reason: 'decompression-bomb', detail: `the body decodes to more than ${maxDecodedBytes} bytes (limits.maxDecodedBytes); ${kept}` };
+  if (decoded instanceof Error) return unreadable(`the body could not be decoded: ${decoded.message}`);
+  if (decoded.damaged) return unreadable(`${coding} is damaged midway`);
+  if (decoded.cutOff) return unreadable(`${coding} stops before its end: the body was cut short`);
   return null;
 }
 

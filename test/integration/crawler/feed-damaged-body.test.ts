@@ -1,7 +1,7 @@
 /**
  * A feed whose gzip body is cut in the middle (its length header right, its gzip stream stopping
  * before its end): the poll is recorded as failed, with the reason in the feed's poll summary and
- * in the crawl log, and the part it holds is not read, so the feed's remembered items stay as the
+ * in the crawl log (its entry's outcome `unreadable-body`, a failure), and the part it holds is not read, so the feed's remembered items stay as the
  * whole poll before left them (read, its short list made the scheduler forget the items past the cut).
  * Real parts: a migrated SQLite database, the engine with its feed monitor on a shortened minute,
  * a loopback site serving the feed with Content-Encoding: gzip.
@@ -67,8 +67,15 @@ test('a feed whose gzip body is cut in the middle is a failed poll, its remember
     assert.deepEqual([...seen].sort(), Array.from({ length: ITEMS }, (_, i) => `${origin}/a${i}`).sort(), 'the items of the whole poll are all remembered');
 
     const logged = db.prepare('SELECT outcome, message FROM CrawlLogEntry WHERE crawlId = ? AND url = ? ORDER BY id').all(crawlId, feedUrl) as { outcome: string; message: string | null }[];
-    assert.equal(logged[0]?.message, 'feed poll');
+    assert.deepEqual(logged[0], { outcome: 'ok', message: 'feed poll' });
     assert.ok(logged.length >= 2, `${logged.length} feed polls logged`);
-    for (const entry of logged.slice(1)) assert.match(entry.message ?? '', /^feed poll failed: its content coding \(gzip\) stops before its end/, 'the crawl log says why');
+    for (const entry of logged.slice(1)) {
+      assert.match(entry.message ?? '', /^feed poll failed: its content coding \(gzip\) stops before its end/, 'the crawl log says why');
+      // A failure outcome, so the crawl log's filter finds the failed polls (it was `ok`).
+      assert.equal(entry.outcome, 'unreadable-body');
+    }
+    // Archived all the same, and counted among the crawl's failures as a resumed crawl counts them again.
+    assert.equal(db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, feedUrl), logged.length);
+    assert.equal(engine.stats().failedByReason['unreadable-body'], logged.length - 1);
   });
 });

@@ -22,15 +22,16 @@ test('how a feed poll ended: answered, refused by robots.txt, not answered', () 
   assert.deepEqual(pollEnd(null), { outcome: 'failed', status: null, detail: 'not requested' });
 });
 
-test('a feed body not to be read whole: cut by the transport, its content coding damaged or stopping early, a bomb', () => {
+test('a feed body not to be read whole, and its poll\'s crawl-log outcome: cut by the transport, its content coding damaged or stopping early, a bomb', () => {
   const whole = { damaged: false, cutOff: false };
   const kept = "its items not read, the feed's remembered items kept";
+  const unreadable = (why: string) => ({ reason: 'unreadable-body', detail: `${why}; ${kept}` });
   assert.equal(feedBodyFault(null, whole, 'gzip', 1024), null);
   assert.equal(feedBodyFault(null, whole, undefined, 1024), null);
-  assert.equal(feedBodyFault('length', whole, undefined, 1024), `the body was cut at the size cap (limits.maxBodyBytes); ${kept}`);
-  assert.equal(feedBodyFault('disconnect', whole, 'gzip', 1024), `the body was cut short (disconnect); ${kept}`);
-  assert.equal(feedBodyFault(null, { damaged: true, cutOff: false }, 'gzip', 1024), `its content coding (gzip) is damaged midway; ${kept}`);
-  assert.equal(feedBodyFault(null, { damaged: false, cutOff: true }, ' br ', 1024), `its content coding (br) stops before its end: the body was cut short; ${kept}`);
-  assert.equal(feedBodyFault(null, new DecompressionBombError(1024), 'gzip', 1024), `the body decodes to more than 1024 bytes (limits.maxDecodedBytes); ${kept}`);
-  assert.equal(feedBodyFault(null, new Error('EACCES: spool file'), 'gzip', 1024), `the body could not be decoded: EACCES: spool file; ${kept}`);
+  assert.deepEqual(feedBodyFault('length', whole, undefined, 1024), unreadable('the body was cut at the size cap (limits.maxBodyBytes)'));
+  assert.deepEqual(feedBodyFault('disconnect', whole, 'gzip', 1024), unreadable('the body was cut short (disconnect)'));
+  assert.deepEqual(feedBodyFault(null, { damaged: true, cutOff: false }, 'gzip', 1024), unreadable('its content coding (gzip) is damaged midway'));
+  assert.deepEqual(feedBodyFault(null, { damaged: false, cutOff: true }, ' br ', 1024), unreadable('its content coding (br) stops before its end: the body was cut short'));
+  assert.deepEqual(feedBodyFault(null, new DecompressionBombError(1024), 'gzip', 1024), { reason: 'decompression-bomb', detail: `the body decodes to more than 1024 bytes (limits.maxDecodedBytes); ${kept}` });
+  assert.deepEqual(feedBodyFault(null, new Error('EACCES: spool file'), 'gzip', 1024), unreadable('the body could not be decoded: EACCES: spool file'));
 });
