@@ -19,6 +19,11 @@ export interface FeedMemoryStore {
   excludedFeeds?(): Map<string, string | null>;
 }
 
+// What the cockpit's plan of the next polls reads of each feed (readFeedStates), without seen: the
+// item ids come before published in a row and make most of it (200 ids or more, 15-30 kB), so
+// reading published from the table read every feed's ids too (9,124 pages for 1,000 feeds).
+const FEED_PLAN_INDEX = 'CREATE INDEX IF NOT EXISTS engine_feed_plan ON engine_feed (crawl_id, url, last_poll_at, first_poll_at, published)';
+
 // Times are wall-clock ms. One row a feed, rewritten after each of its polls: the item ids are
 // bounded (FeedScheduler keeps max(200, twice a poll's items)), the publication times by the
 // estimate's history (14 days).
@@ -34,10 +39,7 @@ CREATE TABLE IF NOT EXISTS engine_feed (
   published TEXT NOT NULL,
   PRIMARY KEY (crawl_id, url)
 ) WITHOUT ROWID;
--- What the cockpit's plan of the next polls reads of each feed (readFeedStates), without seen: the
--- item ids come before published in a row and make most of it (200 ids or more, 15-30 kB), so
--- reading published from the table read every feed's ids too (9,124 pages for 1,000 feeds).
-CREATE INDEX IF NOT EXISTS engine_feed_plan ON engine_feed (crawl_id, url, last_poll_at, first_poll_at, published);
+${FEED_PLAN_INDEX};
 -- What the feed's polls found (FeedPollSummary), one row a feed, for the cockpit; the scheduler
 -- does not read it. A table of its own: engine_feed rows written before it existed stay as they are.
 CREATE TABLE IF NOT EXISTS engine_feed_poll (
@@ -109,6 +111,16 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
         .run(this.crawlId, url, s.polls, s.failedPolls, s.articlesNew, s.last.at, s.last.outcome, s.last.status, s.last.detail, s.last.listed, s.last.fresh, JSON.stringify(s.recentNew), s.last.movedTo ?? null);
     })();
   }
+}
+
+/**
+ * Creates the index the cockpit's plan reads (engine_feed_plan) on a database whose engine_feed an
+ * older Tidemark made without it; the worker runs it as it starts. Made only with the feed tables,
+ * the index came once a crawl with feeds ran again, and until then the plan of a finished crawl's
+ * feeds read every remembered item id. Creates nothing on a database without feeds.
+ */
+export function ensureFeedPlanIndex(db: Database.Database): void {
+  if (tableExists(db, 'engine_feed')) db.exec(FEED_PLAN_INDEX);
 }
 
 /** What the cockpit shows of one feed: its last poll as the scheduler knows it, and its poll summary. */

@@ -8,6 +8,7 @@ import { ExportFailureNotRecorded, exportFailureReason, exportUnderWay, recordEx
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { removeLeftoverExportFolders } from '../export/export-delete';
+import { ensureFeedPlanIndex } from '../crawler/feed-state-store';
 import { PolitenessRegistry } from '../politeness';
 import { endCrawl, type CrawlEnd } from './crawl-end';
 import { TERMINAL_STATUSES } from './crawl-control';
@@ -58,6 +59,8 @@ export class CrawlManager {
     this.opts.db.prepare("UPDATE Export SET status = 'pending', progress = 0 WHERE status = 'running'").run();
     // One cancelled, or cancelled and deleted, while its predecessor ran it, which died before removing what it had written.
     removeLeftoverExportFolders(this.opts.db, this.opts.dataDir);
+    // A feeds table an older Tidemark made gets the cockpit's plan index, whether or not a crawl with feeds runs again.
+    ensureFeedPlanIndex(this.opts.db);
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.statsTimer = setInterval(() => this.publishStats(), STATS_MS);
     void this.tick();

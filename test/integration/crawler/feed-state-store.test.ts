@@ -1,7 +1,8 @@
 /**
  * The feed state store on a real SQLite database: the excluded address a feed moved to is kept with
  * its last poll (a resumed crawl does not request the feed again), and a database whose
- * engine_feed_poll was created before that column existed is read by the cockpit and then upgraded.
+ * engine_feed_poll was created before that column existed is read by the cockpit and then upgraded;
+ * an engine_feed made before the plan's index gets it when the worker starts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { readFeedStates, SqliteFeedMemoryStore } from '../../../worker/crawler/feed-state-store';
 import { withTempDir } from '../../support/temp-dir';
+import { migratedDatabase } from '../../support/crawl-rows';
+import { CrawlManager } from '../../../worker/process/crawl-manager';
 
 const memory = { lastPollAt: 1_000, firstPollAt: 1_000, seen: [], published: [] };
 const moved = { at: 1_000, outcome: 'excluded' as const, status: null, detail: "the crawl's exclude pattern /private/ matches the address it moved to, http://a.test/private/feed", listed: 0, fresh: 0 };
@@ -75,6 +78,34 @@ test('the cockpit reads 1,000 feeds\' polls and publication times without their 
       assert.equal(states.length, 1_000);
       assert.equal(states[0]!.published.length, 336);
       assert.ok(read < tablePages / 2, `${read} reads; the feeds' rows fill ${tablePages} pages`);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+test('an engine_feed made before the plan\'s index gets it when the worker starts, no crawl running; a database without feeds gets no feed table', async () => {
+  await withTempDir('tm-feed-store-plan-index-', async (dataDir) => {
+    const db = migratedDatabase(dataDir);
+    const index = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'engine_feed_plan'").pluck().get();
+    const startWorker = async () => {
+      const manager = new CrawlManager({ db, dataDir, send: () => undefined });
+      manager.start();
+      await manager.shutdown();
+    };
+    try {
+      await startWorker();
+      assert.equal(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'engine_feed%'").pluck().get(), 0, 'nothing made where no crawl had feeds');
+      // The table as an older Tidemark made it, with a finished crawl's feed.
+      db.exec(`CREATE TABLE engine_feed (crawl_id INTEGER NOT NULL, url TEXT NOT NULL, last_poll_at REAL NOT NULL, first_poll_at REAL NOT NULL, seen TEXT NOT NULL, published TEXT NOT NULL, PRIMARY KEY (crawl_id, url)) WITHOUT ROWID;
+        INSERT INTO engine_feed VALUES (1, 'http://a.test/feed', 1000, 1000, '["http://a.test/a1"]', '[900]');`);
+      assert.equal(index(), undefined);
+      // Before, only a crawl with feeds running again made it.
+      await startWorker();
+      assert.equal(index(), 'engine_feed_plan');
+      const plan = db.prepare('EXPLAIN QUERY PLAN SELECT url, last_poll_at, first_poll_at, published FROM engine_feed WHERE crawl_id = ? ORDER BY url').all(1) as { detail: string }[];
+      assert.match(plan.map((p) => p.detail).join('; '), /COVERING INDEX engine_feed_plan/, "the cockpit's plan reads the index, not the rows");
+      assert.deepEqual(readFeedStates(db, 1).map((f) => [f.url, f.published]), [['http://a.test/feed', [900]]]);
     } finally {
       db.close();
     }
