@@ -24,7 +24,6 @@ function successful(status: number): boolean {
 /** A capture of a page, as recrawlStart reads it. */
 export interface PageCapture {
   status: number;
-  mime: string | null;
   depth: number;
   payloadDigest: string | null;
 }
@@ -35,20 +34,16 @@ export interface RecrawlStart {
   answer: string | null;
 }
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-
 /**
- * Where the recrawls of a page start, from its captures, latest first; null when none was an HTML
- * page (a 2xx answer of an HTML type): only those are recrawled. The start is the page's latest
- * answer whatever its status, as a round compares it: a page that answered 200, then 404 (or a
- * redirect), starts from its 404, so the first round finds it changed only if it answers otherwise
- * again. A transient failure is no answer about the page (as in a round); a 304 answered the payload
- * its revisit record points to (its digest).
+ * Where the recrawls of a page start, from its captures, latest first: its latest answer whatever
+ * its status, as a round compares it. A page that answered 200, then 404 (or a redirect), starts
+ * from its 404, so the first round finds it changed only if it answers otherwise again. A transient
+ * failure is no answer about the page (as in a round); a 304 answered the payload its revisit record
+ * points to (its digest). Null when none answered.
  */
 export function recrawlStart(latestFirst: readonly PageCapture[]): RecrawlStart | null {
-  if (!latestFirst.some((c) => successful(c.status) && c.mime !== null && HTML_TYPES.has(c.mime))) return null;
-  // There is one: the HTML page's answer.
-  const latest = latestFirst.find((c) => !transientFailure(c.status))!;
+  const latest = latestFirst.find((c) => !transientFailure(c.status));
+  if (!latest) return null;
   const answer = successful(latest.status) || latest.status === 304 ? latest.payloadDigest : statusAnswer(latest.status);
   return { depth: latest.depth, answer };
 }

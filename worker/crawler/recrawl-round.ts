@@ -186,10 +186,14 @@ export class RecrawlState {
    * outcome `decompression-bomb`) is recorded as one.
    */
   syncPages(ctx: CrawlContext, round: number): void {
+    // Every capture of each page new to the recrawls that was once captured as an HTML page (2xx).
     const captures = this.db.prepare(
-      `SELECT c.url AS url, c.status AS status, c.mime AS mime, c.depth AS depth, c.payloadDigest AS payloadDigest
-       FROM Capture c
-       WHERE c.crawlId = ? AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = c.crawlId AND p.url = c.url)
+      `WITH page AS (
+         SELECT DISTINCT h.url AS url FROM Capture h
+         WHERE h.crawlId = ? AND h.status BETWEEN 200 AND 299 AND h.mime IN ('text/html', 'application/xhtml+xml')
+           AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = h.crawlId AND p.url = h.url))
+       SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest
+       FROM page JOIN Capture c ON c.crawlId = ? AND c.url = page.url
        ORDER BY c.url, c.fetchedAt DESC, c.id DESC`,
     );
     // Read through before the inserts (the connection runs one statement at a time), a page at a time.
@@ -200,7 +204,7 @@ export class RecrawlState {
     };
     let url: string | null = null;
     let latestFirst: PageCapture[] = [];
-    for (const c of captures.iterate(this.crawlId) as Iterable<PageCapture & { url: string }>) {
+    for (const c of captures.iterate(this.crawlId, this.crawlId) as Iterable<PageCapture & { url: string }>) {
       if (url !== c.url) {
         if (url !== null) take(url, latestFirst);
         url = c.url;
