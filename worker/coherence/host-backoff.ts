@@ -50,6 +50,11 @@ export class HostTally {
     this.hosts.set(host, h);
   }
 
+  /** Whether a refetch of `host` got an answer so far; null when none was noted. */
+  answered(host: string): boolean | null {
+    return this.hosts.get(host)?.answered ?? null;
+  }
+
   /** Each host noted: null when it answered, else why it did not; the first page tried and how many refetches were. */
   entries(): { host: string; downReason: string | null; url: string; tries: number }[] {
     return [...this.hosts].map(([host, h]) => ({ host, downReason: h.answered ? null : h.reason, url: h.url, tries: h.tries }));

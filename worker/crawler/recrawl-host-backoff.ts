@@ -29,9 +29,11 @@ export function loadHostBackoffs(db: Database.Database, crawlId: number): Map<st
 
 /**
  * Stores what `round` observed of each host it refetched pages of (`tally`), given the back-offs the
- * round began with (`prior`), and logs the changes. Call it in the transaction that ends the round.
+ * round began with (`prior`), and logs the changes. `nothingLeft`: hosts in back-off with no page
+ * left to refetch (robots.txt refuses them all; recrawl-round.ts), whose back-off ends, each logged
+ * at one of its pages (`url`). Call it in the transaction that ends the round.
  */
-export function saveHostBackoffs(ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'store'>, round: number, tally: HostTally, prior: ReadonlyMap<string, HostBackoff>): void {
+export function saveHostBackoffs(ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'store'>, round: number, tally: HostTally, prior: ReadonlyMap<string, HostBackoff>, nothingLeft: readonly { host: string; url: string }[]): void {
   const upsert = ctx.db.prepare(
     `INSERT INTO engine_recrawl_host (crawl_id, host, down_rounds, next_round, reason) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (crawl_id, host) DO UPDATE SET down_rounds = excluded.down_rounds, next_round = excluded.next_round, reason = excluded.reason`,
@@ -48,6 +50,10 @@ export function saveHostBackoffs(ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'sto
       remove.run(ctx.crawlId, host);
       log(url, `recrawl round ${round}: ${host} answered again after ${before.downRounds} round${before.downRounds === 1 ? '' : 's'} without an answer; its pages are recrawled at their own frequency again`);
     }
+  }
+  for (const { host, url } of nothingLeft) {
+    remove.run(ctx.crawlId, host);
+    log(url, `recrawl round ${round}: nothing of ${host} was requested, robots.txt refusing all its pages; its back-off ends: its pages are recrawled at their own frequency should robots.txt allow them again`);
   }
 }
 

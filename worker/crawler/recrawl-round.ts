@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { bodyUnlessBomb, dnsFailure, gotNoAnswer, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
-  adaptParentRule, afterFetch, backedOff, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type HostAnswer, type RevisitState,
+  adaptParentRule, afterFetch, backedOff, backoffAfterRound, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type HostAnswer, type HostBackoff, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_page (
   last_modified TEXT,
   -- 1: that payload decodes to more than maxDecodedBytes (a decompression bomb, archived unread).
   bomb INTEGER NOT NULL DEFAULT 0,
+  -- The crawl-log outcome of robots.txt's refusal ('robots', 'robots-unavailable'), logged at the
+  -- first round it refused the page; null since a request of the page was made (or before any refusal).
+  robots_refusal TEXT,
   PRIMARY KEY (crawl_id, url)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS engine_recrawl (
@@ -82,6 +85,7 @@ interface PageRow {
   etag: string | null;
   last_modified: string | null;
   bomb: number;
+  robots_refusal: string | null;
 }
 
 /** A refetch of the round under way that observed the page (RecrawlState.results). */
@@ -135,6 +139,8 @@ export class RecrawlState {
     db.exec(HOST_BACKOFF_DDL);
     // Tables created before these columns: their pages had no bomb recorded, their results were all observations.
     addMissingColumn(db, 'engine_recrawl_page', 'bomb', 'INTEGER NOT NULL DEFAULT 0');
+    // Pages stored before: a refusal of robots.txt was logged at every round, so none is known as logged.
+    addMissingColumn(db, 'engine_recrawl_page', 'robots_refusal', 'TEXT');
     addMissingColumn(db, 'engine_recrawl_result', 'observed', 'INTEGER NOT NULL DEFAULT 1');
     // Results stored before: an observation was an answer; of the others, nothing is known.
     addMissingColumn(db, 'engine_recrawl_result', 'host_answer', 'TEXT');
@@ -241,7 +247,7 @@ export class RecrawlState {
   }
 
   pages(): PageRow[] {
-    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified, bomb FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
+    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified, bomb, robots_refusal FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
   }
 
   /**
@@ -250,7 +256,7 @@ export class RecrawlState {
    */
   save(url: string, state: RevisitState, v: { digest: string | null; bomb: boolean | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ? WHERE crawl_id = ? AND url = ?')
+      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ?, robots_refusal = NULL WHERE crawl_id = ? AND url = ?')
         .run(state.fr, state.lastRound, v.digest, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
       this.insertResult(state.lastRound, url, { ...result, observed: true, hostAnswer: { answered: true } });
     })();
@@ -263,7 +269,32 @@ export class RecrawlState {
    * host's back-off. The page's state stays: it is due in the next round.
    */
   unobserved(round: number, url: string, byRule: boolean, hostAnswer: HostAnswer | null): void {
+    // A request was made: robots.txt let it be, so a later refusal is a new one, logged again.
+    if (hostAnswer) this.db.prepare('UPDATE engine_recrawl_page SET robots_refusal = NULL WHERE crawl_id = ? AND url = ?').run(this.crawlId, url);
     this.insertResult(round, url, { changed: false, byRule, observed: false, hostAnswer });
+  }
+
+  /** A refetch of `round` robots.txt refused (outcome `robots` or `robots-unavailable`): recorded as unobserved, the refusal kept with the page. */
+  refusedByRobots(round: number, url: string, byRule: boolean, outcome: string): void {
+    this.db.prepare('UPDATE engine_recrawl_page SET robots_refusal = ? WHERE crawl_id = ? AND url = ?').run(outcome, this.crawlId, url);
+    this.unobserved(round, url, byRule, null);
+  }
+
+  /**
+   * Of `hosts` (hostKeyOf), those with pages in the recrawls all refused by robots.txt since their
+   * last request, nothing left to refetch, each with one of its pages.
+   */
+  allRefusedByRobots(hosts: readonly string[]): { host: string; url: string }[] {
+    const wanted = new Set(hosts);
+    const refused = new Map<string, string>();
+    const left = new Set<string>();
+    for (const r of this.db.prepare('SELECT url, robots_refusal FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as { url: string; robots_refusal: string | null }[]) {
+      const host = hostKeyOf(r.url);
+      if (!wanted.has(host)) continue;
+      if (r.robots_refusal === null) left.add(host);
+      else if (!refused.has(host)) refused.set(host, r.url);
+    }
+    return [...refused].filter(([host]) => !left.has(host)).map(([host, url]) => ({ host, url }));
   }
 
   private insertResult(round: number, url: string, r: { changed: boolean; byRule: boolean; observed: boolean; hostAnswer: HostAnswer | null }): void {
@@ -307,6 +338,14 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     const byUrl = new Map(due.map((p) => [p.url, p]));
     due = organPipesOrder(due.map((p) => ({ id: p.url, rate: p.fr }))).map((r) => byUrl.get(r.id)!);
   }
+  // When a page the round could not observe is asked for again: in the next round, unless its host
+  // answers none of the round's refetches (known when the round ends): then when its back-off is over.
+  const whenRetried = (url: string): string => {
+    const host = hostKeyOf(url);
+    if (hostsAnswer.answered(host) !== false) return 'retried in the next round';
+    const retryRound = backoffAfterRound(backoffs.get(host) ?? null, round, 'no answer')!.nextRound;
+    return `retried in the next round, or in round ${retryRound} if its host answers none of this round's refetches`;
+  };
   const report: RoundReport = { round, pages: pages.length, due: due.length, backedOff: dueNow.length - due.length, fetched: 0, changed: 0, parentsFetched: 0, newLinks: 0, parentThreshold: rule.threshold };
   const changedByUrl = new Map<string, boolean>();
   // Pages refetched because they were due, in refetch order: the children the parent rule counts.
@@ -351,9 +390,13 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
         state.unobserved(round, p.url, byRule, hostAnswer);
         recorded.add(p.url);
       },
+      refusedByRobots: (outcome) => {
+        state.refusedByRobots(round, p.url, byRule, outcome);
+        recorded.add(p.url);
+      },
     };
     // Each refetch waits its host's turn on the worker's politeness clocks (polite-fetch.ts).
-    const changed = await refetchPage(ctx, p, round, o.halted, record, hostsAnswer);
+    const changed = await refetchPage(ctx, p, round, o.halted, record, hostsAnswer, whenRetried);
     // Not requested (robots.txt said no, the name did not resolve), cut short, or no answer about the
     // page (transientFailure: refused, timed out, 5xx): nothing observed, nothing counted, the page
     // stays due (retried in the next round), and a parent so left out does not move the rule's threshold.
@@ -397,11 +440,21 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const finishedAt = now();
   ctx.db.transaction(() => {
     const failed = state.pendingFailure(); // read while the round is the one under way
-    saveHostBackoffs(ctx, round, hostsAnswer, backoffs);
+    saveHostBackoffs(ctx, round, hostsAnswer, backoffs, nothingLeftToRefetch(state, round, hostsAnswer, backoffs));
     state.finishRound(round, finishedAt, rule.threshold, report);
     logRoundRecovery(ctx, failed, finishedAt);
   })();
   return report;
+}
+
+/**
+ * The hosts whose back-off is over at `round` though the round requested nothing of them, robots.txt
+ * refusing all their pages, each with one of them. Nothing would end their back-off (only an answer
+ * does): it stayed for ever, and counted the host's past rounds without an answer should it fail again.
+ */
+function nothingLeftToRefetch(state: RecrawlState, round: number, tally: HostTally, backoffs: ReadonlyMap<string, HostBackoff>): { host: string; url: string }[] {
+  const idle = [...backoffs].filter(([host, b]) => !backedOff(b, round) && tally.answered(host) === null).map(([host]) => host);
+  return idle.length ? state.allRefusedByRobots(idle) : [];
 }
 
 /** What a refetch observed of a page: whether it changed, and what to compare the next one with. */
@@ -422,6 +475,8 @@ interface RefetchRecord {
   save(r: Observed): void;
   /** No answer about the page, or not requested: the round will not request it again; what its host answered (null: not asked). */
   unobserved(hostAnswer: HostAnswer | null): void;
+  /** Not requested, robots.txt refusing it (its crawl-log outcome): as unobserved, the refusal kept with the page. */
+  refusedByRobots(outcome: string): void;
 }
 
 /**
@@ -430,16 +485,18 @@ interface RefetchRecord {
  * (robots.txt refused it, its host's name did not resolve), cut short, or no answer about the page
  * (a transient failure: no connection, a timeout, 5xx, 429, 408), which says neither that it changed
  * nor that it did not: what the server answered is archived, and the page is not saved. Each is
- * logged and recorded for the round (record.unobserved), but for a cut short refetch and a robots.txt
- * unreachable for now (asked again then).
+ * recorded for the round (record.unobserved) and logged (a refusal of robots.txt only at the first
+ * round it refuses the page), but for a cut short refetch. `whenRetried(url)`: when the page is asked for again, in words.
  */
-async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, record: RefetchRecord, hosts: HostTally): Promise<Observed | null> {
+async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted: () => boolean, record: RefetchRecord, hosts: HostTally, whenRetried: (url: string) => string): Promise<Observed | null> {
   const conditional = p.etag || p.last_modified ? { etag: p.etag ?? undefined, lastModified: p.last_modified ?? undefined } : undefined;
   // robots.txt is asked again: it is read again each day (robots-cache.ts), and rounds run for weeks.
   const fetched = await politeFetch(ctx, p.url, { conditional, halted, robots: true });
   if (fetched.kind === 'robots-refused') {
-    // robots.txt unreachable for now (retryAt): nothing decided, the page is asked for in the next round.
-    if (fetched.verdict.retryAt === undefined) notRequested(ctx, p.url, round, robotsExclusionOf(fetched.verdict), record);
+    if (fetched.verdict.retryAt === undefined) notRequested(ctx, p, round, robotsExclusionOf(fetched.verdict), record);
+    // robots.txt unreachable for now: nothing decided, the page is asked for again later; a pause cut
+    // its fetch off (halted) says nothing, and the round run again asks again.
+    else if (!halted()) robotsNotYetFetched(ctx, p.url, round, record, whenRetried(p.url));
     return null;
   }
   const host = hostKeyOf(p.url);
@@ -453,7 +510,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   hosts.note(host, p.url, hostAnswer);
   const unanswered = () => record.unobserved(hostAnswer);
   const unobserved = `${message}; no answer about the page`;
-  const retried = 'retried in the next round';
+  const retried = whenRetried(p.url);
   if (!outcome.ok) {
     // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the fetch's
     // failure as its outcome and counted among the failures, as a page's is (commitItem).
@@ -541,16 +598,36 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
 }
 
 /**
- * A refetch robots.txt did not let be made: logged as the visit and revisit passes log such a page
- * (outcome `robots` or `robots-unavailable`) and counted among the exclusions, in the transaction
- * that records it for the round (record.unobserved), so the round run again after a pause does not
- * ask again. The page stays in the recrawls, due: robots.txt, read again each day, may allow it later.
+ * A refetch robots.txt did not let be made, recorded for the round (record.refusedByRobots), so the
+ * round run again after a pause does not ask again. The page stays in the recrawls, due: robots.txt,
+ * read again each day, may allow it later. Its first refusal (since the page was last requested) is
+ * logged as the visit and revisit passes log such a page (outcome `robots` or `robots-unavailable`)
+ * and counted among the exclusions, in the same transaction; the rounds after, robots.txt still
+ * refusing it the same way, say nothing more: one exclusion, not one a round for as long as the crawl runs.
  */
-function notRequested(ctx: CrawlContext, url: string, round: number, exclusion: RobotsExclusion, record: RefetchRecord): void {
+function notRequested(ctx: CrawlContext, p: PageRow, round: number, exclusion: RobotsExclusion, record: RefetchRecord): void {
   const { outcome, why } = ROBOTS_REFUSAL[exclusion];
+  const firstRefusal = p.robots_refusal !== outcome;
+  ctx.db.transaction(() => {
+    record.refusedByRobots(outcome);
+    if (firstRefusal) ctx.store.addLog({ url: p.url, status: null, outcome, message: `recrawl round ${round}: not refetched: ${why}; asked again at each round it is due, not logged again while it refuses it`, size: 0, durationMs: 0, retries: 0, at: new Date() });
+  })();
+  if (firstRefusal) ctx.stats.recordExclusion(outcome);
+}
+
+/** The crawl-log outcome of a refetch not made because robots.txt could not be fetched for now (counted among the failures). */
+const ROBOTS_RETRY_OUTCOME = 'robots-retry';
+
+/**
+ * A refetch not made because robots.txt could not be fetched for now (it is tried again later):
+ * logged with why and when the page is asked for again, and recorded for the round in the same
+ * transaction (record.unobserved, no request made), so the round run again after a pause neither
+ * asks again nor logs it twice. Counted among the failures: the round did not get the page.
+ */
+function robotsNotYetFetched(ctx: CrawlContext, url: string, round: number, record: RefetchRecord, retried: string): void {
   ctx.db.transaction(() => {
     record.unobserved(null);
-    ctx.store.addLog({ url, status: null, outcome, message: `recrawl round ${round}: not refetched: ${why}`, size: 0, durationMs: 0, retries: 0, at: new Date() });
+    ctx.store.addLog({ url, status: null, outcome: ROBOTS_RETRY_OUTCOME, message: `recrawl round ${round}: not refetched: robots.txt could not be fetched for now; ${retried}`, size: 0, durationMs: 0, retries: 0, at: new Date() });
   })();
-  ctx.stats.recordExclusion(outcome);
+  ctx.stats.recordFailure(ROBOTS_RETRY_OUTCOME);
 }

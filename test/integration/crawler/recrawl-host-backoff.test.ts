@@ -39,6 +39,10 @@ test('recrawls: a host that refuses every refetch is left out of 1, then 3 round
       // Refetches were made in rounds 1 and 3 (refused), and 7 (answered): 2 and 4–6 left the host alone.
       const refused = db.prepare("SELECT url, message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'connect-refused' ORDER BY id").all(crawlId) as { url: string; message: string }[];
       assert.deepEqual(refused.map((r) => `${r.url.slice(origin.length)} ${r.message.split(';')[0]}`), ['/ recrawl round 1', '/a recrawl round 1', '/ recrawl round 3', '/a recrawl round 3']);
+      // When each is asked for again, as known when it failed: its host had answered none of the round's refetches yet (it said "in the next round").
+      const round1 = "retried in the next round, or in round 3 if its host answers none of this round's refetches";
+      const round3 = "retried in the next round, or in round 7 if its host answers none of this round's refetches";
+      assert.deepEqual(refused.map((r) => /retried in [^:]*/.exec(r.message)?.[0]), [round1, round1, round3, round3]);
       // [round, due, left out by the back-off, fetched]: the old report counted the pages left out as due, and no count said why none was fetched.
       const fetchedByRound = rounds().slice(0, 8).map((r) => [r.round, r.due, r.backedOff, r.fetched]);
       assert.deepEqual(fetchedByRound, [[1, 2, 0, 0], [2, 0, 2, 0], [3, 2, 0, 0], [4, 0, 2, 0], [5, 0, 2, 0], [6, 0, 2, 0], [7, 2, 0, 2], [8, 0, 0, 0]], 'due all along, left out in 2 and 4–6; observed in round 7, then not due in 8 (unchanged: fr 4 → 2)');

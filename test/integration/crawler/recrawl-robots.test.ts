@@ -1,7 +1,9 @@
 /**
  * Recrawl rounds refetch pages for as long as a crawl runs (weeks), and robots.txt is read again
- * each day: a page it has come to disallow is not refetched (rounds did not ask it). Real parts: a
- * migrated SQLite database, the engine on a shortened minute and robots.txt age, a loopback site.
+ * each day: a page it has come to disallow is not refetched (rounds did not ask it), and said so in
+ * the crawl log once, not at every round for as long as the crawl runs; a page whose robots.txt cannot
+ * be fetched for now is logged once in the round and recorded for it. Real parts: a migrated SQLite
+ * database, the engine on a shortened minute and robots.txt age, loopback sites.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +11,7 @@ import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { withSiteCrawl } from '../../support/site-crawl';
+import { serveOn, withCrawl, withSiteCrawl } from '../../support/site-crawl';
 import { robotsSite } from '../../support/robots-site';
 
 test('a recrawl round does not refetch a page robots.txt has come to disallow', { timeout: 60_000 }, async () => {
@@ -71,4 +73,98 @@ test('a parent that robots.txt has come to disallow is neither counted as refetc
     assert.equal(round2?.parentsFetched, 0);
     assert.equal(round2?.parentThreshold, round1?.parentThreshold, 'the threshold is left as it was: the hub was not observed');
   });
+});
+
+/** Waits, polling, until `done`, failing with `what` after a generous deadline. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 30_000; !done(); await sleep(10)) assert.ok(Date.now() < end, `timed out waiting for ${what}`);
+}
+
+test('a page robots.txt keeps refusing is logged and counted once, not at every round; again when it refuses it after allowing it', { timeout: 90_000 }, async () => {
+  const site = robotsSite();
+  const { origin, close } = await serveOn('127.0.0.2', site.listener);
+  try {
+    await withCrawl('tm-recrawl-robots-once-', { seeds: [`${origin}/`], name: 'Refused once', coherence: { recrawlIntervalMinutes: 1 } }, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300, robotsMaxAgeMs: 100 });
+      const run = engine.run();
+      const rounds = () => engine.incremental?.rounds.length ?? 0;
+      await until(() => (db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url = ?').pluck().get(crawlId, `${origin}/b`) as number) > 0, 'the visit of /b');
+      const refusals = () => db.prepare("SELECT message FROM CrawlLogEntry WHERE crawlId = ? AND url = ? AND outcome = 'robots' ORDER BY id").pluck().all(crawlId, `${origin}/b`) as string[];
+      site.robots = 'User-agent: *\nDisallow: /b\n';
+      await until(() => refusals().length > 0, 'the first refusal');
+      const refusedAt = rounds();
+      // /b stays due (not observed): robots.txt is asked at every round, and refuses it each time.
+      await until(() => rounds() >= refusedAt + 3, 'three rounds more');
+      assert.equal(refusals().length, 1, `logged once: ${refusals().join(' / ')}`);
+      assert.equal(engine.stats().excludedByReason['robots'], 1, 'counted once among the exclusions');
+      // Allowed again, refetched; then refused again: a new refusal, logged once.
+      site.robots = 'User-agent: *\nDisallow:\n';
+      const from = site.requested.length;
+      await until(() => site.requested.slice(from).includes('/b'), 'a refetch of /b');
+      site.robots = 'User-agent: *\nDisallow: /b\n';
+      await until(() => refusals().length > 1, 'the second refusal');
+      const againAt = rounds();
+      await until(() => rounds() >= againAt + 2, 'two rounds more');
+      await engine.stop();
+      assert.equal(await run, 'stopped');
+      const logged = refusals();
+      assert.equal(logged.length, 2, `one entry a refusal: ${logged.join(' / ')}`);
+      for (const message of logged) assert.match(message, /^recrawl round \d+: not refetched: disallowed by robots\.txt; asked again at each round it is due, not logged again while it refuses it$/);
+      assert.equal(engine.stats().excludedByReason['robots'], 2);
+    });
+  } finally {
+    close();
+  }
+});
+
+test('a refetch not made because robots.txt cannot be fetched for now is logged once in the round and recorded: the round run again after a pause does not log it again', { timeout: 90_000 }, async () => {
+  // Site A's robots.txt fails (503) in the recrawl; site B's page, refetched after A's (URL order), is held while the crawl pauses.
+  const siteA = robotsSite();
+  let holdB = false;
+  let requestsOfB = 0;
+  const siteB: RequestListener = (req, res) => {
+    if (req.url !== '/') return void res.writeHead(404).end(); // robots.txt too: all allowed
+    requestsOfB++;
+    const answer = () => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>b</p>');
+    if (holdB) setTimeout(answer, 5_000);
+    else answer();
+  };
+  const a = await serveOn('127.0.0.3', siteA.listener);
+  const b = await serveOn('127.0.0.4', siteB);
+  try {
+    const fields = { seeds: [`${a.origin}/`, `${b.origin}/`], name: 'robots.txt not yet', coherence: { recrawlIntervalMinutes: 1 }, limits: { maxRetries: 0 } };
+    await withCrawl('tm-recrawl-robots-retry-', fields, async ({ dir, db, icd, crawlId }) => {
+      const engine = (minuteMs: number) => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, haltGraceMs: 100 });
+      // The visit, with no round (a long minute): each engine reads robots.txt afresh.
+      const visit = engine(600_000);
+      let run = visit.run();
+      await until(() => (db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND status = 200 AND url NOT LIKE ?').pluck().get(crawlId, '%/robots.txt') as number) === 4, 'the visit');
+      await visit.stop();
+      assert.equal(await run, 'stopped');
+
+      siteA.robots = 503;
+      holdB = true;
+      const notYet = () => db.prepare("SELECT url, message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'robots-retry' ORDER BY id").all(crawlId) as { url: string; message: string }[];
+      const first = engine(300);
+      run = first.run();
+      await until(() => requestsOfB >= 2, "round 1's refetch of B");
+      await first.pause();
+      assert.equal(await run, 'paused');
+      assert.deepEqual(first.incremental?.rounds, [], 'round 1 did not finish');
+      const pagesOfA = [`${a.origin}/`, `${a.origin}/a`, `${a.origin}/b`];
+      assert.deepEqual(notYet().map((e) => e.url), pagesOfA, 'each page of A logged before the pause');
+
+      const resumed = engine(300);
+      run = resumed.run();
+      await until(() => (resumed.incremental?.rounds.length ?? 0) >= 1, 'round 1');
+      await resumed.stop();
+      assert.equal(await run, 'stopped');
+      const round1 = notYet().filter((e) => e.message.startsWith('recrawl round 1:'));
+      // Not recorded, the round run again asked robots.txt again and logged each page a second time.
+      assert.deepEqual(round1, pagesOfA.map((url) => ({ url, message: 'recrawl round 1: not refetched: robots.txt could not be fetched for now; retried in the next round' })));
+    });
+  } finally {
+    a.close();
+    b.close();
+  }
 });
