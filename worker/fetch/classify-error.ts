@@ -101,16 +101,3 @@ export function classifyError(err: unknown): ErrorClass {
   }
   return { reason: 'internal', retryable: false };
 }
-
-/**
- * Bytes undici had read on the connection when it failed (its SocketError carries the socket's
- * counters), or undefined when the error does not say (a bare ECONNRESET from the socket). The
- * count covers the socket's whole life, so on a kept-alive connection it includes earlier answers.
- */
-export function bytesReadOf(err: unknown): number | undefined {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const read = (e as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
-    if (typeof read === 'number') return read;
-  }
-  return undefined;
-}

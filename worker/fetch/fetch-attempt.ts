@@ -4,6 +4,7 @@ import { BodySink, type BodySinkOptions } from './body-sink';
 import { buildResponseHead, headersRecord, type RawHeaders } from './http-heads';
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
 import { UnreadableResponseError } from './classify-error';
+import { ResponseBytes } from './response-bytes';
 
 /** One GET, addressed to an IP, with everything the WARC records need about the request. */
 export interface AttemptRequest {
@@ -19,10 +20,14 @@ export interface AttemptRequest {
   timeouts: { connectMs: number; headersMs: number; totalMs: number };
 }
 
-/** How one attempt ended: a whole exchange (maybe cut at the size cap), or an error (maybe after part of the body). */
+/**
+ * How one attempt ended: a whole exchange (maybe cut at the size cap), or an error (maybe after part
+ * of the body). `received` (an error before the response head was whole): the bytes of this
+ * response that had come, when its request was written to a connection (ResponseBytes).
+ */
 export type AttemptResult =
   | { kind: 'exchange'; exchange: HttpExchange; durationMs: number }
-  | { kind: 'error'; error: Error; partial?: HttpExchange; durationMs: number };
+  | { kind: 'error'; error: Error; partial?: HttpExchange; received?: number; durationMs: number };
 
 /** Thrown into undici to stop reading once the size cap is reached; never leaves this module. */
 class CapReached extends Error {}
@@ -42,6 +47,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
     let settled = false;
     let sink: BodySink | null = null;
     let head: Pick<HttpExchange, 'status' | 'responseHead' | 'headers'> | null = null;
+    const responseBytes = new ResponseBytes();
 
     const exchangeOf = async (s: BodySink, truncated: HttpExchange['truncated']): Promise<HttpExchange> => {
       const { body, payloadDigest } = await s.finish();
@@ -57,7 +63,10 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
     const fail = (error: Error) =>
       settle(async () => {
         const durationMs = Date.now() - started;
-        if (!sink) return { kind: 'error', error, durationMs };
+        if (!sink) {
+          const received = responseBytes.received();
+          return { kind: 'error', error, durationMs, ...(received === undefined ? {} : { received }) };
+        }
         const truncated = error instanceof TimeoutError ? 'time' : 'disconnect';
         return { kind: 'error', error, partial: await exchangeOf(sink, truncated), durationMs };
       });
@@ -111,7 +120,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
 
     if (interrupt?.aborted) return void fail(new InterruptedError());
     try {
-      dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler);
+      responseBytes.dispatch(() => dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler));
     } catch (err) {
       fail(err as Error);
     }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { FailureReason, HttpExchange } from '../capture';
 import { releaseBody } from './body-sink';
-import { bytesReadOf, classifyError } from './classify-error';
+import { classifyError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
@@ -58,8 +58,9 @@ export interface FetchRequestOptions {
 
 /**
  * How a fetch ended. A failed fetch may still carry a partial exchange worth archiving. `bytesRead`
- * (no partial exchange): what the last attempt's connection had read when it failed, when the error
- * says (bytesReadOf): 0 means the server sent nothing at all before closing or resetting it.
+ * (no partial exchange): the bytes of the last attempt's response that had come when it failed, when
+ * its request was written to a connection (ResponseBytes; earlier answers on a kept-alive connection
+ * do not count): 0 means the server sent nothing of it before closing or resetting the connection.
  */
 export type FetchOutcome =
   | { ok: true; exchange: HttpExchange; durationMs: number; retries: number }
@@ -166,7 +167,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       }
       const { reason, retryable } = classifyError(result.error);
       if (!retryable || !left) {
-        const read = result.partial ? undefined : bytesReadOf(result.error);
+        const read = result.partial ? undefined : result.received;
         return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}), ...(read === undefined ? {} : { bytesRead: read }) };
       }
       if (result.partial) await releaseBody(result.partial.body);

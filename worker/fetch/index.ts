@@ -6,7 +6,7 @@
 export { createFetcher, dnsFailure, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions } from './fetcher';
 export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
 export { bodyForParsing, bodyUnlessBomb, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode } from './decode-content-encoding';
-export { bytesReadOf, classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';
+export { classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';
 export { TimeoutError, withTimeout, startDeadline, type TimeoutKind, type Deadline } from './timeout';
 export { releaseBody } from './body-sink';
 export { gotNoAnswer, isSilentFailure, NO_CONNECTION_REASONS } from './no-answer';

@@ -21,9 +21,10 @@ const SILENT_TIMEOUTS: ReadonlySet<FailureReason> = new Set<FailureReason>(['hea
 /**
  * A failure that is no answer of a server although a connection was made: a silent timeout, or a
  * connection closed or reset with nothing received — a server that accepts and hangs up at once
- * says no more than one that never answers. A reset whose error does not tell the bytes read counts
- * as nothing received (no response head came); one after bytes arrived (half a status line) is a
- * broken answer.
+ * says no more than one that never answers. The bytes counted are those of this request's response
+ * (fetcher.ts `bytesRead`), not earlier answers on a kept-alive connection; none counted (the request
+ * never reached a connection) is nothing received. A close or reset after bytes of it arrived (half a
+ * status line) is a broken answer.
  */
 export function isSilentFailure(outcome: Extract<FetchOutcome, { ok: false }>): boolean {
   if (outcome.partial) return false;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errors } from 'undici';
-import { bytesReadOf, classifyError, DecompressionBombError, DnsError, TimeoutError } from '../../../worker/fetch';
+import { classifyError, DecompressionBombError, DnsError, TimeoutError } from '../../../worker/fetch';
 
 const coded = (code: string) => Object.assign(new Error(code), { code });
 
@@ -39,14 +39,4 @@ test('anything else is internal and not retried', () => {
   assert.deepEqual(classifyError(new Error('boom')), { reason: 'internal', retryable: false });
   assert.deepEqual(classifyError('a string'), { reason: 'internal', retryable: false });
   assert.deepEqual(classifyError(null), { reason: 'internal', retryable: false });
-});
-
-test('bytesReadOf: the bytes undici\'s SocketError says were read, also as a cause; undefined when not told', () => {
-  // undici sets `socket` (the connection's counters) when it closes one under a request.
-  const closed = (bytesRead: number) => Object.assign(new errors.SocketError('other side closed'), { socket: { localAddress: '127.0.0.1', localPort: 1, bytesWritten: 75, bytesRead } });
-  assert.equal(bytesReadOf(closed(0)), 0);
-  assert.equal(bytesReadOf(closed(25)), 25);
-  assert.equal(bytesReadOf(new Error('fetch failed', { cause: closed(7) })), 7);
-  assert.equal(bytesReadOf(coded('ECONNRESET')), undefined);
-  assert.equal(bytesReadOf(null), undefined);
 });
