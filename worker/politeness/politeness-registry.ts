@@ -1,3 +1,4 @@
+import { MAX_POLITENESS_DELAY_MS } from '../icd/schema';
 import { closesWaitCycle } from './key-waits';
 import { nextAllowedAt, type DelayConfig, type KeyTiming } from './politeness-delay';
 
@@ -35,6 +36,9 @@ export type KeyFreedListener = (key: string) => number | null | void;
 /** Told of every host whose robots.txt Crawl-delay changed (any crawl of the worker read it again). */
 export type RobotsDelayListener = (host: string) => void;
 
+/** Below this many keys with a clock, finish() never looks for idle ones (idleKeysPruned). */
+const MIN_KEYS_BEFORE_PRUNE = 1024;
+
 /**
  * The politeness clocks of one worker, shared by every crawl it runs. A clock belongs to a
  * politeness key: the host's IP address once the crawler resolved it, the host name until then,
@@ -63,6 +67,8 @@ export class PolitenessRegistry {
   private readonly lines = new Map<string, KeyWaiter[]>();
   /** Requests waiting for a key while holding their host's (its key is read at each check: it may move). */
   private readonly waits = new Set<{ holdingHost: string; wanted: string }>();
+  /** How many keys with a clock make finish() look for idle ones again: twice as many as it left last time. */
+  private pruneAtSize = MIN_KEYS_BEFORE_PRUNE;
 
   /**
    * Calls `listener` with every key that stops being held, until the returned function is called
@@ -230,7 +236,33 @@ export class PolitenessRegistry {
     if (key === undefined) return undefined;
     this.timings.set(key, { lastStartAt: timing.lastStartAt, lastDurationMs: Math.max(0, timing.lastDurationMs) });
     this.release(holder, key);
+    // A worker running for weeks meets IPs by the hundred thousand: a pass over the keys whenever their
+    // number doubled keeps the map to about twice the keys in use, at an amortised constant cost.
+    if (this.timings.size >= this.pruneAtSize) {
+      this.pruneIdleKeys(timing.lastStartAt + Math.max(0, timing.lastDurationMs));
+      this.pruneAtSize = Math.max(MIN_KEYS_BEFORE_PRUNE, 2 * this.timings.size);
+    }
     return key;
+  }
+
+  /** How many clocks and leases' turns the registry keeps for keys (idle ones go: pruneIdleKeys). */
+  get keyEntryCount(): number {
+    return this.timings.size + this.leasesDue.size;
+  }
+
+  /**
+   * Forgets the clocks of keys whose last request ended longer ago than the longest delay an ICD may
+   * set (so every crawl may start its next request at once, as for a key never used) and that no
+   * request holds or waits in line for; and the leases' turns at keys that ended as long ago. `now`:
+   * the end of a request just recorded, so a clock is never judged older than it is.
+   */
+  pruneIdleKeys(now: number): void {
+    const cutoff = now - MAX_POLITENESS_DELAY_MS;
+    const inUse = (key: string) => this.holders.has(key) || this.lines.has(key);
+    for (const [key, t] of this.timings) {
+      if (t.lastStartAt + Math.max(0, t.lastDurationMs) <= cutoff && !inUse(key)) this.timings.delete(key);
+    }
+    for (const [key, due] of this.leasesDue) if (due <= cutoff && !inUse(key)) this.leasesDue.delete(key);
   }
 
   /** A request of a batch finished while the holder keeps its key: record its timing only. */

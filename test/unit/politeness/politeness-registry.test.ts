@@ -252,3 +252,42 @@ test('a freed key is the turn of the leases that waited for it, until one takes 
   assert.ok(reg.hold({ host: 'a.example' }));
   assert.equal(reg.leaseDueAt('a.example'), undefined, 'taken: no turn owed any more');
 });
+
+test('a long-running registry forgets the clocks of keys idle past the longest delay, not of keys in use', () => {
+  const HOUR_MS = 3_600_000;
+  const reg = new PolitenessRegistry();
+  const inLine = { host: 'waiting.example' };
+  const holding = { host: 'holding.example' };
+  assert.ok(reg.hold(holding));
+  reg.onKeyFreed((key) => (key === 'old-0' ? 50 : null)); // a frontier's host was parked on old-0
+  // A day of crawling: 3,000 IPs used once, two hours ago.
+  for (let i = 0; i < 3000; i++) {
+    const holder = { host: `old-${i}` };
+    assert.ok(reg.hold(holder));
+    reg.finish(holder, { lastStartAt: 0, lastDurationMs: 10 });
+  }
+  // waiting.example's key: used two hours ago too, held again now, and a request waits in line for it.
+  reg.setHostKey('waiting.example', 'old-1');
+  assert.ok(reg.hold({ host: 'old-1' }));
+  reg.waitTurn(inLine);
+  const twoHoursOn = 2 * HOUR_MS;
+  // Then 1,100 other IPs: the number of clocks kept doubles since the last look, which finds the old ones idle.
+  for (let i = 0; i < 1100; i++) {
+    const holder = { host: `new-${i}` };
+    assert.ok(reg.hold(holder));
+    reg.finish(holder, { lastStartAt: twoHoursOn, lastDurationMs: 10 });
+  }
+  assert.ok(reg.keyEntryCount <= 1102, `idle keys' clocks and turns were forgotten (${reg.keyEntryCount} kept)`);
+  assert.notEqual(reg.timing('old-1'), null, 'a key held, with a request in line, keeps its clock');
+  assert.notEqual(reg.timing('new-3'), null, 'a key used a moment ago keeps its clock');
+  assert.equal(reg.timing('old-2'), null);
+  assert.equal(reg.leaseDueAt('old-0'), undefined, 'a lease\'s turn two hours old is over');
+  assert.equal(reg.readyAt('old-2', cfg), Number.NEGATIVE_INFINITY, 'a forgotten key may be used at once, as its delay passed long ago');
+
+  // Explicitly, an hour and no more after a request ended, its clock is still kept.
+  reg.finish(holding, { lastStartAt: twoHoursOn, lastDurationMs: 0 });
+  reg.pruneIdleKeys(twoHoursOn + HOUR_MS - 1);
+  assert.notEqual(reg.timing('holding.example'), null);
+  reg.pruneIdleKeys(twoHoursOn + HOUR_MS + 10);
+  assert.equal(reg.timing('holding.example'), null);
+});
