@@ -35,12 +35,17 @@ const byReadyAt = (a: Item, b: Item) => a.readyAt - b.readyAt || a.seq - b.seq;
  * a min-heap by ready time; hosts whose key is busy are parked on that key until it is freed
  * (keyFreed, whichever crawl of the worker held it). The registry's key may be taken or its clock
  * moved by another crawl meanwhile: pick() checks again as it acquires, and places such a host anew.
+ * Hosts in either heap are also listed under their key (placed), so a key freed while one still
+ * waits out its delay is its turn as much as a parked host's.
  * Heap entries are never removed in place: a version stamp marks the stale ones (lazy deletion).
  */
 export class HostScheduler {
   private readonly ready = new Heap<Item>(byBest);
   private readonly waiting = new Heap<Item>(byReadyAt);
   private readonly parked = new Map<string, Set<SchedHost>>();
+  /** key → the polite hosts in the heaps under it; host → that key (its listing goes at its next touch). */
+  private readonly placed = new Map<string, Set<SchedHost>>();
+  private readonly placedUnder = new Map<SchedHost, string>();
   private hosts = 0;
 
   constructor(private readonly registry: PolitenessRegistry) {}
@@ -53,6 +58,7 @@ export class HostScheduler {
   /** Re-places a host after anything about it changed (queue head, key, clock, holding). */
   touch(h: SchedHost, now: number): void {
     h.version += 1;
+    this.unlist(h);
     if (!h.live || h.queued === 0 || h.holding) return;
     if (!h.politeness.enabled) {
       this.push(this.ready, h, Number.NEGATIVE_INFINITY);
@@ -67,25 +73,31 @@ export class HostScheduler {
     }
     const readyAt = this.registry.readyAt(h.host, h.politeness);
     this.push(readyAt <= now ? this.ready : this.waiting, h, readyAt);
+    this.list(h, key);
   }
 
   /**
    * A key was freed (by a request of this crawl or of another one sharing the registry, or a host
-   * moved key): re-places the hosts parked on it; when there were any, the earliest time one of
-   * those still waiting for that key may take it (−∞: none does any more; null: none was parked).
+   * moved key): re-places the hosts parked on it; when there were any, or hosts placed under it in
+   * their delay, the earliest time one of them may take it (−∞: none does any more; null: none was
+   * parked or placed under it).
    */
   keyFreed(key: string, now: number): number | null {
-    const set = this.parked.get(key);
-    if (!set) return null;
+    const parked = this.parked.get(key);
+    const placed = this.placed.get(key);
+    if (!parked && !placed) return null;
     this.parked.delete(key);
+    for (const h of parked ?? []) this.touch(h, now);
+    // A host still waiting out its delay (not parked: the key was free when it was placed) keeps its
+    // turn too: it would otherwise miss this one and be parked only when the next request took the key.
     let due: number | null = null;
-    for (const h of set) {
-      this.touch(h, now);
+    for (const h of this.placed.get(key) ?? []) {
+      if (!h.live) this.unlist(h); // its crawl was closed
       if (!h.live || h.queued === 0 || h.holding || this.registry.keyOf(h.host) !== key) continue;
       const at = this.registry.readyAt(h.host, h.politeness);
       due = due === null ? at : Math.min(due, at);
     }
-    return due ?? Number.NEGATIVE_INFINITY;
+    return due ?? (parked ? Number.NEGATIVE_INFINITY : null);
   }
 
   /**
@@ -130,6 +142,22 @@ export class HostScheduler {
       const live = heap.toArray().filter((i) => i.version === i.h.version);
       heap.init(live);
     }
+  }
+
+  private list(h: SchedHost, key: string): void {
+    let set = this.placed.get(key);
+    if (!set) this.placed.set(key, (set = new Set()));
+    set.add(h);
+    this.placedUnder.set(h, key);
+  }
+
+  private unlist(h: SchedHost): void {
+    const key = this.placedUnder.get(h);
+    if (key === undefined) return;
+    this.placedUnder.delete(h);
+    const set = this.placed.get(key);
+    set?.delete(h);
+    if (set?.size === 0) this.placed.delete(key);
   }
 
   private dropStale(heap: Heap<Item>): void {

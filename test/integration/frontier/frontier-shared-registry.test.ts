@@ -93,3 +93,20 @@ test('a crawl closed while its database refuses the writes still frees its keys 
   assert.equal(f2.next(t0 + 199), null);
   assert.equal(f2.next(t0 + 200)?.host, 'a.test');
 });
+
+test('a host of one crawl waiting out its delay keeps its turn at a key another crawl\'s request outside the leases takes and frees meanwhile', async (t) => {
+  const { fx, registry, f1, f2 } = twoCrawls(t);
+  f2.add(2, [cand('http://a.test/1'), cand('http://a.test/2')]);
+  const t0 = fx.clock.now();
+  const first = f2.next(t0)!;
+  f2.complete(first, { status: 200, startedAt: t0, durationMs: 0 });
+  assert.equal(f2.nextWakeAt(), t0 + 200, 'crawl 2\'s next page of a.test waits out the delay, the key free');
+  // A revisit of crawl 1 takes the free key, waits out the delay holding it, and frees it.
+  const revisit = { host: 'a.test' };
+  assert.ok(f1.holdKey(revisit));
+  f1.releaseKey(revisit, { lastStartAt: t0 + 200, lastDurationMs: 10 });
+  assert.equal(registry.leaseDueAt('a.test'), t0 + 410, 'the key is crawl 2\'s page\'s turn once the revisit\'s delay is over');
+  await fx.clock.advanceTo(t0 + 410);
+  assert.equal(f1.keyOwedToLeases('a.test'), true, 'the next revisit waits behind it');
+  assert.equal(f2.next(t0 + 410)?.url, 'http://a.test/2');
+});

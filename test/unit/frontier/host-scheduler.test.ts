@@ -68,3 +68,21 @@ test('a re-touched host is not picked twice from stale entries, and a dead one n
   a.version += 1;
   assert.equal(s.pick(0), null);
 });
+
+test('a key freed while a host placed under it still waits out its delay is that host\'s turn, as a parked host\'s is', () => {
+  const reg = new PolitenessRegistry();
+  const s = new HostScheduler(reg);
+  reg.setHostKey('a', 'ip');
+  const mine = { host: 'a' };
+  reg.tryAcquire(mine, 0, polite);
+  reg.finish(mine, { lastStartAt: 0, lastDurationMs: 0 });
+  const a = host('a', 0.9);
+  s.touch(a, 0);
+  assert.equal(s.wakeAt(), 100, 'a waits out its delay, not parked: the key is free');
+  // A request outside the leases (another crawl's revisit) takes the key and frees it before a's time came.
+  const revisit = { host: 'a' };
+  assert.ok(reg.hold(revisit));
+  reg.finish(revisit, { lastStartAt: 40, lastDurationMs: 10 });
+  assert.equal(s.keyFreed('ip', 50), 150, 'a may take the key at 150, after the revisit\'s delay');
+  assert.equal(s.keyFreed('other-ip', 50), null, 'no host of this crawl is under another key');
+});
