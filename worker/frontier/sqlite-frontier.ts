@@ -106,21 +106,21 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   };
 
   /**
-   * A host's Crawl-delay changed, read by this crawl or another one of the worker: its entries were
-   * placed with the old delay (a longer one would keep them waiting past their turn), so they are
-   * placed again, and the engine looks again.
+   * A host's key or Crawl-delay changed, by this crawl or another one of the worker: its entries were
+   * placed with the old ones (parked on an IP the host no longer has, or waiting for a longer delay
+   * past their turn), so they are placed again, and the engine looks again.
    */
-  private readonly robotsDelayChanged = (host: string): void => {
+  private readonly hostChanged = (host: string): void => {
     if (this.replace(host)) this.onHostsWaiting?.();
   };
 
   /** Listens to the registry while a crawl is open; the function that stops listening. */
   private listen(): () => void {
     const stopFreed = this.registry.onKeyFreed(this.keyFreed);
-    const stopDelays = this.registry.onRobotsDelayChanged(this.robotsDelayChanged);
+    const stopHosts = this.registry.onHostChanged(this.hostChanged);
     return () => {
       stopFreed();
-      stopDelays();
+      stopHosts();
     };
   }
 
@@ -502,11 +502,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const ok = this.registry.setHostKey(host, key, cfg ? { now: this.clock.now(), cfg } : undefined);
     this.st.setHostKey.run(host, key);
     this.storedKeys.set(host, key);
-    this.replace(host);
     return ok;
   }
 
-  /** The registry tells every frontier listening, this one included, that the delay changed (robotsDelayChanged). */
+  /** The registry tells every frontier listening, this one included, that the delay changed (hostChanged). */
   setRobotsDelay(host: string, ms: number | null): void {
     this.st.setRobots.run(host, ms);
     this.registry.setRobotsDelay(host, ms);

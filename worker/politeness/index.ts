@@ -1,5 +1,5 @@
 /** Politeness: per-key delays and the deadlock check of waits for keys (pure), the shared registry of key clocks, and clocks. */
 export { nextAllowedAt, politenessDelayMs, robotsCrawlDelayMs, type DelayConfig, type KeyTiming } from './politeness-delay';
 export { closesWaitCycle, type KeyWait } from './key-waits';
-export { PolitenessRegistry, type KeyHolder, type KeyFreedListener, type KeyTurnLine, type RobotsDelayListener } from './politeness-registry';
+export { PolitenessRegistry, type KeyHolder, type KeyFreedListener, type KeyTurnLine, type HostChangedListener } from './politeness-registry';
 export { realClock, SimulatedClock, type Clock } from './clock';

@@ -33,8 +33,11 @@ interface KeyWaiter {
  */
 export type KeyFreedListener = (key: string) => number | null | void;
 
-/** Told of every host whose robots.txt Crawl-delay changed (any crawl of the worker read it again). */
-export type RobotsDelayListener = (host: string) => void;
+/**
+ * Told of every host whose key or robots.txt Crawl-delay changed (any crawl of the worker resolved it
+ * to another IP, or read its robots.txt again).
+ */
+export type HostChangedListener = (host: string) => void;
 
 /** Below this many keys with a clock, finish() never looks for idle ones (idleKeysPruned). */
 const MIN_KEYS_BEFORE_PRUNE = 1024;
@@ -60,7 +63,7 @@ export class PolitenessRegistry {
   /** holder → the key its request holds (a host may change key while it holds one). */
   private readonly held = new Map<KeyHolder, string>();
   private readonly listeners = new Set<KeyFreedListener>();
-  private readonly delayListeners = new Set<RobotsDelayListener>();
+  private readonly hostListeners = new Set<HostChangedListener>();
   /** key → when the first lease that waited for it while it was held may take it, until one takes it (leaseDueAt). */
   private readonly leasesDue = new Map<string, number>();
   /** key → requests outside the frontiers' leases waiting for it, first come first (waitTurn). */
@@ -80,18 +83,19 @@ export class PolitenessRegistry {
   }
 
   /**
-   * Calls `listener` with every host whose robots.txt Crawl-delay changed, until the returned
+   * Calls `listener` with every host whose key or robots.txt Crawl-delay changed, until the returned
    * function is called: a frontier re-places its hosts of that name, so a delay another crawl read
-   * shorter applies to them at their next turn, not after the longer one they were placed with.
+   * shorter applies to them at their next turn, not after the longer one they were placed with, and
+   * a new IP another crawl resolved is the clock they wait for, not the old IP's.
    */
-  onRobotsDelayChanged(listener: RobotsDelayListener): () => void {
-    this.delayListeners.add(listener);
-    return () => void this.delayListeners.delete(listener);
+  onHostChanged(listener: HostChangedListener): () => void {
+    this.hostListeners.add(listener);
+    return () => void this.hostListeners.delete(listener);
   }
 
-  /** How many listen, to freed keys or changed delays (a worker that ran hundreds of crawls should have one of each per open crawl). */
+  /** How many listen, to freed keys or changed hosts (a worker that ran hundreds of crawls should have one of each per open crawl). */
   get listenerCount(): number {
-    return this.listeners.size + this.delayListeners.size;
+    return this.listeners.size + this.hostListeners.size;
   }
 
   /** The politeness key of a host: its IP once known, else the host name itself. */
@@ -104,13 +108,22 @@ export class PolitenessRegistry {
    * hold moves to the new one; returns false when the new key is already held by another — the
    * caller should then give its lease back (the request must not start). With `readyCheck`, also
    * false when the new key's delay has not passed yet (the host was leased under its name's clock,
-   * and another name on that IP was fetched a moment ago).
+   * and another name on that IP was fetched a moment ago). Every listener hears of a changed key
+   * (onHostChanged), whichever crawl's frontier resolved it.
    */
   setHostKey(host: string, key: string, readyCheck?: { now: number; cfg: DelayConfig }): boolean {
     const oldKey = this.keyOf(host);
+    if (oldKey === key) return true;
     this.hostKeys.set(host, key);
+    const moved = this.moveHold(host, oldKey, key, readyCheck);
+    for (const listener of this.hostListeners) listener(host);
+    return moved;
+  }
+
+  /** Moves the hold of a holder of `host` from its old key to its new one (setHostKey); false when it could not. */
+  private moveHold(host: string, oldKey: string, key: string, readyCheck?: { now: number; cfg: DelayConfig }): boolean {
     const holder = this.holders.get(oldKey);
-    if (oldKey === key || holder === undefined || holder.host !== host) return true;
+    if (holder === undefined || holder.host !== host) return true;
     this.holders.delete(oldKey);
     this.held.delete(holder);
     let moved = false;
@@ -129,7 +142,7 @@ export class PolitenessRegistry {
     if ((this.robotsDelays.get(host) ?? null) === ms) return;
     if (ms === null) this.robotsDelays.delete(host);
     else this.robotsDelays.set(host, ms);
-    for (const listener of this.delayListeners) listener(host);
+    for (const listener of this.hostListeners) listener(host);
   }
 
   robotsDelayMs(host: string): number | null {

@@ -110,3 +110,22 @@ test('a host of one crawl waiting out its delay keeps its turn at a key another 
   assert.equal(f1.keyOwedToLeases('a.test'), true, 'the next revisit waits behind it');
   assert.equal(f2.next(t0 + 410)?.url, 'http://a.test/2');
 });
+
+test('a host resolved to a new IP by one crawl is placed under that IP in the other crawl too, and that crawl woken', (t) => {
+  const { fx, f1, f2, woken } = twoCrawls(t);
+  const [OLD_IP, NEW_IP] = ['10.0.0.1', '10.0.0.2'];
+  f1.setHostKey('a.test', OLD_IP);
+  f2.setHostKey('b.test', OLD_IP);
+  f1.add(1, [cand('http://a.test/1')]);
+  f2.add(2, [cand('http://b.test/1')]);
+  const t0 = fx.clock.now();
+  assert.equal(f1.next(t0)?.host, 'a.test');
+  assert.equal(f2.next(t0), null, 'b.test waits for its IP, which crawl 1\'s a.test request holds');
+  assert.equal(f2.nextWakeAt(), null);
+  const wokenBefore = woken[1]!;
+  // Crawl 1's DNS stage finds b.test on another IP, free and never used.
+  assert.equal(f1.setHostKey('b.test', NEW_IP), true);
+  assert.ok(woken[1]! > wokenBefore, 'crawl 2 was woken');
+  assert.equal(f2.nextWakeAt(), Number.NEGATIVE_INFINITY, 'crawl 2\'s b.test may go at once');
+  assert.equal(f2.next(t0)?.host, 'b.test', 'not kept waiting for the old IP crawl 1 still holds');
+});

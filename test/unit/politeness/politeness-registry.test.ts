@@ -228,7 +228,7 @@ test('leaving the line gives back a key handed over meanwhile; a waiter whose ho
 test('a changed robots.txt Crawl-delay is told to every listener, an unchanged one is not', () => {
   const reg = new PolitenessRegistry();
   const told: string[] = [];
-  const stop = reg.onRobotsDelayChanged((host) => told.push(host));
+  const stop = reg.onHostChanged((host) => told.push(host));
   assert.equal(reg.listenerCount, 1);
   reg.setRobotsDelay('a.example', 3000);
   reg.setRobotsDelay('a.example', 3000);
@@ -238,6 +238,16 @@ test('a changed robots.txt Crawl-delay is told to every listener, an unchanged o
   assert.deepEqual(told, ['a.example', 'a.example', 'a.example']);
   stop();
   assert.equal(reg.listenerCount, 0);
+});
+
+test('a host\'s changed key is told to every listener, an unchanged one is not', () => {
+  const reg = new PolitenessRegistry();
+  const told: string[] = [];
+  reg.onHostChanged((host) => told.push(`${host} ${reg.keyOf(host)}`));
+  reg.setHostKey('a.example', '10.0.0.1');
+  reg.setHostKey('a.example', '10.0.0.1');
+  reg.setHostKey('a.example', '10.0.0.2');
+  assert.deepEqual(told, ['a.example 10.0.0.1', 'a.example 10.0.0.2'], 'told once the key is the new one');
 });
 
 test('a freed key is the turn of the leases that waited for it, until one takes it', () => {
