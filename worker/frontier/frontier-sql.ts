@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS frontier_host (
   ip_key TEXT,
   robots_delay_ms INTEGER
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS frontier_host_ip ON frontier_host (ip_key) WHERE ip_key IS NOT NULL;
 CREATE TABLE IF NOT EXISTS frontier_intake (
   id INTEGER PRIMARY KEY,
   crawl_id INTEGER NOT NULL,

@@ -8,7 +8,6 @@ import { withFrontierChange } from '../crawler/crawl-stats';
 import { crawlFrontierConfig, crawlUpdateFunction } from '../crawler/frontier-config';
 import { sqlDate } from '../store/sqlite';
 import { isStorageFailure } from '../store/storage-failure';
-import { prunePolitenessRows } from './prune-politeness';
 
 /** How a crawl ends for good: its final status, and for a failure why. */
 export interface CrawlEnd {
@@ -28,7 +27,8 @@ export interface CrawlEnd {
  * so its excludedByReason shows them: the engine's last counters must be stored before.
  * Should the settling fail for another reason than the storage (an ICD this version no longer
  * reads), the crawl still ends, and the URLs are left, with a word in the worker's log.
- * The hosts' politeness rows the crawl no longer needs go in the same transaction (prunePolitenessRows).
+ * The hosts' politeness rows the crawl no longer needs are the caller's to prune once this returns
+ * (prunePolitenessRows, in short transactions of its own).
  */
 export function endCrawl(db: Database.Database, crawlId: number, end: CrawlEnd, now = new Date()): void {
   ensureFrontierTables(db);
@@ -39,15 +39,11 @@ export function endCrawl(db: Database.Database, crawlId: number, end: CrawlEnd, 
       const stats = row && pendingScoredUrls(db, crawlId) > 0 ? settleWaiting(db, crawlId, row) : null;
       closeIntakeAs(db, crawlId, end.status, now.getTime());
       mark.run(end.status, sqlDate(now), stats && JSON.stringify(stats), end.error ?? null, crawlId);
-      prunePolitenessRows(db, now.getTime());
     }).immediate();
   } catch (err) {
     if (isStorageFailure(err)) throw err;
     console.error(`tidemark worker: crawl ${crawlId}: the URLs posted to it that wait could not be recorded as it ended: ${(err as Error).message}`);
-    db.transaction(() => {
-      mark.run(end.status, sqlDate(now), null, end.error ?? null, crawlId);
-      prunePolitenessRows(db, now.getTime());
-    }).immediate();
+    mark.run(end.status, sqlDate(now), null, end.error ?? null, crawlId);
   }
 }
 

@@ -10,6 +10,7 @@ import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { removeLeftoverExportFolders } from '../export/export-delete';
 import { ensureFeedPlanIndex } from '../crawler/feed-state-store';
 import { PolitenessRegistry } from '../politeness';
+import { prunePolitenessRows } from './prune-politeness';
 import { endCrawl, type CrawlEnd } from './crawl-end';
 import { TERMINAL_STATUSES } from './crawl-control';
 
@@ -40,6 +41,8 @@ export class CrawlManager {
   private ticking = false;
   /** Crawls being paused or stopped without an engine (settleWithoutEngine). */
   private readonly settling = new Set<number>();
+  /** The prune of politeness rows under way (prunePoliteness): crawls ending together prune one after the other. */
+  private pruning: Promise<void> = Promise.resolve();
   /**
    * The politeness clocks every engine of this worker shares: two crawls of one site (a focused
    * crawl and a full one, say) get one request at a time between them, each after the delay.
@@ -234,6 +237,17 @@ export class CrawlManager {
   private end(crawlId: number, end: CrawlEnd): void {
     endCrawl(this.opts.db, crawlId, end);
     this.opts.send({ type: 'status', crawlId, status: end.status });
+    this.prunePoliteness();
+  }
+
+  /** Deletes the politeness rows no crawl needs any more, in short transactions between the other crawls' writes. */
+  private prunePoliteness(): void {
+    this.pruning = this.pruning
+      .then(() => prunePolitenessRows(this.opts.db))
+      .then(
+        () => undefined,
+        (err: Error) => console.error(`tidemark worker: the politeness rows no crawl needs could not be deleted (tried again when a crawl next ends): ${err.message}`),
+      );
   }
 
   private pauseWithReason(crawlId: number, reason: string): void {

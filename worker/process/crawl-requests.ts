@@ -3,7 +3,6 @@ import { exportUnderWay } from '../export/export-job';
 import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
-import { prunePolitenessRows } from './prune-politeness';
 import { deleteRefusal, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
 import { withExcludePattern, withoutExcludePattern } from '../icd/add-exclude-pattern';
 
@@ -67,9 +66,9 @@ export function requestExport(db: Database.Database, crawlId: number, request: E
 
 /**
  * Deletes the crawl's row (its captures, log, runs, exports … go with it: ON DELETE CASCADE) when
- * no worker writes it (canDelete) and none of its exports is being made, and the hosts' politeness
- * rows no crawl needs any more (prunePolitenessRows); the ids of the exports deleted, whose files
- * the caller removes.
+ * no worker writes it (canDelete) and none of its exports is being made; the ids of the exports
+ * deleted, whose files the caller removes, as it prunes the hosts' politeness rows no crawl needs
+ * any more (prunePolitenessRows, in short transactions of its own).
  */
 export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlRequestOutcome<number[]> {
   return inWriteTransaction<number[]>(db, crawlId, (crawl) => {
@@ -79,7 +78,6 @@ export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlReq
     if (exporting !== null) return { refused: `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed` };
     const exportIds = db.prepare('SELECT id FROM Export WHERE crawlId = ?').pluck().all(crawlId) as number[];
     db.prepare('DELETE FROM Crawl WHERE id = ?').run(crawlId);
-    prunePolitenessRows(db);
     return { done: exportIds };
   });
 }

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { deleteCrawlRow } from '../../../../worker/process/crawl-requests';
+import { prunePolitenessRows } from '../../../../worker/process/prune-politeness';
 import { apiRoute, idParam } from '../../../lib/server/handler';
 import { getCrawl, settledRequest } from '../../../lib/server/crawl-views';
 import { services } from '../../../lib/server/services';
@@ -26,6 +27,7 @@ export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) 
     const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
     if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawlId);
   }
+  await prunePolitenessRows(db);
   const { dataDir } = services().env;
   rmSync(crawlWarcDir(dataDir, crawlId), { recursive: true, force: true });
   // Empty unless the worker died in the crawl's last run (a paused crawl is not run again to empty it).
