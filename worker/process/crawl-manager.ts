@@ -80,6 +80,8 @@ export class CrawlManager {
     // Pause engines without changing the crawls' status: a restarted worker resumes them.
     await Promise.all([...this.engines.values()].map((engine) => engine.pause()));
     this.publishStats();
+    // Its batches are short, and the database is closed after this.
+    await this.pruning;
   }
 
   private async tick(): Promise<void> {

@@ -42,6 +42,10 @@ async function crawlAtOnce(origins: string[], more: object[] = []): Promise<{ ca
       for (const end = Date.now() + 90_000; ids.some((id) => status(id) !== 'finished') && Date.now() < end; ) await sleep(50);
       const ms = Date.now() - started;
       for (const id of ids) assert.equal(status(id), 'finished', `crawl ${id} finished`);
+      // Once both have ended, no crawl that may still run needs their hosts' politeness rows (prunePolitenessRows).
+      const hostRows = () => db.prepare('SELECT COUNT(*) FROM frontier_host').pluck().get() as number;
+      for (const end = Date.now() + 10_000; hostRows() > 0 && Date.now() < end; ) await sleep(20);
+      assert.equal(hostRows(), 0, 'the worker pruned the ended crawls\' host rows');
       const captured = ids.map((id) => new Set(db.prepare('SELECT url FROM Capture WHERE crawlId = ?').pluck().all(id) as string[]));
       return { captured, ms, manager };
     } finally {
