@@ -16,6 +16,13 @@ export const MAX_TESTED_URLS = 10_000;
  */
 export const MAX_TESTED_HOSTS = 1_000;
 
+/**
+ * Most hosts a test lists (an index seek each), in the queue index's host order: listing every
+ * host took ~240 ms over 50,000 (the 2-core VM, 2026-11-29). The hosts sorting after the last one
+ * listed are left out of the test, and its answer says so (moreHostsAfter).
+ */
+export const MAX_LISTED_HOSTS = 5_000;
+
 /** The crawl's waiting URLs a pattern matches, as the cockpit tests a live exclusion before adding it. */
 export interface WaitingMatches {
   /** Queued or retrying URLs that match, of those looked at: what adding the pattern would exclude now, or the least of it when `partial`. */
@@ -32,10 +39,15 @@ export interface WaitingMatches {
    * does not grow with the queue; the cockpit's route shows the crawl's own count then).
    */
   waiting: number;
-  /** Hosts with URLs queued. */
+  /** Hosts with URLs queued, of those listed: every one, or MAX_LISTED_HOSTS when `moreHostsAfter` is set. */
   hosts: number;
   /** Of them, those whose queued URLs were looked at (all of them unless more hosts than URLs looked at). */
   hostsTested: number;
+  /**
+   * With more than MAX_LISTED_HOSTS hosts with URLs queued: the last host listed, in host order.
+   * The hosts sorting after it were left out of the test (then `partial`). null when every host was listed.
+   */
+  moreHostsAfter: string | null;
 }
 
 /**
@@ -102,29 +114,34 @@ function cappedShares(hosts: number, budget: number, countUpTo: (host: number, c
  * transaction. At most `maxTested` URLs are tested, each once: the retrying ones, then of each
  * host's queue its next URLs (the queue index's order: those fetched first), shared between hosts
  * by hostShares. Its work is bounded by what it tests, not by the queue: the hosts are listed one
- * index seek each, and each picked host's queue is counted only as far as its share needs
+ * index seek each, MAX_LISTED_HOSTS at most (those after are left out, and the answer says from
+ * which host), and each picked host's queue is counted only as far as its share needs
  * (cappedShares). It counted every queued URL by host (one scan of the queue index): over 300,000
  * queued URLs 70–120 ms on 1,000 hosts, 140–210 ms on 50,000 (the 2-core VM, 2026-11-29).
  */
 export function waitingUrlsMatching(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested = MAX_TESTED_URLS): WaitingMatches {
-  if (!tableExists(db, 'frontier_url')) return { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0 };
+  if (!tableExists(db, 'frontier_url')) return { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0, moreHostsAfter: null };
   ensureFrontierTables(db);
   return db.transaction(() => testWaiting(db, crawlId, pattern, limit, maxTested))();
 }
 
 function testWaiting(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested: number): WaitingMatches {
   const retrying = db.prepare(`SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state IN (${S.inFlight}, ${S.retrying}) AND state = ${S.retrying}`).pluck().get(crawlId) as number;
-  // The hosts with URLs queued, in the queue index's order: one seek each (a skip scan), not a row each.
-  const hosts = db
+  // The hosts with URLs queued, in the queue index's order: one seek each (a skip scan), not a row
+  // each; one past MAX_LISTED_HOSTS, to know whether there are more (the LIMIT stops the
+  // recursion: SQLite runs it as the rows are asked for).
+  const listed = db
     .prepare(
       `WITH RECURSIVE h(host) AS (
          SELECT (SELECT host FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = @crawlId AND state = ${S.queued} ORDER BY host LIMIT 1)
          UNION ALL
          SELECT (SELECT host FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = @crawlId AND state = ${S.queued} AND host > h.host ORDER BY host LIMIT 1) FROM h WHERE h.host IS NOT NULL
-       ) SELECT host FROM h WHERE host IS NOT NULL`,
+       ) SELECT host FROM h WHERE host IS NOT NULL LIMIT @most`,
     )
     .pluck()
-    .all({ crawlId }) as string[];
+    .all({ crawlId, most: MAX_LISTED_HOSTS + 1 }) as string[];
+  const hosts = listed.slice(0, MAX_LISTED_HOSTS);
+  const moreHostsAfter = listed.length > hosts.length ? hosts.at(-1)! : null;
   const countUpTo = db.prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM frontier_url INDEXED BY frontier_url_queue WHERE crawl_id = ? AND state = ${S.queued} AND host = ? LIMIT ?)`).pluck();
   const budget = maxTested - Math.min(retrying, maxTested);
   const { shares, counted, capped } = cappedShares(hosts.length, budget, (h, cap) => countUpTo.get(crawlId, hosts[h], cap) as number);
@@ -155,13 +172,15 @@ function testWaiting(db: Database.Database, crawlId: number, pattern: string, li
     if (shares[i]) count(queuedMatches.iterate({ crawlId, pattern, host, take: shares[i] }));
   });
   const tested = Math.min(retrying, maxTested) + shares.reduce((n, s) => n + s, 0);
-  // More waits than was looked at: retrying URLs past the cap, a host not looked into, or a queue
-  // counted to its cap and not wholly taken (one taken whole at its cap is counted one further).
+  // More waits than was looked at: retrying URLs past the cap, hosts not listed or not looked into,
+  // or a queue counted to its cap and not wholly taken (one taken whole at its cap is counted one further).
   const partial =
     retrying > maxTested ||
+    moreHostsAfter !== null ||
     counted.some((n, i) => n === 0 || shares[i]! < n) ||
     counted.some((n, i) => capped[i] && shares[i] === n && (countUpTo.get(crawlId, hosts[i], n + 1) as number) > n);
-  // Exact unless partial; then what was counted, and a URL at least of each host not looked into.
-  const waiting = retrying + counted.reduce((n, c) => n + Math.max(c, 1), 0);
-  return { matching, examples: first.map((r) => r[1]), tested, partial, waiting, hosts: hosts.length, hostsTested: shares.filter((s) => s > 0).length };
+  // Exact unless partial; then what was counted, and a URL at least of each host not looked into
+  // (of the hosts not listed, one at least).
+  const waiting = retrying + counted.reduce((n, c) => n + Math.max(c, 1), 0) + (moreHostsAfter === null ? 0 : 1);
+  return { matching, examples: first.map((r) => r[1]), tested, partial, waiting, hosts: hosts.length, hostsTested: shares.filter((s) => s > 0).length, moreHostsAfter };
 }

@@ -19,6 +19,7 @@ export function testSummary(t: WaitingMatches): string {
 function sampleWords(t: WaitingMatches): string {
   const hosts = t.hosts.toLocaleString('en-US');
   if (t.hosts === 0) return 'the retrying ones';
+  if (t.moreHostsAfter !== null) return `the next ones in the queues of ${t.hostsTested.toLocaleString('en-US')} hosts spread over the first ${hosts} with URLs queued, in name order up to ${t.moreHostsAfter}, shared between them; the hosts after it were left out`;
   if (t.hostsTested < t.hosts) return `the next ones in the queues of ${t.hostsTested.toLocaleString('en-US')} hosts spread over the ${hosts} with URLs queued, shared between them`;
   return t.hosts === 1 ? 'the next ones in the host\'s queue' : `the next ones in each of the ${hosts} hosts' queues, shared between them`;
 }

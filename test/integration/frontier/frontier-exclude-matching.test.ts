@@ -82,8 +82,8 @@ test('testing a pattern counts the waiting URLs it matches, queued or retrying, 
   assert.equal(tested.matching, 31, 'the 30 queued days and the retrying one, not the fetched one');
   assert.deepEqual(tested.examples, [b('/calendar?day=retry'), ...days.slice(0, 19)]);
   assert.deepEqual([tested.tested, tested.partial], [32, false], 'every waiting URL looked at');
-  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [], tested: 32, partial: false, waiting: 32, hosts: 1, hostsTested: 1 });
-  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0 }, 'another crawl');
+  assert.deepEqual(waitingUrlsMatching(server, 1, '^ftp:', 20), { matching: 0, examples: [], tested: 32, partial: false, waiting: 32, hosts: 1, hostsTested: 1, moreHostsAfter: null });
+  assert.deepEqual(waitingUrlsMatching(server, 2, '/calendar', 20), { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0, moreHostsAfter: null }, 'another crawl');
   // Bounded (it runs on the server's thread): the retrying URL first, then queued ones; at least that many match.
   const bounded = waitingUrlsMatching(server, 1, '/calendar\\?day=', 5, 10);
   assert.deepEqual([bounded.tested, bounded.partial], [10, true]);
@@ -111,7 +111,7 @@ test('testing a pattern with more URLs waiting than it looks at spreads what it 
   // m.test's 5, then 48 and 47: a.test and z.test both hold more than their share, so which takes
   // the extra one is the queue index's order (knowing which queue is smaller would mean counting both
   // whole). The queues are counted as far as the shares need: 49, 5 and 49 of the 405 waiting.
-  assert.deepEqual({ ...tested, examples: tested.examples.length }, { matching: 47, examples: 5, tested: 100, partial: true, waiting: 103, hosts: 3, hostsTested: 3 }, 'm.test\'s 5, then 48 and 47');
+  assert.deepEqual({ ...tested, examples: tested.examples.length }, { matching: 47, examples: 5, tested: 100, partial: true, waiting: 103, hosts: 3, hostsTested: 3, moreHostsAfter: null }, 'm.test\'s 5, then 48 and 47');
   assert.ok(tested.examples.every((u) => u.startsWith('http://z.test/calendar?day=')));
   // More hosts than URLs looked at: one URL of hosts spread across the list (a.test and z.test of the three).
   const many = waitingUrlsMatching(server, 1, '^http://z\\.test/', 5, 2);

@@ -15,12 +15,13 @@ const MAX_EXAMPLES = 20;
 
 /**
  * GET /api/crawls/:id/exclusions[?test=<pattern>] [view] → `{patterns: [{pattern, live, addedAt,
- * appliedAt, excluded}], ended, test?: {pattern, matching, examples, tested, partial, waiting, hosts, hostsTested}}`. `patterns`: the crawl's
+ * appliedAt, excluded}], ended, test?: {pattern, matching, examples, tested, partial, waiting, hosts, hostsTested, moreHostsAfter}}`. `patterns`: the crawl's
  * `scope.exclude`, those added while it ran marked `live` (with when the worker applied them and how
  * many waiting URLs that excluded). With `test`: how many of the crawl's queued or retrying URLs the
  * pattern matches and the first 20, so the archivist can check it before adding it (400 when it is
  * not a pattern the ICD would take, as POST). It runs on the server's thread, so it looks at
- * 10,000 waiting URLs at most (MAX_TESTED_URLS), shared between the hosts (waiting-matches.ts):
+ * 10,000 waiting URLs at most (MAX_TESTED_URLS), shared between the hosts, of 5,000 hosts at most
+ * (MAX_LISTED_HOSTS; `moreHostsAfter` names the last one listed when more were left out) (waiting-matches.ts):
  * `tested` says how many, `partial` that more wait (then at least `matching` match, and `waiting`
  * is the crawl's own count of its waiting URLs, as its stats last said, or those counted if more).
  */
