@@ -7,6 +7,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import Database from 'better-sqlite3';
 import { callRoute, routeDatabase, signedInAs } from '../../support/route-database';
 import type { Services } from '../../../app/lib/server/services';
 import { PrismaClient } from '../../../generated/prisma/client';
@@ -78,4 +79,31 @@ test('the list\'s SQL reads no ICD copy, nor the table rows that hold them', asy
   assert.ok(crawlQuery, queries.join('\n'));
   const plan = services.db.prepare(`EXPLAIN QUERY PLAN ${crawlQuery.replace(/\?/g, '1000')}`).all() as { detail: string }[];
   assert.deepEqual(plan.map((p) => p.detail), ['SEARCH main.Crawl USING COVERING INDEX Crawl_list_idx (id>? AND id<?)']);
+});
+
+test('a crawl created between the page\'s ids and its total counts in neither: the two are read in one snapshot', async () => {
+  const { listCrawls } = await import('../../../app/lib/server/crawl-views');
+  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${services.env.dbPath}` }) });
+  // The list's connection, with better-sqlite3's statement log: it is called as each statement
+  // starts, so a crawl is created (by the server's connection, as the worker would) just before
+  // the total is counted. In the snapshot the page's ids were read from, it is not there.
+  let created: number | undefined;
+  const createCrawl = () => Number(services.db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt, stats) SELECT icdId, '{}', 'Created meanwhile', 'created', 'run', createdAt, '{}' FROM Crawl LIMIT 1").run().lastInsertRowid);
+  const listing = new Database(services.env.dbPath, {
+    verbose: (sql) => {
+      if (created === undefined && /^SELECT COUNT\(\*\) FROM Crawl\b/.test(String(sql))) created = createCrawl();
+    },
+  });
+  try {
+    const { items, total } = await listCrawls(prisma, listing, { group: '', q: '', offset: 0, limit: 50 });
+    assert.ok(created !== undefined, 'the crawl was created while the page was read');
+    assert.deepEqual(items.map((c) => c.id), [...crawlIds].reverse());
+    assert.equal(total, items.length, 'the total counts the crawls the page was read from');
+    const after = await listCrawls(prisma, listing, { group: '', q: '', offset: 0, limit: 50 });
+    assert.deepEqual([after.items[0]!.id, after.total], [created, crawlIds.length + 1], 'the next read has it');
+  } finally {
+    listing.close();
+    await prisma.$disconnect();
+    if (created !== undefined) services.db.prepare('DELETE FROM Crawl WHERE id = ?').run(created);
+  }
 });
