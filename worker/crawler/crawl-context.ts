@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
 import type { SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
-import { crawlWarcId, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
+import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
 import { RobotsCache, type RobotsVerdict } from '../robots';
@@ -142,6 +142,7 @@ export class CrawlContext {
       operator: icd.warc.operator || undefined,
       description: icd.description || undefined,
       dedup: new SqliteDedupLookup(o.db, o.crawlId),
+      handoverWaitMs: icd.politeness.enabled ? POLITE_HANDOVER_WAIT_MS : 0,
     });
     await writer.open();
     const fetcher = createFetcher({

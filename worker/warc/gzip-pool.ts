@@ -67,11 +67,11 @@ function zlibMember(record, level) {
   member.set(gz);
   return member;
 }
-// A job is one capture's records (request, response, metadata): one message each way rather than
-// one per record, as each message is a system call and a wake-up on both sides.
-parentPort.on('message', async (job) => {
+// A message holds the jobs handed over together, each one capture's records (request, response,
+// metadata), and one message takes all their results back: each message is a system call and a
+// wake-up on both sides.
+function compressJob(gzip, job, level) {
   try {
-    const gzip = await libdeflateGzip;
     const members = [], digests = [];
     for (const item of job.items) {
       const block = Buffer.from(item.block.buffer, item.block.byteOffset, item.block.byteLength);
@@ -79,13 +79,18 @@ parentPort.on('message', async (job) => {
       const head = Buffer.from(item.head + 'WARC-Block-Digest: ' + digest + '\\r\\n\\r\\n', 'utf8');
       const record = assemble(head, block);
       // libdeflate returns a copy out of its heap, with a buffer of its own: transferable as it is.
-      members.push((gzip && job.level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} && libdeflateMember(gzip, record, job.level)) || zlibMember(record, job.level));
+      members.push((gzip && level > 0 && record.length <= ${LIBDEFLATE_MAX_BYTES} && libdeflateMember(gzip, record, level)) || zlibMember(record, level));
       digests.push(digest);
     }
-    parentPort.postMessage({ id: job.id, members, digests }, members.map((m) => m.buffer));
+    return { id: job.id, members, digests };
   } catch (err) {
-    parentPort.postMessage({ id: job.id, error: String(err && err.stack || err) });
+    return { id: job.id, error: String(err && err.stack || err) };
   }
+}
+parentPort.on('message', async ({ jobs, level }) => {
+  const gzip = await libdeflateGzip;
+  const results = jobs.map((job) => compressJob(gzip, job, level));
+  parentPort.postMessage({ results }, results.flatMap((r) => (r.members ? r.members.map((m) => m.buffer) : [])));
 });
 // Jobs are handed over once this thread runs: one that cannot start holds none, and they go to its replacement.
 parentPort.postMessage({ ready: true });
@@ -125,6 +130,14 @@ interface Job {
   reject: (e: Error) => void;
 }
 
+/** What a thread sends back for one job. */
+interface JobResult {
+  id: number;
+  members?: Uint8Array[];
+  digests?: string[];
+  error?: string;
+}
+
 /** One thread, and the jobs it holds. */
 interface Thread {
   worker: Worker;
@@ -134,8 +147,24 @@ interface Thread {
   held: Job[];
   /** Jobs handed to it, by id. */
   inHand: Map<number, Job>;
+  /** Jobs handed to it and not yet posted: they go together in one message (see POLITE_HANDOVER_WAIT_MS). */
+  outbox: Job[];
+  outboxTimer: NodeJS.Timeout | null;
   stopped: boolean;
 }
+
+/**
+ * How long a polite crawl's capture waits for others to go to the thread in the same message
+ * (GzipPool's `handoverWaitMs`). Each message wakes the thread, and on 2 cores the wake-up often
+ * takes the crawl's thread off its core: `postMessage` took 0.1–0.4 ms of the crawl thread's wall
+ * time a capture where the call itself costs ~0.02 ms. In a polite crawl a capture committed a few
+ * milliseconds later costs nothing (a host's delay runs from the end of its response, not from its
+ * commit); in a crawl without politeness it holds a fetch slot that long, and the crawl was ~6%
+ * slower, so those post at once (see bench/README.md, "Waking the compression thread").
+ */
+export const POLITE_HANDOVER_WAIT_MS = 4;
+/** Jobs posted at once without waiting longer: a full message's worth (captures of ~40 KB each). */
+export const HANDOVER_MAX_JOBS = 16;
 
 /**
  * Thread pool for record compression: by default one thread per core besides the main thread's
@@ -158,33 +187,28 @@ export class GzipPool {
   /**
    * `libdeflate`: the module the threads import (its URL; null for node:zlib alone), the installed
    * one by default. `resourceLimits`: the threads' own (Node's Worker option), none by default.
+   * `handoverWaitMs`: how long a job waits for others to go in the same message (0: none waits).
    */
   constructor(
     private readonly level: number,
     size = Math.max(1, availableParallelism() - 1),
     private readonly libdeflate: string | null = libdeflateUrl(),
     private readonly resourceLimits?: ResourceLimits,
+    private readonly handoverWaitMs = 0,
   ) {
     for (let i = 0; i < Math.max(1, size); i++) this.spawn(i, []);
   }
 
   private spawn(index: number, held: Job[]): void {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { libdeflate: this.libdeflate }, resourceLimits: this.resourceLimits });
-    const thread: Thread = { worker, ready: false, held, inHand: new Map(), stopped: false };
-    worker.on('message', (msg: { ready?: true; id: number; members?: Uint8Array[]; digests?: string[]; error?: string }) => {
+    const thread: Thread = { worker, ready: false, held, inHand: new Map(), outbox: [], outboxTimer: null, stopped: false };
+    worker.on('message', (msg: { ready?: true; results?: JobResult[] }) => {
       if (msg.ready) {
         thread.ready = true;
         for (const job of thread.held.splice(0)) this.handOver(thread, job);
         return;
       }
-      const job = thread.inHand.get(msg.id);
-      if (!job) return;
-      thread.inHand.delete(msg.id);
-      this.failedStarts = 0;
-      if (this.loadOf(thread) === 0) worker.unref();
-      if (msg.error || msg.members?.length !== job.items.length || msg.digests?.length !== job.items.length) {
-        job.reject(new Error(msg.error ?? 'gzip worker failed'));
-      } else job.resolve(msg.members.map((member, i) => ({ member, blockDigest: msg.digests![i]! })));
+      for (const result of msg.results ?? []) this.settle(thread, result);
     });
     // A thread that stops without an 'error' (terminated, or exiting on its own) would leave its
     // jobs pending with nothing left to settle them or keep the process alive.
@@ -200,7 +224,19 @@ export class GzipPool {
     this.threads[index] = thread;
   }
 
+  private settle(thread: Thread, result: JobResult): void {
+    const job = thread.inHand.get(result.id);
+    if (!job) return;
+    thread.inHand.delete(result.id);
+    this.failedStarts = 0;
+    if (this.loadOf(thread) === 0) thread.worker.unref();
+    if (result.error || result.members?.length !== job.items.length || result.digests?.length !== job.items.length) {
+      job.reject(new Error(result.error ?? 'gzip worker failed'));
+    } else job.resolve(result.members.map((member, i) => ({ member, blockDigest: result.digests![i]! })));
+  }
+
   private threadStopped(index: number, thread: Thread, err: Error): void {
+    this.dropOutbox(thread);
     if (this.closed || this.failure) return;
     for (const job of thread.inHand.values()) job.reject(err);
     const failedStart = thread.inHand.size === 0;
@@ -220,10 +256,29 @@ export class GzipPool {
     return thread.held.length + thread.inHand.size;
   }
 
-  /** Transfers the job's blocks to the thread. */
+  /** Puts the job in the thread's next message (see POLITE_HANDOVER_WAIT_MS). */
   private handOver(thread: Thread, job: Job): void {
     thread.inHand.set(job.id, job);
-    thread.worker.postMessage({ id: job.id, items: job.items, level: this.level }, job.items.map((i) => i.block.buffer));
+    thread.outbox.push(job);
+    if (this.handoverWaitMs <= 0 || thread.outbox.length >= HANDOVER_MAX_JOBS) this.post(thread);
+    else thread.outboxTimer ??= setTimeout(() => this.post(thread), this.handoverWaitMs);
+  }
+
+  /** Transfers the blocks of the thread's waiting jobs to it, in one message. */
+  private post(thread: Thread): void {
+    const jobs = thread.outbox.splice(0);
+    this.dropOutbox(thread);
+    if (!jobs.length || thread.stopped) return;
+    thread.worker.postMessage(
+      { jobs: jobs.map(({ id, items }) => ({ id, items })), level: this.level },
+      jobs.flatMap((job) => job.items.map((i) => i.block.buffer)),
+    );
+  }
+
+  private dropOutbox(thread: Thread): void {
+    thread.outbox.length = 0;
+    if (thread.outboxTimer) clearTimeout(thread.outboxTimer);
+    thread.outboxTimer = null;
   }
 
   /** Hashes and gzips one record (see compressGroup). */
@@ -252,6 +307,7 @@ export class GzipPool {
   /** Stops the threads; pending jobs are rejected. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const t of this.threads) this.dropOutbox(t);
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
     const closed = new Error('gzip pool closed');
     for (const t of this.threads) for (const job of [...t.held.splice(0), ...t.inHand.values()]) job.reject(closed);

@@ -8,6 +8,7 @@ export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-f
 export { crawlWarcId, isWarcFileOf, warcFilename } from './recover-open-files';
 export type { RevisitTarget, Outlink } from './warc-fields';
 export { SOFTWARE } from './warc-fields';
+export { POLITE_HANDOVER_WAIT_MS } from './gzip-pool';
 export { verifyWarcFile, verifyCdxj, type WarcFilePart, type WarcVerification } from './verify-warc';
 export { finalizeIndex, cdxjLine, parseCdxjLine, INDEX_NAME, type CdxjEntry } from './cdxj-index';
 export { sha1Digest, DIGEST_PREFIX } from './warc-digest';

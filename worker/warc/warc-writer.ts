@@ -46,6 +46,8 @@ export interface WarcWriterOptions {
   dedup?: DedupLookup;
   /** Compression threads; one per core besides the main thread's by default. */
   threads?: number;
+  /** How long a capture waits for others to go to the compression thread with it (GzipPool's handoverWaitMs): polite crawls'. */
+  handoverWaitMs?: number;
   /** Clock for file names (tests). */
   now?: () => Date;
 }
@@ -91,7 +93,7 @@ const newId = () => recordIdFromUuid(randomUUID());
 
 /** Writes one crawl's captures into rotating `.warc.gz` files plus a CDXJ index. */
 export class WarcWriter {
-  private readonly o: Required<Omit<WarcWriterOptions, 'operator' | 'isPartOf' | 'description' | 'threads'>> & WarcWriterOptions;
+  private readonly o: Required<Omit<WarcWriterOptions, 'operator' | 'isPartOf' | 'description' | 'threads' | 'handoverWaitMs'>> & WarcWriterOptions;
   private pool: GzipPool | null = null;
   private sink: MemberSink;
   private submitChain: Promise<unknown> = Promise.resolve();
@@ -118,7 +120,7 @@ export class WarcWriter {
     const report = await recoverOpenFiles(this.o.dir, this.o.crawlId);
     this.nextSerial = highestSerial(this.o.crawlId, await readdir(this.o.dir)) + 1;
     await this.sink.openIndex();
-    this.pool = new GzipPool(this.o.gzipLevel, this.o.threads);
+    this.pool = new GzipPool(this.o.gzipLevel, this.o.threads, undefined, undefined, this.o.handoverWaitMs);
     return report;
   }
 

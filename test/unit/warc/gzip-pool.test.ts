@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { GzipPool } from '../../../worker/warc/gzip-pool';
+import { GzipPool, POLITE_HANDOVER_WAIT_MS } from '../../../worker/warc/gzip-pool';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 
 const head = 'WARC/1.1\r\nWARC-Type: resource\r\n';
@@ -56,6 +56,30 @@ test("a capture's records go to a thread in one message and come back in order, 
       const text = gunzipSync(r.member).toString();
       assert.equal(r.blockDigest, sha1Digest(blocks[i]!));
       assert.equal(text, `WARC/1.1\r\nWARC-Type: t${i}\r\nWARC-Block-Digest: ${r.blockDigest}\r\n\r\n${blocks[i]}\r\n\r\n`);
+    });
+  } finally {
+    Worker.prototype.postMessage = post;
+    await pool.close();
+  }
+});
+
+test('with a hand-over wait (polite crawls), captures handed over together go to the thread in one message, and each comes back to its own caller', async () => {
+  const pool = new GzipPool(1, 1, undefined, undefined, POLITE_HANDOVER_WAIT_MS);
+  const posted: unknown[] = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+    posted.push(args[0]);
+    return post.apply(this, args);
+  };
+  try {
+    await pool.compress(head, [block]); // the thread is up: later jobs are handed over at once
+    posted.length = 0;
+    const blocks = Array.from({ length: 5 }, (_, i) => Buffer.from(`capture ${i} `.repeat(i + 1)));
+    const records = await Promise.all(blocks.map((b) => pool.compress(head, [b])));
+    assert.equal(posted.length, 1, `${posted.length} messages for five captures handed over in one turn`);
+    records.forEach((r, i) => {
+      assert.equal(r.blockDigest, sha1Digest(blocks[i]!));
+      assert.equal(gunzipSync(r.member).toString(), `${head}WARC-Block-Digest: ${r.blockDigest}\r\n\r\n${blocks[i]}\r\n\r\n`);
     });
   } finally {
     Worker.prototype.postMessage = post;
