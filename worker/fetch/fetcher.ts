@@ -60,7 +60,7 @@ export interface FetchRequestOptions {
  * How a fetch ended. A failed fetch may still carry a partial exchange worth archiving. `bytesRead`
  * (no partial exchange): the bytes of the last attempt's response that had come when it failed, when
  * its request was written to a connection (ResponseBytes; earlier answers on a kept-alive connection
- * do not count): 0 means the server sent nothing of it before closing or resetting the connection.
+ * do not count): 0 means the server sent nothing of it before closing or resetting the connection, or before a timeout.
  */
 export type FetchOutcome =
   | { ok: true; exchange: HttpExchange; durationMs: number; retries: number }

@@ -12,24 +12,23 @@ import type { FetchOutcome } from './fetcher';
 export const NO_CONNECTION_REASONS: ReadonlySet<FailureReason> = new Set<FailureReason>(['connect-refused', 'connect-timeout', 'dns']);
 
 /**
- * Timeouts that, with no response head received, mean a server accepted the connection and sent
- * nothing at all (a hung application, a tarpit): robots.txt gives such a host fewer tries than one
- * answering 5xx (robots-cache.ts SILENT_TRIES).
+ * Failures that, with nothing of the response received, mean a server accepted the connection and
+ * sent nothing at all (a hung application, a tarpit): robots.txt gives such a host fewer tries than
+ * one answering 5xx (robots-cache.ts SILENT_TRIES). A connection closed or reset so is one too — a
+ * server that accepts and hangs up at once says no more than one that never answers.
  */
-const SILENT_TIMEOUTS: ReadonlySet<FailureReason> = new Set<FailureReason>(['headers-timeout', 'total-timeout']);
+const SILENT_WHEN_NOTHING_READ: ReadonlySet<FailureReason> = new Set<FailureReason>(['headers-timeout', 'total-timeout', 'connection-reset']);
 
 /**
- * A failure that is no answer of a server although a connection was made: a silent timeout, or a
- * connection closed or reset with nothing received — a server that accepts and hangs up at once
- * says no more than one that never answers. The bytes counted are those of this request's response
- * (fetcher.ts `bytesRead`), not earlier answers on a kept-alive connection; none counted (the request
- * never reached a connection) is nothing received. A close or reset after bytes of it arrived (half a
- * status line) is a broken answer.
+ * A failure that is no answer of a server although a connection was made: a timeout, or a
+ * connection closed or reset, with nothing received. The bytes counted are those of this request's
+ * response (fetcher.ts `bytesRead`), not earlier answers on a kept-alive connection; none counted
+ * (the request never reached a connection) is nothing received. Bytes of it that arrived (half a
+ * status line, then a cut or a stall until the timeout) are a broken answer.
  */
 export function isSilentFailure(outcome: Extract<FetchOutcome, { ok: false }>): boolean {
   if (outcome.partial) return false;
-  if (SILENT_TIMEOUTS.has(outcome.reason)) return true;
-  return outcome.reason === 'connection-reset' && !((outcome.bytesRead ?? 0) > 0);
+  return SILENT_WHEN_NOTHING_READ.has(outcome.reason) && !((outcome.bytesRead ?? 0) > 0);
 }
 
 /** Whether a fetch got nothing at all from the host: no connection, or one and not a byte (robots.txt's settling, recrawl rounds' host back-off). */

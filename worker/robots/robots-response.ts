@@ -10,8 +10,8 @@ export type RobotsResponse =
   | { kind: 'allow-all'; why: string }
   /**
    * "Unreachable" (5xx, 429, headers or total timeouts, cut connections, a body cut short): wait and
-   * ask again. `silence`: the server accepted the connection and answered nothing — no response
-   * head before the timeout, or the connection closed or reset before a byte arrived.
+   * ask again. `silence`: the server accepted the connection and answered nothing — not a byte
+   * before the timeout, or before the connection closed or reset.
    */
   | { kind: 'unreachable'; why: string; silence?: ConnectionFailure }
   /** No connection could be made at all (refused, no route, timed out, the name did not resolve): nothing answers there. */

@@ -68,3 +68,18 @@ test('half a status line, then a reset (a bare ECONNRESET): bytes of the answer 
     await server.close();
   }
 });
+
+test('part of a response head, then a stall until the headers timeout: bytes of the answer arrived, an answer that was cut, not silence', async () => {
+  // A server that began its answer and hung (a stuck upstream behind a proxy that already wrote the status line).
+  const sent = 'HTTP/1.1 200 OK\r\nContent-Ty';
+  const server = await startRawServer((socket) => void socket.write(sent));
+  try {
+    const outcome = await fetcher.fetch(`${server.url}/robots.txt`);
+    assert.equal(outcome.ok, false);
+    assert.equal(!outcome.ok && outcome.reason, 'headers-timeout');
+    assert.equal(!outcome.ok && outcome.bytesRead, sent.length, JSON.stringify(outcome));
+    assert.equal(gotNoAnswer(outcome), false);
+  } finally {
+    await server.close();
+  }
+});

@@ -52,6 +52,11 @@ test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connect
     const hungUp: FetchOutcome = { ok: false, reason: 'connection-reset', message: 'm', durationMs: 1, retries: 2, ...read };
     assert.deepEqual(classifyRobotsResponse(hungUp, FROM), { kind: 'unreachable', why: 'connection-reset: m', silence: { reason: 'connection-reset', message: 'm', retries: 2 } });
   }
+  // A timeout after part of a response head arrived: a broken answer too, no silence.
+  for (const reason of ['headers-timeout', 'total-timeout'] as const) {
+    const stalled: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 0, bytesRead: 27 };
+    assert.deepEqual(classifyRobotsResponse(stalled, FROM), { kind: 'unreachable', why: `${reason}: m` });
+  }
   // A total timeout after a response head came: the server answered; no silence.
   const cut: FetchOutcome = { ok: false, reason: 'total-timeout', message: 'm', durationMs: 1, retries: 0, partial: exchange(503) };
   assert.deepEqual(classifyRobotsResponse(cut, FROM), { kind: 'unreachable', why: 'HTTP 503' });
