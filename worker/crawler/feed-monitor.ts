@@ -1,4 +1,4 @@
-import { decodeBody, DecompressionBombError, type DecodedBody } from '../fetch';
+import { decodeBody, DecompressionBombError, dnsFailure, type DecodedBody } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
@@ -7,6 +7,7 @@ import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { FeedMemoryStore } from './feed-state-store';
+import { logUnanswered } from './revisit-pass';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
 export const FEED_ARTICLE_PRIORITY = 1;
@@ -189,10 +190,15 @@ export class FeedMonitor {
       // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
       // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it (or its new address).
       const result = await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true });
-      const outcome = outcomeOf(result);
+      // A name that does not resolve: nothing requested, a fetch that failed all the same (outcome `dns`).
+      const outcome = result.kind === 'dns-failed' ? dnsFailure(result.message) : outcomeOf(result);
       if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
-      // What a failed fetch received (a 5xx after the retries, a body cut off) is archived, logged with the failure as its outcome.
-      if (outcome && !outcome.ok && outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, `feed poll failed: ${outcome.message}`, outcome.reason);
+      // What a failed fetch received (a 5xx after the retries, a body cut off) is archived, logged with the
+      // failure as its outcome; one with nothing to archive (refused, a timeout before a byte) is logged so too.
+      if (outcome && !outcome.ok) {
+        if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, `feed poll failed: ${outcome.message}`, outcome.reason);
+        else logUnanswered(this.ctx, target, outcome, 'feed poll failed');
+      }
       ended = pollEnd(result);
       if (!outcome?.ok) break;
       const ex = outcome.exchange;

@@ -149,8 +149,8 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
 const REVISIT_MESSAGE = 'coherence revisit';
 
 /**
- * A revisit's or recrawl's fetch that ended without a response to archive (refused, reset, timed
- * out): its crawl-log entry, outcome the failure's reason, counted among the crawl's failures as a
+ * A revisit's, recrawl's or feed poll's fetch that ended without a response to archive (refused,
+ * reset, timed out, a name that does not resolve): its crawl-log entry, outcome the failure's reason, counted among the crawl's failures as a
  * page's is (and as CrawlContext.restoreStats counts them again). `message` says what fetch it was.
  */
 export function logUnanswered(ctx: CrawlContext, url: string, outcome: { reason: string; message: string; durationMs: number; retries: number }, message: string): void {
