@@ -28,12 +28,23 @@ export function loadHostBackoffs(db: Database.Database, crawlId: number): Map<st
 }
 
 /**
+ * A host in back-off with nothing left to refetch, whose back-off ends: robots.txt refuses all its
+ * pages, or it has no page in the recrawls any more (exclude patterns dropped them all). `url`: where
+ * the crawl log tells it, one of its pages.
+ */
+export interface NothingLeft {
+  host: string;
+  url: string;
+  why: 'robots-refused' | 'no-pages';
+}
+
+/**
  * Stores what `round` observed of each host it refetched pages of (`tally`), given the back-offs the
  * round began with (`prior`), and logs the changes. `nothingLeft`: hosts in back-off with no page
- * left to refetch (robots.txt refuses them all; recrawl-round.ts), whose back-off ends, each logged
- * at one of its pages (`url`). Call it in the transaction that ends the round.
+ * left to refetch (recrawl-round.ts), whose back-off ends, each logged. Call it in the transaction
+ * that ends the round.
  */
-export function saveHostBackoffs(ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'store'>, round: number, tally: HostTally, prior: ReadonlyMap<string, HostBackoff>, nothingLeft: readonly { host: string; url: string }[]): void {
+export function saveHostBackoffs(ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'store'>, round: number, tally: HostTally, prior: ReadonlyMap<string, HostBackoff>, nothingLeft: readonly NothingLeft[]): void {
   const upsert = ctx.db.prepare(
     `INSERT INTO engine_recrawl_host (crawl_id, host, down_rounds, next_round, reason) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (crawl_id, host) DO UPDATE SET down_rounds = excluded.down_rounds, next_round = excluded.next_round, reason = excluded.reason`,
@@ -51,9 +62,11 @@ export function saveHostBackoffs(ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'sto
       log(url, `recrawl round ${round}: ${host} answered again after ${before.downRounds} round${before.downRounds === 1 ? '' : 's'} without an answer; its pages are recrawled at their own frequency again`);
     }
   }
-  for (const { host, url } of nothingLeft) {
+  for (const { host, url, why } of nothingLeft) {
     remove.run(ctx.crawlId, host);
-    log(url, `recrawl round ${round}: nothing of ${host} was requested, robots.txt refusing all its pages; its back-off ends: its pages are recrawled at their own frequency should robots.txt allow them again`);
+    log(url, why === 'robots-refused'
+      ? `recrawl round ${round}: nothing of ${host} was requested, robots.txt refusing all its pages; its back-off ends: its pages are recrawled at their own frequency should robots.txt allow them again`
+      : `recrawl round ${round}: no page of ${host} is left to recrawl, exclude patterns of the crawl matching them all; its back-off ends`);
   }
 }
 

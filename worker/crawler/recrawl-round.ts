@@ -13,7 +13,7 @@ import type { RecrawlCheck } from './aah-runner';
 import type { FailureReason } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
-import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs } from './recrawl-host-backoff';
+import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
 import { hostKeyOf } from '../url';
 import { addMissingColumn } from '../store/sqlite';
 import { answerOf, recrawlStart, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
@@ -281,10 +281,11 @@ export class RecrawlState {
   }
 
   /**
-   * Of `hosts` (hostKeyOf), those with pages in the recrawls all refused by robots.txt since their
-   * last request, nothing left to refetch, each with one of its pages.
+   * Of `hosts` (hostKeyOf): those with pages in the recrawls all refused by robots.txt since their
+   * last request, each with one of its pages (`refused`), and those with no page in the recrawls any
+   * more (`none`: exclude patterns dropped them all).
    */
-  allRefusedByRobots(hosts: readonly string[]): { host: string; url: string }[] {
+  pagesLeft(hosts: readonly string[]): { refused: { host: string; url: string }[]; none: string[] } {
     const wanted = new Set(hosts);
     const refused = new Map<string, string>();
     const left = new Set<string>();
@@ -294,7 +295,10 @@ export class RecrawlState {
       if (r.robots_refusal === null) left.add(host);
       else if (!refused.has(host)) refused.set(host, r.url);
     }
-    return [...refused].filter(([host]) => !left.has(host)).map(([host, url]) => ({ host, url }));
+    return {
+      refused: [...refused].filter(([host]) => !left.has(host)).map(([host, url]) => ({ host, url })),
+      none: hosts.filter((host) => !left.has(host) && !refused.has(host)),
+    };
   }
 
   private insertResult(round: number, url: string, r: { changed: boolean; byRule: boolean; observed: boolean; hostAnswer: HostAnswer | null }): void {
@@ -320,9 +324,12 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   let rule = { threshold: last?.parentThreshold ?? DEFAULT_PARENT_RULE.threshold };
   state.syncPages(ctx, round);
   // A page an exclude pattern added since matches is not refetched, now or in this round (checked again before each refetch).
+  // host → a page of it dropped so, for the crawl-log entry should its back-off end with no page left.
+  const dropped = new Map<string, string>();
   const excluded = (p: PageRow): boolean => {
     if (!ctx.excludedByPattern(p.url)) return false;
     state.dropExcluded(ctx, p.url, round);
+    dropped.set(hostKeyOf(p.url), p.url);
     return true;
   };
   const pages = state.pages().filter((p) => !excluded(p));
@@ -440,7 +447,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const finishedAt = now();
   ctx.db.transaction(() => {
     const failed = state.pendingFailure(); // read while the round is the one under way
-    saveHostBackoffs(ctx, round, hostsAnswer, backoffs, nothingLeftToRefetch(state, round, hostsAnswer, backoffs));
+    saveHostBackoffs(ctx, round, hostsAnswer, backoffs, nothingLeftToRefetch(state, round, hostsAnswer, backoffs, dropped));
     state.finishRound(round, finishedAt, rule.threshold, report);
     logRoundRecovery(ctx, failed, finishedAt);
   })();
@@ -448,13 +455,22 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
 }
 
 /**
- * The hosts whose back-off is over at `round` though the round requested nothing of them, robots.txt
- * refusing all their pages, each with one of them. Nothing would end their back-off (only an answer
- * does): it stayed for ever, and counted the host's past rounds without an answer should it fail again.
+ * The hosts in back-off the round requested nothing of and that have nothing left to refetch, each
+ * with one of its pages: those whose back-off is over but robots.txt refuses all their pages, and
+ * those with no page in the recrawls any more (exclude patterns dropped them; `dropped`: a page of
+ * each host dropped in this round; a host's name stands in for one dropped earlier). Nothing would
+ * end their back-off (only an answer does): it stayed for ever, and counted the host's past rounds
+ * without an answer should it fail again.
  */
-function nothingLeftToRefetch(state: RecrawlState, round: number, tally: HostTally, backoffs: ReadonlyMap<string, HostBackoff>): { host: string; url: string }[] {
-  const idle = [...backoffs].filter(([host, b]) => !backedOff(b, round) && tally.answered(host) === null).map(([host]) => host);
-  return idle.length ? state.allRefusedByRobots(idle) : [];
+function nothingLeftToRefetch(state: RecrawlState, round: number, tally: HostTally, backoffs: ReadonlyMap<string, HostBackoff>, dropped: ReadonlyMap<string, string>): NothingLeft[] {
+  const unrequested = [...backoffs.keys()].filter((host) => tally.answered(host) === null);
+  if (!unrequested.length) return [];
+  const { refused, none } = state.pagesLeft(unrequested);
+  return [
+    // Refusals recorded before the back-off was over are not the host's last word: it is tried again then.
+    ...refused.filter(({ host }) => !backedOff(backoffs.get(host), round)).map((r) => ({ ...r, why: 'robots-refused' as const })),
+    ...none.map((host) => ({ host, url: dropped.get(host) ?? host, why: 'no-pages' as const })),
+  ];
 }
 
 /** What a refetch observed of a page: whether it changed, and what to compare the next one with. */
