@@ -79,6 +79,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   private nextToken = 1;
   /** host → IP key as last written to frontier_host by this process. */
   private readonly storedKeys = new Map<string, string>();
+  /** Hosts whose key and Crawl-delay this frontier uses in the registry (useHost), until its last crawl closes. */
+  private readonly usedHosts = new Set<string>();
   /** Hosts and politeness keys whose stored facts this frontier has read (loadHost). */
   private readonly loadedHosts = new Set<string>();
   private readonly loadedKeys = new Set<string>();
@@ -134,6 +136,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   private loadHost(host: string): void {
     if (this.loadedHosts.has(host)) return;
     this.loadedHosts.add(host);
+    this.useHost(host);
     const row = this.st.host.get(host) as { ip_key: string | null; robots_delay_ms: number | null } | undefined;
     if (row?.ip_key) {
       this.registry.setHostKey(host, row.ip_key);
@@ -148,6 +151,25 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.loadedKeys.add(key);
     const row = this.st.key.get(key) as { last_start_at: number; last_duration_ms: number } | undefined;
     if (row) this.registry.restoreTiming(key, { lastStartAt: row.last_start_at, lastDurationMs: row.last_duration_ms });
+  }
+
+  /** Tells the registry, once, that this frontier's crawls use the host's key and Crawl-delay (PolitenessRegistry.useHost). */
+  private useHost(host: string): void {
+    if (this.usedHosts.has(host)) return;
+    this.usedHosts.add(host);
+    this.registry.useHost(host);
+  }
+
+  /**
+   * The last crawl closed: the registry may forget the hosts this frontier used, so what this
+   * frontier read and wrote of them is read again should a crawl open here again.
+   */
+  private releaseHosts(): void {
+    this.registry.releaseHosts(this.usedHosts);
+    this.usedHosts.clear();
+    this.loadedHosts.clear();
+    this.loadedKeys.clear();
+    this.storedKeys.clear();
   }
 
   /** A frontier on its own database file (the CLI); closing the frontier closes the file. */
@@ -187,13 +209,16 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       for (const e of c.hosts.values()) {
         e.live = false;
         e.version += 1;
-        this.byHost.get(e.host)?.delete(e);
+        const entries = this.byHost.get(e.host);
+        entries?.delete(e);
+        if (entries?.size === 0) this.byHost.delete(e.host);
         // Its lease was not given back (the database refused): its request may have run, so it counts as ended now.
         this.registry.finish(e, { lastStartAt: now, lastDurationMs: 0 });
       }
       if (this.crawls.size === 0) {
         this.stopListening?.();
         this.stopListening = null;
+        this.releaseHosts();
       }
     }
   }
@@ -497,6 +522,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     if (this.storedKeys.get(host) === key) return this.registry.setHostKey(host, key);
     // Another host on this IP may have been fetched in an earlier run: its clock counts.
     this.loadKey(key);
+    this.useHost(host);
     // A held lease moving onto the IP's clock must also wait for that clock's delay.
     const cfg = this.byHost.get(host)?.values().next().value?.politeness;
     const ok = this.registry.setHostKey(host, key, cfg ? { now: this.clock.now(), cfg } : undefined);
@@ -507,6 +533,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   /** The registry tells every frontier listening, this one included, that the delay changed (hostChanged). */
   setRobotsDelay(host: string, ms: number | null): void {
+    this.useHost(host);
     this.st.setRobots.run(host, ms);
     this.registry.setRobotsDelay(host, ms);
   }

@@ -72,6 +72,8 @@ export class PolitenessRegistry {
   private readonly waits = new Set<{ holdingHost: string; wanted: string }>();
   /** How many keys with a clock make finish() look for idle ones again: twice as many as it left last time. */
   private pruneAtSize = MIN_KEYS_BEFORE_PRUNE;
+  /** host → how many frontiers use its key and Crawl-delay (useHost), until they release it (releaseHosts). */
+  private readonly hostUsers = new Map<string, number>();
 
   /**
    * Calls `listener` with every key that stops being held, until the returned function is called
@@ -135,6 +137,40 @@ export class PolitenessRegistry {
     }
     this.freed(oldKey);
     return moved;
+  }
+
+  /**
+   * A frontier uses the host's key and Crawl-delay from now on, until it calls releaseHosts: they
+   * stay while any frontier does. Forgetting them under a crawl that still uses the host would let
+   * its next request run under the host's name, beside its IP's other hosts, and without the delay
+   * robots.txt asked for (the crawl reads robots.txt once a run).
+   */
+  useHost(host: string): void {
+    this.hostUsers.set(host, (this.hostUsers.get(host) ?? 0) + 1);
+  }
+
+  /**
+   * A frontier no longer uses these hosts (its last crawl closed): the key and Crawl-delay of each
+   * that no other frontier uses are forgotten, or a worker running for weeks would keep every host
+   * any of its crawls met. A crawl that meets the host again reads them from the database (frontier_host)
+   * or learns them anew, its IP at its DNS stage and its Crawl-delay from robots.txt, before its request.
+   */
+  releaseHosts(hosts: Iterable<string>): void {
+    for (const host of hosts) {
+      const users = (this.hostUsers.get(host) ?? 0) - 1;
+      if (users > 0) {
+        this.hostUsers.set(host, users);
+        continue;
+      }
+      this.hostUsers.delete(host);
+      this.hostKeys.delete(host);
+      this.robotsDelays.delete(host);
+    }
+  }
+
+  /** How many entries the registry keeps for hosts: keys, Crawl-delays and users (releaseHosts forgets those no frontier uses). */
+  get hostEntryCount(): number {
+    return this.hostKeys.size + this.robotsDelays.size + this.hostUsers.size;
   }
 
   /** Robots.txt crawl-delay of a host in ms (null: none). */

@@ -129,3 +129,46 @@ test('a host resolved to a new IP by one crawl is placed under that IP in the ot
   assert.equal(f2.nextWakeAt(), Number.NEGATIVE_INFINITY, 'crawl 2\'s b.test may go at once');
   assert.equal(f2.next(t0)?.host, 'b.test', 'not kept waiting for the old IP crawl 1 still holds');
 });
+
+test('the registry forgets the keys and Crawl-delays of hosts only closed crawls used; an open crawl\'s host keeps its IP', (t) => {
+  const { registry, f1, f2 } = twoCrawls(t);
+  const HOSTS = 200;
+  const SHARED_IP = '10.0.5.1';
+  const hosts = Array.from({ length: HOSTS }, (_, i) => `h${i}.test`);
+  f1.add(1, hosts.map((h) => cand(`http://${h}/`)));
+  hosts.forEach((h, i) => {
+    f1.setHostKey(h, i === 0 ? SHARED_IP : `10.0.6.${i}`);
+    f1.setRobotsDelay(h, 1000);
+  });
+  // Crawl 2 has a page of h0.test too, and one host of its own on h0's IP.
+  f2.add(2, [cand('http://h0.test/2'), cand('http://other.test/')]);
+  f2.setHostKey('other.test', SHARED_IP);
+  f1.closeCrawl(1);
+
+  // h0.test: its key, Crawl-delay and one user; other.test: its key and one user.
+  assert.equal(registry.hostEntryCount, 5, 'nothing kept of the hosts only the closed crawl used');
+  assert.equal(registry.keyOf('h0.test'), SHARED_IP, 'the open crawl\'s host keeps its IP');
+  assert.equal(registry.robotsDelayMs('h0.test'), 1000, 'and its Crawl-delay');
+  assert.equal(registry.keyOf('h1.test'), 'h1.test');
+  const lease = f2.next(1_000_000_000)!;
+  assert.equal(f2.next(1_000_000_000), null, 'its two hosts on one IP still wait for each other');
+  f2.complete(lease, { status: 200, startedAt: 1_000_000_000, durationMs: 0 });
+  f2.closeCrawl(2);
+  assert.equal(registry.hostEntryCount, 0, 'nothing kept once no crawl is open');
+});
+
+test('a frontier that opens a crawl again after its last one closed reads its hosts\' stored IPs again', (t) => {
+  const { registry, f1 } = twoCrawls(t);
+  f1.add(1, [cand('http://a.test/1'), cand('http://b.test/1')]);
+  f1.setHostKey('a.test', '10.0.7.1');
+  f1.setHostKey('b.test', '10.0.7.1');
+  f1.closeCrawl(1);
+  assert.equal(registry.keyOf('a.test'), 'a.test', 'forgotten by the registry: no open crawl used it');
+  f1.openCrawl(1, crawlConfig({ politeness: polite }));
+  assert.equal(registry.keyOf('a.test'), '10.0.7.1', 'read from frontier_host with the resumed crawl\'s queue');
+  const lease = f1.next(1_000_000_000)!;
+  assert.equal(f1.next(1_000_000_000), null, 'a.test and b.test take turns on their IP, not each under its name');
+  // The DNS stage's call for a key this process wrote before: the registry learns it again too.
+  assert.equal(f1.setHostKey(lease.host, '10.0.7.1'), true);
+  assert.equal(registry.keyOf(lease.host), '10.0.7.1');
+});

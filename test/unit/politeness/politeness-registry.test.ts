@@ -301,3 +301,22 @@ test('a long-running registry forgets the clocks of keys idle past the longest d
   reg.pruneIdleKeys(twoHoursOn + HOUR_MS + 10);
   assert.equal(reg.timing('holding.example'), null);
 });
+
+test('a host\'s key and Crawl-delay stay while any frontier uses the host, and are forgotten once none does', () => {
+  const reg = new PolitenessRegistry();
+  // Two crawls' frontiers use a.example; b.example is on its IP.
+  reg.useHost('a.example');
+  reg.useHost('a.example');
+  reg.useHost('b.example');
+  reg.setHostKey('a.example', '10.0.0.1');
+  reg.setHostKey('b.example', '10.0.0.1');
+  reg.setRobotsDelay('a.example', 5000);
+  reg.releaseHosts(['a.example', 'b.example']);
+  assert.equal(reg.keyOf('a.example'), '10.0.0.1', 'the other frontier still uses a.example');
+  assert.equal(reg.robotsDelayMs('a.example'), 5000);
+  assert.equal(reg.keyOf('b.example'), 'b.example', 'no frontier uses b.example');
+  reg.releaseHosts(['a.example']);
+  assert.equal(reg.keyOf('a.example'), 'a.example');
+  assert.equal(reg.robotsDelayMs('a.example'), null);
+  assert.equal(reg.hostEntryCount, 0);
+});
