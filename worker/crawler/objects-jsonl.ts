@@ -105,20 +105,43 @@ function* wholeLineDigests(chunks: Iterable<Buffer>, read: { bytes: number; whol
 /**
  * How to bring objects.jsonl back in line with the database, which is the truth: the file is
  * appended after a page's commit, so a crash between the two leaves committed objects out of it,
- * and a crash during the append leaves a cut last line. The file is read as `chunks` and its whole
- * lines counted in `tally`. `keepBytes`: the file's whole lines (a last line without its newline
- * is cut off); `cutBytes`: the rest. `append`: the lines of the stored objects (in `stored` order)
- * that the whole lines do not hold, counted as a multiset, so an object stored twice is written
- * twice and none is written again; lazy, each stored object read as it is reached. Lines the
- * database does not hold are kept.
+ * and a crash during the append leaves a cut last line. `keepBytes`: the file's whole lines (a
+ * last line without its newline is cut off); `cutBytes`: the rest. `append`: the lines of the
+ * stored objects (in `stored` order) that the whole lines do not hold, counted as a multiset, so an
+ * object stored twice is written twice and none is written again; lazy, each stored object read as
+ * it is reached. Lines the database does not hold are kept.
+ *
+ * The file is read as `chunks`. As it is written in the objects' order, its lines are first matched
+ * one for one against the stored objects in order, which settles a file that only lacks its last
+ * objects without counting anything; from the first line that differs, the file's lines are counted
+ * in `tally` (which holds millions of them in bounded memory, but costs tens of microseconds each)
+ * and each stored object left takes one of its counted lines or is appended.
  */
 export function objectsJsonlRepair(chunks: Iterable<Buffer>, stored: Iterable<StoredObject>, tally: LineTally): { keepBytes: number; cutBytes: number; append: Iterable<string> } {
   const read = { bytes: 0, wholeBytes: 0 };
-  tally.addAll(wholeLineDigests(chunks, read));
+  const objects = stored[Symbol.iterator]();
+  const lineOf = (row: StoredObject) => objectLine({ type: row.type, url: row.url, fields: JSON.parse(row.fields) as unknown });
+  // The first stored object the file's lines in order did not match (read, not yet settled).
+  let unmatched: { line: string; digest: Buffer } | null = null;
+  let counting = false;
+  const fileLines = wholeLineDigests(chunks, read);
+  for (const digest of fileLines) {
+    const next = objects.next();
+    if (!next.done) {
+      const line = lineOf(next.value);
+      const objectDigest = lineDigest(line);
+      if (objectDigest.equals(digest)) continue;
+      unmatched = { line, digest: objectDigest };
+    }
+    tally.addAll([digest]);
+    tally.addAll(fileLines);
+    counting = true;
+  }
   function* append(): Generator<string> {
-    for (const row of stored) {
-      const line = objectLine({ type: row.type, url: row.url, fields: JSON.parse(row.fields) as unknown });
-      if (!tally.take(lineDigest(line))) yield line;
+    if (unmatched && !tally.take(unmatched.digest)) yield unmatched.line;
+    for (let next = objects.next(); !next.done; next = objects.next()) {
+      const line = lineOf(next.value);
+      if (!counting || !tally.take(lineDigest(line))) yield line;
     }
   }
   return { keepBytes: read.wholeBytes, cutBytes: read.bytes - read.wholeBytes, append: append() };
@@ -132,11 +155,9 @@ export function objectsJsonlRepair(chunks: Iterable<Buffer>, stored: Iterable<St
  */
 export function repairObjectsJsonl(path: string, db: Database.Database, crawlId: number, chunkBytes = REPAIR_CHUNK_BYTES): { appended: number; cutBytes: number } {
   const tally = new LineTally();
+  const stored = db.prepare('SELECT type, url, fields FROM WebObject WHERE crawlId = ? ORDER BY id').iterate(crawlId) as IterableIterator<StoredObject>;
   let fd: number | undefined;
   try {
-    const rows = db.prepare('SELECT type, url, fields FROM WebObject WHERE crawlId = ? ORDER BY id');
-    // Started only when the appends are: an open iterator keeps the connection busy.
-    const stored = { [Symbol.iterator]: () => rows.iterate(crawlId) as IterableIterator<StoredObject> };
     const { keepBytes, cutBytes, append } = objectsJsonlRepair(fileChunks(path, chunkBytes), stored, tally);
     let appended = 0;
     let at = keepBytes;
@@ -161,6 +182,8 @@ export function repairObjectsJsonl(path: string, db: Database.Database, crawlId:
     if (batch.length) write();
     return { appended, cutBytes };
   } finally {
+    // An iterator left open (a failed write) would keep the connection busy for every later statement.
+    stored.return?.();
     if (fd !== undefined) closeSync(fd);
     tally.close();
   }
