@@ -81,3 +81,12 @@ export interface HttpExchange {
   /** Set when the body was cut short: WARC-Truncated value. */
   truncated: 'length' | 'time' | 'disconnect' | null;
 }
+
+/**
+ * Whether a body was cut off by a failed fetch (a timeout or a connection closed mid-body, from
+ * `truncated`, its WARC-Truncated value): only part of what the server meant to send, so not the
+ * page's content. A body cut at the size cap (`length`) is not: every fetch of the page cuts it there.
+ */
+export function cutByFailedFetch(truncated: string | null): boolean {
+  return truncated !== null && truncated !== 'length';
+}

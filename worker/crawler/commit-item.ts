@@ -58,7 +58,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     // Focused crawls keep the "why" of the priority the URL was fetched with (one indexed read).
     const scoreBreakdown = ctx.icd.focus.enabled ? frontier.lookup(crawlId, item.url)?.breakdown ?? null : null;
     const captureId = store.addCapture({
-      url: item.url, status: ex.status, mime, size, payloadDigest: ex.payloadDigest, recordType: item.location.recordType,
+      url: item.url, status: ex.status, mime, size, payloadDigest: ex.payloadDigest, truncated: ex.truncated, recordType: item.location.recordType,
       warcFile: item.location.filename, warcOffset: item.location.offset, warcLength: item.location.length, warcRecordId: item.location.recordId,
       depth: item.depth, score: lease.priority, scoreBreakdown, similarity: item.similarity ?? null, title: item.title ?? null, fetchedAt: ex.date, durationMs: item.durationMs ?? 0,
     });

@@ -347,7 +347,7 @@ export class CrawlContext {
       const committed = commitInOrder(this.sequencer, this.commits, ticket, () => {
         const id = this.store.addCapture({
           url: ex.url, status: ex.status, mime, size,
-          payloadDigest: row.payloadDigest, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
+          payloadDigest: row.payloadDigest, truncated: ex.truncated, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: row.depth, score: null,
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });

@@ -1,4 +1,5 @@
 import { transientFailure } from '../coherence';
+import { cutByFailedFetch } from '../capture';
 
 /** Stored in place of a payload digest while a page answers a redirect or a client error. */
 export const STATUS_ANSWER = 'status:';
@@ -26,9 +27,14 @@ export interface PageCapture {
   status: number;
   depth: number;
   payloadDigest: string | null;
+  /** Its WARC-Truncated value, null when whole (Capture.truncated). */
+  truncated: string | null;
 }
 
-/** Where a page's recrawls start: its depth and the answer the first round compares with (as answerOf gives). */
+/**
+ * Where a page's recrawls start: its depth and the answer the first round compares with (as
+ * answerOf gives); null answer: no content of the page known, the first round's answer is its first.
+ */
 export interface RecrawlStart {
   depth: number;
   answer: string | null;
@@ -39,11 +45,14 @@ export interface RecrawlStart {
  * its status, as a round compares it. A page that answered 200, then 404 (or a redirect), starts
  * from its 404, so the first round finds it changed only if it answers otherwise again. A transient
  * failure is no answer about the page (as in a round); a 304 answered the payload its revisit record
- * points to (its digest). Null when none answered.
+ * points to (its digest). A body a failed fetch cut off (cutByFailedFetch) is not the page's content:
+ * the answer before it is taken, or none is known when there is none (the first round then finds
+ * the page neither changed nor unchanged). Null when none answered.
  */
 export function recrawlStart(latestFirst: readonly PageCapture[]): RecrawlStart | null {
-  const latest = latestFirst.find((c) => !transientFailure(c.status));
-  if (!latest) return null;
+  const answers = latestFirst.filter((c) => !transientFailure(c.status));
+  const latest = answers.find((c) => !cutByFailedFetch(c.truncated));
+  if (!latest) return answers.length ? { depth: answers[0]!.depth, answer: null } : null;
   const answer = successful(latest.status) || latest.status === 304 ? latest.payloadDigest : statusAnswer(latest.status);
   return { depth: latest.depth, answer };
 }

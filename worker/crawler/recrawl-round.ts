@@ -188,7 +188,8 @@ export class RecrawlState {
    * Adds the HTML pages captured since the last round (new pages are due in the next round), each
    * from its latest answer (recrawlStart: by fetch time, then id, whatever its status), which is what
    * the first round compares with: a page whose visit and revisit differ starts from its revisit, one
-   * that answered 200 then 404 from its 404. One whose payload is a decompression bomb (crawl-log
+   * that answered 200 then 404 from its 404, one whose latest body a failed fetch cut off from the
+   * answer before (none known if there is none). One whose payload is a decompression bomb (crawl-log
    * outcome `decompression-bomb`) is recorded as one.
    */
   syncPages(ctx: CrawlContext, round: number): void {
@@ -198,7 +199,7 @@ export class RecrawlState {
          SELECT DISTINCT h.url AS url FROM Capture h
          WHERE h.crawlId = ? AND h.status BETWEEN 200 AND 299 AND h.mime IN ('text/html', 'application/xhtml+xml')
            AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = h.crawlId AND p.url = h.url))
-       SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest
+       SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest, c.truncated AS truncated
        FROM page JOIN Capture c ON c.crawlId = ? AND c.url = page.url
        ORDER BY c.url, c.fetchedAt DESC, c.id DESC`,
     );
@@ -389,7 +390,9 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
     let saved = false;
     const record: RefetchRecord = {
       save: (r) => {
-        state.save(p.url, afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed), r, { changed: r.changed, byRule });
+        // A first answer (no content known before) says nothing of how often the page changes: its frequency stays.
+        const revisit = r.firstAnswer ? { fr: p.fr, lastRound: round } : afterFetch({ fr: p.fr, lastRound: p.last_round }, round, r.changed);
+        state.save(p.url, revisit, r, { changed: r.changed, byRule });
         saved = true;
         recorded.add(p.url);
       },
@@ -476,6 +479,8 @@ function nothingLeftToRefetch(state: RecrawlState, round: number, tally: HostTal
 /** What a refetch observed of a page: whether it changed, and what to compare the next one with. */
 interface Observed {
   changed: boolean;
+  /** No content of the page was known before (its captures were all cut off by failed fetches): not a change, whatever it answered. */
+  firstAnswer: boolean;
   newLinks: number;
   /** The answer to compare with next time (answerOf); null: the last one stays. */
   digest: string | null;
@@ -555,12 +560,16 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   // one, logged with that outcome and counted among the failures as when it was read (its capture's).
   const stillBomb = p.bomb === 1 ? { failure: 'decompression-bomb' as const, note: `unchanged, not read: ${bombNote}` } : null;
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
-    const unchanged: Observed = { changed: false, newLinks: 0, digest: null, bomb: null, ...validators };
+    const unchanged: Observed = { changed: false, firstAnswer: false, newLinks: 0, digest: null, bomb: null, ...validators };
     const notes = [message, stillBomb?.note].filter(Boolean).join('; ');
     await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => record.save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
-  const changed = answer !== p.payload_digest;
+  // Read as a changed page is (links, bomb, AAH) when it answers other than the content known, or
+  // none is known (recrawlStart: only bodies cut off by failed fetches); changed only against a known one.
+  const firstAnswer = p.payload_digest === null;
+  const differs = answer !== p.payload_digest;
+  const changed = differs && !firstAnswer;
   let newLinks = 0;
   let linksNote: string | null = null;
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
@@ -568,11 +577,11 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   // Set once the page was read: a refetch whose reading threw is archived, and its page not saved.
   let result: Observed | null = null;
   // A decompression bomb: logged with that outcome and counted among the failures, as a page's is.
-  let failure: FailureReason | undefined = changed ? undefined : stillBomb?.failure;
-  if (!changed) linksNote = stillBomb?.note ?? null;
+  let failure: FailureReason | undefined = differs ? undefined : stillBomb?.failure;
+  if (!differs) linksNote = stillBomb?.note ?? null;
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
-    if (changed && ex.status >= 200 && ex.status < 400) {
+    if (differs && ex.status >= 200 && ex.status < 400) {
       const decoded = ex.status < 300 ? await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes) : { body: Buffer.alloc(0), cut: false };
       // A decompression bomb is archived as received and its links are not read (it threw out of the round).
       if (!decoded) {
@@ -593,7 +602,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }
     }
-    result = { changed, newLinks, digest: answer, bomb: changed ? failure === 'decompression-bomb' : null, etag: validators.etag, lastModified: validators.lastModified };
+    result = { changed, firstAnswer, newLinks, digest: answer, bomb: differs ? failure === 'decompression-bomb' : null, etag: validators.etag, lastModified: validators.lastModified };
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
     const read = result;

@@ -1,4 +1,4 @@
-import type { FailureReason, HttpExchange } from '../capture';
+import { cutByFailedFetch, type FailureReason, type HttpExchange } from '../capture';
 import { isSilentFailure, NO_CONNECTION_REASONS, type FetchOutcome } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 
@@ -51,7 +51,7 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
   if (!exchange) return { kind: 'unreachable', why: outcome.ok ? 'no exchange' : `${outcome.reason}: ${outcome.message}` };
   const { status } = exchange;
   if (status >= 200 && status < 300) {
-    if (exchange.truncated === 'time' || exchange.truncated === 'disconnect') return { kind: 'unreachable', why: `body cut short (${exchange.truncated})` };
+    if (cutByFailedFetch(exchange.truncated)) return { kind: 'unreachable', why: `body cut short (${exchange.truncated})` };
     return { kind: 'parse', exchange };
   }
   if (status >= 300 && status < 400) {

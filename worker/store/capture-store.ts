@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlDate } from './sqlite';
+import type { HttpExchange } from '../capture';
 
 export interface CaptureRow {
   url: string;
@@ -7,6 +8,8 @@ export interface CaptureRow {
   mime: string | null;
   size: number;
   payloadDigest: string | null;
+  /** The body's WARC-Truncated value when it was cut short (HttpExchange.truncated), else null. */
+  truncated: HttpExchange['truncated'];
   recordType: 'response' | 'revisit';
   warcFile: string;
   warcOffset: number;
@@ -55,8 +58,8 @@ export class CaptureStore {
 
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     this.insertCapture = db.prepare(
-      `INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, recordType, warcFile, warcOffset, warcLength, warcRecordId, depth, score, scoreBreakdown, similarity, title, fetchedAt, durationMs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, truncated, recordType, warcFile, warcOffset, warcLength, warcRecordId, depth, score, scoreBreakdown, similarity, title, fetchedAt, durationMs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLog = db.prepare(
       'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -69,7 +72,7 @@ export class CaptureStore {
   /** Inserts a capture row and returns its id. */
   addCapture(c: CaptureRow): number {
     const result = this.insertCapture.run(
-      this.crawlId, c.url, c.status, c.mime, c.size, c.payloadDigest, c.recordType, c.warcFile, c.warcOffset, c.warcLength, c.warcRecordId,
+      this.crawlId, c.url, c.status, c.mime, c.size, c.payloadDigest, c.truncated, c.recordType, c.warcFile, c.warcOffset, c.warcLength, c.warcRecordId,
       c.depth, c.score, c.scoreBreakdown, c.similarity, c.title, sqlDate(c.fetchedAt), Math.round(c.durationMs),
     );
     return Number(result.lastInsertRowid);

@@ -26,7 +26,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const { ids, total, newer } = listPage(db, { table: 'Capture', conditions, orderBy: sort ? `${sort} DESC, id DESC` : 'id DESC', upTo: upToParam(url), offset, limit: pageSize });
   const rows = await prisma.capture.findMany({
     where: { id: { in: ids } },
-    select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, title: true, fetchedAt: true, durationMs: true },
+    select: { id: true, url: true, status: true, mime: true, size: true, recordType: true, payloadDigest: true, truncated: true, warcFile: true, warcOffset: true, depth: true, score: true, scoreBreakdown: true, similarity: true, title: true, fetchedAt: true, durationMs: true },
   });
   return { items: inIdOrder(rows, ids), total, newer, page, pageSize };
 });
