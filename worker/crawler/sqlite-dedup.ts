@@ -16,8 +16,9 @@ export class SqliteDedupLookup implements DedupLookup {
     private readonly crawlId: number,
     private readonly maxRemembered = 5_000,
   ) {
+    // Whole bodies only, as the WARC writer remembers them: a revisit must not stand for a payload through a cut record.
     this.query = db.prepare(
-      "SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND warcRecordId IS NOT NULL ORDER BY id LIMIT 1",
+      "SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND warcRecordId IS NOT NULL AND truncated IS NULL ORDER BY id LIMIT 1",
     );
   }
 
