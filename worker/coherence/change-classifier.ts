@@ -56,6 +56,11 @@ export type ChangeEvidence =
    * gets no visit fingerprint): its content changed, what it changed to was not read.
    */
   | 'decompression-bomb'
+  /**
+   * The visit's body was cut off by a failed fetch (a timeout or the connection closed mid-body):
+   * there is no whole visit to compare the revisit with. Neither proved unchanged nor changed.
+   */
+  | 'visit-cut'
   /** Not revisited (RevisitExclusion): nothing proves the page unchanged. */
   | RevisitExclusion;
 
@@ -110,6 +115,7 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
  * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
  * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing
  * (evidence `gone`), and so is one that gave no usable answer (`unreachable`: transientFailure),
+ * and so is one whose visit a failed fetch cut off (`visit-cut`: nothing whole to compare with),
  * and so is one robots.txt or an exclude pattern kept from being revisited (unobserved, it cannot be proved unchanged);
  * a changed set of out-links is a structural change (it alters the capture's link graph);
  * otherwise the main text decides — same digest or near-identical shingles are no change.
@@ -130,6 +136,7 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
   }
   const now = revisit.fingerprint;
   if (now.status >= 300 || now.status < 200) return verdict('missing', 'gone');
+  if (visit.cut) return verdict('missing', 'visit-cut');
   const same = validatorsSaySame(visit, now);
   if (now.payloadDigest === visit.payloadDigest) return verdict('unchanged', 'payload-digest', { similarity: 1, validatorsInconsistent: same === false && Boolean(visit.etag && now.etag) });
   const validatorsInconsistent = same === true;

@@ -22,6 +22,11 @@ export interface PageFingerprint {
   contentTimestamp: string | null;
   /** When the capture was made (epoch ms). */
   fetchedAt: number;
+  /**
+   * True when a failed fetch cut the body off (a timeout or the connection closed mid-body): the
+   * rest describes part of the page only. Absent when whole (and in fingerprints stored before).
+   */
+  cut?: true;
 }
 
 /** Shingle width (words) and sketch size; 4-word shingles are the usual choice for near-duplicates. */
@@ -107,6 +112,8 @@ export function fingerprintCapture(c: {
   mainText: string;
   outLinks: readonly string[];
   fetchedAt: number;
+  /** The body was cut off by a failed fetch (cutByFailedFetch). */
+  cut?: boolean;
 }): PageFingerprint {
   const stamps = findContentTimestamps(c.mainText);
   return {
@@ -119,5 +126,6 @@ export function fingerprintCapture(c: {
     outLinks: [...new Set(c.outLinks)].sort(),
     contentTimestamp: stamps.at(-1) ?? null,
     fetchedAt: c.fetchedAt,
+    ...(c.cut ? { cut: true as const } : {}),
   };
 }

@@ -7,7 +7,8 @@ const DAY_MS = 86_400_000;
  * and the reference time, λ·|t − t_ref|, averaged over the pages. 0 for a perfect snapshot. Pages
  * whose rate is unknown (null: robots.txt kept the revisit from being made) are left out, rather
  * than counted as pages that never change. So are pages whose revisit got no answer about them
- * (evidence `unreachable`): a refused connection is no change observed.
+ * (evidence `unreachable`): a refused connection is no change observed; and those whose visit was
+ * cut off (`visit-cut`): nothing whole to compare with.
  */
 export function blur(pages: readonly { rate: number | null; visitedAt: number }[], referenceAt: number): number {
   const rated = pages.filter((p): p is { rate: number; visitedAt: number } => p.rate !== null);

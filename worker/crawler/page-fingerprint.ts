@@ -1,4 +1,4 @@
-import type { HttpExchange } from '../capture';
+import { cutByFailedFetch, type HttpExchange } from '../capture';
 import { decodeText } from '../extract';
 import { extractMainContent } from '../text';
 import { fingerprintCapture, type PageFingerprint } from '../coherence';
@@ -17,6 +17,7 @@ export function fingerprintHtml(ex: HttpExchange, decodedBody: Buffer, links: re
     mainText: text,
     outLinks: links.filter((l) => l.kind === 'navigation').map((l) => l.url),
     fetchedAt: ex.date.getTime(),
+    cut: cutByFailedFetch(ex.truncated),
   });
   return { fingerprint, text };
 }

@@ -162,10 +162,10 @@ export function logUnanswered(ctx: CrawlContext, url: string, outcome: { reason:
 function recordRevisit(ctx: CrawlContext, page: StoredCoherencePage, at: number, observation: RevisitObservation, text: string | null): void {
   const verdict = classifyChange(page.visit, observation);
   // One interval observed: the rate the Poisson MLE gives it (0 when unchanged). A revisit that got
-  // no answer about the page (unreachable: refused, timed out, 5xx) observed no interval: no rate,
-  // as for a revisit not made, rather than the rate of a page that changed.
+  // no answer about the page (unreachable: refused, timed out, 5xx), or compared with a visit cut off
+  // (visit-cut), observed no interval: no rate, as for a revisit not made, rather than the rate of a page that changed.
   const days = Math.max(at - page.visitedAt, 1) / DAY_MS;
-  const changeRate = verdict.evidence === 'unreachable' ? null : poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
+  const changeRate = verdict.evidence === 'unreachable' || verdict.evidence === 'visit-cut' ? null : poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
   const fingerprint = observation.kind === 'fetched' ? observation.fingerprint : null;
   ctx.coherence.recordRevisit(page.url, { at, fingerprint, text, verdict, changeRate });
 }

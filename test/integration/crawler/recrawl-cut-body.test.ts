@@ -13,24 +13,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
-import { countedSite } from '../../support/counted-site';
-
-const WHOLE = `<html><body><p>${'the tide is high '.repeat(40)}</p><a href="/q">q</a></body></html>`;
+import { cutBodySite } from '../../support/cut-body-site';
 
 test('a page first cut off mid-body and whole since is not reported changed by the first recrawl round', { timeout: 60_000 }, async () => {
-  const { listener: site, requests } = countedSite((path, n, _req, res) => {
-    const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
-    if (path === '/') return html('<a href="/p">p</a>');
-    if (path === '/p') {
-      if (n > 1) return html(WHOLE);
-      // The first answer: half the body it announces, then the connection closes.
-      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(WHOLE)) });
-      res.write(WHOLE.slice(0, WHOLE.length / 2), () => res.socket?.destroy());
-      return;
-    }
-    if (path === '/q') return html('<p>q</p>');
-    res.writeHead(404).end();
-  });
+  const { listener: site, requests } = cutBodySite();
   const fields = { name: 'Cut body', coherence: { recrawlIntervalMinutes: 1 }, limits: { maxRetries: 0 } };
   await withSiteCrawl('tm-recrawl-cut-body-', site, fields, async ({ origin, dir, db, icd, crawlId }) => {
     const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });

@@ -138,3 +138,16 @@ test('bottom-k sketches: exact Jaccard for small sets, symmetric, 1 for equal te
   assert.equal(sketchJaccard(a, []), 0);
   assert.ok(shingleSketch(ARTICLE.repeat(20) + Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ')).length <= 128);
 });
+
+// Before, a visit cut off mid-body was compared as a whole one: the revisit's whole body had other
+// text and links, and the page counted as changed (yellow or red, a change in the blur).
+test('a visit a failed fetch cut off: missing (visit-cut), neither proved unchanged nor changed', () => {
+  const half = ARTICLE.slice(0, ARTICLE.length / 2);
+  const cutVisit = fingerprintCapture({ status: 200, headers: {}, payloadDigest: 'sha1:HALF', mainText: half, outLinks: [], fetchedAt: T0, cut: true });
+  assert.equal(cutVisit.cut, true);
+  const whole = capture(ARTICLE, ['http://x/a'], { at: T0 + 60_000 });
+  assert.deepEqual([classifyChange(cutVisit, { kind: 'fetched', fingerprint: whole })].map((v) => [v.status, v.evidence]), [['missing', 'visit-cut']]);
+  // A page gone at the revisit is gone, whatever its visit was.
+  assert.equal(classifyChange(cutVisit, { kind: 'fetched', fingerprint: capture('Not found', [], { status: 404 }) }).evidence, 'gone');
+  assert.equal('cut' in capture(ARTICLE, []), false, 'a whole visit\'s fingerprint says nothing of cuts');
+});
