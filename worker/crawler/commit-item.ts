@@ -71,7 +71,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     stats.recordFetch(ex.status, size);
     log(archivedOutcome(item.failure?.reason, ex.truncated), ex.status, item.failure?.message ?? item.note ?? null, size);
     if (item.failure) stats.recordFailure(item.failure.reason);
-    return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority, title: item.title ?? null };
+    return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority, title: item.title ?? null, truncated: ex.truncated };
   }
   if (item.retryAt !== undefined && item.failure) {
     frontier.fail(lease, item.failure.reason, { retryAt: item.retryAt });

@@ -351,7 +351,7 @@ export class CrawlContext {
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: row.depth, score: null,
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
-        stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null };
+        stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null, truncated: ex.truncated };
         this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
         // What the capture was made for (a recrawl round's page state): committed with it or not at all.
         row.alongside?.();

@@ -32,6 +32,8 @@ export interface CaptureSummary {
   score?: number | null;
   /** An HTML page's title. */
   title?: string | null;
+  /** The body's WARC-Truncated value when it was cut short (Capture.truncated), else null. */
+  truncated?: string | null;
 }
 
 export type WorkerMessage =

@@ -10,6 +10,13 @@ import { CaptureRecordView } from './capture-record';
 
 const PAGE_SIZE = 20;
 
+/** Why a capture's body is not whole, by its WARC-Truncated value. */
+const CUT_TEXT: Record<string, string> = {
+  length: 'cut at the size cap',
+  time: 'cut off by a timeout',
+  disconnect: 'cut off: the connection closed',
+};
+
 /**
  * The latest captures, newest first; the first page grows live as the socket reports captures,
  * the pages past it stay put (usePinnedPages). The first page holds still too while the focus is
@@ -76,7 +83,10 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
                     <td className="whitespace-nowrap">{new Date(c.fetchedAt).toLocaleTimeString()}</td>
                     <td className="tabular-nums">{c.status}</td>
                     <td className="font-mono text-xs">{c.mime ?? '–'}</td>
-                    <td className="text-right tabular-nums">{formatBytes(c.size)}</td>
+                    <td className="text-right tabular-nums">
+                      {formatBytes(c.size)}
+                      {c.truncated && <span className="block text-xs text-amber-800" data-testid="capture-cut">{CUT_TEXT[c.truncated] ?? `cut short (${c.truncated})`}</span>}
+                    </td>
                     {focused && <td className="text-right tabular-nums">{c.score == null ? '–' : c.score.toFixed(2)}</td>}
                     <td className="max-w-xl truncate font-mono text-xs" title={c.url}>
                       <button type="button" className="link max-w-full truncate text-left" onClick={(e) => show(c.id, e.currentTarget)} aria-label={`Show the stored record of ${c.url}`} data-testid="capture-url">
