@@ -39,14 +39,20 @@ test('threads that die as they start are replaced a few times, then every job fa
   }
 });
 
-test("a capture's records go to a thread in one message and come back in order, each a whole gzip member with its digest", async () => {
-  const pool = new GzipPool(1, 1);
+/** Records the messages posted to any thread until `stop`. */
+function recordPosts(): { posted: unknown[]; stop: () => void } {
   const posted: unknown[] = [];
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
     posted.push(args[0]);
     return post.apply(this, args);
   };
+  return { posted, stop: () => void (Worker.prototype.postMessage = post) };
+}
+
+test("a capture's records go to a thread in one message and come back in order, each a whole gzip member with its digest", async () => {
+  const pool = new GzipPool(1, 1);
+  const { posted, stop } = recordPosts();
   try {
     const blocks = ['GET / HTTP/1.1\r\n\r\n', 'HTTP/1.1 200 OK\r\n\r\n<p>page</p>', 'outlink: http://a.test/ a/@href\r\n'].map((t) => Buffer.from(t));
     const records = await pool.compressGroup(blocks.map((b, i) => ({ head: `WARC/1.1\r\nWARC-Type: t${i}\r\n`, blockParts: [b.subarray(0, 5), b.subarray(5)] })));
@@ -58,19 +64,14 @@ test("a capture's records go to a thread in one message and come back in order, 
       assert.equal(text, `WARC/1.1\r\nWARC-Type: t${i}\r\nWARC-Block-Digest: ${r.blockDigest}\r\n\r\n${blocks[i]}\r\n\r\n`);
     });
   } finally {
-    Worker.prototype.postMessage = post;
+    stop();
     await pool.close();
   }
 });
 
 test('with a hand-over wait (polite crawls), captures handed over together go to the thread in one message, and each comes back to its own caller', async () => {
   const pool = new GzipPool(1, 1, undefined, undefined, POLITE_HANDOVER_WAIT_MS);
-  const posted: unknown[] = [];
-  const post = Worker.prototype.postMessage;
-  Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
-    posted.push(args[0]);
-    return post.apply(this, args);
-  };
+  const { posted, stop } = recordPosts();
   try {
     await pool.compress(head, [block]); // the thread is up: later jobs are handed over at once
     posted.length = 0;
@@ -82,7 +83,7 @@ test('with a hand-over wait (polite crawls), captures handed over together go to
       assert.equal(gunzipSync(r.member).toString(), `${head}WARC-Block-Digest: ${r.blockDigest}\r\n\r\n${blocks[i]}\r\n\r\n`);
     });
   } finally {
-    Worker.prototype.postMessage = post;
+    stop();
     await pool.close();
   }
 });
