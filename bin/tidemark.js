@@ -16,13 +16,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'worker/cli/main.ts');
-// The entries of the focused-analysis and extraction threads (worker/crawler/job-thread.ts), bundled alongside.
-const threadEntries = { 'analysis-thread': join(root, 'worker/crawler/analysis-thread.ts'), 'extract-thread': join(root, 'worker/crawler/extract-thread.ts') };
+// The focused-analysis thread's entry (worker/crawler/analysis-client.ts), bundled alongside.
+const threadEntry = join(root, 'worker/crawler/analysis-thread.ts');
 // One cache per source tree: snapshots of other commits may share this node_modules (a symlink).
 const cacheDir = join(root, 'node_modules/.cache/tidemark', createHash('sha1').update(root).digest('hex').slice(0, 12));
 // CommonJS, so that V8 can keep its compiled code between runs (vm.Script's cachedData).
 const bundle = join(cacheDir, 'cli.cjs');
-const threadBundles = { TIDEMARK_ANALYSIS_THREAD_ENTRY: join(cacheDir, 'analysis-thread.mjs'), TIDEMARK_EXTRACT_THREAD_ENTRY: join(cacheDir, 'extract-thread.mjs') };
+const threadBundle = join(cacheDir, 'analysis-thread.mjs');
 const manifest = join(cacheDir, 'cli.inputs.json');
 
 /**
@@ -45,7 +45,7 @@ function digestOf(files, contents = new Map()) {
 function bundleIsFresh() {
   try {
     const { inputs, digest } = JSON.parse(readFileSync(manifest, 'utf8'));
-    return existsSync(bundle) && Object.values(threadBundles).every((f) => existsSync(f)) && digestOf(inputs) === digest;
+    return existsSync(bundle) && existsSync(threadBundle) && digestOf(inputs) === digest;
   } catch {
     return false; // missing bundle, manifest or source (deleted file): rebuild
   }
@@ -88,8 +88,8 @@ async function buildBundle() {
   });
   const results = await Promise.all([
     build({ ...options('cjs'), entryPoints: { cli: entry }, outExtension: { '.js': '.cjs' }, banner: { js: RESOLVE_SHIM } }),
-    // The threads' entries stay ES modules: Worker threads import them.
-    build({ ...options('esm'), entryPoints: threadEntries, outExtension: { '.js': '.mjs' }, banner: { js: REQUIRE_SHIM } }),
+    // The thread's entry stays an ES module: Worker threads import it.
+    build({ ...options('esm'), entryPoints: { 'analysis-thread': threadEntry }, outExtension: { '.js': '.mjs' }, banner: { js: REQUIRE_SHIM } }),
   ]);
   mkdirSync(cacheDir, { recursive: true });
   // Code caches of earlier bundles (and the ES-module bundle of earlier versions) are never read again.
@@ -144,7 +144,7 @@ async function loadMain() {
   if (process.env.TIDEMARK_NO_BUNDLE !== '1') {
     try {
       if (!bundleIsFresh()) await buildBundle();
-      for (const [name, file] of Object.entries(threadBundles)) if (existsSync(file)) process.env[name] = file;
+      if (existsSync(threadBundle)) process.env.TIDEMARK_ANALYSIS_THREAD_ENTRY = threadBundle;
       return loadBundle();
     } catch {
       // No esbuild, read-only node_modules…: run the sources through tsx instead.

@@ -12,17 +12,6 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const html = (body: string, charsetHeader = 'utf-8') => ({ type: `text/html; charset=${charsetHeader}`, body });
 
-/** The ICD the tests crawl the awkward site with: no delays, short timeouts, small caps. */
-export function awkwardIcd(origin: string) {
-  return {
-    name: 'Awkward',
-    seeds: [`${origin}/`],
-    politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 4 },
-    limits: { connectTimeoutMs: 2000, headersTimeoutMs: 2000, totalTimeoutMs: 3000, maxBodyBytes: 2 * 1024 * 1024, maxDecodedBytes: 10 * 1024 * 1024, maxRetries: 1 },
-    scope: { maxPages: 500, maxCalendarDates: 30, maxOutLinksPerPage: 100 },
-  };
-}
-
 /**
  * A site full of the awkward routes a crawler meets (Heritrix's FetchHTTPTestServers in spirit):
  * redirect chains and loops, a slow page, a 50 MB page, a gzip bomb, a calendar trap, malformed

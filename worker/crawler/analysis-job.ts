@@ -1,6 +1,5 @@
 import type { PageLink } from '../analyze';
 import type { HtmlPage } from './focus-scorer';
-import { joinLines, splitLines } from './line-list';
 
 /**
  * A page as it crosses to the analysis thread. postMessage clones objects field by field: a 43 KB
@@ -26,7 +25,7 @@ export interface PackedPage {
 
 export function packPage(page: HtmlPage): PackedPage {
   const { links } = page;
-  const packed: PackedPage = { url: page.url, html: page.html, urls: joinLines(links, (l) => l.url), kinds: joinLines(links, (l) => l.kind ?? '') };
+  const packed: PackedPage = { url: page.url, html: page.html, urls: lines(links, (l) => l.url), kinds: lines(links, (l) => l.kind ?? '') };
   if (links.some((l) => l.aahBonus !== undefined)) packed.bonuses = Float64Array.from(links, (l) => l.aahBonus ?? NaN);
   const texts: [number, string, string][] = [];
   links.forEach((l, i) => {
@@ -50,8 +49,8 @@ export function packPage(page: HtmlPage): PackedPage {
 }
 
 export function unpackPage(packed: PackedPage): HtmlPage {
-  const urls = splitLines(packed.urls);
-  const kinds = splitLines(packed.kinds);
+  const urls = split(packed.urls);
+  const kinds = split(packed.kinds);
   const links: PageLink[] = urls.map((url, i) => {
     const link: PageLink = { url, anchorText: '', context: '' };
     if (kinds[i]) link.kind = kinds[i];
@@ -72,4 +71,13 @@ export function unpackPage(packed: PackedPage): HtmlPage {
 /** The buffers a packed page can hand over rather than copy. */
 export function transferablesOf(packed: PackedPage): ArrayBuffer[] {
   return packed.bonuses ? [packed.bonuses.buffer as ArrayBuffer] : [];
+}
+
+function lines(links: readonly PageLink[], field: (l: PageLink) => string): string {
+  return links.map(field).join('\n');
+}
+
+/** Inverse of lines(): no links make '', which is no line rather than one empty line. */
+function split(s: string): string[] {
+  return s === '' ? [] : s.split('\n');
 }

@@ -4,12 +4,17 @@
  * own thread would have kept (document frequencies, section languages), so the results are the
  * same as without the thread.
  */
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { Icd } from '../icd/schema';
 import type { QueryHandling } from '../url';
 import { unpackPage, type PackedPage } from './analysis-job';
-import { createFocusScorer, pageFromHtml, scorePage, type ScoredPage } from './focus-scorer';
-import { serveJobs } from './job-thread';
+import { createFocusScorer, pageFromHtml, scorePage } from './focus-scorer';
+
+/** What the crawl's thread sends. */
+export interface AnalysisJob {
+  id: number;
+  page: PackedPage;
+}
 
 /** workerData of the thread. */
 export interface AnalysisThreadData {
@@ -22,9 +27,14 @@ export interface AnalysisThreadData {
 
 const { focus, queryHandling, keepAnalysis } = workerData as AnalysisThreadData;
 const scorer = createFocusScorer(focus);
-serveJobs<PackedPage, ScoredPage>((page) => {
-  const scored = scorePage(scorer, pageFromHtml(unpackPage(page), queryHandling), keepAnalysis);
-  const v = scored.verdicts;
-  // The arrays were made here for this message: moved, not copied.
-  return { result: scored, transfer: [v.priorities, v.scores, v.weights, v.excluded].map((a) => a.buffer as ArrayBuffer) };
+parentPort!.on('message', ({ id, page }: AnalysisJob) => {
+  try {
+    const scored = scorePage(scorer, pageFromHtml(unpackPage(page), queryHandling), keepAnalysis);
+    const v = scored.verdicts;
+    // The arrays were made here for this message: moved, not copied.
+    const buffers = [v.priorities, v.scores, v.weights, v.excluded].map((a) => a.buffer as ArrayBuffer);
+    parentPort!.postMessage({ id, scored }, buffers);
+  } catch (err) {
+    parentPort!.postMessage({ id, error: (err as Error)?.stack ?? String(err) });
+  }
 });

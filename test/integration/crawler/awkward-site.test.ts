@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { awkwardIcd, startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
+import { startAwkwardSite, type AwkwardSite } from '../../support/awkward-site';
 import { runCli } from '../../support/run-cli';
 import { readZip } from '../../support/read-wacz';
 import { verifyWarcFile, verifyCdxj } from '../../../worker/warc';
@@ -23,7 +23,13 @@ before(async () => {
   site = await startAwkwardSite({ robots: 'User-agent: *\nDisallow: /private/\n' });
   out = mkdtempSync(join(tmpdir(), 'tm-awkward-'));
   const icdPath = join(out, 'icd.json');
-  writeFileSync(icdPath, JSON.stringify(awkwardIcd(site.origin)));
+  writeFileSync(icdPath, JSON.stringify({
+    name: 'Awkward',
+    seeds: [`${site.origin}/`],
+    politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 4 },
+    limits: { connectTimeoutMs: 2000, headersTimeoutMs: 2000, totalTimeoutMs: 3000, maxBodyBytes: 2 * 1024 * 1024, maxDecodedBytes: 10 * 1024 * 1024, maxRetries: 1 },
+    scope: { maxPages: 500, maxCalendarDates: 30, maxOutLinksPerPage: 100 },
+  }));
   const run = await runCli(['crawl', icdPath, '--out', out, '--json', '--wacz', '--page-text']).done;
   assert.equal(run.code, 0, `crawl finished (stderr: ${run.stderr.slice(-2000)})`);
   summary = JSON.parse(run.stdout.trim().split('\n').pop()!);

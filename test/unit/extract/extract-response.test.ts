@@ -1,10 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { extractFromResponse } from '../../../worker/extract';
-import { responseInput as base } from '../../support/response-input';
+import { extractFromResponse, type ResponseInput } from '../../../worker/extract';
 import { headersRecord, headerUrlText } from '../../../worker/fetch/http-heads';
 
+const base = (over: Partial<ResponseInput>): ResponseInput => ({
+  url: 'http://example.org/page',
+  status: 200,
+  headers: {},
+  body: Buffer.alloc(0),
+  maxDecodedBytes: 1_000_000,
+  ...over,
+});
 
 test('3xx gives one redirect link from Location', () => {
   const r = extractFromResponse(base({ status: 301, headers: { location: '/new?b=1&a=2#x' }, queryHandling: 'sort', body: Buffer.from('<a href="/ignored">') }));

@@ -1,6 +1,5 @@
 import { bodyForParsing, DecompressionBombError } from '../../fetch';
 import { extractFromResponse } from '../../extract';
-import { extractOnThread } from '../extract-client';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
@@ -34,12 +33,12 @@ export const extractStage: Stage = {
         throw err;
       }
     }
-    const input = { url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling };
-    // A focused crawl keeps its parses here: its analysis reads the decoded page, and has a thread of its own.
-    const result =
-      (!ctx.focus && !isRedirect && (await extractOnThread(input))) ||
+    const result = extractFromResponse({
+      url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
-      extractFromResponse({ ...input, references: ctx.references, text: false });
+      text: false,
+    });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     const { links, note } = outLinksOf(result, ctx.icd.scope.maxOutLinksPerPage);
     item.links = links;
