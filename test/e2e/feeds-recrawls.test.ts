@@ -1,7 +1,8 @@
 /**
  * The crawl page's "Feeds and recrawls" section, live: a crawl of a loopback site with a feed and
- * a one-minute recrawl interval (the shortest an ICD allows; the cockpit's minute is a real one),
- * opened as it starts; the feed's poll and then the first recrawl round appear without a reload.
+ * a one-minute recrawl interval (the shortest an ICD allows), opened as it starts; the feed's poll
+ * and then the first recrawl round appear without a reload. The cockpit's minute is shortened to
+ * MINUTE_MS (TIDEMARK_TEST_MINUTE_MS), in its worker and on the page alike: rounds come seconds apart.
  * Real parts: the cockpit (server, socket.io, worker, SQLite), Chromium, a loopback site.
  */
 import { test, before, after } from 'node:test';
@@ -14,6 +15,8 @@ import { startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/brow
 import { openSqlite } from '../../worker/store/sqlite';
 
 const REFUSAL = 'the archive store refuses the round (test trigger)';
+/** The cockpit's minute: long enough to read round 1 and set the trigger before round 2 starts. */
+const MINUTE_MS = 10_000;
 
 let rig: BrowserRig;
 let site: Server;
@@ -36,7 +39,7 @@ before(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  rig = await startBrowserRig();
+  rig = await startBrowserRig({ TIDEMARK_TEST_MINUTE_MS: String(MINUTE_MS) });
 });
 after(async () => {
   await stopBrowserRig(rig ?? {});
@@ -87,7 +90,7 @@ test('a crawl with a feed and a recrawl interval: the feed\'s last poll, then a 
   assert.ok(dueAt > Date.now() && dueAt <= Date.now() + 61_000, `next round at ${new Date(dueAt).toISOString()}`);
   assert.equal(await section.getByTestId('no-rounds').count(), 1);
 
-  // Round 1, a minute later, without reloading the page.
+  // Round 1, a (cockpit's) minute later, without reloading the page.
   const round = section.locator('[data-testid="round-row"][data-round="1"]');
   await round.waitFor({ timeout: 150_000 });
   const cells = await round.locator('th, td').allInnerTexts();

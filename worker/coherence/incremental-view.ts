@@ -185,6 +185,7 @@ const ACTIVE = new Set(['running', 'pausing', 'stopping']);
 /**
  * The recrawl part of the section, `now` and the stored times in wall-clock ms. `failures`: the
  * stored failures of rounds (recrawl-history.ts), of the round under way and of finished ones.
+ * `minuteMs`: the engine's minute (CrawlEngine's option; tests shorten it).
  */
 export function recrawlSection(
   intervalMinutes: number,
@@ -193,16 +194,17 @@ export function recrawlSection(
   crawlStatus: string,
   now: number,
   failures: readonly RoundFailure[] = [],
+  minuteMs = 60_000,
 ): RecrawlSection {
   const running = ACTIVE.has(crawlStatus);
   const lastRound = last?.round ?? null;
   // A round is under way from the end of the last (round 0: the initial crawl); one after it that failed has not finished.
   const pending = lastRound === null ? null : (failures.filter((f) => f.round > lastRound).sort((a, b) => b.round - a.round)[0] ?? null);
   // A last end in the future (a clock set back) counts from now, as the engine takes it.
-  const intervalAt = last ? Math.min(last.finishedAt, now) + intervalMinutes * 60_000 : null;
+  const intervalAt = last ? Math.min(last.finishedAt, now) + intervalMinutes * minuteMs : null;
   // After a failure the round runs again once its retry time has come too (IncrementalDriver.retryAt);
   // a retry time in the future by more than the engine's minute (a clock set back) counts from now.
-  const retryAt = pending?.retryAt == null ? null : Math.min(pending.retryAt, now + 60_000);
+  const retryAt = pending?.retryAt == null ? null : Math.min(pending.retryAt, now + minuteMs);
   const nextAt = intervalAt === null ? null : Math.max(intervalAt, retryAt ?? intervalAt);
   const state: NextRoundState = !running ? 'not-running' : nextAt === null ? 'initial-crawl' : nextAt <= now ? 'due' : 'scheduled';
   const byRound = new Map(failures.map((f) => [f.round, f]));

@@ -21,6 +21,8 @@ const envSchema = z.object({
   TIDEMARK_SECURE_COOKIES: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
   /** Session lifetime in hours. */
   TIDEMARK_SESSION_HOURS: z.coerce.number().positive().default(12),
+  /** Tests only: length in ms of the crawl engine's minute (feed polls, recrawl intervals, time limits). */
+  TIDEMARK_TEST_MINUTE_MS: z.coerce.number().int().min(1).default(60_000),
 });
 
 export type Env = z.output<typeof envSchema> & { dataDir: string; dbPath: string };

@@ -53,7 +53,7 @@ export class CrawlManager {
    * `kbPath`: the knowledge-base file of crawls created before each crawl took a copy of its own
    * (Crawl.knowledgeBaseXml); the worker passes the shipped knowledge-base/default.xml.
    */
-  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string; registry?: PolitenessRegistry }) {
+  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string; registry?: PolitenessRegistry; minuteMs?: number }) {
     this.registry = opts.registry ?? new PolitenessRegistry();
   }
 
@@ -168,6 +168,7 @@ export class CrawlManager {
       warcDir: crawlWarcDir(this.opts.dataDir, crawl.id),
       spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
       registry: this.registry,
+      minuteMs: this.opts.minuteMs,
       onCaptures: (captures, count) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures, count }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
       onCoherence: (payload) => this.opts.send({ type: 'coherence', crawlId: crawl.id, payload }),

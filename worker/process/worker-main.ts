@@ -34,7 +34,7 @@ if (!process.connected) exit();
 void waitForDataLock(env.dataDir, 'the crawl worker', WORKER_LOCK_FILE, (held) => console.log(`tidemark worker: waiting: ${held}`)).then(() => {
   if (!process.connected) return; // its server has gone meanwhile: exit() runs
   const db = openSqlite(env.dbPath);
-  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: DEFAULT_KB_PATH });
+  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: DEFAULT_KB_PATH, minuteMs: env.TIDEMARK_TEST_MINUTE_MS });
   manager.start();
   send({ type: 'ready', pid: process.pid });
 });

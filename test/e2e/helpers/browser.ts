@@ -28,9 +28,9 @@ export interface BrowserRig {
   api: ApiClient;
 }
 
-/** Starts a cockpit and a browser, and signs the API in as admin. */
-export async function startBrowserRig(): Promise<BrowserRig> {
-  const cockpit = await startCockpit();
+/** Starts a cockpit (`env`: added to its environment) and a browser, and signs the API in as admin. */
+export async function startBrowserRig(env: Record<string, string> = {}): Promise<BrowserRig> {
+  const cockpit = await startCockpit(env);
   return { cockpit, browser: await launchBrowser(), api: await signedInAdmin(cockpit) };
 }
 

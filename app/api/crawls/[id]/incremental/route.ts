@@ -2,6 +2,7 @@ import { incrementalSettingsOf } from '../../../../../worker/coherence/increment
 import { readIncrementalView } from '../../../../../worker/crawler/incremental-records';
 import { apiRoute, idParam } from '../../../../lib/server/handler';
 import { getCrawl } from '../../../../lib/server/crawl-views';
+import { services } from '../../../../lib/server/services';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,5 +15,5 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
   const crawl = await getCrawl(prisma, idParam(params.id));
-  return readIncrementalView(db, crawl.id, incrementalSettingsOf(crawl.definition), crawl.status, Date.now());
+  return readIncrementalView(db, crawl.id, incrementalSettingsOf(crawl.definition), crawl.status, Date.now(), services().env.TIDEMARK_TEST_MINUTE_MS);
 });
