@@ -23,13 +23,13 @@ const site: RequestListener = (req, res) => {
  * `--out` and `--json`) and checks that `dead` failed with `reason`, unrequested, with its robots.txt
  * requested three times at each try (the ICD's default maxRetries, 2), its crawl-log entry matching
  * `logMessage`, nothing excluded, and the live seed captured.
- * Returns the crawl-log message and how long the crawl took.
+ * Returns the crawl-log message and how long the crawl took. `env`: added to the CLI's environment.
  */
-export async function crawlDeadSeed(dead: string, reason: string, logMessage: RegExp, args: (origin: string, out: string) => string[], then: (o: { origin: string; out: string; message: string; tookMs: number }) => Promise<void>): Promise<void> {
+export async function crawlDeadSeed(dead: string, reason: string, logMessage: RegExp, args: (origin: string, out: string) => string[], then: (o: { origin: string; out: string; message: string; tookMs: number }) => Promise<void>, env?: Record<string, string>): Promise<void> {
   await withSite(site, async (origin) => {
     await withTempDir('tm-dead-seed-', async (out) => {
       const started = Date.now();
-      const run = await runCli([...args(origin, out), '--out', out, '--json']).done;
+      const run = await runCli([...args(origin, out), '--out', out, '--json'], { env }).done;
       const tookMs = Date.now() - started;
       assert.equal(run.code, 0, run.stderr.slice(-1000));
       const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {

@@ -8,6 +8,7 @@ import { openSqlite, sqlDate } from '../store/sqlite';
 import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
 import { DEFAULT_KB_PATH } from '../aah/default-kb';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
+import type { BackoffConfig } from '../fetch/retry-backoff';
 import { parseCliArgs, progressEveryMs, USAGE, type CheckCommand, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
@@ -105,6 +106,12 @@ export function resumeNotice(out: string, resumed: Icd, given: Icd): string | nu
   return null;
 }
 
+/** TIDEMARK_TEST_ROBOTS_BACKOFF_MS (tests only): waits between tries of a robots.txt from this base, capped at 20 times it as the default's 30 s and 10 minutes; unset, the default. */
+function robotsBackoffOf(value: string | undefined): BackoffConfig | undefined {
+  const baseMs = Number(value);
+  return Number.isFinite(baseMs) && baseMs > 0 ? { baseMs, maxMs: 20 * baseMs } : undefined;
+}
+
 function formatError(err: unknown): string {
   if (err instanceof ZodError) return 'Invalid ICD:\n' + err.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
   return err instanceof Error ? err.message : String(err);
@@ -196,6 +203,8 @@ export async function main(argv: string[]): Promise<number> {
     objectsJsonlPath: join(out, 'objects.jsonl'),
     // A test switch: widens the window between a page's commit and its objects' append (crawl-engine.ts).
     objectsWriteDelayMs: Number(process.env.TIDEMARK_TEST_OBJECTS_WRITE_DELAY_MS) || undefined,
+    // A test switch: the base wait between tries of a robots.txt (default 30 s, capped at 20 times it).
+    robotsBackoff: robotsBackoffOf(process.env.TIDEMARK_TEST_ROBOTS_BACKOFF_MS),
   });
   // A crawl runs for minutes to days: say how it goes, as Heritrix's progress log and wget do.
   const everyMs = progressEveryMs(cmd, Boolean(process.stderr.isTTY));

@@ -4,7 +4,8 @@
  * after the fetcher's own retries and one later try of robots.txt, as a failure naming the timeout
  * or the reset — not after the three tries and two backoffs a server answering 5xx gets (about 8–9
  * minutes with the ICD's default timeouts). A live seed beside it is captured and the crawl ends.
- * The real CLI, politeness on, short timeouts in the ICD.
+ * The real CLI, politeness on, short timeouts in the ICD, and waits between tries of robots.txt
+ * from ROBOTS_BACKOFF_MS (TIDEMARK_TEST_ROBOTS_BACKOFF_MS) rather than the default 30 s.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHangUpServer, startRawServer, type FixtureServer } from '../../fixtures/servers/fixture-server';
 import { assertHumanSummary, crawlDeadSeed } from '../../support/dead-seed';
+
+/** Base of the waits between tries of robots.txt: the first 1–2 s, a second (which must not come) 2–4 s. */
+const ROBOTS_BACKOFF_MS = 2_000;
 
 const cases: { name: string; start: () => Promise<FixtureServer>; reason: string; path: string; message: RegExp }[] = [
   // Reads each request and writes nothing, ever.
@@ -35,10 +39,14 @@ for (const { name, start, reason, path, message } of cases) test(`a seed on a se
       assert.match(logged, message);
       // Two tries of robots.txt, each of three requests (the ICD's default maxRetries, 2); the page never.
       assert.deepEqual(silent.log.map((r) => r.path), Array(6).fill(path));
-      // Two tries and one backoff (15–30 s) between them; the third try and second backoff (30–60 s) took a minute more.
+      // Two tries and one backoff (15–30 s by default) between them; the third try and second backoff (30–60 s) took a minute more.
       assert.ok(tookMs < 50_000, `the crawl ended in ${tookMs} ms`);
+      // With the shortened waits the request count above tells the tries apart; and a backoff (at least
+      // half its base) came between them.
+      const gap = silent.log[3]!.at - silent.log[2]!.at;
+      assert.ok(gap >= ROBOTS_BACKOFF_MS / 2, `${gap} ms between the tries`);
       await assertHumanSummary(['crawl', join(out, 'icd.json')], out, dead, reason);
-    });
+    }, { TIDEMARK_TEST_ROBOTS_BACKOFF_MS: String(ROBOTS_BACKOFF_MS) });
   } finally {
     await silent.close();
   }
