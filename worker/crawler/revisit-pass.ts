@@ -27,7 +27,7 @@ export interface RevisitPassOptions {
 
 /**
  * The revisit half of a visit–revisit capture. The reference time is the end of the visit pass;
- * every captured HTML page is fetched again (conditional GET when its validators are trusted) in
+ * every captured HTML page is fetched again (conditional GET when its validators are trusted and its visit was not cut off) in
  * pyramid order — last visited, first revisited — so each [visit, revisit] interval contains the
  * reference time, unless robots.txt now disallows it or an exclude pattern added since its visit
  * matches it (then it is missing, not requested). Each page is classified,
@@ -93,7 +93,9 @@ function classifiedPages(pages: StoredCoherencePage[]): ClassifiedPage[] {
  * (recordExcluded). Returns when to ask robots.txt again if it could not be fetched for now, else null.
  */
 async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted: () => boolean): Promise<number | null> {
-  const conditional = validatorsTrusted(page.visit) ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
+  // A visit a failed fetch cut off is asked for without its validators: a 304 would prove only that the
+  // server's page is unchanged, not the cut body archived, and the whole answer is what the archive lacks.
+  const conditional = validatorsTrusted(page.visit) && !page.visit.cut ? { etag: page.visit.etag ?? undefined, lastModified: page.visit.lastModified ?? undefined } : undefined;
   // robots.txt is asked again, as by recrawl rounds: read again each day, it may disallow the page since its visit.
   const result = await politeFetch(ctx, page.url, { conditional, halted, robots: true });
   if (result.kind === 'robots-refused') {

@@ -2,7 +2,10 @@
  * A visit–revisit capture in which a page's visit was cut off mid-body (the server closed the
  * connection after half the declared Content-Length) and its revisit is whole. The visit's
  * fingerprint was compared as a whole one: the page counted as changed. It is now missing with
- * evidence `visit-cut` and no change rate. Real parts: a migrated SQLite database, the engine, a loopback site.
+ * evidence `visit-cut` and no change rate. With a strong ETag on the cut visit, the revisit was a
+ * conditional GET: the server's 304 counted the page unchanged and became a revisit record pointing
+ * at the cut record; it is now asked for without validators, and archived whole.
+ * Real parts: a migrated SQLite database, the engine, a loopback site.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,14 +14,32 @@ import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { cutBodySite } from '../../support/cut-body-site';
 
+const fields = { name: 'Cut visit', coherence: { mode: 'visit-revisit' }, limits: { maxRetries: 0 } };
+
 test('a page whose visit was cut off mid-body is missing at its revisit (visit-cut), not changed', { timeout: 60_000 }, async () => {
   const { listener: site } = cutBodySite();
-  const fields = { name: 'Cut visit', coherence: { mode: 'visit-revisit' }, limits: { maxRetries: 0 } };
   await withSiteCrawl('tm-revisit-cut-visit-', site, fields, async ({ origin, dir, db, icd, crawlId }) => {
     const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
     assert.equal(await engine.run(), 'finished');
     const page = (url: string) => db.prepare('SELECT status, evidence, changeRate FROM CoherencePage WHERE crawlId = ? AND url = ?').get(crawlId, url);
     assert.deepEqual(page(`${origin}/p`), { status: 'missing', evidence: 'visit-cut', changeRate: null });
     assert.deepEqual(page(`${origin}/`), { status: 'unchanged', evidence: 'payload-digest', changeRate: 0 }, 'a whole visit is compared as before');
+  });
+});
+
+test('the revisit of a page whose visit was cut off sends no validators, so a 304 cannot stand for a body never archived whole', { timeout: 60_000 }, async () => {
+  const etag = '"v1"';
+  const { listener: site, ifNoneMatch } = cutBodySite({ etag });
+  await withSiteCrawl('tm-revisit-cut-visit-etag-', site, fields, async ({ origin, dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    assert.equal(await engine.run(), 'finished');
+    assert.deepEqual(ifNoneMatch, [null, null], 'the visit and the revisit of /p were both unconditional');
+    const page = db.prepare('SELECT status, evidence, changeRate FROM CoherencePage WHERE crawlId = ? AND url = ?').get(crawlId, `${origin}/p`);
+    assert.deepEqual(page, { status: 'missing', evidence: 'visit-cut', changeRate: null });
+    const captures = db.prepare('SELECT status, recordType, truncated FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id').all(crawlId, `${origin}/p`);
+    assert.deepEqual(captures, [
+      { status: 200, recordType: 'response', truncated: 'disconnect' },
+      { status: 200, recordType: 'response', truncated: null },
+    ], 'the revisit archived the page whole, no revisit record pointing at the cut one');
   });
 });
