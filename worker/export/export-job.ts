@@ -97,6 +97,8 @@ interface PageRow {
   fetchedAt: string;
   recordType: string;
   payloadDigest: string | null;
+  /** Capture.truncated: the body's WARC-Truncated value, null when whole. */
+  truncated: string | null;
   warcFile: string;
   warcOffset: number;
   warcLength: number;
@@ -128,7 +130,7 @@ async function capturedPageText(repeated: Database.Statement, warcDir: string, c
  */
 async function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null, text: { warcDir: string } | null): AsyncGenerator<WaczPage> {
   const { sql, params } = selectedCapturesSql(
-    selection ?? EVERYTHING, 'id, depth, url, title, fetchedAt, recordType, payloadDigest, warcFile, warcOffset, warcLength',
+    selection ?? EVERYTHING, 'id, depth, url, title, fetchedAt, recordType, payloadDigest, truncated, warcFile, warcOffset, warcLength',
     "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%') AND (depth > ? OR (depth = ? AND id > ?))",
   );
   const batch = db.prepare(`${sql} ORDER BY depth, id LIMIT 1000`);
@@ -137,7 +139,7 @@ async function* waczPages(db: Database.Database, crawlId: number, selection: Col
   for (let after = { depth: -1, id: 0 }; ; ) {
     const rows = batch.all(crawlId, after.depth, after.depth, after.id, ...params) as PageRow[];
     for (const r of rows) {
-      const page: WaczPage = { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title };
+      const page: WaczPage = { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title, truncated: r.truncated };
       if (text) page.text = await capturedPageText(repeated, text.warcDir, crawlId, r);
       yield page;
     }

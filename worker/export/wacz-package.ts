@@ -22,6 +22,11 @@ export interface WaczPage {
   title?: string | null;
   /** The page's visible text, which ReplayWeb.page searches when the list says it has text. */
   text?: string;
+  /**
+   * Its capture's WARC-Truncated value when its body was cut short (Capture.truncated: `length`,
+   * `time`, `disconnect`): the page replays incomplete. A property of our own, which WACZ 1.1.1 allows.
+   */
+  truncated?: string | null;
 }
 
 /** A file in the package as `datapackage.json` lists it. */
@@ -45,9 +50,9 @@ export function pagesHeaderLine(hasText: boolean): string {
   return `${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages', ...(hasText ? { hasText: true } : {}) })}\n`;
 }
 
-/** The line of the `n`th page (from 1, its id): its URL and date, and its title and text when it has them. */
+/** The line of the `n`th page (from 1, its id): its URL and date, and its title, text and cut when it has them. */
 export function pageLine(p: WaczPage, n: number): string {
-  return `${JSON.stringify({ id: `p${n}`, url: p.url, ts: p.ts, ...(p.title ? { title: p.title } : {}), ...(p.text !== undefined ? { text: p.text } : {}) })}\n`;
+  return `${JSON.stringify({ id: `p${n}`, url: p.url, ts: p.ts, ...(p.title ? { title: p.title } : {}), ...(p.text !== undefined ? { text: p.text } : {}), ...(p.truncated ? { truncated: p.truncated } : {}) })}\n`;
 }
 
 /**

@@ -19,6 +19,8 @@ test('pages.jsonl starts with the format line, then one page a line with an id',
   assert.deepEqual(JSON.parse(withText[0]!), { format: 'json-pages-1.0', id: 'pages', title: 'All Pages', hasText: true }, 'the header says the pages have text');
   assert.equal((JSON.parse(withText[1]!) as { text: string }).text, 'Tides\nand "harbours"');
   assert.equal(withText.length, 3, 'a newline in the text stays escaped inside its line');
+  assert.deepEqual(JSON.parse(pageLine({ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z', truncated: 'time' }, 1)), { id: 'p1', url: 'http://a.example/', ts: '2026-11-24T10:00:00Z', truncated: 'time' }, 'a page cut short says how');
+  assert.equal('truncated' in JSON.parse(pageLine({ url: 'http://a.example/', ts: '2026-11-24T10:00:00Z', truncated: null }, 1)), false, 'a whole page: no property');
 });
 
 test('datapackage.json holds the WACZ profile, version, description and resources; the main page only when there is one', () => {
