@@ -45,8 +45,9 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
   if (item.plan) {
     const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
     // Batch mode: queued provisionally, rescored when the page's batch closes (focus-analysis.ts).
-    frontier.add(crawlId, item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
+    const added = frontier.add(crawlId, item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
     frontier.exclude(crawlId, item.plan.rejected);
+    ctx.reofferTooDeepLinks(added.nearerDone);
   }
   const log = (outcome: string, status: number | null, message: string | null, size = 0) =>
     store.addLog({ url: item.url, status, outcome, message, size, durationMs: item.durationMs ?? 0, retries: item.retries ?? 0, at: now });

@@ -83,6 +83,13 @@ export class CrawlState {
   private readonly queuedDepths = new Map<string, number>();
 
   /**
+   * Under a depth limit: the depth each page this process knows was fetched at, when at the limit or
+   * past it (the only pages whose links are refused as too deep), so a link found again from a page
+   * nearer the seeds is told apart by a map lookup (doneDeeper) and the refused links offered again.
+   */
+  private readonly doneDepths = new Map<string, number>();
+
+  /**
    * Patterns excluded while the crawl runs (excludeWaitingMatching): a URL offered after the pass
    * that matches one is recorded as excluded rather than queued. Links are planned against the
    * crawl's scope before their page commits, so a page under way at the pass could still offer one.
@@ -122,6 +129,20 @@ export class CrawlState {
   queuedDeeper(url: string, depth: number): boolean {
     const waitsAt = this.queuedDepths.get(url);
     return waitsAt !== undefined && waitsAt > depth;
+  }
+
+  /** Notes the depth a page was fetched at (or is now known to be reachable at); kept only at or past the depth limit. */
+  noteDoneDepth(url: string, depth: number): void {
+    if (this.cfg.maxDepth === undefined) return;
+    const limit = this.cfg.pageMaxDepth ?? this.cfg.maxDepth;
+    if (depth >= limit && this.knownUrls.has(url)) this.doneDepths.set(url, depth);
+    else this.doneDepths.delete(url);
+  }
+
+  /** True when `url` was fetched at a depth greater than `depth` and its links may have been refused as too deep (no query). */
+  doneDeeper(url: string, depth: number): boolean {
+    const fetchedAt = this.doneDepths.get(url);
+    return fetchedAt !== undefined && fetchedAt > depth;
   }
 
   /**

@@ -429,6 +429,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
     if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq, rec.row.depth);
+    if (to === 'done') c.noteDoneDepth(rec.row.url, rec.row.depth);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
     if (e.politeness.enabled && !over) this.endRequest(e, timing);
     this.scheduler.touch(e, now);
@@ -594,6 +595,20 @@ export class SqliteFrontier implements Frontier, IntakeContext {
    */
   queuedDeeper(crawlId: number, url: string, depth: number): boolean {
     return this.crawl(crawlId).queuedDeeper(url, depth);
+  }
+
+  /**
+   * True when `url` was fetched at or past the depth limit, at a depth greater than `depth`, as far
+   * as this process knows: an in-memory lookup. A link at `depth` to it offers its links refused as
+   * too deep again (add, AddResult.nearerDone).
+   */
+  doneDeeper(crawlId: number, url: string, depth: number): boolean {
+    return this.crawl(crawlId).doneDeeper(url, depth);
+  }
+
+  /** The URLs `url` refused as too deep when it found them first (an indexed read), with the kind of link it had to each. */
+  tooDeepLinksOf(crawlId: number, url: string): { url: string; kind: string }[] {
+    return this.st.tooDeepVia.all(crawlId, url) as { url: string; kind: string }[];
   }
 
   /**

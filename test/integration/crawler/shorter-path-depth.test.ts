@@ -7,23 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { serveOn, withCrawl } from '../../support/site-crawl';
-
-const html = (res: ServerResponse, body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
-
-/** Waits until the crawl's frontier row of `url` passes `ok`, at most 10 s; whether it did. */
-async function rowBecomes(db: () => Database.Database | null, url: string, ok: (row: { state: number; depth: number }) => boolean): Promise<boolean> {
-  for (const end = Date.now() + 10_000; Date.now() < end; await sleep(20)) {
-    const row = db()?.prepare('SELECT state, depth FROM frontier_url WHERE url = ?').get(url) as { state: number; depth: number } | undefined;
-    if (row && ok(row)) return true;
-  }
-  return false;
-}
+import { html, rowBecomes } from '../../support/frontier-row';
 
 test('a page queued through a long path and then linked from a page nearer the seeds is fetched at the nearer depth, and its links within maxDepth are followed', { timeout: 60_000 }, async () => {
   let db: Database.Database | null = null;
