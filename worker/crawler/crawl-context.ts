@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
-import type { NearerDonePage, SqliteFrontier } from '../frontier';
+import type { NearerFetchedPage, SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
@@ -270,21 +270,21 @@ export class CrawlContext {
     return (
       !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) ||
       this.frontier.queuedDeeper(this.crawlId, url, depth) ||
-      this.frontier.doneDeeper(this.crawlId, url, depth)
+      this.frontier.fetchedDeeper(this.crawlId, url, depth)
     );
   }
 
   /**
-   * Pages fetched at or past the depth limit and found since by a shorter way (AddResult.nearerDone):
+   * Pages fetched at or past the depth limit and found since by a shorter way (AddResult.nearerFetched):
    * the links each refused as too deep go through the scope again from the depth it is reachable at
    * now, so pages within maxDepth by that way are taken (a refused one is retaken by add).
    */
-  reofferTooDeepLinks(pages: readonly NearerDonePage[] | undefined): void {
+  reofferTooDeepLinks(pages: readonly NearerFetchedPage[] | undefined): void {
     for (const page of pages ?? []) {
       const links = this.frontier.tooDeepLinksOf(this.crawlId, page.url).map((l) => ({ url: l.url, kind: l.kind, anchorText: '', context: '', source: 'nearer-path' }));
       if (!links.length) continue;
       const plan = planOutLinks({ url: page.url, host: page.host, depth: page.depth, scopeHops: page.scopeHops, priority: 0, lease: null, links }, this.scopeInput(), this.traps);
-      this.reofferTooDeepLinks(this.frontier.add(this.crawlId, plan.candidates).nearerDone);
+      this.reofferTooDeepLinks(this.frontier.add(this.crawlId, plan.candidates).nearerFetched);
       this.frontier.exclude(this.crawlId, plan.rejected);
     }
   }

@@ -59,11 +59,11 @@ export interface AddResult {
    * depth (and out-of-scope hops) they are reachable at now: their links refused as too deep may be
    * taken from there (SqliteFrontier.tooDeepLinksOf). Absent when none.
    */
-  nearerDone?: NearerDonePage[];
+  nearerFetched?: NearerFetchedPage[];
 }
 
 /** A page already fetched, found again by a shorter way from the seeds. */
-export interface NearerDonePage {
+export interface NearerFetchedPage {
   url: string;
   host: string;
   depth: number;
@@ -90,7 +90,7 @@ export interface CrawlFrontierConfig {
   maxDepth?: number;
   /**
    * The depth limit of pages (the ICD's scope.maxDepth; maxDepth above is the frontier's backstop,
-   * past it): a page fetched at it or past it may have had links refused as too deep (doneDeeper).
+   * past it): a page fetched at it or past it may have had links refused as too deep (fetchedDeeper).
    * The backstop when absent.
    */
   pageMaxDepth?: number;
