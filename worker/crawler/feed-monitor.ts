@@ -7,7 +7,8 @@ import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { FeedMemoryStore } from './feed-state-store';
-import { logUnanswered } from './revisit-pass';
+import { logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL } from './revisit-pass';
+import type { RobotsVerdict } from '../robots';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
 export const FEED_ARTICLE_PRIORITY = 1;
@@ -190,6 +191,14 @@ export class FeedMonitor {
       // The feed's host is often the crawl's own: the poll takes its turn on the host's politeness clock.
       // A feed is a URL of the ICD's, like a seed: robots.txt may forbid it (or its new address).
       const result = await politeFetch(this.ctx, target, { halted: () => this.o.halted?.() ?? false, robots: true });
+      if (result.kind === 'robots-refused') {
+        // A pause cut robots.txt's fetch off (asked again at once): that says nothing of the feed.
+        if (result.verdict.retryAt !== undefined && this.o.halted?.()) return;
+        // Logged as a page robots.txt refuses is: once for this poll (the next is a period away).
+        const refusal = feedRobotsRefusal(result.verdict);
+        this.ctx.store.addLog({ url: target, status: null, outcome: refusal.outcome, message: refusal.message, size: 0, durationMs: 0, retries: 0, at: new Date() });
+        this.ctx.stats.recordExclusion(refusal.outcome);
+      }
       // A name that does not resolve: nothing requested, a fetch that failed all the same (outcome `dns`).
       const outcome = result.kind === 'dns-failed' ? dnsFailure(result.message) : outcomeOf(result);
       if (outcome && !outcome.ok && outcome.reason === 'interrupted') return; // a pause or stop: nothing observed
@@ -277,6 +286,17 @@ export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pic
   if (decoded.damaged) return unreadable(`${coding} is damaged midway`);
   if (decoded.cutOff) return unreadable(`${coding} stops before its end: the body was cut short`);
   return null;
+}
+
+/**
+ * The crawl-log outcome and message of a feed poll robots.txt refused, with the outcomes a page's
+ * refusal is logged with: `robots` (disallowed) or `robots-unavailable` (robots.txt could not be
+ * fetched: for good, or for now, `retryAt`, when the feed's next poll asks again). Pure.
+ */
+export function feedRobotsRefusal(verdict: RobotsVerdict): { outcome: string; message: string } {
+  if (verdict.retryAt !== undefined) return { outcome: ROBOTS_REFUSAL['robots-unavailable'].outcome, message: 'feed not polled: robots.txt could not be fetched yet; asked again at its next poll' };
+  const { outcome, why } = ROBOTS_REFUSAL[robotsExclusionOf(verdict)];
+  return { outcome, message: `feed not polled: ${why}` };
 }
 
 type PollEnd = Pick<FeedPoll, 'outcome' | 'status' | 'detail'>;

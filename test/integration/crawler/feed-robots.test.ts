@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { freePort } from '../../support/free-port';
-import { withSiteCrawl } from '../../support/site-crawl';
+import { serveOn, withSiteCrawl } from '../../support/site-crawl';
 
 test('a feed that robots.txt disallows is not polled; an allowed one is', { timeout: 60_000 }, async () => {
   const requested: string[] = [];
@@ -43,6 +43,10 @@ test('a feed that robots.txt disallows is not polled; an allowed one is', { time
     const stored = db.prepare('SELECT id, url FROM Capture WHERE crawlId = ? ORDER BY id').all(crawlId) as { id: number; url: string }[];
     assert.ok(stored.some((c) => c.url.endsWith('/robots.txt')) && stored.some((c) => c.url.endsWith('/feed.xml')));
     assert.deepEqual([...sent].sort((a, b) => a - b), stored.map((c) => c.id));
+    // The refused poll is in the crawl log, as a page robots.txt disallows is.
+    const refused = db.prepare('SELECT outcome, message FROM CrawlLogEntry WHERE crawlId = ? AND url = ?').all(crawlId, `${o}/private/feed.xml`) as { outcome: string; message: string }[];
+    assert.ok(refused.length >= 1, 'the refused poll is logged');
+    for (const r of refused) assert.deepEqual(r, { outcome: 'robots', message: 'feed not polled: disallowed by robots.txt' });
   });
   assert.ok(requested.filter((p) => p === '/feed.xml').length >= 2, `the allowed feed was polled: ${requested.join(' ')}`);
   assert.ok(requested.includes('/article'), 'its article was crawled');
@@ -88,6 +92,37 @@ test('a feed on a host that refuses connections: its poll fails naming the refus
     assert.match(poll!.detail, /^connect-refused: no connection to the host for robots\.txt \(.*ECONNREFUSED/);
   });
   assert.ok(requested.includes('/feed.xml'), `the working feed was polled: ${requested.join(' ')}`);
+});
+
+test('a feed whose robots.txt cannot be fetched for now (503): each poll refused is logged robots-unavailable, once a poll', { timeout: 60_000 }, async () => {
+  const minuteMs = 300;
+  let robotsAsked = 0;
+  const other = await serveOn('127.0.0.61', (req, res) => {
+    if (req.url === '/robots.txt') robotsAsked++;
+    res.writeHead(req.url === '/robots.txt' ? 503 : 200, { 'content-type': 'application/rss+xml' }).end('<rss version="2.0"><channel></channel></rss>');
+  });
+  const feed = `${other.origin}/feed.xml`;
+  try {
+    const fields = { name: 'Feed, robots.txt 503', limits: { maxRetries: 0 }, coherence: { feeds: [feed], minFeedPollMinutes: 1 } };
+    await withSiteCrawl('tm-feed-robots-503-', oneFeedSite([], () => ''), fields, async ({ dir, db, crawlId, icd }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, robotsBackoff: { baseMs: 60_000, maxMs: 60_000 } });
+      const logged = () => db.prepare('SELECT outcome, message, at FROM CrawlLogEntry WHERE crawlId = ? AND url = ? ORDER BY id').all(crawlId, feed) as { outcome: string; message: string; at: number | string }[];
+      const started = Date.now();
+      const run = engine.run();
+      for (const end = Date.now() + 30_000; logged().length < 2 && Date.now() < end; ) await sleep(20);
+      await engine.stop();
+      assert.equal(await run, 'stopped');
+      const elapsed = Date.now() - started;
+      const entries = logged();
+      assert.ok(entries.length >= 2, `both refused polls are logged: ${JSON.stringify(entries)}`);
+      for (const e of entries) assert.deepEqual({ outcome: e.outcome, message: e.message }, { outcome: 'robots-unavailable', message: 'feed not polled: robots.txt could not be fetched yet; asked again at its next poll' });
+      // One entry a poll, and a poll a period (the minimum interval): not one at each of the engine's ticks.
+      assert.ok(entries.length <= Math.ceil(elapsed / minuteMs) + 1, `${entries.length} entries in ${elapsed} ms`);
+    });
+  } finally {
+    other.close();
+  }
+  assert.equal(robotsAsked, 1, 'robots.txt asked once, then again only after its back-off');
 });
 
 /** A site with one working feed, /feed.xml (listing `origin()`/article), no robots.txt, and 404 elsewhere; each path requested goes into `requested`. */
