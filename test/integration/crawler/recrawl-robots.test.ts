@@ -168,3 +168,49 @@ test('a refetch not made because robots.txt cannot be fetched for now is logged 
     b.close();
   }
 });
+
+test('a pause that cuts off robots.txt in a recrawl round records what a first visit records: the request on the host\'s clock, no log entry, the page left due', { timeout: 90_000 }, async () => {
+  let slow = false;
+  const site = robotsSite({ onRequest: (path) => (path === '/robots.txt' && slow ? 3_000 : 0) });
+  const fields = { name: 'Recrawl, robots.txt cut off', politeness: { enabled: true, minDelayMs: 50, maxDelayMs: 50, delayFactor: 0 }, coherence: { recrawlIntervalMinutes: 1 } };
+  await withSiteCrawl('tm-recrawl-robots-cut-', site.listener, fields, async ({ origin, dir, db, icd, crawlId }) => {
+    const engine = (minuteMs: number) => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, haltGraceMs: 100 });
+    const pages = () => db.prepare("SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt'").pluck().get(crawlId) as number;
+    const logged = () => db.prepare('SELECT url, outcome FROM CrawlLogEntry WHERE crawlId = ? ORDER BY id').all(crawlId);
+    // The visit, with no round (a long minute); the next engine reads robots.txt afresh.
+    const visit = engine(600_000);
+    let run = visit.run();
+    await until(() => pages() === 3, 'the visit');
+    await visit.stop();
+    assert.equal(await run, 'stopped');
+    const visitLog = logged();
+
+    slow = true;
+    const robotsAsked = () => site.requested.filter((p) => p === '/robots.txt').length;
+    const asked = robotsAsked();
+    const cut = engine(300);
+    run = cut.run();
+    await until(() => robotsAsked() > asked, "round 1's robots.txt request");
+    await sleep(200);
+    const pausedAt = Date.now();
+    await cut.pause();
+    assert.equal(await run, 'paused');
+    // The request cut off is on the host's clock (the next waits its delay after it), as the robots stage keeps it.
+    const key = db.prepare('SELECT last_start_at + last_duration_ms AS endedAt FROM frontier_key').get() as { endedAt: number };
+    assert.ok(key.endedAt >= pausedAt - 50, `the key's last request ended ${pausedAt - key.endedAt} ms before the pause`);
+    // Nothing said about the site: no crawl-log entry, no page recorded for the round, none refused.
+    assert.deepEqual(logged(), visitLog);
+    assert.deepEqual(db.prepare('SELECT COUNT(*) FROM engine_recrawl_result').pluck().get(), 0);
+    assert.deepEqual(db.prepare('SELECT url FROM engine_recrawl_page WHERE crawl_id = ? AND (last_round > 0 OR robots_refusal IS NOT NULL)').pluck().all(crawlId), []);
+
+    slow = false;
+    const from = site.requested.length;
+    const resumed = engine(300);
+    run = resumed.run();
+    await until(() => (resumed.incremental?.rounds.length ?? 0) >= 1, 'round 1 after the resume');
+    await resumed.stop();
+    assert.equal(await run, 'stopped');
+    assert.ok(['/', '/a', '/b'].every((p) => site.requested.slice(from).includes(p)), `the resumed round refetched every page: ${site.requested.slice(from).join(' ')}`);
+    assert.deepEqual(db.prepare("SELECT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome LIKE 'robots%'").pluck().all(crawlId), [], `${origin}: no robots.txt refusal logged`);
+  });
+});
