@@ -125,6 +125,32 @@ test('a feed whose robots.txt cannot be fetched for now (503): each poll refused
   assert.equal(robotsAsked, 1, 'robots.txt asked once, then again only after its back-off');
 });
 
+test('a feed poll whose robots.txt fetch a pause cuts off is neither logged nor recorded: it said nothing of the feed', { timeout: 60_000 }, async () => {
+  let robotsAsked = 0;
+  // The feed's own host, robots.txt slow to answer: the pause comes while it is fetched.
+  const other = await serveOn('127.0.0.62', (req, res) => {
+    if (req.url === '/robots.txt') return void (robotsAsked++, setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow:\n'), 3_000));
+    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end('<rss version="2.0"><channel></channel></rss>');
+  });
+  const feed = `${other.origin}/feed.xml`;
+  try {
+    const fields = { name: 'Feed, robots.txt cut off', coherence: { feeds: [feed], minFeedPollMinutes: 1 } };
+    await withSiteCrawl('tm-feed-robots-cut-', oneFeedSite([], () => ''), fields, async ({ dir, db, crawlId, icd }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300, haltGraceMs: 100 });
+      const run = engine.run();
+      for (const end = Date.now() + 20_000; robotsAsked === 0 && Date.now() < end; ) await sleep(20);
+      assert.equal(robotsAsked, 1, "the feed's robots.txt is being fetched");
+      await engine.pause();
+      assert.equal(await run, 'paused');
+      assert.deepEqual(db.prepare('SELECT outcome FROM CrawlLogEntry WHERE crawlId = ? AND url = ?').pluck().all(crawlId, feed), [], 'nothing logged');
+      // Recorded, it was a poll refused by robots.txt ("robots.txt could not be read"), and the next waited a period.
+      assert.deepEqual(db.prepare('SELECT last_outcome FROM engine_feed_poll WHERE crawl_id = ? AND url = ?').pluck().all(crawlId, feed), [], 'no poll recorded');
+    });
+  } finally {
+    other.close();
+  }
+});
+
 /** A site with one working feed, /feed.xml (listing `origin()`/article), no robots.txt, and 404 elsewhere; each path requested goes into `requested`. */
 function oneFeedSite(requested: string[], origin: () => string): RequestListener {
   return (req, res) => {
