@@ -45,9 +45,8 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
   if (item.plan) {
     const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
     // Batch mode: queued provisionally, rescored when the page's batch closes (focus-analysis.ts).
-    const added = frontier.add(crawlId, item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
+    frontier.add(crawlId, item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
     frontier.exclude(crawlId, item.plan.rejected);
-    ctx.reofferTooDeepLinks(added.nearerFetched);
   }
   const log = (outcome: string, status: number | null, message: string | null, size = 0) =>
     store.addLog({ url: item.url, status, outcome, message, size, durationMs: item.durationMs ?? 0, retries: item.retries ?? 0, at: now });
@@ -69,8 +68,6 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
       store.addObject({ ...page, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
     }
     frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
-    // Found by a shorter way while it was fetched: the links it just refused as too deep may be taken.
-    ctx.reofferTooDeepLinks(frontier.takeNearerWhileFetched(crawlId, item.url));
     stats.recordFetch(ex.status, size);
     log(archivedOutcome(item.failure?.reason, ex.truncated), ex.status, item.failure?.message ?? item.note ?? null, size);
     if (item.failure) stats.recordFailure(item.failure.reason);

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
-import type { NearerFetchedPage, SqliteFrontier } from '../frontier';
+import type { SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
@@ -260,33 +260,13 @@ export class CrawlContext {
    * already is, except one refused for a reason a link of this kind may overturn (a requisite, an
    * extra hop: url/scope.ts mayRetakeRefused; a link at `depth` within the limit to a URL refused
    * as too deep), which the scope checks again, or one still queued at a depth greater than `depth`,
-   * which waits from then on as this nearer link found it, or one fetched at the limit deeper than
-   * `depth`, whose links refused as too deep are offered again. An in-memory lookup, never a query.
+   * which waits from then on as this nearer link found it. An in-memory lookup, never a query.
    */
   linkMayMatter(url: string, kind: string, depth: number, rescoring: boolean): boolean {
     if (this.frontier.refused(this.crawlId, url)) {
       return (depth <= this.icd.scope.maxDepth && this.frontier.refusedTooDeep(this.crawlId, url)) || mayRetakeRefused(kind, this.icd.scope);
     }
-    return (
-      !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) ||
-      this.frontier.queuedDeeper(this.crawlId, url, depth) ||
-      this.frontier.fetchedDeeper(this.crawlId, url, depth)
-    );
-  }
-
-  /**
-   * Pages fetched at or past the depth limit and found since by a shorter way (AddResult.nearerFetched):
-   * the links each refused as too deep go through the scope again from the depth it is reachable at
-   * now, so pages within maxDepth by that way are taken (a refused one is retaken by add).
-   */
-  reofferTooDeepLinks(pages: readonly NearerFetchedPage[] | undefined): void {
-    for (const page of pages ?? []) {
-      const links = this.frontier.tooDeepLinksOf(this.crawlId, page.url).map((l) => ({ url: l.url, kind: l.kind, anchorText: '', context: '', source: 'nearer-path' }));
-      if (!links.length) continue;
-      const plan = planOutLinks({ url: page.url, host: page.host, depth: page.depth, scopeHops: page.scopeHops, priority: 0, lease: null, links }, this.scopeInput(), this.traps);
-      this.reofferTooDeepLinks(this.frontier.add(this.crawlId, plan.candidates).nearerFetched);
-      this.frontier.exclude(this.crawlId, plan.rejected);
-    }
+    return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) || this.frontier.queuedDeeper(this.crawlId, url, depth);
   }
 
   /**

@@ -15,7 +15,6 @@ export function crawlFrontierConfig(icd: Icd): CrawlFrontierConfig {
     // Requisites may sit one hop past the page depth limit, and the redirects they answer a hop
     // further each (url/scope.ts decides which; this is only the frontier's backstop).
     maxDepth: icd.scope.maxDepth + 1 + MAX_REQUISITE_REDIRECTS,
-    pageMaxDepth: icd.scope.maxDepth,
     politeness: { ...icd.politeness, enabled: icd.politeness.enabled },
     // Found-again links (an update function other than FIRST) or closed batches rescore queued URLs.
     rescoring: icd.focus.enabled && (icd.focus.updateFunction !== 'FIRST' || icd.focus.batch.enabled),

@@ -1,4 +1,4 @@
-import type { CrawlFrontierConfig, FrontierCounters, HostCounters, NearerFetchedPage, StateCounts } from './frontier';
+import type { CrawlFrontierConfig, FrontierCounters, HostCounters, StateCounts } from './frontier';
 import type { HeadRow } from './frontier-sql';
 import type { SchedHost } from './host-scheduler';
 
@@ -83,20 +83,6 @@ export class CrawlState {
   private readonly queuedDepths = new Map<string, number>();
 
   /**
-   * Under a depth limit: the depth each page this process leased was fetched at (from its lease on),
-   * when at the limit or past it (the only pages whose links are refused as too deep), so a link
-   * found again from a page nearer the seeds is told apart by a map lookup (fetchedDeeper) and the
-   * refused links offered again.
-   */
-  private readonly fetchedDepths = new Map<string, number>();
-
-  /**
-   * Pages found by a shorter way while being fetched: their links are not planned yet, so they are
-   * offered again once the page is done (SqliteFrontier.takeNearerWhileFetched).
-   */
-  readonly nearerWhileFetched = new Map<string, NearerFetchedPage>();
-
-  /**
    * Patterns excluded while the crawl runs (excludeWaitingMatching): a URL offered after the pass
    * that matches one is recorded as excluded rather than queued. Links are planned against the
    * crawl's scope before their page commits, so a page under way at the pass could still offer one.
@@ -136,26 +122,6 @@ export class CrawlState {
   queuedDeeper(url: string, depth: number): boolean {
     const waitsAt = this.queuedDepths.get(url);
     return waitsAt !== undefined && waitsAt > depth;
-  }
-
-  /** Notes the depth a page is fetched at (or is now known to be reachable at); kept only at or past the depth limit. */
-  noteFetchedDepth(url: string, depth: number): void {
-    if (this.cfg.maxDepth === undefined) return;
-    const limit = this.cfg.pageMaxDepth ?? this.cfg.maxDepth;
-    if (depth >= limit && this.knownUrls.has(url)) this.fetchedDepths.set(url, depth);
-    else this.fetchedDepths.delete(url);
-  }
-
-  /** A leased page went back to the queue or failed: it is no longer taken as fetched. */
-  forgetFetched(url: string): void {
-    this.fetchedDepths.delete(url);
-    this.nearerWhileFetched.delete(url);
-  }
-
-  /** True when `url` was fetched at a depth greater than `depth` and its links may have been refused as too deep (no query). */
-  fetchedDeeper(url: string, depth: number): boolean {
-    const fetchedAt = this.fetchedDepths.get(url);
-    return fetchedAt !== undefined && fetchedAt > depth;
   }
 
   /**

@@ -48,7 +48,6 @@ export function insertCandidates(
       res.duplicates += 1;
       // Only a link from a page nearer the seeds than the URL waits at costs a query (known > 0 then).
       if (c.queuedDeeper(cand.url, cand.depth)) takeShorterPathBySeq(ctx, c, cand, known);
-      else if (c.fetchedDeeper(cand.url, cand.depth)) foundFetchedNearer(ctx, c, cand, urlHash(cand.url), res);
       if (fn !== 'FIRST' && known !== SETTLED) rescoreQueued(ctx, c, rowLocator(cand.url, known), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
@@ -139,11 +138,6 @@ function retakeRefused(
     const waiting = state === S.queued || state === S.retrying;
     c.markQueued(cand.url, waiting ? seq : SETTLED, depth);
     if (waiting) takeShorterPath(ctx, c, cand, seq, host, { depth, hops });
-    if (state === S.done) {
-      // Its depth is in the row already read (a resumed crawl too): noted, and taken if shorter.
-      c.noteFetchedDepth(cand.url, depth);
-      if (c.fetchedDeeper(cand.url, cand.depth)) foundFetchedNearer(ctx, c, cand, hash, res);
-    }
     return false;
   }
   const e = ctx.entry(c, host);
@@ -181,20 +175,6 @@ function takeShorterPath(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq
   c.noteQueuedDepth(cand.url, cand.depth);
   const held = c.aheadRow(host, seq);
   if (held) Object.assign(held, way);
-}
-
-/**
- * A page fetched (or being fetched) at or past the depth limit, found again by `cand` nearer the seeds: it is reachable
- * at `cand`'s depth from now on (in the table and the known depths, so this happens once per shorter
- * way), and the caller is told (AddResult.nearerFetched) so its links refused as too deep are offered
- * again from there. Its capture keeps the depth it was fetched at.
- */
-function foundFetchedNearer(ctx: IntakeContext, c: CrawlState, cand: Candidate, hash: bigint, res: AddResult): void {
-  const page = { url: cand.url, host: cand.host, depth: cand.depth, scopeHops: cand.scopeHops ?? null };
-  c.noteFetchedDepth(cand.url, cand.depth);
-  if (ctx.st.lowerDoneDepth.run(cand.depth, c.crawlId, hash, cand.depth).changes > 0) (res.nearerFetched ??= []).push(page);
-  // Still being fetched: its links are refused when it commits, and offered again then.
-  else c.nearerWhileFetched.set(cand.url, page);
 }
 
 /** Most URLs the in-memory known set holds (~100 bytes each). */

@@ -21,8 +21,6 @@ export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded',
  *   first, then discovery order.
  * - frontier_url.breakdown: the module scores behind a URL's priority (JSON), so the cockpit can
  *   explain it; null for unfocused crawls.
- * - frontier_url_too_deep holds the URLs refused as too deep by the page that first found them, so
- *   that page, reached later by a shorter way, offers them again (SqliteFrontier.tooDeepLinksOf).
  * - frontier_url.scope_hops: how many consecutive out-of-scope links lead to the URL from the
  *   scope (scope.extraHops; 0 inside it), so its own links count on from there; null for URLs
  *   found on no page (seeds, posted URLs), excluded ones, and rows stored before the column.
@@ -61,7 +59,6 @@ CREATE TABLE IF NOT EXISTS frontier_url (
 CREATE UNIQUE INDEX IF NOT EXISTS frontier_url_seen ON frontier_url (crawl_id, url_hash);
 CREATE INDEX IF NOT EXISTS frontier_url_active ON frontier_url (crawl_id, state) WHERE state IN (1, 5);
 CREATE INDEX IF NOT EXISTS frontier_url_queue ON frontier_url (crawl_id, host, precedence DESC, seq) WHERE state = 0;
-CREATE INDEX IF NOT EXISTS frontier_url_too_deep ON frontier_url (crawl_id, via_url) WHERE state = 4 AND reason = 'max-depth';
 CREATE TABLE IF NOT EXISTS frontier_host (
   host TEXT PRIMARY KEY,
   ip_key TEXT,
@@ -175,10 +172,6 @@ export function prepareStatements(db: Database.Database) {
     // the way it waits as, then, if the new way is shorter, the row as that discovery found it.
     pathBySeq: db.prepare('SELECT state, host, depth, scope_hops FROM frontier_url WHERE seq = ?').raw(true),
     takeShorterPath: db.prepare('UPDATE frontier_url SET depth = ?, kind = ?, via_url = ?, scope_hops = ? WHERE seq = ? AND state IN (0, 5)'),
-    // A page fetched at or past the depth limit, found later nearer the seeds: its new depth (so a
-    // resumed crawl does not offer its links again), then the links it had refused as too deep.
-    lowerDoneDepth: db.prepare('UPDATE frontier_url SET depth = ? WHERE crawl_id = ? AND url_hash = ? AND state = 2 AND depth > ?'),
-    tooDeepVia: db.prepare(`SELECT url, kind FROM frontier_url INDEXED BY frontier_url_too_deep WHERE crawl_id = ? AND via_url = ? AND state = 4 AND reason = 'max-depth' ORDER BY seq`),
     retake: db.prepare(
       `UPDATE frontier_url SET state = ?, reason = ?, depth = ?, kind = ?, via_url = ?, precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = ?, scope_hops = ?
        WHERE seq = ? AND state = 4`,

@@ -54,20 +54,6 @@ export interface AddResult {
   duplicates: number;
   /** New, but over maxPages / maxPagesPerHost / maxDepth: recorded as excluded with that reason. */
   budgetExcluded: number;
-  /**
-   * Pages fetched at or past the depth limit that these candidates found nearer the seeds, with the
-   * depth (and out-of-scope hops) they are reachable at now: their links refused as too deep may be
-   * taken from there (SqliteFrontier.tooDeepLinksOf). Absent when none.
-   */
-  nearerFetched?: NearerFetchedPage[];
-}
-
-/** A page already fetched, found again by a shorter way from the seeds. */
-export interface NearerFetchedPage {
-  url: string;
-  host: string;
-  depth: number;
-  scopeHops: number | null;
 }
 
 export interface AddOptions {
@@ -88,12 +74,6 @@ export interface CrawlFrontierConfig {
   maxPagesPerHost: number;
   /** URLs deeper than this are excluded as 'max-depth' (omit to let the scope stage decide). */
   maxDepth?: number;
-  /**
-   * The depth limit of pages (the ICD's scope.maxDepth; maxDepth above is the frontier's backstop,
-   * past it): a page fetched at it or past it may have had links refused as too deep (fetchedDeeper).
-   * The backstop when absent.
-   */
-  pageMaxDepth?: number;
   politeness: DelayConfig & { enabled: boolean };
   /**
    * Queued URLs get new scores as the crawl finds them again (focused crawling with an update

@@ -5,7 +5,7 @@ import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
 import { CrawlState, REFUSED, REFUSED_TOO_DEEP, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
-  NearerFetchedPage, AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
+  AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
 } from './frontier';
 import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
@@ -353,7 +353,6 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       if (leased.changes === 0) continue;
       c.move(e, 'queued', 'inFlight');
       c.markQueued(row.url, SETTLED);
-      c.noteFetchedDepth(row.url, row.depth);
       const lease: Lease = {
         token: this.nextToken++, crawlId: e.crawlId, url: row.url, host: e.host, depth: row.depth, kind: row.kind,
         viaUrl: row.via_url, priority: row.precedence, attempts: row.attempts, leasedAt: now, scopeHops: row.scope_hops,
@@ -430,7 +429,6 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
     if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq, rec.row.depth);
-    if (to !== 'done') c.forgetFetched(rec.row.url);
     if (to === 'queued' && c.offerHead(e, rec.row)) this.scheduler.touch(e, now);
     if (e.politeness.enabled && !over) this.endRequest(e, timing);
     this.scheduler.touch(e, now);
@@ -596,34 +594,6 @@ export class SqliteFrontier implements Frontier, IntakeContext {
    */
   queuedDeeper(crawlId: number, url: string, depth: number): boolean {
     return this.crawl(crawlId).queuedDeeper(url, depth);
-  }
-
-  /**
-   * True when `url` was fetched at or past the depth limit, at a depth greater than `depth`, as far
-   * as this process knows: an in-memory lookup. A link at `depth` to it offers its links refused as
-   * too deep again (add, AddResult.nearerFetched).
-   */
-  fetchedDeeper(crawlId: number, url: string, depth: number): boolean {
-    return this.crawl(crawlId).fetchedDeeper(url, depth);
-  }
-
-  /**
-   * `url`, just completed, when a link found it by a shorter way while it was being fetched (else
-   * nothing): its row takes the nearer depth, and the caller offers the links it refused as too
-   * deep again from there, as for a page found nearer once done (AddResult.nearerFetched).
-   */
-  takeNearerWhileFetched(crawlId: number, url: string): NearerFetchedPage[] {
-    const c = this.crawl(crawlId);
-    const page = c.nearerWhileFetched.get(url);
-    if (!page) return [];
-    c.nearerWhileFetched.delete(url);
-    this.st.lowerDoneDepth.run(page.depth, crawlId, urlHash(url), page.depth);
-    return [page];
-  }
-
-  /** The URLs `url` refused as too deep when it found them first (an indexed read), with the kind of link it had to each. */
-  tooDeepLinksOf(crawlId: number, url: string): { url: string; kind: string }[] {
-    return this.st.tooDeepVia.all(crawlId, url) as { url: string; kind: string }[];
   }
 
   /**

@@ -21,7 +21,7 @@ export const scheduleStage: Stage = {
     // check again): no need to ask again which ones the frontier holds. A refused one goes through
     // the scope, as does one queued deeper, whose nearer way the scope counts the hops of.
     const known = rescoring
-      ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) && !ctx.frontier.queuedDeeper(ctx.crawlId, url, depth) && !ctx.frontier.fetchedDeeper(ctx.crawlId, url, depth)
+      ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) && !ctx.frontier.queuedDeeper(ctx.crawlId, url, depth)
       : undefined;
     // A redirect answered by a page requisite (or by its redirects) leads to the requisite itself.
     item.requisiteRedirects = ctx.requisiteRedirectsOf(item.lease, links);
