@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { runCli } from '../../support/run-cli';
 
 // The CLI's mistakes an archivist makes: each gets exit code 2 and one clear message, never a stack trace.
-test('the CLI answers bad input with exit code 2 and a message, not a stack trace', { timeout: 60_000 }, async () => {
+test('the CLI answers bad input with exit code 2 and a message, not a stack trace', { timeout: 180_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tm-cli-errors-'));
   try {
     const file = join(dir, 'a-file');
