@@ -1,8 +1,9 @@
 /**
  * The crawl page's live tables from the keyboard while a crawl runs fast: paging to the ends keeps
  * the focus in the pager, and a capture the keyboard is on (or whose record is open) does not slide
- * off the live first page under it. Real parts: the cockpit (server, worker, SQLite), Chromium, a
- * loopback site of ever more pages crawled with little delay.
+ * off the live first page under it. A capture whose body the connection cut off says so in its row,
+ * live and when read again. Real parts: the cockpit (server, worker, SQLite), Chromium, loopback
+ * sites: one of ever more pages crawled with little delay, one whose page /p is cut off mid-body.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import type { RequestListener } from 'node:http';
 import type { Page } from 'playwright-core';
 import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
 import { withSite } from '../support/site-crawl';
+import { cutBodySite } from '../support/cut-body-site';
 
 let rig: BrowserRig;
 before(async () => {
@@ -108,3 +110,63 @@ test('keyboard in the live captures table: the pager keeps the focus at its ends
   await api.waitForCrawlStatus(crawl.id, ['stopped']);
   await context.close();
 }));
+
+/** A promise and the function that settles it: a held answer of the site, sent when the test says. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((r) => { open = r; });
+  return { opened, open };
+}
+
+test('a capture whose body the connection cut off is marked so in its row of the captures table, live and when read; a whole one is not', { timeout: 120_000 }, async () => {
+  const { api, cockpit } = rig;
+  // `/` waits until the page listens live, so its captures come by socket events; `/hold` (linked
+  // from `/`, fetched beside /p: politeness off) keeps the crawl running until the rows are read.
+  const seedGate = gate();
+  const holdGate = gate();
+  const cut = cutBodySite();
+  const site: RequestListener = (req, res) => {
+    if (req.url === '/') return void seedGate.opened.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/p">p</a> <a href="/hold">hold</a>'));
+    if (req.url === '/hold') return void holdGate.opened.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>held</p>'));
+    cut.listener(req, res);
+  };
+  try {
+    await withSite(site, async (origin) => {
+      const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+        name: 'Cut quay', seeds: [`${origin}/`],
+        politeness: { enabled: false, respectRobots: false }, aah: { enabled: false },
+        // No retry: the cut answer is the capture kept (a retry would fetch /p whole). /hold's
+        // answer may wait longer than the rows are waited for: the crawl runs while they are.
+        limits: { maxRetries: 0, headersTimeoutMs: 90_000 },
+      });
+      const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+      const page = await (await signedInContext(rig)).newPage();
+      await page.goto(`${cockpit.url}/crawls/${crawl.id}`);
+      await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
+      await page.getByText('No capture yet.').waitFor();
+      seedGate.open();
+
+      const row = (path: string) => page.getByTestId('capture-row').filter({ has: page.getByRole('button', { name: `Show the stored record of ${origin}${path}`, exact: true }) });
+      const expectMarks = async (when: string) => {
+        await row('/').waitFor({ timeout: 30_000 });
+        await row('/p').waitFor({ timeout: 30_000 });
+        // The size cell says how /p was cut, as text a screen reader reads with the cell.
+        assert.equal(await row('/p').getByTestId('capture-cut').innerText(), 'cut off: the connection closed', when);
+        assert.equal(await row('/p').getByRole('cell', { name: /cut off: the connection closed/ }).count(), 1, when);
+        assert.equal(await row('/').getByTestId('capture-cut').count(), 0, when);
+        assert.doesNotMatch(await row('/').innerText(), /\bcut\b/, when);
+      };
+      await expectMarks('live, while the crawl runs');
+      assert.equal((await api.json<{ status: string }>('GET', `/api/crawls/${crawl.id}`)).status, 'running', 'the rows came live, not from a read at the end');
+      // The marker is plain text, not a control: nothing of it for the keyboard to reach.
+      holdGate.open();
+      assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished']), 'finished');
+      await page.reload();
+      await expectMarks('read again after the crawl');
+      await page.context().close();
+    });
+  } finally {
+    seedGate.open();
+    holdGate.open();
+  }
+});
