@@ -113,7 +113,7 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
 
 /**
  * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
- * a trusted conditional GET or an identical payload proves it unchanged; a gone page is missing
+ * a trusted conditional GET or an identical payload proves it unchanged (a 304 proves nothing of a visit cut off); a gone page is missing
  * (evidence `gone`), and so is one that gave no usable answer (`unreachable`: transientFailure),
  * and so is one whose visit a failed fetch cut off (`visit-cut`: nothing whole to compare with),
  * and so is one robots.txt or an exclude pattern kept from being revisited (unobserved, it cannot be proved unchanged);
@@ -128,6 +128,9 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
   if (revisit.kind === 'failed') return verdict('missing', transientFailure(revisit.status) ? 'unreachable' : 'gone');
   // Missing, not a fifth status: the certificate, the view and the exports know four; the evidence says why.
   if (revisit.kind === 'excluded') return verdict('missing', revisit.reason);
+  // Before the 304 and the bomb: a 304 (some servers send one to an unconditional GET) vouches for the
+  // server's page, not for the cut body archived, and a bomb is no change from a visit never seen whole.
+  if (visit.cut && revisit.kind !== 'fetched') return verdict('missing', 'visit-cut');
   if (revisit.kind === 'not-modified') return verdict('unchanged', 'not-modified');
   if (revisit.kind === 'undecodable') {
     // The same bytes would have decoded as the visit's did: only a digest that differs gets here in practice.

@@ -151,3 +151,15 @@ test('a visit a failed fetch cut off: missing (visit-cut), neither proved unchan
   assert.equal(classifyChange(cutVisit, { kind: 'fetched', fingerprint: capture('Not found', [], { status: 404 }) }).evidence, 'gone');
   assert.equal('cut' in capture(ARTICLE, []), false, 'a whole visit\'s fingerprint says nothing of cuts');
 });
+
+// Before, a 304 was taken before the cut was looked at: a server answering 304 to a GET without
+// validators counted a page whose visit was cut off unchanged (not-modified, change rate 0, certified).
+test('a visit a failed fetch cut off: a 304 or a bomb at the revisit is visit-cut too, not unchanged nor changed', () => {
+  const cutVisit = fingerprintCapture({ status: 200, headers: { etag: '"v1"' }, payloadDigest: 'sha1:HALF', mainText: ARTICLE.slice(0, 40), outLinks: [], fetchedAt: T0, cut: true });
+  const of = (v: ReturnType<typeof classifyChange>) => [v.status, v.evidence];
+  assert.deepEqual(of(classifyChange(cutVisit, { kind: 'not-modified', at: T0 + 60_000 })), ['missing', 'visit-cut']);
+  assert.deepEqual(of(classifyChange(cutVisit, { kind: 'undecodable', at: T0 + 60_000, payloadDigest: 'sha1:BOMB' })), ['missing', 'visit-cut']);
+  // What says nothing of the page, or that it is gone, still says so.
+  assert.deepEqual(of(classifyChange(cutVisit, { kind: 'failed', at: T0, status: 503, reason: 'http-503' })), ['missing', 'unreachable']);
+  assert.deepEqual(of(classifyChange(cutVisit, { kind: 'failed', at: T0, status: 410, reason: 'http-410' })), ['missing', 'gone']);
+});
