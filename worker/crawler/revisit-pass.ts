@@ -127,7 +127,9 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   }
   const ex = outcome.exchange;
   try {
-    if (ex.status === 304) await archive(ctx, ex, page, { profile: 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null) });
+    // A 304 to a visit cut off (sent by a server that answers it without validators) stands for no
+    // payload archived whole: a response of its own, not a revisit through the cut body's digest.
+    if (ex.status === 304) await archive(ctx, ex, page, { profile: page.visit.cut ? undefined : 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null) });
     else if (ex.status >= 200 && ex.status < 300) {
       const decoded = await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes);
       if (!decoded) {
@@ -229,19 +231,20 @@ export interface ArchiveOptions {
 
 /**
  * Writes the revisit's records in commit order with its capture row and crawl-log entry: a 304
- * becomes a server-not-modified revisit record pointing at the visit; an identical payload becomes
- * an identical-payload-digest revisit through the writer's digest lookup. True when committed
- * (CrawlContext.commitArchived).
+ * (`profile`) becomes a server-not-modified revisit record pointing at the first 2xx response with
+ * the visit's payload digest not cut by a failed fetch (a `length` cut is the same at every fetch);
+ * with none, the 304 is archived as a response of its own, as a revisit record would stand for a
+ * body never archived whole (revisitPage asks for that with no profile when the visit was cut off).
+ * An identical payload becomes an identical-payload-digest revisit through the writer's
+ * digest lookup. True when committed (CrawlContext.commitArchived).
  */
 export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, o: ArchiveOptions = {}): Promise<boolean> {
-  const profile = o.profile ?? null;
+  const visit = o.profile ? wholeResponseWithDigest(ctx, page.visit.payloadDigest) : undefined;
   const writeRecords = (): Promise<CaptureLocation> => {
-    if (!profile) return ctx.writer.writeCapture(ex);
-    const visit = ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1")
-      .get(ctx.crawlId, page.visit.payloadDigest) as { url: string; fetchedAt: string; warcRecordId: string | null } | undefined;
+    if (!o.profile || !visit) return ctx.writer.writeCapture(ex);
     return ctx.writer.writeRevisit(ex, {
-      uri: visit?.url ?? page.url, date: new Date(visit ? Date.parse(visit.fetchedAt) : page.visitedAt).toISOString(), recordId: visit?.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
-    }, profile);
+      uri: visit.url, date: new Date(Date.parse(visit.fetchedAt)).toISOString(), recordId: visit.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
+    }, o.profile);
   };
   return ctx.commitArchived(ex, async () => {
     // Submitted one after the other, so the records behind sit right after the capture's.
@@ -249,5 +252,15 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
     const after = o.writeAfter?.();
     const [location] = await Promise.all([capture, after]);
     return location;
-  }, { payloadDigest: profile ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside });
+  }, { payloadDigest: visit ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside });
+}
+
+/**
+ * The crawl's first 2xx response record holding `digest` whole or cut at the size cap (not by a
+ * timeout or a closed connection: cutByFailedFetch). A 2xx: an error page's or a 304's body (often
+ * none, as an empty page's) is no representation of a page.
+ */
+function wholeResponseWithDigest(ctx: CrawlContext, digest: string): { url: string; fetchedAt: string; warcRecordId: string | null } | undefined {
+  return ctx.db.prepare("SELECT url, fetchedAt, warcRecordId FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND status BETWEEN 200 AND 299 AND (truncated IS NULL OR truncated = 'length') ORDER BY id LIMIT 1")
+    .get(ctx.crawlId, digest) as { url: string; fetchedAt: string; warcRecordId: string | null } | undefined;
 }
