@@ -14,6 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { REGEXP_BACKTRACK_FLAG } from '../worker/process/regexp-backtrack-flag.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'worker/cli/main.ts');
@@ -156,11 +157,11 @@ async function loadMain() {
   return { main: (await import('../worker/cli/main.ts')).main, storeCache: () => undefined };
 }
 
-// The flag worker/process/bounded-regexp.ts sets when the CLI starts, set here before the bundle is
+// The flag boundRegExpBacktracking (worker/process/bounded-regexp.ts) sets when the CLI starts, set here before the bundle is
 // compiled: V8 keeps a code cache only for the flags it was compiled under, and a cache made after
 // the flag changed was refused at every start, so every run compiled the bundle afresh and then
 // serialised a new cache after its crawl (~2.5 MB, with the peak RSS of some runs 50 MB higher).
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+setFlagsFromString(REGEXP_BACKTRACK_FLAG);
 const { main, storeCache } = await loadMain();
 process.exitCode = await main(process.argv.slice(2));
 // After a crawl (finished or paused), not after --help or a usage error: the cache then holds the

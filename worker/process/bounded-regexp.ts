@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { REGEXP_BACKTRACK_FLAG } from './regexp-backtrack-flag.mjs';
 
 /**
  * Makes every regular expression of this process that backtracks too much (V8: 50,000 backtracks)
@@ -11,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
  * process entry point calls this first.
  */
 export function boundRegExpBacktracking(): void {
-  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  setFlagsFromString(REGEXP_BACKTRACK_FLAG);
 }
 
 /**

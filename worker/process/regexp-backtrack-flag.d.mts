@@ -1,0 +1,1 @@
+export declare const REGEXP_BACKTRACK_FLAG: string;
