@@ -7,7 +7,7 @@ import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { FeedMemoryStore } from './feed-state-store';
-import { logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL } from './revisit-pass';
+import { logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL, ROBOTS_RETRY_OUTCOME } from './revisit-pass';
 import type { RobotsVerdict } from '../robots';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */
@@ -194,10 +194,12 @@ export class FeedMonitor {
       if (result.kind === 'robots-refused') {
         // A pause cut robots.txt's fetch off (asked again at once): that says nothing of the feed.
         if (result.verdict.retryAt !== undefined && this.o.halted?.()) return;
-        // Logged as a page robots.txt refuses is: once for this poll (the next is a period away).
+        // Logged once for this poll (the next is a period away): a refusal as a page's is, an exclusion;
+        // robots.txt not fetched for now as a recrawl refetch's is, a failure (the poll got nothing).
         const refusal = feedRobotsRefusal(result.verdict);
         this.ctx.store.addLog({ url: target, status: null, outcome: refusal.outcome, message: refusal.message, size: 0, durationMs: 0, retries: 0, at: new Date() });
-        this.ctx.stats.recordExclusion(refusal.outcome);
+        if (refusal.failed) this.ctx.stats.recordFailure(refusal.outcome);
+        else this.ctx.stats.recordExclusion(refusal.outcome);
       }
       // A name that does not resolve: nothing requested, a fetch that failed all the same (outcome `dns`).
       const outcome = result.kind === 'dns-failed' ? dnsFailure(result.message) : outcomeOf(result);
@@ -289,14 +291,15 @@ export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pic
 }
 
 /**
- * The crawl-log outcome and message of a feed poll robots.txt refused, with the outcomes a page's
- * refusal is logged with: `robots` (disallowed) or `robots-unavailable` (robots.txt could not be
- * fetched: for good, or for now, `retryAt`, when the feed's next poll asks again). Pure.
+ * The crawl-log outcome and message of a feed poll robots.txt refused, and whether it counts among
+ * the failures. A refusal is logged as a page's is, an exclusion: `robots` (disallowed) or
+ * `robots-unavailable` (robots.txt unreachable for good). robots.txt not fetched for now (`retryAt`;
+ * the feed's next poll asks again) is logged as a recrawl refetch's is, `robots-retry`, a failure. Pure.
  */
-export function feedRobotsRefusal(verdict: RobotsVerdict): { outcome: string; message: string } {
-  if (verdict.retryAt !== undefined) return { outcome: ROBOTS_REFUSAL['robots-unavailable'].outcome, message: 'feed not polled: robots.txt could not be fetched yet; asked again at its next poll' };
+export function feedRobotsRefusal(verdict: RobotsVerdict): { outcome: string; message: string; failed: boolean } {
+  if (verdict.retryAt !== undefined) return { outcome: ROBOTS_RETRY_OUTCOME, message: 'feed not polled: robots.txt could not be fetched for now; asked again at its next poll', failed: true };
   const { outcome, why } = ROBOTS_REFUSAL[robotsExclusionOf(verdict)];
-  return { outcome, message: `feed not polled: ${why}` };
+  return { outcome, message: `feed not polled: ${why}`, failed: false };
 }
 
 type PollEnd = Pick<FeedPoll, 'outcome' | 'status' | 'detail'>;

@@ -6,7 +6,7 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
-import { archive, logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL, type RobotsExclusion } from './revisit-pass';
+import { archive, logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL, ROBOTS_RETRY_OUTCOME, type RobotsExclusion } from './revisit-pass';
 import { politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
@@ -639,9 +639,6 @@ function notRequested(ctx: CrawlContext, p: PageRow, round: number, exclusion: R
   })();
   if (firstRefusal) ctx.stats.recordExclusion(outcome);
 }
-
-/** The crawl-log outcome of a refetch not made because robots.txt could not be fetched for now (counted among the failures). */
-const ROBOTS_RETRY_OUTCOME = 'robots-retry';
 
 /**
  * A refetch not made because robots.txt could not be fetched for now (it is tried again later):

@@ -191,6 +191,13 @@ export const ROBOTS_REFUSAL: Record<RobotsExclusion, { outcome: string; why: str
   'robots-unavailable': { outcome: 'robots-unavailable', why: 'robots.txt unavailable' },
 };
 
+/**
+ * The crawl-log outcome of a URL not requested because its robots.txt could not be fetched for now
+ * (it is asked again later): a recrawl refetch or a feed poll the crawl did not get, counted among
+ * the failures, not the exclusions (`robots-unavailable` is robots.txt unreachable for good).
+ */
+export const ROBOTS_RETRY_OUTCOME = 'robots-retry';
+
 /** The crawl-log outcome of a revisit not made, as the visit pass logs such a page, and its message. */
 const EXCLUDED_REVISIT: Record<RevisitExclusion, { outcome: string; message: string }> = {
   'robots-disallowed': { outcome: ROBOTS_REFUSAL['robots-disallowed'].outcome, message: `coherence revisit not made: ${ROBOTS_REFUSAL['robots-disallowed'].why}` },

@@ -94,7 +94,7 @@ test('a feed on a host that refuses connections: its poll fails naming the refus
   assert.ok(requested.includes('/feed.xml'), `the working feed was polled: ${requested.join(' ')}`);
 });
 
-test('a feed whose robots.txt cannot be fetched for now (503): each poll refused is logged robots-unavailable, once a poll', { timeout: 60_000 }, async () => {
+test('a feed whose robots.txt cannot be fetched for now (503): each poll refused is logged robots-retry, once a poll, and counted among the failures as a recrawl refetch\'s is', { timeout: 60_000 }, async () => {
   const minuteMs = 300;
   let robotsAsked = 0;
   const other = await serveOn('127.0.0.61', (req, res) => {
@@ -115,7 +115,10 @@ test('a feed whose robots.txt cannot be fetched for now (503): each poll refused
       const elapsed = Date.now() - started;
       const entries = logged();
       assert.ok(entries.length >= 2, `both refused polls are logged: ${JSON.stringify(entries)}`);
-      for (const e of entries) assert.deepEqual({ outcome: e.outcome, message: e.message }, { outcome: 'robots-unavailable', message: 'feed not polled: robots.txt could not be fetched yet; asked again at its next poll' });
+      for (const e of entries) assert.deepEqual({ outcome: e.outcome, message: e.message }, { outcome: 'robots-retry', message: 'feed not polled: robots.txt could not be fetched for now; asked again at its next poll' });
+      // Not robots.txt unavailable for good (an exclusion): a poll the crawl did not get, a failure.
+      const stats = engine.stats();
+      assert.deepEqual([stats.failed, stats.failedByReason, stats.excluded, stats.excludedByReason], [entries.length, { 'robots-retry': entries.length }, 0, {}], JSON.stringify(stats));
       // One entry a poll, and a poll a period (the minimum interval): not one at each of the engine's ticks.
       assert.ok(entries.length <= Math.ceil(elapsed / minuteMs) + 1, `${entries.length} entries in ${elapsed} ms`);
     });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { feedBodyFault, pollEnd } from '../../../worker/crawler/feed-monitor';
+import { feedBodyFault, feedRobotsRefusal, pollEnd } from '../../../worker/crawler/feed-monitor';
 import { DecompressionBombError } from '../../../worker/fetch';
 import type { HttpExchange } from '../../../worker/capture';
 
@@ -34,4 +34,10 @@ test('a feed body not to be read whole, and its poll\'s crawl-log outcome: cut b
   assert.deepEqual(feedBodyFault(null, { damaged: false, cutOff: true }, ' br ', 1024), unreadable('its content coding (br) stops before its end: the body was cut short'));
   assert.deepEqual(feedBodyFault(null, new DecompressionBombError(1024), 'gzip', 1024), { reason: 'decompression-bomb', detail: `the body decodes to more than 1024 bytes (limits.maxDecodedBytes); ${kept}` });
   assert.deepEqual(feedBodyFault(null, new Error('EACCES: spool file'), 'gzip', 1024), unreadable('the body could not be decoded: EACCES: spool file'));
+});
+
+test("a feed poll robots.txt refused, in the crawl log: disallowed or unavailable for good, an exclusion as a page's is; not fetched for now, a failure as a recrawl refetch's is", () => {
+  assert.deepEqual(feedRobotsRefusal({ allowed: false, reason: 'robots-disallowed' }), { outcome: 'robots', message: 'feed not polled: disallowed by robots.txt', failed: false });
+  assert.deepEqual(feedRobotsRefusal({ allowed: false, reason: 'robots-unavailable' }), { outcome: 'robots-unavailable', message: 'feed not polled: robots.txt unavailable', failed: false });
+  assert.deepEqual(feedRobotsRefusal({ allowed: false, reason: 'robots-retry', retryAt: 1_000 }), { outcome: 'robots-retry', message: 'feed not polled: robots.txt could not be fetched for now; asked again at its next poll', failed: true });
 });
