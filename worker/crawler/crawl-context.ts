@@ -8,7 +8,7 @@ import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
-import { RobotsCache, type RobotsVerdict } from '../robots';
+import { RobotsCache, ROBOTS_UNANSWERED_PREFIX, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
@@ -150,6 +150,7 @@ export class CrawlContext {
       // A retry (of a page, robots.txt, a revisit or a feed poll) is made holding the host's key: it waits the host's delay.
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });
+    const store = new CaptureStore(o.db, o.crawlId);
     let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (askingHost: string, timing: KeyTiming) => void = () => undefined;
     let request: (url: string, askingHost: string) => Promise<RobotsRequest> = async (url) => ({ outcome: await fetcher.fetch(url), ownKey: true });
@@ -171,12 +172,16 @@ export class CrawlContext {
         await archive(exchange);
         return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
+      // A request that got nothing has no capture to stand for it: its own entry, as a page's failed fetch
+      // has. Not counted among the failures (restoreStats leaves it out too), as an archived 5xx robots.txt
+      // is not: the pages of the host fail, or are excluded, because of it, and those are counted.
+      onUnanswered: (url, failure, next) =>
+        store.addLog({ url, status: null, outcome: failure.reason, message: robotsUnansweredMessage(failure.message, next), size: 0, durationMs: failure.durationMs, retries: failure.retries, at: new Date() }),
       onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
       maxAgeMs: o.robotsMaxAgeMs,
       backoff: o.robotsBackoff,
     });
     let queueSitemaps: (urls: string[]) => void = () => undefined;
-    const store = new CaptureStore(o.db, o.crawlId);
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
@@ -200,8 +205,11 @@ export class CrawlContext {
     for (const row of this.db.prepare('SELECT status / 100 AS cls, COUNT(*) AS n FROM Capture WHERE crawlId = ? GROUP BY status / 100').all(this.crawlId) as { cls: number; n: number }[]) {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
-    // A recrawl round's entries (its failure, its recovery) are no URL's: the live counters never count them either.
-    for (const row of this.db.prepare(`SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ${marksOf([...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES])}) AND outcome NOT LIKE 'truncated-%' GROUP BY outcome`).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
+    // A recrawl round's entries (its failure, its recovery) are no URL's, and a robots.txt request that
+    // got nothing is counted in the pages it failed or excluded: the live counters never count them either.
+    const failures = `SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ${marksOf([...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES])})
+      AND outcome NOT LIKE 'truncated-%' AND NOT (status IS NULL AND COALESCE(message, '') LIKE ?) GROUP BY outcome`;
+    for (const row of this.db.prepare(failures).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES, `${ROBOTS_UNANSWERED_PREFIX}%`) as { outcome: string; n: number }[]) {
       this.stats.failed += row.n;
       this.stats.failedByReason[row.outcome] = row.n;
     }

@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../capture';
 import { decodeContentEncoding, retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
 import { robotsIgnorePrefixes } from './ignore-prefixes';
-import { classifyRobotsResponse, type ConnectionFailure } from './robots-response';
+import { classifyRobotsResponse, type ConnectionFailure, type RobotsResponse } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
 /**
@@ -30,6 +30,12 @@ export interface RobotsCacheOptions {
    * robots.txt it is (the request asking for it is one of that host's: a redirect may leave the host).
    */
   fetchRobots: (url: string, origin: string) => Promise<FetchOutcome>;
+  /**
+   * A request of robots.txt (`url`: the origin's, or a redirect's target) that failed with nothing
+   * received to archive (refused, unresolvable, a timeout or reset before any byte; not one a pause
+   * or stop cut off), with `next`: what the origin's state now makes of its URLs (unansweredNextStep).
+   */
+  onUnanswered?: (url: string, failure: Extract<FetchOutcome, { ok: false }>, next: string) => void;
   /** Called with each origin's Sitemap: URLs, once, when its robots.txt is parsed. */
   onSitemaps?: (origin: string, sitemaps: string[]) => void;
   /** Unreachable robots.txt: tries before the origin is treated as disallow-all (default 3). */
@@ -48,7 +54,7 @@ export interface RobotsCacheOptions {
 }
 
 /** Known answers are fetched again from `until` on. */
-type OriginState =
+export type OriginState =
   | { kind: 'rules'; rules: RobotsRules; until: number }
   | { kind: 'allow-all'; until: number }
   /** `silence`: every try so far was met by a server that accepted and sent nothing (the last one's failure). */
@@ -170,23 +176,31 @@ export class RobotsCache {
         target = response.location;
         continue;
       }
-      if (response.kind === 'allow-all') return this.decided(origin, { kind: 'allow-all', until: this.fresh() });
-      // A redirect's target refusing says nothing of the origin, which answered: robots.txt is unreachable.
-      if (response.kind === 'no-connection' && hop === 0) return this.noConnection(origin, response.failure);
-      if (response.kind === 'unreachable' && hop === 0 && response.silence) return this.failed(origin, response.silence);
-      if (response.kind === 'unreachable' || response.kind === 'no-connection') return this.failed(origin);
-      let text: string;
-      try {
-        text = await this.bodyText(response.exchange);
-      } catch {
-        return this.failed(origin); // the spooled body could not be read: as if unreachable
-      }
-      const rules = parseRobotsRules(robotsUrl, text, this.o.userAgent);
-      this.states.set(origin, { kind: 'rules', rules, until: this.fresh() });
-      if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
-      return 'decided';
+      const end = await this.decide(origin, robotsUrl, hop, response);
+      // Nothing came back, so no capture tells of this request in the crawl log: the crawler logs it.
+      if (!outcome.ok && !outcome.partial) this.o.onUnanswered?.(target, outcome, unansweredNextStep(this.states.get(origin)!, this.now()));
+      return end;
     }
     return this.decided(origin, { kind: 'allow-all', until: this.fresh() }); // too many redirects: "unavailable"
+  }
+
+  /** Decides the origin's state from the answer (or none) at `hop` of its robots.txt's redirects. */
+  private async decide(origin: string, robotsUrl: string, hop: number, response: Exclude<RobotsResponse, { kind: 'redirect' }>): Promise<LoadEnd> {
+    if (response.kind === 'allow-all') return this.decided(origin, { kind: 'allow-all', until: this.fresh() });
+    // A redirect's target refusing says nothing of the origin, which answered: robots.txt is unreachable.
+    if (response.kind === 'no-connection' && hop === 0) return this.noConnection(origin, response.failure);
+    if (response.kind === 'unreachable' && hop === 0 && response.silence) return this.failed(origin, response.silence);
+    if (response.kind === 'unreachable' || response.kind === 'no-connection') return this.failed(origin);
+    let text: string;
+    try {
+      text = await this.bodyText(response.exchange);
+    } catch {
+      return this.failed(origin); // the spooled body could not be read: as if unreachable
+    }
+    const rules = parseRobotsRules(robotsUrl, text, this.o.userAgent);
+    this.states.set(origin, { kind: 'rules', rules, until: this.fresh() });
+    if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
+    return 'decided';
   }
 
   private decided(origin: string, state: OriginState): LoadEnd {
@@ -230,5 +244,32 @@ export class RobotsCache {
   private async bodyText(exchange: HttpExchange): Promise<string> {
     const bytes = await decodeContentEncoding(exchange.body, exchange.headers['content-encoding'], this.o.maxBytes ?? 512 * 1024, 'truncate');
     return bytes.toString('utf8');
+  }
+}
+
+/** `ms` from now in words: "150 ms", "3 s", "10 min", "1 h". */
+function inWords(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}
+
+/**
+ * What follows a robots.txt request that got nothing, from the origin's state it left (at `now`):
+ * for the crawl-log entry of that request. Pure.
+ */
+export function unansweredNextStep(state: OriginState, now: number): string {
+  switch (state.kind) {
+    case 'retry':
+      return `robots.txt is tried again in ${inWords(state.retryAt - now)}; the host's URLs wait`;
+    case 'disallow-all':
+      return "its tries are spent: the host is treated as disallowing every URL (robots-unavailable)";
+    case 'no-connection':
+      return `the host's URLs fail with this reason, unrequested, for ${inWords(state.until - now)}; then robots.txt is tried again`;
+    case 'rules':
+    case 'allow-all':
+      return `the rules read before stay in force; robots.txt is tried again in ${inWords(state.until - now)}`;
   }
 }

@@ -34,6 +34,17 @@ export function robotsFailureMessage(failure: ConnectionFailure): string {
 }
 
 /**
+ * How the crawl-log entry of a robots.txt request that got nothing to archive begins: such entries
+ * (status null) are told apart by it from a page's failure, which the failure counters count.
+ */
+export const ROBOTS_UNANSWERED_PREFIX = 'robots.txt request got no answer';
+
+/** The crawl-log message of a robots.txt request that got nothing (`detail`: the fetch's message), and what follows. */
+export function robotsUnansweredMessage(detail: string, next: string): string {
+  return `${ROBOTS_UNANSWERED_PREFIX} (${detail}); ${next}`;
+}
+
+/**
  * Classifies a robots.txt fetch. A connection that could not be made is told apart from an
  * unreachable robots.txt (NO_CONNECTION_REASONS): the cache fails the host's URLs with its reason. 429 counts as unreachable rather than unavailable: the server
  * asks us to slow down, not to crawl everything. A 2xx body cut short by time or a broken

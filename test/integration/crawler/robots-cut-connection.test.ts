@@ -59,7 +59,10 @@ test('robots.txt hung up on over a connection that answered pages before: settle
     assert.ok(robotsOnConnection[0]! > 1, `the first robots.txt request went on a connection that had answered before (its request ${robotsOnConnection[0]})`);
     assert.equal(robotsOnConnection.length, 2, 'two tries of robots.txt, not three');
     assert.equal(outcome, 'finished');
-    assert.deepEqual(all.filter((e) => e.outcome !== 'ok').map((e) => [e.url, e.outcome]), [[closed, 'connection-reset']], 'one failure, and no exclusion as robots.txt unavailable');
+    // Each try of robots.txt logged (nothing to archive), then the page's failure; no exclusion as robots.txt unavailable.
+    const robots = `${server.url}/robots.txt`;
+    assert.deepEqual(all.filter((e) => e.outcome !== 'ok').map((e) => [e.url, e.outcome]), [[robots, 'connection-reset'], [robots, 'connection-reset'], [closed, 'connection-reset']]);
+    assert.match(all.find((e) => e.url === robots)!.message, /^robots\.txt request got no answer \(.*\); robots\.txt is tried again in \d+ ms; the host's URLs wait$/);
     const log = all.filter((e) => e.url === closed);
     assert.equal(log.length, 1, JSON.stringify(log));
     assert.equal(log[0]!.outcome, 'connection-reset');
@@ -77,7 +80,10 @@ test('robots.txt answered with half a status line and then a reset: an answer th
     const { outcome, log } = await crawl(seed);
     assert.deepEqual(server.log.map((r) => r.path), Array(3).fill('/robots.txt'), 'three tries of robots.txt, not two; the page never');
     assert.equal(outcome, 'finished');
-    assert.deepEqual(log.map((e) => [e.url, e.outcome]), [[seed, 'robots-unavailable']], 'the seed excluded as robots.txt unavailable, nothing failed');
+    // Each try of robots.txt logged (half a status line is nothing to archive), then the seed excluded as robots.txt unavailable.
+    const robots = [`${server.url}/robots.txt`, 'connection-reset'];
+    assert.deepEqual(log.map((e) => [e.url, e.outcome]), [robots, robots, robots, [seed, 'robots-unavailable']]);
+    assert.match(log[2]!.message, /; its tries are spent: the host is treated as disallowing every URL \(robots-unavailable\)$/);
   } finally {
     await server.close();
   }

@@ -1,0 +1,95 @@
+/**
+ * A robots.txt request that gets nothing to archive (connection refused, no byte before the headers
+ * timeout) has a crawl-log entry of its own: the robots.txt URL, no status, the fetch's failure
+ * reason, its duration and retries, and a message saying what follows — as Heritrix logs a failed
+ * robots.txt prerequisite. Before, only the pages it failed or excluded were logged. It is not
+ * counted among the failures (an archived 5xx robots.txt is not either): the pages are. Real parts:
+ * a migrated SQLite database, the engine, loopback servers and a closed loopback port.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { startRawServer } from '../../fixtures/servers/fixture-server';
+import { freePort } from '../../support/free-port';
+import { runUntil } from '../../support/engine-run';
+import { withSiteCrawl, type SiteCrawl } from '../../support/site-crawl';
+
+/** A live site: robots.txt allowing all, and its home page. */
+const site: RequestListener = (req, res) => {
+  if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow:\n');
+  if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>home</title>');
+  res.writeHead(404).end();
+};
+
+interface LogRow { url: string; status: number | null; outcome: string; message: string; retries: number; durationMs: number }
+
+const logOf = (db: Database.Database, crawlId: number, url: string) =>
+  db.prepare('SELECT url, status, outcome, message, retries, durationMs FROM CrawlLogEntry WHERE crawlId = ? AND url = ? ORDER BY id').all(crawlId, url) as LogRow[];
+
+const engineOf = ({ crawlId, icd, db, dir }: SiteCrawl) =>
+  new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), robotsBackoff: { baseMs: 100, maxMs: 200 } });
+
+test('a refused robots.txt request is logged with its reason, retries and what follows; only the page counts as a failure, resumed too', { timeout: 15_000 }, async () => {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  await withSiteCrawl('tm-robots-unanswered-', site, (origin) => ({ name: 'refused robots', seeds: [`${dead}/`, `${origin}/`], limits: { maxRetries: 1 } }), async (crawl) => {
+    const engine = engineOf(crawl);
+    assert.equal(await engine.run(), 'finished');
+    const [robots, ...more] = logOf(crawl.db, crawl.crawlId, `${dead}/robots.txt`);
+    assert.deepEqual(more, [], 'one request of robots.txt: the host is settled as unreachable');
+    assert.ok(robots, 'the robots.txt request is in the crawl log');
+    assert.equal(robots.status, null);
+    assert.equal(robots.outcome, 'connect-refused');
+    assert.equal(robots.retries, 1);
+    assert.match(robots.message, /^robots\.txt request got no answer \(.*ECONNREFUSED.*\); the host's URLs fail with this reason, unrequested, for 10 min; then robots\.txt is tried again$/);
+    assert.equal(logOf(crawl.db, crawl.crawlId, `${dead}/`)[0]?.outcome, 'connect-refused', 'the page fails as before');
+    assert.deepEqual(engine.stats().failedByReason, { 'connect-refused': 1 }, 'the page, not robots.txt');
+    // A run that opens the crawl again counts the crawl log's failures as the live counters did.
+    const again = engineOf(crawl);
+    assert.equal(await again.run(), 'finished');
+    assert.deepEqual(again.stats().failedByReason, { 'connect-refused': 1 });
+  });
+});
+
+test('a robots.txt that never answers: each try is logged (retried, then the host settled); a redirect to a closed port: tries spent, disallowing', { timeout: 15_000 }, async () => {
+  const silent = await startRawServer(() => undefined);
+  const closed = `http://127.0.0.1:${await freePort()}/robots.txt`;
+  // A live robots.txt that redirects to a port nothing listens on: a hop's failure, not the origin's.
+  const redirecting: RequestListener = (req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(301, { location: closed }).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>page</title>');
+  };
+  try {
+    await withSiteCrawl('tm-robots-unanswered-silent-', redirecting, (origin) => ({ name: 'silent robots', seeds: [`${silent.url}/`, `${origin}/`], limits: { maxRetries: 0, headersTimeoutMs: 300, totalTimeoutMs: 1_000 } }), async (crawl) => {
+      assert.equal(await engineOf(crawl).run(), 'finished');
+      const tries = logOf(crawl.db, crawl.crawlId, `${silent.url}/robots.txt`);
+      assert.deepEqual(tries.map((t) => [t.status, t.outcome, t.retries]), [[null, 'headers-timeout', 0], [null, 'headers-timeout', 0]], JSON.stringify(tries));
+      assert.match(tries[0]!.message, /^robots\.txt request got no answer \(.*\); robots\.txt is tried again in \d+ ms; the host's URLs wait$/);
+      assert.match(tries[1]!.message, /; the host's URLs fail with this reason, unrequested, for 10 min; then robots\.txt is tried again$/);
+      assert.ok(tries.every((t) => t.durationMs >= 250), `each waited out the headers timeout: ${tries.map((t) => t.durationMs)}`);
+
+      const hops = logOf(crawl.db, crawl.crawlId, closed);
+      assert.deepEqual(hops.map((h) => [h.status, h.outcome]), Array(3).fill([null, 'connect-refused']), JSON.stringify(hops));
+      assert.match(hops[0]!.message, /; robots\.txt is tried again in \d+ ms; the host's URLs wait$/);
+      assert.match(hops[2]!.message, /; its tries are spent: the host is treated as disallowing every URL \(robots-unavailable\)$/);
+      assert.equal(logOf(crawl.db, crawl.crawlId, `${crawl.origin}/`)[0]?.outcome, 'robots-unavailable');
+    });
+  } finally {
+    await silent.close();
+  }
+});
+
+test('a feed poll whose robots.txt is refused logs the robots.txt request too (the same robots cache as pages)', { timeout: 15_000 }, async () => {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const fields = { name: 'feed on a dead host', coherence: { feeds: [`${dead}/feed.xml`], minFeedPollMinutes: 1 } };
+  await withSiteCrawl('tm-robots-unanswered-feed-', site, fields, async (crawl) => {
+    const engine = new CrawlEngine({ crawlId: crawl.crawlId, icd: crawl.icd, db: crawl.db, warcDir: join(crawl.dir, 'warcs'), spoolDir: join(crawl.dir, 'spool'), minuteMs: 300 });
+    await runUntil(engine, 'the feed poll is logged', () => logOf(crawl.db, crawl.crawlId, `${dead}/feed.xml`).length > 0);
+    const [robots] = logOf(crawl.db, crawl.crawlId, `${dead}/robots.txt`);
+    assert.deepEqual([robots?.status, robots?.outcome], [null, 'connect-refused']);
+    assert.match(robots!.message, /^robots\.txt request got no answer \(.*ECONNREFUSED.*\); the host's URLs fail with this reason, unrequested, for 10 min/);
+    assert.equal(logOf(crawl.db, crawl.crawlId, `${dead}/feed.xml`)[0]!.outcome, 'connect-refused', 'the poll fails as before');
+  });
+});
