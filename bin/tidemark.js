@@ -11,10 +11,10 @@ import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
 import { Script } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REGEXP_BACKTRACK_FLAG } from '../worker/process/regexp-backtrack-flag.mjs';
+import { sourceLocation } from '../scripts/source-location.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'worker/cli/main.ts');
@@ -59,24 +59,6 @@ const REQUIRE_SHIM = "import { createRequire as __tidemarkRequire } from 'node:m
 // A CommonJS bundle has no import.meta.resolve: the same answer through require.resolve.
 const RESOLVE_SHIM = "const __tidemarkResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;";
 
-/** Each module keeps its own location: import.meta.url / dirname become the source file's. */
-function sourceLocation(read, format) {
-  return {
-    name: 'source-location',
-    setup(b) {
-      b.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
-        const text = await readFile(args.path, 'utf8');
-        read.set(relative(root, args.path), text); // the digest covers what was compiled
-        let src = text
-          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
-          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
-        if (format === 'cjs') src = src.replaceAll('import.meta.resolve(', '__tidemarkResolve(');
-        return { contents: src, loader: 'ts' };
-      });
-    },
-  };
-}
-
 async function buildBundle() {
   const { build } = await import('esbuild');
   const read = new Map();
@@ -86,7 +68,7 @@ async function buildBundle() {
     // CommonJS export scan per file) took ~0.2 s of every start. Only packages with native or WASM
     // files next to their code stay outside.
     external: NATIVE_PACKAGES, write: false, outdir: cacheDir, sourcemap: 'linked', sourcesContent: false, metafile: true, logLevel: 'silent',
-    plugins: [sourceLocation(read, format)],
+    plugins: [sourceLocation(root, read, format)],
   });
   const results = await Promise.all([
     build({ ...options('cjs'), entryPoints: { cli: entry }, outExtension: { '.js': '.cjs' }, banner: { js: RESOLVE_SHIM } }),
@@ -101,7 +83,7 @@ async function buildBundle() {
   const outputs = results.flatMap((r) => r.outputFiles);
   for (const f of outputs) writeFileSync(f.path + tmp, f.contents);
   const bundled = results.flatMap((r) => Object.keys(r.metafile.inputs)).map((p) => relative(root, resolve(process.cwd(), p)));
-  const inputs = digestInputs([relative(root, fileURLToPath(import.meta.url)), ...bundled]);
+  const inputs = digestInputs([relative(root, fileURLToPath(import.meta.url)), 'scripts/source-location.mjs', ...bundled]);
   writeFileSync(manifest + tmp, JSON.stringify({ inputs, digest: digestOf(inputs, read) }));
   for (const f of outputs) renameSync(f.path + tmp, f.path);
   renameSync(manifest + tmp, manifest);

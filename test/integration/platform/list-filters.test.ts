@@ -31,8 +31,15 @@ before(async () => {
 const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { host: 'cockpit.test', cookie } });
 type Ctx = { params: Promise<{ id: string }> };
 
-async function urlsOf(list: 'captures' | 'log' | 'objects', query: string): Promise<string[]> {
-  const route = (await import(`../../../app/api/crawls/[id]/${list}/route`)) as { GET: (req: Request, ctx: Ctx) => Promise<Response> };
+// Literal paths, which a bundler can follow (`[id]` in a template would read as a glob).
+const routes = {
+  captures: () => import('../../../app/api/crawls/[id]/captures/route'),
+  log: () => import('../../../app/api/crawls/[id]/log/route'),
+  objects: () => import('../../../app/api/crawls/[id]/objects/route'),
+};
+
+async function urlsOf(list: keyof typeof routes, query: string): Promise<string[]> {
+  const route = (await routes[list]()) as { GET: (req: Request, ctx: Ctx) => Promise<Response> };
   const res = await route.GET(get(`/api/crawls/${crawlId}/${list}?${query}`), { params: Promise.resolve({ id: String(crawlId) }) });
   assert.equal(res.status, 200, `${list}?${query}: ${await res.clone().text()}`);
   const body = (await res.json()) as { items: { url: string }[]; total: number };

@@ -1,0 +1,30 @@
+// An esbuild plugin shared by the CLI's bundle (bin/tidemark.js) and the test runner's compiled tests
+// (scripts/run-tests.mjs): each TypeScript module keeps its own location when bundled, so
+// import.meta.url, dirname and filename still name the source file (a knowledge base, the migrations,
+// a fixture beside a test) and not the bundle.
+import { readFile } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * `read` receives each compiled file's text by its path relative to `root` (what a digest of the
+ * bundle's inputs must cover). In a CommonJS bundle import.meta.resolve becomes `__tidemarkResolve`,
+ * which the bundle's banner defines.
+ */
+export function sourceLocation(root, read, format) {
+  return {
+    name: 'source-location',
+    setup(b) {
+      b.onLoad({ filter: /\.[cm]?tsx?$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        read.set(relative(root, args.path), text);
+        let src = text
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
+          .replaceAll('import.meta.filename', JSON.stringify(args.path))
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
+        if (format === 'cjs') src = src.replaceAll('import.meta.resolve(', '__tidemarkResolve(');
+        return { contents: src, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      });
+    },
+  };
+}
