@@ -315,11 +315,17 @@ export function excludedEnd(pattern: string, movedTo: string | null): PollEnd {
  * there once the poll stopped following (no Location, a loop, more than MAX_FEED_REDIRECTS hops)
  * led to no feed. Null: no request was made.
  */
+/** Why robots.txt refused a poll, as Feeds and recrawls shows it: for now (the next poll asks again) or for good. */
+function robotsRefusalDetail(verdict: RobotsVerdict): string {
+  if (verdict.retryAt !== undefined) return 'robots.txt could not be fetched for now; asked again at the next poll';
+  if (verdict.reason === 'robots-disallowed') return 'robots.txt disallows it';
+  return 'robots.txt could not be read: unreachable through its tries, it counts as disallowing the site';
+}
+
 export function pollEnd(result: PoliteFetchResult | null): PollEnd {
   if (!result) return { outcome: 'failed', status: null, detail: 'not requested' };
   if (result.kind === 'robots-refused') {
-    const why = result.verdict.reason === 'robots-disallowed' ? 'robots.txt disallows it' : 'robots.txt could not be read';
-    return { outcome: 'robots', status: null, detail: why };
+    return { outcome: 'robots', status: null, detail: robotsRefusalDetail(result.verdict) };
   }
   if (result.kind === 'dns-failed') return { outcome: 'failed', status: null, detail: `the host name did not resolve: ${result.message}` };
   const o = result.outcome;

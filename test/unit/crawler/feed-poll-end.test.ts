@@ -13,7 +13,9 @@ test('how a feed poll ended: answered, refused by robots.txt, not answered', () 
   assert.deepEqual(pollEnd(answered(503)), { outcome: 'http-error', status: 503, detail: 'answered 503' });
   assert.deepEqual(pollEnd(answered(302)), { outcome: 'failed', status: 302, detail: 'its redirects led to no feed' });
   assert.deepEqual(pollEnd({ kind: 'robots-refused', verdict: { allowed: false, reason: 'robots-disallowed' } }), { outcome: 'robots', status: null, detail: 'robots.txt disallows it' });
-  assert.deepEqual(pollEnd({ kind: 'robots-refused', verdict: { allowed: false, reason: 'robots-unavailable' } }), { outcome: 'robots', status: null, detail: 'robots.txt could not be read' });
+  assert.deepEqual(pollEnd({ kind: 'robots-refused', verdict: { allowed: false, reason: 'robots-unavailable' } }), { outcome: 'robots', status: null, detail: 'robots.txt could not be read: unreachable through its tries, it counts as disallowing the site' });
+  // Not fetched for now: told apart from unreachable for good.
+  assert.deepEqual(pollEnd({ kind: 'robots-refused', verdict: { allowed: false, reason: 'robots-retry', retryAt: 0 } }), { outcome: 'robots', status: null, detail: 'robots.txt could not be fetched for now; asked again at the next poll' });
   assert.deepEqual(pollEnd({ kind: 'dns-failed', message: 'ENOTFOUND feeds.example' }), { outcome: 'failed', status: null, detail: 'the host name did not resolve: ENOTFOUND feeds.example' });
   assert.deepEqual(
     pollEnd({ kind: 'outcome', outcome: { ok: false, reason: 'total-timeout', message: 'no answer in 30 s', durationMs: 30_000, retries: 2, partial: exchange(200) } }),
