@@ -70,7 +70,8 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
       {c.error && c.status !== 'paused' && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
-      {stats?.endedBy && (
+      {/* The engine decides the limit a moment before the crawl is finished: "Finished…" waits for the status. */}
+      {stats?.endedBy && isTerminal(c.status) && (
         <p className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="ended-by">
           {stats.endedBy === 'time-limit'
             ? `Finished when its time limit of ${c.definition?.scope?.maxDurationMinutes} minutes ran out`
