@@ -310,11 +310,6 @@ export function excludedEnd(pattern: string, movedTo: string | null): PollEnd {
   return { outcome: 'excluded', status: null, detail: `the crawl's exclude pattern ${pattern} matches ${what}` };
 }
 
-/**
- * How a poll's last request ended, as the cockpit reports it: a 2xx answer is `ok`; a 3xx still
- * there once the poll stopped following (no Location, a loop, more than MAX_FEED_REDIRECTS hops)
- * led to no feed. Null: no request was made.
- */
 /** Why robots.txt refused a poll, as Feeds and recrawls shows it: for now (the next poll asks again) or for good. */
 function robotsRefusalDetail(verdict: RobotsVerdict): string {
   if (verdict.retryAt !== undefined) return 'robots.txt could not be fetched for now; asked again at the next poll';
@@ -322,6 +317,11 @@ function robotsRefusalDetail(verdict: RobotsVerdict): string {
   return 'robots.txt could not be read: unreachable through its tries, it counts as disallowing the site';
 }
 
+/**
+ * How a poll's last request ended, as the cockpit reports it: a 2xx answer is `ok`; a 3xx still
+ * there once the poll stopped following (no Location, a loop, more than MAX_FEED_REDIRECTS hops)
+ * led to no feed. Null: no request was made.
+ */
 export function pollEnd(result: PoliteFetchResult | null): PollEnd {
   if (!result) return { outcome: 'failed', status: null, detail: 'not requested' };
   if (result.kind === 'robots-refused') {

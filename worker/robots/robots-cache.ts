@@ -54,7 +54,7 @@ export interface RobotsCacheOptions {
 }
 
 /** Known answers are fetched again from `until` on. */
-export type OriginState =
+type OriginState =
   | { kind: 'rules'; rules: RobotsRules; until: number }
   | { kind: 'allow-all'; until: number }
   /** `silence`: every try so far was met by a server that accepted and sent nothing (the last one's failure). */
@@ -260,7 +260,7 @@ function inWords(ms: number): string {
  * What follows a robots.txt request that got nothing, from the origin's state it left (at `now`):
  * for the crawl-log entry of that request. Pure.
  */
-export function unansweredNextStep(state: OriginState, now: number): string {
+function unansweredNextStep(state: OriginState, now: number): string {
   switch (state.kind) {
     case 'retry':
       return `robots.txt is tried again in ${inWords(state.retryAt - now)}; the host's URLs wait`;
