@@ -68,7 +68,7 @@ async function buildBundle() {
     // CommonJS export scan per file) took ~0.2 s of every start. Only packages with native or WASM
     // files next to their code stay outside.
     external: NATIVE_PACKAGES, write: false, outdir: cacheDir, sourcemap: 'linked', sourcesContent: false, metafile: true, logLevel: 'silent',
-    plugins: [sourceLocation(root, read, format)],
+    plugins: [sourceLocation(root, format, read)],
   });
   const results = await Promise.all([
     build({ ...options('cjs'), entryPoints: { cli: entry }, outExtension: { '.js': '.cjs' }, banner: { js: RESOLVE_SHIM } }),

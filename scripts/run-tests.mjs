@@ -3,13 +3,12 @@
 // Node 20's `--test` takes no globs, so the files are listed here.
 // The test files are compiled first, each with the TypeScript it imports, by esbuild (the compiler
 // tsx uses), into ES modules sharing chunks: loading some 470 modules through tsx's loader thread
-// cost each test process ~2 s of CPU, a third of the integration layer's. TIDEMARK_TEST_SOURCES=1
+// cost each test process ~2.5 s more CPU, a third of the integration layer's. TIDEMARK_TEST_SOURCES=1
 // runs the sources through tsx instead (stack traces then name the .ts lines; with the compiled
 // tests, NODE_OPTIONS=--enable-source-maps maps them).
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { build } from 'esbuild';
 import { sourceLocation } from './source-location.mjs';
@@ -28,6 +27,16 @@ function testFiles(dir) {
   return out;
 }
 
+/** Whether Node's ES-module loader finds `specifier` (Node 20's import.meta.resolve names a file without looking whether it is there). */
+function resolves(specifier) {
+  try {
+    const url = new URL(import.meta.resolve(specifier));
+    return url.protocol !== 'file:' || statSync(url).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A package's file imported without its extension (`next/navigation`, in a package with no
  * `exports`): tsx finds `navigation.js`, Node's ES-module loader does not, so the compiled import
@@ -38,15 +47,6 @@ const extensionOfDeepImports = {
   setup(b) {
     b.onResolve({ filter: /^(@[^/]+\/)?[^./@][^/]*\/./ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
-      // Node 20's import.meta.resolve names the file without looking whether it is there.
-      const resolves = (specifier) => {
-        try {
-          const url = new URL(import.meta.resolve(specifier));
-          return url.protocol !== 'file:' || statSync(url).isFile();
-        } catch {
-          return false;
-        }
-      };
       if (resolves(args.path) || !resolves(`${args.path}.js`)) return undefined;
       return { path: `${args.path}.js`, external: true };
     });
@@ -64,7 +64,7 @@ async function compileTests(sources, outDir) {
     entryPoints: sources, outdir: outDir, outbase: root, bundle: true, splitting: true, format: 'esm',
     platform: 'node', target: 'node20', packages: 'external', keepNames: true, sourcemap: 'linked',
     outExtension: { '.js': '.mjs' }, logLevel: 'warning', metafile: true,
-    plugins: [sourceLocation(root, new Map(), 'esm'), extensionOfDeepImports],
+    plugins: [sourceLocation(root, 'esm'), extensionOfDeepImports],
   });
   const compiled = new Map();
   for (const [out, meta] of Object.entries(result.metafile.outputs)) {

@@ -7,17 +7,17 @@ import { dirname, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * `read` receives each compiled file's text by its path relative to `root` (what a digest of the
- * bundle's inputs must cover). In a CommonJS bundle import.meta.resolve becomes `__tidemarkResolve`,
- * which the bundle's banner defines.
+ * `read`, when given, receives each compiled file's text by its path relative to `root` (what a
+ * digest of the bundle's inputs must cover). In a CommonJS bundle import.meta.resolve becomes
+ * `__tidemarkResolve`, which the bundle's banner defines.
  */
-export function sourceLocation(root, read, format) {
+export function sourceLocation(root, format, read) {
   return {
     name: 'source-location',
     setup(b) {
       b.onLoad({ filter: /\.[cm]?tsx?$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
-        read.set(relative(root, args.path), text);
+        read?.set(relative(root, args.path), text);
         let src = text
           .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
           .replaceAll('import.meta.filename', JSON.stringify(args.path))
