@@ -15,6 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REGEXP_BACKTRACK_FLAG } from '../worker/process/regexp-backtrack-flag.mjs';
 import { sourceLocation } from '../scripts/source-location.mjs';
+import { digestInputs, digestOf } from '../scripts/bundle-inputs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'worker/cli/main.ts');
@@ -27,27 +28,11 @@ const bundle = join(cacheDir, 'cli.cjs');
 const threadBundle = join(cacheDir, 'analysis-thread.mjs');
 const manifest = join(cacheDir, 'cli.inputs.json');
 
-/**
- * The files whose contents decide the bundle: each source file, and for a bundled package its
- * package.json (its version), not its hundreds of files — hashing those took ~15 ms of each start.
- */
-function digestInputs(bundled) {
-  const packageJson = (f) => f.match(/^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//)?.[1] + '/package.json';
-  return [...new Set(bundled.map((f) => (f.includes('node_modules/') ? packageJson(f) : f)))];
-}
-
-/** Digest of the files a bundle was built from (contents, not times: snapshots keep old mtimes). */
-function digestOf(files, contents = new Map()) {
-  const hash = createHash('sha1');
-  for (const f of files) hash.update(f).update('\0').update(contents.get(f) ?? readFileSync(join(root, f))).update('\0');
-  return hash.digest('hex');
-}
-
 /** True when the cached bundle was built from the current sources (and this file). */
 function bundleIsFresh() {
   try {
     const { inputs, digest } = JSON.parse(readFileSync(manifest, 'utf8'));
-    return existsSync(bundle) && existsSync(threadBundle) && digestOf(inputs) === digest;
+    return existsSync(bundle) && existsSync(threadBundle) && digestOf(root, inputs) === digest;
   } catch {
     return false; // missing bundle, manifest or source (deleted file): rebuild
   }
@@ -83,8 +68,8 @@ async function buildBundle() {
   const outputs = results.flatMap((r) => r.outputFiles);
   for (const f of outputs) writeFileSync(f.path + tmp, f.contents);
   const bundled = results.flatMap((r) => Object.keys(r.metafile.inputs)).map((p) => relative(root, resolve(process.cwd(), p)));
-  const inputs = digestInputs([relative(root, fileURLToPath(import.meta.url)), 'scripts/source-location.mjs', ...bundled]);
-  writeFileSync(manifest + tmp, JSON.stringify({ inputs, digest: digestOf(inputs, read) }));
+  const inputs = digestInputs([relative(root, fileURLToPath(import.meta.url)), 'scripts/source-location.mjs', 'scripts/bundle-inputs.mjs', ...bundled]);
+  writeFileSync(manifest + tmp, JSON.stringify({ inputs, digest: digestOf(root, inputs, read) }));
   for (const f of outputs) renameSync(f.path + tmp, f.path);
   renameSync(manifest + tmp, manifest);
 }
