@@ -2,6 +2,7 @@
  * Tidemark's server: Next.js (the cockpit and its API) and socket.io on one HTTP port, the
  * bundled demo web site on another loopback port, and the supervised crawl worker process.
  */
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -30,6 +31,15 @@ import { holdDataLock } from './worker/store/data-lock';
 const EVENT_FLUSH_MS = 500;
 /** The repository: its files (the cockpit's build, the worker) are found from here, whatever the current folder. */
 const ROOT = import.meta.dirname;
+
+/**
+ * The crawl worker's module: the compiled one that `npm start` and the tests name
+ * (scripts/server-bundle.mjs) while it is there, else the source.
+ */
+function workerEntry(): string {
+  const compiled = process.env.TIDEMARK_WORKER_ENTRY;
+  return compiled && existsSync(compiled) ? compiled : resolve(ROOT, 'worker/process/worker-main.ts');
+}
 
 /**
  * TRACE is answered 405 here: Next's route handlers throw on it ("'TRACE' HTTP method is
@@ -85,7 +95,7 @@ async function main(): Promise<void> {
   }, EVENT_FLUSH_MS);
 
   const supervisor = new WorkerSupervisor({
-    entry: resolve(ROOT, 'worker/process/worker-main.ts'),
+    entry: workerEntry,
     log: (line) => console.log(`tidemark: ${line}`),
     onMessage: (message: WorkerMessage) => {
       switch (message.type) {

@@ -1,7 +1,7 @@
-// An esbuild plugin shared by the CLI's bundle (bin/tidemark.js) and the test runner's compiled tests
-// (scripts/run-tests.mjs): each TypeScript module keeps its own location when bundled, so
-// import.meta.url, dirname and filename still name the source file (a knowledge base, the migrations,
-// a fixture beside a test) and not the bundle.
+// An esbuild plugin shared by the CLI's bundle (bin/tidemark.js), the cockpit server's
+// (scripts/server-bundle.mjs) and the test runner's compiled tests (scripts/run-tests.mjs): each of
+// our modules keeps its own location when bundled, so import.meta.url, dirname and filename still
+// name the source file (a knowledge base, the migrations, a fixture beside a test) and not the bundle.
 import { readFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,9 @@ export function sourceLocation(root, format, read) {
   return {
     name: 'source-location',
     setup(b) {
-      b.onLoad({ filter: /\.[cm]?tsx?$/ }, async (args) => {
+      // Our ES modules in plain JavaScript too (scripts/server-bundle.mjs finds the repository from its own location).
+      b.onLoad({ filter: /\.(?:[cm]?tsx?|mjs)$/ }, async (args) => {
+        if (args.path.endsWith('.mjs') && args.path.includes('/node_modules/')) return undefined;
         const text = await readFile(args.path, 'utf8');
         read?.set(relative(root, args.path), text);
         let src = text
@@ -23,7 +25,7 @@ export function sourceLocation(root, format, read) {
           .replaceAll('import.meta.filename', JSON.stringify(args.path))
           .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
         if (format === 'cjs') src = src.replaceAll('import.meta.resolve(', '__tidemarkResolve(');
-        return { contents: src, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+        return { contents: src, loader: args.path.endsWith('.mjs') ? 'js' : args.path.endsWith('x') ? 'tsx' : 'ts' };
       });
     },
   };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { ensureNextBuild } from '../../scripts/next-build';
+import { ensureServerBundle, serverBundleEnv } from '../../scripts/server-bundle.mjs';
 import { ApiClient } from './api-client';
 import { freePort } from './free-port';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,16 @@ const SERVER_ENTRY = fileURLToPath(new URL('../../server.ts', import.meta.url));
 const TSX_LOADER = import.meta.resolve('tsx');
 
 /**
+ * How to start the server, as `npm start` does: compiled (scripts/server-bundle.mjs), its worker
+ * too; with TIDEMARK_TEST_SOURCES=1, the sources through tsx.
+ */
+export async function serverCommand(): Promise<{ args: string[]; env: Record<string, string> }> {
+  if (process.env.TIDEMARK_TEST_SOURCES === '1') return { args: ['--import', TSX_LOADER, SERVER_ENTRY], env: {} };
+  const bundle = await ensureServerBundle();
+  return { args: [bundle.server], env: serverBundleEnv(bundle) };
+}
+
+/**
  * Starts the real server (server.ts: Next + socket.io + demo site + worker) on free ports, from
  * `opts.cwd` (default: this process's current folder).
  */
@@ -38,9 +49,10 @@ export async function startCockpit(env: Record<string, string> = {}, opts: { cwd
   const port = await freePort();
   const demoPort = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, SERVER_ENTRY], {
+  const server = await serverCommand();
+  const child = spawn(process.execPath, server.args, {
     cwd: opts.cwd ? resolve(opts.cwd) : undefined,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_PORT: String(demoPort), TIDEMARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+    env: { ...process.env, ...server.env, PORT: String(port), HOST: '127.0.0.1', TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_PORT: String(demoPort), TIDEMARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const waiters: (() => void)[] = [];

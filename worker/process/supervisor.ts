@@ -3,8 +3,11 @@ import type { ServerMessage, WorkerMessage } from '../events/messages';
 import { HEALTHY_UPTIME_MS, restartDelayMs } from './backoff';
 
 export interface SupervisorOptions {
-  /** Module to run in the child (a TypeScript file run through tsx). */
-  entry: string;
+  /**
+   * Module to run in the child, asked at each start (a cockpit's compiled build may be gone by a
+   * restart): a TypeScript file runs through tsx, a compiled one as it is.
+   */
+  entry(): string;
   env?: NodeJS.ProcessEnv;
   onMessage(message: WorkerMessage): void;
   log?(line: string): void;
@@ -32,9 +35,10 @@ export class WorkerSupervisor {
 
   start(): void {
     this.stopping = false;
-    const child = fork(this.opts.entry, [], {
+    const entry = this.opts.entry();
+    const child = fork(entry, [], {
       // tsx by its location: `--import tsx` is resolved from the current folder, which may be anywhere.
-      execArgv: ['--import', import.meta.resolve('tsx')],
+      execArgv: /\.[cm]?tsx?$/.test(entry) ? ['--import', import.meta.resolve('tsx')] : [],
       env: this.opts.env ?? process.env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
