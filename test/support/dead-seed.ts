@@ -20,9 +20,10 @@ const site: RequestListener = (req, res) => {
 
 /**
  * Crawls `dead` beside the live site's seed with the CLI (`args` gives the crawl's arguments but
- * `--out` and `--json`) and checks that `dead` failed with `reason`, unrequested, with its robots.txt
- * requested three times at each try (the ICD's default maxRetries, 2), its crawl-log entry matching
- * `logMessage`, each try of robots.txt logged with `reason` too, nothing excluded, and the live seed captured.
+ * `--out` and `--json`) and checks that `dead` failed with `reason`, unrequested (no retries, no
+ * time), with its robots.txt requested three times at each try (the ICD's default maxRetries, 2, on
+ * its entry), its crawl-log entry matching `logMessage`, each try of robots.txt logged with `reason`
+ * too, nothing excluded, and the live seed captured.
  * Returns the crawl-log message and how long the crawl took. `env`: added to the CLI's environment.
  */
 export async function crawlDeadSeed(dead: string, reason: string, logMessage: RegExp, args: (origin: string, out: string) => string[], then: (o: { origin: string; out: string; message: string; tookMs: number }) => Promise<void>, env?: Record<string, string>): Promise<void> {
@@ -43,8 +44,8 @@ export async function crawlDeadSeed(dead: string, reason: string, logMessage: Re
       const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
       let message: string;
       try {
-        type Row = { url: string; outcome: string; status: number | null; message: string; retries: number };
-        const entries = db.prepare('SELECT url, outcome, status, message, retries FROM CrawlLogEntry WHERE url LIKE ? ORDER BY id').all(`${dead}%`) as Row[];
+        type Row = { url: string; outcome: string; status: number | null; message: string; retries: number; durationMs: number };
+        const entries = db.prepare('SELECT url, outcome, status, message, retries, durationMs FROM CrawlLogEntry WHERE url LIKE ? ORDER BY id').all(`${dead}%`) as Row[];
         // Each robots.txt request that got nothing has its entry, with the reason (not counted as a failure: above).
         const robots = entries.filter((e) => e.url === new URL('/robots.txt', dead).href);
         assert.ok(robots.length >= 1, JSON.stringify(entries));
@@ -58,8 +59,10 @@ export async function crawlDeadSeed(dead: string, reason: string, logMessage: Re
         assert.equal(log[0]!.outcome, reason);
         assert.equal(log[0]!.status, null);
         assert.match(log[0]!.message, logMessage);
-        // The ICD's default maxRetries (2): three requests at robots.txt's last try, the page not at all.
-        assert.equal(log[0]!.retries, 2);
+        // The ICD's default maxRetries (2): three requests at robots.txt's last try, logged on its entry;
+        // the page, not requested at all, has no retries or time of its own.
+        assert.equal(robots.at(-1)!.retries, 2);
+        assert.deepEqual([log[0]!.retries, log[0]!.durationMs], [0, 0]);
         message = log[0]!.message;
         assert.equal(db.prepare('SELECT reason FROM frontier_url WHERE url = ?').pluck().get(dead), reason);
         assert.deepEqual(db.prepare('SELECT url FROM Capture WHERE status = 200 ORDER BY url').pluck().all(), [`${origin}/`, `${origin}/robots.txt`]);

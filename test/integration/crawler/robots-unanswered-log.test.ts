@@ -3,7 +3,8 @@
  * timeout) has a crawl-log entry of its own: the robots.txt URL, no status, the fetch's failure
  * reason, its duration and retries, and a message saying what follows — as Heritrix logs a failed
  * robots.txt prerequisite. Before, only the pages it failed or excluded were logged. It is not
- * counted among the failures (an archived 5xx robots.txt is not either): the pages are. Real parts:
+ * counted among the failures (an archived 5xx robots.txt is not either): the pages are, with no
+ * duration or retries of their own (never requested). Real parts:
  * a migrated SQLite database, the engine, loopback servers and a closed loopback port.
  */
 import { test } from 'node:test';
@@ -44,7 +45,10 @@ test('a refused robots.txt request is logged with its reason, retries and what f
     assert.equal(robots.outcome, 'connect-refused');
     assert.equal(robots.retries, 1);
     assert.match(robots.message, /^robots\.txt request got no answer \(.*ECONNREFUSED.*\); the host's URLs fail with this reason, unrequested, for 10 min; then robots\.txt is tried again$/);
-    assert.equal(logOf(crawl.db, crawl.crawlId, `${dead}/`)[0]?.outcome, 'connect-refused', 'the page fails as before');
+    const [page] = logOf(crawl.db, crawl.crawlId, `${dead}/`);
+    assert.equal(page?.outcome, 'connect-refused', 'the page fails as before');
+    // Never requested: robots.txt's entry has the time and retries, which the page's must not count again.
+    assert.deepEqual([page!.retries, page!.durationMs], [0, 0]);
     assert.deepEqual(engine.stats().failedByReason, { 'connect-refused': 1 }, 'the page, not robots.txt');
     // A run that opens the crawl again counts the crawl log's failures as the live counters did.
     const again = engineOf(crawl);
@@ -69,6 +73,8 @@ test('a robots.txt that never answers: each try is logged (retried, then the hos
       assert.match(tries[0]!.message, /^robots\.txt request got no answer \(.*\); robots\.txt is tried again in \d+ ms; the host's URLs wait$/);
       assert.match(tries[1]!.message, /; the host's URLs fail with this reason, unrequested, for 10 min; then robots\.txt is tried again$/);
       assert.ok(tries.every((t) => t.durationMs >= 250), `each waited out the headers timeout: ${tries.map((t) => t.durationMs)}`);
+      const [page] = logOf(crawl.db, crawl.crawlId, `${silent.url}/`);
+      assert.deepEqual([page?.outcome, page?.retries, page?.durationMs], ['headers-timeout', 0, 0], 'the page, never requested, repeats none of robots.txt\'s time');
 
       const hops = logOf(crawl.db, crawl.crawlId, closed);
       assert.deepEqual(hops.map((h) => [h.status, h.outcome]), Array(3).fill([null, 'connect-refused']), JSON.stringify(hops));

@@ -15,10 +15,11 @@ export const robotsStage: Stage = {
     // the page, which is not requested (RFC 9309: no robots.txt, no crawl) and fails with that reason.
     if (verdict.failure) {
       if (fetched && item.lease && ctx.icd.politeness.enabled) ctx.frontier.fetched(item.lease, { startedAt: fetched.lastStartAt, durationMs: fetched.lastDurationMs });
-      const { reason, retries } = verdict.failure;
-      // Its retries and time were this URL's when its check made the robots.txt fetch; a later URL of the host spent none.
-      item.retries = fetched ? retries : 0;
-      item.durationMs = fetched?.lastDurationMs ?? 0;
+      // The host's clock counts robots.txt's request (above); the page's entry does not: that request has
+      // a crawl-log entry of its own (the cache's onUnanswered), and its time and retries here would count twice.
+      item.retries = 0;
+      item.durationMs = 0;
+      const { reason } = verdict.failure;
       item.failure = { reason, message: `${robotsFailureMessage(verdict.failure)}; the page was not requested` };
       return { kind: 'finish', reason };
     }
