@@ -40,8 +40,8 @@ export function outcomeOf(result: PoliteFetchResult): FetchOutcome | null {
 function refusedByRobots(verdict: RobotsVerdict): PoliteFetchResult | null {
   if (verdict.allowed) return null;
   if (!verdict.failure) return { kind: 'robots-refused', verdict };
-  const { reason, retries } = verdict.failure;
-  return { kind: 'outcome', outcome: { ok: false, reason, message: robotsFailureMessage(verdict.failure), durationMs: 0, retries } };
+  // Not requested: robots.txt's own crawl-log entry has the time and the retries.
+  return { kind: 'outcome', outcome: { ok: false, reason: verdict.failure.reason, message: robotsFailureMessage(verdict.failure), durationMs: 0, retries: 0 } };
 }
 
 /**

@@ -87,7 +87,7 @@ test('a robots.txt that never answers: each try is logged (retried, then the hos
   }
 });
 
-test('a feed poll whose robots.txt is refused logs the robots.txt request too (the same robots cache as pages)', { timeout: 15_000 }, async () => {
+test('a feed poll whose robots.txt is refused logs the robots.txt request too (the same robots cache as pages), and repeats none of its retries', { timeout: 15_000 }, async () => {
   const dead = `http://127.0.0.1:${await freePort()}`;
   const fields = { name: 'feed on a dead host', coherence: { feeds: [`${dead}/feed.xml`], minFeedPollMinutes: 1 } };
   await withSiteCrawl('tm-robots-unanswered-feed-', site, fields, async (crawl) => {
@@ -96,6 +96,10 @@ test('a feed poll whose robots.txt is refused logs the robots.txt request too (t
     const [robots] = logOf(crawl.db, crawl.crawlId, `${dead}/robots.txt`);
     assert.deepEqual([robots?.status, robots?.outcome], [null, 'connect-refused']);
     assert.match(robots!.message, /^robots\.txt request got no answer \(.*ECONNREFUSED.*\); the host's URLs fail with this reason, unrequested, for 10 min/);
-    assert.equal(logOf(crawl.db, crawl.crawlId, `${dead}/feed.xml`)[0]!.outcome, 'connect-refused', 'the poll fails as before');
+    const [poll] = logOf(crawl.db, crawl.crawlId, `${dead}/feed.xml`);
+    assert.equal(poll!.outcome, 'connect-refused', 'the poll fails as before');
+    // Never requested either: robots.txt's entry has the retries.
+    assert.ok(robots!.retries > 0, JSON.stringify(robots));
+    assert.deepEqual([poll!.retries, poll!.durationMs], [0, 0]);
   });
 });
