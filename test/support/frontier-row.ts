@@ -18,6 +18,23 @@ export async function rowBecomes(db: () => Database.Database | null, url: string
   return false;
 }
 
+/**
+ * The seed site of crawlTwoSitesToDepth3: `/` links `/a` and `/near` (depth 1), `/a` links the
+ * chain's `/b`; `/near` answers once the chain's `/c` row passes `ready` (a frontier state the test
+ * waits for), then links to it, at depth 2. `waited` hears whether the row got there.
+ */
+export function seedSiteLinkingNearer(ready: (row: { state: number; depth: number }) => boolean, waited: (ok: boolean) => void) {
+  return (chain: string, db: () => Database.Database | null): RequestListener => async (req, res) => {
+    if (req.url === '/') return html(res, '<title>Home</title><a href="/a">a</a> <a href="/near">near</a>');
+    if (req.url === '/a') return html(res, `<title>A</title><a href="${chain}/b">b</a>`);
+    if (req.url === '/near') {
+      waited(await rowBecomes(db, `${chain}/c`, ready));
+      return html(res, `<title>Near</title><a href="${chain}/c">c</a>`);
+    }
+    res.writeHead(404).end();
+  };
+}
+
 /** What a check of a two-site depth crawl gets: the crawl, and the two sites' origins. */
 export interface DepthCrawl {
   db: Database.Database;

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
-import type { SqliteFrontier } from '../frontier';
+import type { CutLinksFoundNearer, SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
@@ -268,13 +268,34 @@ export class CrawlContext {
    * already is, except one refused for a reason a link of this kind may overturn (a requisite, an
    * extra hop: url/scope.ts mayRetakeRefused; a link at `depth` within the limit to a URL refused
    * as too deep), which the scope checks again, or one still queued at a depth greater than `depth`,
-   * which waits from then on as this nearer link found it. An in-memory lookup, never a query.
+   * which waits from then on as this nearer link found it, or a page fetched deeper than `depth`
+   * whose links the depth limit cut, which may be taken from here (addCutLinksFoundNearer). An
+   * in-memory lookup, never a query.
    */
   linkMayMatter(url: string, kind: string, depth: number, rescoring: boolean): boolean {
     if (this.frontier.refused(this.crawlId, url)) {
       return (depth <= this.icd.scope.maxDepth && this.frontier.refusedTooDeep(this.crawlId, url)) || mayRetakeRefused(kind, this.icd.scope);
     }
-    return !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) || this.frontier.queuedDeeper(this.crawlId, url, depth);
+    return (
+      !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) ||
+      this.frontier.queuedDeeper(this.crawlId, url, depth) ||
+      this.frontier.linksCutDeeper(this.crawlId, url, depth)
+    );
+  }
+
+  /**
+   * Plans again the links the depth limit cut from fetched pages found nearer the seeds
+   * (AddResult.cutLinksFoundNearer) as out-links of those pages at their nearer depth, and adds
+   * those the scope takes now: each was refused as too deep, so it is queued as when a page near
+   * enough links to it (the frontier's retake of a refused URL). Those it still refuses stay
+   * excluded as they were.
+   */
+  addCutLinksFoundNearer(found: readonly CutLinksFoundNearer[] | undefined): void {
+    for (const page of found ?? []) {
+      const links = page.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: '', context: '', source: 'depth-limit@nearer' }));
+      const plan = planOutLinks({ url: page.url, host: page.host, depth: page.depth, priority: 0, lease: null, scopeHops: page.scopeHops, links }, this.scopeInput(), this.traps);
+      this.addCutLinksFoundNearer(this.frontier.add(this.crawlId, plan.candidates).cutLinksFoundNearer);
+    }
   }
 
   /**
@@ -397,7 +418,7 @@ export class CrawlContext {
   /** Queues links found outside a page's pipeline (robots.txt Sitemap: lines), through scope. */
   queueDiscovered(links: OutLink[], depth: number): void {
     const plan = planOutLinks({ url: this.icd.seeds[0]!, host: '', depth, priority: 0, lease: null, links }, this.scopeInput(), this.traps);
-    this.frontier.add(this.crawlId, plan.candidates);
+    this.addCutLinksFoundNearer(this.frontier.add(this.crawlId, plan.candidates).cutLinksFoundNearer);
     this.frontier.exclude(this.crawlId, plan.rejected);
   }
 

@@ -46,6 +46,29 @@ export const REFUSED = -2;
  * as REFUSED, and a plain link from a page near enough to the seeds takes it too.
  */
 export const REFUSED_TOO_DEEP = -3;
+/**
+ * knownUrls values at and below this one: a page fetched (leased) at depth LINKS_CUT_AT_DEPTH_0 -
+ * value, some of whose links were refused as too deep (Rejected.withinScopeShallower). Settled like
+ * SETTLED, but a link to it from nearer the seeds than that depth is told apart by a map lookup
+ * (linksCutDeeper), so only such a link costs a query (insertCandidates), not every link to a
+ * fetched page; the depth rides in the value, so the marker costs no memory of its own.
+ */
+export const LINKS_CUT_AT_DEPTH_0 = -10;
+
+/** The knownUrls value of a page fetched at `depth` whose links the depth limit cut. */
+export function linksCutAt(depth: number): number {
+  return LINKS_CUT_AT_DEPTH_0 - depth;
+}
+
+/** The depth a page whose links the depth limit cut stands at, from its knownUrls value; undefined for any other value. */
+export function cutDepthOf(known: number | undefined): number | undefined {
+  return known !== undefined && known <= LINKS_CUT_AT_DEPTH_0 ? LINKS_CUT_AT_DEPTH_0 - known : undefined;
+}
+
+/** Whether a knownUrls value says the URL has left the queue for good (leased, fetched or excluded for good). */
+export function isSettled(known: number | undefined): boolean {
+  return known === SETTLED || cutDepthOf(known) !== undefined;
+}
 
 /**
  * The in-memory side of one open crawl: budgets and counters. Loaded from
@@ -69,8 +92,8 @@ export class CrawlState {
    * stands: its row (seq) while it waits in the queue, so a new score goes straight to that row;
    * SETTLED once leased or excluded, so finding it again costs no query at all; REFUSED when
    * excluded by a refusal another discovery may overturn (REFUSED_TOO_DEEP when a shallower link
-   * may); WAITING_ROW_UNKNOWN when it may wait but
-   * its row was not read (found already in the table). Bounded: past the cap
+   * may); a LINKS_CUT_AT_DEPTH_0 marker when fetched with links the depth limit cut;
+   * WAITING_ROW_UNKNOWN when it may wait but its row was not read (found already in the table). Bounded: past the cap
    * the table alone answers, which is slower but still right.
    */
   readonly knownUrls = new Map<string, number>();
@@ -116,6 +139,27 @@ export class CrawlState {
     if (this.cfg.maxDepth === undefined) return;
     if (depth === undefined) this.queuedDepths.delete(url);
     else if (this.knownUrls.has(url)) this.queuedDepths.set(url, depth);
+  }
+
+  /**
+   * True when `url` is a page fetched at a depth greater than `depth` whose links the depth limit
+   * cut (LINKS_CUT_AT_DEPTH_0), as far as this process knows (no query): found again at `depth`,
+   * its cut links may be within the limit from there.
+   */
+  linksCutDeeper(url: string, depth: number): boolean {
+    const cutAt = cutDepthOf(this.knownUrls.get(url));
+    return cutAt !== undefined && cutAt > depth;
+  }
+
+  /**
+   * Notes that the depth limit cut links of the page `url`, fetched at `depth`, when this process
+   * knows it has left the queue (its marker then keeps the nearest depth noted).
+   */
+  noteLinksCut(url: string, depth: number): void {
+    const known = this.knownUrls.get(url);
+    if (!isSettled(known)) return;
+    const cutAt = cutDepthOf(known);
+    if (cutAt === undefined || depth < cutAt) this.knownUrls.set(url, linksCutAt(depth));
   }
 
   /** True when `url` waits in the queue at a depth greater than `depth`, as far as this process knows (no query). */

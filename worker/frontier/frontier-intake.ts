@@ -1,7 +1,7 @@
 import type { ExclusionReason } from '../capture';
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { RETAKABLE_REFUSALS } from '../url';
-import { comesBefore, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
+import { comesBefore, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
 import { isShorterPath, type PathToUrl } from './shorter-path';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
@@ -23,7 +23,9 @@ export interface IntakeContext {
  * queued URLs get the update function (FIRST writes nothing: the hot path stays one insert), and
  * wait as the discovery found them when it is a shorter way from the seeds (takeShorterPath).
  * A URL excluded before by a refusal this discovery overturns (a requisite or an extra hop the
- * scope took; RETAKABLE_REFUSALS) is queued now, once (retakeRefused).
+ * scope took; RETAKABLE_REFUSALS) is queued now, once (retakeRefused). A fetched page whose links
+ * the depth limit cut, found nearer the seeds, stands at the nearer depth, and its cut links are
+ * handed back to be planned again from there (takeNearerWayToFetched).
  * Provisional candidates (batch mode) are queued with a provisional score and leave duplicates
  * alone: their batch's score comes later through rescore().
  * Hosts whose queue head changed are added to `touched` for the scheduler.
@@ -48,7 +50,10 @@ export function insertCandidates(
       res.duplicates += 1;
       // Only a link from a page nearer the seeds than the URL waits at costs a query (known > 0 then).
       if (c.queuedDeeper(cand.url, cand.depth)) takeShorterPathBySeq(ctx, c, cand, known);
-      if (fn !== 'FIRST' && known !== SETTLED) rescoreQueued(ctx, c, rowLocator(cand.url, known), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
+      // Of the links to a fetched page, only one nearer the seeds than a page whose links the depth
+      // limit cut costs a query (CrawlState.linksCutDeeper, a map lookup).
+      else if (c.linksCutDeeper(cand.url, cand.depth)) takeNearerWayToFetchedByHash(ctx, c, cand, res);
+      if (fn !== 'FIRST' && !isSettled(known)) rescoreQueued(ctx, c, rowLocator(cand.url, known), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     const hash = urlHash(cand.url);
@@ -69,7 +74,7 @@ export function insertCandidates(
       res.duplicates += 1;
       // That read told where it stands (past the cap, the hash finds it again).
       const where = c.knownUrls.get(cand.url);
-      if (fn !== 'FIRST' && where !== SETTLED) rescoreQueued(ctx, c, rowLocator(cand.url, where), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
+      if (fn !== 'FIRST' && !isSettled(where)) rescoreQueued(ctx, c, rowLocator(cand.url, where), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
       continue;
     }
     admit(c, e, cand, Number(ins.lastInsertRowid), reason, score, touched, res);
@@ -138,6 +143,7 @@ function retakeRefused(
     const waiting = state === S.queued || state === S.retrying;
     c.markQueued(cand.url, waiting ? seq : SETTLED, depth);
     if (waiting) takeShorterPath(ctx, c, cand, seq, host, { depth, hops });
+    else if (state === S.done) takeNearerWayToFetched(ctx, c, cand, seq, { depth, hops }, res);
     return false;
   }
   const e = ctx.entry(c, host);
@@ -158,6 +164,42 @@ function takeShorterPathBySeq(ctx: IntakeContext, c: CrawlState, cand: Candidate
   const row = ctx.st.pathBySeq.get(seq) as [state: number, host: string, depth: number, hops: number | null] | undefined;
   if (row && (row[0] === S.queued || row[0] === S.retrying)) takeShorterPath(ctx, c, cand, seq, row[1], { depth: row[2], hops: row[3] });
   else c.markQueued(cand.url, SETTLED);
+}
+
+/** takeNearerWayToFetched for a page marked as fetched with links the depth limit cut: reads its row first. */
+function takeNearerWayToFetchedByHash(ctx: IntakeContext, c: CrawlState, cand: Candidate, res: AddResult): void {
+  const row = ctx.st.stateOf.get(c.crawlId, urlHash(cand.url)) as [seq: number, state: number, reason: string | null, host: string, depth: number, hops: number | null] | undefined;
+  if (row?.[1] === S.done) takeNearerWayToFetched(ctx, c, cand, row[0], { depth: row[4], hops: row[5] }, res);
+  else c.markQueued(cand.url, SETTLED);
+}
+
+/**
+ * A page fetched in row `seq` as `stored` says, found again by `cand`. Under a depth limit, when
+ * that is a shorter way from the seeds (isShorterPath) and the page refused links as too deep, the
+ * row records the nearer way (depth, page, hops), so a later, nearer still discovery is judged from
+ * there, and the refused links go back to the caller (AddResult.cutLinksFoundNearer), who plans
+ * them from the nearer depth and adds them: a link the scope takes now is queued as any URL refused
+ * as too deep is when a nearer page links to it (retakeRefused), counters and markers with it.
+ * Found as deep or deeper, the page is marked when it cut links (CrawlState.noteLinksCut), for a
+ * page this process did not see fetched (a restart, or past the known set's cap).
+ * Limitation: only links whose row names this page as via_url, the first page to find them, are
+ * taken again; a link first refused from another page is taken when that page, or another one
+ * near enough, links to it.
+ */
+function takeNearerWayToFetched(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq: number, stored: PathToUrl, res: AddResult): void {
+  if (c.cfg.maxDepth === undefined) return;
+  if (!isShorterPath(stored, { depth: cand.depth, hops: cand.scopeHops })) {
+    if (ctx.st.hasCutLinks.get(c.crawlId, cand.url)) c.noteLinksCut(cand.url, stored.depth);
+    return;
+  }
+  const links = ctx.st.cutLinks.all(c.crawlId, cand.url) as { url: string; kind: string }[];
+  if (links.length === 0) {
+    c.markQueued(cand.url, SETTLED); // nothing cut is left: its links cost no query from now on
+    return;
+  }
+  ctx.st.takeNearerWayFetched.run(cand.depth, cand.viaUrl ?? null, cand.scopeHops ?? null, seq);
+  c.noteLinksCut(cand.url, cand.depth);
+  (res.cutLinksFoundNearer ??= []).push({ url: cand.url, host: cand.host, depth: cand.depth, scopeHops: cand.scopeHops ?? null, links });
 }
 
 /**
@@ -208,6 +250,9 @@ export function insertRejected(ctx: IntakeContext, c: CrawlState, rejected: read
     const changes = ctx.st.insert.run(
       c.crawlId, urlHash(r.url), r.url, r.host, r.depth ?? 0, r.kind ?? 'page', r.viaUrl ?? null, S.excluded, r.reason, 0, 0, 1, 0, now, null, null,
     ).changes;
+    // Its page cut a link a page nearer the seeds would take: found again from one, it costs a
+    // query then (takeNearerWayToFetched), and no other link to a fetched page does.
+    if (r.withinScopeShallower && r.reason === 'max-depth' && r.viaUrl && c.cfg.maxDepth !== undefined) c.noteLinksCut(r.viaUrl, (r.depth ?? 1) - 1);
     if (changes === 0) continue;
     c.count(ctx.entry(c, r.host), 'excluded', 1, r.reason);
     n += 1;
@@ -271,7 +316,8 @@ export function rescoreQueued(
   if (heldAt) return rescoreHeld(ctx, c, heldAt, update, touched, breakdown ?? null);
   const row = scoreRow(('seq' in at ? ctx.st.scoreBySeq.get(at.seq) : ctx.st.scoreOf.get(c.crawlId, at.hash)) as unknown[] | undefined);
   if (!row || (row.state !== S.queued && row.state !== S.retrying)) {
-    if (row) c.markQueued(at.url, SETTLED);
+    // A fetched page keeps its mark of links the depth limit cut (a rescore of it changes nothing).
+    if (row && !isSettled(c.knownUrls.get(at.url))) c.markQueued(at.url, SETTLED);
     return false;
   }
   c.markQueued(at.url, row.seq);

@@ -19,6 +19,8 @@ export const STATE_NAMES = ['queued', 'in-flight', 'done', 'failed', 'excluded',
  * - frontier_url_active holds the few in-flight and retrying rows, so resume finds them at once.
  * - the partial index holds queued URLs only, in the order they are taken: per host, precedence
  *   first, then discovery order.
+ * - frontier_url_cut holds the URLs refused as too deep by the page that first found them, so a
+ *   fetched page found again nearer the seeds finds the links the depth limit cut (cutLinks).
  * - frontier_url.breakdown: the module scores behind a URL's priority (JSON), so the cockpit can
  *   explain it; null for unfocused crawls.
  * - frontier_url.scope_hops: how many consecutive out-of-scope links lead to the URL from the
@@ -59,6 +61,7 @@ CREATE TABLE IF NOT EXISTS frontier_url (
 CREATE UNIQUE INDEX IF NOT EXISTS frontier_url_seen ON frontier_url (crawl_id, url_hash);
 CREATE INDEX IF NOT EXISTS frontier_url_active ON frontier_url (crawl_id, state) WHERE state IN (1, 5);
 CREATE INDEX IF NOT EXISTS frontier_url_queue ON frontier_url (crawl_id, host, precedence DESC, seq) WHERE state = 0;
+CREATE INDEX IF NOT EXISTS frontier_url_cut ON frontier_url (crawl_id, via_url) WHERE state = 4 AND reason = 'max-depth';
 CREATE TABLE IF NOT EXISTS frontier_host (
   host TEXT PRIMARY KEY,
   ip_key TEXT,
@@ -172,6 +175,12 @@ export function prepareStatements(db: Database.Database) {
     // the way it waits as, then, if the new way is shorter, the row as that discovery found it.
     pathBySeq: db.prepare('SELECT state, host, depth, scope_hops FROM frontier_url WHERE seq = ?').raw(true),
     takeShorterPath: db.prepare('UPDATE frontier_url SET depth = ?, kind = ?, via_url = ?, scope_hops = ? WHERE seq = ? AND state IN (0, 5)'),
+    // A fetched page found again nearer the seeds, whose links the depth limit cut (insertCandidates):
+    // the row records the nearer way, and the links it refused as too deep are read to be planned
+    // again from there. hasCutLinks: whether it refused any, for a page this process never saw.
+    takeNearerWayFetched: db.prepare('UPDATE frontier_url SET depth = ?, via_url = ?, scope_hops = ? WHERE seq = ? AND state = 2'),
+    cutLinks: db.prepare("SELECT url, kind FROM frontier_url INDEXED BY frontier_url_cut WHERE crawl_id = ? AND via_url = ? AND state = 4 AND reason = 'max-depth'"),
+    hasCutLinks: db.prepare("SELECT 1 FROM frontier_url INDEXED BY frontier_url_cut WHERE crawl_id = ? AND via_url = ? AND state = 4 AND reason = 'max-depth' LIMIT 1").pluck(),
     retake: db.prepare(
       `UPDATE frontier_url SET state = ?, reason = ?, depth = ?, kind = ?, via_url = ?, precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = ?, scope_hops = ?
        WHERE seq = ? AND state = 4`,

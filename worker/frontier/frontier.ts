@@ -54,6 +54,27 @@ export interface AddResult {
   duplicates: number;
   /** New, but over maxPages / maxPagesPerHost / maxDepth: recorded as excluded with that reason. */
   budgetExcluded: number;
+  /**
+   * Fetched pages whose links the depth limit cut, found again nearer the seeds: their rows now
+   * stand at the nearer depth, and the caller plans the links again from there (the scope decides
+   * which it takes) and adds them. Absent when there are none, the common case.
+   */
+  cutLinksFoundNearer?: CutLinksFoundNearer[];
+}
+
+/** A fetched page found again nearer the seeds, and the links the depth limit cut from it. */
+export interface CutLinksFoundNearer {
+  url: string;
+  host: string;
+  /** The nearer depth it stands at now: its links are one deeper. */
+  depth: number;
+  /** Consecutive out-of-scope links to it along the nearer way (null: none counted). */
+  scopeHops: number | null;
+  /**
+   * The links it refused as too deep as the first page to find them (their rows name it as
+   * via_url); a link another page found first is not among them.
+   */
+  links: { url: string; kind: string }[];
 }
 
 export interface AddOptions {

@@ -1,6 +1,6 @@
 /** The crawl frontier: seen-set, per-host priority queues, budgets and polite scheduling. */
 export type {
-  AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
+  AddOptions, AddResult, Candidate, CutLinksFoundNearer, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord, UrlState,
 } from './frontier';
 export { SCORE_FLUSH_MS, SqliteFrontier, type SqliteFrontierOptions } from './sqlite-frontier';

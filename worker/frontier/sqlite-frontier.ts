@@ -3,7 +3,7 @@ import { Heap } from 'heap-js';
 import type { ExclusionReason, FailureReason } from '../capture';
 import { openSqlite } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
-import { CrawlState, REFUSED, REFUSED_TOO_DEEP, SETTLED, type Counted, type HostEntry } from './crawl-state';
+import { CrawlState, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
@@ -597,11 +597,20 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   /**
+   * True when `url` is a page fetched at a depth greater than `depth` some of whose links were
+   * refused as too deep, as far as this process knows (an in-memory lookup): a link at `depth`
+   * finds it nearer the seeds, and its cut links may be taken from there (add, cutLinksFoundNearer).
+   */
+  linksCutDeeper(crawlId: number, url: string, depth: number): boolean {
+    return this.crawl(crawlId).linksCutDeeper(url, depth);
+  }
+
+  /**
    * True when this process knows `url` has left the queue (in flight, fetched, failed or
    * excluded): a new score for it would change nothing. False for URLs still waiting, or unknown.
    */
   settled(crawlId: number, url: string): boolean {
-    return this.crawl(crawlId).knownUrls.get(url) === SETTLED;
+    return isSettled(this.crawl(crawlId).knownUrls.get(url));
   }
 
   lookup(crawlId: number, url: string): UrlRecord | null {

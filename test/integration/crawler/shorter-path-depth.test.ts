@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crawlTwoSitesToDepth3, html, rowBecomes } from '../../support/frontier-row';
+import { crawlTwoSitesToDepth3, html, rowBecomes, seedSiteLinkingNearer } from '../../support/frontier-row';
 
 test('a page queued through a long path and then linked from a page nearer the seeds is fetched at the nearer depth, and its links within maxDepth are followed', { timeout: 60_000 }, async () => {
   let queuedDeepFirst = false;
@@ -28,16 +28,8 @@ test('a page queued through a long path and then linked from a page nearer the s
       if (req.url === '/deep') return html(res, '<title>Deep</title>');
       res.writeHead(404).end();
     },
-    seedSite: (chain, db) => async (req, res) => {
-      if (req.url === '/') return html(res, '<title>Home</title><a href="/a">a</a> <a href="/near">near</a>');
-      if (req.url === '/a') return html(res, `<title>A</title><a href="${chain}/b">b</a>`);
-      if (req.url === '/near') {
-        // Answered once the long path queued chain/c at depth 3: a nearer link then finds it queued deeper.
-        queuedDeepFirst = await rowBecomes(db, `${chain}/c`, (r) => r.state === 0 && r.depth === 3);
-        return html(res, `<title>Near</title><a href="${chain}/c">c</a>`);
-      }
-      res.writeHead(404).end();
-    },
+    // /near answers once the long path queued chain/c at depth 3: a nearer link then finds it queued deeper.
+    seedSite: seedSiteLinkingNearer((r) => r.state === 0 && r.depth === 3, (ok) => (queuedDeepFirst = ok)),
     chainPaths: ['/b', '/c', '/deep', '/slow'],
     check: (c) => {
       assert.ok(queuedDeepFirst, 'the long path queued chain/c at depth 3 first');

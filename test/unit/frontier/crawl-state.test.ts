@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AHEAD_ROWS, CrawlState, MAX_AHEAD_ROWS, MAX_WHOLE_QUEUE_ROWS, comesBefore } from '../../../worker/frontier/crawl-state';
+import { AHEAD_ROWS, CrawlState, MAX_AHEAD_ROWS, MAX_WHOLE_QUEUE_ROWS, SETTLED, comesBefore, isSettled } from '../../../worker/frontier/crawl-state';
 import type { HeadRow } from '../../../worker/frontier/frontier-sql';
 
 const politeness = { enabled: false, minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 };
@@ -120,4 +120,21 @@ test("a held row's unwritten score goes to the table when the row stops being he
   assert.deepEqual(written.map((r) => [r.seq, r.unwritten?.breakdown]), [[last.seq, '{"why":"found again"}']], 'the dropped row with a newer score, written once');
   assert.equal(last.unwritten, null);
   assert.equal(c.heldRow(last.seq), undefined);
+});
+
+test('a fetched page whose links the depth limit cut is marked with its depth, the nearest noted; only a link nearer than that tells it apart', () => {
+  const c = state();
+  const page = 'http://a.test/edge';
+  c.noteLinksCut(page, 3);
+  assert.equal(c.linksCutDeeper(page, 2), false, 'unknown to this process: not marked');
+  c.knownUrls.set(page, 7);
+  c.noteLinksCut(page, 3);
+  assert.equal(c.linksCutDeeper(page, 2), false, 'still queued: not marked');
+  c.markQueued(page, SETTLED);
+  c.noteLinksCut(page, 3);
+  assert.deepEqual([c.linksCutDeeper(page, 2), c.linksCutDeeper(page, 3), isSettled(c.knownUrls.get(page))], [true, false, true]);
+  c.noteLinksCut(page, 4);
+  assert.equal(c.linksCutDeeper(page, 3), false, 'a deeper note keeps the nearer depth');
+  c.noteLinksCut(page, 0);
+  assert.deepEqual([c.linksCutDeeper(page, 0), c.linksCutDeeper(page, 1)], [false, false]);
 });

@@ -17,11 +17,14 @@ export const scheduleStage: Stage = {
     const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
     const depth = item.depth + 1;
     const links = item.links!.filter((l) => !l.unscored && ctx.linkMayMatter(l.url, l.kind, depth, rescoring));
-    // Without rescoring every link left is unknown (or refused, or queued deeper, for the scope to
-    // check again): no need to ask again which ones the frontier holds. A refused one goes through
-    // the scope, as does one queued deeper, whose nearer way the scope counts the hops of.
+    // Without rescoring every link left is unknown (or refused, or queued deeper, or a page fetched
+    // deeper whose links the depth limit cut, for the scope to check again): no need to ask again
+    // which ones the frontier holds. A refused one goes through the scope, as does one found
+    // nearer, whose nearer way the scope counts the hops of.
     const known = rescoring
-      ? (url: string) => ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) && !ctx.frontier.queuedDeeper(ctx.crawlId, url, depth)
+      ? (url: string) =>
+          ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) && !ctx.frontier.queuedDeeper(ctx.crawlId, url, depth) &&
+          !ctx.frontier.linksCutDeeper(ctx.crawlId, url, depth)
       : undefined;
     // A redirect answered by a page requisite (or by its redirects) leads to the requisite itself.
     item.requisiteRedirects = ctx.requisiteRedirectsOf(item.lease, links);
