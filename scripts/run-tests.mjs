@@ -1,5 +1,5 @@
 // Runs the test suite with Node's own runner.
-// Usage: node scripts/run-tests.mjs [unit|integration|e2e ...]
+// Usage: node scripts/run-tests.mjs [unit|integration|e2e|test file or folder ...]
 // Node 20's `--test` takes no globs, so the files are listed here.
 // The test files are compiled first, each with the TypeScript it imports, by esbuild (the compiler
 // tsx uses), into ES modules sharing chunks: loading some 470 modules through tsx's loader thread
@@ -7,18 +7,23 @@
 // runs the sources through tsx instead (stack traces then name the .ts lines; with the compiled
 // tests, NODE_OPTIONS=--enable-source-maps maps them).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { build } from 'esbuild';
 import { sourceLocation } from './source-location.mjs';
 
-const layers = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
+const LAYERS = ['unit', 'integration', 'e2e'];
 
 function testFiles(dir) {
   let out = [];
   let entries;
-  try { entries = readdirSync(dir); } catch { return out; }
+  try {
+    if (statSync(dir).isFile()) return [dir];
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const name of entries.sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out = out.concat(testFiles(path));
@@ -73,6 +78,27 @@ async function compileTests(sources, outDir) {
   return sources.map((f) => compiled.get(f) ?? f);
 }
 
+/**
+ * The test files to run, by layer, in the layers' order: a layer's name takes all its files, a path
+ * under test/<layer>/ the files at or under it.
+ */
+function selectedFiles(args) {
+  const byLayer = new Map();
+  for (const arg of args.length ? args : LAYERS) {
+    const path = LAYERS.includes(arg) ? join('test', arg) : relative(process.cwd(), resolve(arg));
+    const [top, layer] = path.split(sep);
+    const files = top === 'test' && LAYERS.includes(layer) ? testFiles(path) : [];
+    if (!files.length) {
+      console.error(`run-tests: ${arg} is neither a layer (${LAYERS.join(', ')}) nor a test file or folder under test/<layer>/`);
+      process.exit(2);
+    }
+    byLayer.set(layer, [...new Set([...(byLayer.get(layer) ?? []), ...files])]);
+  }
+  return LAYERS.filter((l) => byLayer.has(l)).map((layer) => ({ layer, sources: byLayer.get(layer) }));
+}
+
+const selection = selectedFiles(process.argv.slice(2));
+
 let failed = false;
 let passed = 0;
 let failures = 0;
@@ -84,9 +110,7 @@ mkdirSync(testTmp);
 const fromSources = process.env.TIDEMARK_TEST_SOURCES === '1';
 // Inside node_modules, so that the compiled tests find the packages as the sources do.
 const compiledDir = join('node_modules', '.cache', 'tidemark-tests', String(process.pid));
-for (const layer of layers) {
-  const sources = testFiles(join('test', layer));
-  if (!sources.length) continue;
+for (const { layer, sources } of selection) {
   const files = fromSources ? sources : await compileTests(sources, join(compiledDir, layer));
   console.log(`\n# ${layer}: ${files.length} files${fromSources ? ' (sources, through tsx)' : ''}`);
   // Two files at a time, three in the integration layer. Each file is its own process, with its own

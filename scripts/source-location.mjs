@@ -11,6 +11,10 @@ import { pathToFileURL } from 'node:url';
  * digest of the bundle's inputs must cover). In a CommonJS bundle import.meta.resolve becomes
  * `__tidemarkResolve`, which the bundle's banner defines.
  */
+// Spelt in two parts: this file is bundled with the tests that import server-bundle.mjs, and the
+// plugin would otherwise rewrite its own search strings.
+const META = ['import', 'meta'].join('.');
+
 export function sourceLocation(root, format, read) {
   return {
     name: 'source-location',
@@ -21,10 +25,10 @@ export function sourceLocation(root, format, read) {
         const text = await readFile(args.path, 'utf8');
         read?.set(relative(root, args.path), text);
         let src = text
-          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
-          .replaceAll('import.meta.filename', JSON.stringify(args.path))
-          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
-        if (format === 'cjs') src = src.replaceAll('import.meta.resolve(', '__tidemarkResolve(');
+          .replaceAll(`${META}.dirname`, JSON.stringify(dirname(args.path)))
+          .replaceAll(`${META}.filename`, JSON.stringify(args.path))
+          .replaceAll(`${META}.url`, JSON.stringify(pathToFileURL(args.path).href));
+        if (format === 'cjs') src = src.replaceAll(`${META}.resolve(`, '__tidemarkResolve(');
         return { contents: src, loader: args.path.endsWith('.mjs') ? 'js' : args.path.endsWith('x') ? 'tsx' : 'ts' };
       });
     },
