@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -13,8 +12,8 @@ import type { HtmlPage, ScoredPage } from './focus-scorer';
  *
  * The thread runs the compiled entry built with the CLI's or the cockpit's own
  * (TIDEMARK_ANALYSIS_THREAD_ENTRY, set by bin/tidemark.js and scripts/start.mjs), else the
- * TypeScript source through tsx. A thread that fails to start or dies
- * rejects what it was given, and the caller analyses in its own thread from then on.
+ * TypeScript source through tsx. A thread that fails to start (its compiled entry removed since,
+ * say) or dies rejects what it was given, and the caller analyses in its own thread from then on.
  */
 export class AnalysisThread {
   private readonly worker: Worker;
@@ -77,8 +76,7 @@ export class AnalysisThread {
 /** The thread's bootstrap: the bundled entry, or the source once tsx's loader is registered in it. */
 function bootSource(): string {
   const bundled = process.env.TIDEMARK_ANALYSIS_THREAD_ENTRY;
-  // A cockpit's build may have been replaced since its worker started (scripts/server-bundle.mjs).
-  if (bundled && existsSync(bundled)) return `import(${JSON.stringify(pathToFileURL(bundled).href)});`;
+  if (bundled) return `import(${JSON.stringify(pathToFileURL(bundled).href)});`;
   const tsx = import.meta.resolve('tsx/esm/api');
   const source = new URL('./analysis-thread.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;
