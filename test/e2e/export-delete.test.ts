@@ -93,3 +93,37 @@ test('someone who may export deletes an ended export from the exports page, by k
   await page.locator(`[data-testid="export"][data-export-id="${other}"]`).waitFor();
   assert.equal(await page.locator(`[data-testid="export"][data-export-id="${exportId}"]`).count(), 0, 'gone after a reload too');
 });
+
+// Before, the new export joined the list only when the list was read again: a read that failed then
+// (and its two retries) left the page with no export at all, and nothing read it again.
+test('an export requested while the list cannot be read is listed at once, pending, and shows its end once the list reads again', { timeout: 120_000 }, async () => {
+  cockpit ??= await startCockpit();
+  browser ??= await launchBrowser();
+  const crawlId = await finishedLargeCrawl(cockpit.dataDir, 'Harbour, list unreadable', 1, 1);
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, cockpit.url, 'admin', ADMIN_PASSWORD);
+  const listPath = `/api/crawls/${crawlId}/exports`;
+  let failing = false;
+  let refused = 0;
+  await page.route(`**${listPath}`, (route) => {
+    if (route.request().method() !== 'GET' || !failing) return route.continue();
+    refused += 1;
+    return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"the database is busy"}' });
+  });
+  const firstRead = page.waitForResponse((r) => new URL(r.url()).pathname === listPath && r.request().method() === 'GET');
+  await page.goto(`${cockpit.url}/exports?crawl=${crawlId}`);
+  assert.equal((await firstRead).status(), 200, 'the list read once, empty');
+  failing = true;
+
+  await page.getByTestId('request-export').click();
+  const card = page.getByTestId('export');
+  await card.first().waitFor({ timeout: 10_000 });
+  assert.match((await card.first().getAttribute('data-status')) ?? '', /^(pending|running)$/, 'listed at once, pending');
+  // It goes on asking past the failed read and its two retries.
+  for (const end = Date.now() + 30_000; refused < 5 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 250));
+  assert.ok(refused >= 5, `the list is read again after its reads fail (${refused} refused)`);
+
+  failing = false;
+  await page.locator('[data-testid="export"][data-status="done"]').waitFor({ timeout: 60_000 });
+  assert.equal(await card.count(), 1);
+});

@@ -500,7 +500,12 @@ export function useRequestExport() {
   return useMutation({
     mutationFn: ({ crawlId, selection, format, pageText }: { crawlId: number; selection?: SelectionInput; format: ExportFormat; pageText: boolean }) =>
       api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, { format, ...(format === 'wacz' && pageText ? { pageText } : {}), ...(selection ? { selection } : {}) }),
-    onSuccess: (_e, { crawlId }) => void client.invalidateQueries({ queryKey: keys.exports(crawlId) }),
+    // The new export joins the list at once, pending: the list then polls until it ends, even if
+    // the read that follows fails (it used to stop polling, the list showing no export at all).
+    onSuccess: (created, { crawlId }) => {
+      client.setQueryData<ExportRecord[]>(keys.exports(crawlId), (list) => (list?.some((e) => e.id === created.id) ? list : [created, ...(list ?? [])]));
+      void client.invalidateQueries({ queryKey: keys.exports(crawlId) });
+    },
   });
 }
 
