@@ -7,7 +7,7 @@
 // worker restarts from its own build while a newer one is made beside it.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceLocation } from './source-location.mjs';
 import { digestOf } from './bundle-inputs.mjs';
@@ -29,7 +29,9 @@ const ABANDONED_BUILD_MS = 60 * 60_000;
 /** This file and the plugin's decide the output as much as the sources do. */
 const BUILD_SCRIPTS = ['scripts/server-bundle.mjs', 'scripts/source-location.mjs', 'scripts/bundle-inputs.mjs'];
 
-const outputsIn = (dir, entries) => Object.fromEntries(Object.keys(entries).map((name) => [name, join(dir, `${name}.mjs`)]));
+/** A compiled file keeps its source's name (worker-main.mjs: what process listings and bench/soak.ts look for). */
+const outputName = (file) => basename(file).replace(/\.[cm]?tsx?$/, '');
+const outputsIn = (dir, entries) => Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(dir, `${outputName(file)}.mjs`)]));
 
 /** The compiled files of the last build, if its inputs are unchanged and its files are all there. */
 function freshBuild(root, entries, cacheDir) {
@@ -59,7 +61,7 @@ async function buildInto(root, entries, cacheDir) {
   try {
     const read = new Map();
     const result = await build({
-      entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(root, file)])),
+      entryPoints: Object.fromEntries(Object.values(entries).map((file) => [outputName(file), join(root, file)])),
       absWorkingDir: root, outdir: tmp, bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
       packages: 'external', keepNames: true, sourcemap: 'linked', sourcesContent: false, outExtension: { '.js': '.mjs' },
       metafile: true, logLevel: 'silent', plugins: [sourceLocation(root, 'esm', read)],

@@ -146,7 +146,7 @@ async function npmStartWorker(env: Record<string, string>): Promise<string[]> {
 // through its loader at each start (1.5 s more CPU in the server, 1.2 s in the worker).
 test('npm start runs the compiled server and worker; with TIDEMARK_NO_BUNDLE=1, the sources through tsx', { timeout: 300_000 }, async () => {
   const compiled = await npmStartWorker({});
-  assert.match(compiled.at(-1)!, /node_modules\/\.cache\/tidemark-server\/[0-9a-f]+\/[0-9a-f]+\/worker\.mjs$/, compiled.join(' '));
+  assert.match(compiled.at(-1)!, /node_modules\/\.cache\/tidemark-server\/[0-9a-f]+\/[0-9a-f]+\/worker-main\.mjs$/, compiled.join(' '));
   assert.ok(!compiled.some((arg) => /tsx/.test(arg)), `no tsx: ${compiled.join(' ')}`);
 
   const sources = await npmStartWorker({ TIDEMARK_NO_BUNDLE: '1' });
