@@ -14,7 +14,7 @@ import { digestOf } from './bundle-inputs.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** What the cockpit runs, by the name of its compiled file. */
+/** What the cockpit runs, by name (each compiled file keeps its source's base name: outputName). */
 export const SERVER_ENTRIES = {
   server: 'server.ts',
   start: 'scripts/start.ts',

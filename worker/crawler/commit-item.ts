@@ -45,8 +45,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
   if (item.plan) {
     const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
     // Batch mode: queued provisionally, rescored when the page's batch closes (focus-analysis.ts).
-    const added = frontier.add(crawlId, item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
-    ctx.addCutLinksFoundNearer(added.cutLinksFoundNearer);
+    ctx.addLinks(item.plan.candidates, { update, provisional: ctx.focus?.batchMode ?? false });
     frontier.exclude(crawlId, item.plan.rejected);
   }
   const log = (outcome: string, status: number | null, message: string | null, size = 0) =>

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
-import type { CutLinksFoundNearer, SqliteFrontier } from '../frontier';
+import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
@@ -269,7 +269,7 @@ export class CrawlContext {
    * extra hop: url/scope.ts mayRetakeRefused; a link at `depth` within the limit to a URL refused
    * as too deep), which the scope checks again, or one still queued at a depth greater than `depth`,
    * which waits from then on as this nearer link found it, or a page fetched deeper than `depth`
-   * whose links the depth limit cut, which may be taken from here (addCutLinksFoundNearer). An
+   * whose links the depth limit cut, which may be taken from here (addLinks). An
    * in-memory lookup, never a query.
    */
   linkMayMatter(url: string, kind: string, depth: number, rescoring: boolean): boolean {
@@ -284,18 +284,20 @@ export class CrawlContext {
   }
 
   /**
-   * Plans again the links the depth limit cut from fetched pages found nearer the seeds
-   * (AddResult.cutLinksFoundNearer) as out-links of those pages at their nearer depth, and adds
-   * those the scope takes now: each was refused as too deep, so it is queued as when a page near
-   * enough links to it (the frontier's retake of a refused URL). Those it still refuses stay
-   * excluded as they were.
+   * Adds planned links to the frontier, as every crawler path that queues links does. When they
+   * find fetched pages nearer the seeds whose links the depth limit cut
+   * (AddResult.cutLinksFoundNearer), those links are planned again as out-links of those pages at
+   * their nearer depth, and the ones the scope takes now are added: each was refused as too deep,
+   * so it is queued as when a page near enough links to it (the frontier's retake of a refused
+   * URL). Those it still refuses stay excluded as they were.
    */
-  addCutLinksFoundNearer(found: readonly CutLinksFoundNearer[] | undefined): void {
-    for (const page of found ?? []) {
+  addLinks(candidates: Candidate[], opts?: AddOptions): AddResult {
+    const result = this.frontier.add(this.crawlId, candidates, opts);
+    for (const page of result.cutLinksFoundNearer ?? []) {
       const links = page.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: '', context: '', source: 'depth-limit@nearer' }));
-      const plan = planOutLinks({ url: page.url, host: page.host, depth: page.depth, priority: 0, lease: null, scopeHops: page.scopeHops, links }, this.scopeInput(), this.traps);
-      this.addCutLinksFoundNearer(this.frontier.add(this.crawlId, plan.candidates).cutLinksFoundNearer);
+      this.addLinks(planOutLinks({ url: page.url, host: page.host, depth: page.depth, priority: 0, lease: null, scopeHops: page.scopeHops, links }, this.scopeInput(), this.traps).candidates);
     }
+    return result;
   }
 
   /**
@@ -418,7 +420,7 @@ export class CrawlContext {
   /** Queues links found outside a page's pipeline (robots.txt Sitemap: lines), through scope. */
   queueDiscovered(links: OutLink[], depth: number): void {
     const plan = planOutLinks({ url: this.icd.seeds[0]!, host: '', depth, priority: 0, lease: null, links }, this.scopeInput(), this.traps);
-    this.addCutLinksFoundNearer(this.frontier.add(this.crawlId, plan.candidates).cutLinksFoundNearer);
+    this.addLinks(plan.candidates);
     this.frontier.exclude(this.crawlId, plan.rejected);
   }
 

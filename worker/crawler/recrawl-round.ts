@@ -598,7 +598,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         const entry = ctx.frontier.lookup(ctx.crawlId, p.url);
         const requisiteRedirects = ctx.requisiteRedirectsOf(entry, links);
         const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops: entry?.scopeHops, requisiteRedirects, links }, ctx.scopeInput(), ctx.traps);
-        newLinks = ctx.frontier.add(ctx.crawlId, plan.candidates).added;
+        newLinks = ctx.addLinks(plan.candidates).added;
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }
     }
