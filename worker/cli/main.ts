@@ -5,6 +5,7 @@ import { icdSchema, type Icd } from '../icd/schema';
 import { plainIssueMessage } from '../icd/plain-issues';
 import { parseUserIcd } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
+import { startWalCheckpointer } from '../store/wal-checkpointer';
 import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
 import { DEFAULT_KB_PATH } from '../aah/default-kb';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
@@ -192,6 +193,8 @@ export async function main(argv: string[]): Promise<number> {
         .run(icdRow.lastInsertRowid, definition, icd.name, now, now).lastInsertRowid,
     );
   }
+  // Off the crawl thread: a checkpoint fsyncs the WAL, and every host timer would wait for it.
+  const checkpointer = startWalCheckpointer(db);
   const engine = new CrawlEngine({
     crawlId,
     icd,
@@ -258,6 +261,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     crawlLog = { crawlLogError: (err as Error).message };
   }
+  await checkpointer.stop();
   db.close();
   const summary = {
     outcome,

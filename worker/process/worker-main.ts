@@ -4,6 +4,7 @@
  */
 import { loadEnv } from '../config/env';
 import { openSqlite } from '../store/sqlite';
+import { startWalCheckpointer, type WalCheckpointer } from '../store/wal-checkpointer';
 import type { ServerMessage, WorkerMessage } from '../events/messages';
 import { CrawlManager } from './crawl-manager';
 import { boundRegExpBacktracking } from './bounded-regexp';
@@ -17,7 +18,8 @@ const send = (message: WorkerMessage) => {
   if (process.connected) process.send?.(message);
 };
 let manager: CrawlManager | null = null;
-const exit = () => void (manager?.shutdown() ?? Promise.resolve()).then(() => process.exit(0));
+let checkpointer: WalCheckpointer | null = null;
+const exit = () => void (manager?.shutdown() ?? Promise.resolve()).then(() => checkpointer?.stop()).then(() => process.exit(0));
 
 process.on('message', (message: ServerMessage) => {
   if (message.type === 'poke') manager?.poke();
@@ -34,6 +36,8 @@ if (!process.connected) exit();
 void waitForDataLock(env.dataDir, 'the crawl worker', WORKER_LOCK_FILE, (held) => console.log(`tidemark worker: waiting: ${held}`)).then(() => {
   if (!process.connected) return; // its server has gone meanwhile: exit() runs
   const db = openSqlite(env.dbPath);
+  // Off the crawl thread: a checkpoint fsyncs the WAL, and every host timer would wait for it.
+  checkpointer = startWalCheckpointer(db);
   manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: DEFAULT_KB_PATH, minuteMs: env.TIDEMARK_TEST_MINUTE_MS });
   manager.start();
   send({ type: 'ready', pid: process.pid });

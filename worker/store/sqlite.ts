@@ -16,7 +16,8 @@ export function openSqlite(path: string): Database.Database {
   // loss can roll back the last commits.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // Fewer, larger checkpoints: measured +20–40% frontier link-adds/s (bench/frontier-speed.ts).
+  // Fewer, larger checkpoints: measured +20–40% frontier link-adds/s (bench/frontier-speed.ts). The
+  // crawl processes checkpoint from a thread of their own (wal-checkpointer.ts): this is their fallback.
   db.pragma('wal_autocheckpoint = 10000');
   // SQLite's lower() folds ASCII letters only: the lists' text search folds other letters with it
   // (app/lib/server/list-query.ts containsText), so "élan" finds "Élan".
