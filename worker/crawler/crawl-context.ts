@@ -8,11 +8,11 @@ import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
-import { RobotsCache, ROBOTS_UNANSWERED_PREFIX, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
+import { RobotsCache, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
-import { CaptureStore, storedSimilarities } from '../store/capture-store';
+import { CaptureStore, storedSimilarities, type LogSubject } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { archivedOutcome, CrawlStatsTracker, EXCLUSION_OUTCOMES } from './crawl-stats';
 import { CommitSequencer, commitInOrder } from './commit-sequencer';
@@ -173,10 +173,10 @@ export class CrawlContext {
         return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
       // A request that got nothing has no capture to stand for it: its own entry, as a page's failed fetch
-      // has. Not counted among the failures (restoreStats leaves it out too), as an archived 5xx robots.txt
-      // is not: the pages of the host fail, or are excluded, because of it, and those are counted.
+      // has. Not counted among the failures (restoreStats leaves its subject out too), as an archived 5xx
+      // robots.txt is not: the pages of the host fail, or are excluded, because of it, and those are counted.
       onUnanswered: (url, failure, next) =>
-        store.addLog({ url, status: null, outcome: failure.reason, message: robotsUnansweredMessage(failure.message, next), size: 0, durationMs: failure.durationMs, retries: failure.retries, at: new Date() }),
+        store.addLog({ url, status: null, outcome: failure.reason, message: robotsUnansweredMessage(failure.message, next), size: 0, durationMs: failure.durationMs, retries: failure.retries, at: new Date(), subject: 'robots' }),
       onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
       maxAgeMs: o.robotsMaxAgeMs,
       backoff: o.robotsBackoff,
@@ -185,7 +185,7 @@ export class CrawlContext {
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
-    archive = (ex) => ctx.archiveAuxiliary(ex);
+    archive = (ex) => ctx.archiveAuxiliary(ex, { message: 'robots.txt', subject: 'robots' });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
     queueSitemaps = (urls) => {
@@ -205,11 +205,11 @@ export class CrawlContext {
     for (const row of this.db.prepare('SELECT status / 100 AS cls, COUNT(*) AS n FROM Capture WHERE crawlId = ? GROUP BY status / 100').all(this.crawlId) as { cls: number; n: number }[]) {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
-    // A recrawl round's entries (its failure, its recovery) are no URL's, and a robots.txt request that
-    // got nothing is counted in the pages it failed or excluded: the live counters never count them either.
+    // A recrawl round's entries (its failure, its recovery) are no URL's, and a robots.txt request's (one
+    // that got nothing is counted in the pages it failed or excluded): the live counters never count them either.
     const failures = `SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ${marksOf([...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES])})
-      AND outcome NOT LIKE 'truncated-%' AND NOT (status IS NULL AND COALESCE(message, '') LIKE ?) GROUP BY outcome`;
-    for (const row of this.db.prepare(failures).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES, `${ROBOTS_UNANSWERED_PREFIX}%`) as { outcome: string; n: number }[]) {
+      AND outcome NOT LIKE 'truncated-%' AND subject IS NULL GROUP BY outcome`;
+    for (const row of this.db.prepare(failures).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.failed += row.n;
       this.stats.failedByReason[row.outcome] = row.n;
     }
@@ -340,14 +340,15 @@ export class CrawlContext {
 
   /**
    * Archives an exchange that is not a frontier URL of its own (robots.txt, polled feeds): its records and
-   * capture row go through the same ordered commit as pages. `failure`: what it was fetched for failed
-   * (a feed poll whose body cannot be read): the crawl-log outcome, counted among the failures (commitArchived).
+   * capture row go through the same ordered commit as pages. `entry`: its crawl-log message; `failure`: what
+   * it was fetched for failed (a feed poll whose body cannot be read): the crawl-log outcome, counted among
+   * the failures (commitArchived); `subject`: 'robots' for a robots.txt response, no URL of the crawl.
    */
-  async archiveAuxiliary(ex: HttpExchange, message = 'robots.txt', failure?: FailureReason): Promise<void> {
+  async archiveAuxiliary(ex: HttpExchange, entry: { message: string; failure?: FailureReason; subject?: LogSubject }): Promise<void> {
     try {
       // After the requests due: 200 robots.txt answered at once were archived before the next read.
       await this.turns.take();
-      await this.commitArchived(ex, () => this.writer.writeCapture(ex), { payloadDigest: ex.payloadDigest, depth: 0, message, failure });
+      await this.commitArchived(ex, () => this.writer.writeCapture(ex), { payloadDigest: ex.payloadDigest, depth: 0, ...entry });
     } finally {
       await releaseBody(ex.body).catch(() => undefined);
     }
@@ -364,7 +365,7 @@ export class CrawlContext {
    * `truncated-length` for a body over the size cap, else `ok` (archivedOutcome). Resolves true
    * when the capture was committed and is durable, false when it was not acknowledged.
    */
-  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; alongside?: () => void }): Promise<boolean> {
+  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; subject?: LogSubject; alongside?: () => void }): Promise<boolean> {
     const ticket = this.sequencer.ticket();
     let settled = false;
     try {
@@ -383,7 +384,7 @@ export class CrawlContext {
           scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
         });
         stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null, truncated: ex.truncated };
-        this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: 0, retries: 0, at: new Date() });
+        this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: 0, retries: 0, at: new Date(), subject: row.subject });
         // What the capture was made for (a recrawl round's page state): committed with it or not at all.
         row.alongside?.();
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.

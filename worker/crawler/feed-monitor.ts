@@ -207,7 +207,7 @@ export class FeedMonitor {
       // What a failed fetch received (a 5xx after the retries, a body cut off) is archived, logged with the
       // failure as its outcome; one with nothing to archive (refused, a timeout before a byte) is logged so too.
       if (outcome && !outcome.ok) {
-        if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, `feed poll failed: ${outcome.message}`, outcome.reason);
+        if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, { message: `feed poll failed: ${outcome.message}`, failure: outcome.reason });
         else logUnanswered(this.ctx, target, outcome, 'feed poll failed');
       }
       ended = pollEnd(result);
@@ -255,7 +255,7 @@ export class FeedMonitor {
       unread = feedBodyFault(ex.truncated, decoded, ex.headers['content-encoding'], max);
       if (unread === null && !(decoded instanceof Error)) body = decoded.bytes;
     }
-    await this.ctx.archiveAuxiliary(ex, unread === null ? 'feed poll' : `feed poll failed: ${unread.detail}`, unread?.reason);
+    await this.ctx.archiveAuxiliary(ex, { message: unread === null ? 'feed poll' : `feed poll failed: ${unread.detail}`, failure: unread?.reason });
     if (!body) return { items: [], unread: unread?.detail ?? null };
     const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
       const published = i.published ? Date.parse(i.published) : NaN;

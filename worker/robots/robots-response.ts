@@ -34,10 +34,11 @@ export function robotsFailureMessage(failure: ConnectionFailure): string {
 }
 
 /**
- * How the crawl-log entry of a robots.txt request that got nothing to archive begins: such entries
- * (status null) are told apart by it from a page's failure, which the failure counters count.
+ * How the crawl-log message of a robots.txt request that got nothing to archive begins. The entry is
+ * told apart from a page's failure by its subject ('robots'), not by this text; the migration that
+ * added the subject marked the entries written before it by it.
  */
-export const ROBOTS_UNANSWERED_PREFIX = 'robots.txt request got no answer';
+const ROBOTS_UNANSWERED_PREFIX = 'robots.txt request got no answer';
 
 /** The crawl-log message of a robots.txt request that got nothing (`detail`: the fetch's message), and what follows. */
 export function robotsUnansweredMessage(detail: string, next: string): string {

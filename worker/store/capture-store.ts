@@ -25,6 +25,12 @@ export interface CaptureRow {
   durationMs: number;
 }
 
+/**
+ * What a crawl-log entry is about when it is not a URL of the crawl: 'robots', a robots.txt request
+ * (archived, or one that got no answer), which the pages it let in or kept out have entries of their own for.
+ */
+export type LogSubject = 'robots';
+
 export interface LogRow {
   url: string;
   status: number | null;
@@ -34,6 +40,8 @@ export interface LogRow {
   durationMs: number;
   retries: number;
   at: Date;
+  /** Null or left out: the entry of a URL of the crawl (a page, a requisite, a feed poll). */
+  subject?: LogSubject | null;
 }
 
 export interface WebObjectRow {
@@ -62,7 +70,7 @@ export class CaptureStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLog = db.prepare(
-      'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertObject = db.prepare(
       'INSERT INTO WebObject (crawlId, captureId, url, host, type, application, rule, fields, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -79,7 +87,7 @@ export class CaptureStore {
   }
 
   addLog(l: LogRow): void {
-    this.insertLog.run(this.crawlId, l.url, l.status, l.outcome, l.message, l.size, Math.round(l.durationMs), l.retries, sqlDate(l.at));
+    this.insertLog.run(this.crawlId, l.url, l.status, l.outcome, l.message, l.size, Math.round(l.durationMs), l.retries, sqlDate(l.at), l.subject ?? null);
   }
 
   /** The crawl's latest crawl-log entry with `outcome`, if any. */

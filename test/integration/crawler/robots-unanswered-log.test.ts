@@ -57,6 +57,26 @@ test('a refused robots.txt request is logged with its reason, retries and what f
   });
 });
 
+// Told apart by its subject, not by how its message begins: an entry whose wording differs (written by
+// another version) is still no page's failure when the crawl is resumed.
+test('robots.txt\'s entries are marked as robots.txt\'s, and a resumed crawl leaves them out of the failures by that mark, whatever their message says', { timeout: 15_000 }, async () => {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  await withSiteCrawl('tm-robots-unanswered-subject-', site, (origin) => ({ name: 'refused robots, reworded', seeds: [`${dead}/`, `${origin}/`], limits: { maxRetries: 0 } }), async (crawl) => {
+    assert.equal(await engineOf(crawl).run(), 'finished');
+    const subjects = crawl.db.prepare('SELECT url, status, subject FROM CrawlLogEntry WHERE crawlId = ? ORDER BY url').all(crawl.crawlId);
+    assert.deepEqual(subjects, [
+      { url: `${crawl.origin}/`, status: 200, subject: null },
+      { url: `${crawl.origin}/robots.txt`, status: 200, subject: 'robots' },
+      { url: `${dead}/`, status: null, subject: null },
+      { url: `${dead}/robots.txt`, status: null, subject: 'robots' },
+    ].sort((a, b) => (a.url < b.url ? -1 : 1)));
+    crawl.db.prepare("UPDATE CrawlLogEntry SET message = 'no answer to robots.txt: connection refused' WHERE crawlId = ? AND url = ?").run(crawl.crawlId, `${dead}/robots.txt`);
+    const again = engineOf(crawl);
+    assert.equal(await again.run(), 'finished');
+    assert.deepEqual(again.stats().failedByReason, { 'connect-refused': 1 }, 'the page, not robots.txt');
+  });
+});
+
 test('a robots.txt that never answers: each try is logged (retried, then the host settled); a redirect to a closed port: tries spent, disallowing', { timeout: 15_000 }, async () => {
   const silent = await startRawServer(() => undefined);
   const closed = `http://127.0.0.1:${await freePort()}/robots.txt`;

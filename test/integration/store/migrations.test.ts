@@ -67,19 +67,51 @@ test('a migrations folder that is missing or empty is an error, not an empty lis
   }
 });
 
+/** A database migrated up to the migration `name` (left out): rows stored before it, as it will find them. */
+function migratedBefore(name: string): ReturnType<typeof openSqlite> {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-mig-before-'));
+  const before = join(dir, 'migrations');
+  for (const m of readMigrations(MIGRATIONS).filter((m) => m.name < name)) cpSync(join(MIGRATIONS, m.name), join(before, m.name), { recursive: true });
+  const db = openSqlite(join(dir, 'state.db'));
+  applyMigrations(db, before);
+  return db;
+}
+
 // Schedules set before time zones were times of day in UTC: the column added for the zone keeps them so.
 test('a schedule stored before the time-zone migration stays in UTC after it', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tm-mig-tz-'));
-  const before = join(dir, 'migrations');
-  for (const m of readMigrations(MIGRATIONS).filter((m) => m.name < '20261129120000_schedule_time_zone')) cpSync(join(MIGRATIONS, m.name), join(before, m.name), { recursive: true });
-  const db = openSqlite(join(dir, 'd.db'));
+  const db = migratedBefore('20261129120000_schedule_time_zone');
   try {
-    applyMigrations(db, before);
     db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('Harbour', '{}', CURRENT_TIMESTAMP)").run();
     db.prepare("INSERT INTO CrawlSchedule (icdId, cadence, minuteOfDay, nextRunAt, updatedAt) VALUES (1, 'daily', 180, '2026-11-30T03:00:00.000+00:00', CURRENT_TIMESTAMP)").run();
     // The zone's migration first, then any written after it.
     assert.equal(applyMigrations(db, MIGRATIONS)[0], '20261129120000_schedule_time_zone');
     assert.deepEqual(db.prepare('SELECT minuteOfDay, timeZone FROM CrawlSchedule').get(), { minuteOfDay: 180, timeZone: 'UTC' });
+  } finally {
+    db.close();
+  }
+});
+
+// robots.txt's own crawl-log entries were told apart by their message before the subject column: a
+// crawl resumed after the migration must leave those out of its failure counters as it did.
+test('robots.txt entries logged before the subject column are marked robots; pages\' entries are not', () => {
+  const db = migratedBefore('20261129150000_crawl_log_subject');
+  try {
+    db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('Harbour', '{}', CURRENT_TIMESTAMP)").run();
+    db.prepare("INSERT INTO Crawl (icdId, definition, name) VALUES (1, '{}', 'Harbour')").run();
+    const add = db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, at) VALUES (1, ?, ?, ?, ?, '2026-11-29T10:00:00.000+00:00')");
+    add.run('http://dead.test/robots.txt', null, 'connect-refused', "robots.txt request got no answer (connect ECONNREFUSED); the host's URLs fail with this reason, unrequested, for 10 min; then robots.txt is tried again");
+    add.run('http://live.test/robots.txt', 200, 'ok', 'robots.txt');
+    add.run('http://dead.test/', null, 'connect-refused', 'connect ECONNREFUSED');
+    add.run('http://live.test/', 200, 'ok', null);
+    add.run('http://live.test/feed.xml', 200, 'ok', 'feed poll');
+    assert.equal(applyMigrations(db, MIGRATIONS)[0], '20261129150000_crawl_log_subject');
+    assert.deepEqual(db.prepare('SELECT url, status, subject FROM CrawlLogEntry ORDER BY id').all(), [
+      { url: 'http://dead.test/robots.txt', status: null, subject: 'robots' },
+      { url: 'http://live.test/robots.txt', status: 200, subject: 'robots' },
+      { url: 'http://dead.test/', status: null, subject: null },
+      { url: 'http://live.test/', status: 200, subject: null },
+      { url: 'http://live.test/feed.xml', status: 200, subject: null },
+    ]);
   } finally {
     db.close();
   }
