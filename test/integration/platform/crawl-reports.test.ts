@@ -198,6 +198,22 @@ test('the hosts report counts the URLs the crawl log records as excluded (an exc
   assert.deepEqual(report.hosts.find((h) => h.host === 'hosts.test'), { host: 'hosts.test', fetches: 4, ok: 3, failed: 1, excluded: 3, bytes: 1181 });
 });
 
+// The hosts report counts requests (the counters count pages): robots.txt's are requests to the host too.
+test('the hosts report counts a robots.txt request as a fetch of its host, one that got no answer as a failed one', async () => {
+  const crawl = s.db.prepare('SELECT id FROM Crawl ORDER BY id LIMIT 1').pluck().get() as number;
+  const { CaptureStore } = await import('../../../worker/store/capture-store');
+  const store = new CaptureStore(s.db, crawl);
+  const at = new Date();
+  store.addLog({ url: 'http://robots-hosts.test/robots.txt', status: null, outcome: 'connect-timeout', message: 'robots.txt request got no answer (timeout); robots.txt is tried again in 500 ms; the host\'s URLs wait', size: 0, durationMs: 30_000, retries: 1, at, subject: 'robots' });
+  store.addLog({ url: 'http://robots-hosts.test/robots.txt', status: 200, outcome: 'ok', message: 'robots.txt', size: 20, durationMs: 5, retries: 0, at, subject: 'robots' });
+  store.addLog({ url: 'http://robots-hosts.test/', status: 200, outcome: 'ok', message: null, size: 100, durationMs: 5, retries: 0, at });
+  const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
+  const report = (await call(getReport, 'GET', `/api/crawls/${crawl}/report`, undefined, { id: String(crawl) })).body as {
+    hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
+  };
+  assert.deepEqual(report.hosts.find((h) => h.host === 'robots-hosts.test'), { host: 'robots-hosts.test', fetches: 3, ok: 2, failed: 1, excluded: 0, bytes: 120 });
+});
+
 test('the host-queues report says where the frontier\'s URLs wait, as the frontier holds them', { timeout: 60_000 }, async () => {
   // The seed links to 30 pages; a 30 s delay after it keeps them queued (no robots.txt asked first).
   // On an address of its own: the worker's politeness clock for 127.0.0.1, which the test above

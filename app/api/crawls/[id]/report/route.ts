@@ -31,7 +31,8 @@ interface HostRow {
  * `truncated-*`, which the failure counters do not count either; most fetched first, at most 200, of
  * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host;
  * a URL the crawl log records as excluded (EXCLUSION_OUTCOMES: robots.txt, an exclude pattern) was never
- * requested: counted as excluded, not as a fetch), `mimeTypes` (captures and bytes),
+ * requested: counted as excluded, not as a fetch; the hosts' figures count requests, so a robots.txt
+ * request's own entry, subject 'robots', is a fetch of its host, one that got no answer a failed one), `mimeTypes` (captures and bytes),
  * `records` (captures per WARC record type, response then revisit: their payloads' bytes and the bytes their records take in the
  * WARC files, so what deduplication saved shows) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
