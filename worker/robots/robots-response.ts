@@ -17,11 +17,10 @@ export type RobotsResponse =
   /** No connection could be made at all (refused, no route, timed out, the name did not resolve): nothing answers there. */
   | { kind: 'no-connection'; failure: ConnectionFailure };
 
-/** Why a host could not be connected to, as the fetch that tried ended (its retries included). */
+/** Why a host could not be connected to, as the fetch that tried ended (after its own retries). */
 export interface ConnectionFailure {
   reason: FailureReason;
   message: string;
-  retries: number;
   /** A server accepted the connection and never answered: the tries of robots.txt made (absent: no connection at all). */
   silentTries?: number;
 }
@@ -55,10 +54,10 @@ export function robotsUnansweredMessage(detail: string, next: string): string {
 export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): RobotsResponse {
   const exchange = outcome.ok ? outcome.exchange : outcome.partial;
   if (!outcome.ok && !exchange && NO_CONNECTION_REASONS.has(outcome.reason)) {
-    return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
+    return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message } };
   }
   if (!outcome.ok && isSilentFailure(outcome)) {
-    return { kind: 'unreachable', why: `${outcome.reason}: ${outcome.message}`, silence: { reason: outcome.reason, message: outcome.message, retries: outcome.retries } };
+    return { kind: 'unreachable', why: `${outcome.reason}: ${outcome.message}`, silence: { reason: outcome.reason, message: outcome.message } };
   }
   if (!exchange) return { kind: 'unreachable', why: outcome.ok ? 'no exchange' : `${outcome.reason}: ${outcome.message}` };
   const { status } = exchange;

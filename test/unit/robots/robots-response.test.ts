@@ -45,12 +45,12 @@ test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connect
   // A timeout with nothing received: unreachable, and silent (the cache gives such a host fewer tries).
   for (const reason of ['headers-timeout', 'total-timeout'] as const) {
     const failed: FetchOutcome = { ok: false, reason, message: 'm', durationMs: 1, retries: 2 };
-    assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m`, silence: { reason, message: 'm', retries: 2 } });
+    assert.deepEqual(classifyRobotsResponse(failed, FROM), { kind: 'unreachable', why: `${reason}: m`, silence: { reason, message: 'm' } });
   }
   // Closed or reset with nothing received (bytesRead 0, or not told: a bare ECONNRESET): silence too.
   for (const read of [{ bytesRead: 0 }, {}]) {
     const hungUp: FetchOutcome = { ok: false, reason: 'connection-reset', message: 'm', durationMs: 1, retries: 2, ...read };
-    assert.deepEqual(classifyRobotsResponse(hungUp, FROM), { kind: 'unreachable', why: 'connection-reset: m', silence: { reason: 'connection-reset', message: 'm', retries: 2 } });
+    assert.deepEqual(classifyRobotsResponse(hungUp, FROM), { kind: 'unreachable', why: 'connection-reset: m', silence: { reason: 'connection-reset', message: 'm' } });
   }
   // A timeout after part of a response head arrived: a broken answer too, no silence.
   for (const reason of ['headers-timeout', 'total-timeout'] as const) {
@@ -63,17 +63,17 @@ test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connect
 });
 
 test('robotsFailureMessage: no connection, or no answer at every try', () => {
-  assert.equal(robotsFailureMessage({ reason: 'connect-refused', message: 'connect ECONNREFUSED', retries: 2 }), 'no connection to the host for robots.txt (connect ECONNREFUSED)');
-  assert.equal(robotsFailureMessage({ reason: 'headers-timeout', message: 'headers timeout after 500 ms', retries: 2, silentTries: 2 }), 'no answer from the host for robots.txt, tried twice (headers timeout after 500 ms)');
-  assert.equal(robotsFailureMessage({ reason: 'headers-timeout', message: 'x', retries: 0, silentTries: 1 }), 'no answer from the host for robots.txt, tried once (x)');
+  assert.equal(robotsFailureMessage({ reason: 'connect-refused', message: 'connect ECONNREFUSED' }), 'no connection to the host for robots.txt (connect ECONNREFUSED)');
+  assert.equal(robotsFailureMessage({ reason: 'headers-timeout', message: 'headers timeout after 500 ms', silentTries: 2 }), 'no answer from the host for robots.txt, tried twice (headers timeout after 500 ms)');
+  assert.equal(robotsFailureMessage({ reason: 'headers-timeout', message: 'x', silentTries: 1 }), 'no answer from the host for robots.txt, tried once (x)');
 });
 
-test('no connection at all (refused, timed out, unresolvable) is told apart, with the fetch\'s reason, message and retries', () => {
+test('no connection at all (refused, timed out, unresolvable) is told apart, with the fetch\'s reason and message', () => {
   const refused: FetchOutcome = { ok: false, reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9', durationMs: 1, retries: 2 };
-  assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'no-connection', failure: { reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9', retries: 2 } });
+  assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'no-connection', failure: { reason: 'connect-refused', message: 'connect ECONNREFUSED 127.0.0.1:9' } });
   const dns: FetchOutcome = { ok: false, reason: 'dns', message: 'DNS a.test: ENOTFOUND', durationMs: 0, retries: 0 };
-  assert.deepEqual(classifyRobotsResponse(dns, FROM), { kind: 'no-connection', failure: { reason: 'dns', message: 'DNS a.test: ENOTFOUND', retries: 0 } });
+  assert.deepEqual(classifyRobotsResponse(dns, FROM), { kind: 'no-connection', failure: { reason: 'dns', message: 'DNS a.test: ENOTFOUND' } });
   // No handshake completed in any attempt (packets dropped): no server answered, as for a refusal.
   const dark: FetchOutcome = { ok: false, reason: 'connect-timeout', message: 'connect timeout after 10000 ms', durationMs: 30_000, retries: 2 };
-  assert.deepEqual(classifyRobotsResponse(dark, FROM), { kind: 'no-connection', failure: { reason: 'connect-timeout', message: 'connect timeout after 10000 ms', retries: 2 } });
+  assert.deepEqual(classifyRobotsResponse(dark, FROM), { kind: 'no-connection', failure: { reason: 'connect-timeout', message: 'connect timeout after 10000 ms' } });
 });
