@@ -112,6 +112,8 @@ export interface HeadRow {
 
 const HEAD_COLS = 'url, depth, kind, via_url, precedence, seq, attempts, score_raw, score_count, score_sum, scope_hops, NULL AS unwritten';
 const SCORE_COLS = 'seq, state, host, score_raw, score_count, score_sum';
+/** The links a page (crawl_id, via_url) refused as too deep: one text, so cutLinks (the list) and hasCutLinks (whether any) cannot drift apart. */
+const CUT_LINKS_OF_PAGE = "FROM frontier_url INDEXED BY frontier_url_cut WHERE crawl_id = ? AND via_url = ? AND state = 4 AND reason = 'max-depth'";
 
 /** A URL's place and score, as rescoring reads it. */
 export interface ScoreRow {
@@ -179,8 +181,8 @@ export function prepareStatements(db: Database.Database) {
     // the row records the nearer way, and the links it refused as too deep are read to be planned
     // again from there. hasCutLinks: whether it refused any, for a page this process never saw.
     takeNearerWayFetched: db.prepare('UPDATE frontier_url SET depth = ?, via_url = ?, scope_hops = ? WHERE seq = ? AND state = 2'),
-    cutLinks: db.prepare("SELECT url, kind FROM frontier_url INDEXED BY frontier_url_cut WHERE crawl_id = ? AND via_url = ? AND state = 4 AND reason = 'max-depth'"),
-    hasCutLinks: db.prepare("SELECT 1 FROM frontier_url INDEXED BY frontier_url_cut WHERE crawl_id = ? AND via_url = ? AND state = 4 AND reason = 'max-depth' LIMIT 1").pluck(),
+    cutLinks: db.prepare(`SELECT url, kind ${CUT_LINKS_OF_PAGE}`),
+    hasCutLinks: db.prepare(`SELECT 1 ${CUT_LINKS_OF_PAGE} LIMIT 1`).pluck(),
     retake: db.prepare(
       `UPDATE frontier_url SET state = ?, reason = ?, depth = ?, kind = ?, via_url = ?, precedence = ?, score_raw = ?, score_count = ?, score_sum = ?, breakdown = ?, scope_hops = ?
        WHERE seq = ? AND state = 4`,
