@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { sourceLocation } from './source-location.mjs';
 import { digestOf } from './bundle-inputs.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository's root, from this file's own location (kept when bundled: scripts/source-location.mjs); scripts/start.mjs uses it too. */
+export const REPOSITORY_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What the cockpit runs, by name (each compiled file keeps its source's base name: outputName). */
 export const SERVER_ENTRIES = {
@@ -98,7 +99,7 @@ export async function ensureBundle({ root, entries, cacheDir }) {
 }
 
 /** The cockpit's compiled files (SERVER_ENTRIES), in node_modules/.cache/tidemark-server (one folder per source tree). */
-export function ensureServerBundle(root = ROOT) {
+export function ensureServerBundle(root = REPOSITORY_ROOT) {
   const tree = createHash('sha1').update(root).digest('hex').slice(0, 12);
   return ensureBundle({ root, entries: SERVER_ENTRIES, cacheDir: join(root, 'node_modules/.cache/tidemark-server', tree) });
 }

@@ -4,14 +4,12 @@
 // that no module of the server is loaded through tsx.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureServerBundle, serverBundleEnv } from './server-bundle.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureServerBundle, REPOSITORY_ROOT, serverBundleEnv } from './server-bundle.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-if (!existsSync(join(ROOT, 'generated/prisma/client.ts'))) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/prisma-generate.mjs')], { cwd: ROOT, stdio: 'inherit' });
+if (!existsSync(join(REPOSITORY_ROOT, 'generated/prisma/client.ts'))) {
+  const result = spawnSync(process.execPath, [join(REPOSITORY_ROOT, 'scripts/prisma-generate.mjs')], { cwd: REPOSITORY_ROOT, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error('tidemark: generating the Prisma client failed');
     process.exit(result.status ?? 1);
@@ -21,7 +19,7 @@ if (!existsSync(join(ROOT, 'generated/prisma/client.ts'))) {
 async function compiledStart() {
   if (process.env.TIDEMARK_NO_BUNDLE === '1') return null;
   try {
-    const bundle = await ensureServerBundle(ROOT);
+    const bundle = await ensureServerBundle(REPOSITORY_ROOT);
     Object.assign(process.env, serverBundleEnv(bundle));
     return bundle.start;
   } catch (err) {
