@@ -101,9 +101,27 @@ function describe(status: number, raw: string | undefined, permission: string | 
   return raw ?? `Request failed (${status})`;
 }
 
-/** Sends the browser to the login page, coming back here afterwards. */
+/**
+ * How long after sending the tab to the login page another call does not send it again. An ended
+ * session refuses every read at once (the session check, each list's poll), and each would start the
+ * navigation anew, aborting the one under way. A navigation that did not happen after all (the user
+ * stayed on the page) is started again by the next refused read past this.
+ */
+export const LOGIN_REDIRECT_HOLD_MS = 5_000;
+
+/** Whether a call at `now` starts the navigation to the login page, the last one started at `lastAt` (null: none). */
+export function startsLoginRedirect(lastAt: number | null, now: number): boolean {
+  return lastAt === null || now - lastAt >= LOGIN_REDIRECT_HOLD_MS;
+}
+
+let loginRedirectAt: number | null = null;
+
+/** Sends the browser to the login page, coming back here afterwards; once, when several reads are refused together. */
 export function redirectToLogin(): void {
   if (typeof window === 'undefined' || window.location.pathname === '/login') return;
+  const now = Date.now();
+  if (!startsLoginRedirect(loginRedirectAt, now)) return;
+  loginRedirectAt = now;
   const next = window.location.pathname + window.location.search;
   window.location.assign(`/login?next=${encodeURIComponent(next)}`);
 }

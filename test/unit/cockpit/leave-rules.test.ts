@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { leavesPageInApp } from '../../../app/lib/client/in-app-navigation';
-import { leavesForLogin } from '../../../app/lib/client/api';
+import { LOGIN_REDIRECT_HOLD_MS, leavesForLogin, startsLoginRedirect } from '../../../app/lib/client/api';
 
 const HERE = 'http://127.0.0.1:3000/icds/7';
 const plain = { button: 0, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, defaultPrevented: false };
@@ -35,4 +35,11 @@ test('a lost session sends the tab to the login page only on a read, asked for, 
   assert.equal(leavesForLogin('GET', false, true), false, 'unsaved edits stay');
   assert.equal(leavesForLogin('GET', true, false), false, 'noRedirect');
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) assert.equal(leavesForLogin(method, false, false), false, method);
+});
+
+test('reads refused together send the tab to the login page once: a second navigation would abort the first; a later one goes again', () => {
+  assert.equal(startsLoginRedirect(null, 1_000), true, 'the first');
+  assert.equal(startsLoginRedirect(1_000, 1_000), false, 'at the same moment');
+  assert.equal(startsLoginRedirect(1_000, 1_000 + LOGIN_REDIRECT_HOLD_MS - 1), false);
+  assert.equal(startsLoginRedirect(1_000, 1_000 + LOGIN_REDIRECT_HOLD_MS), true, 'the tab stayed: a later refused read sends it again');
 });
