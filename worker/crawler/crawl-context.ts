@@ -205,8 +205,8 @@ export class CrawlContext {
     for (const row of this.db.prepare('SELECT status / 100 AS cls, COUNT(*) AS n FROM Capture WHERE crawlId = ? GROUP BY status / 100').all(this.crawlId) as { cls: number; n: number }[]) {
       this.stats.statusClasses[`${row.cls}xx`] = row.n;
     }
-    // A recrawl round's entries (its failure, its recovery) are no URL's, and a robots.txt request's (one
-    // that got nothing is counted in the pages it failed or excluded): the live counters never count them either.
+    // Neither a recrawl round's entries (its failure, its recovery) nor robots.txt's (subject 'robots': one that
+    // got nothing is counted in the pages it failed or excluded) are a URL's: the live counters never count them either.
     const failures = `SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ${marksOf([...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES])})
       AND outcome NOT LIKE 'truncated-%' AND subject IS NULL GROUP BY outcome`;
     for (const row of this.db.prepare(failures).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
