@@ -23,6 +23,7 @@ import { startNginx, ensureAptTool } from './support/nginx';
 import { measure } from './support/measure';
 import { writeReadmeSection } from './support/readme-section';
 import { benchCommit, cpuProfileArgs, machineInfo } from './support/run-info';
+import { gapExcess } from './support/gap-excess';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -135,6 +136,11 @@ for (const [a, hs] of byAddr) {
     if (hs[i].start < hs[i - 1].end - 1) overlaps++;
   }
 }
+// Where the time above the delay goes: the gap after robots.txt, after the seed page (whose links the host's
+// next URLs are), and the later ones (bench/support/gap-excess.ts).
+const excess = gapExcess([...byAddr.values()].map((hs) => hs.map((h) => h.start)), DELAY);
+const laterGaps = excess.byPosition.slice(2);
+const laterMean = laterGaps.length ? laterGaps.reduce((a, b) => a + b, 0) / laterGaps.length : 0;
 const htmlHits = hits.filter((h) => h.uri !== '/robots.txt' && h.status === 200);
 const first = Math.min(...hits.map((h) => h.start));
 const last = Math.max(...hits.map((h) => h.start));
@@ -164,6 +170,7 @@ const result = {
     medianGapMs: gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)],
     p90GapMs: gaps[Math.floor(gaps.length * 0.9)],
     minGapAt,
+    excessOverDelayMs: { afterRobotsTxt: excess.byPosition[0] ?? 0, afterSeedPage: excess.byPosition[1] ?? 0, laterGapsMean: laterMean, perHost: excess.perHost, startSpread: excess.startSpread, byPosition: excess.byPosition.map((x) => Math.round(x)) },
     gapsBelowDelay: violations,
     overlappingRequestsToOneHost: overlaps,
   },
@@ -206,6 +213,8 @@ const md = [
   `| process wall / CPU / peak RSS | ${f(m.wallS, 1)} s / ${f(m.cpuS, 1)} s / ${f(m.peakRssMb, 0)} MB |`,
   `| **min gap between two requests to one host** | **${f(minGap, 0)} ms** (${minGapAt}) |`,
   `| median / 90th percentile gap between two requests to one host | ${f(result.server.medianGapMs, 0)} / ${f(result.server.p90GapMs, 0)} ms |`,
+  `| time above the delay, mean per host: after robots.txt / after the seed page / each later gap / in all | ${f(excess.byPosition[0] ?? 0, 0)} / ${f(excess.byPosition[1] ?? 0, 0)} / ${f(laterMean, 0)} / ${f(excess.perHost, 0)} ms |`,
+  `| the last host's first request after the first host's | ${f(excess.startSpread, 0)} ms |`,
   `| gaps below ${DELAY} ms / requests to one host overlapping the previous | ${violations} / ${overlaps} |`,
   `| pages per host (min – max) | ${result.server.pagesPerHostMin} – ${result.server.pagesPerHostMax} |`,
   '',
