@@ -1,6 +1,4 @@
-import { HOST_OF_URL_SQL } from '../../../../../worker/store/sql-url';
-import { ROUND_OUTCOMES } from '../../../../../worker/crawler/recrawl-history';
-import { EXCLUSION_OUTCOMES } from '../../../../../worker/crawler/crawl-stats';
+import { readHostsReport } from '../../../../../worker/crawler/hosts-report';
 import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { readSeedReport } from '../../../../../worker/frontier/seed-report';
 import { readHostQueues } from '../../../../../worker/frontier/host-queues';
@@ -16,23 +14,10 @@ const MAX_HOSTS = 200;
 /** Most seeds listed (each may mean reading its redirects' records); `seedCount` says how many there are. */
 const MAX_SEEDS = 200;
 
-interface HostRow {
-  host: string;
-  fetches: number;
-  ok: number;
-  failed: number;
-  excluded: number;
-  bytes: number;
-}
-
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
- * captures: `hosts` (fetches, ok, failed, excluded, bytes; ok includes a capture cut at the size cap,
- * `truncated-*`, which the failure counters do not count either; most fetched first, at most 200, of
- * `hostCount`; a recrawl round's failure or recovery, logged under a page's URL, is no fetch of its host;
- * a URL the crawl log records as excluded (EXCLUSION_OUTCOMES: robots.txt, an exclude pattern) was never
- * requested: counted as excluded, not as a fetch; the hosts' figures count requests, so a robots.txt
- * request's own entry, subject 'robots', is a fetch of its host, one that got no answer a failed one), `mimeTypes` (captures and bytes),
+ * captures: `hosts` (fetches, ok, failed, excluded, bytes; most fetched first, at most 200, of
+ * `hostCount`; the figures count requests, worker/crawler/hosts-report.ts says which), `mimeTypes` (captures and bytes),
  * `records` (captures per WARC record type, response then revisit: their payloads' bytes and the bytes their records take in the
  * WARC files, so what deduplication saved shows) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
@@ -44,15 +29,7 @@ interface HostRow {
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
   const crawlId = idParam(params.id);
   const icd = await crawlIcd(prisma, crawlId);
-  const hosts = db
-    .prepare(
-      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, bytes FROM (
-         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
-         FROM (SELECT url, outcome, size, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})) GROUP BY host
-       ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
-    )
-    .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, MAX_HOSTS) as HostRow[];
-  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
+  const { hosts, hostCount } = readHostsReport(db, crawlId, MAX_HOSTS);
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')
     .all(crawlId) as { mime: string | null; captures: number; bytes: number }[];

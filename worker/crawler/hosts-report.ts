@@ -1,0 +1,43 @@
+import type Database from 'better-sqlite3';
+import { HOST_OF_URL_SQL } from '../store/sql-url';
+import { ROUND_OUTCOMES } from './recrawl-history';
+import { EXCLUSION_OUTCOMES } from './crawl-stats';
+
+/** One host's line of the hosts report. */
+export interface HostReportRow {
+  host: string;
+  fetches: number;
+  ok: number;
+  failed: number;
+  excluded: number;
+  bytes: number;
+}
+
+export interface HostsReport {
+  /** The most fetched hosts, at most `limit`. */
+  hosts: HostReportRow[];
+  /** Hosts with any crawl-log entry (a recrawl round's own entries left out). */
+  hostCount: number;
+}
+
+/**
+ * Heritrix's hosts report, from the crawl log, grouped in SQLite (one query, any crawl size). The
+ * figures count requests: ok includes a capture cut at the size cap (`truncated-*`), which the
+ * failure counters do not count either; a recrawl round's failure or recovery, logged under a
+ * page's URL, is no fetch of its host; a URL the crawl log records as excluded (EXCLUSION_OUTCOMES:
+ * robots.txt, an exclude pattern) was never requested: counted as excluded, not as a fetch; a
+ * robots.txt request's own entry, subject 'robots', is a fetch of its host, one that got no answer a failed one.
+ */
+export function readHostsReport(db: Database.Database, crawlId: number, limit: number): HostsReport {
+  const notRound = `outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`;
+  const hosts = db
+    .prepare(
+      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, bytes FROM (
+         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
+         FROM (SELECT url, outcome, size, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}) GROUP BY host
+       ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
+    )
+    .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, limit) as HostReportRow[];
+  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
+  return { hosts, hostCount };
+}
