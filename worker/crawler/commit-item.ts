@@ -49,7 +49,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     frontier.exclude(crawlId, item.plan.rejected);
   }
   const log = (outcome: string, status: number | null, message: string | null, size = 0) =>
-    store.addLog({ url: item.url, status, outcome, message, size, durationMs: item.durationMs ?? 0, retries: item.retries ?? 0, at: now });
+    store.addLog({ url: item.url, status, outcome, message, size, durationMs: item.durationMs ?? 0, retries: item.retries ?? 0, at: now, notRequested: item.notRequested });
 
   if (item.exchange && item.location) {
     const ex = item.exchange;

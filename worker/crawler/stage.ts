@@ -32,6 +32,8 @@ export interface CrawlItem {
   durationMs?: number;
   retries?: number;
   failure?: { reason: FailureReason; message: string };
+  /** Failed without a request: its host's robots.txt got no answer (robots stage). Its crawl-log entry says so. */
+  notRequested?: boolean;
   location?: { filename: string; offset: number; length: number; recordType: 'response' | 'revisit'; recordId: string };
   /** Place in the commit order, taken when the WARC records were submitted. */
   ticket?: number;

@@ -42,6 +42,8 @@ export interface LogRow {
   at: Date;
   /** Null or left out: the entry of a URL of the crawl (a page, a requisite, a feed poll). */
   subject?: LogSubject | null;
+  /** A page never requested, as its host's robots.txt got no answer (the robots stage): no fetch of its host. */
+  notRequested?: boolean;
 }
 
 export interface WebObjectRow {
@@ -70,7 +72,7 @@ export class CaptureStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLog = db.prepare(
-      'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, size, durationMs, retries, at, subject, notRequested) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertObject = db.prepare(
       'INSERT INTO WebObject (crawlId, captureId, url, host, type, application, rule, fields, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -87,7 +89,7 @@ export class CaptureStore {
   }
 
   addLog(l: LogRow): void {
-    this.insertLog.run(this.crawlId, l.url, l.status, l.outcome, l.message, l.size, Math.round(l.durationMs), l.retries, sqlDate(l.at), l.subject ?? null);
+    this.insertLog.run(this.crawlId, l.url, l.status, l.outcome, l.message, l.size, Math.round(l.durationMs), l.retries, sqlDate(l.at), l.subject ?? null, l.notRequested ? 1 : 0);
   }
 
   /** The crawl's latest crawl-log entry with `outcome`, if any. */

@@ -77,6 +77,12 @@ function migratedBefore(name: string): ReturnType<typeof openSqlite> {
   return db;
 }
 
+/** Crawl 1 of ICD 1, for crawl-log rows to belong to. */
+function insertCrawl(db: ReturnType<typeof openSqlite>): void {
+  db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('Harbour', '{}', CURRENT_TIMESTAMP)").run();
+  db.prepare("INSERT INTO Crawl (icdId, definition, name) VALUES (1, '{}', 'Harbour')").run();
+}
+
 // Schedules set before time zones were times of day in UTC: the column added for the zone keeps them so.
 test('a schedule stored before the time-zone migration stays in UTC after it', () => {
   const db = migratedBefore('20261129120000_schedule_time_zone');
@@ -96,8 +102,7 @@ test('a schedule stored before the time-zone migration stays in UTC after it', (
 test('robots.txt entries logged before the subject column are marked robots; pages\' entries are not', () => {
   const db = migratedBefore('20261129150000_crawl_log_subject');
   try {
-    db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('Harbour', '{}', CURRENT_TIMESTAMP)").run();
-    db.prepare("INSERT INTO Crawl (icdId, definition, name) VALUES (1, '{}', 'Harbour')").run();
+    insertCrawl(db);
     const add = db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, at) VALUES (1, ?, ?, ?, ?, '2026-11-29T10:00:00.000+00:00')");
     add.run('http://dead.test/robots.txt', null, 'connect-refused', "robots.txt request got no answer (connect ECONNREFUSED); the host's URLs fail with this reason, unrequested, for 10 min; then robots.txt is tried again");
     add.run('http://live.test/robots.txt', 200, 'ok', 'robots.txt');
@@ -111,6 +116,31 @@ test('robots.txt entries logged before the subject column are marked robots; pag
       { url: 'http://dead.test/', status: null, subject: null },
       { url: 'http://live.test/', status: 200, subject: null },
       { url: 'http://live.test/feed.xml', status: 200, subject: null },
+    ]);
+  } finally {
+    db.close();
+  }
+});
+
+// Pages a host's unanswered robots.txt kept from being requested were told apart by their message only
+// before notRequested: the migration marks them, so the hosts report leaves them out of the fetches.
+test('pages logged as not requested before the notRequested column are marked; other failures and robots.txt\'s entry are not', () => {
+  const db = migratedBefore('20261130020000_crawl_log_not_requested');
+  try {
+    insertCrawl(db);
+    const add = db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, subject, at) VALUES (1, ?, ?, ?, ?, ?, '2026-11-29T10:00:00.000+00:00')");
+    add.run('http://dead.test/robots.txt', null, 'connect-refused', "robots.txt request got no answer (connect ECONNREFUSED); the host's URLs fail with this reason, unrequested, for 10 min; then robots.txt is tried again", 'robots');
+    add.run('http://dead.test/', null, 'connect-refused', 'no connection to the host for robots.txt (connect ECONNREFUSED); the page was not requested', null);
+    add.run('http://silent.test/', null, 'headers-timeout', 'no answer from the host for robots.txt, tried twice (headers timeout); the page was not requested', null);
+    add.run('http://live.test/', null, 'connect-refused', 'connect ECONNREFUSED', null);
+    add.run('http://live.test/a', 200, 'ok', null, null);
+    assert.equal(applyMigrations(db, MIGRATIONS)[0], '20261130020000_crawl_log_not_requested');
+    assert.deepEqual(db.prepare('SELECT url, notRequested FROM CrawlLogEntry ORDER BY id').all(), [
+      { url: 'http://dead.test/robots.txt', notRequested: 0 },
+      { url: 'http://dead.test/', notRequested: 1 },
+      { url: 'http://silent.test/', notRequested: 1 },
+      { url: 'http://live.test/', notRequested: 0 },
+      { url: 'http://live.test/a', notRequested: 0 },
     ]);
   } finally {
     db.close();

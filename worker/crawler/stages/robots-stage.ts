@@ -21,6 +21,7 @@ export const robotsStage: Stage = {
       item.durationMs = 0;
       const { reason } = verdict.failure;
       item.failure = { reason, message: `${robotsFailureMessage(verdict.failure)}; the page was not requested` };
+      item.notRequested = true;
       return { kind: 'finish', reason };
     }
     // Halted: the URL goes back to the queue, and the host's clock keeps robots.txt's request.
