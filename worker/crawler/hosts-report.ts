@@ -10,6 +10,8 @@ export interface HostReportRow {
   ok: number;
   failed: number;
   excluded: number;
+  /** Pages failed without a request: the host's robots.txt got no answer (RFC 9309). */
+  notRequested: number;
   bytes: number;
 }
 
@@ -26,16 +28,19 @@ export interface HostsReport {
  * failure counters do not count either; a recrawl round's failure or recovery, logged under a
  * page's URL, is no fetch of its host; a URL the crawl log records as excluded (EXCLUSION_OUTCOMES:
  * robots.txt, an exclude pattern) was never requested: counted as excluded, not as a fetch; a
- * robots.txt request's own entry, subject 'robots', is a fetch of its host, one that got no answer a failed one.
+ * robots.txt request's own entry, subject 'robots', is a fetch of its host, one that got no answer a failed one;
+ * the pages that answer kept from being requested (CrawlLogEntry.notRequested) are counted as
+ * notRequested, not as fetches, though each is among the crawl's failures (its failure counters count pages).
  */
 export function readHostsReport(db: Database.Database, crawlId: number, limit: number): HostsReport {
   const notRound = `outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`;
   const hosts = db
     .prepare(
-      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, bytes FROM (
-         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok, SUM(excluded) AS excluded, SUM(size) AS bytes
-         FROM (SELECT url, outcome, size, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}) GROUP BY host
-       ) ORDER BY fetches DESC, excluded DESC, host LIMIT ?`,
+      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, notRequested, bytes FROM (
+         SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded AND NOT notRequested) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok,
+           SUM(excluded) AS excluded, SUM(notRequested) AS notRequested, SUM(size) AS bytes
+         FROM (SELECT url, outcome, size, notRequested, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}) GROUP BY host
+       ) ORDER BY fetches DESC, excluded DESC, notRequested DESC, host LIMIT ?`,
     )
     .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, limit) as HostReportRow[];
   const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };

@@ -89,8 +89,8 @@ export function CrawlReports({ crawlId, running }: { crawlId: number; running: b
           <ReportTable
             id="report-hosts"
             caption={r.hostCount > r.hosts.length ? `Hosts (the ${r.hosts.length} most fetched of ${r.hostCount})` : `Hosts (${r.hostCount})`}
-            heads={['Host', 'Fetches', 'OK', 'Failed', 'Excluded, not fetched', 'Bytes']}
-            rows={r.hosts.map((h) => [h.host, h.fetches, h.ok, h.failed, h.excluded, formatBytes(h.bytes)])}
+            heads={['Host', 'Fetches', 'OK', 'Failed', 'Excluded, not fetched', 'Not requested, robots.txt unanswered', 'Bytes']}
+            rows={r.hosts.map((h) => [h.host, h.fetches, h.ok, h.failed, h.excluded, h.notRequested, formatBytes(h.bytes)])}
           />
           <ReportTable
             id="report-queues"

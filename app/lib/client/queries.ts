@@ -139,7 +139,7 @@ export interface AnnotationRow {
 
 /** Heritrix-style reports of a crawl (GET /api/crawls/:id/report). */
 export interface CrawlReport {
-  hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
+  hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; notRequested: number; bytes: number }[];
   hostCount: number;
   mimeTypes: { mime: string | null; captures: number; bytes: number }[];
   /** Captures per WARC record type (response, revisit): payload bytes, and bytes stored in the WARC files. */

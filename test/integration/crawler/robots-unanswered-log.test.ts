@@ -17,6 +17,7 @@ import { startRawServer } from '../../fixtures/servers/fixture-server';
 import { freePort } from '../../support/free-port';
 import { runUntil } from '../../support/engine-run';
 import { withSiteCrawl, type SiteCrawl } from '../../support/site-crawl';
+import { readHostsReport } from '../../../worker/crawler/hosts-report';
 
 /** A live site: robots.txt allowing all, and its home page. */
 const site: RequestListener = (req, res) => {
@@ -54,6 +55,20 @@ test('a refused robots.txt request is logged with its reason, retries and what f
     const again = engineOf(crawl);
     assert.equal(await again.run(), 'finished');
     assert.deepEqual(again.stats().failedByReason, { 'connect-refused': 1 });
+  });
+});
+
+// The hosts report counts requests: robots.txt's was one (failed), the page behind it was never made.
+test('the hosts report counts a refused robots.txt as the host\'s one fetch, failed, and the page it kept from being requested as not requested', { timeout: 15_000 }, async () => {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  await withSiteCrawl('tm-robots-unanswered-hosts-', site, () => ({ name: 'refused robots, hosts report', seeds: [`${dead}/`], limits: { maxRetries: 0 } }), async (crawl) => {
+    const engine = engineOf(crawl);
+    assert.equal(await engine.run(), 'finished');
+    const { hosts } = readHostsReport(crawl.db, crawl.crawlId, 10);
+    assert.deepEqual(hosts, [{ host: new URL(dead).host, fetches: 1, ok: 0, failed: 1, excluded: 0, notRequested: 1, bytes: 0 }]);
+    const [page] = crawl.db.prepare('SELECT outcome, notRequested FROM CrawlLogEntry WHERE crawlId = ? AND url = ?').all(crawl.crawlId, `${dead}/`);
+    assert.deepEqual(page, { outcome: 'connect-refused', notRequested: 1 });
+    assert.deepEqual(engine.stats().failedByReason, { 'connect-refused': 1 }, 'the page still counts among the failures');
   });
 });
 

@@ -219,7 +219,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     const host = new URL(guarded.origin).host;
     assert.equal(report.hostCount, 1);
     // The page robots.txt refused was never requested: an exclusion, not a fetch.
-    assert.deepEqual(report.hosts.map(({ bytes: _, ...h }) => h), [{ host, fetches: 7, ok: 7, failed: 0, excluded: 1 }]);
+    assert.deepEqual(report.hosts.map(({ bytes: _, ...h }) => h), [{ host, fetches: 7, ok: 7, failed: 0, excluded: 1, notRequested: 0 }]);
     assert.equal(report.hosts[0]!.bytes, log.items.reduce((n, e) => n + (e as { size?: number }).size!, 0));
     assert.deepEqual(Object.fromEntries(report.mimeTypes.map((m) => [m.mime, m.captures])), { 'text/html': 6, 'text/plain': 1 });
     assert.deepEqual(report.statuses, [{ status: 200, entries: 7 }, { status: null, entries: 1 }]);

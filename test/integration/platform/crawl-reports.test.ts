@@ -193,13 +193,14 @@ test('the hosts report counts the URLs the crawl log records as excluded (an exc
   entry('/only-excluded', null, 'exclude-match', 0);
   const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
   const report = (await call(getReport, 'GET', `/api/crawls/${crawl}/report`, undefined, { id: String(crawl) })).body as {
-    hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
+    hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; notRequested: number; bytes: number }[];
   };
-  assert.deepEqual(report.hosts.find((h) => h.host === 'hosts.test'), { host: 'hosts.test', fetches: 4, ok: 3, failed: 1, excluded: 3, bytes: 1181 });
+  assert.deepEqual(report.hosts.find((h) => h.host === 'hosts.test'), { host: 'hosts.test', fetches: 4, ok: 3, failed: 1, excluded: 3, notRequested: 0, bytes: 1181 });
 });
 
-// The hosts report counts requests (the counters count pages): robots.txt's are requests to the host too.
-test('the hosts report counts a robots.txt request as a fetch of its host, one that got no answer as a failed one', async () => {
+// The hosts report counts requests (the counters count pages): robots.txt's are requests to the host too;
+// the pages an unanswered robots.txt kept from being requested are not.
+test('the hosts report counts a robots.txt request as a fetch of its host, one that got no answer as a failed one, and the pages it kept from being requested apart', async () => {
   const crawl = s.db.prepare('SELECT id FROM Crawl ORDER BY id LIMIT 1').pluck().get() as number;
   const { CaptureStore } = await import('../../../worker/store/capture-store');
   const store = new CaptureStore(s.db, crawl);
@@ -207,11 +208,16 @@ test('the hosts report counts a robots.txt request as a fetch of its host, one t
   store.addLog({ url: 'http://robots-hosts.test/robots.txt', status: null, outcome: 'connect-timeout', message: 'robots.txt request got no answer (timeout); robots.txt is tried again in 500 ms; the host\'s URLs wait', size: 0, durationMs: 30_000, retries: 1, at, subject: 'robots' });
   store.addLog({ url: 'http://robots-hosts.test/robots.txt', status: 200, outcome: 'ok', message: 'robots.txt', size: 20, durationMs: 5, retries: 0, at, subject: 'robots' });
   store.addLog({ url: 'http://robots-hosts.test/', status: 200, outcome: 'ok', message: null, size: 100, durationMs: 5, retries: 0, at });
+  // A host whose robots.txt got no answer at all: its pages were never requested (RFC 9309), no fetches.
+  const refused = "no connection to the host for robots.txt (connect ECONNREFUSED); the page was not requested";
+  store.addLog({ url: 'http://dead-hosts.test/robots.txt', status: null, outcome: 'connect-refused', message: "robots.txt request got no answer (connect ECONNREFUSED); the host's URLs fail with this reason, unrequested, for 10 min; then robots.txt is tried again", size: 0, durationMs: 0, retries: 1, at, subject: 'robots' });
+  for (const path of ['/', '/about']) store.addLog({ url: `http://dead-hosts.test${path}`, status: null, outcome: 'connect-refused', message: refused, size: 0, durationMs: 0, retries: 0, at, notRequested: true });
   const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
   const report = (await call(getReport, 'GET', `/api/crawls/${crawl}/report`, undefined, { id: String(crawl) })).body as {
-    hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; bytes: number }[];
+    hosts: { host: string; fetches: number; ok: number; failed: number; excluded: number; notRequested: number; bytes: number }[];
   };
-  assert.deepEqual(report.hosts.find((h) => h.host === 'robots-hosts.test'), { host: 'robots-hosts.test', fetches: 3, ok: 2, failed: 1, excluded: 0, bytes: 120 });
+  assert.deepEqual(report.hosts.find((h) => h.host === 'robots-hosts.test'), { host: 'robots-hosts.test', fetches: 3, ok: 2, failed: 1, excluded: 0, notRequested: 0, bytes: 120 });
+  assert.deepEqual(report.hosts.find((h) => h.host === 'dead-hosts.test'), { host: 'dead-hosts.test', fetches: 1, ok: 0, failed: 1, excluded: 0, notRequested: 2, bytes: 0 });
 });
 
 test('the host-queues report says where the frontier\'s URLs wait, as the frontier holds them', { timeout: 60_000 }, async () => {

@@ -16,8 +16,9 @@ const MAX_SEEDS = 200;
 
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
- * captures: `hosts` (fetches, ok, failed, excluded, bytes; most fetched first, at most 200, of
- * `hostCount`; the figures count requests, worker/crawler/hosts-report.ts says which), `mimeTypes` (captures and bytes),
+ * captures: `hosts` (fetches, ok, failed, excluded, notRequested, bytes; most fetched first, at most 200, of
+ * `hostCount`; the figures count requests, worker/crawler/hosts-report.ts says which: a page never
+ * requested because its host's robots.txt got no answer is counted as notRequested, not as a failed fetch), `mimeTypes` (captures and bytes),
  * `records` (captures per WARC record type, response then revisit: their payloads' bytes and the bytes their records take in the
  * WARC files, so what deduplication saved shows) and `statuses` (crawl-log entries per HTTP
  * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
