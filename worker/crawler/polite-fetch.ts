@@ -41,7 +41,7 @@ function refusedByRobots(verdict: RobotsVerdict): PoliteFetchResult | null {
   if (verdict.allowed) return null;
   if (!verdict.failure) return { kind: 'robots-refused', verdict };
   // Not requested: robots.txt's own crawl-log entry has the time and the retries.
-  return { kind: 'outcome', outcome: { ok: false, reason: verdict.failure.reason, message: robotsFailureMessage(verdict.failure), durationMs: 0, retries: 0 } };
+  return { kind: 'outcome', outcome: { ok: false, reason: verdict.failure.reason, message: robotsFailureMessage(verdict.failure), durationMs: 0, retries: 0, notRequested: true } };
 }
 
 /**

@@ -155,10 +155,16 @@ const REVISIT_MESSAGE = 'coherence revisit';
 /**
  * A revisit's, recrawl's or feed poll's fetch that ended without a response to archive (refused,
  * reset, timed out, a name that does not resolve): its crawl-log entry, outcome the failure's reason, counted among the crawl's failures as a
- * page's is (and as CrawlContext.restoreStats counts them again). `message` says what fetch it was.
+ * page's is (and as CrawlContext.restoreStats counts them again); marked notRequested when its host's robots.txt got no
+ * answer, so the hosts report counts no fetch for it. `message` says what fetch it was.
  */
-export function logUnanswered(ctx: CrawlContext, url: string, outcome: { reason: string; message: string; durationMs: number; retries: number }, message: string): void {
-  ctx.store.addLog({ url, status: null, outcome: outcome.reason, message: `${message}: ${outcome.message}`, size: 0, durationMs: outcome.durationMs, retries: outcome.retries, at: new Date() });
+export function logUnanswered(
+  ctx: CrawlContext,
+  url: string,
+  outcome: { reason: string; message: string; durationMs: number; retries: number; notRequested?: true },
+  message: string,
+): void {
+  ctx.store.addLog({ url, status: null, outcome: outcome.reason, message: `${message}: ${outcome.message}`, size: 0, durationMs: outcome.durationMs, retries: outcome.retries, at: new Date(), notRequested: outcome.notRequested });
   ctx.stats.recordFailure(outcome.reason);
 }
 

@@ -64,7 +64,11 @@ export interface FetchRequestOptions {
  */
 export type FetchOutcome =
   | { ok: true; exchange: HttpExchange; durationMs: number; retries: number }
-  | { ok: false; reason: FailureReason; message: string; durationMs: number; retries: number; partial?: HttpExchange; bytesRead?: number };
+  | {
+      ok: false; reason: FailureReason; message: string; durationMs: number; retries: number; partial?: HttpExchange; bytesRead?: number;
+      /** Never requested: its host's robots.txt got no answer (RFC 9309), whose own entry has the time and retries. */
+      notRequested?: true;
+    };
 
 export interface Fetcher {
   fetch(url: string, opts?: FetchRequestOptions): Promise<FetchOutcome>;

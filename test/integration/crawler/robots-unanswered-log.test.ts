@@ -136,5 +136,10 @@ test('a feed poll whose robots.txt is refused logs the robots.txt request too (t
     // Never requested either: robots.txt's entry has the retries.
     assert.ok(robots!.retries > 0, JSON.stringify(robots));
     assert.deepEqual([poll!.retries, poll!.durationMs], [0, 0]);
+    // So the poll is marked, and the hosts report counts the robots.txt request as the host's one fetch.
+    const marks = crawl.db.prepare('SELECT notRequested FROM CrawlLogEntry WHERE crawlId = ? AND url = ?').all(crawl.crawlId, `${dead}/feed.xml`) as { notRequested: number }[];
+    assert.ok(marks.length > 0 && marks.every((m) => m.notRequested === 1), JSON.stringify(marks));
+    const host = readHostsReport(crawl.db, crawl.crawlId, 10).hosts.find((h) => h.host === new URL(dead).host);
+    assert.deepEqual([host?.fetches, host?.failed, host?.notRequested], [1, 1, marks.length], JSON.stringify(host));
   });
 });
