@@ -10,7 +10,7 @@ export interface HostReportRow {
   ok: number;
   failed: number;
   excluded: number;
-  /** Pages failed without a request: the host's robots.txt got no answer (RFC 9309). */
+  /** URLs failed without a request (pages, revisits, recrawls, feed polls): the host's robots.txt got no answer (RFC 9309). */
   notRequested: number;
   bytes: number;
 }
@@ -29,7 +29,7 @@ export interface HostsReport {
  * page's URL, is no fetch of its host; a URL the crawl log records as excluded (EXCLUSION_OUTCOMES:
  * robots.txt, an exclude pattern) was never requested: counted as excluded, not as a fetch; a
  * robots.txt request's own entry, subject 'robots', is a fetch of its host, one that got no answer a failed one;
- * the pages that answer kept from being requested (CrawlLogEntry.notRequested) are counted as
+ * the URLs robots.txt's silence kept from being requested (CrawlLogEntry.notRequested) are counted as
  * notRequested, not as fetches, though each is among the crawl's failures (its failure counters count pages).
  */
 export function readHostsReport(db: Database.Database, crawlId: number, limit: number): HostsReport {

@@ -42,7 +42,7 @@ export interface LogRow {
   at: Date;
   /** Null or left out: the entry of a URL of the crawl (a page, a requisite, a feed poll). */
   subject?: LogSubject | null;
-  /** A page never requested, as its host's robots.txt got no answer (the robots stage): no fetch of its host. */
+  /** A URL of the crawl never requested (a page, a revisit, a recrawl, a feed poll): its host's robots.txt got no answer. No fetch of its host. */
   notRequested?: boolean;
 }
 
