@@ -24,6 +24,7 @@ import { measure } from './support/measure';
 import { writeReadmeSection } from './support/readme-section';
 import { benchCommit, cpuProfileArgs, machineInfo } from './support/run-info';
 import { gapExcess } from './support/gap-excess';
+import { parseProbeOnCores } from './support/cpu-probe';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -51,10 +52,11 @@ const addrs = Array.from({ length: HOSTS }, (_, i) => addr(i));
 // The per-host site (every address serves the same files; links are root-relative so each host stays on itself).
 const WORDS = 'harbour tide vessel record capture ledger coast estuary mariner charter cargo beacon lantern keel anchor voyage chart survey'.split(' ');
 const pagePath = (i: number) => (i === 0 ? '/' : `/p/${i}.html`);
-function writeSite(dir: string): number {
+/** Writes the per-host site; returns its HTML pages' text. */
+function writeSite(dir: string): string[] {
   mkdirSync(join(dir, 'p'), { recursive: true });
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /private/\n');
-  let bytes = 0;
+  const pages: string[] = [];
   for (let i = 0; i < PAGES; i++) {
     const links = Array.from({ length: Math.min(20, PAGES - 1) }, (_, k) => pagePath((i + 1 + k * 7) % PAGES));
     const paras: string[] = [];
@@ -63,16 +65,17 @@ function writeSite(dir: string): number {
       paras.push(`<p>${text}${p < links.length ? ` <a href="${links[p]}">bulletin ${p}</a>` : ''}</p>`);
     }
     const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Host page ${i}</title></head><body><h1>Page ${i}</h1>\n${paras.join('\n')}\n</body></html>\n`;
-    bytes += html.length;
+    pages.push(html);
     writeFileSync(join(dir, i === 0 ? 'index.html' : pagePath(i).slice(1)), html);
   }
-  return bytes;
+  return pages;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 if (!existsSync('/usr/bin/time')) ensureAptTool('/usr/bin/time', 'time'); // GNU time (apt-get, never under CI)
 const base = mkdtempSync(join(tmpdir(), 'tidemark-bench-politeness-'));
-const siteBytes = writeSite(join(base, 'site'));
+const sitePages = writeSite(join(base, 'site'));
+const siteBytes = sitePages.reduce((n, html) => n + html.length, 0);
 const nginx = await startNginx({ root: join(base, 'site'), workDir: join(base, 'nginx'), listens: addrs });
 for (const a of [addrs[0], addrs.at(-1)!]) {
   const r = await fetch(`http://${a}:${nginx.port}/robots.txt`);
@@ -90,6 +93,8 @@ writeFileSync(icdPath, JSON.stringify(icd, null, 2));
 const logOffset = nginx.readLog().length; // the start-up probes above
 const out = join(base, 'out');
 const cmd = ['node', ...cpuProfileArgs(), join(root, 'bin/tidemark.js'), 'crawl', icdPath, '--out', out, '--json', '--concurrency', String(CONCURRENCY)];
+// The VM's speed right before and after the crawl (bench/support/cpu-probe.ts): runs are read against it.
+const probeBefore = await parseProbeOnCores(join(base, 'site'));
 const loadBefore = loadavg();
 console.error(`bench: crawling ${HOSTS} hosts × ${PAGES} pages with a ${DELAY} ms per-host delay…`);
 const m = await measure(cmd, { cwd: root, timeoutMs: 30 * 60_000 });
@@ -151,6 +156,8 @@ const result = {
   date: new Date().toISOString(),
   commit: benchCommit(root),
   machine: machineInfo(),
+  // Two htmlparser2 parsers at once over this site's pages, a process each, for 1 s just before the crawl (pages/s each).
+  machineSpeed: { twoParsersPagesPerSecond: probeBefore },
   loadAverage: { before: loadBefore.map((x) => Number(x.toFixed(2))), after: loadAfter.map((x) => Number(x.toFixed(2))) },
   settings: { hosts: HOSTS, pagesPerHost: PAGES, delayMs: DELAY, concurrency: CONCURRENCY, addresses: `${addrs[0]} – ${addrs.at(-1)}`, pageBytesMean: Math.round(siteBytes / PAGES) },
   command: cmd.join(' ').replaceAll(base, '$WORK').replaceAll(root + '/', ''),
@@ -200,7 +207,9 @@ const md = [
     `Ideal polite rate: ${HOSTS} × 1000 / ${DELAY} = ${f(ideal, 0)} pages/s. Rate and gaps are read from nginx's access log ` +
     `(per address, request start = \`$msec − $request_time\`, millisecond resolution): pages/s = HTML pages ÷ (last request start − first request start).`,
   '',
-  `Machine: ${result.machine.cpu}, ${result.machine.cores} cores, Node ${result.machine.node}; load average (1 min) ${result.loadAverage.before[0]} before, ${result.loadAverage.after[0]} after. ` +
+  `Machine: ${result.machine.cpu}, ${result.machine.cores} cores, Node ${result.machine.node}; load average (1 min) ${result.loadAverage.before[0]} before, ${result.loadAverage.after[0]} after; ` +
+    `the VM's two cores just before the crawl (two htmlparser2 parsers at once over this site's pages, a process each, for 1 s: bench/support/cpu-probe.ts) ` +
+    `${probeBefore.map((x) => f(x, 0)).join(' and ')} pages/s. ` +
     `Commit \`${result.commit}\`, ${result.date.slice(0, 16).replace('T', ' ')} UTC.`,
   '',
   '| measure | value |',
