@@ -4,7 +4,7 @@ import { bomEncoding, decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { extractHtml, type MarkupSummary } from './html-links';
-import { isGzip, parseSitemap, robotsSitemaps, SitemapTooLargeError, type SitemapEntry } from './sitemap';
+import { isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SitemapTooLargeError, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 import type { ExtractedLink, MetaRobots } from './types';
 
 /** A response as the extract stage has it: content coding already removed from the body. */
@@ -132,15 +132,9 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
     }
     case 'sitemap':
       try {
-        const map = parseSitemap(body, { url, contentType, maxDecodedBytes: input.maxDecodedBytes, truncated: input.truncated });
-        const links: ExtractedLink[] = [
-          ...map.sitemaps.map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'sitemap@loc', anchorText: '', context: '' })),
-          ...map.urls.map((e): ExtractedLink => ({ url: e.url, kind: 'navigation', source: 'sitemap@loc', anchorText: '', context: '' })),
-        ];
-        return { kind, links: requery(links, opts.queryHandling), sitemapEntries: map.urls, ...(map.cutLine ? { sitemapCutLine: map.cutLine } : {}), ...(map.cutValue ? { sitemapCutValue: map.cutValue } : {}) };
+        return sitemapExtraction(parseSitemap(body, sitemapOptions(input)), opts.queryHandling);
       } catch (err) {
-        if (err instanceof SitemapTooLargeError) return { kind, links: [], failure: { reason: err.reason, message: err.message } };
-        throw err;
+        return sitemapTooLarge(err);
       }
     case 'feed': {
       const feed = parseFeed(body, contentType, url);
@@ -150,6 +144,43 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
     default:
       return { kind, links: [] };
   }
+}
+
+/**
+ * extractFromResponse, but an XML sitemap is parsed slice by slice (SITEMAP_SLICE_CHARS characters,
+ * decompressed), the event loop having its turn between two (parseSitemapYielding): the crawl's
+ * thread is not held for the whole of a large one (~0.5 s for 20,000 URLs). The result is
+ * extractFromResponse's.
+ */
+export async function extractFromResponseYielding(input: ResponseInput): Promise<ResponseExtraction> {
+  const { url, headers, body } = input;
+  if (input.status >= 300 && input.status < 400) return extractFromResponse(input);
+  const mime = (headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+  if (classifyResponse(url, mime, body) !== 'sitemap') return extractFromResponse(input);
+  try {
+    return sitemapExtraction(await parseSitemapYielding(body, sitemapOptions(input)), input.queryHandling ?? 'keep');
+  } catch (err) {
+    return sitemapTooLarge(err);
+  }
+}
+
+function sitemapOptions(input: ResponseInput): SitemapOptions {
+  return { url: input.url, contentType: input.headers['content-type'] ?? '', maxDecodedBytes: input.maxDecodedBytes, truncated: input.truncated };
+}
+
+/** A sitemap's links: its child sitemaps, then its pages, with the crawl's query handling. */
+function sitemapExtraction(map: SitemapResult, queryHandling: QueryHandling): ResponseExtraction {
+  const links: ExtractedLink[] = [
+    ...map.sitemaps.map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'sitemap@loc', anchorText: '', context: '' })),
+    ...map.urls.map((e): ExtractedLink => ({ url: e.url, kind: 'navigation', source: 'sitemap@loc', anchorText: '', context: '' })),
+  ];
+  return { kind: 'sitemap', links: requery(links, queryHandling), sitemapEntries: map.urls, ...(map.cutLine ? { sitemapCutLine: map.cutLine } : {}), ...(map.cutValue ? { sitemapCutValue: map.cutValue } : {}) };
+}
+
+/** A sitemap over the size cap is archived, not parsed; any other error is not the sitemap's. */
+function sitemapTooLarge(err: unknown): ResponseExtraction {
+  if (err instanceof SitemapTooLargeError) return { kind: 'sitemap', links: [], failure: { reason: err.reason, message: err.message } };
+  throw err;
 }
 
 /** Sitemaps and feeds canonicalise with 'keep'; re-apply the crawl's query handling and dedupe. */

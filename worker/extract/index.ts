@@ -7,6 +7,6 @@ export { charsetParam, decodeText, encodingForLabel, sniffCharset } from './char
 export { cssReferences, extractCssLinks, unescapeCss, type CssReference } from './css-links';
 export { parseSrcset } from './srcset';
 export { dedupeLinks, extractHtml, type HtmlExtractOptions, type HtmlExtraction, type MarkupSummary } from './html-links';
-export { gunzipCapped, isGzip, parseSitemap, robotsSitemaps, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
+export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
-export { classifyResponse, extractFromResponse, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';
+export { classifyResponse, extractFromResponse, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';

@@ -1,5 +1,5 @@
 import { bodyForParsing, DecompressionBombError } from '../../fetch';
-import { extractFromResponse } from '../../extract';
+import { extractFromResponseYielding } from '../../extract';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
@@ -33,7 +33,8 @@ export const extractStage: Stage = {
         throw err;
       }
     }
-    const result = extractFromResponse({
+    // A large sitemap is parsed in slices, the crawl's other pages and timers going on between them.
+    const result = await extractFromResponseYielding({
       url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
       maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
