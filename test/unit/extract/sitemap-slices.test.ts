@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, parseSitemapYielding, sliceEnd, SITEMAP_SLICE_CHARS } from '../../../worker/extract/sitemap';
+import { extractFromResponse, extractFromResponseYielding, type ResponseInput } from '../../../worker/extract';
 
 const opts = { url: 'http://example.org/sitemap.xml', contentType: 'application/xml', maxDecodedBytes: 50_000_000 };
 
@@ -51,11 +52,10 @@ test('a slice ends just after a ">" at or past the wanted end, or at the end of 
 });
 
 test('the extract stage\'s yielding extraction gives what extractFromResponse gives: a large sitemap, a gzipped one over the cap, a page, a redirect', async () => {
-  const { extractFromResponse, extractFromResponseYielding } = await import('../../../worker/extract');
   const xml = Buffer.from(awkwardSitemap(3000));
   assert.ok(xml.length > 2 * SITEMAP_SLICE_CHARS, 'several slices');
   const base = { url: 'http://example.org/sitemap.xml', status: 200, maxDecodedBytes: 50_000_000, queryHandling: 'strip' as const };
-  const inputs = [
+  const inputs: ResponseInput[] = [
     { ...base, headers: { 'content-type': 'application/xml' }, body: xml },
     { ...base, headers: { 'content-type': 'application/x-gzip' }, body: gzipSync(xml), maxDecodedBytes: 1000 },
     { ...base, url: 'http://example.org/', headers: { 'content-type': 'text/html' }, body: Buffer.from('<title>t</title><a href="/a?b=1">a</a>') },
