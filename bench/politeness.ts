@@ -52,11 +52,10 @@ const addrs = Array.from({ length: HOSTS }, (_, i) => addr(i));
 // The per-host site (every address serves the same files; links are root-relative so each host stays on itself).
 const WORDS = 'harbour tide vessel record capture ledger coast estuary mariner charter cargo beacon lantern keel anchor voyage chart survey'.split(' ');
 const pagePath = (i: number) => (i === 0 ? '/' : `/p/${i}.html`);
-/** Writes the per-host site; returns its HTML pages' text. */
-function writeSite(dir: string): string[] {
+function writeSite(dir: string): number {
   mkdirSync(join(dir, 'p'), { recursive: true });
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /private/\n');
-  const pages: string[] = [];
+  let bytes = 0;
   for (let i = 0; i < PAGES; i++) {
     const links = Array.from({ length: Math.min(20, PAGES - 1) }, (_, k) => pagePath((i + 1 + k * 7) % PAGES));
     const paras: string[] = [];
@@ -65,17 +64,16 @@ function writeSite(dir: string): string[] {
       paras.push(`<p>${text}${p < links.length ? ` <a href="${links[p]}">bulletin ${p}</a>` : ''}</p>`);
     }
     const html = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Host page ${i}</title></head><body><h1>Page ${i}</h1>\n${paras.join('\n')}\n</body></html>\n`;
-    pages.push(html);
+    bytes += html.length;
     writeFileSync(join(dir, i === 0 ? 'index.html' : pagePath(i).slice(1)), html);
   }
-  return pages;
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 if (!existsSync('/usr/bin/time')) ensureAptTool('/usr/bin/time', 'time'); // GNU time (apt-get, never under CI)
 const base = mkdtempSync(join(tmpdir(), 'tidemark-bench-politeness-'));
-const sitePages = writeSite(join(base, 'site'));
-const siteBytes = sitePages.reduce((n, html) => n + html.length, 0);
+const siteBytes = writeSite(join(base, 'site'));
 const nginx = await startNginx({ root: join(base, 'site'), workDir: join(base, 'nginx'), listens: addrs });
 for (const a of [addrs[0], addrs.at(-1)!]) {
   const r = await fetch(`http://${a}:${nginx.port}/robots.txt`);
