@@ -103,15 +103,27 @@ function nofollowHeader(headers: Record<string, string>): boolean {
  * sitemap over the size cap comes back with `failure` set.
  */
 export function extractFromResponse(input: ResponseInput): ResponseExtraction {
+  return isRedirect(input) ? redirectExtraction(input) : extractAs(input, kindOf(input));
+}
+
+const isRedirect = (input: ResponseInput) => input.status >= 300 && input.status < 400;
+
+/** A 3xx response's one link: its Location. */
+function redirectExtraction({ url, headers, queryHandling }: ResponseInput): ResponseExtraction {
+  const target = headers.location ? canonicalize(headerUrlText(headers.location.trim()), url, { queryHandling: queryHandling ?? 'keep' }) : null;
+  return { kind: 'other', links: target ? [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] : [] };
+}
+
+/** What the response's body is, from its MIME type, URL and first bytes (classifyResponse). */
+function kindOf({ url, headers, body }: ResponseInput): ResponseKind {
+  return classifyResponse(url, (headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase(), body);
+}
+
+/** The extraction of a response that is no redirect, its kind already known. */
+function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction {
   const { url, headers, body } = input;
   const opts = { queryHandling: input.queryHandling ?? 'keep' };
-  if (input.status >= 300 && input.status < 400) {
-    const target = headers.location ? canonicalize(headerUrlText(headers.location.trim()), url, opts) : null;
-    return { kind: 'other', links: target ? [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] : [] };
-  }
   const contentType = headers['content-type'] ?? '';
-  const mime = contentType.split(';', 1)[0].trim().toLowerCase();
-  const kind = classifyResponse(url, mime, body);
   switch (kind) {
     case 'html': {
       const charset = sniffCharset(body, contentType);
@@ -153,12 +165,11 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
  * extractFromResponse's.
  */
 export async function extractFromResponseYielding(input: ResponseInput): Promise<ResponseExtraction> {
-  const { url, headers, body } = input;
-  if (input.status >= 300 && input.status < 400) return extractFromResponse(input);
-  const mime = (headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
-  if (classifyResponse(url, mime, body) !== 'sitemap') return extractFromResponse(input);
+  if (isRedirect(input)) return redirectExtraction(input);
+  const kind = kindOf(input);
+  if (kind !== 'sitemap') return extractAs(input, kind);
   try {
-    return sitemapExtraction(await parseSitemapYielding(body, sitemapOptions(input)), input.queryHandling ?? 'keep');
+    return sitemapExtraction(await parseSitemapYielding(input.body, sitemapOptions(input)), input.queryHandling ?? 'keep');
   } catch (err) {
     return sitemapTooLarge(err);
   }
