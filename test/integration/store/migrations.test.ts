@@ -146,3 +146,28 @@ test('pages logged as not requested before the notRequested column are marked; o
     db.close();
   }
 });
+
+// Revisits, recrawl refetches and feed polls that robots.txt's silence kept from being requested were
+// logged unmarked until 19bb4ca; their message ends with robots.txt's reason after the request's own words.
+test('revisits, refetches and feed polls logged as not requested before they were marked are marked; their real failures are not', () => {
+  const db = migratedBefore('20261130060000_crawl_log_not_requested_refetches');
+  try {
+    insertCrawl(db);
+    const add = db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, message, durationMs, retries, at) VALUES (1, ?, ?, ?, ?, ?, ?, '2026-11-29T10:00:00.000+00:00')");
+    add.run('http://dead.test/feed.xml', null, 'connect-refused', 'feed poll failed: no connection to the host for robots.txt (connect ECONNREFUSED)', 0, 0);
+    add.run('http://silent.test/a', null, 'headers-timeout', 'coherence revisit; no answer about the page: no answer from the host for robots.txt, tried twice (headers timeout)', 0, 0);
+    add.run('http://silent.test/b', null, 'headers-timeout', 'recrawl round 2; no answer about the page, retried in round 3: no answer from the host for robots.txt, tried twice (headers timeout)', 0, 0);
+    add.run('http://live.test/feed.xml', null, 'connect-refused', 'feed poll failed: connect ECONNREFUSED', 0, 0);
+    add.run('http://live.test/b', null, 'headers-timeout', 'coherence revisit; no answer about the page: headers timeout', 30_000, 2);
+    assert.equal(applyMigrations(db, MIGRATIONS)[0], '20261130060000_crawl_log_not_requested_refetches');
+    assert.deepEqual(db.prepare('SELECT url, notRequested FROM CrawlLogEntry ORDER BY id').all(), [
+      { url: 'http://dead.test/feed.xml', notRequested: 1 },
+      { url: 'http://silent.test/a', notRequested: 1 },
+      { url: 'http://silent.test/b', notRequested: 1 },
+      { url: 'http://live.test/feed.xml', notRequested: 0 },
+      { url: 'http://live.test/b', notRequested: 0 },
+    ]);
+  } finally {
+    db.close();
+  }
+});
