@@ -27,7 +27,8 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>
       <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>
       <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a>
-      <a href="/hostile/farm">link farm</a> <a href="/hostile/title">long title</a>`)),
+      <a href="/hostile/farm">link farm</a> <a href="/hostile/title">long title</a>
+      <a href="/redirect/ftp">ftp</a> <a href="/redirect/nowhere">nowhere</a> <a href="/redirect/broken">broken</a>`)),
     // A title of 100,000 characters, spread over lines: the capture keeps its first 300, whitespace collapsed.
     '/hostile/title': (_q, res) => send(res, html(`<title>${'Very\n   long '.repeat(20_000)}</title><p>titled</p>`)),
     // More links than the crawl's test ICD follows from one page (scope.maxOutLinksPerPage 100).
@@ -50,6 +51,10 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
     '/redirect/2': (_q, res) => redirect(res, '/redirect/3'),
     '/redirect/3': (_q, res) => redirect(res, '/final'),
     '/final': (_q, res) => send(res, html('<p>end of the chain</p>')),
+    // Redirects that lead to nothing a crawler fetches: another scheme, no Location, a Location that is no URL.
+    '/redirect/ftp': (_q, res) => redirect(res, 'ftp://files.example/harbour.pdf'),
+    '/redirect/nowhere': (_q, res) => void res.writeHead(302).end(),
+    '/redirect/broken': (_q, res) => redirect(res, 'http://[::zz/harbour'),
     '/loop/a': (_q, res) => redirect(res, '/loop/b'),
     '/loop/b': (_q, res) => redirect(res, '/loop/a'),
     '/slow': (_q, res) => {

@@ -54,6 +54,8 @@ export interface ResponseExtraction {
   feed?: FeedResult;
   /** HTML: the names and attribute values its markup is made of. */
   markup?: MarkupSummary;
+  /** A redirect whose Location leads to nothing the crawl fetches: why, for its crawl-log entry (unfollowedRedirectNote). */
+  unfollowedRedirect?: string;
   /** Set when the body could not be looked into; the response is still archived as received. */
   failure?: { reason: 'decompression-bomb'; message: string };
 }
@@ -109,9 +111,35 @@ export function extractFromResponse(input: ResponseInput): ResponseExtraction {
 const isRedirect = (input: ResponseInput) => input.status >= 300 && input.status < 400;
 
 /** A 3xx response's one link: its Location. */
-function redirectExtraction({ url, headers, queryHandling }: ResponseInput): ResponseExtraction {
-  const target = headers.location ? canonicalize(headerUrlText(headers.location.trim()), url, { queryHandling: queryHandling ?? 'keep' }) : null;
-  return { kind: 'other', links: target ? [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] : [] };
+function redirectExtraction({ url, status, headers, queryHandling }: ResponseInput): ResponseExtraction {
+  const location = headers.location ? headerUrlText(headers.location.trim()) : '';
+  const target = location ? canonicalize(location, url, { queryHandling: queryHandling ?? 'keep' }) : null;
+  if (target) return { kind: 'other', links: [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] };
+  const unfollowed = unfollowedRedirectNote(status, location, url);
+  return { kind: 'other', links: [], ...(unfollowed ? { unfollowedRedirect: unfollowed } : {}) };
+}
+
+/** Statuses whose answer is "look there" (RFC 9110 §15.4): without a usable Location they lead nowhere. */
+const REDIRECTS_TO_LOCATION: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** A Location the crawl log quotes is cut to this many characters: a hostile server may send megabytes. */
+const LOCATION_SHOWN = 200;
+
+/**
+ * Why a redirect leads to nothing the crawl fetches, for its crawl-log entry (Heritrix logs such a
+ * Location among its URI errors): a scheme other than http(s), a Location that is no URL, none at
+ * all. Null when the answer names no target to follow (304, a 300 without Location) or names one.
+ */
+export function unfollowedRedirectNote(status: number, location: string, base: string): string | null {
+  if (!location) return REDIRECTS_TO_LOCATION.has(status) ? `a ${status} without a Location header: no target to follow` : null;
+  const shown = JSON.stringify(location.length > LOCATION_SHOWN ? `${location.slice(0, LOCATION_SHOWN)}…` : location);
+  let scheme: string;
+  try {
+    scheme = new URL(location, base).protocol;
+  } catch {
+    return `redirect not followed: its Location ${shown} is no valid URL`;
+  }
+  if (scheme !== 'http:' && scheme !== 'https:') return `redirect to a ${scheme.slice(0, -1)}: URL not followed (only http and https are fetched): ${shown}`;
+  return `redirect not followed: its Location ${shown} names no host the crawl can fetch`;
 }
 
 /** What the response's body is, from its MIME type, URL and first bytes (classifyResponse). */

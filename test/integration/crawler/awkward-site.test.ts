@@ -60,6 +60,14 @@ test('a redirect chain is captured hop by hop, and a loop ends', () => {
   assert.equal(site.requests.filter((r) => r.path === '/loop/b').length, 1);
 });
 
+test('a redirect to another scheme, without a Location or to no URL is archived, and its log entry says why nothing follows', () => {
+  for (const hop of ['/redirect/ftp', '/redirect/nowhere', '/redirect/broken']) assert.equal(captures.get(hop)?.status, 302, hop);
+  assert.equal(log.get('/redirect/ftp')?.message, 'redirect to a ftp: URL not followed (only http and https are fetched): "ftp://files.example/harbour.pdf"');
+  assert.equal(log.get('/redirect/nowhere')?.message, 'a 302 without a Location header: no target to follow');
+  assert.equal(log.get('/redirect/broken')?.message, 'redirect not followed: its Location "http://[::zz/harbour" is no valid URL');
+  assert.equal(log.get('/redirect/1')?.message, null, 'a redirect followed has no such note');
+});
+
 test('a slow body is cut at the total timeout and recorded', () => {
   const entry = log.get('/slow');
   assert.ok(entry, 'logged');

@@ -19,6 +19,23 @@ test('3xx gives one redirect link from Location', () => {
   assert.deepEqual(extractFromResponse(base({ status: 304 })).links, []);
 });
 
+test('a 3xx whose Location leads to nothing fetchable has no link and says why; 304 and 300 without Location say nothing', () => {
+  const unfollowed = (status: number, location?: string) => {
+    const r = extractFromResponse(base({ status, headers: location === undefined ? {} : { location } }));
+    assert.deepEqual(r.links, []);
+    return r.unfollowedRedirect;
+  };
+  assert.equal(unfollowed(302, 'mailto:harbour@example.org'), 'redirect to a mailto: URL not followed (only http and https are fetched): "mailto:harbour@example.org"');
+  assert.equal(unfollowed(301, 'javascript:void(0)'), 'redirect to a javascript: URL not followed (only http and https are fetched): "javascript:void(0)"');
+  assert.equal(unfollowed(307), 'a 307 without a Location header: no target to follow');
+  assert.equal(unfollowed(303, 'http://[::zz/'), 'redirect not followed: its Location "http://[::zz/" is no valid URL');
+  assert.equal(unfollowed(308, 'http://a..b/'), 'redirect not followed: its Location "http://a..b/" names no host the crawl can fetch');
+  assert.equal(unfollowed(302, `ftp://x/${'a'.repeat(500)}`), `redirect to a ftp: URL not followed (only http and https are fetched): "ftp://x/${'a'.repeat(192)}…"`, 'a long Location is cut');
+  assert.equal(unfollowed(304), undefined);
+  assert.equal(unfollowed(300), undefined);
+  assert.equal(extractFromResponse(base({ status: 302, headers: { location: '/there' } })).unfollowedRedirect, undefined);
+});
+
 test('HTML: links, title, text, charset from the header; X-Robots-Tag nofollow marks links', () => {
   const body = Buffer.concat([Buffer.from('<title>Caf'), Buffer.from([0xe9]), Buffer.from('</title><p>See <a href="/b">b</a></p>')]);
   const r = extractFromResponse(base({ headers: { 'content-type': 'text/html; charset=iso-8859-1', 'x-robots-tag': 'nofollow' }, body }));

@@ -44,6 +44,7 @@ export const extractStage: Stage = {
     const { links, note } = outLinksOf(result, ctx.icd.scope.maxOutLinksPerPage);
     item.links = links;
     if (note) addNote(item, note);
+    if (result.unfollowedRedirect) addNote(item, result.unfollowedRedirect);
     if (ctx.focus && result.kind === 'html') {
       item.htmlText = result.htmlText;
       item.resolved = result.resolved;
