@@ -1,5 +1,14 @@
-import { PROCEED, type Stage } from '../stage';
-import { planOutLinks } from '../plan-out-links';
+import { PROCEED, type CrawlItem, type OutLink, type Stage, type StageResult } from '../stage';
+import { PLAN_SLICE_LINKS, planOutLinks, planOutLinksInSlices } from '../plan-out-links';
+import { filterInSlices } from '../event-loop-slices';
+
+/**
+ * Above this many links (a large sitemap's: up to 50,000) a page's links are planned in slices of
+ * PLAN_SLICE_LINKS, the event loop having a turn between two: in one piece, 20,000 links held the
+ * crawl's thread ~180 ms, and every host's politeness timer with it. Fewer are planned at once,
+ * without a turn to wait for.
+ */
+export const SLICED_PLANNING_ABOVE = 2000;
 
 /** Scope, traps and budgets decide which out-links become frontier candidates (pure). */
 export const scheduleStage: Stage = {
@@ -16,7 +25,7 @@ export const scheduleStage: Stage = {
     const { focus } = ctx.icd;
     const rescoring = focus.enabled && focus.updateFunction !== 'FIRST' && !focus.batch.enabled;
     const depth = item.depth + 1;
-    const links = item.links!.filter((l) => !l.unscored && ctx.linkMayMatter(l.url, l.kind, depth, rescoring));
+    const mayMatter = (l: OutLink) => !l.unscored && ctx.linkMayMatter(l.url, l.kind, depth, rescoring);
     // Without rescoring every link left is unknown (or refused, or queued deeper, or a page fetched
     // deeper whose links the depth limit cut, for the scope to check again): no need to ask again
     // which ones the frontier holds. A refused one goes through the scope, as does one found
@@ -26,9 +35,21 @@ export const scheduleStage: Stage = {
           ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) && !ctx.frontier.queuedDeeper(ctx.crawlId, url, depth) &&
           !ctx.frontier.linksCutDeeper(ctx.crawlId, url, depth)
       : undefined;
-    // A redirect answered by a page requisite (or by its redirects) leads to the requisite itself.
-    item.requisiteRedirects = ctx.requisiteRedirectsOf(item.lease, links);
-    item.plan = planOutLinks({ ...item, links }, ctx.scopeInput(), ctx.traps, known);
-    return PROCEED;
+    // The page with the links that may matter. A redirect answered by a page requisite (or by its
+    // redirects) leads to the requisite itself.
+    const withLinks = (links: OutLink[]): CrawlItem => {
+      item.requisiteRedirects = ctx.requisiteRedirectsOf(item.lease, links);
+      return { ...item, links };
+    };
+    if (item.links!.length <= SLICED_PLANNING_ABOVE) {
+      item.plan = planOutLinks(withLinks(item.links!.filter(mayMatter)), ctx.scopeInput(), ctx.traps, known);
+      return PROCEED;
+    }
+    // A large sitemap's: slice by slice, the crawl's timers running between two.
+    return (async (): Promise<StageResult> => {
+      const links = await filterInSlices(item.links!, PLAN_SLICE_LINKS, mayMatter);
+      item.plan = await planOutLinksInSlices(withLinks(links), ctx.scopeInput(), ctx.traps, known);
+      return PROCEED;
+    })();
   },
 };
