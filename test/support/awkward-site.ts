@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGzip } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
+import { gzipDamagedAfterFirstBlock } from './damaged-gzip';
 
 export interface AwkwardSite {
   origin: string;
@@ -28,7 +29,8 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>
       <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a>
       <a href="/hostile/farm">link farm</a> <a href="/hostile/title">long title</a>
-      <a href="/redirect/ftp">ftp</a> <a href="/redirect/nowhere">nowhere</a> <a href="/redirect/broken">broken</a>`)),
+      <a href="/redirect/ftp">ftp</a> <a href="/redirect/nowhere">nowhere</a> <a href="/redirect/broken">broken</a>
+      <a href="/coding/unknown">zstd</a> <a href="/coding/damaged">damaged gzip</a> <a href="/coding/short">short gzip</a>`)),
     // A title of 100,000 characters, spread over lines: the capture keeps its first 300, whitespace collapsed.
     '/hostile/title': (_q, res) => send(res, html(`<title>${'Very\n   long '.repeat(20_000)}</title><p>titled</p>`)),
     // More links than the crawl's test ICD follows from one page (scope.maxOutLinksPerPage 100).
@@ -55,6 +57,16 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
     '/redirect/ftp': (_q, res) => redirect(res, 'ftp://files.example/harbour.pdf'),
     '/redirect/nowhere': (_q, res) => void res.writeHead(302).end(),
     '/redirect/broken': (_q, res) => redirect(res, 'http://[::zz/harbour'),
+    // Content codings a crawler cannot undo to the end: one it does not know, corrupt data, a stream
+    // that stops early though its Content-Length is right. Each page links on past the damage or not.
+    '/coding/unknown': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('<a href="/coding/after-unknown">plain after all</a>'),
+    '/coding/damaged': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipDamagedAfterFirstBlock(codedPage).bytes),
+    '/coding/short': (_q, res) => {
+      const coded = gzipSync(codedPage);
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(coded.subarray(0, coded.length >> 1));
+    },
+    '/coding/before-damage': (_q, res) => send(res, html('<p>linked before the damage</p>')),
+    '/coding/after-unknown': (_q, res) => send(res, html('<p>linked from a body labelled zstd, sent plain</p>')),
     '/loop/a': (_q, res) => redirect(res, '/loop/b'),
     '/loop/b': (_q, res) => redirect(res, '/loop/a'),
     '/slow': (_q, res) => {
@@ -144,6 +156,9 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
+
+/** A page longer than one stored gzip block (64 KB), its one link at the start: read whatever the damage after. */
+const codedPage = Buffer.from(`<a href="/coding/before-damage">first</a>${'<p>Tide tables for the harbour.</p>'.repeat(3000)}`);
 
 function send(res: ServerResponse, page: { type: string; body: string | Buffer }): void {
   res.writeHead(200, { 'content-type': page.type });

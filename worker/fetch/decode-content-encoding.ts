@@ -162,16 +162,42 @@ export async function decodeContentEncoding(
  * coding broke off at corrupt data or stops before its end, so its last line may be half a URL.
  * Throws as decodeContentEncoding does.
  */
-export async function bodyForParsing(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<{ body: Buffer<ArrayBuffer>; cut: boolean }> {
-  const decoded = await decodeBody(ex.body, ex.headers['content-encoding'], maxDecodedBytes);
-  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged || decoded.cutOff };
+export async function bodyForParsing(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<ParsedBody> {
+  const contentEncoding = ex.headers['content-encoding'];
+  const decoded = await decodeBody(ex.body, contentEncoding, maxDecodedBytes);
+  const codingNote = contentCodingNote(contentEncoding, decoded, ex.truncated !== null);
+  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged || decoded.cutOff, ...(codingNote ? { codingNote } : {}) };
+}
+
+/** A body as its parsers take it (bodyForParsing). */
+export interface ParsedBody {
+  body: Buffer<ArrayBuffer>;
+  cut: boolean;
+  /** What went wrong undoing its content coding, for its crawl-log entry (contentCodingNote). */
+  codingNote?: string;
+}
+
+/**
+ * Why the body its parsers read is not the whole decoded body, in the crawl log's words: a coding
+ * the crawl does not undo (the bytes are parsed as they came: a mislabelled plain body still gives
+ * its links), corrupt data, or a coded stream that ends early though the transport brought every
+ * byte (a transport cut has its own outcome). Null when the coding was undone to its end.
+ */
+export function contentCodingNote(contentEncoding: string | undefined, decoded: DecodedBody, transportCut: boolean): string | null {
+  const header = JSON.stringify((contentEncoding ?? '').trim().slice(0, 100));
+  if (contentEncoding?.trim() && parseContentCodings(contentEncoding) === null) {
+    return `Content-Encoding ${header} is none the crawl undoes (gzip, deflate, br): the body was read for links as it came`;
+  }
+  if (decoded.damaged) return `Content-Encoding ${header}: corrupt data after ${decoded.bytes.length} decoded bytes; links read from those`;
+  if (decoded.cutOff && !transportCut) return `Content-Encoding ${header}: the coded data ends early, after ${decoded.bytes.length} decoded bytes; links read from those`;
+  return null;
 }
 
 /**
  * bodyForParsing, or null for a decompression bomb (a body that decodes to more than
  * `maxDecodedBytes`): the revisits and recrawls that meet one archive it as received, unread.
  */
-export async function bodyUnlessBomb(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<{ body: Buffer<ArrayBuffer>; cut: boolean } | null> {
+export async function bodyUnlessBomb(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<ParsedBody | null> {
   try {
     return await bodyForParsing(ex, maxDecodedBytes);
   } catch (err) {

@@ -5,7 +5,7 @@
  */
 export { createFetcher, dnsFailure, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions } from './fetcher';
 export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
-export { bodyForParsing, bodyUnlessBomb, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode } from './decode-content-encoding';
+export { bodyForParsing, bodyUnlessBomb, contentCodingNote, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode, type ParsedBody } from './decode-content-encoding';
 export { classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';
 export { TimeoutError, withTimeout, startDeadline, type TimeoutKind, type Deadline } from './timeout';
 export { releaseBody } from './body-sink';

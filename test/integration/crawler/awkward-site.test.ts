@@ -68,6 +68,16 @@ test('a redirect to another scheme, without a Location or to no URL is archived,
   assert.equal(log.get('/redirect/1')?.message, null, 'a redirect followed has no such note');
 });
 
+test('a content coding not undone to its end is archived as received, its links read from what was decoded, and its log entry says why', () => {
+  assert.equal(log.get('/coding/unknown')?.message, 'Content-Encoding "zstd" is none the crawl undoes (gzip, deflate, br): the body was read for links as it came');
+  assert.match(log.get('/coding/damaged')?.message ?? '', /^Content-Encoding "gzip": corrupt data after \d+ decoded bytes; links read from those$/);
+  assert.match(log.get('/coding/short')?.message ?? '', /^Content-Encoding "gzip": the coded data ends early, after \d+ decoded bytes; links read from those$/);
+  for (const path of ['/coding/unknown', '/coding/damaged', '/coding/short']) assert.equal(log.get(path)?.outcome, 'ok', path);
+  assert.equal(captures.get('/coding/after-unknown')?.status, 200, 'a mislabelled plain body still gives its links');
+  assert.equal(captures.get('/coding/before-damage')?.status, 200, 'the link before the damage is followed');
+  assert.equal(log.get('/final')?.message, null, 'a page decoded whole has no such note');
+});
+
 test('a slow body is cut at the total timeout and recorded', () => {
   const entry = log.get('/slow');
   assert.ok(entry, 'logged');

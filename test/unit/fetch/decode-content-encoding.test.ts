@@ -82,6 +82,23 @@ test('bodyForParsing: the body is cut when the transport cut it or its coding br
   assert.ok(broken.body.length > 0 && broken.body.length < data.length);
 });
 
+test('bodyForParsing says what went wrong with the coding: unknown, corrupt, ending early; nothing for a transport cut or a whole body', async () => {
+  const data = Buffer.from('x'.repeat(100_000));
+  const note = async (bytes: Buffer, coding: string | undefined, truncated: 'length' | null = null) =>
+    (await bodyForParsing({ body: { kind: 'memory', bytes }, headers: coding === undefined ? {} : { 'content-encoding': coding }, truncated }, 1e7)).codingNote;
+  assert.equal(await note(data, 'zstd'), 'Content-Encoding "zstd" is none the crawl undoes (gzip, deflate, br): the body was read for links as it came');
+  assert.equal(await note(data, 'gzip, zstd'), 'Content-Encoding "gzip, zstd" is none the crawl undoes (gzip, deflate, br): the body was read for links as it came');
+  const damaged = gzipDamagedAfterFirstBlock(data);
+  const afterDamage = /^Content-Encoding "gzip": corrupt data after (\d+) decoded bytes; links read from those$/.exec((await note(damaged.bytes, 'gzip')) ?? '');
+  assert.ok(afterDamage && Number(afterDamage[1]) > 0 && Number(afterDamage[1]) <= damaged.firstBlockBytes, 'the bytes decoded before the damage, counted');
+  const coded = gzipSync(data);
+  assert.match((await note(coded.subarray(0, coded.length >> 1), 'gzip')) ?? '', /^Content-Encoding "gzip": the coded data ends early, after \d+ decoded bytes; links read from those$/);
+  assert.equal(await note(coded.subarray(0, coded.length >> 1), 'gzip', 'length'), undefined, 'the transport cut it: its outcome says so');
+  assert.equal(await note(coded, 'gzip'), undefined);
+  assert.equal(await note(data, undefined), undefined);
+  assert.equal(await note(data, 'identity'), undefined);
+});
+
 /** Lines of a text sitemap: compressible, and a cut anywhere most likely falls inside one. */
 const sitemapText = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `http://a.test/page-${i}-${'z'.repeat(i % 29)}`).join('\n') + '\n');
 

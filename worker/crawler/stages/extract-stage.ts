@@ -24,7 +24,9 @@ export const extractStage: Stage = {
     let cut = ex.truncated !== null;
     if (!isRedirect) {
       try {
-        ({ body, cut } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes));
+        let codingNote: string | undefined;
+        ({ body, cut, codingNote } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes));
+        if (codingNote) addNote(item, codingNote);
       } catch (err) {
         if (err instanceof DecompressionBombError) {
           item.failure = { reason: 'decompression-bomb', message: err.message };
