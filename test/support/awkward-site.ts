@@ -22,7 +22,7 @@ const html = (body: string, charsetHeader = 'utf-8') => ({ type: `text/html; cha
 export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<AwkwardSite> {
   const requests: AwkwardSite['requests'] = [];
   const routes: Record<string, Handler> = {
-    '/': (_q, res) => send(res, html(`<h1>Index</h1>
+    '/': (req, res) => send(res, html(`<h1>Index</h1> <a href="//user:secret@${req.headers.host}/final">the end, with credentials</a>
       <a href="/redirect/1">chain</a> <a href="/loop/a">loop</a> <a href="/slow">slow</a> <a href="/huge">huge</a>
       <a href="/bomb">bomb</a> <a href="/calendar/2026/01/01">calendar</a> <a href="/malformed">malformed</a>
       <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>

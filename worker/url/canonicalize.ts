@@ -54,7 +54,9 @@ export function parseHttpUrl(url: string, base?: string): URL | null {
  * not a valid http/https URL. Never throws.
  *
  * Lower-case host (IDN as punycode), no default port, no fragment, no trailing dot on the host
- * (null for a host with an empty label),
+ * (null for a host with an empty label), no user info (the fetcher never sends it, so
+ * `http://user:pw@host/a` is the resource `http://host/a` is, and its credentials stay out of the
+ * archive's URIs: Heritrix's StripUserinfoRule),
  * unreserved characters unescaped and other escapes in upper case, dot segments resolved,
  * empty path '/', an empty query dropped, and the query kept, sorted or stripped.
  */
@@ -68,7 +70,6 @@ export function canonicalize(url: string, base?: string, opts: CanonicalizeOptio
   // URL whose canonical form changes when canonicalised again.
   if (hostname === '' || hostname.startsWith('.') || hostname.endsWith('.') || hostname.includes('..')) return null;
   if (hostname !== parsed.hostname) host = hostname + (parsed.port ? `:${parsed.port}` : '');
-  const userinfo = parsed.username ? `${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@` : '';
   const path = normalizePercentEncoding(parsed.pathname) || '/';
   let query = '';
   const handling = opts.queryHandling ?? 'keep';
@@ -76,5 +77,5 @@ export function canonicalize(url: string, base?: string, opts: CanonicalizeOptio
     query = normalizePercentEncoding(parsed.search.slice(1));
     if (handling === 'sort') query = sortQuery(query);
   }
-  return `${parsed.protocol}//${userinfo}${host}${path}${query ? `?${query}` : ''}`;
+  return `${parsed.protocol}//${host}${path}${query ? `?${query}` : ''}`;
 }

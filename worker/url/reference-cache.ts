@@ -49,7 +49,7 @@ export class ReferenceCache {
 }
 
 /**
- * 'scheme://userinfo@host:port' of a canonical http(s) URL (whose path always starts with '/'), or
+ * 'scheme://host:port' of a canonical http(s) URL (whose path always starts with '/'), or
  * null for anything else (then the caller does not cache).
  */
 function originOf(base: string): string | null {

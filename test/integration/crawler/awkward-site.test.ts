@@ -78,6 +78,17 @@ test('a content coding not undone to its end is archived as received, its links 
   assert.equal(log.get('/final')?.message, null, 'a page decoded whole has no such note');
 });
 
+test('a link with user info is the page without it: fetched once, no credentials in the archive\'s URIs', () => {
+  assert.equal(site.requests.filter((r) => r.path === '/final').length, 1);
+  const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+  try {
+    assert.deepEqual(db.prepare("SELECT url FROM Capture WHERE url LIKE '%@%'").all(), []);
+  } finally {
+    db.close();
+  }
+  assert.ok(!readFileSync(join(out, 'index.cdxj'), 'utf8').includes('secret'), 'the index names no credentials');
+});
+
 test('a slow body is cut at the total timeout and recorded', () => {
   const entry = log.get('/slow');
   assert.ok(entry, 'logged');

@@ -29,7 +29,7 @@ test('a root-relative reference resolved on one origin is not reused on another'
   assert.equal(cache.resolve('/x', 'http://a.example/p'), 'http://a.example/x');
   assert.equal(cache.resolve('/x', 'http://a.example:81/p'), 'http://a.example:81/x');
   assert.equal(cache.resolve('/x', 'https://a.example/p'), 'https://a.example/x');
-  assert.equal(cache.resolve('/x', 'http://u@a.example/p'), 'http://u@a.example/x');
+  assert.equal(cache.resolve('/x', 'http://u@a.example/p'), 'http://a.example/x', 'user info is no part of a canonical URL');
   assert.equal(cache.resolve('/x', 'http://b.example/q/r'), 'http://b.example/x');
 });
 
