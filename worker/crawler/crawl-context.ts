@@ -7,7 +7,7 @@ import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../fronti
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
-import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher } from '../fetch';
+import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
@@ -151,7 +151,7 @@ export class CrawlContext {
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });
     const store = new CaptureStore(o.db, o.crawlId);
-    let archive: (ex: HttpExchange) => Promise<void> = async () => undefined;
+    let archive: (ex: HttpExchange, timing: FetchTiming) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (askingHost: string, timing: KeyTiming) => void = () => undefined;
     let request: (url: string, askingHost: string) => Promise<RobotsRequest> = async (url) => ({ outcome: await fetcher.fetch(url), ownKey: true });
     const robots = new RobotsCache({
@@ -169,7 +169,7 @@ export class CrawlContext {
         if (!exchange) return outcome;
         // Archiving releases a spooled body, and the cache reads it after: it gets a copy in memory.
         const forCache = await robotsBodyInMemory(exchange);
-        await archive(exchange);
+        await archive(exchange, outcome);
         return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
       // A request that got nothing has no capture to stand for it: its own entry, as a page's failed fetch
@@ -185,7 +185,7 @@ export class CrawlContext {
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
-    archive = (ex) => ctx.archiveAuxiliary(ex, { message: 'robots.txt', subject: 'robots' });
+    archive = (ex, timing) => ctx.archiveAuxiliary(ex, { message: 'robots.txt', subject: 'robots', timing });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
     queueSitemaps = (urls) => {
@@ -342,9 +342,10 @@ export class CrawlContext {
    * Archives an exchange that is not a frontier URL of its own (robots.txt, polled feeds): its records and
    * capture row go through the same ordered commit as pages. `entry`: its crawl-log message; `failure`: what
    * it was fetched for failed (a feed poll whose body cannot be read): the crawl-log outcome, counted among
-   * the failures (commitArchived); `subject`: 'robots' for a robots.txt response, no URL of the crawl.
+   * the failures (commitArchived); `subject`: 'robots' for a robots.txt response, no URL of the crawl;
+   * `timing`: the fetch's duration and retries, for its capture row and crawl-log entry.
    */
-  async archiveAuxiliary(ex: HttpExchange, entry: { message: string; failure?: FailureReason; subject?: LogSubject }): Promise<void> {
+  async archiveAuxiliary(ex: HttpExchange, entry: { message: string; failure?: FailureReason; subject?: LogSubject; timing?: FetchTiming }): Promise<void> {
     try {
       // After the requests due: 200 robots.txt answered at once were archived before the next read.
       await this.turns.take();
@@ -365,7 +366,7 @@ export class CrawlContext {
    * `truncated-length` for a body over the size cap, else `ok` (archivedOutcome). Resolves true
    * when the capture was committed and is durable, false when it was not acknowledged.
    */
-  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; subject?: LogSubject; alongside?: () => void }): Promise<boolean> {
+  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; subject?: LogSubject; timing?: FetchTiming; alongside?: () => void }): Promise<boolean> {
     const ticket = this.sequencer.ticket();
     let settled = false;
     try {
@@ -381,10 +382,10 @@ export class CrawlContext {
           url: ex.url, status: ex.status, mime, size,
           payloadDigest: row.payloadDigest, truncated: ex.truncated, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: row.depth, score: null,
-          scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: 0,
+          scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: row.timing?.durationMs ?? 0,
         });
         stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null, truncated: ex.truncated };
-        this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: 0, retries: 0, at: new Date(), subject: row.subject });
+        this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: row.timing?.durationMs ?? 0, retries: row.timing?.retries ?? 0, at: new Date(), subject: row.subject });
         // What the capture was made for (a recrawl round's page state): committed with it or not at all.
         row.alongside?.();
         // Counted as every capture is, so the live counters agree with the captures a resumed crawl counts.

@@ -1,4 +1,4 @@
-import { decodeBody, DecompressionBombError, dnsFailure, type DecodedBody } from '../fetch';
+import { decodeBody, DecompressionBombError, dnsFailure, type DecodedBody, type FetchTiming } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
@@ -207,14 +207,14 @@ export class FeedMonitor {
       // What a failed fetch received (a 5xx after the retries, a body cut off) is archived, logged with the
       // failure as its outcome; one with nothing to archive (refused, a timeout before a byte) is logged so too.
       if (outcome && !outcome.ok) {
-        if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, { message: `feed poll failed: ${outcome.message}`, failure: outcome.reason });
+        if (outcome.partial) await this.ctx.archiveAuxiliary(outcome.partial, { message: `feed poll failed: ${outcome.message}`, failure: outcome.reason, timing: outcome });
         else logUnanswered(this.ctx, target, outcome, 'feed poll failed');
       }
       ended = pollEnd(result);
       if (!outcome?.ok) break;
       const ex = outcome.exchange;
       const next = ex.status >= 300 && ex.status < 400 && ex.headers['location'] ? canonicalize(headerUrlText(ex.headers['location'].trim()), target) : null;
-      const read = await this.itemsOf(target, ex);
+      const read = await this.itemsOf(target, ex, outcome);
       items = read.items;
       // A body cut short or whose coding is damaged lists only part of the feed: read, it made the
       // items past the cut vanish (forgotten, new again when they came back) and skewed the
@@ -246,7 +246,7 @@ export class FeedMonitor {
    * answer (which releases its body), its crawl-log entry saying why a body was not read, with the
    * fault's reason as outcome (FeedBodyFault).
    */
-  private async itemsOf(url: string, ex: HttpExchange): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null }> {
+  private async itemsOf(url: string, ex: HttpExchange, timing: FetchTiming): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null }> {
     let body: Buffer | null = null;
     let unread: FeedBodyFault | null = null;
     if (ex.status >= 200 && ex.status < 300) {
@@ -255,7 +255,7 @@ export class FeedMonitor {
       unread = feedBodyFault(ex.truncated, decoded, ex.headers['content-encoding'], max);
       if (unread === null && !(decoded instanceof Error)) body = decoded.bytes;
     }
-    await this.ctx.archiveAuxiliary(ex, { message: unread === null ? 'feed poll' : `feed poll failed: ${unread.detail}`, failure: unread?.reason });
+    await this.ctx.archiveAuxiliary(ex, { message: unread === null ? 'feed poll' : `feed poll failed: ${unread.detail}`, failure: unread?.reason, timing });
     if (!body) return { items: [], unread: unread?.detail ?? null };
     const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
       const published = i.published ? Date.parse(i.published) : NaN;

@@ -536,7 +536,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the fetch's
     // failure as its outcome and counted among the failures, as a page's is (commitItem).
     // Recorded with it (record.unobserved), so the round run again after a pause does not request it again.
-    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason, alongside: unanswered }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason, alongside: unanswered, timing: outcome }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     else {
       ctx.db.transaction(() => {
         unanswered();
@@ -547,7 +547,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   }
   const ex = outcome.exchange;
   if (transientFailure(ex.status)) {
-    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}`, alongside: unanswered }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}`, alongside: unanswered, timing: outcome }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return null;
   }
   const answer = answerOf(ex.status, ex.payloadDigest);
@@ -562,7 +562,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
     const unchanged: Observed = { changed: false, firstAnswer: false, newLinks: 0, digest: null, bomb: null, ...validators };
     const notes = [message, stillBomb?.note].filter(Boolean).join('; ');
-    await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => record.save(unchanged) }).finally(() => releaseBody(ex.body).catch(() => undefined));
+    await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => record.save(unchanged), timing: outcome }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
   // Read as a changed page is (links, bomb, AAH) when it answers other than the content known, or
@@ -614,6 +614,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
       failure,
       alongside: read ? () => { record.save(read); objects?.store(); } : undefined,
       writeAfter: objects?.write,
+      timing: outcome,
     }).finally(() => releaseBody(ex.body).catch(() => undefined));
     // Where a first visit's objects go too (the CLI's objects.jsonl), once: a capture not committed
     // is captured again with its objects by the resumed round.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { CaptureLocation } from '../warc';
 import type { RobotsVerdict } from '../robots';
-import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome } from '../fetch';
+import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome, type FetchTiming } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted, visitedAfterReference,
@@ -122,28 +122,28 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
     }
     // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the
     // fetch's failure as its outcome and counted among the failures, as a page's is (commitItem).
-    else await archive(ctx, outcome.partial, page, { message: `${unanswered}: ${outcome.message}`, failure: outcome.reason, alongside: failed }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
+    else await archive(ctx, outcome.partial, page, { message: `${unanswered}: ${outcome.message}`, failure: outcome.reason, alongside: failed, timing: outcome }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     return null;
   }
   const ex = outcome.exchange;
   try {
     // A 304 to a visit cut off (sent by a server that answers it without validators) stands for no
     // payload archived whole: a response of its own, not a revisit through the cut body's digest.
-    if (ex.status === 304) await archive(ctx, ex, page, { profile: page.visit.cut ? undefined : 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null) });
+    if (ex.status === 304) await archive(ctx, ex, page, { profile: page.visit.cut ? undefined : 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null), timing: outcome });
     else if (ex.status >= 200 && ex.status < 300) {
       const decoded = await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes);
       if (!decoded) {
         // A decompression bomb, archived as received and not read: logged as a page's is (outcome
         // decompression-bomb), classified as changed (coherence/change-classifier.ts).
         const message = `${REVISIT_MESSAGE}; text and links not read: the body decodes to more than ${ctx.icd.limits.maxDecodedBytes} bytes`;
-        await archive(ctx, ex, page, { message, failure: 'decompression-bomb', alongside: record({ kind: 'undecodable', at, payloadDigest: ex.payloadDigest }, null) });
+        await archive(ctx, ex, page, { message, failure: 'decompression-bomb', alongside: record({ kind: 'undecodable', at, payloadDigest: ex.payloadDigest }, null), timing: outcome });
         return null;
       }
       const { body, cut } = decoded;
       const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const fp = fingerprintHtml(ex, body, extraction.links);
-      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text) });
-    } else await archive(ctx, ex, page, { alongside: record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null) });
+      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text), timing: outcome });
+    } else await archive(ctx, ex, page, { alongside: record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null), timing: outcome });
   } finally {
     await releaseBody(ex.body).catch(() => undefined);
   }
@@ -240,6 +240,8 @@ export interface ArchiveOptions {
   alongside?(): void;
   /** Records written right behind the capture's (a recrawled page's Web objects), before its commit. */
   writeAfter?(): Promise<void>;
+  /** The fetch's duration and retries, for the capture row and crawl-log entry. */
+  timing?: FetchTiming;
 }
 
 /**
@@ -265,7 +267,7 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
     const after = o.writeAfter?.();
     const [location] = await Promise.all([capture, after]);
     return location;
-  }, { payloadDigest: visit ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside });
+  }, { payloadDigest: visit ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside, timing: o.timing });
 }
 
 /**

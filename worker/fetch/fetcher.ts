@@ -70,6 +70,9 @@ export type FetchOutcome =
       notRequested?: true;
     };
 
+/** How long a fetch took and how many times it was tried again (a FetchOutcome is one): for its crawl-log entry. */
+export type FetchTiming = { durationMs: number; retries: number };
+
 export interface Fetcher {
   fetch(url: string, opts?: FetchRequestOptions): Promise<FetchOutcome>;
   close(): Promise<void>;

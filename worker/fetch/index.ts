@@ -3,7 +3,7 @@
  * with its sha1 payload digest, spooled to disk when large), with timeouts, size caps, retries,
  * a DNS cache for per-IP politeness, and capped content decoding for the extractors.
  */
-export { createFetcher, dnsFailure, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions } from './fetcher';
+export { createFetcher, dnsFailure, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions, type FetchTiming } from './fetcher';
 export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
 export { bodyForParsing, bodyUnlessBomb, contentCodingNote, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode, type ParsedBody } from './decode-content-encoding';
 export { classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';
