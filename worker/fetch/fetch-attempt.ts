@@ -90,6 +90,9 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
         waitingForHeaders = startDeadline(req.timeouts.headersMs, 'headers', expire);
       },
       onResponseStart(c, status, _headers, statusText) {
+        // "HTTP/1.1 099": three digits to the parser, no status to HTTP (RFC 9110 §15: 100–599 defined,
+        // three digits allowed); undici would take it for an interim answer and fail an assertion at its end.
+        if (status < 100) return void c.abort(new UnreadableResponseError(`the server answered status ${String(status).padStart(3, '0')}, which is no HTTP status (they start at 100)`));
         if (status < 200) return; // 1xx interim responses: the final one follows
         waitingForHeaders?.clear();
         const raw = (c.rawHeaders ?? []) as RawHeaders;
