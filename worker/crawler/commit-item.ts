@@ -12,6 +12,18 @@ import { archivedOutcome } from './crawl-stats';
  */
 export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContext): Promise<CaptureSummary | null> {
   const { ticket } = item;
+  try {
+    await commitLinksAhead(item, ctx);
+  } catch (err) {
+    // Refused as the page's own commit would have been: its records are in the WARC file, so nothing
+    // behind them may be acknowledged now, and the tickets behind it must not wait for it for ever.
+    if (ticket !== undefined) {
+      ctx.sequencer.refuse(ticket);
+      await ctx.sequencer.turn(ticket);
+      ctx.sequencer.settle(ticket);
+    }
+    throw err;
+  }
   if (ticket === undefined) return ctx.commits.run(() => writeOutcome(item, lease, ctx));
   // Its records are in the WARC file, but its URL goes back to the queue (a storage failure after
   // they were written): as after a refused commit, nothing behind it may be acknowledged, or the
@@ -33,6 +45,37 @@ export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContex
   // Durable: the capture's WARC file may take its final name once all its captures are (WarcWriter.acknowledge).
   if (summary && item.location) ctx.writer.acknowledge(item.location.filename);
   return summary;
+}
+
+/**
+ * Above this many new or refused URLs (a large sitemap's: up to 50,000), a page's links go into the
+ * frontier ahead of its own commit, LINKS_COMMITTED_AT_ONCE to a group commit, each awaited before
+ * the next, so the crawl's thread and SQLite's write lock are free between them: in one piece, the
+ * 20,000 URLs of a sitemap held both for ~220 ms, and every host's politeness timer with them.
+ */
+export const LINKS_COMMITTED_AHEAD_ABOVE = 2000;
+export const LINKS_COMMITTED_AT_ONCE = 1000;
+
+/**
+ * Commits a large plan's URLs (item.plan, taken from it) in slices before the page's own commit,
+ * which then adds what is left. Safe to see cut short: a crash or a refused commit leaves URLs queued
+ * or refused whose page is not (yet) acknowledged; it is fetched again, and its links, known by then,
+ * are not planned again. A focused crawl's batch mode queues a page's links provisionally, with its
+ * batch (focus-analysis.ts): those stay in the page's commit.
+ */
+export async function commitLinksAhead(item: CrawlItem, ctx: CrawlContext): Promise<void> {
+  const plan = item.plan;
+  if (!plan || item.released || plan.candidates.length + plan.rejected.length <= LINKS_COMMITTED_AHEAD_ABOVE) return;
+  if (ctx.focus?.batchMode) return;
+  const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
+  while (plan.candidates.length > LINKS_COMMITTED_AT_ONCE) {
+    const slice = plan.candidates.splice(0, LINKS_COMMITTED_AT_ONCE);
+    await ctx.commits.run(() => ctx.addLinks(slice, { update, provisional: false }));
+  }
+  while (plan.rejected.length > LINKS_COMMITTED_AT_ONCE) {
+    const slice = plan.rejected.splice(0, LINKS_COMMITTED_AT_ONCE);
+    await ctx.commits.run(() => ctx.frontier.exclude(ctx.crawlId, slice));
+  }
 }
 
 function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): CaptureSummary | null {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CrawlContext } from '../../../worker/crawler/crawl-context';
 import * as schedule from '../../../worker/crawler/stages/schedule-stage';
+import { commitLinksAhead, LINKS_COMMITTED_AHEAD_ABOVE, LINKS_COMMITTED_AT_ONCE } from '../../../worker/crawler/commit-item';
 import type { CrawlItem } from '../../../worker/crawler/stage';
 import { SqliteFrontier } from '../../../worker/frontier';
 import Database from 'better-sqlite3';
@@ -45,6 +46,34 @@ test("a sitemap's 20,000 links are planned in slices: a timer armed before the p
     assert.equal(result.kind, 'proceed');
     // Each URL is listed twice, the second time many slices later: planned once, in order.
     assert.deepEqual(large.plan!.candidates.map((c) => c.url), Array.from({ length: 10_000 }, (_, i) => `http://example.org/p/${i}.html`));
+  });
+});
+
+test("a sitemap's 20,000 new URLs go into the frontier ahead of its page's commit, a group commit for each slice", async () => {
+  await withContext(async (ctx) => {
+    const large = sitemapItem(40_000);
+    await schedule.scheduleStage.process(large, ctx);
+    const planned = large.plan!.candidates.map((c) => c.url);
+    assert.equal(planned.length, 20_000);
+    // Timers run between two slices' commits: one per slice at least, where one commit of them all let few run.
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 0);
+    try {
+      await commitLinksAhead(large, ctx);
+    } finally {
+      clearInterval(ticking);
+    }
+    assert.ok(ticks >= 20_000 / LINKS_COMMITTED_AT_ONCE - 1, `${ticks} timer turns while the URLs were committed`);
+    // What is left goes with the page's own commit; the rest is queued, in order.
+    assert.deepEqual(large.plan!.candidates.map((c) => c.url), planned.slice(-LINKS_COMMITTED_AT_ONCE));
+    const queued = ctx.db.prepare('SELECT url FROM frontier_url WHERE crawl_id = ? ORDER BY seq').pluck().all(ctx.crawlId) as string[];
+    assert.deepEqual(queued.filter((u) => u.includes('/p/')), planned.slice(0, -LINKS_COMMITTED_AT_ONCE));
+    // A page of fewer links keeps them all for its own commit.
+    const small = sitemapItem(LINKS_COMMITTED_AHEAD_ABOVE);
+    schedule.scheduleStage.process(small, ctx);
+    const before = small.plan!.candidates.length;
+    await commitLinksAhead(small, ctx);
+    assert.equal(small.plan!.candidates.length, before);
   });
 });
 
