@@ -170,6 +170,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const existing = db.prepare('SELECT id, definition FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; definition: string } | undefined;
   let crawlId: number;
+  let notice: string | null = null;
   if (existing) {
     crawlId = existing.id;
     // A resumed crawl keeps its ICD: the flags given again change only the settings they name.
@@ -182,8 +183,10 @@ export async function main(argv: string[]): Promise<number> {
       db.close();
       return 2;
     }
-    const notice = resumeNotice(out, icd, given);
-    if (notice && !cmd.json) console.error(notice);
+    notice = resumeNotice(out, icd, given);
+    // Said with --json too, and in its summary: a script that gave other seeds must not take the
+    // stored crawl's summary for one of its own.
+    if (notice) console.error(notice);
   } else {
     const now = sqlDate(new Date());
     const definition = JSON.stringify(icd);
@@ -278,6 +281,7 @@ export async function main(argv: string[]): Promise<number> {
     // Finished by the ICD's time or size limit with URLs still queued.
     ...(stats.endedBy ? { endedBy: stats.endedBy, queued: stats.queued } : {}),
     seedProblems: seeds,
+    ...(notice ? { resumeNotice: notice.replace(/^tidemark: /, '') } : {}),
     ...crawlLog,
     ...packaged,
   };

@@ -63,6 +63,11 @@ test('a resumed crawl keeps its settings unless a flag names them again, and say
       const other = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/elsewhere', '--out', out, '--no-politeness']).done;
       assert.equal(other.code, 0, other.stderr);
       assert.match(other.stderr, /holds a crawl of http:\/\/127\.0\.0\.1:\d+\/; resuming it \(the seeds given now are not used/);
+      // With --json too, where it is also in the summary a script reads.
+      const otherJson = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/elsewhere', '--out', out, '--no-politeness', '--json']).done;
+      assert.equal(otherJson.code, 0, otherJson.stderr);
+      assert.match(otherJson.stderr, /holds a crawl of http:\/\/127\.0\.0\.1:\d+\/; resuming it/);
+      assert.match(JSON.parse(otherJson.stdout.trim().split('\n').pop()!).resumeNotice, /^\/.* holds a crawl of http:\/\/127\.0\.0\.1:\d+\/; resuming it \(the seeds given now are not used/);
       // The same seed from an ICD file with other settings: the stored ICD goes on, and the CLI says so.
       const icdFile = join(out, 'other-settings.json');
       writeFileSync(icdFile, JSON.stringify({ name: 'Other settings', seeds: [`${site.origin}/`], scope: { maxDepth: 1 } }));
