@@ -92,6 +92,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   { id: 'totalTimeoutMs', path: ['limits', 'totalTimeoutMs'], label: 'Total timeout per fetch (ms)', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
   { id: 'maxRetries', path: ['limits', 'maxRetries'], label: 'Retries on 5xx and connection errors', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
   { id: 'maxBodyBytes', path: ['limits', 'maxBodyBytes'], label: 'Max response size (MB)', hint: 'Longer responses are stored cut, marked WARC-Truncated.', kind: numberKind({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
+  { id: 'verifyCertificates', path: ['limits', 'verifyCertificates'], label: 'Verify HTTPS certificates', hint: 'Off: sites whose certificate is expired, self-signed or for another name are archived too, as Heritrix and Browsertrix do.', kind: { type: 'boolean' }, group: 'advanced', heading: 'Fetching' },
   { id: 'maxDecodedBytes', path: ['limits', 'maxDecodedBytes'], label: 'Max decompressed size (MB)', hint: 'Stops compression bombs.', kind: numberKind({ scale: MB, step: 0.1 }), group: 'advanced', heading: 'Fetching' },
 
   { id: 'warcOperator', path: ['warc', 'operator'], label: 'Operator (in each WARC file\'s warcinfo)', hint: 'Who made the capture: the archive and a contact, e.g. "Harbour Library web archive, archive@example.org".', kind: { type: 'text' }, group: 'advanced', heading: 'WARC' },

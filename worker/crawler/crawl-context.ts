@@ -146,7 +146,7 @@ export class CrawlContext {
     });
     await writer.open();
     const fetcher = createFetcher({
-      userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt,
+      userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt, rejectUnauthorized: icd.limits.verifyCertificates,
       // A retry (of a page, robots.txt, a revisit or a feed poll) is made holding the host's key: it waits the host's delay.
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });

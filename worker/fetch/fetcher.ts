@@ -175,7 +175,9 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       const { reason, retryable } = classifyError(result.error);
       if (!retryable || !left) {
         const read = result.partial ? undefined : result.received;
-        return { ok: false, reason, message: result.error.message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}), ...(read === undefined ? {} : { bytesRead: read }) };
+        // What to do about it is the crawl's setting, not the server's: said where the failure is read.
+        const message = reason === 'tls' && o.rejectUnauthorized !== false ? `${result.error.message} (the ICD's limits.verifyCertificates: false archives the site anyway)` : result.error.message;
+        return { ok: false, reason, message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}), ...(read === undefined ? {} : { bytesRead: read }) };
       }
       if (result.partial) await releaseBody(result.partial.body);
       await pause(Math.max(retryDelayMs(retries + 1, backoff, random), retryGap(result.durationMs)));

@@ -52,7 +52,7 @@ export async function runReferenceCrawl(
 ): Promise<ReferenceCrawlResult> {
   const { maxPages, maxDepth } = icd.focus.referenceCrawl;
   const spoolDir = mkdtempSync(join(tmpdir(), 'tidemark-reference-'));
-  const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir });
+  const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir, rejectUnauthorized: icd.limits.verifyCertificates });
   const scope = compileScope(icd.scope, icd.seeds);
   const analyzer = createTextAnalyzer({ language: icd.focus.language });
   const queue: { url: string; depth: number }[] = [];

@@ -156,6 +156,11 @@ export const fetchLimitsSchema = z.object({
   /** Cap on decompressed bytes when a body must be decoded (link extraction); stops gzip bombs. */
   maxDecodedBytes: z.number().int().min(1024).max(10 * 1024 ** 3).default(100 * 1024 * 1024),
   maxRetries: z.number().int().min(0).max(10).default(2),
+  /**
+   * HTTPS certificates are checked (an expired or self-signed one fails the fetch as `tls`); false
+   * archives such sites anyway, as Heritrix's default trust level and Browsertrix do.
+   */
+  verifyCertificates: z.boolean().default(true),
 });
 
 export const keywordSchema = z.object({ term: z.string().trim().min(1), weight: z.number().min(0).max(10).default(1) });

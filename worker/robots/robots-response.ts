@@ -27,7 +27,7 @@ export interface ConnectionFailure {
 
 /** Why a URL of a host in `failure`'s state was not requested, for the crawl log. */
 export function robotsFailureMessage(failure: ConnectionFailure): string {
-  if (failure.silentTries === undefined) return `no connection to the host for robots.txt (${failure.message})`;
+  if (failure.silentTries === undefined) return `no ${failure.reason === 'tls' ? 'TLS ' : ''}connection to the host for robots.txt (${failure.message})`;
   const tries = ['', 'once', 'twice'][failure.silentTries] ?? `${failure.silentTries} times`;
   return `no answer from the host for robots.txt, tried ${tries} (${failure.message})`;
 }
@@ -53,7 +53,8 @@ export function robotsUnansweredMessage(detail: string, next: string): string {
  */
 export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): RobotsResponse {
   const exchange = outcome.ok ? outcome.exchange : outcome.partial;
-  if (!outcome.ok && !exchange && NO_CONNECTION_REASONS.has(outcome.reason)) {
+  // A certificate the crawl does not accept fails every try the same way: waiting for another brings nothing.
+  if (!outcome.ok && !exchange && (NO_CONNECTION_REASONS.has(outcome.reason) || outcome.reason === 'tls')) {
     return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message } };
   }
   if (!outcome.ok && isSilentFailure(outcome)) {

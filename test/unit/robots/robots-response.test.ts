@@ -38,7 +38,8 @@ test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connect
   const fivexx: FetchOutcome = { ok: false, reason: 'http-5xx', message: 'HTTP 503', durationMs: 1, retries: 2, partial: exchange(503) };
   assert.equal(classifyRobotsResponse(fivexx, FROM).kind, 'unreachable');
   const tls: FetchOutcome = { ok: false, reason: 'tls', message: 'm', durationMs: 1, retries: 2 };
-  assert.deepEqual(classifyRobotsResponse(tls, FROM), { kind: 'unreachable', why: 'tls: m' });
+  // A certificate the crawl refuses: every try fails alike, so the host's URLs fail at once, as with no connection.
+  assert.deepEqual(classifyRobotsResponse(tls, FROM), { kind: 'no-connection', failure: { reason: 'tls', message: 'm' } });
   // A connection closed or reset after bytes arrived (half a status line): a broken answer, no silence.
   const cutAfterBytes: FetchOutcome = { ok: false, reason: 'connection-reset', message: 'other side closed', durationMs: 1, retries: 2, bytesRead: 25 };
   assert.deepEqual(classifyRobotsResponse(cutAfterBytes, FROM), { kind: 'unreachable', why: 'connection-reset: other side closed' });
