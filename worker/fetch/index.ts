@@ -4,6 +4,7 @@
  * a DNS cache for per-IP politeness, and capped content decoding for the extractors.
  */
 export { createFetcher, dnsFailure, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions, type FetchTiming } from './fetcher';
+export { createCookieJar, setCookieValues, DEFAULT_COOKIE_BOUNDS, type CookieBounds, type CrawlCookieJar } from './cookie-jar';
 export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
 export { bodyForParsing, bodyUnlessBomb, contentCodingNote, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode, type ParsedBody } from './decode-content-encoding';
 export { classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';

@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCookieJar, setCookieValues } from '../../../worker/fetch';
+
+test('cookie jar: a host-only cookie goes back to its host only, within its path', () => {
+  const jar = createCookieJar();
+  jar.remember('http://example.org/shop/cart', ['sid=abc; Path=/shop', 'lang=en']);
+  assert.equal(jar.cookieHeaderFor('http://example.org/shop/item'), 'sid=abc; lang=en');
+  // lang has the default path of /shop/cart: the directory /shop.
+  assert.equal(jar.cookieHeaderFor('http://example.org/about'), null);
+  assert.equal(jar.cookieHeaderFor('http://sub.example.org/shop/item'), null);
+  assert.equal(jar.cookieHeaderFor('http://example.net/shop/item'), null);
+});
+
+test('cookie jar: a Domain cookie goes to subdomains; one for a public suffix or another site is refused', () => {
+  const jar = createCookieJar();
+  jar.remember('http://www.example.org/', ['a=1; Domain=example.org', 'b=2; Domain=co.uk', 'c=3; Domain=other.org', 'd=4; Domain=org']);
+  assert.equal(jar.cookieHeaderFor('http://news.example.org/'), 'a=1');
+  assert.equal(jar.cookieHeaderFor('http://example.co.uk/'), null);
+  assert.equal(jar.cookieHeaderFor('http://other.org/'), null);
+  assert.equal(jar.size(), 1);
+});
+
+test('cookie jar: a Secure cookie goes over https only', () => {
+  const jar = createCookieJar();
+  jar.remember('https://example.org/', ['s=1; Secure', 'p=2']);
+  assert.equal(jar.cookieHeaderFor('https://example.org/'), 's=1; p=2');
+  assert.equal(jar.cookieHeaderFor('http://example.org/'), 'p=2');
+});
+
+test('cookie jar: an expired cookie deletes the one kept; a past Expires keeps nothing', () => {
+  const jar = createCookieJar();
+  jar.remember('http://example.org/', ['a=1; Max-Age=3600', 'b=2']);
+  assert.equal(jar.cookieHeaderFor('http://example.org/'), 'a=1; b=2');
+  jar.remember('http://example.org/', ['a=gone; Max-Age=0', 'c=3; Expires=Thu, 01 Jan 1970 00:00:01 GMT']);
+  assert.equal(jar.cookieHeaderFor('http://example.org/'), 'b=2');
+  assert.equal(jar.size(), 1);
+});
+
+test('cookie jar: a cookie over the byte bound is ignored, one at it is kept', () => {
+  const jar = createCookieJar({ maxCookieBytes: 4096, maxPerDomain: 50, maxTotal: 10_000 });
+  jar.remember('http://example.org/', [`big=${'x'.repeat(4094)}`, `ok=${'y'.repeat(4094)}`]);
+  assert.equal(jar.cookieHeaderFor('http://example.org/'), `ok=${'y'.repeat(4094)}`);
+});
+
+test('cookie jar: past 50 cookies on a domain the least recently set goes; resetting one refreshes it', () => {
+  const jar = createCookieJar();
+  const names = Array.from({ length: 50 }, (_, i) => `c${i}=v`);
+  jar.remember('http://example.org/', names);
+  jar.remember('http://example.org/', ['c0=again']); // c0 is now the newest: c1 is the oldest
+  jar.remember('http://example.org/', ['consent=yes']);
+  const sent = jar.cookieHeaderFor('http://example.org/')!.split('; ');
+  assert.equal(sent.length, 50);
+  assert.ok(sent.includes('consent=yes'));
+  assert.ok(sent.includes('c0=again'));
+  assert.ok(!sent.includes('c1=v'));
+  // Another domain has its own 50.
+  jar.remember('http://example.net/', ['n=1']);
+  assert.equal(jar.cookieHeaderFor('http://example.net/'), 'n=1');
+  assert.equal(jar.size(), 51);
+});
+
+test('cookie jar: past the crawl total the least recently set cookie of any domain goes', () => {
+  const jar = createCookieJar({ maxCookieBytes: 4096, maxPerDomain: 50, maxTotal: 3 });
+  jar.remember('http://a.example/', ['a=1']);
+  jar.remember('http://b.example/', ['b=1', 'b2=1']);
+  jar.remember('http://c.example/', ['c=1']);
+  assert.equal(jar.size(), 3);
+  assert.equal(jar.cookieHeaderFor('http://a.example/'), null);
+  assert.equal(jar.cookieHeaderFor('http://b.example/'), 'b=1; b2=1');
+  assert.equal(jar.cookieHeaderFor('http://c.example/'), 'c=1');
+});
+
+test('cookie jar: malformed Set-Cookie values and unusable URLs are ignored without throwing', () => {
+  const jar = createCookieJar();
+  jar.remember('http://example.org/', ['', 'garbage', ';;;', '=', '\u0000=\u0001', 'ok=1']);
+  jar.remember('not a url', ['x=1']);
+  assert.equal(jar.cookieHeaderFor('http://example.org/'), 'ok=1');
+  assert.equal(jar.cookieHeaderFor('not a url'), null);
+});
+
+test('setCookieValues splits the repeated Set-Cookie headers of a headers record', () => {
+  assert.deepEqual(setCookieValues({ 'set-cookie': 'a=1; Path=/\nb=2' }), ['a=1; Path=/', 'b=2']);
+  assert.deepEqual(setCookieValues({}), []);
+});

@@ -1,0 +1,114 @@
+import { Cookie, CookieJar, MemoryCookieStore } from 'tough-cookie';
+
+/** Bounds a crawl's cookie jar holds to, whatever the sites send. */
+export interface CookieBounds {
+  /** A cookie whose name and value together take more bytes is ignored (RFC 6265 §6.1: 4,096). */
+  maxCookieBytes: number;
+  /** Cookies kept per domain (RFC 6265 §6.1's minimum, 50); beyond, the least recently set goes. */
+  maxPerDomain: number;
+  /** Cookies kept for the whole crawl; beyond, the least recently set one (any domain) goes. */
+  maxTotal: number;
+}
+
+export const DEFAULT_COOKIE_BOUNDS: CookieBounds = { maxCookieBytes: 4096, maxPerDomain: 50, maxTotal: 10_000 };
+
+/** The cookies a crawl keeps: what the fetcher sends back and what it learns from each response. */
+export interface CrawlCookieJar {
+  /** The Cookie header for a request to `url`, or null when no kept cookie applies. */
+  cookieHeaderFor(url: string): string | null;
+  /** Keeps the cookies of a response from `url` (one Set-Cookie value each); bad ones are ignored. */
+  remember(url: string, setCookieValues: readonly string[]): void;
+  /** How many cookies are kept (expired ones included until they are next looked at). */
+  size(): number;
+}
+
+type Kept = { domain: string; path: string; key: string };
+
+/**
+ * An in-memory jar for one crawl over tough-cookie, which decides domain, path, secure, expiry and
+ * public-suffix matters as RFC 6265 says. Around it, the bounds: tough-cookie keeps whatever it is
+ * given, and a hostile site can send thousands of cookies. "Per domain" is the domain a cookie is
+ * kept under: the request's host, or its Domain attribute. Eviction (not refusal) when full, so a
+ * site's newest cookie, usually the one its next page needs (a consent or session cookie), is kept.
+ */
+export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS): CrawlCookieJar {
+  const store = new MemoryCookieStore();
+  const jar = new CookieJar(store);
+  // Both in order of last set (Map keeps insertion order): the first entry is the one to evict.
+  const all = new Map<string, Kept>();
+  const byDomain = new Map<string, Map<string, Kept>>();
+
+  const idOf = (k: Kept) => `${k.domain}\t${k.path}\t${k.key}`;
+
+  function unlist(id: string, kept: Kept): void {
+    all.delete(id);
+    const domain = byDomain.get(kept.domain);
+    domain?.delete(id);
+    if (domain?.size === 0) byDomain.delete(kept.domain);
+  }
+
+  function removeFromStore(kept: Kept): void {
+    // MemoryCookieStore works synchronously (the jar's *Sync API relies on it): gone on return.
+    void store.removeCookie(kept.domain, kept.path, kept.key);
+  }
+
+  function evictOldest(entries: Map<string, Kept>): void {
+    const first = entries.entries().next();
+    if (first.done) return;
+    unlist(first.value[0], first.value[1]);
+    removeFromStore(first.value[1]);
+  }
+
+  function keep(cookie: Cookie, url: string): void {
+    if (Buffer.byteLength(cookie.key + cookie.value, 'utf8') > bounds.maxCookieBytes) return;
+    let stored: Cookie | undefined;
+    try {
+      stored = jar.setCookieSync(cookie, url, { ignoreError: true });
+    } catch {
+      return; // a URL tough-cookie cannot use: nothing kept
+    }
+    if (!stored?.domain || !stored.path) return;
+    const kept: Kept = { domain: stored.domain, path: stored.path, key: stored.key };
+    const id = idOf(kept);
+    // The store has replaced the one it had: only the listing (its age) changes.
+    if (all.has(id)) unlist(id, kept);
+    const expiry = stored.expiryTime();
+    // An expired cookie (Max-Age=0, a past Expires) is how a site deletes one: keep nothing.
+    if (expiry !== undefined && expiry <= Date.now()) {
+      removeFromStore(kept);
+      return;
+    }
+    let domain = byDomain.get(kept.domain);
+    if (!domain) byDomain.set(kept.domain, (domain = new Map()));
+    while (domain.size >= bounds.maxPerDomain) evictOldest(domain);
+    while (all.size >= bounds.maxTotal) evictOldest(all);
+    // evictOldest may have emptied and unlisted this domain's map.
+    byDomain.set(kept.domain, domain);
+    domain.set(id, kept);
+    all.set(id, kept);
+  }
+
+  return {
+    cookieHeaderFor(url) {
+      try {
+        const header = jar.getCookieStringSync(url);
+        return header === '' ? null : header;
+      } catch {
+        return null;
+      }
+    },
+    remember(url, setCookieValues) {
+      for (const value of setCookieValues) {
+        const cookie = Cookie.parse(value);
+        if (cookie) keep(cookie, url);
+      }
+    },
+    size: () => all.size,
+  };
+}
+
+/** The Set-Cookie values of a response, from its headers record (repeated ones joined by '\n'). */
+export function setCookieValues(headers: Readonly<Record<string, string>>): string[] {
+  const joined = headers['set-cookie'];
+  return joined ? joined.split('\n').filter((v) => v.trim() !== '') : [];
+}
