@@ -6,6 +6,7 @@ import { classifyError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
+import { setCookieValues, type CrawlCookieJar } from './cookie-jar';
 import { buildRequestHead } from './http-heads';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffConfig } from './retry-backoff';
 import { InterruptedError } from './timeout';
@@ -46,6 +47,11 @@ export interface FetcherOptions {
    * then ends at once as `interrupted`, with nothing kept, and its URL goes back to the queue.
    */
   interrupt?: AbortSignal;
+  /**
+   * The crawl's cookies: sent with each attempt (retries too, so the archived request head shows
+   * them), and learnt from every response, partial ones included. None: no cookies (as before).
+   */
+  cookieJar?: CrawlCookieJar;
 }
 
 export interface FetchRequestOptions {
@@ -135,15 +141,22 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     for (const [name, value] of Object.entries(opts.headers ?? {})) headers.push([name, value]);
     const path = url.pathname + url.search;
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    const request = {
+    const baseRequest = {
       url: url.href,
       origin: `${url.protocol}//${ip.includes(':') ? `[${ip}]` : ip}:${port}`,
       path,
       ip,
       host: url.host,
-      headers,
-      requestHead: buildRequestHead(path, url.host, headers),
       timeouts: { connectMs: limits.connectTimeoutMs, headersMs: limits.headersTimeoutMs, totalMs: limits.totalTimeoutMs },
+    };
+    // Per attempt: a retried 5xx may have set a cookie the next attempt should send.
+    const requestForAttempt = () => {
+      const cookie = o.cookieJar?.cookieHeaderFor(url.href);
+      const sent: [string, string][] = cookie ? [...headers, ['Cookie', cookie]] : headers;
+      return { ...baseRequest, headers: sent, requestHead: buildRequestHead(path, url.host, sent) };
+    };
+    const learnCookies = (exchange: HttpExchange | undefined) => {
+      if (exchange && o.cookieJar) o.cookieJar.remember(exchange.url, setCookieValues(exchange.headers));
     };
 
     let durationMs = 0;
@@ -151,8 +164,9 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     for (let retries = 0; ; retries++) {
       // An interrupt before or during the attempt (or the wait before it) ends it as InterruptedError.
-      const result: AttemptResult = await fetchAttempt(dispatcher, request, sinkOptions, o.interrupt);
+      const result: AttemptResult = await fetchAttempt(dispatcher, requestForAttempt(), sinkOptions, o.interrupt);
       durationMs += result.durationMs;
+      learnCookies(result.kind === 'exchange' ? result.exchange : result.partial);
       if (result.kind === 'error' && result.error instanceof InterruptedError) {
         if (result.partial) await releaseBody(result.partial.body);
         return interrupted(retries);
