@@ -7,7 +7,7 @@ import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../fronti
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
-import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
+import { createCookieJar, createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
@@ -147,6 +147,8 @@ export class CrawlContext {
     await writer.open();
     const fetcher = createFetcher({
       userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt, rejectUnauthorized: icd.limits.verifyCertificates,
+      // One jar for the crawl: pages, robots.txt, revisits and feed polls share it.
+      cookieJar: icd.cookies ? createCookieJar() : undefined,
       // A retry (of a page, robots.txt, a revisit or a feed poll) is made holding the host's key: it waits the host's delay.
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });

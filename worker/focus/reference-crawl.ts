@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ICD_LIMITS, type Icd } from '../icd/schema';
-import { bodyForParsing, createFetcher, releaseBody } from '../fetch';
+import { bodyForParsing, createCookieJar, createFetcher, releaseBody } from '../fetch';
 import { extractFromResponse } from '../extract';
 import { canonicalize, checkScope, compileScope } from '../url';
 import { buildTopicVector, type WeightedTerm } from '../analyze';
@@ -52,7 +52,7 @@ export async function runReferenceCrawl(
 ): Promise<ReferenceCrawlResult> {
   const { maxPages, maxDepth } = icd.focus.referenceCrawl;
   const spoolDir = mkdtempSync(join(tmpdir(), 'tidemark-reference-'));
-  const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir, rejectUnauthorized: icd.limits.verifyCertificates });
+  const fetcher = createFetcher({ userAgent: icd.userAgent, limits: { ...icd.limits, maxRetries: 0 }, spoolDir, rejectUnauthorized: icd.limits.verifyCertificates, cookieJar: icd.cookies ? createCookieJar() : undefined });
   const scope = compileScope(icd.scope, icd.seeds);
   const analyzer = createTextAnalyzer({ language: icd.focus.language });
   const queue: { url: string; depth: number }[] = [];

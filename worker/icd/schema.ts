@@ -266,6 +266,11 @@ export const icdSchema = z.object({
     .min(1)
     .max(500)
     .default('Tidemark/0.1 (+https://github.com/tidemark/tidemark; web archiving crawler)'),
+  /**
+   * Keep the cookies sites set and send them back, as Heritrix and wget do: a consent or session
+   * cookie wall is crawled past. In memory for the crawl (a resumed crawl starts with none).
+   */
+  cookies: z.boolean().default(true),
   warc: z
     .object({
       rotateBytes: z.number().int().min(1024 * 1024).max(100 * 1024 ** 3).default(1024 ** 3),
