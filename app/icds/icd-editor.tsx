@@ -233,6 +233,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
         <Field id="userAgent" label="User agent" errors={errors.userAgent} hint="Name the archive and a contact, so site owners can reach you.">
           <input className="input" {...text('userAgent', true)} />
         </Field>
+        <CheckboxField id="cookies" label="Keep cookies the sites set" checked={values.cookies} onChange={(v) => update({ cookies: v })} errors={errors.cookies} />
         <Field id="seeds" label="Seed URLs" hint="One URL per line, or several on a line separated by a comma and a space." errors={errors.seeds} className="md:col-span-2">
           <textarea className="input font-mono" rows={3} {...text('seeds', true)} />
         </Field>

@@ -39,6 +39,8 @@ export interface IcdFormValues {
   minDelayMs: string;
   maxDelayMs: string;
   userAgent: string;
+  /** Keep the cookies sites set (ICD `cookies`). */
+  cookies: boolean;
   focusEnabled: boolean;
   keywords: KeywordRow[];
   entities: EntityRow[];
@@ -110,6 +112,7 @@ export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
     minDelayMs: str(icd.politeness.minDelayMs),
     maxDelayMs: str(icd.politeness.maxDelayMs),
     userAgent: icd.userAgent,
+    cookies: icd.cookies,
     focusEnabled: f.enabled,
     keywords: f.keywords.map((k) => ({ term: text(k?.term), weight: text(k?.weight) })),
     entities: f.entities.map((e) => ({ name: text(e?.name), type: text(e?.type), aliases: texts(e?.aliases).join(', ') })),
@@ -154,6 +157,7 @@ export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdI
     },
     politeness: { ...settings.politeness, respectRobots: v.respectRobots, minDelayMs: num(v.minDelayMs), maxDelayMs: num(v.maxDelayMs) },
     userAgent: v.userAgent.trim() === '' ? undefined : v.userAgent,
+    cookies: v.cookies,
     focus: {
       ...withoutLanguage(b.focus),
       enabled: v.focusEnabled,
@@ -211,6 +215,7 @@ export function fieldIdForPath(path: readonly PropertyKey[]): string {
     name: 'name',
     description: 'description',
     userAgent: 'userAgent',
+    cookies: 'cookies',
     'scope.maxDepth': 'maxDepth',
     'scope.maxPages': 'maxPages',
     'scope.maxPagesPerHost': 'maxPagesPerHost',

@@ -254,3 +254,13 @@ test('a seed or feed written without its scheme is told what a URL starts with',
   v.settings = { ...v.settings, feeds: 'example.org/feed.xml' };
   assert.deepEqual(validateForm(v, null).errors.feeds, ['Line 1: Not a valid http(s) URL: a URL starts with https:// or http://']);
 });
+
+test('"Keep cookies the sites set": on for a new form, round-trips when off, and its issues land on its checkbox', () => {
+  assert.equal(formValuesFromIcd(null).cookies, true);
+  const stored = icdSchema.parse({ name: 'x', seeds: ['http://x.invalid/'], cookies: false });
+  const values = formValuesFromIcd(stored);
+  assert.equal(values.cookies, false);
+  assert.equal(icdSchema.parse(icdFromFormValues(values, stored)).cookies, false);
+  assert.equal(icdSchema.parse(icdFromFormValues({ ...values, cookies: true }, stored)).cookies, true);
+  assert.deepEqual(Object.keys(fieldErrors([{ path: ['cookies'], message: 'Expected boolean' }])), ['cookies']);
+});
