@@ -90,6 +90,8 @@ export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS): C
 
   return {
     cookieHeaderFor(url) {
+      // Most sites set none: no need to have tough-cookie parse the URL and walk its domains for every request.
+      if (all.size === 0) return null;
       try {
         const header = jar.getCookieStringSync(url);
         return header === '' ? null : header;
