@@ -4,6 +4,7 @@ import type { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 import { commitInOrder } from './commit-sequencer';
 import { archivedOutcome } from './crawl-stats';
+import { addNote } from './stage';
 
 /**
  * Acknowledges one processed URL atomically (a savepoint in a group commit, crawler/group-commit.ts):
@@ -78,6 +79,22 @@ export async function commitLinksAhead(item: CrawlItem, ctx: CrawlContext): Prom
   }
 }
 
+/** The crawl-log note of a redirect to itself taken once more (retakesSelfRedirect). */
+export const SELF_REDIRECT_RETAKEN = 'redirects to itself setting a cookie: fetched once more, with the cookie';
+
+/**
+ * Whether a page's answer is a cookie wall that sends a visitor back to the same URL: a redirect to
+ * itself that sets a cookie, in a crawl that keeps cookies. The frontier fetches a URL once, so the
+ * page the cookie opens would never be asked for; the commit puts such a URL back in the queue, once
+ * (only when the crawl has no earlier capture of it, so a server that does so every time is fetched
+ * twice, not for ever), as Heritrix retries a URL whose answer was a prerequisite of its own.
+ */
+export function retakesSelfRedirect(item: Pick<CrawlItem, 'url' | 'exchange' | 'links'>, cookies: boolean): boolean {
+  const ex = item.exchange;
+  if (!cookies || !ex || ex.status < 300 || ex.status >= 400 || !ex.headers['set-cookie']) return false;
+  return (item.links ?? []).some((l) => l.kind === 'redirect' && l.url === item.url);
+}
+
 function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): CaptureSummary | null {
   const { frontier, store, stats, crawlId } = ctx;
   const now = new Date();
@@ -100,6 +117,8 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     const mime = (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null;
     // Focused crawls keep the "why" of the priority the URL was fetched with (one indexed read).
     const scoreBreakdown = ctx.icd.focus.enabled ? frontier.lookup(crawlId, item.url)?.breakdown ?? null : null;
+    // Asked before this capture's row is added: was the URL captured before in this crawl?
+    const again = retakesSelfRedirect(item, ctx.icd.cookies) && store.latestCaptureId(item.url) === null;
     const captureId = store.addCapture({
       url: item.url, status: ex.status, mime, size, payloadDigest: ex.payloadDigest, truncated: ex.truncated, recordType: item.location.recordType,
       warcFile: item.location.filename, warcOffset: item.location.offset, warcLength: item.location.length, warcRecordId: item.location.recordId,
@@ -110,7 +129,11 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
       const page = o.url ? { captureId: store.latestCaptureId(o.url), url: o.url, host: new URL(o.url).host } : { captureId, url: item.url, host: item.host };
       store.addObject({ ...page, type: o.type, application: o.application, rule: o.rule, fields: o.fields });
     }
-    frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
+    if (again) {
+      // Back to the queue, to be fetched once more with the cookie, after the host's delay (its clock is set: fetched()).
+      frontier.release(lease);
+      addNote(item, SELF_REDIRECT_RETAKEN);
+    } else frontier.complete(lease, { status: ex.status, startedAt: ex.date.getTime(), durationMs: item.durationMs });
     stats.recordFetch(ex.status, size);
     log(archivedOutcome(item.failure?.reason, ex.truncated), ex.status, item.failure?.message ?? item.note ?? null, size);
     if (item.failure) stats.recordFailure(item.failure.reason);

@@ -1,9 +1,9 @@
 /**
  * A cookie wall: `/` answers 302 + Set-Cookie (consent) → `/home`, which without the cookie
  * sends the visitor back to `/` and with it links to `/inner`, itself answering 200 only to a
- * visitor holding it. (A wall redirecting `/` to `/` itself is not crawled past even with cookies:
- * the frontier takes a URL once.) A crawl that keeps cookies (the ICD's default) gets past
- * it and archives the Cookie header it sent; with `"cookies": false` it sends none. The real CLI.
+ * visitor holding it. A crawl that keeps cookies (the ICD's default) gets past it and archives the
+ * Cookie header it sent; with `"cookies": false` it sends none. A wall that redirects a URL to itself
+ * is got past too: that URL is fetched once more, with the cookie, once. The real CLI.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { runCli } from '../../support/run-cli';
 import { withSite } from '../../support/site-crawl';
 import { withTempDir } from '../../support/temp-dir';
+import { SELF_REDIRECT_RETAKEN } from '../../../worker/crawler/commit-item';
 
 /** A cookie wall that notes every Cookie header it is sent. */
 function cookieWall(cookiesSeen: string[]): RequestListener {
@@ -89,6 +90,38 @@ test('with "cookies": false the same crawl never sends a Cookie header', { timeo
       assert.ok(heads.length > 0);
       assert.ok(heads.every((head) => !/\r\ncookie:/i.test(head)));
       assert.notEqual(statusesOf(join(out, 'crawl')).get(`${origin}/inner`), 200);
+    });
+  });
+});
+
+test('a wall redirecting a URL to itself with its cookie is got past: the URL fetched once more, once, even from a server that always does so', { timeout: 90_000 }, async () => {
+  const asked = new Map<string, number>();
+  let served = 0;
+  await withSite((req, res) => {
+    asked.set(req.url ?? '', (asked.get(req.url ?? '') ?? 0) + 1);
+    const consented = /(^|;\s*)consent=yes(;|$)/.test(req.headers.cookie ?? '');
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    if (req.url === '/' && !consented) return void res.writeHead(302, { location: '/', 'set-cookie': 'consent=yes; Path=/' }).end();
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><a href="/inner">inner</a> <a href="/always">always</a>');
+    // A new cookie and the same URL on every request: taken twice, then left as the redirect it is.
+    if (req.url === '/always') return void res.writeHead(302, { location: '/always', 'set-cookie': `visit=${++served}; Path=/` }).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>inside</p>');
+  }, async (origin) => {
+    await withTempDir('tm-cookie-wall-self-', async (out) => {
+      await crawl(origin, out, {});
+      const db = new Database(join(out, 'crawl', 'tidemark-state.db'), { readonly: true });
+      try {
+        const captures = (url: string) => db.prepare('SELECT status FROM Capture WHERE url = ? ORDER BY id').pluck().all(`${origin}${url}`);
+        const messages = (url: string) => db.prepare('SELECT message FROM CrawlLogEntry WHERE url = ? ORDER BY id').pluck().all(`${origin}${url}`);
+        assert.deepEqual(captures('/'), [302, 200], 'the wall, then the page it opens');
+        assert.deepEqual(messages('/'), [SELF_REDIRECT_RETAKEN, null]);
+        assert.deepEqual(captures('/inner'), [200]);
+        assert.deepEqual(captures('/always'), [302, 302]);
+        assert.equal(asked.get('/always'), 2);
+        assert.equal(db.prepare('SELECT status FROM Crawl').pluck().get(), 'finished');
+      } finally {
+        db.close();
+      }
     });
   });
 });
