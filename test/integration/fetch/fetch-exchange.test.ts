@@ -71,6 +71,8 @@ describe('fetcher: exchanges as received', () => {
       if (path === '/304-with-length') return void socket.write('HTTP/1.1 304 Not Modified\r\nETag: "v1"\r\nContent-Length: 1234\r\n\r\n');
       if (path === '/204-with-length') return void socket.write('HTTP/1.1 204 No Content\r\nContent-Length: 10\r\n\r\n');
       if (path === '/status-999') return void socket.write('HTTP/1.1 999 Request denied\r\nContent-Length: 6\r\n\r\ndenied');
+      if (path === '/two-lengths') return void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nabcdefg');
+      if (path === '/same-length-twice') return void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok');
       // Three digits below 100: no HTTP status, though the parser reads it.
       if (path === '/status-099') return void socket.write('HTTP/1.1 099 Below\r\nContent-Length: 2\r\n\r\nok');
       // An echo of the request number on this connection: shows keep-alive reuse.
@@ -213,6 +215,14 @@ describe('fetcher: exchanges as received', () => {
     // undici takes a status below 100 for an interim one and failed an assertion at its end: an "internal" error.
     const below = await fetcher.fetch(`${raw.url}/status-099`);
     assert.deepEqual(!below.ok && [below.reason, below.message, below.retries], ['bad-http', 'the server answered status 099, which is no HTTP status (they start at 100)', 0]);
+    // Two lengths (RFC 9112 §6.3): bad HTTP, not a cut connection retried. undici's parser refuses the
+    // same length given twice too, which RFC 9112 lets a client accept: said the same way.
+    const askedBefore = raw.log.filter((r) => r.path === '/two-lengths').length;
+    const twoLengths = await fetcher.fetch(`${raw.url}/two-lengths`);
+    assert.deepEqual(!twoLengths.ok && [twoLengths.reason, twoLengths.message], ['bad-http', 'the server sent a response head that cannot be parsed once it gave a Content-Length (given twice, as RFC 9112 forbids, or a malformed line after it): where its body ends is unknown']);
+    assert.equal(raw.log.filter((r) => r.path === '/two-lengths').length - askedBefore, 1, 'not retried');
+    const twice = await fetcher.fetch(`${raw.url}/same-length-twice`);
+    assert.deepEqual(!twice.ok && [twice.reason, twice.retries], ['bad-http', 0]);
   });
 
   test('invalid URLs and schemes fail without a request', async () => {
