@@ -3,11 +3,7 @@
  * while the crawl's thread is held, every host's politeness timer waits, so a polite crawl of many
  * hosts stalls for as long as the longest run.
  */
-
-/** A turn of the event loop: its timers and I/O run before what follows. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Calls `step` on each of `items` in order, `sliceSize` at a time, with a turn of the event loop between two slices. */
 export async function eachInSlices<T>(items: readonly T[], sliceSize: number, step: (item: T) => void): Promise<void> {
