@@ -184,9 +184,15 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   // Enter in Search takes the keyboard to the match, far down the tree, and pans it into view; Enter there shows it.
   await page.getByTestId('tree-search').press('Enter');
   await page.waitForFunction((url) => document.activeElement?.getAttribute('data-url') === url, seed(4321));
+  // The pan is drawn on React's next render after the focus: wait for it, then say where the row is if it never comes.
+  const inTheBox = await page.waitForFunction((url) => {
+    const row = document.querySelector(`[data-testid="tree-node"][data-url="${url}"]`)?.getBoundingClientRect();
+    const view = document.querySelector('svg[aria-label="Discovery tree coloured by coherence status"]')?.getBoundingClientRect();
+    return row && view && row.top >= view.top && row.bottom <= view.bottom;
+  }, seed(4321), { timeout: 5_000 }).then(() => true, () => false);
   const box = (await node(seed(4321)).boundingBox())!;
   const view = (await chart.boundingBox())!;
-  assert.ok(box.y >= view.y && box.y + box.height <= view.y + view.height, `the match is in the tree's box (${box.y} in ${view.y}–${view.y + view.height})`);
+  assert.ok(inTheBox, `the match is in the tree's box (${box.y} in ${view.y}–${view.y + view.height})`);
   assert.match((await node(seed(4321)).getAttribute('aria-label'))!, /matches the search/);
   await page.keyboard.press('Enter');
   await page.getByTestId('page-detail').locator('h2', { hasText: seed(4321) }).waitFor();
