@@ -459,7 +459,7 @@ test('the coherence tree keeps the node the keyboard focuses in view, and tells 
   await node('http://wide.example/').focus();
   for (const key of ['End', 'Home', 'End', 'ArrowUp']) {
     await page.keyboard.press(key);
-    const shown = await page.waitForFunction(focusInView, undefined, { timeout: 2000 }).then(() => true, () => false);
+    const shown = await page.waitForFunction(focusInView, undefined, { timeout: 5_000 }).then(() => true, () => false);
     assert.ok(shown, `after ${key}, ${await page.evaluate(() => document.activeElement?.getAttribute('data-url'))} is out of view`);
   }
   // Drawn flat, the tree says each node's depth and its place among its siblings.
