@@ -9,8 +9,9 @@
  *   coherence  — visit fingerprint of HTML pages (visit–revisit captures; revisits follow the crawl)
  *   aah        — web application, page level, links to follow, Web objects to keep
  *   analyze    — focused-crawling scores per out-link
+ *   schedule   — scope, traps, budgets → frontier candidates with priorities (a large sitemap's
+ *                queued ahead here, before the page holds a place in WARC order)
  *   warc       — request + response (or revisit) + out-links metadata, Web objects, CDXJ line
- *   schedule   — scope, traps, budgets → frontier candidates with priorities
  *
  * The engine then commits the item in one transaction (frontier state, new URLs, capture row,
  * crawl-log entry, Web objects) in WARC order: see crawler/commit-item.ts.
@@ -26,7 +27,7 @@ import { aahStage } from './crawler/stages/aah-stage';
 import { analyzeStage } from './crawler/stages/analyze-stage';
 import { scheduleStage } from './crawler/stages/schedule-stage';
 
-export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, extractStage, coherenceStage, aahStage, analyzeStage, warcStage, scheduleStage];
+export const PIPELINE: readonly Stage[] = [dnsStage, robotsStage, fetchStage, extractStage, coherenceStage, aahStage, analyzeStage, scheduleStage, warcStage];
 
 /**
  * Runs the stages in order until one finishes or skips the item. `onFetched` is called once the

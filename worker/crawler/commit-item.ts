@@ -13,18 +13,6 @@ import { addNote } from './stage';
  */
 export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContext): Promise<CaptureSummary | null> {
   const { ticket } = item;
-  try {
-    await commitLinksAhead(item, ctx);
-  } catch (err) {
-    // Refused as the page's own commit would have been: its records are in the WARC file, so nothing
-    // behind them may be acknowledged now, and the tickets behind it must not wait for it for ever.
-    if (ticket !== undefined) {
-      ctx.sequencer.refuse(ticket);
-      await ctx.sequencer.turn(ticket);
-      ctx.sequencer.settle(ticket);
-    }
-    throw err;
-  }
   if (ticket === undefined) return ctx.commits.run(() => writeOutcome(item, lease, ctx));
   // Its records are in the WARC file, but its URL goes back to the queue (a storage failure after
   // they were written): as after a refused commit, nothing behind it may be acknowledged, or the
@@ -53,6 +41,9 @@ export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContex
  * frontier ahead of its own commit, LINKS_COMMITTED_AT_ONCE to a group commit, each awaited before
  * the next, so the crawl's thread and SQLite's write lock are free between them: in one piece, the
  * 20,000 URLs of a sitemap held both for ~220 ms, and every host's politeness timer with them.
+ * The schedule stage does it, before the page takes its place in WARC order (the warc stage's
+ * ticket): from there, every page fetched meanwhile would wait for it to commit, holding its fetch
+ * slot, and the crawl stopped fetching for as long (~0.8 s for 20,000 URLs).
  */
 export const LINKS_COMMITTED_AHEAD_ABOVE = 2000;
 export const LINKS_COMMITTED_AT_ONCE = 1000;

@@ -425,7 +425,12 @@ export class CrawlEngine {
         // (track()), and the page, likely failed by that refusal, is fetched again by the next.
         item.released = true;
         this.pauseForRefusal(`${item.url}: ${err instanceof Error ? err.message : String(err)}`);
-      } else item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
+      } else {
+        item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
+        // A page that failed so (its records could not be made, say) queues no links with its
+        // failure, though the schedule stage, before the warc stage, planned them.
+        item.plan = undefined;
+      }
     } finally {
       onFetched();
     }

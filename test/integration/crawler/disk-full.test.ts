@@ -21,6 +21,7 @@ import { openSqlite } from '../../../worker/store/sqlite';
 import { applyMigrations } from '../../../worker/store/migrator';
 import { verifyCdxj, verifyWarcFile } from '../../../worker/warc/verify-warc';
 import { insertCrawl } from '../../support/crawl-rows';
+import { warcTargets } from '../../support/warc-targets';
 
 const PAGES = 60;
 
@@ -127,12 +128,12 @@ test('in the cockpit\'s worker, a crawl paused by a full disk waits with the rea
 // captures were acknowledged behind the refused one in the WARC file, and the next start, which cuts
 // the file at the first unacknowledged capture, cut them with it: stored in the database, gone from
 // the WARC file and never fetched again.
-test('after a refused commit, no capture behind it in the WARC file is acknowledged, so the next start cuts none that was', { timeout: 120_000 }, async () => {
+async function refusedCommitOfLinks(links: number, checkPaused: (warcDir: string, bigUrl: string) => Promise<void>): Promise<void> {
   const SMALL = 7;
   const site = createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
     if (req.url === '/') res.end(`<a href="/big">big</a> ${Array.from({ length: SMALL }, (_, i) => `<a href="/s/${i}">s</a>`).join(' ')}`);
-    else if (req.url === '/big') res.end(Array.from({ length: 5000 }, (_, i) => `<a href="/x/${i}/${'q'.repeat(60)}">x</a>`).join(''));
+    else if (req.url === '/big') res.end(Array.from({ length: links }, (_, i) => `<a href="/x/${i}/${'q'.repeat(200)}">x</a>`).join(''));
     // Answered after /big has been archived and its commit refused.
     else if (req.url?.startsWith('/s/')) setTimeout(() => res.end('<p>small</p>'), 400);
     else res.writeHead(404).end();
@@ -147,10 +148,11 @@ test('after a refused commit, no capture behind it in the WARC file is acknowled
     const icd = icdSchema.parse({ name: 'Refused commit', seeds: [`${siteOrigin}/`], scope: { maxDepth: 1 }, politeness: { enabled: false, concurrency: 8, respectRobots: false } });
     const crawlId = insertCrawl(db, icd);
     const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), kbPath: resolve('knowledge-base/default.xml') });
-    // Room for the small pages' rows, not for /big's 5,000 links.
+    // Room for the small pages' rows, not for /big's links.
     db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 40}`);
     assert.equal(await engine().run(), 'paused');
     assert.equal(db.prepare('SELECT COUNT(*) FROM Capture WHERE url = ?').pluck().get(`${siteOrigin}/big`), 0, '/big was refused');
+    await checkPaused(warcDir, `${siteOrigin}/big`);
 
     db.pragma('max_page_count = 1073741823');
     assert.equal(await engine().run(), 'finished');
@@ -172,6 +174,20 @@ test('after a refused commit, no capture behind it in the WARC file is acknowled
     site.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('after a refused commit, no capture behind it in the WARC file is acknowledged, so the next start cuts none that was', { timeout: 120_000 }, async () => {
+  // Under LINKS_COMMITTED_AHEAD_ABOVE links: they go with the page's own commit, after its records are written.
+  await refusedCommitOfLinks(1500, async (warcDir, bigUrl) => {
+    assert.ok((await warcTargets(warcDir, ['response'])).includes(bigUrl), "/big's records were written before its commit was refused");
+  });
+});
+
+test('a page whose thousands of links do not fit pauses the crawl before its records are written; resumed, it is archived once', { timeout: 120_000 }, async () => {
+  // Over LINKS_COMMITTED_AHEAD_ABOVE links: the schedule stage queues them, before the page takes its place in WARC order.
+  await refusedCommitOfLinks(5000, async (warcDir, bigUrl) => {
+    assert.ok(!(await warcTargets(warcDir, ['response'])).includes(bigUrl), 'no record of /big in the WARC files');
+  });
 });
 
 test('scored URLs posted to the crawl that a full disk cannot queue pause it with the reason', { timeout: 120_000 }, async () => {

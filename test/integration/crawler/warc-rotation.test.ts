@@ -61,10 +61,11 @@ async function assertArchivedOnce(dir: string, expected: string[]): Promise<void
 
 test('a commit refused for the last capture of a file that then rotates: the next start cuts it, and the page is archived once', { timeout: 120_000 }, async () => {
   const SMALL = 5;
-  // /big fills the first file past rotateBytes and its 5,000 links do not fit in the database; the
+  // /big fills the first file past rotateBytes and its 1,500 links do not fit in the database; the
   // small pages answer once its commit was refused, and the first of them to be written starts the
-  // next file, closing the first.
-  const bigBody = `<html><body>${Array.from({ length: 5000 }, (_, i) => `<a href="/x/${i}/${'q'.repeat(60)}">x</a>`).join('')}<p>${randomBytes(1.2 * MiB).toString('base64')}</p></body></html>`;
+  // next file, closing the first. (Over LINKS_COMMITTED_AHEAD_ABOVE links, the links would be
+  // refused before /big is written, by the schedule stage: commit-item.ts.)
+  const bigBody = `<html><body>${Array.from({ length: 1500 }, (_, i) => `<a href="/x/${i}/${'q'.repeat(200)}">x</a>`).join('')}<p>${randomBytes(1.2 * MiB).toString('base64')}</p></body></html>`;
   const site = createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
     if (req.url === '/') res.end(`<a href="/big">big</a> ${Array.from({ length: SMALL }, (_, i) => `<a href="/s/${i}">s</a>`).join(' ')}`);
@@ -84,7 +85,7 @@ test('a commit refused for the last capture of a file that then rotates: the nex
     });
     const crawlId = insertCrawl(db, icd);
     const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), kbPath: resolve('knowledge-base/default.xml') });
-    // Room for the small pages' rows, not for /big's 5,000 links.
+    // Room for the small pages' rows, not for /big's 1,500 links.
     db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 40}`);
     assert.equal(await engine().run(), 'paused');
     assert.equal(db.prepare('SELECT COUNT(*) FROM Capture WHERE url = ?').pluck().get(`${origin}/big`), 0, '/big was refused');

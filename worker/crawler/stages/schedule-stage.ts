@@ -1,6 +1,7 @@
 import { PROCEED, type CrawlItem, type OutLink, type Stage, type StageResult } from '../stage';
 import { PLAN_SLICE_LINKS, planOutLinks, planOutLinksInSlices } from '../plan-out-links';
 import { filterInSlices } from '../event-loop-slices';
+import { commitLinksAhead } from '../commit-item';
 
 /**
  * Above this many links (a large sitemap's: up to 50,000) a page's links are planned in slices of
@@ -45,10 +46,12 @@ export const scheduleStage: Stage = {
       item.plan = planOutLinks(withLinks(item.links!.filter(mayMatter)), ctx.scopeInput(), ctx.traps, known);
       return PROCEED;
     }
-    // A large sitemap's: slice by slice, the crawl's timers running between two.
+    // A large sitemap's: slice by slice, the crawl's timers running between two; then most of its
+    // URLs queued, before the page holds its place in WARC order (commitLinksAhead).
     return (async (): Promise<StageResult> => {
       const links = await filterInSlices(item.links!, PLAN_SLICE_LINKS, mayMatter);
       item.plan = await planOutLinksInSlices(withLinks(links), ctx.scopeInput(), ctx.traps, known);
+      await commitLinksAhead(item, ctx);
       return PROCEED;
     })();
   },
