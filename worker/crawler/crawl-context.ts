@@ -7,11 +7,12 @@ import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../fronti
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
-import { createCookieJar, createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
+import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
+import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
 import { CaptureStore, storedSimilarities, type LogSubject } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { archivedOutcome, CrawlStatsTracker, EXCLUSION_OUTCOMES } from './crawl-stats';
@@ -96,6 +97,8 @@ export class CrawlContext {
    * redirect hop to another name on its IP: the request was made in that host's turn.
    */
   private readonly robotsFetched = new Map<string, KeyTiming>();
+  /** The crawl's cookies as its database keeps them (null when the ICD keeps none): saved on close. */
+  private cookies: StoredCookieJar | null = null;
   /** Visit fingerprints and revisit outcomes (visit–revisit captures). */
   readonly coherence: CoherenceStore;
 
@@ -145,10 +148,11 @@ export class CrawlContext {
       handoverWaitMs: icd.politeness.enabled ? POLITE_HANDOVER_WAIT_MS : 0,
     });
     await writer.open();
+    // One jar for the crawl: pages, robots.txt, revisits and feed polls share it; a resumed crawl has its cookies back.
+    const cookies = icd.cookies ? openStoredCookieJar(o.db, o.crawlId) : null;
     const fetcher = createFetcher({
       userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt, rejectUnauthorized: icd.limits.verifyCertificates,
-      // One jar for the crawl: pages, robots.txt, revisits and feed polls share it.
-      cookieJar: icd.cookies ? createCookieJar() : undefined,
+      cookieJar: cookies?.jar,
       // A retry (of a page, robots.txt, a revisit or a feed poll) is made holding the host's key: it waits the host's delay.
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });
@@ -187,6 +191,7 @@ export class CrawlContext {
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
+    ctx.cookies = cookies;
     archive = (ex, timing) => ctx.archiveAuxiliary(ex, { message: 'robots.txt', subject: 'robots', timing });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
@@ -437,6 +442,7 @@ export class CrawlContext {
    * throws the first failure. `abandonWarc`: the WARC files are left as a crash leaves them (WarcWriter.abandon).
    */
   async close({ abandonWarc = false } = {}): Promise<void> {
+    this.cookies?.close();
     const closed = await Promise.allSettled([this.focus?.close(), abandonWarc ? this.writer.abandon() : this.writer.close(), this.fetcher.close()]);
     const failed = closed.find((c) => c.status === 'rejected');
     if (failed) throw failed.reason;

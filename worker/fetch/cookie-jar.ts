@@ -20,9 +20,19 @@ export interface CrawlCookieJar {
   remember(url: string, setCookieValues: readonly string[]): void;
   /** How many cookies are kept (expired ones included until they are next looked at). */
   size(): number;
+  /** Counts the jar's changes: a snapshot taken at another count would differ. */
+  changes(): number;
+  /** The kept cookies, least recently set first, as createCookieJar takes them back (JSON). */
+  snapshot(): string;
 }
 
-type Kept = { domain: string; path: string; key: string };
+type Kept = { domain: string; path: string; key: string; cookie: Cookie };
+
+/** What snapshot() writes: tough-cookie's JSON of each cookie, least recently set first. */
+interface JarSnapshot {
+  v: 1;
+  cookies: unknown[];
+}
 
 /**
  * An in-memory jar for one crawl over tough-cookie, which decides domain, path, secure, expiry and
@@ -31,12 +41,13 @@ type Kept = { domain: string; path: string; key: string };
  * kept under: the request's host, or its Domain attribute. Eviction (not refusal) when full, so a
  * site's newest cookie, usually the one its next page needs (a consent or session cookie), is kept.
  */
-export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS): CrawlCookieJar {
+export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS, saved?: string): CrawlCookieJar {
   const store = new MemoryCookieStore();
   const jar = new CookieJar(store);
   // Both in order of last set (Map keeps insertion order): the first entry is the one to evict.
   const all = new Map<string, Kept>();
   const byDomain = new Map<string, Map<string, Kept>>();
+  let changes = 0;
 
   const idOf = (k: Kept) => `${k.domain}\t${k.path}\t${k.key}`;
 
@@ -59,6 +70,19 @@ export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS): C
     removeFromStore(first.value[1]);
   }
 
+  /** Lists a cookie the store holds as the most recently set, evicting to stay within the bounds. */
+  function list(kept: Kept): void {
+    const id = idOf(kept);
+    let domain = byDomain.get(kept.domain);
+    if (!domain) byDomain.set(kept.domain, (domain = new Map()));
+    while (domain.size >= bounds.maxPerDomain) evictOldest(domain);
+    while (all.size >= bounds.maxTotal) evictOldest(all);
+    // evictOldest may have emptied and unlisted this domain's map.
+    byDomain.set(kept.domain, domain);
+    domain.set(id, kept);
+    all.set(id, kept);
+  }
+
   function keep(cookie: Cookie, url: string): void {
     if (Buffer.byteLength(cookie.key + cookie.value, 'utf8') > bounds.maxCookieBytes) return;
     let stored: Cookie | undefined;
@@ -68,24 +92,27 @@ export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS): C
       return; // a URL tough-cookie cannot use: nothing kept
     }
     if (!stored?.domain || !stored.path) return;
-    const kept: Kept = { domain: stored.domain, path: stored.path, key: stored.key };
+    changes++;
+    const kept: Kept = { domain: stored.domain, path: stored.path, key: stored.key, cookie: stored };
     const id = idOf(kept);
     // The store has replaced the one it had: only the listing (its age) changes.
-    if (all.has(id)) unlist(id, kept);
-    const expiry = stored.expiryTime();
+    const before = all.get(id);
+    if (before) unlist(id, before);
     // An expired cookie (Max-Age=0, a past Expires) is how a site deletes one: keep nothing.
-    if (expiry !== undefined && expiry <= Date.now()) {
+    if (isExpired(stored)) {
       removeFromStore(kept);
       return;
     }
-    let domain = byDomain.get(kept.domain);
-    if (!domain) byDomain.set(kept.domain, (domain = new Map()));
-    while (domain.size >= bounds.maxPerDomain) evictOldest(domain);
-    while (all.size >= bounds.maxTotal) evictOldest(all);
-    // evictOldest may have emptied and unlisted this domain's map.
-    byDomain.set(kept.domain, domain);
-    domain.set(id, kept);
-    all.set(id, kept);
+    list(kept);
+  }
+
+  // A resumed crawl's jar, as its last snapshot left it; cookies expired since are left out.
+  for (const json of savedCookies(saved)) {
+    const cookie = Cookie.fromJSON(json);
+    if (!cookie?.domain || !cookie.path || isExpired(cookie)) continue;
+    // MemoryCookieStore works synchronously: held on return.
+    void store.putCookie(cookie);
+    list({ domain: cookie.domain, path: cookie.path, key: cookie.key, cookie });
   }
 
   return {
@@ -106,7 +133,37 @@ export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS): C
       }
     },
     size: () => all.size,
+    changes: () => changes,
+    snapshot: () => JSON.stringify({ v: 1, cookies: [...all.values()].map((k) => snapshotOf(k.cookie)) } satisfies JarSnapshot),
   };
+}
+
+/**
+ * tough-cookie's JSON of a cookie, a Max-Age written as the time it ends (RFC 6265 §5.2.2: the
+ * time it was received plus the age). tough-cookie counts a Max-Age from the cookie's last use
+ * instead, which, taken back with the cookie, would start it afresh at each resumption.
+ */
+function snapshotOf(cookie: Cookie): unknown {
+  const json = cookie.toJSON() as Record<string, unknown>;
+  if (typeof cookie.maxAge !== 'number' || !cookie.creation || cookie.creation === 'Infinity') return json;
+  delete json.maxAge;
+  return { ...json, expires: new Date(cookie.creation.getTime() + cookie.maxAge * 1000).toISOString() };
+}
+
+function isExpired(cookie: Cookie): boolean {
+  const expiry = cookie.expiryTime();
+  return expiry !== undefined && expiry <= Date.now();
+}
+
+/** The cookies of a snapshot; none from one that is not (damaged, or of another format). */
+function savedCookies(saved: string | undefined): unknown[] {
+  if (!saved) return [];
+  try {
+    const parsed = JSON.parse(saved) as Partial<JarSnapshot>;
+    return parsed?.v === 1 && Array.isArray(parsed.cookies) ? parsed.cookies : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The Set-Cookie values of a response, from its headers record (repeated ones joined by '\n'). */

@@ -125,3 +125,40 @@ test('a wall redirecting a URL to itself with its cookie is got past: the URL fe
     });
   });
 });
+
+test('a crawl stopped behind the wall and run again keeps its cookies: the page left in flight is fetched with them', { timeout: 90_000 }, async () => {
+  // /inner is held until the first run has stopped (Ctrl-C: its fetch goes back to the queue after
+  // the grace), then answered at once: the second run asks for it again.
+  const asked: { path: string; cookie: string | null }[] = [];
+  let innerAsked!: () => void;
+  const innerArrived = new Promise<void>((r) => (innerAsked = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const wall = cookieWall([]);
+  await withSite((req, res) => {
+    asked.push({ path: req.url ?? '', cookie: req.headers.cookie ?? null });
+    if (req.url !== '/inner') return wall(req, res);
+    innerAsked();
+    void released.then(() => wall(req, res));
+  }, async (origin) => {
+    await withTempDir('tm-cookie-wall-resume-', async (out) => {
+      const icdPath = join(out, 'wall.icd.json');
+      writeFileSync(icdPath, JSON.stringify({ name: 'Cookie wall', seeds: [`${origin}/`] }));
+      const args = ['crawl', icdPath, '--out', join(out, 'crawl'), '--no-politeness', '--json'];
+      const first = runCli(args);
+      await innerArrived;
+      first.child.kill('SIGINT');
+      const stopped = await first.done;
+      assert.equal(stopped.code, 3, `paused: ${stopped.stderr.slice(-1000)}`);
+      assert.equal(JSON.parse(stopped.stdout).outcome, 'paused');
+      release();
+      const firstRun = asked.length;
+      const second = await runCli(args).done;
+      assert.equal(second.code, 0, second.stderr.slice(-1000));
+      // The first run's cookie, sent from the second run's first request (robots.txt) on.
+      const again = asked.slice(firstRun);
+      assert.deepEqual(again, [{ path: '/robots.txt', cookie: 'consent=yes' }, { path: '/inner', cookie: 'consent=yes' }]);
+      assert.equal(statusesOf(join(out, 'crawl')).get(`${origin}/inner`), 200);
+    });
+  });
+});

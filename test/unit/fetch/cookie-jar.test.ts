@@ -79,6 +79,47 @@ test('cookie jar: malformed Set-Cookie values and unusable URLs are ignored with
   assert.equal(jar.cookieHeaderFor('not a url'), null);
 });
 
+test('cookie jar: a snapshot taken back keeps each cookie as it was (host-only, Domain, Secure, path, age), least recently set first', () => {
+  const jar = createCookieJar({ maxCookieBytes: 4096, maxPerDomain: 50, maxTotal: 3 });
+  jar.remember('http://www.example.org/shop/cart', ['host=1; Path=/shop']);
+  jar.remember('http://www.example.org/', ['wide=1; Domain=example.org; Path=/']);
+  jar.remember('https://www.example.org/', ['safe=1; Secure; Path=/']);
+  const back = createCookieJar({ maxCookieBytes: 4096, maxPerDomain: 50, maxTotal: 3 }, jar.snapshot());
+  assert.equal(back.size(), 3);
+  assert.equal(back.cookieHeaderFor('http://www.example.org/shop/x'), 'host=1; wide=1');
+  assert.equal(back.cookieHeaderFor('https://www.example.org/'), 'wide=1; safe=1');
+  assert.equal(back.cookieHeaderFor('http://shop.example.org/shop/x'), 'wide=1', 'a host-only cookie stays its host\'s');
+  // The order of setting came back too: one more cookie evicts host=1, the least recently set.
+  back.remember('http://other.example/', ['o=1']);
+  assert.equal(back.cookieHeaderFor('http://www.example.org/shop/x'), 'wide=1');
+  assert.equal(back.cookieHeaderFor('http://other.example/'), 'o=1');
+});
+
+test('cookie jar: a cookie that expired after its snapshot does not come back; a Max-Age is kept as the time it ends', () => {
+  const jar = createCookieJar();
+  jar.remember('http://example.org/', ['brief=1; Max-Age=1', 'lasting=1; Max-Age=3600']);
+  const snapshot = JSON.parse(jar.snapshot()) as { v: number; cookies: { key: string; creation: string; expires: string }[] };
+  const brief = snapshot.cookies.find((c) => c.key === 'brief')!;
+  assert.equal(Date.parse(brief.expires) - Date.parse(brief.creation), 1000);
+  // As if both had been set two seconds earlier: brief=1 has expired since, lasting=1 has not.
+  for (const c of snapshot.cookies) c.expires = new Date(Date.parse(c.expires) - 2000).toISOString();
+  const back = createCookieJar(undefined, JSON.stringify(snapshot));
+  assert.equal(back.cookieHeaderFor('http://example.org/'), 'lasting=1');
+  assert.equal(back.size(), 1);
+});
+
+test('cookie jar: a damaged or unknown snapshot gives an empty jar; changes() moves with each cookie set', () => {
+  for (const saved of ['', '{', 'null', '[]', '{"v":2,"cookies":[]}', '{"v":1,"cookies":[null,7,{"key":"x"}]}']) {
+    assert.equal(createCookieJar(undefined, saved).size(), 0, saved);
+  }
+  const jar = createCookieJar();
+  const before = jar.changes();
+  jar.remember('http://example.org/', ['garbage']);
+  assert.equal(jar.changes(), before, 'nothing kept, nothing changed');
+  jar.remember('http://example.org/', ['a=1', 'a=1; Max-Age=0']);
+  assert.equal(jar.changes(), before + 2, 'a cookie set, then deleted');
+});
+
 test('setCookieValues splits the repeated Set-Cookie headers of a headers record', () => {
   assert.deepEqual(setCookieValues({ 'set-cookie': 'a=1; Path=/\nb=2' }), ['a=1; Path=/', 'b=2']);
   assert.deepEqual(setCookieValues({}), []);
