@@ -19,7 +19,7 @@ import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { STATUS_CLASS_COLOURS } from '../../app/lib/client/chart-layout';
 import { SqliteFeedMemoryStore } from '../../worker/crawler/feed-state-store';
 import { RecrawlState } from '../../worker/crawler/recrawl-round';
-import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
+import { assertFocusComes, signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -321,7 +321,7 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   const openerName = await opener.getAttribute('aria-label');
   await opener.press('Enter');
   await page.getByTestId('record-warc-headers').waitFor();
-  assert.equal(await page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="capture-record"]'))), true, 'the focus is in the record');
+  await assertFocusComes(page, () => Boolean(document.activeElement?.closest('[data-testid="capture-record"]')), true, 'the focus is in the record');
   await assertAccessible(page, `/crawls/${crawl.plain}`);
   const charts = await chartDescriptions(page);
   assert.equal(charts.length, 2);
@@ -343,7 +343,7 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   );
   await page.getByTestId('capture-record').getByRole('button', { name: 'Close' }).press('Enter');
   await page.getByTestId('capture-record').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), openerName, 'the focus is back on the capture that opened it');
+  await assertFocusComes(page, () => document.activeElement?.getAttribute('aria-label'), openerName!, 'the focus is back on the capture that opened it');
 });
 
 test('a crawl’s feeds and recrawls: a feed polled fine, one answering 404, one robots.txt refuses; the last rounds', async () => {

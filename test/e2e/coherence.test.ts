@@ -13,6 +13,7 @@ import { groundTruth, startChangingSite, type ChangingSite } from '../integratio
 import type { CoherenceCertificate } from '../../worker/coherence';
 import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { SIBLING_BATCH } from '../../app/crawls/[id]/coherence/tree-layout';
+import { assertFocusComes } from './helpers/browser';
 
 let cockpit: RunningCockpit;
 let api: ApiClient;
@@ -170,7 +171,7 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tree-more', 'the keyboard reaches the row');
   await page.keyboard.press('Enter');
   await node(seed(2 * SIBLING_BATCH - 1)).waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-url')), seed(SIBLING_BATCH), 'the focus goes to the first of the new batch');
+  await assertFocusComes(page, () => document.activeElement?.getAttribute('data-url'), seed(SIBLING_BATCH), 'the focus goes to the first of the new batch');
   assert.equal(await page.getByTestId('tree-node').count(), 2 * SIBLING_BATCH);
   assert.match((await more.textContent())!, /\+4.?800 more/);
   const reportUrl = `${cockpit.url}/api/crawls/${wideId}/coherence`;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { ApiClient } from '../support/api-client';
 import { ADMIN_PASSWORD, type RunningCockpit } from '../support/cockpit';
-import { signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
+import { assertFocusComes, signIn, startBrowserRig, stopBrowserRig } from './helpers/browser';
 
 let cockpit: RunningCockpit;
 let browser: Browser;
@@ -55,7 +55,7 @@ test('ICD saved through the API meanwhile: Save is refused and says so, the type
   assert.equal(await page.getByTestId('error').count(), 0, 'no second, generic error');
 
   // The notice has the focus: Tab reaches "Reload theirs", then "Overwrite with mine".
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'edit-conflict');
+  await assertFocusComes(page, () => document.activeElement?.getAttribute('data-testid'), 'edit-conflict', 'the notice has the focus');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Reload theirs (your edits are discarded)');
   await page.keyboard.press('Tab');

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { existsSync, readdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startCockpit, type RunningCockpit, ADMIN_PASSWORD } from '../support/cockpit';
-import { launchBrowser, signIn } from './helpers/browser';
+import { assertFocusComes, launchBrowser, signIn } from './helpers/browser';
 import { crawlWarcDir, exportDir } from '../../worker/store/data-layout';
 import { finishedLargeCrawl } from '../support/large-warcs';
 
@@ -68,7 +68,7 @@ test('someone who may export deletes an ended export from the exports page, by k
   const group = card.getByRole('group', { name: `Confirm deleting export ${exportId}` });
   const confirm = group.getByRole('button', { name: `Delete export ${exportId}` });
   await confirm.waitFor();
-  assert.equal(await confirm.evaluate((b) => b === document.activeElement), true, 'the confirming button has the focus');
+  await assertFocusComes(page, () => document.activeElement?.textContent, `Delete export ${exportId}`, 'the confirming button has the focus');
   assert.deepEqual(await axeViolations(page), [], 'the page with the confirmation open passes axe');
   await page.keyboard.press('Escape');
   await group.waitFor({ state: 'detached' });
@@ -85,7 +85,7 @@ test('someone who may export deletes an ended export from the exports page, by k
 
   await page.locator(`[data-testid="export"][data-export-id="${exportId}"]`).waitFor({ state: 'detached', timeout: 10_000 });
   assert.equal(await page.getByTestId('export-deleted').innerText(), `Export #${exportId} deleted, with its files.`);
-  assert.equal(await page.getByRole('heading', { name: 'Exports of Harbour archive' }).evaluate((h) => h === document.activeElement), true, 'the focus goes to the list');
+  await assertFocusComes(page, () => document.activeElement?.id === 'exports-title' && document.activeElement.textContent, 'Exports of Harbour archive', 'the focus goes to the list');
   assert.ok(!existsSync(exportDir(cockpit.dataDir, exportId)), 'its folder is gone');
   assert.ok(existsSync(exportDir(cockpit.dataDir, other)), 'the other export keeps its files');
   assert.deepEqual(readdirSync(crawlWarcDir(cockpit.dataDir, crawlId)).sort(), crawlFiles, "the crawl's files stay");

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
-import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { assertFocusComes, signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
 import { withSite } from '../support/site-crawl';
 
 let rig: BrowserRig;
@@ -98,7 +98,7 @@ test('the archivist tests a pattern, excludes the trap with Enter, sees it appli
   await removed.waitFor();
   assert.match(await removed.innerText(), /^Removed \/calendar\\\?day=: links found from now on that match it are crawled again .*the URLs it excluded stay excluded\.$/);
   await section.getByText('The crawl excludes no pattern.').waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'exclusion-pattern');
+  await assertFocusComes(page, () => document.activeElement?.id, 'exclusion-pattern', 'the focus goes back to the pattern field');
   const definition = await api.json<{ definition: { scope: { exclude: string[] } } }>('GET', `/api/crawls/${crawl.id}`);
   assert.deepEqual(definition.definition.scope.exclude, [], "out of the crawl's ICD copy");
 

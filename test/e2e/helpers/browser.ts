@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ApiClient } from '../../support/api-client';
 import { signedInAdmin, startCockpit, type RunningCockpit } from '../../support/cockpit';
@@ -8,6 +9,16 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * Asserts that what `describe` (run in the page) says of the focus comes to be `expected` within
+ * `timeoutMs`. Focus that a React effect moves lands a render after the DOM a test waits for, so a
+ * single look right after that DOM appears can come too early on a loaded machine.
+ */
+export async function assertFocusComes(page: Page, describe: () => string | boolean | null | undefined, expected: string | boolean, message: string, timeoutMs = 5_000): Promise<void> {
+  await page.waitForFunction(`(${describe.toString()})() === ${JSON.stringify(expected)}`, undefined, { timeout: timeoutMs }).catch(() => undefined);
+  assert.equal(await page.evaluate(describe), expected, message);
 }
 
 /** Signs in through the login form, as a person would: type, press Enter. */
