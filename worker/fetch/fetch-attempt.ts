@@ -29,8 +29,28 @@ export type AttemptResult =
   | { kind: 'exchange'; exchange: HttpExchange; durationMs: number }
   | { kind: 'error'; error: Error; partial?: HttpExchange; received?: number; durationMs: number };
 
-/** Thrown into undici to stop reading once the size cap is reached; never leaves this module. */
+/** Thrown into the transport to stop reading once the size cap is reached; never leaves this module. */
 class CapReached extends Error {}
+
+/**
+ * What a transport tells an attempt, in order: `started` once the request goes out on a connected
+ * socket (with the function that aborts it: the abort comes back as `error`), then the final
+ * response's head, its body's chunks, and its end, or an error at any point.
+ */
+export interface AttemptEvents {
+  started(abort: (err: Error) => void): void;
+  response(status: number, statusText: string, rawHeaders: RawHeaders): void;
+  data(chunk: Buffer): void;
+  end(): void;
+  error(err: Error): void;
+}
+
+/**
+ * Sends one request and reports to `events`. `received`: the bytes of this response that came on
+ * its connection (for an error before the head was whole); `cancel`: ends a request not yet
+ * started (a connect deadline), so its socket does not linger.
+ */
+export type Transport = (events: AttemptEvents) => { received?: () => number | undefined; cancel?: (err: Error) => void };
 
 /**
  * Runs one attempt through undici's dispatch API (the only one that hands out raw headers and the
@@ -40,14 +60,49 @@ class CapReached extends Error {}
  * granularity and stay only as backstops.
  */
 export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOptions: BodySinkOptions, interrupt?: AbortSignal): Promise<AttemptResult> {
+  return runAttempt(req, sinkOptions, interrupt, undiciTransport(dispatcher, req));
+}
+
+function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport {
+  return (events) => {
+    const responseBytes = new ResponseBytes();
+    let headReceived = false;
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        events.started((err) => c.abort(err));
+      },
+      onResponseStart(_c, status, _headers, statusText) {
+        if (status >= 200) headReceived = true;
+        events.response(status, statusText ?? '', (_c.rawHeaders ?? []) as RawHeaders);
+      },
+      onResponseData(_c, chunk) {
+        events.data(chunk);
+      },
+      onResponseEnd() {
+        events.end();
+      },
+      onResponseError(_c, error) {
+        events.error(UnreadableResponseError.from(error) ?? unreadableLength(error, headReceived) ?? error);
+      },
+    };
+    responseBytes.dispatch(() => dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler));
+    return { received: () => responseBytes.received() };
+  };
+}
+
+/**
+ * The attempt itself, whatever carries it: deadlines (connect, headers, total), the interrupt, the
+ * size cap, and the exchange (or error, with what arrived) it ends with.
+ */
+export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, interrupt: AbortSignal | undefined, transport: Transport): Promise<AttemptResult> {
   const started = Date.now();
   const date = new Date(started);
   return new Promise<AttemptResult>((resolve) => {
-    let controller: Dispatcher.DispatchController | null = null;
+    let abort: ((err: Error) => void) | null = null;
     let settled = false;
     let sink: BodySink | null = null;
     let head: Pick<HttpExchange, 'status' | 'responseHead' | 'headers'> | null = null;
-    const responseBytes = new ResponseBytes();
+    let sent: ReturnType<Transport> = {};
 
     const exchangeOf = async (s: BodySink, truncated: HttpExchange['truncated']): Promise<HttpExchange> => {
       const { body, payloadDigest } = await s.finish();
@@ -64,7 +119,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       settle(async () => {
         const durationMs = Date.now() - started;
         if (!sink) {
-          const received = responseBytes.received();
+          const received = sent.received?.();
           return { kind: 'error', error, durationMs, ...(received === undefined ? {} : { received }) };
         }
         const truncated = error instanceof TimeoutError ? 'time' : 'disconnect';
@@ -74,56 +129,59 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
       settle(async () => ({ kind: 'exchange', exchange: await exchangeOf(sink!, truncated), durationMs: Date.now() - started }));
 
     // Before the socket is connected there is nothing to abort yet: settle now, abort when it comes.
-    const expire = (err: Error) => (controller ? controller.abort(err) : fail(err));
+    const expire = (err: Error) => {
+      if (abort) return abort(err);
+      sent.cancel?.(err);
+      fail(err);
+    };
     const total = startDeadline(req.timeouts.totalMs, 'total', expire);
     const connecting = startDeadline(req.timeouts.connectMs, 'connect', expire);
     let waitingForHeaders: Deadline | null = null;
     const onInterrupt = () => expire(new InterruptedError());
     interrupt?.addEventListener('abort', onInterrupt, { once: true });
 
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
+    const events: AttemptEvents = {
+      started(abortRequest) {
+        abort = abortRequest;
         connecting.clear();
-        if (settled) return void c.abort(new Error('attempt already settled'));
+        if (settled) return void abortRequest(new Error('attempt already settled'));
         waitingForHeaders?.clear(); // undici may restart a request on a fresh socket
         waitingForHeaders = startDeadline(req.timeouts.headersMs, 'headers', expire);
       },
-      onResponseStart(c, status, _headers, statusText) {
+      response(status, statusText, raw) {
         // "HTTP/1.1 099": three digits to the parser, no status to HTTP (RFC 9110 §15: 100–599 defined,
         // three digits allowed); undici would take it for an interim answer and fail an assertion at its end.
-        if (status < 100) return void c.abort(new UnreadableResponseError(`the server answered status ${String(status).padStart(3, '0')}, which is no HTTP status (they start at 100)`));
+        if (status < 100) return void abort?.(new UnreadableResponseError(`the server answered status ${String(status).padStart(3, '0')}, which is no HTTP status (they start at 100)`));
         if (status < 200) return; // 1xx interim responses: the final one follows
         waitingForHeaders?.clear();
-        const raw = (c.rawHeaders ?? []) as RawHeaders;
-        head = { status, responseHead: buildResponseHead(status, statusText ?? '', raw), headers: headersRecord(raw) };
+        head = { status, responseHead: buildResponseHead(status, statusText, raw), headers: headersRecord(raw) };
         sink = new BodySink(sinkOptions, announcedLength(head.headers['content-length']));
       },
-      onResponseData(c, chunk) {
+      data(chunk) {
         if (!sink || settled) return;
         try {
           const signal = sink.write(chunk);
           if (signal === 'full') {
             complete('length');
-            c.abort(new CapReached('size cap reached'));
+            abort?.(new CapReached('size cap reached'));
           }
         } catch (err) {
-          c.abort(err as Error);
+          abort?.(err as Error);
         }
       },
-      onResponseEnd() {
+      end() {
         if (sink) complete(sink.full ? 'length' : null);
         else fail(new Error('response ended without a final status'));
       },
-      onResponseError(_c, error) {
+      error(error) {
         if (endsWithItsHead(head?.status, sink, error)) return complete(null);
-        fail(UnreadableResponseError.from(error) ?? unreadableLength(error, head !== null) ?? error);
+        fail(error);
       },
     };
 
     if (interrupt?.aborted) return void fail(new InterruptedError());
     try {
-      responseBytes.dispatch(() => dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler));
+      sent = transport(events);
     } catch (err) {
       fail(err as Error);
     }
@@ -139,7 +197,6 @@ function endsWithItsHead(status: number | undefined, sink: BodySink | null, erro
   return (status === 204 || status === 304) && sink?.size === 0 && (error as { code?: unknown }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
 }
 
-/** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */
 /**
  * llhttp refuses a head whose Content-Length is given twice (RFC 9112 §6.3: the body's end is then
  * unknown, an unrecoverable error), or that has a malformed line after one, and undici reports
@@ -151,6 +208,7 @@ function unreadableLength(error: Error, headReceived: boolean): UnreadableRespon
   return new UnreadableResponseError('the server sent a response head that cannot be parsed once it gave a Content-Length (given twice, as RFC 9112 forbids, or a malformed line after it): where its body ends is unknown');
 }
 
+/** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */
 function announcedLength(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 }

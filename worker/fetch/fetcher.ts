@@ -6,6 +6,7 @@ import { classifyError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
+import { lenientAttempt, readableLeniently } from './lenient-attempt';
 import { setCookieValues, type CrawlCookieJar } from './cookie-jar';
 import { buildRequestHead } from './http-heads';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffConfig } from './retry-backoff';
@@ -69,7 +70,11 @@ export interface FetchRequestOptions {
  * do not count): 0 means the server sent nothing of it before closing or resetting the connection, or before a timeout.
  */
 export type FetchOutcome =
-  | { ok: true; exchange: HttpExchange; durationMs: number; retries: number }
+  | {
+      ok: true; exchange: HttpExchange; durationMs: number; retries: number;
+      /** For the crawl log: how the response was read when not plainly (a lenient parser). */
+      note?: string;
+    }
   | {
       ok: false; reason: FailureReason; message: string; durationMs: number; retries: number; partial?: HttpExchange; bytesRead?: number;
       /** Never requested: its host's robots.txt got no answer (RFC 9309), whose own entry has the time and retries. */
@@ -159,12 +164,29 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       if (exchange && o.cookieJar) o.cookieJar.remember(exchange.url, setCookieValues(exchange.headers));
     };
 
+    // undici's parser is strict: a response it refuses as broken HTTP/1.1 is asked for once more
+    // and read by a lenient one (lenient-attempt.ts), whose note the crawl log keeps.
+    const attempt = async (): Promise<{ result: AttemptResult; note?: string }> => {
+      const strict = await fetchAttempt(dispatcher, requestForAttempt(), sinkOptions, o.interrupt);
+      if (strict.kind !== 'error' || !readableLeniently(strict.error)) return { result: strict };
+      const lenient = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true }, o.interrupt);
+      const both = strict.durationMs + lenient.durationMs;
+      if (lenient.kind === 'exchange') {
+        if (strict.partial) await releaseBody(strict.partial.body);
+        return { result: { ...lenient, durationMs: both }, note: `${strict.error.message}: read by a lenient parser` };
+      }
+      if (lenient.partial) await releaseBody(lenient.partial.body);
+      if (lenient.error instanceof InterruptedError) return { result: { ...lenient, durationMs: both } };
+      const error = Object.assign(new Error(`${strict.error.message}; a lenient parser could not read it either (${lenient.error.message})`), { name: strict.error.name });
+      return { result: { ...strict, error, durationMs: both } };
+    };
+
     let durationMs = 0;
     const retryGap = (attemptMs: number) => o.retryGapMs?.(url.host, attemptMs) ?? 0;
     const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     for (let retries = 0; ; retries++) {
       // An interrupt before or during the attempt (or the wait before it) ends it as InterruptedError.
-      const result: AttemptResult = await fetchAttempt(dispatcher, requestForAttempt(), sinkOptions, o.interrupt);
+      const { result, note } = await attempt();
       durationMs += result.durationMs;
       learnCookies(result.kind === 'exchange' ? result.exchange : result.partial);
       if (result.kind === 'error' && result.error instanceof InterruptedError) {
@@ -175,7 +197,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       if (result.kind === 'exchange') {
         const { exchange } = result;
         // 5xx is the server failing; a status past 599 (LinkedIn's 999) is an answer, kept as one.
-        if (exchange.status < 500 || exchange.status > 599) return { ok: true, exchange, durationMs, retries };
+        if (exchange.status < 500 || exchange.status > 599) return { ok: true, exchange, durationMs, retries, ...(note ? { note } : {}) };
         if (!left) return { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
         await releaseBody(exchange.body);
         await pause(Math.max(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']), retryGap(result.durationMs)));

@@ -140,6 +140,10 @@ test('hostile markup, stylesheets and headers are archived and their links follo
   assert.equal(captures.get('/hostile/from-css.png')?.status, 200, 'the url() after the bad one was found');
   assert.equal(captures.get('/hostile/headers')?.status, 200);
   assert.equal(log.get('/hostile/headers')?.outcome, 'ok');
+  // A folded header, which undici refuses: read leniently on a second request, and said so.
+  assert.equal(captures.get('/hostile/folded')?.status, 200);
+  assert.equal(log.get('/hostile/folded')?.message, 'Response does not match the HTTP/1.1 protocol (Unexpected whitespace after header value): read by a lenient parser');
+  assert.equal(captures.get('/hostile/from-folded')?.status, 200, 'its link followed');
 });
 
 test('a page with more links than maxOutLinksPerPage: the first 100 are followed, the crawl log counts the rest', () => {

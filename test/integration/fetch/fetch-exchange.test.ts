@@ -201,7 +201,9 @@ describe('fetcher: exchanges as received', () => {
     const before = raw.log.filter((r) => r.path === '/bad-chunk').length;
     const broken = await fetcher.fetch(`${raw.url}/bad-chunk`);
     assert.equal(!broken.ok && broken.reason, 'bad-http');
-    assert.equal(raw.log.filter((r) => r.path === '/bad-chunk').length - before, 1, 'not retried: the same bytes come back');
+    // Asked once more by the lenient parser (fetch-lenient.test.ts), which cannot read it either; not retried.
+    assert.equal(raw.log.filter((r) => r.path === '/bad-chunk').length - before, 2, 'not retried: the same bytes come back');
+    assert.equal(broken.retries, 0);
     const big = await fetcher.fetch(`${raw.url}/big-headers`);
     assert.ok(big.ok, big.ok ? '' : `${big.reason}: ${big.message}`);
     assert.equal(big.exchange.headers['set-cookie']!.split('\n').length, 40);

@@ -1,4 +1,4 @@
-import { PROCEED, type Stage } from '../stage';
+import { addNote, PROCEED, type Stage } from '../stage';
 
 /** One HTTP exchange within the ICD's limits, to the address the DNS stage resolved; retries happen inside the fetcher. */
 export const fetchStage: Stage = {
@@ -23,6 +23,7 @@ export const fetchStage: Stage = {
       return outcome.partial ? PROCEED : { kind: 'finish', reason: outcome.reason };
     }
     item.exchange = outcome.exchange;
+    if (outcome.note) addNote(item, outcome.note);
     return PROCEED;
   },
 };

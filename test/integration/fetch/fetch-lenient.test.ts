@@ -1,0 +1,103 @@
+/**
+ * Responses undici's strict parser refuses as broken HTTP/1.1 (obs-fold, bare LF line ends,
+ * Transfer-Encoding beside Content-Length) are asked for once more and read by Node's lenient
+ * parser, as Heritrix and wget read them: captured, with a note, the archived request head the
+ * bytes the server got. What no parser reads still fails as bad-http, saying both tried. Raw
+ * servers on loopback, plain and TLS.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { createDnsCache, createFetcher, type FetchOutcome } from '../../../worker/fetch';
+import { startRawServer, testTlsCredentials, type FixtureServer } from '../../fixtures/servers/fixture-server';
+
+const UA = 'Tidemark-test/0.1 (+http://127.0.0.1/contact)';
+const limits = { connectTimeoutMs: 1000, headersTimeoutMs: 1000, totalTimeoutMs: 3000, maxBodyBytes: 1024 * 1024, maxRetries: 0 };
+
+const BROKEN: Record<string, string> = {
+  '/obs-fold': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\ncontent-length: 9\r\n\r\n<p>of</p>',
+  '/lf-only': 'HTTP/1.1 200 Fine\ncontent-type: text/html\ncontent-length: 9\n\n<p>lf</p>',
+  '/te-and-length': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\ncontent-length: 3\r\n\r\n9\r\n<p>te</p>\r\n0\r\n\r\n',
+  '/bad-chunk': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
+  '/length-twice': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 9\r\ncontent-length: 7\r\n\r\n<p>lt</p>',
+  '/fine': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 9\r\n\r\n<p>ok</p>',
+};
+const answer = (socket: Socket, head: Buffer) => socket.end(BROKEN[head.toString('latin1').split(' ')[1]!] ?? 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+
+function body(o: FetchOutcome): string {
+  assert.ok(o.ok, o.ok ? '' : `${o.reason}: ${o.message}`);
+  return o.exchange.body.kind === 'memory' ? o.exchange.body.bytes.toString('latin1') : '';
+}
+
+describe('fetcher: broken HTTP/1.1 read leniently', () => {
+  let server: FixtureServer;
+  let spoolDir: string;
+  before(async () => {
+    spoolDir = await mkdtemp(join(tmpdir(), 'tidemark-fetch-lenient-'));
+    server = await startRawServer(answer);
+  });
+  after(async () => {
+    await server.close();
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+  const fetchPath = async (path: string) => {
+    const fetcher = createFetcher({ userAgent: UA, limits, spoolDir });
+    const asked = server.log.length;
+    try {
+      return { outcome: await fetcher.fetch(`${server.url}${path}`), requests: server.log.slice(asked) };
+    } finally {
+      await fetcher.close();
+    }
+  };
+
+  test('obs-fold, bare LF and Transfer-Encoding beside Content-Length: captured from a second request, with a note', async () => {
+    for (const [path, expected] of [['/obs-fold', '<p>of</p>'], ['/lf-only', '<p>lf</p>'], ['/te-and-length', '<p>te</p>']] as const) {
+      const { outcome, requests } = await fetchPath(path);
+      assert.equal(body(outcome), expected, path);
+      assert.ok(outcome.ok);
+      assert.match(outcome.note ?? '', /^Response does not match the HTTP\/1\.1 protocol \(.+\): read by a lenient parser$/, path);
+      assert.equal(requests.length, 2, `${path}: undici's request, then the lenient one`);
+      // The WARC request record holds what the server got, byte for byte (both requests alike).
+      assert.deepEqual(outcome.exchange.requestHead, requests[1]!.rawHead, path);
+      assert.deepEqual(requests[0]!.rawHead, requests[1]!.rawHead, path);
+    }
+    const folded = await fetchPath('/obs-fold');
+    assert.ok(folded.outcome.ok);
+    assert.equal(folded.outcome.exchange.headers['x-folded'], 'a  b', 'the folded value unfolded, as Node reads it');
+    const lf = await fetchPath('/lf-only');
+    assert.ok(lf.outcome.ok);
+    assert.match(lf.outcome.exchange.responseHead.toString('latin1'), /^HTTP\/1\.1 200 Fine\r\ncontent-type: text\/html\r\ncontent-length: 9\r\n\r\n$/);
+  });
+
+  test('a response no parser reads fails as bad-http saying so; one undici reads, or refuses for a reason of ours, is asked once', async () => {
+    const chunk = await fetchPath('/bad-chunk');
+    assert.equal(!chunk.outcome.ok && chunk.outcome.reason, 'bad-http');
+    assert.match(!chunk.outcome.ok ? chunk.outcome.message : '', /\(Invalid character in chunk size\); a lenient parser could not read it either \(/);
+    assert.equal(chunk.requests.length, 2);
+    const twice = await fetchPath('/length-twice');
+    assert.equal(!twice.outcome.ok && twice.outcome.reason, 'bad-http');
+    assert.equal(twice.requests.length, 1, 'a Content-Length given twice is refused by any parser: not asked again');
+    const fine = await fetchPath('/fine');
+    assert.equal(body(fine.outcome), '<p>ok</p>');
+    assert.equal(fine.outcome.ok && fine.outcome.note, undefined);
+    assert.equal(fine.requests.length, 1);
+  });
+
+  test('over TLS: the lenient request connects to the IP with the host name as SNI', async () => {
+    const tls = await startRawServer(answer, { tls: testTlsCredentials() });
+    const dns = createDnsCache({ lookup: async () => '127.0.0.1' });
+    const fetcher = createFetcher({ userAgent: UA, limits, spoolDir, dns, rejectUnauthorized: false });
+    try {
+      const outcome = await fetcher.fetch(`https://tidemark-tls.test:${tls.port}/obs-fold`);
+      assert.equal(body(outcome), '<p>of</p>');
+      assert.deepEqual(tls.log.map((r) => r.sni), ['tidemark-tls.test', 'tidemark-tls.test']);
+      assert.match(tls.log[1]!.rawHead!.toString('latin1'), new RegExp(`^GET /obs-fold HTTP/1\\.1\\r\\nhost: tidemark-tls\\.test:${tls.port}\\r\\nconnection: keep-alive\\r\\n`));
+    } finally {
+      await fetcher.close();
+      await tls.close();
+    }
+  });
+});
