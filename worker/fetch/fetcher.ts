@@ -164,11 +164,17 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       if (exchange && o.cookieJar) o.cookieJar.remember(exchange.url, setCookieValues(exchange.headers));
     };
 
+    let durationMs = 0;
+    const retryGap = (attemptMs: number) => o.retryGapMs?.(url.host, attemptMs) ?? 0;
+    const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     // undici's parser is strict: a response it refuses as broken HTTP/1.1 is asked for once more
     // and read by a lenient one (lenient-attempt.ts), whose note the crawl log keeps.
     const attempt = async (): Promise<{ result: AttemptResult; note?: string }> => {
       const strict = await fetchAttempt(dispatcher, requestForAttempt(), sinkOptions, o.interrupt);
       if (strict.kind !== 'error' || !readableLeniently(strict.error)) return { result: strict };
+      // A second request to the host, as a retry is: after its delay.
+      await pause(retryGap(strict.durationMs));
+      if (o.interrupt?.aborted) return { result: { ...strict, error: new InterruptedError() } };
       const lenient = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true }, o.interrupt);
       const both = strict.durationMs + lenient.durationMs;
       if (lenient.kind === 'exchange') {
@@ -181,9 +187,6 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       return { result: { ...strict, error, durationMs: both } };
     };
 
-    let durationMs = 0;
-    const retryGap = (attemptMs: number) => o.retryGapMs?.(url.host, attemptMs) ?? 0;
-    const interrupted = (retries: number): FetchOutcome => ({ ok: false, reason: 'interrupted', message: new InterruptedError().message, durationMs, retries });
     for (let retries = 0; ; retries++) {
       // An interrupt before or during the attempt (or the wait before it) ends it as InterruptedError.
       const { result, note } = await attempt();

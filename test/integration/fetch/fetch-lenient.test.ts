@@ -86,6 +86,18 @@ describe('fetcher: broken HTTP/1.1 read leniently', () => {
     assert.equal(fine.requests.length, 1);
   });
 
+  test("the second request waits the host's delay, as a retry does", async () => {
+    const fetcher = createFetcher({ userAgent: UA, limits, spoolDir, retryGapMs: () => 300 });
+    const asked = server.log.length;
+    try {
+      assert.equal(body(await fetcher.fetch(`${server.url}/obs-fold`)), '<p>of</p>');
+    } finally {
+      await fetcher.close();
+    }
+    const [strict, lenient] = server.log.slice(asked);
+    assert.ok(lenient!.at - strict!.at >= 300, `${lenient!.at - strict!.at} ms between the two requests`);
+  });
+
   test('over TLS: the lenient request connects to the IP with the host name as SNI', async () => {
     const tls = await startRawServer(answer, { tls: testTlsCredentials() });
     const dns = createDnsCache({ lookup: async () => '127.0.0.1' });
