@@ -102,6 +102,9 @@ export function dnsFailure(message: string): FetchOutcome {
  * origin), no redirect following (a 3xx is an exchange like any other), no decompression (the
  * body is stored as received, minus chunking), retries with backoff on 5xx and connection errors.
  */
+/** The response head's bytes the fetcher reads, either parser (lenient-attempt.ts takes the same). */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
 export function createFetcher(o: FetcherOptions): Fetcher {
   const { limits } = o;
   const ownAgent = o.dispatcher
@@ -114,7 +117,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
         keepAliveTimeout: 4_000,
         // Browsers take far more header bytes than undici's 16 KB default (Chromium 256 KB): pages
         // with many or long cookies are real pages.
-        maxHeaderSize: 256 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
   const dispatcher: Dispatcher = o.dispatcher ?? ownAgent!;
   const dns = o.dns ?? sharedDnsCache;
@@ -175,7 +178,7 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       // A second request to the host, as a retry is: after its delay.
       await pause(retryGap(strict.durationMs));
       if (o.interrupt?.aborted) return { result: { ...strict, error: new InterruptedError() } };
-      const lenient = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true }, o.interrupt);
+      const lenient = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
       const both = strict.durationMs + lenient.durationMs;
       if (lenient.kind === 'exchange') {
         if (strict.partial) await releaseBody(strict.partial.body);

@@ -23,11 +23,13 @@ export function readableLeniently(err: Error): boolean {
  * Lenient parsing is a risk for proxies that forward what they parse; here the bytes end in an
  * archive, and the crawl log says the response was read so.
  */
-export function lenientAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, tls: { rejectUnauthorized: boolean }, interrupt?: AbortSignal): Promise<AttemptResult> {
-  return runAttempt(req, sinkOptions, interrupt, nodeHttpTransport(req, tls));
+export function lenientAttempt(
+  req: AttemptRequest, sinkOptions: BodySinkOptions, opts: { rejectUnauthorized: boolean; maxHeaderSize: number }, interrupt?: AbortSignal,
+): Promise<AttemptResult> {
+  return runAttempt(req, sinkOptions, interrupt, nodeHttpTransport(req, opts));
 }
 
-function nodeHttpTransport(req: AttemptRequest, tls: { rejectUnauthorized: boolean }): Transport {
+function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderSize }: { rejectUnauthorized: boolean; maxHeaderSize: number }): Transport {
   return (events) => {
     const origin = new URL(req.origin);
     const secure = origin.protocol === 'https:';
@@ -41,8 +43,9 @@ function nodeHttpTransport(req: AttemptRequest, tls: { rejectUnauthorized: boole
       // As undici writes them (http-heads.ts buildRequestHead): the archived request head stays true.
       headers: ['host', req.host, 'connection', 'keep-alive', ...req.headers.flat()] as unknown as RequestOptions['headers'],
       insecureHTTPParser: true,
+      maxHeaderSize,
       agent: false,
-      ...(secure ? { servername: isIP(hostname) ? undefined : hostname, rejectUnauthorized: tls.rejectUnauthorized, ALPNProtocols: ['http/1.1'] } : {}),
+      ...(secure ? { servername: isIP(hostname) ? undefined : hostname, rejectUnauthorized, ALPNProtocols: ['http/1.1'] } : {}),
     };
     const r: ClientRequest = (secure ? httpsRequest : httpRequest)(options);
     const abort = (err: Error) => void r.destroy(err);
