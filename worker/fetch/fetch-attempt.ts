@@ -71,9 +71,9 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
       onRequestStart(c) {
         events.started((err) => c.abort(err));
       },
-      onResponseStart(_c, status, _headers, statusText) {
+      onResponseStart(c, status, _headers, statusText) {
         if (status >= 200) headReceived = true;
-        events.response(status, statusText ?? '', (_c.rawHeaders ?? []) as RawHeaders);
+        events.response(status, statusText ?? '', (c.rawHeaders ?? []) as RawHeaders);
       },
       onResponseData(_c, chunk) {
         events.data(chunk);
