@@ -97,14 +97,14 @@ export function dnsFailure(message: string): FetchOutcome {
   return { ok: false, reason: 'dns', message, durationMs: 0, retries: 0 };
 }
 
+/** The response head's bytes the fetcher reads, either parser (lenient-attempt.ts takes the same). */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
 /**
  * Creates the crawl's fetcher: HTTP/1.1 with keep-alive through one undici Agent (a pool per IP
  * origin), no redirect following (a 3xx is an exchange like any other), no decompression (the
  * body is stored as received, minus chunking), retries with backoff on 5xx and connection errors.
  */
-/** The response head's bytes the fetcher reads, either parser (lenient-attempt.ts takes the same). */
-export const MAX_HEADER_BYTES = 256 * 1024;
-
 export function createFetcher(o: FetcherOptions): Fetcher {
   const { limits } = o;
   const ownAgent = o.dispatcher
