@@ -40,6 +40,7 @@ interface JarSnapshot {
  * given, and a hostile site can send thousands of cookies. "Per domain" is the domain a cookie is
  * kept under: the request's host, or its Domain attribute. Eviction (not refusal) when full, so a
  * site's newest cookie, usually the one its next page needs (a consent or session cookie), is kept.
+ * `saved`: a snapshot() to start from, a resumed crawl's (store/cookie-jar-store.ts).
  */
 export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS, saved?: string): CrawlCookieJar {
   const store = new MemoryCookieStore();
