@@ -40,6 +40,16 @@ export class UnreadableResponseError extends Error {
   }
 }
 
+/**
+ * Whether undici's parser refused the response as broken HTTP/1.1 (obs-fold, a bare LF for CRLF, a
+ * space before a header's colon, a control character in a value, Transfer-Encoding beside
+ * Content-Length), which a lenient parser may read (lenient-attempt.ts). Not our own refusals (a
+ * status below 100, a Content-Length given twice: UnreadableResponseError), which none reads.
+ */
+export function isHttpParserError(err: unknown): err is Error {
+  return err instanceof Error && err.name === 'HTTPParserError';
+}
+
 /** What a failure means for the URL: why, and whether another attempt could help. */
 export interface ErrorClass {
   reason: FailureReason;
@@ -89,7 +99,7 @@ export function classifyError(err: unknown): ErrorClass {
   if (err instanceof DecompressionBombError) return { reason: 'decompression-bomb', retryable: false };
   if (err instanceof UnreadableResponseError) return { reason: 'bad-http', retryable: false };
   // undici's parser errors carry an HPE_ code only sometimes (none for a bad chunk size).
-  if (err instanceof Error && err.name === 'HTTPParserError') return { reason: 'bad-http', retryable: false };
+  if (isHttpParserError(err)) return { reason: 'bad-http', retryable: false };
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;

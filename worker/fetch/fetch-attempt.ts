@@ -66,13 +66,11 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
 function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport {
   return (events) => {
     const responseBytes = new ResponseBytes();
-    let headReceived = false;
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         events.started((err) => c.abort(err));
       },
       onResponseStart(c, status, _headers, statusText) {
-        if (status >= 200) headReceived = true;
         events.response(status, statusText ?? '', (c.rawHeaders ?? []) as RawHeaders);
       },
       onResponseData(_c, chunk) {
@@ -82,7 +80,7 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
         events.end();
       },
       onResponseError(_c, error) {
-        events.error(UnreadableResponseError.from(error) ?? unreadableLength(error, headReceived) ?? error);
+        events.error(error);
       },
     };
     responseBytes.dispatch(() => dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler));
@@ -175,7 +173,8 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
       },
       error(error) {
         if (endsWithItsHead(head?.status, sink, error)) return complete(null);
-        fail(error);
+        // undici's own words for what it cannot read (other transports never use them).
+        fail(UnreadableResponseError.from(error) ?? unreadableLength(error, head !== null) ?? error);
       },
     };
 

@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { FailureReason, HttpExchange } from '../capture';
 import { releaseBody } from './body-sink';
-import { classifyError } from './classify-error';
+import { classifyError, isHttpParserError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
-import { lenientAttempt, readableLeniently } from './lenient-attempt';
+import { lenientAttempt } from './lenient-attempt';
 import { setCookieValues, type CrawlCookieJar } from './cookie-jar';
 import { buildRequestHead } from './http-heads';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffConfig } from './retry-backoff';
@@ -174,18 +174,19 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     // and read by a lenient one (lenient-attempt.ts), whose note the crawl log keeps.
     const attempt = async (): Promise<{ result: AttemptResult; note?: string }> => {
       const strict = await fetchAttempt(dispatcher, requestForAttempt(), sinkOptions, o.interrupt);
-      if (strict.kind !== 'error' || !readableLeniently(strict.error)) return { result: strict };
-      // A second request to the host, as a retry is: after its delay.
+      if (strict.kind !== 'error' || !isHttpParserError(strict.error)) return { result: strict };
+      // A second request to the host, as a retry is: after its delay (an interrupt cuts the wait,
+      // and the attempt then ends at once as interrupted).
       await pause(retryGap(strict.durationMs));
-      if (o.interrupt?.aborted) return { result: { ...strict, error: new InterruptedError() } };
       const lenient = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
       const both = strict.durationMs + lenient.durationMs;
-      if (lenient.kind === 'exchange') {
+      if (lenient.kind === 'exchange' || lenient.error instanceof InterruptedError) {
         if (strict.partial) await releaseBody(strict.partial.body);
-        return { result: { ...lenient, durationMs: both }, note: `${strict.error.message}: read by a lenient parser` };
+        return lenient.kind === 'exchange'
+          ? { result: { ...lenient, durationMs: both }, note: `${strict.error.message}: read by a lenient parser` }
+          : { result: { ...lenient, durationMs: both } };
       }
       if (lenient.partial) await releaseBody(lenient.partial.body);
-      if (lenient.error instanceof InterruptedError) return { result: { ...lenient, durationMs: both } };
       const error = Object.assign(new Error(`${strict.error.message}; a lenient parser could not read it either (${lenient.error.message})`), { name: strict.error.name });
       return { result: { ...strict, error, durationMs: both } };
     };

@@ -1,19 +1,10 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { hostnameOf } from '../url/host';
 import type { BodySinkOptions } from './body-sink';
 import { runAttempt, type AttemptRequest, type AttemptResult, type Transport } from './fetch-attempt';
 import type { RawHeaders } from './http-heads';
-
-/**
- * Whether undici refused the response as broken HTTP/1.1 that a lenient parser reads: its parser's
- * errors (obs-fold, a bare LF for CRLF, a space before a header's colon, a control character in a
- * value, Transfer-Encoding beside Content-Length). Not our own refusals (a status below 100, a
- * Content-Length given twice): those no parser can read.
- */
-export function readableLeniently(err: Error): boolean {
-  return err.name === 'HTTPParserError';
-}
 
 /**
  * One more attempt at a response undici's strict parser refused, through Node's own HTTP client
@@ -33,7 +24,9 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
   return (events) => {
     const origin = new URL(req.origin);
     const secure = origin.protocol === 'https:';
-    const hostname = hostnameOfHost(req.host);
+    // The name for SNI: none for an IP address (an IPv6 one keeps its brackets in a URL's hostname).
+    const hostname = hostnameOf(req.url);
+    const servername = isIP(hostname) || hostname.startsWith('[') ? undefined : hostname;
     const options: RequestOptions & { servername?: string; rejectUnauthorized?: boolean; ALPNProtocols?: string[] } = {
       host: req.ip,
       port: Number(origin.port),
@@ -45,7 +38,7 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
       insecureHTTPParser: true,
       maxHeaderSize,
       agent: false,
-      ...(secure ? { servername: isIP(hostname) ? undefined : hostname, rejectUnauthorized, ALPNProtocols: ['http/1.1'] } : {}),
+      ...(secure ? { servername, rejectUnauthorized, ALPNProtocols: ['http/1.1'] } : {}),
     };
     const r: ClientRequest = (secure ? httpsRequest : httpRequest)(options);
     const abort = (err: Error) => void r.destroy(err);
@@ -71,11 +64,4 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
     r.end();
     return { cancel: abort };
   };
-}
-
-/** The name in a Host header value: without its port, an IPv6 literal without its brackets. */
-function hostnameOfHost(host: string): string {
-  if (host.startsWith('[')) return host.slice(1, host.indexOf(']'));
-  const colon = host.lastIndexOf(':');
-  return colon > 0 ? host.slice(0, colon) : host;
 }
