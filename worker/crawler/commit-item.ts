@@ -36,40 +36,6 @@ export async function commitItem(item: CrawlItem, lease: Lease, ctx: CrawlContex
   return summary;
 }
 
-/**
- * Above this many new or refused URLs (a large sitemap's: up to 50,000), a page's links go into the
- * frontier ahead of its own commit, LINKS_COMMITTED_AT_ONCE to a group commit, each awaited before
- * the next, so the crawl's thread and SQLite's write lock are free between them: in one piece, the
- * 20,000 URLs of a sitemap held both for ~220 ms, and every host's politeness timer with them.
- * The schedule stage does it, before the page takes its place in WARC order (the warc stage's
- * ticket): from there, every page fetched meanwhile would wait for it to commit, holding its fetch
- * slot, and the crawl stopped fetching for as long (~0.8 s for 20,000 URLs).
- */
-export const LINKS_COMMITTED_AHEAD_ABOVE = 2000;
-export const LINKS_COMMITTED_AT_ONCE = 1000;
-
-/**
- * Commits a large plan's URLs (item.plan, taken from it) in slices before the page's own commit,
- * which then adds what is left. Safe to see cut short: a crash or a refused commit leaves URLs queued
- * or refused whose page is not (yet) acknowledged; it is fetched again, and its links, known by then,
- * are not planned again. A focused crawl's batch mode queues a page's links provisionally, with its
- * batch (focus-analysis.ts): those stay in the page's commit.
- */
-export async function commitLinksAhead(item: CrawlItem, ctx: CrawlContext): Promise<void> {
-  const plan = item.plan;
-  if (!plan || item.released || plan.candidates.length + plan.rejected.length <= LINKS_COMMITTED_AHEAD_ABOVE) return;
-  if (ctx.focus?.batchMode) return;
-  const update = ctx.icd.focus.enabled ? ctx.icd.focus.updateFunction : 'FIRST';
-  while (plan.candidates.length > LINKS_COMMITTED_AT_ONCE) {
-    const slice = plan.candidates.splice(0, LINKS_COMMITTED_AT_ONCE);
-    await ctx.commits.run(() => ctx.addLinks(slice, { update, provisional: false }));
-  }
-  while (plan.rejected.length > LINKS_COMMITTED_AT_ONCE) {
-    const slice = plan.rejected.splice(0, LINKS_COMMITTED_AT_ONCE);
-    await ctx.commits.run(() => ctx.frontier.exclude(ctx.crawlId, slice));
-  }
-}
-
 /** The crawl-log note of a redirect to itself taken once more (retakesSelfRedirect). */
 export const SELF_REDIRECT_RETAKEN = 'redirects to itself setting a cookie: fetched once more, with the cookie';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CrawlContext } from '../../../worker/crawler/crawl-context';
 import * as schedule from '../../../worker/crawler/stages/schedule-stage';
-import { commitLinksAhead, LINKS_COMMITTED_AHEAD_ABOVE, LINKS_COMMITTED_AT_ONCE } from '../../../worker/crawler/commit-item';
+import { commitLinksAhead, LINKS_COMMITTED_AHEAD_ABOVE, LINKS_COMMITTED_AT_ONCE } from '../../../worker/crawler/stages/schedule-stage';
 import type { CrawlItem } from '../../../worker/crawler/stage';
 import { PIPELINE } from '../../../worker/pipeline';
 import { SqliteFrontier } from '../../../worker/frontier';

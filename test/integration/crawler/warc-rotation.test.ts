@@ -64,7 +64,7 @@ test('a commit refused for the last capture of a file that then rotates: the nex
   // /big fills the first file past rotateBytes and its 1,500 links do not fit in the database; the
   // small pages answer once its commit was refused, and the first of them to be written starts the
   // next file, closing the first. (Over LINKS_COMMITTED_AHEAD_ABOVE links, the links would be
-  // refused before /big is written, by the schedule stage: commit-item.ts.)
+  // refused before /big is written, by the schedule stage: schedule-stage.ts.)
   const bigBody = `<html><body>${Array.from({ length: 1500 }, (_, i) => `<a href="/x/${i}/${'q'.repeat(200)}">x</a>`).join('')}<p>${randomBytes(1.2 * MiB).toString('base64')}</p></body></html>`;
   const site = createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
