@@ -27,7 +27,7 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       <a href="/bomb">bomb</a> <a href="/calendar/2026/01/01">calendar</a> <a href="/malformed">malformed</a>
       <a href="/latin1">latin1</a> <a href="/nocharset">nocharset</a> <a href="/reset">reset</a> <a href="/private/secret">secret</a>
       <a href="/error500">500</a> <a href="/dup1">dup1</a> <a href="/dup2">dup2</a>
-      <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a> <a href="/hostile/folded">a folded header</a>
+      <a href="/hostile/nested">nested</a> <a href="/hostile/page">hostile stylesheet</a> <a href="/hostile/headers">odd headers</a> <a href="/hostile/folded">a folded header</a> <a href="/hostile/length-twice">one length twice</a>
       <a href="/hostile/farm">link farm</a> <a href="/hostile/title">long title</a>
       <a href="/redirect/ftp">ftp</a> <a href="/redirect/nowhere">nowhere</a> <a href="/redirect/broken">broken</a>
       <a href="/coding/unknown">zstd</a> <a href="/coding/damaged">damaged gzip</a> <a href="/coding/short">short gzip</a>`)),
@@ -53,6 +53,12 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       req.socket.end(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Folded: one\r\n  two\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
     },
     '/hostile/from-folded': (_q, res) => send(res, html('<p>found on a page read leniently</p>')),
+    // One Content-Length given twice (RFC 9110 §8.6 lets a client read it as one), which llhttp refuses either way.
+    '/hostile/length-twice': (req) => {
+      const body = '<a href="/hostile/from-length-twice">read</a>';
+      req.socket.end(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    },
+    '/hostile/from-length-twice': (_q, res) => send(res, html('<p>found on a page whose length was given twice</p>')),
     '/dup1': (_q, res) => send(res, html('<p>the same bytes twice</p>')),
     '/dup2': (_q, res) => send(res, html('<p>the same bytes twice</p>')),
     '/redirect/1': (_q, res) => redirect(res, '/redirect/2'),

@@ -33,21 +33,35 @@ export class UnreadableResponseError extends Error {
     'bad upgrade': 'the server switched protocols (101) unasked',
   };
 
+  /** `lenientMayRead`: Node's own HTTP client may read it (lenient-attempt.ts), where undici cannot. */
+  constructor(message: string, readonly lenientMayRead = false) {
+    super(message);
+  }
+
   /** The error to record for what undici reports, when it is one of these. */
   static from(err: Error): UnreadableResponseError | null {
     const words = (err as { code?: unknown }).code === 'UND_ERR_SOCKET' ? UnreadableResponseError.UNDICI_MESSAGES[err.message] : undefined;
-    return words ? new UnreadableResponseError(words) : null;
+    return words ? new UnreadableResponseError(words, err.message === 'bad response') : null;
   }
 }
 
 /**
  * Whether undici's parser refused the response as broken HTTP/1.1 (obs-fold, a bare LF for CRLF, a
  * space before a header's colon, a control character in a value, Transfer-Encoding beside
- * Content-Length), which a lenient parser may read (lenient-attempt.ts). Not our own refusals (a
- * status below 100, a Content-Length given twice: UnreadableResponseError), which none reads.
+ * Content-Length), which a lenient parser may read (lenient-attempt.ts).
  */
 export function isHttpParserError(err: unknown): err is Error {
   return err instanceof Error && err.name === 'HTTPParserError';
+}
+
+/**
+ * Whether a response undici refused is worth asking for again through the lenient parser: what
+ * its parser refused, an unasked 100 Continue (which Node's client reads past), and a head that
+ * stopped undici once it gave a Content-Length (the same length given twice, which RFC 9110 §8.6
+ * lets a client read as one). Not a status below 100, which no parser makes an HTTP status.
+ */
+export function lenientMayRead(err: unknown): err is Error {
+  return isHttpParserError(err) || (err instanceof UnreadableResponseError && err.lenientMayRead);
 }
 
 /** What a failure means for the URL: why, and whether another attempt could help. */

@@ -197,14 +197,15 @@ function endsWithItsHead(status: number | undefined, sink: BodySink | null, erro
 }
 
 /**
- * llhttp refuses a head whose Content-Length is given twice (RFC 9112 §6.3: the body's end is then
- * unknown, an unrecoverable error), or that has a malformed line after one, and undici reports
- * either as a length mismatch before any head reached us: a cut connection to the fetcher, retried for nothing. A mismatch after the head is
- * a body cut short, and stays one.
+ * llhttp refuses a head whose Content-Length is given twice (RFC 9112 §6.3: with two values the
+ * body's end is unknown, an unrecoverable error), or that has a malformed line after one, and undici
+ * reports either as a length mismatch before any head reached us: a cut connection to the fetcher,
+ * retried for nothing. The lenient parser may read it (one value given twice, a malformed line).
+ * A mismatch after the head is a body cut short, and stays one.
  */
 function unreadableLength(error: Error, headReceived: boolean): UnreadableResponseError | null {
   if (headReceived || (error as { code?: unknown }).code !== 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return null;
-  return new UnreadableResponseError('the server sent a response head that cannot be parsed once it gave a Content-Length (given twice, as RFC 9112 forbids, or a malformed line after it): where its body ends is unknown');
+  return new UnreadableResponseError('the server sent a response head that cannot be parsed once it gave a Content-Length (given twice, as RFC 9112 forbids, or a malformed line after it): where its body ends is unknown', true);
 }
 
 /** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */

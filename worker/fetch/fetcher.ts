@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { FailureReason, HttpExchange } from '../capture';
 import { releaseBody } from './body-sink';
-import { classifyError, isHttpParserError } from './classify-error';
+import { classifyError, lenientMayRead, UnreadableResponseError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
@@ -174,20 +174,22 @@ export function createFetcher(o: FetcherOptions): Fetcher {
     // and read by a lenient one (lenient-attempt.ts), whose note the crawl log keeps.
     const attempt = async (): Promise<{ result: AttemptResult; note?: string }> => {
       const strict = await fetchAttempt(dispatcher, requestForAttempt(), sinkOptions, o.interrupt);
-      if (strict.kind !== 'error' || !isHttpParserError(strict.error)) return { result: strict };
+      if (strict.kind !== 'error' || !lenientMayRead(strict.error)) return { result: strict };
       // A second request to the host, as a retry is: after its delay (an interrupt cuts the wait,
       // and the attempt then ends at once as interrupted).
       await pause(retryGap(strict.durationMs));
-      const lenient = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
+      const { result: lenient, repair } = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
       const both = strict.durationMs + lenient.durationMs;
       if (lenient.kind === 'exchange' || lenient.error instanceof InterruptedError) {
         if (strict.partial) await releaseBody(strict.partial.body);
         return lenient.kind === 'exchange'
-          ? { result: { ...lenient, durationMs: both }, note: `${strict.error.message}: read by a lenient parser` }
+          ? { result: { ...lenient, durationMs: both }, note: `${strict.error.message}: read by a lenient parser${repair ? `, ${repair}` : ''}` }
           : { result: { ...lenient, durationMs: both } };
       }
       if (lenient.partial) await releaseBody(lenient.partial.body);
-      const error = Object.assign(new Error(`${strict.error.message}; a lenient parser could not read it either (${lenient.error.message})`), { name: strict.error.name });
+      // The same kind of error as the strict one (classifyError reads it), saying what both parsers found.
+      const message = `${strict.error.message}; a lenient parser could not read it either (${lenient.error.message})`;
+      const error = strict.error instanceof UnreadableResponseError ? new UnreadableResponseError(message) : Object.assign(new Error(message), { name: strict.error.name });
       return { result: { ...strict, error, durationMs: both } };
     };
 

@@ -1,8 +1,10 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 import { hostnameOf } from '../url/host';
 import type { BodySinkOptions } from './body-sink';
+import { ContentLengthRepair } from './content-length-repair';
 import { runAttempt, type AttemptRequest, type AttemptResult, type Transport } from './fetch-attempt';
 import type { RawHeaders } from './http-heads';
 
@@ -14,22 +16,26 @@ import type { RawHeaders } from './http-heads';
  * Lenient parsing is a risk for proxies that forward what they parse; here the bytes end in an
  * archive, and the crawl log says the response was read so.
  */
-export function lenientAttempt(
+export async function lenientAttempt(
   req: AttemptRequest, sinkOptions: BodySinkOptions, opts: { rejectUnauthorized: boolean; maxHeaderSize: number }, interrupt?: AbortSignal,
-): Promise<AttemptResult> {
-  return runAttempt(req, sinkOptions, interrupt, nodeHttpTransport(req, opts));
+): Promise<{ result: AttemptResult; repair?: string }> {
+  const repair = new ContentLengthRepair(opts.maxHeaderSize);
+  const result = await runAttempt(req, sinkOptions, interrupt, nodeHttpTransport(req, opts, repair));
+  return repair.repaired ? { result, repair: 'its Content-Length, given more than once with one value, read as one' } : { result };
 }
 
-function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderSize }: { rejectUnauthorized: boolean; maxHeaderSize: number }): Transport {
+function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderSize }: { rejectUnauthorized: boolean; maxHeaderSize: number }, repair: ContentLengthRepair): Transport {
   return (events) => {
     const origin = new URL(req.origin);
     const secure = origin.protocol === 'https:';
     // The name for SNI: none for an IP address (an IPv6 one keeps its brackets in a URL's hostname).
     const hostname = hostnameOf(req.url);
     const servername = isIP(hostname) || hostname.startsWith('[') ? undefined : hostname;
-    const options: RequestOptions & { servername?: string; rejectUnauthorized?: boolean; ALPNProtocols?: string[] } = {
-      host: req.ip,
-      port: Number(origin.port),
+    const port = Number(origin.port);
+    const socket = secure
+      ? tlsConnect({ host: req.ip, port, servername, rejectUnauthorized, ALPNProtocols: ['http/1.1'] })
+      : netConnect({ host: req.ip, port });
+    const options: RequestOptions = {
       method: 'GET',
       path: req.path,
       setHost: false,
@@ -37,18 +43,14 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
       headers: ['host', req.host, 'connection', 'keep-alive', ...req.headers.flat()] as unknown as RequestOptions['headers'],
       insecureHTTPParser: true,
       maxHeaderSize,
-      agent: false,
-      ...(secure ? { servername, rejectUnauthorized, ALPNProtocols: ['http/1.1'] } : {}),
+      // No agent: the connection is this one, used once.
+      createConnection: () => repairing(socket, repair),
     };
-    const r: ClientRequest = (secure ? httpsRequest : httpRequest)(options);
+    const r: ClientRequest = httpRequest(options);
     const abort = (err: Error) => void r.destroy(err);
-    r.on('socket', (socket) => {
-      const go = () => events.started(abort);
-      if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', go);
-      else go();
-    });
+    socket.once(secure ? 'secureConnect' : 'connect', () => events.started(abort));
     r.on('response', (res: IncomingMessage) => {
-      events.response(res.statusCode ?? 0, res.statusMessage ?? '', res.rawHeaders as RawHeaders);
+      events.response(res.statusCode ?? 0, res.statusMessage ?? '', repair.restore(res.rawHeaders as RawHeaders));
       res.on('data', (chunk: Buffer) => events.data(chunk));
       res.on('end', () => {
         events.end();
@@ -64,4 +66,29 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
     r.end();
     return { cancel: abort };
   };
+}
+
+/** The connection as the parser reads it: the bytes received, through `repair`. */
+function repairing(socket: Socket, repair: ContentLengthRepair): Duplex {
+  const stream: Duplex = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk: Buffer, _encoding, done) => void socket.write(chunk, done),
+    final: (done) => void socket.end(done),
+    destroy: (err, done) => {
+      socket.destroy(err ?? undefined);
+      done(err);
+    },
+  });
+  socket.on('data', (chunk: Buffer) => {
+    const bytes = repair.feed(chunk);
+    if (bytes.length && !stream.push(bytes)) socket.pause();
+  });
+  socket.on('end', () => {
+    const rest = repair.flush();
+    if (rest.length) stream.push(rest);
+    stream.push(null);
+  });
+  socket.on('error', (err) => stream.destroy(err));
+  socket.on('close', () => void (stream.destroyed || stream.destroy()));
+  return stream;
 }

@@ -144,6 +144,10 @@ test('hostile markup, stylesheets and headers are archived and their links follo
   assert.equal(captures.get('/hostile/folded')?.status, 200);
   assert.equal(log.get('/hostile/folded')?.message, 'Response does not match the HTTP/1.1 protocol (Unexpected whitespace after header value): read by a lenient parser');
   assert.equal(captures.get('/hostile/from-folded')?.status, 200, 'its link followed');
+  // One length given twice: read as one on a second request, said so, archived with both lines (read back with digests below).
+  assert.equal(captures.get('/hostile/length-twice')?.status, 200);
+  assert.match(log.get('/hostile/length-twice')?.message ?? '', /: read by a lenient parser, its Content-Length, given more than once with one value, read as one$/);
+  assert.equal(captures.get('/hostile/from-length-twice')?.status, 200, 'its link followed');
 });
 
 test('a page with more links than maxOutLinksPerPage: the first 100 are followed, the crawl log counts the rest', () => {
