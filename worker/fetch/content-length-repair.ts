@@ -10,8 +10,11 @@ import type { RawHeaders } from './http-heads';
  * alone: where such a body ends is unknown, and the parser refuses it.
  */
 export class ContentLengthRepair {
-  /** Bytes of the head not yet whole. */
-  private pending: Buffer = Buffer.alloc(0);
+  /** Bytes of the head not yet whole: the first `heldLength` of `held`, grown by doubling. */
+  private held: Buffer = Buffer.alloc(0);
+  private heldLength = 0;
+  /** How far `held` was searched for the head's end: a head trickled in byte by byte costs linear time. */
+  private searched = 0;
   private passing = false;
   /**
    * The final head's Content-Length lines as received, by their place among its fields, where the
@@ -26,37 +29,50 @@ export class ContentLengthRepair {
   /** What the parser should read for `chunk`: nothing yet while a head is incomplete. */
   feed(chunk: Buffer): Buffer {
     if (this.passing) return chunk;
-    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.hold(chunk);
     const out: Buffer[] = [];
     for (;;) {
-      const end = headEnd(this.pending);
+      const bytes = this.held.subarray(0, this.heldLength);
+      const end = headEnd(bytes, Math.max(0, this.searched - 2));
       if (end < 0) {
-        if (this.pending.length <= this.maxHeadBytes) break;
-        this.passing = true;
-        out.push(this.pending);
+        this.searched = this.heldLength;
+        if (this.heldLength > this.maxHeadBytes) out.push(this.flush());
         break;
       }
-      const head = this.pending.subarray(0, end).toString('latin1');
-      this.pending = this.pending.subarray(end);
+      const head = bytes.subarray(0, end).toString('latin1');
+      const rest = Buffer.from(bytes.subarray(end));
+      this.heldLength = 0;
+      this.searched = 0;
       // An interim response (100 Continue, 103 Early Hints) goes through as it is; the final head follows.
       const interim = /^HTTP\/\d\.\d[ \t]+1\d\d(?!\d)/.test(head) && !/^HTTP\/\d\.\d[ \t]+101/.test(head);
       out.push(Buffer.from(interim ? head : this.repair(head), 'latin1'));
       if (!interim) {
         this.passing = true;
-        out.push(this.pending);
+        out.push(rest);
         break;
       }
+      this.hold(rest);
     }
-    if (this.passing) this.pending = Buffer.alloc(0);
     return out.length === 1 ? out[0]! : Buffer.concat(out);
   }
 
-  /** The bytes held back when the connection ends (a head never finished). */
+  /** The bytes held back, from now on passed as they come (the connection ended, or the head is too long). */
   flush(): Buffer {
-    const rest = this.pending;
-    this.pending = Buffer.alloc(0);
+    const rest = Buffer.from(this.held.subarray(0, this.heldLength));
+    this.held = Buffer.alloc(0);
+    this.heldLength = 0;
     this.passing = true;
     return rest;
+  }
+
+  private hold(chunk: Buffer): void {
+    if (this.heldLength + chunk.length > this.held.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.held.length * 2, this.heldLength + chunk.length, 4096));
+      this.held.copy(grown, 0, 0, this.heldLength);
+      this.held = grown;
+    }
+    chunk.copy(this.held, this.heldLength);
+    this.heldLength += chunk.length;
   }
 
   /** Whether the head was changed for the parser. */
@@ -126,9 +142,9 @@ export class ContentLengthRepair {
   }
 }
 
-/** The offset just past a head's empty line (CRLF or a bare LF), or -1. */
-function headEnd(bytes: Buffer): number {
-  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) {
+/** The offset just past a head's empty line (CRLF or a bare LF), looked for from `from`, or -1. */
+function headEnd(bytes: Buffer, from: number): number {
+  for (let i = bytes.indexOf(10, from); i >= 0; i = bytes.indexOf(10, i + 1)) {
     if (bytes[i + 1] === 10) return i + 2;
     if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
   }

@@ -74,3 +74,9 @@ test('raw headers not line for line (a folded line read as one): the lines left 
   assert.equal(read, 'HTTP/1.1 200 OK\r\nX-Folded: a\r\n  b\r\nContent-Length: 2\r\n\r\nok');
   assert.deepEqual(repair.restore(['X-Folded', 'a  b', 'Content-Length', '2']), ['X-Folded', 'a  b', 'Content-Length', '2', 'Content-Length', '2']);
 });
+
+test('a long head trickled in byte by byte (a slow server) is read whole, its repeated length given once', () => {
+  const filler = 'X-Filler: abcdefgh\r\n'.repeat(10_000);
+  const { read } = feedInPieces(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\n${filler}Content-Length: 2\r\n\r\nok`, 1, 256 * 1024);
+  assert.equal(read, `HTTP/1.1 200 OK\r\nContent-Length: 2\r\n${filler}\r\nok`);
+});
