@@ -1,4 +1,5 @@
 import { Cookie, CookieJar, MemoryCookieStore } from 'tough-cookie';
+import type { SameSiteContext } from './same-site';
 
 /** Bounds a crawl's cookie jar holds to, whatever the sites send. */
 export interface CookieBounds {
@@ -14,10 +15,16 @@ export const DEFAULT_COOKIE_BOUNDS: CookieBounds = { maxCookieBytes: 4096, maxPe
 
 /** The cookies a crawl keeps: what the fetcher sends back and what it learns from each response. */
 export interface CrawlCookieJar {
-  /** The Cookie header for a request to `url`, or null when no kept cookie applies. */
-  cookieHeaderFor(url: string): string | null;
-  /** Keeps the cookies of a response from `url` (one Set-Cookie value each); bad ones are ignored. */
-  remember(url: string, setCookieValues: readonly string[]): void;
+  /**
+   * The Cookie header for a request to `url`, or null when no kept cookie applies. `context`: how a
+   * browser would ask for it (same-site.ts); none: every cookie that matches, whatever its SameSite.
+   */
+  cookieHeaderFor(url: string, context?: SameSiteContext): string | null;
+  /**
+   * Keeps the cookies of a response from `url` (one Set-Cookie value each); bad ones are ignored,
+   * and so are SameSite=Lax or Strict ones in a cross-site subresource's response (`context` 'none').
+   */
+  remember(url: string, setCookieValues: readonly string[], context?: SameSiteContext): void;
   /** How many cookies are kept (expired ones included until they are next looked at). */
   size(): number;
   /** Counts the jar's changes: a snapshot taken at another count would differ. */
@@ -84,11 +91,11 @@ export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS, sa
     all.set(id, kept);
   }
 
-  function keep(cookie: Cookie, url: string): void {
+  function keep(cookie: Cookie, url: string, context: SameSiteContext | undefined): void {
     if (Buffer.byteLength(cookie.key + cookie.value, 'utf8') > bounds.maxCookieBytes) return;
     let stored: Cookie | undefined;
     try {
-      stored = jar.setCookieSync(cookie, url, { ignoreError: true });
+      stored = jar.setCookieSync(cookie, url, { ignoreError: true, ...(context ? { sameSiteContext: context } : {}) });
     } catch {
       return; // a URL tough-cookie cannot use: nothing kept
     }
@@ -117,20 +124,20 @@ export function createCookieJar(bounds: CookieBounds = DEFAULT_COOKIE_BOUNDS, sa
   }
 
   return {
-    cookieHeaderFor(url) {
+    cookieHeaderFor(url, context) {
       // Most sites set none: no need to have tough-cookie parse the URL and walk its domains for every request.
       if (all.size === 0) return null;
       try {
-        const header = jar.getCookieStringSync(url);
+        const header = jar.getCookieStringSync(url, context ? { sameSiteContext: context } : undefined);
         return header === '' ? null : header;
       } catch {
         return null;
       }
     },
-    remember(url, setCookieValues) {
+    remember(url, setCookieValues, context) {
       for (const value of setCookieValues) {
         const cookie = Cookie.parse(value);
-        if (cookie) keep(cookie, url);
+        if (cookie) keep(cookie, url, context);
       }
     },
     size: () => all.size,

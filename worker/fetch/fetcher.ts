@@ -7,6 +7,7 @@ import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
 import { lenientAttempt } from './lenient-attempt';
+import { sameSiteContext, type SameSiteContext } from './same-site';
 import { setCookieValues, type CrawlCookieJar } from './cookie-jar';
 import { buildRequestHead } from './http-heads';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffConfig } from './retry-backoff';
@@ -61,6 +62,11 @@ export interface FetchRequestOptions {
   conditional?: { etag?: string; lastModified?: string };
   /** Extra request headers, sent after the standard ones. */
   headers?: Record<string, string>;
+  /**
+   * Where the URL was found (its lease's page and link kind), for the SameSite context of its
+   * cookies (same-site.ts); none: found on no page, every cookie goes.
+   */
+  foundOn?: { via: string | null; kind: string };
 }
 
 /**
@@ -157,14 +163,18 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       host: url.host,
       timeouts: { connectMs: limits.connectTimeoutMs, headersMs: limits.headersTimeoutMs, totalMs: limits.totalTimeoutMs },
     };
+    // Worked out only when a cookie is at stake (most sites set none).
+    let context: SameSiteContext | undefined;
+    const sameSite = () => (context ??= sameSiteContext(url.href, opts.foundOn?.via, opts.foundOn?.kind));
     // Per attempt: a retried 5xx may have set a cookie the next attempt should send.
     const requestForAttempt = () => {
-      const cookie = o.cookieJar?.cookieHeaderFor(url.href);
+      const cookie = o.cookieJar && o.cookieJar.size() > 0 ? o.cookieJar.cookieHeaderFor(url.href, sameSite()) : null;
       const sent: [string, string][] = cookie ? [...headers, ['Cookie', cookie]] : headers;
       return { ...baseRequest, headers: sent, requestHead: buildRequestHead(path, url.host, sent) };
     };
     const learnCookies = (exchange: HttpExchange | undefined) => {
-      if (exchange && o.cookieJar) o.cookieJar.remember(exchange.url, setCookieValues(exchange.headers));
+      const values = exchange && o.cookieJar ? setCookieValues(exchange.headers) : [];
+      if (values.length) o.cookieJar!.remember(exchange!.url, values, sameSite());
     };
 
     let durationMs = 0;

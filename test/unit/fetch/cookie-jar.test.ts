@@ -28,6 +28,19 @@ test('cookie jar: a Secure cookie goes over https only', () => {
   assert.equal(jar.cookieHeaderFor('http://example.org/'), 'p=2');
 });
 
+test('cookie jar: SameSite decides by the request\'s context; none given, every matching cookie goes', () => {
+  const jar = createCookieJar();
+  jar.remember('https://example.org/', ['s=1; SameSite=Strict', 'l=2; SameSite=Lax', 'n=3; SameSite=None; Secure', 'u=4']);
+  assert.equal(jar.cookieHeaderFor('https://example.org/', 'strict'), 's=1; l=2; n=3; u=4');
+  assert.equal(jar.cookieHeaderFor('https://example.org/', 'lax'), 'l=2; n=3; u=4');
+  assert.equal(jar.cookieHeaderFor('https://example.org/', 'none'), 'n=3; u=4', 'unset counts as None, as Firefox and Safari have it');
+  assert.equal(jar.cookieHeaderFor('https://example.org/'), 's=1; l=2; n=3; u=4');
+  // A cross-site subresource's response may not set a Lax or Strict cookie; a navigation's may.
+  jar.remember('https://example.org/', ['fromimage=5; SameSite=Strict', 'plain=6'], 'none');
+  jar.remember('https://example.org/', ['fromlink=7; SameSite=Strict'], 'lax');
+  assert.equal(jar.cookieHeaderFor('https://example.org/', 'strict'), 's=1; l=2; n=3; u=4; plain=6; fromlink=7');
+});
+
 test('cookie jar: an expired cookie deletes the one kept; a past Expires keeps nothing', () => {
   const jar = createCookieJar();
   jar.remember('http://example.org/', ['a=1; Max-Age=3600', 'b=2']);

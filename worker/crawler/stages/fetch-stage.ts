@@ -4,7 +4,8 @@ import { addNote, PROCEED, type Stage } from '../stage';
 export const fetchStage: Stage = {
   name: 'fetch',
   async process(item, ctx) {
-    const outcome = await ctx.fetcher.fetch(item.url, { ip: item.ip });
+    const lease = item.lease;
+    const outcome = await ctx.fetcher.fetch(item.url, { ip: item.ip, ...(lease ? { foundOn: { via: lease.viaUrl, kind: lease.kind } } : {}) });
     item.durationMs = outcome.durationMs;
     item.retries = outcome.retries;
     // The request is over: the host's next URL may be fetched (after its delay) while this one is processed.
