@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_PASSWORD } from '../support/cockpit';
-import { signIn, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { signIn, startBrowserRig, stopBrowserRig, untilSeen, type BrowserRig } from './helpers/browser';
 
 let rig: Partial<BrowserRig> = {};
 after(() => stopBrowserRig(rig));
@@ -74,6 +74,8 @@ test('loading an ICD file over unsaved edits of the form asks first; declining k
   await name.fill('Half an hour of typing');
   await page.getByLabel('Seed URLs').fill('https://typed.example.org/');
   await page.locator('#icd-file').setInputFiles(file);
+  // The question comes once the page has read the file; then half a second for anything more.
+  await untilSeen(page, () => asked.length > 0);
   await page.waitForTimeout(500);
   assert.deepEqual(asked, ['Loading ice.icd.json replaces the unsaved edits of this page. Load it and lose them?']);
   assert.equal(await name.inputValue(), 'Half an hour of typing');

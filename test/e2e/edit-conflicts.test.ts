@@ -79,6 +79,7 @@ test('ICD saved through the API meanwhile: Save is refused and says so, the type
   await maxPages.fill('79');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await notice.waitFor();
+  await assertFocusComes(page, () => document.activeElement?.getAttribute('data-testid'), 'edit-conflict', 'the notice has the focus again');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await notice.waitFor({ state: 'detached' });

@@ -21,6 +21,14 @@ export async function assertFocusComes(page: Page, describe: () => string | bool
   assert.equal(await page.evaluate(describe), expected, message);
 }
 
+/**
+ * Waits up to `timeoutMs` for `condition` on the test's own state (what it collected from the
+ * page's events: responses, dialogs), which the page's DOM can show before the test has it.
+ */
+export async function untilSeen(page: Page, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !condition() && Date.now() < deadline;) await page.waitForTimeout(50);
+}
+
 /** Signs in through the login form, as a person would: type, press Enter. */
 export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/crawls`);
