@@ -8,7 +8,7 @@ import { EditConflictNotice } from '../components/edit-conflict-notice';
 import { ErrorMessage, PageError } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
 import { ApiError } from '../lib/client/api';
-import { editConflictOf, readAgain, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
+import { editConflictOf, newestStored, readAgain, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
 import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl, type IcdRecord } from '../lib/client/queries';
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { hasUnsavedEdits } from '../lib/client/unsaved-edits';
@@ -39,17 +39,18 @@ function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: num
   const storedTerms = definition?.focus?.topicTerms;
   const termEdits = useTopicTermEdits(storedTerms);
   const [basedOn, setBasedOn] = useState(updatedAt);
-  // "Reload theirs": the stored definition replaces every edit of the page (the form remounts).
-  const [reloads, setReloads] = useState(0);
+  // "Reload theirs": the stored definition replaces every edit of the page (the form remounts, `n`).
+  const [reloaded, setReloaded] = useState<{ n: number; value: IcdInput; updatedAt: string } | null>(null);
   const reload = useMutation({
     mutationFn: refetch,
     onSuccess: (fresh) => {
       setLoaded(null);
       termEdits.discard();
       setBasedOn(fresh.updatedAt);
-      setReloads((n) => n + 1);
+      setReloaded((r) => ({ n: (r?.n ?? 0) + 1, value: fresh.definition, updatedAt: fresh.updatedAt }));
     },
   });
+  const stored = newestStored({ value: definition, updatedAt }, reloaded);
   const version: EditBasis = { basedOn, saved: setBasedOn, reload: () => reload.mutate(), reloading: reload.isPending };
   // On an existing ICD the term review alone saves topic terms: a loaded file's go to it (shown,
   // unsaved), and the form's base keeps the stored ones, so a form save never puts back older
@@ -60,7 +61,7 @@ function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: num
     const terms = icd.focus?.topicTerms;
     if (id !== null && terms) termEdits.edit(() => termsFromRecord(terms));
   };
-  const base = loaded && id !== null ? withTopicTerms(loaded.icd, storedTerms ?? {}) : (loaded?.icd ?? definition);
+  const base = loaded && id !== null ? withTopicTerms(loaded.icd, storedTerms ?? {}) : (loaded?.icd ?? stored);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">
@@ -75,7 +76,7 @@ function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: num
         </p>
       )}
       <ErrorMessage error={reload.error} />
-      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}-${reloads}`} id={id} base={base} fromFile={loaded !== null} termEdits={termEdits} version={version} />
+      <IcdForm key={`${id ?? 'new'}-${loaded?.n ?? 0}-${reloaded?.n ?? 0}`} id={id} base={base} fromFile={loaded !== null} termEdits={termEdits} version={version} />
       {id !== null && definition && <TermReview icdId={id} definition={definition} edits={termEdits} version={version} />}
       {id !== null && <CrawlSchedule icdId={id} />}
     </div>

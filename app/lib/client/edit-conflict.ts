@@ -43,6 +43,16 @@ export function editConflictOf(error: unknown): EditConflict | null {
   return typeof updatedAt === 'string' && !Number.isNaN(Date.parse(updatedAt)) ? { updatedAt } : null;
 }
 
+/**
+ * The stored document an editor starts from after "Reload theirs": the reload's answer until the
+ * page's query has it too. TanStack tells a query's components of new data a task after the
+ * reload's own callback has run, so a form remounted at once from the query would start from the
+ * version it replaces, and a save from there (built on the new version) overwrite theirs unseen.
+ */
+export function newestStored<T>(fromQuery: { value: T; updatedAt: string | null }, reloaded: { value: T; updatedAt: string } | null): T {
+  return reloaded && (fromQuery.updatedAt === null || fromQuery.updatedAt < reloaded.updatedAt) ? reloaded.value : fromQuery.value;
+}
+
 /** Reads a query again for "Reload theirs": its new data, or its error thrown (a failed refetch keeps the old data). */
 export async function readAgain<T>(refetch: () => Promise<{ data?: T; error: unknown }>): Promise<T> {
   const fresh = await refetch();

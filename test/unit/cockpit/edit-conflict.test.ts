@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../app/lib/client/api';
-import { editConflictOf, ifMatchHeaders, readAgain } from '../../../app/lib/client/edit-conflict';
+import { editConflictOf, ifMatchHeaders, newestStored, readAgain } from '../../../app/lib/client/edit-conflict';
 
 test('a save sends the version it was built on as If-Match; a new document none', () => {
   assert.deepEqual(ifMatchHeaders('2026-11-25T08:10:06.845Z'), { 'if-match': '"2026-11-25T08:10:06.845Z"' });
@@ -22,4 +22,14 @@ test('readAgain gives the refetched data, and throws the error of a failed refet
   assert.equal(await readAgain(async () => ({ data: 'theirs', error: null })), 'theirs');
   const failed = new ApiError(500, 'internal error');
   await assert.rejects(readAgain(async () => ({ data: 'mine, old', error: failed })), failed);
+});
+
+test('after Reload theirs, an editor starts from the reload\'s answer until its query has that version too', () => {
+  const older = { value: 'mine', updatedAt: '2026-11-30T10:00:00.000Z' };
+  const reloaded = { value: 'theirs', updatedAt: '2026-11-30T10:05:00.000Z' };
+  assert.equal(newestStored(older, reloaded), 'theirs', 'the query not told yet');
+  assert.equal(newestStored({ value: 'theirs (query)', updatedAt: reloaded.updatedAt }, reloaded), 'theirs (query)');
+  assert.equal(newestStored({ value: 'later still', updatedAt: '2026-11-30T10:09:00.000Z' }, reloaded), 'later still', 'saved since: the query\'s');
+  assert.equal(newestStored(older, null), 'mine', 'never reloaded');
+  assert.equal(newestStored({ value: null, updatedAt: null }, reloaded), 'theirs');
 });
