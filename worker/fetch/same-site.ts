@@ -18,7 +18,8 @@ export function siteOf(url: string): string | null {
  * how it was found (the frontier's link kind). A URL found on no page (a seed, typed in) or on a page
  * of its own site: same-site, every cookie. Cross-site, a page's link is a top-level navigation
  * (SameSite=Lax and None cookies) and a requisite (image, script, stylesheet, frame) a subresource
- * (None only). A redirect's target counts as a navigation, whatever started the chain.
+ * (None only). A redirect's target counts as a navigation found on the URL that redirected to it
+ * (its lease's page): a browser would judge it from the page that started the chain.
  */
 export function sameSiteContext(url: string, via: string | null | undefined, kind: string | undefined): SameSiteContext {
   if (!via) return 'strict';
