@@ -56,7 +56,9 @@ function refusedByRobots(verdict: RobotsVerdict): PoliteFetchResult | null {
 export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetchOptions): Promise<PoliteFetchResult> {
   const resolved = await ctx.resolveHost(url);
   if ('error' in resolved) return { kind: 'dns-failed', message: resolved.error };
-  const request = { ip: resolved.ip, conditional: o.conditional };
+  // Asked as the crawl first asked for it: the page it was found on and how (cookies' SameSite context).
+  const found = ctx.frontier.lookup(ctx.crawlId, url);
+  const request = { ip: resolved.ip, conditional: o.conditional, ...(found?.url === url ? { foundOn: { via: found.viaUrl, kind: found.kind } } : {}) };
   const fetched = (outcome: FetchOutcome): PoliteFetchResult => ({ kind: 'outcome', outcome });
   if (!ctx.icd.politeness.enabled) {
     const verdict = o.robots ? (await ctx.askRobots(url, hostKeyOf(url))).verdict : null;
