@@ -49,13 +49,23 @@ test("a thread checkpoints the WAL below the writer's own autocheckpoint, the WA
   assert.ok(whileWriting.some((r, i) => i > 0 && r.log < whileWriting[i - 1].log), `the WAL started again while written: ${JSON.stringify(whileWriting)}`);
   assert.ok(framesWritten < ownLimit, 'the writer alone would not have checkpointed');
   // With the writer idle, a round copies every frame.
-  const caughtUp = await nextRound(rounds, (r) => r.log > 0 && r.checkpointed === r.log);
+  let caughtUp = await nextRound(rounds, (r) => r.log > 0 && r.checkpointed === r.log);
   assert.ok(statSync(path).size > 3 * 1024 * 1024, `the pages are in the database file (${statSync(path).size} bytes), not only in the WAL`);
-  // The next commit finds every frame copied and writes the WAL from its beginning again.
-  insert.run(body);
-  const after = await nextRound(rounds, (r) => r.checkpointed === r.log);
-  assert.ok(after.log < caughtUp.log && after.log <= 10, `the WAL started again (${caughtUp.log} frames, then ${after.log})`);
-  assert.equal(db.prepare('SELECT COUNT(*) FROM page').pluck().get(), written + 1);
+  // The next commit finds every frame copied and writes the WAL from its beginning again, unless
+  // the thread's checkpoint holds its read of the WAL at that moment (ci103: 6 frames, then 7, on a
+  // loaded machine): then the commit after the next round that copies everything does.
+  const tries: string[] = [];
+  let restartedAfterIdle = false;
+  for (let i = 0; i < 20 && !restartedAfterIdle; i++) {
+    insert.run(body);
+    written++;
+    const after = await nextRound(rounds, (r) => r.log > 0 && r.checkpointed === r.log);
+    tries.push(`${caughtUp.log} frames, then ${after.log}`);
+    restartedAfterIdle = after.log < caughtUp.log && after.log <= 10;
+    caughtUp = after;
+  }
+  assert.ok(restartedAfterIdle, `the WAL started again (${tries.join('; ')})`);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM page').pluck().get(), written);
 
   await checkpointer.stop();
   await checkpointer.stop(); // a second stop is the same one
