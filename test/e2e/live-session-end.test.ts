@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { signIn, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { signIn, startBrowserRig, stopBrowserRig, untilSeen, type BrowserRig } from './helpers/browser';
 import { cuttableSockets } from './helpers/socket-cut';
 import { withSite } from '../support/site-crawl';
 import { endlessChainIcd, endlessChainSite } from '../support/endless-chain';
@@ -52,7 +52,7 @@ async function liveCrawlPage(crawlId: number): Promise<Page> {
  * net::ERR_ABORTED on the way back to the crawl after signing in; what started the second one is not known).
  */
 async function arrivesAt(page: Page, url: string): Promise<void> {
-  for (const deadline = Date.now() + 20_000; page.url() !== url && Date.now() < deadline;) await page.waitForTimeout(100);
+  await untilSeen(page, () => page.url() === url, 20_000);
   assert.equal(page.url(), url);
 }
 
