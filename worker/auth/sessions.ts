@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sqlDate } from '../store/sqlite';
+import { sqlDate, runInTransaction } from '../store/sqlite';
 import { hashPassword, verifyPassword } from './password';
 
 export const SESSION_COOKIE = 'tidemark_session';
@@ -35,13 +35,13 @@ export class SessionStore {
     const csrfToken = randomBytes(24).toString('base64url');
     const now = new Date();
     const expires = new Date(now.getTime() + this.lifetimeHours * 3600_000);
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       // Sessions nobody signed out of stay until they expire; ended here, or the table grows with every sign-in for good.
       this.db.prepare('DELETE FROM Session WHERE expiresAt < ?').run(sqlDate(now));
       this.db
         .prepare('INSERT INTO Session (id, userId, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)')
         .run(tokenId(token), row.id, csrfToken, sqlDate(now), sqlDate(expires));
-    })();
+    });
     return { token, user: { id: row.id, username: row.username, role: row.role, csrfToken } };
   }
 
@@ -69,21 +69,21 @@ export class SessionStore {
     const row = this.db.prepare('SELECT passwordHash FROM User WHERE id = ?').get(userId) as { passwordHash: string } | undefined;
     if (!row || !(await verifyPassword(current, row.passwordHash))) return false;
     const hash = await hashPassword(next);
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       this.db.prepare('UPDATE User SET passwordHash = ? WHERE id = ?').run(hash, userId);
       this.db.prepare('DELETE FROM Session WHERE userId = ? AND id <> ?').run(userId, keepToken ? tokenId(keepToken) : '');
-    })();
+    });
     return true;
   }
 
   /** An admin sets a user's password: every session of that user ends. False for an unknown user. */
   async resetPassword(userId: number, next: string): Promise<boolean> {
     const hash = await hashPassword(next);
-    return this.db.transaction(() => {
+    return runInTransaction(this.db, () => {
       const changed = this.db.prepare('UPDATE User SET passwordHash = ? WHERE id = ?').run(hash, userId).changes > 0;
       this.db.prepare('DELETE FROM Session WHERE userId = ?').run(userId);
       return changed;
-    })();
+    });
   }
 }
 

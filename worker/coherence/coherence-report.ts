@@ -6,6 +6,7 @@ import type { CoherenceSummary } from './metrics';
 import { certificateAsServed, summaryAsRead } from './legacy-summary';
 import { visitedAfterReference } from './visit-set';
 import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
+import { runInTransaction } from '../store/sqlite';
 
 /** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
 
@@ -93,7 +94,7 @@ function reportState(db: Database.Database, crawlId: number, warcDir: string) {
  * run, and an unchanged report is answered with a 304.
  */
 export function coherenceVersion(db: Database.Database, crawlId: number, warcDir: string): string {
-  return db.transaction(() => reportState(db, crawlId, warcDir).version)();
+  return runInTransaction(db, () => reportState(db, crawlId, warcDir).version);
 }
 
 /**
@@ -102,10 +103,10 @@ export function coherenceVersion(db: Database.Database, crawlId: number, warcDir
  * worker writes.
  */
 export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
-  const { crawl, run, counts, certificateAvailable, version, rows, after } = db.transaction(() => {
+  const { crawl, run, counts, certificateAvailable, version, rows, after } = runInTransaction(db, () => {
     const state = reportState(db, crawlId, warcDir);
     return { ...state, ...treeRows(db, crawlId, state.run) };
-  })();
+  });
   return {
     crawlId,
     crawl,
@@ -160,10 +161,10 @@ export async function coherencePageDetail(prisma: PrismaClient, crawlId: number,
 
 /** The discovery tree as GraphML. */
 export function coherenceGraphml(db: Database.Database, crawlId: number): string {
-  return db.transaction(() => {
+  return runInTransaction(db, () => {
     const run = db.prepare('SELECT referenceTime FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as Pick<RunRow, 'referenceTime'> | undefined;
     return toGraphML(treeRows(db, crawlId, run).rows);
-  })();
+  });
 }
 
 /**

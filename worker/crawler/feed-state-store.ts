@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { tableExists } from '../store/sqlite';
+import { tableExists, runInTransaction } from '../store/sqlite';
 import { addPoll, type FeedMemory, type FeedPoll, type FeedPollOutcome, type FeedPollSummary } from '../feeds';
 
 /**
@@ -94,7 +94,7 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
   }
 
   save(url: string, m: FeedMemory, poll: FeedPoll): void {
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       this.db
         .prepare(
           `INSERT INTO engine_feed (crawl_id, url, last_poll_at, first_poll_at, seen, published) VALUES (?, ?, ?, ?, ?, ?)
@@ -109,7 +109,7 @@ export class SqliteFeedMemoryStore implements FeedMemoryStore {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(this.crawlId, url, s.polls, s.failedPolls, s.articlesNew, s.last.at, s.last.outcome, s.last.status, s.last.detail, s.last.listed, s.last.fresh, JSON.stringify(s.recentNew), s.last.movedTo ?? null);
-    })();
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { runInTransaction } from '../store/sqlite';
 
 interface Job {
   fn: () => unknown;
@@ -57,10 +58,10 @@ export class GroupCommit {
     if (!jobs.length) return;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
     try {
-      this.db.transaction(() => {
+      runInTransaction(this.db, () => {
         for (const job of jobs) {
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(job.fn)() });
+            outcomes.push({ ok: true, value: runInTransaction(this.db, job.fn) });
           } catch (err) {
             // SQLITE_FULL and I/O errors may roll back the whole transaction, not only the job's
             // savepoint: the jobs before it are undone too, and those after would run, and commit
@@ -69,7 +70,7 @@ export class GroupCommit {
             outcomes.push({ ok: false, err });
           }
         }
-      })();
+      });
     } catch (err) {
       for (const job of jobs) job.reject(err);
       return;

@@ -6,6 +6,7 @@ import { failureMessage } from './recrawl-history';
 import { logRoundFailure } from './round-failure-log';
 import type { Icd } from '../icd/schema';
 import { isStorageFailure } from '../store/storage-failure';
+import { runInTransaction } from '../store/sqlite';
 
 export interface IncrementalOptions {
   /** Length of a minute in ms (tests shorten it). */
@@ -102,12 +103,12 @@ export class IncrementalDriver {
   private recordFailure(round: number, at: number, err: unknown, url: string | null): void {
     const retryAt = isStorageFailure(err) || this.ctx.sequencer.refusedAny ? null : this.retryAt;
     try {
-      const failure = this.ctx.db.transaction(() => {
+      const failure = runInTransaction(this.ctx.db, () => {
         const previous = this.recrawl!.pendingFailure();
         const f = this.recrawl!.fail({ round, at, message: failureMessage(err), url, retryAt });
         logRoundFailure(this.ctx, f, previous);
         return f;
-      })();
+      });
       this.o.onCoherence?.({ phase: 'recrawl-failed', ...failure });
     } catch (recordErr) {
       // The database may refuse this too (a full disk): the round's own error is the one passed on.

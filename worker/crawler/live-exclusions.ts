@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { sqlDate, tableExists } from '../store/sqlite';
+import { sqlDate, tableExists, runInTransaction } from '../store/sqlite';
 import type { CrawlContext } from './crawl-context';
 import { patternsRemoved } from '../icd/add-exclude-pattern';
 
@@ -35,14 +35,14 @@ export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): 
   const applied = db.prepare('UPDATE CrawlExclusion SET appliedAt = ?, excluded = ? WHERE id = ?');
   let total = 0;
   // One transaction: the URLs' exclusion and the row's appliedAt are stored together, or neither.
-  db.transaction(() => {
+  runInTransaction(db, () => {
     for (const row of pending) {
       ctx.excludeFromNowOn(row.pattern);
       const excluded = ctx.frontier.excludeMatching(crawlId, row.pattern, 'exclude-match');
       applied.run(sqlDate(now), excluded, row.id);
       total += excluded;
     }
-  })();
+  });
   return total;
 }
 

@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { runInTransaction } from '../store/sqlite';
 
 /** A Web object as objects.jsonl holds it: the page it belongs to, its type and fields. */
 export interface ObjectLineSource {
@@ -47,9 +48,9 @@ export class LineTally {
 
   /** Counts the digests, in one transaction (a commit each would write the temporary file each time). */
   addAll(digests: Iterable<Buffer>): void {
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       for (const digest of digests) this.addStmt.run(digest);
-    })();
+    });
   }
 
   /** Whether a line with `digest` is counted and not taken yet; takes it if so. */

@@ -15,7 +15,7 @@ import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type Round
 import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
 import { hostKeyOf } from '../url';
-import { addMissingColumn } from '../store/sqlite';
+import { addMissingColumn, runInTransaction } from '../store/sqlite';
 import { answerOf, recrawlStart, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
 
 /**
@@ -156,12 +156,12 @@ export class RecrawlState {
 
   /** Records `round` as the last finished one; with its report when a recrawl round (not round 0, nor a clock set back) ended. */
   finishRound(round: number, at: number, parentThreshold: number, report?: RoundReport): void {
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       this.db.prepare('INSERT INTO engine_recrawl (crawl_id, round, finished_at, parent_threshold) VALUES (?, ?, ?, ?) ON CONFLICT (crawl_id) DO UPDATE SET round = excluded.round, finished_at = excluded.finished_at, parent_threshold = excluded.parent_threshold')
         .run(this.crawlId, round, at, parentThreshold);
       if (report) saveRound(this.db, this.crawlId, { ...report, finishedAt: at });
       this.db.prepare('DELETE FROM engine_recrawl_result WHERE crawl_id = ? AND round <= ?').run(this.crawlId, round);
-    })();
+    });
   }
 
   /** Stores one more failure of `round` (see recrawl-history.ts); returns the round's failure record. */
@@ -223,7 +223,7 @@ export class RecrawlState {
     const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
     const bombs = starts.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       for (const s of starts) {
         // Excluded since its capture (live-exclusions.ts): not recrawled; taken up if the pattern is removed.
         if (ctx.excludedByPattern(s.url)) continue;
@@ -231,7 +231,7 @@ export class RecrawlState {
         const bomb = bombs.has(s.url) && !s.answer?.startsWith(STATUS_ANSWER);
         insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? 1 : 0);
       }
-    })();
+    });
   }
 
   /**
@@ -240,10 +240,10 @@ export class RecrawlState {
    * captures stay; should the pattern be removed, syncPages takes it up again as a new page.
    */
   dropExcluded(ctx: CrawlContext, url: string, round: number): void {
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       this.db.prepare('DELETE FROM engine_recrawl_page WHERE crawl_id = ? AND url = ?').run(this.crawlId, url);
       ctx.store.addLog({ url, status: null, outcome: 'exclude-match', message: `recrawl round ${round}: not refetched, no longer recrawled: an exclude pattern of the crawl matches it`, size: 0, durationMs: 0, retries: 0, at: new Date() });
-    })();
+    });
     ctx.stats.recordExclusion('exclude-match');
   }
 
@@ -256,11 +256,11 @@ export class RecrawlState {
    * `v.bomb`: whether the new payload is a decompression bomb; null, with `v.digest`, keeps the last.
    */
   save(url: string, state: RevisitState, v: { digest: string | null; bomb: boolean | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ?, robots_refusal = NULL WHERE crawl_id = ? AND url = ?')
         .run(state.fr, state.lastRound, v.digest, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
       this.insertResult(state.lastRound, url, { ...result, observed: true, hostAnswer: { answered: true } });
-    })();
+    });
   }
 
   /**
@@ -448,12 +448,12 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   if (o.halted()) return null;
   report.parentThreshold = rule.threshold;
   const finishedAt = now();
-  ctx.db.transaction(() => {
+  runInTransaction(ctx.db, () => {
     const failed = state.pendingFailure(); // read while the round is the one under way
     saveHostBackoffs(ctx, round, hostsAnswer, backoffs, nothingLeftToRefetch(state, round, hostsAnswer, backoffs, dropped));
     state.finishRound(round, finishedAt, rule.threshold, report);
     logRoundRecovery(ctx, failed, finishedAt);
-  })();
+  });
   return report;
 }
 
@@ -538,10 +538,10 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     // Recorded with it (record.unobserved), so the round run again after a pause does not request it again.
     if (outcome.partial) await archive(ctx, outcome.partial, visit, { message: `${unobserved} (${outcome.reason}): ${retried}`, failure: outcome.reason, alongside: unanswered, timing: outcome }).finally(() => releaseBody(outcome.partial!.body).catch(() => undefined));
     else {
-      ctx.db.transaction(() => {
+      runInTransaction(ctx.db, () => {
         unanswered();
         logUnanswered(ctx, p.url, outcome, `${unobserved}, ${retried}`);
-      })();
+      });
     }
     return null;
   }
@@ -634,10 +634,10 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
 function notRequested(ctx: CrawlContext, p: PageRow, round: number, exclusion: RobotsExclusion, record: RefetchRecord): void {
   const { outcome, why } = ROBOTS_REFUSAL[exclusion];
   const firstRefusal = p.robots_refusal !== outcome;
-  ctx.db.transaction(() => {
+  runInTransaction(ctx.db, () => {
     record.refusedByRobots(outcome);
     if (firstRefusal) ctx.store.addLog({ url: p.url, status: null, outcome, message: `recrawl round ${round}: not refetched: ${why}; asked again at each round it is due, not logged again while it refuses it`, size: 0, durationMs: 0, retries: 0, at: new Date() });
-  })();
+  });
   if (firstRefusal) ctx.stats.recordExclusion(outcome);
 }
 
@@ -648,9 +648,9 @@ function notRequested(ctx: CrawlContext, p: PageRow, round: number, exclusion: R
  * asks again nor logs it twice. Counted among the failures: the round did not get the page.
  */
 function robotsNotYetFetched(ctx: CrawlContext, url: string, round: number, record: RefetchRecord, retried: string): void {
-  ctx.db.transaction(() => {
+  runInTransaction(ctx.db, () => {
     record.unobserved(null);
     ctx.store.addLog({ url, status: null, outcome: ROBOTS_RETRY_OUTCOME, message: `recrawl round ${round}: not refetched: robots.txt could not be fetched for now; ${retried}`, size: 0, durationMs: 0, retries: 0, at: new Date() });
-  })();
+  });
   ctx.stats.recordFailure(ROBOTS_RETRY_OUTCOME);
 }

@@ -14,6 +14,7 @@ import { fingerprintHtml } from './page-fingerprint';
 import { politeFetch } from './polite-fetch';
 import { waitUntil } from './wait-until';
 import type { StoredCoherencePage } from './coherence-store';
+import { runInTransaction } from '../store/sqlite';
 
 const DAY_MS = 86_400_000;
 export const CERTIFICATE_FILE = 'coherence-certificate.json';
@@ -115,10 +116,10 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
     const failed = record({ kind: 'failed', at, status: null, reason: outcome.reason }, null);
     const unanswered = `${REVISIT_MESSAGE}; no answer about the page`;
     if (!outcome.partial) {
-      ctx.db.transaction(() => {
+      runInTransaction(ctx.db, () => {
         failed();
         logUnanswered(ctx, page.url, outcome, unanswered);
-      })();
+      });
     }
     // What the server sent (a 5xx after the retries, a body cut off) is archived, logged with the
     // fetch's failure as its outcome and counted among the failures, as a page's is (commitItem).
@@ -221,10 +222,10 @@ function recordExcluded(ctx: CrawlContext, page: StoredCoherencePage, reason: Re
   const at = Date.now();
   const { outcome, message } = EXCLUDED_REVISIT[reason];
   const verdict = classifyChange(page.visit, { kind: 'excluded', at, reason });
-  ctx.db.transaction(() => {
+  runInTransaction(ctx.db, () => {
     ctx.coherence.recordRevisit(page.url, { at, fingerprint: null, text: null, verdict, changeRate: null });
     ctx.store.addLog({ url: page.url, status: null, outcome, message, size: 0, durationMs: 0, retries: 0, at: new Date(at) });
-  })();
+  });
   ctx.stats.recordExclusion(outcome);
 }
 

@@ -5,6 +5,7 @@ import type { Icd } from '../icd/schema';
 import { canonicalize, checkScope, compileScope, hostKeyOf } from '../url';
 import { S, ensureFrontierTables } from './frontier-sql';
 import type { Frontier, UpdateFunction } from './frontier';
+import { runInTransaction } from '../store/sqlite';
 
 /**
  * Scored-URL intake (ARCOMEM's interface for external analysis processes): URLs with a score in
@@ -97,12 +98,12 @@ export function queueScoredUrls(
   const { now = Date.now(), maxPending = MAX_PENDING_SCORED_URLS } = opts;
   const insert = db.prepare('INSERT INTO frontier_intake (crawl_id, url, score, blacklist, received_at) VALUES (?, ?, ?, ?, ?)');
   // Counted and written in one transaction: two requests cannot both pass the bound.
-  return db.transaction(() => {
+  return runInTransaction(db, () => {
     const pending = pendingScoredUrls(db, crawlId);
     if (pending + urls.length > maxPending) return { stored: false, pending };
     for (const u of urls) insert.run(crawlId, u.url, u.score, u.blacklist ? 1 : 0, now);
     return { stored: true, pending: pending + urls.length };
-  })();
+  });
 }
 
 export interface IntakeOutcome {
@@ -147,10 +148,10 @@ export function applyScoredIntake(
   const outcome: IntakeOutcome = { rescored: 0, queued: 0, excluded: 0, ignored: 0 };
   if (!rows.length) return outcome;
   const remove = db.prepare('DELETE FROM frontier_intake WHERE crawl_id = ? AND id <= ?');
-  db.transaction(() => {
+  runInTransaction(db, () => {
     for (const row of rows) outcome[applyRow(frontier, crawlId, fn, row, excludeNew)] += 1;
     remove.run(crawlId, rows.at(-1)!.id);
-  })();
+  });
   return outcome;
 }
 
@@ -217,7 +218,7 @@ export function reopenIntake(db: Database.Database, crawlId: number): void {
 export function settleScoredIntake(db: Database.Database, frontier: Frontier, crawlId: number, fn: UpdateFunction, reason: ExclusionReason): IntakeOutcome {
   ensureFrontierTables(db);
   const outcome: IntakeOutcome = { rescored: 0, queued: 0, excluded: 0, ignored: 0 };
-  db.transaction(() => {
+  runInTransaction(db, () => {
     const waiting = pendingScoredUrls(db, crawlId);
     // CROSS JOIN: each waiting row finds its URL through the seen-set index, not the other way round.
     const queued = db.prepare(
@@ -228,6 +229,6 @@ export function settleScoredIntake(db: Database.Database, frontier: Frontier, cr
     outcome.excluded += frontier.excludeWaitingIntake(crawlId, reason);
     outcome.ignored = waiting - outcome.rescored - outcome.excluded;
     db.prepare('DELETE FROM frontier_intake WHERE crawl_id = ?').run(crawlId);
-  })();
+  });
   return outcome;
 }

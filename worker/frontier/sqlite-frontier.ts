@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { Heap } from 'heap-js';
 import type { ExclusionReason, FailureReason } from '../capture';
-import { openSqlite } from '../store/sqlite';
+import { openSqlite, runInTransaction } from '../store/sqlite';
 import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
 import { CrawlState, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
@@ -181,7 +181,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     if (this.crawls.has(crawlId)) throw new Error(`crawl ${crawlId} is already open in the frontier`);
     const c = new CrawlState(crawlId, cfg, () => this.scheduler.register(), (row) => this.writeScore(row));
     const now = this.clock.now();
-    const retrying = this.db.transaction(() => resumeCrawl(this, c))();
+    const retrying = runInTransaction(this.db, () => resumeCrawl(this, c));
     for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
     this.crawls.set(crawlId, c);
     this.stopListening ??= this.listen();
@@ -227,7 +227,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
     const touched = new Set<HostEntry>();
-    const res = this.db.transaction(() => insertCandidates(this, c, candidates, opts.update ?? 'FIRST', now, touched, opts.provisional))();
+    const res = runInTransaction(this.db, () => insertCandidates(this, c, candidates, opts.update ?? 'FIRST', now, touched, opts.provisional));
     for (const e of touched) this.scheduler.touch(e, now);
     return res;
   }
@@ -235,20 +235,20 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   exclude(crawlId: number, rejected: readonly Rejected[]): number {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
-    return this.db.transaction(() => insertRejected(this, c, rejected, now))();
+    return runInTransaction(this.db, () => insertRejected(this, c, rejected, now));
   }
 
   excludeWaitingIntake(crawlId: number, reason: ExclusionReason): number {
     const c = this.crawl(crawlId);
     const now = this.clock.now();
-    return this.db.transaction(() => insertWaitingIntake(this, c, reason, now))();
+    return runInTransaction(this.db, () => insertWaitingIntake(this, c, reason, now));
   }
 
   excludeMatching(crawlId: number, pattern: string, reason: ExclusionReason): number {
     const c = this.crawl(crawlId);
     const touched = new Set<HostEntry>();
     const retrying = new Set<number>();
-    const n = this.db.transaction(() => excludeWaitingMatching(this, c, pattern, reason, touched, retrying))();
+    const n = runInTransaction(this.db, () => excludeWaitingMatching(this, c, pattern, reason, touched, retrying));
     // Their retries would still wake the engine, and keep a crawl with nothing else to do waiting for them.
     if (retrying.size) this.retries.init(this.retries.toArray().filter((r) => r.crawlId !== crawlId || !retrying.has(r.seq)));
     const now = this.clock.now();
@@ -286,7 +286,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   private rescoreOne(crawlId: number, url: string, update: (s: ScoreState) => ScoreState, breakdown?: string | null): boolean {
     const c = this.crawl(crawlId);
     const touched = new Set<HostEntry>();
-    const ok = this.db.transaction(() => rescoreQueued(this, c, rowOf(c, url), update, touched, breakdown))();
+    const ok = runInTransaction(this.db, () => rescoreQueued(this, c, rowOf(c, url), update, touched, breakdown));
     const now = this.clock.now();
     for (const e of touched) this.scheduler.touch(e, now);
     return ok;
@@ -299,7 +299,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   nextMany(now: number, n: number): Lease[] {
     // The engine asks after every finished page; most of the time no host is due (no transaction then).
     if (!this.mayLease(now)) return [];
-    return this.db.transaction(() => {
+    return runInTransaction(this.db, () => {
       this.promoteRetries(now);
       const out: Lease[] = [];
       while (out.length < n) {
@@ -308,7 +308,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
         out.push(...this.leaseFrom(e as HostEntry, 1, now));
       }
       return out;
-    })();
+    });
   }
 
   /** False when neither a retry nor a host is due at `now` (true does not promise a lease). */
@@ -320,18 +320,18 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   nextBatch(now: number, bl: number): Lease[] {
-    return this.db.transaction(() => {
+    return runInTransaction(this.db, () => {
       this.promoteRetries(now);
       const e = this.scheduler.pick(now);
       return e ? this.leaseFrom(e as HostEntry, bl, now) : [];
-    })();
+    });
   }
 
   takeBatch(crawlId: number, host: string, bl: number, now = this.clock.now()): Lease[] {
     const e = this.crawl(crawlId).hosts.get(host);
     if (!e || e.queued === 0) return [];
     if (e.politeness.enabled && (e.holding || !this.registry.tryAcquire(e, now, e.politeness))) return [];
-    return this.db.transaction(() => this.leaseFrom(e, bl, now))();
+    return runInTransaction(this.db, () => this.leaseFrom(e, bl, now));
   }
 
   /** Marks the host's top n queued URLs in flight (its key is already acquired when polite). */
@@ -422,10 +422,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const over = rec.requestOver;
     const key = over ? over.key : e.politeness.enabled && timing ? this.registry.heldKey(e) : undefined;
     const keyTiming = over ? over.timing : timing;
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       write(rec.row.seq);
       if (key !== undefined && keyTiming) this.st.setKey.run(key, keyTiming.lastStartAt, Math.max(0, keyTiming.lastDurationMs));
-    })();
+    });
     this.leases.delete(lease.token);
     c.move(e, 'inFlight', to, reason);
     if (to === 'queued' || to === 'retrying') c.markQueued(rec.row.url, rec.row.seq, rec.row.depth);
@@ -669,9 +669,9 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   /** Writes every held score newer than the table's (pause, stop, and every SCORE_FLUSH_MS). */
   private flushScores(c: CrawlState): void {
-    this.db.transaction(() => {
+    runInTransaction(this.db, () => {
       for (const row of c.unwrittenRows()) this.writeScore(row);
-    })();
+    });
     c.scoresWrittenAt = this.clock.now();
   }
 

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInTransaction } from './sqlite';
 
 /** Prisma's own bookkeeping table, so `prisma migrate deploy` agrees with what we applied. */
 const PRISMA_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -66,12 +67,12 @@ export function applyMigrations(db: Database.Database, migrationsDir: string): s
       continue;
     }
     const startedAt = new Date().toISOString();
-    db.transaction(() => {
+    runInTransaction(db, () => {
       db.exec(migration.sql);
       db.prepare(
         'INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count) VALUES (?, ?, ?, ?, NULL, NULL, ?, 1)',
       ).run(randomUUID(), migration.checksum, new Date().toISOString(), migration.name, startedAt);
-    })();
+    });
     done.push(migration.name);
   }
   return done;

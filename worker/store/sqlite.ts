@@ -25,6 +25,24 @@ export function openSqlite(path: string): Database.Database {
   return db;
 }
 
+/** One transaction wrapper per connection: it runs whatever body it is given. */
+const transactionRunners = new WeakMap<Database.Database, <T>(body: () => T) => T>();
+
+/**
+ * `body` in a transaction (in a savepoint when one is open), committed when it returns and rolled
+ * back when it throws: `db.transaction(body)()` without its cost. better-sqlite3 builds four wrapper
+ * functions at each `db.transaction` call (~6 µs here, against ~1.7 µs for the transaction itself),
+ * and a crawl's hot paths (leases, links, group commits) open several a page.
+ */
+export function runInTransaction<T>(db: Database.Database, body: () => T): T {
+  let run = transactionRunners.get(db);
+  if (!run) {
+    run = db.transaction((inner: () => unknown) => inner()) as <U>(body: () => U) => U;
+    transactionRunners.set(db, run);
+  }
+  return run(body);
+}
+
 /** The SQL function, on every connection openSqlite makes, that lower-cases text as JavaScript does (every script). */
 export const UNICODE_LOWER = 'unicode_lower';
 
