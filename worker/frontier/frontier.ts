@@ -215,6 +215,8 @@ export interface Frontier {
   nextWakeAt(): number | null;
   /** Earliest time the host's politeness key allows a request (for the gaps inside a batch). */
   hostReadyAt(crawlId: number, host: string): number;
+  /** How many of the host's URLs wait in the crawl's queue (retries not counted), as this process knows. */
+  hostQueued(crawlId: number, host: string): number;
   /**
    * Takes the politeness key of `holder.host` for a request of the crawl outside the frontier's
    * leases (a revisit, a recrawl, a feed poll) if no request holds it; its delay may still run

@@ -473,6 +473,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.registry.readyAt(host, this.crawl(crawlId).cfg.politeness);
   }
 
+  hostQueued(crawlId: number, host: string): number {
+    return this.crawl(crawlId).hosts.get(host)?.queued ?? 0;
+  }
+
   /** The host's robots.txt crawl-delay in ms as the worker knows it (null: none). */
   robotsDelayMs(host: string): number | null {
     return this.registry.robotsDelayMs(host);
