@@ -21,8 +21,9 @@ after(async () => {
 });
 
 test('an archivist signs in, defines a crawl through the form, watches it live and downloads its WARC export', async () => {
-  // Slow enough that the crawl is still running when the page shows it.
-  site = await startFixtureSite({ pageCount: 24, delayMs: 120 });
+  // The crawl is still running when the page shows it: the second half of the site is held back
+  // until the test has seen the live counters (released below).
+  site = await startFixtureSite({ pageCount: 24, delayMs: 120, holdFrom: 12 });
   cockpit = await startCockpit();
   browser = await launchBrowser();
   const context = await browser.newContext({ acceptDownloads: true });
@@ -132,6 +133,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const first = Number(await page.getByTestId('counter-fetched').innerText());
   const rowsBefore = await page.getByTestId('capture-row').count();
   assert.ok(first < site.pages.length, `the crawl is still running (fetched ${first})`);
+  site.release();
   await page.waitForFunction((before) => Number(document.querySelector('[data-testid="counter-fetched"]')?.textContent) > before, first);
   // The captures table grows live too, each new row a real capture of the site.
   await page.waitForFunction((before) => document.querySelectorAll('[data-testid="capture-row"]').length > before, rowsBefore);

@@ -7,15 +7,22 @@ export interface FixtureSite {
   pages: string[];
   /** Requests received, in order, with their time. */
   requests: { path: string; host: string; at: number; end?: number; ua: string }[];
+  /** Sends the bodies `holdFrom` held back, and every later one at once. */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
  * A generated site of `pageCount` HTML pages linked as a chain plus a few cross links, each
- * response delayed by `delayMs` so a crawl takes long enough to be interrupted.
+ * response delayed by `delayMs` so a crawl takes long enough to be interrupted. With `holdFrom`,
+ * pages numbered from there on send their head at once and their body only after `release()`: a
+ * crawl is still running when a test looks, however slow the machine (no fetch timeout runs out on
+ * a head already sent before the body's total timeout).
  */
-export async function startFixtureSite(opts: { pageCount: number; delayMs?: number; robots?: string }): Promise<FixtureSite> {
+export async function startFixtureSite(opts: { pageCount: number; delayMs?: number; robots?: string; holdFrom?: number }): Promise<FixtureSite> {
   const requests: FixtureSite['requests'] = [];
+  let released = opts.holdFrom === undefined;
+  const held: (() => void)[] = [];
   const page = (i: number) => `/page/${i}.html`;
   const server = createServer((req: IncomingMessage, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -50,7 +57,12 @@ export async function startFixtureSite(opts: { pageCount: number; delayMs?: numb
       }
       const links = [i + 1, i + 2, (i * 7) % opts.pageCount].filter((j) => j < opts.pageCount).map((j) => `<a href="${page(j)}">Page ${j}</a>`);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><title>Page ${i}</title><h1>Page ${i}</h1><p>Some text about tides and harbours on page ${i}. ${links.join(' ')}</p>`);
+      const body = () => res.end(`<!doctype html><title>Page ${i}</title><h1>Page ${i}</h1><p>Some text about tides and harbours on page ${i}. ${links.join(' ')}</p>`);
+      if (released || i < opts.holdFrom!) body();
+      else {
+        res.flushHeaders();
+        held.push(body);
+      }
     }, opts.delayMs ?? 0);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -59,6 +71,10 @@ export async function startFixtureSite(opts: { pageCount: number; delayMs?: numb
     origin,
     pages: [`${origin}/`, ...Array.from({ length: opts.pageCount - 1 }, (_, k) => `${origin}${page(k + 1)}`)],
     requests,
+    release: () => {
+      released = true;
+      for (const body of held.splice(0)) body();
+    },
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
