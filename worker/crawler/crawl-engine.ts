@@ -428,7 +428,9 @@ export class CrawlEngine {
       } else {
         item.failure = { reason: 'internal', message: err instanceof Error ? err.message : String(err) };
         // A page that failed so (its records could not be made, say) queues no links with its
-        // failure, though the schedule stage, before the warc stage, planned them.
+        // failure, though the schedule stage, before the warc stage, planned them. Those it queued
+        // ahead (commitLinksAhead: a large sitemap's, a seed's) stay: they were found in a response
+        // the host did send, which only its records failed to keep.
         item.plan = undefined;
       }
     } finally {
