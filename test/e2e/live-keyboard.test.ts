@@ -2,8 +2,9 @@
  * The crawl page's live tables from the keyboard while a crawl runs fast: paging to the ends keeps
  * the focus in the pager, and a capture the keyboard is on (or whose record is open) does not slide
  * off the live first page under it. A capture whose body the connection cut off says so in its row,
- * live and when read again. Real parts: the cockpit (server, worker, SQLite), Chromium, loopback
- * sites: one of ever more pages crawled with little delay, one whose page /p is cut off mid-body.
+ * live and when read again, as do one cut at the size cap and one cut off by the total timeout.
+ * Real parts: the cockpit (server, worker, SQLite), Chromium, loopback sites: one of ever more pages
+ * crawled with little delay, one whose page /p is cut off mid-body, one too large and too slow.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -170,5 +171,43 @@ test('a capture whose body the connection cut off is marked so in its row of the
   } finally {
     seedGate.open();
     holdGate.open();
+  }
+});
+
+test('a capture cut at the size cap, and one cut off by the total timeout, say so in their rows', { timeout: 120_000 }, async () => {
+  const { api, cockpit } = rig;
+  // /big sends 8 KB where the crawl keeps 2 KB; /slow sends its head and a first line, then
+  // nothing until the connection closes, past the crawl's total timeout.
+  const slowAnswers: { end: () => void }[] = [];
+  const site: RequestListener = (req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/big">big</a> <a href="/slow">slow</a>');
+    if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${'the tide is high '.repeat(480)}</p>`);
+    if (req.url === '/slow') {
+      res.writeHead(200, { 'content-type': 'text/html' }).write('<p>the tide is turning');
+      slowAnswers.push(res);
+      return;
+    }
+    res.writeHead(404).end();
+  };
+  try {
+    await withSite(site, async (origin) => {
+      const icd = await api.json<{ id: number }>('POST', '/api/icds', {
+        name: 'Capped quay', seeds: [`${origin}/`],
+        politeness: { enabled: false, respectRobots: false }, aah: { enabled: false },
+        limits: { maxRetries: 0, maxBodyBytes: 2048, totalTimeoutMs: 1500 },
+      });
+      const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
+      assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished']), 'finished');
+      const page = await (await signedInContext(rig)).newPage();
+      await page.goto(`${cockpit.url}/crawls/${crawl.id}`);
+      const row = (path: string) => page.getByTestId('capture-row').filter({ has: page.getByRole('button', { name: `Show the stored record of ${origin}${path}`, exact: true }) });
+      await row('/big').waitFor({ timeout: 30_000 });
+      assert.equal(await row('/big').getByTestId('capture-cut').innerText(), 'cut at the size cap');
+      assert.equal(await row('/slow').getByTestId('capture-cut').innerText(), 'cut off by a timeout');
+      assert.equal(await row('/').getByTestId('capture-cut').count(), 0);
+      await page.context().close();
+    });
+  } finally {
+    for (const res of slowAnswers) res.end();
   }
 });
