@@ -137,7 +137,7 @@ test('a feed is matched against exclude patterns in its canonical form, as a see
   assert.deepEqual(requested.filter((p) => p.includes('private')), [], `nothing excluded was requested: ${requested.join(' ')}`);
 });
 
-test('a live exclusion is recorded for a feed within about a second, not at its next polling period', { timeout: 60_000 }, async () => {
+test('a live exclusion is recorded for a feed at once, not at its next polling period', { timeout: 60_000 }, async () => {
   // A period of 30 shortened minutes (6 s): the next period is far later than the engine's 500 ms.
   const fields = (o: string) => ({ name: 'Feed excluded live, long period', coherence: { feeds: [`${o}/feed.xml`], minFeedPollMinutes: 30 } });
   const requested = await withFeedCrawl('tm-feed-live-exclusion-soon-', fields, async (c, requested) => {
@@ -147,7 +147,8 @@ test('a live exclusion is recorded for a feed within about a second, not at its 
       assert.ok('done' in (addLiveExclusion(db, crawlId, '/feed\\.xml$', null) as object));
       const addedAt = Date.now();
       await until('the feed reported excluded', () => pollOf(db, crawlId, `${o}/feed.xml`)?.outcome === 'excluded', 5_000);
-      assert.ok(Date.now() - addedAt < 2_000, `recorded ${Date.now() - addedAt} ms after the exclusion was added`);
+      // Well before the next period (6 s), with room for a loaded machine: the engine looks every 500 ms.
+      assert.ok(Date.now() - addedAt < 4_000, `recorded ${Date.now() - addedAt} ms after the exclusion was added`);
       assert.equal(db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'exclude-match' AND url = ?").pluck().get(crawlId, `${o}/feed.xml`), 1);
     });
   });

@@ -97,7 +97,8 @@ test('a pause does not wait out the robots.txt Crawl-delay a page waits after ro
       await engine.pause();
       const took = Date.now() - asked;
       assert.equal(await outcome, 'paused');
-      assert.ok(took < 2_000, `the pause took ${took} ms`);
+      // Not the 20 s the page waited for: half of it leaves a loaded machine room.
+      assert.ok(took < 10_000, `the pause took ${took} ms`);
       assert.deepEqual(site.log.map((r) => r.path), ['/robots.txt'], 'the page was not fetched');
       const state = db.prepare("SELECT state FROM frontier_url WHERE crawl_id = ? AND url = ?").pluck().get(crawlId, `${site.origin}/`);
       assert.equal(state, 0, 'the page is queued again');
