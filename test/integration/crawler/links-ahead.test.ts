@@ -50,7 +50,7 @@ test("a polite crawl's seed page, its host with nothing queued: its links are qu
 
 test('a page whose host still has a URL queued, or of a crawl without politeness, leaves its links to its own commit', async () => {
   await withLeasedSeed(true, async (ctx, item) => {
-    ctx.addLinks([{ url: `${SEED}waiting`, host: item.host, depth: 1, priority: 0.5, viaUrl: SEED, kind: 'navigation' }] as never, { update: 'FIRST', provisional: false });
+    ctx.addLinks([{ url: `${SEED}waiting`, host: item.host, depth: 1, priority: 0.5, viaUrl: SEED, kind: 'navigation' }], { update: 'FIRST', provisional: false });
     assert.equal(ctx.frontier.hostQueued(ctx.crawlId, item.host), 1);
     await scheduleStage.process(item, ctx);
     assert.deepEqual(queuedUrls(ctx), [`${SEED}waiting`]);

@@ -79,7 +79,8 @@ export const LINKS_COMMITTED_AT_ONCE = 1000;
 function leavesItsHostWaiting(item: CrawlItem, ctx: CrawlContext): boolean {
   const host = item.lease?.host;
   if (!host || !ctx.icd.politeness.enabled || ctx.focus?.batchMode) return false;
-  return item.plan!.candidates.some((c) => c.host === host) && ctx.frontier.hostQueued(ctx.crawlId, host) === 0;
+  // The lookup first: most pages' hosts have URLs queued, and the scan of the plan is then skipped.
+  return ctx.frontier.hostQueued(ctx.crawlId, host) === 0 && item.plan!.candidates.some((c) => c.host === host);
 }
 
 /**
