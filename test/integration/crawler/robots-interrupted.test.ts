@@ -34,6 +34,7 @@ test('a pause that cuts off the robots.txt fetch leaves the page to be fetched a
     robotsSlow = false;
     const started = Date.now();
     assert.equal(await engine().run(), 'finished');
+    // The bug held the page back 15–30 s (an unreachable robots.txt's retry).
     assert.ok(Date.now() - started < 10_000, `resumed and finished in ${Date.now() - started} ms`);
     assert.deepEqual(db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(crawlId), [`${origin}/`, `${origin}/robots.txt`]);
   });
