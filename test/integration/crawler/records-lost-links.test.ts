@@ -22,9 +22,11 @@ const BIG_PAGE = `<html><body><a href="/from-big">found only on /big</a><p>${ran
 
 test("a page whose records could not be made fails as internal and queues none of its links; the crawl goes on", { timeout: 60_000 }, async () => {
   const site: RequestListener = (req, res) => {
-    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/big">big</a> <a href="/small">small</a>');
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/big">big</a> <a href="/later">later</a>');
     if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'text/html' }).end(BIG_PAGE);
-    if (req.url === '/small' || req.url === '/from-big') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${req.url}</p>`);
+    // Answered after /big's thread is stopped, so that its records go to the thread started in its place.
+    if (req.url === '/later') return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>later</p>'), 500);
+    if (req.url === '/from-big') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>from big</p>');
     res.writeHead(404).end();
   };
   await withSiteCrawl('tm-records-lost-', site, { name: 'Records lost', politeness: { enabled: false, respectRobots: false } }, async ({ origin, dir, db, icd, crawlId }) => {
@@ -50,7 +52,7 @@ test("a page whose records could not be made fails as internal and queues none o
     assert.equal(big?.outcome, 'internal', JSON.stringify(log));
     assert.match(big!.message ?? '', /WARC records could not be made/);
     const captured = db.prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(crawlId);
-    assert.deepEqual(captured, [`${origin}/`, `${origin}/small`], 'the pages around it are captured');
+    assert.deepEqual(captured, [`${origin}/`, `${origin}/later`], 'the pages around it are captured');
     const known = db.prepare('SELECT url FROM frontier_url WHERE crawl_id = ?').pluck().all(crawlId);
     assert.ok(!known.includes(`${origin}/from-big`), `/big's link was not queued: ${known.join(' ')}`);
   });
