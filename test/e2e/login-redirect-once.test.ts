@@ -51,3 +51,26 @@ test('reads refused together send the tab to the login page once, not once each 
   assert.deepEqual(toLogin.map((request) => request.url()), [`${rig.cockpit.url}/login?next=${encodeURIComponent('/crawls')}`]);
   await context.close();
 });
+
+test('signing out sends the tab to the login page once: the reads the ended session refuses meanwhile do not send it again', { timeout: 120_000 }, async () => {
+  const context = await rig.browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, rig.cockpit.url, 'admin', ADMIN_PASSWORD);
+  await page.getByTestId('current-user').waitFor();
+
+  const toLogin: Request[] = [];
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && new URL(request.url()).pathname === '/login') toLogin.push(request);
+  });
+  await page.route(/\/login(\?|$)/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, LOGIN_PAGE_DELAY_MS));
+    await route.continue().catch(() => undefined);
+  });
+
+  // The crawls list is open, its reads active: signing out clears them, and they are read again, refused.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('User name').waitFor();
+  assert.equal(page.url(), `${rig.cockpit.url}/login`);
+  assert.deepEqual(toLogin.map((request) => request.url()), [`${rig.cockpit.url}/login`]);
+  await context.close();
+});

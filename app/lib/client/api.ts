@@ -127,6 +127,16 @@ export function redirectToLogin(): void {
 }
 
 /**
+ * Sends the browser to the login page after signing out, with nothing to come back to. The reads
+ * the ended session refuses meanwhile (the cleared cache reads again) must not send it there anew,
+ * with the page as where to come back to: that navigation aborted this one.
+ */
+export function leaveAfterSignOut(): void {
+  loginRedirectAt = Date.now();
+  window.location.assign('/login');
+}
+
+/**
  * Whether a 401 answer sends the tab to the login page. Never for a request that changes
  * something: it comes from a button the user pressed, often Save on a form, and leaving would
  * drop what they typed; the error says to sign in again instead. Nor for a background read while

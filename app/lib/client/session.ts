@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { can, type Permission } from '../../../worker/auth/roles';
-import { adoptSession, api, ApiError, forgetSession, type SessionBody, type SessionUser } from './api';
+import { adoptSession, api, ApiError, forgetSession, leaveAfterSignOut, type SessionBody, type SessionUser } from './api';
 import { hasUnsavedEdits } from './unsaved-edits';
 
 export const sessionKey = ['session'] as const;
@@ -63,8 +63,9 @@ export function useLogout() {
     mutationFn: () => api<void>('POST', '/api/auth/logout', undefined, { noRedirect: true }),
     onSettled: () => {
       forgetSession();
+      // Before the cache is cleared: its reads, refused, would start a navigation of their own.
+      leaveAfterSignOut();
       client.clear();
-      window.location.assign('/login');
     },
   });
 }
