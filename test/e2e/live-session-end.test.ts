@@ -72,7 +72,7 @@ test('signed out in another tab, the live page of a paused crawl goes to the log
   const other = await page.context().newPage();
   await other.goto(`${rig.cockpit.url}/crawls`);
   await other.getByRole('button', { name: 'Sign out' }).click();
-  await other.waitForURL(/\/login/);
+  await arrivesAt(other, `${rig.cockpit.url}/login`);
   await signInAgainBack(page, crawlId);
   await page.context().close();
 }));
