@@ -12,7 +12,7 @@ import { loadEnv } from './worker/config/env';
 import { openSqlite } from './worker/store/sqlite';
 import { applyMigrations, MIGRATIONS_DIR } from './worker/store/migrator';
 import { DEFAULT_KB_PATH } from './worker/aah/default-kb';
-import { seedDatabase } from './worker/store/seed';
+import { firstAdmin, seedDatabase } from './worker/store/seed';
 import { startDemoServer } from './worker/demo/demo-server';
 import { WorkerSupervisor } from './worker/process/supervisor';
 import { EventBatcher } from './worker/events/event-batcher';
@@ -108,14 +108,13 @@ async function main(): Promise<void> {
       }
     },
   });
+  // The first admin's password is hashed before listening, and the database seeded synchronously
+  // right after: no request is answered before the admin, the Demo ICD and the knowledge base exist.
+  const admin = await firstAdmin(db, env.TIDEMARK_ADMIN_PASSWORD);
   // Listening comes before the first user's one-time password and the worker: a start that fails on
   // a port in use must neither print a password nobody will see again nor leave a worker running.
   await listen(http, 'the cockpit', env.HOST, env.PORT, 'PORT');
-  const seeded = await seedDatabase(db, {
-    adminPassword: env.TIDEMARK_ADMIN_PASSWORD,
-    demoOrigin: demo?.origin,
-    knowledgeBasePath: DEFAULT_KB_PATH,
-  });
+  const seeded = seedDatabase(db, { admin, demoOrigin: demo?.origin, knowledgeBasePath: DEFAULT_KB_PATH });
   if (seeded.oneTimePassword) {
     console.log(`tidemark: created user "admin" with one-time password: ${seeded.oneTimePassword}`);
     console.log('tidemark: (sign in and change it under Account, or set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');

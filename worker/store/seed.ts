@@ -50,23 +50,44 @@ export interface SeedResult {
   createdAdmin: boolean;
 }
 
+/** The first admin's password and its hash, made before the cockpit answers (see firstAdmin). */
+export interface FirstAdmin {
+  password: string;
+  passwordHash: string;
+  /** Made up here (no TIDEMARK_ADMIN_PASSWORD): to be printed once. */
+  oneTime: boolean;
+}
+
 /**
- * Fills a fresh database: the first admin user, the Demo ICD (kept pointing at the demo site's
- * current origin, see demoMovedTo; otherwise as the archivists left it) and the shipped knowledge
- * base. Idempotent: a second start with the same demo origin writes nothing.
+ * The first admin's account, hashed ahead of seedDatabase when the database has no user yet (null
+ * otherwise). Hashing takes ~0.5 s; done after the cockpit began to listen, it let the cockpit
+ * answer meanwhile with no user, no Demo ICD and no knowledge base (a login refused as a wrong
+ * password, empty lists). Made first, the seeding that follows is synchronous.
  */
-export async function seedDatabase(
+export async function firstAdmin(db: Database.Database, adminPassword?: string): Promise<FirstAdmin | null> {
+  if (userCount(db) > 0) return null;
+  const password = adminPassword ?? generatePassword();
+  return { password, passwordHash: await hashPassword(password), oneTime: !adminPassword };
+}
+
+const userCount = (db: Database.Database) => (db.prepare('SELECT COUNT(*) AS n FROM User').get() as { n: number }).n;
+
+/**
+ * Fills a fresh database: the first admin user (`admin`, from firstAdmin), the Demo ICD (kept
+ * pointing at the demo site's current origin, see demoMovedTo; otherwise as the archivists left it)
+ * and the shipped knowledge base. Synchronous, so that nothing is answered in between once the
+ * cockpit listens. Idempotent: a second start with the same demo origin writes nothing.
+ */
+export function seedDatabase(
   db: Database.Database,
-  opts: { adminPassword?: string; demoOrigin?: string; knowledgeBasePath?: string },
-): Promise<SeedResult> {
+  opts: { admin: FirstAdmin | null; demoOrigin?: string; knowledgeBasePath?: string },
+): SeedResult {
   const result: SeedResult = { createdAdmin: false };
   const now = sqlDate(new Date());
-  const users = (db.prepare('SELECT COUNT(*) AS n FROM User').get() as { n: number }).n;
-  if (users === 0) {
-    const password = opts.adminPassword ?? generatePassword();
-    db.prepare('INSERT INTO User (username, passwordHash, role, createdAt) VALUES (?, ?, ?, ?)').run('admin', await hashPassword(password), 'admin', now);
+  if (opts.admin && userCount(db) === 0) {
+    db.prepare('INSERT INTO User (username, passwordHash, role, createdAt) VALUES (?, ?, ?, ?)').run('admin', opts.admin.passwordHash, 'admin', now);
     result.createdAdmin = true;
-    if (!opts.adminPassword) result.oneTimePassword = password;
+    if (opts.admin.oneTime) result.oneTimePassword = opts.admin.password;
   }
   if (opts.demoOrigin) {
     const existing = db.prepare('SELECT id, definition FROM Icd WHERE name = ?').get(DEMO_ICD_NAME) as { id: number; definition: string } | undefined;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureNextBuild } from '../../../scripts/next-build';
 import { serverCommand, startCockpit } from '../../support/cockpit';
+import { freePort } from '../../support/free-port';
 
 before(() => ensureNextBuild());
 
@@ -152,4 +153,35 @@ test('npm start runs the compiled server and worker; with TIDEMARK_NO_BUNDLE=1, 
   const sources = await npmStartWorker({ TIDEMARK_NO_BUNDLE: '1' });
   assert.match(sources.at(-1)!, /worker\/process\/worker-main\.ts$/, sources.join(' '));
   assert.ok(sources.some((arg) => /tsx/.test(arg)), `tsx: ${sources.join(' ')}`);
+});
+
+// Before, the first admin's password was hashed (~0.5 s) after the cockpit began to listen: a login
+// in that time was refused as a wrong password, and the lists showed no Demo ICD.
+test('a first start answers nothing before its first admin exists: a sign-in as soon as the cockpit listens goes through', { timeout: 300_000 }, async () => {
+  const [port, demoPort] = [await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${port}`;
+  const server = await serverCommand();
+  const child = spawn(process.execPath, server.args, {
+    env: { ...process.env, ...server.env, HOST: '127.0.0.1', PORT: String(port), TIDEMARK_DEMO_PORT: String(demoPort), TIDEMARK_DATA_DIR: tempDir(), TIDEMARK_ADMIN_PASSWORD: 'first-start-password' },
+    stdio: ['ignore', 'ignore', 'ignore'],
+    detached: true,
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    // The sign-in asked every 10 ms until the cockpit answers: its first answer is the one checked.
+    let first: Response | null = null;
+    for (const end = Date.now() + 120_000; !first && child.exitCode === null && Date.now() < end; ) {
+      first = await fetch(`${url}/api/auth/login`, {
+        method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify({ username: 'admin', password: 'first-start-password' }),
+      }).catch(() => null);
+      if (!first) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(first, 'the cockpit answered');
+    assert.equal(first.status, 200, await first.text());
+    const icds = await fetch(`${url}/api/icds`, { headers: { cookie: first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') } });
+    assert.deepEqual(((await icds.json()) as { name: string }[]).map((i) => i.name), ['Demo']);
+  } finally {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+    await exited;
+  }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { applyMigrations } from '../../../worker/store/migrator';
-import { DEMO_ICD_NAME, demoIcd, demoMovedTo, seedDatabase } from '../../../worker/store/seed';
+import { DEMO_ICD_NAME, demoIcd, demoMovedTo, firstAdmin, seedDatabase } from '../../../worker/store/seed';
 import { withTempDir } from '../../support/temp-dir';
 
 const A = 'http://127.0.0.1:3001';
@@ -14,15 +14,15 @@ test('an archivist’s edits to the Demo ICD survive a restart; the ICD is writt
     const db = openSqlite(join(dir, 'tidemark.db'));
     try {
       applyMigrations(db, 'prisma/migrations');
-      await seedDatabase(db, { adminPassword: 'correct horse battery', demoOrigin: A });
+      seedDatabase(db, { admin: await firstAdmin(db, 'correct horse battery'), demoOrigin: A });
       const read = () => db.prepare('SELECT definition, updatedAt FROM Icd WHERE name = ?').get(DEMO_ICD_NAME) as { definition: string; updatedAt: string };
       const edited = { ...JSON.parse(read().definition), description: 'Our tide-gauge pilot', focus: { ...demoIcd(A).focus, keywords: [{ term: 'gauge', weight: 1 }] } };
       db.prepare("UPDATE Icd SET definition = ?, updatedAt = '2026-11-01 10:00:00.000+00:00' WHERE name = ?").run(JSON.stringify(edited), DEMO_ICD_NAME);
 
-      await seedDatabase(db, { demoOrigin: A });
+      seedDatabase(db, { admin: await firstAdmin(db), demoOrigin: A });
       assert.deepEqual(read(), { definition: JSON.stringify(edited), updatedAt: '2026-11-01 10:00:00.000+00:00' }, 'a restart on the same demo port writes nothing');
 
-      await seedDatabase(db, { demoOrigin: B });
+      seedDatabase(db, { admin: await firstAdmin(db), demoOrigin: B });
       const moved = JSON.parse(read().definition);
       assert.deepEqual(moved.seeds, [`${B}/`]);
       assert.equal(moved.description, 'Our tide-gauge pilot');
