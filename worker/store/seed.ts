@@ -52,10 +52,9 @@ export interface SeedResult {
 
 /** The first admin's password and its hash, made before the cockpit answers (see firstAdmin). */
 export interface FirstAdmin {
-  password: string;
   passwordHash: string;
-  /** Made up here (no TIDEMARK_ADMIN_PASSWORD): to be printed once. */
-  oneTime: boolean;
+  /** The password when it was made up here (no TIDEMARK_ADMIN_PASSWORD): to be printed once. */
+  oneTimePassword?: string;
 }
 
 /**
@@ -67,7 +66,7 @@ export interface FirstAdmin {
 export async function firstAdmin(db: Database.Database, adminPassword?: string): Promise<FirstAdmin | null> {
   if (userCount(db) > 0) return null;
   const password = adminPassword ?? generatePassword();
-  return { password, passwordHash: await hashPassword(password), oneTime: !adminPassword };
+  return { passwordHash: await hashPassword(password), ...(adminPassword ? {} : { oneTimePassword: password }) };
 }
 
 const userCount = (db: Database.Database) => (db.prepare('SELECT COUNT(*) AS n FROM User').get() as { n: number }).n;
@@ -87,7 +86,7 @@ export function seedDatabase(
   if (opts.admin && userCount(db) === 0) {
     db.prepare('INSERT INTO User (username, passwordHash, role, createdAt) VALUES (?, ?, ?, ?)').run('admin', opts.admin.passwordHash, 'admin', now);
     result.createdAdmin = true;
-    if (opts.admin.oneTime) result.oneTimePassword = opts.admin.password;
+    result.oneTimePassword = opts.admin.oneTimePassword;
   }
   if (opts.demoOrigin) {
     const existing = db.prepare('SELECT id, definition FROM Icd WHERE name = ?').get(DEMO_ICD_NAME) as { id: number; definition: string } | undefined;

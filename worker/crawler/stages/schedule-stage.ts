@@ -85,9 +85,9 @@ function leavesItsHostWaiting(item: CrawlItem, ctx: CrawlContext): boolean {
 
 /**
  * Commits a large plan's URLs (item.plan, taken from it) in slices before the page's own commit,
- * which then adds what is left; with `all`, every candidate of any plan (leavesItsHostWaiting). Safe to see cut short: a crash or a refused commit leaves URLs queued
- * or refused whose page is not (yet) acknowledged; it is fetched again, and its links, known by then,
- * are not planned again. A focused crawl's batch mode queues a page's links provisionally, with its
+ * which then adds what is left; with `all`, every candidate of any plan (leavesItsHostWaiting).
+ * Safe to see cut short: a crash or a refused commit leaves URLs queued or refused whose page is not
+ * (yet) acknowledged; it is fetched again, and its links, known by then, are not planned again. A focused crawl's batch mode queues a page's links provisionally, with its
  * batch (focus-analysis.ts): those stay in the page's commit.
  */
 export async function commitLinksAhead(item: CrawlItem, ctx: CrawlContext, o: { all?: boolean } = {}): Promise<void> {
