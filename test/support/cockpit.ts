@@ -41,9 +41,10 @@ export async function serverCommand(): Promise<{ args: string[]; env: Record<str
 
 /**
  * Starts the real server (server.ts: Next + socket.io + demo site + worker) on free ports, from
- * `opts.cwd` (default: this process's current folder).
+ * `opts.cwd` (default: this process's current folder). A variable given as undefined in `env` is
+ * left unset (spawn skips it).
  */
-export async function startCockpit(env: Record<string, string> = {}, opts: { cwd?: string } = {}): Promise<RunningCockpit> {
+export async function startCockpit(env: Record<string, string | undefined> = {}, opts: { cwd?: string } = {}): Promise<RunningCockpit> {
   await ensureNextBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-cockpit-'));
   const port = await freePort();

@@ -7,6 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureNextBuild } from '../../../scripts/next-build';
+import { ApiClient } from '../../support/api-client';
 import { serverCommand, startCockpit } from '../../support/cockpit';
 import { freePort } from '../../support/free-port';
 
@@ -183,5 +184,28 @@ test('a first start answers nothing before its first admin exists: a sign-in as 
   } finally {
     if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
     await exited;
+  }
+});
+
+// Without TIDEMARK_ADMIN_PASSWORD the first start makes up the admin's password and prints it: the
+// only way in. Printed once: a later start on the same data folder keeps it and prints none.
+test('a first start without TIDEMARK_ADMIN_PASSWORD prints a one-time password that signs in, and a second start prints none', { timeout: 300_000 }, async () => {
+  const first = await startCockpit({ TIDEMARK_ADMIN_PASSWORD: undefined });
+  let password: string;
+  try {
+    const printed = [...first.output().matchAll(/created user "admin" with one-time password: (\S+)/g)];
+    assert.equal(printed.length, 1, first.output());
+    password = printed[0][1];
+    const admin = await ApiClient.signedIn(first.url, 'admin', password);
+    assert.equal((await admin.request('GET', '/api/auth/me')).status, 200);
+  } finally {
+    await first.stop();
+  }
+  const again = await startCockpit({ TIDEMARK_ADMIN_PASSWORD: undefined, TIDEMARK_DATA_DIR: first.dataDir });
+  try {
+    assert.doesNotMatch(again.output(), /one-time password/);
+    await ApiClient.signedIn(again.url, 'admin', password);
+  } finally {
+    await again.stop();
   }
 });
