@@ -1,5 +1,6 @@
 import robotsParser from 'robots-parser';
 import { robotsCrawlDelayMs } from '../politeness';
+import { normalizePercentEncoding } from '../url';
 
 /** The parsed robots.txt of one origin, as the crawler asks it. */
 export interface RobotsRules {
@@ -24,11 +25,14 @@ export function robotsProductToken(userAgent: string): string {
  * reached through redirects, its rules still govern the original origin, RFC 9309 §2.3.1.2).
  */
 export function parseRobotsRules(robotsUrl: string, text: string, userAgent: string): RobotsRules {
-  const robot = robotsParser(robotsUrl, text);
+  // RFC 9309 §2.2.2: an escaped unreserved character (`%7E` for `~`) is compared unescaped, on both
+  // sides. robots-parser compares escapes as written, and canonical URLs have them unescaped, so a
+  // `Disallow: /%7Ejoe/` never matched `/~joe/…`.
+  const robot = robotsParser(robotsUrl, normalizePercentEncoding(text));
   const token = robotsProductToken(userAgent);
   return {
     // undefined means "another origin": never asked, since the cache keys rules by origin.
-    isAllowed: (url) => robot.isAllowed(url, token) !== false,
+    isAllowed: (url) => robot.isAllowed(normalizePercentEncoding(url), token) !== false,
     crawlDelayMs: robotsCrawlDelayMs(robot.getCrawlDelay(token)),
     sitemaps: robot.getSitemaps().map((url) => resolvedSitemap(url, robotsUrl)),
   };

@@ -49,3 +49,19 @@ test('a relative Sitemap line is resolved against robots.txt, as the site means 
   const rules = parseRobotsRules('http://a.test/robots.txt', 'User-agent: *\nDisallow:\n\nSitemap: /sitemap.xml\nSitemap: maps/news.xml\nSitemap: http://b.test/other.xml\n', 'Tidemark/0.1');
   assert.deepEqual(rules.sitemaps, ['http://a.test/sitemap.xml', 'http://a.test/maps/news.xml', 'http://b.test/other.xml']);
 });
+
+// RFC 9309 §2.2.2: `/%7Ejoe/` and `/~joe/` name one path. Before, a rule written with the escape
+// never matched the canonical URL (which has it unescaped), and the page was fetched.
+test('an escaped unreserved character matches its plain form, in a rule or in the URL', () => {
+  const rules = parseRobotsRules('https://example.org/robots.txt', 'User-agent: *\nDisallow: /%7Ejoe/\nDisallow: /~ann/\nDisallow: /%62%61%7A\nDisallow: /caf%C3%A9\nDisallow: /a%2Fb\n', 'Tidemark/0.1');
+  assert.equal(rules.isAllowed('https://example.org/~joe/secret.html'), false);
+  assert.equal(rules.isAllowed('https://example.org/%7ejoe/secret.html'), false);
+  assert.equal(rules.isAllowed('https://example.org/%7Eann/x'), false);
+  assert.equal(rules.isAllowed('https://example.org/baz'), false);
+  // Escapes of other characters stay escapes (their hex in either case): `%2F` is not a `/`.
+  assert.equal(rules.isAllowed('https://example.org/caf%c3%a9'), false);
+  assert.equal(rules.isAllowed('https://example.org/a%2fb'), false);
+  assert.equal(rules.isAllowed('https://example.org/a/b'), true);
+  assert.equal(rules.isAllowed('https://example.org/~joey'), true);
+  assert.equal(rules.isAllowed('https://example.org/bar'), true);
+});
