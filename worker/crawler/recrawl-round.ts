@@ -589,13 +589,16 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         failure = 'decompression-bomb';
       } else {
         const { body, cut } = decoded;
-        const extracted = extractFromResponse({ url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+        const entry = ctx.frontier.lookup(ctx.crawlId, p.url);
+        const extracted = extractFromResponse({
+          url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes,
+          queryHandling: ctx.icd.scope.queryHandling, text: false, declaredSitemap: entry?.kind === 'sitemap',
+        });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
         // Planned as the main crawl plans a page's links: from its hops outside the scope, and a
         // redirect it answers now taken as a requisite's when it is one (a frame that moved).
-        const entry = ctx.frontier.lookup(ctx.crawlId, p.url);
         const requisiteRedirects = ctx.requisiteRedirectsOf(entry, links);
         const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops: entry?.scopeHops, requisiteRedirects, links }, ctx.scopeInput(), ctx.traps);
         newLinks = ctx.addLinks(plan.candidates).added;

@@ -28,6 +28,8 @@ export interface ResponseInput {
   text?: boolean;
   /** HTML: the crawl's cache of root-relative references (HtmlExtractOptions.references). */
   references?: ReferenceCache;
+  /** The URL was named as a sitemap (robots.txt, a sitemap index): read as one whatever its name (classifyResponse). */
+  declaredSitemap?: boolean;
 }
 
 export type ResponseKind = 'html' | 'css' | 'sitemap' | 'feed' | 'robots' | 'other';
@@ -64,6 +66,9 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/;
 const XML_TYPES = /^(application|text)\/([\w.+-]*\+)?xml$/;
 const FEED_TYPES = /^application\/(rss|atom)\+xml$|^application\/feed\+json$/;
 
+/** How far into a body its format is looked for: a long licence comment may come before the root element. */
+const SNIFF_BYTES = 64 * 1024;
+
 /**
  * The first bytes of a body as text to sniff its format from. A byte order mark decides their
  * encoding (a UTF-16 sitemap or feed read as Latin-1 is "<\0u\0r\0l\0…", which no pattern finds);
@@ -71,27 +76,77 @@ const FEED_TYPES = /^application\/(rss|atom)\+xml$|^application\/feed\+json$/;
  */
 function sniffedHead(body: Buffer): string {
   const bom = bomEncoding(body);
-  if (!bom) return body.subarray(0, 1024).toString('latin1');
-  return new TextDecoder(bom).decode(body.subarray(0, bom === 'utf-8' ? 1024 : 2048));
+  if (!bom) return body.subarray(0, SNIFF_BYTES).toString('latin1');
+  return new TextDecoder(bom).decode(body.subarray(0, SNIFF_BYTES));
 }
 
-/** What the body is: from the MIME type first, then from the URL and the first bytes. */
-export function classifyResponse(url: string, mime: string, body: Buffer): ResponseKind {
-  const path = url.split(/[?#]/, 1)[0].toLowerCase();
-  if (path.endsWith('/robots.txt')) return 'robots';
+/**
+ * The name of a document's first element, past its XML declaration, processing instructions,
+ * comments and doctype (with an internal subset); null when the text holds none or is no markup.
+ */
+export function firstElementName(text: string): string | null {
+  let at = 0;
+  for (;;) {
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+    if (text[at] !== '<') return null;
+    const next = text[at + 1];
+    let end: number;
+    if (next === '?') end = closeOf(text, '?>', at);
+    else if (text.startsWith('<!--', at)) end = closeOf(text, '-->', at);
+    else if (next === '!') {
+      const close = text.indexOf('>', at);
+      const subset = text.indexOf('[', at);
+      end = subset !== -1 && subset < close ? closeOf(text, ']>', subset) : close === -1 ? -1 : close + 1;
+    } else return /^[A-Za-z_][\w.:-]*/.exec(text.slice(at + 1, at + 200))?.[0] ?? null;
+    if (end === -1) return null;
+    at = end;
+  }
+}
+
+/** The index just past `close` from `from` on, -1 when it does not come. */
+function closeOf(text: string, close: string, from: number): number {
+  const at = text.indexOf(close, from);
+  return at === -1 ? -1 : at + close.length;
+}
+
+const SITEMAP_ROOTS = /^(\w+:)?(urlset|sitemapindex)$/;
+const FEED_ROOTS = /^(\w+:)?(rss|feed|RDF)$/;
+/** The WHATWG MIME sniffing standard's HTML signatures (§7.1), tag names followed by a space or `>`. */
+const HTML_SIGNATURE = /^(<!doctype html|<html|<head|<script|<iframe|<h1|<div|<font|<table|<a|<style|<title|<b|<body|<br|<p)[\s>]|^<!--/i;
+
+/** The path of an absolute URL, without query or fragment. */
+function pathOf(url: string): string {
+  const authority = url.indexOf('//');
+  const start = url.indexOf('/', authority === -1 ? 0 : authority + 2);
+  return start === -1 ? '/' : url.slice(start).split(/[?#]/, 1)[0]!;
+}
+
+/**
+ * What the body is: from the MIME type first, then from the URL and the first bytes.
+ * `declaredSitemap`: the URL was named as a sitemap (robots.txt's `Sitemap:`, a sitemap index),
+ * so a body of a sitemap's types is read as one whatever its name (a gzipped `/maps/pages.xml.gz`,
+ * a text `/urls.txt`); its content still decides between XML, text and gzip, and a feed is a feed.
+ */
+export function classifyResponse(url: string, mime: string, body: Buffer, declaredSitemap = false): ResponseKind {
+  const path = pathOf(url);
+  // Only the site's own: a page named robots.txt elsewhere (a wiki's article on it) is what its type says.
+  if (path === '/robots.txt') return 'robots';
   if (HTML_TYPES.test(mime)) return 'html';
   if (mime === 'text/css') return 'css';
   if (FEED_TYPES.test(mime)) return 'feed';
-  const head = sniffedHead(body).trimStart();
   if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
-    if (/<(\w+:)?(urlset|sitemapindex)\b/.test(head)) return 'sitemap';
-    if (/<(rss|feed|rdf:RDF)\b/.test(head)) return 'feed';
-    if (isGzip(body) && /sitemap/.test(path)) return 'sitemap';
-    if (mime === 'text/plain' && /sitemap/.test(path)) return 'sitemap';
-    if ((mime === 'application/json' || !mime) && looksLikeJsonFeed(head)) return 'feed';
-    if (!mime && /^(<!doctype html|<html|<head|<body)/i.test(head)) return 'html';
+    const head = sniffedHead(body);
+    const root = firstElementName(head);
+    if (root && SITEMAP_ROOTS.test(root)) return 'sitemap';
+    if (root && FEED_ROOTS.test(root)) return 'feed';
+    if (!mime && looksLikeJsonFeed(head)) return 'feed';
+    if (declaredSitemap) return 'sitemap';
+    const lowerPath = path.toLowerCase();
+    if (isGzip(body) && lowerPath.includes('sitemap')) return 'sitemap';
+    if (mime === 'text/plain' && lowerPath.includes('sitemap')) return 'sitemap';
+    if (!mime && (HTML_SIGNATURE.test(head.trimStart()) || /^(html|head|body)$/i.test(root ?? ''))) return 'html';
   }
-  if (mime === 'application/json' && looksLikeJsonFeed(head)) return 'feed';
+  if (mime === 'application/json' && looksLikeJsonFeed(sniffedHead(body))) return 'feed';
   return 'other';
 }
 
@@ -143,8 +198,8 @@ export function unfollowedRedirectNote(status: number, location: string, base: s
 }
 
 /** What the response's body is, from its MIME type, URL and first bytes (classifyResponse). */
-function kindOf({ url, headers, body }: ResponseInput): ResponseKind {
-  return classifyResponse(url, (headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase(), body);
+function kindOf({ url, headers, body, declaredSitemap }: ResponseInput): ResponseKind {
+  return classifyResponse(url, (headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase(), body, declaredSitemap);
 }
 
 /** The extraction of a response that is no redirect, its kind already known. */

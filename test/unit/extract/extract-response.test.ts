@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { extractFromResponse, type ResponseInput } from '../../../worker/extract';
+import { firstElementName } from '../../../worker/extract/extract-response';
 import { headersRecord, headerUrlText } from '../../../worker/fetch/http-heads';
 
 const base = (over: Partial<ResponseInput>): ResponseInput => ({
@@ -85,6 +86,51 @@ test('sitemaps: XML by sniffing, gzipped by URL, entries returned, bombs reporte
   const cut = extractFromResponse(base({ url: 'http://example.org/sitemap.xml.gz', headers: { 'content-type': 'application/x-gzip' }, body: whole.subarray(0, whole.length >> 1) }));
   assert.equal(cut.kind, 'sitemap');
   assert.equal(cut.links[0]?.url, 'http://example.org/p0');
+});
+
+// Before, any path ending in /robots.txt was read as robots.txt: an HTML page named so (a wiki's
+// article /wiki/Robots.txt) gave no links, title or requisites.
+test("only the site root's /robots.txt is robots.txt; a page named so elsewhere is what its type says", () => {
+  const robots = Buffer.from('User-agent: *\nSitemap: /sm.xml\n');
+  assert.equal(extractFromResponse(base({ url: 'http://example.org/robots.txt?x=1', headers: { 'content-type': 'text/plain' }, body: robots })).kind, 'robots');
+  const page = extractFromResponse(base({ url: 'http://example.org/wiki/Robots.txt', headers: { 'content-type': 'text/html' }, body: Buffer.from('<title>Robots.txt</title><a href="/wiki/Crawler">c</a>') }));
+  assert.equal(page.kind, 'html');
+  assert.equal(page.title, 'Robots.txt');
+  assert.deepEqual(page.links.map((l) => l.url), ['http://example.org/wiki/Crawler']);
+  assert.equal(extractFromResponse(base({ url: 'http://example.org/docs/robots.txt', headers: { 'content-type': 'text/plain' }, body: robots })).kind, 'other');
+});
+
+// Before, a sitemap named in robots.txt was fetched but read only when its name or first 1 KB said
+// "sitemap": a gzipped /maps/pages.xml.gz, a text /urls.txt or a <urlset> after a long comment gave no links.
+test('a URL named as a sitemap is read as one whatever its name; an XML root is found past a long prolog', () => {
+  const declared = (url: string, type: string, body: Buffer, declaredSitemap = true) => extractFromResponse(base({ url, headers: { 'content-type': type }, body, declaredSitemap }));
+  const urlset = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://example.org/from-gz</loc></url></urlset>';
+  const gz = declared('http://example.org/maps/pages.xml.gz', 'application/gzip', gzipSync(urlset));
+  assert.deepEqual([gz.kind, gz.links.map((l) => l.url)], ['sitemap', ['http://example.org/from-gz']]);
+  assert.equal(declared('http://example.org/maps/pages.xml.gz', 'application/gzip', gzipSync(urlset), false).kind, 'other', 'undeclared and unnamed: not guessed');
+  const text = declared('http://example.org/urls.txt', 'text/plain', Buffer.from('http://example.org/from-txt\n'));
+  assert.deepEqual([text.kind, text.links.map((l) => l.url)], ['sitemap', ['http://example.org/from-txt']]);
+  // A feed named as a sitemap (sitemaps.org accepts RSS and Atom) is read as a feed.
+  const feed = declared('http://example.org/updates', 'application/xml', Buffer.from('<rss><channel><item><title>t</title><link>http://example.org/post</link></item></channel></rss>'));
+  assert.deepEqual([feed.kind, feed.links.map((l) => l.url)], ['feed', ['http://example.org/post']]);
+  const licence = `<?xml version="1.0"?>\n<!--\n${'Licence text, line after line.\n'.repeat(60)}-->\n<?xml-stylesheet href="/s.xsl"?>\n`;
+  const prolog = extractFromResponse(base({ url: 'http://example.org/prolog.xml', headers: { 'content-type': 'application/xml' }, body: Buffer.from(`${licence}<urlset><url><loc>http://example.org/from-prolog</loc></url></urlset>`) }));
+  assert.deepEqual([prolog.kind, prolog.links.map((l) => l.url)], ['sitemap', ['http://example.org/from-prolog']]);
+});
+
+test('firstElementName: past declarations, comments, processing instructions and a doctype with an internal subset', () => {
+  assert.equal(firstElementName('<?xml version="1.0"?><!-- a <urlset> in a comment --><rss version="2.0">'), 'rss');
+  assert.equal(firstElementName('\n <!DOCTYPE feed [ <!ENTITY a "<b>"> ]>\n<a:feed xmlns:a="http://www.w3.org/2005/Atom">'), 'a:feed');
+  assert.equal(firstElementName('<!doctype html><html>'), 'html');
+  assert.equal(firstElementName('http://example.org/a\n'), null);
+  assert.equal(firstElementName('<!-- never closed <urlset>'), null);
+});
+
+// The WHATWG MIME sniffing standard takes a leading comment as HTML's signature.
+test('without a Content-Type, HTML that begins with a comment is sniffed as HTML', () => {
+  const r = extractFromResponse(base({ body: Buffer.from('<!-- generated --><p>See <a href="/x">x</a></p>') }));
+  assert.equal(r.kind, 'html');
+  assert.deepEqual(r.links.map((l) => l.url), ['http://example.org/x']);
 });
 
 test('a text sitemap whose body was cut short: its cut last line is no link', () => {

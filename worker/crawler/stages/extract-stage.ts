@@ -7,7 +7,7 @@ import { addNote, PROCEED, type Stage } from '../stage';
 export const TITLE_MAX = 300;
 
 /** Formats we parse for links; everything else is archived without looking inside. */
-const PARSEABLE = /^(text\/html|application\/xhtml\+xml|text\/css|application\/(rss|atom)\+xml|application\/xml|text\/xml|application\/feed\+json|text\/plain)/;
+const PARSEABLE = /^(text\/html|text\/css|(application|text)\/([\w.+-]*\+)?xml|application\/(feed\+)?json|text\/plain)\b/;
 
 /** Out-links (with anchor text and context), title and text from the response. */
 export const extractStage: Stage = {
@@ -18,7 +18,9 @@ export const extractStage: Stage = {
     const ex = item.exchange!;
     const contentType = (ex.headers['content-type'] ?? '').toLowerCase();
     const isRedirect = ex.status >= 300 && ex.status < 400;
-    const isSitemapOrRobots = /\/robots\.txt$|sitemap/i.test(item.url);
+    // A URL named as a sitemap is looked into whatever its type (a gzipped one is often application/gzip).
+    const declaredSitemap = item.lease?.kind === 'sitemap';
+    const isSitemapOrRobots = declaredSitemap || /\/robots\.txt$|sitemap/i.test(item.url);
     if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (PARSEABLE.test(contentType) || isSitemapOrRobots || !contentType))) return PROCEED;
     let body = Buffer.alloc(0);
     let cut = ex.truncated !== null;
@@ -38,7 +40,7 @@ export const extractStage: Stage = {
     // A large sitemap is parsed in slices, the crawl's other pages and timers going on between them.
     const result = await extractFromResponseYielding({
       url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
-      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references, declaredSitemap,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
     });
