@@ -69,11 +69,16 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
   if (status >= 300 && status < 400) {
     const location = exchange.headers['location'];
     if (!location) return { kind: 'allow-all', why: `HTTP ${status} without Location` };
+    let target: URL;
     try {
-      return { kind: 'redirect', location: new URL(headerUrlText(location), fromUrl).href };
+      target = new URL(headerUrlText(location), fromUrl);
     } catch {
       return { kind: 'allow-all', why: `HTTP ${status} with an invalid Location` };
     }
+    // A Location the crawler cannot fetch (mailto:, javascript:, ftp:) is a redirect that cannot be
+    // followed: "unavailable" as one without a target (RFC 9309 §2.3.1.2), not a host that gave no answer.
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { kind: 'allow-all', why: `HTTP ${status} to a ${target.protocol} URL` };
+    return { kind: 'redirect', location: target.href };
   }
   if (status === 429 || status >= 500) return { kind: 'unreachable', why: `HTTP ${status}` };
   if (status >= 400) return { kind: 'allow-all', why: `HTTP ${status}` };

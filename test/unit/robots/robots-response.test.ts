@@ -31,6 +31,16 @@ test('3xx: the Location resolved against the URL fetched; without one, unavailab
   assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location: raw })), FROM), { kind: 'redirect', location: 'http://a.test/r%C3%A4ume.txt' });
 });
 
+// Before, such a Location was fetched as the next hop, failed as a request with no answer (unsupported
+// scheme), was retried with back-off, and at last the whole site was disallowed (robots-unavailable).
+test('3xx to a URL the crawler cannot fetch (mailto:, javascript:, ftp:) is unavailable, as one without a target', () => {
+  for (const location of ['mailto:webmaster@a.test', 'javascript:void(0)', 'ftp://a.test/robots.txt']) {
+    const scheme = new URL(location).protocol;
+    assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location })), FROM), { kind: 'allow-all', why: `HTTP 301 to a ${scheme} URL` });
+  }
+  assert.equal(classifyRobotsResponse(ok(exchange(301, { location: 'https://b.test/robots.txt' })), FROM).kind, 'redirect');
+});
+
 test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connections are unreachable; silence when nothing was received', () => {
   assert.equal(classifyRobotsResponse(ok(exchange(404)), FROM).kind, 'allow-all');
   assert.equal(classifyRobotsResponse(ok(exchange(403)), FROM).kind, 'allow-all');
