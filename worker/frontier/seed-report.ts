@@ -36,7 +36,8 @@ export interface SeedReportRow {
 /** Redirects followed at most from a seed: as many as a polite browser would. */
 export const MAX_SEED_REDIRECTS = 10;
 
-export const isRedirect = (hop: Pick<SeedHop, 'state' | 'status'>): boolean => hop.state === 'done' && hop.status !== null && hop.status >= 300 && hop.status < 400;
+/** A fetched 3xx other than 304: a Not Modified answers a conditional request and points nowhere (RFC 9110 §15.4.5). */
+export const isRedirect = (hop: Pick<SeedHop, 'state' | 'status'>): boolean => hop.state === 'done' && hop.status !== null && hop.status >= 300 && hop.status < 400 && hop.status !== 304;
 
 /**
  * Follows `first` (a seed's canonical URL) through its redirects: `hop` says what the crawl holds of

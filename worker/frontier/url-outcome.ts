@@ -1,4 +1,4 @@
-import type { ChainCut, SeedHop, SeedReportRow } from './seed-report';
+import { MAX_SEED_REDIRECTS, type ChainCut, type SeedHop, type SeedReportRow } from './seed-report';
 import type { UrlInspection } from './url-inspection';
 
 /** A seed's outcome in the seeds report: each step of its chain in words, and whether it ended on a captured page. */
@@ -6,7 +6,7 @@ export interface SeedOutcome {
   steps: string[];
   /** The chain ends on a page fetched with a status below 300. */
   captured: boolean;
-  /** It ended on a failure, an exclusion or a cut chain: the archivist should look. */
+  /** It ended on a failure, an exclusion, a cut chain or an answer with no page (4xx, 5xx, 304): the archivist should look. */
   problem: boolean;
 }
 
@@ -32,7 +32,8 @@ export function hopText(hop: Pick<SeedHop, 'state' | 'status' | 'reason'>): stri
 
 const CUT_TEXT: Record<ChainCut, string> = {
   loop: 'redirect loop',
-  'too-many-redirects': 'too many redirects, not followed further',
+  // The report's limit, not the crawl's: the crawl follows redirects as links, within its depth limit.
+  'too-many-redirects': `more than ${MAX_SEED_REDIRECTS} redirects in a row: the report follows the chain no further`,
   'no-location': 'redirect without a usable Location',
 };
 
@@ -41,7 +42,8 @@ export function seedOutcome(row: SeedReportRow): SeedOutcome {
   if (row.cut) steps.push(CUT_TEXT[row.cut]);
   const last = row.hops.at(-1)!;
   const captured = row.cut === null && last.state === 'done' && last.status !== null && last.status < 300;
-  const problem = row.cut !== null || last.state === 'failed' || last.state === 'excluded' || (last.state === 'done' && (last.status ?? 0) >= 400);
+  // An uncut chain ends on no redirect: a 3xx there is a 304, which answered an unconditional request with no page.
+  const problem = row.cut !== null || last.state === 'failed' || last.state === 'excluded' || (last.state === 'done' && (last.status ?? 0) >= 300);
   return { steps, captured, problem };
 }
 

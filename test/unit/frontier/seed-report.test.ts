@@ -46,3 +46,10 @@ test('a chain is cut at a loop, at a redirect without a Location, and past the m
   assert.equal(chain.cut, 'too-many-redirects');
   assert.equal(chain.hops.length, MAX_SEED_REDIRECTS + 1, 'the seed and the redirects followed');
 });
+
+// Before, a 304 was a redirect without a usable Location: a seed answering one was reported as a cut chain.
+test('a 304 is no redirect: the chain ends on it, and no record is read for it', async () => {
+  const c = crawlOf([done('a', 304)], {});
+  assert.deepEqual(await followRedirects('a', c.io), { hops: [done('a', 304)], cut: null });
+  assert.deepEqual(c.asked, []);
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspectionVerdict, seedOutcome } from '../../../worker/frontier/url-outcome';
+import { MAX_SEED_REDIRECTS } from '../../../worker/frontier/seed-report';
 import type { SeedHop } from '../../../worker/frontier/seed-report';
 
 const hop = (url: string, state: string, status: number | null, reason: string | null = null, message: string | null = null): SeedHop => ({ url, state, status, reason, message });
@@ -19,6 +20,15 @@ test('a seed that went wrong is a problem, with the step where it did', () => {
   assert.equal(seedOutcome({ seed: 'http://a/', hops: [hop('http://a/', 'done', 404)], cut: null }).problem, true);
   const loop = seedOutcome({ seed: 'http://a/', hops: [hop('http://a/', 'done', 301), hop('http://b/', 'done', 301)], cut: 'loop' });
   assert.deepEqual([loop.steps.at(-1), loop.captured, loop.problem], ['redirect loop', false, true]);
+});
+
+// Before: a 304 read "redirect without a usable Location", and a long chain "not followed further",
+// though the crawl follows redirects as links, within its depth limit.
+test('a seed answered 304 is a problem with no page; a long chain says the report, not the crawl, stopped following it', () => {
+  assert.deepEqual(seedOutcome({ seed: 'http://a/', hops: [hop('http://a/', 'done', 304)], cut: null }), { steps: ['304'], captured: false, problem: true });
+  const hops = Array.from({ length: MAX_SEED_REDIRECTS + 1 }, (_, i) => hop(`http://a/${i}`, 'done', 302));
+  const long = seedOutcome({ seed: 'http://a/0', hops, cut: 'too-many-redirects' });
+  assert.deepEqual([long.steps.at(-1), long.problem], [`more than ${MAX_SEED_REDIRECTS} redirects in a row: the report follows the chain no further`, true]);
 });
 
 test('a seed still waiting is neither captured nor a problem', () => {
