@@ -10,14 +10,29 @@ function segments(pathname: string): string[] {
 
 /**
  * A path that repeats itself, as relative links on a misconfigured server produce
- * (`/a/b/a/b/a/b/`): some segment occurs at least `maxRepeats` times (default 3).
+ * (`/a/b/a/b/a/b/`, `/x/img/img/img/`): one segment or one group of segments `times` times
+ * (default 3) back to back, as Heritrix's PathologicalPathDecideRule reads a path. A segment
+ * recurring among others is no repetition: `/forum/1/thread/1/page/1` is an ordinary forum page.
  */
-export function hasRepeatingPath(pathname: string, maxRepeats = 3): boolean {
-  const counts = new Map<string, number>();
-  for (const seg of segments(pathname)) {
-    const n = (counts.get(seg) ?? 0) + 1;
-    if (n >= maxRepeats) return true;
-    counts.set(seg, n);
+export function hasRepeatingPath(pathname: string, times = 3): boolean {
+  const ids = new Map<string, number>();
+  const path = segments(pathname).map((seg) => {
+    if (!ids.has(seg)) ids.set(seg, ids.size);
+    return ids.get(seg)!;
+  });
+  const occurrences = new Array<number>(ids.size).fill(0);
+  for (const id of path) occurrences[id]++;
+  // Each segment of a repeated group occurs `times` times at least, which bounds the group's width
+  // (an ordinary path, with no segment occurring that often, is not scanned at all).
+  const recurring = path.filter((id) => occurrences[id] >= times).length;
+  // A group of `width` segments repeated `times` times is a run of segments each equal to the
+  // one `width` before it, (times - 1) × width long.
+  for (let width = 1; width * times <= recurring; width++) {
+    let run = 0;
+    for (let i = width; i < path.length; i++) {
+      run = path[i] === path[i - width] ? run + 1 : 0;
+      if (run >= width * (times - 1)) return true;
+    }
   }
   return false;
 }

@@ -5,7 +5,7 @@ import { calendarKey, hasRepeatingPath, isGrowingQuery, numberedPathTemplate } f
 export interface TrapOptions {
   /** Distinct query strings of one path on one host before further ones are traps (ICD default 200). */
   maxQueryVariantsPerPath?: number;
-  /** Occurrences of one path segment that make a repeating path. Default 3. */
+  /** Times a path segment, or a group of them, repeated back to back makes a repeating path. Default 3. */
   maxSegmentRepeats?: number;
   /** Distinct dates of one calendar template on one host before further ones are traps. Default 400. */
   maxDatesPerTemplate?: number;

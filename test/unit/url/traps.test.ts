@@ -13,6 +13,19 @@ test('repeating path segments', () => {
   assert.equal(traps.check('http://example.org/a/b/'), null);
 });
 
+test('a segment recurring among others is no repeating path: only a segment or group repeated back to back is', () => {
+  assert.equal(hasRepeatingPath('/forum/1/thread/1/page/1'), false);
+  assert.equal(hasRepeatingPath('/showthread/2/post/2/reply/2/quote/2'), false);
+  assert.equal(hasRepeatingPath('/a/b/x/a/b/y/a/b/'), false, 'a group three times, but not back to back');
+  assert.equal(hasRepeatingPath('/x/x/x/'), true);
+  assert.equal(hasRepeatingPath('/site/a/b/c/a/b/c/a/b/c/page.html'), true, 'a group of three segments');
+  assert.equal(hasRepeatingPath('/forum/1/1/thread'), false);
+  assert.equal(hasRepeatingPath('/forum/1/1/thread', 2), true);
+  const traps = new TrapDetector();
+  assert.equal(traps.check('http://forum.org/forum/1/thread/1/page/1'), null);
+  assert.equal(traps.check('http://forum.org/forum/1/thread/1/page/1/1/1'), 'trap-repeating-path');
+});
+
 test('growing queries', () => {
   const u = (s: string) => new URL(s);
   assert.equal(isGrowingQuery(u('http://e.org/p?a=1&a=1'), u('http://e.org/p?a=1')), true);
