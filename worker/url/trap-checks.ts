@@ -85,13 +85,17 @@ export interface CalendarKey {
   template: string;
   /** The date it shows, as found (`2024-01-05`, `2024-01`, `2024`). */
   date: string;
-  /** Year of that date, for the window check. */
-  year: number;
   /**
-   * The date is a lone year segment of the path (`/archive/2026`, but also `/p/2500`): its path
-   * with the year as `{y}`, to compare with `numberedPathTemplate`. Absent for other dates.
+   * Year of that date, for the window check. Absent when the only date is 8 bare digits
+   * (`/item/25010203`): an ID as often as a date, so no far-future year on its own.
    */
-  yearOnlyPath?: string;
+  year?: number;
+  /**
+   * The date is a bare number in the path, a lone year (`/archive/2026`, but also `/p/2500`) or 8
+   * digits (`/day/20240105`, but also `/item/25010203`): its path with that number as `{y}`, to
+   * compare with `numberedPathTemplate`. Absent for other dates.
+   */
+  bareNumberPath?: string;
 }
 
 const YEAR = /^(1[89]\d\d|2\d\d\d)$/;
@@ -99,18 +103,20 @@ const MONTH = /^(0?[1-9]|1[0-2])$/;
 const DAY = /^(0?[1-9]|[12]\d|3[01])$/;
 const DATE_PARAM = /^(date|day|month|year|week|cal|calendar|y|ym|ymd)$/i;
 const DATE_VALUE = /^((1[89]|2\d)\d\d)(?:[-/.]?(0[1-9]|1[0-2]))?(?:[-/.]?(0[1-9]|[12]\d|3[01]))?$/;
+const PLAIN_NUMBER = /^\d+$/;
 
 /**
- * Finds a date in a URL's path (`/2024/01/05/`, `/2024/01`, `/2024-01-05`) or in a date-named
- * query parameter (`?date=2024-01-05`, `?month=202401`), and returns the calendar's template and
- * the date; null when the URL shows no date. A blog post `/2024/01/05/my-post` gets a template
- * of its own (the slug stays in it), so only real calendars accumulate many dates per template.
+ * Finds a date in a URL's path (`/2024/01/05/`, `/2024/01`, `/2024-01-05`, `/20240105`) or in a
+ * date-named query parameter (`?date=2024-01-05`, `?month=202401`), and returns the calendar's
+ * template and the date; null when the URL shows no date. A blog post `/2024/01/05/my-post` gets a
+ * template of its own (the slug stays in it), so only real calendars accumulate many dates per
+ * template.
  */
 export function calendarKey(url: URL): CalendarKey | null {
   const segs = url.pathname.split('/');
   const dateParts: string[] = [];
   let year = 0;
-  let yearOnlyPath: string | undefined;
+  let bareNumberPath: string | undefined;
   for (let i = 0; i < segs.length; i++) {
     const seg = segs[i];
     if (YEAR.test(seg)) {
@@ -123,13 +129,16 @@ export function calendarKey(url: URL): CalendarKey | null {
       year = Number(seg);
       dateParts.push(parts.join('-'));
       segs.splice(i, j - i, ['{y}', '{m}', '{d}'].slice(0, parts.length).join('/'));
-      if (parts.length === 1) yearOnlyPath = segs.join('/');
+      if (parts.length === 1) bareNumberPath = segs.join('/');
       break;
     }
     const m = DATE_VALUE.exec(seg);
     if (m && m[3]) {
-      year = Number(m[1]);
       dateParts.push(seg);
+      if (PLAIN_NUMBER.test(seg)) {
+        segs[i] = '{y}';
+        bareNumberPath = segs.join('/');
+      } else year = Number(m[1]);
       segs[i] = '{date}';
       break;
     }
@@ -145,27 +154,32 @@ export function calendarKey(url: URL): CalendarKey | null {
   });
   if (dateParts.length === 0) return null;
   const query = params.length ? `?${params.sort().join('&')}` : '';
-  const key: CalendarKey = { template: `${url.host}${segs.join('/')}${query}`, date: dateParts.join('|'), year };
-  if (yearOnlyPath !== undefined && dateParts.length === 1) key.yearOnlyPath = yearOnlyPath;
+  const key: CalendarKey = { template: `${url.host}${segs.join('/')}${query}`, date: dateParts.join('|') };
+  if (year) key.year = year;
+  if (bareNumberPath !== undefined && dateParts.length === 1) key.bareNumberPath = bareNumberPath;
   return key;
 }
 
-const PLAIN_NUMBER = /^\d+$/;
-
 /**
- * The path with its first number that cannot be a year as `{y}` (`/p/17` → `/p/{y}`), or null.
- * Where a path holds ordinary numbers (IDs, page numbers), a four-digit one there is no year:
- * `/p/2500` is the item after `/p/2499`, not a date in a far-future calendar.
+ * The path with its first number that cannot be a date as `{y}` (`/p/17` → `/p/{y}`), or null.
+ * Where a path holds ordinary numbers (IDs, page numbers), a bare number there that reads as a
+ * date is no date either: `/p/2500` is the item after `/p/2499`, and `/item/25010203` a neighbour
+ * of `/item/12345678`, not dates in a far-future calendar.
  */
 export function numberedPathTemplate(pathname: string): string | null {
   const segs = pathname.split('/');
   for (let i = 0; i < segs.length; i++) {
-    if (PLAIN_NUMBER.test(segs[i]) && !YEAR.test(segs[i])) {
+    if (PLAIN_NUMBER.test(segs[i]) && !readsAsDate(segs[i])) {
       segs[i] = '{y}';
       return segs.join('/');
     }
   }
   return null;
+}
+
+/** A bare number `calendarKey` reads as a date in a path: a year (`2024`) or 8 digits (`20240105`). */
+function readsAsDate(seg: string): boolean {
+  return YEAR.test(seg) || (seg.length === 8 && DATE_VALUE.test(seg));
 }
 
 function decodeURIComponentSafe(s: string): string {

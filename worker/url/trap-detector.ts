@@ -9,7 +9,7 @@ export interface TrapOptions {
   maxSegmentRepeats?: number;
   /** Distinct dates of one calendar template on one host before further ones are traps. Default 400. */
   maxDatesPerTemplate?: number;
-  /** Dates later than this year are calendar traps. Default: the current year + 2. */
+  /** Dates later than this year are calendar traps (8 bare digits excepted). Default: the current year + 2. */
   maxYear?: number;
   /** Parameters a growing query may reach before it counts as a trap. Default 12. */
   maxQueryParams?: number;
@@ -24,7 +24,7 @@ interface VariantState {
 interface HostState {
   variants: Map<string, VariantState>;
   calendars: Map<string, Set<string> | number>;
-  /** Path templates seen holding ordinary numbers (numberedPathTemplate): a lone "year" there is a number. */
+  /** Path templates seen holding ordinary numbers (numberedPathTemplate): a bare "date" there is a number. */
   numbered: Set<string>;
 }
 
@@ -91,9 +91,9 @@ export class TrapDetector {
     const numbered = numberedPathTemplate(parsed.pathname);
     if (numbered !== null && host.numbered.size < MAX_NUMBERED_TEMPLATES) host.numbered.add(numbered);
     const calendar = calendarKey(parsed);
-    // A lone four-digit segment where the site also has other numbers is an ID, not a year.
-    if (calendar && !(calendar.yearOnlyPath !== undefined && host.numbered.has(calendar.yearOnlyPath))) {
-      if (calendar.year > this.opts.maxYear) return 'trap-calendar';
+    // A bare number reading as a date, where the site also has other numbers, is an ID, not a date.
+    if (calendar && !(calendar.bareNumberPath !== undefined && host.numbered.has(calendar.bareNumberPath))) {
+      if (calendar.year !== undefined && calendar.year > this.opts.maxYear) return 'trap-calendar';
       if (!this.countDate(host, calendar.template, calendar.date)) return 'trap-calendar';
     }
     if (parsed.search.length > 1 && !this.countVariant(host, parsed.pathname, parsed.search)) return 'trap-query-variants';

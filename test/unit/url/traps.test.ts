@@ -69,8 +69,8 @@ test('a four-digit number where a site numbers its pages is an ID, not a far-fut
   assert.equal(numberedPathTemplate('/p/17'), '/p/{y}');
   assert.equal(numberedPathTemplate('/p/2500'), null, 'could be a year: no evidence by itself');
   assert.equal(numberedPathTemplate('/p/abc'), null);
-  assert.equal(calendarKey(new URL('http://e.org/p/2500'))?.yearOnlyPath, '/p/{y}');
-  assert.equal(calendarKey(new URL('http://e.org/cal/2024/01'))?.yearOnlyPath, undefined, 'a year with a month is a date');
+  assert.equal(calendarKey(new URL('http://e.org/p/2500'))?.bareNumberPath, '/p/{y}');
+  assert.equal(calendarKey(new URL('http://e.org/cal/2024/01'))?.bareNumberPath, undefined, 'a year with a month is a date');
 
   const traps = new TrapDetector({ maxDatesPerTemplate: 400, maxYear: 2028 });
   // /p/0 … /p/5999, as a listing links them: none is a trap (2029–2999 were excluded as future years).
@@ -82,6 +82,28 @@ test('a four-digit number where a site numbers its pages is an ID, not a far-fut
   assert.equal(traps.check('http://other.org/p/2500'), 'trap-calendar');
   const restored = TrapDetector.fromJSON(JSON.parse(JSON.stringify(traps)), { maxYear: 2028 });
   assert.equal(restored.check('http://shop.org/p/2999'), null);
+});
+
+test('8 bare digits are an ID as often as a date: no far-future calendar trap on first sight, only a walked run of them', () => {
+  const traps = new TrapDetector({ maxDatesPerTemplate: 5, maxYear: 2030 });
+  assert.equal(traps.check('http://shop.org/item/25010203'), null);
+  assert.equal(traps.check('http://shop.org/item/12345678'), null);
+  // Where the same path holds numbers that are no dates, date-like IDs do not fill a calendar.
+  for (let d = 1; d <= 10; d++) assert.equal(traps.check(`http://shop.org/item/250102${String(d).padStart(2, '0')}`), null);
+  // Real calendar shapes with a far-future date are still traps at once.
+  assert.equal(traps.check('http://shop.org/cal/2501/02/03'), 'trap-calendar');
+  assert.equal(traps.check('http://shop.org/archive/2501-02-03'), 'trap-calendar');
+  assert.equal(traps.check('http://shop.org/events?date=25010203'), 'trap-calendar');
+  // A calendar walked through bare 8-digit dates is a trap once it passes the cap, far-future or not.
+  const day = (n: number) => `http://cal.org/day/250101${String(n).padStart(2, '0')}`;
+  for (let d = 1; d <= 5; d++) assert.equal(traps.check(day(d)), null, day(d));
+  assert.equal(traps.check(day(6)), 'trap-calendar');
+
+  assert.deepEqual(calendarKey(new URL('http://e.org/item/25010203')), { template: 'e.org/item/{date}', date: '25010203', bareNumberPath: '/item/{y}' });
+  assert.equal(calendarKey(new URL('http://e.org/item/2501-02-03'))?.year, 2501, 'a date with separators is a date');
+  assert.equal(numberedPathTemplate('/item/12345678'), '/item/{y}');
+  assert.equal(numberedPathTemplate('/item/25010203'), null, 'could be a date: no evidence by itself');
+  assert.equal(numberedPathTemplate('/item/202401'), '/item/{y}', 'six digits are no date in a path');
 });
 
 test('query variants per path are capped per host', () => {
