@@ -8,6 +8,9 @@ function segments(pathname: string): string[] {
   return pathname.split('/').filter((s) => s.length > 0);
 }
 
+/** The most segments in a group a repeating path repeats: relative-link loops repeat one to a few. */
+const MAX_REPEATED_GROUP = 8;
+
 /**
  * A path that repeats itself, as relative links on a misconfigured server produce
  * (`/a/b/a/b/a/b/`, `/x/img/img/img/`): one segment or one group of segments `times` times
@@ -26,8 +29,9 @@ export function hasRepeatingPath(pathname: string, times = 3): boolean {
   // (an ordinary path, with no segment occurring that often, is not scanned at all).
   const recurring = path.filter((id) => occurrences[id] >= times).length;
   // A group of `width` segments repeated `times` times is a run of segments each equal to the
-  // one `width` before it, (times - 1) × width long.
-  for (let width = 1; width * times <= recurring; width++) {
+  // one `width` before it, (times - 1) × width long. Groups wider than MAX_REPEATED_GROUP are not
+  // looked for: the scan stays linear in the path (a 32,768-segment hostile path took 0.6 s without).
+  for (let width = 1; width * times <= recurring && width <= MAX_REPEATED_GROUP; width++) {
     let run = 0;
     for (let i = width; i < path.length; i++) {
       run = path[i] === path[i - width] ? run + 1 : 0;

@@ -21,6 +21,10 @@ test('a segment recurring among others is no repeating path: only a segment or g
   assert.equal(hasRepeatingPath('/site/a/b/c/a/b/c/a/b/c/page.html'), true, 'a group of three segments');
   assert.equal(hasRepeatingPath('/forum/1/1/thread'), false);
   assert.equal(hasRepeatingPath('/forum/1/1/thread', 2), true);
+  // Groups of up to 8 segments are looked for (the scan stays linear in a hostile path's length).
+  const cycle = (width: number) => '/' + Array.from({ length: width * 3 }, (_, i) => `s${i % width}`).join('/');
+  assert.equal(hasRepeatingPath(cycle(8)), true);
+  assert.equal(hasRepeatingPath(cycle(9)), false);
   const traps = new TrapDetector();
   assert.equal(traps.check('http://forum.org/forum/1/thread/1/page/1'), null);
   assert.equal(traps.check('http://forum.org/forum/1/thread/1/page/1/1/1'), 'trap-repeating-path');
