@@ -25,7 +25,8 @@ export function looksLikeJsonFeed(text: string): boolean {
 
 /**
  * Items of an RSS (0.9x, 1.0, 2.0), Atom or JSON Feed document, with links resolved against the
- * feed's URL. Items without a usable http(s) link are left out. Never throws.
+ * feed's URL, or in XML against the xml:base in scope. Atom and RSS 1.0 elements are known by their
+ * namespace, under any prefix. Items without a usable http(s) link are left out. Never throws.
  */
 export function parseFeed(bytes: Uint8Array, contentType: string | null | undefined, url: string): FeedResult {
   const text = decodeText(bytes, contentType);
@@ -60,6 +61,8 @@ function parseJsonFeed(text: string, base: string): FeedResult {
 
 interface Draft {
   link?: string;
+  /** The base URI the link resolves against: that of the element it was read from (xml:base). */
+  linkBase: string;
   title?: string;
   date?: string;
   dateRank: number;
@@ -67,10 +70,91 @@ interface Draft {
   hrefSeen?: boolean;
 }
 
-function parseXmlFeed(xml: string, base: string): FeedResult {
+/**
+ * Namespaces whose elements are read by their local names, whatever prefix the document binds to
+ * them (`<a:entry xmlns:a="http://www.w3.org/2005/Atom">`): Atom 1.0 and 0.3, RSS 1.0 and 0.90.
+ */
+const FEED_NAMESPACES = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#', 'http://purl.org/rss/1.0/', 'http://my.netscape.com/rdf/simple/0.9/']);
+
+/**
+ * The namespace prefixes and base URI in scope in the open elements (XML Namespaces, XML Base).
+ * Each prefix keeps a stack of its bindings, innermost last, so a declaration costs the same
+ * however many are in scope: a hostile feed declaring thousands of prefixes costs no copies.
+ */
+class XmlScopes {
+  /** Per open element, outermost first: its base URI and the prefixes it declares. */
+  private readonly open: { base: string; declared: string[] }[] = [];
+  private readonly bindings = new Map<string, string[]>();
+
+  constructor(private readonly documentBase: string) {}
+
+  /** How many elements are open. */
+  get depth(): number {
+    return this.open.length;
+  }
+
+  /** The base URI relative references in the innermost open element resolve against. */
+  get base(): string {
+    return this.open.at(-1)?.base ?? this.documentBase;
+  }
+
+  /**
+   * Enters an element. Its base is its own xml:base resolved against its parent's, else its
+   * parent's (XML Base; RFC 4287 §2): an Atom feed may write its links relative to a base of its
+   * own, not to the feed's URL. An xml:base that does not parse is ignored.
+   */
+  enter(attribs: Record<string, string>): void {
+    const declared: string[] = [];
+    let base = this.base;
+    for (const attribute in attribs) {
+      if (attribute.startsWith('xmlns:')) {
+        const prefix = attribute.slice(6);
+        const stack = this.bindings.get(prefix);
+        if (stack) stack.push(attribs[attribute]);
+        else this.bindings.set(prefix, [attribs[attribute]]);
+        declared.push(prefix);
+      } else if (attribute === 'xml:base') {
+        base = resolvedBase(attribs[attribute], base) ?? base;
+      }
+    }
+    this.open.push({ base, declared });
+  }
+
+  /** Leaves the innermost open element, and the prefixes it declared. */
+  leave(): void {
+    for (const prefix of this.open.pop()?.declared ?? []) this.bindings.get(prefix)?.pop();
+  }
+
+  /** The namespace a prefix is bound to in the innermost open element, if any. */
+  namespaceOf(prefix: string): string | undefined {
+    return this.bindings.get(prefix)?.at(-1);
+  }
+}
+
+function resolvedBase(reference: string, base: string): string | null {
+  try {
+    return new URL(reference, base).href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The name the parser knows an element by: lower-cased, and without its prefix when the prefix is
+ * bound to a feed namespace (FEED_NAMESPACES). Unprefixed names are taken as written, whatever the
+ * default namespace (RSS 2.0 has none, and a misspelt Atom namespace should not lose the feed); so
+ * are names with another prefix (`dc:date`, declared or not), so an `<media:title>` is no title.
+ */
+function feedName(rawName: string, scopes: XmlScopes): string {
+  const colon = rawName.indexOf(':');
+  const namespace = colon > 0 ? scopes.namespaceOf(rawName.slice(0, colon)) : undefined;
+  return (namespace !== undefined && FEED_NAMESPACES.has(namespace) ? rawName.slice(colon + 1) : rawName).toLowerCase();
+}
+
+function parseXmlFeed(xml: string, url: string): FeedResult {
   const result: FeedResult = { title: '', items: [] };
   let item: Draft | null = null;
-  let depth = 0;
+  const scopes = new XmlScopes(url);
   let channelTitleDepth = -1;
   let field: string | null = null;
   let value = '';
@@ -79,10 +163,10 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
   const parser = boundedParser(
     {
       onopentag(rawName, attribs) {
-        depth++;
-        const name = rawName.toLowerCase();
+        scopes.enter(attribs);
+        const name = feedName(rawName, scopes);
         if (name === 'item' || name === 'entry') {
-          item = { dateRank: -1, link: attribs['rdf:about'] };
+          item = { dateRank: -1, link: attribs['rdf:about'], linkBase: scopes.base };
           if (item.link) item.id = item.link;
           return;
         }
@@ -91,6 +175,7 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
           const rel = (attribs.rel ?? 'alternate').toLowerCase();
           if (rel === 'alternate' && !item.hrefSeen) {
             item.link = attribs.href;
+            item.linkBase = scopes.base;
             item.hrefSeen = true;
           }
           return;
@@ -98,9 +183,9 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
         if (item && (name === 'title' || name === 'link' || name === 'guid' || name === 'id' || name in DATE_FIELDS)) {
           field = name;
           value = '';
-        } else if (!item && name === 'title' && !result.title && channelTitleDepth < 0 && depth <= 3) {
+        } else if (!item && name === 'title' && !result.title && channelTitleDepth < 0 && scopes.depth <= 3) {
           field = 'feed-title';
-          channelTitleDepth = depth;
+          channelTitleDepth = scopes.depth;
           value = '';
         }
       },
@@ -108,8 +193,10 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
         if (field) value += data;
       },
       onclosetag(rawName) {
-        depth--;
-        const name = rawName.toLowerCase();
+        // Every element the parser opened is closed, by its tag, implied or at the end of the input.
+        const name = feedName(rawName, scopes);
+        const base = scopes.base;
+        scopes.leave();
         // A value closed only by the end of the document was cut with it: a body cut at the size
         // cap, the total timeout or a reset, or a feed whose generator stopped mid-write, and
         // `http://example.org/posts/long-ti` is no article. As in sitemaps, it is left out; an
@@ -122,8 +209,10 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
         if (item && field === name) {
           const v = ending ? '' : value.trim();
           if (name === 'title' && item.title === undefined) item.title = v.replace(/\s+/g, ' ');
-          else if (name === 'link' && v && !item.link) item.link = v;
-          else if ((name === 'guid' || name === 'id') && v) {
+          else if (name === 'link' && v && !item.link) {
+            item.link = v;
+            item.linkBase = base;
+          } else if ((name === 'guid' || name === 'id') && v) {
             item.id = v;
           } else if (name in DATE_FIELDS && v && DATE_FIELDS[name] > item.dateRank) {
             item.date = v;
@@ -135,7 +224,7 @@ function parseXmlFeed(xml: string, base: string): FeedResult {
         if ((name === 'item' || name === 'entry') && item) {
           // RSS items may carry only a permalink guid.
           const link = item.link?.trim() || (item.id?.startsWith('http') ? item.id : '');
-          const url = link ? canonicalize(link, base) : null;
+          const url = link ? canonicalize(link, item.linkBase) : null;
           if (url) {
             const out: FeedItem = { url, title: item.title ?? '' };
             if (item.date) out.published = item.date;

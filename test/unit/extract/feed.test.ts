@@ -39,6 +39,63 @@ test('Atom', () => {
   });
 });
 
+test('Atom xml:base: each element\'s base is its own xml:base resolved against its parent\'s, from the feed\'s URL', () => {
+  const atom = `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.org/blog/"><title>Based</title>
+    <entry><title>Feed base</title><link href="2024/first-post"/></entry>
+    <entry xml:base="http://example.org/news/"><title>Entry base</title><link href="second"/></entry>
+    <entry xml:base="../archive/"><title>Relative entry base</title><link href="third"/></entry>
+    <entry><title>Link base</title><link xml:base="/tags/" href="fourth"/></entry>
+    <entry xml:base="https://mirror.example.net/m/"><title>Other host</title><link href="fifth?x=1"/></entry>
+    <entry xml:base="http://[broken"><title>Unparsable base</title><link href="sixth"/></entry>
+    <entry xml:base="http://example.org/news/"><title>Absolute link</title><link href="http://example.org/seventh"/></entry>
+  </feed>`;
+  assert.deepEqual(
+    parseFeed(Buffer.from(atom), 'application/atom+xml', FEED_URL).items.map((i) => [i.title, i.url]),
+    [
+      ['Feed base', 'http://example.org/blog/2024/first-post'],
+      ['Entry base', 'http://example.org/news/second'],
+      ['Relative entry base', 'http://example.org/archive/third'],
+      ['Link base', 'http://example.org/tags/fourth'],
+      ['Other host', 'https://mirror.example.net/m/fifth?x=1'],
+      // An xml:base that does not parse is ignored: the feed's own base stands.
+      ['Unparsable base', 'http://example.org/blog/sixth'],
+      ['Absolute link', 'http://example.org/seventh'],
+    ],
+  );
+  // Relative all the way down: the feed's base against its URL, each inner one against the outer.
+  const relative = `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="/blog/"><entry xml:base="2024/"><link href="first-post"/></entry></feed>`;
+  assert.deepEqual(parseFeed(Buffer.from(relative), 'application/atom+xml', FEED_URL).items.map((i) => i.url), ['http://example.org/blog/2024/first-post']);
+  // RSS shares the path: an item's xml:base, or its link's, is its link's base too.
+  const rss = `<rss version="2.0"><channel xml:base="http://example.org/rss/"><item><link>one</link></item><item><link xml:base="/other/">two</link></item></channel></rss>`;
+  assert.deepEqual(parseFeed(Buffer.from(rss), 'application/rss+xml', FEED_URL).items.map((i) => i.url), ['http://example.org/rss/one', 'http://example.org/other/two']);
+});
+
+test('feed elements are known by their namespace, whatever prefix the document gives it', () => {
+  const atom = `<?xml version="1.0"?><a:feed xmlns:a="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">
+    <a:title>Prefixed log</a:title>
+    <a:entry><media:title>Not the title</media:title><a:title>First</a:title><a:link rel="edit" href="/edit/1"/><a:link href="/log/1"/>
+      <a:id>urn:uuid:1</a:id><a:updated>2024-05-02T00:00:00Z</a:updated><a:published>2024-05-01T00:00:00Z</a:published></a:entry>
+    <a:entry xmlns:x="http://example.org/not-atom"><x:link href="/not-a-link"/><a:title>Second</a:title><a:link href="/log/2"/></a:entry>
+  </a:feed>`;
+  assert.deepEqual(parseFeed(Buffer.from(atom), 'application/atom+xml', FEED_URL), {
+    title: 'Prefixed log',
+    items: [
+      { url: 'http://example.org/log/1', title: 'First', published: '2024-05-01T00:00:00Z', id: 'urn:uuid:1' },
+      { url: 'http://example.org/log/2', title: 'Second' },
+    ],
+  });
+  // A prefix declared on the element it names, and RSS 1.0 under a prefix of its own.
+  const declaredOnEntry = `<feed xmlns="http://www.w3.org/2005/Atom"><atom:entry xmlns:atom="http://www.w3.org/2005/Atom"><atom:link href="/log/3"/></atom:entry></feed>`;
+  assert.deepEqual(parseFeed(Buffer.from(declaredOnEntry), 'application/atom+xml', FEED_URL).items.map((i) => i.url), ['http://example.org/log/3']);
+  const rdf = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rss="http://purl.org/rss/1.0/">
+    <rss:channel rdf:about="http://example.org/"><rss:title>RDF prefixed</rss:title></rss:channel>
+    <rss:item rdf:about="http://example.org/r/1"><rss:title>R1</rss:title><rss:link>http://example.org/r/1</rss:link></rss:item></rdf:RDF>`;
+  assert.deepEqual(parseFeed(Buffer.from(rdf), 'application/rdf+xml', FEED_URL), {
+    title: 'RDF prefixed',
+    items: [{ url: 'http://example.org/r/1', title: 'R1', id: 'http://example.org/r/1' }],
+  });
+});
+
 test('RSS 1.0 (RDF) items take rdf:about', () => {
   const rdf = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
     <channel rdf:about="http://example.org/"><title>RDF feed</title></channel>
