@@ -156,6 +156,8 @@ function parseXmlFeed(xml: string, url: string): FeedResult {
   let item: Draft | null = null;
   const scopes = new XmlScopes(url);
   let channelTitleDepth = -1;
+  /** Depth of an entry's open <source> (Atom §4.2.11: the feed it was copied from), -1 outside one: its id, link, title and dates are that feed's. */
+  let sourceDepth = -1;
   let field: string | null = null;
   let value = '';
   /** The whole text is parsed; what closes now is closed by the end of the input, not by its tag. */
@@ -170,6 +172,8 @@ function parseXmlFeed(xml: string, url: string): FeedResult {
           if (item.link) item.id = item.link;
           return;
         }
+        if (item && sourceDepth < 0 && name === 'source') sourceDepth = scopes.depth;
+        if (sourceDepth >= 0) return;
         if (item && name === 'link' && attribs.href !== undefined) {
           // Atom: the first alternate (or rel-less) link is the item's page.
           const rel = (attribs.rel ?? 'alternate').toLowerCase();
@@ -196,7 +200,12 @@ function parseXmlFeed(xml: string, url: string): FeedResult {
         // Every element the parser opened is closed, by its tag, implied or at the end of the input.
         const name = feedName(rawName, scopes);
         const base = scopes.base;
+        const depth = scopes.depth;
         scopes.leave();
+        if (sourceDepth >= 0) {
+          if (depth === sourceDepth) sourceDepth = -1;
+          return;
+        }
         // A value closed only by the end of the document was cut with it: a body cut at the size
         // cap, the total timeout or a reset, or a feed whose generator stopped mid-write, and
         // `http://example.org/posts/long-ti` is no article. As in sitemaps, it is left out; an

@@ -39,6 +39,20 @@ test('Atom', () => {
   });
 });
 
+// Before, the <source> of an entry copied from another feed gave the entry that feed's id, date,
+// title or link, whichever came first.
+test("an Atom entry's <source> (the feed it was copied from) gives the entry none of its fields", () => {
+  const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><title>Aggregator</title>
+    <entry><source><id>tag:origin.org,2024:feed</id><title>Origin feed</title><link href="http://origin.org/"/><updated>2024-01-01T00:00:00Z</updated></source>
+      <title>Copied post</title><link href="/posts/copied"/><id>tag:example.org,2024:copied</id><updated>2024-05-09T00:00:00Z</updated></entry>
+    <entry><source><link href="http://origin.org/"/></source><title>Only the source links</title></entry>
+  </feed>`;
+  assert.deepEqual(parseFeed(Buffer.from(atom), 'application/atom+xml', FEED_URL), {
+    title: 'Aggregator',
+    items: [{ url: 'http://example.org/posts/copied', title: 'Copied post', published: '2024-05-09T00:00:00Z', id: 'tag:example.org,2024:copied' }],
+  });
+});
+
 test('Atom xml:base: each element\'s base is its own xml:base resolved against its parent\'s, from the feed\'s URL', () => {
   const atom = `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.org/blog/"><title>Based</title>
     <entry><title>Feed base</title><link href="2024/first-post"/></entry>
