@@ -7,7 +7,7 @@
  * `TextDecoder` reports; unknown labels are ignored, never fatal.
  */
 
-/** How many leading bytes the declaration prescan reads (the standard says 1024; pages overrun it). */
+/** How many leading bytes the declaration prescan reads (the standard encourages 1024; pages overrun it). */
 const PRESCAN_BYTES = 4096;
 
 /** The WHATWG name for an encoding label, or null when `TextDecoder` does not know it. */
@@ -40,7 +40,6 @@ export function charsetParam(contentType: string | undefined | null): string | n
   return m ? m[2] : null;
 }
 
-const META_CHARSET = /<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([^\s"'/>;]+)/gi;
 const XML_DECL = /^<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']+)["']/;
 
 /**
@@ -51,14 +50,202 @@ function declaredEncoding(bytes: Uint8Array): string | null {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, PRESCAN_BYTES)).toString('latin1');
   const xml = XML_DECL.exec(head);
   if (xml) return asciiReadable(encodingForLabel(xml[1]));
-  // Both `<meta charset=x>` and `<meta http-equiv content="text/html; charset=x">` have
-  // "charset=" inside the tag; the first one that names a known encoding wins.
-  META_CHARSET.lastIndex = 0;
-  for (let m = META_CHARSET.exec(head); m; m = META_CHARSET.exec(head)) {
-    const name = encodingForLabel(m[1]);
-    if (name) return asciiReadable(name);
+  // Every declaration says "charset": a head without the word needs no walk through its markup.
+  return /charset/i.test(head) ? metaEncoding(head) : null;
+}
+
+/**
+ * The encoding the first `<meta>` declaring a known one names, found as the HTML standard's
+ * "prescan a byte stream to determine its encoding" finds it: comments, other markup declarations
+ * and the attributes of other tags are skipped (a declaration commented out, or quoted in an
+ * attribute, is no declaration), and only `<meta charset>` or `<meta http-equiv="content-type"
+ * content="…charset=…">` counts. Null when the head ends inside a construct: what it cuts off
+ * cannot be told apart from a declaration cut short.
+ */
+function metaEncoding(head: string): string | null {
+  const tag = new AttributeReader(head);
+  for (let at = head.indexOf('<'); at !== -1; ) {
+    let end = at;
+    const next = head.charCodeAt(at + 1);
+    if (next === BANG && head.startsWith('--', at + 2)) {
+      // The comment ends at the first "-->", which may share its dashes with "<!--".
+      end = head.indexOf('-->', at + 2);
+      if (end === -1) return null;
+      end += 2;
+    } else if (isMetaOpen(head, at)) {
+      tag.at = at + 5;
+      const encoding = metaDeclaration(tag);
+      if (tag.at >= head.length) return null;
+      if (encoding) return encoding;
+      end = tag.at;
+    } else if (isLetter(next) || (next === SLASH && isLetter(head.charCodeAt(at + 2)))) {
+      // Another tag: its name, then its attributes, whose values may hold anything but their quote.
+      let i = at + 2;
+      for (let c = head.charCodeAt(i); i < head.length && c !== GT && !isSpace(c); c = head.charCodeAt(++i));
+      tag.at = i;
+      while (tag.next());
+      if (tag.at >= head.length) return null;
+      end = tag.at;
+    } else if (next === BANG || next === SLASH || next === QUESTION) {
+      end = head.indexOf('>', at + 2);
+      if (end === -1) return null;
+    }
+    at = head.indexOf('<', end + 1);
   }
   return null;
+}
+
+/** "<meta" in any case, then a space or '/', at `at`. */
+function isMetaOpen(s: string, at: number): boolean {
+  return (
+    (s.charCodeAt(at + 1) | 0x20) === 0x6d &&
+    (s.charCodeAt(at + 2) | 0x20) === 0x65 &&
+    (s.charCodeAt(at + 3) | 0x20) === 0x74 &&
+    (s.charCodeAt(at + 4) | 0x20) === 0x61 &&
+    (isSpace(s.charCodeAt(at + 5)) || s.charCodeAt(at + 5) === SLASH)
+  );
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/**
+ * What the attributes of a `<meta>` (read from `tag.at`) declare, by the prescan's rules: a known
+ * `charset`, or a known charset in `content` with `http-equiv="content-type"`; the first of an
+ * attribute written twice counts. Leaves `tag.at` at the tag's '>' (or the head's end).
+ */
+function metaDeclaration(tag: AttributeReader): string | null {
+  const seen = new Set<string>();
+  let gotPragma = false;
+  let needPragma: boolean | null = null;
+  // undefined until an attribute names a charset; null when the one named is unknown.
+  let charset: string | null | undefined;
+  while (tag.next()) {
+    const name = tag.name();
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (name === 'http-equiv') {
+      if (tag.value() === 'content-type') gotPragma = true;
+    } else if (name === 'content') {
+      const encoding = encodingForLabel(charsetInContent(tag.value()));
+      if (encoding && charset === undefined) {
+        charset = encoding;
+        needPragma = true;
+      }
+    } else if (name === 'charset') {
+      charset = encodingForLabel(tag.value());
+      needPragma = false;
+    }
+  }
+  if (needPragma === null || (needPragma && !gotPragma) || !charset) return null;
+  return asciiReadable(charset);
+}
+
+/** The label after "charset=" in a (lower-cased) meta content value: the standard's "extracting a character encoding from a meta element". */
+function charsetInContent(content: string): string | null {
+  for (let at = content.indexOf('charset'); at !== -1; at = content.indexOf('charset', at)) {
+    let i = at + 7;
+    while (isSpace(content.charCodeAt(i))) i++;
+    if (content[i] !== '=') {
+      at = i;
+      continue;
+    }
+    i++;
+    while (isSpace(content.charCodeAt(i))) i++;
+    const quote = content[i];
+    if (quote === '"' || quote === "'") {
+      const close = content.indexOf(quote, i + 1);
+      return close === -1 ? null : content.slice(i + 1, close);
+    }
+    let end = i;
+    while (end < content.length && !isSpace(content.charCodeAt(end)) && content[end] !== ';') end++;
+    return end > i ? content.slice(i, end) : null;
+  }
+  return null;
+}
+
+const BANG = 0x21;
+const SLASH = 0x2f;
+const EQUALS = 0x3d;
+const GT = 0x3e;
+const QUESTION = 0x3f;
+
+/** TAB, LF, FF, CR and space: the prescan's whitespace. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+
+/** The prescan's "get an attribute": reads a tag's attributes one by one from `at`. */
+class AttributeReader {
+  /** Where the next attribute is looked for; the tag's '>' after the last, the text's length once it ran out. */
+  at = 0;
+  private nameStart = 0;
+  private nameEnd = 0;
+  private valueStart = 0;
+  private valueEnd = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The attribute's name, lower-cased. */
+  name(): string {
+    return this.text.slice(this.nameStart, this.nameEnd).toLowerCase();
+  }
+
+  /** The attribute's value, lower-cased (the prescan compares values in lower case). */
+  value(): string {
+    return this.text.slice(this.valueStart, this.valueEnd).toLowerCase();
+  }
+
+  /** Reads the attribute at `at`: false at the tag's '>' or when the text ends first. */
+  next(): boolean {
+    const s = this.text;
+    let i = this.at;
+    while (i < s.length && (isSpace(s.charCodeAt(i)) || s.charCodeAt(i) === SLASH)) i++;
+    if (i >= s.length) return this.ranOut();
+    if (s.charCodeAt(i) === GT) {
+      this.at = i;
+      return false;
+    }
+    // A name's first character is part of it whatever it is, even '='.
+    this.nameStart = i++;
+    for (let c = s.charCodeAt(i); i < s.length && c !== EQUALS && c !== SLASH && c !== GT && !isSpace(c); c = s.charCodeAt(++i));
+    this.nameEnd = this.valueStart = this.valueEnd = i;
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+    if (i >= s.length) return this.ranOut();
+    if (s.charCodeAt(i) !== EQUALS) {
+      this.at = i;
+      return true;
+    }
+    i++;
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+    if (i >= s.length) return this.ranOut();
+    const first = s[i];
+    if (first === '"' || first === "'") {
+      const close = s.indexOf(first, i + 1);
+      if (close === -1) return this.ranOut();
+      this.valueStart = i + 1;
+      this.valueEnd = close;
+      this.at = close + 1;
+      return true;
+    }
+    if (first === '>') {
+      this.at = i;
+      return true;
+    }
+    const valueStart = i;
+    for (let c = s.charCodeAt(++i); i < s.length && c !== GT && !isSpace(c); c = s.charCodeAt(++i));
+    if (i >= s.length) return this.ranOut();
+    this.valueStart = valueStart;
+    this.valueEnd = i;
+    this.at = i;
+    return true;
+  }
+
+  private ranOut(): false {
+    this.at = this.text.length;
+    return false;
+  }
 }
 
 function asciiReadable(name: string | null): string | null {

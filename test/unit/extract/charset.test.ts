@@ -44,3 +44,39 @@ test('unknown or wrong labels fall back safely', () => {
   // Bytes that are invalid in the declared encoding decode to U+FFFD instead of throwing.
   assert.equal(decodeText(Buffer.from([0x61, 0xff, 0x62]), 'text/plain; charset=utf-8'), 'a\ufffdb');
 });
+
+test("the meta prescan skips comments and other tags' attributes, as the HTML standard's prescan does", () => {
+  // A UTF-8 page keeping its old declaration in a comment: read as Latin-1, "Café" was "CafÃ©".
+  const commented = Buffer.from(`<!DOCTYPE html><html><head>
+<!-- old: <meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"> -->
+<meta charset="utf-8"><title>Café Müller</title></head><body><a href="/café">café</a></body></html>`);
+  assert.equal(sniffCharset(commented, 'text/html'), 'utf-8');
+  assert.match(decodeText(commented, 'text/html'), /<title>Café Müller<\/title>/);
+  // A comment ends at the first "-->", which may share the dashes of its "<!--".
+  assert.equal(sniffCharset(latin1Page('<!--><meta charset="koi8-r">'), 'text/html'), 'koi8-r');
+  assert.equal(sniffCharset(latin1Page('<!---><meta charset="koi8-r">'), 'text/html'), 'koi8-r');
+  assert.equal(sniffCharset(latin1Page('<!-- <meta charset="koi8-r"> --!><meta charset="iso-8859-2"> -->'), 'text/html'), 'windows-1252');
+  // Markup declarations and processing instructions are skipped to their first '>'; another tag's
+  // attribute values are values, whatever they quote, in end tags too.
+  assert.equal(sniffCharset(latin1Page(`<!x <meta charset="koi8-r"><meta charset="iso-8859-2">`), 'text/html'), 'iso-8859-2');
+  assert.equal(sniffCharset(latin1Page(`<?x <meta charset="koi8-r"><meta charset="iso-8859-2">`), 'text/html'), 'iso-8859-2');
+  assert.equal(sniffCharset(latin1Page(`<div title='<meta charset="koi8-r">'><meta charset="iso-8859-2">`), 'text/html'), 'iso-8859-2');
+  assert.equal(sniffCharset(latin1Page(`</p title='<meta charset="koi8-r">'><meta charset="iso-8859-2">`), 'text/html'), 'iso-8859-2');
+  // A comment never closed runs to the end: nothing after its "<!--" is a declaration.
+  assert.equal(sniffCharset(latin1Page('<!-- unclosed <meta charset="koi8-r">'), 'text/html'), 'windows-1252');
+});
+
+test('only <meta charset> and <meta http-equiv="content-type" content> declare a charset; the first known one wins', () => {
+  // A description mentioning "charset=" declares nothing: the page was read as KOI8-R.
+  const described = Buffer.from('<meta name="description" content="How to set charset=koi8-r in Apache"><meta charset="utf-8"><title>café</title>');
+  assert.equal(sniffCharset(described, 'text/html'), 'utf-8');
+  assert.equal(sniffCharset(latin1Page('<meta content="text/html; charset=koi8-r">'), 'text/html'), 'windows-1252', 'content without http-equiv');
+  assert.equal(sniffCharset(latin1Page('<meta http-equiv="refresh" content="0; charset=koi8-r">'), 'text/html'), 'windows-1252');
+  assert.equal(sniffCharset(latin1Page(`<meta content="text/html; charset='koi8-r'" http-equiv=CONTENT-TYPE>`), 'text/html'), 'koi8-r', 'any order, any case');
+  assert.equal(sniffCharset(latin1Page('<META/CHARSET = "ISO-8859-2"/>'), 'text/html'), 'iso-8859-2');
+  // <meta charset> wins over a content charset in the same tag; the first of a repeated attribute counts.
+  assert.equal(sniffCharset(latin1Page('<meta http-equiv="content-type" content="text/html; charset=koi8-r" charset="iso-8859-2">'), 'text/html'), 'iso-8859-2');
+  assert.equal(sniffCharset(latin1Page('<meta charset="iso-8859-2" charset="koi8-r"><meta charset="koi8-u">'), 'text/html'), 'iso-8859-2');
+  // <metadata> is another element, not a meta.
+  assert.equal(sniffCharset(latin1Page('<metadata charset="koi8-r"><meta charset="iso-8859-2">'), 'text/html'), 'iso-8859-2');
+});
