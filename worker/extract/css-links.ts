@@ -32,8 +32,13 @@ export interface CssReference {
 // "url(url(url(…" scanned to the end. A hex escape there may end in one whitespace character
 // (\66 oo.png): its digits are read one way only (six, or fewer before a non-digit), so escapes
 // cannot overlap. A quoted url() that fails (no ")" after its string) has read up to its closing
-// quote, which ends any other "url(" attempt begun before it: attempts do not overlap.
-const URL_TOKEN = String.raw`url\(\s*(?:(["'])((?:\\[\s\S]|(?!\1)[^\\])*)\1|((?:\\(?:[0-9a-fA-F]{6}[ \t\n\r\f]?|[0-9a-fA-F]{1,5}(?![0-9a-fA-F])[ \t\n\r\f]?|[^0-9a-fA-F])|[^()"'\\\s])+))\s*\)`;
+// quote or a newline, which ends any other "url(" attempt begun before it: attempts do not overlap.
+//
+// The end of the text closes a url() as CSS Syntax has it (a parse error, but the URL stands, and
+// browsers load it): "url(a.png" and "url('a.png" at the very end name a.png, as "@import 'x.css"
+// does. Its string is read as CSS strings are, to its quote or the end, a newline first making it
+// a bad string, which names nothing: a quote left open does not take the rest of the stylesheet.
+const URL_TOKEN = String.raw`url\(\s*(?:(["'])((?:\\[\s\S]|(?!\1)[^\\\n\r\f])*)(?:\1\s*(?:\)|$)|\\?$)|((?:\\(?:[0-9a-fA-F]{6}[ \t\n\r\f]?|[0-9a-fA-F]{1,5}(?![0-9a-fA-F])[ \t\n\r\f]?|[^0-9a-fA-F])|[^()"'\\\s])+)\s*(?:\)|$))`;
 /** A comment, closed or running to the end of the text. */
 const COMMENT = String.raw`\/\*[\s\S]*?(?:\*\/|$)`;
 // A string as CSS Syntax reads one: to its closing quote, or to the end of the text (an

@@ -44,8 +44,8 @@ test('broken CSS does not throw', () => {
     assert.doesNotThrow(() => extractCssLinks(css, 'http://example.org/'));
   }
   assert.deepEqual(cssReferences('/* open comment url(x.png)'), []);
-  // Would backtrack exponentially if the escape branches overlapped.
-  assert.deepEqual(cssReferences(`url(${'\\6'.repeat(20000)}`), []);
+  // Would backtrack exponentially if the escape branches overlapped (the end of the text closes it).
+  assert.deepEqual(cssReferences(`url(${'\\6'.repeat(20000)}`).map((r) => r.url), ['\x06'.repeat(20000)]);
   assert.equal(cssReferences(`url(${'\\66 '.repeat(3)})`)[0].url, 'fff');
 });
 
@@ -59,6 +59,27 @@ test('an unquoted url() holds no whitespace, quote or parenthesis, as in CSS Syn
   assert.deepEqual(urls('url('.repeat(5000)), []);
   assert.deepEqual(urls(`url(${' '.repeat(5000)}`), []);
   assert.deepEqual(urls(`url(${'url('.repeat(1000)}x.png)`), ['x.png']);
+});
+
+test('a url() cut by the end of the text still names its URL, as CSS Syntax reads it; a newline in its string names nothing', () => {
+  const refs = (css: string) => cssReferences(css).map((r) => [r.url, r.via]);
+  // A style attribute and a stylesheet ending inside url(: browsers load both images.
+  assert.deepEqual(refs('background-image:url(/bg-attr.png'), [['/bg-attr.png', 'url']]);
+  assert.deepEqual(refs('body{background:url(/bg-css.png'), [['/bg-css.png', 'url']]);
+  assert.deepEqual(refs('a{b:url( a.png  '), [['a.png', 'url']]);
+  assert.deepEqual(refs(`a{b:url('a.png`), [['a.png', 'url']]);
+  assert.deepEqual(refs('a{b:url("a.png" '), [['a.png', 'url']]);
+  assert.deepEqual(refs('a{b:url("a.png\\'), [['a.png', 'url']]);
+  assert.deepEqual(refs('@import url(x.css'), [['x.css', 'import']]);
+  assert.deepEqual(refs('a{b:image-set(url(i.png'), [['i.png', 'url']]);
+  // Still bad urls: a space inside an unquoted one, nothing in it at all.
+  assert.deepEqual(refs('a{b:url(a b.png'), []);
+  assert.deepEqual(refs('a{b:url(  '), []);
+  // A quote left open ends at its line (a bad string), not at the end of the stylesheet.
+  assert.deepEqual(refs('a{b:url("a.png }\nc{d:url(ok.png)}'), [['ok.png', 'url']]);
+  assert.deepEqual(refs('a{b:url("a\nb.png")}'), []);
+  const links = extractCssLinks('p{background:url(../img/cut.png', 'http://example.org/css/main.css');
+  assert.deepEqual(links.map((l) => [l.url, l.kind, l.source]), [['http://example.org/img/cut.png', 'requisite', 'css@url']]);
 });
 
 test('image-set() and -webkit-image-set(): their strings are images, as their url()s are', () => {
@@ -94,5 +115,6 @@ test('image-set() and @import runs stay linear: every part is read once', () => 
   assert.deepEqual(cssReferences('image-set(;'.repeat(20000)), []);
   assert.deepEqual(cssReferences('@import/*'.repeat(20000)), []);
   assert.deepEqual(cssReferences(`@import${' /**/'.repeat(20000)}`), []);
-  assert.deepEqual(cssReferences(`image-set(${'url("'.repeat(20000)}`).length, 0);
+  // Only the last url("url(" is one: the end of the text closes it.
+  assert.deepEqual(cssReferences(`image-set(${'url("'.repeat(20000)}`).map((r) => r.url), ['url(']);
 });
