@@ -96,6 +96,8 @@ class LinkCollector implements Partial<Handler> {
   readonly raw: ExtractedLink[] = [];
   private base: string;
   private baseSet = false;
+  /** Whether the `<base href>` names another document, which an in-page anchor ("#x") then names too. */
+  private fragmentsLeavePage = false;
   private readonly resolved = new Map<string, string | null>();
   private readonly chunks: string[] = [];
   private length = 0;
@@ -115,7 +117,7 @@ class LinkCollector implements Partial<Handler> {
   readonly main: MainContentBuilder | null;
 
   constructor(
-    pageUrl: string,
+    private readonly pageUrl: string,
     private readonly opts: Required<Omit<HtmlExtractOptions, 'resolved' | 'references'>>,
     resolved?: ReadonlyMap<string, string | null>,
     private readonly references?: ReferenceCache,
@@ -128,7 +130,9 @@ class LinkCollector implements Partial<Handler> {
   private add(raw: string | undefined, kind: LinkKind, source: string, anchorText = ''): ExtractedLink | null {
     if (!raw) return null;
     const trimmed = raw.trim();
-    if (!trimmed || trimmed.startsWith('#')) return null; // in-page anchors lead nowhere new
+    if (!trimmed) return null;
+    // An in-page anchor leads nowhere new, unless a <base href> makes it name another document.
+    if (trimmed.startsWith('#') && !this.fragmentsLeavePage) return null;
     // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
     let url = this.resolved.get(trimmed);
     if (url === undefined) {
@@ -180,7 +184,10 @@ class LinkCollector implements Partial<Handler> {
         // Only the first <base href> counts (HTML standard); it is resolved against the page URL.
         if (!this.baseSet && attribs.href) {
           const base = canonicalize(attribs.href.trim(), this.base);
-          if (base) this.base = base;
+          if (base) {
+            this.base = base;
+            this.fragmentsLeavePage = canonicalize(base, undefined, this.opts) !== canonicalize(this.pageUrl, undefined, this.opts);
+          }
           this.baseSet = true;
           this.resolved.clear();
         }

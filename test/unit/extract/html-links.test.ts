@@ -165,6 +165,19 @@ test('non-http and in-page links are dropped; entities are decoded', () => {
   assert.deepEqual(extractHtml(html, PAGE).links.map((l) => l.url), ['http://example.org/q?a=1&b=2', 'http://example.org/spaced']);
 });
 
+test('an in-page anchor is dropped unless a <base href> makes it name another document', () => {
+  const links = (html: string, opts = {}) => extractHtml(html, PAGE, opts).links.map((l) => [l.url, l.anchorText]);
+  // "#top" resolves against the base: with <base href="/other/"> it names /other/, not this page.
+  assert.deepEqual(links('<a href="#top">this page</a><base href="/other/"><a href="#top">back to the section index</a> <a href=" #x ">x</a> <a href="page">control</a>'), [
+    ['http://example.org/other/', 'back to the section index'],
+    ['http://example.org/other/page', 'control'],
+  ]);
+  // A base naming this page (whatever its fragment, or a query the crawl strips) keeps them in-page.
+  assert.deepEqual(links('<base href="page.html#main"><a href="#top">t</a><a href="x.html">x</a>'), [['http://example.org/dir/x.html', 'x']]);
+  assert.deepEqual(links('<base href="page.html?lang=en"><a href="#top">t</a>', { queryHandling: 'strip' }), []);
+  assert.deepEqual(links('<base href="page.html?lang=en"><a href="#top">t</a>'), [['http://example.org/dir/page.html?lang=en', 't']]);
+});
+
 test('query handling is applied to extracted links', () => {
   const { links } = extractHtml('<a href="/s?z=1&a=2">s</a>', PAGE, { queryHandling: 'sort' });
   assert.equal(links[0].url, 'http://example.org/s?a=2&z=1');
