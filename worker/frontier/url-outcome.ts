@@ -1,4 +1,4 @@
-import { MAX_SEED_REDIRECTS, type ChainCut, type SeedHop, type SeedReportRow } from './seed-report';
+import { MAX_SEED_REDIRECTS, type ChainCut, type SeedHop, type SeedReportRow } from './seed-chain';
 import type { UrlInspection } from './url-inspection';
 
 /** A seed's outcome in the seeds report: each step of its chain in words, and whether it ended on a captured page. */

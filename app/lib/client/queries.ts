@@ -4,7 +4,7 @@ import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages
 import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
-import type { SeedReportRow } from '../../../worker/frontier/seed-report';
+import type { SeedReportRow } from '../../../worker/frontier/seed-chain';
 import type { HostQueues } from '../../../worker/frontier/host-queues';
 import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions';
 import type { WaitingMatches } from '../../../worker/frontier/waiting-matches';

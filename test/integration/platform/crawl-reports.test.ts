@@ -13,7 +13,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Database from 'better-sqlite3';
 import type { Services } from '../../../app/lib/server/services';
-import type { SeedReportRow } from '../../../worker/frontier/seed-report';
+import type { SeedReportRow } from '../../../worker/frontier/seed-chain';
 import type { UrlInspection } from '../../../worker/frontier/url-inspection';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { openSqlite } from '../../../worker/store/sqlite';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspectionVerdict, seedOutcome } from '../../../worker/frontier/url-outcome';
-import { MAX_SEED_REDIRECTS } from '../../../worker/frontier/seed-report';
-import type { SeedHop } from '../../../worker/frontier/seed-report';
+import { MAX_SEED_REDIRECTS } from '../../../worker/frontier/seed-chain';
+import type { SeedHop } from '../../../worker/frontier/seed-chain';
 
 const hop = (url: string, state: string, status: number | null, reason: string | null = null, message: string | null = null): SeedHop => ({ url, state, status, reason, message });
 

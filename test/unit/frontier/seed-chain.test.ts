@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { followRedirects, MAX_SEED_REDIRECTS, type SeedHop } from '../../../worker/frontier/seed-report';
+import { followRedirects, MAX_SEED_REDIRECTS, type SeedHop } from '../../../worker/frontier/seed-chain';
 
 type Hop = Omit<SeedHop, 'message'>;
 /** A crawl as the report reads it: each URL's stored hop, and where each fetched redirect pointed. */
