@@ -190,17 +190,25 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       await pause(retryGap(strict.durationMs));
       const { result: lenient, repair } = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
       const both = strict.durationMs + lenient.durationMs;
+      const note = `${strict.error.message}: read by a lenient parser${repair ? `, ${repair}` : ''}`;
       if (lenient.kind === 'exchange' || lenient.error instanceof InterruptedError) {
         if (strict.partial) await releaseBody(strict.partial.body);
-        return lenient.kind === 'exchange'
-          ? { result: { ...lenient, durationMs: both }, note: `${strict.error.message}: read by a lenient parser${repair ? `, ${repair}` : ''}` }
-          : { result: { ...lenient, durationMs: both } };
+        return lenient.kind === 'exchange' ? { result: { ...lenient, durationMs: both }, note } : { result: { ...lenient, durationMs: both } };
       }
-      if (lenient.partial) await releaseBody(lenient.partial.body);
-      // The same kind of error as the strict one (classifyError reads it), saying what both parsers found.
+      // Once the lenient parser read the head, the response is as readable as one undici takes, and
+      // a body cut off or late fails as it would there: kept (truncated), its own reason, retried so.
+      const unreadable = classifyError(lenient.error).reason === 'bad-http';
+      if (lenient.partial && !unreadable) {
+        if (strict.partial) await releaseBody(strict.partial.body);
+        return { result: { ...lenient, durationMs: both }, note };
+      }
+      // The same kind of error as the strict one (classifyError reads it), saying what both parsers
+      // found, with what the lenient one read before it failed (a body broken part-way) when it got so far.
       const message = `${strict.error.message}; a lenient parser could not read it either (${lenient.error.message})`;
       const error = strict.error instanceof UnreadableResponseError ? new UnreadableResponseError(message) : Object.assign(new Error(message), { name: strict.error.name });
-      return { result: { ...strict, error, durationMs: both } };
+      if (!lenient.partial) return { result: { ...strict, error, durationMs: both } };
+      if (strict.partial) await releaseBody(strict.partial.body);
+      return { result: { ...strict, error, partial: lenient.partial, durationMs: both } };
     };
 
     for (let retries = 0; ; retries++) {
@@ -231,7 +239,9 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       if (!retryable || !left) {
         const read = result.partial ? undefined : result.received;
         // What to do about it is the crawl's setting, not the server's: said where the failure is read.
-        const message = reason === 'tls' && o.rejectUnauthorized !== false ? `${result.error.message} (the ICD's limits.verifyCertificates: false archives the site anyway)` : result.error.message;
+        const said = reason === 'tls' && o.rejectUnauthorized !== false ? `${result.error.message} (the ICD's limits.verifyCertificates: false archives the site anyway)` : result.error.message;
+        // A failure past a head only the lenient parser could read says so too.
+        const message = note ? `${said}; ${note}` : said;
         return { ok: false, reason, message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}), ...(read === undefined ? {} : { bytesRead: read }) };
       }
       if (result.partial) await releaseBody(result.partial.body);

@@ -49,7 +49,9 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
     const r: ClientRequest = httpRequest(options);
     const abort = (err: Error) => void r.destroy(err);
     socket.once(secure ? 'secureConnect' : 'connect', () => events.started(abort));
+    let response: IncomingMessage | null = null;
     r.on('response', (res: IncomingMessage) => {
+      response = res;
       events.response(res.statusCode ?? 0, res.statusMessage ?? '', repair.restore(res.rawHeaders as RawHeaders));
       res.on('data', (chunk: Buffer) => events.data(chunk));
       res.on('end', () => {
@@ -62,7 +64,12 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
         if (!res.complete) events.error(Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' }));
       });
     });
-    r.on('error', (err) => events.error(err));
+    // A parse error in the body comes before the bytes parsed just ahead of it were emitted (the
+    // response emits its first 'data' a tick after it is handed out): they came, and are kept.
+    r.on('error', (err) => {
+      while (response?.read() != null);
+      events.error(err);
+    });
     r.end();
     return { cancel: abort };
   };

@@ -143,3 +143,71 @@ describe('fetcher: broken HTTP/1.1 read leniently', () => {
     }
   });
 });
+
+describe('fetcher: a body cut off or late after a head only the lenient parser reads', () => {
+  const FOLDED = 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\n';
+  const PART = '<p>the first part of a longer page</p>';
+  const NOTE = /; Response does not match the HTTP\/1\.1 protocol \(Unexpected whitespace after header value\): read by a lenient parser$/;
+  let server: FixtureServer;
+  let spoolDir: string;
+  const requests = (path: string) => server.log.filter((r) => r.path === path).length;
+  before(async () => {
+    spoolDir = await mkdtemp(join(tmpdir(), 'tidemark-fetch-lenient-cut-'));
+    server = await startRawServer((socket, head) => {
+      const path = head.toString('latin1').split(' ')[1]!;
+      const cut = () => socket.write(`${FOLDED}content-length: 1000\r\n\r\n${PART}`, () => setTimeout(() => socket.resetAndDestroy(), 50));
+      if (path === '/cut') return cut();
+      // Cut for undici's request and the lenient one, whole from then on.
+      if (path === '/cut-once') return requests(path) <= 2 ? cut() : socket.end(`${FOLDED}content-length: ${PART.length}\r\n\r\n${PART}`);
+      if (path === '/stalls') return socket.write(`${FOLDED}content-length: 1000\r\n\r\n${PART}`);
+      if (path === '/bad-chunk-later') return socket.end(`${FOLDED}transfer-encoding: chunked\r\n\r\n${PART.length.toString(16)}\r\n${PART}\r\nzz\r\nmore\r\n0\r\n\r\n`);
+      socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    });
+  });
+  after(async () => {
+    await server.close();
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+  const fetchPath = async (path: string, overrides: Partial<typeof limits> = {}) => {
+    const fetcher = createFetcher({ userAgent: UA, limits: { ...limits, ...overrides }, spoolDir, backoff: { baseMs: 5, maxMs: 20 } });
+    try {
+      return await fetcher.fetch(`${server.url}${path}`);
+    } finally {
+      await fetcher.close();
+    }
+  };
+  const partialBody = (o: FetchOutcome) => (!o.ok && o.partial?.body.kind === 'memory' ? o.partial.body.bytes.toString('latin1') : undefined);
+
+  test('a reset mid-body: what came is kept, truncated as disconnect, and the failure is connection-reset, said with the lenient read', async () => {
+    const outcome = await fetchPath('/cut');
+    assert.equal(!outcome.ok && outcome.reason, 'connection-reset', JSON.stringify(outcome));
+    assert.match(!outcome.ok ? outcome.message : '', NOTE);
+    assert.equal(partialBody(outcome), PART);
+    assert.equal(!outcome.ok && outcome.partial?.truncated, 'disconnect');
+    assert.match(!outcome.ok ? outcome.partial!.responseHead.toString('latin1') : '', /^HTTP\/1\.1 200 OK\r\ncontent-type: text\/html\r\nx-folded: a  b\r\ncontent-length: 1000\r\n\r\n$/);
+  });
+
+  test('a reset mid-body is retried as a connection reset is: the next answer, read leniently again, is the exchange', async () => {
+    const outcome = await fetchPath('/cut-once', { maxRetries: 1 });
+    assert.equal(body(outcome), PART);
+    assert.equal(outcome.ok && outcome.retries, 1);
+    assert.equal(requests('/cut-once'), 4, "undici's request and the lenient one, twice");
+  });
+
+  test('the total timeout mid-body: what came is kept, truncated as time, and the failure is total-timeout', async () => {
+    const outcome = await fetchPath('/stalls', { totalTimeoutMs: 800 });
+    assert.equal(!outcome.ok && outcome.reason, 'total-timeout', JSON.stringify(outcome));
+    assert.match(!outcome.ok ? outcome.message : '', NOTE);
+    assert.equal(partialBody(outcome), PART);
+    assert.equal(!outcome.ok && outcome.partial?.truncated, 'time');
+  });
+
+  test('a chunk size that is no number part-way: bad-http as no parser reads it, what came before it kept', async () => {
+    const outcome = await fetchPath('/bad-chunk-later');
+    assert.equal(!outcome.ok && outcome.reason, 'bad-http', JSON.stringify(outcome));
+    assert.match(!outcome.ok ? outcome.message : '', /^Response does not match the HTTP\/1\.1 protocol \(Unexpected whitespace after header value\); a lenient parser could not read it either \(.*chunk size\)$/);
+    assert.equal(partialBody(outcome), PART);
+    assert.equal(!outcome.ok && outcome.partial?.truncated, 'disconnect');
+    assert.equal(requests('/bad-chunk-later'), 2, 'not retried');
+  });
+});
