@@ -1,4 +1,4 @@
-import type { RawHeaders } from './http-heads';
+import { headEnd, type RawHeaders } from './http-heads';
 
 /**
  * A response head whose Content-Length is given more than once with one value (two lines, or a
@@ -140,13 +140,4 @@ export class ContentLengthRepair {
     for (const [k, v] of changed) this.changed.set(k, v);
     return out.join('\n');
   }
-}
-
-/** The offset just past a head's empty line (CRLF or a bare LF), looked for from `from`, or -1. */
-function headEnd(bytes: Buffer, from: number): number {
-  for (let i = bytes.indexOf(10, from); i >= 0; i = bytes.indexOf(10, i + 1)) {
-    if (bytes[i + 1] === 10) return i + 2;
-    if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
-  }
-  return -1;
 }

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { HttpExchange } from '../capture';
 import { BodySink, type BodySinkOptions } from './body-sink';
-import { buildResponseHead, headersRecord, type RawHeaders } from './http-heads';
+import { buildResponseHead, headersRecord, reasonPhraseOf, type RawHeaders } from './http-heads';
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
 import { UnreadableResponseError } from './classify-error';
 import { ResponseBytes } from './response-bytes';
@@ -39,7 +39,8 @@ class CapReached extends Error {}
  */
 export interface AttemptEvents {
   started(abort: (err: Error) => void): void;
-  response(status: number, statusText: string, rawHeaders: RawHeaders): void;
+  /** `reasonPhrase`: its bytes as received (a string: one character a byte). */
+  response(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders): void;
   data(chunk: Buffer): void;
   end(): void;
   error(err: Error): void;
@@ -70,8 +71,11 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
       onRequestStart(c) {
         events.started((err) => c.abort(err));
       },
-      onResponseStart(c, status, _headers, statusText) {
-        events.response(status, statusText ?? '', (c.rawHeaders ?? []) as RawHeaders);
+      onResponseStart(c, status, _headers, statusText = '') {
+        // undici decodes the reason phrase as UTF-8: one with other than ASCII is read from the bytes received.
+        const reasonPhrase = /[^\x00-\x7f]/.test(statusText) ? (reasonPhraseOf(responseBytes.receivedBytes(), status) ?? Buffer.from(statusText)) : statusText;
+        if (status >= 200) responseBytes.stopKeeping();
+        events.response(status, reasonPhrase, (c.rawHeaders ?? []) as RawHeaders);
       },
       onResponseData(_c, chunk) {
         events.data(chunk);
@@ -80,6 +84,7 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
         events.end();
       },
       onResponseError(_c, error) {
+        responseBytes.stopKeeping();
         events.error(error);
       },
     };
@@ -146,13 +151,13 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
         waitingForHeaders?.clear(); // undici may restart a request on a fresh socket
         waitingForHeaders = startDeadline(req.timeouts.headersMs, 'headers', expire);
       },
-      response(status, statusText, raw) {
+      response(status, reasonPhrase, raw) {
         // "HTTP/1.1 099": three digits to the parser, no status to HTTP (RFC 9110 §15: 100–599 defined,
         // three digits allowed); undici would take it for an interim answer and fail an assertion at its end.
         if (status < 100) return void abort?.(new UnreadableResponseError(`the server answered status ${String(status).padStart(3, '0')}, which is no HTTP status (they start at 100)`));
         if (status < 200) return; // 1xx interim responses: the final one follows
         waitingForHeaders?.clear();
-        head = { status, responseHead: buildResponseHead(status, statusText, raw), headers: headersRecord(raw) };
+        head = { status, responseHead: buildResponseHead(status, reasonPhrase, raw), headers: headersRecord(raw) };
         sink = new BodySink(sinkOptions, announcedLength(head.headers['content-length']));
       },
       data(chunk) {

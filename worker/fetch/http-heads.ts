@@ -41,11 +41,12 @@ export function withoutChunked(value: string): string | null {
 
 /**
  * The response head as received: status line (HTTP/1.1: undici does not say which minor version
- * the server used), each raw header as `name: value`, an empty line. Transfer-Encoding is
- * rewritten by `withoutChunked`, since the body is stored de-chunked.
+ * the server used) with the reason phrase's bytes (a string: one character a byte, as Node gives
+ * it), each raw header as `name: value`, an empty line. Transfer-Encoding is rewritten by
+ * `withoutChunked`, since the body is stored de-chunked.
  */
-export function buildResponseHead(status: number, statusText: string, rawHeaders: RawHeaders): Buffer {
-  const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} ${statusText}${CRLF}`, 'utf8')];
+export function buildResponseHead(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders): Buffer {
+  const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} `), asBuffer(reasonPhrase), Buffer.from(CRLF)];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = asBuffer(rawHeaders[i]!);
     let value = asBuffer(rawHeaders[i + 1]!);
@@ -58,6 +59,31 @@ export function buildResponseHead(status: number, statusText: string, rawHeaders
   }
   parts.push(Buffer.from(CRLF));
   return Buffer.concat(parts);
+}
+
+/**
+ * The reason phrase of the response head with status `status` in `received` (the bytes a response
+ * brought, interim heads first), as received; null if it is not there. undici reads a reason phrase
+ * as UTF-8, so obs-text (RFC 9112 §4 allows it: an ISO-8859-1 `Trés bien`) reaches it as U+FFFD.
+ */
+export function reasonPhraseOf(received: Buffer, status: number): Buffer | null {
+  for (let at = 0; at >= 0 && at < received.length; at = headEnd(received, at)) {
+    const lineEnd = received.indexOf(10, at);
+    if (lineEnd < 0) return null;
+    const line = received.subarray(at, received[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd);
+    const start = /^HTTP\/\d\.\d (\d{3})(?: |$)/.exec(line.subarray(0, 13).toString('latin1'));
+    if (start && Number(start[1]) === status) return line.subarray(start[0].length);
+  }
+  return null;
+}
+
+/** The offset just past a head's empty line (CRLF or a bare LF), looked for from `from`, or -1. */
+export function headEnd(bytes: Buffer, from: number): number {
+  for (let i = bytes.indexOf(10, from); i >= 0; i = bytes.indexOf(10, i + 1)) {
+    if (bytes[i + 1] === 10) return i + 2;
+    if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
+  }
+  return -1;
 }
 
 /**

@@ -21,6 +21,10 @@ const bodyBytes = (o: FetchOutcome) => {
   return ex.body.kind === 'memory' ? ex.body.bytes : Buffer.alloc(0);
 };
 
+const EARLY_HINTS = 'HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n';
+const LATIN1_HEAD = 'HTTP/1.1 200 Tr\xe9s bien\r\nX-Value: caf\xe9\r\nContent-Length: 2\r\n\r\n';
+const UTF8_HEAD = 'HTTP/1.1 200 Très bien\r\nContent-Length: 2\r\n\r\n';
+
 describe('fetcher: exchanges as received', () => {
   let server: FixtureServer;
   let raw: FixtureServer;
@@ -75,6 +79,9 @@ describe('fetcher: exchanges as received', () => {
       if (path === '/same-length-twice') return void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok');
       // Three digits below 100: no HTTP status, though the parser reads it.
       if (path === '/status-099') return void socket.write('HTTP/1.1 099 Below\r\nContent-Length: 2\r\n\r\nok');
+      // A reason phrase and a header value in ISO-8859-1 (obs-text, RFC 9112 §4 and §5.5), after an interim 103 too; one in UTF-8.
+      if (path === '/latin1-reason' || path === '/latin1-reason-interim') return void socket.write(Buffer.from(`${path.endsWith('interim') ? EARLY_HINTS : ''}${LATIN1_HEAD}ok`, 'latin1'));
+      if (path === '/utf8-reason') return void socket.write(Buffer.from(`${UTF8_HEAD}ok`, 'utf8'));
       // An echo of the request number on this connection: shows keep-alive reuse.
       const body = `request ${n}`;
       socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nX-Mixed-CASE: Kept\r\n\r\n${body}`);
@@ -102,6 +109,19 @@ describe('fetcher: exchanges as received', () => {
     assert.ok(head.endsWith('\r\n\r\n'));
     assert.equal(ex.headers['content-type'], 'text/html');
     assert.equal(o.retries, 0);
+  });
+
+  test('a reason phrase and header values in ISO-8859-1 or UTF-8 are archived as the bytes received, on reused connections and after an interim answer', async () => {
+    for (const [path, head] of [
+      ['/latin1-reason', Buffer.from(LATIN1_HEAD, 'latin1')],
+      ['/latin1-reason', Buffer.from(LATIN1_HEAD, 'latin1')],
+      ['/latin1-reason-interim', Buffer.from(LATIN1_HEAD, 'latin1')],
+      ['/utf8-reason', Buffer.from(UTF8_HEAD, 'utf8')],
+    ] as const) {
+      const ex = exchangeOf(await fetcher.fetch(`${raw.url}${path}`));
+      assert.equal(ex.responseHead.toString('hex'), head.toString('hex'), path);
+      assert.equal(bodyBytes(await fetcher.fetch(`${raw.url}/echo`)).toString().startsWith('request '), true, 'the next answer on the connection reads as before');
+    }
   });
 
   test('request head is byte for byte what the server received, on fresh and reused connections', async () => {

@@ -30,10 +30,12 @@ const BROKEN: Record<string, string> = {
   // An interim response the request did not ask for, which HTTP clients must read past (RFC 9110 §15.2).
   '/continue-unasked': 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 9\r\n\r\n<p>co</p>',
   '/fine': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 9\r\n\r\n<p>ok</p>',
+  // ISO-8859-1 bytes in the reason phrase and a value (obs-text, RFC 9112 §4 and §5.5), one character a byte here.
+  '/folded-latin1': 'HTTP/1.1 200 Tr\xe9s bien\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\nx-value: caf\xe9\r\ncontent-length: 9\r\n\r\n<p>la</p>',
   // 100 KB of headers, which undici takes (the fetcher's 256 KB) and Node's own default (16 KB) would not.
   '/folded-and-long': `HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\n${Array.from({ length: 40 }, (_, i) => `set-cookie: c${i}=${'v'.repeat(2500)}\r\n`).join('')}content-length: 9\r\n\r\n<p>fl</p>`,
 };
-const answer = (socket: Socket, head: Buffer) => socket.end(BROKEN[head.toString('latin1').split(' ')[1]!] ?? 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+const answer = (socket: Socket, head: Buffer) => socket.end(Buffer.from(BROKEN[head.toString('latin1').split(' ')[1]!] ?? 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n', 'latin1'));
 
 function body(o: FetchOutcome): string {
   assert.ok(o.ok, o.ok ? '' : `${o.reason}: ${o.message}`);
@@ -78,6 +80,14 @@ describe('fetcher: broken HTTP/1.1 read leniently', () => {
     const lf = await fetchPath('/lf-only');
     assert.ok(lf.outcome.ok);
     assert.match(lf.outcome.exchange.responseHead.toString('latin1'), /^HTTP\/1\.1 200 Fine\r\ncontent-type: text\/html\r\ncontent-length: 9\r\n\r\n$/);
+  });
+
+  test('a reason phrase and a header value in ISO-8859-1: archived as the bytes received', async () => {
+    const { outcome } = await fetchPath('/folded-latin1');
+    assert.equal(body(outcome), '<p>la</p>');
+    assert.ok(outcome.ok);
+    const expected = Buffer.from('HTTP/1.1 200 Tr\xe9s bien\r\ncontent-type: text/html\r\nx-folded: a  b\r\nx-value: caf\xe9\r\ncontent-length: 9\r\n\r\n', 'latin1');
+    assert.equal(outcome.exchange.responseHead.toString('hex'), expected.toString('hex'));
   });
 
   test('one Content-Length given twice, or as a list of one value, and an unasked 100 Continue: captured from a second request, the head archived as received', async () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from '../../../worker/fetch';
+import { reasonPhraseOf } from '../../../worker/fetch/http-heads';
 
 test('request head: request line, host and connection first (as undici writes them), then our headers', () => {
   const head = buildRequestHead('/a?b=c', 'example.org:8080', [
@@ -21,6 +22,23 @@ test('response head: empty reason phrase keeps the separating space; header byte
   const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "café" in latin-1
   const head = buildResponseHead(204, '', [Buffer.from('X-Name'), latin]);
   assert.deepEqual(head, Buffer.concat([Buffer.from('HTTP/1.1 204 \r\nX-Name: '), latin, Buffer.from('\r\n\r\n')]));
+});
+
+test('response head: the reason phrase as its bytes, given as bytes or one character a byte', () => {
+  const latin = Buffer.from('Tr\xe9s bien', 'latin1');
+  const expected = Buffer.concat([Buffer.from('HTTP/1.1 200 '), latin, Buffer.from('\r\n\r\n')]);
+  assert.deepEqual(buildResponseHead(200, latin, []), expected);
+  assert.deepEqual(buildResponseHead(200, 'Tr\xe9s bien', []), expected);
+});
+
+test('reasonPhraseOf: the bytes of the reason phrase of the head with that status, past interim heads, whatever the line ends', () => {
+  const received = Buffer.from('HTTP/1.1 103 Early \xe9\r\nLink: </a>\r\n\r\nHTTP/1.0 200 Tr\xe9s  bien\r\nX: 1\r\n\r\nHTTP/1.1 404 body', 'latin1');
+  assert.equal(reasonPhraseOf(received, 200)?.toString('latin1'), 'Tr\xe9s  bien');
+  assert.equal(reasonPhraseOf(received, 103)?.toString('latin1'), 'Early \xe9');
+  assert.equal(reasonPhraseOf(received, 404), null, 'a body is no head');
+  assert.equal(reasonPhraseOf(Buffer.from('HTTP/1.1 100\n\nHTTP/1.1 204\nX: \xe9\n\n', 'latin1'), 204)?.toString('latin1'), '');
+  assert.equal(reasonPhraseOf(Buffer.from('HTTP/1.1 200 Tr\xe9', 'latin1'), 200), null, 'the line not yet whole');
+  assert.equal(reasonPhraseOf(Buffer.from('HTTP/1.1 2000 x\r\n\r\n'), 200), null);
 });
 
 test('withoutChunked', () => {
