@@ -39,18 +39,32 @@ export function withoutChunked(value: string): string | null {
   return rest.length ? rest.join(', ') : null;
 }
 
+/** Whether a head's transfer codings, over all its Transfer-Encoding lines, end with chunked: only then is the body chunked (RFC 9112 §6.3). */
+function endsChunked(rawHeaders: RawHeaders): boolean {
+  let last = '';
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (asText(rawHeaders[i]!).toLowerCase() !== 'transfer-encoding') continue;
+    const codings = asText(rawHeaders[i + 1]!).split(',').map((t) => t.trim()).filter((t) => t !== '');
+    if (codings.length) last = codings.at(-1)!.toLowerCase();
+  }
+  return last === 'chunked';
+}
+
 /**
  * The response head as received: status line (HTTP/1.1: undici does not say which minor version
  * the server used) with the reason phrase's bytes (a string: one character a byte, as Node gives
- * it), each raw header as `name: value`, an empty line. Transfer-Encoding is rewritten by
- * `withoutChunked`, since the body is stored de-chunked.
+ * it), each raw header as `name: value`, an empty line. When chunked is the last transfer coding,
+ * the parsers store the body de-chunked, and Transfer-Encoding is rewritten by `withoutChunked`;
+ * a chunked coding before another one was not undone (the body is read to the connection's end),
+ * and is kept.
  */
 export function buildResponseHead(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders): Buffer {
   const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} `), asBuffer(reasonPhrase), Buffer.from(CRLF)];
+  const dechunked = endsChunked(rawHeaders);
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = asBuffer(rawHeaders[i]!);
     let value = asBuffer(rawHeaders[i + 1]!);
-    if (name.toString('latin1').toLowerCase() === 'transfer-encoding') {
+    if (dechunked && name.toString('latin1').toLowerCase() === 'transfer-encoding') {
       const kept = withoutChunked(value.toString('latin1'));
       if (kept === null) continue;
       value = Buffer.from(kept, 'latin1');

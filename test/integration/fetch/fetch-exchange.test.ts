@@ -82,6 +82,8 @@ describe('fetcher: exchanges as received', () => {
       // A reason phrase and a header value in ISO-8859-1 (obs-text, RFC 9112 §4 and §5.5), after an interim 103 too; one in UTF-8.
       if (path === '/latin1-reason' || path === '/latin1-reason-interim') return void socket.write(Buffer.from(`${path.endsWith('interim') ? EARLY_HINTS : ''}${LATIN1_HEAD}ok`, 'latin1'));
       if (path === '/utf8-reason') return void socket.write(Buffer.from(`${UTF8_HEAD}ok`, 'utf8'));
+      // Chunked, then gzip: the last coding is not chunked, so the body runs to the connection's end, chunk lines and all (RFC 9112 §6.3).
+      if (path === '/chunked-then-gzip') return void socket.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
       // An echo of the request number on this connection: shows keep-alive reuse.
       const body = `request ${n}`;
       socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nX-Mixed-CASE: Kept\r\n\r\n${body}`);
@@ -149,6 +151,12 @@ describe('fetcher: exchanges as received', () => {
     assert.equal(ex.payloadDigest, sha1Digest(Buffer.from('part one, part two')));
     assert.doesNotMatch(ex.responseHead.toString('latin1'), /transfer-encoding/i);
     assert.equal(ex.headers['transfer-encoding'], 'chunked', 'the lookup headers still say how it came');
+  });
+
+  test('chunked before another coding: the body is not de-chunked, so the stored head keeps its Transfer-Encoding whole', async () => {
+    const o = await fetcher.fetch(`${raw.url}/chunked-then-gzip`);
+    assert.equal(bodyBytes(o).toString(), '3\r\nabc\r\n0\r\n\r\n');
+    assert.equal(exchangeOf(o).responseHead.toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n');
   });
 
   test('gzip content-encoding is stored as received and decodes on demand', async () => {

@@ -18,6 +18,12 @@ test('response head keeps raw names, values and order; drops chunked from Transf
   assert.equal(coded.toString('latin1'), 'HTTP/1.1 404 Not Found\r\nTransfer-Encoding: gzip\r\n\r\n');
 });
 
+test('response head: Transfer-Encoding kept whole when chunked is not its last coding (the body was not de-chunked), rewritten over its lines when it is', () => {
+  assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'chunked, gzip']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n');
+  assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'chunked', 'Transfer-Encoding', 'gzip']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n');
+  assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'gzip', 'X', '1', 'transfer-encoding', 'Chunked']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nX: 1\r\n\r\n');
+});
+
 test('response head: empty reason phrase keeps the separating space; header bytes pass through untouched', () => {
   const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "café" in latin-1
   const head = buildResponseHead(204, '', [Buffer.from('X-Name'), latin]);
