@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { HttpExchange } from '../capture';
 import { BodySink, type BodySinkOptions } from './body-sink';
-import { buildResponseHead, headersRecord, reasonPhraseOf, type RawHeaders } from './http-heads';
+import { buildResponseHead, contentLengthFault, headersRecord, reasonPhraseOf, type RawHeaders } from './http-heads';
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
 import { UnreadableResponseError } from './classify-error';
 import { ResponseBytes } from './response-bytes';
@@ -67,6 +67,7 @@ export function fetchAttempt(dispatcher: Dispatcher, req: AttemptRequest, sinkOp
 function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport {
   return (events) => {
     const responseBytes = new ResponseBytes();
+    let headRead = false;
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         events.started((err) => c.abort(err));
@@ -74,7 +75,10 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
       onResponseStart(c, status, _headers, statusText = '') {
         // undici decodes the reason phrase as UTF-8: one with other than ASCII is read from the bytes received.
         const reasonPhrase = /[^\x00-\x7f]/.test(statusText) ? (reasonPhraseOf(responseBytes.receivedBytes(), status) ?? Buffer.from(statusText)) : statusText;
-        if (status >= 200) responseBytes.stopKeeping();
+        if (status >= 200) {
+          headRead = true;
+          responseBytes.stopKeeping();
+        }
         events.response(status, reasonPhrase, (c.rawHeaders ?? []) as RawHeaders);
       },
       onResponseData(_c, chunk) {
@@ -84,8 +88,9 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
         events.end();
       },
       onResponseError(_c, error) {
+        const refused = headRead ? null : unreadableLength(error, responseBytes.receivedBytes());
         responseBytes.stopKeeping();
-        events.error(error);
+        events.error(refused ?? error);
       },
     };
     responseBytes.dispatch(() => dispatcher.dispatch({ origin: req.origin, path: req.path, method: 'GET', headers: [['host', req.host], ...req.headers].flat() }, handler));
@@ -179,7 +184,7 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
       error(error) {
         if (endsWithItsHead(head?.status, sink, error)) return complete(null);
         // undici's own words for what it cannot read (other transports never use them).
-        fail(UnreadableResponseError.from(error) ?? unreadableLength(error, head !== null) ?? error);
+        fail(UnreadableResponseError.from(error) ?? error);
       },
     };
 
@@ -202,15 +207,15 @@ function endsWithItsHead(status: number | undefined, sink: BodySink | null, erro
 }
 
 /**
- * llhttp refuses a head whose Content-Length is given twice (RFC 9112 §6.3: with two values the
- * body's end is unknown, an unrecoverable error), or that has a malformed line after one, and undici
- * reports either as a length mismatch before any head reached us: a cut connection to the fetcher,
- * retried for nothing. The lenient parser may read it (one value given twice, a malformed line).
- * A mismatch after the head is a body cut short, and stays one.
+ * Once llhttp has read a Content-Length, undici reports whatever it refuses in the rest of the head
+ * (Transfer-Encoding beside it, a second length, a value too large, a malformed line) as a length
+ * mismatch before any head reached us: a cut connection to the fetcher, retried for nothing. What
+ * it was is read from the bytes `received`, and the lenient parser may read it. A mismatch after
+ * the head (not called then) is a body cut short, and stays one.
  */
-function unreadableLength(error: Error, headReceived: boolean): UnreadableResponseError | null {
-  if (headReceived || (error as { code?: unknown }).code !== 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return null;
-  return new UnreadableResponseError('the server sent a response head that cannot be parsed once it gave a Content-Length (given twice, as RFC 9112 forbids, or a malformed line after it): where its body ends is unknown', true);
+function unreadableLength(error: Error, received: Buffer): UnreadableResponseError | null {
+  if ((error as { code?: unknown }).code !== 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return null;
+  return new UnreadableResponseError(`the HTTP client refused the response head for ${contentLengthFault(received)}`, true);
 }
 
 /** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */

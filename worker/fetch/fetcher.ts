@@ -188,9 +188,9 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       // A second request to the host, as a retry is: after its delay (an interrupt cuts the wait,
       // and the attempt then ends at once as interrupted).
       await pause(retryGap(strict.durationMs));
-      const { result: lenient, repair } = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
+      const { result: lenient, note: lenientNote } = await lenientAttempt(requestForAttempt(), sinkOptions, { rejectUnauthorized: o.rejectUnauthorized ?? true, maxHeaderSize: MAX_HEADER_BYTES }, o.interrupt);
       const both = strict.durationMs + lenient.durationMs;
-      const note = `${strict.error.message}: read by a lenient parser${repair ? `, ${repair}` : ''}`;
+      const note = `${strict.error.message}: read by a lenient parser${lenientNote ? `, ${lenientNote}` : ''}`;
       if (lenient.kind === 'exchange' || lenient.error instanceof InterruptedError) {
         if (strict.partial) await releaseBody(strict.partial.body);
         return lenient.kind === 'exchange' ? { result: { ...lenient, durationMs: both }, note } : { result: { ...lenient, durationMs: both } };

@@ -51,20 +51,33 @@ function endsChunked(rawHeaders: RawHeaders): boolean {
 }
 
 /**
+ * Whether a head has Transfer-Encoding, which frames its body instead of any Content-Length beside
+ * it (RFC 9112 §6.3; only the lenient parser reads both).
+ */
+function hasTransferEncoding(rawHeaders: RawHeaders): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (asText(rawHeaders[i]!).toLowerCase() === 'transfer-encoding') return true;
+  return false;
+}
+
+/**
  * The response head as received: status line (HTTP/1.1: undici does not say which minor version
  * the server used) with the reason phrase's bytes (a string: one character a byte, as Node gives
  * it), each raw header as `name: value`, an empty line. When chunked is the last transfer coding,
  * the parsers store the body de-chunked, and Transfer-Encoding is rewritten by `withoutChunked`;
  * a chunked coding before another one was not undone (the body is read to the connection's end),
- * and is kept.
+ * and is kept. A Content-Length beside Transfer-Encoding did not say where the body ends, and is
+ * left out, as an intermediary must (RFC 9112 §6.3): a replay tool would wait for that many bytes.
  */
 export function buildResponseHead(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders): Buffer {
   const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} `), asBuffer(reasonPhrase), Buffer.from(CRLF)];
   const dechunked = endsChunked(rawHeaders);
+  const framedByTransferEncoding = hasTransferEncoding(rawHeaders);
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = asBuffer(rawHeaders[i]!);
     let value = asBuffer(rawHeaders[i + 1]!);
-    if (dechunked && name.toString('latin1').toLowerCase() === 'transfer-encoding') {
+    const lowerName = name.toString('latin1').toLowerCase();
+    if (framedByTransferEncoding && lowerName === 'content-length') continue;
+    if (dechunked && lowerName === 'transfer-encoding') {
       const kept = withoutChunked(value.toString('latin1'));
       if (kept === null) continue;
       value = Buffer.from(kept, 'latin1');
@@ -89,6 +102,42 @@ export function reasonPhraseOf(received: Buffer, status: number): Buffer | null 
     if (start && Number(start[1]) === status) return line.subarray(start[0].length);
   }
   return null;
+}
+
+/**
+ * What breaks the last response head in `received` (the bytes a response brought, up to where
+ * llhttp stopped, interim heads first) once it has a Content-Length, in words for the crawl log:
+ * Transfer-Encoding beside it (RFC 9112 §6.1 forbids it), a value that is no number or too large
+ * for the parser, two values (where the body ends is unknown), one given more than once, or else a
+ * line the parser cannot read after it (the only other way to stop it there).
+ */
+export function contentLengthFault(received: Buffer): string {
+  // The last head: past interim (1xx) ones, whole or cut where the parser stopped.
+  let at = 0;
+  let end = headEnd(received, at);
+  while (end >= 0 && /^HTTP\/\d\.\d 1\d\d(?!\d)/.test(received.toString('latin1', at, at + 13))) {
+    at = end;
+    end = headEnd(received, at);
+  }
+  const lines = received.toString('latin1', at, end < 0 ? received.length : end).split('\n');
+  if (!lines[0]!.startsWith('HTTP/')) return 'something after its Content-Length';
+  const lengths: string[] = [];
+  let transferEncoding = false;
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const name = line.slice(0, colon).toLowerCase();
+    if (name === 'transfer-encoding') transferEncoding = true;
+    if (name === 'content-length') lengths.push(...line.slice(colon + 1).split(',').map((v) => v.trim()));
+  }
+  if (transferEncoding) return 'Transfer-Encoding beside Content-Length';
+  const noNumber = lengths.find((v) => !/^\d+$/.test(v));
+  if (noNumber !== undefined) return `a Content-Length that is no number (${JSON.stringify(noNumber)})`;
+  const tooLarge = lengths.find((v) => BigInt(v) > 0xffff_ffff_ffff_ffffn);
+  if (tooLarge !== undefined) return `a Content-Length too large to read (${tooLarge})`;
+  if (new Set(lengths.map(BigInt)).size > 1) return `Content-Length given more than once with different values (${lengths.join(', ')}): where its body ends is unknown`;
+  if (lengths.length > 1) return 'its Content-Length given more than once with one value';
+  return 'a line after its Content-Length that it cannot parse';
 }
 
 /** The offset just past a head's empty line (CRLF or a bare LF), looked for from `from`, or -1. */

@@ -18,10 +18,16 @@ import type { RawHeaders } from './http-heads';
  */
 export async function lenientAttempt(
   req: AttemptRequest, sinkOptions: BodySinkOptions, opts: { rejectUnauthorized: boolean; maxHeaderSize: number }, interrupt?: AbortSignal,
-): Promise<{ result: AttemptResult; repair?: string }> {
+): Promise<{ result: AttemptResult; note?: string }> {
   const repair = new ContentLengthRepair(opts.maxHeaderSize);
   const result = await runAttempt(req, sinkOptions, interrupt, nodeHttpTransport(req, opts, repair));
-  return repair.repaired ? { result, repair: 'its Content-Length, given more than once with one value, read as one' } : { result };
+  const read = result.kind === 'exchange' ? result.exchange : result.partial;
+  // What the crawl log says of the head besides: how the parser was helped, what the archive leaves out.
+  const notes = [
+    ...(repair.repaired ? ['its Content-Length, given more than once with one value, read as one'] : []),
+    ...(read && read.headers['content-length'] !== undefined && read.headers['transfer-encoding'] !== undefined ? ['its Content-Length, beside Transfer-Encoding, which frames the body, left out of the archived head'] : []),
+  ];
+  return notes.length ? { result, note: notes.join(', ') } : { result };
 }
 
 function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderSize }: { rejectUnauthorized: boolean; maxHeaderSize: number }, repair: ContentLengthRepair): Transport {

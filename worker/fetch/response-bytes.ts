@@ -17,7 +17,8 @@ const KEPT_FOR_HEAD = 1024 * 1024;
  * socket each request's head is written to; the count is the socket's since then.
  *
  * It also keeps the bytes undici reads until the final head is read (`stopKeeping`), for what
- * undici does not hand out as received: the reason phrase (reasonPhraseOf). A 'data' listener
+ * undici does not hand out as received: the reason phrase (reasonPhraseOf), and what in a head
+ * stopped its parser after a Content-Length (contentLengthFault). A 'data' listener
  * beside undici's 'readable' one sees each chunk undici reads, and changes nothing of the flow.
  */
 export class ResponseBytes {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from '../../../worker/fetch';
-import { reasonPhraseOf } from '../../../worker/fetch/http-heads';
+import { contentLengthFault, reasonPhraseOf } from '../../../worker/fetch/http-heads';
 
 test('request head: request line, host and connection first (as undici writes them), then our headers', () => {
   const head = buildRequestHead('/a?b=c', 'example.org:8080', [
@@ -22,6 +22,26 @@ test('response head: Transfer-Encoding kept whole when chunked is not its last c
   assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'chunked, gzip']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n');
   assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'chunked', 'Transfer-Encoding', 'gzip']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n');
   assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'gzip', 'X', '1', 'transfer-encoding', 'Chunked']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nX: 1\r\n\r\n');
+});
+
+test('response head: a Content-Length beside Transfer-Encoding, in either order, is left out (it did not frame the body); alone it stays', () => {
+  assert.equal(buildResponseHead(200, 'OK', ['Content-Length', '100', 'Transfer-Encoding', 'chunked', 'X', '1']).toString('latin1'), 'HTTP/1.1 200 OK\r\nX: 1\r\n\r\n');
+  assert.equal(buildResponseHead(200, 'OK', ['Transfer-Encoding', 'gzip', 'content-length', '3']).toString('latin1'), 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n');
+  assert.equal(buildResponseHead(200, 'OK', ['Content-Length', '3']).toString('latin1'), 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n');
+});
+
+test('contentLengthFault: what in a head stops the parser once it has a Content-Length', () => {
+  const fault = (head: string) => contentLengthFault(Buffer.from(head, 'latin1'));
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n12\r\n'), 'Transfer-Encoding beside Content-Length');
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n'), 'a Content-Length too large to read (99999999999999999999)');
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551615\r\nX: \x01\r\n'), 'a line after its Content-Length that it cannot parse', 'the largest length llhttp reads');
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5x\r\n'), 'a Content-Length that is no number ("5x")');
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 7\r\n\r\n'), 'Content-Length given more than once with different values (5, 7): where its body ends is unknown');
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\n'), 'its Content-Length given more than once with one value');
+  assert.equal(fault('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Folded: a\r\n b\r\n'), 'a line after its Content-Length that it cannot parse');
+  // The head that failed is the last: an interim one before it says nothing of it.
+  assert.equal(fault('HTTP/1.1 103 Early Hints\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nHTTP/1.1 200 OK\nContent-Length: 5\nTransfer-Encoding: chunked\n'), 'Transfer-Encoding beside Content-Length');
+  assert.equal(fault(''), 'something after its Content-Length');
 });
 
 test('response head: empty reason phrase keeps the separating space; header bytes pass through untouched', () => {
