@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { finished, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { crc32, createBrotliDecompress, createInflateRaw, type BrotliDecompress, type InflateRaw } from 'node:zlib';
 import type { HttpExchange, StoredBody } from '../capture';
 import { DecompressionBombError } from './classify-error';
 
@@ -16,58 +16,259 @@ export function parseContentCodings(header: string | undefined): string[] | null
 const KNOWN = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 /** "deflate" is meant to be zlib-wrapped, but many servers send raw deflate: the first two bytes tell. */
-function looksZlibWrapped(first: Buffer | undefined): boolean {
-  return !!first && first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
+function looksZlibWrapped(first: Buffer): boolean {
+  return first.length >= 2 && (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | first[1]!) % 31 === 0;
 }
 
-function decoderFor(coding: string, firstBytes: Buffer | undefined): EndCheckedDecoder {
-  if (coding === 'br') return new EndCheckedDecoder(createBrotliDecompress());
-  if (coding === 'deflate') return new EndCheckedDecoder(looksZlibWrapped(firstBytes) ? createInflate() : createInflateRaw());
-  return new EndCheckedDecoder(createGunzip());
+/** zlib's and brotli's data errors (Z_DATA_ERROR, ERR__ERROR_FORMAT_…), as against a failure of the process. */
+function isDataError(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && /^(Z_|ERR__ERROR_)/.test(code);
 }
 
 /**
- * A zlib or brotli decoder that tells whether its coded stream reached its end (`cutOff` when
- * not). Finishing a decoder on a stream that stopped early raises "unexpected end of file"
- * (Z_BUF_ERROR, brotli's too), and a stream hands a chunk the finishing flush when it comes after
- * end() was called, dropping what that chunk decoded: so each chunk is decoded in full before the
- * next is taken, and the decoder is finished only then, on no input. What a cut stream decoded is
- * all kept, and its end is told apart. Output is passed on as the decoder pushes it, without
- * waiting for the reader, as zlib's own streams do; destroying this wrapper stops the decoder.
+ * A node:zlib decoder fed one chunk at a time, its output handed to `onOutput` as it comes. On
+ * corrupt data Node hands out nothing the call that met it decoded (at most a chunk of 16 KB of output).
  */
-class EndCheckedDecoder extends Transform {
-  /** The input ended before the coded stream did, with no corrupt byte before that. */
-  cutOff = false;
-  private finishing = false;
+class NativeDecoder {
+  private failure: Error | null = null;
+  /** Settles the decode under way when the decoder closes without finishing it. */
+  private onClose: (() => void) | null = null;
 
-  constructor(private readonly decoder: Transform) {
-    super();
-    decoder.on('data', (chunk: Buffer) => this.push(chunk));
-    // A data error while decoding; the one finishing raises is _flush's to judge.
-    decoder.on('error', (err) => {
-      if (!this.finishing) this.destroy(err);
+  constructor(
+    private readonly decoder: InflateRaw | BrotliDecompress,
+    onOutput: (chunk: Buffer) => void,
+  ) {
+    decoder.on('data', onOutput);
+    decoder.on('error', (err) => (this.failure = err));
+    decoder.on('close', () => this.onClose?.());
+  }
+
+  /** How many of `chunk`'s bytes the coded data took (fewer once it ended among them), or the error that stopped it. */
+  decode(chunk: Buffer): Promise<number | Error> {
+    const before = this.decoder.bytesWritten;
+    return new Promise((resolve) => {
+      this.onClose = () => resolve(this.failure ?? new Error('the decoder was stopped'));
+      this.decoder.write(chunk, (err) => {
+        if (!err) resolve(this.decoder.bytesWritten - before);
+      });
     });
+  }
+
+  /**
+   * Finishes the decoder on no input: 'cut-off' when its coded data had not ended ("unexpected end of
+   * file", Z_BUF_ERROR, brotli's too). A chunk given with the finishing flush would lose what it decoded.
+   */
+  finish(): Promise<'ended' | 'cut-off' | Error> {
+    return new Promise((resolve) => {
+      finished(this.decoder, (err) => resolve(!err ? 'ended' : (err as { code?: unknown }).code === 'Z_BUF_ERROR' ? 'cut-off' : err));
+      this.decoder.end();
+    });
+  }
+
+  stop(): void {
+    this.decoder.destroy();
+  }
+}
+
+/** Adler-32 (RFC 1950 §9), the zlib format's checksum, of `bytes` after `adler` (1 for none). */
+function adler32(adler: number, bytes: Uint8Array): number {
+  let a = adler & 0xffff;
+  let b = adler >>> 16;
+  for (let at = 0; at < bytes.length; ) {
+    for (const end = Math.min(at + 4096, bytes.length); at < end; at++) {
+      a += bytes[at]!;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** A gzip header longer than this (a file name without its end, say) is taken for damage, not held on to. */
+const MAX_GZIP_HEADER_BYTES = 1024 * 1024;
+
+/**
+ * The length of the gzip member header (RFC 1952 §2.3) `bytes` begin with: 'short' when they end
+ * inside it, 'not-gzip' when they begin otherwise, 'bad' for a method or flags zlib refuses.
+ */
+function gzipHeaderLength(bytes: Buffer): number | 'short' | 'not-gzip' | 'bad' {
+  if ((bytes.length >= 1 && bytes[0] !== 0x1f) || (bytes.length >= 2 && bytes[1] !== 0x8b)) return 'not-gzip';
+  if (bytes.length < 10) return 'short';
+  const flags = bytes[3]!;
+  if (bytes[2] !== 8 || flags & 0xe0) return 'bad';
+  let at = 10;
+  if (flags & 0x04) {
+    if (bytes.length < at + 2) return 'short';
+    at += 2 + bytes.readUInt16LE(at);
+  }
+  // A file name, then a comment, each ending with a zero byte.
+  for (const flag of [0x08, 0x10]) {
+    if (!(flags & flag)) continue;
+    const zero = bytes.indexOf(0, at);
+    if (zero < 0) return 'short';
+    at = zero + 1;
+  }
+  if (flags & 0x02) at += 2;
+  return at <= bytes.length ? at : 'short';
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * Undoes one content coding (gzip, deflate zlib-wrapped or raw, br), a chunk at a time. The gzip
+ * and zlib framings around deflate data are read here, their checksums checked here, and zlib
+ * inflates the raw deflate data only: node:zlib's gunzip and inflate fail on a wrong checksum, or
+ * on bytes after a gzip member that begin none, in the call that inflated the data's end, and Node
+ * hands out nothing that call decoded — a whole small page. Never fails on bad data, and passes on
+ * all the output zlib hands out before it: `damaged` when corrupt data or a wrong checksum ended the decoding,
+ * `cutOff` when the input ended before the coded data did. What follows the coded data's end
+ * (after a gzip member, bytes that begin no other) is ignored, as browsers do.
+ */
+class ContentDecoder extends Transform {
+  damaged = false;
+  cutOff = false;
+  private state: 'header' | 'data' | 'trailer' | 'between-members' | 'done' = 'header';
+  /** A header's or trailer's bytes that came in part. */
+  private held: Buffer = NO_BYTES;
+  /** deflate's is 'zlib' until its first bytes show raw deflate. */
+  private framing: 'gzip' | 'zlib' | 'raw' | 'br';
+  private decoder: NativeDecoder | null = null;
+  private members = 0;
+  /** Of the current gzip member or zlib stream: its output's checksum and length (mod 2^32). */
+  private checksum = 0;
+  private size = 0;
+
+  constructor(coding: string) {
+    super();
+    this.framing = coding === 'br' ? 'br' : coding === 'deflate' ? 'zlib' : 'gzip';
+    if (this.framing === 'br') this.startData();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    // On a data error the callback gets none, or the error: the 'error' listener destroys this.
-    this.decoder.write(chunk, (err) => {
-      if (!err) done();
-    });
+    this.decodeChunk(chunk).then(() => done(), done);
   }
 
   override _flush(done: TransformCallback): void {
-    this.finishing = true;
-    finished(this.decoder, (err) => {
-      this.cutOff = (err as { code?: unknown } | undefined)?.code === 'Z_BUF_ERROR';
-      done(this.cutOff ? null : err);
-    });
-    this.decoder.end();
+    this.judgeEnd().then(() => done(), done);
   }
 
   override _destroy(err: Error | null, done: (err: Error | null) => void): void {
-    this.decoder.destroy();
+    this.decoder?.stop();
     done(err);
+  }
+
+  private async decodeChunk(chunk: Buffer): Promise<void> {
+    while (chunk.length > 0 && this.state !== 'done') {
+      if (this.state === 'header') chunk = this.readHeader(chunk);
+      else if (this.state === 'data') chunk = await this.decodeData(chunk);
+      else if (this.state === 'trailer') chunk = this.readTrailer(chunk);
+      else chunk = this.skipPadding(chunk);
+    }
+  }
+
+  /** At the input's end: was the coded data whole? */
+  private async judgeEnd(): Promise<void> {
+    if (this.state === 'data' && (this.framing === 'raw' || this.framing === 'br')) {
+      // No trailer to wait for: only the decoder knows whether its data ended right here.
+      const end = await this.decoder!.finish();
+      if (end instanceof Error) this.fail(end);
+      else this.cutOff = end === 'cut-off';
+    } else {
+      this.cutOff = this.state === 'data' || this.state === 'trailer' || (this.state === 'header' && this.held.length > 0);
+    }
+  }
+
+  private readHeader(chunk: Buffer): Buffer {
+    const bytes = this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk;
+    this.held = NO_BYTES;
+    let length: number | 'short' | 'not-gzip' | 'bad';
+    if (this.framing === 'gzip') {
+      length = gzipHeaderLength(bytes);
+      if (length === 'short' && bytes.length > MAX_GZIP_HEADER_BYTES) length = 'bad';
+    } else if (bytes.length < 2) {
+      length = 'short';
+    } else if (looksZlibWrapped(bytes)) {
+      length = bytes[1]! & 0x20 ? 'bad' : 2; // a preset dictionary: nothing here to decode with
+    } else {
+      this.framing = 'raw';
+      length = 0;
+    }
+    if (length === 'short') {
+      this.held = bytes;
+      return NO_BYTES;
+    }
+    // Bytes after a gzip member that begin no other are ignored, as padding is; a first that is none is damage.
+    if (length === 'not-gzip' && this.members > 0) return this.stopDecoding();
+    if (typeof length !== 'number') return this.stopDecoding(true);
+    this.startData();
+    return bytes.subarray(length);
+  }
+
+  private startData(): void {
+    this.members++;
+    this.checksum = this.framing === 'zlib' ? 1 : 0;
+    this.size = 0;
+    this.decoder = new NativeDecoder(this.framing === 'br' ? createBrotliDecompress() : createInflateRaw(), (out) => this.output(out));
+    this.state = 'data';
+  }
+
+  private output(chunk: Buffer): void {
+    if (this.framing === 'gzip') this.checksum = crc32(chunk, this.checksum);
+    else if (this.framing === 'zlib') this.checksum = adler32(this.checksum, chunk);
+    this.size = (this.size + chunk.length) >>> 0;
+    this.push(chunk);
+  }
+
+  private async decodeData(chunk: Buffer): Promise<Buffer> {
+    const taken = await this.decoder!.decode(chunk);
+    if (taken instanceof Error) return this.fail(taken);
+    if (taken === chunk.length) return NO_BYTES;
+    // The deflate or brotli data ended in this chunk: what follows is the trailer, or ignored.
+    this.decoder!.stop();
+    this.decoder = null;
+    this.state = this.framing === 'gzip' || this.framing === 'zlib' ? 'trailer' : 'done';
+    return chunk.subarray(taken);
+  }
+
+  private readTrailer(chunk: Buffer): Buffer {
+    const bytes = this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk;
+    const length = this.framing === 'gzip' ? 8 : 4;
+    if (bytes.length < length) {
+      this.held = bytes;
+      return NO_BYTES;
+    }
+    this.held = NO_BYTES;
+    // gzip: CRC-32 and length, little-endian; zlib: Adler-32, big-endian.
+    const intact = this.framing === 'gzip'
+      ? bytes.readUInt32LE(0) === this.checksum && bytes.readUInt32LE(4) === this.size
+      : bytes.readUInt32BE(0) === this.checksum;
+    if (!intact) return this.stopDecoding(true);
+    this.state = this.framing === 'gzip' ? 'between-members' : 'done';
+    return bytes.subarray(length);
+  }
+
+  /** After a gzip member: zero bytes (padding, skipped), another member, or bytes ignored. */
+  private skipPadding(chunk: Buffer): Buffer {
+    const at = chunk.findIndex((byte) => byte !== 0);
+    if (at < 0) return NO_BYTES;
+    this.state = 'header';
+    return chunk.subarray(at);
+  }
+
+  /** A data error ends the decoding as damaged; any other error is the process's, and fails it. */
+  private fail(err: Error): Buffer {
+    if (!isDataError(err)) throw err;
+    return this.stopDecoding(true);
+  }
+
+  private stopDecoding(damaged = false): Buffer {
+    this.damaged = damaged;
+    this.state = 'done';
+    this.decoder?.stop();
+    this.decoder = null;
+    return NO_BYTES;
   }
 }
 
@@ -78,23 +279,22 @@ export type OverflowMode = 'throw' | 'truncate';
  * Decodes a stream through the given codings (applied order; undone in reverse), collecting at most
  * `maxDecodedBytes`. Stops reading the moment the output passes the cap and throws
  * DecompressionBombError, so a 10 GB bomb costs a few chunks, not 10 GB of inflation. Corrupt or
- * cut-off data ends decoding quietly with what was decoded: captures truncated at the size cap
- * are still worth parsing. `damaged`: decoding stopped at corrupt data; `cutOff`: the data ran
- * out before a coded stream's end.
+ * cut-off data ends decoding quietly with all that was decoded before it (ContentDecoder):
+ * captures truncated at the size cap are still worth parsing. `damaged`: decoding stopped at
+ * corrupt data; `cutOff`: the data ran out before a coded stream's end.
  */
 export async function decodeStreamCapped(
   source: AsyncIterable<Buffer>,
   codings: readonly string[],
   maxDecodedBytes: number,
-  firstBytes?: Buffer,
   overflow: OverflowMode = 'throw',
 ): Promise<DecodedBody> {
-  const decoders = [...codings].reverse().map((c, i) => decoderFor(c, i === 0 ? firstBytes : undefined));
+  const decoders = [...codings].reverse().map((c) => new ContentDecoder(c));
   const out: Buffer[] = [];
   let size = 0;
   let bomb: DecompressionBombError | null = null;
   try {
-    await pipeline(Readable.from(source), ...(decoders as [EndCheckedDecoder]), async (decoded: AsyncIterable<Buffer>) => {
+    await pipeline(Readable.from(source), ...(decoders as [ContentDecoder]), async (decoded: AsyncIterable<Buffer>) => {
       for await (const chunk of decoded) {
         if (size + chunk.length > maxDecodedBytes) {
           if (overflow === 'truncate') out.push(chunk.subarray(0, maxDecodedBytes - size));
@@ -105,14 +305,13 @@ export async function decodeStreamCapped(
       }
     });
   } catch (err) {
-    if (bomb && overflow === 'throw') throw bomb;
-    if (bomb) return whole(Buffer.concat(out));
-    // zlib (Z_*) and brotli (ERR__ERROR_*) data errors: keep what was decoded before the damage.
-    const code = (err as { code?: unknown }).code;
-    if (typeof code !== 'string' || !/^(Z_|ERR__ERROR_)/.test(code)) throw err;
-    return { bytes: Buffer.concat(out), damaged: true, cutOff: false };
+    if (!bomb) throw err;
+    if (overflow === 'throw') throw bomb;
+    return whole(Buffer.concat(out));
   }
-  return { bytes: Buffer.concat(out), damaged: false, cutOff: decoders.some((d) => d.cutOff) };
+  // A coding damaged inside another leaves the outer one's data ending early: the damage is what happened.
+  const damaged = decoders.some((d) => d.damaged);
+  return { bytes: Buffer.concat(out), damaged, cutOff: !damaged && decoders.some((d) => d.cutOff) };
 }
 
 /** A body with its content coding undone, and whether its decoding stopped before the coded end. */
@@ -222,13 +421,5 @@ export async function decodeBody(
     return whole(bytes.subarray(0, maxDecodedBytes) as Buffer<ArrayBuffer>);
   }
   const chunks = Buffer.isBuffer(body) ? memoryChunks(body) : body.kind === 'memory' ? memoryChunks(body.bytes) : fileChunks(body.path);
-  if (!codings || codings.length === 0) return decodeStreamCapped(chunks, [], maxDecodedBytes, undefined, overflow);
-  // Peek at the first chunk (for the deflate wrapper check), then hand the whole stream on.
-  const first = await chunks.next();
-  if (first.done) return whole(Buffer.alloc(0));
-  async function* withFirst(): AsyncGenerator<Buffer> {
-    yield first.value as Buffer;
-    yield* chunks;
-  }
-  return decodeStreamCapped(withFirst(), codings, maxDecodedBytes, first.value as Buffer, overflow);
+  return decodeStreamCapped(chunks, codings ?? [], maxDecodedBytes, overflow);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { brotliCompressSync, brotliDecompressSync, constants, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, crc32, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyForParsing, decodeBody, decodeContentEncoding, decodeStreamCapped, DecompressionBombError, parseContentCodings, type DecodedBody } from '../../../worker/fetch';
@@ -16,6 +16,8 @@ test('gzip, x-gzip, deflate (zlib and raw), br, chained codings and identity', a
   assert.deepEqual(await decodeContentEncoding(deflateRawSync(text), 'deflate', 1e6), text);
   assert.deepEqual(await decodeContentEncoding(brotliCompressSync(text), 'br', 1e6), text);
   assert.deepEqual(await decodeContentEncoding(brotliCompressSync(gzipSync(text)), 'gzip, br', 1e6), text);
+  // Each deflate layer tells zlib-wrapped from raw by its own first bytes, an inner one too.
+  assert.deepEqual(await decodeContentEncoding(brotliCompressSync(deflateSync(text)), 'deflate, br', 1e6), text);
   assert.deepEqual(await decodeContentEncoding(text, undefined, 1e6), text);
   assert.deepEqual(await decodeContentEncoding(text, 'identity', 1e6), text);
 });
@@ -151,16 +153,16 @@ test('cut off: a header alone, a chained coding, a spooled body; a stream ending
   });
 });
 
-test('what follows a whole gzip member is read as before: a second member, zero padding, garbage', async () => {
+test('what follows a whole gzip member: a second member is read, zero padding and other bytes ignored', async () => {
   const gz = gzipSync(sitemapText);
   const two = await decodeBody(Buffer.concat([gz, gzipSync('http://a.test/last\n')]), 'gzip', 1e8);
   assert.deepEqual(two.bytes, Buffer.concat([sitemapText, Buffer.from('http://a.test/last\n')]));
   assert.deepEqual([two.cutOff, two.damaged], [false, false]);
   const padded = await decodeBody(Buffer.concat([gz, Buffer.alloc(16)]), 'gzip', 1e8);
   assert.deepEqual(outcome(padded), { length: sitemapText.length, cutOff: false, damaged: false });
-  // Garbage after the member is a second member's broken header: damaged, as it always was.
+  // Bytes that begin no member are ignored, as browsers ignore them and as data after a deflate or br stream is.
   const garbage = await decodeBody(Buffer.concat([gz, Buffer.from('garbage after the member')]), 'gzip', 1e8);
-  assert.deepEqual([garbage.cutOff, garbage.damaged], [false, true]);
+  assert.deepEqual(outcome(garbage), { length: sitemapText.length, cutOff: false, damaged: false });
   // A second member cut off: the first whole, the second cut.
   const second = gzipSync(sitemapText);
   const twoCut = await decodeBody(Buffer.concat([gz, second.subarray(0, second.length >> 1)]), 'gzip', 1e8);
@@ -196,4 +198,85 @@ test('bodyForParsing: a body whose coded stream stops before its end is cut, wit
     assert.ok(parsed.body.length > 0 && parsed.body.length < sitemapText.length, encode.name);
     assert.equal((await bodyForParsing({ ...exchange, body: { kind: 'memory', bytes: coded } }, 1e8)).cut, false, encode.name);
   }
+});
+
+/** A page of `links` links, about 640 bytes each: 50 make 31.7 KB, two of zlib's 16 KB output chunks. */
+const pageOf = (links: number) =>
+  Buffer.from(`<html><body>${Array.from({ length: links }, (_, i) => `<p><a href="/p${i}">page ${i}</a> ${'lorem ipsum '.repeat(50)}</p>\n`).join('')}</body></html>`);
+/** Pages decoded in one zlib call, in two, and in many. */
+const PAGES = [pageOf(1), pageOf(50), pageOf(400)];
+
+/** `coded` with byte `at` (negative: from the end) flipped. */
+function flipped(coded: Buffer, at: number): Buffer {
+  const copy = Buffer.from(coded);
+  copy[at < 0 ? copy.length + at : at]! ^= 0xff;
+  return copy;
+}
+
+test('bytes after a whole gzip member that begin no other: the member is decoded whole, whatever its size', async () => {
+  for (const page of PAGES) {
+    for (const after of [Buffer.from('GARBAGE'), Buffer.from('\x1fjunk'), Buffer.from('<html>second copy</html>')]) {
+      const decoded = await decodeBody(Buffer.concat([gzipSync(page), after]), 'gzip', 1e8);
+      assert.deepEqual(outcome(decoded), { length: page.length, cutOff: false, damaged: false }, `${page.length} bytes then ${JSON.stringify(after.toString())}`);
+      assert.deepEqual(decoded.bytes, page);
+    }
+  }
+});
+
+test('a wrong checksum or length in the trailer: every decoded byte is kept, flagged damaged, and counted in the note', async () => {
+  for (const page of PAGES) {
+    const gz = gzipSync(page);
+    const zlibWrapped = deflateSync(page);
+    for (const [label, coded, coding] of [
+      ['gzip CRC-32', flipped(gz, -8), 'gzip'],
+      ['gzip length', flipped(gz, -1), 'gzip'],
+      ['zlib Adler-32', flipped(zlibWrapped, -1), 'deflate'],
+    ] as const) {
+      const decoded = await decodeBody(coded, coding, 1e8);
+      assert.deepEqual(outcome(decoded), { length: page.length, cutOff: false, damaged: true }, `${label}, ${page.length} bytes`);
+      assert.deepEqual(decoded.bytes, page);
+      const { codingNote } = await bodyForParsing({ body: { kind: 'memory', bytes: coded }, headers: { 'content-encoding': coding }, truncated: null }, 1e8);
+      assert.equal(codingNote, `Content-Encoding "${coding}": corrupt data after ${page.length} decoded bytes; links read from those`);
+    }
+  }
+});
+
+/** A gzip member of `data` with every optional header field (RFC 1952 §2.3.1): extra field, name, comment, header CRC. */
+function gzipWithHeaderFields(data: Buffer): Buffer {
+  const fixed = Buffer.from([0x1f, 0x8b, 8, 0x04 | 0x08 | 0x10 | 0x02, 0, 0, 0, 0, 0, 3]);
+  const extra = Buffer.from([5, 0, 1, 2, 3, 4, 5]);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(data), 0);
+  trailer.writeUInt32LE(data.length, 4);
+  const header = Buffer.concat([fixed, extra, Buffer.from('page.html\0a comment\0')]);
+  const headerCrc = Buffer.alloc(2);
+  headerCrc.writeUInt16LE(crc32(header) & 0xffff);
+  return Buffer.concat([header, headerCrc, deflateRawSync(data), trailer]);
+}
+
+test('headers with every optional field, and codings fed a byte at a time, decode whole', async () => {
+  const page = pageOf(50);
+  async function* bytewise(coded: Buffer) {
+    for (let at = 0; at < coded.length; at++) yield coded.subarray(at, at + 1);
+  }
+  const withFields = gzipWithHeaderFields(page);
+  assert.deepEqual(gunzipSync(withFields), page, 'zlib reads the member too');
+  assert.deepEqual(await decodeContentEncoding(withFields, 'gzip', 1e8), page);
+  const twoMembers = Buffer.concat([gzipSync(page), gzipSync(page)]);
+  for (const [label, coded, coding, expected] of [
+    ['gzip header fields', withFields, 'gzip', page],
+    ['two gzip members', twoMembers, 'gzip', Buffer.concat([page, page])],
+    ['zlib-wrapped deflate', deflateSync(page), 'deflate', page],
+    ['raw deflate', deflateRawSync(page), 'deflate', page],
+    ['br', brotliCompressSync(page), 'br', page],
+  ] as const) {
+    const decoded = await decodeStreamCapped(bytewise(coded), [coding], 1e8);
+    assert.deepEqual(outcome(decoded), { length: expected.length, cutOff: false, damaged: false }, label);
+    assert.deepEqual(decoded.bytes, expected, label);
+  }
+});
+
+test('a gzip header that does not end within a megabyte is damage, not held on to', async () => {
+  const endless = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 3]), Buffer.alloc(2 * 1024 * 1024, 'n')]);
+  assert.deepEqual(outcome(await decodeBody(endless, 'gzip', 1e8)), { length: 0, cutOff: false, damaged: true });
 });
