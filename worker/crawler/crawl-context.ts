@@ -8,7 +8,7 @@ import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
-import { RobotsCache, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
+import { RobotsCache, robotsCaptureMessage, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
@@ -157,7 +157,7 @@ export class CrawlContext {
       retryGapMs: icd.politeness.enabled ? (host, attemptMs) => politenessDelayMs(attemptMs, icd.politeness, o.frontier.robotsDelayMs(host)) : undefined,
     });
     const store = new CaptureStore(o.db, o.crawlId);
-    let archive: (ex: HttpExchange, timing: FetchTiming) => Promise<void> = async () => undefined;
+    let archive: (ex: HttpExchange, timing: FetchTiming, message: string) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (askingHost: string, timing: KeyTiming) => void = () => undefined;
     let request: (url: string, askingHost: string) => Promise<RobotsRequest> = async (url) => ({ outcome: await fetcher.fetch(url), ownKey: true });
     const robots = new RobotsCache({
@@ -175,7 +175,7 @@ export class CrawlContext {
         if (!exchange) return outcome;
         // Archiving releases a spooled body, and the cache reads it after: it gets a copy in memory.
         const forCache = await robotsBodyInMemory(exchange);
-        await archive(exchange, outcome);
+        await archive(exchange, outcome, await robotsCaptureMessage(forCache));
         return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
       // A request that got nothing has no capture to stand for it: its own entry, as a page's failed fetch
@@ -192,7 +192,7 @@ export class CrawlContext {
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
     ctx.cookies = cookies;
-    archive = (ex, timing) => ctx.archiveAuxiliary(ex, { message: 'robots.txt', subject: 'robots', timing });
+    archive = (ex, timing, message) => ctx.archiveAuxiliary(ex, { message, subject: 'robots', timing });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
     queueSitemaps = (urls) => {

@@ -377,18 +377,27 @@ export interface ParsedBody {
 }
 
 /**
- * Why the body its parsers read is not the whole decoded body, in the crawl log's words: a coding
- * the crawl does not undo (the bytes are parsed as they came: a mislabelled plain body still gives
- * its links), corrupt data, or a coded stream that ends early though the transport brought every
- * byte (a transport cut has its own outcome). Null when the coding was undone to its end.
+ * Why the body its parsers read is not the whole decoded body, in the crawl log's words
+ * (contentCodingFault): a coding the crawl does not undo (the bytes are parsed as they came: a
+ * mislabelled plain body still gives its links), corrupt data, or a coded stream that ends early.
+ * Null when the coding was undone to its end.
  */
 export function contentCodingNote(contentEncoding: string | undefined, decoded: DecodedBody, transportCut: boolean): string | null {
+  const fault = contentCodingFault(contentEncoding, decoded, transportCut);
+  if (fault === null) return null;
+  return parseContentCodings(contentEncoding) === null ? `${fault}: the body was read for links as it came` : `${fault}; links read from those`;
+}
+
+/**
+ * What kept a body's content coding from being undone to its end: a coding the crawl does not
+ * undo, corrupt data (a wrong checksum too), or a coded stream that ends early though the
+ * transport brought every byte (a transport cut has its own outcome). Null when none did.
+ */
+export function contentCodingFault(contentEncoding: string | undefined, decoded: DecodedBody, transportCut: boolean): string | null {
   const header = JSON.stringify((contentEncoding ?? '').trim().slice(0, 100));
-  if (contentEncoding?.trim() && parseContentCodings(contentEncoding) === null) {
-    return `Content-Encoding ${header} is none the crawl undoes (gzip, deflate, br): the body was read for links as it came`;
-  }
-  if (decoded.damaged) return `Content-Encoding ${header}: corrupt data after ${decoded.bytes.length} decoded bytes; links read from those`;
-  if (decoded.cutOff && !transportCut) return `Content-Encoding ${header}: the coded data ends early, after ${decoded.bytes.length} decoded bytes; links read from those`;
+  if (parseContentCodings(contentEncoding) === null) return `Content-Encoding ${header} is none the crawl undoes (gzip, deflate, br)`;
+  if (decoded.damaged) return `Content-Encoding ${header}: corrupt data after ${decoded.bytes.length} decoded bytes`;
+  if (decoded.cutOff && !transportCut) return `Content-Encoding ${header}: the coded data ends early, after ${decoded.bytes.length} decoded bytes`;
   return null;
 }
 

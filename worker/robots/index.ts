@@ -4,5 +4,5 @@
  */
 export { robotsIgnorePrefixes } from './ignore-prefixes';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache';
-export { classifyRobotsResponse, robotsFailureMessage, robotsUnansweredMessage, type ConnectionFailure, type RobotsResponse } from './robots-response';
+export { classifyRobotsResponse, robotsCaptureMessage, robotsFailureMessage, robotsUnansweredMessage, type ConnectionFailure, type RobotsResponse } from './robots-response';
 export { parseRobotsRules, robotsProductToken, type RobotsRules } from './robots-rules';

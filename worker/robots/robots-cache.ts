@@ -1,7 +1,6 @@
-import type { HttpExchange } from '../capture';
-import { decodeContentEncoding, retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
+import { retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
 import { robotsIgnorePrefixes } from './ignore-prefixes';
-import { classifyRobotsResponse, type ConnectionFailure, type RobotsResponse } from './robots-response';
+import { classifyRobotsResponse, readRobotsBody, ROBOTS_MAX_BYTES, type ConnectionFailure, type RobotsBody, type RobotsResponse } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
 /**
@@ -92,7 +91,8 @@ const MAX_REDIRECTS = 5;
 /**
  * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
  * hop going through `fetchRobots` so it is archived), answered from memory in between. 4xx: allow all;
- * 5xx, headers/total timeouts: the origin's URLs wait and robots.txt is tried again with backoff, and after
+ * 5xx, headers/total timeouts, a 2xx body that cannot be read (readRobotsBody): the origin's URLs wait
+ * and robots.txt is tried again with backoff, and after
  * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). No connection to
  * the origin at all (refused, timed out, unresolvable: its fetch's own retries spent) is no answer of a server:
  * its URLs fail with that reason ('host-unreachable') for NO_CONNECTION_MS, instead of waiting a
@@ -191,13 +191,14 @@ export class RobotsCache {
     if (response.kind === 'no-connection' && hop === 0) return this.noConnection(origin, response.failure);
     if (response.kind === 'unreachable' && hop === 0 && response.silence) return this.failed(origin, response.silence);
     if (response.kind === 'unreachable' || response.kind === 'no-connection') return this.failed(origin);
-    let text: string;
+    let body: RobotsBody;
     try {
-      text = await this.bodyText(response.exchange);
+      body = await readRobotsBody(response.exchange, this.o.maxBytes ?? ROBOTS_MAX_BYTES);
     } catch {
       return this.failed(origin); // the spooled body could not be read: as if unreachable
     }
-    const rules = parseRobotsRules(robotsUrl, text, this.o.userAgent);
+    if ('unreadable' in body) return this.failed(origin);
+    const rules = parseRobotsRules(robotsUrl, body.text, this.o.userAgent);
     this.states.set(origin, { kind: 'rules', rules, until: this.fresh() });
     if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
     return 'decided';
@@ -239,11 +240,6 @@ export class RobotsCache {
     const prior = this.states.get(origin);
     if (prior?.kind === 'rules' || prior?.kind === 'allow-all') return this.failed(origin);
     return this.decided(origin, { kind: 'no-connection', failure, until: this.now() + NO_CONNECTION_MS });
-  }
-
-  private async bodyText(exchange: HttpExchange): Promise<string> {
-    const bytes = await decodeContentEncoding(exchange.body, exchange.headers['content-encoding'], this.o.maxBytes ?? 512 * 1024, 'truncate');
-    return bytes.toString('utf8');
   }
 }
 

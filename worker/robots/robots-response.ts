@@ -1,5 +1,5 @@
 import { cutByFailedFetch, type FailureReason, type HttpExchange } from '../capture';
-import { isSilentFailure, NO_CONNECTION_REASONS, type FetchOutcome } from '../fetch';
+import { contentCodingFault, decodeBody, decodeContentEncoding, isSilentFailure, NO_CONNECTION_REASONS, type FetchOutcome } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 
 /** What one robots.txt fetch means (RFC 9309 §2.3.1). */
@@ -83,4 +83,56 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
   if (status === 429 || status >= 500) return { kind: 'unreachable', why: `HTTP ${status}` };
   if (status >= 400) return { kind: 'allow-all', why: `HTTP ${status}` };
   return { kind: 'unreachable', why: `HTTP ${status}` };
+}
+
+/** RFC 9309 §2.5: at least 500 KiB of robots.txt must be parsed; more is ignored. */
+export const ROBOTS_MAX_BYTES = 512 * 1024;
+
+/** What a robots.txt body parsed (RobotsResponse 'parse') gives: its text, or why it has none to trust. */
+export type RobotsBody = { text: string; codingNote?: string } | { unreadable: string };
+
+/**
+ * The text a robots.txt answer's rules are read from: its first `maxBytes` bytes, decoded. A body
+ * whose content coding cannot be undone to its end (a coding the crawl does not undo, corrupt data,
+ * a wrong checksum, coded data ending early though every byte arrived) has no decoded text to
+ * trust: a Disallow line lost must not read as permission, as with a body cut short. Its rules
+ * are read from the bytes as they came when those are plain text (a plain file labelled
+ * `Content-Encoding: gzip`, or `utf-8`), as for a page's links; otherwise it is unreadable, and
+ * robots.txt counts as unreachable. A body cut at the size cap is read as far as it decodes.
+ */
+export async function readRobotsBody(exchange: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxBytes: number): Promise<RobotsBody> {
+  const contentEncoding = exchange.headers['content-encoding'];
+  const decoded = await decodeBody(exchange.body, contentEncoding, maxBytes, 'truncate');
+  const fault = contentCodingFault(contentEncoding, decoded, exchange.truncated !== null);
+  if (fault === null) return { text: decoded.bytes.toString('utf8') };
+  const asItCame = await decodeContentEncoding(exchange.body, undefined, maxBytes, 'truncate');
+  if (isPlainText(asItCame)) return { text: asItCame.toString('utf8'), codingNote: `${fault}; its rules were read from the body as it came, which is plain text` };
+  return { unreadable: `${fault}, and the body as it came is no plain text: robots.txt is unreadable, taken as unreachable as a 5xx answer is` };
+}
+
+/**
+ * UTF-8 text with no control characters but tab, line ends and form feed. No compressed data is:
+ * gzip begins with 0x1F, and deflate's and brotli's bytes are not UTF-8 for long.
+ */
+function isPlainText(bytes: Buffer): boolean {
+  let text: string;
+  try {
+    // Streaming: a cut at the size cap may fall inside a character.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return false;
+  }
+  return !/[\0-\x08\x0b\x0e-\x1f\x7f]/.test(text);
+}
+
+/**
+ * The crawl-log message of a robots.txt capture: what became of a body whose content coding could
+ * not be undone (readRobotsBody), when it is one robots.txt's rules are read from. A spooled body
+ * that cannot be read gets none: the cache, failing to read it too, takes robots.txt as unreachable.
+ */
+export async function robotsCaptureMessage(exchange: Pick<HttpExchange, 'body' | 'headers' | 'truncated' | 'status'>): Promise<string> {
+  if (exchange.status < 200 || exchange.status >= 300 || cutByFailedFetch(exchange.truncated)) return 'robots.txt';
+  const body = await readRobotsBody(exchange, ROBOTS_MAX_BYTES).catch(() => null);
+  const note = !body ? null : 'unreadable' in body ? body.unreadable : body.codingNote;
+  return note ? `robots.txt; ${note}` : 'robots.txt';
 }
