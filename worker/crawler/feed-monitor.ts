@@ -1,4 +1,4 @@
-import { decodeBody, DecompressionBombError, dnsFailure, type DecodedBody, type FetchTiming } from '../fetch';
+import { decodeBody, DecompressionBombError, dnsFailure, parseContentCodings, type DecodedBody, type FetchTiming } from '../fetch';
 import { headerUrlText } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
@@ -274,8 +274,9 @@ export interface FeedBodyFault {
 /**
  * Why a feed's 2xx body cannot be read as the whole feed, or null when it can: the transport cut
  * it (`truncated`, WARC-Truncated), its content coding broke off at corrupt data or stops before its
- * end, or it could not be decoded at all (`decoded` an error): `unreadable-body`; it decodes to more
- * than `maxDecodedBytes`: `decompression-bomb`. Pure.
+ * end, it could not be decoded at all (`decoded` an error), or with no coding to undo it is longer
+ * than `maxDecodedBytes`: `unreadable-body`; it decodes to more than `maxDecodedBytes`:
+ * `decompression-bomb`. Pure.
  */
 export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pick<DecodedBody, 'damaged' | 'cutOff'> | Error, contentEncoding: string | undefined, maxDecodedBytes: number): FeedBodyFault | null {
   const coding = `its content coding (${(contentEncoding ?? '').trim() || 'none'})`;
@@ -283,7 +284,11 @@ export function feedBodyFault(truncated: HttpExchange['truncated'], decoded: Pic
   const unreadable = (why: string): FeedBodyFault => ({ reason: 'unreadable-body', detail: `${why}; ${kept}` });
   if (truncated === 'length') return unreadable('the body was cut at the size cap (limits.maxBodyBytes)');
   if (truncated) return unreadable(`the body was cut short (${truncated})`);
-  if (decoded instanceof DecompressionBombError) return { reason: 'decompression-bomb', detail: `the body decodes to more than ${maxDecodedBytes} bytes (limits.maxDecodedBytes); ${kept}` };
+  if (decoded instanceof DecompressionBombError) {
+    // A body with no coding to undo is no bomb: too long to read whole, as one cut at the size cap.
+    if (!parseContentCodings(contentEncoding)?.length) return unreadable(`the body is longer than limits.maxDecodedBytes (${maxDecodedBytes} bytes)`);
+    return { reason: 'decompression-bomb', detail: `the body decodes to more than ${maxDecodedBytes} bytes (limits.maxDecodedBytes); ${kept}` };
+  }
   if (decoded instanceof Error) return unreadable(`the body could not be decoded: ${decoded.message}`);
   if (decoded.damaged) return unreadable(`${coding} is damaged midway`);
   if (decoded.cutOff) return unreadable(`${coding} stops before its end: the body was cut short`);

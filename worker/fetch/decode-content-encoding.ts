@@ -357,23 +357,35 @@ export async function decodeContentEncoding(
 
 /**
  * An exchange's body as its parsers take it: decoded, and `cut` when they must not trust its end
- * (ResponseInput.truncated): the transport cut it (the exchange's `truncated`), or its content
- * coding broke off at corrupt data or stops before its end, so its last line may be half a URL.
- * Throws as decodeContentEncoding does.
+ * (ResponseInput.truncated): the transport cut it (the exchange's `truncated`), its content coding
+ * broke off at corrupt data or stops before its end, so its last line may be half a URL, or it is
+ * a body with no coding to undo longer than `maxDecodedBytes`. Such a body (possible when
+ * limits.maxBodyBytes is the larger) is no decompression bomb: its parsers read its first
+ * `maxDecodedBytes`, as they read a body cut at the size cap. Throws DecompressionBombError for a
+ * coded body that decodes to more.
  */
 export async function bodyForParsing(ex: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxDecodedBytes: number): Promise<ParsedBody> {
   const contentEncoding = ex.headers['content-encoding'];
-  const decoded = await decodeBody(ex.body, contentEncoding, maxDecodedBytes);
-  const codingNote = contentCodingNote(contentEncoding, decoded, ex.truncated !== null);
-  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged || decoded.cutOff, ...(codingNote ? { codingNote } : {}) };
+  const asReceived = !parseContentCodings(contentEncoding)?.length;
+  const decoded = await decodeBody(ex.body, contentEncoding, maxDecodedBytes, asReceived ? 'truncate' : 'throw');
+  const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
+  const overCap = asReceived && size > maxDecodedBytes;
+  const notes = [
+    contentCodingNote(contentEncoding, decoded, ex.truncated !== null),
+    overCap ? `the body is ${size} bytes, more than limits.maxDecodedBytes (${maxDecodedBytes}): links read from its first ${maxDecodedBytes} bytes` : null,
+  ].filter((n) => n !== null);
+  return { body: decoded.bytes, cut: ex.truncated !== null || decoded.damaged || decoded.cutOff || overCap, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
 /** A body as its parsers take it (bodyForParsing). */
 export interface ParsedBody {
   body: Buffer<ArrayBuffer>;
   cut: boolean;
-  /** What went wrong undoing its content coding, for its crawl-log entry (contentCodingNote). */
-  codingNote?: string;
+  /**
+   * Why its parsers read less than the whole decoded body, for its crawl-log entry: its content
+   * coding not undone to its end (contentCodingNote), or a body longer than maxDecodedBytes.
+   */
+  note?: string;
 }
 
 /**

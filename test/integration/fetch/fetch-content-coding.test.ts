@@ -75,7 +75,7 @@ describe('fetcher: a page whose content coding goes wrong after its data keeps e
       assert.deepEqual(parsed.body, page, name);
       assert.equal(links.length, page === small ? 1 : 50, name);
       assert.equal(parsed.cut, false, name);
-      assert.equal(parsed.codingNote, undefined, name);
+      assert.equal(parsed.note, undefined, name);
     }
   });
 
@@ -87,7 +87,7 @@ describe('fetcher: a page whose content coding goes wrong after its data keeps e
         if (page === spooled) assert.equal(ex.body.kind, 'file', `${label}: spooled`);
         assert.deepEqual(parsed.body, page, label);
         assert.equal(links.length, page === small ? 1 : 50, label);
-        assert.equal(parsed.codingNote, `Content-Encoding "${coding}": corrupt data after ${page.length} decoded bytes; links read from those`, label);
+        assert.equal(parsed.note, `Content-Encoding "${coding}": corrupt data after ${page.length} decoded bytes; links read from those`, label);
       }
     }
   });

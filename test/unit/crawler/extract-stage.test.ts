@@ -54,3 +54,14 @@ test('a gzipped text sitemap whose gzip stream stops early (a truncated .gz, its
   assert.deepEqual(links, held.split('\n').slice(0, -1));
   assert.deepEqual(links, lines.slice(0, links.length));
 });
+
+test('a plain page longer than maxDecodedBytes (maxBodyBytes set higher) is no decompression bomb: links from its first part, a note', async () => {
+  const maxDecodedBytes = 1 << 20;
+  const page = Buffer.from(`<a href="/early">early</a>${' '.repeat(maxDecodedBytes)}<a href="/late">late</a>`);
+  const exchange = { url: 'http://a.test/big', status: 200, headers: { 'content-type': 'text/html' }, body: { kind: 'memory', bytes: page }, truncated: null } as unknown as HttpExchange;
+  const item = { url: exchange.url, exchange } as unknown as CrawlItem;
+  await extractStage.process(item, ctx);
+  assert.equal(item.failure, undefined);
+  assert.deepEqual((item.links ?? []).map((l) => l.url), ['http://a.test/early']);
+  assert.equal(item.note, `the body is ${page.length} bytes, more than limits.maxDecodedBytes (${maxDecodedBytes}): links read from its first ${maxDecodedBytes} bytes`);
+});

@@ -35,6 +35,9 @@ test('a feed body not to be read whole, and its poll\'s crawl-log outcome: cut b
   assert.deepEqual(feedBodyFault(null, { damaged: true, cutOff: false }, 'gzip', 1024), unreadable('its content coding (gzip) is damaged midway'));
   assert.deepEqual(feedBodyFault(null, { damaged: false, cutOff: true }, ' br ', 1024), unreadable('its content coding (br) stops before its end: the body was cut short'));
   assert.deepEqual(feedBodyFault(null, new DecompressionBombError(1024), 'gzip', 1024), { reason: 'decompression-bomb', detail: `the body decodes to more than 1024 bytes (limits.maxDecodedBytes); ${kept}` });
+  // With no coding to undo, a body longer than the cap is no bomb (maxBodyBytes set higher): too long to read.
+  assert.deepEqual(feedBodyFault(null, new DecompressionBombError(1024), undefined, 1024), unreadable('the body is longer than limits.maxDecodedBytes (1024 bytes)'));
+  assert.deepEqual(feedBodyFault(null, new DecompressionBombError(1024), 'identity', 1024), unreadable('the body is longer than limits.maxDecodedBytes (1024 bytes)'));
   assert.deepEqual(feedBodyFault(null, new Error('EACCES: spool file'), 'gzip', 1024), unreadable('the body could not be decoded: EACCES: spool file'));
 });
 

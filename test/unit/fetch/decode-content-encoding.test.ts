@@ -87,7 +87,7 @@ test('bodyForParsing: the body is cut when the transport cut it or its coding br
 test('bodyForParsing says what went wrong with the coding: unknown, corrupt, ending early; nothing for a transport cut or a whole body', async () => {
   const data = Buffer.from('x'.repeat(100_000));
   const note = async (bytes: Buffer, coding: string | undefined, truncated: 'length' | null = null) =>
-    (await bodyForParsing({ body: { kind: 'memory', bytes }, headers: coding === undefined ? {} : { 'content-encoding': coding }, truncated }, 1e7)).codingNote;
+    (await bodyForParsing({ body: { kind: 'memory', bytes }, headers: coding === undefined ? {} : { 'content-encoding': coding }, truncated }, 1e7)).note;
   assert.equal(await note(data, 'zstd'), 'Content-Encoding "zstd" is none the crawl undoes (gzip, deflate, br): the body was read for links as it came');
   assert.equal(await note(data, 'gzip, zstd'), 'Content-Encoding "gzip, zstd" is none the crawl undoes (gzip, deflate, br): the body was read for links as it came');
   const damaged = gzipDamagedAfterFirstBlock(data);
@@ -235,8 +235,8 @@ test('a wrong checksum or length in the trailer: every decoded byte is kept, fla
       const decoded = await decodeBody(coded, coding, 1e8);
       assert.deepEqual(outcome(decoded), { length: page.length, cutOff: false, damaged: true }, `${label}, ${page.length} bytes`);
       assert.deepEqual(decoded.bytes, page);
-      const { codingNote } = await bodyForParsing({ body: { kind: 'memory', bytes: coded }, headers: { 'content-encoding': coding }, truncated: null }, 1e8);
-      assert.equal(codingNote, `Content-Encoding "${coding}": corrupt data after ${page.length} decoded bytes; links read from those`);
+      const { note } = await bodyForParsing({ body: { kind: 'memory', bytes: coded }, headers: { 'content-encoding': coding }, truncated: null }, 1e8);
+      assert.equal(note, `Content-Encoding "${coding}": corrupt data after ${page.length} decoded bytes; links read from those`);
     }
   }
 });
@@ -279,4 +279,24 @@ test('headers with every optional field, and codings fed a byte at a time, decod
 test('a gzip header that does not end within a megabyte is damage, not held on to', async () => {
   const endless = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 3]), Buffer.alloc(2 * 1024 * 1024, 'n')]);
   assert.deepEqual(outcome(await decodeBody(endless, 'gzip', 1e8)), { length: 0, cutOff: false, damaged: true });
+});
+
+test('bodyForParsing: a body with no coding to undo, longer than maxDecodedBytes, is read in part, cut, with a note; a coded one is a bomb', async () => {
+  const body = Buffer.from('<a href="/early">early</a>'.padEnd(3000, ' '));
+  const parse = (headers: Record<string, string>, stored: Buffer = body) => bodyForParsing({ body: { kind: 'memory', bytes: stored }, headers, truncated: null }, 1024);
+  const over = 'the body is 3000 bytes, more than limits.maxDecodedBytes (1024): links read from its first 1024 bytes';
+  assert.deepEqual(await parse({}), { body: body.subarray(0, 1024), cut: true, note: over });
+  assert.deepEqual(await parse({ 'content-encoding': 'identity' }), { body: body.subarray(0, 1024), cut: true, note: over });
+  assert.deepEqual(await parse({ 'content-encoding': 'zstd' }), {
+    body: body.subarray(0, 1024), cut: true,
+    note: `Content-Encoding "zstd" is none the crawl undoes (gzip, deflate, br): the body was read for links as it came; ${over}`,
+  });
+  await withTempDir('tm-decode-over-', async (dir) => {
+    const path = join(dir, 'body');
+    writeFileSync(path, body);
+    const spooled = await bodyForParsing({ body: { kind: 'file', path, size: body.length }, headers: {}, truncated: null }, 1024);
+    assert.deepEqual(spooled, { body: body.subarray(0, 1024), cut: true, note: over });
+  });
+  assert.deepEqual(await parse({}, body.subarray(0, 1024)), { body: body.subarray(0, 1024), cut: false }, 'exactly at the cap: whole');
+  await assert.rejects(parse({ 'content-encoding': 'gzip' }, gzipSync(body)), DecompressionBombError);
 });

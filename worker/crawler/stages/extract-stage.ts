@@ -26,9 +26,9 @@ export const extractStage: Stage = {
     let cut = ex.truncated !== null;
     if (!isRedirect) {
       try {
-        let codingNote: string | undefined;
-        ({ body, cut, codingNote } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes));
-        if (codingNote) addNote(item, codingNote);
+        let note: string | undefined;
+        ({ body, cut, note } = await bodyForParsing(ex, ctx.icd.limits.maxDecodedBytes));
+        if (note) addNote(item, note);
       } catch (err) {
         if (err instanceof DecompressionBombError) {
           item.failure = { reason: 'decompression-bomb', message: err.message };
