@@ -1,5 +1,5 @@
 import { decodeBody, DecompressionBombError, dnsFailure, parseContentCodings, type DecodedBody, type FetchTiming } from '../fetch';
-import { headerUrlText } from '../fetch/http-heads';
+import { locationOf } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
 import { canonicalize } from '../url';
@@ -213,7 +213,8 @@ export class FeedMonitor {
       ended = pollEnd(result);
       if (!outcome?.ok) break;
       const ex = outcome.exchange;
-      const next = ex.status >= 300 && ex.status < 400 && ex.headers['location'] ? canonicalize(headerUrlText(ex.headers['location'].trim()), target) : null;
+      const location = ex.status >= 300 && ex.status < 400 ? locationOf(ex.headers) : null;
+      const next = location?.kind === 'one' ? canonicalize(location.text, target) : null;
       const read = await this.itemsOf(target, ex, outcome);
       items = read.items;
       // A body cut short or whose coding is damaged lists only part of the feed: read, it made the

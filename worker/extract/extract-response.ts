@@ -1,4 +1,4 @@
-import { headerUrlText } from '../fetch/http-heads';
+import { locationOf } from '../fetch/http-heads';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
 import { bomEncoding, decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
@@ -167,11 +167,19 @@ const isRedirect = (input: ResponseInput) => input.status >= 300 && input.status
 
 /** A 3xx response's one link: its Location. */
 function redirectExtraction({ url, status, headers, queryHandling }: ResponseInput): ResponseExtraction {
-  const location = headers.location ? headerUrlText(headers.location.trim()) : '';
-  const target = location ? canonicalize(location, url, { queryHandling: queryHandling ?? 'keep' }) : null;
+  const location = locationOf(headers);
+  if (location.kind === 'several') return { kind: 'other', links: [], unfollowedRedirect: severalLocationsNote(status, location.values) };
+  const text = location.kind === 'one' ? location.text : '';
+  const target = text ? canonicalize(text, url, { queryHandling: queryHandling ?? 'keep' }) : null;
   if (target) return { kind: 'other', links: [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] };
-  const unfollowed = unfollowedRedirectNote(status, location, url);
+  const unfollowed = unfollowedRedirectNote(status, text, url);
   return { kind: 'other', links: [], ...(unfollowed ? { unfollowedRedirect: unfollowed } : {}) };
+}
+
+/** Why a redirect with different Location headers is not followed, quoting them (each cut as unfollowedRedirectNote cuts one). */
+function severalLocationsNote(status: number, values: string[]): string {
+  const shown = values.map((v) => JSON.stringify(v.length > LOCATION_SHOWN ? `${v.slice(0, LOCATION_SHOWN)}…` : v)).join(', ');
+  return `a ${status} with ${values.length} different Location headers (${shown}): no target followed, as browsers refuse such an answer`;
 }
 
 /** Statuses whose answer is "look there" (RFC 9110 §15.4): without a usable Location they lead nowhere. */

@@ -159,9 +159,26 @@ export function headersRecord(rawHeaders: RawHeaders): Record<string, string> {
     const name = asText(rawHeaders[i]!).toLowerCase();
     const value = asText(rawHeaders[i + 1]!);
     const prior = out[name];
-    out[name] = prior === undefined ? value : prior + (name === 'set-cookie' ? '\n' : ', ') + value;
+    if (prior === undefined) out[name] = value;
+    // Location is one URL, not a list (RFC 9110 §10.2.2): joined with ", " two made up a third.
+    // A repeat of the same value is one; different ones are kept apart by a line break (locationOf).
+    else if (name === 'location') out[name] = prior.split('\n').includes(value) ? prior : `${prior}\n${value}`;
+    else out[name] = prior + (name === 'set-cookie' ? '\n' : ', ') + value;
   }
   return out;
+}
+
+/** A response's Location, as the headers record holds it (headersRecord). */
+export type LocationHeader = { kind: 'none' } | { kind: 'one'; text: string } | { kind: 'several'; values: string[] };
+
+/**
+ * The Location of a response, read as a URL's text (headerUrlText): none (absent or empty), one, or
+ * several different ones, which name no target (browsers refuse such an answer).
+ */
+export function locationOf(headers: Record<string, string>): LocationHeader {
+  const values = (headers.location ?? '').split('\n').map((v) => headerUrlText(v.trim())).filter((v) => v !== '');
+  if (values.length === 0) return { kind: 'none' };
+  return values.length === 1 ? { kind: 'one', text: values[0]! } : { kind: 'several', values };
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

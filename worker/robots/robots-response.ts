@@ -1,6 +1,6 @@
 import { cutByFailedFetch, type FailureReason, type HttpExchange } from '../capture';
 import { contentCodingFault, decodeBody, decodeContentEncoding, isSilentFailure, NO_CONNECTION_REASONS, type FetchOutcome } from '../fetch';
-import { headerUrlText } from '../fetch/http-heads';
+import { locationOf } from '../fetch/http-heads';
 
 /** What one robots.txt fetch means (RFC 9309 §2.3.1). */
 export type RobotsResponse =
@@ -67,11 +67,12 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
     return { kind: 'parse', exchange };
   }
   if (status >= 300 && status < 400) {
-    const location = exchange.headers['location'];
-    if (!location) return { kind: 'allow-all', why: `HTTP ${status} without Location` };
+    const location = locationOf(exchange.headers);
+    if (location.kind === 'none') return { kind: 'allow-all', why: `HTTP ${status} without Location` };
+    if (location.kind === 'several') return { kind: 'allow-all', why: `HTTP ${status} with ${location.values.length} different Location headers` };
     let target: URL;
     try {
-      target = new URL(headerUrlText(location), fromUrl);
+      target = new URL(location.text, fromUrl);
     } catch {
       return { kind: 'allow-all', why: `HTTP ${status} with an invalid Location` };
     }

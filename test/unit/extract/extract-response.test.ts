@@ -37,6 +37,12 @@ test('a 3xx whose Location leads to nothing fetchable has no link and says why; 
   assert.equal(extractFromResponse(base({ status: 302, headers: { location: '/there' } })).unfollowedRedirect, undefined);
 });
 
+test('a 3xx with different Location headers names no target, and says so; the same one twice is followed', () => {
+  const twice = (second: string) => extractFromResponse(base({ status: 302, headers: headersRecord(['Location', '/target', 'Location', second]) }));
+  assert.deepEqual(twice('/other'), { kind: 'other', links: [], unfollowedRedirect: 'a 302 with 2 different Location headers ("/target", "/other"): no target followed, as browsers refuse such an answer' });
+  assert.deepEqual(twice('/target').links.map((l) => l.url), ['http://example.org/target']);
+});
+
 test('HTML: links, title, text, charset from the header; X-Robots-Tag nofollow marks links', () => {
   const body = Buffer.concat([Buffer.from('<title>Caf'), Buffer.from([0xe9]), Buffer.from('</title><p>See <a href="/b">b</a></p>')]);
   const r = extractFromResponse(base({ headers: { 'content-type': 'text/html; charset=iso-8859-1', 'x-robots-tag': 'nofollow' }, body }));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from '../../../worker/fetch';
-import { contentLengthFault, reasonPhraseOf } from '../../../worker/fetch/http-heads';
+import { contentLengthFault, locationOf, reasonPhraseOf } from '../../../worker/fetch/http-heads';
 
 test('request head: request line, host and connection first (as undici writes them), then our headers', () => {
   const head = buildRequestHead('/a?b=c', 'example.org:8080', [
@@ -79,4 +79,14 @@ test('headers record: lower-case names, repeats joined, set-cookie kept apart by
     vary: 'Accept, Cookie',
     'set-cookie': 'a=1, b\nc=2',
   });
+});
+
+// Before, two Location headers were joined with ", " into a URL neither named ("/target,%20/other"), and it was crawled.
+test('Location is one URL: a repeat of it is one, different ones are several (no target), none when empty', () => {
+  assert.deepEqual(locationOf(headersRecord(['Location', '/target', 'location', '/target'])), { kind: 'one', text: '/target' });
+  assert.deepEqual(locationOf(headersRecord(['Location', '/target', 'Location', '/other'])), { kind: 'several', values: ['/target', '/other'] });
+  assert.deepEqual(locationOf(headersRecord(['Location', ' '])), { kind: 'none' });
+  assert.deepEqual(locationOf({}), { kind: 'none' });
+  // A raw UTF-8 Location (one character a byte) is read as UTF-8.
+  assert.deepEqual(locationOf(headersRecord(['Location', Buffer.from('/café', 'utf8').toString('latin1')])), { kind: 'one', text: '/café' });
 });

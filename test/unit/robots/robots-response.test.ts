@@ -39,6 +39,8 @@ test('3xx to a URL the crawler cannot fetch (mailto:, javascript:, ftp:) is unav
     assert.deepEqual(classifyRobotsResponse(ok(exchange(301, { location })), FROM), { kind: 'allow-all', why: `HTTP 301 to a ${scheme} URL` });
   }
   assert.equal(classifyRobotsResponse(ok(exchange(301, { location: 'https://b.test/robots.txt' })), FROM).kind, 'redirect');
+  // Different Location headers (the headers record keeps them apart by a line break) name no target either.
+  assert.deepEqual(classifyRobotsResponse(ok(exchange(302, { location: '/a.txt\n/b.txt' })), FROM), { kind: 'allow-all', why: 'HTTP 302 with 2 different Location headers' });
 });
 
 test('4xx allow all, except 429; 5xx, headers and total timeouts and cut connections are unreachable; silence when nothing was received', () => {
