@@ -10,7 +10,8 @@ import {
   APP_CATEGORIES, type AppCategory, type Application, type ExtractAction, type FieldRule, type KbError,
   type KbParseResult, type LevelRule, type NavigateAction, type Signal,
 } from './kb-types';
-import { caseInsensitiveRegExp } from '../process/bounded-regexp';
+import { caseInsensitiveRegExp } from '../process/case-insensitive-regexp';
+import { patternProblem } from '../process/regexp-safety';
 
 /** Allowed attributes (name → required) and children of each element (knowledge-base.xsd says the same; a test checks). */
 export const KB_SCHEMA: Readonly<Record<string, { attrs: Record<string, boolean>; children: string[]; text?: boolean }>> = {
@@ -211,17 +212,22 @@ function checkXPath(el: XmlElement, expression: string, err: Report): boolean {
   }
 }
 
+/**
+ * A `<url>` or `<header>` signal's pattern, compiled case-insensitively as it runs; refused as the
+ * ICD's patterns are (regexp-safety.ts): it runs on every page's URL and headers, on the crawl's
+ * thread and the cockpit's tester, and `(?=(a+)+#)` held the cockpit 20 s on a 49-character URL.
+ */
 function readRegExp(el: XmlElement, source: string, err: Report): RegExp | undefined {
   if (!source) {
     err(el, 'empty pattern');
     return undefined;
   }
-  try {
-    return caseInsensitiveRegExp(source);
-  } catch (e) {
-    err(el, `invalid regular expression: ${(e as Error).message}`);
+  const problem = patternProblem(source, { caseInsensitive: true, subject: el.name === 'header' ? 'header value' : 'URL' });
+  if (problem !== null) {
+    err(el, problem.charAt(0).toLowerCase() + problem.slice(1));
     return undefined;
   }
+  return caseInsensitiveRegExp(source);
 }
 
 function readBoolean(el: XmlElement, name: string, fallback: boolean, err: Report): boolean {

@@ -1,6 +1,6 @@
 import { ownCopy } from '../extract/own-copy';
 import { DEFAULT_BLACKLIST } from './default-blacklist';
-import { caseInsensitiveRegExp } from '../process/bounded-regexp';
+import { caseInsensitiveRegExp } from '../process/case-insensitive-regexp';
 
 const MAX_REMEMBERED_VERDICTS = 10_000;
 

@@ -3,7 +3,7 @@
  * (negative = less interesting, e.g. `/tag/` pages). A link's score is 0.5 (neutral) moved by the
  * weights of every pattern it matches, clamped to [0, 1].
  */
-import { caseInsensitiveRegExp } from '../process/bounded-regexp';
+import { caseInsensitiveRegExp } from '../process/case-insensitive-regexp';
 
 /** A user-weighted URL pattern as in the ICD. */
 export interface UrlPattern {

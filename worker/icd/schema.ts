@@ -1,5 +1,5 @@
-import safeRegex from 'safe-regex2';
 import { z } from 'zod';
+import { patternProblem, type PatternUse } from '../process/regexp-safety';
 
 /**
  * The Intelligent Crawl Definition: the one schema that validates the cockpit form, the API and
@@ -48,33 +48,28 @@ const httpUrl = z
   });
 
 /**
- * Why `pattern` does not compile, in words (null when it does). Archivists bring patterns from
- * Heritrix (Java's inline flags) and shell globs: those two get a hint.
+ * A pattern as `use` compiles it, checked by the rule every user pattern follows (regexp-safety.ts):
+ * it compiles and runs, and cannot backtrack for long. Every link of a crawl and every URL posted to
+ * the cockpit is matched against these, on the crawl's or the server's thread: `(a+)+$` took 19 s
+ * on a 40-character URL, `(.*)(.*)(.*)\1#` 68 s on a 600-character one, each holding the cockpit.
  */
-export function regexProblem(pattern: string): string | null {
-  try {
-    new RegExp(pattern);
-    return null;
-  } catch (err) {
-    const reason = (err as Error).message.replace(/^.*\/: /s, '');
-    const said = reason.charAt(0).toLowerCase() + reason.slice(1);
-    if (/^\(\?[a-z]+[):]/.test(pattern)) return `${said}: JavaScript has no inline flags such as (?i): write both cases, as [Pp][Dd][Ff]`;
-    if (/^\*/.test(pattern)) return `${said}: a glob such as *.pdf is written \\.pdf$ here`;
-    return said;
-  }
-}
+const patternSource = (use: PatternUse = {}) =>
+  z.string().refine((value) => patternProblem(value, use) === null, { error: (issue) => patternProblem(String(issue.input), use) ?? undefined });
 
-/** A scope or URL pattern: a regular expression that compiles and cannot backtrack exponentially. */
-export const regexSource = z
+/** A scope or live exclude pattern, compiled as written (`new RegExp(source)`, compileScope). */
+export const regexSource = patternSource();
+
+/**
+ * A spam-list entry (worker/analyze/spam-filter.ts): a host name, or `re:` and a pattern tested
+ * against the whole URL, case-insensitively.
+ */
+const blacklistEntry = z
   .string()
-  // abort: a pattern that does not compile gets this message alone, and is not analysed below.
-  .refine((value) => regexProblem(value) === null, { error: (issue) => `Not a valid regular expression: ${regexProblem(String(issue.input))}`, abort: true })
-  // Every link of a crawl and every URL posted to the cockpit is matched against these, on the
-  // server's thread: `(a+)+$` took 19 s on a 40-character URL and held the whole cockpit.
-  .refine(
-    (value) => safeRegex(value),
-    'This pattern can take exponential time on some URLs (a repetition inside a repetition, such as (a+)+ or (.*)*): write it without the nesting',
-  );
+  .trim()
+  .min(1)
+  .refine((entry) => !entry.startsWith('re:') || patternProblem(entry.slice(3), { caseInsensitive: true }) === null, {
+    error: (issue) => `${patternProblem(String(issue.input).trim().slice(3), { caseInsensitive: true })} (the pattern after re:)`,
+  });
 
 export const scopeSchema = z.object({
   /** Hosts allowed besides the seeds' own hosts (exact host names, lower case). */
@@ -169,7 +164,8 @@ export const entitySchema = z.object({
   type: z.enum(['person', 'organisation', 'location', 'event']),
   aliases: list(z.string().trim().min(1), ICD_LIMITS.aliases, 'aliases per entity').default([]),
 });
-export const urlPatternSchema = z.object({ pattern: regexSource, weight: z.number().min(-1).max(1) });
+/** A focus URL pattern, matched case-insensitively (worker/analyze/url-pattern-module.ts). */
+export const urlPatternSchema = z.object({ pattern: patternSource({ caseInsensitive: true }), weight: z.number().min(-1).max(1) });
 
 /**
  * Largest module weight. A page's priority is the weighted average of the module scores
@@ -203,7 +199,7 @@ export const focusSchema = z.object({
   language: z.string().regex(/^[a-z]{3}$/, 'an ISO 639-3 code such as eng, fra, deu').optional(),
   urlPatterns: list(urlPatternSchema, ICD_LIMITS.patterns, 'URL patterns').default([]),
   /** Extra hosts/patterns for the spam-link filter, on top of the shipped default list. */
-  blacklist: list(z.string().trim().min(1), ICD_LIMITS.blacklist, 'blacklist entries').default([]),
+  blacklist: list(blacklistEntry, ICD_LIMITS.blacklist, 'blacklist entries').default([]),
   referenceCrawl: z
     .object({ maxPages: z.number().int().min(1).max(10_000).default(50), maxDepth: z.number().int().min(0).max(10).default(1) })
     .default({ maxPages: 50, maxDepth: 1 }),

@@ -100,6 +100,19 @@ test('a function outside XPath 1.0 is an invalid XPath', () => {
   assert.equal(errors[0].line, 4);
 });
 
+// `<url>(?=(a+)+#)</url>` was saved without an error, and POST /api/aah/test with it held the
+// cockpit 20 s on a 49-character URL: signals follow the ICD's rule on patterns, at their line.
+test('a <url> or <header> pattern that can backtrack for long is refused at its line and column, as the ICD refuses it', () => {
+  const xml = kb(APP.replace('/topic/</url><header name="X-Powered-By">Board</header>', '(?=(a+)+#)</url><header name="X-Powered-By">(?=x).*.*#</header>').replace('<detect><url>/topic/</url></detect>', '<detect><url>/t/(x)\\1</url><url>(?&lt;=/)topic/</url></detect>'));
+  const errors = errorsOf(parseKnowledgeBase(xml)).map((e) => `${e.line}:${e.column} ${e.message}`);
+  // Each message without its advice; the lookbehind, (?<=/)topic/, is taken.
+  assert.deepEqual(errors.map((e) => e.replace(/: [^:]*$/, '')), [
+    '6:15 <url>: a backreference (\\1, \\k<name>) is not allowed',
+    '4:61 <url>: this pattern can take exponential time on some URLs (a repetition inside a repetition, such as (a+)+ or (.*)*)',
+    "4:95 <header>: this pattern can take too long on long header values: a lookaround ((?=…), (?!…), (?<=…) or (?<!…)) keeps it off JavaScript's linear-time engine, and backtracking through it grows faster than the text's length",
+  ]);
+});
+
 test('an unknown element is reported at its line', () => {
   const errors = errorsOf(parseKnowledgeBase(kb(APP.replace('<level type="terminal">', '<level type="terminal">\n      <follow select="//a"/>'))));
   assert.equal(errors.length, 1);

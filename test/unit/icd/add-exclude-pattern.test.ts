@@ -13,6 +13,9 @@ test('a live exclude pattern is checked as the ICD checks its exclude patterns, 
   assert.deepEqual(message('('), ['Not a valid regular expression: unterminated group']);
   assert.match(message('(a+)+$')?.[0] ?? '', /exponential time/);
   assert.deepEqual(message(''), ['Enter a pattern']);
+  // Accepted before, then failed at its first URL: V8 refuses so large a pattern when it first runs it.
+  assert.deepEqual(message('x'.repeat(1_000_000)), ['A pattern has at most 5,000 characters (this one has 1,000,000)']);
+  assert.match(message('(.*)(.*)(.*)\\1#')?.[0] ?? '', /^A backreference/);
 });
 
 test("a pattern is added to the crawl's ICD copy, the rest kept as stored", () => {

@@ -47,6 +47,22 @@ test('a URL pattern that can take exponential time is refused; ordinary patterns
   assert.match(pattern['focus.urlPatterns.0.pattern'] ?? '', /exponential time/);
 });
 
+// Each was accepted (201) and then ran on the cockpit's or the crawl's thread: the backreference
+// held the cockpit 68 s on a 600-character URL, the 60,000-character pattern failed every URL.
+test('every URL pattern of an ICD is refused at its field when it cannot run, or can backtrack for long', () => {
+  const issues = messages({
+    name: 'x', seeds: ['http://a.org/'],
+    scope: { exclude: ['(.*)(.*)(.*)\\1#', '(?<=a)b'], include: ['x'.repeat(60_000)] },
+    focus: { urlPatterns: [{ pattern: '(?=x).*.*#', weight: 1 }, { pattern: '/Forum/', weight: 1 }], blacklist: ['spam.example', 're:(a)\\1', 're:(', 're:/ads/'] },
+  });
+  assert.deepEqual(Object.keys(issues), ['scope.include.0', 'scope.exclude.0', 'focus.urlPatterns.0.pattern', 'focus.blacklist.1', 'focus.blacklist.2']);
+  assert.match(issues['scope.exclude.0']!, /^A backreference \(\\1, \\k<name>\) is not allowed/);
+  assert.equal(issues['scope.include.0'], 'A pattern has at most 5,000 characters (this one has 60,000)');
+  assert.match(issues['focus.urlPatterns.0.pattern']!, /^This pattern can take too long on long URLs: a lookaround/);
+  assert.match(issues['focus.blacklist.1']!, /^A backreference .* \(the pattern after re:\)$/);
+  assert.equal(issues['focus.blacklist.2'], 'Not a valid regular expression: unterminated group (the pattern after re:)');
+});
+
 // Before: "Must be a object", and nothing about what was given instead (an ICD file's author who
 // wrote keywords as strings had to guess).
 test('a value of the wrong type: what it must be, with its article, and what it is', () => {

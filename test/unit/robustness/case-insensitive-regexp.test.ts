@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { caseInsensitiveRegExp, foldAsciiCase } from '../../../worker/process/bounded-regexp';
+import { caseInsensitiveRegExp, foldAsciiCase } from '../../../worker/process/case-insensitive-regexp';
 
 // Patterns of the kinds archivists write (URL patterns, spam-list entries, knowledge-base signals)
 // and the corners of the syntax the rewrite has to get exactly right.
