@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { sqlDate, tableExists, runInTransaction } from '../store/sqlite';
 import type { CrawlContext } from './crawl-context';
-import { patternsRemoved } from '../icd/add-exclude-pattern';
+import { patternsRemoved, withoutExcludePattern } from '../icd/add-exclude-pattern';
+import { patternProblem } from '../process/regexp-safety';
 
 /**
  * Live exclusions (Browsertrix's "Edit exclusions", Heritrix's "delete URIs matching a regex"): an
@@ -37,6 +38,11 @@ export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): 
   // One transaction: the URLs' exclusion and the row's appliedAt are stored together, or neither.
   runInTransaction(db, () => {
     for (const row of pending) {
+      const problem = patternProblem(row.pattern);
+      if (problem !== null) {
+        refusePattern(ctx, row, problem);
+        continue;
+      }
       ctx.excludeFromNowOn(row.pattern);
       const excluded = ctx.frontier.excludeMatching(crawlId, row.pattern, 'exclude-match');
       applied.run(sqlDate(now), excluded, row.id);
@@ -44,6 +50,22 @@ export function applyLiveExclusions(ctx: CrawlContext, now: Date = new Date()): 
     }
   });
   return total;
+}
+
+/**
+ * Takes a pattern that cannot run out of the crawl (its CrawlExclusion row and its ICD copy), saying
+ * why in the worker's log. The cockpit refuses such patterns; one stored before it did (a pattern of
+ * 1,000,000 characters, which V8 refuses as too large when it first runs) made every link of the
+ * crawl fail as `internal` and emptied its queue, and a restart would fail on its ICD copy.
+ */
+function refusePattern(ctx: CrawlContext, row: PendingRow, problem: string): void {
+  const shown = row.pattern.length > 100 ? `${row.pattern.slice(0, 100)}… (${row.pattern.length.toLocaleString('en-US')} characters)` : row.pattern;
+  console.error(`tidemark: crawl ${ctx.crawlId}: exclude pattern ${shown} refused and taken out of the crawl: ${problem}`);
+  ctx.db.prepare('DELETE FROM CrawlExclusion WHERE id = ?').run(row.id);
+  const stored = ctx.db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(ctx.crawlId) as string | undefined;
+  if (stored === undefined) return;
+  const without = withoutExcludePattern(stored, row.pattern);
+  if ('definition' in without) ctx.db.prepare('UPDATE Crawl SET definition = ? WHERE id = ?').run(without.definition, ctx.crawlId);
 }
 
 /**

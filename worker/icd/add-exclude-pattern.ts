@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { icdSchema, parseIcd, regexSource } from './schema';
+import { icdSchema, regexSource } from './schema';
 
 /**
  * An exclude pattern added to a crawl while it runs (POST /api/crawls/:id/exclusions): checked as
@@ -8,12 +8,17 @@ import { icdSchema, parseIcd, regexSource } from './schema';
  */
 export const excludePatternSchema = z.string().min(1, 'Enter a pattern').pipe(regexSource);
 
-/** The stored ICD copy with its `scope.exclude` changed (`change`: the new list, or why not), the rest as stored. */
+/**
+ * The stored ICD copy with its `scope.exclude` changed (`change`: the new list, or why not), the rest
+ * as stored. The list is read as stored, not through the schema: a pattern stored before today's
+ * checks on patterns (which the schema now refuses) can still be taken out.
+ */
 function withExcludeList(definition: string, change: (exclude: readonly string[]) => string[] | { error: string }): { definition: string } | { error: string } {
   const raw = JSON.parse(definition) as Record<string, unknown>;
-  const exclude = change(parseIcd(raw).scope.exclude);
+  const scope = typeof raw.scope === 'object' && raw.scope !== null ? (raw.scope as Record<string, unknown>) : {};
+  const stored = Array.isArray(scope.exclude) ? scope.exclude.filter((p): p is string => typeof p === 'string') : [];
+  const exclude = change(stored);
   if (!Array.isArray(exclude)) return exclude;
-  const scope = typeof raw.scope === 'object' && raw.scope !== null ? raw.scope : {};
   return { definition: JSON.stringify({ ...raw, scope: { ...scope, exclude } }) };
 }
 

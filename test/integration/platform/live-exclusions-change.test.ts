@@ -13,6 +13,7 @@ import { callRoute, routeDatabase, signedInAs, startWorker, type RouteHandler } 
 import { withSite } from '../../support/site-crawl';
 import { startHoldingSite } from '../../support/holding-site';
 import { until } from '../../support/engine-run';
+import { sqlDate } from '../../../worker/store/sqlite';
 
 /** The route database, an administrator's session and the worker, shared by the file's tests. */
 let rig: { s: Services; admin: { cookie: string; csrf: string }; worker: Awaited<ReturnType<typeof startWorker>> } | null = null;
@@ -141,5 +142,41 @@ test('a pattern removed from a running crawl lets links found from then on in ag
     const late = await remove({ pattern: '/x/' });
     assert.equal(late.status, 409);
     assert.equal(late.body.error, 'The crawl is stopped: it visits no more URLs, so removing a pattern would change nothing');
+  });
+});
+
+// The cockpit took a 1,000,000-character pattern; its worker then failed every page with links as
+// `internal` ("Invalid regular expression … too large", every 500 ms) and finished the crawl with its
+// queue emptied. Such a row may still be stored from before the check: the worker refuses it.
+test('an exclusion stored before patterns were checked that cannot run is taken out of the crawl, which goes on with its queue', { timeout: 90_000 }, async () => {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const site: RequestListener = (req, res) => {
+    const html = (links: string[]) => void res.writeHead(200, { 'content-type': 'text/html' }).end(page(links));
+    if (req.url === '/') return html(['/a', '/b']);
+    // /a waits while the pattern is stored, and links to pages the crawl has not seen.
+    if (req.url === '/a') return void released.then(() => html(['/c', '/d']));
+    html([]);
+  };
+  await withSite(site, async (origin) => {
+    const id = await createCrawl({
+      name: 'A pattern too large to run', seeds: [`${origin}/`], scope: { exclude: ['\\.pdf$'] },
+      politeness: { minDelayMs: 20, maxDelayMs: 50, delayFactor: 0, concurrency: 1, respectRobots: false },
+    });
+    await until('the crawl waits for /a', () => db().prepare("SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND url = ? AND state = 1").pluck().get(id, `${origin}/a`) === 1, 10_000);
+    // As POST /api/crawls/:id/exclusions stored it before: in the ICD copy and as a row to apply.
+    const tooLarge = 'x'.repeat(1_000_000);
+    const stored = JSON.parse(db().prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(id) as string) as { scope: { exclude: string[] } };
+    db().prepare('UPDATE Crawl SET definition = ? WHERE id = ?').run(JSON.stringify({ ...stored, scope: { ...stored.scope, exclude: [...stored.scope.exclude, tooLarge] } }), id);
+    db().prepare('INSERT INTO CrawlExclusion (crawlId, pattern, addedAt) VALUES (?, ?, ?)').run(id, tooLarge, sqlDate(new Date()));
+    await until('the worker took the pattern out', () => db().prepare('SELECT COUNT(*) FROM CrawlExclusion WHERE crawlId = ?').pluck().get(id) === 0, 5_000);
+    const definition = JSON.parse(db().prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(id) as string) as { scope: { exclude: string[] } };
+    assert.deepEqual(definition.scope.exclude, ['\\.pdf$'], "out of the crawl's ICD copy, which a restart parses");
+    release();
+    await until('the crawl finished', () => crawlStatus(id) === 'finished', 30_000);
+    const captured = db().prepare('SELECT url FROM Capture WHERE crawlId = ? ORDER BY url').pluck().all(id) as string[];
+    assert.deepEqual(captured, ['/', '/a', '/b', '/c', '/d'].map((p) => `${origin}${p}`), 'the links of /a, found after the pattern came, were crawled');
+    const failures = db().prepare("SELECT url, outcome FROM CrawlLogEntry WHERE crawlId = ? AND outcome <> 'ok'").all(id);
+    assert.deepEqual(failures, []);
   });
 });

@@ -51,6 +51,15 @@ test("a pattern is taken out of the crawl's ICD copy, the rest kept as stored; o
   assert.deepEqual(JSON.parse(back.definition).scope.exclude, ['\\.pdf$', '/calendar', '/tag/']);
 });
 
+// Read through the schema, a stored pattern it now refuses (one from before the star-height check,
+// or today's) made the removal throw: DELETE /api/crawls/:id/exclusions answered 500.
+test("a pattern stored before today's checks on patterns can still be taken out of the crawl's ICD copy", () => {
+  const stored = JSON.stringify({ name: 'x', seeds: ['http://a.test/'], scope: { exclude: ['\\.pdf$', '(a+)+$', 'x'.repeat(60_000)] } });
+  const next = withoutExcludePattern(stored, '(a+)+$');
+  assert.ok('definition' in next);
+  assert.deepEqual(JSON.parse(next.definition).scope.exclude, ['\\.pdf$', 'x'.repeat(60_000)]);
+});
+
 test("the patterns an engine applies that the crawl's ICD copy no longer has are those removed", () => {
   assert.deepEqual(patternsRemoved(['\\.pdf$', '/calendar', '/tag/'], ['\\.pdf$', '/tag/']), ['/calendar']);
   assert.deepEqual(patternsRemoved(['/a', '/b'], ['/a', '/b', '/c']), [], 'one added and not yet applied is no removal');
