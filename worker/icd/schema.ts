@@ -38,6 +38,12 @@ const isHttpUrl = (value: string): boolean => {
   }
 };
 
+/**
+ * An HTTP field value (RFC 9110 §5.5): visible ASCII and Latin-1's printable characters (its obs-text
+ * without the C1 controls), spaces and tabs. undici refuses a control character or one past U+00FF.
+ */
+const HTTP_FIELD_VALUE = /^[\t\x20-\x7e\xa0-\xff]*$/;
+
 const httpUrl = z
   .string()
   .trim()
@@ -261,6 +267,9 @@ export const icdSchema = z.object({
     .trim()
     .min(1)
     .max(500)
+    // Sent as the User-Agent header of every request: a line break or another control character
+    // (a\r\nX-Evil: 1) made every request fail before it was sent, robots.txt's first.
+    .regex(HTTP_FIELD_VALUE, 'Only characters an HTTP header may carry: printable ones (up to ÿ, U+00FF), spaces and tabs, no line breaks or other control characters')
     .default('Tidemark/0.1 (+https://github.com/tidemark/tidemark; web archiving crawler)'),
   /**
    * Keep the cookies sites set and send them back, as Heritrix and wget do: a consent or session

@@ -33,6 +33,15 @@ test('an ICD is refused at the field of each pattern that cannot run or can back
   assert.equal((await call(POST, 'POST', '/api/icds', icd({ scope: { exclude: ['(?<=a)b'] } }), {})).status, 201);
 });
 
+// Accepted (201): the crawl then fetched nothing, its log blaming robots.txt with outcome invalid-url.
+test('an ICD is refused at userAgent when no HTTP header can carry it', async () => {
+  const { POST } = await import('../../../app/api/icds/route');
+  const refused = await call(POST, 'POST', '/api/icds', icd({ name: 'Agent', userAgent: 'a\r\nX-Evil: 1' }), {});
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  assert.deepEqual(issuesOf(refused.body), [['userAgent', 'Only characters an HTTP header may carry: printable ones (up to ÿ, U+00FF), spaces and tabs, no line breaks or other control characters']]);
+  assert.equal(s.db.prepare("SELECT COUNT(*) FROM Icd WHERE name = 'Agent'").pluck().get(), 0);
+});
+
 test('a live exclusion, or a test of one, that cannot run is refused at its field before the crawl sees it', async () => {
   const { POST: postIcd } = await import('../../../app/api/icds/route');
   const { POST: postCrawl } = await import('../../../app/api/crawls/route');

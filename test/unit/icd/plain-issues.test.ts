@@ -63,6 +63,16 @@ test('every URL pattern of an ICD is refused at its field when it cannot run, or
   assert.equal(issues['focus.blacklist.2'], 'Not a valid regular expression: unterminated group (the pattern after re:)');
 });
 
+// "a\r\nX-Evil: 1" was accepted; every request of the crawl then failed before it was sent, logged
+// as robots.txt getting no answer, outcome invalid-url.
+test('the user agent takes only what an HTTP header value may hold', () => {
+  const userAgent = (value: string) => messages({ name: 'x', seeds: ['http://a.org/'], userAgent: value }).userAgent;
+  for (const bad of ['a\r\nX-Evil: 1', 'a\nb', 'a\u0000b', 'a\u007fb', 'a\u0085b', 'a€b']) {
+    assert.equal(userAgent(bad), 'Only characters an HTTP header may carry: printable ones (up to ÿ, U+00FF), spaces and tabs, no line breaks or other control characters', JSON.stringify(bad));
+  }
+  for (const good of ['Tidemark/0.1 (+https://archive.example.org/crawler; archive@example.org)', 'Bibliothèque/1.0', 'a\tb']) assert.equal(userAgent(good), undefined, good);
+});
+
 // Before: "Must be a object", and nothing about what was given instead (an ICD file's author who
 // wrote keywords as strings had to guess).
 test('a value of the wrong type: what it must be, with its article, and what it is', () => {
