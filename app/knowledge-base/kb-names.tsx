@@ -6,8 +6,8 @@ import { useCreateKnowledgeBase, useDeleteKnowledgeBase, useRenameKnowledgeBase 
 import { confirmLeave } from '../lib/client/unsaved-edits';
 
 /** The name rule of the API (knowledgeBaseNameSchema), for the browser to check before sending. */
-const NAME_PATTERN = '[A-Za-z0-9._\\-]{1,64}';
-const NAME_HINT = 'Letters, digits, . _ or - (at most 64).';
+const NAME_PATTERN = '(?!\\.+$)[A-Za-z0-9._\\-]{1,64}';
+const NAME_HINT = 'Letters, digits, . _ or - (at most 64), not only dots.';
 /** The knowledge base crawl definitions use unless they name another; the server keeps it (see worker/store/knowledge-base-names.ts). */
 const DEFAULT_NAME = 'default';
 

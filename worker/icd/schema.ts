@@ -242,9 +242,14 @@ export const coherenceSchema = z.object({
 
 /**
  * A knowledge base's name as the cockpit stores it (PUT /api/knowledge-bases/:name): it is part of
- * a URL path, so only characters that need no escaping there.
+ * a URL path, so only characters that need no escaping there, and not only dots: `.` and `..` are
+ * path segments a URL resolves away (/api/knowledge-bases/.. is /api/), so such a knowledge base
+ * could be created but never read, changed nor deleted.
  */
-export const knowledgeBaseNameSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'Name: letters, digits, . _ - (at most 64)');
+export const knowledgeBaseNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Name: letters, digits, . _ - (at most 64)')
+  .refine((name) => !/^\.+$/.test(name), 'Name: not only dots (. and .. in a URL mean this folder and the one above)');
 
 export const aahSchema = z.object({
   enabled: z.boolean().default(true),

@@ -97,6 +97,22 @@ test('POST creates a knowledge base: empty, of the XML given, or a copy of anoth
   assert.equal((await create({ name: 'curated' }, await signedInAs(s, 'cu', 'curator'))).status, 403);
 });
 
+// `.` and `..` were stored (201), but their URLs, /api/knowledge-bases/.., resolve to other paths:
+// the knowledge base could never be read, changed nor deleted.
+test('a name of dots only is refused at name, when created and when renamed to', async () => {
+  for (const name of ['.', '..', '...']) {
+    const created = await create({ name, xml: KB('dots') });
+    assert.equal(created.status, 400, name);
+    assert.deepEqual(created.body.issues, [{ path: ['name'], message: 'Name: not only dots (. and .. in a URL mean this folder and the one above)' }], name);
+  }
+  assert.equal(s.db.prepare("SELECT COUNT(*) FROM KnowledgeBase WHERE name LIKE '.%'").pluck().get(), 0, 'none stored');
+  assert.equal((await create({ name: 'to-rename', xml: KB('r') })).status, 201);
+  const renamed = await rename('to-rename', '..');
+  assert.equal(renamed.status, 400);
+  assert.deepEqual((renamed.body.issues as { path: string[] }[]).map((i) => i.path), [['name']]);
+  assert.equal((await read('to-rename')).status, 200, 'kept under its name');
+});
+
 test('a rename carries the name into the crawl definitions and crawls that named it; their crawls are still created', async () => {
   assert.equal((await create({ name: 'gauges', xml: KB('gauges') })).status, 201);
   const icdId = await createIcd('Gauges', 'gauges');

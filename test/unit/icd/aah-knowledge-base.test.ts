@@ -26,3 +26,12 @@ test('aah.knowledgeBase takes the names PUT /api/knowledge-bases/:name stores, a
   }
   assert.deepEqual(issuesOf({ ...base, aah: { knowledgeBase: 7 } }).map((i) => i.path), ['aah.knowledgeBase']);
 });
+
+// A knowledge base named . or .. was stored, but its URL (/api/knowledge-bases/..) resolves to
+// another path: it could never be read, changed nor deleted.
+test('a knowledge-base name of dots only is refused, saying why; dots among other characters are fine', () => {
+  for (const name of ['.', '..', '...']) {
+    assert.deepEqual(issuesOf({ ...base, aah: { knowledgeBase: name } }), [{ path: 'aah.knowledgeBase', message: 'Name: not only dots (. and .. in a URL mean this folder and the one above)' }], name);
+  }
+  for (const name of ['.hidden', 'v..2', 'a.']) assert.equal(knowledgeBaseNameSchema.parse(name), name);
+});
