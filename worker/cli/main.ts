@@ -211,6 +211,8 @@ export async function main(argv: string[]): Promise<number> {
     objectsWriteDelayMs: Number(process.env.TIDEMARK_TEST_OBJECTS_WRITE_DELAY_MS) || undefined,
     // A test switch: the base wait between tries of a robots.txt (default 30 s, capped at 20 times it).
     robotsBackoff: robotsBackoffOf(process.env.TIDEMARK_TEST_ROBOTS_BACKOFF_MS),
+    // A test switch: the AAH's time budget per page, in ms (wall-clock: a loaded machine skips slow pages).
+    aahBudgetMs: Number(process.env.TIDEMARK_TEST_AAH_BUDGET_MS) || undefined,
   });
   // A crawl runs for minutes to days: say how it goes, as Heritrix's progress log and wget do.
   const everyMs = progressEveryMs(cmd, Boolean(process.stderr.isTTY));

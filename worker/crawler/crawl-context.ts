@@ -52,6 +52,12 @@ export interface CrawlContextOptions {
   knowledgeBase?: CrawlKnowledgeBase;
   /** Without `knowledgeBase`: the knowledge-base file the AAH reads (the CLI; crawls created before copies were taken). */
   kbPath?: string;
+  /**
+   * Tests only: the AAH's time budget for one page, in ms (AahEngineOptions.maxAnalysisMs; the CLI's
+   * TIDEMARK_TEST_AAH_BUDGET_MS). A test of what the AAH does with a page on a loaded machine sets it
+   * high, as the budget is wall-clock time: the page is otherwise skipped as too slow to analyse.
+   */
+  aahBudgetMs?: number;
   frontier: SqliteFrontier;
   /** Ends every fetch at once, as `interrupted` (a pause or stop that waited long enough). */
   interrupt?: AbortSignal;
@@ -478,7 +484,8 @@ async function robotsBodyInMemory(ex: HttpExchange): Promise<HttpExchange> {
  */
 function openAah(o: CrawlContextOptions): AahRunner | null {
   if (!o.icd.aah.enabled) return null;
-  const create = (xml: string) => AahRunner.create(xml, o.icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId));
+  const engine = o.aahBudgetMs ? { maxAnalysisMs: o.aahBudgetMs } : undefined;
+  const create = (xml: string) => AahRunner.create(xml, o.icd.scope.queryHandling, new AdaptedRuleStore(o.db, o.crawlId), { engine });
   if (o.knowledgeBase) {
     try {
       return create(o.knowledgeBase.xml);
