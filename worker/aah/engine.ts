@@ -35,7 +35,7 @@ export interface AahEngineOptions {
   maxHtmlChars?: number;
   /**
    * Time one page's analysis may take before it stops (`skipped: 'too-slow'`); every XPath
-   * evaluation checks it. Markup nested hundreds deep makes `//` steps quadratic: generated pages
+   * evaluation checks it, as it starts and as it walks the page. Markup nested hundreds deep makes `//` steps quadratic: generated pages
    * of 30 KB took 2–10 s. Default 1 s plus 1 ms per 1,000 characters (real forum markup needs
    * ~0.6 s per MB).
    */

@@ -9,7 +9,8 @@ import type { MarkupSummary } from '../extract';
 /**
  * What the crawler hands to `analysePage`: an HTML page (call it for HTML responses only), as
  * `html` or as a `dom` from {@link parseHtml} (parse once, share with other stages). Any W3C
- * DOM works as `dom`, but only parseHtml's keeps XPath linear in the number of siblings.
+ * DOM works as `dom`, but only parseHtml's keeps XPath linear in the number of siblings, and
+ * counts the node visits that let the time budget stop an evaluation midway.
  */
 export interface PageInput {
   url: string;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createAahEngine, parseKnowledgeBase } from '../../../worker/aah/index';
+import { createAahEngine, parseHtml, parseKnowledgeBase } from '../../../worker/aah/index';
 import { DEFAULT_KB_PATH } from '../../../worker/aah/default-kb';
 import { buildVocabularies } from '../../../worker/aah/vocabulary';
 import { createPageContext } from '../../../worker/aah/page-context';
@@ -56,10 +56,10 @@ test('evaluations past a deadline throw, and the deadline ends with its scope', 
 });
 
 /**
- * A clock that moves 1 ms per reading, i.e. per XPath evaluation: budgets then count work, not
- * time, so the test does not depend on the machine's speed (this page takes 1,164 evaluations,
- * the fixture's ordinary topic 17; under wall-clock time a cold first run took 19 ms for the
- * ordinary page, against a 20 ms budget).
+ * A clock that moves 1 ms per reading, i.e. per XPath evaluation and per 10,000 node visits
+ * within one: budgets then count work, not time, so the test does not depend on the machine's
+ * speed (this page takes 1,164 evaluations, the fixture's ordinary topic 17; under wall-clock
+ * time a cold first run took 19 ms for the ordinary page, against a 20 ms budget).
  */
 function workClock(): () => number {
   let t = 0;
@@ -90,4 +90,41 @@ test('a page too slow to analyse is skipped, and the crawl log note and the recr
   // Not "structure-changed": nothing was compared.
   assert.deepEqual([check.verdict, check.comparison], [null, null]);
   assert.match(check.summary ?? '', /^aah skipped: page too slow to analyse/);
+});
+
+/**
+ * One expression that walks the page twice for each of its divs: 600 divs take ~730,000 node
+ * visits (6,000 divs held a crawl's thread for a minute, against a 1 s budget, when the deadline
+ * was only checked between evaluations).
+ */
+const SLOW_XPATH = '//div[count(preceding::div) > count(following::div)]';
+const divs = `<html><body>${'<div>x</div>'.repeat(600)}</body></html>`;
+
+test('an evaluation still running at the deadline stops soon after it, not at its end', () => {
+  let readings = 0;
+  const ev = new XPathEvaluator(() => readings++);
+  const dom = parseHtml(divs);
+  assert.throws(() => ev.withDeadline(20, () => ev.test(SLOW_XPATH, dom)), XPathTimeBudgetError);
+  // Readings 0 (the deadline set at 20) and 1 (the evaluation's start), then one per 10,000
+  // visits until the clock passes 20.
+  assert.equal(readings, 22);
+  // Under a budget it fits in, the same evaluation runs to its end.
+  assert.equal(ev.withDeadline(1_000, () => ev.test(SLOW_XPATH, dom)), true);
+});
+
+test('a page on which one rule\'s evaluation outlasts the budget is skipped as too slow, in the crawl log too', () => {
+  const xml = `<knowledge-base version="1"><application id="x" name="X" category="blog"><detect><xpath>${SLOW_XPATH.replace('>', '&gt;')}</xpath></detect><navigate id="n" select="//a"/></application></knowledge-base>`;
+  const parsed = parseKnowledgeBase(xml);
+  assert.ok(parsed.ok);
+  let readings = 0;
+  const engine = createAahEngine(parsed.kb, { maxAnalysisMs: 50, clock: () => readings++ });
+  const analysis = engine.analysePage({ url: URL_, html: divs });
+  assert.equal(analysis.skipped, 'too-slow');
+  assert.equal(analysis.application, undefined);
+  assert.ok(readings <= 53, `the analysis went on past its deadline (${readings} clock readings)`);
+
+  const runner = AahRunner.create(xml, 'keep', null, { engine: { maxAnalysisMs: 50, clock: workClock() } });
+  const item = { url: URL_, host: '127.0.0.1', depth: 0, priority: 0, lease: null, html: Buffer.from(divs), exchange: { status: 200, headers: {} }, links: [] } as unknown as CrawlItem;
+  aahStage.process(item, { aah: runner } as CrawlContext);
+  assert.match(item.note ?? '', /^aah skipped: page too slow to analyse/);
 });
