@@ -33,6 +33,20 @@ const XPATH1_AXES = new Set([
 
 const OPERATOR_NAMES = new Set(['and', 'or', 'div', 'mod']);
 
+/**
+ * Longest XPath accepted, in characters (the shipped knowledge base's longest has 273). The
+ * `xpath` package parses in superlinear time (100,000 predicates took 0.8 s, 200,000 7.9 s):
+ * a 3 MB expression held the cockpit's thread for minutes.
+ */
+const MAX_XPATH_CHARS = 2_000;
+
+/**
+ * Deepest nesting of brackets and parentheses accepted (the shipped knowledge base's deepest
+ * is 6): the prefilter and evaluation recurse once per level (1,300 nested predicates overflowed
+ * the prefilter's stack).
+ */
+const MAX_XPATH_NESTING = 32;
+
 /** A compile error: the message says what is wrong with the expression. */
 export class XPathCompileError extends Error {}
 
@@ -157,13 +171,22 @@ export class XPathEvaluator {
  */
 export function compileXPath(expression: string): Compiled {
   if (!expression.trim()) throw new XPathCompileError('empty XPath expression');
+  // Checked before parsing, which these limits keep to milliseconds.
+  if (expression.length > MAX_XPATH_CHARS) {
+    const start = JSON.stringify(`${expression.slice(0, 40)}…`);
+    throw new XPathCompileError(`invalid XPath ${start}: ${expression.length.toLocaleString('en-US')} characters, over the limit of ${MAX_XPATH_CHARS.toLocaleString('en-US')}`);
+  }
+  const bare = expression.replace(/"[^"]*"|'[^']*'/g, '""');
+  const nesting = nestingDepth(bare);
+  if (nesting > MAX_XPATH_NESTING) {
+    throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: brackets and parentheses nested ${nesting} deep, over the limit of ${MAX_XPATH_NESTING}`);
+  }
   let compiled: Compiled;
   try {
     compiled = parseXPath(expression);
   } catch (err) {
     throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: ${(err as Error).message}`);
   }
-  const bare = expression.replace(/"[^"]*"|'[^']*'/g, '""');
   for (const m of bare.matchAll(/([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(/g)) {
     const name = m[1];
     // `a and (b or c)`: operator names before a parenthesis are operators, not calls.
@@ -184,6 +207,17 @@ export function compileXPath(expression: string): Compiled {
     if (m[1] !== 'xml') throw new XPathCompileError(`invalid XPath ${JSON.stringify(expression)}: namespace prefix "${m[1]}:" (HTML pages are matched without namespaces: write the local name)`);
   }
   return compiled;
+}
+
+/** How deep `[` and `(` nest in an expression whose string literals are blanked out. */
+function nestingDepth(code: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const c of code) {
+    if (c === '[' || c === '(') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === ')') depth--;
+  }
+  return deepest;
 }
 
 // Elements that start a new line of text when rendered: their boundaries separate words.

@@ -52,3 +52,14 @@ test('compileXPath rejects syntax errors and functions outside XPath 1.0, accept
   assert.doesNotThrow(() => compileXPath("//a[@x and (@y or @z)] | //b[not(@c)]"));
   assert.doesNotThrow(() => compileXPath("//a[contains(@title,'f(x)')]"), 'calls inside literals are text');
 });
+
+test('compileXPath accepts up to 2,000 characters and 32 nested brackets or parentheses, and refuses more', () => {
+  const ofLength = (n: number): string => `//a[@x='${'x'.repeat(n - 10)}']`;
+  assert.equal(ofLength(2_000).length, 2_000);
+  assert.doesNotThrow(() => compileXPath(ofLength(2_000)));
+  assert.throws(() => compileXPath(ofLength(2_001)), /: 2,001 characters, over the limit of 2,000$/);
+  const nested = (depth: number): string => `//a${'[b'.repeat(depth)}${']'.repeat(depth)}`;
+  assert.doesNotThrow(() => compileXPath(nested(32)));
+  assert.throws(() => compileXPath(nested(33)), /nested 33 deep, over the limit of 32$/);
+  assert.doesNotThrow(() => compileXPath(`//a[@title='${'(['.repeat(40)}']`), 'brackets inside literals are text');
+});

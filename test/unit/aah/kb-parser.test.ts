@@ -113,6 +113,17 @@ test('a <url> or <header> pattern that can backtrack for long is refused at its 
   ]);
 });
 
+test('an XPath over 2,000 characters, or nested over 32 deep, is refused at its line', () => {
+  // A 3 MB expression of predicates held the cockpit for minutes: the parser is superlinear.
+  const long = `//a${'[1]'.repeat(700)}`;
+  const deep = `${'('.repeat(33)}//a${')'.repeat(33)}`;
+  const xml = kb(APP.replace(`//a[@rel='next']`, long).replace(`//a[contains(@href,'login')]`, deep));
+  assert.deepEqual(errorsOf(parseKnowledgeBase(xml)), [
+    { line: 7, column: 7, message: `<navigate>: invalid XPath "//a${'[1]'.repeat(12)}[…": 2,103 characters, over the limit of 2,000` },
+    { line: 13, column: 5, message: `<navigate>: invalid XPath "${deep}": brackets and parentheses nested 33 deep, over the limit of 32` },
+  ]);
+});
+
 test('an unknown element is reported at its line', () => {
   const errors = errorsOf(parseKnowledgeBase(kb(APP.replace('<level type="terminal">', '<level type="terminal">\n      <follow select="//a"/>'))));
   assert.equal(errors.length, 1);
