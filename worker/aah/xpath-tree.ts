@@ -6,10 +6,11 @@
 import * as xpathModule from 'xpath';
 
 type Class = abstract new (...args: never[]) => unknown;
-// The syntax-tree classes the package exports at run time but leaves out of its typings (on its
-// CommonJS exports object: Node's ES-module view of the package names only some of them).
+// The classes the package exports at run time but leaves out of its typings, the syntax tree's
+// and the node-set's (on its CommonJS exports object: Node's ES-module view of the package names
+// only some of them).
 export const xpathTree = ((xpathModule as { default?: unknown }).default ?? xpathModule) as Record<
-  'XPath' | 'XString' | 'PathExpr' | 'FunctionCall' | 'AndOperation' | 'OrOperation' | 'BarOperation' | 'EqualsOperation', Class
+  'XPath' | 'XString' | 'PathExpr' | 'FunctionCall' | 'AndOperation' | 'OrOperation' | 'BarOperation' | 'EqualsOperation' | 'XNodeSet', Class
 > & { NodeTest: { NameTestQName: Class } };
 
 /** The root of a compiled expression's tree: xpath.parse() wraps it in XPath objects. */
