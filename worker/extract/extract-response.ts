@@ -172,7 +172,7 @@ function redirectExtraction({ url, status, headers, queryHandling }: ResponseInp
   const text = location.kind === 'one' ? location.text : '';
   const target = text ? canonicalize(text, url, { queryHandling: queryHandling ?? 'keep' }) : null;
   if (target) return { kind: 'other', links: [{ url: target, kind: 'redirect', source: 'header@location', anchorText: '', context: '' }] };
-  const unfollowed = unfollowedRedirectNote(status, text, url);
+  const unfollowed = unfollowedRedirectNote(status, text, url, headers.location !== undefined);
   return { kind: 'other', links: [], ...(unfollowed ? { unfollowedRedirect: unfollowed } : {}) };
 }
 
@@ -190,10 +190,11 @@ const LOCATION_SHOWN = 200;
 /**
  * Why a redirect leads to nothing the crawl fetches, for its crawl-log entry (Heritrix logs such a
  * Location among its URI errors): a scheme other than http(s), a Location that is no URL, none at
- * all. Null when the answer names no target to follow (304, a 300 without Location) or names one.
+ * all (`headerSent`: the header came, empty). Null when the answer names no target to follow (304,
+ * a 300 without Location) or names one.
  */
-export function unfollowedRedirectNote(status: number, location: string, base: string): string | null {
-  if (!location) return REDIRECTS_TO_LOCATION.has(status) ? `a ${status} without a Location header: no target to follow` : null;
+export function unfollowedRedirectNote(status: number, location: string, base: string, headerSent = false): string | null {
+  if (!location) return REDIRECTS_TO_LOCATION.has(status) ? `a ${status} ${headerSent ? 'with an empty' : 'without a'} Location header: no target to follow` : null;
   const shown = JSON.stringify(location.length > LOCATION_SHOWN ? `${location.slice(0, LOCATION_SHOWN)}…` : location);
   let scheme: string;
   try {

@@ -29,6 +29,7 @@ test('a 3xx whose Location leads to nothing fetchable has no link and says why; 
   assert.equal(unfollowed(302, 'mailto:harbour@example.org'), 'redirect to a mailto: URL not followed (only http and https are fetched): "mailto:harbour@example.org"');
   assert.equal(unfollowed(301, 'javascript:void(0)'), 'redirect to a javascript: URL not followed (only http and https are fetched): "javascript:void(0)"');
   assert.equal(unfollowed(307), 'a 307 without a Location header: no target to follow');
+  assert.equal(unfollowed(302, ' '), 'a 302 with an empty Location header: no target to follow');
   assert.equal(unfollowed(303, 'http://[::zz/'), 'redirect not followed: its Location "http://[::zz/" is no valid URL');
   assert.equal(unfollowed(308, 'http://a..b/'), 'redirect not followed: its Location "http://a..b/" names no host the crawl can fetch');
   assert.equal(unfollowed(302, `ftp://x/${'a'.repeat(500)}`), `redirect to a ftp: URL not followed (only http and https are fetched): "ftp://x/${'a'.repeat(192)}…"`, 'a long Location is cut');
