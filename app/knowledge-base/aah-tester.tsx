@@ -78,11 +78,22 @@ export function AahTester({ xml }: { xml: string }) {
   );
 }
 
+/** Why the AAH left the page alone, in words (the engine's PageAnalysis.skipped). */
+const SKIPPED_TEXT: Record<NonNullable<AahTestResult['skipped']>, string> = {
+  'page-too-large': 'the page is larger than the AAH analyses (5,000,000 characters)',
+  'too-slow': "the analysis ran past the AAH's time budget for the page",
+};
+
 function TesterResult({ result, xml, source }: { result: AahTestResult; xml: string; source: { html: string; url: string } | null }) {
   const { navigation, extraction } = result;
   const highlights = useMemo(() => ruleHighlights(xml, result), [xml, result]);
   return (
     <div className="space-y-3" data-testid="tester-result">
+      {result.skipped && (
+        <p role="status" className="text-sm text-amber-900" data-testid="tester-skipped">
+          Not analysed: {SKIPPED_TEXT[result.skipped]}, as a crawl would skip it.
+        </p>
+      )}
       <p className="text-sm">
         Application:{' '}
         <strong data-testid="tester-application">{result.application ? `${result.application.name}` : 'none detected'}</strong>

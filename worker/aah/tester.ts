@@ -11,6 +11,8 @@ export interface AahTestReport {
   navigation: { rule: string; follow: boolean; links: string[] }[];
   /** Extraction actions (rule path) → the objects each one extracts. */
   extraction: { rule: string; objects: { type: string; fields: Record<string, string> }[] }[];
+  /** Set when the page was not analysed, as a crawl would skip it: too large, or over the time budget. */
+  skipped?: 'page-too-large' | 'too-slow';
 }
 
 /**
@@ -40,5 +42,7 @@ export function testKnowledgeBase(xml: string, page: { url: string; html: string
     entry.objects.push({ type: object.type, fields: object.fields });
     extraction.set(object.rule, entry);
   }
-  return { errors: [], application: result.application ?? null, level: result.level, navigation: [...navigation.values()], extraction: [...extraction.values()] };
+  const report: AahTestReport = { errors: [], application: result.application ?? null, level: result.level, navigation: [...navigation.values()], extraction: [...extraction.values()] };
+  if (result.skipped) report.skipped = result.skipped;
+  return report;
 }

@@ -27,6 +27,8 @@ export interface AahTestResult {
   navigation: { rule: string; follow: boolean; links: string[] }[];
   extraction: { rule: string; objects: { type: string; fields: Record<string, string> }[] }[];
   errors: KbError[];
+  /** The page was not analysed, as a crawl would skip it (worker/aah/tester.ts). */
+  skipped?: 'page-too-large' | 'too-slow';
 }
 
 type RawTestResult = Partial<AahTestResult> & {
@@ -42,7 +44,7 @@ export function normaliseTestResult(raw: RawTestResult): AahTestResult {
     ...groupByRule(raw.doNotFollow ?? []).map(([rule, links]) => ({ rule, follow: false, links: links.map((l) => l.url) })),
   ];
   const extraction = raw.extraction ?? groupByRule(raw.objects ?? []).map(([rule, objects]) => ({ rule, objects: objects.map((o) => ({ type: o.type, fields: o.fields })) }));
-  return { application: raw.application ?? null, level: raw.level ?? null, navigation, extraction, errors: raw.errors ?? [] };
+  return { application: raw.application ?? null, level: raw.level ?? null, navigation, extraction, errors: raw.errors ?? [], ...(raw.skipped ? { skipped: raw.skipped } : {}) };
 }
 
 /** An adapted rule as the cockpit shows it. */

@@ -101,6 +101,9 @@ test('the AAH tester report is read grouped, or grouped from a flat PageAnalysis
   ]);
   assert.deepEqual(flat.extraction, [{ rule: 'phpbb/terminal/post', objects: [{ type: 'post', fields: { title: 't' } }] }]);
   assert.deepEqual(flat.errors, []);
+  assert.equal(flat.skipped, undefined);
+  // A page the AAH left alone says so: before, the tester showed only "none detected".
+  assert.equal(normaliseTestResult({ application: null, level: null, navigation: [], extraction: [], errors: [], skipped: 'too-slow' }).skipped, 'too-slow');
 });
 
 test('an adapted rule is read from a stored row with its provenance JSON', () => {
