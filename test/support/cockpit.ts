@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { ensureNextBuild } from '../../scripts/next-build';
 import { ensureServerBundle, serverBundleEnv } from '../../scripts/server-bundle.mjs';
 import { ApiClient } from './api-client';
-import { freePort } from './free-port';
+import { freePorts } from './free-port';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +47,7 @@ export async function serverCommand(): Promise<{ args: string[]; env: Record<str
 export async function startCockpit(env: Record<string, string | undefined> = {}, opts: { cwd?: string } = {}): Promise<RunningCockpit> {
   await ensureNextBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-cockpit-'));
-  const port = await freePort();
-  const demoPort = await freePort();
+  const [port, demoPort] = await freePorts(2);
   let out = '';
   const server = await serverCommand();
   const child = spawn(process.execPath, server.args, {

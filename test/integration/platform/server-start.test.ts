@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ensureNextBuild } from '../../../scripts/next-build';
 import { ApiClient } from '../../support/api-client';
 import { serverCommand, startCockpit } from '../../support/cockpit';
-import { freePort } from '../../support/free-port';
+import { freePorts } from '../../support/free-port';
 
 before(() => ensureNextBuild());
 
@@ -159,7 +159,7 @@ test('npm start runs the compiled server and worker; with TIDEMARK_NO_BUNDLE=1, 
 // Before, the first admin's password was hashed (~0.5 s) after the cockpit began to listen: a login
 // in that time was refused as a wrong password, and the lists showed no Demo ICD.
 test('a first start answers nothing before its first admin exists: a sign-in as soon as the cockpit listens goes through', { timeout: 300_000 }, async () => {
-  const [port, demoPort] = [await freePort(), await freePort()];
+  const [port, demoPort] = await freePorts(2);
   const url = `http://127.0.0.1:${port}`;
   const server = await serverCommand();
   const child = spawn(process.execPath, server.args, {
