@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { crc32, createBrotliDecompress, createInflateRaw, type BrotliDecompress, type InflateRaw } from 'node:zlib';
 import type { HttpExchange, StoredBody } from '../capture';
 import { DecompressionBombError } from './classify-error';
+import { gzipHeaderLength } from './gzip-header';
 
 /** Content codings we can undo, listed in the order they were applied. Unknown ones: null. */
 export function parseContentCodings(header: string | undefined): string[] | null {
@@ -90,28 +91,14 @@ function adler32(adler: number, bytes: Uint8Array): number {
 const MAX_GZIP_HEADER_BYTES = 1024 * 1024;
 
 /**
- * The length of the gzip member header (RFC 1952 §2.3) `bytes` begin with: 'short' when they end
- * inside it, 'not-gzip' when they begin otherwise, 'bad' for a method or flags zlib refuses.
+ * The gzip member header's length (gzipHeaderLength), 'bad' also for flags zlib refuses (the
+ * reserved bits).
  */
-function gzipHeaderLength(bytes: Buffer): number | 'short' | 'not-gzip' | 'bad' {
-  if ((bytes.length >= 1 && bytes[0] !== 0x1f) || (bytes.length >= 2 && bytes[1] !== 0x8b)) return 'not-gzip';
-  if (bytes.length < 10) return 'short';
-  const flags = bytes[3]!;
-  if (bytes[2] !== 8 || flags & 0xe0) return 'bad';
-  let at = 10;
-  if (flags & 0x04) {
-    if (bytes.length < at + 2) return 'short';
-    at += 2 + bytes.readUInt16LE(at);
-  }
-  // A file name, then a comment, each ending with a zero byte.
-  for (const flag of [0x08, 0x10]) {
-    if (!(flags & flag)) continue;
-    const zero = bytes.indexOf(0, at);
-    if (zero < 0) return 'short';
-    at = zero + 1;
-  }
-  if (flags & 0x02) at += 2;
-  return at <= bytes.length ? at : 'short';
+function memberHeaderLength(bytes: Buffer): number | 'short' | 'not-gzip' | 'bad' {
+  const length = gzipHeaderLength(bytes);
+  if (length === 'not-gzip' || (length === 'short' && bytes.length < 10)) return length;
+  if (length === 'bad-method' || bytes[3]! & 0xe0) return 'bad';
+  return length;
 }
 
 const NO_BYTES = Buffer.alloc(0);
@@ -185,7 +172,7 @@ class ContentDecoder extends Transform {
     this.held = NO_BYTES;
     let length: number | 'short' | 'not-gzip' | 'bad';
     if (this.framing === 'gzip') {
-      length = gzipHeaderLength(bytes);
+      length = memberHeaderLength(bytes);
       if (length === 'short' && bytes.length > MAX_GZIP_HEADER_BYTES) length = 'bad';
     } else if (bytes.length < 2) {
       length = 'short';

@@ -5,6 +5,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { gzipHeaderLength } from '../fetch/gzip-header';
 
 /** One whole gzip member. `head` is the first `headLimit` decompressed bytes. */
 export interface GzipMember {
@@ -33,24 +34,12 @@ const FAST_INPUT = 512 * 1024;
 /** …unless it inflates to more than this (a larger one streams, its head kept, the rest counted). */
 const FAST_OUTPUT = 16 * 1024 * 1024;
 
-/** Length of the gzip header at `buf` (RFC 1952), or an error text. */
-function gzipHeaderLength(buf: Buffer): number | string {
+/** Length of the gzip header at `buf` (RFC 1952, gzipHeaderLength), or an error text. */
+function memberHeaderLength(buf: Buffer): number | string {
   if (buf.length < 10) return 'truncated gzip header';
-  if (buf[0] !== 0x1f || buf[1] !== 0x8b || buf[2] !== 8) return 'not a gzip member';
-  const flags = buf[3];
-  let at = 10;
-  if (flags & 4) {
-    if (buf.length < at + 2) return 'truncated gzip header';
-    at += 2 + buf.readUInt16LE(at);
-  }
-  for (const bit of [8, 16]) {
-    if (!(flags & bit)) continue;
-    const zero = buf.indexOf(0, at);
-    if (zero < 0) return 'truncated gzip header';
-    at = zero + 1;
-  }
-  if (flags & 2) at += 2;
-  return at > buf.length ? 'truncated gzip header' : at;
+  const length = gzipHeaderLength(buf);
+  if (length === 'not-gzip' || length === 'bad-method') return 'not a gzip member';
+  return length === 'short' ? 'truncated gzip header' : length;
 }
 
 interface Inflated {
@@ -174,7 +163,7 @@ export async function scanGzipMembers(
     while (pos < end) {
       const at = pos - start;
       const view = await window.at(pos, FAST_INPUT);
-      const hdr = gzipHeaderLength(view);
+      const hdr = memberHeaderLength(view);
       if (typeof hdr === 'string') return { members, validEnd: at, fileSize, problem: `${hdr} at ${at}` };
       let inflated = inflateInView(view.subarray(hdr), headLimit);
       if (!inflated) {
