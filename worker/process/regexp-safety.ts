@@ -257,15 +257,17 @@ interface Backtracking {
  * its branches, a sequence after every combination; a lookaround is matched once each time it is
  * reached, all its ways tried when it fails. Characters cost nothing: ways are what multiply.
  * `repeatsChoice` is set when a repetition repeats a part with several ways (exponential).
+ * `atEnd`: nothing follows these alternatives in the pattern, so the first way out of them ends the
+ * match (endingRepeat).
  */
-function backtrackingOf(alternatives: PatternNode[][], n: number, found: { repeatsChoice: boolean }): Backtracking {
+function backtrackingOf(alternatives: PatternNode[][], n: number, found: { repeatsChoice: boolean }, atEnd = false): Backtracking {
   let ways = 0;
   let steps = 0;
   for (const sequence of alternatives) {
     let sequenceWays = 1;
     let sequenceSteps = 0;
-    for (const node of sequence) {
-      const inner = nodeBacktracking(node, n, found);
+    for (const [k, node] of sequence.entries()) {
+      const inner = nodeBacktracking(node, n, found, atEnd && k === sequence.length - 1);
       sequenceSteps += sequenceWays * inner.steps;
       sequenceWays *= inner.ways;
     }
@@ -275,13 +277,14 @@ function backtrackingOf(alternatives: PatternNode[][], n: number, found: { repea
   return { ways, steps };
 }
 
-function nodeBacktracking(node: PatternNode, n: number, found: { repeatsChoice: boolean }): Backtracking {
+function nodeBacktracking(node: PatternNode, n: number, found: { repeatsChoice: boolean }, atEnd = false): Backtracking {
   if (node.type === 'group') {
-    const inner = backtrackingOf(node.alternatives, n, found);
+    const inner = backtrackingOf(node.alternatives, n, found, atEnd && !node.lookaround);
     return node.lookaround ? { ways: 1, steps: inner.steps + inner.ways } : inner;
   }
   if (node.type !== 'repeat') return { ways: 1, steps: 0 };
   const body = nodeBacktracking(node.body, n, found);
+  if (atEnd && body.ways === 1 && body.steps === 0) return endingRepeat(node, n);
   const most = Math.min(node.max, Math.max(n, node.min));
   if (body.ways === 1) return { ways: most - node.min + 1, steps: most * body.steps };
   if (node.max > 1) found.repeatsChoice = true;
@@ -291,6 +294,16 @@ function nodeBacktracking(node: PatternNode, n: number, found: { repeatsChoice: 
   return { ways: sum(node.min, most), steps: sum(0, most - 1) * body.steps };
 }
 
+/**
+ * A repetition the pattern ends with, of a part matched one way only and without a lookaround
+ * (`[0-9a-f]{32,}` in `[?&]sid=[0-9a-f]{32,}`): tried once each time it is reached. Its first count ends the match
+ * (nothing follows that could fail), and when it fails (too few repeats) no other count can do
+ * better, as each repeat matches one way or none. That try reads up to `min` repeats before it fails.
+ */
+function endingRepeat(node: PatternNode & { type: 'repeat' }, n: number): Backtracking {
+  return { ways: 1, steps: Math.min(node.min, n) };
+}
+
 /** Whether every way through `alternatives` starts with `^`: V8 then tries the text's start alone. */
 function anchoredAtStart(alternatives: PatternNode[][]): boolean {
   return alternatives.every(([first]) => first !== undefined && ((first.type === 'assertion' && first.atStart) || (first.type === 'group' && !first.lookaround && anchoredAtStart(first.alternatives))));
@@ -298,7 +311,7 @@ function anchoredAtStart(alternatives: PatternNode[][]): boolean {
 
 /** The estimated backtracking steps of a whole match attempt on `n` characters: each start position's. */
 function matchSteps(tree: PatternNode[][], n: number, found: { repeatsChoice: boolean }): number {
-  const { ways, steps } = backtrackingOf(tree, n, found);
+  const { ways, steps } = backtrackingOf(tree, n, found, true);
   return (anchoredAtStart(tree) ? 1 : n) * (steps + ways);
 }
 

@@ -56,9 +56,23 @@ test('a lookaround is taken when backtracking through the pattern stays linear, 
 
 test('a count over 16 keeps a pattern off the linear-time engine: taken while it backtracks little, refused past that', () => {
   for (const source of ['[?&]sid=[0-9a-f]{32}', '/[a-z]{2,20}/[0-9]{1,20}/', 'x{17}']) assert.equal(patternProblem(source), null, source);
-  assert.match(patternProblem('[?&]sid=[0-9a-f]{32,}') ?? '', /a count over 16 \(\{32,\}\) keeps it off .*use \*, \+ or counts up to 16/);
+  assert.match(patternProblem('[?&]sid=[0-9a-f]{32,}&') ?? '', /a count over 16 \(\{32,\}\) keeps it off .*use \*, \+ or counts up to 16/);
+  assert.match(patternProblem('[0-9a-f]{32,}$') ?? '', /a count over 16 \(\{32,\}\) keeps it off/);
   assert.match(patternProblem('[a-z]{1,100}[a-z]{1,100}[a-z]{1,100}x') ?? '', /multiply into more than a thousand ways/);
   assert.match(patternProblem('(a|a){0,30}$') ?? '', /exponential time/);
+});
+
+test('a repetition the pattern ends with is tried once where it is reached: a session id of 32 or more hex digits is taken', () => {
+  // Nothing follows it, so its first count ends the match; one matched one way fails for good.
+  for (const source of ['[?&]sid=[0-9a-f]{32,}', '[?&]sid=([0-9a-f]{32,})', 'jsessionid=[0-9A-F]{32,}|PHPSESSID=[a-z0-9]{26,}', '[a-z]{1000,}']) {
+    assert.equal(patternProblem(source), null, source);
+  }
+  assert.equal(patternProblem('[?&]sid=[0-9a-f]{32,}', { caseInsensitive: true }), null);
+  // Only a part matched one way, without a lookaround: a choice or a lookahead in each repeat still counts.
+  assert.match(patternProblem('x(?:ab|a){20,}') ?? '', /repeats an alternation/);
+  assert.match(patternProblem('.*foo.{20,}') ?? '', /grows faster than the text's length/);
+  // The one try reads up to the count before it fails: a count of thousands is still too long.
+  assert.match(patternProblem('[a-z]{3000,}') ?? '', /a count over 16 \(\{3000,\}\)/);
 });
 
 test('a case-insensitive pattern is judged as it runs: without the i flag when it can be rewritten so, else with it', () => {
