@@ -276,5 +276,25 @@ export function sniffCharset(bytes: Uint8Array, contentType?: string | null): st
 
 /** The body as text in its sniffed encoding (a matching BOM removed); malformed bytes become U+FFFD. */
 export function decodeText(bytes: Uint8Array, contentType?: string | null, encoding = sniffCharset(bytes, contentType)): string {
-  return new TextDecoder(encoding).decode(bytes);
+  return decodeBytes(bytes, encoding);
+}
+
+/** WHATWG's windows-1252 for the bytes 0x80–0x9F (its index); every other byte is Latin-1's. */
+const WINDOWS_1252_80_9F = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+/**
+ * `bytes` as text in `encoding` (a WHATWG name), as a browser decodes them. Node 20.18.3 and later
+ * decode windows-1252 — also the encoding of every `iso-8859-1` and `us-ascii` label — as Latin-1
+ * in one call (nodejs/node#60888): its 0x80–0x9F, the curly quotes, € and œ of older Western pages,
+ * came out as C1 control characters, and a link to /c\x9Cur was fetched as /c%C2%9Cur. Those
+ * characters are read again from the standard's table; a correct decoder leaves none but the five
+ * bytes the table maps to themselves.
+ */
+export function decodeBytes(bytes: Uint8Array, encoding: string): string {
+  const text = new TextDecoder(encoding).decode(bytes);
+  if (encoding !== 'windows-1252') return text;
+  return text.replace(/[\u0080-\u009f]/g, (c) => String.fromCharCode(WINDOWS_1252_80_9F[c.charCodeAt(0) - 0x80]));
 }

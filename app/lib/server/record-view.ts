@@ -1,6 +1,6 @@
 /** How a stored record is shown in the cockpit: pure helpers of the capture-record route. */
 
-import { sniffCharset } from '../../../worker/extract/charset';
+import { decodeBytes, sniffCharset } from '../../../worker/extract/charset';
 
 /** Bytes of a textual payload shown inline; the rest is downloaded. */
 export const PREVIEW_BYTES = 64 * 1024;
@@ -19,7 +19,7 @@ export function textPreview(contentType: string | null, payload: Uint8Array): { 
   const encoding = sniffCharset(payload, contentType);
   const shown = payload.subarray(0, PREVIEW_BYTES);
   // A multi-byte character cut at the end shows as one replacement character: harmless.
-  return { preview: new TextDecoder(encoding).decode(shown), truncated: payload.byteLength > PREVIEW_BYTES };
+  return { preview: decodeBytes(shown, encoding), truncated: payload.byteLength > PREVIEW_BYTES };
 }
 
 /** A download name for a payload: the URL's last path segment, else its host; never a path. */

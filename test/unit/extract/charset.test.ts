@@ -80,3 +80,17 @@ test('only <meta charset> and <meta http-equiv="content-type" content> declare a
   // <metadata> is another element, not a meta.
   assert.equal(sniffCharset(latin1Page('<metadata charset="koi8-r"><meta charset="iso-8859-2">'), 'text/html'), 'iso-8859-2');
 });
+
+test("windows-1252's bytes 0x80–0x9F are read as browsers read them, whatever Node's one-call decoder does with them", () => {
+  // Node 20.18.3 and later decode them as Latin-1's C1 controls (nodejs/node#60888).
+  const bytes = Buffer.from([0x80, 0x20, 0x92, 0x93, 0x94, 0x20, 0x9c, 0x8a, 0x9f, 0x20, 0x81, 0x8d, 0xe9]);
+  const expected = '€ ’“” œŠŸ \u0081\u008Dé';
+  assert.equal(decodeText(bytes, 'text/html; charset=windows-1252'), expected);
+  assert.equal(decodeText(bytes, 'text/html; charset=ISO-8859-1'), expected, 'iso-8859-1 is windows-1252');
+  assert.equal(decodeText(bytes, null), expected, 'undeclared, not UTF-8');
+  // What a streaming decoder, which Node gets right, makes of the same bytes.
+  const streaming = new TextDecoder('windows-1252');
+  assert.equal(streaming.decode(bytes, { stream: true }) + streaming.decode(), expected);
+  // Other single-byte encodings were never wrong, and are left as decoded.
+  assert.equal(decodeText(Buffer.from([0x80, 0xc0]), 'text/html; charset=windows-1251'), 'ЂА');
+});

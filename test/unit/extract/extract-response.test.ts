@@ -197,3 +197,11 @@ test("a Location's raw UTF-8 bytes are read as UTF-8, as browsers, curl and wget
   assert.equal(latin1.links[0]!.url, 'http://example.org/caf%C3%A9', 'invalid UTF-8: each byte its Latin-1 character');
   assert.equal(headerUrlText('/plain?a=1'), '/plain?a=1');
 });
+
+test('a windows-1252 page: its title and a link with œ in its path read as a browser reads them', () => {
+  const body = Buffer.concat([Buffer.from('<html><head><title>Le c'), Buffer.from([0x9c]), Buffer.from('ur '), Buffer.from([0x80]), Buffer.from('</title></head><body><a href="/c'), Buffer.from([0x9c]), Buffer.from('ur">x</a></body></html>')]);
+  const r = extractFromResponse(base({ headers: { 'content-type': 'text/html; charset=iso-8859-1' }, body }));
+  assert.equal(r.charset, 'windows-1252');
+  assert.deepEqual(r.links.map((l) => l.url), ['http://example.org/c%C5%93ur']);
+  assert.equal(r.title, 'Le cœur €');
+});

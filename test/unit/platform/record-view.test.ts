@@ -20,6 +20,7 @@ test('a preview is decoded in the charset the page declares, as the crawler read
   const latin1 = Uint8Array.from([0x3c, 0x70, 0x3e, 0xc9, 0x63, 0x6c, 0x75, 0x73, 0x65]); // "<p>Écluse" in windows-1252
   assert.equal(textPreview('text/html; charset=iso-8859-1', latin1).preview, '<p>Écluse');
   assert.equal(textPreview('text/html', latin1).preview, '<p>Écluse', 'undeclared and not UTF-8: windows-1252');
+  assert.equal(textPreview('text/html; charset=iso-8859-1', Uint8Array.from([0x93, 0x80, 0x9c, 0x94])).preview, '“€œ”', "windows-1252's 0x80–0x9F as browsers read them");
   const meta = new Uint8Array([...new TextEncoder().encode('<meta charset="windows-1251"><p>'), 0xcc, 0xee, 0xf1, 0xea, 0xe2, 0xe0]);
   assert.equal(textPreview('text/html', meta).preview, '<meta charset="windows-1251"><p>Москва');
   const utf16 = Uint8Array.from([0xff, 0xfe, 0x41, 0x00, 0xe9, 0x00]);
