@@ -1,12 +1,8 @@
 'use client';
 import { useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { safeNext } from '../lib/client/safe-next';
 import { useLogin } from '../lib/client/session';
-
-/** Only paths of this cockpit are followed after signing in (no open redirect). */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/crawls';
-}
 
 /**
  * The login form. With `?again=1` (opened in a new tab by "sign in" after a session ended) it
@@ -23,7 +19,7 @@ export function LoginForm() {
     event.preventDefault();
     login.mutate({ username, password }, {
       onSuccess: () => {
-        if (!again) window.location.assign(safeNext(params.get('next')));
+        if (!again) window.location.assign(safeNext(params.get('next'), window.location.origin));
       },
     });
   };
