@@ -145,8 +145,8 @@ function EntitiesEditor({ rows, errors, onChange }: { rows: EntityRow[]; errors:
               <FieldErrors id={`entities.${i}.type`} errors={errors[`entities.${i}.type`]} />
             </div>
             <div>
-              <label htmlFor={`entities.${i}.aliases`} className="text-xs">Aliases<span className="sr-only"> of entity {i + 1}</span> (comma-separated)</label>
-              <input className="input" {...controlProps(`entities.${i}.aliases`, errors[`entities.${i}.aliases`])} value={row.aliases} onChange={(e) => set(i, { aliases: e.target.value })} />
+              <label htmlFor={`entities.${i}.aliases`} className="text-xs">Aliases<span className="sr-only"> of entity {i + 1}</span> (one per line)</label>
+              <textarea className="input" rows={2} {...controlProps(`entities.${i}.aliases`, errors[`entities.${i}.aliases`])} value={row.aliases} onChange={(e) => set(i, { aliases: e.target.value })} />
               <FieldErrors id={`entities.${i}.aliases`} errors={errors[`entities.${i}.aliases`]} />
             </div>
             <RowButtons label={`Remove entity ${row.name || i + 1}`} onRemove={() => onChange(rows.filter((_, j) => j !== i))} />

@@ -115,7 +115,7 @@ export function formValuesFromIcd(input: IcdInput | null): IcdFormValues {
     cookies: icd.cookies,
     focusEnabled: f.enabled,
     keywords: f.keywords.map((k) => ({ term: text(k?.term), weight: text(k?.weight) })),
-    entities: f.entities.map((e) => ({ name: text(e?.name), type: text(e?.type), aliases: texts(e?.aliases).join(', ') })),
+    entities: f.entities.map((e) => ({ name: text(e?.name), type: text(e?.type), aliases: texts(e?.aliases).join('\n') })),
     topics: f.topics.join('\n'),
     urlPatterns: f.urlPatterns.map((p) => ({ pattern: text(p?.pattern), weight: text(p?.weight) })),
     blacklist: f.blacklist.join('\n'),
@@ -164,7 +164,7 @@ export function icdFromFormValues(v: IcdFormValues, base: IcdInput | null): IcdI
       keywords: v.keywords.filter((k) => k.term.trim() || k.weight.trim()).map((k) => ({ term: k.term, weight: num(k.weight) })),
       entities: v.entities
         .filter((e) => e.name.trim() || e.aliases.trim())
-        .map((e) => ({ name: e.name, type: e.type as (typeof ENTITY_TYPES)[number], aliases: e.aliases.split(',').map((a) => a.trim()).filter(Boolean) })),
+        .map((e) => ({ name: e.name, type: e.type as (typeof ENTITY_TYPES)[number], aliases: lines(e.aliases) })),
       topics: lines(v.topics),
       urlPatterns: v.urlPatterns.filter((p) => p.pattern.trim() || p.weight.trim()).map((p) => ({ pattern: p.pattern, weight: num(p.weight) as number })),
       blacklist: lines(v.blacklist),

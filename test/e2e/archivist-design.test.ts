@@ -24,7 +24,7 @@ test('entity rows added by keyboard have labels naming their entity, and "Name" 
   await page.keyboard.press('Enter');
   await page.getByLabel('Name of entity 2', { exact: true }).fill('Electoral Commission');
   await page.getByLabel('Name of entity 1', { exact: true }).fill('Parliament');
-  await page.getByLabel('Aliases of entity 2 (comma-separated)', { exact: true }).fill('EC');
+  await page.getByLabel('Aliases of entity 2 (one per line)', { exact: true }).fill('EC');
   assert.equal(await page.getByLabel('Type of entity 2', { exact: true }).inputValue(), 'organisation');
   assert.equal(await page.getByLabel('Name', { exact: true }).count(), 1, 'one field is called "Name": the crawl definition\'s');
   await page.getByLabel('Name', { exact: true }).fill('Elections');

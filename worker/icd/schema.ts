@@ -66,6 +66,15 @@ const patternSource = (use: PatternUse = {}) =>
 export const regexSource = patternSource();
 
 /**
+ * A scope pattern: matched against canonical URLs, which hold no whitespace, so a space at either
+ * end never matches. The cockpit's form trims its lines; a file with `"search\\?q= "` ran so in the
+ * CLI and was saved trimmed, matching, by the form. Both now refuse it, saying why.
+ */
+const scopePattern = regexSource.refine((value) => value.trim() === value, {
+  error: 'A pattern with a space at its start or end never matches: URLs hold no spaces. Remove the space',
+});
+
+/**
  * A spam-list entry (worker/analyze/spam-filter.ts): a host name, or `re:` and a pattern tested
  * against the whole URL, case-insensitively.
  */
@@ -82,8 +91,8 @@ export const scopeSchema = z.object({
   allowedHosts: list(z.string().trim().toLowerCase().min(1), ICD_LIMITS.hosts, 'allowed hosts').default([]),
   /** SURT prefixes, e.g. `http://(org,example,)/blog` — a URL in any of them is in scope. */
   surtPrefixes: list(z.string().trim().min(1), ICD_LIMITS.hosts, 'SURT prefixes').default([]),
-  include: list(regexSource, ICD_LIMITS.patterns, 'include patterns').default([]),
-  exclude: list(regexSource, ICD_LIMITS.patterns, 'exclude patterns').default([]),
+  include: list(scopePattern, ICD_LIMITS.patterns, 'include patterns').default([]),
+  exclude: list(scopePattern, ICD_LIMITS.patterns, 'exclude patterns').default([]),
   maxDepth: z.number().int().min(0).max(1000).default(20),
   maxPages: z.number().int().min(1).max(100_000_000).default(10_000),
   maxPagesPerHost: z.number().int().min(1).max(100_000_000).default(10_000),

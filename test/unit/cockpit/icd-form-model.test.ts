@@ -23,7 +23,7 @@ test('form values round-trip through the ICD, keeping what the form does not sho
     focus: {
       enabled: true,
       keywords: [{ term: 'election', weight: 2 }],
-      entities: [{ name: 'Electoral Commission', type: 'organisation', aliases: ['EC', 'the Commission'] }],
+      entities: [{ name: 'Electoral Commission', type: 'organisation', aliases: ['EC', 'the Commission'] }, { name: 'Barack Obama', type: 'person', aliases: ['Obama, Barack'] }],
       urlPatterns: [{ pattern: '/politics/', weight: 0.5 }],
       topicTerms: { elect: 0.9 },
       batch: { enabled: true, bl: 5 },
@@ -33,6 +33,16 @@ test('form values round-trip through the ICD, keeping what the form does not sho
   });
   const again = icdSchema.parse(icdFromFormValues(formValuesFromIcd(stored), stored));
   assert.deepEqual(again, stored);
+});
+
+test('a scope pattern with a space at either end is refused, in the CLI as in the form: URLs hold no spaces, so it never matched', () => {
+  // The form trims its lines: such a pattern, in a file, ran as written in the CLI and was saved trimmed by the form.
+  for (const exclude of [['search\\?q= '], [' /login'], [' ']]) {
+    const parsed = icdSchema.safeParse({ name: 'x', seeds: ['https://example.org/'], scope: { exclude } });
+    assert.equal(parsed.success, false, JSON.stringify(exclude));
+    assert.match(parsed.error!.issues[0].message, /space at its start or end never matches/);
+  }
+  assert.equal(icdSchema.safeParse({ name: 'x', seeds: ['https://example.org/'], scope: { include: ['/a b/'] } }).success, true, 'a space inside stays the archivist\'s business');
 });
 
 test('the shared schema\'s issues land on the field that caused them, list items named by line', () => {
