@@ -3,7 +3,7 @@ import { UNKNOWN_FIELD, unknownKeys } from '../../worker/icd/unknown-keys';
 import { plainIssueMessage } from '../../worker/icd/plain-issues';
 import type { ApiIssue } from '../lib/client/api';
 import { seedItems } from './seed-list';
-import { SETTING_FIELDS, settingForPath, settingMessage, settingSections, settingValuesFromIcd, type SettingValues } from './settings-fields';
+import { decimalNumber, SETTING_FIELDS, settingForPath, settingMessage, settingSections, settingValuesFromIcd, type SettingValues } from './settings-fields';
 
 /**
  * The ICD form's model, pure: form values (strings, as inputs hold them) ⇄ ICD input, and zod
@@ -63,7 +63,7 @@ export interface IcdFormValues {
 
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
 const str = (n: number | undefined) => (n === undefined ? '' : String(n));
-const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s.trim()));
+const num = decimalNumber;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

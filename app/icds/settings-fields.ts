@@ -146,11 +146,20 @@ export function settingSections(values: SettingValues, base: Partial<IcdInput>):
   return out;
 }
 
+/**
+ * A number field's value written in decimal (an exponent too: a tiny stored weight shows as 1e-7),
+ * else NaN, which the schema names; undefined when empty. Number() alone also reads 0x10 and 0b1.
+ */
+export function decimalNumber(text: string): number | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t) ? Number(t) : Number.NaN;
+}
+
 /** An empty field takes the default; scaled fields are whole numbers of the unit's base (bytes). */
 function numberOf(text: string, scale: number): number | undefined {
-  if (text.trim() === '') return undefined;
-  const n = Number(text.trim());
-  return scale === 1 || !Number.isFinite(n) ? n : Math.round(n * scale);
+  const n = decimalNumber(text);
+  return n === undefined || scale === 1 || !Number.isFinite(n) ? n : Math.round(n * scale);
 }
 
 /** The setting a schema path belongs to (a line of a list field included), if any. */

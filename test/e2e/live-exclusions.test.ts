@@ -78,7 +78,7 @@ test('the archivist tests a pattern, excludes the trap with Enter, sees it appli
   await section.getByTestId('exclusion-added').waitFor();
   assert.equal(await field.inputValue(), '');
   const item = section.getByTestId('exclusion').filter({ hasText: pattern });
-  await item.filter({ hasText: /applied: \d+ waiting URLs excluded/ }).waitFor({ timeout: 15_000 });
+  await item.filter({ hasText: /applied: \d+ waiting URLs? excluded/ }).waitFor({ timeout: 15_000 });
 
   // The same again: refused, at the field.
   await field.fill(pattern);

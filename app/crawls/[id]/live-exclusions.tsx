@@ -71,7 +71,7 @@ export function LiveExclusions({ crawlId, ended, running }: { crawlId: number; e
               <code className="font-mono">{p.pattern}</code>{' '}
               <span className="text-xs text-slate-600">
                 {!p.live ? 'from the definition'
-                  : p.appliedAt ? `added ${formatDate(p.addedAt)}, applied: ${(p.excluded ?? 0).toLocaleString('en-US')} waiting URLs excluded`
+                  : p.appliedAt ? `added ${formatDate(p.addedAt)}, applied: ${(p.excluded ?? 0).toLocaleString('en-US')} waiting URL${p.excluded === 1 ? '' : 's'} excluded`
                   : `added ${formatDate(p.addedAt)}, ${ended ? 'never applied: the crawl ended first' : 'applied when the crawl runs'}`}
               </span>{' '}
               {mayChange && (

@@ -58,6 +58,18 @@ test('the shared schema\'s issues land on the field that caused them, list items
   assert.equal(errors.name, undefined);
 });
 
+test('number fields take decimal only: 0x10 and 0b1 are refused, not read as 16 and 1', () => {
+  for (const [field, value] of [['maxDepth', '0x10'], ['maxPages', '0b1'], ['minDelayMs', 'Infinity']] as const) {
+    const { errors } = validateForm({ ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/', [field]: value }, null);
+    assert.deepEqual(errors[field], ['Not a number: use digits, and a point for decimals'], `${field} = ${value}`);
+  }
+  const v = { ...formValuesFromIcd(null), name: 'x', seeds: 'https://ok.example.org/', maxDepth: ' 12 ', relevanceThreshold: '1e-3' };
+  v.settings = { ...v.settings, maxBytes: '0x10' };
+  const { icd, errors } = validateForm(v, null);
+  assert.deepEqual(Object.keys(errors), ['maxBytes']);
+  assert.equal((icd as { scope: { maxDepth: number } }).scope.maxDepth, 12);
+});
+
 test('a valid form has no errors; empty number fields fall back to the defaults', () => {
   const v = { ...formValuesFromIcd(null), name: 'Demo', seeds: 'http://127.0.0.1:3001/', maxPages: '' };
   const { icd, errors } = validateForm(v, null);
