@@ -24,6 +24,9 @@ export const POST = apiRoute('manage-users', async ({ req, prisma }) => {
   const exists = () => new HttpError(409, `User ${input.username} exists`);
   // Checked first so a taken name costs no password hash; the unique index decides a race.
   if (await prisma.user.findUnique({ where: { username: input.username } })) throw exists();
+  // admin, Admin and ADMIN would be three accounts no one could tell apart in a list or a crawl's owner.
+  const sameButCase = await prisma.$queryRaw<{ username: string }[]>`SELECT username FROM User WHERE lower(username) = lower(${input.username}) LIMIT 1`;
+  if (sameButCase.length) throw new HttpError(409, `User ${sameButCase[0].username} exists: names that differ only in case are one name`);
   const user = await prisma.user
     .create({
       data: { username: input.username, role: input.role, passwordHash: await hashPassword(input.password) },

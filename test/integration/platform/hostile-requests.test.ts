@@ -68,6 +68,10 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
     assert.deepEqual(conflicts, [1, 2, 3].map(() => ({ error: 'User twice exists' })));
     const users = await api.json<{ username: string }[]>('GET', '/api/users');
     assert.equal(users.filter((u) => u.username === 'twice').length, 1);
+    // A name that differs only in case is the same name: admin, Admin and ADMIN could not be told apart.
+    const again = await api.request('POST', '/api/users', { ...body, username: 'TWICE' });
+    assert.equal(again.status, 409);
+    assert.deepEqual(await again.json(), { error: 'User twice exists: names that differ only in case are one name' });
   });
 
   test('a page that is not a whole number from 1 with a bounded offset → 400, not a 500 from Prisma', async () => {
