@@ -8,7 +8,7 @@ import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
-import { RobotsCache, robotsCaptureMessage, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
+import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
@@ -189,11 +189,11 @@ export class CrawlContext {
       // robots.txt is not: the pages of the host fail, or are excluded, because of it, and those are counted.
       onUnanswered: (url, failure, next) =>
         store.addLog({ url, status: null, outcome: failure.reason, message: robotsUnansweredMessage(failure.message, next), size: 0, durationMs: failure.durationMs, retries: failure.retries, at: new Date(), subject: 'robots' }),
-      onSitemaps: (_origin, sitemaps) => queueSitemaps(sitemaps),
+      onSitemaps: (origin, sitemaps) => queueSitemaps(origin, sitemaps),
       maxAgeMs: o.robotsMaxAgeMs,
       backoff: o.robotsBackoff,
     });
-    let queueSitemaps: (urls: string[]) => void = () => undefined;
+    let queueSitemaps: (origin: string, urls: string[]) => void = () => undefined;
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
     const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
@@ -201,9 +201,11 @@ export class CrawlContext {
     archive = (ex, timing, message) => ctx.archiveAuxiliary(ex, { message, subject: 'robots', timing });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
-    queueSitemaps = (urls) => {
+    queueSitemaps = (origin, urls) => {
       if (ctx.visitSetClosed()) return;
-      ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), 0);
+      // Found in the origin's robots.txt (depth 0: read for the crawl's own sake, as a seed is
+      // given), not on a page: the sitemaps stand at depth 1, their URLs at 2, as before.
+      ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), { url: robotsTxtUrlOf(origin), depth: 0 });
     };
     ctx.restoreStats();
     seedFrontier(ctx);
@@ -432,9 +434,16 @@ export class CrawlContext {
     return visitSetCloses(this.icd) && this.coherence.revisitsBegun();
   }
 
-  /** Queues links found outside a page's pipeline (robots.txt Sitemap: lines), through scope. */
-  queueDiscovered(links: OutLink[], depth: number): void {
-    const plan = planOutLinks({ url: this.icd.seeds[0]!, host: '', depth, priority: 0, lease: null, links }, this.scopeInput(), this.traps);
+  /**
+   * Queues links found outside a page's pipeline, through scope: a robots.txt's Sitemap: lines, a
+   * feed's new articles. `foundOn` is where they were found (the robots.txt, the feed), the URL the
+   * frontier records as their way in, and its depth; it stands in the frontier for none of them
+   * (robots.txt and feeds are not frontier URLs), so "Look up a URL" ends their path there
+   * (entryPointKind). It counts as in the scope (the crawl's own requests, not links followed
+   * out of it).
+   */
+  queueDiscovered(links: OutLink[], foundOn: { url: string; depth: number }): void {
+    const plan = planOutLinks({ url: foundOn.url, host: '', depth: foundOn.depth, priority: 0, lease: null, scopeHops: 0, links }, this.scopeInput(), this.traps);
     this.addLinks(plan.candidates);
     this.frontier.exclude(this.crawlId, plan.rejected);
   }

@@ -2,7 +2,7 @@ import { decodeBody, DecompressionBombError, dnsFailure, parseContentCodings, ty
 import { locationOf } from '../fetch/http-heads';
 import { parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
-import { canonicalize } from '../url';
+import { canonicalize, FEED_ITEM_KIND } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
 import type { FailureReason, HttpExchange } from '../capture';
@@ -233,7 +233,11 @@ export class FeedMonitor {
     // first choice every period, and with fewer polls a period than feeds the others were never polled.
     const fresh = this.scheduler.recordPoll(url, this.clock(at), items);
     if (fresh.length) {
-      this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: 'navigation', anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), 0);
+      // Found in the feed, not on a seed: the feed the ICD names is their way in (one that moved
+      // included: the archivist subscribed to it), an entry point at depth 0 as a seed is; the
+      // depth limit does not refuse them (FEED_ITEM_KIND).
+      const feed = canonicalize(url, undefined, { queryHandling: this.ctx.icd.scope.queryHandling }) ?? url;
+      this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: FEED_ITEM_KIND, anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), { url: feed, depth: 0 });
       this.queued += fresh.length;
     }
     // Stored after its articles are queued: a worker that dies in between polls the feed again

@@ -20,7 +20,10 @@ export interface FrontierEntry {
   depth: number;
   /** How it was found: seed, navigation, requisite, redirect, sitemap, feed… */
   kind: string;
-  /** The page it was found on; null for a seed or a posted URL. */
+  /**
+   * The page it was found on (for a feed's article the feed, for a sitemap a robots.txt names that
+   * robots.txt); null for a seed or a posted URL.
+   */
   via: string | null;
   status: number | null;
   attempts: number;
@@ -37,7 +40,10 @@ export interface UrlInspection {
   url: string | null;
   /** Its frontier row; null when the crawl has not seen it. */
   entry: FrontierEntry | null;
-  /** How it was found, from its seed down to the page that linked to it (empty for a seed or an unseen URL). */
+  /**
+   * How it was found, from its seed (or the feed or robots.txt it was found in) down to the page
+   * that linked to it (empty for a seed, a posted or an unseen URL).
+   */
   discoveryPath: { url: string; kind: string }[];
   /** True when the path stops before a seed: a step is missing or it goes past MAX_PATH steps. */
   pathCut: boolean;
@@ -66,10 +72,13 @@ export const MAX_PATH = 1000;
 export const MAX_LISTED = 10;
 
 /**
- * The discovery path of `entry`: each `via` followed up to a URL with none, a step the frontier
- * lacks or a loop (`cut`), at most MAX_PATH steps. Seed first.
+ * The discovery path of `entry`: each `via` followed up to a URL with none, an entry point the
+ * crawl reads outside its frontier (`entryPoint` names its kind: a feed of the ICD, a robots.txt),
+ * a step the frontier lacks or a loop (`cut`), at most MAX_PATH steps. Seed (or entry point) first.
  */
-export function discoveryPath(entry: FrontierEntry, lookup: (url: string) => FrontierEntry | null): { path: { url: string; kind: string }[]; cut: boolean } {
+export function discoveryPath(
+  entry: FrontierEntry, lookup: (url: string) => FrontierEntry | null, entryPoint: (url: string) => string | null = () => null,
+): { path: { url: string; kind: string }[]; cut: boolean } {
   const path: { url: string; kind: string }[] = [];
   const seen = new Set([entry.url]);
   let via = entry.via;
@@ -77,7 +86,12 @@ export function discoveryPath(entry: FrontierEntry, lookup: (url: string) => Fro
     if (seen.has(via) || path.length >= MAX_PATH) return { path: path.reverse(), cut: true };
     seen.add(via);
     const step = lookup(via);
-    if (!step) return { path: path.reverse(), cut: true };
+    if (!step) {
+      const kind = entryPoint(via);
+      if (kind === null) return { path: path.reverse(), cut: true };
+      path.push({ url: via, kind });
+      return { path: path.reverse(), cut: false };
+    }
     path.push({ url: step.url, kind: step.kind });
     via = step.via;
   }
@@ -95,7 +109,7 @@ export function inspectUrl(db: Database.Database, crawlId: number, icd: Icd, inp
     return r && { url: r.url, state: r.state, reason: r.reason, depth: r.depth, kind: r.kind, via: r.viaUrl, status: r.status, attempts: r.attempts, scopeHops: r.scopeHops };
   };
   const entry = lookup(url);
-  const { path, cut } = entry ? discoveryPath(entry, lookup) : { path: [], cut: false };
+  const { path, cut } = entry ? discoveryPath(entry, lookup, entryPointKind(icd)) : { path: [], cut: false };
   let scope: UrlInspection['scope'] = null;
   if (!entry) {
     const { decision, takenIf } = scopeWithoutPage(url, compileScope(icd.scope, icd.seeds));
@@ -111,6 +125,24 @@ export function inspectUrl(db: Database.Database, crawlId: number, icd: Icd, inp
     .all(crawlId, url, MAX_LISTED) as UrlInspection['log'];
   const viaScopeHops = entry?.via ? lookup(entry.via)?.scopeHops ?? null : null;
   return { url, entry, discoveryPath: path, pathCut: cut, takenAs, viaScopeHops, extraHops: none.extraHops, scope, captures, log };
+}
+
+/**
+ * The kind of a URL where the crawl finds URLs without it being in the frontier, or null: one of
+ * the ICD's feeds ('feed': its articles, FEED_ITEM_KIND), a robots.txt ('robots.txt': its Sitemap:
+ * lines). Such a URL ends a discovery path as a seed does.
+ */
+export function entryPointKind(icd: Pick<Icd, 'coherence' | 'scope'>): (url: string) => string | null {
+  const feeds = new Set(icd.coherence.feeds.map((f) => canonicalize(f, undefined, { queryHandling: icd.scope.queryHandling }) ?? f));
+  return (url) => {
+    if (feeds.has(url)) return 'feed';
+    try {
+      const parsed = new URL(url);
+      return parsed.pathname === '/robots.txt' && parsed.search === '' ? 'robots.txt' : null;
+    } catch {
+      return null;
+    }
+  };
 }
 
 /**

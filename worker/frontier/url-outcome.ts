@@ -63,6 +63,21 @@ export function inspectionVerdict(i: UrlInspection): string {
   return `The crawl has not seen it, and its scope would not take it: ${reason}.${asRequisite ? ' Only as a page requisite (an image, stylesheet, script… of a page it fetches) would it be taken.' : ''}`;
 }
 
+/** Where a discovery path starts, in words, by the kind of its first step; the path's heading ends with it. */
+const PATH_STARTS: Record<string, string> = {
+  seed: ', from its seed',
+  feed: ', from a feed of the crawl',
+  'robots.txt': ', from a robots.txt',
+  // A URL posted to the crawl (POST /api/crawls/:id/urls) is stored so.
+  page: ', from a URL posted to the crawl',
+};
+
+/** The heading of a URL's discovery path ("How the crawl found it, from its seed"). */
+export function discoveryPathHeading(i: Pick<UrlInspection, 'discoveryPath' | 'pathCut'>): string {
+  if (i.pathCut) return 'How the crawl found it (the start of the path is not known)';
+  return `How the crawl found it${PATH_STARTS[i.discoveryPath[0]?.kind ?? ''] ?? ''}`;
+}
+
 const links = (n: number) => `${n} link${n === 1 ? '' : 's'}`;
 const OUTSIDE_REASONS = new Set(['out-of-scope-host', 'out-of-surt-scope', 'include-mismatch']);
 

@@ -166,7 +166,7 @@ export class RobotsCache {
   }
 
   private async fetchAndDecide(origin: string): Promise<LoadEnd> {
-    const robotsUrl = `${origin}/robots.txt`;
+    const robotsUrl = robotsTxtUrlOf(origin);
     let target = robotsUrl;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const outcome = await this.o.fetchRobots(target, origin);
@@ -268,4 +268,9 @@ function unansweredNextStep(state: OriginState, now: number): string {
     case 'allow-all':
       return `the rules read before stay in force; robots.txt is tried again in ${inWords(state.until - now)}`;
   }
+}
+
+/** The robots.txt of `origin` (scheme, host and port, as URL.origin writes them): the URL asked for its rules. */
+export function robotsTxtUrlOf(origin: string): string {
+  return `${origin}/robots.txt`;
 }

@@ -64,6 +64,14 @@ export interface CompiledScope {
 /** Kinds that may go one hop past maxDepth (Heritrix's transclusions): the page still needs them. */
 const ONE_HOP_MORE = new Set(['requisite', 'redirect']);
 
+/**
+ * The kind of an article found in one of the ICD's feeds (coherence.feeds), queued at depth 1 with
+ * the feed as the page it was found on: a feed is an entry point the archivist subscribed to, as a
+ * seed is (depth 0). Its articles are taken whatever `maxDepth` says, 0 included; exclude patterns,
+ * the host scope and the include patterns still apply, and their own links count from depth 1.
+ */
+export const FEED_ITEM_KIND = 'feed-item';
+
 /** Compiles scope rules once; `checkScope` accepts the result in place of the rules. */
 export function compileScope(rules: ScopeRules, seeds: readonly string[]): CompiledScope {
   const hosts = new Set<string>();
@@ -96,8 +104,8 @@ function isCompiled(scope: ScopeRules | CompiledScope): scope is CompiledScope {
 
 /**
  * Decides whether a candidate URL is in the crawl's scope, and if not, why. Checked in order:
- * a parseable URL, an http(s) scheme, length, exclude patterns (which always win), depth, host
- * scope and include patterns.
+ * a parseable URL, an http(s) scheme, length, exclude patterns (which always win), depth (not for
+ * a feed's articles, FEED_ITEM_KIND), host scope and include patterns.
  *
  * Host scope is the seeds' hosts plus `allowedHosts` (a leading `www.` ignored on both sides) or
  * any of `surtPrefixes`: the prefixes add to the host scope, as Heritrix's do; narrow a crawl with
@@ -129,7 +137,7 @@ export function checkScope(
   // A requisite's redirect is the requisite still: the chain may go past the requisite's own depth.
   const asRequisite = rules.includeRequisites && isRequisiteRedirect(candidate);
   const depthLimit = rules.maxDepth + (rules.includeRequisites && ONE_HOP_MORE.has(candidate.kind) ? 1 : 0) + (asRequisite ? candidate.requisiteRedirect! : 0);
-  if (candidate.depth > depthLimit) return { inScope: false, reason: 'max-depth' };
+  if (candidate.depth > depthLimit && candidate.kind !== FEED_ITEM_KIND) return { inScope: false, reason: 'max-depth' };
 
   const outside = outsideReason(url, parsed.hostname, compiled);
   if (outside === null) return { inScope: true, hops: 0 };

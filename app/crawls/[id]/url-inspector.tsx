@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorMessage } from '../../components/error-message';
 import { api } from '../../lib/client/api';
-import { inspectionVerdict } from '../../../worker/frontier/url-outcome';
+import { discoveryPathHeading, inspectionVerdict } from '../../../worker/frontier/url-outcome';
 import type { UrlInspection } from '../../../worker/frontier/url-inspection';
 
 /**
@@ -48,7 +48,7 @@ export function UrlInspector({ crawlId }: { crawlId: number }) {
           )}
           {i.discoveryPath.length > 0 && (
             <div>
-              <h3 className="font-semibold">How the crawl found it{i.pathCut ? ' (the start of the path is not known)' : ', from its seed'}</h3>
+              <h3 className="font-semibold">{discoveryPathHeading(i)}</h3>
               <ol className="list-decimal pl-6" data-testid="discovery-path">
                 {i.discoveryPath.map((step) => (
                   <li key={step.url}><span className="break-all font-mono text-xs">{step.url}</span> <span className="text-slate-600">({step.kind})</span></li>

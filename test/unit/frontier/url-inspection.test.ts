@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { discoveryPath, MAX_PATH, takenOutsideAs, type FrontierEntry } from '../../../worker/frontier/url-inspection';
+import { discoveryPath, entryPointKind, MAX_PATH, takenOutsideAs, type FrontierEntry } from '../../../worker/frontier/url-inspection';
 
 const entry = (url: string, via: string | null, kind = 'navigation'): FrontierEntry => ({ url, state: 'done', reason: null, depth: 0, kind, via, status: 200, attempts: 1, scopeHops: null });
 const frontierOf = (entries: FrontierEntry[]) => {
@@ -20,6 +20,22 @@ test('a path whose step is missing, that loops, or that runs past MAX_PATH is cu
   const chain = Array.from({ length: MAX_PATH + 10 }, (_, i) => entry(`u${i}`, `u${i + 1}`));
   const long = discoveryPath(entry('start', 'u0'), frontierOf(chain));
   assert.deepEqual([long.path.length, long.cut], [MAX_PATH, true]);
+});
+
+// Found by an exploratory session: a feed's articles were stored as links of the first seed, and the
+// path read "seed → article" though the seed has no link to it.
+test('a path from a feed of the ICD or a robots.txt (no frontier URLs) starts there, not cut', () => {
+  const icd = { coherence: { feeds: ['HTTP://Example.org:80/feed.xml'] }, scope: { queryHandling: 'keep' } } as Parameters<typeof entryPointKind>[0];
+  const kindOf = entryPointKind(icd);
+  assert.deepEqual([kindOf('http://example.org/feed.xml'), kindOf('http://example.org/robots.txt'), kindOf('http://example.org/other.xml'), kindOf('http://example.org/robots.txt?x')], ['feed', 'robots.txt', null, null]);
+  const lookup = frontierOf([entry('http://example.org/a', 'http://example.org/feed.xml', 'feed-item'), entry('http://example.org/sitemap.xml', 'http://example.org/robots.txt', 'sitemap')]);
+  assert.deepEqual(discoveryPath(entry('http://example.org/b', 'http://example.org/a'), lookup, kindOf), {
+    path: [{ url: 'http://example.org/feed.xml', kind: 'feed' }, { url: 'http://example.org/a', kind: 'feed-item' }], cut: false,
+  });
+  assert.deepEqual(discoveryPath(entry('http://example.org/s', 'http://example.org/sitemap.xml'), lookup, kindOf), {
+    path: [{ url: 'http://example.org/robots.txt', kind: 'robots.txt' }, { url: 'http://example.org/sitemap.xml', kind: 'sitemap' }], cut: false,
+  });
+  assert.deepEqual(discoveryPath(entry('http://example.org/c', 'http://example.org/gone'), lookup, kindOf), { path: [], cut: true }, 'any other missing step still cuts it');
 });
 
 test('a URL stored outside the scope was taken as a requisite (or a requisite\'s redirect) or by the extra hops', () => {

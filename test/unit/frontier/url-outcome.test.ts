@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inspectionVerdict, seedOutcome } from '../../../worker/frontier/url-outcome';
+import { discoveryPathHeading, inspectionVerdict, seedOutcome } from '../../../worker/frontier/url-outcome';
 import { MAX_SEED_REDIRECTS } from '../../../worker/frontier/seed-chain';
 import type { SeedHop } from '../../../worker/frontier/seed-chain';
 
@@ -83,4 +83,16 @@ test('a seen URL outside the scope says how far out it lies and what took it; on
     'The crawl has seen it: not followed: out-of-scope-host. The page it was found on lies 1 link outside the scope; the crawl takes at most 1 extra hop.',
   );
   assert.equal(inspectionVerdict({ ...base, extraHops: 0, takenAs: null, viaScopeHops: 0, entry: refused }), 'The crawl has seen it: not followed: out-of-scope-host.');
+});
+
+// Found by an exploratory session: every path was headed "from its seed", a feed's article's included.
+test('a discovery path\'s heading names where it starts: a seed, a feed, a robots.txt, a posted URL, or not known', () => {
+  const headed = (kind: string, pathCut = false) => discoveryPathHeading({ discoveryPath: [{ url: 'http://a/', kind }], pathCut });
+  assert.deepEqual([headed('seed'), headed('feed'), headed('robots.txt'), headed('page'), headed('navigation', true)], [
+    'How the crawl found it, from its seed',
+    'How the crawl found it, from a feed of the crawl',
+    'How the crawl found it, from a robots.txt',
+    'How the crawl found it, from a URL posted to the crawl',
+    'How the crawl found it (the start of the path is not known)',
+  ]);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, FEED_ITEM_KIND, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -43,6 +43,16 @@ test('max depth, with one extra hop for requisites and redirects', () => {
   assert.equal(reason('http://example.org/b', 3, 'redirect'), 'in');
   assert.equal(reason('http://example.org/a.css', 4, 'requisite'), 'max-depth');
   assert.equal(reason('http://example.org/a.css', 3, 'requisite', { ...rules, includeRequisites: false }), 'max-depth');
+});
+
+// Found by an exploratory session: a feed's articles, queued as links of the first seed, were refused
+// as max-depth with maxDepth 0 and never fetched, though the archivist subscribed to the feed.
+test('a feed\'s articles (depth 1, one link from the feed) are taken whatever maxDepth says; the other rules still apply', () => {
+  const none = { ...rules, maxDepth: 0 };
+  assert.equal(reason('http://example.org/article', 1, FEED_ITEM_KIND, none), 'in');
+  assert.equal(reason('http://example.org/article', 1, 'navigation', none), 'max-depth', 'a page\'s link at the same depth is refused');
+  assert.equal(reason('http://example.org/private/article', 1, FEED_ITEM_KIND, none), 'exclude-match');
+  assert.equal(reason('http://other.org/article', 1, FEED_ITEM_KIND, none), 'out-of-scope-host');
 });
 
 test('requisites may leave the host scope only when includeRequisites', () => {
