@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOST_OF_URL_SQL } from '../store/sql-url';
+import { urlContainsTextSql } from '../store/text-search-sql';
 
 /**
  * A collection: the part of a crawl a manager exports. Without a selection an export hands out the
@@ -21,12 +22,12 @@ const lines = (max: number, what: string) =>
 /** What goes into a collection: captures matching every given filter (an empty list: no filter). */
 export const collectionSelectionSchema = z
   .object({
-    /** Host names (with port when not the default), exactly as in the capture's URL. */
+    /** Host names (with port when not the default), as in the capture's URL, in either case; a URL names its host (selectedHost). */
     hosts: lines(1000, 'host').default([]),
     /** MIME types or their prefixes ("text/html", "image/"). */
     mimeTypes: lines(100, 'MIME type').default([]),
     statusClasses: z.array(z.enum(STATUS_CLASSES)).max(4).default([]),
-    /** Text the capture's URL contains. */
+    /** Text the capture's URL contains, as the captures' filter matches it (store/text-search-sql.ts). */
     urlContains: z.string().trim().max(2000).default(''),
     /** Pages of a visit–revisit capture with these statuses (both their visit and their revisit). */
     coherence: z.array(z.enum(COHERENCE_STATUSES)).max(4).default([]),
@@ -52,13 +53,32 @@ export function describeSelection(s: Partial<Record<'hosts' | 'mimeTypes' | 'sta
 }
 
 
+/**
+ * A host of the selection as the captures' URLs write it (lower case, with its port when not the
+ * scheme's default, IDN in punycode): an entry pasted as a URL (`HTTP://127.0.0.1:4102/`) or with a
+ * path names its host, as an ICD's allowedHosts entry does; a bare host keeps the port written.
+ */
+export function selectedHost(entry: string): string {
+  const text = entry.trim().toLowerCase();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(text);
+  if (!withScheme && !/[/?#]/.test(text) && /^[\x00-\x7f]*$/.test(text)) return text;
+  try {
+    const url = new URL(withScheme ? text : `http://${text}`);
+    // Without a scheme, a port written is kept even when it is http's default (an https site on port 80).
+    const port = withScheme ? url.port : (/^[^/?#]*?:(\d+)(?:[/?#]|$)/.exec(text)?.[1] ?? '');
+    return url.hostname + (port ? `:${port}` : '');
+  } catch {
+    return text;
+  }
+}
+
 /** The WHERE clause (after `crawlId = ?`) and its parameters that pick a selection's captures. */
 export function selectionSql(s: CollectionSelection): { where: string; params: (string | number)[] } {
   const clauses: string[] = [];
   const params: (string | number)[] = [];
   if (s.hosts.length) {
     clauses.push(`lower(${HOST_OF_URL_SQL}) IN (${s.hosts.map(() => '?').join(', ')})`);
-    params.push(...s.hosts.map((h) => h.toLowerCase()));
+    params.push(...s.hosts.map(selectedHost));
   }
   if (s.mimeTypes.length) {
     // A prefix match, by hand: LIKE would read "_" and "%" in a MIME type as wildcards.
@@ -70,8 +90,10 @@ export function selectionSql(s: CollectionSelection): { where: string; params: (
     params.push(...s.statusClasses.map((c) => Number(c[0])));
   }
   if (s.urlContains) {
-    clauses.push('instr(url, ?) > 0');
-    params.push(s.urlContains);
+    // As the captures' and crawl log's filters match it: letters in either case, other scripts read in the URL as decoded.
+    const contains = urlContainsTextSql(['url'], s.urlContains);
+    clauses.push(contains.sql);
+    params.push(...(contains.params as string[]));
   }
   if (s.coherence.length) {
     clauses.push(`EXISTS (SELECT 1 FROM CoherencePage p WHERE p.crawlId = Capture.crawlId AND p.url = Capture.url AND p.status IN (${s.coherence.map(() => '?').join(', ')}))`);

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { readableUrl } from '../url/readable-url';
+import { UNICODE_LOWER, URL_TEXT } from './text-search-sql';
 
 /**
  * Opens the SQLite database the way every Tidemark process must: WAL (the server reads while the
@@ -20,8 +22,10 @@ export function openSqlite(path: string): Database.Database {
   // crawl processes checkpoint from a thread of their own (wal-checkpointer.ts): this is their fallback.
   db.pragma('wal_autocheckpoint = 10000');
   // SQLite's lower() folds ASCII letters only: the lists' text search folds other letters with it
-  // (app/lib/server/list-query.ts containsText), so "élan" finds "Élan".
+  // (store/text-search-sql.ts), so "élan" finds "Élan".
   db.function(UNICODE_LOWER, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+  // Stored URLs write other letters percent-encoded: the same search matches them as read (text-search-sql.ts).
+  db.function(URL_TEXT, { deterministic: true }, (url: unknown) => (typeof url === 'string' ? readableUrl(url) : url));
   return db;
 }
 
@@ -43,8 +47,7 @@ export function runInTransaction<T>(db: Database.Database, body: () => T): T {
   return run(body);
 }
 
-/** The SQL function, on every connection openSqlite makes, that lower-cases text as JavaScript does (every script). */
-export const UNICODE_LOWER = 'unicode_lower';
+export { UNICODE_LOWER, URL_TEXT };
 
 /** Timestamps as the Prisma adapter writes them (ISO 8601 with an explicit UTC offset). */
 export function sqlDate(date: Date): string {

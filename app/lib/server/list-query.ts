@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { UNICODE_LOWER } from '../../../worker/store/sqlite';
+import { anyOf, containsTextSql, urlContainsTextSql, type SqlCondition } from '../../../worker/store/text-search-sql';
 
 /**
  * The filtering, ordering and counting of the lists (crawls; a crawl's captures, log, Web objects), in
@@ -8,26 +8,13 @@ import { UNICODE_LOWER } from '../../../worker/store/sqlite';
  * and `?q=a_b` found `axb` too: here the text is searched for as written.
  */
 
-/** One condition of a list's WHERE clause: SQL with `?` placeholders and their values. */
-export interface SqlCondition {
-  sql: string;
-  params: unknown[];
-}
+export type { SqlCondition };
+/** Text search (worker/store/text-search-sql.ts, shared with an export's "URL contains"). */
+export { anyOf, containsTextSql as containsText, urlContainsTextSql as urlContainsText };
 
 /** `column = value`; `column` is one of the route's own column names, never the client's. */
 export function equals(column: string, value: unknown): SqlCondition {
   return { sql: `${column} = ?`, params: [value] };
-}
-
-/**
- * True when one of `columns` contains `text` as written (`%`, `_` and `\` are themselves), letters
- * in either case. ASCII text is compared with SQLite's own lower() (it folds ASCII letters only,
- * which is all such text needs, and costs no call into JavaScript per row); other text, "élan", with
- * the connection's unicode_lower (openSqlite), so it finds "Élan" too.
- */
-export function containsText(columns: readonly string[], text: string): SqlCondition {
-  const lower = /^[\x00-\x7f]*$/.test(text) ? 'lower' : UNICODE_LOWER;
-  return { sql: `(${columns.map((c) => `instr(${lower}(${c}), ${lower}(?)) > 0`).join(' OR ')})`, params: columns.map(() => text) };
 }
 
 /** A page of a list: the ids in order, how many rows match, and how many came after `upTo`. */

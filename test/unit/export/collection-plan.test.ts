@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import { openSqlite } from '../../../worker/store/sqlite';
 import {
-  collectionSelectionSchema, describeSelection, mayBeNeeded, planCollection, revisitsWithoutOriginal, selectionSql, selectsEverything, type StoredRecordHead,
+  collectionSelectionSchema, describeSelection, mayBeNeeded, planCollection, revisitsWithoutOriginal, selectedHost, selectionSql, selectsEverything, type StoredRecordHead,
 } from '../../../worker/export/collection-plan';
 
 const rec = (file: string, offset: number, type: string, id: string, extra: Partial<StoredRecordHead> = {}): StoredRecordHead => ({
@@ -122,4 +123,34 @@ test('the selection\'s SQL picks captures by host (with port), MIME prefix, stat
   assert.deepEqual(pick({ coherence: ['unchanged'] }), [1], 'the page\'s status in this crawl only');
   assert.deepEqual(pick({ coherence: ['unchanged', 'missing'] }), [1, 5]);
   db.close();
+});
+
+// Found by an exploratory session: "LATIN" found a capture in the captures list and none in the export
+// preview (instr, case-sensitive), a host pasted as a URL matched nothing, and "é" never matched a
+// URL, which stores it percent-encoded.
+test('the selection matches URL text as the captures\' filter does, and takes a host written as a URL', () => {
+  const db = openSqlite(':memory:');
+  db.exec('CREATE TABLE Capture (id INTEGER PRIMARY KEY, crawlId INTEGER, url TEXT, mime TEXT, status INTEGER)');
+  const urls = ['http://127.0.0.1:4102/latin/caf%C3%A9', 'http://127.0.0.1:4102/CAF%C3%89-noir', 'http://xn--bcher-kva.example/', 'https://b.example:8443/Latin1', 'http://127.0.0.1:80/x'];
+  for (const url of urls) db.prepare("INSERT INTO Capture (crawlId, url, mime, status) VALUES (1, ?, 'text/html', 200)").run(url);
+  const pick = (sel: object) => {
+    const { where, params } = selectionSql(collectionSelectionSchema.parse(sel));
+    return db.prepare(`SELECT id FROM Capture WHERE crawlId = ?${where} ORDER BY id`).pluck().all(1, ...params);
+  };
+  try {
+    assert.deepEqual(pick({ urlContains: 'LATIN' }), [1, 4], 'letters in either case');
+    assert.deepEqual(pick({ urlContains: 'café' }), [1, 2], 'an accented text, in either case, finds the URL that stores it encoded');
+    assert.deepEqual(pick({ urlContains: 'CAFÉ-NOIR' }), [2]);
+    assert.deepEqual(pick({ urlContains: 'cafe\u0301' }), [1, 2], 'composed or not');
+    assert.deepEqual(pick({ urlContains: 'bücher' }), [3], 'a host in its script');
+    assert.deepEqual(pick({ urlContains: '%c3%a9' }), [1], 'the stored form too');
+    assert.deepEqual(pick({ hosts: ['HTTP://127.0.0.1:4102/'] }), [1, 2], 'a host pasted as a URL');
+    assert.deepEqual(pick({ hosts: ['https://B.example:8443/Latin1?x'] }), [4]);
+    assert.deepEqual(pick({ hosts: ['https://bücher.example/'] }), [3], 'an IDN as the URLs write it');
+    assert.deepEqual(pick({ hosts: ['127.0.0.1:80'] }), [5], 'a bare host keeps the port written');
+  } finally {
+    db.close();
+  }
+  assert.deepEqual(['127.0.0.1:4102', 'HTTP://127.0.0.1:4102/', 'http://example.org:80/a', 'https://example.org:443', 'example.org/news/', '[::1]:8080/x'].map(selectedHost),
+    ['127.0.0.1:4102', '127.0.0.1:4102', 'example.org', 'example.org', 'example.org', '[::1]:8080']);
 });

@@ -1,6 +1,6 @@
 import { apiRoute, HttpError, pageParams, upToParam } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
-import { containsText, equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
+import { equals, inIdOrder, listPage, urlContainsText } from '../../../../lib/server/list-query';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +18,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   if (sort && sort !== 'score' && sort !== 'similarity') throw new HttpError(400, 'sort: expected "score" or "similarity"');
   const conditions = [
     equals('crawlId', await existingCrawlId(prisma, params.id)),
-    ...(q ? [containsText(['url'], q)] : []),
+    ...(q ? [urlContainsText(['url'], q)] : []),
     // A page never compared with the topic (not HTML, an unfocused crawl) has no place in a ranking by similarity.
     ...(sort === 'similarity' ? [{ sql: 'similarity IS NOT NULL', params: [] }] : []),
   ];

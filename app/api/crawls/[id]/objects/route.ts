@@ -1,6 +1,6 @@
 import { apiRoute, pageParams } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
-import { containsText, equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
+import { anyOf, containsText, equals, inIdOrder, listPage, urlContainsText } from '../../../../lib/server/list-query';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +16,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
     ...(type ? [equals('type', type)] : []),
     ...(host ? [equals('host', host)] : []),
     // `q` searches the fields' text and the source URL, as written (fields are stored as one JSON string).
-    ...(q ? [containsText(['fields', 'url'], q)] : []),
+    ...(q ? [anyOf(containsText(['fields'], q), urlContainsText(['url'], q))] : []),
   ];
   const { ids, total } = listPage(db, { table: 'WebObject', conditions, orderBy: 'id DESC', offset, limit: pageSize });
   const rows = await prisma.webObject.findMany({ where: { id: { in: ids } } });
