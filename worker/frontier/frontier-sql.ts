@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { tableExists } from '../store/sqlite';
 import { hostKeyOf } from '../url';
-import type { UrlRecord } from './frontier';
+import type { UrlRecord, UrlState } from './frontier';
 import { urlHash } from './url-hash';
 import { urlPatternMatcher } from './url-pattern-matcher';
 
@@ -237,8 +237,8 @@ const LOOKUP_SQL =
 
 /**
  * One URL of a crawl as stored, for the server's reads (seeds report, URL look-up), which hold no
- * frontier: the rows the crawl has committed. A database whose crawls never ran has no frontier
- * table: every URL is then unseen (null).
+ * frontier: the rows the crawl has committed, as reported (reportedState). A database whose crawls
+ * never ran has no frontier table: every URL is then unseen (null).
  */
 export function storedUrlReader(db: Database.Database, crawlId: number): (url: string) => UrlRecord | null {
   if (!tableExists(db, 'frontier_url')) return () => null;
@@ -246,8 +246,25 @@ export function storedUrlReader(db: Database.Database, crawlId: number): (url: s
   const lookup = db.prepare(LOOKUP_SQL);
   return (url) => {
     const r = lookup.get(crawlId, urlHash(url)) as StoredUrl | undefined;
-    return r ? toUrlRecord(r) : null;
+    if (!r) return null;
+    const record = toUrlRecord(r);
+    return { ...record, ...reportedState(record.state, record.reason) };
   };
+}
+
+/** How the crawl log and the counters name the refusals the frontier stores as robots-disallowed and robots-unavailable. */
+const ROBOTS_REFUSALS: Readonly<Record<string, string>> = { 'robots-disallowed': 'robots', 'robots-unavailable': 'robots-unavailable' };
+
+/**
+ * A URL's state and reason as the reports say them. A URL robots.txt refused settles through the
+ * frontier's fail() (state failed, reason robots-disallowed or robots-unavailable: the worker reads
+ * that), while its crawl-log entry (outcome robots or robots-unavailable) and the counters make it
+ * an exclusion: the seeds report and "Look up a URL" called it "failed: robots-disallowed" beside
+ * counters saying "excluded: robots". It is reported excluded, with the crawl log's outcome. Pure.
+ */
+export function reportedState(state: UrlState, reason: string | null): { state: UrlState; reason: string | null } {
+  const refusal = state === 'failed' && reason !== null ? ROBOTS_REFUSALS[reason] : undefined;
+  return refusal === undefined ? { state, reason } : { state: 'excluded', reason: refusal };
 }
 
 /** A frontier_url row as `lookup` reads it. */

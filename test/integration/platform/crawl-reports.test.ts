@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 import type { Services } from '../../../app/lib/server/services';
 import type { SeedReportRow } from '../../../worker/frontier/seed-chain';
 import type { UrlInspection } from '../../../worker/frontier/url-inspection';
+import { inspectionVerdict, seedOutcome } from '../../../worker/frontier/url-outcome';
 import { CrawlManager } from '../../../worker/process/crawl-manager';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { callRoute, routeDatabase, signedInAs, type RouteHandler } from '../../support/route-database';
@@ -103,7 +104,11 @@ test('the seeds report follows each seed through its redirects to where it ended
     assert.deepEqual(chain('/nowhere'), { hops: [['/nowhere', 'done', 302, null]], cut: 'no-location' });
     assert.deepEqual(chain('/gone'), { hops: [['/gone', 'done', 404, null]], cut: null });
     const blocked = bySeed.get('/private')!;
-    assert.deepEqual(blocked.hops.map((h) => [h.state, h.reason]), [['failed', 'robots-disallowed']]);
+    // Found by an exploratory session: "failed: robots-disallowed" here, while the counters count it excluded (robots).
+    assert.deepEqual(blocked.hops.map((h) => [h.state, h.reason]), [['excluded', 'robots']]);
+    assert.deepEqual(seedOutcome(blocked).steps, ['not followed: robots']);
+    const counters = JSON.parse(s.db.prepare('SELECT stats FROM Crawl WHERE id = ?').pluck().get(id) as string) as { excludedByReason: Record<string, number>; failedByReason: Record<string, number> };
+    assert.deepEqual([counters.excludedByReason.robots, counters.failedByReason['robots-disallowed']], [1, undefined], 'the counters say the same');
     assert.equal(blocked.hops[0]!.message, 'disallowed by robots.txt', "the crawl log's message comes along");
 
     // The same report counts the WARC records by type: the landing page's second capture is a revisit, its payload not stored again.
@@ -146,6 +151,9 @@ test('the seeds report follows each seed through its redirects to where it ended
     assert.deepEqual([excluded.entry?.state, excluded.entry?.via, excluded.captures.length], ['excluded', `${origin}/away`, 0]);
     assert.ok(excluded.entry?.reason);
     assert.deepEqual(excluded.discoveryPath, [{ url: `${origin}/away`, kind: 'seed' }]);
+    const refused = (await lookUp(`${origin}/private`)).body;
+    assert.deepEqual([refused.entry?.state, refused.entry?.reason], ['excluded', 'robots']);
+    assert.equal(inspectionVerdict(refused), 'The crawl has seen it: not followed: robots.');
     const unseen = (await lookUp(`${origin}/never-linked`)).body;
     assert.deepEqual([unseen.entry, unseen.scope], [null, { inScope: true, reason: null, takenIf: [] }]);
     assert.deepEqual((await lookUp('http://other.test/page')).body.scope, { inScope: false, reason: 'out-of-scope-host', takenIf: ['requisite'] }, 'no extra hops: only as a requisite');
