@@ -82,6 +82,7 @@ export function AahTester({ xml }: { xml: string }) {
 const SKIPPED_TEXT: Record<NonNullable<AahTestResult['skipped']>, string> = {
   'page-too-large': 'the page is larger than the AAH analyses (5,000,000 characters)',
   'too-slow': "the analysis ran past the AAH's time budget for the page",
+  'not-html': 'not an HTML page (another type, a redirect or an error page)',
 };
 
 function TesterResult({ result, xml, source }: { result: AahTestResult; xml: string; source: { html: string; url: string } | null }) {

@@ -1,6 +1,10 @@
 import { createAahEngine } from './engine';
 import { parseKnowledgeBase } from './kb-parser';
 import type { KbError } from './kb-types';
+import { classifyResponse } from '../extract/extract-response';
+
+/** The first characters of a page sniffed for its type when it came without one (classifyResponse reads fewer bytes). */
+const SNIFFED_CHARS = 2048;
 
 /** What the cockpit's live tester shows for one page: per action, what it selects. */
 export interface AahTestReport {
@@ -11,17 +15,42 @@ export interface AahTestReport {
   navigation: { rule: string; follow: boolean; links: string[] }[];
   /** Extraction actions (rule path) → the objects each one extracts. */
   extraction: { rule: string; objects: { type: string; fields: Record<string, string> }[] }[];
-  /** Set when the page was not analysed, as a crawl would skip it: too large, or over the time budget. */
-  skipped?: 'page-too-large' | 'too-slow';
+  /**
+   * Set when the page was not analysed, as a crawl would skip it: too large, over the time budget,
+   * or a capture that is no HTML page (a crawl runs the AAH on HTML pages only: not on an image, JSON,
+   * a redirect, an error page).
+   */
+  skipped?: 'page-too-large' | 'too-slow' | 'not-html';
+}
+
+/** How a captured page was answered: its HTTP status and Content-Type (null: none sent). */
+export interface CapturedResponse {
+  status: number;
+  contentType: string | null;
+}
+
+/**
+ * Whether a crawl runs the AAH on a response: a 2xx answer its extraction reads as HTML (by its
+ * Content-Type, or sniffed from `body` when it has none), as the extract stage decides: its
+ * redirects, error pages and other types are archived without the AAH.
+ */
+export function crawlAnalyses(url: string, response: CapturedResponse, body: Buffer): boolean {
+  if (response.status < 200 || response.status >= 300) return false;
+  const mime = (response.contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  return classifyResponse(url, mime, body) === 'html';
 }
 
 /**
  * Runs a knowledge base on one page as the crawler would (a fresh engine, so the page itself
- * decides the application), grouped by action for display.
+ * decides the application), grouped by action for display. A captured page comes with its
+ * `response`: one a crawl would not analyse (crawlAnalyses) is not analysed here either.
  */
-export function testKnowledgeBase(xml: string, page: { url: string; html: string }): AahTestReport {
+export function testKnowledgeBase(xml: string, page: { url: string; html: string; response?: CapturedResponse }): AahTestReport {
   const parsed = parseKnowledgeBase(xml);
   if (!parsed.ok) return { errors: parsed.errors, application: null, level: null, navigation: [], extraction: [] };
+  if (page.response && !crawlAnalyses(page.url, page.response, Buffer.from(page.html.slice(0, SNIFFED_CHARS)))) {
+    return { errors: [], application: null, level: null, navigation: [], extraction: [], skipped: 'not-html' };
+  }
   // detectionAttempts 1: decide on this page alone instead of waiting for more pages of the host.
   const engine = createAahEngine(parsed.kb, { detectionAttempts: 1 });
   const result = engine.analysePage({ url: page.url, status: 200, headers: { 'content-type': 'text/html' }, html: page.html });

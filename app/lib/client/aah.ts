@@ -28,7 +28,7 @@ export interface AahTestResult {
   extraction: { rule: string; objects: { type: string; fields: Record<string, string> }[] }[];
   errors: KbError[];
   /** The page was not analysed, as a crawl would skip it (worker/aah/tester.ts). */
-  skipped?: 'page-too-large' | 'too-slow';
+  skipped?: 'page-too-large' | 'too-slow' | 'not-html';
 }
 
 type RawTestResult = Partial<AahTestResult> & {

@@ -225,3 +225,39 @@ test('the tester finds a captured page by the URL as a person types it (no trail
     assert.equal(missing.status, 404);
   });
 });
+
+// Found by an exploratory session: the tester analysed captures a crawl never runs the AAH on (an
+// octet-stream, JSON, a redirect) and answered "Application: none detected", or, for one holding the
+// application's markup, the application: a crawl runs the AAH on 2xx HTML pages only.
+test('the tester does not analyse a capture a crawl would not (another type, a redirect, an error page), and says so', async () => {
+  const { POST: tester } = await import('../../../app/api/aah/test/route');
+  const station = STATIONS['1']!;
+  const markup = page(station.name, `<ul><li class="reading"><time datetime="x">x</time> <span class="height">1 m</span></li></ul>`);
+  const site: RequestListener = (req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page('Gauges', ['/station/1', '/station/2', '/raw', '/data.json', '/moved', '/gone'].map((p) => `<a href="${p}">${p}</a>`).join(' ')));
+    if (path === '/station/1') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(markup);
+    // No Content-Type: sniffed as HTML, as the crawl sniffs it.
+    if (path === '/station/2') return void res.writeHead(200).end(markup);
+    if (path === '/raw') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(markup);
+    if (path === '/data.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"station": 1}');
+    if (path === '/moved') return void res.writeHead(301, { location: '/station/1' }).end();
+    if (path === '/gone') return void res.writeHead(404, { 'content-type': 'text/html' }).end(markup);
+    res.writeHead(404).end();
+  };
+  await withSite(site, async (origin) => {
+    const icdId = await createIcd({ name: 'Not only pages', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false } });
+    const crawlId = (await createCrawl(icdId)).body.id as number;
+    assert.equal((await runCrawls([crawlId]))[crawlId]!.status, 'finished');
+    const xml = tideKnowledgeBase(FIRST_FIELDS);
+    const tried = async (path: string) => {
+      const r = await call(tester, 'POST', '/api/aah/test', { xml, url: `${origin}${path}`, crawlId }, {});
+      assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
+      const body = r.body as { application: { id: string } | null; skipped?: string; extraction: unknown[] };
+      return [body.application?.id ?? null, body.skipped ?? null, body.extraction.length];
+    };
+    assert.deepEqual(await tried('/station/1'), ['tidegauge', null, 1]);
+    assert.deepEqual(await tried('/station/2'), ['tidegauge', null, 1], 'no Content-Type, HTML sniffed');
+    for (const path of ['/raw', '/data.json', '/moved', '/gone']) assert.deepEqual(await tried(path), [null, 'not-html', 0], path);
+  });
+});
