@@ -196,7 +196,7 @@ test('an archivist signs in, defines a crawl through the form, watches it live a
   const [logDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('crawl-log-download').click()]);
   assert.equal(logDownload.suggestedFilename(), `crawl-${crawlId}-log.tsv`);
   const logLines = readFileSync((await logDownload.path())!, 'utf8').trimEnd().split('\n');
-  assert.equal(logLines[0], 'at\tstatus\toutcome\tsize\tduration_ms\tretries\turl\tmessage');
+  assert.equal(logLines[0], 'at\tstatus\toutcome\tsize\tduration_ms\tretries\turl\tmessage\tnot_requested');
   assert.ok(logLines.length > 1 && logLines.slice(1).every((l) => l.split('\t')[2] === reasonName), logLines.join('\n'));
 
   // Reports, folded until opened: the fixture's one host with every page fetched.

@@ -14,9 +14,21 @@ export interface CrawlLogRow {
   retries: number;
   url: string;
   message: string | null;
+  /** The URL was never requested: its host's robots.txt got no answer (SQLite gives 0 or 1). */
+  notRequested: boolean | number;
 }
 
-export const CRAWL_LOG_COLUMNS = ['at', 'status', 'outcome', 'size', 'duration_ms', 'retries', 'url', 'message'] as const;
+/** The columns, in order; `not_requested` last, so the columns scripts read by position stay where they were. */
+export const CRAWL_LOG_COLUMNS = ['at', 'status', 'outcome', 'size', 'duration_ms', 'retries', 'url', 'message', 'not_requested'] as const;
+
+/**
+ * An entry's request time and retries, or null for each when its URL was never requested (its
+ * host's robots.txt got no answer): stored as 0, they are not applicable rather than a fetch of
+ * no time. The crawl log's table and its file show them so.
+ */
+export function requestFigures(row: { durationMs: number; retries: number; notRequested?: boolean | number | null }): { durationMs: number | null; retries: number | null } {
+  return row.notRequested ? { durationMs: null, retries: null } : { durationMs: row.durationMs, retries: row.retries };
+}
 
 /** A field on one line of its own column: tabs, line breaks and other control characters become spaces. */
 function field(value: string): string {
@@ -34,9 +46,13 @@ export function crawlLogHeader(): string {
   return `${CRAWL_LOG_COLUMNS.join('\t')}\n`;
 }
 
-/** One entry as a line (an empty status: no response came back; an empty message: none). */
+/**
+ * One entry as a line (an empty status: no response came back; an empty message: none; an empty
+ * duration and retries, `not_requested` 1: the URL was never requested).
+ */
 export function crawlLogLine(row: CrawlLogRow): string {
-  return `${[isoTime(row.at), row.status ?? '', field(row.outcome), row.size, row.durationMs, row.retries, field(row.url), field(row.message ?? '')].join('\t')}\n`;
+  const { durationMs, retries } = requestFigures(row);
+  return `${[isoTime(row.at), row.status ?? '', field(row.outcome), row.size, durationMs ?? '', retries ?? '', field(row.url), field(row.message ?? ''), row.notRequested ? 1 : 0].join('\t')}\n`;
 }
 
 /** Entries read per query: the file comes out in slices, neither held whole nor holding the database. */
@@ -49,7 +65,7 @@ export const CRAWL_LOG_SLICE = 2000;
  */
 export function* crawlLogText(db: Database.Database, crawlId: number, filter: { sql: string; params: unknown[] } | null = null): Generator<string> {
   const slice = db.prepare(
-    `SELECT id, at, status, outcome, size, durationMs, retries, url, message FROM CrawlLogEntry
+    `SELECT id, at, status, outcome, size, durationMs, retries, url, message, notRequested FROM CrawlLogEntry
      WHERE crawlId = ?${filter ? ` AND ${filter.sql}` : ''} AND id > ? ORDER BY id LIMIT ${CRAWL_LOG_SLICE}`,
   );
   yield crawlLogHeader();

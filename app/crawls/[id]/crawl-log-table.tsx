@@ -6,6 +6,10 @@ import { Pager } from '../../components/pager';
 import { UrlSearchForm } from '../../components/search-form';
 import { usePinnedPages } from '../../lib/client/pinned-pages';
 import { formatBytes, useCrawlLog } from '../../lib/client/queries';
+import { requestFigures } from '../../../worker/store/crawl-log-text';
+
+/** Time and retries of an entry whose URL was never requested (its host's robots.txt unanswered): not applicable. */
+const NOT_REQUESTED = <abbr title="not applicable: the URL was not requested">n/a</abbr>;
 
 const PAGE_SIZE = 20;
 
@@ -85,8 +89,8 @@ export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlI
                     <td className={GOOD_OUTCOMES.has(e.outcome) ? 'font-mono text-xs' : 'font-mono text-xs text-red-800'}>{e.outcome}</td>
                     <td className="tabular-nums">{e.status ?? '–'}</td>
                     <td className="text-right tabular-nums">{formatBytes(e.size)}</td>
-                    <td className="text-right tabular-nums">{e.durationMs} ms</td>
-                    <td className="text-right tabular-nums">{e.retries}</td>
+                    <td className="text-right tabular-nums">{requestFigures(e).durationMs === null ? NOT_REQUESTED : `${e.durationMs} ms`}</td>
+                    <td className="text-right tabular-nums">{requestFigures(e).retries ?? NOT_REQUESTED}</td>
                     <td className="max-w-md truncate font-mono text-xs" title={e.url}>{e.url}</td>
                     <td className="max-w-sm truncate text-xs" title={e.message ?? undefined}>{e.message ?? ''}</td>
                   </tr>

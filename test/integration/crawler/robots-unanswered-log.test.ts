@@ -18,6 +18,7 @@ import { freePort } from '../../support/free-port';
 import { runUntil } from '../../support/engine-run';
 import { withSiteCrawl, type SiteCrawl } from '../../support/site-crawl';
 import { readHostsReport } from '../../../worker/crawler/hosts-report';
+import { crawlLogText } from '../../../worker/store/crawl-log-text';
 
 /** A live site: robots.txt allowing all, and its home page. */
 const site: RequestListener = (req, res) => {
@@ -69,6 +70,15 @@ test('the hosts report counts a refused robots.txt as the host\'s one fetch, fai
     const [page] = crawl.db.prepare('SELECT outcome, notRequested FROM CrawlLogEntry WHERE crawlId = ? AND url = ?').all(crawl.crawlId, `${dead}/`);
     assert.deepEqual(page, { outcome: 'connect-refused', notRequested: 1 });
     assert.deepEqual(engine.stats().failedByReason, { 'connect-refused': 1 }, 'the page still counts among the failures');
+    // Found by an exploratory session: the crawl log's file had no column for it, and the page read
+    // "0" ms and 0 retries as if fetched. Its duration and retries are empty there: not applicable.
+    const lines = [...crawlLogText(crawl.db, crawl.crawlId)].join('').trimEnd().split('\n').map((l) => l.split('\t'));
+    const column = (name: string) => lines[0]!.indexOf(name);
+    const line = (url: string) => lines.find((f) => f[column('url')] === url)!;
+    const pick = (url: string) => ['duration_ms', 'retries', 'not_requested'].map((name) => line(url)[column(name)]);
+    assert.deepEqual(pick(`${dead}/`), ['', '', '1']);
+    const robots = line(`${dead}/robots.txt`);
+    assert.deepEqual([robots[column('retries')], robots[column('not_requested')]], ['0', '0'], 'robots.txt was requested');
   });
 });
 

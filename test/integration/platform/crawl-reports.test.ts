@@ -128,9 +128,9 @@ test('the seeds report follows each seed through its redirects to where it ended
     };
     const entries = s.db.prepare('SELECT url, outcome, status FROM CrawlLogEntry WHERE crawlId = ? ORDER BY id').all(id) as { url: string; outcome: string; status: number | null }[];
     const all = await fetchLog('');
-    assert.deepEqual(all[0], ['at', 'status', 'outcome', 'size', 'duration_ms', 'retries', 'url', 'message']);
+    assert.deepEqual(all[0], ['at', 'status', 'outcome', 'size', 'duration_ms', 'retries', 'url', 'message', 'not_requested']);
     assert.deepEqual(all.slice(1).map((f) => [f[6], f[2], f[1]]), entries.map((e) => [e.url, e.outcome, e.status === null ? '' : String(e.status)]));
-    assert.ok(all.slice(1).every((f) => f.length === 8 && !Number.isNaN(Date.parse(f[0]!))));
+    assert.ok(all.slice(1).every((f) => f.length === 9 && !Number.isNaN(Date.parse(f[0]!)) && f[8] === '0'));
     const robots = await fetchLog('?outcome=robots');
     assert.deepEqual(robots.slice(1).map((f) => [f[6], f[7]]), [[`${origin}/private`, 'disallowed by robots.txt']]);
     assert.deepEqual((await fetchLog('?q=LOOP')).slice(1).map((f) => f[6]), [`${origin}/loop`, `${origin}/loop2`]);
