@@ -5,6 +5,7 @@ import type { CrawlItem } from './stage';
 import { commitInOrder } from './commit-sequencer';
 import { archivedOutcome } from './crawl-stats';
 import { addNote } from './stage';
+import { mediaTypeOf } from '../warc';
 
 /**
  * Acknowledges one processed URL atomically (a savepoint in a group commit, crawler/group-commit.ts):
@@ -71,7 +72,7 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
   if (item.exchange && item.location) {
     const ex = item.exchange;
     const size = ex.body.kind === 'memory' ? ex.body.bytes.length : ex.body.size;
-    const mime = (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null;
+    const mime = mediaTypeOf(ex.headers['content-type']);
     // Focused crawls keep the "why" of the priority the URL was fetched with (one indexed read).
     const scoreBreakdown = ctx.icd.focus.enabled ? frontier.lookup(crawlId, item.url)?.breakdown ?? null : null;
     // Asked before this capture's row is added: was the URL captured before in this crawl?

@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
 import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
-import { crawlWarcId, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
+import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
@@ -391,7 +391,7 @@ export class CrawlContext {
       // Queued into the next group commit; the next ticket may queue right behind it (holding the
       // line until the commit was durable made 200 robots.txt captures take 1.6 s, 8 ms each).
       let stored: CaptureSummary | null = null;
-      const mime = (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null;
+      const mime = mediaTypeOf(ex.headers['content-type']);
       const committed = commitInOrder(this.sequencer, this.commits, ticket, () => {
         const id = this.store.addCapture({
           url: ex.url, status: ex.status, mime, size,

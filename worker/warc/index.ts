@@ -12,3 +12,4 @@ export { POLITE_HANDOVER_WAIT_MS } from './gzip-pool';
 export { verifyWarcFile, verifyCdxj, type WarcFilePart, type WarcVerification } from './verify-warc';
 export { finalizeIndex, cdxjLine, parseCdxjLine, INDEX_NAME, type CdxjEntry } from './cdxj-index';
 export { sha1Digest, DIGEST_PREFIX } from './warc-digest';
+export { mediaTypeOf } from './parse-heads';

@@ -90,9 +90,19 @@ export function indexFactsOf(fields: WarcFields, afterHeader: Buffer): IndexFact
   };
 }
 
-/** The media type of a Content-Type value, without parameters. */
+/**
+ * The media type of a response as its CDXJ line and capture row give it: of its first Content-Type
+ * line, as pywb's indexer takes it, without parameters, as written (neither pywb nor warcio changes
+ * its case); null when there is none. A headers record joins repeated lines with ", ", and a media
+ * type holds neither "," nor ";": what comes before the first of them is the first line's.
+ */
+export function mediaTypeOf(contentType: string | undefined): string | null {
+  return /^[^;,]*/.exec(contentType ?? '')![0].trim() || null;
+}
+
+/** The CDXJ `mime` of a response: mediaTypeOf, or `unk` (pywb's word) when it has no Content-Type. */
 export function mimeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';', 1)[0].trim().toLowerCase() || 'unk';
+  return mediaTypeOf(contentType) ?? 'unk';
 }
 
 /**

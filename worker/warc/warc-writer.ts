@@ -13,6 +13,7 @@ import { finalizeIndex } from './cdxj-index';
 import { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
 import { GZIP_POOL_CLOSED, GzipPool } from './gzip-pool';
 import { isStorageFailure } from '../store/storage-failure';
+import { mimeOf } from './parse-heads';
 import { MemberSink, type IndexEntryFor, type Placed, type ReadyRecord } from './member-sink';
 import { highestSerial, recoverOpenFiles, warcFilename, type RecoveryReport } from './recover-open-files';
 import { digestSpooled, writeSpooledMember } from './spooled-record';
@@ -265,7 +266,7 @@ export class WarcWriter {
       : responseFields(main, ex.url, ex.ip, ex.payloadDigest, ex.truncated, blockLength);
     const type = refersTo ? 'revisit' : 'response';
     const digest = refersTo ? refersTo.payloadDigest : ex.payloadDigest;
-    const mime = refersTo ? 'warc/revisit' : (ex.headers['content-type'] ?? '').split(';')[0].trim() || 'unk';
+    const mime = refersTo ? 'warc/revisit' : mimeOf(ex.headers['content-type']);
     const specs: RecordSpec[] = [
       {
         fields, head: ex.responseHead, body: headersOnly ? undefined : body,

@@ -12,7 +12,7 @@ import { GzipPool, LIBDEFLATE_MAX_BYTES, MAX_FAILED_STARTS } from '../../../work
 import { recordIdFromUuid, requestFields, responseFields, revisitFields, serializeFields } from '../../../worker/warc/warc-fields';
 import { sha1Digest } from '../../../worker/warc/warc-digest';
 import { cdxjLine, parseCdxjLine } from '../../../worker/warc/cdxj-index';
-import { dechunk, indexFactsOf, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
+import { dechunk, indexFactsOf, mediaTypeOf, parseHttpHead, parseWarcHead } from '../../../worker/warc/parse-heads';
 import { readStoredRecord } from '../../../worker/warc/read-record';
 import { makeExchange, htmlPage } from './make-exchange';
 
@@ -193,8 +193,17 @@ test('HTTP heads and chunked bodies parse as replay tools read them', () => {
 test('index facts: a response\'s MIME type and status from its HTTP head, a revisit\'s mime warc/revisit, none for other records', () => {
   const http = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: Text/HTML; charset=x\r\n\r\n');
   const fields = (type: string): [string, string][] => [['WARC-Type', type], ['WARC-Target-URI', 'http://a/'], ['WARC-Date', '2024-05-06T07:08:09Z'], ['WARC-Payload-Digest', 'sha1:X']];
-  assert.deepEqual(indexFactsOf(fields('response'), http), { url: 'http://a/', date: '2024-05-06T07:08:09Z', mime: 'text/html', status: 200, digest: 'sha1:X' });
+  // As written, as the writer's own lines give it (warcio's indexer keeps the case too).
+  assert.deepEqual(indexFactsOf(fields('response'), http), { url: 'http://a/', date: '2024-05-06T07:08:09Z', mime: 'Text/HTML', status: 200, digest: 'sha1:X' });
   assert.equal(indexFactsOf(fields('revisit'), http)?.mime, 'warc/revisit');
+  // Two Content-Type lines: the first, as pywb's indexer takes it, not both joined.
+  const twice = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Type: text/plain; charset=x\r\n\r\n');
+  assert.equal(indexFactsOf(fields('response'), twice)?.mime, 'text/html');
+  assert.equal(indexFactsOf(fields('response'), Buffer.from('HTTP/1.1 200 OK\r\n\r\n'))?.mime, 'unk');
+  assert.equal(mediaTypeOf('text/html, text/plain'), 'text/html');
+  assert.equal(mediaTypeOf('text/html; charset="a,b", text/plain'), 'text/html');
+  assert.equal(mediaTypeOf(' , text/plain'), null, 'the first line was empty');
+  assert.equal(mediaTypeOf(undefined), null);
   assert.equal(indexFactsOf(fields('request'), http), null);
   assert.equal(indexFactsOf([['WARC-Type', 'response']], http), null, 'no target');
 });

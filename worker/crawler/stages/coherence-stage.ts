@@ -1,3 +1,4 @@
+import { mediaTypeOf } from '../../warc';
 import { PROCEED, type Stage } from '../stage';
 import { fingerprintHtml } from '../page-fingerprint';
 
@@ -17,7 +18,7 @@ export const coherenceStage: Stage = {
       url: item.url,
       parentUrl: ctx.frontier.lookup(ctx.crawlId, item.url)?.viaUrl ?? null,
       depth: item.depth,
-      mime: (ex.headers['content-type'] ?? '').split(';')[0]!.trim() || null,
+      mime: mediaTypeOf(ex.headers['content-type']),
       fingerprint,
       text,
     });
