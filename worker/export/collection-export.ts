@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { cdxjLine, INDEX_NAME } from '../warc/cdxj-index';
+import { cdxjLine, compareBytewise, INDEX_NAME } from '../warc/cdxj-index';
 import { scanGzipMembers } from '../warc/gzip-members';
 import { field, indexFactsOf, parseWarcHead, type IndexFacts } from '../warc/parse-heads';
 import { sha1Digest } from '../warc/warc-digest';
@@ -142,8 +142,8 @@ export async function writeCollection(opts: {
     }
     await out?.fh.close();
     out = null;
-    // CDXJ is sorted by its key and timestamp, as lines (replay tools binary-search it).
-    index.sort();
+    // CDXJ is sorted by its key and timestamp, as lines in byte order (replay tools binary-search it).
+    index.sort(compareBytewise);
     writeFileSync(join(opts.outDir, INDEX_NAME), index.join(''));
     return [...names, INDEX_NAME];
   } catch (err) {

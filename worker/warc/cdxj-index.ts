@@ -1,6 +1,7 @@
 /**
  * The crawl's CDXJ index: `<SURT> <14-digit timestamp> {json}` lines, appended unsorted to
- * `index.cdxj.open` while the crawl runs and merge-sorted into `index.cdxj` when it closes.
+ * `index.cdxj.open` while the crawl runs and merge-sorted into `index.cdxj` when it closes, in
+ * the byte order of the lines (compareBytewise).
  * The JSON follows pywb/warcio: offset, length and status as strings, the digest without its
  * algorithm prefix, `warc/revisit` as the mime of revisits.
  */
@@ -26,11 +27,28 @@ export interface CdxjEntry {
 }
 
 /**
- * SURT key of a URL. warcio's (the same pywb uses to look captures up) until worker/url/surt.ts
- * exists; kept private to this file so the switch is one line.
+ * The CDXJ key of a URL: warcio's SURT (the same pywb uses to look captures up). The index's lines
+ * and the check of an index (verify-warc.ts) both take it from here, so they cannot disagree.
  */
-function surtKey(url: string): string {
+export function cdxjKey(url: string): string {
   return getSurt(url);
+}
+
+/** A UTF-16 code unit's rank in code point order: surrogates (code points past U+FFFF) after U+E000–U+FFFF. */
+const codePointRank = (unit: number) => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
+
+/**
+ * Compares two lines as their UTF-8 bytes compare (the order of code points), the order pywb's
+ * binary search over an index assumes. JavaScript's `<` and a bare sort() compare UTF-16 code
+ * units, which put U+E000–U+FFFF after every character past U+FFFF, where UTF-8 puts them before.
+ */
+export function compareBytewise(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  return codePointRank(a.charCodeAt(i)) - codePointRank(b.charCodeAt(i));
 }
 
 /** One CDXJ line (with its newline). */
@@ -44,7 +62,7 @@ export function cdxjLine(e: CdxjEntry): string {
     offset: String(e.offset),
     filename: e.filename,
   };
-  return `${surtKey(e.url)} ${cdxTimestamp(e.date)} ${JSON.stringify(json)}\n`;
+  return `${cdxjKey(e.url)} ${cdxTimestamp(e.date)} ${JSON.stringify(json)}\n`;
 }
 
 /** The parsed JSON part of a CDXJ line. */
@@ -81,7 +99,7 @@ async function writeSortedRuns(source: string, dir: string, runBytes: number): P
   let size = 0;
   const flush = async () => {
     if (!lines.length) return;
-    lines.sort();
+    lines.sort(compareBytewise);
     const path = join(dir, `${INDEX_NAME}.run-${runs.length}`);
     await writeFile(path, lines.join('\n') + '\n');
     runs.push(path);
@@ -162,7 +180,7 @@ export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): P
       let min = -1;
       for (let i = 0; i < heads.length; i++) {
         const h = heads[i];
-        if (h !== null && (min < 0 || h < (heads[min] as string))) min = i;
+        if (h !== null && (min < 0 || compareBytewise(h, heads[min] as string) < 0)) min = i;
       }
       if (min < 0) break;
       if (heads[min] !== last) batch += heads[min] + '\n';

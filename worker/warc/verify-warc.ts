@@ -9,11 +9,12 @@ import { createInterface } from 'node:readline';
 import { basename, join } from 'node:path';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
-import { parseCdxjLine, type CdxjJson } from './cdxj-index';
+import { cdxjKey, compareBytewise, parseCdxjLine, type CdxjJson } from './cdxj-index';
 import { scanGzipMembers, type FilePart } from './gzip-members';
-import { ChunkedDecoder, field, parseHttpHead, parseWarcHead } from './parse-heads';
+import { ChunkedDecoder, field, mediaTypeOf, parseHttpHead, parseWarcHead } from './parse-heads';
 import { checkFileRules, checkRecordFields, summarize, type RecordSummary } from './record-rules';
 import { base32, DIGEST_PREFIX } from './warc-digest';
+import { cdxTimestamp } from './warc-fields';
 
 /** A WARC file inside another file: its bytes there, and its own name. */
 export interface WarcFilePart extends FilePart {
@@ -235,8 +236,7 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
   const checkBatch = async () => {
     const members = await Promise.all(batch.map((e) => readMember(e)));
     batch.forEach((e, i) => {
-      const problem = recordProblem(e.json, members[i]!);
-      if (problem) errors.push(`line ${e.line}: ${problem}`);
+      for (const problem of recordProblems(e, members[i]!)) errors.push(`line ${e.line}: ${problem}`);
     });
     batch.length = 0;
     batchBytes = 0;
@@ -249,7 +249,8 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
       if (!line) continue;
       lines++;
       const problems: string[] = [];
-      if (line < previous) problems.push('not sorted');
+      // pywb binary-searches an index by the bytes of its lines (compareBytewise).
+      if (compareBytewise(line, previous) < 0) problems.push('not sorted: in byte order it comes before the line above it');
       previous = line;
       const entry = await indexEntry(line, lines, handles, locate, problems);
       // Problems are listed in line order: those found now wait for the records being read.
@@ -282,7 +283,7 @@ async function indexEntry(
     problems.push('not CDXJ');
     return null;
   }
-  const { json } = parsed;
+  const { key, timestamp, json } = parsed;
   let file = handles.get(json.filename);
   if (!file) {
     const where = locate(json.filename);
@@ -300,7 +301,7 @@ async function indexEntry(
     problems.push(`offset/length past the end of ${json.filename}`);
     return null;
   }
-  return { line: lineNo, json, file, offset, length };
+  return { line: lineNo, key, timestamp, json, file, offset, length };
 }
 
 interface OpenWarc {
@@ -311,6 +312,8 @@ interface OpenWarc {
 
 interface IndexEntry {
   line: number;
+  key: string;
+  timestamp: string;
   json: CdxjJson;
   file: OpenWarc;
   offset: number;
@@ -323,19 +326,54 @@ async function readMember(e: IndexEntry): Promise<Buffer> {
   return buf.subarray(0, bytesRead);
 }
 
-/** What is wrong with the gzip member an index line points at, or null. */
-function recordProblem(json: CdxjJson, member: Buffer): string | null {
+/**
+ * What is wrong with the gzip member an index line points at, and with what the line says of its
+ * record: its key (the SURT of the record's WARC-Target-URI, as the index's own lines take it,
+ * cdxjKey), its timestamp (of WARC-Date), its status, digest (WARC-Payload-Digest) and mime (of the
+ * record's first Content-Type; `warc/revisit` for a revisit). Each problem says what differs.
+ */
+function recordProblems(e: IndexEntry, member: Buffer): string[] {
+  const { json } = e;
   let raw: Buffer;
   try {
     raw = gunzipSync(member);
   } catch (err) {
-    return `offset/length is not a whole gzip member (${(err as Error).message})`;
+    return [`offset/length is not a whole gzip member (${(err as Error).message})`];
   }
   const head = parseWarcHead(raw);
   const type = head ? field(head.fields, 'WARC-Type') : undefined;
-  if (!head || (type !== 'response' && type !== 'revisit')) return `record is ${type}`;
-  if (field(head.fields, 'WARC-Target-URI') !== json.url) return 'record is for another URL';
-  if (raw.length !== head.headerLength + Number(field(head.fields, 'Content-Length')) + 4) return 'member holds more or less than one record';
-  if ((type === 'revisit') !== (json.mime === 'warc/revisit')) return 'mime/type mismatch';
-  return null;
+  if (!head || (type !== 'response' && type !== 'revisit')) return [`record is ${type}`];
+  const target = field(head.fields, 'WARC-Target-URI') ?? '';
+  if (target !== json.url) return ['record is for another URL'];
+  if (raw.length !== head.headerLength + Number(field(head.fields, 'Content-Length')) + 4) return ['member holds more or less than one record'];
+  const problems: string[] = [];
+  // A line of another method than GET has the request's body in its key (pywb's `__wb_method=post&…`): not a bare SURT.
+  const method = (json as { method?: unknown }).method;
+  const expectedKey = cdxjKey(target);
+  if ((method === undefined || String(method).toUpperCase() === 'GET') && e.key !== expectedKey) {
+    problems.push(`key ${e.key} is not the SURT of its record's WARC-Target-URI, ${expectedKey}`);
+  }
+  const date = field(head.fields, 'WARC-Date') ?? '';
+  if (e.timestamp !== cdxTimestamp(date)) problems.push(`timestamp ${e.timestamp} is not its record's WARC-Date, ${date} (${cdxTimestamp(date)})`);
+  const http = parseHttpHead(raw.subarray(head.headerLength));
+  // A record whose block holds no HTTP head has no status: pywb writes `-`.
+  const status = http?.status ? String(http.status) : null;
+  const indexedStatus = json.status === undefined || json.status === '' ? '-' : String(json.status);
+  if (indexedStatus !== (status ?? '-')) {
+    problems.push(`status ${json.status ?? '(none)'} is not its record's, ${status ?? 'none (no HTTP status line)'}`);
+  }
+  const payloadDigest = field(head.fields, 'WARC-Payload-Digest');
+  const digestValue = (d: string) => d.slice(d.indexOf(':') + 1);
+  if (payloadDigest !== undefined && digestValue(String(json.digest ?? '')) !== digestValue(payloadDigest)) {
+    problems.push(`digest ${json.digest ?? '(none)'} is not its record's WARC-Payload-Digest, ${payloadDigest}`);
+  }
+  if ((type === 'revisit') !== (json.mime === 'warc/revisit')) problems.push('mime/type mismatch');
+  else if (type === 'response') {
+    // No Content-Type: pywb writes `unk`, warcio leaves the mime out. Media types ignore case (RFC 9110 §8.3.1).
+    const mime = mediaTypeOf(http?.headers['content-type']);
+    if (String(json.mime).toLowerCase() !== (mime ?? 'unk').toLowerCase() && !(mime === null && json.mime === undefined)) {
+      problems.push(`mime ${json.mime ?? '(none)'} is not its record's first Content-Type, ${mime ?? 'none (unk)'}`);
+    }
+  }
+  return problems;
 }

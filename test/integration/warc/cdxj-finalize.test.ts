@@ -58,3 +58,15 @@ test('a finalisation stopped after index.cdxj took its lines, before the open in
   const text = await finalized(dir, merged, [...merged].reverse().concat(more).join('\n') + '\n');
   assert.equal(text, [...merged, ...more].sort().join('\n') + '\n');
 }));
+
+test('lines are sorted in the byte order of their UTF-8, which pywb binary-searches, in one run and when runs are merged', withDir(async (dir) => {
+  // U+FF5E is EF BD 9E in UTF-8, before U+1F600's F0 9F 98 80; as UTF-16 code units (0xFF5E against
+  // the surrogate 0xD83D) a bare sort() puts it after. The lines differ only there (two copies of one file).
+  const line = (name: string, i: number) => `org,example)/p${i} 20261124000000 {"offset":"0","filename":"x-${name}.warc.gz"}`;
+  const open = [0, 1, 2].flatMap((i) => [line('\u{1F600}', i), line('\uFF5E', i)]);
+  const expected = [0, 1, 2].flatMap((i) => [line('\uFF5E', i), line('\u{1F600}', i)]).join('\n') + '\n';
+  assert.equal(await finalized(dir, null, open.join('\n') + '\n'), expected);
+  rmSync(join(dir, INDEX_NAME));
+  // Runs of one line each: the merge compares them the same way.
+  assert.equal(await finalized(dir, null, open.join('\n') + '\n', 10), expected);
+}));

@@ -11,7 +11,7 @@ import { withTempDir } from '../../support/temp-dir';
 function member(type: string, url: string): Buffer {
   const block = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>${url}</p>`);
   const head = ['WARC/1.1', `WARC-Type: ${type}`, `WARC-Record-ID: <urn:uuid:${randomUUID()}>`, 'WARC-Date: 2026-11-25T00:00:00Z',
-    `WARC-Target-URI: ${url}`, 'Content-Type: application/http; msgtype=response', `Content-Length: ${block.length}`].join('\r\n');
+    `WARC-Target-URI: ${url}`, 'WARC-Payload-Digest: sha1:X', 'Content-Type: application/http; msgtype=response', `Content-Length: ${block.length}`].join('\r\n');
   return gzipSync(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
 }
 
@@ -55,12 +55,50 @@ test('every index line is followed to its record, and each problem names its lin
       'line 151: mime/type mismatch',
       'line 171: offset/length past the end of a.warc.gz',
       'line 181: no file missing.warc.gz',
-      'line 191: not sorted',
+      'line 191: not sorted: in byte order it comes before the line above it',
       'line 191: not CDXJ',
       'line 196: offset/length past the end of a.warc.gz',
     ]);
     // The whole index without the faults passes.
     writeFileSync(join(dir, 'index.cdxj'), entries.map(cdxjLine).sort().join(''));
     assert.deepEqual((await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors, []);
+  });
+});
+
+// What a line says of its record is checked too, each fault named with what the record says instead.
+test('a line whose key, timestamp, status, digest or mime differs from its record fails, saying what differs', async () => {
+  await withTempDir('tm-verify-cdxj-facts-', async (dir) => {
+    const url = 'http://example.org/dup';
+    const m = member('response', url);
+    writeFileSync(join(dir, 'a.warc.gz'), m);
+    const entry: CdxjEntry = { url, date: '2026-11-25T00:00:00Z', mime: 'text/html', status: 200, digest: 'sha1:X', length: m.length, offset: 0, filename: 'a.warc.gz' };
+    const good = cdxjLine(entry);
+    const check = async (line: string) => {
+      writeFileSync(join(dir, 'index.cdxj'), line);
+      return (await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors;
+    };
+    assert.deepEqual(await check(good), []);
+    assert.deepEqual(await check(good.replace('org,example)/dup ', 'org,example)/dupx ')), ["line 1: key org,example)/dupx is not the SURT of its record's WARC-Target-URI, org,example)/dup"]);
+    assert.deepEqual(await check(good.replace(' 20261125000000 ', ' 19991125000000 ')), ["line 1: timestamp 19991125000000 is not its record's WARC-Date, 2026-11-25T00:00:00Z (20261125000000)"]);
+    assert.deepEqual(await check(cdxjLine({ ...entry, status: 404 })), ["line 1: status 404 is not its record's, 200"]);
+    assert.deepEqual(await check(cdxjLine({ ...entry, digest: 'AAAA' })), ["line 1: digest AAAA is not its record's WARC-Payload-Digest, sha1:X"]);
+    assert.deepEqual(await check(cdxjLine({ ...entry, mime: 'image/gif' })), ["line 1: mime image/gif is not its record's first Content-Type, text/html"]);
+  });
+});
+
+test('lines must be in the byte order of their UTF-8, not in the order of UTF-16 code units', async () => {
+  await withTempDir('tm-verify-cdxj-order-', async (dir) => {
+    const url = 'http://example.org/a';
+    const m = member('response', url);
+    // Two copies of one file: their lines differ only in the file's name, U+FF5E (EF BD 9E) against U+1F600 (F0 9F 98 80).
+    const names = ['x-\uFF5E.warc.gz', 'x-\u{1F600}.warc.gz'];
+    for (const name of names) writeFileSync(join(dir, name), m);
+    const lines = names.map((filename) => cdxjLine({ url, date: '2026-11-25T00:00:00Z', mime: 'text/html', status: 200, digest: 'sha1:X', length: m.length, offset: 0, filename }));
+    writeFileSync(join(dir, 'index.cdxj'), lines.join(''));
+    assert.deepEqual((await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors, []);
+    // JavaScript's own sort puts them the other way round.
+    assert.deepEqual([...lines].sort(), [...lines].reverse());
+    writeFileSync(join(dir, 'index.cdxj'), [...lines].sort().join(''));
+    assert.deepEqual((await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors, ['line 2: not sorted: in byte order it comes before the line above it']);
   });
 });
