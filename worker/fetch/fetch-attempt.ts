@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { HttpExchange } from '../capture';
 import { BodySink, type BodySinkOptions } from './body-sink';
-import { buildResponseHead, contentLengthFault, headersRecord, reasonPhraseOf, type RawHeaders } from './http-heads';
+import { buildResponseHead, contentLengthFault, headersRecord, statusLineOf, type RawHeaders } from './http-heads';
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
 import { UnreadableResponseError } from './classify-error';
 import { ResponseBytes } from './response-bytes';
@@ -39,8 +39,8 @@ class CapReached extends Error {}
  */
 export interface AttemptEvents {
   started(abort: (err: Error) => void): void;
-  /** `reasonPhrase`: its bytes as received (a string: one character a byte). */
-  response(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders): void;
+  /** `reasonPhrase`: its bytes as received (a string: one character a byte); `httpVersion`: as the server wrote it (`HTTP/1.0`), HTTP/1.1 when not known. */
+  response(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders, httpVersion?: string): void;
   data(chunk: Buffer): void;
   end(): void;
   error(err: Error): void;
@@ -73,13 +73,14 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
         events.started((err) => c.abort(err));
       },
       onResponseStart(c, status, _headers, statusText = '') {
-        // undici decodes the reason phrase as UTF-8: one with other than ASCII is read from the bytes received.
-        const reasonPhrase = /[^\x00-\x7f]/.test(statusText) ? (reasonPhraseOf(responseBytes.receivedBytes(), status) ?? Buffer.from(statusText)) : statusText;
-        if (status >= 200) {
-          headRead = true;
-          responseBytes.stopKeeping();
-        }
-        events.response(status, reasonPhrase, (c.rawHeaders ?? []) as RawHeaders);
+        if (status < 200) return void events.response(status, statusText, (c.rawHeaders ?? []) as RawHeaders);
+        // undici says neither the HTTP version nor, when not ASCII, the reason phrase's bytes
+        // (it decodes them as UTF-8): both are read from the bytes received.
+        const line = statusLineOf(responseBytes.receivedBytes(), status);
+        const reasonPhrase = /[^\x00-\x7f]/.test(statusText) ? (line?.reasonPhrase ?? Buffer.from(statusText)) : statusText;
+        headRead = true;
+        responseBytes.stopKeeping();
+        events.response(status, reasonPhrase, (c.rawHeaders ?? []) as RawHeaders, line?.httpVersion);
       },
       onResponseData(_c, chunk) {
         events.data(chunk);
@@ -156,13 +157,13 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
         waitingForHeaders?.clear(); // undici may restart a request on a fresh socket
         waitingForHeaders = startDeadline(req.timeouts.headersMs, 'headers', expire);
       },
-      response(status, reasonPhrase, raw) {
+      response(status, reasonPhrase, raw, httpVersion) {
         // "HTTP/1.1 099": three digits to the parser, no status to HTTP (RFC 9110 §15: 100–599 defined,
         // three digits allowed); undici would take it for an interim answer and fail an assertion at its end.
         if (status < 100) return void abort?.(new UnreadableResponseError(`the server answered status ${String(status).padStart(3, '0')}, which is no HTTP status (they start at 100)`));
         if (status < 200) return; // 1xx interim responses: the final one follows
         waitingForHeaders?.clear();
-        head = { status, responseHead: buildResponseHead(status, reasonPhrase, raw), headers: headersRecord(raw) };
+        head = { status, responseHead: buildResponseHead(status, reasonPhrase, raw, httpVersion), headers: headersRecord(raw) };
         sink = new BodySink(sinkOptions, announcedLength(head.headers['content-length']));
       },
       data(chunk) {

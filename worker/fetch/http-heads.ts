@@ -60,16 +60,17 @@ function hasTransferEncoding(rawHeaders: RawHeaders): boolean {
 }
 
 /**
- * The response head as received: status line (HTTP/1.1: undici does not say which minor version
- * the server used) with the reason phrase's bytes (a string: one character a byte, as Node gives
+ * The response head as received: status line, with the HTTP version the server wrote (`HTTP/1.0`
+ * from an old server: undici does not say, so the fetcher reads it from the bytes received,
+ * statusLineOf) and the reason phrase's bytes (a string: one character a byte, as Node gives
  * it), each raw header as `name: value`, an empty line. When chunked is the last transfer coding,
  * the parsers store the body de-chunked, and Transfer-Encoding is rewritten by `withoutChunked`;
  * a chunked coding before another one was not undone (the body is read to the connection's end),
  * and is kept. A Content-Length beside Transfer-Encoding did not say where the body ends, and is
  * left out, as an intermediary must (RFC 9112 §6.3): a replay tool would wait for that many bytes.
  */
-export function buildResponseHead(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders): Buffer {
-  const parts: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} `), asBuffer(reasonPhrase), Buffer.from(CRLF)];
+export function buildResponseHead(status: number, reasonPhrase: Buffer | string, rawHeaders: RawHeaders, httpVersion = 'HTTP/1.1'): Buffer {
+  const parts: Buffer[] = [Buffer.from(`${httpVersion} ${status} `), asBuffer(reasonPhrase), Buffer.from(CRLF)];
   const dechunked = endsChunked(rawHeaders);
   const framedByTransferEncoding = hasTransferEncoding(rawHeaders);
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
@@ -89,19 +90,28 @@ export function buildResponseHead(status: number, reasonPhrase: Buffer | string,
 }
 
 /**
- * The reason phrase of the response head with status `status` in `received` (the bytes a response
- * brought, interim heads first), as received; null if it is not there. undici reads a reason phrase
- * as UTF-8, so obs-text (RFC 9112 §4 allows it: an ISO-8859-1 `Trés bien`) reaches it as U+FFFD.
+ * The status line of the response head with status `status` in `received` (the bytes a response
+ * brought, interim heads first), as received: its HTTP version (`HTTP/1.0`) and its reason phrase's
+ * bytes; null if it is not there.
  */
-export function reasonPhraseOf(received: Buffer, status: number): Buffer | null {
+export function statusLineOf(received: Buffer, status: number): { httpVersion: string; reasonPhrase: Buffer } | null {
   for (let at = 0; at >= 0 && at < received.length; at = headEnd(received, at)) {
     const lineEnd = received.indexOf(10, at);
     if (lineEnd < 0) return null;
     const line = received.subarray(at, received[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd);
-    const start = /^HTTP\/\d\.\d (\d{3})(?: |$)/.exec(line.subarray(0, 13).toString('latin1'));
-    if (start && Number(start[1]) === status) return line.subarray(start[0].length);
+    const start = /^(HTTP\/\d\.\d) (\d{3})(?: |$)/.exec(line.subarray(0, 13).toString('latin1'));
+    if (start && Number(start[2]) === status) return { httpVersion: start[1]!, reasonPhrase: line.subarray(start[0].length) };
   }
   return null;
+}
+
+/**
+ * The reason phrase of the response head with status `status` in `received`, as received
+ * (statusLineOf); null if it is not there. undici reads a reason phrase as UTF-8, so obs-text
+ * (RFC 9112 §4 allows it: an ISO-8859-1 `Trés bien`) reaches it as U+FFFD.
+ */
+export function reasonPhraseOf(received: Buffer, status: number): Buffer | null {
+  return statusLineOf(received, status)?.reasonPhrase ?? null;
 }
 
 /**

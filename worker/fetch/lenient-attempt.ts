@@ -58,7 +58,7 @@ function nodeHttpTransport(req: AttemptRequest, { rejectUnauthorized, maxHeaderS
     let response: IncomingMessage | null = null;
     r.on('response', (res: IncomingMessage) => {
       response = res;
-      events.response(res.statusCode ?? 0, res.statusMessage ?? '', repair.restore(res.rawHeaders as RawHeaders));
+      events.response(res.statusCode ?? 0, res.statusMessage ?? '', repair.restore(res.rawHeaders as RawHeaders), res.httpVersion ? `HTTP/${res.httpVersion}` : undefined);
       res.on('data', (chunk: Buffer) => events.data(chunk));
       res.on('end', () => {
         events.end();

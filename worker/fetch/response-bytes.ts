@@ -17,8 +17,8 @@ const KEPT_FOR_HEAD = 1024 * 1024;
  * socket each request's head is written to; the count is the socket's since then.
  *
  * It also keeps the bytes undici reads until the final head is read (`stopKeeping`), for what
- * undici does not hand out as received: the reason phrase (reasonPhraseOf), and what in a head
- * stopped its parser after a Content-Length (contentLengthFault). A 'data' listener
+ * undici does not hand out as received: the HTTP version and the reason phrase (statusLineOf), and
+ * what in a head stopped its parser after a Content-Length (contentLengthFault). A 'data' listener
  * beside undici's 'readable' one sees each chunk undici reads, and changes nothing of the flow.
  */
 export class ResponseBytes {
@@ -49,7 +49,8 @@ export class ResponseBytes {
 
   /** The bytes of the response read so far (all of its head once undici has read it; none past KEPT_FOR_HEAD). */
   receivedBytes(): Buffer {
-    return Buffer.concat(this.kept, this.keptLength);
+    // Asked for every response (its status line): most heads came in one read, which needs no copy.
+    return this.kept.length === 1 ? this.kept[0]! : Buffer.concat(this.kept, this.keptLength);
   }
 
   /** The final head was read, or the request failed: nothing more to keep. */

@@ -84,6 +84,10 @@ describe('fetcher: exchanges as received', () => {
       if (path === '/utf8-reason') return void socket.write(Buffer.from(`${UTF8_HEAD}ok`, 'utf8'));
       // Chunked, then gzip: the last coding is not chunked, so the body runs to the connection's end, chunk lines and all (RFC 9112 §6.3).
       if (path === '/chunked-then-gzip') return void socket.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+      // HTTP/1.0 answers: one read to the connection's end, one framed by its length, one after an interim 1.1 head.
+      if (path === '/http10') return void socket.end('HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p>until close</p>');
+      if (path === '/http10-length') return void socket.write('HTTP/1.0 404 Not Found\r\nContent-Length: 4\r\nConnection: keep-alive\r\n\r\ngone');
+      if (path === '/http10-interim') return void socket.end(`${EARLY_HINTS}HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok`);
       // An echo of the request number on this connection: shows keep-alive reuse.
       const body = `request ${n}`;
       socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nX-Mixed-CASE: Kept\r\n\r\n${body}`);
@@ -123,6 +127,19 @@ describe('fetcher: exchanges as received', () => {
       const ex = exchangeOf(await fetcher.fetch(`${raw.url}${path}`));
       assert.equal(ex.responseHead.toString('hex'), head.toString('hex'), path);
       assert.equal(bodyBytes(await fetcher.fetch(`${raw.url}/echo`)).toString().startsWith('request '), true, 'the next answer on the connection reads as before');
+    }
+  });
+
+  test('an HTTP/1.0 answer is archived with the version the server sent, not as HTTP/1.1', async () => {
+    for (const [path, head] of [
+      ['/http10', 'HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n'],
+      ['/http10-length', 'HTTP/1.0 404 Not Found\r\nContent-Length: 4\r\nConnection: keep-alive\r\n\r\n'],
+      ['/http10-interim', 'HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n'],
+      ['/echo', ''],
+    ] as const) {
+      const ex = exchangeOf(await fetcher.fetch(`${raw.url}${path}`));
+      if (head) assert.equal(ex.responseHead.toString('latin1'), head, path);
+      else assert.match(ex.responseHead.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, 'an HTTP/1.1 answer after them stays HTTP/1.1');
     }
   });
 

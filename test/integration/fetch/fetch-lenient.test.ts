@@ -36,6 +36,8 @@ const BROKEN: Record<string, string> = {
   '/fine': 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 9\r\n\r\n<p>ok</p>',
   // ISO-8859-1 bytes in the reason phrase and a value (obs-text, RFC 9112 §4 and §5.5), one character a byte here.
   '/folded-latin1': 'HTTP/1.1 200 Tr\xe9s bien\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\nx-value: caf\xe9\r\ncontent-length: 9\r\n\r\n<p>la</p>',
+  // HTTP/1.0 from an old server, with a folded header line: read leniently, archived as HTTP/1.0.
+  '/http10-folded': 'HTTP/1.0 200 OK\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\n\r\n<p>10</p>',
   // 100 KB of headers, which undici takes (the fetcher's 256 KB) and Node's own default (16 KB) would not.
   '/folded-and-long': `HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nx-folded: a\r\n  b\r\n${Array.from({ length: 40 }, (_, i) => `set-cookie: c${i}=${'v'.repeat(2500)}\r\n`).join('')}content-length: 9\r\n\r\n<p>fl</p>`,
 };
@@ -92,6 +94,14 @@ describe('fetcher: broken HTTP/1.1 read leniently', () => {
     assert.ok(outcome.ok);
     const expected = Buffer.from('HTTP/1.1 200 Tr\xe9s bien\r\ncontent-type: text/html\r\nx-folded: a  b\r\nx-value: caf\xe9\r\ncontent-length: 9\r\n\r\n', 'latin1');
     assert.equal(outcome.exchange.responseHead.toString('hex'), expected.toString('hex'));
+  });
+
+  test('an HTTP/1.0 answer read leniently keeps its version in the archived head', async () => {
+    const { outcome, requests } = await fetchPath('/http10-folded');
+    assert.equal(body(outcome), '<p>10</p>');
+    assert.equal(requests.length, 2, "undici's request, then the lenient one");
+    assert.ok(outcome.ok);
+    assert.equal(outcome.exchange.responseHead.toString('latin1'), 'HTTP/1.0 200 OK\r\ncontent-type: text/html\r\nx-folded: a  b\r\n\r\n');
   });
 
   test('one Content-Length given twice, or as a list of one value, and an unasked 100 Continue: captured from a second request, the head archived as received', async () => {

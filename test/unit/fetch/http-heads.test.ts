@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildRequestHead, buildResponseHead, headersRecord, withoutChunked } from '../../../worker/fetch';
-import { contentLengthFault, locationOf, reasonPhraseOf } from '../../../worker/fetch/http-heads';
+import { contentLengthFault, locationOf, reasonPhraseOf, statusLineOf } from '../../../worker/fetch/http-heads';
 
 test('request head: request line, host and connection first (as undici writes them), then our headers', () => {
   const head = buildRequestHead('/a?b=c', 'example.org:8080', [
@@ -89,4 +89,13 @@ test('Location is one URL: a repeat of it is one, different ones are several (no
   assert.deepEqual(locationOf({}), { kind: 'none' });
   // A raw UTF-8 Location (one character a byte) is read as UTF-8.
   assert.deepEqual(locationOf(headersRecord(['Location', Buffer.from('/café', 'utf8').toString('latin1')])), { kind: 'one', text: '/café' });
+});
+
+test('statusLineOf: the HTTP version the server wrote, of the head with that status, past interim heads', () => {
+  const received = Buffer.from('HTTP/1.1 103 Early\r\nLink: </s.css>\r\n\r\nHTTP/1.0 200 OK\r\nX: 1\r\n\r\nbody', 'latin1');
+  assert.equal(statusLineOf(received, 200)?.httpVersion, 'HTTP/1.0');
+  assert.equal(statusLineOf(received, 200)?.reasonPhrase.toString('latin1'), 'OK');
+  assert.equal(statusLineOf(received, 103)?.httpVersion, 'HTTP/1.1');
+  assert.equal(statusLineOf(received, 404), null);
+  assert.equal(buildResponseHead(200, 'OK', ['X', '1'], 'HTTP/1.0').toString('latin1'), 'HTTP/1.0 200 OK\r\nX: 1\r\n\r\n');
 });
