@@ -7,7 +7,7 @@ export { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-look
 export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-files';
 export { crawlWarcId, isWarcFileOf, warcFilename } from './recover-open-files';
 export type { RevisitTarget, Outlink } from './warc-fields';
-export { SOFTWARE } from './warc-fields';
+export { SOFTWARE, outlinkOf } from './warc-fields';
 export { POLITE_HANDOVER_WAIT_MS } from './gzip-pool';
 export { verifyWarcFile, verifyCdxj, type WarcFilePart, type WarcVerification } from './verify-warc';
 export { finalizeIndex, cdxjLine, parseCdxjLine, INDEX_NAME, type CdxjEntry } from './cdxj-index';

@@ -213,6 +213,20 @@ export interface Outlink {
 }
 
 /**
+ * A link found in a response as Heritrix writes it in a metadata record: its hop letter (`E` for
+ * what the page embeds, `R` for a redirect's target, `L` for any other link) and its context as
+ * an XPath-like `element/@attribute` (our `a@href`, `img@srcset`, `header@location` become
+ * `a/@href`, `img/@srcset`, `header/@location`).
+ */
+export function outlinkOf(link: { url: string; kind: string; source: string }): Outlink {
+  const hop = link.kind === 'requisite' ? 'E' : link.kind === 'redirect' ? 'R' : 'L';
+  const source = link.source.replace(/\s+/g, '');
+  const at = source.indexOf('@');
+  const tag = at > 0 && source[at - 1] !== '/' ? `${source.slice(0, at)}/${source.slice(at)}` : source;
+  return { url: link.url, hop, tag: tag || undefined };
+}
+
+/**
  * The `application/warc-fields` block of a capture's metadata: `outlinks` (strings or
  * {url, hop, tag}) become Heritrix-style `outlink:` lines; other keys become `key: value`, with
  * non-string values as JSON.

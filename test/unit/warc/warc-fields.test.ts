@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  cdxTimestamp, metadataBlock, metadataFields, PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, recordIdFromUuid,
+  cdxTimestamp, metadataBlock, outlinkOf, metadataFields, PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, recordIdFromUuid,
   requestFields, responseFields, revisitFields, serializeFields, warcDate, warcinfoBlock, warcinfoFields,
 } from '../../../worker/warc/warc-fields';
 import { base32, sha1Digest } from '../../../worker/warc/warc-digest';
@@ -95,6 +95,16 @@ test('capture metadata: Heritrix-style outlink lines, other keys as fields', () 
   );
   const f = metadataFields(base, 'http://a/', '<urn:uuid:r>', 'application/warc-fields', block.length);
   assert.equal(field(f, 'WARC-Concurrent-To'), '<urn:uuid:r>');
+});
+
+test('a found link becomes a Heritrix outlink: hop E for what the page embeds, R for a redirect, L else; context element/@attribute', () => {
+  assert.deepEqual(outlinkOf({ url: 'http://a/x', kind: 'navigation', source: 'a@href' }), { url: 'http://a/x', hop: 'L', tag: 'a/@href' });
+  assert.deepEqual(outlinkOf({ url: 'http://a/i.png', kind: 'requisite', source: 'img@srcset' }), { url: 'http://a/i.png', hop: 'E', tag: 'img/@srcset' });
+  assert.deepEqual(outlinkOf({ url: 'http://a/y', kind: 'redirect', source: 'header@location' }), { url: 'http://a/y', hop: 'R', tag: 'header/@location' });
+  assert.deepEqual(outlinkOf({ url: 'http://a/s', kind: 'sitemap', source: 'sitemap@loc' }), { url: 'http://a/s', hop: 'L', tag: 'sitemap/@loc' });
+  const links = [{ url: 'http://a/x', kind: 'navigation', source: 'a@href' }, { url: 'http://a/f.woff', kind: 'requisite', source: 'css@url' }];
+  // What the WARC stage hands the writer: one line a link, hop and context written once.
+  assert.equal(metadataBlock({ outlinks: links.map(outlinkOf) }), 'outlink: http://a/x L a/@href\r\noutlink: http://a/f.woff E css/@url\r\n');
 });
 
 test('the record rules accept what the builders make and catch what they must not', () => {

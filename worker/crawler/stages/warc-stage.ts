@@ -1,4 +1,5 @@
 import { isStorageFailure } from '../../store/storage-failure';
+import { outlinkOf } from '../../warc';
 import { PROCEED, type Stage } from '../stage';
 
 /**
@@ -12,8 +13,9 @@ export const warcStage: Stage = {
   async process(item, ctx) {
     const ex = item.exchange!;
     item.ticket = ctx.sequencer.ticket();
-    const outlinks = (item.links ?? []).map((l) => `${l.url} ${l.kind === 'requisite' ? 'E' : 'L'} ${l.source}`);
-    const capture = ctx.writer.writeCapture(ex, { metadata: outlinks.length ? { outlink: outlinks } : undefined });
+    // One Heritrix-style `outlink:` line a link (metadataBlock expands the key `outlinks`).
+    const outlinks = (item.links ?? []).map(outlinkOf);
+    const capture = ctx.writer.writeCapture(ex, { metadata: outlinks.length ? { outlinks } : undefined });
     const objects = (item.objects ?? []).map(({ url = item.url, ...webObject }) => ctx.writer.writeMetadata(url, { webObject }));
     const [written, ...objectsWritten] = await Promise.allSettled([capture, ...objects]);
     if (written!.status === 'rejected') throw written!.reason;
