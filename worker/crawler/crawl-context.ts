@@ -379,9 +379,10 @@ export class CrawlContext {
    * 5xx after the retries, a cut connection, a decompression bomb) though what it received is
    * archived: the crawl-log outcome and a failure counted, as commitItem logs a page's; else
    * `truncated-length` for a body over the size cap, else `ok` (archivedOutcome). Resolves true
-   * when the capture was committed and is durable, false when it was not acknowledged.
+   * when the capture was committed and is durable, false when it was not acknowledged. `row.title`:
+   * the page's title, for its capture row (a revisit's full response).
    */
-  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; subject?: LogSubject; timing?: FetchTiming; alongside?: () => void }): Promise<boolean> {
+  async commitArchived(ex: HttpExchange, write: () => Promise<CaptureLocation>, row: { payloadDigest: string; depth: number; message: string; failure?: FailureReason; subject?: LogSubject; timing?: FetchTiming; alongside?: () => void; title?: string | null }): Promise<boolean> {
     const ticket = this.sequencer.ticket();
     let settled = false;
     try {
@@ -397,9 +398,9 @@ export class CrawlContext {
           url: ex.url, status: ex.status, mime, size,
           payloadDigest: row.payloadDigest, truncated: ex.truncated, recordType: location.type === 'revisit' ? 'revisit' : 'response', warcFile: location.filename,
           warcOffset: location.offset, warcLength: location.length, warcRecordId: location.recordId, depth: row.depth, score: null,
-          scoreBreakdown: null, similarity: null, title: null, fetchedAt: ex.date, durationMs: row.timing?.durationMs ?? 0,
+          scoreBreakdown: null, similarity: null, title: row.title ?? null, fetchedAt: ex.date, durationMs: row.timing?.durationMs ?? 0,
         });
-        stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: null, truncated: ex.truncated };
+        stored = { id, url: ex.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: null, title: row.title ?? null, truncated: ex.truncated };
         this.store.addLog({ url: ex.url, status: ex.status, outcome: archivedOutcome(row.failure, ex.truncated), message: row.message, size, durationMs: row.timing?.durationMs ?? 0, retries: row.timing?.retries ?? 0, at: new Date(), subject: row.subject });
         // What the capture was made for (a recrawl round's page state): committed with it or not at all.
         row.alongside?.();

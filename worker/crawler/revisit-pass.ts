@@ -11,6 +11,7 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { fingerprintHtml } from './page-fingerprint';
+import { TITLE_MAX } from './stages/extract-stage';
 import { politeFetch } from './polite-fetch';
 import { waitUntil } from './wait-until';
 import type { StoredCoherencePage } from './coherence-store';
@@ -143,7 +144,8 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
       const { body, cut } = decoded;
       const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const fp = fingerprintHtml(ex, body, extraction.links);
-      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text), timing: outcome });
+      const title = extraction.kind === 'html' && extraction.title ? extraction.title.slice(0, TITLE_MAX) : undefined;
+      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text), timing: outcome, title });
     } else await archive(ctx, ex, page, { alongside: record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null), timing: outcome });
   } finally {
     await releaseBody(ex.body).catch(() => undefined);
@@ -243,6 +245,8 @@ export interface ArchiveOptions {
   writeAfter?(): Promise<void>;
   /** The fetch's duration and retries, for the capture row and crawl-log entry. */
   timing?: FetchTiming;
+  /** The page's title, for the capture row (a WACZ lists pages with it). */
+  title?: string;
 }
 
 /**
@@ -268,7 +272,7 @@ export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<St
     const after = o.writeAfter?.();
     const [location] = await Promise.all([capture, after]);
     return location;
-  }, { payloadDigest: visit ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside, timing: o.timing });
+  }, { payloadDigest: visit ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside, timing: o.timing, title: o.title });
 }
 
 /**

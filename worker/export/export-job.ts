@@ -5,7 +5,8 @@ import { sqlDate } from '../store/sqlite';
 import { crawlWarcId, INDEX_NAME, isWarcFileOf, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
-import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectsEverything, type CollectionSelection } from './collection-plan';
+import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
+import { canonicalize, type QueryHandling } from '../url';
 import { writeWacz, type WaczPage } from './wacz-package';
 import { snapshotCrawlFiles } from './crawl-snapshot';
 import { sha256File } from './file-digest';
@@ -122,24 +123,40 @@ async function capturedPageText(repeated: Database.Statement, warcDir: string, c
   }
 }
 
+/** A successful HTML capture: a page a WACZ lists. */
+const PAGE_SQL = "status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%')";
+
 /**
- * The pages a WACZ lists: successful HTML captures (responses and revisits) of the selection, seeds
- * first, each with its visible text when `text` says where to read it. Read a thousand rows at a
- * time, each batch after the last row of the one before, so no query stays open while records are
- * read (the worker's crawls share the connection).
+ * `SELECT <columns>` over the pages of the selection, each page once: its first capture there (a
+ * visit–revisit crawl captures each page twice, a recrawl again), with `also` added; `bind` gives
+ * its parameters from the crawl id and `also`'s own.
+ */
+function pageCapturesSql(selection: CollectionSelection, columns: string, also: string): { sql: string; bind: (crawlId: number, alsoParams: readonly (string | number)[]) => (string | number)[] } {
+  const { where, params } = selectionSql(selection);
+  // Unqualified columns in the subquery are its own capture's (e); Capture.* the outer one's.
+  const first = `AND NOT EXISTS (SELECT 1 FROM Capture AS e WHERE e.crawlId = Capture.crawlId AND e.url = Capture.url AND e.id < Capture.id AND recordType IN ('response', 'revisit') AND ${PAGE_SQL}${where})`;
+  const { sql } = selectedCapturesSql(selection, columns, `AND ${PAGE_SQL} ${first} ${also}`);
+  return { sql, bind: (crawlId, alsoParams) => [crawlId, ...params, ...alsoParams, ...params] };
+}
+
+/**
+ * The pages a WACZ lists: successful HTML captures (responses and revisits) of the selection, each
+ * page once (its first capture, with its title), seeds first, each with its visible text when
+ * `text` says where to read it. Read a thousand rows at a time, each batch after the last row of
+ * the one before, so no query stays open while records are read (the worker's crawls share the connection).
  */
 async function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null, text: { warcDir: string } | null): AsyncGenerator<WaczPage> {
-  const { sql, params } = selectedCapturesSql(
+  const { sql, bind } = pageCapturesSql(
     selection ?? EVERYTHING, 'id, depth, url, title, fetchedAt, recordType, payloadDigest, truncated, warcFile, warcOffset, warcLength',
-    "AND status / 100 = 2 AND (lower(mime) LIKE 'text/html%' OR lower(mime) LIKE 'application/xhtml+xml%') AND (depth > ? OR (depth = ? AND id > ?))",
+    'AND (depth > ? OR (depth = ? AND id > ?))',
   );
   const batch = db.prepare(`${sql} ORDER BY depth, id LIMIT 1000`);
   // The response a revisit repeats, whose record holds the payload.
   const repeated = db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1");
   for (let after = { depth: -1, id: 0 }; ; ) {
-    const rows = batch.all(crawlId, after.depth, after.depth, after.id, ...params) as PageRow[];
+    const rows = batch.all(...bind(crawlId, [after.depth, after.depth, after.id])) as PageRow[];
     for (const r of rows) {
-      const page: WaczPage = { url: r.url, ts: new Date(r.fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), title: r.title, truncated: r.truncated };
+      const page: WaczPage = { url: r.url, ts: pageTs(r.fetchedAt), title: r.title, truncated: r.truncated };
       if (text) page.text = await capturedPageText(repeated, text.warcDir, crawlId, r);
       yield page;
     }
@@ -148,10 +165,34 @@ async function* waczPages(db: Database.Database, crawlId: number, selection: Col
   }
 }
 
+/** A page's `ts`: its capture's date, to the second. */
+const pageTs = (fetchedAt: string) => new Date(fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The page replay opens on: the crawl definition's first seed, as the crawl queued it, when the
+ * package lists it (captured as a successful HTML page in the selection); else undefined (the
+ * first page listed).
+ */
+function firstSeedPage(db: Database.Database, crawlId: number, definition: string, selection: CollectionSelection | null): WaczPage | undefined {
+  let seed: string | null = null;
+  try {
+    const icd = JSON.parse(definition) as { seeds?: unknown; scope?: { queryHandling?: QueryHandling } };
+    const first = Array.isArray(icd.seeds) ? icd.seeds[0] : undefined;
+    if (typeof first === 'string') seed = canonicalize(first, undefined, { queryHandling: icd.scope?.queryHandling ?? 'keep' });
+  } catch {
+    return undefined;
+  }
+  if (!seed) return undefined;
+  const { sql, bind } = pageCapturesSql(selection ?? EVERYTHING, 'url, fetchedAt', 'AND url = ?');
+  const row = db.prepare(`${sql} ORDER BY id LIMIT 1`).get(...bind(crawlId, [seed])) as { url: string; fetchedAt: string } | undefined;
+  return row ? { url: row.url, ts: pageTs(row.fetchedAt) } : undefined;
+}
+
 /**
  * Packages a crawl's verified files (`files` in `dir`: WARC files, the CDXJ index, perhaps the
  * coherence certificate) as one WACZ at `outPath`, described by `description`; returns it as a
- * listed file. The pages are the crawl's (or the selection's) 2xx HTML captures.
+ * listed file. The pages are the crawl's (or the selection's) 2xx HTML captures, each page once;
+ * replay opens on the first seed when it is one of them.
  */
 export async function packageAsWacz(db: Database.Database, opts: {
   crawlId: number;
@@ -166,7 +207,7 @@ export async function packageAsWacz(db: Database.Database, opts: {
   /** Stops the packaging (writeWacz): no package is left, and the call throws the signal's reason. */
   signal?: AbortSignal;
 }): Promise<ExportedFile> {
-  const crawl = db.prepare('SELECT name FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string };
+  const crawl = db.prepare('SELECT name, definition FROM Crawl WHERE id = ?').get(opts.crawlId) as { name: string; definition: string };
   const index = opts.files.find((f) => f.name === INDEX_NAME);
   if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
   const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
@@ -177,7 +218,7 @@ export async function packageAsWacz(db: Database.Database, opts: {
     pages: waczPages(db, opts.crawlId, opts.selection, opts.pageTextFrom ? { warcDir: opts.pageTextFrom } : null),
     pagesHaveText: Boolean(opts.pageTextFrom),
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
-    description: { title: crawl.name, description: opts.description, created: new Date() },
+    description: { title: crawl.name, description: opts.description, created: new Date(), mainPage: firstSeedPage(db, opts.crawlId, crawl.definition, opts.selection) },
     onProgress: opts.onProgress,
     signal: opts.signal,
   });

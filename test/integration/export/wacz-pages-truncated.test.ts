@@ -7,13 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
-import { runExport } from '../../../worker/export/export-job';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { cutBodySite } from '../../support/cut-body-site';
-import { readZip } from '../../support/read-wacz';
+import { exportWacz } from '../../support/wacz-export';
 
 test("a WACZ's pages.jsonl gives a page captured cut short its WARC-Truncated value, and a whole page none", { timeout: 60_000 }, async () => {
   const { listener: site } = cutBodySite();
@@ -22,14 +20,7 @@ test("a WACZ's pages.jsonl gives a page captured cut short its WARC-Truncated va
     const warcDir = join(dir, 'warcs');
     const engine = new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool') });
     assert.equal(await engine.run(), 'finished');
-    // As the worker's crawl manager records a finished run (the engine alone does not).
-    db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
-    const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, format) VALUES (?, 'pending', 'wacz')").run(crawlId).lastInsertRowid);
-    const exportDir = join(dir, 'export');
-    await runExport(db, { exportId, crawlId, warcDir, exportDir });
-    const row = db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(exportId) as { status: string; error: string | null; files: string };
-    assert.equal(row.status, 'done', row.error ?? '');
-    const entries = await readZip(readFileSync(join(exportDir, (JSON.parse(row.files) as { name: string }[])[0]!.name)));
+    const entries = await exportWacz(db, crawlId, dir, warcDir);
     const [, ...lines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
     const pages = new Map(lines.map((l) => JSON.parse(l) as { url: string; truncated?: string }).map((p) => [new URL(p.url).pathname, p]));
     assert.deepEqual([...pages.keys()].sort(), ['/', '/p'], 'the two HTML pages (/q is linked only from the half /p never sent)');
