@@ -370,8 +370,12 @@ function recordProblems(e: IndexEntry, member: Buffer): string[] {
   if ((type === 'revisit') !== (json.mime === 'warc/revisit')) problems.push('mime/type mismatch');
   else if (type === 'response') {
     // No Content-Type: pywb writes `unk`, warcio leaves the mime out. Media types ignore case (RFC 9110 §8.3.1).
-    const mime = mediaTypeOf(http?.headers['content-type']);
-    if (String(json.mime).toLowerCase() !== (mime ?? 'unk').toLowerCase() && !(mime === null && json.mime === undefined)) {
+    const contentType = http?.headers['content-type'];
+    const mime = mediaTypeOf(contentType);
+    // Before, the index took the repeated lines joined (up to the first ';'): such a crawl's index must still pass, or it could not be exported.
+    const written = String(json.mime).toLowerCase();
+    const legacy = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (written !== (mime ?? 'unk').toLowerCase() && written !== legacy && !(mime === null && json.mime === undefined)) {
       problems.push(`mime ${json.mime ?? '(none)'} is not its record's first Content-Type, ${mime ?? 'none (unk)'}`);
     }
   }

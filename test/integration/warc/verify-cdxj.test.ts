@@ -8,8 +8,8 @@ import { cdxjLine, verifyCdxj, type CdxjEntry } from '../../../worker/warc';
 import { withTempDir } from '../../support/temp-dir';
 
 /** One gzipped record of `type` for `url` (the index check reads only its header and length). */
-function member(type: string, url: string): Buffer {
-  const block = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>${url}</p>`);
+function member(type: string, url: string, contentTypes = ['text/html']): Buffer {
+  const block = Buffer.from(`HTTP/1.1 200 OK\r\n${contentTypes.map((t) => `Content-Type: ${t}\r\n`).join('')}\r\n<p>${url}</p>`);
   const head = ['WARC/1.1', `WARC-Type: ${type}`, `WARC-Record-ID: <urn:uuid:${randomUUID()}>`, 'WARC-Date: 2026-11-25T00:00:00Z',
     `WARC-Target-URI: ${url}`, 'WARC-Payload-Digest: sha1:X', 'Content-Type: application/http; msgtype=response', `Content-Length: ${block.length}`].join('\r\n');
   return gzipSync(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
@@ -83,6 +83,27 @@ test('a line whose key, timestamp, status, digest or mime differs from its recor
     assert.deepEqual(await check(cdxjLine({ ...entry, status: 404 })), ["line 1: status 404 is not its record's, 200"]);
     assert.deepEqual(await check(cdxjLine({ ...entry, digest: 'AAAA' })), ["line 1: digest AAAA is not its record's WARC-Payload-Digest, sha1:X"]);
     assert.deepEqual(await check(cdxjLine({ ...entry, mime: 'image/gif' })), ["line 1: mime image/gif is not its record's first Content-Type, text/html"]);
+  });
+});
+
+test("an index written before the mime was the first Content-Type's, with both lines joined, still passes: its crawls stay exportable", async () => {
+  await withTempDir('tm-verify-cdxj-legacy-mime-', async (dir) => {
+    const url = 'http://example.org/two-types';
+    const m = member('response', url, ['text/html; charset=utf-8', 'text/plain']);
+    writeFileSync(join(dir, 'a.warc.gz'), m);
+    const entry: CdxjEntry = { url, date: '2026-11-25T00:00:00Z', mime: 'text/html', status: 200, digest: 'sha1:X', length: m.length, offset: 0, filename: 'a.warc.gz' };
+    const check = async (mime: string) => {
+      writeFileSync(join(dir, 'index.cdxj'), cdxjLine({ ...entry, mime }));
+      return (await verifyCdxj(join(dir, 'index.cdxj'), dir)).errors;
+    };
+    assert.deepEqual(await check('text/html'), []);
+    // Earlier versions wrote the joined header up to its first ';' (the crash rebuild lower-cased it).
+    const two = member('response', url, ['text/html', 'Text/Plain']);
+    writeFileSync(join(dir, 'a.warc.gz'), two);
+    entry.length = two.length;
+    assert.deepEqual(await check('text/html, Text/Plain'), []);
+    assert.deepEqual(await check('text/html, text/plain'), []);
+    assert.deepEqual(await check('text/plain'), ["line 1: mime text/plain is not its record's first Content-Type, text/html"]);
   });
 });
 
