@@ -89,7 +89,7 @@ export function FocusFields({ values, errors, update }: { values: IcdFormValues;
 
 function RowButtons({ onRemove, label }: { onRemove: () => void; label: string }) {
   return (
-    <button type="button" className="btn btn-danger self-start" onClick={onRemove} aria-label={label}>
+    <button type="button" className="btn btn-danger self-start group-disabled:hidden" onClick={onRemove} aria-label={label}>
       Remove
     </button>
   );
@@ -118,7 +118,7 @@ function KeywordsEditor({ rows, errors, onChange }: { rows: KeywordRow[]; errors
           </li>
         ))}
       </ul>
-      <button type="button" className="btn mt-2" onClick={() => onChange([...rows, { term: '', weight: '1' }])}>Add keyword</button>
+      <button type="button" className="btn mt-2 group-disabled:hidden" onClick={() => onChange([...rows, { term: '', weight: '1' }])}>Add keyword</button>
     </fieldset>
   );
 }
@@ -153,7 +153,7 @@ function EntitiesEditor({ rows, errors, onChange }: { rows: EntityRow[]; errors:
           </li>
         ))}
       </ul>
-      <button type="button" className="btn mt-2" onClick={() => onChange([...rows, { name: '', type: 'organisation', aliases: '' }])}>Add entity</button>
+      <button type="button" className="btn mt-2 group-disabled:hidden" onClick={() => onChange([...rows, { name: '', type: 'organisation', aliases: '' }])}>Add entity</button>
     </fieldset>
   );
 }
@@ -181,7 +181,7 @@ function UrlPatternsEditor({ rows, errors, onChange }: { rows: UrlPatternRow[]; 
           </li>
         ))}
       </ul>
-      <button type="button" className="btn mt-2" onClick={() => onChange([...rows, { pattern: '', weight: '0.5' }])}>Add URL pattern</button>
+      <button type="button" className="btn mt-2 group-disabled:hidden" onClick={() => onChange([...rows, { pattern: '', weight: '0.5' }])}>Add URL pattern</button>
     </fieldset>
   );
 }

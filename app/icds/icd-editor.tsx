@@ -65,7 +65,7 @@ function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: num
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">
-        <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : `Edit “${name}”`}</h1>
+        <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : mayDesign ? `Edit “${name}”` : `“${name}”`}</h1>
         {definition && <DownloadIcd name={name} definition={definition} />}
       </div>
       {mayDesign && <LoadIcdFile onLoad={onLoad} />}
@@ -226,6 +226,8 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
           {formErrors.length > 0 && <ul className="mt-1 list-disc pl-5">{formErrors.map((m) => <li key={m}>{m}</li>)}</ul>}
         </div>
       )}
+      {/* A role that may not change definitions reads the form: every field and its Add/Remove disabled (group-disabled:hidden), so nothing can be edited only to be lost. */}
+      <fieldset disabled={!mayDesign} className="group space-y-6" data-testid="icd-fields">
       <fieldset className="card grid gap-4 md:grid-cols-2">
         <legend className="px-1 text-lg font-semibold">Crawl</legend>
         <Field id="name" label="Name" errors={errors.name}>
@@ -281,6 +283,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
       <FocusFields values={values} errors={errors} update={update} />
 
       <AdvancedSettings values={values.settings} errors={errors} onChange={setting} open={advancedOpen} onToggle={setAdvancedOpen} />
+      </fieldset>
 
       <div className="flex flex-wrap items-center gap-3">
         {mayDesign && (

@@ -584,6 +584,14 @@ test('what a curator sees: no controls to run, design or export; notices where t
   await visit(`/crawls/${crawl.plain}`, '[data-testid="capture-row"]');
   // The Schedule section too (what a curator sees of it), loaded after the definition.
   await visit(`/icds/${focusedIcd}`, '[data-testid="topic-term"]', '[data-testid="crawl-schedule"] >> text=Your role may view but not change');
+  // The definition is shown to read, not to edit: its fields disabled, no Add or Remove, no "Edit" heading
+  // (every field took typing, and leaving warned of unsaved edits that could never be saved).
+  assert.equal(await tab.getByLabel('Name', { exact: true }).isDisabled(), true);
+  assert.equal(await tab.getByLabel('Seed URLs', { exact: true }).isDisabled(), true);
+  const adds = tab.locator('button', { hasText: /^Add (keyword|entity|URL pattern)$/ });
+  assert.equal(await adds.count(), 3);
+  assert.equal(await adds.filter({ visible: true }).count(), 0);
+  assert.doesNotMatch(await tab.getByRole('heading', { level: 1 }).innerText(), /^Edit/);
   await visit('/knowledge-base', '[data-testid="adapted-rule"]');
   await visit('/exports', '[data-testid="forbidden"]');
   await visit('/users', '[data-testid="forbidden"]');
