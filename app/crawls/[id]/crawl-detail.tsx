@@ -80,7 +80,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         </p>
       )}
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
-      <ThroughputCharts crawlId={crawlId} />
+      <ThroughputCharts crawlId={crawlId} ended={isTerminal(c.status)} />
       {hasFeedsOrRecrawls(incrementalSettingsOf(c.definition)) && <FeedsAndRecrawls crawlId={crawlId} running={c.status === 'running'} />}
       {focus?.enabled && <RelevancePanel crawlId={crawlId} running={c.status === 'running'} threshold={focus.relevanceThreshold ?? 0.333} />}
       <LiveExclusions crawlId={crawlId} ended={isTerminal(c.status)} running={c.status === 'running'} />

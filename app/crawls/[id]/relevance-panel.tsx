@@ -24,7 +24,7 @@ export function RelevancePanel({ crawlId, running, threshold }: { crawlId: numbe
       { key: 'normalised', label: 'normalised mean similarity', colour: '#0369a1', points: points.map((p) => [p.documents, normalisedOf(p)]) },
       { key: 'harvest', label: 'harvest ratio', colour: '#c2410c', points: points.map((p) => [p.documents, p.harvestRatio]) },
     ],
-    { width: 560, height: 220, yDomain: [0, 1], yFormat: (v) => v.toFixed(1) },
+    { width: 560, height: 220, yDomain: [0, 1], yFormat: (v) => v.toFixed(1), yMinStep: 0.1 },
   );
   const last = points[points.length - 1];
   return (

@@ -10,9 +10,10 @@ const HEIGHT = 200;
 
 /**
  * Pages/s and responses per HTTP status class over time: the crawl's history rebuilt from its
- * captures, then the samples the socket delivers while the page is open.
+ * captures, then the samples the socket delivers while the page is open. `ended`: the crawl will
+ * run no more (its charts will not fill in).
  */
-export function ThroughputCharts({ crawlId }: { crawlId: number }) {
+export function ThroughputCharts({ crawlId, ended }: { crawlId: number; ended: boolean }) {
   const client = useQueryClient();
   const history = useThroughputHistory(crawlId);
   const { data: live = [] } = useQuery({
@@ -25,7 +26,7 @@ export function ThroughputCharts({ crawlId }: { crawlId: number }) {
   const start = samples[0]?.at ?? Date.now();
   const xFormat = elapsedLabel(start);
   const xTicks = elapsedTicks(start, start, samples.at(-1)?.at ?? start, Math.floor(WIDTH / 90));
-  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1) });
+  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1), yMinStep: 0.1 });
   const classes = [...new Set(samples.flatMap((s) => Object.keys(s.statusClasses)))].sort();
   const stackLayout = layoutStack(samples.map((s) => ({ x: s.at, values: s.statusClasses })), classes, STATUS_CLASS_COLOURS, { width: WIDTH, height: HEIGHT, xFormat, xTicks });
   return (
@@ -36,7 +37,7 @@ export function ThroughputCharts({ crawlId }: { crawlId: number }) {
       <div className="card">
         <ChartFrame layout={stackLayout} title="Responses by HTTP status class (cumulative)" legend={classes.map((c) => ({ key: c, label: c, colour: STATUS_CLASS_COLOURS[c] ?? '#64748b' }))} xLabel="elapsed (m:ss)" testId="chart-status-classes" />
       </div>
-      {samples.length < 2 && <p className="text-sm text-slate-600 lg:col-span-2">{history.isPending ? 'Loading the crawl’s history…' : 'The charts fill in while the crawl runs.'}</p>}
+      {samples.length < 2 && <p className="text-sm text-slate-600 lg:col-span-2">{history.isPending ? 'Loading the crawl’s history…' : ended ? 'The crawl ended with too few captures to draw its throughput.' : 'The charts fill in while the crawl runs.'}</p>}
     </section>
   );
 }

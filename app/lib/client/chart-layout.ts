@@ -1,4 +1,4 @@
-import { area, line, scaleLinear, stack, type ScaleLinear } from 'd3';
+import { area, line, scaleLinear, stack, tickStep, type ScaleLinear } from 'd3';
 
 /**
  * Chart layouts, pure: d3 computes scales and SVG paths from plain data; React renders them.
@@ -52,10 +52,34 @@ function ticks(scale: ScaleLinear<number, number>, count: number, format: (v: nu
   return (values ?? scale.ticks(count)).map((value) => ({ value, pos: scale(value), label: format(value) }));
 }
 
-/** Lines sharing one x and one y scale (y from 0, or from `yDomain` when given). */
+/** How many y ticks a chart asks d3 for. */
+const Y_TICKS = 4;
+
+/**
+ * A y scale over `domain`, made nice, whose ticks lie `minStep` or more apart: the precision its
+ * labels show (0.1 for one decimal, 1 for counts). d3 picks its step for the range alone: from 0
+ * to 0.22 it ticked every 0.05, which one decimal shows as 0.0 0.1 0.1 0.1 0.2. Where its step
+ * is finer, the domain is widened to whole steps of `minStep` and ticked at each of them.
+ */
+export function yAxis(domain: [number, number], range: [number, number], minStep = 0): { scale: ScaleLinear<number, number>; values?: number[] } {
+  const scale = scaleLinear().domain(domain).nice().range(range);
+  const [lo, hi] = scale.domain() as [number, number];
+  if (!(minStep > 0) || tickStep(lo, hi, Y_TICKS) >= minStep) return { scale };
+  const first = Math.floor(lo / minStep + 1e-9);
+  const last = Math.max(first + 1, Math.ceil(hi / minStep - 1e-9));
+  // Whole multiples, rounded: 3 × 0.1 is 0.30000000000000004.
+  const at = (k: number) => Number((k * minStep).toPrecision(12));
+  scale.domain([at(first), at(last)]);
+  return { scale, values: Array.from({ length: last - first + 1 }, (_, i) => at(first + i)) };
+}
+
+/**
+ * Lines sharing one x and one y scale (y from 0, or from `yDomain` when given; 0 to 1 with no data
+ * or only zeros). `yMinStep`: the least step between y ticks, the precision `yFormat` shows.
+ */
 export function layoutLines(
   series: Series[],
-  opts: { width: number; height: number; yDomain?: [number, number]; xFormat?: (v: number) => string; xTicks?: number[]; yFormat?: (v: number) => string; margins?: Margins },
+  opts: { width: number; height: number; yDomain?: [number, number]; xFormat?: (v: number) => string; xTicks?: number[]; yFormat?: (v: number) => string; yMinStep?: number; margins?: Margins },
 ): LineLayout {
   const m = opts.margins ?? MARGINS;
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
@@ -63,10 +87,8 @@ export function layoutLines(
   const xMin = xs.length ? Math.min(...xs) : 0;
   const xMax = xs.length ? Math.max(...xs) : 1;
   const x = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([m.left, opts.width - m.right]);
-  const y = scaleLinear()
-    .domain(opts.yDomain ?? [0, Math.max(1e-9, ...ys) * 1.1 || 1])
-    .nice()
-    .range([opts.height - m.bottom, m.top]);
+  // Nothing above 0 (no data, or an empty crawl's zeros): 0 to 1, not to a billionth.
+  const { scale: y, values: yValues } = yAxis(opts.yDomain ?? [0, Math.max(0, ...ys) * 1.1 || 1], [opts.height - m.bottom, m.top], opts.yMinStep);
   const gen = line<[number, number]>()
     .x((p) => x(p[0]))
     .y((p) => y(p[1]));
@@ -78,7 +100,7 @@ export function layoutLines(
       return { key: s.key, label: s.label, colour: s.colour, d: gen(s.points) ?? '', last: last ? [x(last[0]), y(last[1])] : null };
     }),
     xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String, opts.xTicks),
-    yTicks: ticks(y, 4, opts.yFormat ?? ((v) => String(v))),
+    yTicks: ticks(y, Y_TICKS, opts.yFormat ?? ((v) => String(v)), yValues),
     description: describeLines(series, opts.xFormat ?? String, opts.yFormat ?? String),
   };
 }
@@ -101,7 +123,8 @@ export function layoutStack(
   const xMin = rows.length ? rows[0]!.x : 0;
   const xMax = rows.length ? rows[rows.length - 1]!.x : 1;
   const x = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([m.left, opts.width - m.right]);
-  const y = scaleLinear().domain([0, top]).nice().range([opts.height - m.bottom, m.top]);
+  // Counts: ticks on whole numbers (a stack of one response ticked 0, 0.2, … 1).
+  const { scale: y, values: yValues } = yAxis([0, top], [opts.height - m.bottom, m.top], 1);
   const gen = area<[number, number] & { data: { x: number } }>()
     .x((p) => x(p.data.x))
     .y0((p) => y(p[0]))
@@ -112,7 +135,7 @@ export function layoutStack(
     paths: [],
     areas: layers.map((layer) => ({ key: layer.key, colour: colours[layer.key] ?? '#64748b', d: gen(layer as never) ?? '' })),
     xTicks: ticks(x, Math.max(2, Math.floor(opts.width / 90)), opts.xFormat ?? String, opts.xTicks),
-    yTicks: ticks(y, 4, (v) => String(v)),
+    yTicks: ticks(y, Y_TICKS, (v) => String(v), yValues),
     description: describeStack(rows, keys, opts.xFormat ?? String),
   };
 }
