@@ -7,6 +7,7 @@ import { UrlSearchForm } from '../../components/search-form';
 import { usePinnedPages } from '../../lib/client/pinned-pages';
 import { formatBytes, useCaptures } from '../../lib/client/queries';
 import { CaptureRecordView } from './capture-record';
+import { localTimestamp } from '../../lib/client/local-timestamp';
 
 const PAGE_SIZE = 20;
 
@@ -80,7 +81,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
               <tbody>
                 {data.items.map((c) => (
                   <tr key={c.id} data-testid="capture-row">
-                    <td className="whitespace-nowrap">{new Date(c.fetchedAt).toLocaleTimeString()}</td>
+                    <td className="whitespace-nowrap tabular-nums"><time dateTime={c.fetchedAt}>{localTimestamp(c.fetchedAt)}</time></td>
                     <td className="tabular-nums">{c.status}</td>
                     <td className="font-mono text-xs">{c.mime ?? '–'}</td>
                     <td className="text-right tabular-nums">

@@ -6,6 +6,7 @@ import { Pager } from '../../components/pager';
 import { UrlSearchForm } from '../../components/search-form';
 import { usePinnedPages } from '../../lib/client/pinned-pages';
 import { formatBytes, useCrawlLog } from '../../lib/client/queries';
+import { localTimestamp } from '../../lib/client/local-timestamp';
 import { requestFigures } from '../../../worker/store/crawl-log-text';
 
 /** Time and retries of an entry whose URL was never requested (its host's robots.txt unanswered): not applicable. */
@@ -85,7 +86,7 @@ export function CrawlLogTable({ crawlId, running, outcome, onOutcome }: { crawlI
               <tbody>
                 {data.items.map((e) => (
                   <tr key={e.id} data-testid="log-row" data-outcome={e.outcome}>
-                    <td className="whitespace-nowrap">{new Date(e.at).toLocaleTimeString()}</td>
+                    <td className="whitespace-nowrap tabular-nums"><time dateTime={e.at}>{localTimestamp(e.at)}</time></td>
                     <td className={GOOD_OUTCOMES.has(e.outcome) ? 'font-mono text-xs' : 'font-mono text-xs text-red-800'}>{e.outcome}</td>
                     <td className="tabular-nums">{e.status ?? '–'}</td>
                     <td className="text-right tabular-nums">{formatBytes(e.size)}</td>
