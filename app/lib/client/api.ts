@@ -203,18 +203,42 @@ async function renewCsrfToken(): Promise<boolean> {
   return true;
 }
 
-function sendOnce(method: string, path: string, body: unknown, opts: SendOptions): Promise<Response> {
+/**
+ * No answer came at all: the connection was lost, or the server is down. fetch says only "Failed
+ * to fetch" (Chromium) or "NetworkError when attempting to fetch resource." (Firefox), which told
+ * someone pressing Save neither what happened to their edits nor what to do.
+ */
+export class ServerUnreachableError extends Error {
+  constructor(readonly method: string) {
+    super(unreachableMessage(method));
+    this.name = 'ServerUnreachableError';
+  }
+}
+
+/** What a request that got no answer tells the user: the server was not reached, a change was not made, try again. */
+export function unreachableMessage(method: string): string {
+  const undone = method === 'GET' || method === 'HEAD' ? '' : method === 'DELETE' ? ', so nothing was deleted' : ', so nothing was saved';
+  return `The server could not be reached (the connection was lost, or the server is down)${undone}. Check the connection and try again.`;
+}
+
+async function sendOnce(method: string, path: string, body: unknown, opts: SendOptions): Promise<Response> {
   const headers: Record<string, string> = { ...opts.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.accept) headers.accept = opts.accept;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  return fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: opts.signal,
-  });
+  try {
+    return await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    // fetch rejects with a TypeError when no answer came; an abort the caller asked for stays what it is.
+    if (opts.signal?.aborted || !(err instanceof TypeError)) throw err;
+    throw new ServerUnreachableError(method);
+  }
 }
 
 /**
