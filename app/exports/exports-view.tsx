@@ -3,7 +3,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useRef, useState } from 'react';
 import { CrawlPicker } from '../components/crawl-picker';
 import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
-import { exportCancelRefusal, exportDeleteRefusal, exportRefusal } from '../../worker/process/crawl-control';
+import { exportCancelRefusal, exportDeleteRefusal, exportRefusal, noCapturesRefusal } from '../../worker/process/crawl-control';
 import { DeleteExport } from './delete-export';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
@@ -27,8 +27,9 @@ export function ExportsView() {
   const exports = useExports(mayExport ? selected : null);
   const request = useRequestExport();
   const crawl = crawls.items.find((c) => c.id === selected);
-  // The server's rule and words (409): a paused crawl asked to resume is refused too.
-  const refusal = crawl ? exportRefusal(crawl.status, crawl.desired ?? '') : null;
+  // The server's rule and words (409): a paused crawl asked to resume is refused too. An ended
+  // crawl that captured nothing is not refused there, but its export could only fail.
+  const refusal = crawl ? (exportRefusal(crawl.status, crawl.desired ?? '') ?? (crawl.stats ? noCapturesRefusal(crawl.status, crawl.stats.fetched ?? 0) : null)) : null;
   const [format, setFormat] = useState<ExportFormat>('warc');
   const [pageText, setPageText] = useState(false);
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });

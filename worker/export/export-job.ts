@@ -15,6 +15,7 @@ import { decodeText, extractHtml } from '../extract';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
 import { storageProblem } from '../store/storage-failure';
 import { watchCancellation } from './export-cancel';
+import { noCapturesRefusal } from '../process/crawl-control';
 
 export interface ExportedFile {
   name: string;
@@ -277,7 +278,11 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     }
     const names = exportableFiles(job.warcDir);
     const warcs = names.filter((n) => n.endsWith('.warc.gz'));
-    if (!warcs.length) throw new Error('The crawl has no closed WARC files yet');
+    if (!warcs.length) {
+      // An ended crawl that captured nothing has none and never will: "yet" sent people to wait.
+      const captures = db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(job.crawlId) as number;
+      throw new Error(noCapturesRefusal(crawl.status, captures) ?? 'The crawl has no closed WARC files yet');
+    }
     const row = db.prepare('SELECT selection, format, pageText FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null; format: string; pageText: number };
     const selection = selectionOf(row.selection);
     const wacz = row.format === 'wacz';

@@ -60,6 +60,16 @@ export function exportRefusal(status: string, desired: string): string | null {
   return canExport(status, desired) ? null : `The crawl is ${stateWord(status)}: pause, stop or let it finish before exporting`;
 }
 
+/**
+ * Why crawl in `status` with `captures` captures has nothing to export, or null: it has ended
+ * without capturing anything, and never will (a paused crawl may still). The export job's words
+ * and the exports page's, which disables "Request export" with them.
+ */
+export function noCapturesRefusal(status: string, captures: number): string | null {
+  if (!isTerminal(status) || captures > 0) return null;
+  return `The crawl ${status === 'stopped' ? 'was stopped' : status} without capturing anything: it has no captures to export`;
+}
+
 /** Why an export in `status` cannot be cancelled (it has ended), or null when it can: the API's rule, and the cockpit's Cancel button. */
 export function exportCancelRefusal(status: string): string | null {
   return status === 'pending' || status === 'running' ? null : `The export is ${status}: only a pending or running export can be cancelled`;

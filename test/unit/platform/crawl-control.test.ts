@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canDelete, canExport, desiredAfter, exclusionRefusal, exportCancelRefusal, exportDeleteRefusal, exportRefusal, intakeRefusal } from '../../../worker/process/crawl-control';
+import { canDelete, canExport, desiredAfter, exclusionRefusal, exportCancelRefusal, exportDeleteRefusal, exportRefusal, intakeRefusal, noCapturesRefusal } from '../../../worker/process/crawl-control';
 
 test('pause, resume and stop set what the worker converges on', () => {
   assert.deepEqual(desiredAfter('running', 'pause'), { desired: 'pause' });
@@ -99,4 +99,12 @@ test('an exclusion may be added while the crawl may still visit URLs, not once i
   for (const status of ['created', 'running', 'pausing', 'paused']) assert.equal(exclusionRefusal(status, 'run', 'remove'), null, status);
   assert.equal(exclusionRefusal('finished', 'run', 'remove'), 'The crawl is finished: it visits no more URLs, so removing a pattern would change nothing');
   assert.match(exclusionRefusal('paused', 'stop', 'remove') ?? '', /being stopped: .*removing a pattern would change nothing/);
+});
+
+test('an ended crawl that captured nothing has nothing to export; a paused one, or one with captures, may be exported', () => {
+  assert.equal(noCapturesRefusal('finished', 0), 'The crawl finished without capturing anything: it has no captures to export');
+  assert.equal(noCapturesRefusal('failed', 0), 'The crawl failed without capturing anything: it has no captures to export');
+  assert.equal(noCapturesRefusal('stopped', 0), 'The crawl was stopped without capturing anything: it has no captures to export');
+  assert.equal(noCapturesRefusal('paused', 0), null);
+  assert.equal(noCapturesRefusal('finished', 1), null);
 });
