@@ -1,5 +1,5 @@
 'use client';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError } from '../lib/client/api';
 import { useCreateKnowledgeBase, useDeleteKnowledgeBase, useRenameKnowledgeBase } from '../lib/client/knowledge-base-names';
@@ -11,12 +11,15 @@ const NAME_HINT = 'Letters, digits, . _ or - (at most 64), not only dots.';
 /** The knowledge base crawl definitions use unless they name another; the server keeps it (see worker/store/knowledge-base-names.ts). */
 const DEFAULT_NAME = 'default';
 
-/** The API's message about the name field of a 400, or null (the error is then shown whole). */
+/**
+ * The API's message about the name field: of a 400 (not a name), or of a 409 (a name taken); null
+ * when there is none (the error is then shown whole, under the form).
+ */
 function nameIssue(error: unknown): string | null {
-  return error instanceof ApiError && error.status === 400 ? (error.issues.find((i) => i.path[0] === 'name')?.message ?? null) : null;
+  return error instanceof ApiError && (error.status === 400 || error.status === 409) ? (error.issues.find((i) => i.path[0] === 'name')?.message ?? null) : null;
 }
 
-/** A name input with its label, hint and the API's message about it. */
+/** A name input with its label, hint and the API's message about it (an alert, read out when it comes). */
 function NameField({ label, value, onChange, error, testId }: { label: string; value: string; onChange: (v: string) => void; error: unknown; testId: string }) {
   const id = useId();
   const issue = nameIssue(error);
@@ -25,9 +28,10 @@ function NameField({ label, value, onChange, error, testId }: { label: string; v
       <label htmlFor={id} className="mb-1 block text-sm font-medium">{label}</label>
       <input
         id={id} className="input" required maxLength={64} pattern={NAME_PATTERN} title={NAME_HINT} value={value} onChange={(e) => onChange(e.target.value)}
-        aria-invalid={issue ? true : undefined} aria-describedby={`${id}-hint`} data-testid={testId} autoComplete="off" spellCheck={false}
+        aria-invalid={issue ? true : undefined} aria-describedby={issue ? `${id}-issue ${id}-hint` : `${id}-hint`} data-testid={testId} autoComplete="off" spellCheck={false}
       />
-      <p id={`${id}-hint`} className={`mt-1 text-xs ${issue ? 'text-red-800' : 'text-slate-600'}`}>{issue ?? NAME_HINT}</p>
+      {issue && <p id={`${id}-issue`} role="alert" className="mt-1 max-w-md text-xs text-red-800" data-testid={`${testId}-issue`}>{issue}</p>}
+      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">{NAME_HINT}</p>
     </div>
   );
 }
@@ -70,12 +74,27 @@ export function RenameOrDeleteKnowledgeBase({ name, dirty, mayDelete, onRenamed,
   const [confirming, setConfirming] = useState(false);
   const rename = useRenameKnowledgeBase();
   const remove = useDeleteKnowledgeBase();
+  // The Delete… button that opened the confirmation: the focus goes back to it when it closes
+  // (Escape, Cancel, a refusal), not to the page's body, as the exports page's Delete does.
+  const opener = useRef<HTMLButtonElement>(null);
   if (name === DEFAULT_NAME) {
     return <p className="text-sm text-slate-600">“{DEFAULT_NAME}” is the knowledge base crawl definitions use unless they name another: it can be edited, not renamed or deleted.</p>;
   }
+  const closeConfirmation = () => {
+    setConfirming(false);
+    // The button is rendered again by then: focus it on the next frame.
+    requestAnimationFrame(() => opener.current?.focus());
+  };
+  // Each action clears what the other last said: a refusal to delete stayed under a rename done since.
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    remove.reset();
     rename.mutate({ from: name, to: to.trim() }, { onSuccess: (r) => onRenamed(r.name) });
+  };
+  const askToDelete = () => {
+    remove.reset();
+    rename.reset();
+    setConfirming(true);
   };
   return (
     <div className="space-y-2" data-testid="kb-manage">
@@ -83,18 +102,18 @@ export function RenameOrDeleteKnowledgeBase({ name, dirty, mayDelete, onRenamed,
         <NameField label={`Rename “${name}” to`} value={to} onChange={setTo} error={rename.error} testId="kb-rename-name" />
         <button type="submit" className="btn mt-6" disabled={dirty || rename.isPending || to.trim() === name}>Rename</button>
         {mayDelete && !confirming && (
-          <button type="button" className="btn btn-danger mt-6" disabled={dirty || remove.isPending} onClick={() => setConfirming(true)}>Delete…</button>
+          <button type="button" ref={opener} className="btn btn-danger mt-6" disabled={dirty || remove.isPending} onClick={askToDelete}>Delete…</button>
         )}
       </form>
       {dirty && <p className="text-sm text-slate-700">Save or discard your edits to rename or delete this knowledge base.</p>}
       {confirming && (
         <div role="group" aria-label="Confirm deletion" className="flex flex-wrap items-center gap-3 rounded border border-red-300 bg-red-50 p-2 text-sm"
-          onKeyDown={(e) => { if (e.key === 'Escape') setConfirming(false); }}>
+          onKeyDown={(e) => { if (e.key === 'Escape') closeConfirmation(); }}>
           <span>Delete “{name}”? Crawls already created keep their own copy of it.</span>
-          <button type="button" className="btn btn-danger" autoFocus disabled={remove.isPending} onClick={() => remove.mutate(name, { onSuccess: onDeleted, onSettled: () => setConfirming(false) })}>
+          <button type="button" className="btn btn-danger" autoFocus disabled={remove.isPending} onClick={() => remove.mutate(name, { onSuccess: onDeleted, onError: closeConfirmation })}>
             Delete “{name}”
           </button>
-          <button type="button" className="btn" onClick={() => setConfirming(false)}>Cancel</button>
+          <button type="button" className="btn" disabled={remove.isPending} onClick={closeConfirmation}>Cancel</button>
         </div>
       )}
       {!nameIssue(rename.error) && <ErrorMessage error={rename.error} />}

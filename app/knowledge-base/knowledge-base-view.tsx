@@ -86,7 +86,7 @@ function Workbench({ stored, refetch, onRenamed, onDeleted }: {
     <div className="grid gap-6 xl:grid-cols-2">
       <section aria-labelledby="kb-editor-title" className="card space-y-3">
         <h2 id="kb-editor-title" className="text-lg font-semibold">{name}</h2>
-        {mayDesign && <RenameOrDeleteKnowledgeBase name={name} dirty={xml !== savedXml} mayDelete={mayDelete} onRenamed={onRenamed} onDeleted={onDeleted} />}
+        {mayDesign && <RenameOrDeleteKnowledgeBase key={name} name={name} dirty={xml !== savedXml} mayDelete={mayDelete} onRenamed={onRenamed} onDeleted={onDeleted} />}
         <XmlEditor value={xml} onChange={setXml} readOnly={!mayDesign}>
           {(errors, pending) =>
             mayDesign && (

@@ -20,8 +20,11 @@ export const DEFAULT_KNOWLEDGE_BASE = 'default';
 const LIVE_CRAWL_STATUSES = ['created', 'running', 'paused', 'stopping'] as const;
 const marks = LIVE_CRAWL_STATUSES.map(() => '?').join(', ');
 
-/** What a request came to: done (with its result), refused (409, why), or no such knowledge base (404). */
-export type KnowledgeBaseOutcome<T> = { done: T } | { refused: string } | 'missing';
+/**
+ * What a request came to: done (with its result), refused (409, why; `at`: the field the refusal is
+ * about, a new name that is taken), or no such knowledge base (404).
+ */
+export type KnowledgeBaseOutcome<T> = { done: T } | { refused: string; at?: 'name' } | 'missing';
 
 /** An ICD or crawl that refers to a knowledge base, as a refusal names it. */
 export interface KnowledgeBaseUser {
@@ -51,20 +54,28 @@ export function withKnowledgeBaseNamed(definition: string, to: string): string {
   return JSON.stringify({ ...icd, aah: { ...icd.aah, knowledgeBase: to } });
 }
 
-const listed = (users: readonly KnowledgeBaseUser[], what: string): string => {
-  const shown = users.slice(0, 5).map((u) => `“${u.name}” (#${u.id})`).join(', ');
-  return `${users.length} ${what}${users.length === 1 ? '' : 's'}: ${shown}${users.length > 5 ? ', …' : ''}`;
-};
+/** Up to five users, each by name and #id: “Night crawl” (#9), …. */
+const named = (users: readonly KnowledgeBaseUser[]): string =>
+  `${users.slice(0, 5).map((u) => `“${u.name}” (#${u.id})`).join(', ')}${users.length > 5 ? `, and ${users.length - 5} more` : ''}`;
 
 /**
  * Why knowledge base `name` may not be deleted, or null when it may: it is the default one, ICDs
- * name it, or crawls that may still run (created, running, paused) copied it.
+ * name it, or crawls that may still run (created, running, paused) copied it. One sentence says
+ * who uses it, the next what to do: "in use by 1 crawl definition: “X” (#7) that may still run"
+ * read as if the definition ran.
  */
 export function deleteRefusal(name: string, icds: readonly KnowledgeBaseUser[], crawls: readonly KnowledgeBaseUser[]): string | null {
   if (name === DEFAULT_KNOWLEDGE_BASE) return `“${DEFAULT_KNOWLEDGE_BASE}” is the knowledge base crawl definitions use unless they name another, and the server restores it at every start: it cannot be deleted (edit it instead)`;
-  const uses = [...(icds.length ? [listed(icds, 'crawl definition')] : []), ...(crawls.length ? [listed(crawls, 'crawl')] : [])];
-  if (!uses.length) return null;
-  return `Knowledge base “${name}” is in use by ${uses.join(' and by ')} that may still run: choose another knowledge base in those crawl definitions (and let those crawls end) before deleting it`;
+  if (!icds.length && !crawls.length) return null;
+  const uses: string[] = [];
+  const steps: string[] = [];
+  if (icds.length === 1) uses.push(`the crawl definition ${named(icds)} names it`);
+  else if (icds.length) uses.push(`${icds.length} crawl definitions name it: ${named(icds)}`);
+  if (crawls.length === 1) uses.push(`the crawl ${named(crawls)}, which may still run, uses it`);
+  else if (crawls.length) uses.push(`${crawls.length} crawls that may still run use it: ${named(crawls)}`);
+  if (icds.length) steps.push(`choose another knowledge base in ${icds.length === 1 ? 'that crawl definition' : 'those crawl definitions'}`);
+  if (crawls.length) steps.push(`let ${crawls.length === 1 ? 'that crawl' : 'those crawls'} end`);
+  return `Knowledge base “${name}” is in use, so it was not deleted: ${uses.join('; and ')}. To delete it, first ${steps.join(' and ')}`;
 }
 
 /** Why knowledge base `from` may not be renamed `to` (`toTaken`: a knowledge base has that name), or null. */
@@ -96,7 +107,7 @@ export function renameKnowledgeBase(db: Database.Database, from: string, to: str
     if (from === to) return { done: { updatedAt: new Date(kb.updatedAt), icds: 0 } };
     const taken = db.prepare('SELECT 1 FROM KnowledgeBase WHERE name = ?').get(to) !== undefined;
     const refusal = renameRefusal(from, to, taken);
-    if (refusal) return { refused: refusal };
+    if (refusal) return taken ? { refused: refusal, at: 'name' } : { refused: refusal };
     db.prepare('UPDATE KnowledgeBase SET name = ? WHERE id = ?').run(to, kb.id);
     const icds = icdsNaming(db, from);
     const writeIcd = db.prepare('UPDATE Icd SET definition = ?, updatedAt = ? WHERE id = ?');

@@ -22,7 +22,8 @@ const newKnowledgeBase = z
  */
 export const POST = apiRoute('design', async ({ req, prisma }) => {
   const { name, xml: given, copyOf } = await readJson(req, newKnowledgeBase);
-  const taken = () => new HttpError(409, `A knowledge base named “${name}” already exists: choose another name`, [{ path: ['name'], message: `“${name}” is taken` }]);
+  const takenMessage = `A knowledge base named “${name}” already exists: choose another name`;
+  const taken = () => new HttpError(409, takenMessage, [{ path: ['name'], message: takenMessage }]);
   if (await prisma.knowledgeBase.findUnique({ where: { name }, select: { id: true } })) throw taken();
   let xml = given ?? EMPTY_KNOWLEDGE_BASE;
   if (copyOf !== undefined) {

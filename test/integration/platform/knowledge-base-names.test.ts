@@ -148,12 +148,15 @@ test('a rename to a taken or bad name, of default, or of no knowledge base is re
   const taken = await rename('r1', 'tides');
   assert.equal(taken.status, 409);
   assert.match(String(taken.body.error), /“tides” already exists/);
+  // At the name field, as when creating: the cockpit shows it there.
+  assert.deepEqual(taken.body.issues, [{ path: ['name'], message: 'A knowledge base named “tides” already exists: choose another name' }]);
   assert.equal((await read('tides')).body.xml, KB('tides'));
   assert.equal((await read('r1')).status, 200);
   assert.equal((await readIcd(icdId)).definition.aah.knowledgeBase, 'r1');
 
   const fromDefault = await rename('default', 'shipped');
   assert.equal(fromDefault.status, 409);
+  assert.equal(fromDefault.body.issues, undefined, 'not about the new name');
   assert.match(String(fromDefault.body.error), /cannot be renamed/);
   assert.equal((await read('default')).status, 200);
 
@@ -171,7 +174,7 @@ test('a delete is refused while a crawl definition names it or a crawl that may 
 
   const byIcd = await remove('doomed');
   assert.equal(byIcd.status, 409);
-  assert.match(String(byIcd.body?.error), /in use by 1 crawl definition: “Doomed definition” \(#\d+\)/);
+  assert.match(String(byIcd.body?.error), /in use, so it was not deleted: the crawl definition “Doomed definition” \(#\d+\) names it; and the crawl “Doomed definition” \(#\d+\), which may still run, uses it\. To delete it, first choose another knowledge base in that crawl definition and let that crawl end$/);
 
   // The definition now names another: the crawl created from it still may run.
   const { PUT } = await import('../../../app/api/icds/[id]/route');
@@ -179,7 +182,7 @@ test('a delete is refused while a crawl definition names it or a crawl that may 
   assert.equal(moved.status, 200, JSON.stringify(moved.body));
   const byCrawl = await remove('doomed');
   assert.equal(byCrawl.status, 409);
-  assert.match(String(byCrawl.body?.error), /in use by 1 crawl: “Doomed definition”/);
+  assert.match(String(byCrawl.body?.error), /the crawl “Doomed definition” \(#\d+\), which may still run, uses it\./);
   assert.equal((await read('doomed')).status, 200);
 
   s.db.prepare("UPDATE Crawl SET status = 'finished' WHERE id = ?").run(crawl.body.id);

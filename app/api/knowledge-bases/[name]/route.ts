@@ -33,10 +33,11 @@ export const PUT = apiRoute<Params>('design', async ({ req, params, prisma }) =>
   return versionedJson({ name, xml, updatedAt: saved.version }, saved.version);
 });
 
-/** The answer of a rename or delete that came to `outcome`: its result, 404, or 409 saying why not. */
+/** The answer of a rename or delete that came to `outcome`: its result, 404, or 409 saying why not (with an issue at the field it is about). */
 function settled<T>(outcome: KnowledgeBaseOutcome<T>, name: string): T {
   if (outcome === 'missing') throw new HttpError(404, `No knowledge base “${name}”`);
-  if ('refused' in outcome) throw new HttpError(409, outcome.refused);
+  // A refusal about a field is an issue at it too, as a taken name is when creating.
+  if ('refused' in outcome) throw new HttpError(409, outcome.refused, outcome.at ? [{ path: [outcome.at], message: outcome.refused }] : undefined);
   return outcome.done;
 }
 
