@@ -28,8 +28,9 @@ export function ExportsView() {
   const request = useRequestExport();
   const crawl = crawls.items.find((c) => c.id === selected);
   // The server's rule and words (409): a paused crawl asked to resume is refused too. An ended
-  // crawl that captured nothing is not refused there, but its export could only fail.
-  const refusal = crawl ? (exportRefusal(crawl.status, crawl.desired ?? '') ?? (crawl.stats ? noCapturesRefusal(crawl.status, crawl.stats.fetched ?? 0) : null)) : null;
+  // crawl whose stats count no page is not refused there, but its export could only fail.
+  const fetched = crawl?.stats?.fetched;
+  const refusal = crawl ? (exportRefusal(crawl.status, crawl.desired ?? '') ?? (typeof fetched === 'number' ? noCapturesRefusal(crawl.status, fetched) : null)) : null;
   const [format, setFormat] = useState<ExportFormat>('warc');
   const [pageText, setPageText] = useState(false);
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
