@@ -1,12 +1,12 @@
 'use client';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CrawlControls } from '../components/crawl-controls';
 import { ErrorMessage } from '../components/error-message';
 import { Pager } from '../components/pager';
 import { StatusBadge } from '../components/status-badge';
-import { formatDate, ownerName, shownRate, useCrawlList, useIcds, useStartCrawl, type CrawlRow } from '../lib/client/queries';
+import { formatDate, ownerName, shownRate, useCrawlList, useIcds, type CrawlRow } from '../lib/client/queries';
+import { useStartCrawlAndOpen } from '../lib/client/start-crawl';
 import type { Paged } from '../lib/client/api';
 import { useCan } from '../lib/client/session';
 import { CRAWLS_PER_PAGE, pageCount, STATUS_GROUPS, type CrawlListFilter, type StatusGroup } from '../lib/client/crawl-list-view';
@@ -112,15 +112,13 @@ export function CrawlsList() {
 
 function StartCrawl() {
   const icds = useIcds();
-  const start = useStartCrawl();
-  const router = useRouter();
+  const start = useStartCrawlAndOpen();
   const [chosen, setIcdId] = useState('');
   // The first definition (the bundled Demo on a fresh install) is ready to start.
   const icdId = chosen || String(icds.data?.[0]?.id ?? '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!icdId) return;
-    start.mutate(Number(icdId), { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) });
+    if (icdId) start.start(Number(icdId));
   };
   return (
     <form onSubmit={submit} className="card flex flex-wrap items-end gap-3" aria-label="Start a crawl">
@@ -131,7 +129,7 @@ function StartCrawl() {
           {icds.data?.map((icd) => <option key={icd.id} value={icd.id}>{icd.name}</option>)}
         </select>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={!icdId || start.isPending}>Start</button>
+      <button type="submit" className="btn btn-primary" disabled={!icdId || start.busy}>{start.busy ? 'Starting…' : 'Start'}</button>
       <ErrorMessage error={start.error ?? icds.error} />
     </form>
   );

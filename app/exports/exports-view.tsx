@@ -14,6 +14,7 @@ const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
   unchanged: 'unchanged (proved coherent)', 'content-changed': 'content changed', 'links-changed': 'links changed', missing: 'missing',
 };
 import { useCan } from '../lib/client/session';
+import { exportUnderWayFor } from '../lib/client/export-request';
 
 /** Export a crawl: pick it, request an export, follow its progress, download the WARC files and the CDXJ index. */
 export function ExportsView() {
@@ -37,6 +38,9 @@ export function ExportsView() {
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
   const preview = useSelectionPreview(selected, selection);
+  const ask = selected ? { crawlId: selected, selection, format, pageText } : null;
+  // The export just requested, while it is being made and the form asks for it again: not twice.
+  const underWay = exportUnderWayFor(request.isSuccess ? { ask: request.variables, id: request.data.id } : undefined, ask, exports.data);
   // After a delete the card is gone: the focus goes to the list's heading, and the deletion is said.
   const listHeading = useRef<HTMLHeadingElement>(null);
   const [deleted, setDeleted] = useState<number | null>(null);
@@ -87,13 +91,18 @@ export function ExportsView() {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={!selected || request.isPending || refusal !== null || (selection !== undefined && preview.data?.captures === 0)}
-          onClick={() => selected && request.mutate({ crawlId: selected, selection, format, pageText })}
+          disabled={!ask || request.isPending || underWay !== null || refusal !== null || (selection !== undefined && preview.data?.captures === 0)}
+          onClick={() => ask && underWay === null && request.mutate(ask)}
           data-testid="request-export"
         >
           {selection ? 'Export the selection' : 'Request export'}
         </button>
         {refusal && <p className="text-sm text-slate-700" data-testid="export-refusal">{refusal}.</p>}
+        {underWay !== null && (
+          <p role="status" className="text-sm text-slate-700" data-testid="export-under-way">
+            Export #{underWay} is being prepared (below): the same export can be requested again once it has ended.
+          </p>
+        )}
         <ErrorMessage error={request.error ?? crawls.error} />
         <details className="w-full" data-testid="export-selection">
           <summary className="cursor-pointer text-sm font-medium">

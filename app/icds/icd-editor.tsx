@@ -9,7 +9,8 @@ import { ErrorMessage, PageError } from '../components/error-message';
 import { CheckboxField, Field, controlProps } from '../components/field';
 import { ApiError } from '../lib/client/api';
 import { editConflictOf, newestStored, readAgain, useEditConflict, type EditBasis } from '../lib/client/edit-conflict';
-import { useIcd, useIcdSaving, useSaveIcd, useStartCrawl, type IcdRecord } from '../lib/client/queries';
+import { useIcd, useIcdSaving, useSaveIcd, type IcdRecord } from '../lib/client/queries';
+import { useStartCrawlAndOpen } from '../lib/client/start-crawl';
 import { useLeaveGuard } from '../lib/client/leave-guard';
 import { hasUnsavedEdits } from '../lib/client/unsaved-edits';
 import { useCan } from '../lib/client/session';
@@ -127,7 +128,7 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
   const router = useRouter();
   const save = useSaveIcd();
   const saving = useIcdSaving();
-  const start = useStartCrawl();
+  const start = useStartCrawlAndOpen();
   const mayDesign = useCan('design');
   const mayRun = useCan('run');
   const [values, setValues] = useState<IcdFormValues>(() => formValuesFromIcd(base));
@@ -198,14 +199,10 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
   const plan = startCrawlPlan({ formEdited: edited, termsUnsaved: termEdits.unsaved, mayDesign });
   const startCrawl = () => {
     if (id === null) return;
-    const go = () =>
-      start.mutate(id, {
-        onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`),
-        // A knowledge base the definition names that is not stored: said at its select.
-        onError: (error) => {
-          if (fieldIssues(error)) showErrors(issuesFromApi(error.issues));
-        },
-      });
+    // A knowledge base the definition names that is not stored: said at its select.
+    const go = () => start.start(id, (error) => {
+      if (fieldIssues(error)) showErrors(issuesFromApi(error.issues));
+    });
     if (plan.saveForm || plan.saveTerms) saveForm(go, plan.saveTerms);
     else go();
   };
@@ -292,8 +289,8 @@ function IcdForm({ id, base, fromFile = false, termEdits, version }: { id: numbe
           </button>
         )}
         {id !== null && mayRun && (
-          <button type="button" className="btn" onClick={startCrawl} disabled={start.isPending || saving} data-testid="start-crawl">
-            {plan.label}
+          <button type="button" className="btn" onClick={startCrawl} disabled={start.busy || saving} data-testid="start-crawl">
+            {start.busy ? 'Starting…' : plan.label}
           </button>
         )}
         <Link href="/icds" className="link text-sm">Back to the definitions</Link>

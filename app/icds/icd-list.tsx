@@ -1,16 +1,15 @@
 'use client';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { ErrorMessage } from '../components/error-message';
-import { formatDate, useIcds, useStartCrawl } from '../lib/client/queries';
+import { formatDate, useIcds } from '../lib/client/queries';
+import { useStartCrawlAndOpen } from '../lib/client/start-crawl';
 import { useCan } from '../lib/client/session';
 import { formatInZone } from '../lib/zoned-time';
 
 /** The crawl definitions (ICDs): edit one, or start a crawl of it. */
 export function IcdList() {
   const icds = useIcds();
-  const start = useStartCrawl();
-  const router = useRouter();
+  const start = useStartCrawlAndOpen();
   const mayDesign = useCan('design');
   const mayRun = useCan('run');
   return (
@@ -51,8 +50,8 @@ export function IcdList() {
                     </td>
                     <td>
                       {mayRun && (
-                        <button type="button" className="btn" disabled={start.isPending} onClick={() => start.mutate(icd.id, { onSuccess: (crawl) => router.push(`/crawls/${crawl.id}`) })} aria-label={`Start a crawl of ${icd.name}`}>
-                          Start
+                        <button type="button" className="btn" disabled={start.busy} onClick={() => start.start(icd.id)} aria-label={`Start a crawl of ${icd.name}`}>
+                          {start.icdId === icd.id ? 'Starting…' : 'Start'}
                         </button>
                       )}
                     </td>
