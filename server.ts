@@ -22,7 +22,7 @@ import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
 import { dropEndedSessions, handleSubscriptions, SESSION_RECHECK_MS } from './app/lib/server/socket-subscriptions';
 import { startCrawlScheduler } from './app/lib/server/crawl-scheduler';
-import { services } from './app/lib/server/services';
+import { services, setCrawlEventSink } from './app/lib/server/services';
 import { sameOrigin } from './worker/auth/origin';
 import { boundRegExpBacktracking } from './worker/process/bounded-regexp';
 import { listen } from './worker/process/listen';
@@ -89,6 +89,8 @@ async function main(): Promise<void> {
   io.on('connection', (socket) => handleSubscriptions(socket, () => sessionOf(socket)));
   const recheckSessions = setInterval(() => dropEndedSessions(io, sessionOf), SESSION_RECHECK_MS);
 
+  // The API's own crawl events (a deletion) go to the crawl's room at once, not through the batcher.
+  setCrawlEventSink((crawlId, kind, payload) => io.to(crawlRoom(crawlId)).emit(crawlEventName(crawlId, kind), payload));
   const batcher = new EventBatcher();
   const flush = setInterval(() => {
     for (const event of batcher.flush()) io.to(crawlRoom(event.crawlId)).emit(crawlEventName(event.crawlId, event.kind), event.payload);

@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CrawlControls } from '../components/crawl-controls';
 import { ErrorMessage } from '../components/error-message';
@@ -22,6 +23,8 @@ const TYPING_PAUSE_MS = 250;
 export function CrawlsList() {
   const mayRun = useCan('run');
   const mayDesign = useCan('design');
+  // A crawl deleted from its own page, which came here (`?deleted=7`).
+  const deleted = Number(useSearchParams().get('deleted')) || null;
   const [filter, setFilter] = useState<CrawlListFilter>({ group: '', name: '', page: 1 });
   // The name as typed shows at once; the server is asked once typing pauses.
   const [name, setName] = useState('');
@@ -47,6 +50,7 @@ export function CrawlsList() {
         <h1 className="text-2xl font-bold">Crawls</h1>
         {mayDesign && <Link href="/icds/new" className="btn btn-primary">New crawl definition</Link>}
       </div>
+      {deleted !== null && <p role="status" className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="crawl-deleted-notice">Crawl #{deleted} was deleted, with its captures and WARC files.</p>}
       {mayRun && <StartCrawl />}
       {crawls.error && (
         <div className="flex flex-wrap items-center gap-3" data-testid="crawls-error">

@@ -1,7 +1,12 @@
+import { Suspense } from 'react';
 import { CrawlsList } from './crawls-list';
 
 export const metadata = { title: 'Crawls · Tidemark' };
 
 export default function CrawlsPage() {
-  return <CrawlsList />;
+  return (
+    <Suspense>
+      <CrawlsList />
+    </Suspense>
+  );
 }

@@ -47,8 +47,14 @@ export type WorkerMessage =
 
 export type ServerMessage = { type: 'poke' } | { type: 'shutdown' };
 
+/**
+ * What a crawl's room hears: the worker's events (batched), and `deleted`, which the API sends once
+ * it has deleted the crawl, so that pages open on it say so rather than show it as it was.
+ */
+export type CrawlEventKind = 'stats' | 'capture' | 'relevance' | 'coherence' | 'status' | 'deleted';
+
 /** The socket.io event name for a crawl event, as DESIGN.md fixes it. */
-export function crawlEventName(crawlId: number, kind: 'stats' | 'capture' | 'relevance' | 'coherence' | 'status'): string {
+export function crawlEventName(crawlId: number, kind: CrawlEventKind): string {
   return `crawl:${crawlId}:${kind}`;
 }
 

@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CrawlControls } from '../../components/crawl-controls';
@@ -9,7 +10,9 @@ import { appendSample, useCrawlEvents } from '../../lib/client/live';
 import { formatBytes, formatDate, ownerName, shownRate, useCrawl } from '../../lib/client/queries';
 import { useCan } from '../../lib/client/session';
 import { hasFeedsOrRecrawls, incrementalSettingsOf } from '../../../worker/coherence/incremental-view';
+import { ApiError } from '../../lib/client/api';
 import { CapturesTable } from './captures-table';
+import { CrawlDeleted } from './crawl-deleted';
 import { CrawlLogTable } from './crawl-log-table';
 import { CrawlReports } from './crawl-reports';
 import { FeedsAndRecrawls } from './feeds-recrawls';
@@ -25,6 +28,14 @@ const LIVE_LABEL = { connecting: 'connecting…', live: 'live', offline: 'offlin
 
 export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   const crawl = useCrawl(crawlId);
+  const router = useRouter();
+  // Deleted from this page (its name, as the cache no longer holds it): it says so until the
+  // crawls list, which says it too, has replaced it.
+  const [deletedHere, setDeletedHere] = useState<string | null>(null);
+  const onDeleted = (name: string) => {
+    setDeletedHere(name);
+    router.replace(`/crawls?deleted=${crawlId}`);
+  };
   const live = useCrawlEvents(crawlId);
   const client = useQueryClient();
   const mayExport = useCan('export');
@@ -41,8 +52,13 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
     if (stats) appendSample(client, crawlId, stats);
   }, [client, crawlId, stats]);
 
+  if (deletedHere !== null) return <CrawlDeleted crawlId={crawlId} name={deletedHere} here />;
   if (crawl.isPending) return <p className="text-slate-600">Loading the crawl…</p>;
-  if (crawl.isError) return <PageError error={crawl.error} />;
+  if (crawl.isError) {
+    // Shown, then gone (its deleted event, or any read after): deleted elsewhere. Never shown: the 404 page.
+    if (crawl.data && crawl.error instanceof ApiError && crawl.error.status === 404) return <CrawlDeleted crawlId={crawlId} name={crawl.data.name} here={false} />;
+    return <PageError error={crawl.error} />;
+  }
   const c = crawl.data;
   const focus = c.definition?.focus;
   return (
@@ -55,7 +71,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
           {LIVE_LABEL[live]}
           {live === 'session-ended' && <> · <a className="link" href={`/login?next=${encodeURIComponent(`/crawls/${crawlId}`)}`}>Sign in again</a></>}
         </span>
-        <CrawlControls crawl={c} />
+        <CrawlControls crawl={c} onDeleted={() => onDeleted(c.name)} />
         <nav aria-label="Crawl" className="ml-auto flex flex-wrap gap-3 text-sm">
           {c.icdId != null && <Link className="link" href={`/icds/${c.icdId}`}>Definition</Link>}
           <Link className="link" href={`/crawls/${c.id}/objects`}>Web objects</Link>

@@ -9,7 +9,7 @@ import { keys, type CaptureRow, type CrawlDetail, type RelevancePoint, type Rele
 import { sessionKey } from './session';
 
 /**
- * Live crawl events: socket.io pushes `crawl:<id>:stats|capture|status|relevance|coherence`, and
+ * Live crawl events: socket.io pushes `crawl:<id>:stats|capture|status|relevance|coherence|deleted`, and
  * this module writes them into React Query's cache (or marks what they change stale), so the cache
  * stays the one source for counters, tables and charts.
  */
@@ -250,6 +250,8 @@ export function useCrawlEvents(crawlId: number): LiveState {
     // A feed poll or a recrawl round ended (phase 'feed' or 'recrawl'; the batcher keeps one event a
     // flush, so any phase re-reads the section).
     const onCoherence = () => void client.invalidateQueries({ queryKey: keys.incremental(crawlId) });
+    // Deleted (here, in another tab, by someone else): the crawl is read again, and its 404 tells the page.
+    const onDeleted = () => void client.invalidateQueries({ queryKey: keys.crawl(crawlId), exact: true });
     const onDisconnect = () => setState('offline');
     const onConnectError = (err: Error) => {
       const next = connectErrorState(err.message, s.active);
@@ -261,6 +263,7 @@ export function useCrawlEvents(crawlId: number): LiveState {
     s.on(`crawl:${crawlId}:status`, onStatus);
     s.on(`crawl:${crawlId}:relevance`, onRelevance);
     s.on(`crawl:${crawlId}:coherence`, onCoherence);
+    s.on(`crawl:${crawlId}:deleted`, onDeleted);
     s.on('connect', subscribe);
     s.on('disconnect', onDisconnect);
     s.on('connect_error', onConnectError);
@@ -274,6 +277,7 @@ export function useCrawlEvents(crawlId: number): LiveState {
       s.off(`crawl:${crawlId}:status`, onStatus);
       s.off(`crawl:${crawlId}:relevance`, onRelevance);
       s.off(`crawl:${crawlId}:coherence`, onCoherence);
+      s.off(`crawl:${crawlId}:deleted`, onDeleted);
       s.off('connect', subscribe);
       s.off('disconnect', onDisconnect);
       s.off('connect_error', onConnectError);

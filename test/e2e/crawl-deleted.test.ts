@@ -1,0 +1,52 @@
+/**
+ * A crawl deleted from its own page. Before, the page passed no onDeleted: the tab that deleted it
+ * went on showing it "finished · live", with its counters, and so did another tab open on it, whose
+ * Delete then answered "Not found.". Now the deleting tab goes to the crawls list, which says the
+ * crawl was deleted, and the other tab says so as soon as the server's `crawl:<id>:deleted` event
+ * reaches it. Real parts: the cockpit (server, socket.io, worker, SQLite), Chromium, and a finished
+ * crawl whose WARC files the crawl's own writer wrote into the server's data folder.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { finishedLargeCrawl } from '../support/large-warcs';
+import { crawlWarcDir } from '../../worker/store/data-layout';
+
+let rig: BrowserRig;
+before(async () => {
+  rig = await startBrowserRig();
+});
+after(() => stopBrowserRig(rig ?? {}));
+
+/** A page on crawl `crawlId`, its live events subscribed to. */
+async function openLive(crawlId: number): Promise<Page> {
+  const page = await (await signedInContext(rig)).newPage();
+  await page.goto(`${rig.cockpit.url}/crawls/${crawlId}`);
+  await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
+  return page;
+}
+
+test('a crawl deleted from its page: that tab goes to the crawls list, which says so; another tab open on it says it was deleted', { timeout: 120_000 }, async () => {
+  const crawlId = await finishedLargeCrawl(rig.cockpit.dataDir, 'Harbour, deleted', 1, 1);
+  const other = await openLive(crawlId);
+  const page = await openLive(crawlId);
+
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete Harbour, deleted' }).click();
+  await page.waitForURL(/\/crawls\?deleted=\d+$/);
+  assert.equal(await page.getByTestId('crawl-deleted-notice').innerText(), `Crawl #${crawlId} was deleted, with its captures and WARC files.`);
+  assert.equal((await rig.api.request('GET', `/api/crawls/${crawlId}`)).status, 404);
+  assert.ok(!existsSync(crawlWarcDir(rig.cockpit.dataDir, crawlId)), 'its files are gone');
+
+  // The other tab: no counters, no status, no Delete; it says what happened.
+  const notice = other.getByTestId('crawl-deleted');
+  await notice.waitFor({ timeout: 15_000 });
+  assert.equal(await notice.getByRole('heading').innerText(), `Harbour, deleted #${crawlId}`);
+  assert.equal(await notice.getByRole('alert').innerText(), 'This crawl has been deleted (in another tab, or by someone else), with its captures and WARC files.');
+  assert.equal(await notice.getByRole('link', { name: 'The crawls' }).getAttribute('href'), '/crawls');
+  assert.equal(await other.getByTestId('crawl-status').count(), 0);
+  assert.equal(await other.getByTestId('counter-fetched').count(), 0);
+  assert.equal(await other.getByRole('button', { name: /^Delete / }).count(), 0);
+});
