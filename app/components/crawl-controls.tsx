@@ -2,6 +2,7 @@
 import { useCrawlControl, useDeleteCrawl, type CrawlRow } from '../lib/client/queries';
 import { useCan } from '../lib/client/session';
 import { ErrorMessage } from './error-message';
+import { isolate } from '../lib/client/bidi-isolate';
 
 const ACTIVE = ['created', 'running', 'pausing'];
 
@@ -20,7 +21,7 @@ export function CrawlControls({ crawl, onDeleted }: { crawl: CrawlRow; onDeleted
   const act = (action: 'pause' | 'resume' | 'stop') => control.mutate({ id: crawl.id, action });
   const deletable = ['stopped', 'finished', 'failed', 'paused'].includes(crawl.status);
   const del = () => {
-    if (window.confirm(`Delete crawl “${crawl.name}” with its captures and WARC files?`)) remove.mutate(crawl.id, { onSuccess: onDeleted });
+    if (window.confirm(`Delete crawl “${isolate(crawl.name)}” with its captures and WARC files?`)) remove.mutate(crawl.id, { onSuccess: onDeleted });
   };
   return (
     <div className="flex flex-wrap items-center gap-2">

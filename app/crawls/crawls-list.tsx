@@ -11,6 +11,7 @@ import { useStartCrawlAndOpen } from '../lib/client/start-crawl';
 import type { Paged } from '../lib/client/api';
 import { useCan } from '../lib/client/session';
 import { CRAWLS_PER_PAGE, pageCount, STATUS_GROUPS, type CrawlListFilter, type StatusGroup } from '../lib/client/crawl-list-view';
+import { isolate } from '../lib/client/bidi-isolate';
 
 /** How long typing in the name field pauses before the list asks the server. */
 const TYPING_PAUSE_MS = 250;
@@ -94,7 +95,7 @@ export function CrawlsList() {
               <tbody className={loading ? 'opacity-60' : undefined}>
                 {data.items.map((crawl) => (
                   <tr key={crawl.id} data-testid="crawl-row" data-crawl-id={crawl.id}>
-                    <td><Link className="link" href={`/crawls/${crawl.id}`}>{crawl.name}</Link> <span className="text-xs text-slate-500">#{crawl.id}</span></td>
+                    <td><Link className="link" href={`/crawls/${crawl.id}`}><bdi>{crawl.name}</bdi></Link> <span className="text-xs text-slate-500">#{crawl.id}</span></td>
                     <td><StatusBadge status={crawl.status} /></td>
                     <td className="text-right tabular-nums">{crawl.stats?.fetched ?? 0}</td>
                     <td className="text-right tabular-nums" title={shownRate(crawl).average ? 'average over the time it ran' : 'over the last seconds'}>{shownRate(crawl).value.toFixed(1)}</td>
@@ -130,7 +131,7 @@ function StartCrawl() {
         <label htmlFor="start-icd" className="mb-1 block text-sm font-medium">Start a crawl of</label>
         <select id="start-icd" className="input min-w-64" value={icdId} onChange={(e) => setIcdId(e.target.value)} required>
           <option value="">Choose a crawl definition…</option>
-          {icds.data?.map((icd) => <option key={icd.id} value={icd.id}>{icd.name}</option>)}
+          {icds.data?.map((icd) => <option key={icd.id} value={icd.id}>{isolate(icd.name)}</option>)}
         </select>
       </div>
       <button type="submit" className="btn btn-primary" disabled={!icdId || start.busy}>{start.busy ? 'Starting…' : 'Start'}</button>

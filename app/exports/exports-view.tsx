@@ -15,6 +15,7 @@ const COHERENCE_LABELS: Record<(typeof COHERENCE_STATUSES)[number], string> = {
 };
 import { useCan } from '../lib/client/session';
 import { exportUnderWayFor } from '../lib/client/export-request';
+import { isolate } from '../lib/client/bidi-isolate';
 
 /** Export a crawl: pick it, request an export, follow its progress, download the WARC files and the CDXJ index. */
 export function ExportsView() {
@@ -68,7 +69,7 @@ export function ExportsView() {
           className="input min-w-72"
           value={selected}
           onChange={(id) => router.replace(id ? `/exports?crawl=${id}` : '/exports')}
-          optionLabel={(c) => `${c.name} #${c.id} (${c.status}, ${c.stats?.fetched ?? 0} pages)`}
+          optionLabel={(c) => `${isolate(c.name)} #${c.id} (${c.status}, ${c.stats?.fetched ?? 0} pages)`}
           onLoaded={onLoaded}
         />
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="export-format">
@@ -173,7 +174,7 @@ export function ExportsView() {
       </div>
       {selected && (
         <section aria-labelledby="exports-title" className="space-y-3">
-          <h2 id="exports-title" ref={listHeading} tabIndex={-1} className="text-lg font-semibold">Exports of {crawl?.name ?? `crawl #${selected}`}</h2>
+          <h2 id="exports-title" ref={listHeading} tabIndex={-1} className="text-lg font-semibold">Exports of {crawl ? <bdi>{crawl.name}</bdi> : `crawl #${selected}`}</h2>
           <p role="status" className="text-sm text-slate-700" data-testid="export-deleted">{deleted !== null && `Export #${deleted} deleted, with its files.`}</p>
           <ErrorMessage error={exports.error} />
           {exports.data?.length === 0 && <p className="text-slate-600">No export yet.</p>}

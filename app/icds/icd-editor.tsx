@@ -66,7 +66,7 @@ function IcdEditorLoaded({ id, name, definition, updatedAt, refetch }: { id: num
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">
-        <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : mayDesign ? `Edit “${name}”` : `“${name}”`}</h1>
+        <h1 className="text-2xl font-bold">{id === null ? 'New crawl definition' : <>{mayDesign ? 'Edit ' : ''}“<bdi>{name}</bdi>”</>}</h1>
         {definition && <DownloadIcd name={name} definition={definition} />}
       </div>
       {mayDesign && <LoadIcdFile onLoad={onLoad} />}

@@ -37,7 +37,7 @@ export function IcdList() {
               <tbody>
                 {icds.data.map((icd) => (
                   <tr key={icd.id} data-testid="icd-row">
-                    <td><Link className="link" href={`/icds/${icd.id}`}>{icd.name}</Link></td>
+                    <td><Link className="link" href={`/icds/${icd.id}`}><bdi>{icd.name}</bdi></Link></td>
                     <td>{formatDate(icd.updatedAt)}</td>
                     <td data-testid="icd-schedule">
                       {icd.schedule ? (

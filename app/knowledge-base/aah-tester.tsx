@@ -5,6 +5,7 @@ import { ApiError } from '../lib/client/api';
 import { useAahTest, type AahTestResult, type KbError } from '../lib/client/aah';
 import { CrawlPicker } from '../components/crawl-picker';
 import { ruleHighlights, type Highlight } from './rule-highlights';
+import { isolate } from '../lib/client/bidi-isolate';
 
 /**
  * Try the knowledge base being edited on one page: pasted HTML, or a URL captured by a crawl.
@@ -49,7 +50,7 @@ export function AahTester({ xml }: { xml: string }) {
           </label>
         </fieldset>
         {mode === 'crawl' && (
-          <CrawlPicker id="tester-crawl" value={crawlId ? Number(crawlId) : null} onChange={(id) => setCrawlId(id === null ? '' : String(id))} optionLabel={(c) => `${c.name} #${c.id}`} required />
+          <CrawlPicker id="tester-crawl" value={crawlId ? Number(crawlId) : null} onChange={(id) => setCrawlId(id === null ? '' : String(id))} optionLabel={(c) => `${isolate(c.name)} #${c.id}`} required />
         )}
         <div>
           <label htmlFor="tester-url" className="mb-1 block text-sm font-medium">Page URL</label>

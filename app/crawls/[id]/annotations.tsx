@@ -32,7 +32,7 @@ export function Annotations({ crawlId, captureId }: { crawlId: number; captureId
                 {a.username ?? 'someone'}, {formatDate(a.createdAt)}
                 {captureId === null && a.url && <> · <span className="font-mono">{a.url}</span></>}
               </span>
-              <p className="whitespace-pre-wrap">{a.text}</p>
+              <p className="whitespace-pre-wrap" dir="auto">{a.text}</p>
             </li>
           ))}
         </ul>

@@ -93,7 +93,7 @@ export function CapturesTable({ crawlId, focused }: { crawlId: number; focused: 
                       <button type="button" className="link max-w-full truncate text-left" onClick={(e) => show(c.id, e.currentTarget)} aria-label={`Show the stored record of ${c.url}`} data-testid="capture-url">
                         {c.url}
                       </button>
-                      {c.title && <span className="block truncate font-sans text-slate-600" data-testid="capture-title">{c.title}</span>}
+                      {c.title && <span className="block truncate font-sans text-slate-600" data-testid="capture-title"><bdi>{c.title}</bdi></span>}
                     </td>
                   </tr>
                 ))}

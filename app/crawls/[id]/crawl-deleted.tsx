@@ -8,7 +8,7 @@ import Link from 'next/link';
 export function CrawlDeleted({ crawlId, name, here }: { crawlId: number; name: string; here: boolean }) {
   return (
     <section className="card max-w-xl space-y-3" data-testid="crawl-deleted">
-      <h1 className="text-xl font-semibold">{name} <span className="text-base font-normal text-slate-500">#{crawlId}</span></h1>
+      <h1 className="text-xl font-semibold"><bdi>{name}</bdi> <span className="text-base font-normal text-slate-500">#{crawlId}</span></h1>
       <p role="alert" className="text-slate-700">
         {here
           ? 'Deleted, with its captures and WARC files. Opening the crawls…'

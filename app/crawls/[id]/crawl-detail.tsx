@@ -64,7 +64,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   return (
     <div className="space-y-6">
       <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <h1 className="text-2xl font-bold">{c.name} <span className="text-base font-normal text-slate-500">#{c.id}</span></h1>
+        <h1 className="text-2xl font-bold"><bdi>{c.name}</bdi> <span className="text-base font-normal text-slate-500">#{c.id}</span></h1>
         {/* A polite live region: a screen reader hears the crawl pause, stop or end (a few words, a few times a crawl). */}
         <span role="status" data-testid="crawl-status"><span className="sr-only">Crawl status: </span><StatusBadge status={c.status} /></span>
         <span className="text-xs text-slate-600" data-testid="live-state" data-state={live}>
@@ -111,3 +111,4 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
     </div>
   );
 }
+

@@ -48,7 +48,7 @@ export function WebObjectsBrowser({ crawlId }: { crawlId: number }) {
               <li key={o.id} className="card py-3" data-testid="web-object" data-type={o.type}>
                 <div className="flex flex-wrap items-baseline gap-3 text-sm">
                   <span className="rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900">{o.type}</span>
-                  <span className="font-semibold">{String(o.fields.title ?? '')}</span>
+                  <bdi className="font-semibold">{String(o.fields.title ?? '')}</bdi>
                   {o.fields.author != null && <span className="text-slate-700">by {String(o.fields.author)}</span>}
                   {o.fields.date != null && <span className="text-slate-600">{String(o.fields.date)}</span>}
                   {o.rule && <span className="ml-auto font-mono text-xs text-slate-500">{o.rule}</span>}
