@@ -1,17 +1,19 @@
 /**
- * What the crawl page does with what users and crawled pages wrote. Real
+ * What the crawl page does with what users and crawled pages wrote, and with many seeds. Real
  * parts: the cockpit (server, worker, SQLite), Chromium, a loopback site whose page title starts
  * with a right-to-left override.
  * - A right-to-left override (U+202E) in an ICD's name or a page's title stays inside it. Before,
  *   it reversed the rest of its line: the crawl's heading showed "#12" as "21#", so did the crawls
  *   list, and the pickers' options reversed the id.
+ * - A crawl of 5,000 seeds names the first 5 in its header and "and 4,995 more", which opens the
+ *   seeds report. Before, its header listed every seed: a paragraph 20,000 px tall.
  * - The crawl log and the captures show the date with the time (before: the time alone).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import type { Locator } from 'playwright-core';
-import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { signedInContext, startBrowserRig, stopBrowserRig, assertFocusComes, type BrowserRig } from './helpers/browser';
 import { withSite } from '../support/site-crawl';
 
 let rig: BrowserRig;
@@ -49,7 +51,7 @@ function readsLeftToRight(span: Locator): Promise<boolean> {
   });
 }
 
-test('a crawl whose name and page title hold a right-to-left override: its page, the crawls list and the pickers', { timeout: 180_000 }, () => withSite(site, async (origin) => {
+test('a crawl of 5,000 seeds whose name and page title hold a right-to-left override: its page, the crawls list and the pickers', { timeout: 180_000 }, () => withSite(site, async (origin) => {
   const seeds = [`${origin}/`, ...Array.from({ length: 4_999 }, (_, i) => `${origin}/s${i}`)];
   const icd = await rig.api.json<{ id: number }>('POST', '/api/icds', {
     name: NAME, seeds, scope: { maxPages: 3 },
@@ -66,6 +68,15 @@ test('a crawl whose name and page title hold a right-to-left override: its page,
   const heading = page.getByRole('heading', { level: 1 });
   assert.equal(await readsLeftToRight(heading.locator('span')), true, 'the heading shows the id as #N');
   assert.equal(await heading.locator('bdi').innerText(), NAME);
+
+  // The header names 5 seeds, then how many more, which opens the seeds report.
+  const shown = page.getByTestId('crawl-seeds');
+  assert.deepEqual(await shown.locator('bdi').allInnerTexts(), seeds.slice(0, 5));
+  assert.match(await shown.innerText(), / and 4,995 more$/);
+  await page.getByTestId('more-seeds').click();
+  await page.getByTestId('report-seeds').waitFor();
+  assert.match(await page.getByTestId('report-seeds').locator('caption').innerText(), /^Seeds \(the first 200 of 5000\)$/);
+  await assertFocusComes(page, () => document.activeElement?.parentElement?.id ?? null, 'crawl-reports', "the focus on the reports' summary");
 
   // The captured page's title is isolated; the log and the captures give the date with the time.
   const title = page.getByTestId('capture-title').filter({ hasText: 'Tide table' });

@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CrawlControls } from '../../components/crawl-controls';
 import { PageError } from '../../components/error-message';
@@ -41,6 +41,16 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   const mayExport = useCan('export');
   const stats = crawl.data?.stats;
   const [logOutcome, setLogOutcome] = useState('');
+  const [reportsOpen, setReportsOpen] = useState(false);
+  // The header's "and N more" seeds: the reports open, the focus on their summary, the seeds report under it.
+  const showSeedsReport = () => {
+    setReportsOpen(true);
+    requestAnimationFrame(() => {
+      const summary = document.querySelector<HTMLElement>('#crawl-reports > summary');
+      summary?.scrollIntoView({ block: 'start' });
+      summary?.focus();
+    });
+  };
   const showInLog = (reason: string) => {
     setLogOutcome(reason);
     document.getElementById('crawl-log')?.scrollIntoView({ block: 'start' });
@@ -81,7 +91,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       </header>
       <p className="text-sm text-slate-600">
         Owner {ownerName(c.owner)} · started {formatDate(c.startedAt)} · finished {formatDate(c.finishedAt)}
-        {c.definition?.seeds && <> · seeds {c.definition.seeds.join(', ')}</>}
+        {c.definition?.seeds && <> · <SeedsLine seeds={c.definition.seeds} onMore={showSeedsReport} /></>}
         {c.definition?.aah?.enabled && <> · knowledge base <span data-testid="crawl-knowledge-base">{c.knowledgeBaseName ? `${c.knowledgeBaseName} (as saved when the crawl was created)` : 'the shipped one (knowledge-base/default.xml)'}</span></>}
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
@@ -102,7 +112,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       <LiveExclusions crawlId={crawlId} ended={isTerminal(c.status)} running={c.status === 'running'} />
       <CapturesTable crawlId={crawlId} focused={Boolean(focus?.enabled)} />
       <CrawlLogTable crawlId={crawlId} running={c.status === 'running'} outcome={logOutcome} onOutcome={setLogOutcome} />
-      <CrawlReports crawlId={crawlId} running={c.status === 'running'} />
+      <CrawlReports crawlId={crawlId} running={c.status === 'running'} open={reportsOpen} onOpenChange={setReportsOpen} />
       <UrlInspector crawlId={crawlId} />
       <section aria-labelledby="annotations-title" className="card space-y-3">
         <h2 id="annotations-title" className="text-lg font-semibold">Annotations</h2>
@@ -112,3 +122,30 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   );
 }
 
+/** How many seeds the crawl's header names; the seeds report lists them (its first 200). */
+const SEEDS_IN_HEADER = 5;
+
+/**
+ * The crawl's seeds in its header: the first SEEDS_IN_HEADER, then "and N more", which opens the
+ * seeds report. All of them, joined, made a paragraph 20,000 px tall for 5,000 seeds, above
+ * everything else on the page.
+ */
+function SeedsLine({ seeds, onMore }: { seeds: string[]; onMore: () => void }) {
+  const more = seeds.length - SEEDS_IN_HEADER;
+  return (
+    <span data-testid="crawl-seeds">
+      {seeds.length === 1 ? 'seed ' : 'seeds '}
+      {seeds.slice(0, SEEDS_IN_HEADER).map((seed, i) => (
+        <Fragment key={i}>{i > 0 && ', '}<bdi className="break-all">{seed}</bdi></Fragment>
+      ))}
+      {more > 0 && (
+        <>
+          {' '}and{' '}
+          <button type="button" className="link" onClick={onMore} aria-label={`${more.toLocaleString('en')} more seeds, in the seeds report`} data-testid="more-seeds">
+            {more.toLocaleString('en')} more
+          </button>
+        </>
+      )}
+    </span>
+  );
+}

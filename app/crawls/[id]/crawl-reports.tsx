@@ -1,5 +1,5 @@
 'use client';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { formatBytes, useCrawlReport, type CrawlReport } from '../../lib/client/queries';
 import { seedOutcome } from '../../../worker/frontier/url-outcome';
@@ -64,13 +64,17 @@ function SeedsTable({ report }: { report: CrawlReport }) {
   );
 }
 
-/** Heritrix's seeds, hosts, host-queues, MIME-type, deduplication and status reports, folded until opened (they group the whole crawl log). */
-export function CrawlReports({ crawlId, running }: { crawlId: number; running: boolean }) {
-  const [open, setOpen] = useState(false);
+/**
+ * Heritrix's seeds, hosts, host-queues, MIME-type, deduplication and status reports, folded until
+ * opened (they group the whole crawl log); `open` and `onOpenChange` let the page open them (the
+ * header's "and N more seeds").
+ */
+export function CrawlReports({ crawlId, running, open, onOpenChange }: { crawlId: number; running: boolean; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const setOpen = onOpenChange;
   const report = useCrawlReport(crawlId, open);
   const r = report.data;
   return (
-    <details className="card" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="crawl-reports">
+    <details id="crawl-reports" className="card" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="crawl-reports">
       <summary className="cursor-pointer text-lg font-semibold">Reports: seeds, hosts, host queues, MIME types, WARC records, statuses</summary>
       <ErrorMessage error={report.error} />
       {open && report.isPending && <p className="mt-3 text-sm text-slate-600">Counting…</p>}
