@@ -189,7 +189,8 @@ test('more crawls than the export picker lists (the newest 500): a link to an ol
   await page.goto(`${rig.cockpit.url}/exports?crawl=${oldest.id}`);
   const picker = page.getByLabel('Crawl', { exact: true });
   await page.waitForFunction((id) => (document.querySelector('#export-crawl') as HTMLSelectElement | null)?.value === id, String(oldest.id));
-  assert.match(await picker.locator('option:checked').innerText(), new RegExp(`^${oldest.name} #${oldest.id} `));
+  // The name between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE (an option holds no <bdi>).
+  assert.match(await picker.locator('option:checked').innerText(), new RegExp(`^\u2068${oldest.name}\u2069 #${oldest.id} `));
   assert.equal(await picker.locator('option').count(), 1 + 500 + 1, 'the placeholder, the newest 500, the chosen one');
   await context.close();
 });
@@ -214,7 +215,7 @@ test('the crawl pickers (exports, the AAH tester) search every crawl on the serv
   await page.keyboard.press('Enter');
   await page.waitForURL(new RegExp(`/exports\\?crawl=${old.id}$`));
   await page.waitForFunction((id) => (document.querySelector('#export-crawl') as HTMLSelectElement | null)?.value === id, String(old.id));
-  assert.match(await select.locator('option:checked').innerText(), new RegExp(`^${old.name} #${old.id} `));
+  assert.match(await select.locator('option:checked').innerText(), new RegExp(`^\u2068${old.name}\u2069 #${old.id} `));
   // Down arrow goes from the search to the list.
   await search.focus();
   await page.keyboard.press('ArrowDown');
@@ -230,7 +231,7 @@ test('the crawl pickers (exports, the AAH tester) search every crawl on the serv
   await page.keyboard.type(`#${old.id}`);
   await page.keyboard.press('Enter');
   await page.waitForFunction((id) => (document.querySelector('#tester-crawl') as HTMLSelectElement | null)?.value === id, String(old.id));
-  assert.equal(await page.locator('#tester-crawl option:checked').innerText(), `${old.name} #${old.id}`);
+  assert.equal(await page.locator('#tester-crawl option:checked').innerText(), `\u2068${old.name}\u2069 #${old.id}`);
   assert.deepEqual(tests, [], 'Enter in the search picks, it does not submit the tester');
   assert.equal(await page.getByTestId('tester-result').count(), 0);
   await context.close();
