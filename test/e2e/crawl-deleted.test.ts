@@ -3,8 +3,9 @@
  * went on showing it "finished · live", with its counters, and so did another tab open on it, whose
  * Delete then answered "Not found.". Now the deleting tab goes to the crawls list, which says the
  * crawl was deleted, and the other tab says so as soon as the server's `crawl:<id>:deleted` event
- * reaches it. Real parts: the cockpit (server, socket.io, worker, SQLite), Chromium, and a finished
- * crawl whose WARC files the crawl's own writer wrote into the server's data folder.
+ * reaches it. Also: that ended crawl's empty charts no longer say they fill in while it runs.
+ * Real parts: the cockpit (server, socket.io, worker, SQLite), Chromium, and a finished crawl
+ * whose WARC files the crawl's own writer wrote into the server's data folder.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +33,10 @@ test('a crawl deleted from its page: that tab goes to the crawls list, which say
   const crawlId = await finishedLargeCrawl(rig.cockpit.dataDir, 'Harbour, deleted', 1, 1);
   const other = await openLive(crawlId);
   const page = await openLive(crawlId);
+  // Before it goes: an ended crawl with too little to chart does not say its charts fill in while it runs.
+  const charts = page.getByTestId('throughput');
+  await charts.getByText('The crawl ended with too few captures to draw its throughput.').waitFor();
+  assert.doesNotMatch(await charts.innerText(), /fill in while the crawl runs/);
 
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Delete Harbour, deleted' }).click();
