@@ -52,14 +52,17 @@ export class FeedMonitor {
   private readonly scheduler: FeedScheduler;
   private readonly minuteMs: number;
   private nextPeriodAt: number;
-  private polling: Promise<void> | null = null;
   private queued = 0;
   /** Feeds recorded as excluded, not polled until no exclude pattern matches them. */
   private readonly excluded = new Set<string>();
   /** Of the excluded feeds, those recorded for the excluded address they redirected to: that address. */
   private readonly movedTo = new Map<string, string>();
-  /** The feed being polled: its poll checks its exclusion itself, before each request. */
-  private polled: string | null = null;
+  /**
+   * The feeds being polled (a period's polls run side by side, and a slow one may outlast its
+   * period): each checks its exclusion itself before each request, and is not chosen again until
+   * its poll ends.
+   */
+  private readonly polled = new Set<string>();
 
   constructor(private readonly ctx: CrawlContext, private readonly o: FeedMonitorOptions, now: number) {
     this.minuteMs = o.minuteMs ?? 60_000;
@@ -99,20 +102,26 @@ export class FeedMonitor {
     return this.nextPeriodAt;
   }
 
-  /** Starts the period's polls when one is due; one period's polls run at a time. */
+  /**
+   * Starts the period's polls when one is due, side by side: each waits for its host's turn
+   * (politeFetch: one request at a time per host key, as the crawl's pages), so feeds of different
+   * hosts are requested at once and a slow or endless feed holds back only its own host. A feed
+   * whose poll is still under way is not chosen again; the others' periods go on meanwhile (one
+   * poll waited for the one before, and a feed trickling its body until the total timeout stopped
+   * every other feed from being polled). Resolves when the period's polls have ended.
+   */
   tick(now: number): Promise<void> | null {
     // A clock set back: the period it planned ahead is counted from now (the scheduler does the same).
     this.nextPeriodAt = Math.min(this.nextPeriodAt, now + this.o.minPollMinutes * this.minuteMs);
-    if (this.polling || now < this.nextPeriodAt) return null;
+    if (now < this.nextPeriodAt) return null;
     this.noteExclusions(now);
-    const chosen = this.scheduler.choose(this.clock(now), (url) => this.excluded.has(url));
-    const eligibleAt = chosen.length ? null : this.scheduler.nextEligibleAt();
+    const skipped = (url: string) => this.excluded.has(url) || this.polled.has(url);
+    const chosen = this.scheduler.choose(this.clock(now), skipped);
+    // Feeds under way are left out: their polls' ends make them eligible a period later.
+    const eligibleAt = chosen.length ? null : this.scheduler.nextEligibleAt((url) => this.polled.has(url));
     this.nextPeriodAt = periodAfter(now, chosen.length > 0, eligibleAt === null ? null : Math.ceil(this.unclock(eligibleAt)), this.o.minPollMinutes * this.minuteMs);
     if (!chosen.length) return null;
-    this.polling = (async () => {
-      for (const url of chosen) await this.poll(url).catch((err) => console.error(`tidemark: feed ${url}: ${(err as Error).message}`));
-    })().finally(() => (this.polling = null));
-    return this.polling;
+    return Promise.all(chosen.map((url) => this.poll(url).catch((err) => console.error(`tidemark: feed ${url}: ${(err as Error).message}`)))).then(() => undefined);
   }
 
   /**
@@ -125,7 +134,7 @@ export class FeedMonitor {
 
   /** Records each feed an exclude pattern now matches (once), and forgets those no pattern matches any more. */
   private noteExclusions(now: number): void {
-    for (const url of this.o.feeds) if (url !== this.polled) this.noteExclusion(url, now);
+    for (const url of this.o.feeds) if (!this.polled.has(url)) this.noteExclusion(url, now);
   }
 
   private noteExclusion(url: string, now: number): void {
@@ -167,11 +176,11 @@ export class FeedMonitor {
   private async poll(url: string): Promise<void> {
     // Found excluded since the period's polls were chosen (exclusionsChanged): already recorded.
     if (this.excluded.has(url)) return;
-    this.polled = url;
+    this.polled.add(url);
     try {
       await this.pollOnce(url);
     } finally {
-      this.polled = null;
+      this.polled.delete(url);
     }
     // Excluded while its request was under way: recorded now rather than at the next period's start.
     if (!this.excluded.has(url)) this.noteExclusion(url, Date.now());

@@ -148,9 +148,13 @@ export class FeedScheduler {
     return fresh;
   }
 
-  /** When the first feed may be polled again (its last poll a minimum interval old); null without feeds. */
-  nextEligibleAt(): number | null {
-    return this.feeds.length ? Math.min(...this.feeds.map((f) => f.lastPollAt)) + this.o.minPollMinutes * MINUTE_MS : null;
+  /**
+   * When the first feed may be polled again (its last poll a minimum interval old), of those
+   * `skipped` does not leave out (a feed whose poll is under way); null without any.
+   */
+  nextEligibleAt(skipped: (url: string) => boolean = () => false): number | null {
+    const feeds = this.feeds.filter((f) => !skipped(f.url));
+    return feeds.length ? Math.min(...feeds.map((f) => f.lastPollAt)) + this.o.minPollMinutes * MINUTE_MS : null;
   }
 
   /** What the scheduler learnt of a feed; null before its first poll. */
