@@ -9,8 +9,11 @@ export type PageStatus = 'unchanged' | 'content-changed' | 'links-changed' | 'mi
 /** What the revisit saw. */
 export type RevisitObservation =
   | { kind: 'fetched'; fingerprint: PageFingerprint }
-  /** 304 Not Modified to a conditional GET. */
-  | { kind: 'not-modified'; at: number }
+  /**
+   * 304 Not Modified. `conditional`: the revisit sent the visit's validators; a 304 to a request
+   * without them (some servers send one to any GET) proves nothing of the page.
+   */
+  | { kind: 'not-modified'; at: number; conditional: boolean }
   /** No usable response (network error, 4xx/5xx, redirect elsewhere). */
   | { kind: 'failed'; at: number; status: number | null; reason: string }
   /**
@@ -61,6 +64,11 @@ export type ChangeEvidence =
    * there is no whole visit to compare the revisit with. Neither proved unchanged nor changed.
    */
   | 'visit-cut'
+  /**
+   * A 304 Not Modified to a revisit that sent no validators: the server vouched for nothing it was
+   * asked about. Neither proved unchanged nor changed.
+   */
+  | 'unconditional-304'
   /** Not revisited (RevisitExclusion): nothing proves the page unchanged. */
   | RevisitExclusion;
 
@@ -113,7 +121,8 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
 
 /**
  * Classifies the change of a page between its visit and revisit. Cheapest proof first: a 304 to
- * a trusted conditional GET or an identical payload proves it unchanged (a 304 proves nothing of a visit cut off); a gone page is missing
+ * a trusted conditional GET or an identical payload proves it unchanged (a 304 proves nothing of a visit cut off, nor to a
+ * request without validators: missing, `unconditional-304`); a gone page is missing
  * (evidence `gone`), and so is one that gave no usable answer (`unreachable`: transientFailure),
  * and so is one whose visit a failed fetch cut off (`visit-cut`: nothing whole to compare with),
  * and so is one robots.txt or an exclude pattern kept from being revisited (unobserved, it cannot be proved unchanged);
@@ -131,7 +140,7 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
   // Before the 304 and the bomb: a 304 (some servers send one to an unconditional GET) vouches for the
   // server's page, not for the cut body archived, and a bomb is no change from a visit never seen whole.
   if (visit.cut && revisit.kind !== 'fetched') return verdict('missing', 'visit-cut');
-  if (revisit.kind === 'not-modified') return verdict('unchanged', 'not-modified');
+  if (revisit.kind === 'not-modified') return revisit.conditional ? verdict('unchanged', 'not-modified') : verdict('missing', 'unconditional-304');
   if (revisit.kind === 'undecodable') {
     // The same bytes would have decoded as the visit's did: only a digest that differs gets here in practice.
     if (revisit.payloadDigest === visit.payloadDigest) return verdict('unchanged', 'payload-digest', { similarity: 1 });

@@ -319,6 +319,7 @@ const EVIDENCE_TEXT: Record<ChangeEvidence, string> = {
   'decompression-bomb': 'the revisit decodes to more than the crawl allows (a decompression bomb), the visit did not: changed, its new text not read',
   unreachable: 'no answer about the page at the revisit (no connection, a timeout or a server error): neither proved unchanged nor changed',
   'visit-cut': 'the visit\'s body was cut off (the connection closed or a timeout): nothing whole to compare the revisit with, neither proved unchanged nor changed',
+  'unconditional-304': 'the server answered 304 Not Modified to a revisit that sent no validators (its visit\'s were not trusted): that proves nothing, neither unchanged nor changed',
   'robots-disallowed': 'no revisit: robots.txt now disallows the page',
   'robots-unavailable': 'no revisit: robots.txt could not be fetched',
   'exclude-match': 'no revisit: an exclude pattern of the crawl matches the page',

@@ -8,7 +8,8 @@ const DAY_MS = 86_400_000;
  * whose rate is unknown (null: robots.txt kept the revisit from being made) are left out, rather
  * than counted as pages that never change. So are pages whose revisit got no answer about them
  * (evidence `unreachable`): a refused connection is no change observed; and those whose visit was
- * cut off (`visit-cut`): nothing whole to compare with.
+ * cut off (`visit-cut`): nothing whole to compare with; and those answered 304 to a revisit without
+ * validators (`unconditional-304`): nothing was asked that the 304 could answer.
  */
 export function blur(pages: readonly { rate: number | null; visitedAt: number }[], referenceAt: number): number {
   const rated = pages.filter((p): p is { rate: number; visitedAt: number } => p.rate !== null);

@@ -546,8 +546,12 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
     return null;
   }
   const ex = outcome.exchange;
-  if (transientFailure(ex.status)) {
-    await archive(ctx, ex, visit, { message: `${unobserved} (HTTP ${ex.status}): ${retried}`, alongside: unanswered, timing: outcome }).finally(() => releaseBody(ex.body).catch(() => undefined));
+  // A 304 to a request that sent no validators (some servers answer any GET so) says nothing of the
+  // page: not unchanged, not a change to a "304" answer; archived as a response, not as a revisit.
+  const unasked304 = ex.status === 304 && !conditional;
+  if (transientFailure(ex.status) || unasked304) {
+    const why = unasked304 ? 'HTTP 304 to a request without validators' : `HTTP ${ex.status}`;
+    await archive(ctx, ex, visit, { message: `${unobserved} (${why}): ${retried}`, alongside: unanswered, timing: outcome }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return null;
   }
   const answer = answerOf(ex.status, ex.payloadDigest);

@@ -129,9 +129,10 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
   }
   const ex = outcome.exchange;
   try {
-    // A 304 to a visit cut off (sent by a server that answers it without validators) stands for no
-    // payload archived whole: a response of its own, not a revisit through the cut body's digest.
-    if (ex.status === 304) await archive(ctx, ex, page, { profile: page.visit.cut ? undefined : 'server-not-modified', alongside: record({ kind: 'not-modified', at }, null), timing: outcome });
+    // A 304 to a request without validators (a visit cut off, validators not trusted; sent by a server
+    // that answers any GET so) vouches for nothing asked: a response of its own, not a revisit record
+    // through the visit's digest, and no proof the page is unchanged (unconditional-304, or visit-cut).
+    if (ex.status === 304) await archive(ctx, ex, page, { profile: conditional ? 'server-not-modified' : undefined, alongside: record({ kind: 'not-modified', at, conditional: conditional !== undefined }, null), timing: outcome });
     else if (ex.status >= 200 && ex.status < 300) {
       const decoded = await bodyUnlessBomb(ex, ctx.icd.limits.maxDecodedBytes);
       if (!decoded) {
@@ -176,9 +177,10 @@ function recordRevisit(ctx: CrawlContext, page: StoredCoherencePage, at: number,
   const verdict = classifyChange(page.visit, observation);
   // One interval observed: the rate the Poisson MLE gives it (0 when unchanged). A revisit that got
   // no answer about the page (unreachable: refused, timed out, 5xx), or compared with a visit cut off
-  // (visit-cut), observed no interval: no rate, as for a revisit not made, rather than the rate of a page that changed.
+  // (visit-cut), or answered 304 to a request without validators (unconditional-304), observed no
+  // interval: no rate, as for a revisit not made, rather than the rate of a page that changed.
   const days = Math.max(at - page.visitedAt, 1) / DAY_MS;
-  const changeRate = verdict.evidence === 'unreachable' || verdict.evidence === 'visit-cut' ? null : poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
+  const changeRate = verdict.evidence === 'unreachable' || verdict.evidence === 'visit-cut' || verdict.evidence === 'unconditional-304' ? null : poissonRateMle([{ days, changed: verdict.status !== 'unchanged' }]);
   const fingerprint = observation.kind === 'fetched' ? observation.fingerprint : null;
   ctx.coherence.recordRevisit(page.url, { at, fingerprint, text, verdict, changeRate });
 }
@@ -254,7 +256,7 @@ export interface ArchiveOptions {
  * (`profile`) becomes a server-not-modified revisit record pointing at the first 2xx response with
  * the visit's payload digest not cut by a failed fetch (a `length` cut is the same at every fetch);
  * with none, the 304 is archived as a response of its own, as a revisit record would stand for a
- * body never archived whole (revisitPage asks for that with no profile when the visit was cut off).
+ * body never archived whole (revisitPage asks for that with no profile when it sent no validators).
  * An identical payload becomes an identical-payload-digest revisit through the writer's
  * digest lookup. True when committed (CrawlContext.commitArchived).
  */

@@ -27,9 +27,17 @@ test('identical payload digests: unchanged, whatever else', () => {
   assert.equal(v.evidence, 'payload-digest');
 });
 
-test('304 Not Modified: unchanged', () => {
+test('304 Not Modified to a conditional revisit: unchanged', () => {
   const a = capture(ARTICLE, [], { headers: { etag: '"v1"' } });
-  assert.equal(classifyChange(a, { kind: 'not-modified', at: T0 + 1 }).status, 'unchanged');
+  assert.equal(classifyChange(a, { kind: 'not-modified', at: T0 + 1, conditional: true }).status, 'unchanged');
+});
+
+// Before, every 304 counted the page unchanged (evidence not-modified), though the revisit of a page
+// whose validators are not trusted sends none: a server answering 304 to any GET got it certified.
+test('304 Not Modified to a revisit that sent no validators: missing (unconditional-304), not unchanged', () => {
+  const a = capture(ARTICLE, [], { headers: { etag: 'W/"weak"' } });
+  const v = classifyChange(a, { kind: 'not-modified', at: T0 + 1, conditional: false });
+  assert.deepEqual([v.status, v.evidence], ['missing', 'unconditional-304']);
 });
 
 test("a revisit whose body decodes past the cap (a bomb): content changed, unless its payload is the visit's", () => {
@@ -157,7 +165,7 @@ test('a visit a failed fetch cut off: missing (visit-cut), neither proved unchan
 test('a visit a failed fetch cut off: a 304 or a bomb at the revisit is visit-cut too, not unchanged nor changed', () => {
   const cutVisit = fingerprintCapture({ status: 200, headers: { etag: '"v1"' }, payloadDigest: 'sha1:HALF', mainText: ARTICLE.slice(0, 40), outLinks: [], fetchedAt: T0, cut: true });
   const of = (v: ReturnType<typeof classifyChange>) => [v.status, v.evidence];
-  assert.deepEqual(of(classifyChange(cutVisit, { kind: 'not-modified', at: T0 + 60_000 })), ['missing', 'visit-cut']);
+  assert.deepEqual(of(classifyChange(cutVisit, { kind: 'not-modified', at: T0 + 60_000, conditional: false })), ['missing', 'visit-cut']);
   assert.deepEqual(of(classifyChange(cutVisit, { kind: 'undecodable', at: T0 + 60_000, payloadDigest: 'sha1:BOMB' })), ['missing', 'visit-cut']);
   // What says nothing of the page, or that it is gone, still says so.
   assert.deepEqual(of(classifyChange(cutVisit, { kind: 'failed', at: T0, status: 503, reason: 'http-503' })), ['missing', 'unreachable']);
