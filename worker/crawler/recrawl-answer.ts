@@ -51,8 +51,16 @@ export interface RecrawlStart {
  */
 export function recrawlStart(latestFirst: readonly PageCapture[]): RecrawlStart | null {
   const answers = latestFirst.filter((c) => !transientFailure(c.status));
-  const latest = answers.find((c) => !cutByFailedFetch(c.truncated));
+  const latest = startingCapture(latestFirst);
   if (!latest) return answers.length ? { depth: answers[0]!.depth, answer: null } : null;
   const answer = successful(latest.status) || latest.status === 304 ? latest.payloadDigest : statusAnswer(latest.status);
   return { depth: latest.depth, answer };
+}
+
+/**
+ * The capture a page's recrawls start from (recrawlStart's answer is of it): its latest answer
+ * about the page that a failed fetch did not cut off; null when there is none. Pure.
+ */
+export function startingCapture<C extends PageCapture>(latestFirst: readonly C[]): C | null {
+  return latestFirst.find((c) => !transientFailure(c.status) && !cutByFailedFetch(c.truncated)) ?? null;
 }

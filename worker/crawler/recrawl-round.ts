@@ -16,7 +16,8 @@ import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
 import { hostKeyOf } from '../url';
 import { addMissingColumn, runInTransaction } from '../store/sqlite';
-import { answerOf, recrawlStart, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
+import { answerOf, recrawlStart, startingCapture, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
+import { readRecordHttpHeaders } from '../warc/read-record';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
@@ -192,26 +193,27 @@ export class RecrawlState {
    * answer before (none known if there is none). One whose payload is a decompression bomb (crawl-log
    * outcome `decompression-bomb`) is recorded as one.
    */
-  syncPages(ctx: CrawlContext, round: number): void {
+  async syncPages(ctx: CrawlContext, round: number): Promise<void> {
     // Every capture of each page new to the recrawls that was once captured as an HTML page (2xx).
     const captures = this.db.prepare(
       `WITH page AS (
          SELECT DISTINCT h.url AS url FROM Capture h
          WHERE h.crawlId = ? AND h.status BETWEEN 200 AND 299 AND h.mime IN ('text/html', 'application/xhtml+xml')
            AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = h.crawlId AND p.url = h.url))
-       SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest, c.truncated AS truncated
+       SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest, c.truncated AS truncated,
+              c.warcFile AS warcFile, c.warcOffset AS warcOffset, c.warcLength AS warcLength
        FROM page JOIN Capture c ON c.crawlId = ? AND c.url = page.url
        ORDER BY c.url, c.fetchedAt DESC, c.id DESC`,
     );
     // Read through before the inserts (the connection runs one statement at a time), a page at a time.
-    const starts: (RecrawlStart & { url: string })[] = [];
-    const take = (url: string, latestFirst: PageCapture[]): void => {
+    const starts: (RecrawlStart & { url: string; from: StoredCapture | null })[] = [];
+    const take = (url: string, latestFirst: StoredCapture[]): void => {
       const start = recrawlStart(latestFirst);
-      if (start) starts.push({ url, ...start });
+      if (start) starts.push({ url, ...start, from: startingCapture(latestFirst) });
     };
     let url: string | null = null;
-    let latestFirst: PageCapture[] = [];
-    for (const c of captures.iterate(this.crawlId, this.crawlId) as Iterable<PageCapture & { url: string }>) {
+    let latestFirst: StoredCapture[] = [];
+    for (const c of captures.iterate(this.crawlId, this.crawlId) as Iterable<StoredCapture & { url: string }>) {
       if (url !== c.url) {
         if (url !== null) take(url, latestFirst);
         url = c.url;
@@ -220,7 +222,16 @@ export class RecrawlState {
       latestFirst.push(c);
     }
     if (url !== null) take(url, latestFirst);
-    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    // The ETag and Last-Modified the answer compared with came with (its capture's HTTP head, in its
+    // WARC record): the first round asks with them, as the later ones do with their refetches'.
+    // Without them round 1 downloaded every page whole. A page that now answers a status keeps none.
+    const validators = new Map<string, { etag: string | null; lastModified: string | null }>();
+    for (const s of starts) {
+      if (!s.from || !s.answer || s.answer.startsWith(STATUS_ANSWER)) continue;
+      const v = await validatorsOf(ctx.writer.dir, s.from);
+      if (v.etag || v.lastModified) validators.set(s.url, v);
+    }
+    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
     const bombs = starts.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
     runInTransaction(this.db, () => {
@@ -229,7 +240,8 @@ export class RecrawlState {
         if (ctx.excludedByPattern(s.url)) continue;
         // A page that now answers a status (a 404 after its bomb) holds no payload, a bomb or other.
         const bomb = bombs.has(s.url) && !s.answer?.startsWith(STATUS_ANSWER);
-        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? 1 : 0);
+        const v = validators.get(s.url);
+        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? 1 : 0, v?.etag ?? null, v?.lastModified ?? null);
       }
     });
   }
@@ -323,7 +335,7 @@ export async function runRecrawlRound(ctx: CrawlContext, state: RecrawlState, o:
   const last = state.last();
   const round = (last?.round ?? 0) + 1;
   let rule = { threshold: last?.parentThreshold ?? DEFAULT_PARENT_RULE.threshold };
-  state.syncPages(ctx, round);
+  await state.syncPages(ctx, round);
   // A page an exclude pattern added since matches is not refetched, now or in this round (checked again before each refetch).
   // host → a page of it dropped so, for the crawl-log entry should its back-off end with no page left.
   const dropped = new Map<string, string>();
@@ -660,4 +672,25 @@ function robotsNotYetFetched(ctx: CrawlContext, url: string, round: number, reco
     ctx.store.addLog({ url, status: null, outcome: ROBOTS_RETRY_OUTCOME, message: `recrawl round ${round}: not refetched: robots.txt could not be fetched for now; ${retried}`, size: 0, durationMs: 0, retries: 0, at: new Date() });
   });
   ctx.stats.recordFailure(ROBOTS_RETRY_OUTCOME);
+}
+
+/** A capture as syncPages reads it: what recrawlStart compares, and where its record lies. */
+interface StoredCapture extends PageCapture {
+  warcFile: string;
+  warcOffset: number;
+  warcLength: number;
+}
+
+/**
+ * The ETag and Last-Modified of a stored capture, from its WARC record's HTTP head; none when the
+ * record cannot be read (the round then asks without them, as before: nothing worse than a full download).
+ */
+async function validatorsOf(warcDir: string, c: StoredCapture): Promise<{ etag: string | null; lastModified: string | null }> {
+  try {
+    const h = await readRecordHttpHeaders(warcDir, c.warcFile, c.warcOffset, c.warcLength, ['etag', 'last-modified']);
+    return { etag: h['etag'], lastModified: h['last-modified'] };
+  } catch (err) {
+    console.error(`tidemark: the validators of ${c.warcFile}:${c.warcOffset} could not be read: ${(err as Error).message}`);
+    return { etag: null, lastModified: null };
+  }
 }

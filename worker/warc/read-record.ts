@@ -66,6 +66,19 @@ export async function readRecordHttpHeader(warcDir: string, warcFile: string, of
   return headerValue((await parseRecordAt(warcDir, warcFile, offset, length)).httpHeaders?.headers, lowerName);
 }
 
+/**
+ * HTTP headers of the record at `offset` of a crawl's WARC file (its payload left unread), by
+ * lower-case name; an absent one is null. A file still being written is read under its `.open` name.
+ */
+export async function readRecordHttpHeaders<N extends string>(warcDir: string, warcFile: string, offset: number, length: number | undefined, lowerNames: readonly N[]): Promise<Record<N, string | null>> {
+  const record = await parseRecordAt(warcDir, warcFile, offset, length).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    return parseRecordAt(warcDir, `${warcFile}.open`, offset, length);
+  });
+  const headers = record.httpHeaders?.headers;
+  return Object.fromEntries(lowerNames.map((n) => [n, headerValue(headers, n)])) as Record<N, string | null>;
+}
+
 /** A stored record as a person reads it: its WARC header, its HTTP head and its payload. */
 export interface StoredRecord {
   warcHeaders: [string, string][];

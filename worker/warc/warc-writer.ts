@@ -115,6 +115,11 @@ export class WarcWriter {
     this.sink = new MemberSink(this.o.dir);
   }
 
+  /** The folder the crawl's WARC files are written to (its records are read back from there). */
+  get dir(): string {
+    return this.o.dir;
+  }
+
   /** Recovers files a crash left open, then gets ready to write. */
   async open(): Promise<RecoveryReport> {
     await mkdir(this.o.dir, { recursive: true });
