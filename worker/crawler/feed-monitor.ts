@@ -1,6 +1,6 @@
 import { decodeBody, DecompressionBombError, dnsFailure, parseContentCodings, type DecodedBody, type FetchTiming } from '../fetch';
 import { locationOf } from '../fetch/http-heads';
-import { parseFeed } from '../extract';
+import { isFeedDocument, parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
 import { canonicalize, FEED_ITEM_KIND } from '../url';
 import type { CrawlContext } from './crawl-context';
@@ -233,6 +233,12 @@ export class FeedMonitor {
         ended = { outcome: 'failed', status: ex.status, detail: read.unread };
         break;
       }
+      // A 2xx that holds no feed (an HTML page: a moved feed's site, a login or error page) listed
+      // nothing because there is nothing to list: the poll failed, saying what came instead.
+      if (read.noFeed !== null) {
+        ended = { outcome: 'failed', status: ex.status, detail: read.noFeed };
+        break;
+      }
       if (!next || next === target) break;
       target = next;
     }
@@ -260,7 +266,7 @@ export class FeedMonitor {
    * answer (which releases its body), its crawl-log entry saying why a body was not read, with the
    * fault's reason as outcome (FeedBodyFault).
    */
-  private async itemsOf(url: string, ex: HttpExchange, timing: FetchTiming): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null }> {
+  private async itemsOf(url: string, ex: HttpExchange, timing: FetchTiming): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null; noFeed: string | null }> {
     let body: Buffer | null = null;
     let unread: FeedBodyFault | null = null;
     if (ex.status >= 200 && ex.status < 300) {
@@ -269,14 +275,23 @@ export class FeedMonitor {
       unread = feedBodyFault(ex.truncated, decoded, ex.headers['content-encoding'], max);
       if (unread === null && !(decoded instanceof Error)) body = decoded.bytes;
     }
-    await this.ctx.archiveAuxiliary(ex, { message: unread === null ? 'feed poll' : `feed poll failed: ${unread.detail}`, failure: unread?.reason, timing });
-    if (!body) return { items: [], unread: unread?.detail ?? null };
+    const noFeed = body && !isFeedDocument(body, ex.headers['content-type']) ? noFeedDetail(ex.headers['content-type']) : null;
+    const message = unread !== null ? `feed poll failed: ${unread.detail}` : noFeed !== null ? `feed poll failed: ${noFeed}` : 'feed poll';
+    await this.ctx.archiveAuxiliary(ex, { message, failure: unread?.reason, timing });
+    if (!body) return { items: [], unread: unread?.detail ?? null, noFeed: null };
+    if (noFeed !== null) return { items: [], unread: null, noFeed };
     const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
       const published = i.published ? Date.parse(i.published) : NaN;
       return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
     });
-    return { items, unread: null };
+    return { items, unread: null, noFeed: null };
   }
+}
+
+/** Why a 2xx answer to a feed poll listed nothing when it holds no feed: what type it was instead. Pure. */
+export function noFeedDetail(contentType: string | undefined): string {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() || 'no Content-Type';
+  return `no feed found in the answer (${type}): not RSS, Atom nor JSON Feed`;
 }
 
 /** Why a feed's body is not read: the crawl-log outcome of its poll, and the reason in words. */

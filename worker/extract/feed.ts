@@ -24,6 +24,22 @@ export function looksLikeJsonFeed(text: string): boolean {
 }
 
 /**
+ * Whether a body is a feed document at all (an empty one included): a JSON Feed, or XML whose root
+ * element is `rss`, `feed` (Atom) or `RDF` (RSS 1.0, 0.90), under any prefix. An HTML page, say, is
+ * not: a feed URL answering one lists nothing because there is no feed, not because none was posted. Pure.
+ */
+export function isFeedDocument(bytes: Uint8Array, contentType: string | null | undefined): boolean {
+  const text = decodeText(bytes.subarray(0, 64 * 1024), contentType);
+  if (looksLikeJsonFeed(text)) return true;
+  // Read as JSON Feed by parseFeed too: a JSON object under a JSON type, or one with an items array.
+  if (text.trimStart().startsWith('{') && (/json/i.test(contentType ?? '') || /"items"\s*:\s*\[/.test(text))) return true;
+  // The root element: past the BOM, the XML declaration, processing instructions, comments and a doctype.
+  const rest = text.replace(/^\uFEFF?(\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*/i, '');
+  const root = /^<([A-Za-z_][\w.:-]*)/.exec(rest)?.[1];
+  return root !== undefined && /^(?:[\w.-]+:)?(?:rss|feed|RDF)$/i.test(root);
+}
+
+/**
  * Items of an RSS (0.9x, 1.0, 2.0), Atom or JSON Feed document, with links resolved against the
  * feed's URL, or in XML against the xml:base in scope. Atom and RSS 1.0 elements are known by their
  * namespace, under any prefix. Items without a usable http(s) link are left out. Never throws.

@@ -8,5 +8,5 @@ export { cssReferences, extractCssLinks, unescapeCss, type CssReference } from '
 export { parseSrcset } from './srcset';
 export { dedupeLinks, extractHtml, type HtmlExtractOptions, type HtmlExtraction, type MarkupSummary } from './html-links';
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
-export { looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
+export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
 export { classifyResponse, extractFromResponse, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFeed } from '../../../worker/extract';
+import { isFeedDocument, parseFeed } from '../../../worker/extract';
 
 const FEED_URL = 'http://example.org/feed';
 
@@ -165,4 +165,17 @@ test('a feed cut inside a value leaves out the cut value, and keeps the items wh
   // A permalink guid cut is no link either; a channel title cut is no title.
   assert.deepEqual(items('<rss><channel><item><guid>http://example.org/g'), { title: '', items: [] });
   assert.deepEqual(items('<rss><channel><title>Tide ne'), { title: '', items: [] });
+});
+
+test('isFeedDocument: RSS, Atom, RSS 1.0 and JSON Feed are feeds, empty or not; an HTML page or plain text is not', () => {
+  const is = (body: string, type = 'application/xml') => isFeedDocument(Buffer.from(body), type);
+  assert.equal(is('<?xml version="1.0"?><!-- c --><rss version="2.0"><channel></channel></rss>'), true);
+  assert.equal(is('\uFEFF<feed xmlns="http://www.w3.org/2005/Atom"/>'), true);
+  assert.equal(is('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"></rdf:RDF>'), true);
+  assert.equal(is('<a:feed xmlns:a="http://www.w3.org/2005/Atom"></a:feed>'), true);
+  assert.equal(is('{"version":"https://jsonfeed.org/version/1.1","items":[]}', 'application/feed+json'), true);
+  assert.equal(is('{"items":[]}', 'text/plain'), true);
+  assert.equal(is('<!DOCTYPE html><html><body><p>news</p></body></html>', 'text/html'), false);
+  assert.equal(is('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>'), false);
+  assert.equal(is('just text', 'text/plain'), false);
 });
