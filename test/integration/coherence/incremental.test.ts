@@ -80,7 +80,8 @@ test('scheduled recrawls follow fr / fr_max and the parent rule; feed articles a
   const requests = (p: string) => served.filter((s) => s.path === p);
   // Round 1 refetches every page; /stable is unchanged so its frequency halves: round 2 skips it, round 3 refetches it.
   assert.equal(requests('/stable').length, 3, 'visit + rounds 1 and 3');
-  // The first refetch is unconditional (the initial capture's validators are not kept); later ones send If-None-Match.
+  // Every refetch sends If-None-Match, the first one too (with the initial capture's ETag, read from its WARC record).
+  assert.ok(requests('/stable')[1]!.conditional && requests('/stable')[1]!.status === 304, 'round 1 asks with the stored capture\'s validators');
   assert.ok(requests('/stable')[2]!.conditional && requests('/stable')[2]!.status === 304);
   assert.equal(requests('/changing').length, 4, 'visit + rounds 1, 2 and 3');
   // Rounds 2 and 3: /section is not due (unchanged in round 1) but both its children changed → refetched.
@@ -90,7 +91,7 @@ test('scheduled recrawls follow fr / fr_max and the parent rule; feed articles a
   assert.ok(rounds[1]!.parentThreshold > rounds[0]!.parentThreshold, 'a wasted parent refetch raises the threshold');
 
   const revisits = db.prepare("SELECT url, recordType, status FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id").all(crawlId, `${origin}/stable`) as { recordType: string; status: number }[];
-  assert.deepEqual(revisits.map((r) => [r.recordType, r.status]), [['response', 200], ['revisit', 200], ['revisit', 304]], 'unchanged payloads became revisit records');
+  assert.deepEqual(revisits.map((r) => [r.recordType, r.status]), [['response', 200], ['revisit', 304], ['revisit', 304]], 'unchanged payloads became revisit records');
 
   // Feeds: polled at most once a (shortened) minute; both articles captured, the second after it appeared.
   const polls = requests('/feed.xml');
