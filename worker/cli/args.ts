@@ -57,17 +57,23 @@ is missing or holds nothing to check, and for bad arguments, 3 when Ctrl-C stopp
 /** Options only `crawl` takes. */
 const CRAWL_OPTIONS = ['seed', 'out', 'max-pages', 'concurrency', 'no-politeness', 'wacz', 'page-text', 'progress'] as const;
 
+/** Written in decimal digits only: Number() also reads 0x3, 1e1 and " 2 ", which a script never means. */
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got "${value}"`);
+  const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got "${value}"`);
   return n;
 }
 
-function nonNegativeNumber(name: string, value: string | undefined): number | undefined {
+/** The longest --progress interval: a day. Node's timers take at most ~24.8 days, and one asked past that fired every millisecond. */
+export const MAX_PROGRESS_SECONDS = 86_400;
+
+function progressSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of seconds (0 or more), got "${value}"`);
+  const n = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n > MAX_PROGRESS_SECONDS) {
+    throw new Error(`--progress must be a number of seconds from 0 to ${MAX_PROGRESS_SECONDS.toLocaleString('en-US')} (a day), got "${value}"`);
+  }
   return n;
 }
 
@@ -121,6 +127,6 @@ export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand | Help
     json: Boolean(values.json),
     wacz: Boolean(values.wacz),
     pageText: Boolean(values['page-text']),
-    progressSeconds: nonNegativeNumber('--progress', values.progress),
+    progressSeconds: progressSeconds(values.progress),
   };
 }

@@ -153,6 +153,8 @@ export async function runCheck(cmd: CheckCommand, signal?: AbortSignal): Promise
   const { targets, problems } = checkTargets(cmd.paths, nodeFs);
   if (problems.length) {
     for (const p of problems) console.error(p);
+    // A script reading stdout still gets its one object, saying which paths could not be checked.
+    if (cmd.json) console.log(JSON.stringify({ ok: false, unchecked: problems, files: [] }));
     return 2;
   }
   const results: FileCheck[] = [];

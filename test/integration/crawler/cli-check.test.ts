@@ -105,6 +105,10 @@ test('tidemark check passes a crawl and its WACZ as written, and finds a changed
     const none = await check(join(base, 'nowhere'));
     assert.equal(none.code, 2);
     assert.match(none.stderr, /nowhere: no such file or folder/);
+    // With --json, stdout still holds one object, for a script piping it to jq: it held nothing.
+    assert.equal(none.report.ok, false);
+    assert.equal(none.report.files.length, 0);
+    assert.match((none.report as CheckReport & { unchecked?: string[] }).unchecked?.[0] ?? '', /nowhere: no such file or folder/);
   } finally {
     rmSync(base, { recursive: true, force: true });
     await site.close();

@@ -25,8 +25,17 @@ test('bad arguments are refused with a message that says what is wrong', () => {
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', '2.5'], /--concurrency must be a positive whole number/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--page-text'], /--page-text goes with --wacz/);
-  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress=-1'], /--progress must be a number of seconds \(0 or more\), got "-1"/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress=-1'], /--progress must be a number of seconds from 0 to 86,400 \(a day\), got "-1"/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress', 'often'], /--progress must be a number of seconds/);
+  // Numbers in decimal digits only: Number() read 0x3 as 3, 1e1 as 10, and took " 2 ".
+  for (const value of ['0x3', '1e1', ' 2 ', '0b1', '+3', '9007199254740993']) {
+    refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--max-pages', value], /--max-pages must be a positive whole number/);
+  }
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', ' 2 '], /--concurrency must be a positive whole number/);
+  // Past ~24.8 days Node's timer fired every millisecond: 31,968 progress lines in a 35-second crawl.
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress', '3000000'], /--progress must be a number of seconds from 0 to 86,400/);
+  refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress', '1e10'], /--progress must be a number of seconds/);
+  assert.equal((parseCliArgs(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--progress', '0.5', '--max-pages', '007']) as { progressSeconds?: number }).progressSeconds, 0.5);
   refused(['check'], /Give the WARC files, CDXJ indexes or folders to check/);
   refused(['check', 'out', '--out', 'o'], /--out is an option of crawl, not of check/);
   refused(['check', 'out', '--wacz'], /--wacz is an option of crawl/);
