@@ -110,7 +110,8 @@ export function parseCliArgs(argv: string[]): CrawlCommand | CheckCommand | Help
     if (!paths.length) throw new Error(`Give the WARC files, CDXJ indexes or folders to check.\n${USAGE}`);
     return { command: 'check', paths, json: Boolean(values.json) };
   }
-  if (command !== 'crawl') throw new Error(`Unknown command "${command ?? ''}".\n${USAGE}`);
+  if (command === undefined) throw new Error(`Give a command, crawl or check.\n${USAGE}`);
+  if (command !== 'crawl') throw new Error(`Unknown command "${command}".\n${USAGE}`);
   if (rest.length) throw new Error(`Unexpected arguments: ${rest.join(' ')}`);
   if (!values.out) throw new Error(`--out DIR is required.\n${USAGE}`);
   if (values['page-text'] && !values.wacz) throw new Error('--page-text goes with --wacz (the text goes into the package)');

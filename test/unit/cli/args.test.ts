@@ -20,6 +20,8 @@ test('bad arguments are refused with a message that says what is wrong', () => {
   refused(['crawl', '--seed', 'http://a.test/'], /--out DIR is required/);
   refused(['crawl', '--out', 'o'], /an ICD file or at least one --seed/);
   refused(['fetch', '--out', 'o'], /Unknown command "fetch"/);
+  refused([], /Give a command, crawl or check\./);
+  refused(['--json'], /Give a command, crawl or check\./);
   refused(['crawl', 'a.json', 'b.json', '--out', 'o'], /Unexpected arguments: b\.json/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--max-pages', '0'], /--max-pages must be a positive whole number, got "0"/);
   refused(['crawl', '--seed', 'http://a.test/', '--out', 'o', '--concurrency', '2.5'], /--concurrency must be a positive whole number/);
