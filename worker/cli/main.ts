@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
-import { icdSchema, type Icd } from '../icd/schema';
-import { plainIssueMessage } from '../icd/plain-issues';
+import type { Icd } from '../icd/schema';
+import { replacedNotice, resumeNotice, resumeOverrides, withOverrides, type IcdOverrides } from './resume-icd';
 import { parseUserIcd } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { startWalCheckpointer } from '../store/wal-checkpointer';
@@ -51,7 +51,7 @@ function removePartialPackage(out: string): void {
 }
 
 /** The flags that change a crawl's settings, as the ICD fields they set (only those given). */
-function flagSettings(cmd: CrawlCommand): { scope: Record<string, unknown>; politeness: Record<string, unknown> } {
+function flagSettings(cmd: CrawlCommand): IcdOverrides {
   return {
     scope: cmd.maxPages ? { maxPages: cmd.maxPages } : {},
     politeness: { ...(cmd.concurrency ? { concurrency: cmd.concurrency } : {}), ...(cmd.politeness ? {} : { enabled: false }) },
@@ -59,17 +59,17 @@ function flagSettings(cmd: CrawlCommand): { scope: Record<string, unknown>; poli
 }
 
 /**
- * Parses an ICD with the flags applied, so they are validated as the file's own fields are. A
- * person's ICD (`fromUser`) may not hold unknown fields; a stored one may, from an older version.
+ * Parses a person's ICD with the flags applied, so they are validated as the file's own fields are
+ * (and it may not hold unknown fields; a stored one may, from an older version: resume-icd.ts).
  */
-function parseWithFlags(base: Record<string, unknown>, cmd: CrawlCommand, fromUser: boolean): Icd {
+function parseWithFlags(base: Record<string, unknown>, cmd: CrawlCommand): Icd {
   const flags = flagSettings(cmd);
   const input = {
     ...base,
     scope: { ...(base.scope as Record<string, unknown> | undefined), ...flags.scope },
     politeness: { ...(base.politeness as Record<string, unknown> | undefined), ...flags.politeness },
   };
-  return fromUser ? parseUserIcd(input) : icdSchema.parse(input, { error: plainIssueMessage });
+  return parseUserIcd(input);
 }
 
 /** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */
@@ -79,32 +79,19 @@ export function icdForCommand(cmd: CrawlCommand): Icd {
   // Seeds that are not a list (one URL as a string, say) go to the schema as they are, which says so;
   // spread, a string became one seed per character.
   const seeds = base.seeds === undefined ? added : Array.isArray(base.seeds) ? [...base.seeds, ...added] : base.seeds;
-  return parseWithFlags({ ...base, seeds }, cmd, true);
-}
-
-/** ICD fields a resumed run's flags may change: a run given without them keeps the stored values. */
-const FLAG_FIELDS: readonly (readonly [keyof Icd, string])[] = [['scope', 'maxPages'], ['politeness', 'concurrency'], ['politeness', 'enabled']];
-
-/** An ICD as compared for a resume: seeds in any order, the fields flags set left out. */
-function comparable(icd: Icd): string {
-  const copy = structuredClone(icd) as unknown as Record<string, Record<string, unknown>>;
-  for (const [section, field] of FLAG_FIELDS) delete copy[section]![field];
-  return JSON.stringify({ ...copy, seeds: [...icd.seeds].sort() });
+  return parseWithFlags({ ...base, seeds }, cmd);
 }
 
 /**
- * What a run resuming the crawl stored in `out` (its ICD `resumed`, the stored one with this run's
- * flags) says when it was given another crawl (`given`: other seeds, or an ICD file that differs):
- * the stored one goes on, and the one given is not used. Null when they agree.
+ * How a crawl ended by a limit goes on. The time limit counts this run only, so the same command
+ * goes on; the size limit every run's captures, so only a larger one does, which a resume takes from
+ * the ICD file given (resume-icd.ts): no flag sets it.
  */
-export function resumeNotice(out: string, resumed: Icd, given: Icd): string | null {
-  if (JSON.stringify([...given.seeds].sort()) !== JSON.stringify([...resumed.seeds].sort())) {
-    return `tidemark: ${out} holds a crawl of ${resumed.seeds.join(' ')}; resuming it (the seeds given now are not used; choose another --out for a new crawl)`;
-  }
-  if (comparable(given) !== comparable(resumed)) {
-    return `tidemark: ${out} holds a crawl of the same seeds with other settings; resuming it with its stored ICD (only --max-pages, --concurrency and --no-politeness change it; choose another --out for a new crawl)`;
-  }
-  return null;
+export function limitAdvice(endedBy: 'time-limit' | 'size-limit', icdPath: string | undefined): string {
+  if (endedBy === 'time-limit') return 'run the same command again to go on (the limit counts each run alone)';
+  return icdPath
+    ? `raise scope.maxBytes in ${icdPath} (or set it to 0, no limit) and run the same command again to go on`
+    : 'run it again with an ICD file of the same seeds and a larger scope.maxBytes (0: no limit), with the same --out, to go on';
 }
 
 /** TIDEMARK_TEST_ROBOTS_BACKOFF_MS (tests only): waits between tries of a robots.txt from this base, capped at 20 times it as the default's 30 s and 10 minutes; unset, the default. */
@@ -173,16 +160,20 @@ export async function main(argv: string[]): Promise<number> {
   let notice: string | null = null;
   if (existing) {
     crawlId = existing.id;
-    // A resumed crawl keeps its ICD: the flags given again change only the settings they name.
+    // A resumed crawl keeps its ICD but for its limits, which this run's ICD file and flags set (resume-icd.ts).
     const stored = JSON.parse(existing.definition) as Record<string, unknown>;
     const given = icd;
+    let replaced: string | null;
     try {
-      icd = parseWithFlags(stored, cmd, false);
+      const before = withOverrides(stored, { scope: {}, politeness: {} });
+      icd = withOverrides(stored, resumeOverrides(given, Boolean(cmd.icdPath), before.seeds, flagSettings(cmd)));
+      replaced = replacedNotice(out, before, icd);
     } catch (err) {
       console.error(formatError(err));
       db.close();
       return 2;
     }
+    if (replaced) console.error(replaced);
     notice = resumeNotice(out, icd, given);
     // Said with --json too, and in its summary: a script that gave other seeds must not take the
     // stored crawl's summary for one of its own.
@@ -292,9 +283,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
     // Paused by Ctrl-C as much as by a full disk: the same command goes on.
     if (outcome !== 'finished') console.log('Run the same command again to resume.');
-    // The time limit counts this run only; the size limit every run's captures, so only a larger one goes on.
-    if (stats.endedBy === 'time-limit') console.log(`ended by its time limit with ${stats.queued} URLs queued: run the same command again to go on`);
-    if (stats.endedBy === 'size-limit') console.log(`ended by its size limit with ${stats.queued} URLs queued: raise scope.maxBytes in the ICD and run it again to go on`);
+    if (stats.endedBy) console.log(`ended by its ${stats.endedBy === 'time-limit' ? 'time' : 'size'} limit with ${stats.queued} URLs queued: ${limitAdvice(stats.endedBy, cmd.icdPath)}`);
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);

@@ -83,3 +83,35 @@ test('a resumed crawl keeps its settings unless a flag names them again, and say
     await site.close();
   }
 });
+
+test('a crawl ended by its size limit goes on when the ICD file given again raises scope.maxBytes, as its summary advises', { timeout: 60_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 30 });
+  try {
+    await withTempDir('tm-resume-limits-', async (out) => {
+      const icdFile = join(out, 'sz.json');
+      const write = (scope: Record<string, unknown>) => writeFileSync(icdFile, JSON.stringify({ name: 'sz', seeds: [`${site.origin}/`], scope, politeness: { enabled: false } }));
+      write({ maxBytes: 1000 });
+      const first = await runCli(['crawl', icdFile, '--out', out]).done;
+      assert.equal(first.code, 0, first.stderr.slice(-1000));
+      assert.match(first.stdout, /ended by its size limit with \d+ URLs queued: raise scope\.maxBytes in .*sz\.json .*and run the same command again to go on/);
+      const pages = () => {
+        const db = new Database(join(out, 'tidemark-state.db'), { readonly: true });
+        const n = db.prepare("SELECT COUNT(*) FROM Capture WHERE url NOT LIKE '%/robots.txt'").pluck().get() as number;
+        db.close();
+        return n;
+      };
+      const before = pages();
+      // Following the advice: the file's larger limit is taken (it was ignored, and the crawl could never go on).
+      write({ maxBytes: 100_000_000, maxPages: 20 });
+      const second = await runCli(['crawl', icdFile, '--out', out, '--json']).done;
+      assert.equal(second.code, 0, second.stderr.slice(-1000));
+      const summary = JSON.parse(second.stdout.trim().split('\n').at(-1)!) as { endedBy?: string; resumeNotice?: string };
+      assert.equal(summary.endedBy, undefined, 'not ended by the size limit again');
+      assert.equal(summary.resumeNotice, undefined);
+      assert.match(second.stderr, /resuming the crawl in .* with scope\.maxPages 10000 → 20, scope\.maxBytes 1000 → 100000000/);
+      assert.ok(pages() > before && pages() <= 20, `${pages()} pages: more than ${before}, within the file's new maxPages of 20`);
+    });
+  } finally {
+    await site.close();
+  }
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resumeNotice } from '../../../worker/cli/main';
+import { limitAdvice } from '../../../worker/cli/main';
+import { replacedNotice, resumeNotice, resumeOverrides, withOverrides } from '../../../worker/cli/resume-icd';
 import { icdSchema } from '../../../worker/icd/schema';
 
 const stored = icdSchema.parse({ name: 'Harbour', seeds: ['http://a.test/', 'http://b.test/'], scope: { maxPages: 5 }, politeness: { minDelayMs: 500 } });
@@ -20,4 +21,46 @@ test('the same seeds with other settings (another ICD file): the stored ICD goes
   assert.match(notice!, /holds a crawl of the same seeds with other settings; resuming it with its stored ICD/);
   assert.notEqual(resumeNotice('/out', stored, given({ name: 'Another name' })), null);
   assert.notEqual(resumeNotice('/out', stored, given({ focus: { enabled: true, keywords: [{ term: 'tide', weight: 1 }] } })), null);
+});
+
+const storedRaw = { name: 'Harbour', seeds: ['http://a.test/', 'http://b.test/'], scope: { maxPages: 5, maxBytes: 1000 }, politeness: { minDelayMs: 500 } };
+const noFlags = { scope: {}, politeness: {} };
+
+test('a resume from the ICD file takes its limits as edited, and says which stored values it replaced', () => {
+  const file = given({ name: 'Harbour', scope: { maxPages: 20, maxBytes: 100_000_000, maxDurationMinutes: 30 }, politeness: { minDelayMs: 500, concurrency: 4, enabled: false } });
+  const before = withOverrides(storedRaw, noFlags);
+  const resumed = withOverrides(storedRaw, resumeOverrides(file, true, before.seeds, noFlags));
+  assert.deepEqual(
+    [resumed.scope.maxPages, resumed.scope.maxBytes, resumed.scope.maxDurationMinutes, resumed.politeness.concurrency, resumed.politeness.enabled],
+    [20, 100_000_000, 30, 4, false],
+  );
+  assert.equal(resumed.politeness.minDelayMs, 500);
+  assert.equal(
+    replacedNotice('/out', before, resumed),
+    'tidemark: resuming the crawl in /out with scope.maxPages 5 → 20, scope.maxBytes 1000 → 100000000, scope.maxDurationMinutes 0 → 30, politeness.concurrency 16 → 4, politeness.enabled true → false (the stored value replaced by this run\'s)',
+  );
+  assert.equal(resumeNotice('/out', resumed, file), null, 'the limits are not "other settings"');
+});
+
+test('a resume from seeds alone takes only the flags: the defaults do not replace the stored limits', () => {
+  const fromSeeds = given({ name: 'CLI crawl of http://a.test/' });
+  const before = withOverrides(storedRaw, noFlags);
+  const kept = withOverrides(storedRaw, resumeOverrides(fromSeeds, false, before.seeds, noFlags));
+  assert.deepEqual([kept.scope.maxPages, kept.scope.maxBytes], [5, 1000]);
+  assert.equal(replacedNotice('/out', before, kept), null);
+  const flagged = withOverrides(storedRaw, resumeOverrides(fromSeeds, false, before.seeds, { scope: { maxPages: 12 }, politeness: {} }));
+  assert.deepEqual([flagged.scope.maxPages, flagged.scope.maxBytes], [12, 1000]);
+});
+
+test('an ICD file of other seeds is another crawl: none of its limits are taken', () => {
+  const other = given({ seeds: ['http://c.test/'], scope: { maxBytes: 0 } });
+  const before = withOverrides(storedRaw, noFlags);
+  assert.equal(withOverrides(storedRaw, resumeOverrides(other, true, before.seeds, noFlags)).scope.maxBytes, 1000);
+});
+
+test('the limit advice says what goes on: the same command for the time limit, a larger maxBytes in the file given for the size limit', () => {
+  assert.match(limitAdvice('time-limit', undefined), /^run the same command again to go on/);
+  assert.match(limitAdvice('size-limit', '/tmp/sz.json'), /^raise scope\.maxBytes in \/tmp\/sz\.json .*and run the same command again to go on$/);
+  assert.match(limitAdvice('size-limit', undefined), /an ICD file of the same seeds and a larger scope\.maxBytes/);
+  assert.doesNotMatch(limitAdvice('size-limit', undefined), /in the ICD and run it again/);
 });

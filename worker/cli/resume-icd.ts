@@ -1,0 +1,78 @@
+import { icdSchema, type Icd } from '../icd/schema';
+import { plainIssueMessage } from '../icd/plain-issues';
+
+/**
+ * What a run on an `--out` that holds a crawl resumes with. The crawl keeps its stored ICD, except
+ * the limits an archivist raises to go on: those come from this run, from its flags and from its
+ * ICD file (read again), as a new crawl's would. Other settings given now are not used, and the
+ * notice says so.
+ */
+
+/** The ICD fields a resume takes from this run: its limits, which a crawl that stopped on one is raised to go on. */
+export const LIMIT_FIELDS = [
+  ['scope', 'maxPages'],
+  ['scope', 'maxBytes'],
+  ['scope', 'maxDurationMinutes'],
+  ['politeness', 'concurrency'],
+  ['politeness', 'enabled'],
+] as const;
+
+/** The ICD fields this run sets: `{scope: {maxPages: 12}}`, say. */
+export type IcdOverrides = { scope: Record<string, unknown>; politeness: Record<string, unknown> };
+
+type Section = Record<string, unknown>;
+
+const sameSeeds = (a: readonly string[], b: readonly string[]) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify([...new Set(b)].sort());
+
+/**
+ * The limits a resume takes from this run. From an ICD file of the same seeds, every limit field as
+ * the file (with the flags) gives it, defaults included: the file is what the archivist edited. Else
+ * only what the flags set: a run from seeds alone would otherwise put back the defaults.
+ */
+export function resumeOverrides(given: Icd, fromFile: boolean, storedSeeds: readonly string[], flags: IcdOverrides): IcdOverrides {
+  if (!fromFile || !sameSeeds(given.seeds, storedSeeds)) return flags;
+  const taken: IcdOverrides = { scope: {}, politeness: {} };
+  for (const [section, field] of LIMIT_FIELDS) taken[section][field] = (given[section] as Section)[field];
+  return taken;
+}
+
+/** The stored ICD with `overrides` applied, parsed (a stored ICD may hold fields of an older version). */
+export function withOverrides(stored: Record<string, unknown>, overrides: IcdOverrides): Icd {
+  return icdSchema.parse({
+    ...stored,
+    scope: { ...(stored.scope as Section | undefined), ...overrides.scope },
+    politeness: { ...(stored.politeness as Section | undefined), ...overrides.politeness },
+  }, { error: plainIssueMessage });
+}
+
+/** What a resume says of the stored limits it replaced (`scope.maxBytes 1000 → 100000000`); null when none. */
+export function replacedNotice(out: string, before: Icd, after: Icd): string | null {
+  const changes = LIMIT_FIELDS.flatMap(([section, field]) => {
+    const was = (before[section] as Section)[field];
+    const now = (after[section] as Section)[field];
+    return was === now ? [] : [`${section}.${field} ${String(was)} → ${String(now)}`];
+  });
+  return changes.length ? `tidemark: resuming the crawl in ${out} with ${changes.join(', ')} (the stored value replaced by this run's)` : null;
+}
+
+/** An ICD as compared for a resume: seeds in any order, the limits (this run's) left out. */
+function comparable(icd: Icd): string {
+  const copy = structuredClone(icd) as unknown as Record<string, Section>;
+  for (const [section, field] of LIMIT_FIELDS) delete copy[section]![field];
+  return JSON.stringify({ ...copy, seeds: [...new Set(icd.seeds)].sort() });
+}
+
+/**
+ * What a run resuming the crawl stored in `out` (its ICD `resumed`, the stored one with this run's
+ * limits) says when it was given another crawl (`given`: other seeds, or an ICD file that differs
+ * in more than its limits): the stored one goes on, and the one given is not used. Null when they agree.
+ */
+export function resumeNotice(out: string, resumed: Icd, given: Icd): string | null {
+  if (!sameSeeds(given.seeds, resumed.seeds)) {
+    return `tidemark: ${out} holds a crawl of ${resumed.seeds.join(' ')}; resuming it (the seeds given now are not used; choose another --out for a new crawl)`;
+  }
+  if (comparable(given) !== comparable(resumed)) {
+    return `tidemark: ${out} holds a crawl of the same seeds with other settings; resuming it with its stored ICD (only its limits change it: scope.maxPages, scope.maxBytes, scope.maxDurationMinutes, politeness.concurrency and politeness.enabled, from the ICD file or --max-pages, --concurrency and --no-politeness; choose another --out for a new crawl)`;
+  }
+  return null;
+}
