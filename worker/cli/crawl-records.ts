@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Icd } from '../icd/schema';
 import { crawlLogText } from '../store/crawl-log-text';
-import { readSeedReport } from '../frontier/seed-report';
-import { seedOutcome } from '../frontier/url-outcome';
+import { readSeedChains, withMessages } from '../frontier/seed-report';
+import { isSeedProblem, seedOutcome } from '../frontier/url-outcome';
 import { readRecordHttpHeader } from '../warc/read-record';
 
 /**
@@ -38,11 +38,17 @@ export interface SeedProblem {
   outcome: string;
 }
 
-/** The seeds (the first 200) whose chain ended on a failure, an exclusion, an error status or a cut redirect chain. */
-export async function seedProblems(db: Database.Database, crawlId: number, icd: Icd, warcDir: string): Promise<SeedProblem[]> {
-  const rows = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, 200, (file, offset, length) => readRecordHttpHeader(warcDir, file, offset, length, 'location'));
-  return rows.flatMap((row) => {
-    const outcome = seedOutcome(row);
-    return outcome.problem ? [{ seed: row.seed, outcome: outcome.steps.join(' ') }] : [];
-  });
+/** Seeds a summary names at most: a crawl of 10,000 unreachable seeds must not print 10,000 lines. */
+export const SEED_PROBLEMS_LISTED = 200;
+
+/**
+ * The seeds, of all the crawl's, whose chain ended on a failure, an exclusion, an error status or a
+ * cut redirect chain: the first `listed`, and how many more there are (`notListed`).
+ */
+export async function seedProblems(db: Database.Database, crawlId: number, icd: Icd, warcDir: string, listed = SEED_PROBLEMS_LISTED): Promise<{ problems: SeedProblem[]; notListed: number }> {
+  const chains = await readSeedChains(db, crawlId, icd.seeds, icd.scope.queryHandling, (file, offset, length) => readRecordHttpHeader(warcDir, file, offset, length, 'location'));
+  const failing = chains.filter(isSeedProblem);
+  // Messages only for the seeds named: reading them costs a pass over the crawl log per 500 URLs.
+  const problems = withMessages(db, crawlId, failing.slice(0, listed)).map((row) => ({ seed: row.seed, outcome: seedOutcome(row).steps.join(' ') }));
+  return { problems, notListed: failing.length - problems.length };
 }

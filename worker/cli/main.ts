@@ -249,7 +249,7 @@ export async function main(argv: string[]): Promise<number> {
   const packaged = packagingBegun ? await packageOutput(db, crawlId, out, cmd.pageText, packaging.signal) : {};
   const seeds = await seedProblems(db, crawlId, icd, out).catch((err: Error) => {
     console.error(`tidemark: the seeds could not be checked: ${err.message}`);
-    return [];
+    return { problems: [], notListed: 0 };
   });
   let crawlLog: { crawlLog: string } | { crawlLogError: string };
   try {
@@ -273,7 +273,9 @@ export async function main(argv: string[]): Promise<number> {
     ...(engine.pausedBecause ? { pausedBecause: engine.pausedBecause } : {}),
     // Finished by the ICD's time or size limit with URLs still queued.
     ...(stats.endedBy ? { endedBy: stats.endedBy, queued: stats.queued } : {}),
-    seedProblems: seeds,
+    seedProblems: seeds.problems,
+    // Only when the list was cut: how many more seeds did not end on a capture.
+    ...(seeds.notListed ? { seedProblemsNotListed: seeds.notListed } : {}),
     ...(notice ? { resumeNotice: notice.replace(/^tidemark: /, '') } : {}),
     ...crawlLog,
     ...packaged,
@@ -288,7 +290,8 @@ export async function main(argv: string[]): Promise<number> {
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);
     // A seed redirecting out of scope, refused or failing is why a crawl finds little: each is named.
-    for (const p of seeds) console.log(`seed ${p.seed}: ${p.outcome}`);
+    for (const p of seeds.problems) console.log(`seed ${p.seed}: ${p.outcome}`);
+    if (seeds.notListed) console.log(`and ${seeds.notListed} more seeds that did not end on a capture (in ${CLI_CRAWL_LOG_NAME})`);
     console.log(`WARC files, index.cdxj${'crawlLog' in crawlLog ? ` and ${CLI_CRAWL_LOG_NAME}` : ''} in ${out}`);
     if ('wacz' in packaged) console.log(`WACZ package: ${packaged.wacz}`);
   }

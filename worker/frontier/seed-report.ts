@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { canonicalize } from '../url';
 import { storedUrlReader } from './frontier-sql';
-import { followRedirects, type SeedHop, type SeedReportRow } from './seed-chain';
+import { followRedirects, type ChainCut, type SeedHop, type SeedReportRow } from './seed-chain';
 
 /**
  * Heritrix's seeds report (Archive-It's "Seeds" tab): what became of each seed of the crawl, and,
@@ -23,6 +23,20 @@ export async function readSeedReport(
   limit: number,
   locationOf: (warcFile: string, offset: number, length: number) => Promise<string | null>,
 ): Promise<SeedReportRow[]> {
+  return withMessages(db, crawlId, await readSeedChains(db, crawlId, seeds.slice(0, limit), queryHandling, locationOf));
+}
+
+/** A seed's chain without its crawl-log messages, which cost a pass over the crawl's log to read (withMessages). */
+export type SeedChain = { seed: string; hops: Omit<SeedHop, 'message'>[]; cut: ChainCut | null };
+
+/** The chain of each of `seeds` through its redirects, as readSeedReport reads it, without the messages. */
+export async function readSeedChains(
+  db: Database.Database,
+  crawlId: number,
+  seeds: readonly string[],
+  queryHandling: 'keep' | 'sort' | 'strip',
+  locationOf: (warcFile: string, offset: number, length: number) => Promise<string | null>,
+): Promise<SeedChain[]> {
   const stored = storedUrlReader(db, crawlId);
   const latestRedirect = db.prepare('SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND url = ? AND status BETWEEN 300 AND 399 ORDER BY id DESC LIMIT 1');
   const hop = (url: string): Omit<SeedHop, 'message'> => {
@@ -35,11 +49,16 @@ export async function readSeedReport(
     const target = await locationOf(capture.warcFile, capture.warcOffset, capture.warcLength).catch(() => null);
     return target === null ? null : canonicalize(target, url, { queryHandling });
   };
-  const chains = [];
-  for (const seed of seeds.slice(0, limit)) {
+  const chains: SeedChain[] = [];
+  for (const seed of seeds) {
     const canonical = canonicalize(seed, undefined, { queryHandling }) ?? seed;
     chains.push({ seed, ...(await followRedirects(canonical, { hop, location })) });
   }
+  return chains;
+}
+
+/** `chains` with each hop's latest crawl-log message: the seeds report's rows. */
+export function withMessages(db: Database.Database, crawlId: number, chains: readonly SeedChain[]): SeedReportRow[] {
   const messages = latestMessages(db, crawlId, [...new Set(chains.flatMap((c) => c.hops.map((h) => h.url)))]);
   return chains.map(({ seed, hops, cut }) => ({ seed, hops: hops.map((h) => ({ ...h, message: messages.get(h.url) ?? null })), cut }));
 }

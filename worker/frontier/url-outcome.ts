@@ -42,9 +42,14 @@ export function seedOutcome(row: SeedReportRow): SeedOutcome {
   if (row.cut) steps.push(CUT_TEXT[row.cut]);
   const last = row.hops.at(-1)!;
   const captured = row.cut === null && last.state === 'done' && last.status !== null && last.status < 300;
+  return { steps, captured, problem: isSeedProblem(row) };
+}
+
+/** Whether a seed's chain ended on no capture: cut, or on a failure, an exclusion or an error status (its messages play no part). */
+export function isSeedProblem(row: { hops: readonly Pick<SeedHop, 'state' | 'status'>[]; cut: SeedReportRow['cut'] }): boolean {
+  const last = row.hops.at(-1)!;
   // An uncut chain ends on no redirect: a 3xx there is a 304, which answered an unconditional request with no page.
-  const problem = row.cut !== null || last.state === 'failed' || last.state === 'excluded' || (last.state === 'done' && (last.status ?? 0) >= 300);
-  return { steps, captured, problem };
+  return row.cut !== null || last.state === 'failed' || last.state === 'excluded' || (last.state === 'done' && (last.status ?? 0) >= 300);
 }
 
 /** What the crawl made of a URL, in a sentence or two. */

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import Database from 'better-sqlite3';
@@ -17,6 +17,7 @@ const site: RequestListener = (req, res) => {
   if (req.url === '/robots.txt') return void res.writeHead(404).end();
   if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>home</title><a href="/a">a</a>');
   if (req.url === '/a') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>a</title>');
+  if (req.url?.startsWith('/ok/')) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title>');
   if (req.url === '/away') return void res.writeHead(301, { location: 'http://elsewhere.invalid/' }).end();
   res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>gone</title>');
 };
@@ -51,6 +52,30 @@ test('a CLI crawl writes its crawl log as a file and names the seeds that went w
       assert.match(human.stdout, new RegExp(`seed ${origin}/gone: 404\\n`));
       assert.match(human.stdout, /WARC files, index\.cdxj and crawl-log\.tsv in /);
       assert.deepEqual(fileRows(), logged());
+    });
+  });
+});
+
+test('the summary names a failing seed after the 200th, and at most 200 of them with a count of the rest', { timeout: 120_000 }, async () => {
+  await withSite(site, async (origin) => {
+    const crawl = async (out: string, seeds: string[]) => {
+      const icdFile = join(out, 'seeds.json');
+      writeFileSync(icdFile, JSON.stringify({ name: 'many seeds', seeds }));
+      const run = await runCli(['crawl', icdFile, '--out', out, '--no-politeness', '--json']).done;
+      assert.equal(run.code, 0, run.stderr.slice(-1000));
+      return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { seedProblems: { seed: string; outcome: string }[]; seedProblemsNotListed?: number };
+    };
+    await withTempDir('tm-cli-seeds-201-', async (out) => {
+      // The 201st seed was never looked at: seedProblems was [], "every seed was captured or waits".
+      const summary = await crawl(out, [...Array.from({ length: 200 }, (_, i) => `${origin}/ok/${i}`), `${origin}/gone`]);
+      assert.deepEqual(summary.seedProblems, [{ seed: `${origin}/gone`, outcome: '404' }]);
+      assert.equal(summary.seedProblemsNotListed, undefined);
+    });
+    await withTempDir('tm-cli-seeds-cap-', async (out) => {
+      const gone = Array.from({ length: 203 }, (_, i) => `${origin}/gone/${i}`);
+      const summary = await crawl(out, [`${origin}/ok/x`, ...gone]);
+      assert.deepEqual(summary.seedProblems.map((p) => p.seed), gone.slice(0, 200));
+      assert.equal(summary.seedProblemsNotListed, 3);
     });
   });
 });
