@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import type { Icd } from '../icd/schema';
-import { replacedNotice, resumeNotice, resumeOverrides, withOverrides, type IcdOverrides } from './resume-icd';
+import { replacedNotice, resumeNotice, resumeOverrides, seedsCrawlName, withOverrides, type IcdOverrides } from './resume-icd';
 import { parseUserIcd } from '../icd/unknown-keys';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { startWalCheckpointer } from '../store/wal-checkpointer';
@@ -74,7 +74,7 @@ function parseWithFlags(base: Record<string, unknown>, cmd: CrawlCommand): Icd {
 
 /** The ICD for a CLI run: the file's, or one built from the seeds, with the flags applied. */
 export function icdForCommand(cmd: CrawlCommand): Icd {
-  const base = cmd.icdPath ? readIcdFile(cmd.icdPath) : { name: `CLI crawl of ${cmd.seeds[0]}`, seeds: cmd.seeds };
+  const base = cmd.icdPath ? readIcdFile(cmd.icdPath) : { name: seedsCrawlName(cmd.seeds[0]), seeds: cmd.seeds };
   const added = cmd.icdPath ? cmd.seeds : [];
   // Seeds that are not a list (one URL as a string, say) go to the schema as they are, which says so;
   // spread, a string became one seed per character.

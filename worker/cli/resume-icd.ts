@@ -55,11 +55,19 @@ export function replacedNotice(out: string, before: Icd, after: Icd): string | n
   return changes.length ? `tidemark: resuming the crawl in ${out} with ${changes.join(', ')} (the stored value replaced by this run's)` : null;
 }
 
-/** An ICD as compared for a resume: seeds in any order, the limits (this run's) left out. */
+/** The name the CLI gives a crawl from seeds alone: by its first seed, so the same seeds in another order name it otherwise. */
+export const seedsCrawlName = (firstSeed: string | undefined): string => `CLI crawl of ${firstSeed}`;
+
+/**
+ * An ICD as compared for a resume: seeds in any order, the limits (this run's) left out, and a name
+ * the CLI derived from one of its seeds taken as any other such name (--seed B --seed A is the crawl
+ * of --seed A --seed B).
+ */
 function comparable(icd: Icd): string {
   const copy = structuredClone(icd) as unknown as Record<string, Section>;
   for (const [section, field] of LIMIT_FIELDS) delete copy[section]![field];
-  return JSON.stringify({ ...copy, seeds: [...new Set(icd.seeds)].sort() });
+  const derived = icd.seeds.some((seed) => icd.name === seedsCrawlName(seed));
+  return JSON.stringify({ ...copy, name: derived ? seedsCrawlName('one of its seeds') : icd.name, seeds: [...new Set(icd.seeds)].sort() });
 }
 
 /**

@@ -115,3 +115,20 @@ test('a crawl ended by its size limit goes on when the ICD file given again rais
     await site.close();
   }
 });
+
+test('the same seeds given in another order resume the crawl with no notice', { timeout: 60_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 4 });
+  try {
+    await withTempDir('tm-resume-order-', async (out) => {
+      const [a, b] = site.pages;
+      const first = await runCli(['crawl', '--seed', a!, '--seed', b!, '--out', out, '--no-politeness', '--json']).done;
+      assert.equal(first.code, 0, first.stderr.slice(-1000));
+      const again = await runCli(['crawl', '--seed', b!, '--seed', a!, '--out', out, '--no-politeness', '--json']).done;
+      assert.equal(again.code, 0, again.stderr.slice(-1000));
+      assert.doesNotMatch(again.stderr, /holds a crawl/);
+      assert.equal((JSON.parse(again.stdout.trim().split('\n').at(-1)!) as { resumeNotice?: string }).resumeNotice, undefined);
+    });
+  } finally {
+    await site.close();
+  }
+});

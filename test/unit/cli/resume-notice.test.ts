@@ -64,3 +64,10 @@ test('the limit advice says what goes on: the same command for the time limit, a
   assert.match(limitAdvice('size-limit', undefined), /an ICD file of the same seeds and a larger scope\.maxBytes/);
   assert.doesNotMatch(limitAdvice('size-limit', undefined), /in the ICD and run it again/);
 });
+
+test('the same seeds in another order from --seed alone say nothing, though the name the CLI derives is of the first seed', () => {
+  const fromSeeds = (seeds: string[]) => icdSchema.parse({ name: `CLI crawl of ${seeds[0]}`, seeds });
+  assert.equal(resumeNotice('/out', fromSeeds(['http://a.test/', 'http://b.test/']), fromSeeds(['http://b.test/', 'http://a.test/'])), null);
+  // A name given in an ICD file is still a setting.
+  assert.notEqual(resumeNotice('/out', fromSeeds(['http://a.test/', 'http://b.test/']), icdSchema.parse({ name: 'Harbour', seeds: ['http://a.test/', 'http://b.test/'] })), null);
+});
