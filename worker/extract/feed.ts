@@ -1,6 +1,7 @@
 import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
+import { firstElementName } from './first-element';
 
 /** One item (RSS) or entry (Atom, JSON Feed) of a feed. */
 export interface FeedItem {
@@ -33,10 +34,9 @@ export function isFeedDocument(bytes: Uint8Array, contentType: string | null | u
   if (looksLikeJsonFeed(text)) return true;
   // Read as JSON Feed by parseFeed too: a JSON object under a JSON type, or one with an items array.
   if (text.trimStart().startsWith('{') && (/json/i.test(contentType ?? '') || /"items"\s*:\s*\[/.test(text))) return true;
-  // The root element: past the BOM, the XML declaration, processing instructions, comments and a doctype.
-  const rest = text.replace(/^\uFEFF?(\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*/i, '');
-  const root = /^<([A-Za-z_][\w.:-]*)/.exec(rest)?.[1];
-  return root !== undefined && /^(?:[\w.-]+:)?(?:rss|feed|RDF)$/i.test(root);
+  // The root element (decodeText has dropped a BOM).
+  const root = firstElementName(text);
+  return root !== null && /^(?:[\w.-]+:)?(?:rss|feed|RDF)$/i.test(root);
 }
 
 /**

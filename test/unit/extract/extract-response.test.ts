@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { extractFromResponse, type ResponseInput } from '../../../worker/extract';
-import { firstElementName } from '../../../worker/extract/extract-response';
+import { firstElementName } from '../../../worker/extract/first-element';
 import { headersRecord, headerUrlText } from '../../../worker/fetch/http-heads';
 
 const base = (over: Partial<ResponseInput>): ResponseInput => ({
