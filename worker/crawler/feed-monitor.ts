@@ -7,7 +7,8 @@ import type { CrawlContext } from './crawl-context';
 import { outcomeOf, politeFetch, type PoliteFetchResult } from './polite-fetch';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { FeedMemoryStore } from './feed-state-store';
-import { logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL, ROBOTS_RETRY_OUTCOME } from './revisit-pass';
+import { ROBOTS_REFUSAL } from '../robots/robots-refusal';
+import { logUnanswered, robotsExclusionOf, ROBOTS_RETRY_OUTCOME } from './revisit-pass';
 import type { RobotsVerdict } from '../robots';
 
 /** Priority of article URLs found in feeds: ahead of everything the crawl has queued. */

@@ -6,7 +6,8 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
-import { archive, logUnanswered, robotsExclusionOf, ROBOTS_REFUSAL, ROBOTS_RETRY_OUTCOME, type RobotsExclusion } from './revisit-pass';
+import { ROBOTS_REFUSAL } from '../robots/robots-refusal';
+import { archive, logUnanswered, robotsExclusionOf, ROBOTS_RETRY_OUTCOME, type RobotsExclusion } from './revisit-pass';
 import { politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';

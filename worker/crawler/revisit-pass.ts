@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FailureReason, HttpExchange } from '../capture';
 import type { CaptureLocation } from '../warc';
 import type { RobotsVerdict } from '../robots';
+import { ROBOTS_REFUSAL, type RobotsRefusalReason } from '../robots/robots-refusal';
 import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome, type FetchTiming } from '../fetch';
 import { extractFromResponse } from '../extract';
 import {
@@ -186,21 +187,13 @@ function recordRevisit(ctx: CrawlContext, page: StoredCoherencePage, at: number,
 }
 
 /** Why robots.txt refused a URL: it disallows it, or it could not be fetched (taken as disallowing the site). */
-export type RobotsExclusion = Extract<RevisitExclusion, 'robots-disallowed' | 'robots-unavailable'>;
+export type RobotsExclusion = Extract<RevisitExclusion, RobotsRefusalReason>;
 
 /** What a refusal of robots.txt (a verdict not allowing the URL, and not to be asked again later) is. */
 export function robotsExclusionOf(verdict: RobotsVerdict): RobotsExclusion {
   return verdict.reason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed';
 }
 
-/**
- * The crawl-log outcome of a URL robots.txt refused, as the visit pass logs such a page, and why in
- * words: revisits and recrawl refetches not made log the same.
- */
-export const ROBOTS_REFUSAL: Record<RobotsExclusion, { outcome: string; why: string }> = {
-  'robots-disallowed': { outcome: 'robots', why: 'disallowed by robots.txt' },
-  'robots-unavailable': { outcome: 'robots-unavailable', why: 'robots.txt unavailable' },
-};
 
 /**
  * The crawl-log outcome of a URL not requested because its robots.txt could not be fetched for now

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ROBOTS_REFUSAL, type RobotsRefusalReason } from '../robots/robots-refusal';
 import { tableExists } from '../store/sqlite';
 import { hostKeyOf } from '../url';
 import type { UrlRecord, UrlState } from './frontier';
@@ -252,9 +253,6 @@ export function storedUrlReader(db: Database.Database, crawlId: number): (url: s
   };
 }
 
-/** How the crawl log and the counters name the refusals the frontier stores as robots-disallowed and robots-unavailable. */
-const ROBOTS_REFUSALS: Readonly<Record<string, string>> = { 'robots-disallowed': 'robots', 'robots-unavailable': 'robots-unavailable' };
-
 /**
  * A URL's state and reason as the reports say them. A URL robots.txt refused settles through the
  * frontier's fail() (state failed, reason robots-disallowed or robots-unavailable: the worker reads
@@ -263,7 +261,7 @@ const ROBOTS_REFUSALS: Readonly<Record<string, string>> = { 'robots-disallowed':
  * counters saying "excluded: robots". It is reported excluded, with the crawl log's outcome. Pure.
  */
 export function reportedState(state: UrlState, reason: string | null): { state: UrlState; reason: string | null } {
-  const refusal = state === 'failed' && reason !== null ? ROBOTS_REFUSALS[reason] : undefined;
+  const refusal = state === 'failed' && reason !== null && Object.hasOwn(ROBOTS_REFUSAL, reason) ? ROBOTS_REFUSAL[reason as RobotsRefusalReason].outcome : undefined;
   return refusal === undefined ? { state, reason } : { state: 'excluded', reason: refusal };
 }
 
