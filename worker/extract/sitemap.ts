@@ -171,7 +171,9 @@ function* sitemapSteps(bytes: Uint8Array, opts: SitemapOptions, sliceChars: numb
     body = gunzipped.bytes;
     truncated ||= gunzipped.cut;
   } else if (body.length > opts.maxDecodedBytes) throw new SitemapTooLargeError(opts.url, opts.maxDecodedBytes);
-  const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml; charset=utf-8');
+  // A gzipped sitemap's own Content-Type (application/x-gzip) says nothing of its text: the XML
+  // declaration or a BOM then names the encoding, as for one served as XML without a charset.
+  const text = decodeText(body, /xml|text/i.test(opts.contentType ?? '') ? opts.contentType : 'text/xml');
   const start = text.trimStart();
   if (!start.startsWith('<')) return { ...parseTextSitemap(text, truncated), sitemaps: [] };
   return yield* xmlSitemapSteps(text, opts.url, sliceChars);

@@ -71,6 +71,20 @@ test('gzipped sitemap, and a gzip bomb stopped at the cap', () => {
   assert.throws(() => parseSitemap(Buffer.from(URLSET), { ...opts, maxDecodedBytes: 100 }), SitemapTooLargeError);
 });
 
+test('a gzipped sitemap is read in the encoding its XML declaration names (the gzip\'s Content-Type has no charset)', () => {
+  const xml = Buffer.concat([
+    Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://example.org/caf'),
+    Buffer.from([0xe9]), // é in Latin-1, not valid UTF-8
+    Buffer.from('</loc></url></urlset>'),
+  ]);
+  for (const contentType of ['application/x-gzip', 'application/octet-stream', undefined]) {
+    assert.deepEqual(parseSitemap(gzipSync(xml), { ...opts, contentType }).urls, [{ url: 'http://example.org/caf%C3%A9' }], String(contentType));
+  }
+  // Without a declaration UTF-8 stays the reading of UTF-8 bytes.
+  const utf8 = Buffer.from('<urlset><url><loc>http://example.org/caf\u00e9</loc></url></urlset>');
+  assert.deepEqual(parseSitemap(gzipSync(utf8), { ...opts, contentType: 'application/x-gzip' }).urls, [{ url: 'http://example.org/caf%C3%A9' }]);
+});
+
 test('a gzipped sitemap cut short or damaged gives what decoded before the cut, and never throws', () => {
   const xml = `<urlset>${Array.from({ length: 300 }, (_, i) => `<url><loc>http://example.org/p${i}</loc></url>`).join('')}</urlset>`;
   const gz = gzipSync(Buffer.from(xml));
