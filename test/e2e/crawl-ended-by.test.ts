@@ -1,6 +1,6 @@
 /**
  * The crawl page's "ended by its limit" line: a crawl started from the list of definitions whose
- * size limit (scope.maxBytes) is reached long before the site is done finishes with URLs queued,
+ * size limit (scope.maxBytes) or page limit (scope.maxPages) is reached long before the site is done finishes with URLs queued,
  * and its page says so, with the limit and the URLs left, as the crawl's stats have them. Real
  * parts: the cockpit (server, worker, SQLite), Chromium, a loopback site of endless pages.
  */
@@ -23,30 +23,41 @@ const chain: RequestListener = (req, res) => {
   res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>p${n}</title><p>Tide table ${n}.</p><a href="/p${n + 1}">next</a> <a href="/p${n + 2}">after</a>`);
 };
 
-test('a crawl ended by its size limit: the crawl page says so, with the limit and the URLs still queued', { timeout: 180_000 }, () => withSite(chain, async (origin) => {
+/**
+ * Starts a crawl of `origin` from the definitions' list, with `scope`, waits for its page's
+ * "ended by" line and returns that line's text and the crawl's stats as the API gives them.
+ */
+async function crawlToItsLimit(origin: string, name: string, scope: Record<string, number>) {
   const { api, cockpit } = rig;
   await api.json('POST', '/api/icds', {
-    name: 'Size-limited harbour', seeds: [`${origin}/`],
-    scope: { maxBytes: 600, maxDepth: 1000 },
+    name, seeds: [`${origin}/`],
+    scope: { ...scope, maxDepth: 1000 },
     politeness: { minDelayMs: 0, maxDelayMs: 20, delayFactor: 0, respectRobots: false },
     aah: { enabled: false },
   });
   const page = await (await signedInContext(rig)).newPage();
   await page.goto(`${cockpit.url}/icds`);
-  await page.getByRole('button', { name: 'Start a crawl of Size-limited harbour' }).click();
+  await page.getByRole('button', { name: `Start a crawl of ${name}` }).click();
   await page.waitForURL(/\/crawls\/\d+$/);
   const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
-
   const line = page.getByTestId('ended-by');
   await line.waitFor({ timeout: 120_000 });
   const crawl = await api.json<{ status: string; stats: { endedBy?: string; queued: number; bytes: number } }>('GET', `/api/crawls/${crawlId}`);
   assert.equal(crawl.status, 'finished');
-  assert.equal(crawl.stats.endedBy, 'size-limit');
-  assert.ok(crawl.stats.bytes >= 600, `the captures reached the limit: ${crawl.stats.bytes} bytes`);
   assert.ok(crawl.stats.queued > 0, 'URLs were left queued');
-  const queued = crawl.stats.queued;
-  assert.equal(
-    await line.innerText(),
-    `Finished when its captures reached its size limit of 600 B, with ${queued.toLocaleString('en-US')} URL${queued === 1 ? '' : 's'} still queued.`,
-  );
+  return { text: await line.innerText(), stats: crawl.stats, queuedText: `${crawl.stats.queued.toLocaleString('en-US')} URL${crawl.stats.queued === 1 ? '' : 's'} still queued.` };
+}
+
+test('a crawl ended by its size limit: the crawl page says so, with the limit and the URLs still queued', { timeout: 180_000 }, () => withSite(chain, async (origin) => {
+  const { text, stats, queuedText } = await crawlToItsLimit(origin, 'Size-limited harbour', { maxBytes: 600 });
+  assert.equal(stats.endedBy, 'size-limit');
+  assert.ok(stats.bytes >= 600, `the captures reached the limit: ${stats.bytes} bytes`);
+  assert.equal(text, `Finished when its captures reached its size limit of 600 B, with ${queuedText}`);
+}));
+
+test('a crawl ended by its page limit: the crawl page says so, with the limit and the URLs still queued', { timeout: 180_000 }, () => withSite(chain, async (origin) => {
+  // It said nothing: a crawl cut by its page limit looked like one that had crawled its whole site.
+  const { text, stats, queuedText } = await crawlToItsLimit(origin, 'Page-limited harbour', { maxPages: 3 });
+  assert.equal(stats.endedBy, 'page-limit');
+  assert.equal(text, `Finished when it had fetched its page limit of 3 pages, with ${queuedText}`);
 }));

@@ -10,6 +10,7 @@ import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
 import { DEFAULT_KB_PATH } from '../aah/default-kb';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
 import type { BackoffConfig } from '../fetch/retry-backoff';
+import type { CrawlLimit } from '../events/messages';
 import { parseCliArgs, progressEveryMs, USAGE, type CheckCommand, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
 import { runCheck } from './check';
@@ -82,13 +83,21 @@ export function icdForCommand(cmd: CrawlCommand): Icd {
   return parseWithFlags({ ...base, seeds }, cmd);
 }
 
+const LIMIT_NAMES: Record<CrawlLimit, string> = { 'time-limit': 'time', 'size-limit': 'size', 'page-limit': 'page' };
+
 /**
  * How a crawl ended by a limit goes on. The time limit counts this run only, so the same command
- * goes on; the size limit every run's captures, so only a larger one does, which a resume takes from
- * the ICD file given (resume-icd.ts): no flag sets it.
+ * goes on; the size and page limits every run's captures and fetches, so only a larger one does,
+ * which a resume takes from the ICD file given (resume-icd.ts), or for pages from --max-pages.
  */
-export function limitAdvice(endedBy: 'time-limit' | 'size-limit', icdPath: string | undefined): string {
+export function limitAdvice(endedBy: CrawlLimit, icdPath: string | undefined, maxPagesFlag = false): string {
   if (endedBy === 'time-limit') return 'run the same command again to go on (the limit counts each run alone)';
+  // --max-pages, given, sets the limit over the ICD file's scope.maxPages.
+  if (endedBy === 'page-limit') {
+    return icdPath && !maxPagesFlag
+      ? `raise scope.maxPages in ${icdPath} (or give a larger --max-pages) and run the same command again to go on (the limit counts every run's pages)`
+      : 'run the same command again with a larger --max-pages to go on (the limit counts every run\'s pages)';
+  }
   return icdPath
     ? `raise scope.maxBytes in ${icdPath} (or set it to 0, no limit) and run the same command again to go on`
     : 'run it again with an ICD file of the same seeds and a larger scope.maxBytes (0: no limit), with the same --out, to go on';
@@ -271,7 +280,7 @@ export async function main(argv: string[]): Promise<number> {
     pagesPerSecond: Number(((stats.fetched - fetchedBefore) / Math.max(durationS, 1e-3)).toFixed(1)),
     out,
     ...(engine.pausedBecause ? { pausedBecause: engine.pausedBecause } : {}),
-    // Finished by the ICD's time or size limit with URLs still queued.
+    // Finished by the ICD's time, size or page limit with URLs still queued.
     ...(stats.endedBy ? { endedBy: stats.endedBy, queued: stats.queued } : {}),
     seedProblems: seeds.problems,
     // Only when the list was cut: how many more seeds did not end on a capture.
@@ -285,7 +294,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
     // Paused by Ctrl-C as much as by a full disk: the same command goes on.
     if (outcome !== 'finished') console.log('Run the same command again to resume.');
-    if (stats.endedBy) console.log(`ended by its ${stats.endedBy === 'time-limit' ? 'time' : 'size'} limit with ${stats.queued} URLs queued: ${limitAdvice(stats.endedBy, cmd.icdPath)}`);
+    if (stats.endedBy) console.log(`ended by its ${LIMIT_NAMES[stats.endedBy]} limit with ${stats.queued} URLs queued: ${limitAdvice(stats.endedBy, cmd.icdPath, cmd.maxPages !== undefined)}`);
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.
     if (summary.excluded) console.log(`excluded: ${reasonCounts(summary.excludedByReason)}`);

@@ -301,7 +301,8 @@ export class CrawlEngine {
           // The crawl ends its visits unless URLs were posted since the intake above that the budget
           // may visit; what waits with the budget spent is recorded as excluded (close-intake.ts).
           if (!finishIntake(ctx, { mayVisit: budgetLeft > 0, updateFunction, now: Date.now() })) continue;
-          const limit = limitReached();
+          // The page budget spent (budgetLeft is 0 then) is the page limit, unless time or size ended it.
+          const limit = limitReached() ?? (budgetLeft <= 0 ? 'page-limit' : null);
           if (limit && (incremental || c.queued + c.retrying > 0)) this.endedBy = limit;
           return 'finished';
         }

@@ -3,6 +3,9 @@
  * crawl events to socket.io rooms, batched, so the browser gets a few messages a second at most.
  */
 
+/** A limit of the ICD's scope that can end a crawl with URLs still to visit. */
+export type CrawlLimit = 'time-limit' | 'size-limit' | 'page-limit';
+
 export interface CrawlStats {
   fetched: number;
   queued: number;
@@ -17,9 +20,10 @@ export interface CrawlStats {
   updatedAt: string;
   /**
    * Why the crawl finished with URLs still to visit: its time limit (scope.maxDurationMinutes) ran
-   * out, or its captures reached its size limit (scope.maxBytes).
+   * out, its captures reached its size limit (scope.maxBytes), or its fetches its page limit
+   * (scope.maxPages, the CLI's --max-pages).
    */
-  endedBy?: 'time-limit' | 'size-limit';
+  endedBy?: CrawlLimit;
 }
 
 export interface CaptureSummary {

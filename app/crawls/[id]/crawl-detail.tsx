@@ -101,7 +101,9 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         <p className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="ended-by">
           {stats.endedBy === 'time-limit'
             ? `Finished when its time limit of ${c.definition?.scope?.maxDurationMinutes} minutes ran out`
-            : `Finished when its captures reached its size limit of ${formatBytes(c.definition?.scope?.maxBytes)}`}
+            : stats.endedBy === 'page-limit'
+              ? `Finished when it had fetched its page limit of ${(c.definition?.scope?.maxPages ?? 0).toLocaleString()} pages`
+              : `Finished when its captures reached its size limit of ${formatBytes(c.definition?.scope?.maxBytes)}`}
           , with {(stats.queued ?? 0).toLocaleString()} URL{stats.queued === 1 ? '' : 's'} still queued.
         </p>
       )}

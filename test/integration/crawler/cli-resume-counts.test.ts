@@ -106,10 +106,37 @@ test('a crawl ended by its size limit goes on when the ICD file given again rais
       const second = await runCli(['crawl', icdFile, '--out', out, '--json']).done;
       assert.equal(second.code, 0, second.stderr.slice(-1000));
       const summary = JSON.parse(second.stdout.trim().split('\n').at(-1)!) as { endedBy?: string; resumeNotice?: string };
-      assert.equal(summary.endedBy, undefined, 'not ended by the size limit again');
+      // Not by the size limit again: by the file's new page limit, 20 of the site's 30 pages.
+      assert.equal(summary.endedBy, 'page-limit');
       assert.equal(summary.resumeNotice, undefined);
       assert.match(second.stderr, /resuming the crawl in .* with scope\.maxPages 10000 → 20, scope\.maxBytes 1000 → 100000000/);
       assert.ok(pages() > before && pages() <= 20, `${pages()} pages: more than ${before}, within the file's new maxPages of 20`);
+    });
+  } finally {
+    await site.close();
+  }
+});
+
+test('a crawl ended by its page limit says so, with the URLs left, and goes on with a larger --max-pages', { timeout: 60_000 }, async () => {
+  const site = await startFixtureSite({ pageCount: 30 });
+  try {
+    await withTempDir('tm-page-limit-', async (out) => {
+      const crawl = async (...extra: string[]) => {
+        const done = await runCli(['crawl', '--seed', `${site.origin}/`, '--out', out, '--no-politeness', ...extra]).done;
+        assert.equal(done.code, 0, done.stderr.slice(-1000));
+        return done;
+      };
+      // It said "finished" and nothing more, with the site's other pages left queued unmentioned.
+      const text = await crawl('--max-pages', '5');
+      assert.match(text.stdout, /ended by its page limit with \d+ URLs queued: run the same command again with a larger --max-pages to go on/);
+      const first = JSON.parse((await crawl('--max-pages', '5', '--json')).stdout.trim().split('\n').at(-1)!) as { endedBy?: string; queued?: number };
+      assert.equal(first.endedBy, 'page-limit');
+      assert.ok(first.queued! > 0, `${first.queued} URLs queued`);
+      // Following the advice, the crawl ends on its own: no limit named.
+      const all = JSON.parse((await crawl('--max-pages', '1000', '--json')).stdout.trim().split('\n').at(-1)!) as { endedBy?: string; queued?: number; pages: number };
+      assert.equal(all.endedBy, undefined);
+      assert.equal(all.queued, undefined);
+      assert.ok(all.pages > 30, `${all.pages} captures: the 30 pages and robots.txt`);
     });
   } finally {
     await site.close();

@@ -63,6 +63,10 @@ test('the limit advice says what goes on: the same command for the time limit, a
   assert.match(limitAdvice('size-limit', '/tmp/sz.json'), /^raise scope\.maxBytes in \/tmp\/sz\.json .*and run the same command again to go on$/);
   assert.match(limitAdvice('size-limit', undefined), /an ICD file of the same seeds and a larger scope\.maxBytes/);
   assert.doesNotMatch(limitAdvice('size-limit', undefined), /in the ICD and run it again/);
+  assert.match(limitAdvice('page-limit', undefined), /^run the same command again with a larger --max-pages to go on/);
+  assert.match(limitAdvice('page-limit', '/tmp/p.json'), /^raise scope\.maxPages in \/tmp\/p\.json \(or give a larger --max-pages\)/);
+  // A --max-pages given sets the limit over the file's: the file's would change nothing.
+  assert.match(limitAdvice('page-limit', '/tmp/p.json', true), /^run the same command again with a larger --max-pages/);
 });
 
 test('the same seeds in another order from --seed alone say nothing, though the name the CLI derives is of the first seed', () => {
