@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * One Tidemark process per data folder (the server's, or the CLI's `--out`): a second one would
@@ -45,14 +45,36 @@ export function dataFolderProblem(dir: string, code: string | undefined): string
     case 'EACCES':
     case 'EPERM': return `${dir} cannot be written to: permission denied`;
     case 'EROFS': return `${dir} cannot be written to: the file system is read-only`;
+    // mkdir's answer where a folder exists but takes no new ones (/proc, /sys).
+    case 'ENOENT': return `${dir} cannot be made: its file system takes no new folders there`;
     default: return null;
   }
+}
+
+/**
+ * Makes the folders of `dir` that are missing, the outermost first. Not mkdirSync's `recursive`
+ * alone: Node 20's spins for ever (100% CPU) where mkdir answers ENOENT with the parent present,
+ * as under /proc; made one at a time, that answer is thrown.
+ */
+export function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.push(at);
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder);
+    } catch (err) {
+      // Made by another process meanwhile: the call below tells a folder from a file.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  // Every folder now exists, or `dir` is a file: EEXIST then.
+  mkdirSync(dir, { recursive: true });
 }
 
 /** Makes `dir` if it is missing and checks that this process may write in it; an error in words if not. */
 function prepareDataFolder(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     // Else the lock's SQLite file fails to open, "unable to open database file".
     accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (err) {
