@@ -1,8 +1,6 @@
-import type { CrawlStats } from '../events/messages';
+import { RATE_WINDOW_MS, type CrawlStats } from '../events/messages';
 import type { FrontierCounters } from '../frontier';
 import type { HttpExchange } from '../capture';
-
-const RATE_WINDOW_MS = 5000;
 
 /**
  * Crawl-log outcomes of URLs excluded, never requested: robots.txt refused them (or could not be

@@ -6,6 +6,9 @@
 /** A limit of the ICD's scope that can end a crawl with URLs still to visit. */
 export type CrawlLimit = 'time-limit' | 'size-limit' | 'page-limit';
 
+/** The live pages/s (CrawlStats.pagesPerSecond) counts the captures of the last RATE_WINDOW_MS. */
+export const RATE_WINDOW_MS = 5000;
+
 export interface CrawlStats {
   fetched: number;
   queued: number;

@@ -4,6 +4,8 @@ import { ChartFrame } from '../../components/charts';
 import { elapsedLabel, elapsedTicks, layoutLines, layoutStack, STATUS_CLASS_COLOURS } from '../../lib/client/chart-layout';
 import { withHistory, type StatsSample } from '../../lib/client/live';
 import { keys, useThroughputHistory } from '../../lib/client/queries';
+import { rateWindowMs } from '../../lib/server/throughput-history';
+import { RATE_WINDOW_MS } from '../../../worker/events/messages';
 
 const WIDTH = 560;
 const HEIGHT = 200;
@@ -26,13 +28,18 @@ export function ThroughputCharts({ crawlId, ended }: { crawlId: number; ended: b
   const start = samples[0]?.at ?? Date.now();
   const xFormat = elapsedLabel(start);
   const xTicks = elapsedTicks(start, start, samples.at(-1)?.at ?? start, Math.floor(WIDTH / 90));
-  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1), yMinStep: 0.1 });
+  // Say what a point is: the history's are averages over its window, the live ones over RATE_WINDOW_MS.
+  const historyWindowS = rateWindowMs(history.data?.widthMs ?? RATE_WINDOW_MS) / 1000;
+  const rateLabel = historyWindowS === RATE_WINDOW_MS / 1000 || !history.data?.points.length
+    ? `pages/s, each point the average of the ${RATE_WINDOW_MS / 1000} s before it`
+    : `pages/s, each point the average of the ${historyWindowS} s before it (${RATE_WINDOW_MS / 1000} s for those drawn live)`;
+  const rate = layoutLines([{ key: 'pps', label: rateLabel, colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1), yMinStep: 0.1 });
   const classes = [...new Set(samples.flatMap((s) => Object.keys(s.statusClasses)))].sort();
   const stackLayout = layoutStack(samples.map((s) => ({ x: s.at, values: s.statusClasses })), classes, STATUS_CLASS_COLOURS, { width: WIDTH, height: HEIGHT, xFormat, xTicks });
   return (
     <section aria-label="Throughput over time" className="grid gap-4 lg:grid-cols-2" data-samples={samples.length} data-testid="throughput">
       <div className="card">
-        <ChartFrame layout={rate} title="Pages per second" legend={[{ key: 'pps', label: 'pages/s', colour: '#0369a1' }]} xLabel="elapsed (m:ss)" testId="chart-pages-per-second" />
+        <ChartFrame layout={rate} title="Pages per second" legend={[{ key: 'pps', label: rateLabel, colour: '#0369a1' }]} xLabel="elapsed (m:ss)" testId="chart-pages-per-second" />
       </div>
       <div className="card">
         <ChartFrame layout={stackLayout} title="Responses by HTTP status class (cumulative)" legend={classes.map((c) => ({ key: c, label: c, colour: STATUS_CLASS_COLOURS[c] ?? '#64748b' }))} xLabel="elapsed (m:ss)" testId="chart-status-classes" />

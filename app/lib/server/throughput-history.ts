@@ -4,11 +4,13 @@
  * reopened mid-crawl) would show empty charts. Pure helpers of the throughput route.
  */
 
+import { RATE_WINDOW_MS } from '../../../worker/events/messages';
+
 /** One point of the charts (the same shape as a live sample). */
 export interface ThroughputPoint {
   /** End of the interval (epoch ms). */
   at: number;
-  /** Captures per second within the interval. */
+  /** Captures per second over the RATE_WINDOW_MS before `at` (as the live samples count them), or over the interval when it is longer. */
   pagesPerSecond: number;
   /** Captures up to `at`. */
   fetched: number;
@@ -34,9 +36,17 @@ export function bucketWidthMs(spanMs: number): number {
   return Math.max(MIN_WIDTH_MS, width);
 }
 
+/** The time a point's rate averages over: the live samples' window, or the interval when longer. */
+export function rateWindowMs(widthMs: number): number {
+  return Math.max(widthMs, RATE_WINDOW_MS);
+}
+
 /**
  * Points from per-interval counts: one at `startMs` (nothing captured yet), then one at the end of
  * every interval up to the last with captures, empty intervals included (a pause shows as zero).
+ * A point's rate is over the intervals of its rate window (rateWindowMs), as the live samples that
+ * follow it on the chart are: per interval alone, the chart redrawn after a reload was far more
+ * jagged than the one drawn live.
  */
 export function throughputPoints(counts: BucketCount[], startMs: number, widthMs: number): ThroughputPoint[] {
   if (!counts.length) return [];
@@ -51,6 +61,9 @@ export function throughputPoints(counts: BucketCount[], startMs: number, widthMs
   const classes: Record<string, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
   let fetched = 0;
   const points: ThroughputPoint[] = [{ at: startMs, pagesPerSecond: 0, fetched: 0, statusClasses: { ...classes } }];
+  const windowBuckets = Math.round(rateWindowMs(widthMs) / widthMs);
+  // fetched after each interval: the window's captures are the difference of two of them.
+  const fetchedAfter: number[] = [];
   for (let b = 0; b <= last; b++) {
     let inBucket = 0;
     for (const c of perBucket.get(b) ?? []) {
@@ -58,7 +71,9 @@ export function throughputPoints(counts: BucketCount[], startMs: number, widthMs
       if (c.cls !== null) classes[`${c.cls}xx`] = (classes[`${c.cls}xx`] ?? 0) + c.n;
     }
     fetched += inBucket;
-    points.push({ at: startMs + (b + 1) * widthMs, pagesPerSecond: Number((inBucket / (widthMs / 1000)).toFixed(1)), fetched, statusClasses: { ...classes } });
+    fetchedAfter.push(fetched);
+    const inWindow = fetched - (fetchedAfter[b - windowBuckets] ?? 0);
+    points.push({ at: startMs + (b + 1) * widthMs, pagesPerSecond: Number((inWindow / ((windowBuckets * widthMs) / 1000)).toFixed(1)), fetched, statusClasses: { ...classes } });
   }
   return points;
 }
