@@ -1,10 +1,11 @@
 import type { HttpExchange } from '../capture';
+import type { CaptureObject } from '../warc';
 import { latestObjectsOf } from '../store/web-object-history';
 import type { RecrawlCheck } from './aah-runner';
 import type { CrawlContext, FoundObject } from './crawl-context';
-import { isStorageFailure } from '../store/storage-failure';
 import type { OutLink } from './stage';
 import { applyNavigationVerdict } from './stages/aah-stage';
+import { webObjectRecords } from './web-object-records';
 
 /**
  * The AAH on a recrawled HTML page (scheduled recrawl rounds, worker/crawler/recrawl-round.ts):
@@ -22,28 +23,18 @@ export function aahOnRecrawl(ctx: CrawlContext, ex: HttpExchange, html: Buffer, 
 
 /**
  * A recrawled page's Web objects, stored as a first capture's are (warc-stage.ts, commit-item.ts):
- * `write` their JSON metadata records, right behind the page's capture records; `store` their
+ * `records`, their JSON metadata records, written right behind the page's capture records; `store` their
  * WebObject rows, in the transaction that commits the page's capture (tied to it: it is the page's
  * latest then), so a commit refused or rolled back leaves none of them, and the round captures the
  * page again with its objects. `found`: each with the page it belongs to, for CrawlContext.onObjects
  * once the capture is committed. Null when there are none.
  */
-export function recrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): { write(): Promise<void>; store(): void; found: FoundObject[] } | null {
+export function recrawlObjects(ctx: CrawlContext, url: string, check: RecrawlCheck | null): { records: CaptureObject[]; store(): void; found: FoundObject[] } | null {
   const objects = check?.verdict?.objects ?? [];
   if (!objects.length) return null;
   return {
     found: objects.map(({ url: source = url, type, fields }) => ({ url: source, type, fields })),
-    async write() {
-      // Objects with a `url` are an earlier page's (an adapted rule adopted on this one).
-      const written = await Promise.allSettled(objects.map(({ url: source = url, ...webObject }) => ctx.writer.writeMetadata(source, { webObject })));
-      for (const w of written) {
-        if (w.status === 'fulfilled') continue;
-        // A full disk or stopped compression threads: the capture is not committed, the crawl pauses.
-        if (isStorageFailure(w.reason)) throw w.reason;
-        // One object's record could not be made: the capture and the objects' rows are still committed, as on a first visit.
-        console.error(`tidemark: a Web object of ${url} was not archived: ${(w.reason as Error).message}`);
-      }
-    },
+    records: webObjectRecords(url, objects),
     store() {
       for (const { url: source = url, ...o } of objects) {
         ctx.store.addObject({ captureId: ctx.store.latestCaptureId(source), url: source, host: new URL(source).host, type: o.type, application: o.application, rule: o.rule, fields: o.fields });

@@ -633,7 +633,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
       message: notes,
       failure,
       alongside: read ? () => { record.save(read); objects?.store(); } : undefined,
-      writeAfter: objects?.write,
+      objects: objects?.records,
       timing: outcome,
     }).finally(() => releaseBody(ex.body).catch(() => undefined));
     // Where a first visit's objects go too (the CLI's objects.jsonl), once: a capture not committed

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FailureReason, HttpExchange } from '../capture';
-import type { CaptureLocation } from '../warc';
+import type { CaptureObject, CaptureWritten } from '../warc';
 import type { RobotsVerdict } from '../robots';
 import { ROBOTS_REFUSAL, type RobotsRefusalReason } from '../robots/robots-refusal';
 import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome, type FetchTiming } from '../fetch';
@@ -17,6 +17,7 @@ import { politeFetch } from './polite-fetch';
 import { waitUntil } from './wait-until';
 import type { StoredCoherencePage } from './coherence-store';
 import { runInTransaction } from '../store/sqlite';
+import { checkObjectRecords } from './web-object-records';
 
 const DAY_MS = 86_400_000;
 export const CERTIFICATE_FILE = 'coherence-certificate.json';
@@ -236,8 +237,8 @@ export interface ArchiveOptions {
   failure?: FailureReason;
   /** Commits with the capture row, or neither stays. */
   alongside?(): void;
-  /** Records written right behind the capture's (a recrawled page's Web objects), before its commit. */
-  writeAfter?(): Promise<void>;
+  /** JSON metadata records about the capture written right behind its records (a recrawled page's Web objects), before its commit. */
+  objects?: CaptureObject[];
   /** The fetch's duration and retries, for the capture row and crawl-log entry. */
   timing?: FetchTiming;
   /** The page's title, for the capture row (a WACZ lists pages with it). */
@@ -255,18 +256,16 @@ export interface ArchiveOptions {
  */
 export async function archive(ctx: CrawlContext, ex: HttpExchange, page: Pick<StoredCoherencePage, 'url' | 'depth' | 'visitedAt'> & { visit: { payloadDigest: string } }, o: ArchiveOptions = {}): Promise<boolean> {
   const visit = o.profile ? wholeResponseWithDigest(ctx, page.visit.payloadDigest) : undefined;
-  const writeRecords = (): Promise<CaptureLocation> => {
-    if (!o.profile || !visit) return ctx.writer.writeCapture(ex);
+  const writeRecords = (): Promise<CaptureWritten> => {
+    if (!o.profile || !visit) return ctx.writer.writeCapture(ex, { objects: o.objects });
     return ctx.writer.writeRevisit(ex, {
       uri: visit.url, date: new Date(Date.parse(visit.fetchedAt)).toISOString(), recordId: visit.warcRecordId ?? undefined, payloadDigest: page.visit.payloadDigest,
-    }, o.profile);
+    }, o.profile, { objects: o.objects });
   };
   return ctx.commitArchived(ex, async () => {
-    // Submitted one after the other, so the records behind sit right after the capture's.
-    const capture = writeRecords();
-    const after = o.writeAfter?.();
-    const [location] = await Promise.all([capture, after]);
-    return location;
+    const written = await writeRecords();
+    checkObjectRecords(ex.url, written);
+    return written;
   }, { payloadDigest: visit ? page.visit.payloadDigest : ex.payloadDigest, depth: page.depth, message: o.message ?? REVISIT_MESSAGE, failure: o.failure, alongside: o.alongside, timing: o.timing, title: o.title });
 }
 

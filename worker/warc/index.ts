@@ -2,7 +2,7 @@
  * WARC stage: writes captures as WARC/1.1 (`sha1:` base32 digests, one gzip member per record,
  * rotating `.warc.gz` files, CDXJ index) and verifies written files.
  */
-export { WarcWriter, type WarcWriterOptions, type CaptureLocation } from './warc-writer';
+export { WarcWriter, type WarcWriterOptions, type CaptureLocation, type CaptureObject, type CaptureWritten } from './warc-writer';
 export { MemoryDedupLookup, type DedupLookup, type DedupRef } from './dedup-lookup';
 export type { RecoveryReport, RecoveredFile, KeptRecord } from './recover-open-files';
 export { crawlWarcId, isWarcFileOf, warcFilename } from './recover-open-files';

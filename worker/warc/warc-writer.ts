@@ -64,6 +64,22 @@ export interface CaptureLocation {
   type: 'response' | 'revisit' | 'metadata';
 }
 
+/** A JSON metadata record about a capture (one of the page's Web objects), written right behind its records. */
+export interface CaptureObject {
+  targetUri: string;
+  json: unknown;
+  /**
+   * The record it is about when not the capture's: null when none is known (the record then names
+   * none, and is dated when written).
+   */
+  about?: Pick<RecordBase, 'recordId' | 'date'> | null;
+}
+
+/** Where a capture was written, and how the records of its objects fared, in their order. */
+export interface CaptureWritten extends CaptureLocation {
+  objects: Array<PromiseSettledResult<CaptureLocation>>;
+}
+
 /** One record to write: its header fields (no block digest yet) and block. */
 interface RecordSpec {
   fields: WarcFields;
@@ -83,6 +99,9 @@ interface QueuedGroup {
   indexFor: Array<IndexEntryFor | undefined>;
   /** A capture's group, counted by the rename gate. */
   capture: boolean;
+  /** The capture group this one's records are about: not written without it. */
+  about?: QueuedGroup;
+  placed: Promise<Array<Placed & { filename: string }>>;
   resolve: (placed: Array<Placed & { filename: string }>) => void;
   reject: (err: unknown) => void;
 }
@@ -130,15 +149,18 @@ export class WarcWriter {
     return report;
   }
 
-  /** Writes a capture: response (or a revisit when its payload was already stored) + request (+ metadata). */
-  async writeCapture(ex: HttpExchange, opts: { metadata?: Record<string, unknown> } = {}): Promise<CaptureLocation> {
+  /**
+   * Writes a capture: response (or a revisit when its payload was already stored) + request (+ out-links
+   * metadata), then a JSON metadata record for each of `objects`, right behind, about the capture.
+   */
+  async writeCapture(ex: HttpExchange, opts: { metadata?: Record<string, unknown>; objects?: CaptureObject[] } = {}): Promise<CaptureWritten> {
     return this.submit(async () => {
       const eligible = ex.status >= 200 && ex.status < 300 && !ex.truncated && bodySize(ex) > 0;
       const earlier = eligible ? await this.o.dedup.get(ex.payloadDigest) : undefined;
-      if (earlier) return this.captureGroup(ex, earlier, 'identical-payload-digest', opts.metadata, this.unwritten.get(earlier.recordId));
-      const placed = this.captureGroup(ex, null, null, opts.metadata);
+      if (earlier) return this.captureGroup(ex, earlier, 'identical-payload-digest', opts, this.unwritten.get(earlier.recordId));
+      const placed = this.captureGroup(ex, null, null, opts);
       const ref = placed.ref;
-      if (eligible && ref) {
+      if (eligible) {
         await this.o.dedup.set(ex.payloadDigest, ref);
         // Revisits of it submitted before it is written fail with it; later copies of the payload
         // must not point at it if it is not written after all (writeQueued).
@@ -155,24 +177,14 @@ export class WarcWriter {
     });
   }
 
-  /** Writes a revisit (+ request) pointing at an earlier capture. */
+  /** Writes a revisit (+ request) pointing at an earlier capture, and its `objects` as writeCapture does. */
   async writeRevisit(
     ex: HttpExchange,
     refersTo: RevisitTarget,
     profile: 'identical-payload-digest' | 'server-not-modified',
-  ): Promise<CaptureLocation> {
-    return this.submit(async () => this.captureGroup(ex, refersTo, profile, undefined));
-  }
-
-  /** Writes a metadata record about `targetUri` (e.g. a Web object) as JSON. */
-  async writeMetadata(targetUri: string, json: unknown, concurrentTo?: string): Promise<CaptureLocation> {
-    return this.submit(async () => {
-      const base = this.base(new Date());
-      const block = Buffer.from(JSON.stringify(json));
-      const fields = metadataFields(base, targetUri, concurrentTo, 'application/json', block.length);
-      const done = this.enqueue([{ fields, head: block, blockLength: block.length }]);
-      return { ref: undefined, done: done.then((p) => location(p[0], base, 'metadata')) };
-    });
+    opts: { objects?: CaptureObject[] } = {},
+  ): Promise<CaptureWritten> {
+    return this.submit(async () => this.captureGroup(ex, refersTo, profile, opts));
   }
 
   /**
@@ -236,7 +248,7 @@ export class WarcWriter {
    * Runs submissions one at a time (dedup lookups and rotation decisions must see every earlier
    * capture), but lets the writes they queue complete in the background.
    */
-  private async submit(fn: () => Promise<Submitted>): Promise<CaptureLocation> {
+  private async submit(fn: () => Promise<Submitted>): Promise<CaptureWritten> {
     const run = this.submitChain.then(async () => {
       if (this.failure) throw this.failure;
       if (!this.pool) throw new Error('WarcWriter.open() was not called');
@@ -256,7 +268,7 @@ export class WarcWriter {
     ex: HttpExchange,
     refersTo: RevisitTarget | null,
     profile: 'identical-payload-digest' | 'server-not-modified' | null,
-    metadata: Record<string, unknown> | undefined,
+    { metadata, objects = [] }: { metadata?: Record<string, unknown>; objects?: CaptureObject[] },
     referredWritten?: Promise<unknown>,
   ): Submitted {
     const main = this.base(ex.date);
@@ -283,12 +295,14 @@ export class WarcWriter {
         head: ex.requestHead, blockLength: ex.requestHead.length,
       },
     ];
-    if (metadata && Object.keys(metadata).length) {
-      const block = Buffer.from(metadataBlock(metadata));
-      const m = { ...main, recordId: newId() };
-      specs.push({ fields: metadataFields(m, ex.url, main.recordId, CT_WARC_FIELDS, block.length), head: block, blockLength: block.length });
-    }
-    const done = this.enqueue(specs, { capture: true, after: referredWritten }).then((p) => location(p[0], main, type));
+    if (metadata && Object.keys(metadata).length) specs.push(metadataAbout(main, main, ex.url, CT_WARC_FIELDS, Buffer.from(metadataBlock(metadata))).spec);
+    const group = this.enqueue(specs, { capture: true, after: referredWritten });
+    // Each object in a group of its own, so one whose record cannot be made fails alone.
+    const objectsDone = objects.map(({ targetUri, json, about = main }) => {
+      const { spec, base } = metadataAbout(main, about, targetUri, 'application/json', Buffer.from(JSON.stringify(json)));
+      return this.enqueue([spec], { about: group }).placed.then((p) => location(p[0], base, 'metadata'));
+    });
+    const done = Promise.all([group.placed, Promise.allSettled(objectsDone)]).then(([p, settled]) => ({ ...location(p[0], main, type), objects: settled }));
     const ref: DedupRef = { uri: ex.url, date: main.date, recordId: main.recordId, payloadDigest: ex.payloadDigest };
     return { ref, done };
   }
@@ -296,12 +310,13 @@ export class WarcWriter {
   /**
    * Starts hashing/compressing each record (unless `made` already) and queues the group's write. A
    * `capture`'s file keeps its `.open` name until acknowledge() was called for it; one written
-   * `after` another capture (a revisit of it) fails if that one does.
+   * `after` another capture (a revisit of it) fails if that one does; one `about` a capture group
+   * queued right before it is not written if that one's records could not be made.
    */
   private enqueue(
     specs: RecordSpec[],
-    { capture = false, after, made }: { capture?: boolean; after?: Promise<unknown>; made?: ReadyRecord[] } = {},
-  ): Promise<Array<Placed & { filename: string }>> {
+    { capture = false, after, made, about }: { capture?: boolean; after?: Promise<unknown>; made?: ReadyRecord[]; about?: QueuedGroup } = {},
+  ): QueuedGroup {
     const cur = this.current as { filename: string; upperBytes: number };
     for (const s of specs) cur.upperBytes += upperBound(s);
     if (capture) this.sink.renames.written(cur.filename);
@@ -310,13 +325,14 @@ export class WarcWriter {
       throw new Error('the capture of the same payload it would refer to was not written');
     });
     const ready = made ? Promise.resolve(made) : referred ? Promise.all([this.prepare(specs), referred]).then(([records]) => records) : this.prepare(specs);
-    return new Promise((resolve, reject) => {
-      const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), capture, resolve, reject };
-      // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.
-      ready.then((records) => (group.records = records), () => undefined);
-      this.queued.push(group);
-      this.startWriting();
-    });
+    let settle!: Pick<QueuedGroup, 'resolve' | 'reject'>;
+    const placed = new Promise<Array<Placed & { filename: string }>>((resolve, reject) => (settle = { resolve, reject }));
+    const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), capture, about, placed, ...settle };
+    // Registered before the write loop awaits `ready`, so `records` is set when the loop resumes.
+    ready.then((records) => (group.records = records), () => undefined);
+    this.queued.push(group);
+    this.startWriting();
+    return group;
   }
 
   private startWriting(): void {
@@ -356,6 +372,8 @@ export class WarcWriter {
         this.queued.shift();
         if (first.capture) this.sink.renames.notWritten(first.filename);
         first.reject(new Error(`its WARC records could not be made: ${err instanceof Error ? err.message : String(err)}`));
+        // The records about it (its Web objects) would name a record the file does not hold.
+        while (this.queued[0] && this.queued[0].about === first) this.queued.shift()!.reject(new Error('the capture it is about was not written'));
         continue;
       }
       let n = 1;
@@ -405,7 +423,7 @@ export class WarcWriter {
     const record = Buffer.concat([headWithDigest(serializeFields(fields), digest), block, RECORD_END]);
     const member: ReadyRecord = { kind: 'member', member: gzipSync(record, { level: this.o.gzipLevel }) };
     // A failed write is seen through `failure` and in the next group's write.
-    void this.enqueue([{ fields, head: block, blockLength: block.length }], { made: [member] }).catch(() => undefined);
+    void this.enqueue([{ fields, head: block, blockLength: block.length }], { made: [member] }).placed.catch(() => undefined);
   }
 
   /**
@@ -475,6 +493,17 @@ function upperBound(s: RecordSpec): number {
   return raw + (raw >>> 10) + 64;
 }
 
+/**
+ * A metadata record in `file` (its warcinfo's) about the record `about`, a capture's response or
+ * revisit: under an id of its own, it names it with WARC-Concurrent-To and shares its WARC-Date.
+ */
+function metadataAbout(
+  file: RecordBase, about: Pick<RecordBase, 'recordId' | 'date'> | null, targetUri: string, contentType: string, block: Buffer,
+): { spec: RecordSpec; base: RecordBase } {
+  const base = { warcinfoId: file.warcinfoId, date: about?.date ?? warcDate(new Date()), recordId: newId() };
+  return { spec: { fields: metadataFields(base, targetUri, about?.recordId, contentType, block.length), head: block, blockLength: block.length }, base };
+}
+
 function location(
   p: { offset: number; length: number; filename: string },
   base: RecordBase,
@@ -485,6 +514,6 @@ function location(
 
 /** What a submission hands back: the dedup reference and the completion of its write. */
 interface Submitted {
-  ref: DedupRef | undefined;
-  done: Promise<CaptureLocation>;
+  ref: DedupRef;
+  done: Promise<CaptureWritten>;
 }

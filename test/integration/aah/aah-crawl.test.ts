@@ -8,12 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { WARCParser } from 'warcio';
 import { runCli } from '../../support/run-cli';
+import { warcWebObjects } from '../../support/warc-web-objects';
 import { groundTruth, RENAMED_TOPICS, startForumBoard, type Post } from './forum-board';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { icdSchema } from '../../../worker/icd/schema';
@@ -34,21 +34,6 @@ interface ObjectLine {
 
 const readJsonl = (path: string): ObjectLine[] => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ObjectLine);
 const key = (o: { type: string; url: string; fields: unknown }) => JSON.stringify([o.url, o.type, o.fields]);
-
-/** Every WARC metadata record holding a Web object, read back with warcio. */
-async function warcObjects(dir: string): Promise<{ url: string; webObject: { type: string; fields: Post; rule: string; application: string } }[]> {
-  const found = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.warc.gz'))) {
-    for await (const record of new WARCParser(createReadStream(join(dir, name)), { parseHttp: false })) {
-      // Out-link metadata records are text/anvl; Web objects are JSON.
-      if (record.warcType !== 'metadata' || record.warcContentType !== 'application/json') continue;
-      const json = JSON.parse(Buffer.from(await record.readFully(false)).toString('utf8')) as Record<string, unknown>;
-      if (!json.webObject) continue;
-      found.push({ url: record.warcTargetURI!, webObject: json.webObject as never });
-    }
-  }
-  return found;
-}
 
 /**
  * The AAH's time budget per page in these crawls. The default (~1 s) is wall-clock time: in a CI run
@@ -127,13 +112,23 @@ test('AAH in a CLI crawl of a phpBB board: useless links excluded, posts stored 
       assert.equal(expected.length, 3 * 4 + 3 * 6, 'posts of 4 prosilver pages and 6 renamed ones');
       assert.deepEqual(objects.map(key).sort(), expected.map(key).sort());
 
-      // WARC metadata records: the same objects, with the rule that extracted them.
-      const inWarc = await warcObjects(out);
+      // WARC metadata records: the same objects, with the rule that extracted them, each right
+      // behind the capture of the page it was found on. A page's own objects are about its
+      // capture: they name its response (or revisit) record and share its date.
+      const inWarc = await warcWebObjects(out);
       assert.deepEqual(inWarc.map((r) => key({ url: r.url, type: r.webObject.type, fields: r.webObject.fields })).sort(), expected.map(key).sort());
       for (const r of inWarc) {
         assert.equal(r.webObject.application, 'phpbb');
         assert.equal(r.webObject.rule, renamedPages.has(r.url) ? provenance.ruleId : 'phpbb/terminal/post', r.url);
       }
+      const own = inWarc.filter((r) => r.writtenBehind?.url === r.url);
+      for (const r of own) assert.deepEqual([r.concurrentTo, r.date, r.writtenBehind], [[r.pageCapture!.id], r.pageCapture!.date, r.pageCapture], `${r.url}'s objects are about its capture`);
+      // The posts of the pages the rule was generated and validated on, found where it was adopted.
+      const earlier = inWarc.filter((r) => r.writtenBehind?.url !== r.url);
+      const adoptedOn = [...new Set(earlier.map((r) => r.writtenBehind?.url))];
+      assert.equal(adoptedOn.length, 1, JSON.stringify(adoptedOn));
+      assert.deepEqual([...new Set(earlier.map((r) => r.url))].sort(), [provenance.generatedOn, ...provenance.validatedOn].filter((url) => url !== adoptedOn[0]).sort());
+      for (const r of earlier) assert.deepEqual(r.concurrentTo, [], `${r.url}'s objects, not found in the capture they are written behind, name none`);
 
       // WebObject rows, each tied to the capture of its page.
       const stored = db.prepare('SELECT o.url, o.type, o.fields, o.rule, c.url AS captureUrl FROM WebObject o JOIN Capture c ON c.id = o.captureId WHERE o.crawlId = 1').all() as { url: string; type: string; fields: string; rule: string; captureUrl: string }[];

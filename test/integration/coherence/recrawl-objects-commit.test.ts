@@ -6,37 +6,40 @@
  * stored after the capture's commit, so a failure there kept the capture and lost the objects for
  * good (the page, saved as refetched, was not due again). The objects of a committed recrawl capture
  * are appended to objects.jsonl, as a first visit's are (they were not), once: not those of the
- * refused commit, so the resumed round adds no duplicate. The failure is real SQLite's: a trigger
+ * refused commit, so the resumed round adds no duplicate. Each object's WARC record, the visit's
+ * and the rounds', names its page's capture record and shares its date (they named none). The failure is real SQLite's: a trigger
  * refuses the objects' rows. Real parts: a migrated SQLite database, the engine on a shortened
  * minute, a loopback site, a knowledge base, the WARC files read with warcio.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WARCParser } from 'warcio';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { countedSite } from '../../support/counted-site';
 import { NEWSROOM_KB_XML as KB_XML } from '../../support/newsroom-kb';
+import { warcWebObjects } from '../../support/warc-web-objects';
 
 /** Waits until `done` holds, or `ms` passed. */
 async function until(done: () => boolean, ms: number): Promise<void> {
   for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(10);
 }
 
-/** The titles of the Web objects in the folder's WARC metadata records, by target URL. */
+/**
+ * The titles of the Web objects in the folder's WARC metadata records for `url`, in file order.
+ * Each record is about its page's capture, the response or revisit record it is written right
+ * behind: it names it (WARC-Concurrent-To) and shares its WARC-Date.
+ */
 async function warcObjectTitles(dir: string, url: string): Promise<string[]> {
-  const titles: string[] = [];
-  for (const name of readdirSync(dir).filter((n) => /\.warc\.gz(\.open)?$/.test(n)).sort()) {
-    for await (const record of new WARCParser(createReadStream(join(dir, name)))) {
-      if (record.warcType !== 'metadata' || record.warcTargetURI !== url) continue;
-      const json = JSON.parse(await record.contentText()) as { webObject?: { fields: { title: string } } };
-      if (json.webObject) titles.push(json.webObject.fields.title);
-    }
+  const records = (await warcWebObjects(dir)).filter((r) => r.url === url);
+  for (const r of records) {
+    assert.ok(r.pageCapture, `a capture of ${url} before its object`);
+    assert.deepEqual([r.concurrentTo, r.date], [[r.pageCapture.id], r.pageCapture.date], `the object of ${r.webObject.fields.title} is about its capture`);
+    assert.equal(r.writtenBehind, r.pageCapture, 'written right behind its capture');
   }
-  return titles;
+  return records.map((r) => r.webObject.fields.title!);
 }
 
 test("a recrawl round whose Web objects the database refuses leaves no capture without them; resumed, the page is captured once with its objects", { timeout: 60_000 }, async () => {

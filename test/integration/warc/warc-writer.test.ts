@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,17 +109,19 @@ test('a crawl of a few hundred captures: rotation, revisits, chunked origins, tr
     { uri: 'http://127.0.0.1:8080/page/0?q=0', date: first.date, recordId: first.recordId, payloadDigest: exchanges[0].ex.payloadDigest },
     'server-not-modified',
   );
-  const object = await writer.writeMetadata('http://127.0.0.1:8080/page/1?q=1', { type: 'post', title: 'Hello' }, locations[1].recordId);
+  // A page with two Web objects: their records right behind its own, about it.
+  const posts = ['Hello', 'Again'].map((title) => ({ targetUri: 'http://127.0.0.1:8080/forum', json: { webObject: { type: 'post', title } } }));
+  const forum = await writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:8080/forum', body: htmlPage(5000, 3000) }), { metadata: { outlinks: ['http://127.0.0.1:8080/'] }, objects: posts });
   await writer.close();
 
   const { warcs, totals, cdxLines } = await verifyDir(join(dir, 'warcs'));
   assert.ok(warcs.length >= 3, `rotation made ${warcs.length} files`);
   assert.match(warcs[0], /^itest-\d{14}-00000\.warc\.gz$/);
   assert.equal(totals.revisit, 29 + 1, 'page 0 repeats 29 times, plus the 304');
-  assert.equal(totals.response, exchanges.length - 29);
-  assert.equal(totals.request, exchanges.length + 1);
-  assert.equal(totals.metadata, 100 + 1);
-  assert.equal(cdxLines, exchanges.length + 1);
+  assert.equal(totals.response, exchanges.length - 29 + 1);
+  assert.equal(totals.request, exchanges.length + 2);
+  assert.equal(totals.metadata, 100 + 3);
+  assert.equal(cdxLines, exchanges.length + 2);
 
   // Every location points at its own record.
   for (const [i, loc] of locations.entries()) {
@@ -133,7 +135,18 @@ test('a crawl of a few hundred captures: rotation, revisits, chunked origins, tr
   assert.equal(field(dup, 'WARC-Truncated'), 'length');
   assert.equal(field(await readRecord(join(dir, 'warcs'), locations[300]), 'WARC-Truncated'), 'length');
   assert.equal(field(await readRecord(join(dir, 'warcs'), notModified), 'WARC-Profile'), 'http://netpreserve.org/warc/1.1/revisit/server-not-modified');
-  assert.equal(field(await readRecord(join(dir, 'warcs'), object), 'Content-Type'), 'application/json');
+  const objects = forum.objects.map((o) => (o as PromiseFulfilledResult<CaptureLocation>).value);
+  assert.deepEqual(forum.objects.map((o) => o.status), ['fulfilled', 'fulfilled']);
+  for (const object of objects) {
+    const fields = await readRecord(join(dir, 'warcs'), object);
+    assert.deepEqual([field(fields, 'Content-Type'), field(fields, 'WARC-Concurrent-To'), field(fields, 'WARC-Date')], ['application/json', forum.recordId, forum.date]);
+    assert.deepEqual([object.filename, object.date, object.type], [forum.filename, forum.date, 'metadata']);
+    assert.notEqual(object.recordId, forum.recordId);
+  }
+  // The response, its request and out-links records, then the objects, one after the other.
+  assert.ok(objects[0]!.offset > forum.offset + forum.length);
+  assert.equal(objects[1]!.offset, objects[0]!.offset + objects[0]!.length);
+  assert.equal(objects[1]!.offset + objects[1]!.length, statSync(join(dir, 'warcs', forum.filename)).size, 'the last records of the file');
   const big = await readRecord(join(dir, 'warcs'), locations[301]);
   assert.equal(Number(field(big, 'Content-Length')), exchanges[301].ex.responseHead.length + spoolBytes.length);
   // The index is sorted and revisits are marked the way pywb expects.
@@ -364,7 +377,7 @@ test('captures written one by one append their index lines in a few writes, ever
   assert.equal(cdxLines, 60);
 });
 
-test('a capture whose compression thread stops with it fails alone, with a revisit of it submitted meanwhile: the captures after them are written, and a later copy of the payload is not a revisit of it', async () => {
+test('a capture whose compression thread stops with it fails alone, with its Web object\'s record and a revisit of it submitted meanwhile: the captures after them are written, and a later copy of the payload is not a revisit of it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-warc-onefails-'));
   // Two threads: the copy's records go to the one that is not stopped.
   const writer = new WarcWriter({ ...options, dir, threads: 2 });
@@ -374,8 +387,10 @@ test('a capture whose compression thread stops with it fails alone, with a revis
   writer.acknowledge(first.filename);
   // A record big enough to be in the thread's hands when the thread is stopped, as a crash would.
   const payload = randomBytes(3_000_000);
-  const lost = writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/big', body: payload }));
+  // Its Web object's record, made at once on the other thread, would name a record the file does not hold.
+  const lost = writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/big', body: payload }), { objects: [{ targetUri: 'http://127.0.0.1:9/one/big', json: { webObject: { type: 'post' } } }] });
   while (!pool.threads[0]!.inHand.size) await new Promise((r) => setImmediate(r));
+  while (pool.threads[1]!.inHand.size) await new Promise((r) => setImmediate(r));
   // A copy submitted meanwhile is a revisit of it: it must not be written pointing at nothing.
   const early = writer.writeCapture(makeExchange({ url: 'http://127.0.0.1:9/one/early-copy', body: payload }));
   await new Promise((r) => setImmediate(r));
@@ -390,6 +405,7 @@ test('a capture whose compression thread stops with it fails alone, with a revis
   const { totals, cdxLines } = await verifyDir(dir);
   assert.equal(totals.response, 3);
   assert.equal(totals.revisit ?? 0, 0);
+  assert.equal(totals.metadata ?? 0, 0, "no record of the lost capture's object");
   assert.equal(cdxLines, 3);
 });
 
