@@ -1,4 +1,4 @@
-import type { MarkupSummary } from '../extract';
+import { decodeText, type MarkupSummary } from '../extract';
 import { compareWithPrevious, createAahEngine, parseKnowledgeBase, type AahEngine, type AahEngineOptions, type PageAnalysis, type StructuralComparison, type WebObject } from '../aah';
 import type { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { canonicalize, type QueryHandling } from '../url';
@@ -116,13 +116,15 @@ export class AahRunner {
 
   private analyseHtml(page: HtmlPage): { verdict: AahVerdict | null; skipped?: string } {
     this.followDecisions();
-    const html = page.html;
-    // html is decoded only if the engine reads it (hosts cached as "no application" skip the page).
+    const { html, headers } = page;
+    // html is decoded only if the engine reads it (hosts cached as "no application" skip the page),
+    // in the charset the link extraction sniffed (BOM, Content-Type, <meta>…): read as UTF-8, a
+    // windows-1252 forum's posts were stored with U+FFFD for every accented letter.
     let text: string | undefined;
     const result = this.engine.analysePage({
-      url: page.url, host: page.host, status: page.status, headers: page.headers, markup: page.markup,
+      url: page.url, host: page.host, status: page.status, headers, markup: page.markup,
       get html() {
-        return (text ??= html.toString('utf8'));
+        return (text ??= decodeText(html, headers['content-type']));
       },
     });
     this.storeAdopted(result.adaptation);
