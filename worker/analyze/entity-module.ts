@@ -25,12 +25,27 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+// Chinese and Japanese put no space between words: a name written in them is found inside a run of
+// letters (東京都 in 東京都知事選挙), and one in another script ends where they begin (IPCCの報告書).
+const CJK = '[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}]';
+const CJK_EDGE = new RegExp(CJK, 'u');
+/** A letter or digit that continues a word in a script with spaces. */
+const WORD_CHAR = `(?:(?!${CJK})[\\p{L}\\p{N}])`;
+
+/** A name as a whole word, spaces in it matching any run of spaces. */
+function namePattern(name: string): string {
+  const body = escapeRegExp(name).replace(/\s+/g, '\\s+');
+  const before = CJK_EDGE.test(name.charAt(0)) ? '' : `(?<!${WORD_CHAR})`;
+  const after = CJK_EDGE.test(name.charAt(name.length - 1)) ? '' : `(?!${WORD_CHAR})`;
+  return `${before}${body}${after}`;
+}
+
 /** Compiles one case-insensitive whole-word pattern per entity (name and aliases). */
 export function compileEntities(entities: readonly EntityDefinition[]): EntityMatcher {
   const compiled = entities.map((e) => {
     const names = [e.name, ...(e.aliases ?? [])].map((n) => n.normalize('NFKC').trim()).filter(Boolean);
-    const alternatives = names.map((n) => escapeRegExp(n).replace(/\s+/g, '\\s+')).join('|');
-    return { name: e.name, re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'iu') };
+    const alternatives = names.map(namePattern).join('|');
+    return { name: e.name, re: new RegExp(`(?:${alternatives})`, 'iu') };
   });
   function mentioned(text: string): string[] {
     if (!compiled.length) return [];
