@@ -38,6 +38,8 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
   const stack: unknown[] = [root];
   const names: string[] = ['html'];
   let text = '';
+  // The page's body once opened, with its attribute names: a later <body> or <head> makes no element.
+  let body: { element: unknown; attributes: Set<string> } | undefined;
   const flush = (): void => {
     // Whitespace-only text between block elements is a fifth of a page's nodes and never part of
     // a value; dropping it makes every `//` step cheaper. Between inline elements it separates
@@ -56,6 +58,16 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
           for (const [k, v] of Object.entries(attribs)) factory.setAttribute(root, k, v);
           return;
         }
+        // As browsers do: once the page has a body, a <body> (pasted into a post) only adds the
+        // attributes the body lacks and a <head> is ignored; made elements, they tore the post apart.
+        if (name === 'body' && body) {
+          for (const [k, v] of Object.entries(attribs)) {
+            if (!body.attributes.has(k)) factory.setAttribute(body.element, k, v);
+            body.attributes.add(k);
+          }
+          return;
+        }
+        if (name === 'head' && body) return;
         if ((name === 'head' || name === 'body') && names.length > 1) {
           // A stray unclosed element before <head>/<body> (tag soup) must not swallow the page.
           stack.length = 1;
@@ -64,6 +76,7 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
         const el = factory.createElement(name);
         for (const [k, v] of Object.entries(attribs)) factory.setAttribute(el, k, v);
         factory.append(stack[stack.length - 1], el);
+        if (name === 'body') body = { element: el, attributes: new Set(Object.keys(attribs)) };
         if (stack.length < MAX_DEPTH) {
           stack.push(el);
           names.push(name);
@@ -71,7 +84,8 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
       },
       onclosetag(name) {
         flush();
-        if (name === 'html') return;
+        // </body> closes nothing in browsers either: what follows it is still the body's (or the post's).
+        if (name === 'html' || name === 'body') return;
         // Close up to the matching open element (htmlparser2 already closed implied ones).
         const at = names.lastIndexOf(name);
         if (at > 0) {

@@ -23,6 +23,23 @@ test('tag soup parses leniently: implied end tags, unquoted attributes, entities
   assert.equal(ev.string('/html/@lang', doc), 'en');
 });
 
+test('a <body>, <head> or </body> inside the page (pasted into a post) leaves the post whole, as browsers do', () => {
+  // Once the page has its body, browsers ignore another <body> (adding the attributes the body
+  // lacks), a late <head> (its <title> stays where it is), and </body>, which closes nothing: the
+  // post keeps what follows them.
+  const pasted = parseHtml(`<html><head><title>t</title></head><body id="phpbb"><div class="post"><p>before</p>
+<body class="pasted" id="other"><head><title>x</title></head><p>after</p></body><p>still the post</p></div>
+<div class="post"><p>second</p></div></body></html>`);
+  const posts = ev.select("//div[@class='post']", pasted).map(nodeText);
+  assert.deepEqual(posts, ['before\nx\nafter\nstill the post', 'second']);
+  assert.equal(ev.select('//body', pasted).length, 1);
+  assert.equal(ev.string('//body/@id', pasted), 'phpbb');
+  assert.equal(ev.string('//body/@class', pasted), 'pasted');
+  // Before the body, a stray open element still does not swallow the page.
+  assert.deepEqual(texts("//div[contains(@class,'post')]/p"), ['Text été']);
+  assert.equal(ev.select('/html/body', doc).length, 1);
+});
+
 test('XPath 1.0: contains, starts-with, normalize-space, positions, union, ancestor axes', () => {
   assert.equal(ev.select("//body[contains(concat(' ',normalize-space(@class),' '),' single ')]", doc).length, 1);
   assert.deepEqual(texts("//p[starts-with(normalize-space(.),'para')]"), ['para one', 'para two\nthree']);
