@@ -27,6 +27,8 @@ export interface AahTestReport {
 export interface CapturedResponse {
   status: number;
   contentType: string | null;
+  /** Its response headers, lower-case names, for the `<header>` signals a crawl's detection reads. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -53,7 +55,8 @@ export function testKnowledgeBase(xml: string, page: { url: string; html: string
   }
   // detectionAttempts 1: decide on this page alone instead of waiting for more pages of the host.
   const engine = createAahEngine(parsed.kb, { detectionAttempts: 1 });
-  const result = engine.analysePage({ url: page.url, status: 200, headers: { 'content-type': 'text/html' }, html: page.html });
+  const headers = page.response?.headers ?? { 'content-type': 'text/html' };
+  const result = engine.analysePage({ url: page.url, status: page.response?.status ?? 200, headers, html: page.html });
   const navigation = new Map<string, { rule: string; follow: boolean; links: string[] }>();
   for (const link of result.follow) {
     const entry = navigation.get(link.rule) ?? { rule: link.rule, follow: true, links: [] };

@@ -261,3 +261,34 @@ test('the tester does not analyse a capture a crawl would not (another type, a r
     for (const path of ['/raw', '/data.json', '/moved', '/gone']) assert.deepEqual(await tried(path), [null, 'not-html', 0], path);
   });
 });
+
+// Found by an exploratory session: the tester read a capture as UTF-8 whatever its charset (a
+// windows-1252 page's accented letters came out as U+FFFD) and gave the engine no header but
+// Content-Type, so an application a crawl detects by its headers (phpBB's cookies, Drupal's
+// X-Generator) was "none detected" on the very page the crawl had detected it on.
+test('the tester reads a capture in its charset and with its response headers, as the crawl did', async () => {
+  const { POST: tester } = await import('../../../app/api/aah/test/route');
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<knowledge-base version="1">
+  <application id="tidegauge" name="Tide gauge" category="news">
+    <detect><header name="x-gauge">^TideGauge</header></detect>
+    <extract id="reading" type="reading" select="//li[@class='reading']"><field name="height" select=".//span" required="true"/></extract>
+  </application>
+</knowledge-base>`;
+  const latin = `<!doctype html><html><head><title>Hafen</title></head><body><ul><li class="reading"><span>1,5 m \u2013 Hafen S\u00fcd</span></li></ul></body></html>`;
+  const site: RequestListener = (req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/station/3">3</a>');
+    if (req.url === '/station/3') return void res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252', 'x-gauge': 'TideGauge 2.1' }).end(Buffer.from(latin.replace('\u2013', '\x96'), 'latin1'));
+    res.writeHead(404).end();
+  };
+  await withSite(site, async (origin) => {
+    const icdId = await createIcd({ name: 'Latin gauges', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false } });
+    const crawlId = (await createCrawl(icdId)).body.id as number;
+    assert.equal((await runCrawls([crawlId]))[crawlId]!.status, 'finished');
+    const r = await call(tester, 'POST', '/api/aah/test', { xml, url: `${origin}/station/3`, crawlId }, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const body = r.body as { application: { id: string } | null; extraction: { objects: { fields: Record<string, string> }[] }[] };
+    assert.equal(body.application?.id, 'tidegauge');
+    assert.deepEqual(body.extraction.flatMap((e) => e.objects.map((o) => o.fields)), [{ height: '1,5 m \u2013 Hafen S\u00fcd' }]);
+  });
+});

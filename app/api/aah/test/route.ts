@@ -36,7 +36,7 @@ export const POST = apiRoute('design', async ({ req, prisma }) => {
     ? await prisma.capture.findFirst({ where: { crawlId: input.crawlId, payloadDigest: capture.payloadDigest, recordType: 'response' }, orderBy: { id: 'asc' } })
     : null;
   const html = repeated ? (await readCapturedPage(input.crawlId, repeated.warcFile, repeated.warcOffset)).html : own.html;
-  const contentType = own.contentType;
+  const { contentType, headers } = own;
   // A capture a crawl would not analyse (no HTML page: an image, JSON, a redirect, an error page) is not analysed here either.
-  return testKnowledgeBase(input.xml, { url: input.url, html, response: { status: capture.status, contentType } });
+  return testKnowledgeBase(input.xml, { url: input.url, html, response: { status: capture.status, contentType, headers } });
 });
