@@ -29,11 +29,22 @@ const BLOCK_CONTAINERS = new Set([
   'section', 'article', 'nav', 'header', 'footer', 'main', 'aside', 'form', 'select', 'fieldset',
 ]);
 
+/** How to read the markup. */
+export interface HtmlParseOptions {
+  /** The page was served as XHTML (application/xhtml+xml): self-closed elements end there, CDATA sections are text. */
+  xhtml?: boolean;
+}
+
+/** Whether a Content-Type names XHTML, which browsers parse as XML. */
+export function isXhtml(contentType: string | undefined): boolean {
+  return /^\s*application\/xhtml\+xml\s*(;|$)/i.test(contentType ?? '');
+}
+
 /**
  * Feeds `html` through htmlparser2 into `factory`. Nesting deeper than 256 open elements is
  * flattened (children attach to the 256th) so a hostile page cannot blow the evaluator's stack.
  */
-export function buildDom<D>(html: string, factory: DomFactory<D>): D {
+export function buildDom<D>(html: string, factory: DomFactory<D>, options: HtmlParseOptions = {}): D {
   const root = factory.root();
   const stack: unknown[] = [root];
   const names: string[] = ['html'];
@@ -97,7 +108,8 @@ export function buildDom<D>(html: string, factory: DomFactory<D>): D {
         text += data;
       },
     },
-    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true },
+    // XHTML is XML: `<div/>` is empty and CDATA is text (in text/html both would be read otherwise).
+    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true, recognizeSelfClosing: options.xhtml, recognizeCDATA: options.xhtml },
   );
   parser.write(html);
   parser.end();
@@ -123,8 +135,8 @@ function leanFactory(): DomFactory<LeanDocument> {
  * Parses HTML leniently into a DOM ready for XPath. The result implements the read-only part of
  * the W3C DOM that XPath evaluation and the AAH use (see lean-dom.ts), typed as `Document`.
  */
-export function parseHtml(html: string): Document {
-  const doc = buildDom(html, leanFactory());
+export function parseHtml(html: string, options: HtmlParseOptions = {}): Document {
+  const doc = buildDom(html, leanFactory(), options);
   doc.numberNodes();
   return doc as unknown as Document;
 }

@@ -2,7 +2,7 @@
  * A page as the AAH sees it: its DOM, its URL, the base URL its links resolve against, and its
  * response headers with lower-cased names. Built once per page and handed to every rule.
  */
-import { parseHtml } from './html-dom';
+import { isXhtml, parseHtml } from './html-dom';
 import { XPathEvaluator, nodeText } from './xpath-eval';
 import type { MarkupSummary } from '../extract';
 
@@ -40,8 +40,8 @@ export interface PageContext {
 /** Builds the context; throws on an invalid page URL (a crawler bug, not a page problem). */
 export function createPageContext(page: PageInput, ev: XPathEvaluator): PageContext {
   const url = new URL(page.url);
-  const dom = page.dom ?? parseHtml(page.html ?? '');
   const headers = normaliseHeaders(page.headers);
+  const dom = page.dom ?? parseHtml(page.html ?? '', { xhtml: isXhtml(headers['content-type']) });
   let baseUrl: string | undefined;
   return {
     url: url.href,

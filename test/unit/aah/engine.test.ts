@@ -228,3 +228,22 @@ test('the adopting page also hands back the objects of the pages the rule was ge
   // Pages are not kept once the rule is adopted: the next page hands back nothing more.
   assert.equal(engine.analysePage({ url: 'http://q.test/viewtopic.php?t=5', html: renamedTopicPage(5) }).earlierObjects, undefined);
 });
+
+// Found by an exploratory session: an XHTML page (application/xhtml+xml, which a crawl analyses as
+// HTML) was parsed as text/html, where `<div class="clear"/>` opens an element that is never
+// closed: the post's own </div> closed it instead, the post stayed open, and the next post was
+// read as part of it (its title and body lines appended to the first post's).
+test('a page served as application/xhtml+xml has its self-closed elements closed, as browsers parse XHTML', () => {
+  const post = (id: number, author: string, title: string, body: string) =>
+    `<div id="p${id}" class="post"><h3>${title}</h3><p class="author"><a class="username" href="m">${author}</a></p><div class="content">${body}</div><div class="clear"/></div>`;
+  const xhtml = `<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body id="phpbb"><a id="top"/>
+${post(1, 'ann', 'Hull<br/>caulking', 'Cotton<span class="smiley"/> or oakum?<![CDATA[ & more]]>')}
+${post(2, 'bob', 'Re', 'Oakum.')}</body></html>`;
+  const analyse = (contentType: string) =>
+    createAahEngine(kb(), UNBUDGETED).analysePage({ url: 'http://f.test/viewtopic.php?t=1', headers: { 'Content-Type': contentType }, html: xhtml });
+  const fields = (contentType: string) => analyse(contentType).objects.map((o) => [o.fields.author, o.fields.title, o.fields.body]);
+  assert.deepEqual(fields('application/xhtml+xml; charset=utf-8'), [['ann', 'Hull\ncaulking', 'Cotton or oakum? & more'], ['bob', 'Re', 'Oakum.']]);
+  // The same markup as text/html is read as browsers read text/html: `<div/>` stays open.
+  assert.deepEqual(fields('text/html')[0], ['ann\nbob', 'Hull\ncaulking\nRe', 'Cotton or oakum?\nOakum.']);
+});
