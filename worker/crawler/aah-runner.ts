@@ -7,7 +7,12 @@ import type { CrawlItem } from './stage';
 /** The AAH's verdict in the crawl's terms: canonical URLs, objects ready to store. */
 export interface AahVerdict {
   application?: string;
-  /** With an application detected, only `follow` navigation links are worth queueing. */
+  /**
+   * Only `follow` navigation links are worth queueing: the application was detected and its rules
+   * match this page (its level, a follow or an extraction rule). On a page where none matches (the
+   * host also runs another application, a page its rules do not know) they say nothing about its
+   * links, which are then queued as without the AAH (do-not-follow rules still apply).
+   */
   restrictNavigation: boolean;
   follow: { url: string; bonus: number }[];
   doNotFollow: string[];
@@ -134,7 +139,9 @@ export class AahRunner {
     const application = result.application.id;
     const verdict: AahVerdict = {
       application,
-      restrictNavigation: true,
+      // Restricting a page the rules do not know excluded all its links: a phpBB board under
+      // /forum/ of a host taken for WordPress lost every topic before detection ran again.
+      restrictNavigation: result.actionsMatched,
       follow: result.follow.map((f) => ({ url: canon(f.url), bonus: f.bonus })),
       doNotFollow: result.doNotFollow.map((d) => canon(d.url)),
       objects: [

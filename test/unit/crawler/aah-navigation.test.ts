@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_KB_PATH } from '../../../worker/aah/default-kb';
+import { AahRunner } from '../../../worker/crawler/aah-runner';
+import { applyNavigationVerdict } from '../../../worker/crawler/stages/aah-stage';
+import type { CrawlItem, OutLink } from '../../../worker/crawler/stage';
+
+const ORIGIN = 'http://127.0.0.1:8080';
+const fixture = (path: string) => readFileSync(new URL(`../../fixtures/aah/${path}`, import.meta.url), 'utf8').replaceAll('{{origin}}', ORIGIN);
+
+function analyse(runner: AahRunner, url: string, html: string) {
+  const item = { url, host: '127.0.0.1:8080', exchange: { status: 200, headers: { 'content-type': 'text/html' } }, html: Buffer.from(html) } as unknown as CrawlItem;
+  return runner.analyse(item).verdict;
+}
+
+const link = (path: string): OutLink => ({ url: new URL(path, `${ORIGIN}/forum/`).href, kind: 'navigation', anchorText: '', context: '', source: 'a@href' });
+
+// Found by an exploratory session: one host with a WordPress blog at / and a phpBB board under
+// /forum/. Detection runs once per host, so the board's pages got WordPress's rules; none matched
+// there, and every navigation link of those pages was excluded ('aah'): the crawl stored no topic.
+test("a page where the host's application matches nothing keeps its links (no follow rule of that application vouches against them)", () => {
+  const runner = AahRunner.create(readFileSync(DEFAULT_KB_PATH, 'utf8'), 'keep');
+  assert.equal(analyse(runner, `${ORIGIN}/`, fixture('wordpress/home.html'))?.application, 'wordpress');
+  const board = analyse(runner, `${ORIGIN}/forum/viewforum.php?f=2`, fixture('phpbb/viewforum.html'));
+  assert.equal(board?.application, 'wordpress', 'the host is still taken for WordPress (detection runs again after 3 misses)');
+  const links = [link('./viewtopic.php?t=1'), link('./viewtopic.php?t=3')];
+  applyNavigationVerdict(links, board!);
+  assert.deepEqual(links.map((l) => l.excludedReason), [undefined, undefined]);
+});
+
+test("a page where the host's application's rules match keeps only the links its follow rules select", () => {
+  const runner = AahRunner.create(readFileSync(DEFAULT_KB_PATH, 'utf8'), 'keep');
+  const forum = analyse(runner, `${ORIGIN}/forum/viewforum.php?f=2`, fixture('phpbb/viewforum.html'));
+  assert.equal(forum?.application, 'phpbb');
+  const links = [link('./viewtopic.php?t=1'), link('./memberlist.php?mode=team'), link('/app.php/help/faq')];
+  applyNavigationVerdict(links, forum!);
+  assert.deepEqual(links.map((l) => l.excludedReason), [undefined, 'aah', 'aah']);
+});
