@@ -1,5 +1,6 @@
 import { icdSchema, type Icd, type IcdInput } from '../../worker/icd/schema';
 import { UNKNOWN_FIELD, unknownKeys } from '../../worker/icd/unknown-keys';
+import { focusSettingProblems } from '../../worker/icd/focus-settings';
 import { plainIssueMessage } from '../../worker/icd/plain-issues';
 import type { ApiIssue } from '../lib/client/api';
 import { seedItems } from './seed-list';
@@ -272,7 +273,9 @@ export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; mes
 export function validateForm(values: IcdFormValues, base: IcdInput | null): { icd: IcdInput; errors: FieldErrors } {
   const icd = icdFromFormValues(values, base);
   const result = icdSchema.safeParse(icd, { error: plainIssueMessage });
-  return { icd, errors: result.success ? {} : fieldErrors(result.error.issues, seedLinesOf(values)) };
+  // Valid field by field, a focus may still never work (all weights 0): the server refuses it too.
+  const issues = result.success ? focusSettingProblems(result.data.focus) : result.error.issues;
+  return { icd, errors: fieldErrors(issues, seedLinesOf(values)) };
 }
 
 /** The issues of a save the server refused, for the form whose `values` were sent. */

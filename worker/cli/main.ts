@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import type { Icd } from '../icd/schema';
 import { replacedNotice, resumeNotice, resumeOverrides, seedsCrawlName, withOverrides, type IcdOverrides } from './resume-icd';
-import { parseUserIcd } from '../icd/unknown-keys';
+import { parseUserIcd } from '../icd/user-icd';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { startWalCheckpointer } from '../store/wal-checkpointer';
 import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';

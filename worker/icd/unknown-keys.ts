@@ -1,7 +1,3 @@
-import { ZodError } from 'zod';
-import { icdSchema, type Icd } from './schema';
-import { plainIssueMessage } from './plain-issues';
-
 export const UNKNOWN_FIELD = 'Unknown field (misspelt?): it would be ignored';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -19,15 +15,4 @@ export function unknownKeys(input: unknown, output: unknown, path: string[] = []
   return Object.keys(input).flatMap((key) =>
     Object.hasOwn(output, key) ? unknownKeys(input[key], output[key], [...path, key]) : [[...path, key].join('.')],
   );
-}
-
-/**
- * An ICD a person wrote (a file, the CLI's flags, an API request): parsed as the schema says, and
- * a field the schema does not know is an error rather than silently replaced by its default.
- */
-export function parseUserIcd(input: unknown): Icd {
-  const icd = icdSchema.parse(input, { error: plainIssueMessage });
-  const unknown = unknownKeys(input, icd);
-  if (unknown.length) throw new ZodError(unknown.map((path) => ({ code: 'custom', path: path.split('.'), message: UNKNOWN_FIELD, input: undefined })));
-  return icd;
 }

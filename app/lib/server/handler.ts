@@ -5,7 +5,7 @@ import { sameOrigin } from '../../../worker/auth/origin';
 import { CSRF_HEADER, SESSION_COOKIE, csrfMatches, readCookie, type SessionUser } from '../../../worker/auth/sessions';
 import { plainIssueMessage } from '../../../worker/icd/plain-issues';
 import type { Icd } from '../../../worker/icd/schema';
-import { parseUserIcd } from '../../../worker/icd/unknown-keys';
+import { parseUserIcd } from '../../../worker/icd/user-icd';
 import type { PrismaClient } from '../../../worker/store/prisma';
 import { services } from './services';
 import { positiveDecimal } from '../positive-decimal';

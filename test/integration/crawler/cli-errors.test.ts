@@ -23,7 +23,11 @@ test('the CLI answers bad input with exit code 2 and a message, not a stack trac
     writeFileSync(multiLine, '{\n  "name": "x",\n  "keywords": ["a", "b",],\n  "seeds": []\n}\n');
     const stringSeeds = join(dir, 'string-seeds.json');
     writeFileSync(stringSeeds, JSON.stringify({ name: 'x', seeds: 'http://127.0.0.1:9/' }));
+    const theWho = join(dir, 'the-who.json');
+    writeFileSync(theWho, JSON.stringify({ name: 'band', seeds: ['http://127.0.0.1:9/'], focus: { enabled: true, keywords: [{ term: 'The Who' }] } }));
     const cases: Array<{ args: string[]; message: RegExp }> = [
+      // A keyword of stop words only counted for nothing, without a word.
+      { args: ['crawl', theWho, '--out', join(dir, 'o11')], message: /^Invalid ICD:\n {2}focus\.keywords\.0\.term: “The Who” gives no word the focus can match: .* give it as an entity\n$/ },
       // A misspelt field was dropped without a word, its setting left at the default.
       { args: ['crawl', misspelt, '--out', join(dir, 'o6')], message: /^Invalid ICD:\n {2}scope\.maxPage: Unknown field.*\n {2}politness: Unknown field/ },
       // A flag is validated as the ICD field it sets.

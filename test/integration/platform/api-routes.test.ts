@@ -111,6 +111,16 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     }
   });
 
+  test('focus settings that can never work are refused with 400 at their fields, on create and on save', async () => {
+    const focus = { enabled: true, keywords: [{ term: 'harbour' }, { term: 'The Who' }], moduleWeights: { text: 0, urlPattern: 0, spam: 0, entity: 0, aah: 0 }, relevanceThreshold: 1 };
+    const icd = { name: 'Unfocused', seeds: ['https://a.example.org/'], focus };
+    for (const res of [await api.request('POST', '/api/icds', icd), await api.request('PUT', '/api/icds/1', icd)]) {
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as { issues: { path: string[]; message: string }[] };
+      assert.deepEqual(body.issues.map((i) => i.path.join('.')), ['focus.moduleWeights.text', 'focus.relevanceThreshold', 'focus.keywords.1.term']);
+    }
+  });
+
   test('a body over 32 MB is refused with 413, whether it declares its length or not', async () => {
     const big = JSON.stringify({ name: 'Big', seeds: ['http://127.0.0.1/'], notes: 'x'.repeat(33 * 2 ** 20) });
     const declared = await api.request('POST', '/api/icds', JSON.parse(big));
