@@ -325,7 +325,7 @@ test('a crawl’s page: counters with failure and exclusion reasons, charts, cap
   await assertAccessible(page, `/crawls/${crawl.plain}`);
   const charts = await chartDescriptions(page);
   assert.equal(charts.length, 2);
-  assert.match(charts[0]!, /^Pages per second: .*pages\/s: latest [\d.]+ at \d+:\d\d, highest [\d.]+ at \d+:\d\d/);
+  assert.match(charts[0]!, /^Pages per second \(average of the 5 s before each point\): .*pages\/s: latest [\d.]+ at \d+:\d\d, highest [\d.]+ at \d+:\d\d/);
   assert.match(charts[1]!, /^Responses by HTTP status class \(cumulative\): .*at \d+:\d\d: 2xx \d+/);
   // The status classes' stacked areas: each reads against the card, the whole palette (classes
   // this crawl has none of too), and each boundary between two of them shows without colour.

@@ -339,7 +339,7 @@ test('a curator sees no run or export controls, and a refused request says which
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="throughput"]')?.getAttribute('data-samples')) >= 3);
   assert.equal(await page.getByText('The charts fill in while the crawl runs.').count(), 0);
   // The history's points average the same 5 s as the live ones, and the chart says so.
-  await page.getByTestId('chart-pages-per-second').getByText('pages/s, each point the average of the 5 s before it').first().waitFor();
+  await page.getByTestId('chart-pages-per-second').getByText('Pages per second (average of the 5 s before each point)').first().waitFor();
   // A finished crawl's pages/s is its average over the time it ran, not the last seconds' rate.
   await page.getByText('Pages/s (average)').waitFor();
   assert.ok(Number(await page.getByTestId('counter-pages-per-second').innerText()) > 0);

@@ -30,16 +30,17 @@ export function ThroughputCharts({ crawlId, ended }: { crawlId: number; ended: b
   const xTicks = elapsedTicks(start, start, samples.at(-1)?.at ?? start, Math.floor(WIDTH / 90));
   // Say what a point is: the history's are averages over its window, the live ones over RATE_WINDOW_MS.
   const historyWindowS = rateWindowMs(history.data?.widthMs ?? RATE_WINDOW_MS) / 1000;
-  const rateLabel = historyWindowS === RATE_WINDOW_MS / 1000 || !history.data?.points.length
-    ? `pages/s, each point the average of the ${RATE_WINDOW_MS / 1000} s before it`
-    : `pages/s, each point the average of the ${historyWindowS} s before it (${RATE_WINDOW_MS / 1000} s for those drawn live)`;
-  const rate = layoutLines([{ key: 'pps', label: rateLabel, colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1), yMinStep: 0.1 });
+  const liveWindowS = RATE_WINDOW_MS / 1000;
+  const rateTitle = historyWindowS === liveWindowS || !history.data?.points.length
+    ? `Pages per second (average of the ${liveWindowS} s before each point)`
+    : `Pages per second (average of the ${historyWindowS} s before each point, ${liveWindowS} s for those drawn live)`;
+  const rate = layoutLines([{ key: 'pps', label: 'pages/s', colour: '#0369a1', points: samples.map((s) => [s.at, s.pagesPerSecond]) }], { width: WIDTH, height: HEIGHT, xFormat, xTicks, yFormat: (v) => v.toFixed(1), yMinStep: 0.1 });
   const classes = [...new Set(samples.flatMap((s) => Object.keys(s.statusClasses)))].sort();
   const stackLayout = layoutStack(samples.map((s) => ({ x: s.at, values: s.statusClasses })), classes, STATUS_CLASS_COLOURS, { width: WIDTH, height: HEIGHT, xFormat, xTicks });
   return (
     <section aria-label="Throughput over time" className="grid gap-4 lg:grid-cols-2" data-samples={samples.length} data-testid="throughput">
       <div className="card">
-        <ChartFrame layout={rate} title="Pages per second" legend={[{ key: 'pps', label: rateLabel, colour: '#0369a1' }]} xLabel="elapsed (m:ss)" testId="chart-pages-per-second" />
+        <ChartFrame layout={rate} title={rateTitle} legend={[{ key: 'pps', label: 'pages/s', colour: '#0369a1' }]} xLabel="elapsed (m:ss)" testId="chart-pages-per-second" />
       </div>
       <div className="card">
         <ChartFrame layout={stackLayout} title="Responses by HTTP status class (cumulative)" legend={classes.map((c) => ({ key: c, label: c, colour: STATUS_CLASS_COLOURS[c] ?? '#64748b' }))} xLabel="elapsed (m:ss)" testId="chart-status-classes" />
