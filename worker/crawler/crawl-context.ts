@@ -347,6 +347,11 @@ export class CrawlContext {
     return { verdict, fetched: this.takeRobotsFetch(host) };
   }
 
+  /** The robots.txt request made under `host`'s key and not yet paid for (robotsFetched), without taking it. */
+  pendingRobotsFetch(host: string): KeyTiming | null {
+    return this.robotsFetched.get(host) ?? null;
+  }
+
   private takeRobotsFetch(host: string): KeyTiming | null {
     const timing = this.robotsFetched.get(host) ?? null;
     this.robotsFetched.delete(host);

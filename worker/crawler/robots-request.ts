@@ -1,5 +1,5 @@
 import { dnsFailure, type FetchOutcome } from '../fetch';
-import type { KeyHolder, KeyTiming } from '../politeness';
+import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { haltedOutcome, requestTiming, takeHostKey } from './key-turn';
@@ -15,17 +15,34 @@ export interface RobotsRequest {
  * One request of the robots.txt fetch (redirects included) asked for by a request of `askingHost`,
  * which holds that host's politeness key: the robots stage's lease, or politeFetch. Under that key
  * (`ownKey`) — robots.txt itself, a redirect on the host or to another name on its IP, or a crawl
- * without politeness — it is fetched at once, and the asking request waits its delay after it.
+ * without politeness — it is fetched in the key's turn: at once for robots.txt itself, a redirect
+ * hop after the delay of the hop before it (ownKeyFetch), and the asking request waits its delay after it.
  * A redirect to another IP is a request to that IP: it takes its turn on that key like any other
  * request (inTurnOfOtherKey). DNS goes through the context's resolver; a failure is unreachable.
  */
 export async function robotsRequest(ctx: CrawlContext, url: string, askingHost: string): Promise<RobotsRequest> {
   const host = hostKeyOf(url);
-  if (!ctx.icd.politeness.enabled || host === askingHost) return { outcome: await ctx.fetcher.fetch(url), ownKey: true };
+  if (!ctx.icd.politeness.enabled) return { outcome: await ctx.fetcher.fetch(url), ownKey: true };
+  if (host === askingHost) return { outcome: await ownKeyFetch(ctx, url, askingHost), ownKey: true };
   const resolved = await ctx.resolveHost(url);
   if ('error' in resolved) return { outcome: dnsFailure(resolved.error), ownKey: false };
-  if (resolved.ip === ctx.frontier.hostKey(askingHost)) return { outcome: await ctx.fetcher.fetch(url), ownKey: true };
+  if (resolved.ip === ctx.frontier.hostKey(askingHost)) return { outcome: await ownKeyFetch(ctx, url, askingHost), ownKey: true };
   return { outcome: await inTurnOfOtherKey(ctx, url, { host }, resolved.ip, askingHost), ownKey: false };
+}
+
+/**
+ * A request under the asking host's own key. When a robots.txt request was made under it already
+ * in this turn (the hop before a redirect on the host, or to another name on its IP), this one is
+ * the key's next request and waits the key's delay after it: a robots.txt redirecting to itself
+ * got its five hops within a few milliseconds.
+ */
+async function ownKeyFetch(ctx: CrawlContext, url: string, askingHost: string): Promise<FetchOutcome> {
+  const before = ctx.pendingRobotsFetch(askingHost);
+  if (before) {
+    const readyAt = () => nextAllowedAt(before, ctx.icd.politeness, ctx.frontier.robotsDelayMs(askingHost));
+    if (!(await waitUntil(readyAt, ctx.halted))) return haltedOutcome();
+  }
+  return ctx.fetcher.fetch(url);
 }
 
 /**

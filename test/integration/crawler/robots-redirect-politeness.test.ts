@@ -161,6 +161,37 @@ test('a pause ends the wait of a robots.txt redirect for the other host\'s turn'
   assert.deepEqual(b.log.map((r) => r.path), ['/robots.txt'], 'b was asked for robots.txt once, by its own page, within its delay of nothing else');
 });
 
+test('each hop of a robots.txt redirecting on its own host waits the host\'s delay after the one before', { timeout: 60_000 }, async () => {
+  const DELAY_MS = 300;
+  // Two hops on the host, then a robots.txt that redirects to itself: followed to the hop limit.
+  const a = await loggedSite('127.0.0.2', 0, (path) => {
+    if (path === '/robots.txt') return { status: 301, headers: { location: '/robots-1.txt' } };
+    if (path === '/robots-1.txt') return { status: 302, headers: { location: '/robots-2.txt' } };
+    if (path === '/robots-2.txt') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private\n' };
+    if (path === '/') return page('<a href="/private/x">private</a> <a href="/open">open</a>');
+    return page(`<p>${path}</p>`);
+  });
+  const b = await loggedSite('127.0.0.3', 0, (path) => (path === '/robots.txt' ? { status: 301, headers: { location: '/robots.txt' } } : page(`<p>${path}</p>`)));
+  try {
+    const fields = {
+      name: 'Redirects on the host', seeds: [`${a.origin}/`, `${b.origin}/`],
+      politeness: { minDelayMs: DELAY_MS, maxDelayMs: DELAY_MS, delayFactor: 0, concurrency: 2 },
+    };
+    await withCrawl('tm-robots-own-hops-', fields, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      assert.equal(await engine.run(), 'finished');
+      const captured = db.prepare("SELECT url FROM Capture WHERE crawlId = ? AND url NOT LIKE '%.txt' ORDER BY url").pluck().all(crawlId);
+      assert.deepEqual(captured, [`${a.origin}/`, `${a.origin}/open`, `${b.origin}/`], 'a\'s redirected rules apply; b\'s loop is unavailable robots.txt: all allowed');
+    });
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+  assert.deepEqual(a.log.map((r) => r.path), ['/robots.txt', '/robots-1.txt', '/robots-2.txt', '/', '/open']);
+  assert.deepEqual(b.log.map((r) => r.path), [...Array(6).fill('/robots.txt'), '/'], 'the loop followed to five redirects, then the page');
+  assert.deepEqual(politenessProblems(a.log, DELAY_MS), [], `a: ${a.log.map((r) => r.path).join(' ')}`);
+  assert.deepEqual(politenessProblems(b.log, DELAY_MS), [], `b: ${b.log.map((r) => r.path).join(' ')}`);
+});
+
 test('redirects on the host and to another name on its IP are fetched at once under its key, as before', { timeout: 60_000 }, async () => {
   let port = '';
   const site: RequestListener = (req, res) => {
