@@ -218,8 +218,10 @@ export class CrawlEngine {
     // The size limit too: the captures' payload bytes (restored from the database at open, so earlier runs count).
     const limitReached = (): CrawlStats['endedBy'] | null =>
       deadline !== null && Date.now() >= deadline ? 'time-limit' : maxBytes > 0 && ctx.stats.bytes >= maxBytes ? 'size-limit' : null;
-    // The page budget counts fetch attempts, so focused crawling spends it on the best URLs.
-    const budgetLeftOf = (c: Readonly<StateCounts>) => (limitReached() ? 0 : maxPages - (c.done + c.failed + c.inFlight));
+    // The page budget counts fetch attempts, so focused crawling spends it on the best URLs. URLs
+    // robots.txt refused are stored failed but were never requested: they spend none of it.
+    const budgetLeftOf = (c: Readonly<StateCounts>) =>
+      limitReached() ? 0 : maxPages - (c.done + c.failed - frontier.robotsRefusals(opts.crawlId) + c.inFlight);
     // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every
     // 500 ms while the page budget allows visits and no pause or stop is under way. Otherwise they
     // wait, rather than being queued for no visit: for the crawl's end, which records them as

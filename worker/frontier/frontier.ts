@@ -259,6 +259,8 @@ export interface Frontier {
   counters(crawlId: number): FrontierCounters;
   /** The crawl's URLs per state, as counters() gives them but without copying: the engine reads them on every turn of its loop. */
   stateCounts(crawlId: number): Readonly<StateCounts>;
+  /** The crawl's URLs robots.txt refused (stored failed, reported excluded): never requested, so no fetch attempts. */
+  robotsRefusals(crawlId: number): number;
   hostCounters(crawlId: number): HostCounters[];
   /** The stored state of one URL (for tests and the cockpit's URL inspector). */
   lookup(crawlId: number, url: string): UrlRecord | null;

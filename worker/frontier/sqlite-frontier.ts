@@ -13,6 +13,7 @@ import { excludeWaitingMatching, insertCandidates, insertRejected, insertWaiting
 import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
+import { ROBOTS_REFUSAL_REASONS } from '../robots/robots-refusal';
 
 /**
  * How often held scores newer than the table's are written, at most: what a crash can lose of
@@ -560,6 +561,11 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   stateCounts(crawlId: number): Readonly<StateCounts> {
     return this.crawl(crawlId).totals;
+  }
+
+  robotsRefusals(crawlId: number): number {
+    const { failedByReason } = this.crawl(crawlId);
+    return ROBOTS_REFUSAL_REASONS.reduce((sum, reason) => sum + (failedByReason.get(reason) ?? 0), 0);
   }
 
   hostCounters(crawlId: number): HostCounters[] {

@@ -10,3 +10,6 @@ export const ROBOTS_REFUSAL: Record<RobotsRefusalReason, { outcome: string; why:
   'robots-disallowed': { outcome: 'robots', why: 'disallowed by robots.txt' },
   'robots-unavailable': { outcome: 'robots-unavailable', why: 'robots.txt unavailable' },
 };
+
+/** Every reason a URL robots.txt refused is stored with. */
+export const ROBOTS_REFUSAL_REASONS = Object.keys(ROBOTS_REFUSAL) as RobotsRefusalReason[];
