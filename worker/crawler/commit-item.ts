@@ -97,19 +97,21 @@ function writeOutcome(item: CrawlItem, lease: Lease, ctx: CrawlContext): Capture
     if (item.failure) stats.recordFailure(item.failure.reason);
     return { id: captureId, url: item.url, status: ex.status, mime, size, fetchedAt: ex.date.toISOString(), score: lease.priority, title: item.title ?? null, truncated: ex.truncated };
   }
+  // A retry later and a robots.txt refusal are the robots stage's: the page was not requested, so
+  // its host's clock keeps its last request (robots.txt's, when fetched for it: the stage noted it).
   if (item.retryAt !== undefined && item.failure) {
-    frontier.fail(lease, item.failure.reason, { retryAt: item.retryAt });
+    frontier.fail(lease, item.failure.reason, { retryAt: item.retryAt, notRequested: true });
     return null;
   }
   if (item.excludedReason) {
     // The frontier keeps the same why as the crawl log: refused, or robots.txt not to be had.
-    frontier.fail(lease, item.excludedReason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed');
+    frontier.fail(lease, item.excludedReason === 'robots-unavailable' ? 'robots-unavailable' : 'robots-disallowed', { notRequested: true });
     stats.recordExclusion(item.excludedReason);
     log(item.excludedReason, null, item.excludedReason === 'robots-unavailable' ? 'robots.txt could not be fetched: treated as disallowing the site' : 'disallowed by robots.txt');
     return null;
   }
   const failure = item.failure ?? { reason: 'internal' as const, message: `pipeline ended at ${item.finishedBy?.stage ?? '?'} without a result` };
-  frontier.fail(lease, failure.reason, { durationMs: item.durationMs });
+  frontier.fail(lease, failure.reason, { durationMs: item.durationMs, notRequested: item.notRequested });
   stats.recordFailure(failure.reason);
   log(failure.reason, null, failure.message);
   return null;

@@ -137,6 +137,11 @@ export interface FailOptions {
   retryAt?: number;
   startedAt?: number;
   durationMs?: number;
+  /**
+   * No request was made for the URL (robots.txt refused it, or its host could not be reached for
+   * robots.txt): the key's clock keeps the host's last request, so its next URL waits no delay for this one.
+   */
+  notRequested?: boolean;
 }
 
 /** How many URLs are in each state. */

@@ -397,7 +397,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
     const now = this.clock.now();
     const retryAt = opts.retryAt;
-    return this.settle(lease, retryAt === undefined ? 'failed' : 'retrying', reason, timingOf(lease, opts, now), now, (seq) => {
+    const timing = opts.notRequested ? null : timingOf(lease, opts, now);
+    return this.settle(lease, retryAt === undefined ? 'failed' : 'retrying', reason, timing, now, (seq) => {
       if (retryAt === undefined) this.st.finish.run(S.failed, null, reason, now, seq);
       else {
         this.st.retry.run(reason, retryAt, seq);

@@ -128,3 +128,21 @@ test('a request that is over frees its host for the next one while its URL is st
   assert.equal(again.hostReadyAt(1, 'a.test'), t0 + 240 + 200);
   again.close();
 });
+
+test('a URL failed without a request (robots.txt refused it) leaves the host\'s clock at its last request', (t) => {
+  const fx = tempFrontier({ politeness: polite });
+  t.after(fx.cleanup);
+  const f = fx.open();
+  f.add(1, [cand('http://a.test/1'), cand('http://a.test/private'), cand('http://a.test/2')]);
+  const t0 = fx.clock.now();
+  f.complete(f.next(t0)!, { status: 200, startedAt: t0, durationMs: 10 });
+  const due = t0 + 10 + polite.minDelayMs;
+  const refused = f.next(due)!;
+  assert.equal(refused.url, 'http://a.test/private');
+  f.fail(refused, 'robots-disallowed', { notRequested: true });
+  const next = f.next(due);
+  assert.equal(next?.url, 'http://a.test/2', 'the next URL is due when it was: no request was made meanwhile');
+  f.complete(next!, { status: 200, startedAt: due, durationMs: 10 });
+  assert.equal(f.next(due + 10 + polite.minDelayMs - 1), null, 'a request made waits its delay as before');
+  f.close();
+});
