@@ -178,7 +178,11 @@ export class RobotsCache {
       }
       const end = await this.decide(origin, robotsUrl, hop, response);
       // Nothing came back, so no capture tells of this request in the crawl log: the crawler logs it.
-      if (!outcome.ok && !outcome.partial) this.o.onUnanswered?.(target, outcome, unansweredNextStep(this.states.get(origin)!, this.now()));
+      if (!outcome.ok && !outcome.partial) {
+        const next = unansweredNextStep(this.states.get(origin)!, this.now());
+        // A redirect's target is logged, but what follows is the origin's: the entry says whose.
+        this.o.onUnanswered?.(target, outcome, hop === 0 ? next : `asked for ${robotsUrl}, which redirected here: ${next}`);
+      }
       return end;
     }
     return this.decided(origin, { kind: 'allow-all', until: this.fresh() }); // too many redirects: "unavailable"

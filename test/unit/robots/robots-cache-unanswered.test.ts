@@ -59,3 +59,14 @@ test('no connection settles the host for ten minutes; a refresh that fails keeps
   }
   assert.deepEqual(spent.told.map((t) => t.next), ['its tries are spent: the host is treated as disallowing every URL (robots-unavailable)']);
 });
+
+test('a redirect\'s target that got no answer is told with the robots.txt that redirected to it, whose state follows', async () => {
+  const moved = answer(200, '');
+  if (!moved.ok) throw new Error('an answer');
+  moved.exchange.status = 301;
+  moved.exchange.headers = { location: 'http://other.test/robots.txt' };
+  const { robots, told } = scripted([moved, refused]);
+  await robots.check(`${ORIGIN}/a`);
+  assert.deepEqual(told.map((t) => [t.url, t.reason]), [['http://other.test/robots.txt', 'connect-refused']]);
+  assert.match(told[0]!.next, /^asked for http:\/\/down\.test\/robots\.txt, which redirected here: robots\.txt is tried again in \d+ s; the host's URLs wait$/);
+});
