@@ -223,9 +223,14 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       const left = retries < limits.maxRetries;
       if (result.kind === 'exchange') {
         const { exchange } = result;
-        // 5xx is the server failing; a status past 599 (LinkedIn's 999) is an answer, kept as one.
-        if (exchange.status < 500 || exchange.status > 599) return { ok: true, exchange, durationMs, retries, ...(note ? { note } : {}) };
-        if (!left) return { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
+        // 5xx is the server failing and 429 the server asking for time (its Retry-After is honoured,
+        // up to the backoff's cap, while the host waits); a status past 599 (LinkedIn's 999) is an answer, kept as one.
+        const serverError = exchange.status >= 500 && exchange.status <= 599;
+        const tooMany = exchange.status === 429;
+        const answered = (): FetchOutcome => ({ ok: true, exchange, durationMs, retries, ...(note ? { note } : {}) });
+        if (!serverError && !tooMany) return answered();
+        // A 429 still there after the retries is the server's answer, archived as any page's.
+        if (!left) return tooMany ? answered() : { ok: false, reason: 'http-5xx', message: `HTTP ${exchange.status}`, durationMs, retries, partial: exchange };
         await releaseBody(exchange.body);
         await pause(Math.max(retryDelayMs(retries + 1, backoff, random, exchange.headers['retry-after']), retryGap(result.durationMs)));
         continue;

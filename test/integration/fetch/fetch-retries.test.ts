@@ -21,6 +21,8 @@ describe('fetcher: retries', () => {
       '/flaky': (_q, res, n) => (n === 1 ? res.writeHead(503, { 'retry-after': '0' }).end('busy') : res.writeHead(200).end('fine now')),
       // Bodies larger than the memory limit, so each attempt spools a file.
       '/broken': (_q, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('x'.repeat(8 * 1024)),
+      '/busy': (_q, res, n) => (n === 1 ? res.writeHead(429, { 'retry-after': '0' }).end('slow down') : res.writeHead(200).end('fine now')),
+      '/always-busy': (_q, res) => res.writeHead(429, { 'content-type': 'text/plain' }).end('slow down'),
       '/missing': (_q, res) => res.writeHead(404).end('no'),
       '/forbidden': (_q, res) => res.writeHead(403).end('no'),
     });
@@ -54,7 +56,24 @@ describe('fetcher: retries', () => {
     assert.deepEqual(files, [o.partial.body.kind === 'file' ? o.partial.body.path.split('/').pop() : ''], 'earlier attempts left no files');
   });
 
-  test('4xx is never retried', async () => {
+  // A 429 was kept as the page's capture at once: the page itself was never archived.
+  test('429 then 200: retried as a 5xx is, the 200 is the exchange', async () => {
+    const o = await fetcher.fetch(`${server.url}/busy`);
+    assert.ok(o.ok);
+    assert.equal(o.exchange.status, 200);
+    assert.equal(o.retries, 1);
+    assert.equal(hits('/busy'), 2);
+  });
+
+  test('429 forever: retried maxRetries times, then the last 429 is the answer, kept', async () => {
+    const o = await fetcher.fetch(`${server.url}/always-busy`);
+    assert.ok(o.ok);
+    assert.equal(o.exchange.status, 429);
+    assert.equal(o.retries, 2);
+    assert.equal(hits('/always-busy'), 3);
+  });
+
+  test('other 4xx are never retried', async () => {
     for (const path of ['/missing', '/forbidden']) {
       const o = await fetcher.fetch(`${server.url}${path}`);
       assert.ok(o.ok);
