@@ -9,7 +9,7 @@ import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
-import { compileScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
+import { compileScope, hostInScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
@@ -205,7 +205,11 @@ export class CrawlContext {
       if (ctx.visitSetClosed()) return;
       // Found in the origin's robots.txt (depth 0: read for the crawl's own sake, as a seed is
       // given), not on a page: the sitemaps stand at depth 1, their URLs at 2, as before.
-      ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), { url: robotsTxtUrlOf(origin), depth: 0 });
+      // At 0 hops when the origin is one of the crawl's hosts (a seed's robots.txt: its sitemaps are
+      // the crawl's, wherever they are), else one out (a requisite host's robots.txt).
+      const robotsTxt = robotsTxtUrlOf(origin);
+      const scopeHops = hostInScope(robotsTxt, ctx.scopeInput().scope) ? 0 : 1;
+      ctx.queueDiscovered(urls.map((url) => ({ url, kind: 'sitemap', anchorText: '', context: '', source: 'robots@sitemap' })), { url: robotsTxt, depth: 0, scopeHops });
     };
     ctx.restoreStats();
     seedFrontier(ctx);
@@ -448,8 +452,8 @@ export class CrawlContext {
    * (entryPointKind). It counts as in the scope (the crawl's own requests, not links followed
    * out of it).
    */
-  queueDiscovered(links: OutLink[], foundOn: { url: string; depth: number }): void {
-    const plan = planOutLinks({ url: foundOn.url, host: '', depth: foundOn.depth, priority: 0, lease: null, scopeHops: 0, links }, this.scopeInput(), this.traps);
+  queueDiscovered(links: OutLink[], foundOn: { url: string; depth: number; scopeHops: number }): void {
+    const plan = planOutLinks({ url: foundOn.url, host: '', depth: foundOn.depth, priority: 0, lease: null, scopeHops: foundOn.scopeHops, links }, this.scopeInput(), this.traps);
     this.addLinks(plan.candidates);
     this.frontier.exclude(this.crawlId, plan.rejected);
   }

@@ -253,7 +253,7 @@ export class FeedMonitor {
       // included: the archivist subscribed to it), an entry point at depth 0 as a seed is; the
       // depth limit does not refuse them (FEED_ITEM_KIND).
       const feed = canonicalize(url, undefined, { queryHandling: this.ctx.icd.scope.queryHandling }) ?? url;
-      this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: FEED_ITEM_KIND, anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), { url: feed, depth: 0 });
+      this.ctx.queueDiscovered(fresh.map((u) => ({ url: u, kind: FEED_ITEM_KIND, anchorText: '', context: '', source: 'feed@item', priority: FEED_ARTICLE_PRIORITY })), { url: feed, depth: 0, scopeHops: 0 });
       this.queued += fresh.length;
     }
     // Stored after its articles are queued: a worker that dies in between polls the feed again

@@ -142,6 +142,10 @@ export function checkScope(
   const outside = outsideReason(url, parsed.hostname, compiled);
   if (outside === null) return { inScope: true, hops: 0 };
   const via = candidate.viaUrl ? candidate.viaHops ?? (inScopeProper(candidate.viaUrl, compiled) ? 0 : 1) : null;
+  // sitemaps.org's cross-submission: a robots.txt of the crawl's hosts may name a sitemap on another
+  // host (via 0: found on an in-scope page), and that one the sitemaps it lists, found at 0 hops too.
+  // They are fetched wherever they are; the URLs they list are judged as any. Include patterns still hold.
+  if (candidate.kind === 'sitemap' && via === 0 && outside !== 'include-mismatch') return { inScope: true, hops: 0 };
   const hops = outOfScopeHops(candidate.kind, via);
   if (rules.includeRequisites && (candidate.kind === 'requisite' || asRequisite)) return { inScope: true, hops };
   // A URL found on no page (an API post, a seed check) is no hop. A redirect completing a URL
@@ -235,6 +239,12 @@ function outsideReason(url: string, hostname: string, compiled: CompiledScope): 
   }
   if (compiled.include.length > 0 && !compiled.include.some((re) => re.test(url))) return 'include-mismatch';
   return null;
+}
+
+/** Whether `url`'s host is one the crawl's scope takes (its hosts or SURT prefixes), whatever its path. */
+export function hostInScope(url: string, compiled: CompiledScope): boolean {
+  const hostname = hostnameOf(url);
+  return hostname !== '' && (compiled.hosts.has(stripWww(hostname)) || inSurtScope(url, compiled.surtPrefixes));
 }
 
 /** Whether a page's URL is within the host scope and the include patterns (not by an allowance). */
