@@ -39,10 +39,14 @@ export function nextAllowedAt(state: KeyTiming | null | undefined, cfg: DelayCon
   return lastEnd + politenessDelayMs(state.lastDurationMs, cfg, robotsDelayMs);
 }
 
+const MAX_CRAWL_DELAY_S = 86_400;
+
 /** Robots.txt `Crawl-delay` is in seconds and may be fractional or garbage; returns ms or null. */
 export function robotsCrawlDelayMs(crawlDelaySeconds: number | string | null | undefined): number | null {
   if (crawlDelaySeconds === null || crawlDelaySeconds === undefined || crawlDelaySeconds === '') return null;
   const seconds = typeof crawlDelaySeconds === 'number' ? crawlDelaySeconds : Number(crawlDelaySeconds);
-  if (!Number.isFinite(seconds) || seconds < 0) return null;
-  return Math.round(seconds * 1000);
+  if (Number.isNaN(seconds) || seconds < 0) return null;
+  // Past a day is a day (maxDelay caps it far below): `Crawl-delay: 1e309` is Infinity, and was
+  // read as no delay at all, where 3600 asks for the most.
+  return Math.round(Math.min(seconds, MAX_CRAWL_DELAY_S) * 1000);
 }

@@ -36,6 +36,10 @@ test('zero delays allow back-to-back requests', () => {
 test('robots crawl-delay seconds parse to ms; garbage is ignored', () => {
   assert.equal(robotsCrawlDelayMs(2.5), 2500);
   assert.equal(robotsCrawlDelayMs('10'), 10_000);
+  // An overflowing number asks for the longest delay, not none (it was read as no Crawl-delay).
+  assert.equal(robotsCrawlDelayMs('1e309'), 86_400_000);
+  assert.equal(robotsCrawlDelayMs(Number.POSITIVE_INFINITY), 86_400_000);
+  assert.equal(robotsCrawlDelayMs(3600), 3_600_000);
   assert.equal(robotsCrawlDelayMs('soon'), null);
   assert.equal(robotsCrawlDelayMs(-1), null);
   assert.equal(robotsCrawlDelayMs(undefined), null);
