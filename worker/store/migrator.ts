@@ -17,6 +17,17 @@ const PRISMA_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations"
     "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
 )`;
 
+/**
+ * Migrations renamed after a version had been released with them under their first name, their SQL
+ * unchanged (each to put it in its place in the order): old name → new name. A database that recorded
+ * the old name holds what the new one makes, and running it again failed (an index or column that
+ * already exists), so that database no longer opened.
+ */
+export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = {
+  '20261129020000_crawl_list_index': '20261129100000_crawl_list_index',
+  '20261129120000_export_cancel': '20261129130000_export_cancel',
+};
+
 export interface MigrationFile {
   name: string;
   sql: string;
@@ -45,12 +56,27 @@ export function readMigrations(migrationsDir: string): MigrationFile[] {
 }
 
 /**
+ * Records a migration applied under its old name (RENAMED_MIGRATIONS) under its new one, as Prisma
+ * would have recorded it, so it is not run again and `prisma migrate status` finds it in the folder.
+ * The checksum stays: the SQL was not changed, and applyMigrations still compares it.
+ */
+function recordRenames(db: Database.Database): void {
+  const rename = db.prepare(
+    'UPDATE _prisma_migrations SET migration_name = ? WHERE migration_name = ? AND NOT EXISTS (SELECT 1 FROM _prisma_migrations WHERE migration_name = ?)',
+  );
+  runInTransaction(db, () => {
+    for (const [oldName, newName] of Object.entries(RENAMED_MIGRATIONS)) rename.run(newName, oldName, newName);
+  });
+}
+
+/**
  * Applies pending migrations, each in its own transaction, recording them as Prisma does.
  * Refuses to go on if an applied migration's file changed (its checksum differs), like Prisma.
  * Returns the names applied now (empty on an up-to-date database).
  */
 export function applyMigrations(db: Database.Database, migrationsDir: string): string[] {
   db.exec(PRISMA_MIGRATIONS_TABLE);
+  recordRenames(db);
   const applied = new Map(
     (db.prepare('SELECT migration_name, checksum FROM _prisma_migrations WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL').all() as {
       migration_name: string;

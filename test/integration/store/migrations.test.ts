@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
-import { applyMigrations, readMigrations } from '../../../worker/store/migrator';
+import { applyMigrations, readMigrations, RENAMED_MIGRATIONS } from '../../../worker/store/migrator';
 import { parsePrismaModels } from '../../support/prisma-schema';
 
 const MIGRATIONS = 'prisma/migrations';
@@ -76,6 +76,30 @@ function migratedBefore(name: string): ReturnType<typeof openSqlite> {
   applyMigrations(db, before);
   return db;
 }
+
+// Two migrations were renamed after versions had shipped with them: a database those versions made
+// ran the migration again under its new name (Crawl_list_idx already exists, duplicate column
+// cancelledBy), and neither the CLI's --out nor the server's data folder opened any more.
+test('a database that applied a migration under its former name opens, and records the current name', () => {
+  for (const [oldName, newName] of Object.entries(RENAMED_MIGRATIONS)) {
+    const dir = mkdtempSync(join(tmpdir(), 'tm-mig-renamed-'));
+    const old = join(dir, 'migrations');
+    // The folder as those versions had it: the migrations before the old name, and it under that name.
+    for (const m of readMigrations(MIGRATIONS).filter((m) => m.name < oldName)) cpSync(join(MIGRATIONS, m.name), join(old, m.name), { recursive: true });
+    cpSync(join(MIGRATIONS, newName), join(old, oldName), { recursive: true });
+    const db = openSqlite(join(dir, 'state.db'));
+    try {
+      applyMigrations(db, old);
+      const applied = applyMigrations(db, MIGRATIONS);
+      assert.ok(!applied.includes(newName), `${newName} is not run again`);
+      assert.deepEqual(applyMigrations(db, MIGRATIONS), []);
+      const names = (db.prepare('SELECT migration_name FROM _prisma_migrations ORDER BY migration_name').all() as { migration_name: string }[]).map((r) => r.migration_name);
+      assert.deepEqual(names, readMigrations(MIGRATIONS).map((m) => m.name), 'one row per migration of the folder, by its current name');
+    } finally {
+      db.close();
+    }
+  }
+});
 
 /** Crawl 1 of ICD 1, for crawl-log rows to belong to. */
 function insertCrawl(db: ReturnType<typeof openSqlite>): void {
