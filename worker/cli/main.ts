@@ -20,6 +20,7 @@ import { boundRegExpBacktracking } from '../process/bounded-regexp';
 import { holdDataLock } from '../store/data-lock';
 import { isStorageFailure } from '../store/storage-failure';
 import { CLI_CRAWL_LOG_NAME, seedProblems, writeCrawlLogFile } from './crawl-records';
+import { removeLegacySpool } from './legacy-spool';
 
 /** Where `--wacz` puts the package: in the output folder, beside the files it holds. */
 export const CLI_WACZ_NAME = 'crawl.wacz';
@@ -169,6 +170,7 @@ export async function main(argv: string[]): Promise<number> {
   let notice: string | null = null;
   if (existing) {
     crawlId = existing.id;
+    removeLegacySpool(out);
     // A resumed crawl keeps its ICD but for its limits, which this run's ICD file and flags set (resume-icd.ts).
     const stored = JSON.parse(existing.definition) as Record<string, unknown>;
     const given = icd;

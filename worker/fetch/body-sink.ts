@@ -5,6 +5,12 @@ import { join } from 'node:path';
 import type { StoredBody } from '../capture';
 import { base32, DIGEST_PREFIX } from '../warc/warc-digest';
 
+/** A spooled body's file name in its spool folder: one per fetch. */
+const spoolFileName = () => `body-${randomUUID()}.bin`;
+
+/** Whether `name` is a spooled body's file name, as spoolFileName makes them (and every earlier version did). */
+export const isSpoolFileName = (name: string): boolean => /^body-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.bin$/.test(name);
+
 export interface BodySinkOptions {
   /** Bytes kept at most; the rest of the body is not read. */
   maxBytes: number;
@@ -90,7 +96,7 @@ export class BodySink {
 
   /** Moves the body to a file; `part`, ending at `this.bytes`, is the chunk that outgrew memory. */
   private spool(part: Buffer): void {
-    this.path = join(this.o.spoolDir, `body-${randomUUID()}.bin`);
+    this.path = join(this.o.spoolDir, spoolFileName());
     this.fd = openSync(this.path, 'w');
     const kept = this.bytes - part.length;
     if (kept > 0) writeAll(this.fd, this.memory!.subarray(0, kept));
