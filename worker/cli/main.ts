@@ -2,8 +2,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import type { Icd } from '../icd/schema';
-import { replacedNotice, resumeNotice, resumeOverrides, seedsCrawlName, withOverrides, type IcdOverrides } from './resume-icd';
+import { replacedNotice, resumeNotice, resumeOverrides, seedsCrawlName, storedIcdRefused, withOverrides, type IcdOverrides } from './resume-icd';
 import { parseUserIcd } from '../icd/user-icd';
+import { issueLines } from '../icd/plain-issues';
 import { openSqlite, sqlDate } from '../store/sqlite';
 import { startWalCheckpointer } from '../store/wal-checkpointer';
 import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
@@ -111,7 +112,7 @@ function robotsBackoffOf(value: string | undefined): BackoffConfig | undefined {
 }
 
 function formatError(err: unknown): string {
-  if (err instanceof ZodError) return 'Invalid ICD:\n' + err.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+  if (err instanceof ZodError) return 'Invalid ICD:\n' + issueLines(err.issues);
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -175,12 +176,14 @@ export async function main(argv: string[]): Promise<number> {
     const stored = JSON.parse(existing.definition) as Record<string, unknown>;
     const given = icd;
     let replaced: string | null;
+    let before: Icd | null = null;
     try {
-      const before = withOverrides(stored, { scope: {}, politeness: {} });
+      before = withOverrides(stored, { scope: {}, politeness: {} });
       icd = withOverrides(stored, resumeOverrides(given, Boolean(cmd.icdPath), before.seeds, flagSettings(cmd)));
       replaced = replacedNotice(out, before, icd);
     } catch (err) {
-      console.error(formatError(err));
+      // Without `before`, the stored ICD itself is refused: an older version accepted it, not this run's input.
+      console.error(!before && err instanceof ZodError ? storedIcdRefused(out, err.issues) : formatError(err));
       db.close();
       return 2;
     }

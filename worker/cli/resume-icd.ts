@@ -1,5 +1,6 @@
 import { icdSchema, type Icd } from '../icd/schema';
-import { plainIssueMessage } from '../icd/plain-issues';
+import type { z } from 'zod';
+import { issueLines, plainIssueMessage } from '../icd/plain-issues';
 
 /**
  * What a run on an `--out` that holds a crawl resumes with. The crawl keeps its stored ICD, except
@@ -43,6 +44,16 @@ export function withOverrides(stored: Record<string, unknown>, overrides: IcdOve
     scope: { ...(stored.scope as Section | undefined), ...overrides.scope },
     politeness: { ...(stored.politeness as Section | undefined), ...overrides.politeness },
   }, { error: plainIssueMessage });
+}
+
+/**
+ * What a run says when the crawl stored in `out` has an ICD this version refuses: a version that
+ * accepted it started the crawl, and rules made stricter since refuse it (an exclude pattern that
+ * can backtrack, a weight over 1,000…). Without it, the run said "Invalid ICD" of an ICD file or
+ * --seed it had been given, which were valid.
+ */
+export function storedIcdRefused(out: string, issues: readonly z.core.$ZodIssue[]): string {
+  return `tidemark: the crawl in ${out} was started by an earlier version of Tidemark with settings this version refuses, so it cannot be resumed:\n${issueLines(issues)}\nResume it with the version that started it, or choose another --out for a new crawl.`;
 }
 
 /** What a resume says of the stored limits it replaced (`scope.maxBytes 1000 → 100000000`); null when none. */

@@ -53,3 +53,8 @@ export function plainIssueMessage(issue: z.core.$ZodRawIssue): string | undefine
       return undefined;
   }
 }
+
+/** An ICD's issues one a line, indented, each at its field (`  scope.exclude.0: …`), as the CLI prints them. */
+export function issueLines(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+}

@@ -4,6 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../support/run-cli';
+import { openSqlite } from '../../../worker/store/sqlite';
+import { applyMigrations, MIGRATIONS_DIR } from '../../../worker/store/migrator';
 
 // The CLI's mistakes an archivist makes: each gets exit code 2 and one clear message, never a stack trace.
 test('the CLI answers bad input with exit code 2 and a message, not a stack trace', { timeout: 180_000 }, async () => {
@@ -78,3 +80,27 @@ test('an --out folder the user may not write to is one line saying so, exit code
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// A crawl an older version started with settings the rules now refuse (this exclude pattern was
+// accepted before de68208) cannot be resumed: before, the run said "Invalid ICD" of the --seed or
+// ICD file it was given, which were valid, and not which crawl or why.
+test('a crawl in --out whose stored ICD this version refuses is named as such, not as an invalid ICD given', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tm-cli-stored-icd-'));
+  try {
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    const db = openSqlite(join(out, 'tidemark-state.db'));
+    applyMigrations(db, MIGRATIONS_DIR);
+    // The row as the CLI of that version wrote it (its stored definition is the ICD it parsed).
+    const definition = JSON.stringify({ name: 'CLI crawl of http://127.0.0.1:9/', seeds: ['http://127.0.0.1:9/'], scope: { exclude: ['(a+)+$'] } });
+    db.prepare("INSERT INTO Icd (name, definition, updatedAt) VALUES ('old', ?, CURRENT_TIMESTAMP)").run(definition);
+    db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired) VALUES (1, ?, 'old', 'paused', 'run')").run(definition);
+    db.close();
+    const run = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--out', out]).done;
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /^tidemark: the crawl in .*out was started by an earlier version of Tidemark with settings this version refuses, so it cannot be resumed:\n {2}scope\.exclude\.0: [^\n]*repetition inside a repetition[^\n]*\nResume it with the version that started it, or choose another --out for a new crawl\.\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
