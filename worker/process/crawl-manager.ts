@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { ZodError } from 'zod';
 import { parseIcd } from '../icd/schema';
+import { issueLines } from '../icd/plain-issues';
 import { sqlDate } from '../store/sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkerMessage } from '../events/messages';
@@ -155,7 +157,7 @@ export class CrawlManager {
     try {
       icd = parseIcd(JSON.parse(crawl.definition));
     } catch (err) {
-      db.prepare("UPDATE Crawl SET status = 'failed', error = ? WHERE id = ?").run(`Invalid ICD: ${(err as Error).message}`, crawl.id);
+      db.prepare("UPDATE Crawl SET status = 'failed', error = ? WHERE id = ?").run(storedIcdProblem(err), crawl.id);
       return;
     }
     const reason = crawl.status === 'created' ? 'start' : crawl.status === 'running' ? 'restart' : 'resume';
@@ -314,4 +316,14 @@ export class CrawlManager {
       this.exporting = false;
     }
   }
+}
+
+/**
+ * Why a crawl's stored definition cannot run, in words: rules made stricter since an earlier version
+ * created the crawl (an exclude pattern that can backtrack, a weight over 1,000…) refuse it. The crawl
+ * page showed zod's issues as raw JSON.
+ */
+function storedIcdProblem(err: unknown): string {
+  if (!(err instanceof ZodError)) return `Invalid ICD: ${(err as Error).message}`;
+  return `This crawl's definition has settings this version of Tidemark refuses (an earlier version accepted them), so it cannot run:\n${issueLines(err.issues)}`;
 }

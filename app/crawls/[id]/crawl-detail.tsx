@@ -95,7 +95,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
         {c.definition?.aah?.enabled && <> · knowledge base <span data-testid="crawl-knowledge-base">{c.knowledgeBaseName ? `${c.knowledgeBaseName} (as saved when the crawl was created)` : 'the shipped one (knowledge-base/default.xml)'}</span></>}
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
-      {c.error && c.status !== 'paused' && <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
+      {c.error && c.status !== 'paused' && <p role="alert" className="whitespace-pre-line rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
       {/* The engine decides the limit a moment before the crawl is finished: "Finished…" waits for the status. */}
       {stats?.endedBy && isTerminal(c.status) && (
         <p className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="ended-by">
