@@ -29,7 +29,7 @@ export const collectionSelectionSchema = z
     statusClasses: z.array(z.enum(STATUS_CLASSES)).max(4).default([]),
     /** Text the capture's URL contains, as the captures' filter matches it (store/text-search-sql.ts). */
     urlContains: z.string().trim().max(2000).default(''),
-    /** Pages of a visit–revisit capture with these statuses (both their visit and their revisit). */
+    /** Pages of a visit–revisit capture with these statuses (their visit and their revisit, not later recrawls of them). */
     coherence: z.array(z.enum(COHERENCE_STATUSES)).max(4).default([]),
   })
   .strict();
@@ -96,7 +96,15 @@ export function selectionSql(s: CollectionSelection): { where: string; params: (
     params.push(...(contains.params as string[]));
   }
   if (s.coherence.length) {
-    clauses.push(`EXISTS (SELECT 1 FROM CoherencePage p WHERE p.crawlId = Capture.crawlId AND p.url = Capture.url AND p.status IN (${s.coherence.map(() => '?').join(', ')}))`);
+    // The page's visit and revisit only, the captures its status compares (the revisit's time is
+    // its capture's, or later when the revisit failed): a recrawl round's later capture of it was
+    // compared with nothing here, and the certificate vouches for none. `fetchedAt` is unqualified
+    // so that it is the capture's the clause is applied to (an aliased one in a subquery too):
+    // CoherencePage has no such column.
+    clauses.push(
+      `EXISTS (SELECT 1 FROM CoherencePage p WHERE p.crawlId = Capture.crawlId AND p.url = Capture.url AND p.status IN (${s.coherence.map(() => '?').join(', ')})` +
+      ' AND fetchedAt BETWEEN p.visitedAt AND COALESCE(p.revisitedAt, p.visitedAt))',
+    );
     params.push(...s.coherence);
   }
   return { where: clauses.length ? clauses.map((c) => ` AND ${c}`).join('') : '', params };

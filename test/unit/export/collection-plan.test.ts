@@ -95,9 +95,9 @@ test('a selection: defaults, validation naming the field, a description', () => 
 
 test('the selection\'s SQL picks captures by host (with port), MIME prefix, status class and URL text', () => {
   const db = new Database(':memory:');
-  db.exec('CREATE TABLE Capture (id INTEGER PRIMARY KEY, crawlId INTEGER, url TEXT, mime TEXT, status INTEGER)');
-  db.exec('CREATE TABLE CoherencePage (crawlId INTEGER, url TEXT, status TEXT)');
-  db.exec("INSERT INTO CoherencePage VALUES (1, 'http://a.example/news/1.html', 'unchanged'), (1, 'http://b.example', 'missing'), (2, 'http://A.example/img/x.png', 'unchanged')");
+  db.exec("CREATE TABLE Capture (id INTEGER PRIMARY KEY, crawlId INTEGER, url TEXT, mime TEXT, status INTEGER, fetchedAt TEXT DEFAULT '2026-01-01T00:00:00.000+00:00')");
+  db.exec("CREATE TABLE CoherencePage (crawlId INTEGER, url TEXT, status TEXT, visitedAt TEXT DEFAULT '2026-01-01T00:00:00.000+00:00', revisitedAt TEXT)");
+  db.exec("INSERT INTO CoherencePage (crawlId, url, status) VALUES (1, 'http://a.example/news/1.html', 'unchanged'), (1, 'http://b.example', 'missing'), (2, 'http://A.example/img/x.png', 'unchanged')");
   const rows: [string, string | null, number][] = [
     ['http://a.example/news/1.html', 'text/html', 200],
     ['http://A.example/img/x.png', 'image/png', 200],
@@ -123,6 +123,37 @@ test('the selection\'s SQL picks captures by host (with port), MIME prefix, stat
   assert.deepEqual(pick({ coherence: ['unchanged'] }), [1], 'the page\'s status in this crawl only');
   assert.deepEqual(pick({ coherence: ['unchanged', 'missing'] }), [1, 5]);
   db.close();
+});
+
+// Found by an exploratory session: a visit–revisit crawl with recrawl rounds exported, as "pages
+// unchanged between visit and revisit", every later capture of those pages too, changed ones included,
+// beside a certificate that vouches only for the visit and the revisit.
+test('a coherence filter picks the page\'s visit and revisit, not its captures before or after them', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE Capture (id INTEGER PRIMARY KEY, crawlId INTEGER, url TEXT, mime TEXT, status INTEGER, fetchedAt TEXT)');
+  db.exec('CREATE TABLE CoherencePage (crawlId INTEGER, url TEXT, status TEXT, visitedAt TEXT, revisitedAt TEXT)');
+  const at = (second: number) => `2026-12-01T00:00:${String(second).padStart(2, '0')}.000+00:00`;
+  // /late: visit at 10, revisit at 20 (unchanged), recrawl rounds at 30 and 40 (changed by then).
+  // /gone: a capture at 5 the crash lost (visited again at 10), a revisit that failed with a body cut
+  // off (captured at 19, recorded at 21), a round at 30. /before: no revisit yet.
+  db.exec(`INSERT INTO CoherencePage VALUES (1, 'http://a.example/late', 'unchanged', '${at(10)}', '${at(20)}'),
+    (1, 'http://a.example/gone', 'missing', '${at(10)}', '${at(21)}'), (1, 'http://a.example/before', NULL, '${at(12)}', NULL)`);
+  const captures: [string, number][] = [['late', 10], ['late', 20], ['late', 30], ['late', 40], ['gone', 5], ['gone', 10], ['gone', 19], ['gone', 30], ['before', 12]];
+  for (const [path, second] of captures) db.prepare("INSERT INTO Capture (crawlId, url, mime, status, fetchedAt) VALUES (1, ?, 'text/html', 200, ?)").run(`http://a.example/${path}`, at(second));
+  const pick = (sel: object) => {
+    const { where, params } = selectionSql(collectionSelectionSchema.parse(sel));
+    return db.prepare(`SELECT id FROM Capture WHERE crawlId = ?${where} ORDER BY id`).pluck().all(1, ...params);
+  };
+  try {
+    assert.deepEqual(pick({ coherence: ['unchanged'] }), [1, 2], 'the visit and the revisit; not the rounds\' captures');
+    assert.deepEqual(pick({ coherence: ['missing'] }), [6, 7], 'the visit the status compares and the revisit\'s cut body');
+    // The WACZ's page list applies the clause to an aliased capture in a subquery (export-job.ts).
+    const { where, params } = selectionSql(collectionSelectionSchema.parse({ coherence: ['unchanged'] }));
+    const later = db.prepare(`SELECT id FROM Capture WHERE crawlId = ? AND EXISTS (SELECT 1 FROM Capture AS e WHERE e.crawlId = Capture.crawlId AND e.url = Capture.url AND e.id < Capture.id${where}) ORDER BY id`);
+    assert.deepEqual(later.pluck().all(1, ...params), [2, 3, 4], 'the subquery\'s own capture is the one filtered');
+  } finally {
+    db.close();
+  }
 });
 
 // Found by an exploratory session: "LATIN" found a capture in the captures list and none in the export
