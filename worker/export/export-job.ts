@@ -166,6 +166,12 @@ async function* waczPages(db: Database.Database, crawlId: number, selection: Col
   }
 }
 
+/** How many pages waczPages lists. */
+function waczPageCount(db: Database.Database, crawlId: number, selection: CollectionSelection | null): number {
+  const { sql, bind } = pageCapturesSql(selection ?? EVERYTHING, 'COUNT(*)', '');
+  return db.prepare(sql).pluck().get(...bind(crawlId, [])) as number;
+}
+
 /** A page's `ts`: its capture's date, to the second. */
 const pageTs = (fetchedAt: string) => new Date(fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -218,6 +224,8 @@ export async function packageAsWacz(db: Database.Database, opts: {
     index: { ...inDir(index, 'indexes'), inPackage: 'indexes/index.cdx' },
     pages: waczPages(db, opts.crawlId, opts.selection, opts.pageTextFrom ? { warcDir: opts.pageTextFrom } : null),
     pagesHaveText: Boolean(opts.pageTextFrom),
+    // Reading each page's text takes a while: its progress is counted by the pages.
+    expectedPages: opts.pageTextFrom ? waczPageCount(db, opts.crawlId, opts.selection) : undefined,
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
     description: { title: crawl.name, description: opts.description, created: new Date(), mainPage: firstSeedPage(db, opts.crawlId, crawl.definition, opts.selection) },
     onProgress: opts.onProgress,

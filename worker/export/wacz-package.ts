@@ -13,6 +13,9 @@ import { SOFTWARE } from '../warc/warc-fields';
 
 export const WACZ_VERSION = '1.1.1';
 
+/** The part of a package's progress that listing its pages takes, when they are counted (their text is read). */
+export const PAGE_LIST_SHARE = 0.5;
+
 /** An entry of `pages/pages.jsonl`: a page to browse the collection from. */
 export interface WaczPage {
   url: string;
@@ -59,7 +62,7 @@ export function pageLine(p: WaczPage, n: number): string {
  * Writes `pages.jsonl` to `path` as the pages come (a crawl may list millions: they are never all
  * in memory), hashing it as it goes; returns it as a package input, and the first page.
  */
-async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean, signal?: AbortSignal): Promise<{ file: WaczInputFile; first?: WaczPage }> {
+async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIterable<WaczPage>, hasText: boolean, signal?: AbortSignal, onListed?: (pages: number) => void): Promise<{ file: WaczInputFile; first?: WaczPage }> {
   let first: WaczPage | undefined;
   let n = 0;
   let bytes = 0;
@@ -76,6 +79,7 @@ async function writePagesFile(path: string, pages: Iterable<WaczPage> | AsyncIte
       signal?.throwIfAborted();
       first ??= { url: p.url, ts: p.ts };
       batch += pageLine(p, ++n);
+      onListed?.(n);
       if (batch.length > 1 << 20) {
         write(batch);
         batch = '';
@@ -127,7 +131,10 @@ export interface WaczInputFile {
 /**
  * Writes the package to `outPath` and returns its size and sha256 (hex). Each input
  * file goes where it says: WARC files under `archive/`, the sorted CDXJ index under `indexes/`,
- * extras outside the WACZ folders. Progress 0..1 by bytes written. It is written as
+ * extras outside the WACZ folders. The page list is written first, then every file is copied
+ * into the package: progress 0..1 counts the pages listed out of `expectedPages` (when given: the
+ * first PAGE_LIST_SHARE of it), then the bytes copied, the page list's included, so it reaches 1
+ * only at the end (it stood at 1 while the pages' text was still being read). It is written as
  * `<outPath>.open` and renamed when whole; a failure removes it.
  */
 export async function writeWacz(opts: {
@@ -137,6 +144,8 @@ export async function writeWacz(opts: {
   pages: Iterable<WaczPage> | AsyncIterable<WaczPage>;
   /** The pages carry their text (pages.jsonl then says so). */
   pagesHaveText?: boolean;
+  /** How many pages `pages` yields, when listing them takes a while (reading each page's text): progress then counts them. */
+  expectedPages?: number;
   extras?: readonly WaczInputFile[];
   description: WaczDescription;
   onProgress?: (fraction: number) => void;
@@ -151,13 +160,14 @@ export async function writeWacz(opts: {
   // Written under another name and renamed when whole, as WARC files are: a process killed
   // mid-way never leaves a file that looks like a finished package.
   const openPath = `${opts.outPath}.open`;
-  // Progress is by the files' bytes: the generated entries are small beside them.
-  const totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + f.bytes, 0);
   const addFile = (f: WaczInputFile) => {
     zip.addFile(f.path, f.inPackage, { compress: false, mtime });
     resources.push({ name: f.inPackage.slice(f.inPackage.lastIndexOf('/') + 1), path: f.inPackage, hash: `sha256:${f.sha256}`, bytes: f.bytes });
   };
   const addBuffer = (bytes: Buffer, inPackage: string) => zip.addBuffer(bytes, inPackage, { compress: false, mtime });
+  const listShare = opts.expectedPages ? PAGE_LIST_SHARE : 0;
+  // Progress is by the files' bytes (the page list's once written): the generated entries are small beside them.
+  let totalBytes = [...opts.warcs, opts.index, ...(opts.extras ?? [])].reduce((n, f) => n + f.bytes, 0);
 
   const packageHash = createHash('sha256');
   let written = 0;
@@ -165,7 +175,7 @@ export async function writeWacz(opts: {
     transform(chunk: Buffer, _enc, done) {
       packageHash.update(chunk);
       written += chunk.length;
-      opts.onProgress?.(Math.min(1, written / (totalBytes || 1)));
+      opts.onProgress?.(listShare + (1 - listShare) * Math.min(1, written / (totalBytes || 1)));
       done(null, chunk);
     },
   });
@@ -173,15 +183,22 @@ export async function writeWacz(opts: {
   zip.on('error', (err: Error) => counted.destroy(err));
   // Opened now, not by the stream: a stream opens its file later, and a package that fails at once
   // would then create it after the clean-up below has removed it.
-  const writing = pipeline(zip.outputStream, counted, createWriteStream(openPath, { fd: openSync(openPath, 'w') }));
-  // It may fail while files are still being added; it is awaited (and its error thrown) below.
-  writing.catch(() => undefined);
-  const abort = () => counted.destroy(opts.signal!.reason as Error);
+  const fd = openSync(openPath, 'w');
+  let writing: Promise<void> | undefined;
+  // While the pages are listed the stream is not begun (destroying it then would be an error no
+  // one hears): the listing sees the signal itself.
+  const abort = () => writing && counted.destroy(opts.signal!.reason as Error);
   opts.signal?.addEventListener('abort', abort, { once: true });
   try {
+    const listed = (n: number) => opts.onProgress?.(listShare * Math.min(1, n / opts.expectedPages!));
+    const pagesList = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false, opts.signal, listShare ? listed : undefined);
+    totalBytes += pagesList.file.bytes;
+    opts.signal?.throwIfAborted();
+    writing = pipeline(zip.outputStream, counted, createWriteStream(openPath, { fd }));
+    // It may fail while files are still being added; it is awaited (and its error thrown) below.
+    writing.catch(() => undefined);
     for (const warc of opts.warcs) addFile(warc);
     addFile(opts.index);
-    const pagesList = await writePagesFile(pagesPath, opts.pages, opts.pagesHaveText ?? false, opts.signal);
     addFile(pagesList.file);
     for (const extra of opts.extras ?? []) addFile(extra);
     const manifest = Buffer.from(JSON.stringify(datapackage({ ...opts.description, mainPage: opts.description.mainPage ?? pagesList.first }, resources), null, 2));
@@ -193,8 +210,11 @@ export async function writeWacz(opts: {
     opts.signal?.throwIfAborted();
     renameSync(openPath, opts.outPath);
   } catch (err) {
-    counted.destroy(err as Error);
-    await writing.catch(() => undefined);
+    // Before the copy began, the file is not the stream's to close.
+    if (writing) {
+      counted.destroy(err as Error);
+      await writing.catch(() => undefined);
+    } else closeSync(fd);
     rmSync(openPath, { force: true });
     throw err;
   } finally {
