@@ -111,7 +111,7 @@ export function ExportsView() {
           </summary>
           <p className="mt-2 text-sm text-slate-600">
             Captures matching every filter you fill in go into new WARC files of their own, with their requests and metadata, the
-            records their revisits point to, and an index. Leave all empty to export the crawl&apos;s own files.
+            records their revisits point to, the captures their redirects lead to, and an index. Leave all empty to export the crawl&apos;s own files.
           </p>
           <div className="mt-2 grid gap-3 md:grid-cols-2">
             <div>

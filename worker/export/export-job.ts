@@ -5,6 +5,7 @@ import { sqlDate } from '../store/sqlite';
 import { crawlWarcId, INDEX_NAME, isWarcFileOf, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
+import { redirectTargets } from './redirect-targets';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
 import { canonicalize, type QueryHandling } from '../url';
 import { writeWacz, type WaczPage } from './wacz-package';
@@ -175,6 +176,15 @@ function waczPageCount(db: Database.Database, crawlId: number, selection: Collec
 /** A page's `ts`: its capture's date, to the second. */
 const pageTs = (fetchedAt: string) => new Date(fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** How the crawl canonicalised the query strings of the URLs it queued (its ICD copy's `scope.queryHandling`). */
+function queryHandlingOf(definition: string): QueryHandling {
+  try {
+    return (JSON.parse(definition) as { scope?: { queryHandling?: QueryHandling } }).scope?.queryHandling ?? 'keep';
+  } catch {
+    return 'keep';
+  }
+}
+
 /**
  * The page replay opens on: the crawl definition's first seed, as the crawl queued it, when the
  * package lists it (captured as a successful HTML page in the selection); else undefined (the
@@ -183,9 +193,9 @@ const pageTs = (fetchedAt: string) => new Date(fetchedAt).toISOString().replace(
 function firstSeedPage(db: Database.Database, crawlId: number, definition: string, selection: CollectionSelection | null): WaczPage | undefined {
   let seed: string | null = null;
   try {
-    const icd = JSON.parse(definition) as { seeds?: unknown; scope?: { queryHandling?: QueryHandling } };
+    const icd = JSON.parse(definition) as { seeds?: unknown };
     const first = Array.isArray(icd.seeds) ? icd.seeds[0] : undefined;
-    if (typeof first === 'string') seed = canonicalize(first, undefined, { queryHandling: icd.scope?.queryHandling ?? 'keep' });
+    if (typeof first === 'string') seed = canonicalize(first, undefined, { queryHandling: queryHandlingOf(definition) });
   } catch {
     return undefined;
   }
@@ -319,9 +329,12 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
       const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
       if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
+      const definition = db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(job.crawlId) as string;
+      const targets = await redirectTargets(db, job.crawlId, job.warcDir, selection, queryHandlingOf(definition), new Set(ids), signal);
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
-        chosen: new Set(ids), revisitDigests: new Set(revisitDigests), description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
+        chosen: new Set([...ids, ...targets.ids]), revisitDigests: new Set([...revisitDigests, ...targets.revisitDigests]),
+        description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
         onProgress: (f) => progress(share * 0.8 * f),
         signal,
       });
