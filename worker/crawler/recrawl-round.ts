@@ -6,6 +6,7 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
+import { captureTitle } from './stages/extract-stage';
 import { ROBOTS_REFUSAL } from '../robots/robots-refusal';
 import { archive, logUnanswered, robotsExclusionOf, ROBOTS_RETRY_OUTCOME, type RobotsExclusion } from './revisit-pass';
 import { politeFetch } from './polite-fetch';
@@ -595,6 +596,8 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   let result: Observed | null = null;
   // A decompression bomb: logged with that outcome and counted among the failures, as a page's is.
   let failure: FailureReason | undefined = differs ? undefined : stillBomb?.failure;
+  // A changed page's title, for its capture row, as a first visit's (the captures list, a WACZ's pages).
+  let title: string | undefined;
   if (!differs) linksNote = stillBomb?.note ?? null;
   try {
     // A page that moved (3xx) gives its new address, its Location, as on a first visit.
@@ -613,6 +616,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
+        title = captureTitle(extracted);
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
         // Planned as the main crawl plans a page's links: from its hops outside the scope, and a
         // redirect it answers now taken as a requisite's when it is one (a frame that moved).
@@ -635,6 +639,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
       alongside: read ? () => { record.save(read); objects?.store(); } : undefined,
       objects: objects?.records,
       timing: outcome,
+      title,
     }).finally(() => releaseBody(ex.body).catch(() => undefined));
     // Where a first visit's objects go too (the CLI's objects.jsonl), once: a capture not committed
     // is captured again with its objects by the resumed round.

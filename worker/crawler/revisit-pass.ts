@@ -12,7 +12,7 @@ import {
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { fingerprintHtml } from './page-fingerprint';
-import { TITLE_MAX } from './stages/extract-stage';
+import { captureTitle } from './stages/extract-stage';
 import { politeFetch } from './polite-fetch';
 import { waitUntil } from './wait-until';
 import type { StoredCoherencePage } from './coherence-store';
@@ -147,8 +147,7 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
       const { body, cut } = decoded;
       const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
       const fp = fingerprintHtml(ex, body, extraction.links);
-      const title = extraction.kind === 'html' && extraction.title ? extraction.title.slice(0, TITLE_MAX) : undefined;
-      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text), timing: outcome, title });
+      await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text), timing: outcome, title: captureTitle(extraction) });
     } else await archive(ctx, ex, page, { alongside: record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null), timing: outcome });
   } finally {
     await releaseBody(ex.body).catch(() => undefined);

@@ -4,7 +4,12 @@ import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
 /** A page's title is kept to this many characters: enough to read in a list, bounded for hostile pages. */
-export const TITLE_MAX = 300;
+const TITLE_MAX = 300;
+
+/** The title a capture row keeps of an extraction: an HTML page's, at most TITLE_MAX characters; else none. */
+export function captureTitle(result: { kind: string; title?: string | null }): string | undefined {
+  return result.kind === 'html' && result.title ? result.title.slice(0, TITLE_MAX) : undefined;
+}
 
 /** Formats we parse for links; everything else is archived without looking inside. */
 const PARSEABLE = /^(text\/html|text\/css|(application|text)\/([\w.+-]*\+)?xml|application\/(feed\+)?json|text\/plain)\b/;
@@ -53,7 +58,8 @@ export const extractStage: Stage = {
       item.htmlText = result.htmlText;
       item.resolved = result.resolved;
     }
-    if (result.kind === 'html' && result.title) item.title = result.title.slice(0, TITLE_MAX);
+    const title = captureTitle(result);
+    if (title) item.title = title;
     item.html = result.kind === 'html' ? body : undefined;
     item.markup = result.markup;
     return PROCEED;
