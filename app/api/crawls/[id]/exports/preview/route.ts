@@ -1,12 +1,13 @@
-import { collectionSelectionSchema, selectedCapturesSql } from '../../../../../../worker/export/collection-plan';
+import { collectionSelectionSchema, collectionSizeSql } from '../../../../../../worker/export/collection-plan';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/crawls/:id/exports/preview [export] ?selection=<JSON> → `{captures, bytes}`: how many
- * captures (responses and revisits) a collection with this selection would hold, and their payload
- * bytes, before it is requested. 400 naming the field of an invalid selection.
+ * captures (responses and revisits) a collection with this selection would hold, the responses its
+ * revisits repeat included, and their payload bytes, before it is requested (collectionSizeSql).
+ * 400 naming the field of an invalid selection.
  */
 export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }) => {
   const crawlId = idParam(params.id);
@@ -19,6 +20,6 @@ export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }
   }
   // null, as in the export request, selects the whole crawl.
   const selection = collectionSelectionSchema.nullable().parse(raw) ?? collectionSelectionSchema.parse({});
-  const { sql, params: values } = selectedCapturesSql(selection, 'COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes');
-  return db.prepare(sql).get(crawlId, ...values) as { captures: number; bytes: number };
+  const { sql, bind } = collectionSizeSql(selection);
+  return db.prepare(sql).get(...bind(crawlId)) as { captures: number; bytes: number };
 });
