@@ -147,30 +147,54 @@ function pageCapturesSql(selection: CollectionSelection, columns: string, also: 
  * `text` says where to read it. Read a thousand rows at a time, each batch after the last row of
  * the one before, so no query stays open while records are read (the worker's crawls share the connection).
  */
-async function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null, text: { warcDir: string } | null): AsyncGenerator<WaczPage> {
-  const { sql, bind } = pageCapturesSql(
-    selection ?? EVERYTHING, 'id, depth, url, title, fetchedAt, recordType, payloadDigest, truncated, warcFile, warcOffset, warcLength',
-    'AND (depth > ? OR (depth = ? AND id > ?))',
-  );
+async function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null, text: { warcDir: string } | null, also: readonly PageRow[] = []): AsyncGenerator<WaczPage> {
+  const { sql, bind } = pageCapturesSql(selection ?? EVERYTHING, PAGE_COLUMNS, 'AND (depth > ? OR (depth = ? AND id > ?))');
   const batch = db.prepare(`${sql} ORDER BY depth, id LIMIT 1000`);
   // The response a revisit repeats, whose record holds the payload.
   const repeated = db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1");
+  const pageOf = async (r: PageRow): Promise<WaczPage> => {
+    const page: WaczPage = { url: r.url, ts: pageTs(r.fetchedAt), title: r.title, truncated: r.truncated };
+    if (text) page.text = await capturedPageText(repeated, text.warcDir, crawlId, r);
+    return page;
+  };
   for (let after = { depth: -1, id: 0 }; ; ) {
     const rows = batch.all(...bind(crawlId, [after.depth, after.depth, after.id])) as PageRow[];
-    for (const r of rows) {
-      const page: WaczPage = { url: r.url, ts: pageTs(r.fetchedAt), title: r.title, truncated: r.truncated };
-      if (text) page.text = await capturedPageText(repeated, text.warcDir, crawlId, r);
-      yield page;
-    }
-    if (rows.length < 1000) return;
+    for (const r of rows) yield await pageOf(r);
+    if (rows.length < 1000) break;
     after = rows.at(-1)!;
   }
+  for (const r of also) yield await pageOf(r);
 }
 
-/** How many pages waczPages lists. */
-function waczPageCount(db: Database.Database, crawlId: number, selection: CollectionSelection | null): number {
+const PAGE_COLUMNS = 'id, depth, url, title, fetchedAt, recordType, payloadDigest, truncated, warcFile, warcOffset, warcLength';
+
+/**
+ * The pages a collection holds beyond its selection's: the successful HTML captures among `recordIds`
+ * (the captures its redirects lead to, redirect-targets.ts) whose URL the selection lists no page of,
+ * each URL once. A WACZ of a section that moved (its redirects selected) listed no page at all.
+ */
+function pagesBeyondSelection(db: Database.Database, crawlId: number, selection: CollectionSelection, recordIds: readonly string[]): PageRow[] {
+  const listed = pageCapturesSql(selection, '1', 'AND url = ?');
+  const inSelection = db.prepare(`${listed.sql} LIMIT 1`);
+  const seen = new Set<string>();
+  const rows: PageRow[] = [];
+  for (let at = 0; at < recordIds.length; at += 500) {
+    const chunk = recordIds.slice(at, at + 500);
+    const found = db.prepare(`SELECT ${PAGE_COLUMNS} FROM Capture WHERE crawlId = ? AND recordType IN ('response', 'revisit') AND ${PAGE_SQL} AND warcRecordId IN (${chunk.map(() => '?').join(', ')})`)
+      .all(crawlId, ...chunk) as PageRow[];
+    for (const r of found) {
+      if (seen.has(r.url) || inSelection.get(...listed.bind(crawlId, [r.url]))) continue;
+      seen.add(r.url);
+      rows.push(r);
+    }
+  }
+  return rows.sort((a, b) => a.depth - b.depth || a.id - b.id);
+}
+
+/** How many pages waczPages lists (`also` besides the selection's). */
+function waczPageCount(db: Database.Database, crawlId: number, selection: CollectionSelection | null, also: readonly PageRow[]): number {
   const { sql, bind } = pageCapturesSql(selection ?? EVERYTHING, 'COUNT(*)', '');
-  return db.prepare(sql).pluck().get(...bind(crawlId, [])) as number;
+  return (db.prepare(sql).pluck().get(...bind(crawlId, [])) as number) + also.length;
 }
 
 /** A page's `ts`: its capture's date, to the second. */
@@ -220,6 +244,8 @@ export async function packageAsWacz(db: Database.Database, opts: {
   description: string;
   /** Where the crawl's own WARC files are, to read each page's text from, when the pages carry it. */
   pageTextFrom?: string;
+  /** Record ids of captures the collection holds beyond its selection (its redirects' targets): listed as pages when they are ones. */
+  alsoHolds?: readonly string[];
   onProgress?: (fraction: number) => void;
   /** Stops the packaging (writeWacz): no package is left, and the call throws the signal's reason. */
   signal?: AbortSignal;
@@ -228,14 +254,15 @@ export async function packageAsWacz(db: Database.Database, opts: {
   const index = opts.files.find((f) => f.name === INDEX_NAME);
   if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
   const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
+  const also = opts.selection && opts.alsoHolds?.length ? pagesBeyondSelection(db, opts.crawlId, opts.selection, opts.alsoHolds) : [];
   const packed = await writeWacz({
     outPath: opts.outPath,
     warcs: opts.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => inDir(f, 'archive')),
     index: { ...inDir(index, 'indexes'), inPackage: 'indexes/index.cdx' },
-    pages: waczPages(db, opts.crawlId, opts.selection, opts.pageTextFrom ? { warcDir: opts.pageTextFrom } : null),
+    pages: waczPages(db, opts.crawlId, opts.selection, opts.pageTextFrom ? { warcDir: opts.pageTextFrom } : null, also),
     pagesHaveText: Boolean(opts.pageTextFrom),
     // Reading each page's text takes a while: its progress is counted by the pages.
-    expectedPages: opts.pageTextFrom ? waczPageCount(db, opts.crawlId, opts.selection) : undefined,
+    expectedPages: opts.pageTextFrom ? waczPageCount(db, opts.crawlId, opts.selection, also) : undefined,
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
     description: { title: crawl.name, description: opts.description, created: new Date(), mainPage: firstSeedPage(db, opts.crawlId, crawl.definition, opts.selection) },
     onProgress: opts.onProgress,
@@ -307,6 +334,8 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     // Progress: verifying and writing first, then packaging (which copies every byte once more).
     const share = wacz ? 0.5 : 1;
     let files: ExportedFile[];
+    // What the collection holds beyond the selection (the captures its redirects lead to).
+    let alsoHolds: string[] = [];
     if (!selection) {
       // What is copied rather than linked (another file system) is read twice, copied then verified:
       // progress counts both, so it moves while a large copy runs.
@@ -331,6 +360,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
       const definition = db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(job.crawlId) as string;
       const targets = await redirectTargets(db, job.crawlId, job.warcDir, selection, queryHandlingOf(definition), new Set(ids), signal);
+      alsoHolds = targets.ids;
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
         chosen: new Set([...ids, ...targets.ids]), revisitDigests: new Set([...revisitDigests, ...targets.revisitDigests]),
@@ -352,6 +382,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
         // Capture rows point into the crawl's own files, a collection's too.
         pageTextFrom: row.pageText ? job.warcDir : undefined,
+        alsoHolds,
         onProgress: (f) => progress(0.5 + 0.5 * f),
         signal,
       });

@@ -15,6 +15,7 @@ import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { runExport } from '../../../worker/export/export-job';
 import { verifyCdxj } from '../../../worker/warc';
 import { withSiteCrawl } from '../../support/site-crawl';
+import { readZip } from '../../support/read-wacz';
 
 const site: RequestListener = (req, res) => {
   const path = req.url ?? '/';
@@ -54,5 +55,17 @@ test('a collection of redirects holds what they lead to, to the end of a chain',
       '200 /copy-of-harbour', '200 /final?x=1', '200 /harbour', '200 /new/tides',
       '301 /old/same', '301 /old/tides', '302 /old/quay', '307 /hop',
     ], 'the redirects, where they lead, and the response a revisit among them repeats; not the home page');
+
+    // As a WACZ (with page text), the pages they lead to are its pages: it listed none.
+    const waczId = Number(db.prepare("INSERT INTO Export (crawlId, status, selection, format, pageText) VALUES (?, 'pending', ?, 'wacz', 1)").run(crawlId, JSON.stringify({ urlContains: '/old/' })).lastInsertRowid);
+    const waczDir = join(dir, 'wacz');
+    await runExport(db, { exportId: waczId, crawlId, warcDir, exportDir: waczDir });
+    const wacz = db.prepare('SELECT status, error, files FROM Export WHERE id = ?').get(waczId) as { status: string; error: string | null; files: string };
+    assert.equal(wacz.status, 'done', wacz.error ?? '');
+    const entries = await readZip(readFileSync(join(waczDir, (JSON.parse(wacz.files) as { name: string }[])[0]!.name)));
+    const [, ...lines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
+    const pages = lines.map((l) => JSON.parse(l) as { url: string; text?: string });
+    assert.deepEqual(pages.map((p) => p.url.slice(origin.length)).sort(), ['/copy-of-harbour', '/final?x=1', '/new/tides']);
+    assert.match(pages.find((p) => p.url.endsWith('/new/tides'))!.text ?? '', /high water at noon/, 'with its text');
   });
 });
