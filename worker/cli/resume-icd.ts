@@ -66,6 +66,30 @@ export function replacedNotice(out: string, before: Icd, after: Icd): string | n
   return changes.length ? `tidemark: resuming the crawl in ${out} with ${changes.join(', ')} (the stored value replaced by this run's)` : null;
 }
 
+/**
+ * Defaults an earlier version wrote into every crawl's stored ICD and this one changed: warc.gzipLevel
+ * was 3 before fdc2a0e (2026-11-24). Such a crawl resumed by the same command said "other settings"
+ * on every run, the run's ICD having the current default where the person had written nothing.
+ */
+const FORMER_DEFAULTS: readonly { section: 'warc'; field: 'gzipLevel'; was: number }[] = [{ section: 'warc', field: 'gzipLevel', was: 3 }];
+
+let currentDefaults: Icd | undefined;
+
+/**
+ * `resumed` as compared with `given`: a field holding a former default (FORMER_DEFAULTS) where
+ * `given` holds the current one takes `given`'s value. A file that writes the current default out
+ * is then not told apart from one that does not: both ask for nothing the stored crawl lacks.
+ */
+function withoutFormerDefaults(resumed: Icd, given: Icd): Icd {
+  currentDefaults ??= icdSchema.parse({ name: 'defaults', seeds: ['http://defaults.invalid/'] });
+  const copy = structuredClone(resumed);
+  for (const { section, field, was } of FORMER_DEFAULTS) {
+    const now = currentDefaults[section][field];
+    if (copy[section][field] === was && given[section][field] === now) copy[section][field] = now;
+  }
+  return copy;
+}
+
 /** The name the CLI gives a crawl from seeds alone: by its first seed, so the same seeds in another order name it otherwise. */
 export const seedsCrawlName = (firstSeed: string | undefined): string => `CLI crawl of ${firstSeed}`;
 
@@ -90,7 +114,7 @@ export function resumeNotice(out: string, resumed: Icd, given: Icd): string | nu
   if (!sameSeeds(given.seeds, resumed.seeds)) {
     return `tidemark: ${out} holds a crawl of ${resumed.seeds.join(' ')}; resuming it (the seeds given now are not used; choose another --out for a new crawl)`;
   }
-  if (comparable(given) !== comparable(resumed)) {
+  if (comparable(given) !== comparable(withoutFormerDefaults(resumed, given))) {
     return `tidemark: ${out} holds a crawl of the same seeds with other settings; resuming it with its stored ICD (only its limits change it: scope.maxPages, scope.maxBytes, scope.maxDurationMinutes, politeness.concurrency and politeness.enabled, from the ICD file or --max-pages, --concurrency and --no-politeness; choose another --out for a new crawl)`;
   }
   return null;

@@ -23,6 +23,15 @@ test('the same seeds with other settings (another ICD file): the stored ICD goes
   assert.notEqual(resumeNotice('/out', stored, given({ focus: { enabled: true, keywords: [{ term: 'tide', weight: 1 }] } })), null);
 });
 
+// Found by an exploratory session: a crawl made before fdc2a0e (11-24) stored the default gzip level
+// of the time, 3, and every resume by the same command said "other settings".
+test('a default an earlier version stored, since changed, is no other setting; a level the person asks for is', () => {
+  const old = icdSchema.parse({ name: 'Harbour', seeds: ['http://a.test/', 'http://b.test/'], scope: { maxPages: 5 }, politeness: { minDelayMs: 500 }, warc: { gzipLevel: 3 } });
+  assert.equal(resumeNotice('/out', old, given({})), null);
+  assert.match(resumeNotice('/out', old, given({ warc: { gzipLevel: 6 } }))!, /with other settings/);
+  assert.equal(old.warc.gzipLevel, 3, 'the comparison changes nothing of the stored crawl: it keeps its level');
+});
+
 const storedRaw = { name: 'Harbour', seeds: ['http://a.test/', 'http://b.test/'], scope: { maxPages: 5, maxBytes: 1000 }, politeness: { minDelayMs: 500 } };
 const noFlags = { scope: {}, politeness: {} };
 
