@@ -5,7 +5,7 @@
  */
 import { DEFAULT_XML_LIMITS, readXml, type XmlElement, type XmlReadLimits } from './kb-xml-reader';
 import { compileXPath } from './xpath-eval';
-import { startsAtDocumentRoot, treeOf } from './xpath-tree';
+import { notLinks, startsAtDocumentRoot, treeOf } from './xpath-tree';
 import {
   APP_CATEGORIES, type AppCategory, type Application, type ExtractAction, type FieldRule, type KbError,
   type KbParseResult, type LevelRule, type NavigateAction, type Signal,
@@ -40,6 +40,23 @@ const CHILD_ORDER: Readonly<Record<string, Readonly<Record<string, number>>>> = 
 };
 
 /** Parses and validates a knowledge base. Never throws on bad input: errors are returned. */
+/**
+ * parseKnowledgeBase, for a knowledge base a person writes (the editor's check, Save): a navigation
+ * rule that can never yield a link (`//a/text()`, `count(//a)`) is refused at its line too; it was
+ * accepted and followed nothing, without a word. Not applied to a crawl's stored copy, so a rule
+ * saved before this check still runs as it did.
+ */
+export function parseWrittenKnowledgeBase(xml: string): KbParseResult {
+  const parsed = parseKnowledgeBase(xml);
+  if (!parsed.ok) return parsed;
+  const rules = parsed.kb.applications.flatMap((app) => [...app.navigate, ...app.levels.flatMap((level) => level.navigate)]);
+  const errors = rules.flatMap((rule): KbError[] => {
+    const why = notLinks(treeOf(compileXPath(rule.select)));
+    return why ? [{ ...rule.at, message: `<navigate>: select "${rule.select}" ${why}: a navigation rule selects links, elements such as <a> or their @href` }] : [];
+  });
+  return errors.length ? { ok: false, errors: errors.sort((a, b) => a.line - b.line || a.column - b.column) } : parsed;
+}
+
 export function parseKnowledgeBase(xml: string, limits: XmlReadLimits = DEFAULT_XML_LIMITS): KbParseResult {
   const read = readXml(xml, limits);
   if (!read.ok) return read;

@@ -11,7 +11,7 @@ type Class = abstract new (...args: never[]) => unknown;
 // only some of them).
 export const xpathTree = ((xpathModule as { default?: unknown }).default ?? xpathModule) as Record<
   'XPath' | 'XString' | 'PathExpr' | 'FunctionCall' | 'AndOperation' | 'OrOperation' | 'BarOperation' | 'EqualsOperation' | 'XNodeSet', Class
-> & { NodeTest: { NameTestQName: Class } };
+> & { NodeTest: { NameTestQName: Class; TEXT: number; COMMENT: number; PI: number } };
 
 /** The root of a compiled expression's tree: xpath.parse() wraps it in XPath objects. */
 export function treeOf(compiled: unknown): unknown {
@@ -45,4 +45,37 @@ export function startsAtDocumentRoot(tree: unknown): boolean {
   }
   if (tree instanceof xpathTree.FunctionCall) return (tree as unknown as { functionName: string }).functionName === 'id';
   return false;
+}
+
+interface StepShape {
+  nodeTest?: { type?: number };
+}
+
+/**
+ * Why the nodes an expression selects can never be links (elements such as `<a>`, or their
+ * `@href`): its value is a number, string or boolean (`count(…)`, `string(…)`, a comparison), or its
+ * last step selects text, comments or processing instructions (`//a/text()`). Null when it may
+ * select elements or attributes (a union, when either side may).
+ */
+export function notLinks(tree: unknown): string | null {
+  if (tree instanceof xpathTree.PathExpr) {
+    const p = tree as unknown as PathShape & { locationPath?: { steps?: StepShape[] } };
+    const last = p.locationPath?.steps?.at(-1);
+    if (last) {
+      const type = last.nodeTest?.type;
+      const { TEXT, COMMENT, PI } = xpathTree.NodeTest;
+      return type === TEXT || type === COMMENT || type === PI ? 'selects text, comments or processing instructions, not elements' : null;
+    }
+    return p.filter === undefined ? null : notLinks(p.filter);
+  }
+  if (tree instanceof xpathTree.BarOperation) {
+    const { lhs, rhs } = tree as unknown as { lhs: unknown; rhs: unknown };
+    const left = notLinks(lhs);
+    return left !== null && notLinks(rhs) !== null ? left : null;
+  }
+  if (tree instanceof xpathTree.FunctionCall) {
+    const name = (tree as unknown as { functionName: string }).functionName;
+    return name === 'id' ? null : `is a ${name}() value, not nodes`;
+  }
+  return 'is a number, a string or a boolean, not nodes';
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseKnowledgeBase } from '../../../worker/aah/kb-parser';
+import { parseWrittenKnowledgeBase } from '../../../worker/aah/kb-parser';
 import { KB_MAX_CHARS } from '../../../worker/aah/kb-xml-reader';
 import { jsonError } from './handler';
 
@@ -17,7 +17,7 @@ export const EMPTY_KNOWLEDGE_BASE = `<?xml version="1.0" encoding="UTF-8"?>
  * at `xml`, as the form shows them), or null when it is one.
  */
 export function invalidKnowledgeBase(xml: string): Response | null {
-  const parsed = parseKnowledgeBase(xml);
+  const parsed = parseWrittenKnowledgeBase(xml);
   if (parsed.ok) return null;
   return jsonError(400, { error: 'invalid', errors: parsed.errors, issues: parsed.errors.map((e) => ({ path: ['xml'], message: `line ${e.line}: ${e.message}` })) });
 }

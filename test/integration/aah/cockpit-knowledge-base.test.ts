@@ -194,6 +194,19 @@ test('the editor\'s check, Save and the tester take a knowledge base by the same
   assert.match(JSON.stringify(refused.body), /the limit is 5\.0 MB/);
 });
 
+test('the editor\'s check and Save refuse a navigation rule that can never select a link, at its line', async () => {
+  const { POST: validate } = await import('../../../app/api/knowledge-bases/validate/route');
+  const { PUT } = await import('../../../app/api/knowledge-bases/[name]/route');
+  const xml = tideKnowledgeBase('<field name="height" select=".//span"/>').replace(`select="//a[@class='station']"`, `select="//a[@class='station']/text()"`);
+  const line = xml.split('\n').findIndex((l) => l.includes('/text()')) + 1;
+  const checked = (await call(validate, 'POST', '/api/knowledge-bases/validate', { xml }, {})).body as { errors: { line: number; message: string }[] };
+  assert.deepEqual(checked.errors.map((e) => e.line), [line]);
+  assert.match(checked.errors[0]!.message, /selects text, comments or processing instructions, not elements: a navigation rule selects links/);
+  const saved = await call(PUT, 'PUT', '/api/knowledge-bases/text-links', { xml }, { name: 'text-links' });
+  assert.equal(saved.status, 400);
+  assert.match(JSON.stringify(saved.body), new RegExp(`line ${line}: <navigate>: select`));
+});
+
 test('the editor\'s check refuses XML longer than Save takes with Save\'s 400 and message (it read up to 10 MB)', async () => {
   const { POST: validate } = await import('../../../app/api/knowledge-bases/validate/route');
   const { PUT } = await import('../../../app/api/knowledge-bases/[name]/route');

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { parseKnowledgeBase, type KbParseResult } from '../../../worker/aah/index';
+import { parseWrittenKnowledgeBase } from '../../../worker/aah/kb-parser';
 
 const APP = `<application id="board" name="Board" category="forum">
     <detect threshold="1"><xpath>//body[@id='board']</xpath><url weight="0.5">/topic/</url><header name="X-Powered-By">Board</header></detect>
@@ -198,4 +200,23 @@ test('a namespace prefix, a variable or an axis XPath 1.0 lacks is refused at it
     const r = parseKnowledgeBase(kb(APP.replace(`//body[@id='board']`, expression)));
     assert.ok(r.ok, `${expression}: ${JSON.stringify(!r.ok && r.errors)}`);
   }
+});
+
+// Found by an exploratory session: `//a/text()` or `count(//a)` as a navigation rule was accepted and
+// followed nothing, without a word. Refused where a person writes a knowledge base; a crawl's stored
+// copy is read as before.
+test('a written knowledge base refuses navigation rules that can never select a link, at their line', () => {
+  const withRule = (select: string) => kb(APP.replace(`select="//a[@rel='next']"`, `select="${select}"`));
+  for (const select of ['//a/text()', '//a/comment()', 'count(//a)', 'string(//a/@href)', '1 + 1', '//a = //b', "'//a'", '//a/text() | //b/text()']) {
+    const errors = errorsOf(parseWrittenKnowledgeBase(withRule(select)));
+    assert.equal(errors.length, 1, select);
+    assert.equal(errors[0]!.line, 7, select);
+    assert.match(errors[0]!.message, /^<navigate>: select ".*" (selects text, comments or processing instructions, not elements|is a \w+\(\) value, not nodes|is a number, a string or a boolean, not nodes): a navigation rule selects links, elements such as <a> or their @href$/, select);
+    assert.ok(parseKnowledgeBase(withRule(select)).ok, `a stored copy with ${select} is read as before`);
+  }
+  for (const select of ['//a', '//a/@href', '(//a)[1]', '//a | //b/text()', "id('next')", '//area[@href]', "(//nav//a)[last()]"]) {
+    const r = parseWrittenKnowledgeBase(withRule(select));
+    assert.ok(r.ok, `${select}: ${JSON.stringify(!r.ok && r.errors)}`);
+  }
+  assert.ok(parseWrittenKnowledgeBase(readFileSync('knowledge-base/default.xml', 'utf8')).ok, 'the shipped knowledge base');
 });

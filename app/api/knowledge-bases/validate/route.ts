@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseKnowledgeBase } from '../../../../worker/aah/kb-parser';
+import { parseWrittenKnowledgeBase } from '../../../../worker/aah/kb-parser';
 import { apiRoute, readJson } from '../../../lib/server/handler';
 import { oversizedKnowledgeBase } from '../../../lib/server/knowledge-base-input';
 
@@ -15,6 +15,6 @@ export const POST = apiRoute('design', async ({ req }) => {
   const { xml } = await readJson(req, z.object({ xml: z.string() }));
   const oversized = oversizedKnowledgeBase(xml);
   if (oversized) return oversized;
-  const parsed = parseKnowledgeBase(xml);
+  const parsed = parseWrittenKnowledgeBase(xml);
   return { errors: parsed.ok ? [] : parsed.errors };
 });
