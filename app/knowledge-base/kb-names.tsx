@@ -1,5 +1,5 @@
 'use client';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { ApiError } from '../lib/client/api';
 import { useCreateKnowledgeBase, useDeleteKnowledgeBase, useRenameKnowledgeBase } from '../lib/client/knowledge-base-names';
@@ -77,13 +77,21 @@ export function RenameOrDeleteKnowledgeBase({ name, dirty, mayDelete, onRenamed,
   // The Delete… button that opened the confirmation: the focus goes back to it when it closes
   // (Escape, Cancel, a refusal), not to the page's body, as the exports page's Delete does.
   const opener = useRef<HTMLButtonElement>(null);
+  // Set when the confirmation closes; the focus moves once Delete… is back and enabled. A refusal
+  // closed it while the failed delete was still pending: the button came back disabled, took no
+  // focus, and the focus was left on the page's body (a test saw it under load).
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current || !opener.current || opener.current.disabled) return;
+    refocus.current = false;
+    opener.current.focus();
+  });
   if (name === DEFAULT_NAME) {
     return <p className="text-sm text-slate-600">“{DEFAULT_NAME}” is the knowledge base crawl definitions use unless they name another: it can be edited, not renamed or deleted.</p>;
   }
   const closeConfirmation = () => {
+    refocus.current = true;
     setConfirming(false);
-    // The button is rendered again by then: focus it on the next frame.
-    requestAnimationFrame(() => opener.current?.focus());
   };
   // Each action clears what the other last said: a refusal to delete stayed under a rename done since.
   const submit = (e: FormEvent) => {
