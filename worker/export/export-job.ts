@@ -309,7 +309,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
   try {
     // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
     rmSync(job.exportDir, { recursive: true, force: true });
-    const crawl = db.prepare('SELECT status FROM Crawl WHERE id = ?').get(job.crawlId) as { status: string } | undefined;
+    const crawl = db.prepare('SELECT status, definition FROM Crawl WHERE id = ?').get(job.crawlId) as { status: string; definition: string } | undefined;
     if (!crawl) throw new Error('The crawl no longer exists');
     if (['running', 'pausing', 'stopping', 'created'].includes(crawl.status)) {
       throw new Error(`The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
@@ -358,8 +358,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
       const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
       if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
-      const definition = db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(job.crawlId) as string;
-      const targets = await redirectTargets(db, job.crawlId, job.warcDir, selection, queryHandlingOf(definition), new Set(ids), signal);
+      const targets = await redirectTargets(db, job.crawlId, job.warcDir, selection, queryHandlingOf(crawl.definition), new Set(ids), signal);
       alsoHolds = targets.ids;
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,

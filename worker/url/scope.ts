@@ -234,7 +234,7 @@ function outOfScopeHops(kind: string, via: number | null): number {
 
 /** Why `url` is outside the host scope or the include patterns; null when inside both. */
 function outsideReason(url: string, hostname: string, compiled: CompiledScope): ExclusionReason | null {
-  if (!compiled.hosts.has(stripWww(hostname)) && !inSurtScope(url, compiled.surtPrefixes)) {
+  if (!inHostScope(url, hostname, compiled)) {
     return compiled.surtPrefixes.length > 0 ? 'out-of-surt-scope' : 'out-of-scope-host';
   }
   if (compiled.include.length > 0 && !compiled.include.some((re) => re.test(url))) return 'include-mismatch';
@@ -244,7 +244,12 @@ function outsideReason(url: string, hostname: string, compiled: CompiledScope): 
 /** Whether `url`'s host is one the crawl's scope takes (its hosts or SURT prefixes), whatever its path. */
 export function hostInScope(url: string, compiled: CompiledScope): boolean {
   const hostname = hostnameOf(url);
-  return hostname !== '' && (compiled.hosts.has(stripWww(hostname)) || inSurtScope(url, compiled.surtPrefixes));
+  return hostname !== '' && inHostScope(url, hostname, compiled);
+}
+
+/** The host scope's test of `url` (whose host is `hostname`): a host of the crawl's, or one of its SURT prefixes. */
+function inHostScope(url: string, hostname: string, compiled: CompiledScope): boolean {
+  return compiled.hosts.has(stripWww(hostname)) || inSurtScope(url, compiled.surtPrefixes);
 }
 
 /** Whether a page's URL is within the host scope and the include patterns (not by an allowance). */
