@@ -53,7 +53,7 @@ function startTrickySite(): Promise<FixtureServer> {
   const gzippedPage = gzipSync('<!doctype html><p>Unpacked from gzip.</p>');
   const gzippedChunkedPage = gzipSync('<!doctype html><p>Unpacked from gzip, sent in chunks.</p>');
   return startFixtureServer({
-    '/': (_q, res) => html(res, ['/utf8', '/cp1252', '/twin-a', '/moved', '/gzipped', '/gzipped-chunked', '/chunked', '/styled'].map((p) => `<a href="${p}">${p}</a>`).join(' ')),
+    '/': (_q, res) => html(res, ['/utf8', '/cp1252', '/twin-a', '/moved', '/gzipped', '/gzipped-chunked', '/chunked', '/styled', '/odd|name^s'].map((p) => `<a href="${p}">${p}</a>`).join(' ')),
     '/utf8': (_q, res) => html(res, `<!doctype html><p>${UTF8_TEXT}</p>`),
     // The charset is only in the header: a replay must keep it.
     '/cp1252': (_q, res) => html(res, CP1252_BYTES, 'windows-1252'),
@@ -74,6 +74,10 @@ function startTrickySite(): Promise<FixtureServer> {
       res.end(CHUNKS.at(-1));
     },
     '/styled': (_q, res) => html(res, '<!doctype html><link rel="stylesheet" href="/style.css"><p class="painted">Painted.</p><img id="pixel" src="/pixel.png" alt="">'),
+    // Chromium asks for `/odd%7Cname%5Es` when a page links `/odd|name^s`; Node's URL parser keeps
+    // them. The site answers both spellings alike, as servers do.
+    '/odd%7Cname%5Es': (_q, res) => html(res, '<!doctype html><p>A pipe and a caret in the path.</p>'),
+    '/odd|name^s': (_q, res) => html(res, '<!doctype html><p>A pipe and a caret in the path.</p>'),
     '/style.css': (_q, res) => res.writeHead(200, { 'content-type': 'text/css' }).end('.painted { color: rgb(12, 34, 56); }'),
     '/pixel.png': (_q, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) }).end(png),
   });
@@ -203,6 +207,14 @@ test("a page's image and stylesheet are served from the archive", async () => {
     };
   });
   assert.deepEqual(rendered, { imageWidth: 2, pixels: PIXELS.flatMap((rgb) => [...rgb, 255]), color: 'rgb(12, 34, 56)' });
+});
+
+test('a page whose path holds a pipe or a caret replays, from the WARC file and the WACZ, however the link spells them', async () => {
+  for (const source of ['crawl.warc.gz', 'crawl.wacz']) {
+    for (const path of ['/odd|name^s', '/odd%7Cname%5Es']) {
+      assert.equal((await replayed(path, source)).text, 'A pipe and a caret in the path.', `${path} from ${source}`);
+    }
+  }
 });
 
 test("the crawl's WACZ package (--wacz) replays the same pages as its WARC file", async () => {

@@ -25,6 +25,15 @@ export function normalizePercentEncoding(part: string): string {
   });
 }
 
+/**
+ * The path as Chromium requests it: its URL parser escapes `|` and `^` in paths, where WHATWG's
+ * (Node's) leaves them. A replay in a browser asks the archive for `/a%7Cb`, and ReplayWeb.page
+ * finds no record stored as `/a|b`; stored escaped, the page replays for either spelling.
+ */
+function browserPath(path: string): string {
+  return /[|^]/.test(path) ? path.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E')) : path;
+}
+
 /** Sorts `a=1&b=2` parameters by name, keeping the original order among equal names. */
 export function sortQuery(query: string): string {
   if (!query.includes('&')) return query;
@@ -57,7 +66,8 @@ export function parseHttpUrl(url: string, base?: string): URL | null {
  * (null for a host with an empty label), no user info (the fetcher never sends it, so
  * `http://user:pw@host/a` is the resource `http://host/a` is, and its credentials stay out of the
  * archive's URIs: Heritrix's StripUserinfoRule),
- * unreserved characters unescaped and other escapes in upper case, dot segments resolved,
+ * unreserved characters unescaped and other escapes in upper case, `|` and `^` in the path escaped
+ * (as browsers request them), dot segments resolved,
  * empty path '/', an empty query dropped, and the query kept, sorted or stripped.
  */
 export function canonicalize(url: string, base?: string, opts: CanonicalizeOptions = {}): string | null {
@@ -70,7 +80,7 @@ export function canonicalize(url: string, base?: string, opts: CanonicalizeOptio
   // URL whose canonical form changes when canonicalised again.
   if (hostname === '' || hostname.startsWith('.') || hostname.endsWith('.') || hostname.includes('..')) return null;
   if (hostname !== parsed.hostname) host = hostname + (parsed.port ? `:${parsed.port}` : '');
-  const path = normalizePercentEncoding(parsed.pathname) || '/';
+  const path = browserPath(normalizePercentEncoding(parsed.pathname) || '/');
   let query = '';
   const handling = opts.queryHandling ?? 'keep';
   if (handling !== 'strip' && parsed.search.length > 1) {

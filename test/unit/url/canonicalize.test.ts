@@ -18,6 +18,10 @@ const table: [input: string, expected: string | null, base?: string][] = [
   ['http://example.org/%7euser/%41%62', 'http://example.org/~user/Ab'],
   ['http://example.org/a%2fb%3a', 'http://example.org/a%2Fb%3A'],
   ['http://example.org/a b', 'http://example.org/a%20b'],
+  // As Chromium requests them (WHATWG leaves them); `[`, `]` and the query stay as both leave them.
+  ['http://example.org/a|b^c', 'http://example.org/a%7Cb%5Ec'],
+  ['http://example.org/a%7cb%5e', 'http://example.org/a%7Cb%5E'],
+  ['http://example.org/[x]?q=a|b^c', 'http://example.org/[x]?q=a|b^c'],
   ['http://example.org/caf\u00e9', 'http://example.org/caf%C3%A9'],
   ['http://b\u00fccher.example/', 'http://xn--bcher-kva.example/'],
   ['http://M\u00dcNCHEN.de/', 'http://xn--mnchen-3ya.de/'],
