@@ -17,7 +17,7 @@ export function aahOnRecrawl(ctx: CrawlContext, ex: HttpExchange, html: Buffer, 
   if (!ctx.aah) return null;
   const url = ex.url;
   const check = ctx.aah.recrawl({ url, host: new URL(url).host, status: ex.status, headers: ex.headers, html }, latestObjectsOf(ctx.db, ctx.crawlId, url));
-  if (check.verdict) applyNavigationVerdict(links, check.verdict);
+  if (check.verdict) applyNavigationVerdict(links, check.verdict, ctx.icd.scope.maxOutLinksPerPage);
   return check;
 }
 

@@ -142,7 +142,11 @@ export class AahRunner {
       // Restricting a page the rules do not know excluded all its links: a phpBB board under
       // /forum/ of a host taken for WordPress lost every topic before detection ran again.
       restrictNavigation: result.actionsMatched,
-      follow: result.follow.map((f) => ({ url: canon(f.url), bonus: f.bonus })),
+      // A selected URL that has no canonical form (an empty host label) is not one to fetch.
+      follow: result.follow.flatMap((f) => {
+        const url = canonicalize(f.url, undefined, { queryHandling: this.queryHandling });
+        return url ? [{ url, bonus: f.bonus }] : [];
+      }),
       doNotFollow: result.doNotFollow.map((d) => canon(d.url)),
       objects: [
         ...result.objects.map((o) => ({ type: o.type, fields: o.fields, rule: o.rule, application })),

@@ -25,7 +25,7 @@ test("a page where the host's application matches nothing keeps its links (no fo
   const board = analyse(runner, `${ORIGIN}/forum/viewforum.php?f=2`, fixture('phpbb/viewforum.html'));
   assert.equal(board?.application, 'wordpress', 'the host is still taken for WordPress (detection runs again after 3 misses)');
   const links = [link('./viewtopic.php?t=1'), link('./viewtopic.php?t=3')];
-  applyNavigationVerdict(links, board!);
+  applyNavigationVerdict(links, board!, 1_000);
   assert.deepEqual(links.map((l) => l.excludedReason), [undefined, undefined]);
 });
 
@@ -34,6 +34,35 @@ test("a page where the host's application's rules match keeps only the links its
   const forum = analyse(runner, `${ORIGIN}/forum/viewforum.php?f=2`, fixture('phpbb/viewforum.html'));
   assert.equal(forum?.application, 'phpbb');
   const links = [link('./viewtopic.php?t=1'), link('./memberlist.php?mode=team'), link('/app.php/help/faq')];
-  applyNavigationVerdict(links, forum!);
-  assert.deepEqual(links.map((l) => l.excludedReason), [undefined, 'aah', 'aah']);
+  applyNavigationVerdict(links, forum!, 1_000);
+  assert.deepEqual(links.slice(0, 3).map((l) => l.excludedReason), [undefined, 'aah', 'aah']);
+});
+
+const DATA_HREF_KB = `<?xml version="1.0" encoding="UTF-8"?>
+<knowledge-base version="1">
+  <application id="tiles" name="Tiles" category="news">
+    <detect><xpath>//body[@id='tiles']</xpath></detect>
+    <navigate id="tiles" bonus="0.6" select="//div[@class='tile']/@data-href"/>
+  </application>
+</knowledge-base>`;
+
+// Found by an exploratory session: the knowledge-base tester showed such a rule's URLs followed,
+// while the crawl only ever marked the links its extractor had found, and dropped them.
+test('a follow rule that selects a URL the link extraction did not find adds it, with its bonus, up to the page\'s link cap', () => {
+  const runner = AahRunner.create(DATA_HREF_KB, 'keep');
+  const page = `<body id="tiles"><div class="tile" data-href="/story/1">One</div><div class="tile" data-href="story/2#top">Two</div>
+    <div class="tile" data-href="http://a..b/">Bad host</div><a href="/about">About</a><div class="tile" data-href="/about">About</div></body>`;
+  const verdict = analyse(runner, `${ORIGIN}/news/`, page)!;
+  assert.equal(verdict.application, 'tiles');
+  const about: OutLink = { url: `${ORIGIN}/about`, kind: 'navigation', anchorText: 'About', context: '', source: 'a@href' };
+  const links = [about];
+  applyNavigationVerdict(links, verdict, 1_000);
+  assert.deepEqual(links.map((l) => [l.url, l.source, l.aahBonus, l.excludedReason]), [
+    [`${ORIGIN}/about`, 'a@href', 0.6, undefined],
+    [`${ORIGIN}/story/1`, 'aah', 0.6, undefined],
+    [`${ORIGIN}/news/story/2`, 'aah', 0.6, undefined],
+  ]);
+  const capped = [{ ...about }];
+  applyNavigationVerdict(capped, verdict, 2);
+  assert.deepEqual(capped.map((l) => l.url), [`${ORIGIN}/about`, `${ORIGIN}/story/1`]);
 });
