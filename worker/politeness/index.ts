@@ -3,3 +3,4 @@ export { nextAllowedAt, politenessDelayMs, robotsCrawlDelayMs, type DelayConfig,
 export { closesWaitCycle, type KeyWait } from './key-waits';
 export { PolitenessRegistry, type KeyHolder, type KeyFreedListener, type KeyTurnLine, type HostChangedListener } from './politeness-registry';
 export { realClock, SimulatedClock, type Clock } from './clock';
+export { afterUrlEnded, heldBack, holdUntil, isTry, HOST_UNREACHABLE, MAX_HOST_BACKOFF_MS, type HostOutage, type HostOutageLimits, type OutageEvent } from './host-outage';
