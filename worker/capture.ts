@@ -25,6 +25,11 @@ export type FailureReason =
   | 'invalid-url'
   /** The server's answer is not valid HTTP (a broken chunk size, header lines past the limit). */
   | 'bad-http'
+  /**
+   * Not requested: its host gave no answer through its whole back-off (limits.hostGiveUpMs), and
+   * its waiting URLs were given up at once (politeness/host-outage.ts).
+   */
+  | 'host-unreachable'
   /** The crawl paused or stopped during the fetch: never recorded, the URL goes back to the queue. */
   | 'interrupted'
   | 'internal';

@@ -17,8 +17,11 @@ export function reasonCounts(byReason: Record<string, number>): string {
     .join(', ');
 }
 
-/** One line of a running crawl's progress, as Heritrix's progress-statistics log gives it. */
+/** One line of a running crawl's progress, as Heritrix's progress-statistics log gives it; with hosts in back-off, when the next is tried. */
 export function progressLine(stats: CrawlStats, elapsedMs: number): string {
+  const backoff = stats.hostsInBackoff && stats.nextHostTryAt
+    ? [`waiting for ${count(stats.hostsInBackoff)} host${stats.hostsInBackoff === 1 ? '' : 's'} giving no answer, next try ${stats.nextHostTryAt.slice(11, 19)} UTC`]
+    : [];
   return [
     formatElapsed(elapsedMs),
     `${count(stats.fetched)} pages`,
@@ -28,6 +31,7 @@ export function progressLine(stats: CrawlStats, elapsedMs: number): string {
     `${count(stats.failed)} failed`,
     `${count(stats.excluded)} excluded`,
     `${stats.pagesPerSecond} pages/s`,
+    ...backoff,
   ].join('  ');
 }
 

@@ -15,7 +15,8 @@ import type { OutLink } from './stage';
 import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
 import { CaptureStore, storedSimilarities, type LogSubject } from '../store/capture-store';
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
-import { archivedOutcome, CrawlStatsTracker, EXCLUSION_OUTCOMES } from './crawl-stats';
+import { archivedOutcome, CrawlStatsTracker, EXCLUSION_OUTCOMES, NOT_A_FETCH_OUTCOMES } from './crawl-stats';
+import { HOST_UNREACHABLE } from '../politeness';
 import { CommitSequencer, commitInOrder } from './commit-sequencer';
 import { GroupCommit } from './group-commit';
 import { SqliteDedupLookup } from './sqlite-dedup';
@@ -24,7 +25,6 @@ import { FocusAnalysis } from './focus-analysis';
 import { AahRunner } from './aah-runner';
 import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
-import { ROUND_OUTCOMES } from './recrawl-history';
 import { CpuTurns } from './cpu-turns';
 import { robotsRequest, type RobotsRequest } from './robots-request';
 import { visitSetCloses } from '../coherence';
@@ -226,12 +226,13 @@ export class CrawlContext {
     }
     // Neither a recrawl round's entries (its failure, its recovery) nor robots.txt's (subject 'robots': one that
     // got nothing is counted in the pages it failed or excluded) are a URL's: the live counters never count them either.
-    const failures = `SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ${marksOf([...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES])})
+    // A host given up logged one entry for all its URLs failed then (host-outages.ts): they are counted from the frontier.
+    const failures = `SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome NOT IN ('ok', ?, ${marksOf([...EXCLUSION_OUTCOMES, ...NOT_A_FETCH_OUTCOMES])})
       AND outcome NOT LIKE 'truncated-%' AND subject IS NULL GROUP BY outcome`;
-    for (const row of this.db.prepare(failures).all(this.crawlId, ...EXCLUSION_OUTCOMES, ...ROUND_OUTCOMES) as { outcome: string; n: number }[]) {
-      this.stats.failed += row.n;
-      this.stats.failedByReason[row.outcome] = row.n;
+    for (const row of this.db.prepare(failures).all(this.crawlId, HOST_UNREACHABLE, ...EXCLUSION_OUTCOMES, ...NOT_A_FETCH_OUTCOMES) as { outcome: string; n: number }[]) {
+      this.stats.recordFailures(row.outcome, row.n);
     }
+    this.stats.recordFailures(HOST_UNREACHABLE, this.frontier.counters(this.crawlId).failedByReason[HOST_UNREACHABLE] ?? 0);
     // Exclusions the crawl log holds: pages robots.txt refused, revisits and recrawls not made (an exclude pattern added since).
     for (const row of this.db.prepare(`SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN (${marksOf(EXCLUSION_OUTCOMES)}) GROUP BY outcome`).all(this.crawlId, ...EXCLUSION_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.excluded += row.n;

@@ -20,6 +20,7 @@ import { applyScoredIntake, reopenIntake } from '../frontier/scored-intake';
 import { applyLiveExclusions } from './live-exclusions';
 import { fetchSlotsOnly, freeSlots } from './fetch-slots';
 import { objectLine, repairObjectsJsonl } from './objects-jsonl';
+import { HostOutages } from './host-outages';
 import { isDatabaseRefusal, isStorageFailure, storageFailureMessage } from '../store/storage-failure';
 
 /** What the crawl's context needs (the engine makes the frontier), and the engine's own hooks. */
@@ -89,6 +90,8 @@ export class CrawlEngine {
   private finalStats: CrawlStats | null = null;
   /** Feeds and recrawl rounds of this run, when the ICD asks for them. */
   incremental: IncrementalDriver | null = null;
+  /** Hosts that stopped answering, held back (host-outages.ts). */
+  private outages: HostOutages | null = null;
   /**
    * Why the crawl paused on its own (storage-failure.ts), or null. A full disk pauses it: every page
    * after the first failed write would fail too, and be lost from the crawl.
@@ -171,7 +174,9 @@ export class CrawlEngine {
       return { fetched: 0, queued: 0, inFlight: 0, failed: 0, failedByReason: {}, excluded: 0, excludedByReason: {}, bytes: 0, pagesPerSecond: 0, statusClasses: {}, updatedAt: new Date().toISOString() };
     }
     const c = this.ctx.frontier.counters(this.opts.crawlId);
-    const stats = this.ctx.stats.snapshot({ queued: c.queued + c.retrying, inFlight: c.inFlight, excluded: c.excluded, excludedByReason: c.excludedByReason });
+    const stats: CrawlStats = this.ctx.stats.snapshot({ queued: c.queued + c.retrying, inFlight: c.inFlight, excluded: c.excluded, excludedByReason: c.excludedByReason });
+    const backoff = this.outages?.waiting();
+    if (backoff?.hosts && backoff.nextTryAt !== null) Object.assign(stats, { hostsInBackoff: backoff.hosts, nextHostTryAt: new Date(backoff.nextTryAt).toISOString() });
     return this.endedBy ? { ...stats, endedBy: this.endedBy } : stats;
   }
 
@@ -219,9 +224,9 @@ export class CrawlEngine {
     const limitReached = (): CrawlStats['endedBy'] | null =>
       deadline !== null && Date.now() >= deadline ? 'time-limit' : maxBytes > 0 && ctx.stats.bytes >= maxBytes ? 'size-limit' : null;
     // The page budget counts fetch attempts, so focused crawling spends it on the best URLs. URLs
-    // robots.txt refused are stored failed but were never requested: they spend none of it.
+    // robots.txt refused, or of a host given up, are stored failed but were never requested: they spend none of it.
     const budgetLeftOf = (c: Readonly<StateCounts>) =>
-      limitReached() ? 0 : maxPages - (c.done + c.failed - frontier.robotsRefusals(opts.crawlId) + c.inFlight);
+      limitReached() ? 0 : maxPages - (c.done + c.failed - frontier.notRequestedFailures(opts.crawlId) + c.inFlight);
     // Scored URLs posted to the API wait in frontier_intake; applied before the first lease and every
     // 500 ms while the page budget allows visits and no pause or stop is under way. Otherwise they
     // wait, rather than being queued for no visit: for the crawl's end, which records them as
@@ -236,6 +241,7 @@ export class CrawlEngine {
     };
     let flushTimer: NodeJS.Timeout | undefined;
     try {
+      this.outages = new HostOutages(ctx);
       // A run that finished its visits and died before the crawl was marked finished is run again.
       reopenIntake(opts.db, opts.crawlId);
       // Exclude patterns added while the crawl was paused or waiting, before any URL is leased; then
@@ -327,6 +333,8 @@ export class CrawlEngine {
         ctx.focus?.closeBatch(frontier, opts.crawlId);
         this.flushEvents();
         this.finalStats = this.stats();
+        // A resumed crawl starts with every host healthy: none stays listed in back-off.
+        this.outages?.clear();
       } finally {
         // Whatever failed above: the crawl's politeness keys, shared with the worker's other crawls, are freed.
         frontier.closeCrawl(opts.crawlId);
@@ -407,6 +415,13 @@ export class CrawlEngine {
    */
   private async processLease(lease: Lease, ctx: CrawlContext): Promise<boolean> {
     const item: CrawlItem = { url: lease.url, host: lease.host, depth: lease.depth, priority: lease.priority, lease, scopeHops: lease.scopeHops };
+    // A host in back-off since the URL was leased (a host batch's) takes it back; one given up fails it unrequested.
+    const verdict = this.outages?.verdict(lease) ?? 'fetch';
+    if (verdict === 'held-back') item.released = true;
+    else if (verdict === 'given-up') {
+      item.failure = this.outages!.givenUpFailure(lease.host);
+      item.notRequested = true;
+    }
     this.fetching++;
     let fetched = false;
     const onFetched = () => {
@@ -417,7 +432,7 @@ export class CrawlEngine {
       if (this.waitingForFetchSlot) this.wake?.();
     };
     try {
-      await runPipeline(item, ctx, onFetched);
+      if (verdict === 'fetch') await runPipeline(item, ctx, onFetched);
     } catch (err) {
       if (isStorageFailure(err)) {
         // Not the page's fault: its URL goes back to the queue, and the crawl pauses.
@@ -442,6 +457,8 @@ export class CrawlEngine {
     let summary: CaptureSummary | null = null;
     try {
       summary = await commitItem(item, lease, ctx);
+      // What the URL told of its host: its back-off begins, goes on or ends (nothing to do for most pages).
+      await this.outages?.ended(item, lease);
       // Batch mode: the page's links are queued now, so its analysis joins the open batch.
       ctx.focus?.committed(item, ctx.frontier, this.opts.crawlId);
     } catch (err) {

@@ -1,6 +1,8 @@
 import { RATE_WINDOW_MS, type CrawlStats } from '../events/messages';
 import type { FrontierCounters } from '../frontier';
 import type { HttpExchange } from '../capture';
+import { ROUND_OUTCOMES } from './recrawl-history';
+import { HOST_OUTAGE_OUTCOME } from './host-outages';
 
 /**
  * Crawl-log outcomes of URLs excluded, never requested: robots.txt refused them (or could not be
@@ -18,6 +20,13 @@ export const EXCLUSION_OUTCOMES = ['robots', 'robots-unavailable', 'exclude-matc
 export function archivedOutcome(failure: string | null | undefined, truncated: HttpExchange['truncated']): string {
   return failure ?? (truncated ? `truncated-${truncated}` : 'ok');
 }
+
+/**
+ * Crawl-log outcomes of entries about no URL's fetch: a recrawl round's (its failure, its recovery,
+ * a host's round back-off) and a host's back-off in the crawl (host-outages.ts). No failure counter
+ * nor host counts them.
+ */
+export const NOT_A_FETCH_OUTCOMES = [...ROUND_OUTCOMES, HOST_OUTAGE_OUTCOME] as const;
 
 /** Live counters of one crawl; pages/s over a sliding window. */
 export class CrawlStatsTracker {
@@ -43,8 +52,14 @@ export class CrawlStatsTracker {
   }
 
   recordFailure(reason: string): void {
-    this.failed += 1;
-    this.failedByReason[reason] = (this.failedByReason[reason] ?? 0) + 1;
+    this.recordFailures(reason, 1);
+  }
+
+  /** `n` URLs failed at once for `reason` (a host given up: one crawl-log entry for them all). */
+  recordFailures(reason: string, n: number): void {
+    if (n === 0) return;
+    this.failed += n;
+    this.failedByReason[reason] = (this.failedByReason[reason] ?? 0) + n;
   }
 
   /** Exclusions found after leasing (robots.txt); the frontier counts the others. */

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { HOST_OF_URL_SQL } from '../store/sql-url';
-import { ROUND_OUTCOMES } from './recrawl-history';
-import { EXCLUSION_OUTCOMES } from './crawl-stats';
+import { EXCLUSION_OUTCOMES, NOT_A_FETCH_OUTCOMES } from './crawl-stats';
 
 /** One host's line of the hosts report. */
 export interface HostReportRow {
@@ -33,7 +32,7 @@ export interface HostsReport {
  * notRequested, not as fetches, though each is among the crawl's failures (its failure counters count pages).
  */
 export function readHostsReport(db: Database.Database, crawlId: number, limit: number): HostsReport {
-  const notRound = `outcome NOT IN (${ROUND_OUTCOMES.map(() => '?').join(', ')})`;
+  const notRound = `outcome NOT IN (${NOT_A_FETCH_OUTCOMES.map(() => '?').join(', ')})`;
   const hosts = db
     .prepare(
       `SELECT host, fetches, ok, fetches - ok AS failed, excluded, notRequested, bytes FROM (
@@ -42,7 +41,7 @@ export function readHostsReport(db: Database.Database, crawlId: number, limit: n
          FROM (SELECT url, outcome, size, notRequested, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}) GROUP BY host
        ) ORDER BY fetches DESC, excluded DESC, notRequested DESC, host LIMIT ?`,
     )
-    .all(...EXCLUSION_OUTCOMES, crawlId, ...ROUND_OUTCOMES, limit) as HostReportRow[];
-  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}`).get(crawlId, ...ROUND_OUTCOMES) as { hostCount: number };
+    .all(...EXCLUSION_OUTCOMES, crawlId, ...NOT_A_FETCH_OUTCOMES, limit) as HostReportRow[];
+  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}`).get(crawlId, ...NOT_A_FETCH_OUTCOMES) as { hostCount: number };
   return { hosts, hostCount };
 }

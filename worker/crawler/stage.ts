@@ -32,6 +32,11 @@ export interface CrawlItem {
   durationMs?: number;
   retries?: number;
   failure?: { reason: FailureReason; message: string };
+  /**
+   * The failure got nothing at all from the host (fetch/no-answer.ts gotNoAnswer), or its name did
+   * not resolve: it counts towards the host's back-off (crawler/host-outages.ts).
+   */
+  noAnswer?: boolean;
   /** Failed without a request: its host's robots.txt got no answer (robots stage). Its crawl-log entry says so. */
   notRequested?: boolean;
   location?: { filename: string; offset: number; length: number; recordType: 'response' | 'revisit'; recordId: string };

@@ -27,6 +27,12 @@ export interface CrawlStats {
    * (scope.maxPages, the CLI's --max-pages).
    */
   endedBy?: CrawlLimit;
+  /**
+   * Hosts in back-off while the crawl runs (they gave no answer: worker/politeness/host-outage.ts)
+   * and the earliest next try of one (ISO time): the crawl waits for them when nothing else is left.
+   */
+  hostsInBackoff?: number;
+  nextHostTryAt?: string;
 }
 
 export interface CaptureSummary {

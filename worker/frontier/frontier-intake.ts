@@ -1,4 +1,5 @@
-import type { ExclusionReason } from '../capture';
+import type Database from 'better-sqlite3';
+import type { ExclusionReason, FailureReason } from '../capture';
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { RETAKABLE_REFUSALS } from '../url';
 import { comesBefore, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
@@ -287,15 +288,39 @@ export function excludeWaitingMatching(
 ): number {
   c.liveExcludes.push({ pattern, re: new RegExp(pattern), reason });
   const params = { crawlId: c.crawlId, pattern, reason };
+  return settleWaiting(ctx, c, { queued: ctx.st.excludeQueuedMatching, retrying: ctx.st.excludeRetryingMatching }, params, 'excluded', reason, touched, retryingExcluded);
+}
+
+/**
+ * Fails with `reason` every queued or retrying URL of one host of the crawl (a host given up, its
+ * back-off over without an answer: politeness/host-outage.ts), one statement per state; URLs in
+ * flight finish. As excludeWaitingMatching, keeps the counters and held URLs in step. Returns how many.
+ */
+export function failHostWaiting(
+  ctx: IntakeContext, c: CrawlState, host: string, reason: FailureReason, now: number, touched: Set<HostEntry>, retryingFailed: Set<number>,
+): number {
+  const params = { crawlId: c.crawlId, host, reason, now };
+  return settleWaiting(ctx, c, { queued: ctx.st.failHostQueued, retrying: ctx.st.failHostRetrying }, params, 'failed', reason, touched, retryingFailed);
+}
+
+/**
+ * Runs a statement settling waiting rows for each state (each returning the rows' seq, host and
+ * url) and moves them in memory: counters, known URLs, the hosts' held URLs. The hosts changed go
+ * to `touched`, the retrying rows settled to `retryingSettled` (the caller drops their retries).
+ */
+function settleWaiting(
+  ctx: IntakeContext, c: CrawlState, statements: Record<'queued' | 'retrying', Database.Statement>, params: object, to: 'excluded' | 'failed', reason: string,
+  touched: Set<HostEntry>, retryingSettled: Set<number>,
+): number {
   const hosts = new Set<HostEntry>();
   let n = 0;
-  for (const [from, statement] of [['queued', ctx.st.excludeQueuedMatching], ['retrying', ctx.st.excludeRetryingMatching]] as const) {
-    for (const [seq, host, url] of statement.all(params) as [number, string, string][]) {
+  for (const from of ['queued', 'retrying'] as const) {
+    for (const [seq, host, url] of statements[from].all(params) as [number, string, string][]) {
       const e = ctx.entry(c, host);
-      c.move(e, from, 'excluded', reason);
+      c.move(e, from, to, reason);
       c.markQueued(url, SETTLED);
       if (from === 'queued') c.takeAhead(e, seq);
-      else retryingExcluded.add(seq);
+      else retryingSettled.add(seq);
       hosts.add(e);
       n += 1;
     }

@@ -208,6 +208,22 @@ export function prepareStatements(db: Database.Database) {
       `UPDATE frontier_url SET state = 4, reason = @reason
        WHERE crawl_id = @crawlId AND state IN (1, 5) AND state = 5 AND frontier_url_matches(@pattern, url) RETURNING seq, host, url`,
     ).raw(true),
+    // A URL whose host went into back-off, failed without an answer, goes back to the queue (requeueFailed): its reason first, for the counters.
+    failedReason: db.prepare('SELECT reason FROM frontier_url WHERE crawl_id = ? AND url_hash = ? AND state = 3').pluck(),
+    requeueFailed: db.prepare(
+      `UPDATE frontier_url SET state = 0, reason = NULL, status = NULL, finished_at = NULL, attempts = attempts + 1
+       WHERE crawl_id = ? AND url_hash = ? AND state = 3 RETURNING host, ${HEAD_COLS}`,
+    ),
+    // A host given up (its back-off over without an answer, worker/crawler/host-outages.ts): its
+    // queued, then its retrying, URLs fail with the reason, one statement each, as a live exclusion's.
+    failHostQueued: db.prepare(
+      `UPDATE frontier_url INDEXED BY frontier_url_queue SET state = 3, reason = @reason, finished_at = @now
+       WHERE crawl_id = @crawlId AND host = @host AND state = 0 RETURNING seq, host, url`,
+    ).raw(true),
+    failHostRetrying: db.prepare(
+      `UPDATE frontier_url SET state = 3, reason = @reason, finished_at = @now
+       WHERE crawl_id = @crawlId AND state IN (1, 5) AND state = 5 AND host = @host RETURNING seq, host, url`,
+    ).raw(true),
     head: db.prepare(`SELECT ${HEAD_COLS} FROM frontier_url WHERE crawl_id = ? AND host = ? AND state = 0 ORDER BY precedence DESC, seq LIMIT ?`),
     setState: db.prepare('UPDATE frontier_url SET state = ? WHERE seq = ? AND state = ?'),
     // A lease of a row whose newer score was held in memory: the score goes with the state.

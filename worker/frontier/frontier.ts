@@ -264,8 +264,25 @@ export interface Frontier {
   counters(crawlId: number): FrontierCounters;
   /** The crawl's URLs per state, as counters() gives them but without copying: the engine reads them on every turn of its loop. */
   stateCounts(crawlId: number): Readonly<StateCounts>;
-  /** The crawl's URLs robots.txt refused (stored failed, reported excluded): never requested, so no fetch attempts. */
-  robotsRefusals(crawlId: number): number;
+  /**
+   * The crawl's URLs failed without a request, so no fetch attempts: robots.txt refused them
+   * (stored failed, reported excluded), or their host was given up (`host-unreachable`).
+   */
+  notRequestedFailures(crawlId: number): number;
+  /**
+   * Host back-off (politeness/host-outage.ts): none of the host's URLs is leased before `until`;
+   * then one is, its try, after which the host is held until this is called again. null: its URLs
+   * are leased as usual again. Held per host name, not per politeness key (IP): another name on
+   * its address may be answered by another server (a virtual host), so it keeps its turns.
+   */
+  holdHost(crawlId: number, host: string, until: number | null): void;
+  /**
+   * Puts a failed URL back in the queue, one more attempt counted (a URL that got no answer from a
+   * host that went into back-off, to be fetched once it answers); false when it is not failed.
+   */
+  requeueFailed(crawlId: number, url: string): boolean;
+  /** Fails every queued or retrying URL of the host with `reason` (a host given up), in one statement per state; how many. */
+  failHostWaiting(crawlId: number, host: string, reason: FailureReason): number;
   hostCounters(crawlId: number): HostCounters[];
   /** The stored state of one URL (for tests and the cockpit's URL inspector). */
   lookup(crawlId: number, url: string): UrlRecord | null;

@@ -12,6 +12,11 @@ export interface SchedHost {
   headSeq: number;
   /** Holds its politeness key for a batch: not schedulable until the batch is back. */
   holding: boolean;
+  /**
+   * Host back-off (politeness/host-outage.ts): 0, none; else not schedulable before this time, when
+   * one of its URLs is leased (its try), after which it is held (Infinity) until told again.
+   */
+  holdUntil: number;
   /** Bumped on every re-placement: heap items with an older version are stale. */
   version: number;
   /** False once the crawl was closed: never scheduled again. */
@@ -60,6 +65,11 @@ export class HostScheduler {
     h.version += 1;
     this.unlist(h);
     if (!h.live || h.queued === 0 || h.holding) return;
+    if (h.holdUntil > now) {
+      // Waits for its back-off's end alone, listed under no key: it takes no key's turn meanwhile.
+      if (h.holdUntil !== Number.POSITIVE_INFINITY) this.push(this.waiting, h, h.holdUntil);
+      return;
+    }
     if (!h.politeness.enabled) {
       this.push(this.ready, h, Number.NEGATIVE_INFINITY);
       return;
@@ -93,7 +103,7 @@ export class HostScheduler {
     let due: number | null = null;
     for (const h of this.placed.get(key) ?? []) {
       if (!h.live) this.unlist(h); // its crawl was closed
-      if (!h.live || h.queued === 0 || h.holding || this.registry.keyOf(h.host) !== key) continue;
+      if (!h.live || h.queued === 0 || h.holding || h.holdUntil > now || this.registry.keyOf(h.host) !== key) continue;
       const at = this.registry.readyAt(h.host, h.politeness);
       due = due === null ? at : Math.min(due, at);
     }

@@ -9,11 +9,15 @@ import type {
   Lease, Rejected, StateCounts, UpdateFunction, UrlRecord,
 } from './frontier';
 import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
-import { excludeWaitingMatching, insertCandidates, insertRejected, insertWaitingIntake, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
+import { excludeWaitingMatching, failHostWaiting, insertCandidates, insertRejected, insertWaitingIntake, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
 import { HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 import { ROBOTS_REFUSAL_REASONS } from '../robots/robots-refusal';
+import { HOST_UNREACHABLE } from '../politeness/host-outage';
+
+/** Failures of URLs never requested: robots.txt refused them, or their host was given up. */
+const NOT_REQUESTED_FAILURES: readonly string[] = [...ROBOTS_REFUSAL_REASONS, HOST_UNREACHABLE];
 
 /**
  * How often held scores newer than the table's are written, at most: what a crash can lose of
@@ -250,10 +254,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const touched = new Set<HostEntry>();
     const retrying = new Set<number>();
     const n = runInTransaction(this.db, () => excludeWaitingMatching(this, c, pattern, reason, touched, retrying));
-    // Their retries would still wake the engine, and keep a crawl with nothing else to do waiting for them.
-    if (retrying.size) this.retries.init(this.retries.toArray().filter((r) => r.crawlId !== crawlId || !retrying.has(r.seq)));
-    const now = this.clock.now();
-    for (const e of touched) this.scheduler.touch(e, now);
+    this.settledWaiting(crawlId, touched, retrying);
     return n;
   }
 
@@ -330,7 +331,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   takeBatch(crawlId: number, host: string, bl: number, now = this.clock.now()): Lease[] {
     const e = this.crawl(crawlId).hosts.get(host);
-    if (!e || e.queued === 0) return [];
+    if (!e || e.queued === 0 || e.holdUntil > now) return [];
     if (e.politeness.enabled && (e.holding || !this.registry.tryAcquire(e, now, e.politeness))) return [];
     return runInTransaction(this.db, () => this.leaseFrom(e, bl, now));
   }
@@ -338,6 +339,9 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** Marks the host's top n queued URLs in flight (its key is already acquired when polite). */
   private leaseFrom(e: HostEntry, n: number, now: number): Lease[] {
     const c = this.crawl(e.crawlId);
+    // A host in back-off whose wait is over gives one URL, its try (holdHost).
+    const trying = e.holdUntil > 0;
+    if (trying) n = 1;
     this.flushScoresIfDue(c, now);
     // The held URLs are the queue's first ones: a query only when a batch wants more, once the
     // index has the held URLs' newer scores.
@@ -363,6 +367,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     }
     if (e.queued === 0) c.setAhead(e, []);
     else this.refillAhead(e);
+    if (trying && out.length > 0) e.holdUntil = Number.POSITIVE_INFINITY;
     if (e.politeness.enabled) {
       if (out.length > 0) {
         e.holding = true;
@@ -564,9 +569,53 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return this.crawl(crawlId).totals;
   }
 
-  robotsRefusals(crawlId: number): number {
+  notRequestedFailures(crawlId: number): number {
     const { failedByReason } = this.crawl(crawlId);
-    return ROBOTS_REFUSAL_REASONS.reduce((sum, reason) => sum + (failedByReason.get(reason) ?? 0), 0);
+    return NOT_REQUESTED_FAILURES.reduce((sum, reason) => sum + (failedByReason.get(reason) ?? 0), 0);
+  }
+
+  holdHost(crawlId: number, host: string, until: number | null): void {
+    const e = this.crawl(crawlId).hosts.get(host);
+    if (!e) return;
+    e.holdUntil = until ?? 0;
+    this.scheduler.touch(e, this.clock.now());
+  }
+
+  requeueFailed(crawlId: number, url: string): boolean {
+    const c = this.crawl(crawlId);
+    const hash = urlHash(url);
+    const row = runInTransaction(this.db, () => {
+      const reason = this.st.failedReason.get(crawlId, hash) as string | null | undefined;
+      const head = reason === undefined ? undefined : (this.st.requeueFailed.get(crawlId, hash) as (HeadRow & { host: string }) | undefined);
+      return head && { reason: reason ?? null, head };
+    });
+    if (!row) return false;
+    const { host, ...head } = row.head;
+    const e = this.entry(c, host);
+    c.count(e, 'failed', -1, row.reason);
+    c.count(e, 'queued', 1);
+    c.markQueued(url, head.seq, head.depth);
+    c.offerHead(e, head);
+    this.scheduler.touch(e, this.clock.now());
+    return true;
+  }
+
+  failHostWaiting(crawlId: number, host: string, reason: FailureReason): number {
+    const c = this.crawl(crawlId);
+    const now = this.clock.now();
+    const touched = new Set<HostEntry>();
+    const retrying = new Set<number>();
+    const n = runInTransaction(this.db, () => failHostWaiting(this, c, host, reason, now, touched, retrying));
+    this.settledWaiting(crawlId, touched, retrying);
+    return n;
+  }
+
+  /** After waiting URLs were settled at once: their hosts are placed again, and their retries dropped. */
+  private settledWaiting(crawlId: number, touched: ReadonlySet<HostEntry>, retrying: ReadonlySet<number>): void {
+    // Their retries would still wake the engine, and keep a crawl with nothing else to do waiting for them.
+    if (retrying.size) this.retries.init(this.retries.toArray().filter((r) => r.crawlId !== crawlId || !retrying.has(r.seq)));
+    const now = this.clock.now();
+    for (const e of touched) this.scheduler.touch(e, now);
   }
 
   hostCounters(crawlId: number): HostCounters[] {

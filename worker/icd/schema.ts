@@ -167,6 +167,16 @@ export const fetchLimitsSchema = z.object({
   maxDecodedBytes: z.number().int().min(1024).max(10 * 1024 ** 3).default(100 * 1024 * 1024),
   maxRetries: z.number().int().min(0).max(10).default(2),
   /**
+   * A host whose URLs end this many times in a row with no answer at all (no connection, a timeout
+   * before a byte, a name that does not resolve; after each URL's retries) goes into back-off: none
+   * of its URLs is requested for hostBackoffMs, then one is tried, the wait doubling up to 30 minutes
+   * while none answers (politeness/host-outage.ts). 0: never.
+   */
+  hostFailuresBeforeBackoff: z.number().int().min(0, 'At least 0 (0: no back-off)').max(1000, 'At most 1,000 URLs in a row').default(3),
+  hostBackoffMs: z.number().int().min(100, 'At least 100 ms').max(1_800_000, 'At most 30 minutes (1,800,000 ms), the longest wait between tries').default(60_000),
+  /** How long a host in back-off may stay without an answer before its waiting URLs fail as `host-unreachable`; 0: never given up. */
+  hostGiveUpMs: z.number().int().min(0, 'At least 0 (0: never given up)').max(604_800_000, 'At most a week (604,800,000 ms)').default(7_200_000),
+  /**
    * HTTPS certificates are checked (an expired or self-signed one fails the fetch as `tls`); false
    * archives such sites anyway, as Heritrix's default trust level and Browsertrix do.
    */

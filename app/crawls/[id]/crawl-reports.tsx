@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { formatBytes, useCrawlReport, type CrawlReport } from '../../lib/client/queries';
 import { seedOutcome } from '../../../worker/frontier/url-outcome';
+import { backoffWords } from '../../../worker/frontier/host-queue-backoff';
 
 /** A small report table: a caption, column heads (numbers right-aligned), rows. */
 function ReportTable({ id, caption, heads, rows }: { id: string; caption: string; heads: string[]; rows: ReactNode[][] }) {
@@ -103,8 +104,8 @@ export function CrawlReports({ crawlId, running, open, onOpenChange }: { crawlId
                 ? `Host queues: ${r.queues.waiting.toLocaleString()} URLs waiting (the ${r.queues.queues.length} largest of ${r.queues.hostCount} hosts)`
                 : `Host queues: ${r.queues.waiting.toLocaleString()} URLs waiting on ${r.queues.hostCount} host${r.queues.hostCount === 1 ? '' : 's'}`
             }
-            heads={['Host', 'Queued', 'Retrying', 'In flight']}
-            rows={r.queues.queues.map((q) => [q.host, q.queued, q.retrying, q.inFlight])}
+            heads={['Host', 'Queued', 'Retrying', 'In flight', 'Back-off (no answer)']}
+            rows={r.queues.queues.map((q) => [q.host, q.queued, q.retrying, q.inFlight, q.backoff ? backoffWords(q.backoff) : ''])}
           />
           <ReportTable
             id="report-mime"

@@ -28,6 +28,12 @@ test('a progress line gives elapsed time, pages, bytes, queue, failures, exclusi
   assert.equal(progressLine(stats(), 83_000), '0:01:23  12,345 pages  56.8 MB  4,567 queued  32 in flight  3 failed  7 excluded  123.4 pages/s');
 });
 
+test('a crawl waiting for hosts in back-off says so in its progress line, with the next try', () => {
+  const waiting = stats({ fetched: 3, queued: 100, inFlight: 0, pagesPerSecond: 0, hostsInBackoff: 1, nextHostTryAt: '2030-01-02T03:04:05.678Z' });
+  assert.equal(progressLine(waiting, 83_000), '0:01:23  3 pages  56.8 MB  100 queued  0 in flight  3 failed  7 excluded  0 pages/s  waiting for 1 host giving no answer, next try 03:04:05 UTC');
+  assert.match(progressLine({ ...waiting, hostsInBackoff: 2 }, 0), /waiting for 2 hosts giving no answer/);
+});
+
 test('progress comes every second on a terminal, every 20 s in a log, never with --json unless asked for', () => {
   assert.equal(progressEveryMs({ json: false }, true), 1000);
   assert.equal(progressEveryMs({ json: false }, false), 20_000);

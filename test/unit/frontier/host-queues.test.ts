@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { ensureFrontierTables, S } from '../../../worker/frontier/frontier-sql';
 import { readHostQueues } from '../../../worker/frontier/host-queues';
+import { backoffWords } from '../../../worker/frontier/host-queue-backoff';
+import { HOST_OUTAGE_DDL } from '../../../worker/crawler/host-outages';
 
 function frontierWith(rows: [crawlId: number, host: string, state: number, n: number][]): Database.Database {
   const db = new Database(':memory:');
@@ -51,4 +53,25 @@ test('at most `limit` hosts, the counts still over all of them; a host beyond th
 
 test('a database whose worker never made the frontier tables has nothing waiting', () => {
   assert.deepEqual(readHostQueues(new Database(':memory:'), 1, 10), { queues: [], hostCount: 0, waiting: 0 });
+});
+
+test('a host in back-off is listed with its next try; one with nothing waiting is not', () => {
+  const db = frontierWith([[1, 'big.example', S.queued, 50], [1, 'silent.example', S.queued, 3], [1, 'gone.example', S.failed, 7]]);
+  db.exec(HOST_OUTAGE_DDL);
+  const list = db.prepare('INSERT INTO engine_host_backoff (crawl_id, host, since, next_try_at, tries, reason) VALUES (?, ?, ?, ?, ?, ?)');
+  list.run(1, 'silent.example', 1000, 61_000, 0, 'headers-timeout');
+  list.run(1, 'gone.example', 1000, 61_000, 2, 'connect-refused');
+  list.run(2, 'big.example', 1000, 61_000, 0, 'connect-refused');
+  assert.deepEqual(readHostQueues(db, 1, 10).queues, [
+    { host: 'big.example', queued: 50, retrying: 0, inFlight: 0 },
+    { host: 'silent.example', queued: 3, retrying: 0, inFlight: 0, backoff: { since: 1000, nextTryAt: 61_000, tries: 0, reason: 'headers-timeout' } },
+  ]);
+  assert.deepEqual(readHostQueues(db, 1, 1).queues.map((q) => q.host), ['big.example'], 'the limit holds');
+});
+
+test('a back-off in words: the next try, the tries failed, the reason', () => {
+  const time = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+  assert.equal(backoffWords({ since: 0, nextTryAt: 61_000, tries: 0, reason: 'headers-timeout' }, time), 'next try 00:01:01 (headers-timeout)');
+  assert.equal(backoffWords({ since: 0, nextTryAt: 61_000, tries: 1, reason: 'connect-refused' }, time), 'next try 00:01:01, 1 try failed (connect-refused)');
+  assert.equal(backoffWords({ since: 0, nextTryAt: 61_000, tries: 3, reason: 'dns' }, time), 'next try 00:01:01, 3 tries failed (dns)');
 });

@@ -5,7 +5,7 @@ import { PolitenessRegistry } from '../../../worker/politeness';
 
 const polite = { enabled: true, minDelayMs: 100, maxDelayMs: 1000, delayFactor: 0 };
 const host = (name: string, headPrecedence: number, headSeq = 1): SchedHost => ({
-  host: name, politeness: polite, queued: 1, headPrecedence, headSeq, holding: false, version: 0, live: true,
+  host: name, politeness: polite, queued: 1, headPrecedence, headSeq, holding: false, holdUntil: 0, version: 0, live: true,
 });
 
 test('picks the host with the best head; ties go to the one ready first', () => {

@@ -10,6 +10,7 @@ export const dnsStage: Stage = {
     const address = await ctx.resolveHost(item.url);
     if ('error' in address) {
       item.failure = { reason: 'dns', message: address.error };
+      item.noAnswer = true;
       return { kind: 'finish', reason: 'dns' };
     }
     if (!ctx.frontier.setHostKey(item.host, address.ip)) {

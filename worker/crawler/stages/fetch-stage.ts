@@ -1,3 +1,4 @@
+import { gotNoAnswer } from '../../fetch';
 import { addNote, PROCEED, type Stage } from '../stage';
 
 /** One HTTP exchange within the ICD's limits, to the address the DNS stage resolved; retries happen inside the fetcher. */
@@ -20,6 +21,7 @@ export const fetchStage: Stage = {
     }
     if (!outcome.ok) {
       item.failure = { reason: outcome.reason, message: outcome.message };
+      item.noAnswer = gotNoAnswer(outcome);
       if (outcome.partial) item.exchange = outcome.partial;
       return outcome.partial ? PROCEED : { kind: 'finish', reason: outcome.reason };
     }
