@@ -33,8 +33,8 @@ export interface CrawlItem {
   retries?: number;
   failure?: { reason: FailureReason; message: string };
   /**
-   * The failure got nothing at all from the host (fetch/no-answer.ts gotNoAnswer), or its name did
-   * not resolve: it counts towards the host's back-off (crawler/host-outages.ts).
+   * The failure got nothing at all from the host (fetch/no-answer.ts gotNoAnswer): it counts towards
+   * the host's back-off (crawler/host-outages.ts). A name that does not resolve is not counted.
    */
   noAnswer?: boolean;
   /** Failed without a request: its host's robots.txt got no answer (robots stage). Its crawl-log entry says so. */

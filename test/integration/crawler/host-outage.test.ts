@@ -157,3 +157,15 @@ test('a host that comes back during its back-off has every page captured once, a
     server.close();
   }
 });
+
+// Found in review: counted as no answer, a name that does not resolve put its host into back-off,
+// and a page whose images use a dead third-party name held the crawl open for hostGiveUpMs (2 h).
+test('a host name that does not resolve fails its URLs at once, not backed off', { timeout: 60_000 }, async () => {
+  const seeds = ['a', 'b', 'c', 'd', 'e'].map((p) => `http://dead-name.invalid/${p}`);
+  await withCrawl('tm-host-outage-dns-', { seeds, name: 'Dead name', politeness: { enabled: false, concurrency: 2 }, limits: { maxRetries: 0 } }, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    assert.equal(await engine.run(), 'finished');
+    assert.equal(engine.stats().failedByReason.dns, 5);
+    assert.equal(db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff'").pluck().get(crawlId), 0, 'no back-off entry');
+  });
+});

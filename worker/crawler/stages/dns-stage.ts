@@ -9,8 +9,10 @@ export const dnsStage: Stage = {
   async process(item, ctx) {
     const address = await ctx.resolveHost(item.url);
     if ('error' in address) {
+      // Not a host giving no answer (its back-off): a name that does not resolve fails its URLs at
+      // once, as Heritrix and Browsertrix fail them; backed off, a dead third-party name three
+      // requisites use would hold the crawl open for limits.hostGiveUpMs.
       item.failure = { reason: 'dns', message: address.error };
-      item.noAnswer = true;
       return { kind: 'finish', reason: 'dns' };
     }
     if (!ctx.frontier.setHostKey(item.host, address.ip)) {
