@@ -10,7 +10,20 @@ export interface AttrRule {
   kind: LinkKind;
   /** A srcset-style list of candidates rather than one URL. */
   srcset?: boolean;
+  /** Read only inside `<svg>`: the attribute means nothing on the HTML element of that name. */
+  inSvg?: boolean;
+  /** Read only when the element has no such attribute (SVG 2: `href` wins over `xlink:href`). */
+  unless?: string;
 }
+
+/**
+ * SVG's references: `href`, else the older `xlink:href` (htmlparser2 lower-cases attribute names:
+ * `XLink:Href` arrives as `xlink:href`). `<use href="sprite.svg#icon">` needs the sprite.
+ */
+const SVG_HREF: readonly AttrRule[] = [
+  { attr: 'href', kind: 'requisite', inSvg: true },
+  { attr: 'xlink:href', kind: 'requisite', inSvg: true, unless: 'href' },
+];
 
 const RULES: Record<string, readonly AttrRule[]> = {
   a: [{ attr: 'href', kind: 'navigation' }],
@@ -26,7 +39,12 @@ const RULES: Record<string, readonly AttrRule[]> = {
     { attr: 'src', kind: 'requisite' },
     { attr: 'srcset', kind: 'requisite', srcset: true },
   ],
-  script: [{ attr: 'src', kind: 'requisite' }],
+  script: [{ attr: 'src', kind: 'requisite' }, ...SVG_HREF],
+  // Inside <svg>, htmlparser2 gives SVG elements their SVG spelling (`<FEIMAGE>` is `feImage`),
+  // as an HTML parser adjusts them; outside one they are lower case, and no SVG elements.
+  use: SVG_HREF,
+  image: SVG_HREF,
+  feImage: SVG_HREF,
   // Frames are pages in their own right, but the page is incomplete without them.
   iframe: [{ attr: 'src', kind: 'requisite' }],
   frame: [{ attr: 'src', kind: 'requisite' }],

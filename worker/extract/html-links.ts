@@ -195,7 +195,9 @@ class LinkCollector implements Partial<Handler> {
       case 'a':
       case 'area': {
         if (this.anchor) this.closeAnchor(); // <a> inside <a> is invalid: the first one ends here
-        const link = this.add(attribs.href, 'navigation', `${name}@href`, name === 'area' ? (attribs.alt ?? '').trim() : '');
+        // An SVG link may still use the older xlink:href, read when it has no href (SVG 2).
+        const attr = this.svg > 0 && attribs.href === undefined && attribs['xlink:href'] !== undefined ? 'xlink:href' : 'href';
+        const link = this.add(attribs[attr], 'navigation', `${name}@${attr}`, name === 'area' ? (attribs.alt ?? '').trim() : '');
         if (link && /\bnofollow\b/i.test(attribs.rel ?? '')) link.nofollow = true;
         if (link) this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
         if (name === 'a') this.anchor = { link, chunk: this.chunks.length, alt: '' };
@@ -225,7 +227,7 @@ class LinkCollector implements Partial<Handler> {
     const alt = name === 'img' ? (attribs.alt ?? '').trim() : '';
     for (const rule of rules) {
       const value = attribs[rule.attr];
-      if (!value) continue;
+      if (!value || (rule.inSvg && this.svg === 0) || (rule.unless && attribs[rule.unless] !== undefined)) continue;
       if (rule.srcset) for (const u of parseSrcset(value)) this.add(u, rule.kind, `${name}@${rule.attr}`, alt);
       else this.add(value, rule.kind, `${name}@${rule.attr}`, alt);
     }

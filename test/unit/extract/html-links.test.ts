@@ -2,16 +2,11 @@ import { test } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import assert from 'node:assert/strict';
-import { extractHtml, type ExtractedLink } from '../../../worker/extract';
+import { extractHtml } from '../../../worker/extract';
 import { extractMainContent } from '../../../worker/text';
+import { bySource } from '../../support/links-by-source';
 
 const PAGE = 'http://example.org/dir/page.html';
-
-function bySource(links: ExtractedLink[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const l of links) (out[`${l.source}:${l.kind}`] ??= []).push(l.url);
-  return out;
-}
 
 test('every HTML link source, with its kind', () => {
   const html = `<html><head>

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractHtml } from '../../../worker/extract';
+import { bySource } from '../../support/links-by-source';
+
+const PAGE = 'http://example.org/dir/page.html';
+const u = (p: string) => `http://example.org${p}`;
+
+test('inline SVG: use, image, feImage and script references are requisites, an SVG <a> a link, in either spelling', () => {
+  const html = `<body><svg>
+    <use href="sprite.svg#icon-home"></use><use xlink:href="/icons.svg#menu"/><use href="#local"/>
+    <image href="photo.jpg"/><IMAGE XLink:Href="old.png"></IMAGE>
+    <filter><feImage href="tex.png"/><FEIMAGE xlink:href="tex2.png"/></filter>
+    <script href="svg-a.js"></script><script xlink:href="svg-b.js"></script>
+    <image href="new.png" xlink:href="legacy.png"/>
+    <a xlink:href="/svg-page"><text>Go</text></a><a href="/svg-page2">Two</a>
+  </svg>
+  <a xlink:href="/not-svg">html</a><script href="not-svg.js"></script><image href="not-svg.png"></body>`;
+  const s = bySource(extractHtml(html, PAGE).links);
+  assert.deepEqual(s['use@href:requisite'], [u('/dir/sprite.svg')], 'the sprite without its fragment; an in-page #local is no link');
+  assert.deepEqual(s['use@xlink:href:requisite'], [u('/icons.svg')]);
+  assert.deepEqual(s['image@href:requisite'], [u('/dir/photo.jpg'), u('/dir/new.png')]);
+  assert.deepEqual(s['image@xlink:href:requisite'], [u('/dir/old.png')], 'href wins over xlink:href (SVG 2): legacy.png is not read');
+  assert.deepEqual(s['feImage@href:requisite'], [u('/dir/tex.png')]);
+  assert.deepEqual(s['feImage@xlink:href:requisite'], [u('/dir/tex2.png')]);
+  assert.deepEqual(s['script@href:requisite'], [u('/dir/svg-a.js')]);
+  assert.deepEqual(s['script@xlink:href:requisite'], [u('/dir/svg-b.js')]);
+  assert.deepEqual(s['a@xlink:href:navigation'], [u('/svg-page')]);
+  assert.deepEqual(s['a@href:navigation'], [u('/svg-page2')]);
+  const all = Object.values(s).flat();
+  for (const p of ['/not-svg', '/dir/not-svg.js', '/dir/not-svg.png', '/dir/legacy.png']) assert.ok(!all.includes(u(p)), `${p}: no reference outside <svg>`);
+});
