@@ -3,9 +3,9 @@ import type { ExtractedLink } from './types';
 
 /**
  * URLs in CSS: `url(...)` (quoted or not), `@import "..."` and the strings of `image-set()` and
- * `-webkit-image-set()`, with CSS escapes undone and comments skipped. A scanner over the text
- * rather than a CSS parser: link extraction needs only these forms, and a regex pass is fast
- * enough for the hot path.
+ * `-webkit-image-set()`, with CSS escapes undone and comments skipped (and an `@namespace`'s URL,
+ * which names no resource). A scanner over the text rather than a CSS parser: link extraction
+ * needs only these forms, and a regex pass is fast enough for the hot path.
  */
 
 /** A raw reference found in CSS, before resolution. */
@@ -48,12 +48,14 @@ const STRING = String.raw`"((?:\\[\s\S]|[^"\\\n\r\f])*)(?:"|\\?$)|'((?:\\[\s\S]|
 
 // One alternation so comments are consumed before anything inside them can match.
 // Groups: 1,2 url("string") | 3 url(bare).
-const CSS_REFS = new RegExp(`${URL_TOKEN}|${COMMENT}|@import|(?<![\\w-])(?:-webkit-)?image-set\\(`, 'gi');
+const CSS_REFS = new RegExp(`${URL_TOKEN}|${COMMENT}|@import|@namespace|(?<![\\w-])(?:-webkit-)?image-set\\(`, 'gi');
 // After @import: whitespace and comments, one at a time (a pattern repeating both could split
 // "/* a */ /* b */" in every way when what follows fails), then its URL or string.
 const IMPORT_GAP = new RegExp(`\\s+|${COMMENT}`, 'y');
 // Groups: 1,2 url("string") | 3 url(bare) | 4 "string" | 5 'string'.
 const IMPORT_TARGET = new RegExp(`${URL_TOKEN}|${STRING}`, 'iy');
+/** The prefix an @namespace may declare before its URL: an identifier, escapes included. */
+const NAMESPACE_PREFIX = /(?:\\[\s\S]|[\w-])+/y;
 // Inside image-set(): a url(), a string, a comment, a name (with its "(" if it opens a function,
 // as type( does), or one other character. A name is read whole, so a long one is not read again
 // from each of its characters. Groups as IMPORT_TARGET.
@@ -86,22 +88,46 @@ export function cssReferences(css: string): CssReference[] {
   for (let m = CSS_REFS.exec(css); m; m = CSS_REFS.exec(css)) {
     const token = m[0];
     if (token.startsWith('/*')) continue;
-    if (token[0] === '@') CSS_REFS.lastIndex = readImport(css, CSS_REFS.lastIndex, push);
+    if (token[0] === '@') CSS_REFS.lastIndex = token.length === 7 ? readImport(css, CSS_REFS.lastIndex, push) : skipNamespace(css, CSS_REFS.lastIndex);
     else if (token.endsWith('(')) CSS_REFS.lastIndex = readImageSet(css, CSS_REFS.lastIndex, push);
     else push(m[2] ?? m[3] ?? '', 'url');
   }
   return refs;
 }
 
-/** The URL or string after an `@import` at `at`, if one comes after spaces and comments; where the scan goes on. */
-function readImport(css: string, at: number, push: (raw: string, via: CssReference['via']) => void): number {
+/** Where the spaces and comments starting at `at` end. */
+function afterGap(css: string, at: number): number {
   IMPORT_GAP.lastIndex = at;
   while (IMPORT_GAP.test(css)) at = IMPORT_GAP.lastIndex;
+  return at;
+}
+
+/** The URL or string after an `@import` at `at`, if one comes after spaces and comments; where the scan goes on. */
+function readImport(css: string, at: number, push: (raw: string, via: CssReference['via']) => void): number {
+  at = afterGap(css, at);
   IMPORT_TARGET.lastIndex = at;
   const m = IMPORT_TARGET.exec(css);
   if (!m) return at;
   push(m[2] ?? m[3] ?? m[4] ?? m[5] ?? '', 'import');
   return IMPORT_TARGET.lastIndex;
+}
+
+/**
+ * Skips the URL of an `@namespace [prefix] url(…)` whose arguments start at `at`: it names an XML
+ * namespace, not a resource, and no browser fetches it (`url(http://www.w3.org/2000/svg)` was
+ * queued as a requisite, off-site). Returns where the scan goes on: after the URL, else after
+ * the prefix read (so a long one, "\@namespace" repeated inside it, is not read again), else after
+ * the spaces and comments.
+ */
+function skipNamespace(css: string, at: number): number {
+  at = afterGap(css, at);
+  IMPORT_TARGET.lastIndex = at;
+  if (IMPORT_TARGET.test(css)) return IMPORT_TARGET.lastIndex;
+  NAMESPACE_PREFIX.lastIndex = at;
+  if (!NAMESPACE_PREFIX.test(css)) return at;
+  const afterPrefix = NAMESPACE_PREFIX.lastIndex;
+  IMPORT_TARGET.lastIndex = afterGap(css, afterPrefix);
+  return IMPORT_TARGET.test(css) ? IMPORT_TARGET.lastIndex : afterPrefix;
 }
 
 /**

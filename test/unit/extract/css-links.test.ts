@@ -118,3 +118,20 @@ test('image-set() and @import runs stay linear: every part is read once', () => 
   // Only the last url("url(" is one: the end of the text closes it.
   assert.deepEqual(cssReferences(`image-set(${'url("'.repeat(20000)}`).map((r) => r.url), ['url(']);
 });
+
+test('@namespace names an XML namespace, not a resource: its URL is skipped, with or without a prefix', () => {
+  const css = `@namespace url(http://www.w3.org/2000/svg);
+    @NAMESPACE svg url("http://www.w3.org/2000/svg");
+    @namespace /* default */ xlink /**/ url( 'http://www.w3.org/1999/xlink' );
+    @namespace html "http://www.w3.org/1999/xhtml";
+    @namespace sv\\67 url(http://ns.example/escaped);
+    svg|rect { background: url(bg.png) }
+    @namespace broken; .after { background: url(after.png) }`;
+  assert.deepEqual(cssReferences(css), [
+    { url: 'bg.png', via: 'url' },
+    { url: 'after.png', via: 'url' },
+  ]);
+  assert.deepEqual(extractCssLinks(css, 'http://example.org/s.css').map((l) => l.url), ['http://example.org/bg.png', 'http://example.org/after.png']);
+  // A long prefix that names no URL is read once, not again from each "@namespace" escaped inside it.
+  assert.deepEqual(cssReferences(`@namespace a${'\\@namespace'.repeat(20000)}; p { background: url(x.png) }`).map((r) => r.url), ['x.png']);
+});
