@@ -206,6 +206,8 @@ class LinkCollector implements Partial<Handler> {
       case 'link': {
         const kind = linkRelKind(attribs.rel, attribs.type);
         if (kind) this.add(attribs.href, kind, 'link@href');
+        // A preloaded responsive image: the browser picks from imagesrcset, href being only the fallback (or absent).
+        if (kind === 'requisite' && attribs.imagesrcset) for (const u of parseSrcset(attribs.imagesrcset)) this.add(u, kind, 'link@imagesrcset');
         return;
       }
       case 'meta':

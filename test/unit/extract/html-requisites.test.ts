@@ -30,3 +30,15 @@ test('inline SVG: use, image, feImage and script references are requisites, an S
   const all = Object.values(s).flat();
   for (const p of ['/not-svg', '/dir/not-svg.js', '/dir/not-svg.png', '/dir/legacy.png']) assert.ok(!all.includes(u(p)), `${p}: no reference outside <svg>`);
 });
+
+test('a preloaded responsive image: every imagesrcset candidate is a requisite, with or without href', () => {
+  const html = `<head>
+    <link rel="preload" as="image" href="hero.png" imagesrcset="hero-1x.png 1x, hero-2x.png 2x" imagesizes="100vw">
+    <link rel=preload as=image imagesrcset="/wide.jpg 1600w,/narrow.jpg 800w" imagesizes="(max-width: 800px) 100vw, 50vw">
+    <link rel="next" href="p2.html" imagesrcset="not-a-preload.png 1x"></head>`;
+  const s = bySource(extractHtml(html, PAGE).links);
+  assert.deepEqual(s['link@href:requisite'], [u('/dir/hero.png')]);
+  assert.deepEqual(s['link@imagesrcset:requisite'], [u('/dir/hero-1x.png'), u('/dir/hero-2x.png'), u('/wide.jpg'), u('/narrow.jpg')]);
+  assert.deepEqual(s['link@href:navigation'], [u('/dir/p2.html')]);
+  assert.equal(s['link@imagesrcset:navigation'], undefined, 'imagesrcset means nothing on a link that loads nothing');
+});
