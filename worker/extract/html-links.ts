@@ -68,6 +68,13 @@ interface Block {
   links: { link: ExtractedLink; offset: number }[];
 }
 
+/**
+ * How many `<iframe srcdoc>` documents are read inside one another, and how much of each: a srcdoc
+ * holding a srcdoc holding… is a page's markup read again at each level (escaped), so it is bounded.
+ */
+const MAX_SRCDOC_DEPTH = 3;
+const MAX_SRCDOC_CHARS = 256 * 1024;
+
 /** Where the part of `text` around `offset` starts and ends: at most `max` characters, cut at word boundaries. */
 function windowAround(text: string, offset: number, max: number): [start: number, end: number] {
   if (text.length <= max) return [0, text.length];
@@ -104,6 +111,8 @@ class LinkCollector implements Partial<Handler> {
   private lastSpace = true;
   private hidden = 0;
   private svg = 0;
+  /** How many srcdoc documents this one is inside (0: the page itself). */
+  private srcdocDepth = 0;
   private titleText: string | null = null;
   private inTitle = false;
   private styleText: string | null = null;
@@ -223,6 +232,9 @@ class LinkCollector implements Partial<Handler> {
       case 'img':
         if (this.anchor && attribs.alt) this.anchor.alt += ` ${attribs.alt}`;
         break;
+      case 'iframe':
+        if (attribs.srcdoc) this.srcdoc(attribs.srcdoc);
+        break;
     }
     const rules = ELEMENT_RULES.get(name);
     if (!rules) return;
@@ -233,6 +245,19 @@ class LinkCollector implements Partial<Handler> {
       if (rule.srcset) for (const u of parseSrcset(value)) this.add(u, rule.kind, `${name}@${rule.attr}`, alt);
       else this.add(value, rule.kind, `${name}@${rule.attr}`, alt);
     }
+  }
+
+  /**
+   * The links of an `<iframe srcdoc>`'s document (the attribute decoded already), read as a page's
+   * and resolved against this document's base URL, which an about:srcdoc document inherits: its
+   * images and stylesheets are the frame's requisites, its anchors links.
+   */
+  private srcdoc(html: string): void {
+    if (this.srcdocDepth >= MAX_SRCDOC_DEPTH) return;
+    const inner = new LinkCollector(this.base, { ...this.opts, markup: false });
+    inner.srcdocDepth = this.srcdocDepth + 1;
+    boundedParser(inner, { decodeEntities: false }).end(html.length > MAX_SRCDOC_CHARS ? html.slice(0, MAX_SRCDOC_CHARS) : html);
+    for (const link of inner.raw) this.raw.push(link);
   }
 
   private meta(attribs: Record<string, string>): void {

@@ -42,3 +42,30 @@ test('a preloaded responsive image: every imagesrcset candidate is a requisite, 
   assert.deepEqual(s['link@href:navigation'], [u('/dir/p2.html')]);
   assert.equal(s['link@imagesrcset:navigation'], undefined, 'imagesrcset means nothing on a link that loads nothing');
 });
+
+test('<iframe srcdoc>: its document is read as a page, against the page\'s base URL', () => {
+  const srcdoc = '<link rel=stylesheet href=frame.css><style>p { background: url(/bg.png) }</style><img src="pic.png" srcset="pic-2x.png 2x"><a href="/article">Read</a>';
+  const html = `<base href="http://example.org/base/"><iframe srcdoc="${srcdoc.replace(/"/g, '&quot;')}" src="fallback.html"></iframe><img src="after.png">`;
+  const { links } = extractHtml(html, PAGE);
+  assert.deepEqual(links.map((l) => [l.url, l.kind, l.source]), [
+    [u('/base/frame.css'), 'requisite', 'link@href'],
+    [u('/bg.png'), 'requisite', 'style@url'],
+    [u('/base/pic.png'), 'requisite', 'img@src'],
+    [u('/base/pic-2x.png'), 'requisite', 'img@srcset'],
+    [u('/article'), 'navigation', 'a@href'],
+    [u('/base/fallback.html'), 'requisite', 'iframe@src'],
+    [u('/base/after.png'), 'requisite', 'img@src'],
+  ]);
+  assert.equal(links.find((l) => l.url === u('/article'))!.anchorText, 'Read');
+  assert.equal(extractHtml(html, PAGE).text, '', 'the frame\'s text is no text of the page');
+});
+
+test('<iframe srcdoc> inside srcdoc is read a few levels deep, no further', () => {
+  // Each level escapes the one inside it once more, as an author nesting them must.
+  let doc = '<img src="/level-5.png">';
+  for (let level = 4; level >= 1; level--) doc = `<img src="/level-${level}.png"><iframe srcdoc="${doc.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"></iframe>`;
+  const urls = extractHtml(doc, PAGE).links.map((l) => l.url);
+  assert.deepEqual(urls, [u('/level-1.png'), u('/level-2.png'), u('/level-3.png'), u('/level-4.png')], 'the page and three srcdoc levels');
+  const long = `<iframe srcdoc="${'<b>x</b>'.repeat(40_000)}<img src=/far.png>"></iframe><img src="/near.png">`;
+  assert.deepEqual(extractHtml(long, PAGE).links.map((l) => l.url), [u('/near.png')], 'a srcdoc is read up to a bound');
+});
