@@ -5,6 +5,7 @@ import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { firstElementName } from './first-element';
 import { extractHtml, type MarkupSummary } from './html-links';
+import { extractSvgLinks } from './svg-links';
 import { isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SitemapTooLargeError, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 import type { ExtractedLink, MetaRobots } from './types';
 
@@ -33,7 +34,7 @@ export interface ResponseInput {
   declaredSitemap?: boolean;
 }
 
-export type ResponseKind = 'html' | 'css' | 'sitemap' | 'feed' | 'robots' | 'other';
+export type ResponseKind = 'html' | 'css' | 'svg' | 'sitemap' | 'feed' | 'robots' | 'other';
 
 export interface ResponseExtraction {
   kind: ResponseKind;
@@ -105,6 +106,8 @@ export function classifyResponse(url: string, mime: string, body: Buffer, declar
   if (path === '/robots.txt') return 'robots';
   if (HTML_TYPES.test(mime)) return 'html';
   if (mime === 'text/css') return 'css';
+  // An SVG image is a document of its own: what it draws from elsewhere, the replay needs too.
+  if (mime === 'image/svg+xml') return 'svg';
   if (FEED_TYPES.test(mime)) return 'feed';
   if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
     const head = sniffedHead(body);
@@ -202,6 +205,8 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       const charset = sniffCharset(body, contentType);
       return { kind, links: extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, sourcePrefix: 'css' }), charset };
     }
+    case 'svg':
+      return { kind, links: extractSvgLinks(decodeText(body, contentType), url, opts) };
     case 'robots': {
       const links = robotsSitemaps(body.toString('utf8'), url).map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }));
       return { kind, links };

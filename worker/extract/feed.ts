@@ -2,6 +2,7 @@ import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
 import { firstElementName } from './first-element';
+import { XmlScopes } from './xml-scopes';
 
 /** One item (RSS) or entry (Atom, JSON Feed) of a feed. */
 export interface FeedItem {
@@ -91,69 +92,6 @@ interface Draft {
  * them (`<a:entry xmlns:a="http://www.w3.org/2005/Atom">`): Atom 1.0 and 0.3, RSS 1.0 and 0.90.
  */
 const FEED_NAMESPACES = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#', 'http://purl.org/rss/1.0/', 'http://my.netscape.com/rdf/simple/0.9/']);
-
-/**
- * The namespace prefixes and base URI in scope in the open elements (XML Namespaces, XML Base).
- * Each prefix keeps a stack of its bindings, innermost last, so a declaration costs the same
- * however many are in scope: a hostile feed declaring thousands of prefixes costs no copies.
- */
-class XmlScopes {
-  /** Per open element, outermost first: its base URI and the prefixes it declares. */
-  private readonly open: { base: string; declared: string[] }[] = [];
-  private readonly bindings = new Map<string, string[]>();
-
-  constructor(private readonly documentBase: string) {}
-
-  /** How many elements are open. */
-  get depth(): number {
-    return this.open.length;
-  }
-
-  /** The base URI relative references in the innermost open element resolve against. */
-  get base(): string {
-    return this.open.at(-1)?.base ?? this.documentBase;
-  }
-
-  /**
-   * Enters an element. Its base is its own xml:base resolved against its parent's, else its
-   * parent's (XML Base; RFC 4287 §2): an Atom feed may write its links relative to a base of its
-   * own, not to the feed's URL. An xml:base that does not parse is ignored.
-   */
-  enter(attribs: Record<string, string>): void {
-    const declared: string[] = [];
-    let base = this.base;
-    for (const attribute in attribs) {
-      if (attribute.startsWith('xmlns:')) {
-        const prefix = attribute.slice(6);
-        const stack = this.bindings.get(prefix);
-        if (stack) stack.push(attribs[attribute]);
-        else this.bindings.set(prefix, [attribs[attribute]]);
-        declared.push(prefix);
-      } else if (attribute === 'xml:base') {
-        base = resolvedBase(attribs[attribute], base) ?? base;
-      }
-    }
-    this.open.push({ base, declared });
-  }
-
-  /** Leaves the innermost open element, and the prefixes it declared. */
-  leave(): void {
-    for (const prefix of this.open.pop()?.declared ?? []) this.bindings.get(prefix)?.pop();
-  }
-
-  /** The namespace a prefix is bound to in the innermost open element, if any. */
-  namespaceOf(prefix: string): string | undefined {
-    return this.bindings.get(prefix)?.at(-1);
-  }
-}
-
-function resolvedBase(reference: string, base: string): string | null {
-  try {
-    return new URL(reference, base).href;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The name the parser knows an element by: lower-cased, and without its prefix when the prefix is
