@@ -5,6 +5,7 @@ import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { firstElementName } from './first-element';
 import { extractHtml, type MarkupSummary } from './html-links';
+import { extractManifestLinks } from './manifest';
 import { extractSvgLinks } from './svg-links';
 import { isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SitemapTooLargeError, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 import type { ExtractedLink, MetaRobots } from './types';
@@ -34,7 +35,7 @@ export interface ResponseInput {
   declaredSitemap?: boolean;
 }
 
-export type ResponseKind = 'html' | 'css' | 'svg' | 'sitemap' | 'feed' | 'robots' | 'other';
+export type ResponseKind = 'html' | 'css' | 'svg' | 'manifest' | 'sitemap' | 'feed' | 'robots' | 'other';
 
 export interface ResponseExtraction {
   kind: ResponseKind;
@@ -87,6 +88,8 @@ const FEED_ROOTS = /^(\w+:)?(rss|feed|RDF)$/;
 /** The WHATWG MIME sniffing standard's HTML signatures (§7.1), tag names followed by a space or `>`. */
 const HTML_SIGNATURE = /^(<!doctype html|<html|<head|<script|<iframe|<h1|<div|<font|<table|<a|<style|<title|<b|<body|<br|<p)[\s>]|^<!--/i;
 
+const MANIFEST_NAME = /(\.webmanifest|\/manifest\.json)$/i;
+
 /** The path of an absolute URL, without query or fragment. */
 function pathOf(url: string): string {
   const authority = url.indexOf('//');
@@ -108,6 +111,8 @@ export function classifyResponse(url: string, mime: string, body: Buffer, declar
   if (mime === 'text/css') return 'css';
   // An SVG image is a document of its own: what it draws from elsewhere, the replay needs too.
   if (mime === 'image/svg+xml') return 'svg';
+  // A web app manifest, by its type or, under a generic one, by its usual names (site.webmanifest, manifest.json).
+  if (mime === 'application/manifest+json' || (MANIFEST_NAME.test(path) && /^(application\/json|text\/plain|)$/.test(mime))) return 'manifest';
   if (FEED_TYPES.test(mime)) return 'feed';
   if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
     const head = sniffedHead(body);
@@ -207,6 +212,8 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     }
     case 'svg':
       return { kind, links: extractSvgLinks(decodeText(body, contentType), url, opts) };
+    case 'manifest':
+      return { kind, links: extractManifestLinks(decodeText(body, contentType), url, opts) };
     case 'robots': {
       const links = robotsSitemaps(body.toString('utf8'), url).map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }));
       return { kind, links };

@@ -1,12 +1,14 @@
 /**
- * Extract stage (pure): links with anchor text and context from HTML, CSS, SVG, sitemaps, feeds and
- * robots.txt; charset sniffing and decoding. Input is bytes and headers, output plain data.
+ * Extract stage (pure): links with anchor text and context from HTML, CSS, SVG, web app
+ * manifests, sitemaps, feeds and robots.txt; charset sniffing and decoding. Input is bytes and
+ * headers, output plain data.
  */
 export type { ExtractedLink, LinkKind, MetaRobots } from './types';
 export { charsetParam, decodeText, encodingForLabel, sniffCharset } from './charset';
 export { cssReferences, extractCssLinks, unescapeCss, type CssReference } from './css-links';
 export { parseSrcset } from './srcset';
 export { extractSvgLinks } from './svg-links';
+export { extractManifestLinks } from './manifest';
 export { dedupeLinks, extractHtml, type HtmlExtractOptions, type HtmlExtraction, type MarkupSummary } from './html-links';
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';

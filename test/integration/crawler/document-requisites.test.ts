@@ -1,6 +1,6 @@
 /**
  * What a page's requisites draw from elsewhere is captured too, so the page replays whole: the
- * images an SVG shows. Real parts: the engine (its extract stage choosing what to read), a
+ * images an SVG shows, the icons a web app manifest lists. Real parts: the engine (its extract stage choosing what to read), a
  * migrated SQLite database, a loopback site.
  */
 import { test } from 'node:test';
@@ -40,4 +40,14 @@ test('an SVG shown through <img> or <object> is read for its images, sprites and
     '/svg.css': ['text/css', 'rect { fill: url(/img/pattern.png) }'],
   });
   for (const p of ['/map.svg', '/chart.svg', '/svg.css', '/img/coast.png', '/img/sprite.svg', '/img/pattern.png']) assert.ok(paths.includes(p), `${p} captured (got ${paths.join(' ')})`);
+});
+
+test('the icons a web app manifest lists are captured, by its type or by its name', { timeout: 60_000 }, async () => {
+  const paths = await capturedPaths('tm-manifest-requisites-', {
+    '/': ['text/html', '<title>App</title><link rel="manifest" href="/app.webmanifest"><a href="/other">other</a>'],
+    '/other': ['text/html', '<title>Other</title><link rel="manifest" href="/m/manifest.json">'],
+    '/app.webmanifest': ['application/manifest+json', JSON.stringify({ icons: [{ src: 'img/192.png' }], screenshots: [{ src: '/img/shot.png' }], shortcuts: [{ icons: [{ src: 'img/short.png' }] }] })],
+    '/m/manifest.json': ['application/json', JSON.stringify({ icons: [{ src: '../img/legacy.png' }] })],
+  });
+  for (const p of ['/app.webmanifest', '/img/192.png', '/img/shot.png', '/img/short.png', '/m/manifest.json', '/img/legacy.png']) assert.ok(paths.includes(p), `${p} captured (got ${paths.join(' ')})`);
 });

@@ -12,7 +12,7 @@ export function captureTitle(result: { kind: string; title?: string | null }): s
 }
 
 /** Formats we parse for links; everything else is archived without looking inside. */
-const PARSEABLE = /^(text\/html|text\/css|image\/svg\+xml|(application|text)\/([\w.+-]*\+)?xml|application\/(feed\+)?json|text\/plain)\b/;
+const PARSEABLE = /^(text\/html|text\/css|image\/svg\+xml|(application|text)\/([\w.+-]*\+)?xml|application\/(feed\+|manifest\+)?json|text\/plain)\b/;
 
 /** Out-links (with anchor text and context), title and text from the response. */
 export const extractStage: Stage = {
