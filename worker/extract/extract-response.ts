@@ -1,12 +1,13 @@
 import { locationOf } from '../fetch/http-heads';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
-import { bomEncoding, decodeText, sniffCharset } from './charset';
+import { bomEncoding, decodeBytes, decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { firstElementName } from './first-element';
 import { extractHtml, type MarkupSummary } from './html-links';
 import { extractManifestLinks } from './manifest';
 import { extractSvgLinks } from './svg-links';
+import { extractModuleLinks, MAX_MODULE_CHARS } from './module-imports';
 import { isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SitemapTooLargeError, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 import type { ExtractedLink, MetaRobots } from './types';
 
@@ -35,7 +36,7 @@ export interface ResponseInput {
   declaredSitemap?: boolean;
 }
 
-export type ResponseKind = 'html' | 'css' | 'svg' | 'manifest' | 'sitemap' | 'feed' | 'robots' | 'other';
+export type ResponseKind = 'html' | 'css' | 'svg' | 'manifest' | 'script' | 'sitemap' | 'feed' | 'robots' | 'other';
 
 export interface ResponseExtraction {
   kind: ResponseKind;
@@ -68,6 +69,8 @@ export interface ResponseExtraction {
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/;
 const XML_TYPES = /^(application|text)\/([\w.+-]*\+)?xml$/;
 const FEED_TYPES = /^application\/(rss|atom)\+xml$|^application\/feed\+json$/;
+/** The HTML standard's JavaScript MIME types: the only ones a browser runs a module script of. */
+export const JAVASCRIPT_TYPES = /^(application\/(x-)?(java|ecma)script|text\/(x-)?(java|ecma)script|text\/javascript1\.[0-5]|text\/(jscript|livescript))$/;
 
 /** How far into a body its format is looked for: a long licence comment may come before the root element. */
 const SNIFF_BYTES = 64 * 1024;
@@ -113,6 +116,7 @@ export function classifyResponse(url: string, mime: string, body: Buffer, declar
   if (mime === 'image/svg+xml') return 'svg';
   // A web app manifest, by its type or, under a generic one, by its usual names (site.webmanifest, manifest.json).
   if (mime === 'application/manifest+json' || (MANIFEST_NAME.test(path) && /^(application\/json|text\/plain|)$/.test(mime))) return 'manifest';
+  if (JAVASCRIPT_TYPES.test(mime) || (!mime && path.endsWith('.mjs'))) return 'script';
   if (FEED_TYPES.test(mime)) return 'feed';
   if (XML_TYPES.test(mime) || !mime || mime === 'text/plain' || /gzip|octet-stream/.test(mime)) {
     const head = sniffedHead(body);
@@ -214,6 +218,14 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       return { kind, links: extractSvgLinks(decodeText(body, contentType), url, opts) };
     case 'manifest':
       return { kind, links: extractManifestLinks(decodeText(body, contentType), url, opts) };
+    case 'script': {
+      // Which links reached it is not known here (the frontier keeps a link's kind, not its source),
+      // so every script is read as a module might be; a classic one rarely names `import`, and its
+      // bare specifiers are left out. A module is UTF-8 whatever its charset says (HTML standard,
+      // "fetch a single module script"). One over the cap is archived unread.
+      const tooLong = body.length > Math.min(input.maxDecodedBytes, MAX_MODULE_CHARS);
+      return { kind, links: tooLong ? [] : extractModuleLinks(decodeBytes(body, 'utf-8'), url, opts), charset: 'utf-8' };
+    }
     case 'robots': {
       const links = robotsSitemaps(body.toString('utf8'), url).map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }));
       return { kind, links };

@@ -5,6 +5,7 @@ import { ownCopy } from './own-copy';
 import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
+import { extractModuleLinks, parseImportMap } from './module-imports';
 import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, metaRefreshUrl } from './html-link-rules';
 import { parseSrcset } from './srcset';
 import type { ExtractedLink, LinkKind, MetaRobots } from './types';
@@ -116,6 +117,11 @@ class LinkCollector implements Partial<Handler> {
   private titleText: string | null = null;
   private inTitle = false;
   private styleText: string | null = null;
+  /** The text of an inline `<script type="module">` or `"importmap"` being read. */
+  private scriptText: { type: 'module' | 'importmap'; text: string } | null = null;
+  /** Inline modules, read at the end: their bare specifiers go through the page's import maps, wherever those come. */
+  private readonly modules: string[] = [];
+  private readonly mapImports = new Map<string, string>();
   private anchor: { link: ExtractedLink | null; chunk: number; alt: string } | null = null;
   private readonly blocks: Block[] = [{ name: '#document', chunk: 0, offset: 0, links: [] }];
   readonly robots: MetaRobots = { noindex: false, nofollow: false };
@@ -183,6 +189,10 @@ class LinkCollector implements Partial<Handler> {
     if (HIDDEN_TEXT.has(name)) this.hidden++;
     if (name === 'title' && this.svg === 0 && this.titleText === null) this.inTitle = true;
     if (name === 'style') this.styleText = '';
+    if (name === 'script' && attribs.src === undefined) {
+      const type = (attribs.type ?? '').trim().toLowerCase();
+      if (type === 'module' || type === 'importmap') this.scriptText = { type, text: '' };
+    }
     if (CONTEXT_BLOCKS.has(name)) this.blocks.push({ name, chunk: this.chunks.length, offset: this.length, links: [] });
     if (attribs.style) {
       for (const l of extractCssLinks(attribs.style, this.base, this.opts)) this.raw.push({ ...l, source: `${name}@style` });
@@ -276,6 +286,7 @@ class LinkCollector implements Partial<Handler> {
       this.main?.ontext(data);
       this.titleText = (this.titleText ?? '') + decodeTextRefs(data);
     } else if (this.styleText !== null) this.styleText += data;
+    else if (this.scriptText !== null) this.scriptText.text += data;
     else if (this.hidden === 0 && this.opts.text) {
       // The main content takes the same decoded, collapsed text: hidden text is never main content.
       const collapsed = collapseWhitespace(decodeTextRefs(data));
@@ -318,6 +329,7 @@ class LinkCollector implements Partial<Handler> {
       for (const l of extractCssLinks(this.styleText, this.base, { ...this.opts, sourcePrefix: 'style' })) this.raw.push(l);
       this.styleText = null;
     }
+    if (name === 'script' && this.scriptText !== null) this.closeScript(this.scriptText);
     if (HIDDEN_TEXT.has(name) && this.hidden > 0) this.hidden--;
     if (name === 'svg' && this.svg > 0) this.svg--;
     if (CONTEXT_BLOCKS.has(name)) {
@@ -334,7 +346,25 @@ class LinkCollector implements Partial<Handler> {
   onend(): void {
     if (this.anchor) this.closeAnchor();
     if (this.styleText !== null) this.onclosetag('style');
+    if (this.scriptText !== null) this.closeScript(this.scriptText);
+    for (const text of this.modules) {
+      for (const l of extractModuleLinks(text, this.base, { ...this.opts, sourcePrefix: 'script', imports: this.mapImports })) this.raw.push(l);
+    }
     while (this.blocks.length > 0) this.closeBlock(this.blocks.pop()!);
+  }
+
+  /** An import map's addresses are the page's requisites at once; a module waits for the end (`modules`). */
+  private closeScript(script: { type: 'module' | 'importmap'; text: string }): void {
+    this.scriptText = null;
+    if (script.type === 'module') {
+      this.modules.push(script.text);
+      return;
+    }
+    const map = parseImportMap(script.text);
+    if (!map) return;
+    for (const address of map.addresses) this.add(address, 'requisite', 'script@importmap');
+    // Several maps merge, the first to map a specifier keeping it (HTML standard, "merge existing and new import maps").
+    for (const [key, address] of map.imports) if (!this.mapImports.has(key)) this.mapImports.set(key, address);
   }
 
   get markup(): MarkupSummary {

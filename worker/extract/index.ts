@@ -1,7 +1,7 @@
 /**
  * Extract stage (pure): links with anchor text and context from HTML, CSS, SVG, web app
- * manifests, sitemaps, feeds and robots.txt; charset sniffing and decoding. Input is bytes and
- * headers, output plain data.
+ * manifests, sitemaps, feeds and robots.txt, and the imports of ES modules; charset sniffing and
+ * decoding. Input is bytes and headers, output plain data.
  */
 export type { ExtractedLink, LinkKind, MetaRobots } from './types';
 export { charsetParam, decodeText, encodingForLabel, sniffCharset } from './charset';
@@ -9,7 +9,8 @@ export { cssReferences, extractCssLinks, unescapeCss, type CssReference } from '
 export { parseSrcset } from './srcset';
 export { extractSvgLinks } from './svg-links';
 export { extractManifestLinks } from './manifest';
+export { extractModuleLinks, isUrlLike, mapSpecifier, moduleSpecifiers, parseImportMap, MAX_MODULE_SPECIFIERS, type ImportMap } from './module-imports';
 export { dedupeLinks, extractHtml, type HtmlExtractOptions, type HtmlExtraction, type MarkupSummary } from './html-links';
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
-export { classifyResponse, extractFromResponse, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';
+export { classifyResponse, JAVASCRIPT_TYPES, extractFromResponse, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';

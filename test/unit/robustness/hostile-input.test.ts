@@ -29,7 +29,7 @@ const markupPiece = fc.oneof(
     '<base href="', '<meta http-equiv="refresh" content="0; url=', '<meta charset="', '<meta name="robots" content="noindex">',
     '<img srcset="', ' 2x, ', ' 100w,', '<img src=', '<link rel="stylesheet" href=', '<script>', '</script>', '<style>', '</style>',
     'url(', ')', '@import "', '<iframe src=', '<form action=', ' method="get">', '<area href=', '<object data=', '<embed src=',
-    '<video poster=', '<source src=', '<!--', '-->', '<![CDATA[', ']]>', '<!DOCTYPE html>', '<title>', '</title>', '<svg><a xlink:href=',
+    '<video poster=', '<source src=', '<script type="module">', '<script type="importmap">', '{"imports": {"a": "', '"}}', 'import "', '<!--', '-->', '<![CDATA[', ']]>', '<!DOCTYPE html>', '<title>', '</title>', '<svg><a xlink:href=',
     '&amp;', '&#0;', '&#x110000;', '&#xD800;', '&nbsp', '&unknown;', '\u0000', '\uD800', '\uDFFF', '\uFEFF', '\r\n', '\t', '  ',
     'http://', 'https://', '//', '/../', '/./', '?', '#', '%', '%zz', '%00', ':99999', '[::1]', 'xn--', 'xn--zz', 'javascript:', 'mailto:',
     'data:text/html,', 'ftp://', 'http://user:pw@', 'http://127.0.0.1', 'http://ex\u00e4mple.org', '\u202e', 'a'.repeat(300),
@@ -86,6 +86,15 @@ test('HTML extraction: generated and mangled markup, any bytes, any charset labe
     fc.property(fc.uint8Array({ maxLength: 2000 }), contentType, (bytes, type) => assertWellFormed(response(type || 'text/html', Buffer.from(bytes)))),
     runs(200),
   );
+});
+
+test('JavaScript modules: generated source gives well-formed links or none, and never throws', () => {
+  const jsPiece = fc.oneof(
+    fc.constantFrom('import ', 'export * from ', 'export { a } from ', 'import(', ')', "'", '"', '`', '${', '}', '{', '/', '/*', '*/', '//', '\n', ';',
+      ' with { type: "json" }', 'import.meta', 'import type { T } from ', '\\u{110000}', '\\x', '<!--', '-->', '('.repeat(2000), '`${'.repeat(600)),
+    reference,
+  );
+  fc.assert(fc.property(mangled(fc.array(jsPiece, { maxLength: 30 }).map((p) => p.join(''))), (js) => assertWellFormed(response('text/javascript', Buffer.from(js)))), runs(300));
 });
 
 test('CSS, robots.txt and redirects: generated input gives well-formed links or none', () => {

@@ -1,5 +1,5 @@
 import { bodyForParsing, DecompressionBombError } from '../../fetch';
-import { extractFromResponseYielding } from '../../extract';
+import { extractFromResponseYielding, JAVASCRIPT_TYPES } from '../../extract';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
@@ -11,7 +11,7 @@ export function captureTitle(result: { kind: string; title?: string | null }): s
   return result.kind === 'html' && result.title ? result.title.slice(0, TITLE_MAX) : undefined;
 }
 
-/** Formats we parse for links; everything else is archived without looking inside. */
+/** Formats we parse for links (and JAVASCRIPT_TYPES, for a module's imports); everything else is archived without looking inside. */
 const PARSEABLE = /^(text\/html|text\/css|image\/svg\+xml|(application|text)\/([\w.+-]*\+)?xml|application\/(feed\+|manifest\+)?json|text\/plain)\b/;
 
 /** Out-links (with anchor text and context), title and text from the response. */
@@ -26,7 +26,8 @@ export const extractStage: Stage = {
     // A URL named as a sitemap is looked into whatever its type (a gzipped one is often application/gzip).
     const declaredSitemap = item.lease?.kind === 'sitemap';
     const isSitemapOrRobots = declaredSitemap || /\/robots\.txt$|sitemap/i.test(item.url);
-    if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (PARSEABLE.test(contentType) || isSitemapOrRobots || !contentType))) return PROCEED;
+    const parseable = PARSEABLE.test(contentType) || JAVASCRIPT_TYPES.test(contentType.split(';', 1)[0].trim());
+    if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (parseable || isSitemapOrRobots || !contentType))) return PROCEED;
     let body = Buffer.alloc(0);
     let cut = ex.truncated !== null;
     if (!isRedirect) {

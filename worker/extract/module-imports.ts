@@ -1,0 +1,135 @@
+import { parse } from 'es-module-lexer';
+import { canonicalize, type QueryHandling } from '../url';
+import type { ExtractedLink } from './types';
+
+/**
+ * What an ES module graph declares: the specifiers a module imports (es-module-lexer, the lexer
+ * Vite and es-module-shims use: one pass, no AST) and the addresses of an import map. A browser
+ * fetches all of them before the page's script runs, so a capture without them replays as a
+ * script that fails at its first import.
+ */
+
+/** Specifiers kept of one module: a graph of thousands of unbundled files is still read whole. */
+export const MAX_MODULE_SPECIFIERS = 5000;
+/** Longest module source looked into, in characters (a body's, in bytes): a bigger one is archived, not lexed. */
+export const MAX_MODULE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The specifiers `source` imports, in order: `import … from`, `import '…'`, `export … from`,
+ * `export * from` and `import()` of one string literal. Left out: `import()` of anything else (a
+ * variable, a template with substitutions: computed at run time), TypeScript's `import type`
+ * (erased before a browser sees it) and `import.meta`. Source and defer phase imports are kept:
+ * a browser fetches what they name too. A source the lexer cannot read (not
+ * JavaScript, or cut short) yields none: a browser would not run it either.
+ */
+export function moduleSpecifiers(source: string, options: { max?: number; maxChars?: number } = {}): string[] {
+  if (source.length > (options.maxChars ?? MAX_MODULE_CHARS)) return [];
+  // Most classic scripts never name `import`: skip the lexer for them (the benchmark's shared script).
+  if (!source.includes('import') && !source.includes('export')) return [];
+  let imports;
+  try {
+    [imports] = parse(source);
+  } catch {
+    return [];
+  }
+  const max = options.max ?? MAX_MODULE_SPECIFIERS;
+  const out: string[] = [];
+  for (const i of imports) {
+    if (out.length >= max) break;
+    if (i.type === 'import-meta') continue;
+    if (i.type === 'dynamic' ? i.glob : i.typeOnly) continue;
+    if (i.specifier) out.push(i.specifier);
+  }
+  return out;
+}
+
+/**
+ * Whether a browser resolves the specifier as a URL, import map or not (HTML standard, "resolve a
+ * URL-like module specifier"): it starts with `/`, `./` or `../`, or is an absolute URL. Anything
+ * else (`lodash`, `dir/x.js`) is bare: only an import map gives it a URL.
+ */
+export function isUrlLike(specifier: string): boolean {
+  return /^(\/|\.\.?\/|[a-z][a-z\d+.-]*:)/i.test(specifier);
+}
+
+/** An `<script type="importmap">`'s addresses as written. */
+export interface ImportMap {
+  /** Every address of `imports` and of each `scopes` entry that names one resource (URL-like, not ending in `/`). */
+  addresses: string[];
+  /** The top-level `imports` (specifier → address), which bare specifiers of the page's inline modules go through. */
+  imports: ReadonlyMap<string, string>;
+}
+
+/** Addresses kept of one import map, as for one module. */
+const MAX_MAP_ENTRIES = MAX_MODULE_SPECIFIERS;
+
+/**
+ * The import map in `json`, or null when it is no JSON object (a browser reports it and ignores it).
+ * An address ending in `/` maps a prefix, not a resource, and is left out of `addresses`; a bare
+ * address is invalid in a browser too.
+ */
+export function parseImportMap(json: string): ImportMap | null {
+  let map: unknown;
+  try {
+    map = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (!isObject(map)) return null;
+  const addresses: string[] = [];
+  const take = (table: unknown) => {
+    if (!isObject(table)) return;
+    for (const value of Object.values(table)) {
+      if (addresses.length >= MAX_MAP_ENTRIES) return;
+      if (typeof value === 'string' && isUrlLike(value) && !value.endsWith('/')) addresses.push(value);
+    }
+  };
+  take(map.imports);
+  if (isObject(map.scopes)) for (const scope of Object.values(map.scopes)) take(scope);
+  const imports = new Map<string, string>();
+  if (isObject(map.imports)) {
+    for (const [key, value] of Object.entries(map.imports)) if (typeof value === 'string' && isUrlLike(value)) imports.set(key, value);
+  }
+  return { addresses, imports };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The address a bare specifier maps to through `imports`: its own entry, else the longest key
+ * ending in `/` that starts it, with the rest of the specifier appended; null when none maps it,
+ * or when the rest would climb out of the prefix (a browser refuses that: "backtracking").
+ */
+export function mapSpecifier(specifier: string, imports: ReadonlyMap<string, string>): string | null {
+  const exact = imports.get(specifier);
+  if (exact !== undefined) return exact;
+  let best: string | null = null;
+  for (const key of imports.keys()) {
+    if (key.endsWith('/') && specifier.startsWith(key) && imports.get(key)!.endsWith('/') && (best === null || key.length > best.length)) best = key;
+  }
+  if (best === null) return null;
+  const rest = specifier.slice(best.length);
+  if (/(^|\/)\.\.?(\/|$)/.test(rest)) return null;
+  return imports.get(best)! + rest;
+}
+
+/**
+ * The links of a module's imports, resolved against `baseUrl`; all are requisites (the module
+ * needs them to run), with `source` `${sourcePrefix}@import`. A bare specifier names a URL only
+ * through the page's import map: given `imports`, it goes through it; without, it is left out.
+ */
+export function extractModuleLinks(
+  source: string,
+  baseUrl: string,
+  opts: { sourcePrefix?: string; queryHandling?: QueryHandling; maxChars?: number; imports?: ReadonlyMap<string, string> } = {},
+): ExtractedLink[] {
+  const links: ExtractedLink[] = [];
+  for (const specifier of moduleSpecifiers(source, { maxChars: opts.maxChars })) {
+    const address = isUrlLike(specifier) ? specifier : opts.imports ? mapSpecifier(specifier, opts.imports) : null;
+    const url = address === null ? null : canonicalize(address, baseUrl, opts);
+    if (url) links.push({ url, kind: 'requisite', source: `${opts.sourcePrefix ?? 'module'}@import`, anchorText: '', context: '' });
+  }
+  return links;
+}
