@@ -46,6 +46,24 @@ function twoByTwoPng(): Buffer {
 
 const html = (res: ServerResponse, body: string | Buffer, charset = 'utf-8') =>
   res.writeHead(200, { 'content-type': `text/html; charset=${charset}` }).end(body);
+const script = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
+
+/** A page whose script is a module graph: it writes MODULES_TEXT only when every module of it loaded. */
+const MODULE_SITE: Record<string, (q: unknown, res: ServerResponse) => void> = {
+  '/modules': (_q, res) => html(res, `<!doctype html><p id="out">not run</p>
+    <script type="importmap">{"imports": {"lib": "/js/lib.js"}}</script>
+    <script type="module" src="/js/main.mjs"></script>
+    <script type="module">import { inline } from './js/inl-dep.js'; window.inline = inline;</script>`),
+  '/js/main.mjs': (_q, res) => script(res, `import { a } from './dep-a.mjs'; import lib from 'lib';
+    const { lazy } = await import('./lazy.mjs');
+    document.getElementById('out').textContent = [a, lib, window.inline, lazy].join(' ');`),
+  '/js/dep-a.mjs': (_q, res) => script(res, `import { b } from "/js/dep-b.mjs"; export const a = 'a' + b;`),
+  '/js/dep-b.mjs': (_q, res) => script(res, `export const b = 'b';`),
+  '/js/lib.js': (_q, res) => script(res, `export default 'lib';`),
+  '/js/lazy.mjs': (_q, res) => script(res, `export const lazy = 'lazy';`),
+  '/js/inl-dep.js': (_q, res) => script(res, `export const inline = 'inline';`),
+};
+const MODULES_TEXT = 'ab lib inline lazy';
 
 /** Pages that replay tools get wrong: charsets, revisits, redirects, content and transfer codings, subresources. */
 function startTrickySite(): Promise<FixtureServer> {
@@ -53,7 +71,7 @@ function startTrickySite(): Promise<FixtureServer> {
   const gzippedPage = gzipSync('<!doctype html><p>Unpacked from gzip.</p>');
   const gzippedChunkedPage = gzipSync('<!doctype html><p>Unpacked from gzip, sent in chunks.</p>');
   return startFixtureServer({
-    '/': (_q, res) => html(res, ['/utf8', '/cp1252', '/twin-a', '/moved', '/gzipped', '/gzipped-chunked', '/chunked', '/styled', '/odd|name^s'].map((p) => `<a href="${p}">${p}</a>`).join(' ')),
+    '/': (_q, res) => html(res, ['/utf8', '/cp1252', '/twin-a', '/moved', '/gzipped', '/gzipped-chunked', '/chunked', '/styled', '/odd|name^s', '/modules'].map((p) => `<a href="${p}">${p}</a>`).join(' ')),
     '/utf8': (_q, res) => html(res, `<!doctype html><p>${UTF8_TEXT}</p>`),
     // The charset is only in the header: a replay must keep it.
     '/cp1252': (_q, res) => html(res, CP1252_BYTES, 'windows-1252'),
@@ -78,6 +96,7 @@ function startTrickySite(): Promise<FixtureServer> {
     // them. The site answers both spellings alike, as servers do.
     '/odd%7Cname%5Es': (_q, res) => html(res, '<!doctype html><p>A pipe and a caret in the path.</p>'),
     '/odd|name^s': (_q, res) => html(res, '<!doctype html><p>A pipe and a caret in the path.</p>'),
+    ...MODULE_SITE,
     '/style.css': (_q, res) => res.writeHead(200, { 'content-type': 'text/css' }).end('.painted { color: rgb(12, 34, 56); }'),
     '/pixel.png': (_q, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) }).end(png),
   });
@@ -207,6 +226,16 @@ test("a page's image and stylesheet are served from the archive", async () => {
     };
   });
   assert.deepEqual(rendered, { imageWidth: 2, pixels: PIXELS.flatMap((rgb) => [...rgb, 255]), color: 'rgb(12, 34, 56)' });
+});
+
+test("a page's module graph (imports, an import map, an inline module, a literal import()) is served from the archive, and its script runs", async () => {
+  for (const source of ['crawl.warc.gz', 'crawl.wacz']) {
+    const asked = site!.log.length;
+    const { frame } = await replayed('/modules', source);
+    // The dynamic import resolves after the load event the replay waits for.
+    await frame.waitForFunction((text) => document.getElementById('out')?.textContent === text, MODULES_TEXT, { timeout: 15_000 });
+    assert.deepEqual(site!.log.slice(asked).map((r) => r.path), [], `nothing asked of the live site (${source})`);
+  }
 });
 
 test('a page whose path holds a pipe or a caret replays, from the WARC file and the WACZ, however the link spells them', async () => {
