@@ -9,7 +9,7 @@ import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter
 import type { FailureReason, HttpExchange } from '../capture';
 import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
-import { compileScope, hostInScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
+import { compileScope, embedHopsOf, hostInScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
@@ -329,6 +329,15 @@ export class CrawlContext {
   requisiteRedirectsOf(page: { kind: string; viaUrl: string | null } | null | undefined, links: readonly OutLink[]): number | null {
     if (!page || !links.some((l) => l.kind === 'redirect')) return null;
     return requisiteRedirectsOf(page.kind, page.viaUrl, (url) => this.frontier.lookup(this.crawlId, url));
+  }
+
+  /**
+   * How many embed hops lead to a fetched page from the page its chain of requisites hangs from
+   * (url/scope.ts embedHopsOf), so its requisites are taken past the depth limit within
+   * MAX_EMBED_HOPS; null when its frontier entry is unknown. Most pages cost no lookup.
+   */
+  embedHopsOf(page: { kind: string; viaUrl: string | null } | null | undefined): number | null {
+    return page ? embedHopsOf(page.kind, page.viaUrl, (url) => this.frontier.lookup(this.crawlId, url)) : null;
   }
 
   /** Resolves a URL's host (cached) so its politeness key is the IP address. */

@@ -1,6 +1,6 @@
 import type { CrawlFrontierConfig, UpdateFunction } from '../frontier';
 import type { Icd } from '../icd/schema';
-import { MAX_REQUISITE_REDIRECTS } from '../url';
+import { deepestTaken } from '../url';
 
 /**
  * How the frontier holds a crawl of `icd`: the engine opens it so for each run, and the worker
@@ -12,9 +12,9 @@ export function crawlFrontierConfig(icd: Icd): CrawlFrontierConfig {
     // a focused crawl can still choose among many queued URLs.
     maxPages: Math.min(icd.scope.maxPages * 100, 100_000_000),
     maxPagesPerHost: icd.scope.maxPagesPerHost,
-    // Requisites may sit one hop past the page depth limit, and the redirects they answer a hop
-    // further each (url/scope.ts decides which; this is only the frontier's backstop).
-    maxDepth: icd.scope.maxDepth + 1 + MAX_REQUISITE_REDIRECTS,
+    // Requisites may lie a few embed hops past the page depth limit, and the redirects they answer
+    // a hop further each (url/scope.ts decides which; this is only the frontier's backstop).
+    maxDepth: deepestTaken(icd.scope.maxDepth),
     politeness: { ...icd.politeness, enabled: icd.politeness.enabled },
     // Found-again links (an update function other than FIRST) or closed batches rescore queued URLs.
     rescoring: icd.focus.enabled && (icd.focus.updateFunction !== 'FIRST' || icd.focus.batch.enabled),

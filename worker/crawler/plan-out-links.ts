@@ -55,9 +55,10 @@ function quoteCut(text: string): string {
 
 /**
  * Turns a page's out-links into frontier candidates: already-rejected links (AAH, spam) keep their
- * reason; the rest go through scope rules and trap detection. Requisites (images, CSS, scripts)
- * may sit one hop past the depth limit, so pages at the limit are still archived whole; the
- * redirects a requisite answers are taken as requisites (item.requisiteRedirects).
+ * reason; the rest go through scope rules and trap detection. Requisites (images, CSS, scripts,
+ * frames) may lie past the depth limit within a few embed hops of their page (item.embedHops), so
+ * pages at the limit are still archived whole; the redirects a requisite answers are taken as
+ * requisites (item.requisiteRedirects).
  * URLs the frontier already holds (`known`) passed those checks when first found: they only
  * carry a new score to it, and a rejection would change nothing for them.
  * Pure apart from the trap detector's per-host memory.
@@ -106,7 +107,7 @@ function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector,
       return;
     }
     const requisiteRedirect = link.kind === 'redirect' && item.requisiteRedirects != null ? item.requisiteRedirects + 1 : null;
-    const proposed = { url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind, requisiteRedirect };
+    const proposed = { url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind, requisiteRedirect, viaEmbeds: item.embedHops };
     const scope = checkScope(proposed, input.scope);
     if (!scope.inScope) {
       // Too deep here: would a page nearer the seeds take it? Then a link from one may (Frontier.exclude).

@@ -621,7 +621,8 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         // Planned as the main crawl plans a page's links: from its hops outside the scope, and a
         // redirect it answers now taken as a requisite's when it is one (a frame that moved).
         const requisiteRedirects = ctx.requisiteRedirectsOf(entry, links);
-        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops: entry?.scopeHops, requisiteRedirects, links }, ctx.scopeInput(), ctx.traps);
+        const embedHops = ctx.embedHopsOf(entry);
+        const plan = planOutLinks({ url: p.url, host: new URL(p.url).host, depth: p.depth, priority: 0, lease: null, scopeHops: entry?.scopeHops, requisiteRedirects, embedHops, links }, ctx.scopeInput(), ctx.traps);
         newLinks = ctx.addLinks(plan.candidates).added;
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }

@@ -26,6 +26,11 @@ export interface CrawlItem {
    * the chain began at no requisite. Set by the schedule stage (url/scope.ts requisiteRedirectsOf).
    */
   requisiteRedirects?: number | null;
+  /**
+   * Embed hops leading to the URL from the page its requisites hang from (0: a page), so that its
+   * own requisites count on from it; unknown when absent. Set by the schedule stage (url/scope.ts embedHopsOf).
+   */
+  embedHops?: number | null;
   /** The host's address, resolved by the DNS stage. */
   ip?: string;
   exchange?: HttpExchange;

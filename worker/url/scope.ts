@@ -38,6 +38,12 @@ export interface ScopeCandidate {
    * chain began at no requisite.
    */
   requisiteRedirect?: number | null;
+  /**
+   * Embed hops leading to the page at `viaUrl` (embedHopsOf): 0 for a page reached by a link, 1
+   * for a page's stylesheet or iframe, and so on; its requisites count on from it. Unknown (absent
+   * or null): its requisites may sit only one hop past maxDepth, as before the count.
+   */
+  viaEmbeds?: number | null;
 }
 
 /**
@@ -63,6 +69,23 @@ export interface CompiledScope {
 
 /** Kinds that may go one hop past maxDepth (Heritrix's transclusions): the page still needs them. */
 const ONE_HOP_MORE = new Set(['requisite', 'redirect']);
+
+/**
+ * Heritrix's maxTransHops: a requisite (image, stylesheet, script, font, frame, iframe; a redirect
+ * one answers is that requisite still) at most this many embed hops from the page it hangs from is
+ * taken whatever its depth, so a page at the depth limit is archived whole. One more than
+ * Heritrix's 2, for page → iframe → its stylesheet → that stylesheet's image.
+ */
+export const MAX_EMBED_HOPS = 3;
+
+/**
+ * The deepest a URL the scope takes may lie, for a crawl limited to `maxDepth`: a page's redirect
+ * one hop past it, then MAX_EMBED_HOPS requisites, each with up to MAX_REQUISITE_REDIRECTS
+ * redirects (the frontier's backstop; checkScope decides).
+ */
+export function deepestTaken(maxDepth: number): number {
+  return maxDepth + 1 + MAX_EMBED_HOPS * (1 + MAX_REQUISITE_REDIRECTS);
+}
 
 /**
  * The kind of an article found in one of the ICD's feeds (coherence.feeds), queued at depth 1 with
@@ -109,11 +132,13 @@ function isCompiled(scope: ScopeRules | CompiledScope): scope is CompiledScope {
  *
  * Host scope is the seeds' hosts plus `allowedHosts` (a leading `www.` ignored on both sides) or
  * any of `surtPrefixes`: the prefixes add to the host scope, as Heritrix's do; narrow a crawl with
- * `include`/`exclude`. When `includeRequisites` is on, requisites may leave the
- * host scope, skip `include`, and (with redirects) sit one hop past `maxDepth`, so
- * pages at the edge are archived whole; so may the redirects a requisite answers (a CDN image to
- * its storage host), up to MAX_REQUISITE_REDIRECTS of them, each one hop further. With `extraHops`, URLs a few links away from an
- * in-scope page may leave them too (see ScopeRules.extraHops and outOfScopeHops).
+ * `include`/`exclude`. When `includeRequisites` is on, requisites may leave the host scope, skip
+ * `include`, and lie past `maxDepth` when at most MAX_EMBED_HOPS embed hops from the page they hang
+ * from (the requisites of a page's stylesheets and iframes too; takenPastDepth), so pages at the
+ * edge are archived whole; so may the redirects a requisite answers (a CDN image to its storage
+ * host), up to MAX_REQUISITE_REDIRECTS of them. A page's redirect may sit one hop past `maxDepth`.
+ * With `extraHops`, URLs a few links away from an in-scope page may leave them too (see
+ * ScopeRules.extraHops and outOfScopeHops).
  */
 export function checkScope(
   candidate: ScopeCandidate,
@@ -136,8 +161,9 @@ export function checkScope(
 
   // A requisite's redirect is the requisite still: the chain may go past the requisite's own depth.
   const asRequisite = rules.includeRequisites && isRequisiteRedirect(candidate);
-  const depthLimit = rules.maxDepth + (rules.includeRequisites && ONE_HOP_MORE.has(candidate.kind) ? 1 : 0) + (asRequisite ? candidate.requisiteRedirect! : 0);
-  if (candidate.depth > depthLimit && candidate.kind !== FEED_ITEM_KIND) return { inScope: false, reason: 'max-depth' };
+  if (candidate.depth > rules.maxDepth && candidate.kind !== FEED_ITEM_KIND && !takenPastDepth(candidate, rules, asRequisite)) {
+    return { inScope: false, reason: 'max-depth' };
+  }
 
   const outside = outsideReason(url, parsed.hostname, compiled);
   if (outside === null) return { inScope: true, hops: 0 };
@@ -192,6 +218,47 @@ export function scopeWithoutPage(url: string, scope: CompiledScope): { decision:
   if (checkScope({ url, depth: 0, kind: 'navigation', viaUrl: url, viaHops: 0 }, scope).inScope) takenIf.push('extra-hops');
   if (checkScope({ url, depth: 0, kind: 'requisite' }, scope).inScope) takenIf.push('requisite');
   return { decision, takenIf };
+}
+
+/**
+ * Whether a candidate deeper than maxDepth is still taken (includeRequisites on): a requisite, or a
+ * redirect one answers, at most MAX_EMBED_HOPS embed hops from its page, whatever its depth, as
+ * Heritrix's TransclusionDecideRule accepts what its TooManyHopsDecideRule refused. Besides, as
+ * before the count (and when it is unknown): a requisite or any redirect one hop past the limit, a
+ * requisite's redirects a hop further each.
+ */
+function takenPastDepth(c: ScopeCandidate, rules: ScopeRules, asRequisite: boolean): boolean {
+  if (!rules.includeRequisites) return false;
+  if (c.depth <= rules.maxDepth + (ONE_HOP_MORE.has(c.kind) ? 1 : 0) + (asRequisite ? c.requisiteRedirect! : 0)) return true;
+  if (c.viaEmbeds == null) return false;
+  // A requisite is one embed hop more than its page; a requisite's redirect is that requisite still.
+  const embeds = c.kind === 'requisite' ? c.viaEmbeds + 1 : asRequisite ? c.viaEmbeds : Infinity;
+  return embeds <= MAX_EMBED_HOPS;
+}
+
+/**
+ * How many embed hops lead to a fetched URL from the page its chain of requisites hangs from: 0 for
+ * a page reached by a link (a seed, a navigation link, a sitemap's URL, their redirects), 1 for a
+ * page's stylesheet or iframe, 2 for that iframe's images, a requisite's redirect counting as the
+ * requisite. Its own requisites count on from it (ScopeCandidate.viaEmbeds). `kind` and `viaUrl`
+ * are the URL's own, as the frontier stored them; `lookup` reads another URL's (null when the
+ * frontier lacks it: the count stops there). Stops past MAX_EMBED_HOPS: more decides nothing.
+ * No lookup for a URL that is no requisite or redirect, most pages.
+ */
+export function embedHopsOf(
+  kind: string,
+  viaUrl: string | null,
+  lookup: (url: string) => { kind: string; viaUrl: string | null } | null,
+): number {
+  let embeds = 0;
+  // Bounds the walk should the stored ways ever loop.
+  for (let steps = 0; (kind === 'requisite' || kind === 'redirect') && steps <= deepestTaken(0); steps++) {
+    if (kind === 'requisite' && ++embeds > MAX_EMBED_HOPS) break;
+    const via = viaUrl === null ? null : lookup(viaUrl);
+    if (!via) break;
+    ({ kind, viaUrl } = via);
+  }
+  return embeds;
 }
 
 /** Whether `candidate` is a redirect within MAX_REQUISITE_REDIRECTS of a page requisite. */

@@ -106,6 +106,17 @@ test('the redirect a requisite (or its redirect) answers is planned as a requisi
   assert.equal(redirectOf(undefined), 'out-of-scope-host');
 });
 
+test('a stylesheet past the depth limit plans its own requisites from its embed hops; its page\'s links stay refused', () => {
+  // maxDepth 3: the stylesheet of a page at 3 sits at 4, its image at 5.
+  const sheet = (embedHops: number | null | undefined) => {
+    const item = { ...page([{ url: 'http://example.org/bg.png', kind: 'requisite' }, { url: 'http://example.org/next', kind: 'navigation' }], 4), url: 'http://example.org/main.css', embedHops };
+    const plan = planOutLinks(item, input, new TrapDetector());
+    return [...plan.candidates.map((c) => `${c.url} in`), ...plan.rejected.map((r) => `${r.url} ${r.reason}`)];
+  };
+  assert.deepEqual(sheet(1), ['http://example.org/bg.png in', 'http://example.org/next max-depth']);
+  assert.deepEqual(sheet(undefined), ['http://example.org/bg.png max-depth', 'http://example.org/next max-depth'], 'unknown: one hop past only');
+});
+
 test('a link refused as too deep says whether a page nearer the seeds would take it: in the scope yes, off the site no', () => {
   const plan = planOutLinks(
     page([

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, FEED_ITEM_KIND, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, deepestTaken, embedHopsOf, FEED_ITEM_KIND, MAX_EMBED_HOPS, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -161,6 +161,64 @@ test('a redirect a page requisite answers is taken as a requisite, up to MAX_REQ
   assert.equal(redirect('http://storage.third.net/a.png', 1, 5), 'max-depth', 'but no deeper than the chain goes');
   assert.equal(redirect('http://storage.third.net/a.png', null, 4), 'max-depth');
   assert.equal(checkScope({ url: 'http://storage.third.net/a.png', depth: 2, kind: 'navigation', viaUrl: 'http://cdn.other.net/', requisiteRedirect: 1 }, rules, seeds).inScope, false, 'only a redirect is one');
+});
+
+// Found by an exploratory session: with maxDepth 0 the seed's stylesheet and iframe were fetched,
+// but their images, fonts, @import-ed sheets and the iframe's stylesheet were refused as too deep.
+test('requisites of requisites are taken past maxDepth within MAX_EMBED_HOPS embed hops of their page (Heritrix\'s transclusions)', () => {
+  const none = { ...rules, maxDepth: 0 };
+  const embed = (depth: number, viaEmbeds: number | null | undefined, kind = 'requisite', r: ScopeRules = none, requisiteRedirect: number | null = null) => {
+    const d = checkScope({ url: 'http://example.org/x', depth, kind, viaUrl: 'http://example.org/p', viaEmbeds, requisiteRedirect }, r, seeds);
+    return d.inScope ? 'in' : d.reason;
+  };
+  assert.equal(embed(1, 0), 'in', 'the seed\'s stylesheet or iframe');
+  assert.equal(embed(2, 1), 'in', 'the stylesheet\'s image, font or @import, the iframe\'s stylesheet');
+  assert.equal(embed(3, 2), 'in', 'the iframe\'s stylesheet\'s image');
+  assert.equal(embed(MAX_EMBED_HOPS + 1, MAX_EMBED_HOPS), 'max-depth', 'one embed hop too many');
+  assert.equal(embed(2, 1, 'navigation'), 'max-depth', 'an iframe document\'s link is no embed');
+  assert.equal(embed(3, 2, 'redirect', none, 1), 'in', 'the redirect an image answers is the image still');
+  assert.equal(embed(4, 3, 'redirect', none, 1), 'in', 'and counts no embed hop');
+  assert.equal(embed(5, MAX_EMBED_HOPS + 1, 'redirect', none, 1), 'max-depth');
+  assert.equal(embed(3, 0, 'redirect'), 'max-depth', 'a page\'s redirect stays one hop past the limit');
+  assert.equal(embed(2, 1, 'requisite', { ...none, includeRequisites: false }), 'max-depth', 'only with includeRequisites');
+  assert.equal(embed(2, null), 'max-depth', 'a page whose count is unknown: one hop past, as before the count');
+  assert.equal(embed(1, null), 'in');
+  // A page deep within the limit: its requisites are within it too, whatever their embed hops.
+  assert.equal(embed(2, 5, 'requisite', rules), 'in');
+  assert.equal(embed(3, 5, 'requisite', rules), 'in', 'and one hop past it, as before the count');
+  assert.equal(embed(4, 5, 'requisite', rules), 'max-depth');
+  assert.ok(deepestTaken(0) >= 1 + MAX_EMBED_HOPS * (1 + MAX_REQUISITE_REDIRECTS), 'the frontier\'s backstop lets the deepest of them through');
+});
+
+test('embedHopsOf counts the requisites back to the page a chain hangs from, redirects counting as what they answer', () => {
+  // [url, kind, viaUrl]: each URL's way as the frontier stores it.
+  const ways: [string, string, string | null][] = [
+    ['http://example.org/', 'seed', null],
+    ['http://example.org/frame', 'requisite', 'http://example.org/'],
+    ['http://example.org/frame/', 'redirect', 'http://example.org/frame'],
+    ['http://example.org/frame.css', 'requisite', 'http://example.org/frame/'],
+    ['http://example.org/more.css', 'requisite', 'http://example.org/frame.css'],
+    ['http://example.org/deeper.css', 'requisite', 'http://example.org/more.css'],
+    ['http://example.org/next', 'navigation', 'http://example.org/frame/'],
+    ['http://example.org/next/', 'redirect', 'http://example.org/next'],
+    ['http://loop.test/1', 'requisite', 'http://loop.test/2'],
+    ['http://loop.test/2', 'redirect', 'http://loop.test/1'],
+  ];
+  const rows = Object.fromEntries(ways.map(([url, kind, viaUrl]) => [url, { kind, viaUrl }]));
+  const looked: string[] = [];
+  const lookup = (u: string) => (looked.push(u), rows[u] ?? null);
+  const of = (url: string) => embedHopsOf(rows[url]!.kind, rows[url]!.viaUrl, lookup);
+  assert.equal(of('http://example.org/'), 0);
+  assert.equal(of('http://example.org/next'), 0, 'a navigation link');
+  assert.deepEqual(looked, [], 'neither costs a lookup');
+  assert.equal(of('http://example.org/next/'), 0, 'a page\'s redirect');
+  assert.equal(of('http://example.org/frame'), 1);
+  assert.equal(of('http://example.org/frame/'), 1, 'the iframe\'s redirect is the iframe');
+  assert.equal(of('http://example.org/frame.css'), 2);
+  assert.equal(of('http://example.org/more.css'), 3);
+  assert.equal(of('http://example.org/deeper.css'), MAX_EMBED_HOPS + 1, 'past MAX_EMBED_HOPS the walk stops');
+  assert.equal(embedHopsOf('requisite', 'http://unknown.test/', () => null), 1, 'a step the frontier lacks ends the count');
+  assert.ok(of('http://loop.test/1') > MAX_EMBED_HOPS, 'a loop ends');
 });
 
 test('requisiteRedirectsOf counts the redirects back to the requisite a chain began at', () => {

@@ -37,9 +37,10 @@ export const scheduleStage: Stage = {
           !ctx.frontier.linksCutDeeper(ctx.crawlId, url, depth)
       : undefined;
     // The page with the links that may matter. A redirect answered by a page requisite (or by its
-    // redirects) leads to the requisite itself.
+    // redirects) leads to the requisite itself; a requisite's requisites count its embed hops on.
     const withLinks = (links: OutLink[]): CrawlItem => {
       item.requisiteRedirects = ctx.requisiteRedirectsOf(item.lease, links);
+      item.embedHops = ctx.embedHopsOf(item.lease);
       return { ...item, links };
     };
     if (item.links!.length <= SLICED_PLANNING_ABOVE) {
