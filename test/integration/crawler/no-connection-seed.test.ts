@@ -14,7 +14,7 @@ import { startBlackholeServer } from '../../fixtures/servers/fixture-server';
 import { assertHumanSummary, crawlDeadSeed } from '../../support/dead-seed';
 import { freePort } from '../../support/free-port';
 
-const NO_CONNECTION_MESSAGE = /^no connection to the host for robots\.txt \(.*\); the page was not requested$/;
+const NO_CONNECTION_MESSAGE = /^no connection to the host for robots\.txt \(.*\); the URL was not requested$/;
 
 test('a seed on a closed port fails with connect-refused after robots.txt\'s short retries; the live seed beside it is captured', { timeout: 150_000 }, async () => {
   const refused = `http://127.0.0.1:${await freePort()}/`;

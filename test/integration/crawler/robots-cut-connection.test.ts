@@ -66,7 +66,7 @@ test('robots.txt hung up on over a connection that answered pages before: settle
     const log = all.filter((e) => e.url === closed);
     assert.equal(log.length, 1, JSON.stringify(log));
     assert.equal(log[0]!.outcome, 'connection-reset');
-    assert.match(log[0]!.message, /^no answer from the host for robots\.txt, tried twice \(.*other side closed.*\); the page was not requested$/);
+    assert.match(log[0]!.message, /^no answer from the host for robots\.txt, tried twice \(.*other side closed.*\); the URL was not requested$/);
   } finally {
     await server.close();
   }

@@ -155,3 +155,19 @@ test('a feed poll whose robots.txt is refused logs the robots.txt request too (t
     assert.deepEqual([host?.fetches, host?.failed, host?.notRequested], [1, 1, marks.length], JSON.stringify(host));
   });
 });
+
+// Found by an exploratory session: an image on a host refusing connections was logged "…; the page
+// was not requested". It is no page: the entry says the URL was not requested.
+test('a requisite kept from being requested by its host\'s unanswered robots.txt is not called a page', { timeout: 15_000 }, async () => {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const withImage: RequestListener = (req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>home</title><img src="${dead}/pic.png">`);
+    site(req, res);
+  };
+  await withSiteCrawl('tm-robots-unanswered-image-', withImage, { name: 'refused robots, image', limits: { maxRetries: 0 } }, async (crawl) => {
+    assert.equal(await engineOf(crawl).run(), 'finished');
+    const [image] = logOf(crawl.db, crawl.crawlId, `${dead}/pic.png`);
+    assert.equal(image?.outcome, 'connect-refused');
+    assert.match(image!.message, /^no connection to the host for robots\.txt \(.*ECONNREFUSED.*\); the URL was not requested$/);
+  });
+});

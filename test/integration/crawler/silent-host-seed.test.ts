@@ -34,7 +34,7 @@ for (const { name, start, reason, path, message } of cases) test(`a seed on a se
       writeFileSync(icdPath, JSON.stringify({ name: 'silent host', seeds: [dead, `${origin}/`], limits: { headersTimeoutMs: 500, totalTimeoutMs: 2_000 } }));
       return ['crawl', icdPath];
     };
-    const logMessage = /^no answer from the host for robots\.txt, tried twice \(.*\); the page was not requested$/;
+    const logMessage = /^no answer from the host for robots\.txt, tried twice \(.*\); the URL was not requested$/;
     await crawlDeadSeed(dead, reason, logMessage, icd, async ({ out, message: logged, tookMs }) => {
       assert.match(logged, message);
       // Two tries of robots.txt, each of three requests (the ICD's default maxRetries, 2); the page never.

@@ -217,7 +217,7 @@ test('the hosts report counts a robots.txt request as a fetch of its host, one t
   store.addLog({ url: 'http://robots-hosts.test/robots.txt', status: 200, outcome: 'ok', message: 'robots.txt', size: 20, durationMs: 5, retries: 0, at, subject: 'robots' });
   store.addLog({ url: 'http://robots-hosts.test/', status: 200, outcome: 'ok', message: null, size: 100, durationMs: 5, retries: 0, at });
   // A host whose robots.txt got no answer at all: its pages were never requested (RFC 9309), no fetches.
-  const refused = "no connection to the host for robots.txt (connect ECONNREFUSED); the page was not requested";
+  const refused = "no connection to the host for robots.txt (connect ECONNREFUSED); the URL was not requested";
   store.addLog({ url: 'http://dead-hosts.test/robots.txt', status: null, outcome: 'connect-refused', message: "robots.txt request got no answer (connect ECONNREFUSED); the host's URLs fail with this reason, unrequested, for 10 min; then robots.txt is tried again", size: 0, durationMs: 0, retries: 1, at, subject: 'robots' });
   for (const path of ['/', '/about']) store.addLog({ url: `http://dead-hosts.test${path}`, status: null, outcome: 'connect-refused', message: refused, size: 0, durationMs: 0, retries: 0, at, notRequested: true });
   const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');

@@ -18,8 +18,8 @@ test('no field breaks its line or its columns: control characters become spaces;
 // Found by an exploratory session: the file had no notRequested column, and an entry whose URL was
 // never requested (its host's robots.txt unanswered) read "0" ms and 0 retries, as if fetched.
 test('an entry whose URL was never requested says so, its duration and retries empty: not applicable', () => {
-  const row = { at: '2026-11-28T23:30:00.000+00:00', status: null, outcome: 'connect-refused', size: 0, durationMs: 0, retries: 0, url: 'http://a.test/p', message: 'no connection to the host for robots.txt; the page was not requested', notRequested: 1 };
-  assert.equal(crawlLogLine(row), '2026-11-28T23:30:00.000Z\t\tconnect-refused\t0\t\t\thttp://a.test/p\tno connection to the host for robots.txt; the page was not requested\t1\n');
+  const row = { at: '2026-11-28T23:30:00.000+00:00', status: null, outcome: 'connect-refused', size: 0, durationMs: 0, retries: 0, url: 'http://a.test/p', message: 'no connection to the host for robots.txt; the URL was not requested', notRequested: 1 };
+  assert.equal(crawlLogLine(row), '2026-11-28T23:30:00.000Z\t\tconnect-refused\t0\t\t\thttp://a.test/p\tno connection to the host for robots.txt; the URL was not requested\t1\n');
   assert.deepEqual(requestFigures(row), { durationMs: null, retries: null });
   assert.deepEqual(requestFigures({ ...row, notRequested: false, durationMs: 0, retries: 0 }), { durationMs: 0, retries: 0 }, 'a request of no time is still one');
 });

@@ -25,7 +25,7 @@ export const robotsStage: Stage = {
       item.retries = 0;
       item.durationMs = 0;
       const { reason } = verdict.failure;
-      item.failure = { reason, message: `${robotsFailureMessage(verdict.failure)}; the page was not requested` };
+      item.failure = { reason, message: `${robotsFailureMessage(verdict.failure)}; the URL was not requested` };
       item.notRequested = true;
       return { kind: 'finish', reason };
     }
