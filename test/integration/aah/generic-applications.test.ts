@@ -17,6 +17,7 @@ before(async () => {
   const sites: Record<string, Record<string, Route>> = {
     news: { '/news/harbour-wall': { file: 'generic/news-article.html' } },
     blog: { '/post/knots': { file: 'generic/blog-post.html' } },
+    forum: { '/thread/7': { file: 'generic/threaded-forum.html' } },
   };
   for (const [name, routes] of Object.entries(sites)) {
     const site = await startSite(routes);
@@ -49,4 +50,17 @@ test('a blog post: generic blog, terminal, admin and edit links not followed, po
   assert.deepEqual([r.application?.id, r.level], ['generic-blog', 'terminal']);
   assert.deepEqual(r.doNotFollow.map((l) => l.url.replace(origins.blog, '')).sort(), ['/admin/login', '/post/knots/edit']);
   assert.deepEqual(r.objects.map((o) => o.fields), [{ title: 'Knots I keep forgetting', author: 'Sam Reed', date: '2024-02-20T19:00:00Z', body: 'The rolling hitch, every single time.' }]);
+});
+
+// Found by an exploratory session: replies nested inside the post they answer (threaded boards,
+// comment trees) were not objects of their own, only the outermost post was extracted.
+test('a threaded forum: generic forum, every post its own object, nested replies too, a message box inside a post not one more', async () => {
+  const r = await crawl('forum', '/thread/7');
+  assert.deepEqual([r.application?.id, r.level], ['generic-forum', 'terminal']);
+  assert.deepEqual(r.objects.map((o) => o.fields), [
+    { author: 'alice', body: "Where do I find this week's tide tables?" },
+    { author: 'bob', body: 'The harbour office posts them.' },
+    { author: 'carol', body: 'And online, every Monday.' },
+    { author: 'dave', body: 'Thanks, found them.' },
+  ]);
 });
