@@ -165,6 +165,8 @@ export function extractCssLinks(
   const prefix = opts.sourcePrefix ?? 'css';
   const links: ExtractedLink[] = [];
   for (const ref of cssReferences(css)) {
+    // `url(#m)` names an element of the document using the style (CSS Values 4): nothing to fetch.
+    if (ref.url.startsWith('#')) continue;
     const url = canonicalize(ref.url, baseUrl, opts);
     if (url) links.push({ url, kind: 'requisite', source: `${prefix}@${ref.via}`, anchorText: '', context: '' });
   }

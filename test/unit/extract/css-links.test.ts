@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cssReferences, extractCssLinks, unescapeCss } from '../../../worker/extract';
+import { cssReferences, extractCssLinks, extractHtml, unescapeCss } from '../../../worker/extract';
 
 test('url() quoted and unquoted, @import with and without url(), comments skipped', () => {
   const css = `@import "a.css";
@@ -134,4 +134,11 @@ test('@namespace names an XML namespace, not a resource: its URL is skipped, wit
   assert.deepEqual(extractCssLinks(css, 'http://example.org/s.css').map((l) => l.url), ['http://example.org/bg.png', 'http://example.org/after.png']);
   // A long prefix that names no URL is read once, not again from each "@namespace" escaped inside it.
   assert.deepEqual(cssReferences(`@namespace a${'\\@namespace'.repeat(20000)}; p { background: url(x.png) }`).map((r) => r.url), ['x.png']);
+});
+
+// Found in review: a mask or a gradient fill given as url(#id) was queued as the stylesheet (or the
+// page, from a style attribute) itself, a requisite of its own.
+test('url(#id) names an element of the document, not a resource: no link', () => {
+  assert.deepEqual(extractCssLinks('rect { mask: url(#m) } .a { fill: url( "#g" ) } .b { background: url(b.png#frag) }', 'http://example.org/s.css').map((l) => l.url), ['http://example.org/b.png']);
+  assert.deepEqual(extractHtml('<svg><rect style="fill: url(#g)"/></svg>', 'http://example.org/p.html').links, []);
 });
