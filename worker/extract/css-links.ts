@@ -160,7 +160,7 @@ function readImageSet(css: string, at: number, push: (raw: string, via: CssRefer
 export function extractCssLinks(
   css: string,
   baseUrl: string,
-  opts: { sourcePrefix?: string; queryHandling?: QueryHandling } = {},
+  opts: { sourcePrefix?: string; queryHandling?: QueryHandling; encoding?: string } = {},
 ): ExtractedLink[] {
   const prefix = opts.sourcePrefix ?? 'css';
   const links: ExtractedLink[] = [];

@@ -1,5 +1,5 @@
 import { locationOf } from '../fetch/http-heads';
-import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
+import { canonicalize, queryEncodingOf, type QueryHandling, type ReferenceCache } from '../url';
 import { bomEncoding, decodeBytes, decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
@@ -204,7 +204,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     case 'html': {
       const charset = sniffCharset(body, contentType);
       const htmlText = decodeText(body, contentType, charset);
-      const page = extractHtml(htmlText, url, { ...opts, text: input.text ?? true, references: input.references });
+      const page = extractHtml(htmlText, url, { ...opts, encoding: queryEncodingOf(charset), text: input.text ?? true, references: input.references });
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
@@ -212,7 +212,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);
-      return { kind, links: extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, sourcePrefix: 'css' }), charset };
+      return { kind, links: extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, encoding: queryEncodingOf(charset), sourcePrefix: 'css' }), charset };
     }
     case 'svg':
       return { kind, links: extractSvgLinks(decodeText(body, contentType), url, opts) };

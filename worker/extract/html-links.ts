@@ -2,7 +2,7 @@ import type { Handler } from 'htmlparser2';
 import { boundedParser } from './bounded-parser';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
 import { ownCopy } from './own-copy';
-import { canonicalize, type QueryHandling, type ReferenceCache } from '../url';
+import { canonicalize, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { extractModuleLinks, parseImportMap } from './module-imports';
@@ -43,6 +43,8 @@ export interface HtmlExtraction {
 
 export interface HtmlExtractOptions {
   queryHandling?: QueryHandling;
+  /** The page's encoding when its URL queries are not UTF-8 (queryEncodingOf); unset for UTF-8. */
+  encoding?: string;
   /** Longest context kept around an anchor, in characters. Default 500. */
   maxContext?: number;
   /**
@@ -130,13 +132,17 @@ class LinkCollector implements Partial<Handler> {
   private readonly attributeValues: string[] = [];
   /** Focused crawling reads the main content: built from this pass's events rather than a second parse. */
   readonly main: MainContentBuilder | null;
+  /** How the page's references resolve: the crawl's query handling and the page's encoding. */
+  private readonly urlOpts: CanonicalizeOptions;
 
   constructor(
     private readonly pageUrl: string,
-    private readonly opts: Required<Omit<HtmlExtractOptions, 'resolved' | 'references'>>,
+    private readonly opts: Required<Omit<HtmlExtractOptions, 'resolved' | 'references' | 'encoding'>>,
     resolved?: ReadonlyMap<string, string | null>,
     private readonly references?: ReferenceCache,
+    private readonly encoding?: string,
   ) {
+    this.urlOpts = { queryHandling: opts.queryHandling, encoding };
     this.base = pageUrl;
     if (resolved) for (const [raw, url] of resolved) this.resolved.set(raw, url);
     this.main = opts.text ? new MainContentBuilder() : null;
@@ -151,7 +157,7 @@ class LinkCollector implements Partial<Handler> {
     // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
     let url = this.resolved.get(trimmed);
     if (url === undefined) {
-      url = this.references ? this.references.resolve(trimmed, this.base) : canonicalize(trimmed, this.base, this.opts);
+      url = this.references ? this.references.resolve(trimmed, this.base, this.encoding) : canonicalize(trimmed, this.base, this.urlOpts);
       this.resolved.set(trimmed, url);
     }
     if (!url) return null;
@@ -195,6 +201,7 @@ class LinkCollector implements Partial<Handler> {
     }
     if (CONTEXT_BLOCKS.has(name)) this.blocks.push({ name, chunk: this.chunks.length, offset: this.length, links: [] });
     if (attribs.style) {
+      // A style attribute's URLs are UTF-8 whatever the page's encoding, in Chromium too.
       for (const l of extractCssLinks(attribs.style, this.base, this.opts)) this.raw.push({ ...l, source: `${name}@style` });
     }
 
@@ -202,7 +209,7 @@ class LinkCollector implements Partial<Handler> {
       case 'base':
         // Only the first <base href> counts (HTML standard); it is resolved against the page URL.
         if (!this.baseSet && attribs.href) {
-          const base = canonicalize(attribs.href.trim(), this.base);
+          const base = canonicalize(attribs.href.trim(), this.base, { encoding: this.encoding });
           if (base) {
             this.base = base;
             this.fragmentsLeavePage = canonicalize(base, undefined, this.opts) !== canonicalize(this.pageUrl, undefined, this.opts);
@@ -326,7 +333,7 @@ class LinkCollector implements Partial<Handler> {
       this.titleText ??= '';
     }
     if (name === 'style' && this.styleText !== null) {
-      for (const l of extractCssLinks(this.styleText, this.base, { ...this.opts, sourcePrefix: 'style' })) this.raw.push(l);
+      for (const l of extractCssLinks(this.styleText, this.base, { ...this.urlOpts, sourcePrefix: 'style' })) this.raw.push(l);
       this.styleText = null;
     }
     if (name === 'script' && this.scriptText !== null) this.closeScript(this.scriptText);
@@ -425,6 +432,7 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
     { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true },
     options.resolved,
     options.references,
+    options.encoding,
   );
   // The tokenizer skips to the next '<' only when it leaves character references alone, which
   // halves its time on text-heavy pages; the few values and texts holding a '&' are decoded here.

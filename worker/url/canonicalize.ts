@@ -4,12 +4,19 @@
  * ports, dot segments, empty path → '/') plus the normalisations it leaves out.
  */
 
+import { encodeQueryIn } from './query-encoding';
+
 /** How query strings are canonicalised (the ICD's `scope.queryHandling`). */
 export type QueryHandling = 'keep' | 'sort' | 'strip';
 
 export interface CanonicalizeOptions {
   /** 'keep' as written, 'sort' parameters by name (stable), 'strip' the query. Default 'keep'. */
   queryHandling?: QueryHandling;
+  /**
+   * The encoding of the document the reference is in, when its queries are not UTF-8
+   * (queryEncodingOf): non-ASCII in the query is encoded in it, as browsers do. Unset: UTF-8.
+   */
+  encoding?: string;
 }
 
 // RFC 3986 unreserved characters: an escape of one of these means the same as the character.
@@ -71,7 +78,7 @@ export function parseHttpUrl(url: string, base?: string): URL | null {
  * empty path '/', an empty query dropped, and the query kept, sorted or stripped.
  */
 export function canonicalize(url: string, base?: string, opts: CanonicalizeOptions = {}): string | null {
-  const parsed = parseHttpUrl(url, base);
+  const parsed = parseHttpUrl(opts.encoding ? encodeQueryIn(url, opts.encoding) : url, base);
   if (!parsed) return null;
   let host = parsed.host;
   // "example.org." names the same host as "example.org" for every resolver we use.

@@ -3,6 +3,7 @@
  * decisions and crawler-trap detection.
  */
 export { canonicalize, normalizePercentEncoding, parseHttpUrl, sortQuery, type CanonicalizeOptions, type QueryHandling } from './canonicalize';
+export { queryEncodingOf } from './query-encoding';
 export { ReferenceCache } from './reference-cache';
 export { hostKeyOf, hostnameOf, payLevelDomainOf, stripWww } from './host';
 export { matchesSurtPrefix, surtHasPrefix, surtKey, surtPrefixOf, toSurt } from './surt';

@@ -1,5 +1,6 @@
 import { canonicalize, type QueryHandling } from './canonicalize';
 import { ownCopy } from '../extract/own-copy';
+import { encodeQueryIn } from './query-encoding';
 
 /** Entries kept before the cache starts afresh (~340 bytes each in V8, so ~3.4 MB at most). */
 const DEFAULT_CAPACITY = 10_000;
@@ -25,8 +26,12 @@ export class ReferenceCache {
     private readonly capacity = DEFAULT_CAPACITY,
   ) {}
 
-  /** canonicalize(ref, base, {queryHandling}), from the cache when `ref` starts with '/' and `base` is canonical. */
-  resolve(ref: string, base: string): string | null {
+  /**
+   * canonicalize(ref, base, {queryHandling, encoding}), from the cache when `ref` starts with '/'
+   * and `base` is canonical. A legacy `encoding`'s query escapes are made first, so the key holds them.
+   */
+  resolve(raw: string, base: string, encoding?: string): string | null {
+    const ref = encoding ? encodeQueryIn(raw, encoding) : raw;
     const origin = ref.charCodeAt(0) === 47 ? this.originOfBase(base) : null;
     if (origin === null) return canonicalize(ref, base, { queryHandling: this.queryHandling });
     const key = origin + ref;

@@ -205,3 +205,16 @@ test('a windows-1252 page: its title and a link with œ in its path read as a br
   assert.deepEqual(r.links.map((l) => l.url), ['http://example.org/c%C5%93ur']);
   assert.equal(r.title, 'Le cœur €');
 });
+
+test("a windows-1252 page's link queries are encoded in windows-1252, as browsers request them; a style attribute's in UTF-8", () => {
+  const html = '<style>p{background:url(/i/block.png?q=café)}</style><a href="/a?q=café">a</a><img src="/i.png?q=café"><a href="/e?q=&eacute;">e</a><a href="http://other.example/x?q=é">x</a><p style="background:url(/i/attr.png?q=é)">';
+  const r = extractFromResponse(base({ headers: { 'content-type': 'text/html; charset=windows-1252' }, body: Buffer.from(html, 'latin1') }));
+  assert.deepEqual(r.links.map((l) => l.url).sort(), [
+    'http://example.org/a?q=caf%E9', 'http://example.org/e?q=%E9', 'http://example.org/i.png?q=caf%E9', 'http://example.org/i/attr.png?q=%C3%A9',
+    'http://example.org/i/block.png?q=caf%E9', 'http://other.example/x?q=%E9',
+  ]);
+  const sheet = extractFromResponse(base({ url: 'http://example.org/s.css', headers: { 'content-type': 'text/css; charset=windows-1252' }, body: Buffer.from('body{background:url(/i/sheet.png?q=café)}', 'latin1') }));
+  assert.deepEqual(sheet.links.map((l) => l.url), ['http://example.org/i/sheet.png?q=caf%E9']);
+  const utf8 = extractFromResponse(base({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<a href="/a?q=café">a</a>') }));
+  assert.deepEqual(utf8.links.map((l) => l.url), ['http://example.org/a?q=caf%C3%A9']);
+});
