@@ -194,15 +194,17 @@ export function locationOf(headers: Record<string, string>): LocationHeader {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A header value holding a URL (Location), as browsers, curl and wget read it: its bytes as UTF-8
- * when they are valid UTF-8, else as Latin-1. Header values are kept as Latin-1 strings (one
- * character a byte), so a raw `café` in a Location was resolved as `cafÃ©` and the wrong URL crawled.
+ * A header value holding a URL (Location), as Chromium reads it: its bytes as UTF-8 when they are
+ * valid UTF-8, else each byte from 0x80 percent-encoded as it is (`caf\xE9` → `caf%E9`, path and
+ * query alike). Header values are kept as Latin-1 strings (one character a byte): read as
+ * characters, a raw `café` in UTF-8 was resolved as `cafÃ©`, and a Latin-1 `\xE9` was encoded
+ * again as UTF-8 (`%C3%A9`), a URL no browser requests.
  */
 export function headerUrlText(value: string): string {
   if (!/[\u0080-\u00ff]/.test(value)) return value;
   try {
     return strictUtf8.decode(Buffer.from(value, 'latin1'));
   } catch {
-    return value;
+    return value.replace(/[\u0080-\u00ff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   }
 }

@@ -188,13 +188,15 @@ test('other types are not parsed', () => {
   }
 });
 
-test("a Location's raw UTF-8 bytes are read as UTF-8, as browsers, curl and wget do; Latin-1 bytes stay Latin-1", () => {
+test("a Location's raw UTF-8 bytes are read as UTF-8; other bytes from 0x80 are percent-encoded as they are, as Chromium requests them", () => {
   // Header values arrive one character a byte (headersRecord reads them as Latin-1).
   const received = (bytes: Buffer) => headersRecord([Buffer.from('Location'), bytes]);
   const utf8 = extractFromResponse(base({ status: 302, headers: received(Buffer.from('/redir-café-target', 'utf8')) }));
   assert.equal(utf8.links[0]!.url, 'http://example.org/redir-caf%C3%A9-target', 'not /redir-caf%C3%83%C2%A9-target');
-  const latin1 = extractFromResponse(base({ status: 302, headers: received(Buffer.from('/caf\xe9', 'latin1')) }));
-  assert.equal(latin1.links[0]!.url, 'http://example.org/caf%C3%A9', 'invalid UTF-8: each byte its Latin-1 character');
+  const latin1 = extractFromResponse(base({ status: 302, headers: received(Buffer.from('/new/caf\xe9?q=\xe9', 'latin1')) }));
+  assert.equal(latin1.links[0]!.url, 'http://example.org/new/caf%E9?q=%E9', 'invalid UTF-8: each byte escaped, in the path and the query');
+  const mixed = extractFromResponse(base({ status: 302, headers: received(Buffer.concat([Buffer.from('/é/', 'utf8'), Buffer.from([0xff])])) }));
+  assert.equal(mixed.links[0]!.url, 'http://example.org/%C3%A9/%FF', 'a UTF-8 sequence beside an invalid byte: the same bytes');
   assert.equal(headerUrlText('/plain?a=1'), '/plain?a=1');
 });
 
