@@ -1,4 +1,4 @@
-import { canonicalize, type QueryHandling } from '../url';
+import { canonicalize, trimAsciiWhitespace, type QueryHandling } from '../url';
 import type { ExtractedLink } from './types';
 
 /**
@@ -81,7 +81,7 @@ export function cssReferences(css: string): CssReference[] {
   const refs: CssReference[] = [];
   if (!/url\(|@import|image-set\(/i.test(css)) return refs;
   const push = (raw: string, via: CssReference['via']) => {
-    const url = unescapeCss(raw).trim();
+    const url = trimAsciiWhitespace(unescapeCss(raw));
     if (url) refs.push({ url, via });
   };
   CSS_REFS.lastIndex = 0;

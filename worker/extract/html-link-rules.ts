@@ -1,3 +1,4 @@
+import { trimAsciiWhitespace } from '../url';
 import type { LinkKind } from './types';
 
 /**
@@ -100,7 +101,7 @@ export function metaRefreshUrl(content: string): string | null {
     const end = url.indexOf(quote, 1);
     url = url.slice(1, end < 0 ? undefined : end);
   }
-  return url.trim() || null;
+  return trimAsciiWhitespace(url) || null;
 }
 
 /** Block elements whose text is the context of the links inside them. */

@@ -2,7 +2,7 @@ import type { Handler } from 'htmlparser2';
 import { boundedParser } from './bounded-parser';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
 import { ownCopy } from './own-copy';
-import { canonicalize, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
+import { canonicalize, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { extractModuleLinks, parseImportMap } from './module-imports';
@@ -150,7 +150,7 @@ class LinkCollector implements Partial<Handler> {
 
   private add(raw: string | undefined, kind: LinkKind, source: string, anchorText = ''): ExtractedLink | null {
     if (!raw) return null;
-    const trimmed = raw.trim();
+    const trimmed = trimAsciiWhitespace(raw);
     if (!trimmed) return null;
     // An in-page anchor leads nowhere new, unless a <base href> makes it name another document.
     if (trimmed.startsWith('#') && !this.fragmentsLeavePage) return null;
@@ -209,7 +209,7 @@ class LinkCollector implements Partial<Handler> {
       case 'base':
         // Only the first <base href> counts (HTML standard); it is resolved against the page URL.
         if (!this.baseSet && attribs.href) {
-          const base = canonicalize(attribs.href.trim(), this.base, { encoding: this.encoding });
+          const base = canonicalize(trimAsciiWhitespace(attribs.href), this.base, { encoding: this.encoding });
           if (base) {
             this.base = base;
             this.fragmentsLeavePage = canonicalize(base, undefined, this.opts) !== canonicalize(this.pageUrl, undefined, this.opts);

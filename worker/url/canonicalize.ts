@@ -41,6 +41,21 @@ function browserPath(path: string): string {
   return /[|^]/.test(path) ? path.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E')) : path;
 }
 
+const isAsciiWhitespace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+
+/**
+ * `s` without ASCII whitespace at its ends, as HTML and the URL parser strip it from a reference:
+ * String#trim also strips NBSP, U+3000, U+FEFF and other Unicode spaces, which browsers keep in the
+ * URL (`href="/a&nbsp;"` is `/a%C2%A0`).
+ */
+export function trimAsciiWhitespace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isAsciiWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
 /** Sorts `a=1&b=2` parameters by name, keeping the original order among equal names. */
 export function sortQuery(query: string): string {
   if (!query.includes('&')) return query;

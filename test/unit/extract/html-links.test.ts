@@ -281,3 +281,13 @@ test('a URL the page links to and also uses as a requisite is a requisite, in th
     ['http://example.org/logo.png', 'requisite', 'img@src', 'logo'],
   ]);
 });
+
+test('a reference keeps the non-ASCII spaces at its ends, as browsers do; only ASCII whitespace is stripped', () => {
+  // What Chromium resolved and requested, from a loopback server's log.
+  const html = '<a href="/n/a&nbsp;">a</a><a href="\u3000/n/b">b</a><a href="\ufeff/n/c">c</a><a href=" /n/d\u00a0\n">d</a><a href="&#xa0;">e</a>'
+    + '<meta http-equiv=refresh content="0;url=&nbsp;/n/refresh"><img srcset="\u00a0/s.png 1x"><style>p{background:url("\u00a0/css.png")}</style>';
+  assert.deepEqual(extractHtml(html, PAGE).links.map((l) => l.url), [
+    'http://example.org/n/a%C2%A0', 'http://example.org/dir/%E3%80%80/n/b', 'http://example.org/dir/%EF%BB%BF/n/c', 'http://example.org/n/d%C2%A0',
+    'http://example.org/dir/%C2%A0', 'http://example.org/dir/%C2%A0/n/refresh', 'http://example.org/dir/%C2%A0/s.png', 'http://example.org/dir/%C2%A0/css.png',
+  ]);
+});
