@@ -109,6 +109,9 @@ class LinkCollector implements Partial<Handler> {
   /** Whether the `<base href>` names another document, which an in-page anchor ("#x") then names too. */
   private fragmentsLeavePage = false;
   private readonly resolved = new Map<string, string | null>();
+  /** Links added before any `<base href>`, with their references (resolveEarlyAgain); none once a base came. */
+  private readonly early: ExtractedLink[] = [];
+  private readonly earlyRefs: string[] = [];
   private readonly chunks: string[] = [];
   private length = 0;
   private lastSpace = true;
@@ -154,16 +157,49 @@ class LinkCollector implements Partial<Handler> {
     if (!trimmed) return null;
     // An in-page anchor leads nowhere new, unless a <base href> makes it name another document.
     if (trimmed.startsWith('#') && !this.fragmentsLeavePage) return null;
-    // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
-    let url = this.resolved.get(trimmed);
-    if (url === undefined) {
-      url = this.references ? this.references.resolve(trimmed, this.base, this.encoding) : canonicalize(trimmed, this.base, this.urlOpts);
-      this.resolved.set(trimmed, url);
-    }
+    const url = this.resolve(trimmed);
     if (!url) return null;
     const link: ExtractedLink = { url, kind, source, anchorText, context: '' };
     this.raw.push(link);
+    if (!this.baseSet) {
+      this.early.push(link);
+      this.earlyRefs.push(trimmed);
+    }
     return link;
+  }
+
+  /** The canonical URL of a reference (trimmed) against the current base. */
+  private resolve(ref: string): string | null {
+    // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
+    let url = this.resolved.get(ref);
+    if (url === undefined) {
+      url = this.references ? this.references.resolve(ref, this.base, this.encoding) : canonicalize(ref, this.base, this.urlOpts);
+      this.resolved.set(ref, url);
+    }
+    return url;
+  }
+
+  /**
+   * The links met before a `<base href>` that comes late (in the body), resolved again against it:
+   * the document's first base applies to all its links in a browser, those above it included. A
+   * requisite keeps its first URL too: Chromium loads it before it parses the base, then again.
+   */
+  private resolveEarlyAgain(): void {
+    const dropped = new Set<ExtractedLink>();
+    for (let i = 0; i < this.early.length; i++) {
+      const link = this.early[i];
+      const url = this.resolve(this.earlyRefs[i]);
+      if (url === link.url) continue;
+      if (link.kind === 'requisite') {
+        if (url) this.raw.push({ ...link, url });
+      } else if (url) link.url = url;
+      else dropped.add(link);
+    }
+    if (dropped.size > 0) {
+      const kept = this.raw.filter((l) => !dropped.has(l));
+      this.raw.length = 0;
+      this.raw.push(...kept);
+    }
   }
 
   /** Appends visible text, decoded and whitespace-collapsed already. */
@@ -210,12 +246,15 @@ class LinkCollector implements Partial<Handler> {
         // Only the first <base href> counts (HTML standard); it is resolved against the page URL.
         if (!this.baseSet && attribs.href) {
           const base = canonicalize(trimAsciiWhitespace(attribs.href), this.base, { encoding: this.encoding });
+          this.baseSet = true;
           if (base) {
             this.base = base;
             this.fragmentsLeavePage = canonicalize(base, undefined, this.opts) !== canonicalize(this.pageUrl, undefined, this.opts);
+            this.resolved.clear();
+            if (this.early.length > 0) this.resolveEarlyAgain();
           }
-          this.baseSet = true;
-          this.resolved.clear();
+          this.early.length = 0;
+          this.earlyRefs.length = 0;
         }
         return;
       case 'a':

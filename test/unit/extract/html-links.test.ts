@@ -58,10 +58,10 @@ test('every HTML link source, with its kind', () => {
   assert.ok(!links.some((l) => l.url.includes('cdn.example.net')), 'preconnect hints are not links');
 });
 
-test('base href changes the resolution of the links after it; only the first counts', () => {
+test("base href changes the resolution of the document's links; only the first counts", () => {
   const html = `<a href="before.html">x</a><base href="http://other.example/base/"><base href="/ignored/"><a href="after.html">y</a><img src="/abs.png">`;
   const r = extractHtml(html, PAGE);
-  assert.deepEqual(r.links.map((l) => l.url), ['http://example.org/dir/before.html', 'http://other.example/base/after.html', 'http://other.example/abs.png']);
+  assert.deepEqual(r.links.map((l) => l.url), ['http://other.example/base/before.html', 'http://other.example/base/after.html', 'http://other.example/abs.png']);
   assert.equal(r.baseUrl, 'http://other.example/base/');
 });
 
@@ -290,4 +290,17 @@ test('a reference keeps the non-ASCII spaces at its ends, as browsers do; only A
     'http://example.org/n/a%C2%A0', 'http://example.org/dir/%E3%80%80/n/b', 'http://example.org/dir/%EF%BB%BF/n/c', 'http://example.org/n/d%C2%A0',
     'http://example.org/dir/%C2%A0', 'http://example.org/dir/%C2%A0/n/refresh', 'http://example.org/dir/%C2%A0/s.png', 'http://example.org/dir/%C2%A0/css.png',
   ]);
+});
+
+test('a <base href> after some links applies to them too, as in a browser; a requisite keeps the URL it was loaded at first', () => {
+  // Chromium: both anchors under /base/; the image requested at /dir/ (before the base was parsed), then at /base/.
+  const html = '<body><a href="before">before</a><img src="img-before.png"><base href="/base/"><a href="after">after</a><base href="/ignored/"></body>';
+  const r = extractHtml(html, PAGE);
+  assert.deepEqual(r.links.map((l) => `${l.kind} ${l.url}`), [
+    'navigation http://example.org/base/before', 'requisite http://example.org/dir/img-before.png', 'requisite http://example.org/base/img-before.png', 'navigation http://example.org/base/after',
+  ]);
+  assert.equal(r.links[0]!.anchorText, 'before');
+  assert.deepEqual(r.resolved, new Map());
+  const early = extractHtml('<head><base href="/base/"></head><body><a href="x">x</a></body>', PAGE);
+  assert.deepEqual(early.links.map((l) => l.url), ['http://example.org/base/x']);
 });
