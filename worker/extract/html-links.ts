@@ -6,6 +6,7 @@ import { canonicalize, trimAsciiWhitespace, type CanonicalizeOptions, type Query
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { extractModuleLinks, parseImportMap } from './module-imports';
+import { GetForm } from './html-forms';
 import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, metaRefreshUrl } from './html-link-rules';
 import { parseSrcset } from './srcset';
 import type { ExtractedLink, LinkKind, MetaRobots } from './types';
@@ -127,6 +128,8 @@ class LinkCollector implements Partial<Handler> {
   /** Inline modules, read at the end: their bare specifiers go through the page's import maps, wherever those come. */
   private readonly modules: string[] = [];
   private readonly mapImports = new Map<string, string>();
+  /** The GET form being read, when inside one. */
+  private form: GetForm | null = null;
   private anchor: { link: ExtractedLink | null; chunk: number; alt: string } | null = null;
   private readonly blocks: Block[] = [{ name: '#document', chunk: 0, offset: 0, links: [] }];
   readonly robots: MetaRobots = { noindex: false, nofollow: false };
@@ -278,13 +281,9 @@ class LinkCollector implements Partial<Handler> {
       case 'meta':
         this.meta(attribs);
         return;
-      case 'form': {
-        // Only GET forms can be crawled: the action URL is a page like any other (query added later).
-        const method = (attribs.method ?? 'get').trim().toLowerCase();
-        const link = method === 'get' ? this.add(attribs.action, 'form', 'form@action') : null;
-        if (link) this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
+      case 'form':
+        this.openForm(attribs);
         return;
-      }
       case 'img':
         if (this.anchor && attribs.alt) this.anchor.alt += ` ${attribs.alt}`;
         break;
@@ -292,6 +291,7 @@ class LinkCollector implements Partial<Handler> {
         if (attribs.srcdoc) this.srcdoc(attribs.srcdoc);
         break;
     }
+    this.form?.onopentag(name, attribs);
     const rules = ELEMENT_RULES.get(name);
     if (!rules) return;
     const alt = name === 'img' ? (attribs.alt ?? '').trim() : '';
@@ -310,10 +310,31 @@ class LinkCollector implements Partial<Handler> {
    */
   private srcdoc(html: string): void {
     if (this.srcdocDepth >= MAX_SRCDOC_DEPTH) return;
-    const inner = new LinkCollector(this.base, { ...this.opts, markup: false });
+    const inner = new LinkCollector(this.base, { ...this.opts, markup: false }, undefined, this.references, this.encoding);
     inner.srcdocDepth = this.srcdocDepth + 1;
     boundedParser(inner, { decodeEntities: false }).end(html.length > MAX_SRCDOC_CHARS ? html.slice(0, MAX_SRCDOC_CHARS) : html);
     for (const link of inner.raw) this.raw.push(link);
+  }
+
+  /**
+   * Only GET forms can be crawled: the URL is what a browser submits (GetForm), its action's, or
+   * without one the page's own (not the base's), with the form data set for its query.
+   */
+  private openForm(attribs: Record<string, string>): void {
+    const method = trimAsciiWhitespace(attribs.method ?? 'get').toLowerCase();
+    if (method !== 'get' || this.form) return;
+    const action = trimAsciiWhitespace(attribs.action ?? '');
+    const url = action ? this.resolve(action) : canonicalize(this.pageUrl, undefined, this.urlOpts);
+    if (!url) return;
+    const link: ExtractedLink = { url, kind: 'form', source: 'form@action', anchorText: '', context: '' };
+    this.raw.push(link);
+    this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
+    this.form = new GetForm(link, this.encoding);
+  }
+
+  private closeForm(): void {
+    this.form?.finish(this.urlOpts);
+    this.form = null;
   }
 
   private meta(attribs: Record<string, string>): void {
@@ -327,6 +348,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   ontext(data: string): void {
+    this.form?.ontext(data);
     // <style> is raw text (no character references); title and body text are decoded here.
     if (this.inTitle) {
       this.main?.ontext(data);
@@ -366,6 +388,8 @@ class LinkCollector implements Partial<Handler> {
 
   onclosetag(name: string): void {
     this.main?.onclosetag(name);
+    if (name === 'form') this.closeForm();
+    else this.form?.onclosetag(name);
     if (name === 'a' && this.anchor) this.closeAnchor();
     if (name === 'title' && this.inTitle) {
       this.inTitle = false;
@@ -390,6 +414,7 @@ class LinkCollector implements Partial<Handler> {
   }
 
   onend(): void {
+    this.closeForm();
     if (this.anchor) this.closeAnchor();
     if (this.styleText !== null) this.onclosetag('style');
     if (this.scriptText !== null) this.closeScript(this.scriptText);

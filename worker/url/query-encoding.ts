@@ -57,27 +57,48 @@ function keptInQuery(byte: number): boolean {
   return byte > 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x23 && byte !== 0x27 && byte !== 0x3c && byte !== 0x3e;
 }
 
+/** Bytes a form's application/x-www-form-urlencoded data keeps as they are: ASCII letters and digits, `*-._`. */
+function keptInForm(byte: number): boolean {
+  return (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a) || byte === 0x2a || byte === 0x2d || byte === 0x2e || byte === 0x5f;
+}
+
 /**
- * Non-ASCII text of a query percent-encoded in `encoding` (the URL standard's "percent-encode after
- * encoding"): a character the encoding cannot represent becomes `%26%23NNNN%3B`, its `&#NNNN;` in
- * the encoder's HTML error mode, as Chromium sends it.
+ * The URL standard's "percent-encode after encoding": `text` encoded in `encoding` (UTF-8 when
+ * unset), each byte `kept` as its character, the others as %XX; a character the encoding cannot
+ * represent becomes `%26%23NNNN%3B`, its `&#NNNN;` in the encoder's HTML error mode, as Chromium
+ * sends it.
  */
-export function percentEncodeInEncoding(text: string, encoding: string): string {
+function encodeAfterEncoding(text: string, encoding: string | undefined, kept: (byte: number) => boolean, spaceAsPlus: boolean): string {
   let out = '';
   for (let ch of text) {
+    const code = ch.charCodeAt(0);
     // A lone surrogate is no scalar value: the parser reads it as U+FFFD.
-    if (ch.length === 1 && ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdfff) ch = '\ufffd';
-    const bytes = encodeCodePoint(ch, encoding);
+    if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) ch = '\ufffd';
+    const bytes = code < 0x80 ? [code] : encoding ? encodeCodePoint(ch, encoding) : Buffer.from(ch, 'utf8');
     if (!bytes) {
       out += `%26%23${ch.codePointAt(0)}%3B`;
       continue;
     }
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i]!;
-      out += keptInQuery(b) ? String.fromCharCode(b) : `%${b < 16 ? '0' : ''}${b.toString(16).toUpperCase()}`;
+      if (spaceAsPlus && b === 0x20) out += '+';
+      else out += kept(b) ? String.fromCharCode(b) : `%${b < 16 ? '0' : ''}${b.toString(16).toUpperCase()}`;
     }
   }
   return out;
+}
+
+/** Non-ASCII text of a query percent-encoded in `encoding`, as the URL parser encodes it there. */
+export function percentEncodeInEncoding(text: string, encoding: string): string {
+  return encodeAfterEncoding(text, encoding, keptInQuery, false);
+}
+
+/**
+ * A form's entries as application/x-www-form-urlencoded, as a browser submits them: spaces as `+`,
+ * in the page's `encoding` (UTF-8 when unset).
+ */
+export function formUrlEncoded(entries: readonly (readonly [name: string, value: string])[], encoding?: string): string {
+  return entries.map(([name, value]) => `${encodeAfterEncoding(name, encoding, keptInForm, true)}=${encodeAfterEncoding(value, encoding, keptInForm, true)}`).join('&');
 }
 
 const NON_ASCII = /[^\0-\x7f]+/g;
