@@ -55,11 +55,16 @@ export class CrawlStatsTracker {
     this.recordFailures(reason, 1);
   }
 
-  /** `n` URLs failed at once for `reason` (a host given up: one crawl-log entry for them all). */
+  /**
+   * `n` URLs failed at once for `reason` (a host given up: one crawl-log entry for them all); a
+   * negative `n` takes back failures whose URLs were queued again (a host's back-off).
+   */
   recordFailures(reason: string, n: number): void {
     if (n === 0) return;
     this.failed += n;
-    this.failedByReason[reason] = (this.failedByReason[reason] ?? 0) + n;
+    const left = (this.failedByReason[reason] ?? 0) + n;
+    if (left > 0) this.failedByReason[reason] = left;
+    else delete this.failedByReason[reason];
   }
 
   /** Exclusions found after leasing (robots.txt); the frontier counts the others. */

@@ -113,7 +113,11 @@ export class HostOutages {
     if (event) this.ctx.frontier.holdHost(this.ctx.crawlId, host, holdUntil(outage));
     if (!event && !putBack.length) return;
     return this.ctx.commits.run(() => {
-      for (const url of putBack) this.ctx.frontier.requeueFailed(this.ctx.crawlId, url);
+      for (const url of putBack) {
+        // Queued again, it is no failure (yet): the summary must not count a page captured later as failed.
+        const was = this.ctx.frontier.requeueFailed(this.ctx.crawlId, url);
+        if (was?.reason) this.ctx.stats.recordFailures(was.reason, -1);
+      }
       if (event) this.record(host, item.url, event, outage, now, putBack.length);
     });
   }

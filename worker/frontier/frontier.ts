@@ -278,9 +278,10 @@ export interface Frontier {
   holdHost(crawlId: number, host: string, until: number | null): void;
   /**
    * Puts a failed URL back in the queue, one more attempt counted (a URL that got no answer from a
-   * host that went into back-off, to be fetched once it answers); false when it is not failed.
+   * host that went into back-off, to be fetched once it answers): the reason it had failed for, or
+   * null when it is not failed.
    */
-  requeueFailed(crawlId: number, url: string): boolean;
+  requeueFailed(crawlId: number, url: string): { reason: string | null } | null;
   /** Fails every queued or retrying URL of the host with `reason` (a host given up), in one statement per state; how many. */
   failHostWaiting(crawlId: number, host: string, reason: FailureReason): number;
   hostCounters(crawlId: number): HostCounters[];

@@ -581,7 +581,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.scheduler.touch(e, this.clock.now());
   }
 
-  requeueFailed(crawlId: number, url: string): boolean {
+  requeueFailed(crawlId: number, url: string): { reason: string | null } | null {
     const c = this.crawl(crawlId);
     const hash = urlHash(url);
     const row = runInTransaction(this.db, () => {
@@ -589,7 +589,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       const head = reason === undefined ? undefined : (this.st.requeueFailed.get(crawlId, hash) as (HeadRow & { host: string }) | undefined);
       return head && { reason: reason ?? null, head };
     });
-    if (!row) return false;
+    if (!row) return null;
     const { host, ...head } = row.head;
     const e = this.entry(c, host);
     c.count(e, 'failed', -1, row.reason);
@@ -597,7 +597,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     c.markQueued(url, head.seq, head.depth);
     c.offerHead(e, head);
     this.scheduler.touch(e, this.clock.now());
-    return true;
+    return { reason: row.reason };
   }
 
   failHostWaiting(crawlId: number, host: string, reason: FailureReason): number {
