@@ -20,6 +20,7 @@ import { Annotations } from './annotations';
 import { LiveCounters } from './live-counters';
 import { LiveExclusions } from './live-exclusions';
 import { isTerminal } from '../../../worker/process/crawl-control';
+import { waitingForHostsWords } from '../../../worker/frontier/host-queue-backoff';
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
 import { UrlInspector } from './url-inspector';
@@ -107,6 +108,11 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
           , with {(stats.queued ?? 0).toLocaleString()} URL{stats.queued === 1 ? '' : 's'} still queued.
         </p>
       )}
+      {stats?.hostsInBackoff && c.status === 'running' ? (
+        <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="hosts-in-backoff">
+          {waitingForHostsWords(stats.hostsInBackoff, stats.nextHostTryAt)}
+        </p>
+      ) : null}
       <LiveCounters stats={stats ?? null} rate={shownRate(c)} onFailureReason={showInLog} />
       <ThroughputCharts crawlId={crawlId} ended={isTerminal(c.status)} />
       {hasFeedsOrRecrawls(incrementalSettingsOf(c.definition)) && <FeedsAndRecrawls crawlId={crawlId} running={c.status === 'running'} />}

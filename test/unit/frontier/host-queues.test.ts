@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { ensureFrontierTables, S } from '../../../worker/frontier/frontier-sql';
 import { readHostQueues } from '../../../worker/frontier/host-queues';
-import { backoffWords } from '../../../worker/frontier/host-queue-backoff';
+import { backoffWords, waitingForHostsWords } from '../../../worker/frontier/host-queue-backoff';
 import { HOST_OUTAGE_DDL } from '../../../worker/crawler/host-outages';
 
 function frontierWith(rows: [crawlId: number, host: string, state: number, n: number][]): Database.Database {
@@ -74,4 +74,10 @@ test('a back-off in words: the next try, the tries failed, the reason', () => {
   assert.equal(backoffWords({ since: 0, nextTryAt: 61_000, tries: 0, reason: 'headers-timeout' }, time), 'next try 00:01:01 (headers-timeout)');
   assert.equal(backoffWords({ since: 0, nextTryAt: 61_000, tries: 1, reason: 'connect-refused' }, time), 'next try 00:01:01, 1 try failed (connect-refused)');
   assert.equal(backoffWords({ since: 0, nextTryAt: 61_000, tries: 3, reason: 'dns' }, time), 'next try 00:01:01, 3 tries failed (dns)');
+});
+
+test("the crawl page's line while hosts are in back-off: how many, their next try", () => {
+  const time = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+  assert.equal(waitingForHostsWords(1, '1970-01-01T00:01:01.000Z', time), "Waiting for 1 host that gives no answer: its URLs are held back; next try at 00:01:01. The host-queues report and the crawl log's host-backoff entries say which, and when one is given up.");
+  assert.equal(waitingForHostsWords(1200, undefined, time), "Waiting for 1,200 hosts that give no answer: their URLs are held back. The host-queues report and the crawl log's host-backoff entries say which, and when one is given up.");
 });
