@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
-import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { startBrowserRig, startCrawlFromList, stopBrowserRig, type BrowserRig } from './helpers/browser';
 import { withSite } from '../support/site-crawl';
 
 let rig: BrowserRig;
@@ -28,18 +28,13 @@ const chain: RequestListener = (req, res) => {
  * "ended by" line and returns that line's text and the crawl's stats as the API gives them.
  */
 async function crawlToItsLimit(origin: string, name: string, scope: Record<string, number>) {
-  const { api, cockpit } = rig;
-  await api.json('POST', '/api/icds', {
+  const { api } = rig;
+  const { page, crawlId } = await startCrawlFromList(rig, {
     name, seeds: [`${origin}/`],
     scope: { ...scope, maxDepth: 1000 },
     politeness: { minDelayMs: 0, maxDelayMs: 20, delayFactor: 0, respectRobots: false },
     aah: { enabled: false },
   });
-  const page = await (await signedInContext(rig)).newPage();
-  await page.goto(`${cockpit.url}/icds`);
-  await page.getByRole('button', { name: `Start a crawl of ${name}` }).click();
-  await page.waitForURL(/\/crawls\/\d+$/);
-  const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
   const line = page.getByTestId('ended-by');
   await line.waitFor({ timeout: 120_000 });
   const crawl = await api.json<{ status: string; stats: { endedBy?: string; queued: number; bytes: number } }>('GET', `/api/crawls/${crawlId}`);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestListener, ServerResponse } from 'node:http';
-import { signedInContext, startBrowserRig, stopBrowserRig, type BrowserRig } from './helpers/browser';
+import { startBrowserRig, startCrawlFromList, stopBrowserRig, type BrowserRig } from './helpers/browser';
 import { withSite } from '../support/site-crawl';
 
 let rig: BrowserRig;
@@ -25,20 +25,14 @@ const goingSilent: RequestListener = (req, res) => {
 };
 
 test('a crawl waiting for a host that gives no answer: its page says so, with the next try', { timeout: 180_000 }, () => withSite(goingSilent, async (origin) => {
-  const { api, cockpit } = rig;
-  const name = 'Silent harbour';
-  await api.json('POST', '/api/icds', {
-    name, seeds: [`${origin}/`],
+  const { api } = rig;
+  const { page, crawlId } = await startCrawlFromList(rig, {
+    name: 'Silent harbour', seeds: [`${origin}/`],
     politeness: { minDelayMs: 0, maxDelayMs: 20, delayFactor: 0 },
     // A long back-off, so the crawl is seen waiting; never given up while the test looks.
     limits: { headersTimeoutMs: 300, maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 600_000, hostGiveUpMs: 0 },
     aah: { enabled: false },
   });
-  const page = await (await signedInContext(rig)).newPage();
-  await page.goto(`${cockpit.url}/icds`);
-  await page.getByRole('button', { name: `Start a crawl of ${name}` }).click();
-  await page.waitForURL(/\/crawls\/\d+$/);
-  const crawlId = Number(/\/crawls\/(\d+)$/.exec(page.url())![1]);
   try {
     const line = page.getByTestId('hosts-in-backoff');
     await line.waitFor({ timeout: 60_000 });

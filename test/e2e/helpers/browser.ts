@@ -59,6 +59,19 @@ export async function stopBrowserRig(rig: Partial<BrowserRig>): Promise<void> {
   await rig.cockpit?.stop();
 }
 
+/**
+ * Saves `icd` through the API and starts a crawl of it from the definitions' list, as an archivist
+ * does, in a signed-in page; returns that page, on the crawl's own page, and the crawl's id.
+ */
+export async function startCrawlFromList(rig: BrowserRig, icd: { name: string } & Record<string, unknown>): Promise<{ page: Page; crawlId: number }> {
+  await rig.api.json('POST', '/api/icds', icd);
+  const page = await (await signedInContext(rig)).newPage();
+  await page.goto(`${rig.cockpit.url}/icds`);
+  await page.getByRole('button', { name: `Start a crawl of ${icd.name}` }).click();
+  await page.waitForURL(/\/crawls\/\d+$/);
+  return { page, crawlId: Number(/\/crawls\/(\d+)$/.exec(page.url())![1]) };
+}
+
 /** A browser context signed in with the rig's admin session (its cookie, no login form). */
 export async function signedInContext(rig: BrowserRig): Promise<BrowserContext> {
   const context = await rig.browser.newContext();
