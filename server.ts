@@ -20,6 +20,7 @@ import { crawlEventName, crawlRoom, SOCKET_UNAUTHENTICATED, type WorkerMessage }
 import { SessionStore, SESSION_COOKIE, readCookie } from './worker/auth/sessions';
 import { serveExportDownload } from './app/lib/server/export-download';
 import { guardedListener } from './app/lib/server/guarded-listener';
+import { refuseFraming } from './app/lib/server/no-framing';
 import { dropEndedSessions, handleSubscriptions, SESSION_RECHECK_MS } from './app/lib/server/socket-subscriptions';
 import { startCrawlScheduler } from './app/lib/server/crawl-scheduler';
 import { services, setCrawlEventSink } from './app/lib/server/services';
@@ -69,7 +70,8 @@ async function main(): Promise<void> {
   const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
   // Export downloads bypass Next, which would drop their Content-Length.
   // A handler that throws is answered 500 rather than leaving its request open.
-  const http = createServer(guardedListener((req, res) => refuseTrace(req, res) || serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
+  // No response may be framed: set here, the headers reach Next's pages, API and static files alike.
+  const http = createServer(guardedListener((req, res) => (refuseFraming(res), refuseTrace(req, res) || serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res))));
   const io = new SocketServer(http, { serveClient: false });
   io.use((socket, nextFn) => {
     // socket.io does not catch a middleware's exception: the handshake would never be answered.
