@@ -6,6 +6,7 @@ import { useAahTest, type AahTestResult, type KbError } from '../lib/client/aah'
 import { CrawlPicker } from '../components/crawl-picker';
 import { ruleHighlights, type Highlight } from './rule-highlights';
 import { isolate } from '../lib/client/bidi-isolate';
+import { previewDocument } from './preview-document';
 
 /**
  * Try the knowledge base being edited on one page: pasted HTML, or a URL captured by a crawl.
@@ -156,11 +157,14 @@ function TesterResult({ result, xml, source }: { result: AahTestResult; xml: str
 // The legend's words are written in these colours: each reads at 4.5:1 or more on white (WCAG 1.4.3).
 const COLOURS: Record<Highlight['kind'], string> = { follow: '#15803d', 'do-not-follow': '#dc2626', object: '#2563eb' };
 
-/** The pasted page in a script-less sandbox, with what each action selected outlined. */
+/**
+ * The pasted page in a script-less sandbox, with what each action selected outlined. It loads
+ * nothing from the site (previewDocument). allow-same-origin lets the outlining read the frame's
+ * document; without allow-scripts the page itself cannot use that origin.
+ */
 function Preview({ html, url, highlights }: { html: string; url: string; highlights: Highlight[] }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [marked, setMarked] = useState(0);
-  const base = `<base href="${url.replace(/"/g, '&quot;')}">`;
   useEffect(() => {
     const iframe = frame.current;
     if (!iframe) return;
@@ -198,8 +202,9 @@ function Preview({ html, url, highlights }: { html: string; url: string; highlig
         <span style={{ color: COLOURS.follow }}>▮ followed links</span>
         <span style={{ color: COLOURS['do-not-follow'] }}>▮ links not followed</span>
         <span style={{ color: COLOURS.object }}>▮ extracted objects</span>
+        <span className="w-full text-slate-600" data-testid="tester-preview-note">Shown without the images, styles and frames it would load from its site: the preview requests nothing from it.</span>
       </figcaption>
-      <iframe ref={frame} title="Preview of the tested page" sandbox="allow-same-origin" srcDoc={base + html} className="h-96 w-full rounded border border-slate-300 bg-white" data-testid="tester-preview" />
+      <iframe ref={frame} title="Preview of the tested page" sandbox="allow-same-origin" srcDoc={previewDocument(html, url)} className="h-96 w-full rounded border border-slate-300 bg-white" data-testid="tester-preview" />
     </figure>
   );
 }
