@@ -23,6 +23,8 @@ export type FailureReason =
   | 'robots-disallowed'
   | 'robots-unavailable'
   | 'invalid-url'
+  /** Its host is, or resolves to, an address of the crawler's own network (fetch/address-class.ts): not requested. */
+  | 'private-address'
   /** The server's answer is not valid HTTP (a broken chunk size, header lines past the limit). */
   | 'bad-http'
   /**

@@ -86,6 +86,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   { id: 'maxCalendarDates', path: ['scope', 'maxCalendarDates'], label: 'Calendar dates per path (trap cap)', kind: numberKind(), group: 'advanced', heading: 'Scope' },
   { id: 'maxOutLinksPerPage', path: ['scope', 'maxOutLinksPerPage'], label: 'Links followed per page', kind: numberKind(), group: 'advanced', heading: 'Scope' },
   { id: 'includeRequisites', path: ['scope', 'includeRequisites'], label: 'Fetch page requisites (CSS, scripts, images) out of scope', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
+  { id: 'allowPrivateAddresses', path: ['scope', 'allowPrivateAddresses'], label: 'Fetch from private, loopback and link-local addresses (cloud metadata included) whatever the seeds are', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
 
   { id: 'connectTimeoutMs', path: ['limits', 'connectTimeoutMs'], label: 'Connect timeout (ms)', kind: numberKind(), group: 'advanced', heading: 'Fetching' },
   { id: 'headersTimeoutMs', path: ['limits', 'headersTimeoutMs'], label: 'Headers timeout (ms)', kind: numberKind(), group: 'advanced', heading: 'Fetching' },

@@ -7,7 +7,7 @@ import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../fronti
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
-import { createFetcher, releaseBody, resolveHost, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
+import { createAddressGuard, createFetcher, releaseBody, resolveHost, type AddressGuard, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, embedHopsOf, hostInScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
@@ -115,6 +115,8 @@ export class CrawlContext {
     readonly frontier: SqliteFrontier,
     readonly writer: WarcWriter,
     readonly fetcher: Fetcher,
+    /** Whether an address may be connected to (the DNS stage asks before robots.txt; the fetcher before every request). */
+    readonly addressGuard: AddressGuard,
     readonly robots: RobotsCache,
     readonly store: CaptureStore,
     readonly focus: FocusAnalysis | null,
@@ -156,7 +158,10 @@ export class CrawlContext {
     await writer.open();
     // One jar for the crawl: pages, robots.txt, revisits and feed polls share it; a resumed crawl has its cookies back.
     const cookies = icd.cookies ? openStoredCookieJar(o.db, o.crawlId) : null;
+    const seedHosts = icd.seeds.flatMap((seed) => (URL.canParse(seed) ? [new URL(seed).hostname] : []));
+    const addressGuard = createAddressGuard({ allowPrivateAddresses: icd.scope.allowPrivateAddresses, seedHosts, resolve: resolveHost });
     const fetcher = createFetcher({
+      addressGuard,
       userAgent: icd.userAgent, limits: icd.limits, spoolDir: o.spoolDir, interrupt: o.interrupt, rejectUnauthorized: icd.limits.verifyCertificates,
       cookieJar: cookies?.jar,
       // A retry (of a page, robots.txt, a revisit or a feed poll) is made holding the host's key: it waits the host's delay.
@@ -196,7 +201,7 @@ export class CrawlContext {
     let queueSitemaps: (origin: string, urls: string[]) => void = () => undefined;
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
     o.frontier.openCrawl(o.crawlId, crawlFrontierConfig(icd));
-    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
+    const ctx = new CrawlContext(o.crawlId, icd, o.db, o.frontier, writer, fetcher, addressGuard, robots, store, focus, aah, o.halted ?? (() => false), o.onArchived ?? (() => undefined), o.onObjects ?? (() => undefined));
     ctx.cookies = cookies;
     archive = (ex, timing, message) => ctx.archiveAuxiliary(ex, { message, subject: 'robots', timing });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);

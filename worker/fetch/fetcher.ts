@@ -5,6 +5,7 @@ import { releaseBody } from './body-sink';
 import { classifyError, lenientMayRead, UnreadableResponseError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
+import type { AddressGuard } from './address-guard';
 import { fetchAttempt, type AttemptResult } from './fetch-attempt';
 import { lenientAttempt } from './lenient-attempt';
 import { sameSiteContext, type SameSiteContext } from './same-site';
@@ -54,6 +55,11 @@ export interface FetcherOptions {
    * them), and learnt from every response, partial ones included. None: no cookies (as before).
    */
   cookieJar?: CrawlCookieJar;
+  /**
+   * Asked with the address about to be connected to, however it was found (the DNS stage, this
+   * fetcher's own lookup): a refusal ends the fetch as `private-address`, nothing requested.
+   */
+  addressGuard?: AddressGuard;
 }
 
 export interface FetchRequestOptions {
@@ -145,6 +151,9 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       if ('error' in resolved) return dnsFailure(resolved.error);
       ip = resolved.ip;
     }
+    // On the address connected to, not the name: a public name may resolve to 127.0.0.1.
+    const refusal = await o.addressGuard?.(ip);
+    if (refusal) return { ok: false, reason: 'private-address', message: refusal, durationMs: 0, retries: 0 };
     const headers: [string, string][] = [
       ['User-Agent', o.userAgent],
       ['Accept', ACCEPT],

@@ -5,6 +5,8 @@
  */
 export { createFetcher, dnsFailure, type Fetcher, type FetcherOptions, type FetchLimits, type FetchOutcome, type FetchRequestOptions, type FetchTiming } from './fetcher';
 export { createCookieJar, setCookieValues, DEFAULT_COOKIE_BOUNDS, type CookieBounds, type CrawlCookieJar } from './cookie-jar';
+export { addressClass, addressRefusal, type AddressClass, type AddressPolicy } from './address-class';
+export { createAddressGuard, type AddressGuard } from './address-guard';
 export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
 export { bodyForParsing, bodyUnlessBomb, contentCodingFault, contentCodingNote, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode, type ParsedBody } from './decode-content-encoding';
 export { classifyError, DecompressionBombError, DnsError, type ErrorClass } from './classify-error';

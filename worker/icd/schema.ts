@@ -119,6 +119,13 @@ export const scopeSchema = z.object({
    */
   extraHops: z.number().int().min(0).max(3).default(0),
   /**
+   * Fetch from loopback, private-network, link-local, unspecified and carrier-grade NAT addresses
+   * whatever the seeds are (worker/fetch/address-class.ts). Off, a URL whose host resolves to one
+   * is refused (`private-address`), unless a seed's host resolves to an address of the same kind;
+   * link-local (cloud metadata services) only with this on.
+   */
+  allowPrivateAddresses: z.boolean().default(false),
+  /**
    * Heritrix's max-time, Browsertrix's crawl time limit: after this many minutes of running (a
    * paused crawl's pauses not counted) the crawl visits no more URLs and finishes; 0: no limit.
    */
