@@ -38,13 +38,13 @@ export function hostOutageLimits(icd: Pick<Icd, 'limits'>): HostOutageLimits {
  * What a processed URL tells of its host: any HTTP answer (an exchange, kept or failed: 5xx, 429,
  * a cut body), or a failure that needs one (TLS, broken HTTP, redirects), is an answer; no answer
  * at all is the fetch's `noAnswer` (fetch/no-answer.ts gotNoAnswer). Null when it tells nothing:
- * not requested (robots.txt, given back, a host given up), a name that did not resolve (its URLs
- * fail at once, not backed off), or failed inside the crawler.
+ * not requested (robots.txt, given back, a host given up, an address the crawl may not reach), a
+ * name that did not resolve (its URLs fail at once, not backed off), or failed inside the crawler.
  */
 export function hostAnswerOf(item: Pick<CrawlItem, 'exchange' | 'failure' | 'noAnswer' | 'notRequested' | 'released' | 'retryAt' | 'excludedReason'>): HostAnswer | null {
   if (item.released || item.notRequested || item.retryAt !== undefined || item.excludedReason) return null;
   if (item.exchange) return { answered: true };
-  if (!item.failure || item.failure.reason === 'internal' || item.failure.reason === HOST_UNREACHABLE || item.failure.reason === 'dns') return null;
+  if (!item.failure || item.failure.reason === 'internal' || item.failure.reason === HOST_UNREACHABLE || item.failure.reason === 'dns' || item.failure.reason === 'private-address') return null;
   return item.noAnswer ? { answered: false, reason: item.failure.reason } : { answered: true };
 }
 
