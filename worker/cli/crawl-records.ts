@@ -5,7 +5,7 @@ import type { Icd } from '../icd/schema';
 import { crawlLogText } from '../store/crawl-log-text';
 import { readSeedChains, withMessages } from '../frontier/seed-report';
 import { isSeedProblem, seedOutcome } from '../frontier/url-outcome';
-import { readRecordHttpHeader } from '../warc/read-record';
+import { readRecordLocation } from '../warc/read-record';
 
 /**
  * What a CLI crawl leaves for the archivist beside its WARC files, as Heritrix leaves crawl.log and
@@ -46,7 +46,7 @@ export const SEED_PROBLEMS_LISTED = 200;
  * cut redirect chain: the first `listed`, and how many more there are (`notListed`).
  */
 export async function seedProblems(db: Database.Database, crawlId: number, icd: Icd, warcDir: string, listed = SEED_PROBLEMS_LISTED): Promise<{ problems: SeedProblem[]; notListed: number }> {
-  const chains = await readSeedChains(db, crawlId, icd.seeds, icd.scope.queryHandling, (file, offset, length) => readRecordHttpHeader(warcDir, file, offset, length, 'location'));
+  const chains = await readSeedChains(db, crawlId, icd.seeds, icd.scope.queryHandling, (file, offset, length) => readRecordLocation(warcDir, file, offset, length));
   const failing = chains.filter(isSeedProblem);
   // Messages only for the seeds named: reading them costs a pass over the crawl log per 500 URLs.
   const problems = withMessages(db, crawlId, failing.slice(0, listed)).map((row) => ({ seed: row.seed, outcome: seedOutcome(row).steps.join(' ') }));

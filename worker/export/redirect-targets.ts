@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { canonicalize, type QueryHandling } from '../url';
-import { readRecordHttpHeader } from '../warc/read-record';
+import { readRecordLocation } from '../warc/read-record';
 import { selectedCapturesSql, type CollectionSelection } from './collection-plan';
 
 /** Redirects followed from a selected one at most: the crawl itself gives up on longer chains. */
@@ -43,7 +43,7 @@ export async function redirectTargets(db: Database.Database, crawlId: number, wa
     const next: CaptureRef[] = [];
     for (const r of redirects) {
       signal?.throwIfAborted();
-      const location = await readRecordHttpHeader(warcDir, r.warcFile, r.warcOffset, r.warcLength, 'location');
+      const location = await readRecordLocation(warcDir, r.warcFile, r.warcOffset, r.warcLength);
       const target = location ? canonicalize(location, r.url, { queryHandling }) : null;
       const capture = target ? (captureOf.get(crawlId, target, r.fetchedAt, r.fetchedAt) as CaptureRef | undefined) : undefined;
       if (!capture || taken.has(capture.warcRecordId)) continue;

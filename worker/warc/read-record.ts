@@ -1,10 +1,12 @@
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
+import { constants, createGunzip } from 'node:zlib';
 import { WARCParser, type WARCRecord } from 'warcio';
 import { DecompressionBombError } from '../fetch/classify-error';
 import { decodeContentEncoding } from '../fetch/decode-content-encoding';
-import { dechunk } from './parse-heads';
+import { headerUrlText } from '../fetch/http-heads';
+import { dechunk, parseWarcHead } from './parse-heads';
 
 const MAX_MEMBER_BYTES = 64 * 1024 * 1024;
 
@@ -61,9 +63,59 @@ export async function readRecordText(warcDir: string, warcFile: string, offset: 
   return (await decodedPayload(await parseRecordAt(warcDir, warcFile, offset, length))).payload.toString('utf8');
 }
 
-/** One HTTP header of the record at `offset` of a crawl's WARC file (its payload left unread); null when absent. */
-export async function readRecordHttpHeader(warcDir: string, warcFile: string, offset: number, length: number | undefined, lowerName: string): Promise<string | null> {
-  return headerValue((await parseRecordAt(warcDir, warcFile, offset, length)).httpHeaders?.headers, lowerName);
+/** How much of a record's start is read for its heads: a WARC head and an HTTP head fit in it many times over. */
+const HEAD_BYTES = 256 * 1024;
+
+/**
+ * The Location of the redirect record at `offset` of a crawl's WARC file as the crawl read it when
+ * it queued the target (fetch/http-heads.ts headerUrlText: the raw bytes, UTF-8 when they are, else
+ * each byte from 0x80 escaped): warcio reads header bytes as UTF-8, and a Latin-1 `caf\xE9` came
+ * back as `caf\uFFFD`, which names no capture. Its first Location line; null when it has none.
+ */
+export async function readRecordLocation(warcDir: string, warcFile: string, offset: number, length: number | undefined): Promise<string | null> {
+  const path = join(warcDir, basename(warcFile));
+  const start = await readStart(path, offset, length).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    return readStart(`${path}.open`, offset, length);
+  });
+  const warc = parseWarcHead(start);
+  if (!warc) return null;
+  const http = start.subarray(warc.headerLength);
+  const end = http.indexOf('\r\n\r\n');
+  for (const line of http.subarray(0, end < 0 ? http.length : end).toString('latin1').split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === 'location') return headerUrlText(line.slice(colon + 1).trim()) || null;
+  }
+  return null;
+}
+
+/**
+ * The first bytes of the record at `offset` (at most HEAD_BYTES of it decompressed): its gzip
+ * member is inflated as a stream and left once that much came out, whatever the body behind holds.
+ */
+async function readStart(path: string, offset: number, length: number | undefined): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const size = Math.min(length && length > 0 ? length : HEAD_BYTES, HEAD_BYTES);
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, offset);
+    const bytes = buffer.subarray(0, bytesRead);
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // A member cut short (we read its start only) decodes as far as it goes, without an error.
+    const gunzip = createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
+    gunzip.end(bytes);
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= HEAD_BYTES) break;
+    }
+    gunzip.destroy();
+    return Buffer.concat(chunks);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

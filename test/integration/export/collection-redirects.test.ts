@@ -21,7 +21,10 @@ const site: RequestListener = (req, res) => {
   const path = req.url ?? '/';
   const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${path}</title>${body}`);
   const moved = (status: number, location: string) => void res.writeHead(status, { location }).end();
-  if (path === '/') return html('<a href="/old/tides">tides</a> <a href="/old/quay">quay</a> <a href="/old/same">same</a> <a href="/harbour">harbour</a>');
+  if (path === '/') return html('<a href="/old/tides">tides</a> <a href="/old/quay">quay</a> <a href="/old/same">same</a> <a href="/harbour">harbour</a> <a href="/old/cafe">café</a>');
+  // A Location in raw Latin-1 (an old IIS or PHP site): a browser, and the crawl, follow it to /new/caf%E9.
+  if (path === '/old/cafe') return moved(301, '/new/caf\xe9');
+  if (path === '/new/caf%E9') return html('<p>the café by the quay</p>');
   // A redirect, a chain of two more (the second relative, with a query the crawl keeps), and one to a copy of /harbour (a revisit).
   if (path === '/old/tides') return moved(301, '/new/tides');
   if (path === '/old/quay') return moved(302, 'http://' + req.headers.host + '/hop');
@@ -52,8 +55,8 @@ test('a collection of redirects holds what they lead to, to the end of a chain',
       .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as { url: string; status: string })
       .map((r) => `${r.status} ${r.url.slice(origin.length)}`).sort();
     assert.deepEqual(indexed, [
-      '200 /copy-of-harbour', '200 /final?x=1', '200 /harbour', '200 /new/tides',
-      '301 /old/same', '301 /old/tides', '302 /old/quay', '307 /hop',
+      '200 /copy-of-harbour', '200 /final?x=1', '200 /harbour', '200 /new/caf%E9', '200 /new/tides',
+      '301 /old/cafe', '301 /old/same', '301 /old/tides', '302 /old/quay', '307 /hop',
     ], 'the redirects, where they lead, and the response a revisit among them repeats; not the home page');
 
     // As a WACZ (with page text), the pages they lead to are its pages: it listed none.
@@ -65,7 +68,7 @@ test('a collection of redirects holds what they lead to, to the end of a chain',
     const entries = await readZip(readFileSync(join(waczDir, (JSON.parse(wacz.files) as { name: string }[])[0]!.name)));
     const [, ...lines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
     const pages = lines.map((l) => JSON.parse(l) as { url: string; text?: string });
-    assert.deepEqual(pages.map((p) => p.url.slice(origin.length)).sort(), ['/copy-of-harbour', '/final?x=1', '/new/tides']);
+    assert.deepEqual(pages.map((p) => p.url.slice(origin.length)).sort(), ['/copy-of-harbour', '/final?x=1', '/new/caf%E9', '/new/tides']);
     assert.match(pages.find((p) => p.url.endsWith('/new/tides'))!.text ?? '', /high water at noon/, 'with its text');
   });
 });

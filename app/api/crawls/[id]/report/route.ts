@@ -2,7 +2,7 @@ import { readHostsReport } from '../../../../../worker/crawler/hosts-report';
 import { crawlIcd } from '../../../../lib/server/crawl-views';
 import { readSeedReport } from '../../../../../worker/frontier/seed-report';
 import { readHostQueues } from '../../../../../worker/frontier/host-queues';
-import { readRecordHttpHeader } from '../../../../../worker/warc/read-record';
+import { readRecordLocation } from '../../../../../worker/warc/read-record';
 import { crawlWarcDir } from '../../../../../worker/store/data-layout';
 import { apiRoute, idParam } from '../../../../lib/server/handler';
 import { services } from '../../../../lib/server/services';
@@ -42,7 +42,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
     .all(crawlId) as { status: number | null; entries: number }[];
   const warcDir = crawlWarcDir(services().env.dataDir, crawlId);
   const seeds = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, MAX_SEEDS, (file, offset, length) =>
-    readRecordHttpHeader(warcDir, file, offset, length, 'location'),
+    readRecordLocation(warcDir, file, offset, length),
   );
   const queues = readHostQueues(db, crawlId, MAX_HOSTS);
   return { hosts, hostCount, mimeTypes, records, statuses, seeds, seedCount: icd.seeds.length, queues };
