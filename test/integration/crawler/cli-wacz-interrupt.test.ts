@@ -24,7 +24,10 @@ const digests = (out: string) =>
   Object.fromEntries(readdirSync(out).filter((n) => n.endsWith('.warc.gz') || n === 'index.cdxj').sort().map((n) => [n, createHash('sha256').update(readFileSync(join(out, n))).digest('hex')]));
 
 test('SIGINT while the WACZ is being packaged leaves no package nor partial file, the WARC files whole, exit code 3', { timeout: 90_000 }, async () => {
-  const site = await startFixtureSite({ pageCount: 12 });
+  // A package larger than what the FIFO's first read and its pipe buffer (64 KiB) take, so the CLI
+  // is still writing it when the SIGINT comes: with 12 pages (~10 KB) it could write the whole
+  // package before the signal landed, and a loaded CI run saw it finish (exit 0).
+  const site = await startFixtureSite({ pageCount: 400 });
   try {
     await withTempDir('tm-cli-wacz-interrupt-', async (out) => {
       execFileSync('mkfifo', [join(out, 'crawl.wacz.open')]);
