@@ -53,6 +53,11 @@ export function robotsUnansweredMessage(detail: string, next: string): string {
  */
 export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): RobotsResponse {
   const exchange = outcome.ok ? outcome.exchange : outcome.partial;
+  // An address the crawl may not reach (fetch/address-guard.ts), where a robots.txt redirects or its
+  // host resolves: a robots.txt the crawler may not read, refused at once and for good, as a redirect
+  // it cannot follow is: "unavailable". Retried as unreachable, it made the site disallowed after
+  // ~70 s; the host's own pages are refused for their address when they are asked for.
+  if (!outcome.ok && outcome.reason === 'private-address') return { kind: 'allow-all', why: `${outcome.reason}: ${outcome.message}` };
   // A certificate the crawl does not accept fails every try the same way: waiting for another brings nothing.
   if (!outcome.ok && !exchange && (NO_CONNECTION_REASONS.has(outcome.reason) || outcome.reason === 'tls')) {
     return { kind: 'no-connection', failure: { reason: outcome.reason, message: outcome.message } };

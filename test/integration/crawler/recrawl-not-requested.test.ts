@@ -22,7 +22,8 @@ import { runUntil, until } from '../../support/engine-run';
 // the round run again forgot it when it settled the host's back-off.
 const DOWN = [
   { url: 'http://0.nonexistent.invalid/', host: '0.nonexistent.invalid', outcome: 'dns' },
-  { url: 'http://0.0.0.0:1/', host: '0.0.0.0:1', outcome: 'connect-refused' },
+  // Port 1 of loopback (the seed's address class: 0.0.0.0 is one the crawl may not reach).
+  { url: 'http://127.0.0.1:1/', host: '127.0.0.1:1', outcome: 'connect-refused' },
 ];
 
 for (const { url: DOWN_PAGE, host, outcome } of DOWN) test(`a recrawl refetch that gets nothing from its host (${outcome}), or that robots.txt refuses, is logged, not asked again when the round runs again, and counted for the host's back-off`, { timeout: 60_000 }, async () => {

@@ -90,3 +90,10 @@ test('no connection at all (refused, timed out, unresolvable) is told apart, wit
   const dark: FetchOutcome = { ok: false, reason: 'connect-timeout', message: 'connect timeout after 10000 ms', durationMs: 30_000, retries: 2 };
   assert.deepEqual(classifyRobotsResponse(dark, FROM), { kind: 'no-connection', failure: { reason: 'connect-timeout', message: 'connect timeout after 10000 ms' } });
 });
+
+// Found by an exploratory session: a robots.txt redirecting to 0.0.0.0, refused by the address
+// guard, was retried as unreachable for ~70 s and the site then taken as disallowing everything.
+test('a robots.txt on an address the crawl may not reach (private-address) is unavailable, not unreachable', () => {
+  const refused: FetchOutcome = { ok: false, reason: 'private-address', message: 'not requested: 0.0.0.0 is an unspecified address', durationMs: 0, retries: 0 };
+  assert.deepEqual(classifyRobotsResponse(refused, FROM), { kind: 'allow-all', why: 'private-address: not requested: 0.0.0.0 is an unspecified address' });
+});
