@@ -324,7 +324,15 @@ export class WarcWriter {
     const referred = after?.catch(() => {
       throw new Error('the capture of the same payload it would refer to was not written');
     });
-    const ready = made ? Promise.resolve(made) : referred ? Promise.all([this.prepare(specs), referred]).then(([records]) => records) : this.prepare(specs);
+    // Both settled, the referred capture's failure first: when both fail (a compression thread that
+    // stopped with both in hand) the revisit failed for want of what it refers to, whichever failed first.
+    const ready = made ? Promise.resolve(made) : referred
+      ? Promise.allSettled([this.prepare(specs), referred]).then(([records, ref]) => {
+        if (ref.status === 'rejected') throw ref.reason;
+        if (records.status === 'rejected') throw records.reason;
+        return records.value;
+      })
+      : this.prepare(specs);
     let settle!: Pick<QueuedGroup, 'resolve' | 'reject'>;
     const placed = new Promise<Array<Placed & { filename: string }>>((resolve, reject) => (settle = { resolve, reject }));
     const group: QueuedGroup = { filename: cur.filename, ready, indexFor: specs.map((s) => s.index), capture, about, placed, ...settle };
