@@ -63,6 +63,8 @@ export class PolitenessRegistry {
   /** holder → the key its request holds (a host may change key while it holds one). */
   private readonly held = new Map<KeyHolder, string>();
   private readonly listeners = new Set<KeyFreedListener>();
+  /** Which listener hears the next freed key first: it turns at each one, so crawls sharing a key take turns. */
+  private firstHeard = 0;
   private readonly hostListeners = new Set<HostChangedListener>();
   /** key → when the first lease that waited for it while it was held may take it, until one takes it (leaseDueAt). */
   private readonly leasesDue = new Map<string, number>();
@@ -338,9 +340,17 @@ export class PolitenessRegistry {
   private freed(key: string): void {
     if (this.handOver(key)) return;
     let due: number | undefined;
-    for (const listener of this.listeners) {
+    const hear = (listener: KeyFreedListener) => {
       const at = listener(key);
       if (typeof at === 'number') due = due === undefined ? at : Math.min(due, at);
+    };
+    if (this.listeners.size < 2) this.listeners.forEach(hear);
+    else {
+      // The first frontier ready takes the key: heard in the order the crawls were opened, the first
+      // two of four crawls of one IP took every turn and the others fetched nothing for minutes.
+      const listeners = [...this.listeners];
+      const first = this.firstHeard++ % listeners.length;
+      for (let i = 0; i < listeners.length; i++) hear(listeners[(first + i) % listeners.length]!);
     }
     if (due === undefined) this.leasesDue.delete(key);
     else this.leasesDue.set(key, due);

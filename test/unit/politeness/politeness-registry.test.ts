@@ -320,3 +320,22 @@ test('a host\'s key and Crawl-delay stay while any frontier uses the host, and a
   assert.equal(reg.robotsDelayMs('a.example'), null);
   assert.equal(reg.hostEntryCount, 0);
 });
+
+// Found by an exploratory session: four crawls of sites on one IP, the first two opened took every
+// turn of its key (the first frontier ready when the key was freed took it), the others fetched
+// nothing for minutes. The key freed is now heard first by each frontier in turn.
+test('crawls sharing a key take turns: a freed key is offered first to each listener in turn', () => {
+  const reg = new PolitenessRegistry();
+  const noDelay = { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0 };
+  const holders: KeyHolder[] = [{ host: 'one.example' }, { host: 'two.example' }, { host: 'three.example' }];
+  for (const h of holders) reg.setHostKey(h.host, '10.0.0.9');
+  const taken = [0, 0, 0];
+  // Each crawl always has a URL ready: it takes the key whenever it hears it is free.
+  holders.forEach((h, i) => reg.onKeyFreed(() => void (reg.tryAcquire(h, 0, noDelay) && taken[i]!++)));
+  assert.ok(reg.tryAcquire(holders[0]!, 0, noDelay));
+  for (let turn = 0; turn < 30; turn++) {
+    const holder = holders.find((h) => reg.isBusy('10.0.0.9') && reg.abandon(h) !== undefined);
+    assert.ok(holder, 'one of them held the key');
+  }
+  assert.deepEqual(taken, [10, 10, 10]);
+});
