@@ -61,6 +61,8 @@ export class HostOutages {
   private readonly hosts = new Map<string, HostOutage>();
   /** The URLs of a failing host's streak without an answer (at most the threshold a host), queued again if it goes into back-off. */
   private readonly streaks = new Map<string, Unanswered[]>();
+  /** The URLs put back once whose try got no answer again, per host in back-off: queued again if it answers. */
+  private readonly triesFailed = new Map<string, string[]>();
   private readonly limits: HostOutageLimits;
 
   constructor(
@@ -125,8 +127,8 @@ export class HostOutages {
   /**
    * Keeps the failing host's streak, and says which URLs without an answer go back to the queue:
    * the streak's when the host goes into back-off, then each one that ends so during it. A URL put
-   * back once that gets no answer again is failed for good (a page that never answers must not be
-   * every try of a host that does).
+   * back once that gets no answer again stays failed while the host gives none (a page that never
+   * answers must not be every try of a host that does), and is queued again once it answers.
    */
   private unansweredToQueue(host: string, unanswered: Unanswered | null, outage: HostOutage | undefined): string[] {
     const first = unanswered && unanswered.attempts === 0 ? [unanswered] : [];
@@ -136,7 +138,16 @@ export class HostOutages {
     }
     const streak = this.streaks.get(host) ?? [];
     this.streaks.delete(host);
-    return outage?.phase === 'backoff' ? [...streak, ...first].map((u) => u.url) : [];
+    if (outage?.phase === 'backoff') {
+      // The tries take the URLs put back first: each failed try kept one failed, and a long outage
+      // lost as many pages as tries failed. They wait here, failed, until the host answers again.
+      if (unanswered && unanswered.attempts > 0) this.triesFailed.set(host, [...(this.triesFailed.get(host) ?? []), unanswered.url]);
+      return [...streak, ...first].map((u) => u.url);
+    }
+    const tries = this.triesFailed.get(host) ?? [];
+    this.triesFailed.delete(host);
+    // Answered again: the URLs its failed tries kept go back to the queue; given up, they stay failed.
+    return outage === undefined ? tries : [];
   }
 
   /** Hosts in back-off and the earliest next try, for the crawl's counters (the CLI's progress, the cockpit). */
@@ -201,7 +212,7 @@ function outageMessage(host: string, e: Exclude<OutageEvent, { kind: 'given-up' 
     case 'try-failed':
       return `still no answer from ${host} (${e.reason}) at try ${e.tries}${queued}: next try at ${iso(e.nextTryAt)}`;
     case 'answered':
-      return `${host} answered again after ${durationWords(e.downMs)} without an answer${e.tries ? ` (${e.tries} ${e.tries === 1 ? 'try' : 'tries'} failed)` : ''}; its URLs are crawled as usual again`;
+      return `${host} answered again after ${durationWords(e.downMs)} without an answer${e.tries ? ` (${e.tries} ${e.tries === 1 ? 'try' : 'tries'} failed)` : ''}; its URLs are crawled as usual again${queued}`;
   }
 }
 

@@ -172,3 +172,38 @@ test('a host name that does not resolve fails its URLs at once, not backed off',
     assert.equal(db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff'").pluck().get(crawlId), 0, 'no back-off entry');
   });
 });
+
+// Found by an exploratory session: the tries took the URLs put back first, and each failed try kept
+// its URL failed for good, so a host down through several tries lost as many pages once it answered again.
+test('a host down through several tries, then answering: every page is captured once, none lost to the failed tries', { timeout: 60_000 }, async () => {
+  let downUntil = 0;
+  let served = 0;
+  const server = createServer((req, res) => {
+    if (req.url === '/robots.txt') return robots(res);
+    if (req.url === '/') return html(res, links('/p', 20));
+    // From the third page on, every request is cut for 2.5 s (connection reset), then all are answered.
+    if (++served === 3) downUntil = Date.now() + 2_500;
+    if (Date.now() < downUntil) return void req.socket.destroy();
+    html(res, `<p>page ${req.url}</p>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const limits = { maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 300, hostGiveUpMs: 60_000 };
+    await withCrawl('tm-host-outage-tries-', { seeds: [`${origin}/`], name: 'Host down a while', politeness: { enabled: false, concurrency: 1 }, limits }, async ({ dir, db, icd, crawlId }) => {
+      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      assert.equal(await engine.run(), 'finished');
+      const entries = db.prepare("SELECT message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff' ORDER BY id").pluck().all(crawlId) as string[];
+      assert.ok(entries.filter((m) => m.startsWith('still no answer')).length >= 2, `several tries failed:\n${entries.join('\n')}`);
+      assert.match(entries.at(-1)!, /answered again after .* \(\d+ tries failed\); its URLs are crawled as usual again \(the (URL is|\d+ URLs are) queued again\)$/);
+      const pages = db.prepare("SELECT url, COUNT(*) AS n FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt' GROUP BY url").all(crawlId) as { url: string; n: number }[];
+      assert.equal(pages.length, 21, 'every page captured');
+      assert.ok(pages.every((p) => p.n === 1), 'once each');
+      assert.equal(db.prepare('SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state != 2').pluck().get(crawlId), 0, 'no URL failed');
+      assert.deepEqual([engine.stats().failed, engine.stats().failedByReason], [0, {}]);
+    });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
