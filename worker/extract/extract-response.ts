@@ -32,6 +32,8 @@ export interface ResponseInput {
   text?: boolean;
   /** HTML: the crawl's cache of root-relative references (HtmlExtractOptions.references). */
   references?: ReferenceCache;
+  /** HTML: GET forms as the URL a browser submits (HtmlExtractOptions.submitForms). Default false. */
+  submitForms?: boolean;
   /** The URL was named as a sitemap (robots.txt, a sitemap index): read as one whatever its name (classifyResponse). */
   declaredSitemap?: boolean;
 }
@@ -204,7 +206,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     case 'html': {
       const charset = sniffCharset(body, contentType);
       const htmlText = decodeText(body, contentType, charset);
-      const page = extractHtml(htmlText, url, { ...opts, encoding: queryEncodingOf(charset), text: input.text ?? true, references: input.references });
+      const page = extractHtml(htmlText, url, { ...opts, encoding: queryEncodingOf(charset), text: input.text ?? true, references: input.references, submitForms: input.submitForms });
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };

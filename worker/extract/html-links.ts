@@ -61,6 +61,11 @@ export interface HtmlExtractOptions {
   references?: ReferenceCache;
   /** Gather the MarkupSummary (default true); a pass that only reads text leaves it empty. */
   markup?: boolean;
+  /**
+   * A GET form is the URL a browser submits with its controls' default values (the ICD's
+   * scope.submitGetForms); off (default), its action as written, as Heritrix takes it.
+   */
+  submitForms?: boolean;
 }
 
 interface Block {
@@ -317,12 +322,19 @@ class LinkCollector implements Partial<Handler> {
   }
 
   /**
-   * Only GET forms can be crawled: the URL is what a browser submits (GetForm), its action's, or
-   * without one the page's own (not the base's), with the form data set for its query.
+   * Only GET forms can be crawled. With submitForms, the URL is what a browser submits (GetForm),
+   * its action's, or without one the page's own (not the base's), with the form data set for its
+   * query; without, the action as written (none without one), as Heritrix takes it: submitting the
+   * forms of every page fetched each page again with a sort order, and a site search per page.
    */
   private openForm(attribs: Record<string, string>): void {
     const method = trimAsciiWhitespace(attribs.method ?? 'get').toLowerCase();
     if (method !== 'get' || this.form) return;
+    if (!this.opts.submitForms) {
+      const link = this.add(attribs.action, 'form', 'form@action');
+      if (link) this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
+      return;
+    }
     const action = trimAsciiWhitespace(attribs.action ?? '');
     const url = action ? this.resolve(action) : canonicalize(this.pageUrl, undefined, this.urlOpts);
     if (!url) return;
@@ -493,7 +505,7 @@ export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
 export function extractHtml(html: string, pageUrl: string, options: HtmlExtractOptions = {}): HtmlExtraction {
   const collector = new LinkCollector(
     pageUrl,
-    { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true },
+    { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true, submitForms: options.submitForms ?? false },
     options.resolved,
     options.references,
     options.encoding,

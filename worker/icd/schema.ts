@@ -119,6 +119,12 @@ export const scopeSchema = z.object({
    */
   extraHops: z.number().int().min(0).max(3).default(0),
   /**
+   * A GET form is queued as the URL a browser submits with its controls' default values (off, the
+   * default: its action as written, as Heritrix takes it; Browsertrix submits none): each page's
+   * sort form and site search are fetched once per page, so it is the archivist's choice.
+   */
+  submitGetForms: z.boolean().default(false),
+  /**
    * Fetch from loopback, private-network, link-local, unspecified and carrier-grade NAT addresses
    * whatever the seeds are (worker/fetch/address-class.ts). Off, a URL whose host resolves to one
    * is refused (`private-address`), unless a seed's host resolves to an address of the same kind;

@@ -46,7 +46,7 @@ export const extractStage: Stage = {
     // A large sitemap is parsed in slices, the crawl's other pages and timers going on between them.
     const result = await extractFromResponseYielding({
       url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
-      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references, declaredSitemap,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references, declaredSitemap, submitForms: ctx.icd.scope.submitGetForms,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
     });
