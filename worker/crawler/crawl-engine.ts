@@ -332,9 +332,9 @@ export class CrawlEngine {
         // Batch mode: the open batch's links get their batch scores before the crawl ends or pauses.
         ctx.focus?.closeBatch(frontier, opts.crawlId);
         this.flushEvents();
+        // A resumed crawl starts with every host healthy: none stays in back-off, in the list or the last counters.
+        this.outages?.endRun();
         this.finalStats = this.stats();
-        // A resumed crawl starts with every host healthy: none stays listed in back-off.
-        this.outages?.clear();
       } finally {
         // Whatever failed above: the crawl's politeness keys, shared with the worker's other crawls, are freed.
         frontier.closeCrawl(opts.crawlId);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { runInTransaction } from '../store/sqlite';
 import type { HostAnswer } from '../coherence';
 import type { Lease } from '../frontier';
 import type { Icd } from '../icd/schema';
@@ -165,6 +166,27 @@ export class HostOutages {
   /** The run ends: no host stays listed in back-off. */
   clear(): void {
     this.ctx.db.prepare('DELETE FROM engine_host_backoff WHERE crawl_id = ?').run(this.ctx.crawlId);
+  }
+
+  /**
+   * The run ends (paused, stopped, finished): the next one starts with every host healthy, so the
+   * URLs its hosts' failed tries kept failed go back to the queue now (in memory only, they were
+   * lost to a pause), and no host stays in back-off, listed or in the crawl's last counters.
+   */
+  endRun(): void {
+    const tries = [...this.triesFailed.values()].flat();
+    if (tries.length) {
+      runInTransaction(this.ctx.db, () => {
+        for (const url of tries) {
+          const was = this.ctx.frontier.requeueFailed(this.ctx.crawlId, url);
+          if (was?.reason) this.ctx.stats.recordFailures(was.reason, -1);
+        }
+      });
+    }
+    this.triesFailed.clear();
+    this.streaks.clear();
+    this.hosts.clear();
+    this.clear();
   }
 
   /** The change's crawl-log entry and listing; a host given up has its waiting URLs failed. In one transaction (a group commit's job). */

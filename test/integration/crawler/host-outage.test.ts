@@ -207,3 +207,44 @@ test('a host down through several tries, then answering: every page is captured 
     server.close();
   }
 });
+
+// Found by an exploratory session: a paused crawl's last counters kept its host in back-off, and
+// the URLs its failed tries kept failed (held in memory) stayed failed when the crawl was resumed.
+test('a crawl paused during a back-off: no host left in back-off in its counters, and resumed, every page is captured once', { timeout: 60_000 }, async () => {
+  let down = false;
+  let served = 0;
+  const server = createServer((req, res) => {
+    if (req.url === '/robots.txt') return robots(res);
+    if (req.url === '/') return html(res, links('/p', 20));
+    if (++served === 3) down = true;
+    if (down) return void req.socket.destroy();
+    html(res, `<p>page ${req.url}</p>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const limits = { maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 200, hostGiveUpMs: 600_000 };
+    await withCrawl('tm-host-outage-pause-', { seeds: [`${origin}/`], name: 'Paused in a back-off', politeness: { enabled: false, concurrency: 1 }, limits }, async ({ dir, db, icd, crawlId }) => {
+      const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+      const first = engine();
+      const run = first.run();
+      const failedTries = () => db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff' AND message LIKE 'still no answer%'").pluck().get(crawlId) as number;
+      await until('two tries failed', () => failedTries() >= 2, 20_000);
+      await first.pause();
+      assert.equal(await run, 'paused');
+      const paused = first.stats();
+      assert.equal(paused.hostsInBackoff, undefined, 'no host in back-off once the run ended');
+      assert.equal(paused.nextHostTryAt, undefined);
+      down = false;
+      const second = engine();
+      assert.equal(await second.run(), 'finished');
+      const pages = db.prepare("SELECT url, COUNT(*) AS n FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt' GROUP BY url").all(crawlId) as { url: string; n: number }[];
+      assert.equal(pages.length, 21, 'every page captured');
+      assert.ok(pages.every((p) => p.n === 1), 'once each');
+      assert.equal(db.prepare('SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state != 2').pluck().get(crawlId), 0, 'no URL failed');
+    });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
