@@ -11,13 +11,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { readHostQueues } from '../../../worker/frontier/host-queues';
 import type { CrawlStats } from '../../../worker/events/messages';
-import { serveOn, withCrawl } from '../../support/site-crawl';
+import { serveOn, withCrawl, withSiteCrawl } from '../../support/site-crawl';
 import { until } from '../../support/engine-run';
 
 const PAGES = 100;
@@ -173,39 +174,37 @@ test('a host name that does not resolve fails its URLs at once, not backed off',
   });
 });
 
+/** Every page of a 20-page site and its home captured, once each, and no URL failed. */
+function assertEveryPageOnce(db: Database.Database, crawlId: number): void {
+  const pages = db.prepare("SELECT url, COUNT(*) AS n FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt' GROUP BY url").all(crawlId) as { url: string; n: number }[];
+  assert.equal(pages.length, 21, 'every page captured');
+  assert.ok(pages.every((p) => p.n === 1), 'once each');
+  assert.equal(db.prepare('SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state != 2').pluck().get(crawlId), 0, 'no URL failed');
+}
+
 // Found by an exploratory session: the tries took the URLs put back first, and each failed try kept
 // its URL failed for good, so a host down through several tries lost as many pages once it answered again.
 test('a host down through several tries, then answering: every page is captured once, none lost to the failed tries', { timeout: 60_000 }, async () => {
   let downUntil = 0;
   let served = 0;
-  const server = createServer((req, res) => {
+  const site: RequestListener = (req, res) => {
     if (req.url === '/robots.txt') return robots(res);
     if (req.url === '/') return html(res, links('/p', 20));
     // From the third page on, every request is cut for 2.5 s (connection reset), then all are answered.
     if (++served === 3) downUntil = Date.now() + 2_500;
     if (Date.now() < downUntil) return void req.socket.destroy();
     html(res, `<p>page ${req.url}</p>`);
+  };
+  const limits = { maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 300, hostGiveUpMs: 60_000 };
+  await withSiteCrawl('tm-host-outage-tries-', site, { name: 'Host down a while', politeness: { enabled: false, concurrency: 1 }, limits }, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    assert.equal(await engine.run(), 'finished');
+    const entries = db.prepare("SELECT message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff' ORDER BY id").pluck().all(crawlId) as string[];
+    assert.ok(entries.filter((m) => m.startsWith('still no answer')).length >= 2, `several tries failed:\n${entries.join('\n')}`);
+    assert.match(entries.at(-1)!, /answered again after .* \(\d+ tries failed\); its URLs are crawled as usual again \(the (URL is|\d+ URLs are) queued again\)$/);
+    assertEveryPageOnce(db, crawlId);
+    assert.deepEqual([engine.stats().failed, engine.stats().failedByReason], [0, {}]);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    const limits = { maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 300, hostGiveUpMs: 60_000 };
-    await withCrawl('tm-host-outage-tries-', { seeds: [`${origin}/`], name: 'Host down a while', politeness: { enabled: false, concurrency: 1 }, limits }, async ({ dir, db, icd, crawlId }) => {
-      const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
-      assert.equal(await engine.run(), 'finished');
-      const entries = db.prepare("SELECT message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff' ORDER BY id").pluck().all(crawlId) as string[];
-      assert.ok(entries.filter((m) => m.startsWith('still no answer')).length >= 2, `several tries failed:\n${entries.join('\n')}`);
-      assert.match(entries.at(-1)!, /answered again after .* \(\d+ tries failed\); its URLs are crawled as usual again \(the (URL is|\d+ URLs are) queued again\)$/);
-      const pages = db.prepare("SELECT url, COUNT(*) AS n FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt' GROUP BY url").all(crawlId) as { url: string; n: number }[];
-      assert.equal(pages.length, 21, 'every page captured');
-      assert.ok(pages.every((p) => p.n === 1), 'once each');
-      assert.equal(db.prepare('SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state != 2').pluck().get(crawlId), 0, 'no URL failed');
-      assert.deepEqual([engine.stats().failed, engine.stats().failedByReason], [0, {}]);
-    });
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
 });
 
 // Found by an exploratory session: a paused crawl's last counters kept its host in back-off, and
@@ -213,38 +212,27 @@ test('a host down through several tries, then answering: every page is captured 
 test('a crawl paused during a back-off: no host left in back-off in its counters, and resumed, every page is captured once', { timeout: 60_000 }, async () => {
   let down = false;
   let served = 0;
-  const server = createServer((req, res) => {
+  const site: RequestListener = (req, res) => {
     if (req.url === '/robots.txt') return robots(res);
     if (req.url === '/') return html(res, links('/p', 20));
     if (++served === 3) down = true;
     if (down) return void req.socket.destroy();
     html(res, `<p>page ${req.url}</p>`);
+  };
+  const limits = { maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 200, hostGiveUpMs: 600_000 };
+  await withSiteCrawl('tm-host-outage-pause-', site, { name: 'Paused in a back-off', politeness: { enabled: false, concurrency: 1 }, limits }, async ({ dir, db, icd, crawlId }) => {
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    const first = engine();
+    const run = first.run();
+    const failedTries = () => db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff' AND message LIKE 'still no answer%'").pluck().get(crawlId) as number;
+    await until('two tries failed', () => failedTries() >= 2, 20_000);
+    await first.pause();
+    assert.equal(await run, 'paused');
+    const paused = first.stats();
+    assert.equal(paused.hostsInBackoff, undefined, 'no host in back-off once the run ended');
+    assert.equal(paused.nextHostTryAt, undefined);
+    down = false;
+    assert.equal(await engine().run(), 'finished');
+    assertEveryPageOnce(db, crawlId);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    const limits = { maxRetries: 0, hostFailuresBeforeBackoff: 3, hostBackoffMs: 200, hostGiveUpMs: 600_000 };
-    await withCrawl('tm-host-outage-pause-', { seeds: [`${origin}/`], name: 'Paused in a back-off', politeness: { enabled: false, concurrency: 1 }, limits }, async ({ dir, db, icd, crawlId }) => {
-      const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
-      const first = engine();
-      const run = first.run();
-      const failedTries = () => db.prepare("SELECT COUNT(*) FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'host-backoff' AND message LIKE 'still no answer%'").pluck().get(crawlId) as number;
-      await until('two tries failed', () => failedTries() >= 2, 20_000);
-      await first.pause();
-      assert.equal(await run, 'paused');
-      const paused = first.stats();
-      assert.equal(paused.hostsInBackoff, undefined, 'no host in back-off once the run ended');
-      assert.equal(paused.nextHostTryAt, undefined);
-      down = false;
-      const second = engine();
-      assert.equal(await second.run(), 'finished');
-      const pages = db.prepare("SELECT url, COUNT(*) AS n FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt' GROUP BY url").all(crawlId) as { url: string; n: number }[];
-      assert.equal(pages.length, 21, 'every page captured');
-      assert.ok(pages.every((p) => p.n === 1), 'once each');
-      assert.equal(db.prepare('SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND state != 2').pluck().get(crawlId), 0, 'no URL failed');
-    });
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
 });
