@@ -19,13 +19,19 @@ const send = (message: WorkerMessage) => {
 };
 let manager: CrawlManager | null = null;
 let checkpointer: WalCheckpointer | null = null;
-const exit = () => void (manager?.shutdown() ?? Promise.resolve()).then(() => checkpointer?.stop()).then(() => process.exit(0));
+let exiting: Promise<void> | null = null;
+const exit = () => void (exiting ??= (manager?.shutdown() ?? Promise.resolve()).then(() => checkpointer?.stop()).then(() => process.exit(0)));
 
 process.on('message', (message: ServerMessage) => {
   if (message.type === 'poke') manager?.poke();
   if (message.type === 'shutdown') exit();
 });
 process.on('disconnect', exit);
+// Ctrl-C in the terminal of `npm start` (or a service manager stopping the whole group) signals this
+// process too: without a handler it died at once, its runs' ends unrecorded (a crawl's run time and
+// pages/s then wrong), while the server asked it to shut down. It shuts down as that asks.
+process.on('SIGINT', exit);
+process.on('SIGTERM', exit);
 // A server that ended while this process was still loading (its modules take seconds on a busy
 // machine) closed the channel before the listener above existed: no 'disconnect' will come, and
 // the worker would live on alone, holding the data folder's worker lock from every later worker.
