@@ -52,13 +52,16 @@ type Run = { startedAt: Date; endedAt: Date | null };
 type Row = { id: number; icdId: number; name: string; status: string; desired: string; createdAt: Date; startedAt: Date | null; finishedAt: Date | null; error: string | null; knowledgeBaseName: string | null; stats: string; definition?: string; owner: { username: string } | null; runs: Run[] };
 
 /**
- * Seconds a crawl has run: the sum of its runs. A run without an end counts up to `now` while the
- * crawl runs; otherwise its worker died before recording the end, and its length is unknown.
+ * Seconds a crawl has run: the sum of its runs. Its latest run, without an end, counts up to `now`
+ * while the crawl runs; any other run without an end had a worker that died before recording it,
+ * and its length is unknown (counted up to now too, a crawl restarted after a crash showed more run
+ * time than had passed).
  */
 export function runSeconds(runs: Run[], running: boolean, now: number): number {
   let ms = 0;
+  const latest = runs.reduce<Run | null>((a, r) => (a === null || r.startedAt > a.startedAt ? r : a), null);
   for (const r of runs) {
-    const end = r.endedAt ? r.endedAt.getTime() : running ? now : null;
+    const end = r.endedAt ? r.endedAt.getTime() : running && r === latest ? now : null;
     if (end !== null) ms += Math.max(0, end - r.startedAt.getTime());
   }
   return Math.round(ms / 100) / 10;

@@ -12,6 +12,9 @@ test('a crawl has run for the sum of its runs; an open run counts only while the
   assert.equal(runSeconds(open, true, at(90).getTime()), 42.5);
   assert.equal(runSeconds(open, false, at(90).getTime()), 32.5, 'a run its worker never closed has no known length');
   assert.equal(runSeconds([], false, at(0).getTime()), 0);
+  // A worker that died (kill -9) left its run open; the crawl runs again in a new one.
+  const crashed = [{ startedAt: at(0), endedAt: null }, { startedAt: at(50), endedAt: null }];
+  assert.equal(runSeconds(crashed, true, at(60).getTime()), 10, "only the latest run counts up to now: the dead worker's has no known length");
 });
 
 test('pages/s: the live rate while a crawl runs, its average over the time it ran once it stops', () => {
