@@ -328,8 +328,9 @@ class LinkCollector implements Partial<Handler> {
    * forms of every page fetched each page again with a sort order, and a site search per page.
    */
   private openForm(attribs: Record<string, string>): void {
+    // An invalid or empty method is GET (HTML's missing and invalid value default), as browsers send it.
     const method = trimAsciiWhitespace(attribs.method ?? 'get').toLowerCase();
-    if (method !== 'get' || this.form) return;
+    if (method === 'post' || method === 'dialog' || this.form) return;
     if (!this.opts.submitForms) {
       const link = this.add(attribs.action, 'form', 'form@action');
       if (link) this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });

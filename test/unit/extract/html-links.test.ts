@@ -323,4 +323,6 @@ test('with scope.submitGetForms, a GET form is queued as the URL a browser submi
 test('by default a GET form is its action as written, none without one, as Heritrix takes it', () => {
   const forms = (html: string) => extractHtml(html, PAGE).links.filter((l) => l.kind === 'form').map((l) => l.url);
   assert.deepEqual(forms('<form action="/search?page=2"><input name=q value=x></form><form><select name=sort><option>date</select></form><form method=post action="/login"></form>'), ['http://example.org/search?page=2']);
+  // A method that is empty or invalid is GET, as in a browser; POST and dialog are not crawled.
+  assert.deepEqual(forms('<form method="" action="/a"></form><form method="foo" action="/b"></form><form method=dialog action="/c"></form><form method=" POST " action="/d"></form>'), ['http://example.org/a', 'http://example.org/b']);
 });
