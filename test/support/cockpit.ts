@@ -47,7 +47,19 @@ export async function serverCommand(): Promise<{ args: string[]; env: Record<str
 export async function startCockpit(env: Record<string, string | undefined> = {}, opts: { cwd?: string } = {}): Promise<RunningCockpit> {
   await ensureNextBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-cockpit-'));
-  const [port, demoPort] = await freePorts(2);
+  // A free port found here may be taken by another process before the server binds it (ci132: the
+  // demo site's port, an outgoing connection's ephemeral port meanwhile): the server then exits
+  // saying so, and is started again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCockpitOn(await freePorts(2), dataDir, env, opts);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof Error) || !/another program uses that port/.test(err.message)) throw err;
+    }
+  }
+}
+
+async function startCockpitOn([port, demoPort]: number[], dataDir: string, env: Record<string, string | undefined>, opts: { cwd?: string }): Promise<RunningCockpit> {
   let out = '';
   const server = await serverCommand();
   const child = spawn(process.execPath, server.args, {
