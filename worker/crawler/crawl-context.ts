@@ -17,6 +17,7 @@ import { CaptureStore, storedSimilarities, type LogSubject } from '../store/capt
 import { AdaptedRuleStore } from '../store/adapted-rule-store';
 import { archivedOutcome, CrawlStatsTracker, EXCLUSION_OUTCOMES, NOT_A_FETCH_OUTCOMES } from './crawl-stats';
 import { HOST_UNREACHABLE } from '../politeness';
+import { failuresTakenBack } from './host-outages';
 import { CommitSequencer, commitInOrder } from './commit-sequencer';
 import { GroupCommit } from './group-commit';
 import { SqliteDedupLookup } from './sqlite-dedup';
@@ -238,6 +239,8 @@ export class CrawlContext {
       this.stats.recordFailures(row.outcome, row.n);
     }
     this.stats.recordFailures(HOST_UNREACHABLE, this.frontier.counters(this.crawlId).failedByReason[HOST_UNREACHABLE] ?? 0);
+    // The failed fetches of URLs a host's back-off put back in the queue stay in the log, but are no failures.
+    for (const { reason, n } of failuresTakenBack(this.db, this.crawlId)) this.stats.recordFailures(reason, -n);
     // Exclusions the crawl log holds: pages robots.txt refused, revisits and recrawls not made (an exclude pattern added since).
     for (const row of this.db.prepare(`SELECT outcome, COUNT(*) AS n FROM CrawlLogEntry WHERE crawlId = ? AND outcome IN (${marksOf(EXCLUSION_OUTCOMES)}) GROUP BY outcome`).all(this.crawlId, ...EXCLUSION_OUTCOMES) as { outcome: string; n: number }[]) {
       this.stats.excluded += row.n;

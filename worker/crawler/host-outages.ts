@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { runInTransaction } from '../store/sqlite';
+import { runInTransaction, tableExists } from '../store/sqlite';
 import type { HostAnswer } from '../coherence';
 import type { Lease } from '../frontier';
 import type { Icd } from '../icd/schema';
@@ -28,7 +28,23 @@ CREATE TABLE IF NOT EXISTS engine_host_backoff (
   reason TEXT NOT NULL,
   PRIMARY KEY (crawl_id, host)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS engine_failure_takeback (
+  crawl_id INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (crawl_id, reason)
+) WITHOUT ROWID;
 `;
+
+/**
+ * The failures the crawl log holds that no longer count (their URLs were queued again after their
+ * host's back-off), by reason: a resumed crawl counts its failures from the crawl log
+ * (CrawlContext.restoreStats) and takes these off. Empty when the back-off never put a URL back.
+ */
+export function failuresTakenBack(db: Database.Database, crawlId: number): { reason: string; n: number }[] {
+  if (!tableExists(db, 'engine_failure_takeback')) return [];
+  return db.prepare('SELECT reason, n FROM engine_failure_takeback WHERE crawl_id = ?').all(crawlId) as { reason: string; n: number }[];
+}
 
 /** The ICD's back-off settings. */
 export function hostOutageLimits(icd: Pick<Icd, 'limits'>): HostOutageLimits {
@@ -116,11 +132,7 @@ export class HostOutages {
     if (event) this.ctx.frontier.holdHost(this.ctx.crawlId, host, holdUntil(outage));
     if (!event && !putBack.length) return;
     return this.ctx.commits.run(() => {
-      for (const url of putBack) {
-        // Queued again, it is no failure (yet): the summary must not count a page captured later as failed.
-        const was = this.ctx.frontier.requeueFailed(this.ctx.crawlId, url);
-        if (was?.reason) this.ctx.stats.recordFailures(was.reason, -1);
-      }
+      this.requeue(putBack);
       if (event) this.record(host, item.url, event, outage, now, putBack.length);
     });
   }
@@ -151,6 +163,23 @@ export class HostOutages {
     return outage === undefined ? tries : [];
   }
 
+  /**
+   * Puts failed URLs back in the queue (in the caller's transaction). Queued again, each is no
+   * failure (yet): the counters take it back, now and, through engine_failure_takeback, when a
+   * resumed crawl counts its failures from the crawl log, where its failed fetch stays.
+   */
+  private requeue(urls: readonly string[]): void {
+    const takeBack = this.ctx.db.prepare(
+      'INSERT INTO engine_failure_takeback (crawl_id, reason, n) VALUES (?, ?, 1) ON CONFLICT (crawl_id, reason) DO UPDATE SET n = n + 1',
+    );
+    for (const url of urls) {
+      const was = this.ctx.frontier.requeueFailed(this.ctx.crawlId, url);
+      if (!was?.reason) continue;
+      this.ctx.stats.recordFailures(was.reason, -1);
+      takeBack.run(this.ctx.crawlId, was.reason);
+    }
+  }
+
   /** Hosts in back-off and the earliest next try, for the crawl's counters (the CLI's progress, the cockpit). */
   waiting(): { hosts: number; nextTryAt: number | null } {
     let hosts = 0;
@@ -176,12 +205,7 @@ export class HostOutages {
   endRun(): void {
     const tries = [...this.triesFailed.values()].flat();
     if (tries.length) {
-      runInTransaction(this.ctx.db, () => {
-        for (const url of tries) {
-          const was = this.ctx.frontier.requeueFailed(this.ctx.crawlId, url);
-          if (was?.reason) this.ctx.stats.recordFailures(was.reason, -1);
-        }
-      });
+      runInTransaction(this.ctx.db, () => this.requeue(tries));
     }
     this.triesFailed.clear();
     this.streaks.clear();
