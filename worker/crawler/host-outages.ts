@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS engine_host_backoff (
   reason TEXT NOT NULL,
   PRIMARY KEY (crawl_id, host)
 ) WITHOUT ROWID;
+`;
+
+/** Made when the back-off first puts a URL back, not at every crawl's start (a table costs room in the database). */
+const TAKEBACK_DDL = `
 CREATE TABLE IF NOT EXISTS engine_failure_takeback (
   crawl_id INTEGER NOT NULL,
   reason TEXT NOT NULL,
@@ -169,6 +173,8 @@ export class HostOutages {
    * resumed crawl counts its failures from the crawl log, where its failed fetch stays.
    */
   private requeue(urls: readonly string[]): void {
+    if (!urls.length) return;
+    this.ctx.db.exec(TAKEBACK_DDL);
     const takeBack = this.ctx.db.prepare(
       'INSERT INTO engine_failure_takeback (crawl_id, reason, n) VALUES (?, ?, 1) ON CONFLICT (crawl_id, reason) DO UPDATE SET n = n + 1',
     );
