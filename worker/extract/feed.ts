@@ -3,6 +3,7 @@ import { canonicalize } from '../url';
 import { decodeText } from './charset';
 import { firstElementName } from './first-element';
 import { XmlScopes } from './xml-scopes';
+import { jsonObjectOf } from './json-object';
 
 /** One item (RSS) or entry (Atom, JSON Feed) of a feed. */
 export interface FeedItem {
@@ -52,13 +53,8 @@ export function parseFeed(bytes: Uint8Array, contentType: string | null | undefi
 }
 
 function parseJsonFeed(text: string, base: string): FeedResult {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return { title: '', items: [] };
-  }
-  const feed = (doc && typeof doc === 'object' ? doc : {}) as Record<string, unknown>;
+  const feed = jsonObjectOf(text);
+  if (!feed) return { title: '', items: [] };
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const items: FeedItem[] = [];
   for (const raw of Array.isArray(feed.items) ? feed.items : []) {

@@ -1,4 +1,5 @@
 import { canonicalize, type QueryHandling } from '../url';
+import { jsonObjectOf } from './json-object';
 import type { ExtractedLink } from './types';
 
 /** A web app manifest longer than this is not read: real ones are a few KB, and JSON.parse holds the thread. */
@@ -17,14 +18,8 @@ const srcOf = (image: unknown): unknown => (image && typeof image === 'object' ?
  */
 export function extractManifestLinks(json: string, url: string, opts: { queryHandling?: QueryHandling } = {}): ExtractedLink[] {
   if (json.length > MAX_MANIFEST_CHARS) return [];
-  let doc: unknown;
-  try {
-    doc = JSON.parse(json);
-  } catch {
-    return [];
-  }
-  if (!doc || typeof doc !== 'object') return [];
-  const manifest = doc as Record<string, unknown>;
+  const manifest = jsonObjectOf(json);
+  if (!manifest) return [];
   const images: [unknown, string][] = [
     ...arrayOf(manifest.icons).map((i): [unknown, string] => [srcOf(i), 'manifest@icons']),
     ...arrayOf(manifest.screenshots).map((i): [unknown, string] => [srcOf(i), 'manifest@screenshots']),

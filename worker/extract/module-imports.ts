@@ -1,4 +1,5 @@
 import { parse } from 'es-module-lexer';
+import { jsonObjectOf } from './json-object';
 import { canonicalize, type QueryHandling } from '../url';
 import type { ExtractedLink } from './types';
 
@@ -69,12 +70,7 @@ const MAX_MAP_ENTRIES = MAX_MODULE_SPECIFIERS;
  * address is invalid in a browser too.
  */
 export function parseImportMap(json: string): ImportMap | null {
-  let map: unknown;
-  try {
-    map = JSON.parse(json);
-  } catch {
-    return null;
-  }
+  const map = jsonObjectOf(json);
   if (!isObject(map)) return null;
   const addresses: string[] = [];
   const take = (table: unknown) => {
