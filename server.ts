@@ -70,9 +70,11 @@ async function main(): Promise<void> {
   const sessions = new SessionStore(db, env.TIDEMARK_SESSION_HOURS);
   // Export downloads bypass Next, which would drop their Content-Length.
   // A handler that throws is answered 500 rather than leaving its request open.
-  // No response may be framed: set here, the headers reach Next's pages, API and static files alike.
-  const http = createServer(guardedListener((req, res) => (refuseFraming(res), refuseTrace(req, res) || serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res))));
+  const http = createServer(guardedListener((req, res) => refuseTrace(req, res) || serveExportDownload(req, res, { db, sessions, dataDir: env.dataDir }) || handle(req, res)));
   const io = new SocketServer(http, { serveClient: false });
+  // No response may be framed. socket.io takes over the server's request listeners and answers
+  // /socket.io/ itself, so the headers are set by a listener put before its own.
+  http.prependListener('request', (_req, res) => refuseFraming(res));
   io.use((socket, nextFn) => {
     // socket.io does not catch a middleware's exception: the handshake would never be answered.
     try {

@@ -56,3 +56,13 @@ test('pages, API routes, static assets, downloads and errors all refuse to be fr
   assert.equal(trace['content-security-policy'], "frame-ancestors 'none'", 'TRACE');
   assertNotFramable(await fetch(`${cockpit.url}/no-such-page`), 'a 404 page');
 });
+
+test('socket.io answers (its handshake, and its refusal of an unknown session) refuse to be framed too', async () => {
+  // socket.io answers /socket.io/ itself, before the listener that sets the headers on the rest.
+  const handshake = await api.request('GET', '/socket.io/?EIO=4&transport=polling');
+  assert.equal(handshake.status, 200);
+  assertNotFramable(handshake, 'the socket.io handshake');
+  const unknown = await fetch(`${cockpit.url}/socket.io/?EIO=4&transport=polling&sid=nosuchsession`);
+  assert.equal(unknown.status, 400);
+  assertNotFramable(unknown, 'socket.io refusing an unknown session');
+});
