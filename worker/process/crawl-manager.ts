@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ZodError } from 'zod';
 import { parseIcd } from '../icd/schema';
-import { issueLines } from '../icd/plain-issues';
 import { sqlDate } from '../store/sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkerMessage } from '../events/messages';
@@ -15,6 +14,7 @@ import { PolitenessRegistry } from '../politeness';
 import { prunePolitenessRows } from './prune-politeness';
 import { endCrawl, type CrawlEnd } from './crawl-end';
 import { TERMINAL_STATUSES } from './crawl-control';
+import { storedIcdProblem } from './stored-icd-replacement';
 
 const TICK_MS = 250;
 const STATS_MS = 1000;
@@ -157,6 +157,9 @@ export class CrawlManager {
     try {
       icd = parseIcd(JSON.parse(crawl.definition));
     } catch (err) {
+      // Settings an earlier version accepted and this one refuses: it waits, paused with the reason,
+      // for the archivist to correct them (stored-icd-replacement.ts). Marked failed, it was stranded.
+      if (err instanceof ZodError) return this.pauseWithReason(crawl.id, storedIcdProblem(err));
       db.prepare("UPDATE Crawl SET status = 'failed', error = ? WHERE id = ?").run(storedIcdProblem(err), crawl.id);
       return;
     }
@@ -316,14 +319,4 @@ export class CrawlManager {
       this.exporting = false;
     }
   }
-}
-
-/**
- * Why a crawl's stored definition cannot run, in words: rules made stricter since an earlier version
- * created the crawl (an exclude pattern that can backtrack, a weight over 1,000…) refuse it. The crawl
- * page showed zod's issues as raw JSON.
- */
-function storedIcdProblem(err: unknown): string {
-  if (!(err instanceof ZodError)) return `Invalid ICD: ${(err as Error).message}`;
-  return `This crawl's definition has settings this version of Tidemark refuses (an earlier version accepted them), so it cannot run:\n${issueLines(err.issues)}`;
 }
