@@ -2,7 +2,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ZodError } from 'zod';
 import type { Icd } from '../icd/schema';
-import { replacedNotice, resumeNotice, resumeOverrides, seedsCrawlName, storedIcdRefused, withOverrides, type IcdOverrides } from './resume-icd';
+import { repairFromIcdFile, repairNotice, replacedNotice, resumeNotice, resumeOverrides, seedsCrawlName, withOverrides, type IcdOverrides } from './resume-icd';
+import { refusedFields, replacementLine, type FieldReplacement } from '../icd/stored-icd-repair';
+import { storeIcdReplacement } from '../process/stored-icd-replacement';
 import { parseUserIcd } from '../icd/user-icd';
 import { issueLines } from '../icd/plain-issues';
 import { openSqlite, sqlDate } from '../store/sqlite';
@@ -169,21 +171,34 @@ export async function main(argv: string[]): Promise<number> {
   const existing = db.prepare('SELECT id, definition FROM Crawl ORDER BY id LIMIT 1').get() as { id: number; definition: string } | undefined;
   let crawlId: number;
   let notice: string | null = null;
+  /** The stored settings this version refuses that this run replaced from its ICD file. */
+  let icdReplaced: FieldReplacement[] = [];
   if (existing) {
     crawlId = existing.id;
     removeLegacySpool(out);
     // A resumed crawl keeps its ICD but for its limits, which this run's ICD file and flags set (resume-icd.ts).
-    const stored = JSON.parse(existing.definition) as Record<string, unknown>;
+    let stored = JSON.parse(existing.definition) as Record<string, unknown>;
     const given = icd;
+    if (refusedFields(stored).length) {
+      // An earlier version started it with settings this one refuses: the ICD file given corrects them.
+      const repair = repairFromIcdFile(out, stored, given, cmd.icdPath);
+      if ('message' in repair) {
+        console.error(repair.message);
+        db.close();
+        return 2;
+      }
+      db.transaction(() => storeIcdReplacement(db, crawlId, repair, { source: `cli ${cmd.icdPath}`, replacedById: null, previousDefinition: existing.definition }))();
+      stored = repair.repaired as unknown as Record<string, unknown>;
+      icdReplaced = repair.replaced;
+      console.error(repairNotice(out, cmd.icdPath!, repair.replaced));
+    }
     let replaced: string | null;
-    let before: Icd | null = null;
     try {
-      before = withOverrides(stored, { scope: {}, politeness: {} });
+      const before = withOverrides(stored, { scope: {}, politeness: {} });
       icd = withOverrides(stored, resumeOverrides(given, Boolean(cmd.icdPath), before.seeds, flagSettings(cmd)));
       replaced = replacedNotice(out, before, icd);
     } catch (err) {
-      // Without `before`, the stored ICD itself is refused: an older version accepted it, not this run's input.
-      console.error(!before && err instanceof ZodError ? storedIcdRefused(out, err.issues) : formatError(err));
+      console.error(formatError(err));
       db.close();
       return 2;
     }
@@ -291,6 +306,8 @@ export async function main(argv: string[]): Promise<number> {
     // Only when the list was cut: how many more seeds did not end on a capture.
     ...(seeds.notListed ? { seedProblemsNotListed: seeds.notListed } : {}),
     ...(notice ? { resumeNotice: notice.replace(/^tidemark: /, '') } : {}),
+    // The provenance of the captures: settings of the crawl replaced before this run went on.
+    ...(icdReplaced.length ? { storedIcdReplaced: icdReplaced } : {}),
     ...crawlLog,
     ...packaged,
   };
@@ -299,6 +316,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`${outcome}: ${summary.pages} pages, ${(summary.bytes / 1e6).toFixed(1)} MB in ${summary.durationSeconds} s (${summary.pagesPerSecond} pages/s)`);
     // Paused by Ctrl-C as much as by a full disk: the same command goes on.
     if (outcome !== 'finished') console.log('Run the same command again to resume.');
+    if (icdReplaced.length) console.log(`stored settings this version refuses, replaced by ${cmd.icdPath}'s: ${icdReplaced.map(replacementLine).join(', ')}`);
     if (stats.endedBy) console.log(`ended by its ${LIMIT_NAMES[stats.endedBy]} limit with ${stats.queued} URLs queued: ${limitAdvice(stats.endedBy, cmd.icdPath, cmd.maxPages !== undefined)}`);
     if (summary.failures) console.log(`failures: ${reasonCounts(summary.failuresByReason)}`);
     // An excluded seed (its robots.txt unreachable, say) is why a crawl finds nothing: say so.

@@ -1,6 +1,7 @@
 import { icdSchema, type Icd } from '../icd/schema';
 import type { z } from 'zod';
 import { issueLines, plainIssueMessage } from '../icd/plain-issues';
+import { fieldValue, refusedFields, repairStoredIcd, replacementLine, type FieldReplacement, type IcdRepair } from '../icd/stored-icd-repair';
 
 /**
  * What a run on an `--out` that holds a crawl resumes with. The crawl keeps its stored ICD, except
@@ -47,13 +48,40 @@ export function withOverrides(stored: Record<string, unknown>, overrides: IcdOve
 }
 
 /**
- * What a run says when the crawl stored in `out` has an ICD this version refuses: a version that
- * accepted it started the crawl, and rules made stricter since refuse it (an exclude pattern that
- * can backtrack, a weight over 1,000…). Without it, the run said "Invalid ICD" of an ICD file or
- * --seed it had been given, which were valid.
+ * What a run says when the crawl stored in `out` has an ICD this version refuses and no ICD file was
+ * given to correct it: a version that accepted it started the crawl, and rules made stricter since
+ * refuse it (an exclude pattern that can backtrack, a weight over 1,000…). Without it, the run said
+ * "Invalid ICD" of an ICD file or --seed it had been given, which were valid.
  */
 export function storedIcdRefused(out: string, issues: readonly z.core.$ZodIssue[]): string {
-  return `tidemark: the crawl in ${out} was started by an earlier version of Tidemark with settings this version refuses, so it cannot be resumed:\n${issueLines(issues)}\nResume it with the version that started it, or choose another --out for a new crawl.`;
+  return `tidemark: the crawl in ${out} was started by an earlier version of Tidemark with settings this version refuses, so it cannot be resumed as it is:\n${issueLines(issues)}\nTo resume it, give an ICD file of its seeds with these settings corrected (tidemark crawl FILE --out ${out}): they replace the stored ones. Or choose another --out for a new crawl.`;
+}
+
+/**
+ * The crawl stored in `out`, whose ICD this version refuses, repaired from the ICD file a run gives
+ * (`given`, parsed with the run's flags): each refused field takes the file's value (repairStoredIcd),
+ * every other setting stays as stored. The file must be of the same crawl: its seeds the stored
+ * ones (but for a refused seed, which it corrects). Else what to say.
+ */
+export function repairFromIcdFile(out: string, stored: Record<string, unknown>, given: Icd, icdPath: string | undefined): Extract<IcdRepair, { repaired: unknown }> | { message: string } {
+  const parsed = icdSchema.safeParse(stored, { error: plainIssueMessage });
+  if (parsed.success) throw new Error('repairFromIcdFile: the stored ICD is accepted');
+  const refused = refusedFields(stored);
+  if (!icdPath) return { message: storedIcdRefused(out, parsed.error.issues) };
+  const storedSeeds = Array.isArray(stored.seeds) ? stored.seeds.map(String) : [];
+  if (!refused.some((r) => r.field === 'seeds') && !sameSeeds(given.seeds, storedSeeds)) {
+    return { message: `tidemark: ${icdPath} is not an ICD of the crawl in ${out}: its seeds differ from the crawl's (${storedSeeds.join(' ')}). The settings this version refuses are replaced only from an ICD file of the crawl's seeds; choose another --out for a new crawl.` };
+  }
+  const corrections = Object.fromEntries(refused.map((r) => [r.field, fieldValue(given, r.field)]));
+  const repair = repairStoredIcd(stored, corrections);
+  if ('invalid' in repair) return { message: `tidemark: the crawl in ${out}, with the settings this version refuses taken from ${icdPath}, is still refused:\n${issueLines(repair.invalid)}` };
+  if ('refused' in repair) return { message: `tidemark: the crawl in ${out} cannot take its refused settings from ${icdPath}: ${repair.refused}` };
+  return repair;
+}
+
+/** What a run says of the refused settings it replaced from `icdPath`, on stderr. */
+export function repairNotice(out: string, icdPath: string, replaced: readonly FieldReplacement[]): string {
+  return `tidemark: the crawl in ${out} had settings this version refuses (an earlier version started it); resuming it with them replaced by ${icdPath}'s: ${replaced.map(replacementLine).join(', ')} (recorded with the crawl, in CrawlIcdReplacement)`;
 }
 
 /** What a resume says of the stored limits it replaced (`scope.maxBytes 1000 → 100000000`); null when none. */

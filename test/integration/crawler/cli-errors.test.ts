@@ -82,9 +82,10 @@ test('an --out folder the user may not write to is one line saying so, exit code
 });
 
 // A crawl an older version started with settings the rules now refuse (this exclude pattern was
-// accepted before de68208) cannot be resumed: before, the run said "Invalid ICD" of the --seed or
-// ICD file it was given, which were valid, and not which crawl or why.
-test('a crawl in --out whose stored ICD this version refuses is named as such, not as an invalid ICD given', { timeout: 60_000 }, async () => {
+// accepted before de68208) is not resumed from --seed alone: before, the run said "Invalid ICD" of the
+// --seed or ICD file it was given, which were valid, and not which crawl or why; now it says how to
+// correct them (an ICD file of its seeds: cli-stored-icd-repair.test.ts).
+test('a crawl in --out whose stored ICD this version refuses is named as such, not as an invalid ICD given, with how to correct it', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tm-cli-stored-icd-'));
   try {
     const out = join(dir, 'out');
@@ -98,7 +99,7 @@ test('a crawl in --out whose stored ICD this version refuses is named as such, n
     db.close();
     const run = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--out', out]).done;
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, /^tidemark: the crawl in .*out was started by an earlier version of Tidemark with settings this version refuses, so it cannot be resumed:\n {2}scope\.exclude\.0: [^\n]*repetition inside a repetition[^\n]*\nResume it with the version that started it, or choose another --out for a new crawl\.\n$/);
+    assert.match(run.stderr, /^tidemark: the crawl in .*out was started by an earlier version of Tidemark with settings this version refuses, so it cannot be resumed as it is:\n {2}scope\.exclude\.0: [^\n]*repetition inside a repetition[^\n]*\nTo resume it, give an ICD file of its seeds with these settings corrected \(tidemark crawl FILE --out .*out\): they replace the stored ones\. Or choose another --out for a new crawl\.\n$/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
