@@ -9,6 +9,13 @@ import { plainIssueMessage } from './plain-issues';
  * (an ICD file given again) and the cockpit (fields corrected on the crawl's page) apply it.
  */
 
+/**
+ * How the reason of a crawl paused for its refused settings begins (the worker's words; a version
+ * before the correction was possible marked such a crawl failed with them too, and icdRepairRefusal
+ * tells such a failed crawl by it).
+ */
+export const STORED_ICD_REFUSED = "This crawl's definition has settings this version of Tidemark refuses (an earlier version accepted them)";
+
 /** The ICD's sections: an issue inside one is at the section's field (`scope.exclude`), whatever its depth. */
 const SECTIONS: ReadonlySet<string> = new Set(['scope', 'politeness', 'limits', 'warc', 'focus', 'aah', 'coherence']);
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ZodError, type z } from 'zod';
 import { issueLines } from '../icd/plain-issues';
-import { repairStoredIcd, type FieldReplacement, type IcdRepair } from '../icd/stored-icd-repair';
+import { repairStoredIcd, STORED_ICD_REFUSED, type FieldReplacement, type IcdRepair } from '../icd/stored-icd-repair';
 import { exportUnderWay } from '../export/export-job';
 import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import type { CrawlRequestOutcome } from './crawl-requests';
@@ -12,9 +12,6 @@ import type { CrawlRequestOutcome } from './crawl-requests';
  * it with the reason, and the archivist corrects the refused settings and resumes it. Before, the
  * worker marked it failed, and its captured work could not be taken further.
  */
-
-/** How the reason begins; the worker wrote it of crawls it marked failed before they could be corrected too. */
-export const STORED_ICD_REFUSED = "This crawl's definition has settings this version of Tidemark refuses (an earlier version accepted them)";
 
 /** Why a crawl's stored definition cannot run, in words, each refused field on its line, and what to do. */
 export function storedIcdProblem(err: unknown): string {

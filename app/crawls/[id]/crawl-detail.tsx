@@ -24,6 +24,7 @@ import { waitingForHostsWords } from '../../../worker/frontier/host-queue-backof
 import { RelevancePanel } from './relevance-panel';
 import { ThroughputCharts } from './throughput-charts';
 import { UrlInspector } from './url-inspector';
+import { RefusedSettings } from './refused-settings';
 
 const LIVE_LABEL = { connecting: 'connecting…', live: 'live', offline: 'offline (reconnecting)', refused: 'live updates refused', 'session-ended': 'session ended: no live updates' } as const;
 
@@ -97,6 +98,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
       {c.error && c.status !== 'paused' && <p role="alert" className="whitespace-pre-line rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">The crawl stopped with an error: {c.error}</p>}
+      <RefusedSettings crawlId={crawlId} status={c.status} />
       {/* The engine decides the limit a moment before the crawl is finished: "Finished…" waits for the status. */}
       {stats?.endedBy && isTerminal(c.status) && (
         <p className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="ended-by">

@@ -8,6 +8,7 @@ import type { SeedReportRow } from '../../../worker/frontier/seed-chain';
 import type { HostQueues } from '../../../worker/frontier/host-queues';
 import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions';
 import type { WaitingMatches } from '../../../worker/frontier/waiting-matches';
+import type { FieldReplacement, RefusedField } from '../../../worker/icd/stored-icd-repair';
 import type { LogRow } from '../../../worker/store/capture-store';
 import type { ThroughputPoint } from '../server/throughput-history';
 import type { ScheduleView } from '../server/crawl-scheduler';
@@ -175,6 +176,7 @@ export const keys = {
   incremental: (id: number) => ['crawls', id, 'incremental'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   exclusions: (id: number) => ['crawls', id, 'exclusions'] as const,
+  storedIcd: (id: number, status?: string) => (status === undefined ? ['crawls', id, 'stored-icd'] as const : ['crawls', id, 'stored-icd', status] as const),
   annotations: (id: number, captureId: number | null) => ['crawls', id, 'annotations', captureId ?? 'all'] as const,
   statsHistory: (id: number) => ['crawls', id, 'stats-history'] as const,
   throughput: (id: number) => ['crawls', id, 'throughput'] as const,
@@ -362,6 +364,36 @@ export function useRemoveExclusion(id: number) {
   return useMutation({
     mutationFn: (pattern: string) => api<{ pattern: string }>('DELETE', `/api/crawls/${id}/exclusions`, { pattern }),
     onSettled: () => client.invalidateQueries({ queryKey: keys.exclusions(id) }),
+  });
+}
+
+/** GET /api/crawls/:id/stored-icd: the crawl's settings this version refuses, whether they may be corrected now, and the corrections made. */
+export interface StoredIcdBody {
+  refused: RefusedField[];
+  correctable: string | null;
+  replacements: { replacedAt: string; source: string; replacedById: number | null; changes: FieldReplacement[] }[];
+}
+
+/**
+ * The crawl's settings this version refuses, read while the crawl is paused or failed (`status`),
+ * again when its status changes: the worker pauses a crawl whose settings it refuses.
+ */
+export function useStoredIcd(id: number, status: string, enabled: boolean) {
+  return useQuery({ queryKey: keys.storedIcd(id, status), queryFn: () => api<StoredIcdBody>('GET', `/api/crawls/${id}/stored-icd`), enabled });
+}
+
+/** Replaces the crawl's refused settings (and with `resume`, resumes it): the crawl, its settings and its exclusions are read again. */
+export function useCorrectStoredIcd(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { corrections: Record<string, unknown>; resume: boolean }) =>
+      api<{ replaced: FieldReplacement[]; crawl: CrawlDetail }>('POST', `/api/crawls/${id}/stored-icd`, body),
+    onSuccess: ({ crawl }) => {
+      client.setQueryData<CrawlDetail>(keys.crawl(id), crawl);
+      void client.invalidateQueries({ queryKey: keys.storedIcd(id) });
+      void client.invalidateQueries({ queryKey: keys.exclusions(id) });
+      void client.invalidateQueries({ queryKey: keys.crawls });
+    },
   });
 }
 
