@@ -69,6 +69,12 @@ test('a paused crawl whose stored ICD is refused is corrected from the cockpit a
   assert.deepEqual([refusedRow.status, refusedRow.desired], ['paused', 'pause']);
   assert.match(refusedRow.error!, /^This crawl's definition has settings this version of Tidemark refuses \(an earlier version accepted them\), so it cannot run:\n {2}scope\.exclude\.0: [^\n]*repetition inside a repetition[^\n]*\nCorrect these settings/);
 
+  // Its exclusions are listed beside the form, the refused pattern among them (before: 400 "invalid").
+  const { GET: getExclusions } = await import('../../../app/api/crawls/[id]/exclusions/route');
+  const exclusions = await call(getExclusions, 'GET', `/api/crawls/${id}/exclusions`, undefined, params);
+  assert.equal(exclusions.status, 200, JSON.stringify(exclusions.body));
+  assert.deepEqual((exclusions.body.patterns as { pattern: string }[]).map((p) => p.pattern), [OLD_PATTERN]);
+
   const listed = await call(getStored, 'GET', `/api/crawls/${id}/stored-icd`, undefined, params);
   assert.equal(listed.status, 200, JSON.stringify(listed.body));
   const refused = listed.body.refused as { field: string; value: unknown; problems: string[] }[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseIcd } from '../../../../../worker/icd/schema';
+import { fieldValue } from '../../../../../worker/icd/stored-icd-repair';
 import { excludePatternSchema } from '../../../../../worker/icd/add-exclude-pattern';
 import { waitingUrlsMatching, type WaitingMatches } from '../../../../../worker/frontier/waiting-matches';
 import { crawlExclusions } from '../../../../../worker/crawler/live-exclusions';
@@ -43,7 +43,11 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
     const counted = parseJsonOr<{ queued?: unknown }>(crawl.stats, {}).queued;
     if (test.partial && typeof counted === 'number' && counted > test.waiting) test.waiting = counted;
   }
-  const exclude = parseIcd(JSON.parse(crawl.definition)).scope.exclude;
+  // As stored, not parsed: a crawl paused for settings this version refuses (a pattern that can
+  // backtrack) lists its patterns too, beside the form that corrects them (a parse answered 400, as
+  // if the request were invalid).
+  const stored = fieldValue(JSON.parse(crawl.definition), 'scope.exclude');
+  const exclude = Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : [];
   return { patterns: crawlExclusions(db, id, exclude), ended: isTerminal(crawl.status), ...(test ? { test } : {}) };
 });
 
