@@ -117,12 +117,36 @@ export function repairStoredIcd(stored: Record<string, unknown>, corrections: Re
   return { repaired: repaired.data, replaced };
 }
 
-/** The stored seeds today's rules accept that `seeds` (the corrected list) leaves out. */
-function seedsDropped(stored: Record<string, unknown>, issues: readonly z.core.$ZodIssue[], seeds: unknown): string[] {
+/** The stored seeds today's rules accept (each seed an issue is about left out). */
+function seedsAccepted(stored: Record<string, unknown>, issues: readonly z.core.$ZodIssue[]): unknown[] {
   const before = Array.isArray(stored.seeds) ? stored.seeds : [];
   const refusedAt = new Set(issues.filter((i) => i.path[0] === 'seeds' && typeof i.path[1] === 'number').map((i) => i.path[1] as number));
+  return before.filter((_, i) => !refusedAt.has(i));
+}
+
+/** The stored seeds today's rules accept that `seeds` (the corrected list) leaves out. */
+function seedsDropped(stored: Record<string, unknown>, issues: readonly z.core.$ZodIssue[], seeds: unknown): string[] {
   const kept = new Set(Array.isArray(seeds) ? seeds : []);
-  return before.filter((seed, i) => !refusedAt.has(i) && !kept.has(seed)).map(String);
+  return seedsAccepted(stored, issues).filter((seed) => !kept.has(seed)).map(String);
+}
+
+/**
+ * The stored definition as the crawl's views read it (its reports, its relevance chart): each
+ * refused field left to today's default, a refused seed left out, so a crawl that waits for its
+ * settings to be corrected still shows what it captured. Null when even that is refused. Never to
+ * crawl with, nor to judge URLs by: a refused exclude pattern left out would take what it excluded.
+ */
+export function viewableIcd(stored: unknown): Icd | null {
+  const parsed = parseStored(stored);
+  if (parsed.success) return parsed.data;
+  if (!isRecord(stored)) return null;
+  let definition = stored;
+  for (const { field } of groupByField(stored, parsed.error.issues)) {
+    if (field === '(root)') return null;
+    definition = withField(definition, field, field === 'seeds' ? seedsAccepted(stored, parsed.error.issues) : undefined);
+  }
+  const viewed = parseStored(definition);
+  return viewed.success ? viewed.data : null;
 }
 
 /** A replacement in one line: `scope.exclude ["(a+)+$"] → ["a+$"]`. */

@@ -1,7 +1,8 @@
 import type { PrismaClient } from '../../../worker/store/prisma';
 import type { CrawlRequestOutcome } from '../../../worker/process/crawl-requests';
 import { HttpError, idParam } from './handler';
-import { parseIcd, type Icd } from '../../../worker/icd/schema';
+import { icdSchema, type Icd } from '../../../worker/icd/schema';
+import { STORED_ICD_REFUSED, viewableIcd } from '../../../worker/icd/stored-icd-repair';
 import type Database from 'better-sqlite3';
 import { inIdOrder, listPage } from './list-query';
 import { STATUS_GROUPS } from '../client/crawl-list-view';
@@ -127,11 +128,19 @@ export async function getCrawl(prisma: PrismaClient, id: number): Promise<CrawlV
   return view(row);
 }
 
-/** The crawl's own copy of its ICD, parsed; 404 when there is no such crawl. */
-export async function crawlIcd(prisma: PrismaClient, id: number): Promise<Icd> {
+/**
+ * The crawl's own copy of its ICD, parsed; 404 when there is no such crawl. One an earlier version
+ * stored with settings this version refuses is read, for `view` (reports, charts), with those
+ * settings at their defaults (viewableIcd); a use that judges or queues URLs by it gets 409 until
+ * they are corrected (it was a 400 "invalid", as if the request were).
+ */
+export async function crawlIcd(prisma: PrismaClient, id: number, use: 'view' | 'judge-urls'): Promise<Icd> {
   const row = await prisma.crawl.findUnique({ where: { id }, select: { definition: true } });
   if (!row) throw new HttpError(404, 'not found');
-  return parseIcd(JSON.parse(row.definition));
+  const stored = JSON.parse(row.definition) as unknown;
+  const icd = use === 'view' ? viewableIcd(stored) : icdSchema.safeParse(stored).data;
+  if (!icd) throw new HttpError(409, `${STORED_ICD_REFUSED}: correct them first (Correct the refused settings, on the crawl's page)`);
+  return icd;
 }
 
 /** What a crawl request (worker/process/crawl-requests.ts) gave, or its 404 (no such crawl) or 409 (refused). */

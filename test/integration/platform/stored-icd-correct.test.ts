@@ -74,6 +74,22 @@ test('a paused crawl whose stored ICD is refused is corrected from the cockpit a
   const exclusions = await call(getExclusions, 'GET', `/api/crawls/${id}/exclusions`, undefined, params);
   assert.equal(exclusions.status, 200, JSON.stringify(exclusions.body));
   assert.deepEqual((exclusions.body.patterns as { pattern: string }[]).map((p) => p.pattern), [OLD_PATTERN]);
+  // Its reports and relevance chart show what it captured (before: 400 "invalid"); what judges URLs by its settings waits for the correction.
+  const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');
+  const { GET: getRelevance } = await import('../../../app/api/crawls/[id]/relevance/route');
+  const { GET: inspect } = await import('../../../app/api/crawls/[id]/inspect/route');
+  const { POST: postUrls } = await import('../../../app/api/crawls/[id]/urls/route');
+  const report = await call(getReport, 'GET', `/api/crawls/${id}/report`, undefined, params);
+  assert.equal(report.status, 200, JSON.stringify(report.body));
+  assert.deepEqual((report.body.seeds as { seed: string }[]).map((r) => r.seed), [`${site.origin}/`]);
+  assert.equal((await call(getRelevance, 'GET', `/api/crawls/${id}/relevance`, undefined, params)).status, 200);
+  for (const judged of [
+    await call(inspect, 'GET', `/api/crawls/${id}/inspect?url=${encodeURIComponent(`${site.origin}/b`)}`, undefined, params),
+    await call(postUrls, 'POST', `/api/crawls/${id}/urls`, [{ url: `${site.origin}/c`, score: 1 }], params),
+  ]) {
+    assert.equal(judged.status, 409, JSON.stringify(judged.body));
+    assert.match(String(judged.body.error), /refuses \(an earlier version accepted them\): correct them first/);
+  }
 
   const listed = await call(getStored, 'GET', `/api/crawls/${id}/stored-icd`, undefined, params);
   assert.equal(listed.status, 200, JSON.stringify(listed.body));

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusedFieldOf, refusedFields, repairStoredIcd, replacementLine } from '../../../worker/icd/stored-icd-repair';
+import { refusedFieldOf, refusedFields, repairStoredIcd, replacementLine, viewableIcd } from '../../../worker/icd/stored-icd-repair';
 
 /** As an earlier version stored it: a pattern with a repetition inside a repetition, a weight over 1,000. */
 const stored = {
@@ -83,4 +83,16 @@ test('a refused seed may be corrected or dropped, the other seeds stay', () => {
   assert.ok('repaired' in dropped);
   const otherCrawl = repairStoredIcd(withBadSeed, { seeds: ['http://z.test/'] });
   assert.deepEqual(otherCrawl, { refused: 'A crawl keeps its seeds: only a refused seed may be corrected or dropped, and http://a.test/ would be dropped' });
+});
+
+test("the crawl's views read a refused definition with the refused fields at their defaults, a refused seed left out", () => {
+  const viewed = viewableIcd({ ...stored, seeds: ['http://a.test/', 'not a url', 'http://b.test/'] });
+  assert.ok(viewed);
+  assert.deepEqual(viewed.seeds, ['http://a.test/', 'http://b.test/']);
+  assert.deepEqual(viewed.scope.exclude, [], 'the refused list at its default, not judged by');
+  assert.equal(viewed.scope.maxPages, 50, 'the accepted settings as stored');
+  assert.equal(viewed.politeness.minDelayMs, 500);
+  assert.deepEqual(viewed.focus.moduleWeights, viewableIcd({ name: 'x', seeds: ['http://a.test/'] })!.focus.moduleWeights);
+  assert.equal(viewableIcd({ name: 'x', seeds: ['http://a.test/'], scope: { exclude: ['/a'] } })!.scope.exclude[0], '/a', 'an accepted one as it is');
+  assert.equal(viewableIcd('not a definition'), null);
 });

@@ -17,5 +17,5 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const input = new URL(req.url).searchParams.get('url')?.trim() ?? '';
   if (!input) throw new HttpError(400, 'Give the URL to look up (?url=…)');
   if (input.length > MAX_INPUT) throw new HttpError(400, `The URL is longer than ${MAX_INPUT.toLocaleString('en-US')} characters`);
-  return inspectUrl(db, crawlId, await crawlIcd(prisma, crawlId), input);
+  return inspectUrl(db, crawlId, await crawlIcd(prisma, crawlId, 'judge-urls'), input);
 });

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
-  const { focus } = await crawlIcd(prisma, id);
+  const { focus } = await crawlIcd(prisma, id, 'view');
   const asked = new URL(req.url).searchParams.get('window');
   const windowSize = asked === null ? focus.relevanceWindow : Number(asked);
   if (!Number.isInteger(windowSize) || windowSize < 1 || windowSize > 1_000_000) throw new HttpError(400, 'window must be an integer from 1 to 1000000');

@@ -29,7 +29,7 @@ const MAX_SEEDS = 200;
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
   const crawlId = idParam(params.id);
-  const icd = await crawlIcd(prisma, crawlId);
+  const icd = await crawlIcd(prisma, crawlId, 'view');
   const { hosts, hostCount } = readHostsReport(db, crawlId, MAX_HOSTS);
   const mimeTypes = db
     .prepare('SELECT mime, COUNT(*) AS captures, SUM(size) AS bytes FROM Capture WHERE crawlId = ? GROUP BY mime ORDER BY captures DESC, mime')

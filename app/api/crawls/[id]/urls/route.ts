@@ -17,7 +17,7 @@ export const dynamic = 'force-dynamic';
 export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma, db }) => {
   const id = idParam(params.id);
   const items = await readJson(req, scoredUrlsSchema);
-  const icd = await crawlIcd(prisma, id);
+  const icd = await crawlIcd(prisma, id, 'judge-urls');
   const screened = screenScoredUrls(items, icd);
   // Whether the crawl still takes URLs is asked where they are stored, in the same transaction.
   const queued = settledRequest(postScoredUrls(db, id, screened.accepted, visitSetCloses(icd)));
