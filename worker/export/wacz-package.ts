@@ -101,6 +101,9 @@ export function datapackage(d: WaczDescription, resources: readonly WaczResource
     // Markdown, which plain text is.
     description: d.description,
     created: d.created.toISOString(),
+    // WACZ 1.1.1 lists `modified` among the properties a manifest SHOULD have; a package is
+    // written once, whole, so it was last modified when it was created.
+    modified: d.created.toISOString(),
     software: SOFTWARE,
     ...(d.mainPage ? { mainPageUrl: d.mainPage.url, mainPageDate: d.mainPage.ts } : {}),
     resources,

@@ -31,6 +31,9 @@ test('datapackage.json holds the WACZ profile, version, description and resource
   assert.equal(withPage.wacz_version, WACZ_VERSION);
   assert.equal(WACZ_VERSION, '1.1.1');
   assert.equal(withPage.created, '2026-11-24T10:00:00.123Z');
+  // WACZ 1.1.1: the manifest SHOULD include title, description, created, modified and software.
+  for (const name of ['title', 'description', 'created', 'modified', 'software']) assert.equal(typeof withPage[name], 'string', `${name} is given`);
+  assert.equal(withPage.modified, '2026-11-24T10:00:00.123Z', 'written once: modified when created');
   assert.equal(withPage.mainPageUrl, 'http://a.example/');
   assert.equal(withPage.mainPageDate, '2026-11-24T09:00:00Z');
   assert.match(String(withPage.software), /^Tidemark\//);
