@@ -6,14 +6,16 @@
  * checked where they lie in the package: a package of many gigabytes needs no room to be unpacked.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createInterface } from 'node:readline';
 import { crc32 } from 'node:zlib';
 import { open as openZip, type Entry, type ZipFile } from 'yauzl';
 import { verifyCdxj, verifyWarcFile, type WarcFilePart } from '../warc';
+import { ARCHIVE, checkPageLine, checkWaczLayout, PAGE_LIST } from './wacz-rules';
 
 /** What was read of one ZIP entry. */
 export interface WaczEntry {
@@ -35,7 +37,6 @@ export interface WaczVerification {
   warnings: string[];
 }
 
-const ARCHIVE = /^archive\/[^/]+\.warc(\.gz)?$/;
 /** A deflated entry that would grow past this, and by more than MAX_RATIO, is not read: a ZIP bomb is a package's problem, not the disk's. */
 const MAX_INFLATED_BYTES = 100 << 20;
 const MAX_RATIO = 100;
@@ -45,14 +46,16 @@ const UNLISTED = new Set(['datapackage.json', 'datapackage-digest.json']);
 
 /**
  * The manifest's promises checked against the entries read: each resource present with its size and
- * hash, every other entry listed, the digest file's hash of the manifest, WARC files stored. Pure.
+ * hash, every other entry listed, the digest file's hash of the manifest, WARC files stored; and what
+ * WACZ 1.1.1 requires of the manifest and the layout (checkWaczLayout). Pure.
  */
 export function checkManifest(entries: ReadonlyMap<string, WaczEntry>, manifest: string | undefined, digest: string | undefined): string[] {
   const errors: string[] = [];
   if (manifest === undefined) return ['no datapackage.json'];
   let resources: { path?: unknown; hash?: unknown; bytes?: unknown }[];
+  let parsed: Record<string, unknown>;
   try {
-    const parsed = JSON.parse(manifest) as { resources?: unknown };
+    parsed = JSON.parse(manifest) as Record<string, unknown>;
     if (!Array.isArray(parsed.resources)) return ['datapackage.json has no resources list'];
     resources = parsed.resources as typeof resources;
   } catch (err) {
@@ -82,7 +85,25 @@ export function checkManifest(entries: ReadonlyMap<string, WaczEntry>, manifest:
       errors.push(`datapackage-digest.json is not JSON: ${(err as Error).message}`);
     }
   }
+  errors.push(...checkWaczLayout(parsed, entries.keys()));
   if (![...entries.keys()].some((p) => ARCHIVE.test(p))) errors.push('no WARC file under archive/');
+  return errors;
+}
+
+/** A page list's bad lines named up to here, then counted: a list of a million pages may be wrong on each. */
+const MAX_PAGE_LINE_ERRORS = 10;
+
+/** Reads a page list (unpacked at `path`) line by line, as it may be large, and names its bad lines (checkPageLine). */
+async function checkPageList(path: string, name: string): Promise<string[]> {
+  const errors: string[] = [];
+  let bad = 0;
+  let n = 0;
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    n++;
+    const problem = checkPageLine(line);
+    if (problem && ++bad <= MAX_PAGE_LINE_ERRORS) errors.push(`${name} line ${n}: ${problem}`);
+  }
+  if (bad > MAX_PAGE_LINE_ERRORS) errors.push(`${name}: ${bad - MAX_PAGE_LINE_ERRORS} more bad lines`);
   return errors;
 }
 
@@ -187,6 +208,7 @@ export async function verifyWacz(path: string, onProgress?: (fraction: number) =
     signal?.throwIfAborted();
     const text = (name: string) => (entries.has(name) ? readFileSync(join(dir, name), 'utf8') : undefined);
     errors.push(...checkManifest(entries, text('datapackage.json'), text('datapackage-digest.json')));
+    for (const name of [...entries.keys()].filter((p) => PAGE_LIST.test(p)).sort()) errors.push(...(await checkPageList(join(dir, name), name)));
     const warcBytes = [...warcs.values()].reduce((sum, w) => sum + w.length, 0);
     let done = 0;
     for (const [name, place] of [...warcs].sort(([a], [b]) => (a < b ? -1 : 1))) {
