@@ -7,7 +7,7 @@ import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { redirectTargets } from './redirect-targets';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
-import { canonicalize, requisiteRedirectsOf, type QueryHandling } from '../url';
+import { canonicalize, isRobotsTxtUrl, requisiteRedirectsOf, type QueryHandling } from '../url';
 import { storedUrlReader } from '../frontier/frontier-sql';
 import { writeWacz, type WaczPage } from './wacz-package';
 import { snapshotCrawlFiles } from './crawl-snapshot';
@@ -143,12 +143,14 @@ function pageCapturesSql(selection: CollectionSelection, columns: string, also: 
 }
 
 /**
- * Whether the crawl reached a captured URL as a page requisite (a frame, an iframe, an `<object>`'s
- * HTML) or through the redirects of one, by its frontier row's way: such HTML is part of the page
- * that embeds it, and Browsertrix lists no such fragment among a collection's pages. False for a URL
- * the frontier has no row of.
+ * Whether an HTML capture is not a page of its own, by its frontier row's way: the crawl reached it
+ * as a page requisite (a frame, an iframe, an `<object>`'s HTML) or through the redirects of one:
+ * such HTML is part of the page that embeds it, and Browsertrix lists no such fragment among a
+ * collection's pages; or it is a host's robots.txt fetched for its rules (no frontier row), which a
+ * server may answer with an HTML page (a soft 404), listed first, ahead of the seed, until it was
+ * left out. Any other URL the frontier has no row of is a page.
  */
-function reachedAsRequisite(db: Database.Database, crawlId: number): (url: string) => boolean {
+function notAPage(db: Database.Database, crawlId: number): (url: string) => boolean {
   const read = storedUrlReader(db, crawlId);
   const way = (url: string) => {
     const r = read(url);
@@ -156,20 +158,21 @@ function reachedAsRequisite(db: Database.Database, crawlId: number): (url: strin
   };
   return (url) => {
     const own = way(url);
-    return own !== null && requisiteRedirectsOf(own.kind, own.viaUrl, way) !== null;
+    if (own === null) return isRobotsTxtUrl(url);
+    return requisiteRedirectsOf(own.kind, own.viaUrl, way) !== null;
   };
 }
 
 /**
  * The pages a WACZ lists: successful HTML captures (responses and revisits) of the selection, each
  * page once (its first capture, with its title), seeds first, each with its visible text when
- * `text` says where to read it; not those reached as requisites (reachedAsRequisite). Read a
+ * `text` says where to read it; not those reached as requisites, nor a robots.txt (notAPage). Read a
  * thousand rows at a time, each batch after the last row of the one before, so no query stays open
  * while records are read (the worker's crawls share the connection).
  */
 async function* waczPages(db: Database.Database, crawlId: number, selection: CollectionSelection | null, text: { warcDir: string } | null, also: readonly PageRow[] = []): AsyncGenerator<WaczPage> {
   const { sql, bind } = pageCapturesSql(selection ?? EVERYTHING, PAGE_COLUMNS, 'AND (depth > ? OR (depth = ? AND id > ?))');
-  const embedded = reachedAsRequisite(db, crawlId);
+  const notPage = notAPage(db, crawlId);
   const batch = db.prepare(`${sql} ORDER BY depth, id LIMIT 1000`);
   // The response a revisit repeats, whose record holds the payload.
   const repeated = db.prepare("SELECT warcFile, warcOffset, warcLength FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' ORDER BY id LIMIT 1");
@@ -180,11 +183,11 @@ async function* waczPages(db: Database.Database, crawlId: number, selection: Col
   };
   for (let after = { depth: -1, id: 0 }; ; ) {
     const rows = batch.all(...bind(crawlId, [after.depth, after.depth, after.id])) as PageRow[];
-    for (const r of rows) if (!embedded(r.url)) yield await pageOf(r);
+    for (const r of rows) if (!notPage(r.url)) yield await pageOf(r);
     if (rows.length < 1000) break;
     after = rows.at(-1)!;
   }
-  for (const r of also) if (!embedded(r.url)) yield await pageOf(r);
+  for (const r of also) if (!notPage(r.url)) yield await pageOf(r);
 }
 
 const PAGE_COLUMNS = 'id, depth, url, title, fetchedAt, recordType, payloadDigest, truncated, warcFile, warcOffset, warcLength';
@@ -215,9 +218,9 @@ function pagesBeyondSelection(db: Database.Database, crawlId: number, selection:
 /** How many pages waczPages lists (`also` besides the selection's). */
 function waczPageCount(db: Database.Database, crawlId: number, selection: CollectionSelection | null, also: readonly PageRow[]): number {
   const { sql, bind } = pageCapturesSql(selection ?? EVERYTHING, 'url', '');
-  const embedded = reachedAsRequisite(db, crawlId);
-  let n = also.filter((r) => !embedded(r.url)).length;
-  for (const url of db.prepare(sql).pluck().iterate(...bind(crawlId, [])) as IterableIterator<string>) if (!embedded(url)) n++;
+  const notPage = notAPage(db, crawlId);
+  let n = also.filter((r) => !notPage(r.url)).length;
+  for (const url of db.prepare(sql).pluck().iterate(...bind(crawlId, [])) as IterableIterator<string>) if (!notPage(url)) n++;
   return n;
 }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Icd } from '../icd/schema';
-import { canonicalize } from '../url';
+import { canonicalize, isRobotsTxtUrl } from '../url';
 import { compileScope, requisiteRedirectsOf, scopeWithoutPage, type OutsideAllowance } from '../url/scope';
 import { storedUrlReader } from './frontier-sql';
 
@@ -136,12 +136,7 @@ export function entryPointKind(icd: Pick<Icd, 'coherence' | 'scope'>): (url: str
   const feeds = new Set(icd.coherence.feeds.map((f) => canonicalize(f, undefined, { queryHandling: icd.scope.queryHandling }) ?? f));
   return (url) => {
     if (feeds.has(url)) return 'feed';
-    try {
-      const parsed = new URL(url);
-      return parsed.pathname === '/robots.txt' && parsed.search === '' ? 'robots.txt' : null;
-    } catch {
-      return null;
-    }
+    return isRobotsTxtUrl(url) ? 'robots.txt' : null;
   };
 }
 

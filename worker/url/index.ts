@@ -4,6 +4,7 @@
  */
 export { canonicalize, normalizePercentEncoding, parseHttpUrl, sortQuery, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling } from './canonicalize';
 export { queryEncodingOf } from './query-encoding';
+export { isRobotsTxtUrl } from './robots-txt-url';
 export { ReferenceCache } from './reference-cache';
 export { hostKeyOf, hostnameOf, payLevelDomainOf, stripWww } from './host';
 export { matchesSurtPrefix, surtHasPrefix, surtKey, surtPrefixOf, toSurt } from './surt';
