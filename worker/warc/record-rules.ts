@@ -3,6 +3,7 @@
  * Each returns human-readable problems; an empty list means the rule holds.
  */
 import { field } from './parse-heads';
+import { parseLabelledDigest } from './warc-digest';
 import { PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, type WarcFields } from './warc-fields';
 
 const TARGETED = new Set(['response', 'resource', 'request', 'revisit']);
@@ -11,7 +12,6 @@ const KNOWN_TYPES = new Set([
 ]);
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const RECORD_ID = /^<urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}>$/i;
-const DIGEST = /^sha1:[A-Z2-7]{32}$/;
 
 /**
  * The rules every single record header must follow. `version` is the record's first line: WARC/1.0's
@@ -46,7 +46,8 @@ export function checkRecordFields(fields: WarcFields, version = 'WARC/1.1'): str
   }
   for (const name of ['WARC-Block-Digest', 'WARC-Payload-Digest']) {
     const d = field(fields, name);
-    if (d !== undefined && !DIGEST.test(d)) errors.push(`${name} not sha1 base32: ${d}`);
+    // WARC 1.1 recommends no algorithm: Tidemark writes sha1 in base32, warcio.js and Browsertrix sha256 in base16.
+    if (d !== undefined && !parseLabelledDigest(d)) errors.push(`${name} is no digest of a known algorithm: ${d}`);
   }
   if (type !== 'warcinfo' && !field(fields, 'WARC-Block-Digest')) errors.push('no WARC-Block-Digest');
   if (type === 'warcinfo' && !field(fields, 'WARC-Filename')) errors.push('warcinfo without WARC-Filename');

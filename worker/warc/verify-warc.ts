@@ -13,7 +13,7 @@ import { cdxjKey, compareBytewise, parseCdxjLine, type CdxjJson } from './cdxj-i
 import { scanGzipMembers, type FilePart } from './gzip-members';
 import { ChunkedDecoder, field, mediaTypeOf, parseHttpHead, parseWarcHead } from './parse-heads';
 import { checkFileRules, checkRecordFields, summarize, type RecordSummary } from './record-rules';
-import { base32, DIGEST_PREFIX } from './warc-digest';
+import { parseLabelledDigest, type LabelledDigest } from './warc-digest';
 import { cdxTimestamp } from './warc-fields';
 
 /** A WARC file inside another file: its bytes there, and its own name. */
@@ -53,7 +53,8 @@ class ProblemList {
   }
 }
 const MAX_HTTP_HEAD = 1 << 20;
-const digestOf = (h: Hash) => DIGEST_PREFIX + base32(h.digest());
+/** Whether a hash made with the algorithm of `expected` gives its bytes. */
+const matches = (h: Hash, expected: LabelledDigest) => h.digest().equals(expected.bytes);
 
 /** True when the file (from `start`) begins with gzip's magic bytes. */
 async function startsWithGzip(path: string, start: number): Promise<boolean> {
@@ -161,8 +162,11 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
       if (summaries.length === 1 && written !== name && !(!gzipped && written === `${name}.gz`)) {
         errors.push(`${where}: WARC-Filename ${written} is not the file's name`);
       }
-      const block = createHash('sha1');
-      const payload = createHash('sha1');
+      // Each digest is recomputed with its own algorithm; one that cannot be read is named by checkRecordFields.
+      const bd = parseLabelledDigest(field(fields, 'WARC-Block-Digest') ?? '');
+      const pd = parseLabelledDigest(field(fields, 'WARC-Payload-Digest') ?? '');
+      const block = createHash(bd?.algorithm ?? 'sha1');
+      const payload = createHash(pd?.algorithm ?? 'sha1');
       const http = record.warcContentType?.startsWith('application/http') ?? false;
       let headBuf: Buffer | null = http ? Buffer.alloc(0) : null;
       // A chunked body is de-chunked as it streams: its payload digest is of the entity body. The
@@ -182,7 +186,7 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
           // Only a response holds a payload: a revisit of one that came chunked keeps its head alone.
           if (type === 'response' && /chunked/i.test(parseHttpHead(headBuf)?.headers['transfer-encoding'] ?? '')) {
             dechunker = new ChunkedDecoder((data) => payload.update(data));
-            chunkedBytes = createHash('sha1');
+            chunkedBytes = createHash(pd?.algorithm ?? 'sha1');
           }
           chunk = end < 0 ? Buffer.alloc(0) : headBuf.subarray(end + 4);
           headBuf = null;
@@ -194,12 +198,10 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
       }
       const cl = Number(record.warcContentLength);
       if (total !== cl) errors.push(`${where}: Content-Length ${cl} but block has ${total} bytes`);
-      const bd = field(fields, 'WARC-Block-Digest');
-      if (bd && bd !== digestOf(block)) errors.push(`${where}: WARC-Block-Digest mismatch`);
-      const pd = field(fields, 'WARC-Payload-Digest');
+      if (bd && !matches(block, bd)) errors.push(`${where}: WARC-Block-Digest mismatch`);
       if (dechunker && !dechunker.complete) errors.push(`${where}: broken chunked body`);
-      if (pd && type === 'response' && pd !== digestOf(payload)) {
-        if (chunkedBytes && pd === digestOf(chunkedBytes)) warnings.push(`${where}: WARC-Payload-Digest is of the chunked body, not of the entity body`);
+      if (pd && type === 'response' && !matches(payload, pd)) {
+        if (chunkedBytes && matches(chunkedBytes, pd)) warnings.push(`${where}: WARC-Payload-Digest is of the chunked body, not of the entity body`);
         else errors.push(`${where}: WARC-Payload-Digest mismatch`);
       }
       if (members) {
