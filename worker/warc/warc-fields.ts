@@ -247,7 +247,11 @@ export function metadataBlock(metadata: Record<string, unknown>): string {
   return out;
 }
 
-/** Field values must stay on one line. */
+/**
+ * Field values must stay on one line, and hold TEXT: the warc-fields grammar's field-content is
+ * "any OCTET except CTLs, but including LWS", so a control character (a bell or an escape in a
+ * crawl's name or description, a NUL) becomes a space too; a tab is LWS and stays.
+ */
 function oneLine(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ');
+  return value.replace(/[\r\n]+|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, ' ');
 }

@@ -51,6 +51,13 @@ test('warcinfo has WARC-Filename and never a WARC-Target-URI', () => {
   const collection = warcinfoBlock({ software: 'Tidemark/0.1', description: 'crawl 3, export 4: hosts a.example' });
   assert.match(collection, /^description: crawl 3, export 4: hosts a\.example\r$/m);
   assert.doesNotMatch(collection, /^(robots|http-header-user-agent):/m);
+  // Found by an exploratory session: an ICD's name, description and operator reached the block with
+  // their control characters, which the warc-fields grammar's TEXT excludes (LWS, a tab, apart).
+  const named = warcinfoBlock({ software: 'Tidemark/0.1', operator: 'Ops\u0001 <ops@example.org>', isPartOf: 'Tides\u0007 été', description: 'one\ntwo\tthree \u001b[31mred\u0000\u007f' });
+  assert.doesNotMatch(named, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/, 'no control character but the line ends and a tab');
+  assert.match(named, /^operator: Ops  <ops@example\.org>\r$/m);
+  assert.match(named, /^isPartOf: Tides  été\r$/m, 'UTF-8 text is kept');
+  assert.match(named, /^description: one two\tthree  \[31mred  \r$/m);
 });
 
 test('Content-Type is written only for a non-empty block', () => {
