@@ -52,7 +52,7 @@ export function checkRecordFields(fields: WarcFields, version = 'WARC/1.1'): str
   if (type !== 'warcinfo' && !field(fields, 'WARC-Block-Digest')) errors.push('no WARC-Block-Digest');
   if (type === 'warcinfo' && !field(fields, 'WARC-Filename')) errors.push('warcinfo without WARC-Filename');
   if (type === 'response' && !field(fields, 'WARC-Payload-Digest')) errors.push('response without WARC-Payload-Digest');
-  if (type === 'revisit') errors.push(...checkRevisit(fields));
+  if (type === 'revisit') errors.push(...checkRevisit(fields, version));
   const truncated = field(fields, 'WARC-Truncated');
   if (truncated !== undefined && !['length', 'time', 'disconnect', 'unspecified'].includes(truncated)) {
     errors.push(`bad WARC-Truncated ${truncated}`);
@@ -60,15 +60,25 @@ export function checkRecordFields(fields: WarcFields, version = 'WARC/1.1'): str
   return errors;
 }
 
-function checkRevisit(fields: WarcFields): string[] {
+/**
+ * The revisit profiles of a record's WARC version: WARC/1.0 (ISO 28500:2009, as Heritrix 3 and wget
+ * write it) named them under `/warc/1.0/`, WARC/1.1 under `/warc/1.1/`.
+ */
+function revisitProfiles(version: string): { identical: string; notModified: string } {
+  const v10 = (uri: string) => uri.replace('/warc/1.1/', '/warc/1.0/');
+  return version === 'WARC/1.0' ? { identical: v10(PROFILE_IDENTICAL), notModified: v10(PROFILE_NOT_MODIFIED) } : { identical: PROFILE_IDENTICAL, notModified: PROFILE_NOT_MODIFIED };
+}
+
+function checkRevisit(fields: WarcFields, version: string): string[] {
   const errors: string[] = [];
   const profile = field(fields, 'WARC-Profile');
-  if (profile !== PROFILE_IDENTICAL && profile !== PROFILE_NOT_MODIFIED) errors.push(`bad WARC-Profile ${profile}`);
+  const profiles = revisitProfiles(version);
+  if (profile !== profiles.identical && profile !== profiles.notModified) errors.push(`bad WARC-Profile ${profile} for ${version}`);
   if (!field(fields, 'WARC-Refers-To-Target-URI')) errors.push('revisit without WARC-Refers-To-Target-URI');
   const refDate = field(fields, 'WARC-Refers-To-Date');
   if (!refDate || !DATE.test(refDate)) errors.push(`revisit with bad WARC-Refers-To-Date ${refDate}`);
   if (!field(fields, 'WARC-Payload-Digest')) errors.push('revisit without WARC-Payload-Digest');
-  if (profile === PROFILE_IDENTICAL && Number(field(fields, 'Content-Length')) > 0 && field(fields, 'WARC-Truncated') !== 'length') {
+  if (profile === profiles.identical && Number(field(fields, 'Content-Length')) > 0 && field(fields, 'WARC-Truncated') !== 'length') {
     errors.push('identical-payload-digest revisit keeps headers without WARC-Truncated: length');
   }
   return errors;

@@ -90,6 +90,25 @@ test('revisits carry the WARC/1.1 profile, the original digest and the refers-to
   assert.equal(field(nm, 'WARC-Truncated'), undefined);
 });
 
+// Found by an exploratory session: `tidemark check` failed a WARC/1.0 revisit written as Heritrix 3
+// writes it, with WARC/1.0's own profile URI (ISO 28500:2009: .../warc/1.0/revisit/...), as "bad
+// WARC-Profile": the rules knew the WARC/1.1 URIs alone.
+test("a revisit's profile is checked against its record's WARC version: /warc/1.0/ in WARC/1.0, /warc/1.1/ in WARC/1.1", () => {
+  const ref = { uri: 'http://a/first', date: '2024-01-01T00:00:00Z', recordId: '<urn:uuid:x>', payloadDigest: DIGEST };
+  for (const [profile, headersOnly] of [['identical-payload-digest', true], ['server-not-modified', false]] as const) {
+    const f: Array<[string, string]> = [...revisitFields(base, 'http://a/second', null, ref, profile, headersOnly, 80), ['WARC-Block-Digest', DIGEST]];
+    const as10 = f.map(([n, v]): [string, string] => [n, n === 'WARC-Profile' ? v.replace('/warc/1.1/', '/warc/1.0/') : v]);
+    assert.deepEqual(checkRecordFields(f, 'WARC/1.1'), [], profile);
+    assert.deepEqual(checkRecordFields(as10, 'WARC/1.0'), [], `${profile} in WARC/1.0`);
+    assert.deepEqual(checkRecordFields(as10, 'WARC/1.1'), [`bad WARC-Profile ${field(as10, 'WARC-Profile')} for WARC/1.1`], 'a WARC/1.1 record names the 1.1 profile');
+    assert.deepEqual(checkRecordFields(f, 'WARC/1.0'), [`bad WARC-Profile ${field(f, 'WARC-Profile')} for WARC/1.0`]);
+  }
+  // WARC-Truncated: length is asked of a WARC/1.0 identical-payload revisit that keeps its headers too.
+  const identical10 = revisitFields(base, 'http://a/second', null, ref, 'identical-payload-digest', false, 80)
+    .map(([n, v]): [string, string] => [n, n === 'WARC-Profile' ? v.replace('/warc/1.1/', '/warc/1.0/') : v]);
+  assert.match(checkRecordFields([...identical10, ['WARC-Block-Digest', DIGEST]], 'WARC/1.0').join(), /keeps headers without WARC-Truncated: length/);
+});
+
 test('capture metadata: Heritrix-style outlink lines, other keys as fields', () => {
   const block = metadataBlock({
     outlinks: ['http://a/x', { url: 'http://a/i.png', hop: 'E', tag: 'img/@src' }],
