@@ -86,7 +86,7 @@ export interface HttpExchange {
   /** `sha1:<BASE32>` of `body`, computed while it streamed in. */
   payloadDigest: string;
   /** Set when the body was cut short: WARC-Truncated value. */
-  truncated: 'length' | 'time' | 'disconnect' | null;
+  truncated: 'length' | 'time' | 'disconnect' | 'unspecified' | null;
 }
 
 /**

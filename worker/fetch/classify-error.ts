@@ -125,3 +125,14 @@ export function classifyError(err: unknown): ErrorClass {
   }
   return { reason: 'internal', retryable: false };
 }
+
+/**
+ * The WARC-Truncated value of a body a failed fetch cut off, from the failure: WARC 1.1's tokens are
+ * "time ; exceeds configured max time", "disconnect ; network disconnect" and "unspecified ;
+ * other/unknown reason". A response that broke HTTP part-way (a chunk size that is no number) did
+ * not lose its network: it is `unspecified`, not `disconnect`, which it was labelled before.
+ */
+export function truncationOf(err: unknown): 'time' | 'disconnect' | 'unspecified' {
+  if (err instanceof TimeoutError) return 'time';
+  return classifyError(err).reason === 'bad-http' ? 'unspecified' : 'disconnect';
+}

@@ -3,7 +3,7 @@ import type { HttpExchange } from '../capture';
 import { BodySink, type BodySinkOptions } from './body-sink';
 import { buildResponseHead, contentLengthFault, headersRecord, statusLineOf, type RawHeaders } from './http-heads';
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
-import { UnreadableResponseError } from './classify-error';
+import { truncationOf, UnreadableResponseError } from './classify-error';
 import { ResponseBytes } from './response-bytes';
 
 /** One GET, addressed to an IP, with everything the WARC records need about the request. */
@@ -56,7 +56,8 @@ export type Transport = (events: AttemptEvents) => { received?: () => number | u
 /**
  * Runs one attempt through undici's dispatch API (the only one that hands out raw headers and the
  * reason phrase). The body streams into a BodySink; the total deadline aborts the request and
- * keeps what arrived (`truncated: 'time'`), a broken connection keeps it too (`'disconnect'`).
+ * keeps what arrived (`truncated: 'time'`), a broken connection keeps it too (`'disconnect'`), and so
+ * does a response that breaks HTTP part-way (`'unspecified'`, truncationOf).
  * The connect and headers deadlines are ours too: undici's own timers tick at half-second
  * granularity and stay only as backstops.
  */
@@ -131,8 +132,7 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
           const received = sent.received?.();
           return { kind: 'error', error, durationMs, ...(received === undefined ? {} : { received }) };
         }
-        const truncated = error instanceof TimeoutError ? 'time' : 'disconnect';
-        return { kind: 'error', error, partial: await exchangeOf(sink, truncated), durationMs };
+        return { kind: 'error', error, partial: await exchangeOf(sink, truncationOf(error)), durationMs };
       });
     const complete = (truncated: HttpExchange['truncated']) =>
       settle(async () => ({ kind: 'exchange', exchange: await exchangeOf(sink!, truncated), durationMs: Date.now() - started }));

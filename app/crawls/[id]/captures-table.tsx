@@ -16,6 +16,7 @@ const CUT_TEXT: Record<string, string> = {
   length: 'cut at the size cap',
   time: 'cut off by a timeout',
   disconnect: 'cut off: the connection closed',
+  unspecified: 'cut off: the response broke HTTP',
 };
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errors } from 'undici';
-import { classifyError, DecompressionBombError, DnsError, TimeoutError } from '../../../worker/fetch';
+import { classifyError, DecompressionBombError, DnsError, TimeoutError, truncationOf } from '../../../worker/fetch';
 
 const coded = (code: string) => Object.assign(new Error(code), { code });
 
@@ -33,6 +33,17 @@ test('node errors by code, also when wrapped as a cause', () => {
   assert.deepEqual(classifyError(parserError), { reason: 'bad-http', retryable: false }, "undici's parser error without a code");
   assert.deepEqual(classifyError(coded('EMFILE')), { reason: 'internal', retryable: true }, 'out of file descriptors: later some are free');
   assert.deepEqual(classifyError(coded('ENOTFOUND')), { reason: 'dns', retryable: false });
+});
+
+// Found by an exploratory session: a chunked body broken part-way by a chunk size that is no number
+// was archived as `WARC-Truncated: disconnect`, which WARC 1.1 defines as "network disconnect".
+test("a body cut off by a failed fetch is truncated by time, by a network disconnect, or for another reason when the response broke HTTP", () => {
+  assert.equal(truncationOf(new TimeoutError('total', 10)), 'time');
+  assert.equal(truncationOf(new errors.SocketError('other side closed')), 'disconnect');
+  assert.equal(truncationOf(coded('ECONNRESET')), 'disconnect');
+  const parserError = Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)'), { name: 'HTTPParserError' });
+  assert.equal(truncationOf(parserError), 'unspecified');
+  assert.equal(truncationOf(coded('HPE_INVALID_CHUNK_SIZE')), 'unspecified');
 });
 
 test('anything else is internal and not retried', () => {
