@@ -121,19 +121,20 @@ export function selectedCapturesSql(s: CollectionSelection, columns: string, als
 
 /**
  * `SELECT captures, bytes` of the collection a selection makes: the selected responses and revisits,
- * and the response each selected revisit repeats (its payload's first in the crawl, as the writer
- * copies it along: planCollection) when the selection lacks it; `bind` gives the parameters from the
- * crawl id. The preview counted the selection alone: a selection of revisits whose payloads another
- * host served said half of what the collection held. Redirect targets are found by reading each
- * redirect's Location when the collection is made (redirect-targets.ts): not counted here.
+ * the captures it holds besides (`added`: Capture ids of the redirects' targets, redirect-targets.ts),
+ * and the response each revisit among them repeats (its payload's first in the crawl, as the writer
+ * copies it along: planCollection) when they lack it; `bind` gives the parameters from the crawl id
+ * and those ids. The preview counted the selection alone: a selection of revisits whose payloads
+ * another host served said half of what the collection held, and one of moved pages left out where
+ * they went.
  */
-export function collectionSizeSql(s: CollectionSelection): { sql: string; bind: (crawlId: number) => (string | number)[] } {
+export function collectionSizeSql(s: CollectionSelection): { sql: string; bind: (crawlId: number, added: readonly number[]) => (string | number)[] } {
   const { sql: selected, params } = selectedCapturesSql(s, 'id, size, recordType, payloadDigest');
-  const sql = `WITH sel AS (${selected}),
+  const sql = `WITH sel AS (${selected} UNION SELECT id, size, recordType, payloadDigest FROM Capture WHERE crawlId = ? AND id IN (SELECT value FROM json_each(?))),
     repeated AS (SELECT DISTINCT payloadDigest FROM sel WHERE recordType = 'revisit' AND payloadDigest IS NOT NULL),
     originals AS (SELECT MIN(c.id) AS id FROM Capture c JOIN repeated r ON c.payloadDigest = r.payloadDigest WHERE c.crawlId = ? AND c.recordType = 'response' GROUP BY c.payloadDigest)
     SELECT COUNT(*) AS captures, COALESCE(SUM(size), 0) AS bytes FROM (SELECT id, size FROM sel UNION SELECT c.id, c.size FROM originals o JOIN Capture c ON c.id = o.id)`;
-  return { sql, bind: (crawlId) => [crawlId, ...params, crawlId] };
+  return { sql, bind: (crawlId, added) => [crawlId, ...params, crawlId, JSON.stringify(added), crawlId] };
 }
 
 /** A record of the crawl's WARC files, as a member scan reads its header. */

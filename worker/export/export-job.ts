@@ -5,7 +5,7 @@ import { sqlDate } from '../store/sqlite';
 import { crawlWarcId, INDEX_NAME, isWarcFileOf, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
-import { redirectTargets } from './redirect-targets';
+import { queryHandlingOf, redirectTargets } from './redirect-targets';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
 import { canonicalize, isRobotsTxtUrl, requisiteRedirectsOf, type QueryHandling } from '../url';
 import { storedUrlReader } from '../frontier/frontier-sql';
@@ -226,15 +226,6 @@ function waczPageCount(db: Database.Database, crawlId: number, selection: Collec
 
 /** A page's `ts`: its capture's date, to the second. */
 const pageTs = (fetchedAt: string) => new Date(fetchedAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** How the crawl canonicalised the query strings of the URLs it queued (its ICD copy's `scope.queryHandling`). */
-function queryHandlingOf(definition: string): QueryHandling {
-  try {
-    return (JSON.parse(definition) as { scope?: { queryHandling?: QueryHandling } }).scope?.queryHandling ?? 'keep';
-  } catch {
-    return 'keep';
-  }
-}
 
 /**
  * The page replay opens on: the crawl definition's first seed, as the crawl queued it, when the

@@ -203,13 +203,17 @@ test('a collection\'s size counts the responses its revisits repeat, once, with 
   for (const [crawlId, url, recordType, payloadDigest, size] of rows) {
     db.prepare("INSERT INTO Capture (crawlId, url, mime, status, recordType, payloadDigest, size) VALUES (?, ?, 'text/html', 200, ?, ?, ?)").run(crawlId, url, recordType, payloadDigest, size);
   }
-  const size = (sel: object) => {
+  const size = (sel: object, added: number[] = []) => {
     const { sql, bind } = collectionSizeSql(collectionSelectionSchema.parse(sel));
-    return db.prepare(sql).get(...bind(1));
+    return db.prepare(sql).get(...bind(1, added));
   };
   assert.deepEqual(size({ hosts: ['a.example'] }), { captures: 5, bytes: 1300 }, 'the four of a.example, and the logo\'s first response on the CDN, once');
   assert.deepEqual(size({ urlContains: '/copy' }), { captures: 2, bytes: 300 }, 'the revisit and the home page it repeats');
   assert.deepEqual(size({}), { captures: 6, bytes: 2300 }, 'the whole crawl: nothing more');
   assert.deepEqual(size({ hosts: ['nowhere.example'] }), { captures: 0, bytes: 0 });
+  // Captures the collection adds (a redirect's target), counted once with the responses their
+  // revisits repeat; another crawl's ids count nothing.
+  assert.deepEqual(size({ urlContains: 'a.example/copy' }, [2, 4, 7]), { captures: 4, bytes: 1300 }, 'the copy, the home page, the logo revisit and the CDN logo');
+  assert.deepEqual(size({ hosts: ['nowhere.example'] }, [1]), { captures: 1, bytes: 1000 });
   db.close();
 });

@@ -1,12 +1,16 @@
-import { collectionSelectionSchema, collectionSizeSql } from '../../../../../../worker/export/collection-plan';
+import { collectionSelectionSchema } from '../../../../../../worker/export/collection-plan';
+import { collectionSize } from '../../../../../../worker/export/redirect-targets';
+import { crawlWarcDir } from '../../../../../../worker/store/data-layout';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
+import { services } from '../../../../../lib/server/services';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/crawls/:id/exports/preview [export] ?selection=<JSON> → `{captures, bytes}`: how many
- * captures (responses and revisits) a collection with this selection would hold, the responses its
- * revisits repeat included, and their payload bytes, before it is requested (collectionSizeSql).
+ * captures (responses and revisits) a collection with this selection would hold, as the export
+ * writes it (the captures its redirects lead to and the responses its revisits repeat included:
+ * collectionSize), and their payload bytes, before it is requested.
  * 400 naming the field of an invalid selection.
  */
 export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }) => {
@@ -20,6 +24,7 @@ export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }
   }
   // null, as in the export request, selects the whole crawl.
   const selection = collectionSelectionSchema.nullable().parse(raw) ?? collectionSelectionSchema.parse({});
-  const { sql, bind } = collectionSizeSql(selection);
-  return db.prepare(sql).get(...bind(crawlId)) as { captures: number; bytes: number };
+  const size = await collectionSize(db, crawlId, crawlWarcDir(services().env.dataDir, crawlId), selection, req.signal);
+  if (!size) throw new HttpError(404, 'not found');
+  return size;
 });
