@@ -2,7 +2,7 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useRef, useState } from 'react';
 import { CrawlPicker } from '../components/crawl-picker';
-import { COHERENCE_STATUSES, describeSelection, type ExportFormat } from '../../worker/export/collection-plan';
+import { COHERENCE_STATUSES, describeSelection, takesRequisites, type ExportFormat } from '../../worker/export/collection-plan';
 import { exportCancelRefusal, exportDeleteRefusal, exportRefusal, noCapturesRefusal } from '../../worker/process/crawl-control';
 import { DeleteExport } from './delete-export';
 import { ErrorMessage } from '../components/error-message';
@@ -35,7 +35,8 @@ export function ExportsView() {
   const refusal = crawl ? (exportRefusal(crawl.status, crawl.desired ?? '') ?? (typeof fetched === 'number' ? noCapturesRefusal(crawl.status, fetched) : null)) : null;
   const [format, setFormat] = useState<ExportFormat>('warc');
   const [pageText, setPageText] = useState(false);
-  const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[] });
+  // requisites: null until the manager ticks or clears the box (the server's default then, which the box shows).
+  const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[], requisites: null as boolean | null });
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
   const preview = useSelectionPreview(selected, selection);
@@ -111,7 +112,7 @@ export function ExportsView() {
           </summary>
           <p className="mt-2 text-sm text-slate-600">
             Captures matching every filter you fill in go into new WARC files of their own, with their requests and metadata, the
-            records their revisits point to, the captures their redirects lead to, and an index. Leave all empty to export the crawl&apos;s own files.
+            records their revisits point to, the captures their redirects lead to, their pages&apos; requisites if you keep them, and an index. Leave all empty to export the crawl&apos;s own files.
           </p>
           <div className="mt-2 grid gap-3 md:grid-cols-2">
             <div>
@@ -155,6 +156,20 @@ export function ExportsView() {
               </div>
               <p className="text-xs text-slate-600">With a coherence filter the collection also holds the crawl&apos;s coherence certificate.</p>
             </fieldset>
+            <div className="md:col-span-2">
+              <label className="flex items-center gap-1 text-sm">
+                <input
+                  type="checkbox"
+                  checked={takesRequisites({ mimeTypes: selection?.mimeTypes, requisites: form.requisites ?? undefined })}
+                  onChange={(e) => setForm({ ...form, requisites: e.target.checked })}
+                  aria-describedby="selection-requisites-help"
+                />
+                with the pages&apos; requisites
+              </label>
+              <p id="selection-requisites-help" className="text-xs text-slate-600">
+                What the selected pages embed (images, stylesheets, scripts, fonts, frames), so they replay as captured. On unless you filter by MIME type; with one, only requisites of those types.
+              </p>
+            </div>
           </div>
           {selection && (
             <p className="mt-2 text-sm" role="status" data-testid="selection-preview">

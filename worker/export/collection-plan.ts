@@ -31,25 +31,50 @@ export const collectionSelectionSchema = z
     urlContains: z.string().trim().max(2000).default(''),
     /** Pages of a visit–revisit capture with these statuses (their visit and their revisit, not later recrawls of them). */
     coherence: z.array(z.enum(COHERENCE_STATUSES)).max(4).default([]),
+    /**
+     * Whether the selected pages bring their requisites, so that they replay as captured (see
+     * takesRequisites). Absent: yes, unless the selection filters by MIME type.
+     */
+    requisites: z.boolean().optional(),
   })
   .strict();
 
 export type CollectionSelection = z.infer<typeof collectionSelectionSchema>;
 
-/** True when the selection filters nothing (the export is then the crawl's own files). */
+/** True when the selection filters nothing (the export is then the crawl's own files, requisites and all). */
 export function selectsEverything(s: CollectionSelection): boolean {
   return !s.hosts.length && !s.mimeTypes.length && !s.statusClasses.length && !s.urlContains && !s.coherence.length;
 }
 
+type SelectionText = Partial<Record<'hosts' | 'mimeTypes' | 'statusClasses' | 'coherence', readonly string[]>> & { urlContains?: string; requisites?: boolean };
+
+/**
+ * Whether a collection brings its pages' requisites (images, stylesheets, scripts, fonts, frames:
+ * collection-walk.ts): as asked, else yes, as Browsertrix and pywb collections replay their pages
+ * whole, unless the selection filters by MIME type: a manager who asked for `text/html` gets only
+ * HTML. Asked for with a MIME filter, they are those of its types only.
+ */
+export function takesRequisites(s: Pick<SelectionText, 'mimeTypes' | 'requisites'>): boolean {
+  return s.requisites ?? !s.mimeTypes?.length;
+}
+
 /** One line for people (and the collection's warcinfo record); absent filters are none. */
-export function describeSelection(s: Partial<Record<'hosts' | 'mimeTypes' | 'statusClasses' | 'coherence', readonly string[]>> & { urlContains?: string }): string {
+export function describeSelection(s: SelectionText): string {
   const parts: string[] = [];
   if (s.hosts?.length) parts.push(`hosts ${s.hosts.join(', ')}`);
   if (s.mimeTypes?.length) parts.push(`MIME types ${s.mimeTypes.join(', ')}`);
   if (s.statusClasses?.length) parts.push(`statuses ${s.statusClasses.join(', ')}`);
   if (s.urlContains) parts.push(`URLs containing "${s.urlContains}"`);
   if (s.coherence?.length) parts.push(`pages ${s.coherence.join(', ')} between visit and revisit`);
-  return parts.length ? parts.join('; ') : 'every capture';
+  if (!parts.length) return 'every capture';
+  if (takesRequisites(s)) parts.push("with the pages' requisites");
+  return parts.join('; ');
+}
+
+/** Whether a capture's MIME type is one of `mimeTypes` or starts with one, in either case, as selectionSql matches it. */
+export function mimeSelected(mime: string | null, mimeTypes: readonly string[]): boolean {
+  const lower = mime?.toLowerCase();
+  return lower !== undefined && mimeTypes.some((m) => lower.startsWith(m.toLowerCase()));
 }
 
 
@@ -121,12 +146,12 @@ export function selectedCapturesSql(s: CollectionSelection, columns: string, als
 
 /**
  * `SELECT captures, bytes` of the collection a selection makes: the selected responses and revisits,
- * the captures it holds besides (`added`: Capture ids of the redirects' targets, redirect-targets.ts),
- * and the response each revisit among them repeats (its payload's first in the crawl, as the writer
- * copies it along: planCollection) when they lack it; `bind` gives the parameters from the crawl id
- * and those ids. The preview counted the selection alone: a selection of revisits whose payloads
- * another host served said half of what the collection held, and one of moved pages left out where
- * they went.
+ * the captures it holds besides (`added`: Capture ids of the redirects' targets and the pages'
+ * requisites, collection-additions.ts), and the response each revisit among them repeats (its
+ * payload's first in the crawl, as the writer copies it along: planCollection) when they lack it;
+ * `bind` gives the parameters from the crawl id and those ids. The preview counted the selection
+ * alone: a selection of revisits whose payloads another host served said half of what the
+ * collection held, and one of moved pages left out where they went.
  */
 export function collectionSizeSql(s: CollectionSelection): { sql: string; bind: (crawlId: number, added: readonly number[]) => (string | number)[] } {
   const { sql: selected, params } = selectedCapturesSql(s, 'id, size, recordType, payloadDigest');

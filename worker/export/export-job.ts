@@ -5,7 +5,7 @@ import { sqlDate } from '../store/sqlite';
 import { crawlWarcId, INDEX_NAME, isWarcFileOf, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
-import { queryHandlingOf, redirectTargets } from './redirect-targets';
+import { collectionAdditions, queryHandlingOf } from './collection-additions';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
 import { canonicalize, isRobotsTxtUrl, requisiteRedirectsOf, type QueryHandling } from '../url';
 import { storedUrlReader } from '../frontier/frontier-sql';
@@ -194,7 +194,7 @@ const PAGE_COLUMNS = 'id, depth, url, title, fetchedAt, recordType, payloadDiges
 
 /**
  * The pages a collection holds beyond its selection's: the successful HTML captures among `recordIds`
- * (the captures its redirects lead to, redirect-targets.ts) whose URL the selection lists no page of,
+ * (the captures its redirects lead to and its pages' requisites, collection-additions.ts; waczPages leaves out those reached as requisites) whose URL the selection lists no page of,
  * each URL once. A WACZ of a section that moved (its redirects selected) listed no page at all.
  */
 function pagesBeyondSelection(db: Database.Database, crawlId: number, selection: CollectionSelection, recordIds: readonly string[]): PageRow[] {
@@ -263,7 +263,7 @@ export async function packageAsWacz(db: Database.Database, opts: {
   description: string;
   /** Where the crawl's own WARC files are, to read each page's text from, when the pages carry it. */
   pageTextFrom?: string;
-  /** Record ids of captures the collection holds beyond its selection (its redirects' targets): listed as pages when they are ones. */
+  /** Record ids of captures the collection holds beyond its selection (its redirects' targets, its pages' requisites): listed as pages when they are pages, not requisites. */
   alsoHolds?: readonly string[];
   onProgress?: (fraction: number) => void;
   /** Stops the packaging (writeWacz): no package is left, and the call throws the signal's reason. */
@@ -353,7 +353,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
     // Progress: verifying and writing first, then packaging (which copies every byte once more).
     const share = wacz ? 0.5 : 1;
     let files: ExportedFile[];
-    // What the collection holds beyond the selection (the captures its redirects lead to).
+    // What the collection holds beyond the selection (the captures its redirects lead to, its pages' requisites).
     let alsoHolds: string[] = [];
     if (!selection) {
       // What is copied rather than linked (another file system) is read twice, copied then verified:
@@ -377,11 +377,12 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
       const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
       if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
-      const targets = await redirectTargets(db, job.crawlId, job.warcDir, selection, queryHandlingOf(crawl.definition), new Set(ids), signal);
-      alsoHolds = targets.ids;
+      // The captures its redirects lead to, and its pages' requisites.
+      const added = await collectionAdditions(db, job.crawlId, job.warcDir, selection, queryHandlingOf(crawl.definition), new Set(ids), signal);
+      alsoHolds = added.ids;
       const written = await writeCollection({
         sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
-        chosen: new Set([...ids, ...targets.ids]), revisitDigests: new Set([...revisitDigests, ...targets.revisitDigests]),
+        chosen: new Set([...ids, ...added.ids]), revisitDigests: new Set([...revisitDigests, ...added.revisitDigests]),
         description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
         onProgress: (f) => progress(share * 0.8 * f),
         signal,

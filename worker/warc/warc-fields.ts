@@ -248,6 +248,24 @@ export function metadataBlock(metadata: Record<string, unknown>): string {
 }
 
 /**
+ * The out-links of a metadata block (metadataBlock's `outlink:` lines, Heritrix's too), in order:
+ * each line's URL, hop letter and tag, read from the right (a URL written on one line may hold a
+ * space). Other lines, and lines too short to be out-links, are passed over.
+ */
+export function outlinksOfBlock(block: string): Outlink[] {
+  const links: Outlink[] = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (!line.toLowerCase().startsWith('outlink:')) continue;
+    const words = line.slice('outlink:'.length).trim().split(' ');
+    if (words.length < 3) continue;
+    const tag = words.pop()!;
+    const hop = words.pop()!;
+    links.push({ url: words.join(' '), hop, tag });
+  }
+  return links;
+}
+
+/**
  * Field values must stay on one line, and hold TEXT: the warc-fields grammar's field-content is
  * "any OCTET except CTLs, but including LWS", so a control character (a bell or an escape in a
  * crawl's name or description, a NUL) becomes a space too; a tab is LWS and stays.

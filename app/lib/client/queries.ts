@@ -548,13 +548,15 @@ export interface SelectionInput {
   statusClasses?: string[];
   urlContains?: string;
   coherence?: string[];
+  requisites?: boolean;
 }
 
 /**
  * The selection the export form describes: its text areas read one entry per line, blank lines
- * dropped; undefined when no field is filled in (the whole crawl).
+ * dropped; undefined when no field is filled in (the whole crawl, requisites and all). `requisites`
+ * is sent only once the manager ticked or cleared it (null: the server's default, takesRequisites).
  */
-export function selectionFromForm(form: { hosts: string; mimeTypes: string; statusClasses: string[]; urlContains: string; coherence: string[] }): SelectionInput | undefined {
+export function selectionFromForm(form: { hosts: string; mimeTypes: string; statusClasses: string[]; urlContains: string; coherence: string[]; requisites?: boolean | null }): SelectionInput | undefined {
   const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
   const selection: SelectionInput = {};
   if (lines(form.hosts).length) selection.hosts = lines(form.hosts);
@@ -562,7 +564,9 @@ export function selectionFromForm(form: { hosts: string; mimeTypes: string; stat
   if (form.statusClasses.length) selection.statusClasses = [...form.statusClasses];
   if (form.urlContains.trim()) selection.urlContains = form.urlContains.trim();
   if (form.coherence.length) selection.coherence = [...form.coherence];
-  return Object.keys(selection).length ? selection : undefined;
+  if (!Object.keys(selection).length) return undefined;
+  if (typeof form.requisites === 'boolean') selection.requisites = form.requisites;
+  return selection;
 }
 
 /** The file name of an export file, whether the API lists names or `{name, bytes}` objects. */

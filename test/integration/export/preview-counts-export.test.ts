@@ -2,7 +2,8 @@
  * The export form's preview (GET /api/crawls/:id/exports/preview) counts the captures the export
  * then writes. Found by reading the code: it counted the selection and the responses its revisits
  * repeat, not the captures its redirects lead to, which the export reads from the WARC files and
- * writes too (a selection of one moved page said 1 capture, the export wrote 2). Real parts: the route handler over a migrated SQLite database
+ * writes too (a selection of one moved page said 1 capture, the export wrote 2), nor the pages'
+ * requisites the export now brings. Real parts: the route handler over a migrated SQLite database
  * in its data folder, the engine crawling a loopback site into it, the export job.
  */
 import { test } from 'node:test';
@@ -20,7 +21,7 @@ import { capturesIn, harbourSite } from '../../support/requisites-site';
 const s = await routeDatabase('tm-preview-counts-');
 const { GET: preview } = await import('../../../app/api/crawls/[id]/exports/preview/route');
 
-test('the preview counts what the export writes: redirect targets, the responses revisits repeat', { timeout: 60_000 }, async () => {
+test('the preview counts what the export writes: redirect targets, requisites, the responses revisits repeat', { timeout: 60_000 }, async () => {
   const manager = await signedInAs(s, 'manager', 'manager');
   await withSite(harbourSite, async (origin) => {
     const icd = icdSchema.parse({ name: 'Harbour', seeds: [`${origin}/`], politeness: { enabled: false, concurrency: 1, respectRobots: false }, aah: { enabled: false }, limits: { maxRetries: 0 } });
@@ -29,6 +30,7 @@ test('the preview counts what the export writes: redirect targets, the responses
     assert.equal(await new CrawlEngine({ crawlId, icd, db: s.db, warcDir, spoolDir: join(s.env.dataDir, 'spool') }).run(), 'finished');
     s.db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
     for (const selection of [
+      { urlContains: '/old/', requisites: false },
       { urlContains: '/old/' },
       { urlContains: '/quay' },
       { hosts: [origin], statusClasses: ['3xx', '2xx'], mimeTypes: ['text/html'] },

@@ -22,6 +22,10 @@ test('the export form gives a selection only when a filter is filled in, one ent
   assert.deepEqual(selectionFromForm({ hosts: 'a.example\n\n b.example:8080 \n', mimeTypes: 'text/html\r\nimage/', statusClasses: ['2xx'], urlContains: ' /news/ ', coherence: ['unchanged'] }), {
     hosts: ['a.example', 'b.example:8080'], mimeTypes: ['text/html', 'image/'], statusClasses: ['2xx'], urlContains: '/news/', coherence: ['unchanged'],
   });
+  // Requisites: sent once ticked or cleared, and only with a filter (the whole crawl holds them all).
+  assert.deepEqual(selectionFromForm({ ...empty, urlContains: '/news/', requisites: null }), { urlContains: '/news/' });
+  assert.deepEqual(selectionFromForm({ ...empty, urlContains: '/news/', requisites: false }), { urlContains: '/news/', requisites: false });
+  assert.equal(selectionFromForm({ ...empty, requisites: true }), undefined);
 });
 
 test('capture events are read as a bare list or as the server\'s batched {captures}', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { openSqlite } from '../../../worker/store/sqlite';
 import {
-  collectionSelectionSchema, collectionSizeSql, describeSelection, mayBeNeeded, planCollection, revisitsWithoutOriginal, selectedHost, selectionSql, selectsEverything, type StoredRecordHead,
+  collectionSelectionSchema, collectionSizeSql, describeSelection, mayBeNeeded, mimeSelected, takesRequisites, planCollection, revisitsWithoutOriginal, selectedHost, selectionSql, selectsEverything, type StoredRecordHead,
 } from '../../../worker/export/collection-plan';
 
 const rec = (file: string, offset: number, type: string, id: string, extra: Partial<StoredRecordHead> = {}): StoredRecordHead => ({
@@ -85,8 +85,17 @@ test('a selection: defaults, validation naming the field, a description', () => 
   assert.ok(selectsEverything(none));
   assert.equal(describeSelection(none), 'every capture');
   const s = collectionSelectionSchema.parse({ hosts: [' a.example '], statusClasses: ['2xx'], urlContains: '/news/', coherence: ['unchanged'] });
-  assert.equal(describeSelection(s), 'hosts a.example; statuses 2xx; URLs containing "/news/"; pages unchanged between visit and revisit');
-  for (const bad of [{ statusClasses: ['6xx'] }, { hosts: [''] }, { mimeTypes: 'text/html' }, { other: 1 }, { coherence: ['coherent'] }]) {
+  assert.equal(describeSelection(s), 'hosts a.example; statuses 2xx; URLs containing "/news/"; pages unchanged between visit and revisit; with the pages\' requisites');
+  // Requisites: asked for or not; else taken unless a MIME filter says which types the manager wants.
+  assert.ok(takesRequisites(s));
+  const html = collectionSelectionSchema.parse({ mimeTypes: ['text/html'] });
+  assert.ok(!takesRequisites(html));
+  assert.equal(describeSelection(html), 'MIME types text/html');
+  assert.ok(takesRequisites(collectionSelectionSchema.parse({ mimeTypes: ['text/html', 'image/'], requisites: true })));
+  assert.equal(describeSelection(collectionSelectionSchema.parse({ urlContains: '/news/', requisites: false })), 'URLs containing "/news/"');
+  assert.ok(selectsEverything(collectionSelectionSchema.parse({ requisites: false })), 'no filter: the whole crawl, whatever it says of requisites');
+  assert.deepEqual(['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', null].map((m) => mimeSelected(m, ['text/html', 'Image/'])), [true, true, true, false]);
+  for (const bad of [{ statusClasses: ['6xx'] }, { hosts: [''] }, { mimeTypes: 'text/html' }, { other: 1 }, { coherence: ['coherent'] }, { requisites: 'yes' }]) {
     const r = collectionSelectionSchema.safeParse(bad);
     assert.equal(r.success, false, JSON.stringify(bad));
     assert.ok(r.error!.issues.every((i) => i.path.length > 0 || i.code === 'unrecognized_keys'), 'issues name a field');
@@ -211,8 +220,8 @@ test('a collection\'s size counts the responses its revisits repeat, once, with 
   assert.deepEqual(size({ urlContains: '/copy' }), { captures: 2, bytes: 300 }, 'the revisit and the home page it repeats');
   assert.deepEqual(size({}), { captures: 6, bytes: 2300 }, 'the whole crawl: nothing more');
   assert.deepEqual(size({ hosts: ['nowhere.example'] }), { captures: 0, bytes: 0 });
-  // Captures the collection adds (a redirect's target), counted once with the responses their
-  // revisits repeat; another crawl's ids count nothing.
+  // Captures the collection adds (a redirect's target, a page's requisite), counted once with the
+  // responses their revisits repeat; another crawl's ids count nothing.
   assert.deepEqual(size({ urlContains: 'a.example/copy' }, [2, 4, 7]), { captures: 4, bytes: 1300 }, 'the copy, the home page, the logo revisit and the CDN logo');
   assert.deepEqual(size({ hosts: ['nowhere.example'] }, [1]), { captures: 1, bytes: 1000 });
   db.close();

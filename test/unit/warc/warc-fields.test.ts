@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  cdxTimestamp, metadataBlock, outlinkOf, metadataFields, PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, recordIdFromUuid,
+  cdxTimestamp, metadataBlock, outlinkOf, outlinksOfBlock, metadataFields, PROFILE_IDENTICAL, PROFILE_NOT_MODIFIED, recordIdFromUuid,
   requestFields, responseFields, revisitFields, serializeFields, warcDate, warcinfoBlock, warcinfoFields,
 } from '../../../worker/warc/warc-fields';
 import { base32, sha1Digest } from '../../../worker/warc/warc-digest';
@@ -131,6 +131,19 @@ test('a found link becomes a Heritrix outlink: hop E for what the page embeds, R
   const links = [{ url: 'http://a/x', kind: 'navigation', source: 'a@href' }, { url: 'http://a/f.woff', kind: 'requisite', source: 'css@url' }];
   // What the WARC stage hands the writer: one line a link, hop and context written once.
   assert.equal(metadataBlock({ outlinks: links.map(outlinkOf) }), 'outlink: http://a/x L a/@href\r\noutlink: http://a/f.woff E css/@url\r\n');
+});
+
+test('out-links read back from a metadata block are the ones written, in order (the export finds a page\'s requisites so)', () => {
+  const links = [
+    { url: 'http://a/x', hop: 'L', tag: 'a/@href' },
+    { url: 'http://a/i.png', hop: 'E', tag: 'img/@src' },
+    { url: 'http://a/odd name.css', hop: 'E', tag: 'link/@href' },
+    { url: 'http://a/y', hop: 'R', tag: 'header/@location' },
+  ];
+  const block = metadataBlock({ outlinks: links, via: 'http://a/' });
+  assert.deepEqual(outlinksOfBlock(block), links);
+  // Heritrix writes LF line ends too; a line missing its hop or tag names no link.
+  assert.deepEqual(outlinksOfBlock('outlink: http://a/s.css E link/@href\noutlink: http://a/half\nvia: http://a/\n'), [{ url: 'http://a/s.css', hop: 'E', tag: 'link/@href' }]);
 });
 
 test('the record rules accept what the builders make and catch what they must not', () => {

@@ -1,5 +1,5 @@
 import { collectionSelectionSchema } from '../../../../../../worker/export/collection-plan';
-import { collectionSize } from '../../../../../../worker/export/redirect-targets';
+import { collectionSize } from '../../../../../../worker/export/collection-additions';
 import { crawlWarcDir } from '../../../../../../worker/store/data-layout';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
 import { services } from '../../../../../lib/server/services';
@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 /**
  * GET /api/crawls/:id/exports/preview [export] ?selection=<JSON> → `{captures, bytes}`: how many
  * captures (responses and revisits) a collection with this selection would hold, as the export
- * writes it (the captures its redirects lead to and the responses its revisits repeat included:
- * collectionSize), and their payload bytes, before it is requested.
+ * writes it (the captures its redirects lead to, its pages' requisites and the responses its
+ * revisits repeat included: collectionSize), and their payload bytes, before it is requested.
  * 400 naming the field of an invalid selection.
  */
 export const GET = apiRoute<{ id: string }>('export', async ({ req, params, db }) => {
