@@ -12,12 +12,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { runExport } from '../../../worker/export/export-job';
 import { collectionSize } from '../../../worker/export/collection-additions';
 import { collectionSelectionSchema } from '../../../worker/export/collection-plan';
 import { verifyCdxj } from '../../../worker/warc';
 import { withSiteCrawl } from '../../support/site-crawl';
+import { crawlToTheEnd } from '../../support/finished-crawl';
 import { capturesIn, harbourSite as site } from '../../support/requisites-site';
 
 /** Exports `selection` of the crawl into its own folder; checks it is done and its index sound; returns the folder. */
@@ -37,10 +37,9 @@ const HARBOUR_WHOLE = [
 
 test('a collection of pages holds their requisites, a revisit among them with its response; a MIME filter keeps to its types; the preview counts what is written', { timeout: 60_000 }, async () => {
   const fields = { name: 'Harbour', politeness: { enabled: false, concurrency: 1, respectRobots: false }, limits: { maxRetries: 0 } };
-  await withSiteCrawl('tm-collection-requisites-', site, fields, async ({ dir, db, icd, crawlId, origin }) => {
-    const warcDir = join(dir, 'warcs');
-    assert.equal(await new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool') }).run(), 'finished');
-    db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
+  await withSiteCrawl('tm-collection-requisites-', site, fields, async (crawl) => {
+    const { dir, db, crawlId, origin } = crawl;
+    const warcDir = await crawlToTheEnd(crawl);
     assert.equal(db.prepare('SELECT recordType FROM Capture WHERE url = ?').pluck().get(`${origin}/img/copy-of-boat.png`), 'revisit', 'the copy was archived as a revisit');
     const written = async (selection: object) => {
       const exportDir = await exportOf(db, crawlId, dir, selection);
@@ -68,10 +67,9 @@ test('a collection of pages holds their requisites, a revisit among them with it
 
 test('a collection of the pages proved unchanged holds their requisites (it held the pages alone), not a changed page\'s', { timeout: 60_000 }, async () => {
   const fields = { name: 'Harbour, twice', politeness: { enabled: false, concurrency: 1, respectRobots: false }, limits: { maxRetries: 0 }, coherence: { mode: 'visit-revisit' } };
-  await withSiteCrawl('tm-coherence-requisites-', site, fields, async ({ dir, db, icd, crawlId, origin }) => {
-    const warcDir = join(dir, 'warcs');
-    assert.equal(await new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool') }).run(), 'finished');
-    db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(crawlId);
+  await withSiteCrawl('tm-coherence-requisites-', site, fields, async (crawl) => {
+    const { dir, db, crawlId, origin } = crawl;
+    const warcDir = await crawlToTheEnd(crawl);
     const changed = db.prepare("SELECT url FROM CoherencePage WHERE crawlId = ? AND status != 'unchanged'").pluck().all(crawlId);
     assert.deepEqual(changed, [`${origin}/quay`], 'the quay changed between visit and revisit');
     const selection = { coherence: ['unchanged'] };
