@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { canonicalize, type QueryHandling } from '../url';
 import { readRecordLocation } from '../warc/read-record';
-import { readCaptureOutlinks } from '../warc/read-outlinks';
+import { captureOutlinksReader } from '../warc/read-outlinks';
 import { collectionSizeSql, mimeSelected, selectedCapturesSql, selectsEverything, takesRequisites, type CollectionSelection } from './collection-plan';
 import { walkCollection, type CrawlReader, type WalkedCapture } from './collection-walk';
 
@@ -37,7 +37,8 @@ export async function collectionAdditions(db: Database.Database, crawlId: number
   const requisites = takesRequisites(selection);
   // Only redirects lead elsewhere, and, with requisites, pages (2xx, and 304 revisits).
   const { sql, params } = selectedCapturesSql(selection, COLUMNS, `AND warcRecordId IS NOT NULL AND status BETWEEN ${requisites ? 200 : 300} AND 399`);
-  const start = db.prepare(sql).all(crawlId, ...params) as StoredCapture[];
+  // In file order (by id), as the out-links reader reads fastest.
+  const start = (db.prepare(sql).all(crawlId, ...params) as StoredCapture[]).sort((a, b) => a.id - b.id);
   // Captures of a URL: those made at or after the given time first (earliest first), then the earlier ones (latest first).
   const near = db.prepare(
     `SELECT ${COLUMNS} FROM Capture WHERE crawlId = ? AND url = ? AND recordType IN ('response', 'revisit') AND warcRecordId IS NOT NULL
@@ -45,7 +46,8 @@ export async function collectionAdditions(db: Database.Database, crawlId: number
   );
   const repeated = db.prepare(`SELECT ${COLUMNS} FROM Capture WHERE crawlId = ? AND payloadDigest = ? AND recordType = 'response' AND warcRecordId IS NOT NULL ORDER BY id LIMIT 1`);
   const canonical = (url: string, base?: string) => canonicalize(url, base, { queryHandling });
-  const outlinksOf = (c: StoredCapture) => readCaptureOutlinks(warcDir, c.warcFile, c.warcOffset, c.warcLength, c.warcRecordId);
+  const outlinks = captureOutlinksReader(warcDir);
+  const outlinksOf = (c: StoredCapture) => outlinks.read(c.warcFile, c.warcOffset, c.warcLength, c.warcRecordId);
   const crawl: CrawlReader<StoredCapture> = {
     captureNear(url, at) {
       const target = canonical(url);
@@ -66,7 +68,12 @@ export async function collectionAdditions(db: Database.Database, crawlId: number
     },
   };
   const admitsRequisite = (c: StoredCapture) => !selection.mimeTypes.length || mimeSelected(c.mime, selection.mimeTypes);
-  const added = await walkCollection(start, crawl, { requisites, admitsRequisite }, held, signal);
+  let added: StoredCapture[];
+  try {
+    added = await walkCollection(start, crawl, { requisites, admitsRequisite }, held, signal);
+  } finally {
+    await outlinks.close();
+  }
   return {
     ids: added.map((c) => c.warcRecordId),
     captureIds: added.map((c) => c.id),

@@ -5,64 +5,99 @@ import { gzipHeaderLength } from '../fetch/gzip-header';
 import { field, parseWarcHead } from './parse-heads';
 import { outlinksOfBlock, type Outlink } from './warc-fields';
 
-/** A member is first read in a window this large, doubled until it fits (an out-links block of a sitemap may hold 50,000 lines)… */
-const FIRST_WINDOW = 64 * 1024;
-/** …up to this: a member larger than that is no out-links record of ours. */
-const MAX_WINDOW = 64 * 1024 * 1024;
+/**
+ * Bytes read at once: captures read in file order (a selection's, by id) are mostly found in the
+ * window read for an earlier one, so a page costs no read of its own (a read per page took most of
+ * a preview's time)…
+ */
+const WINDOW = 1024 * 1024;
+/** …and a member longer than that is read whole, up to this (an out-links block of a sitemap may hold 50,000 lines): a larger one is no out-links record of ours. */
+const MAX_MEMBER = 64 * 1024 * 1024;
 /** Records of a capture's group looked at past it: its request, then its out-links metadata (the writer's order). */
 const GROUP_RECORDS_AFTER = 2;
 
-/** The whole gzip member at `pos` (its compressed length and inflated bytes), or null when none whole is there. */
-async function memberAt(fh: FileHandle, pos: number, fileSize: number): Promise<{ length: number; bytes: Buffer } | null> {
-  for (let size = FIRST_WINDOW; ; size *= 2) {
-    const want = Math.min(size, fileSize - pos);
-    if (want <= 0) return null;
-    const view = Buffer.allocUnsafe(want);
-    const { bytesRead } = await fh.read(view, 0, want, pos);
-    const bytes = view.subarray(0, bytesRead);
-    const header = gzipHeaderLength(bytes);
-    if (typeof header !== 'number') return null;
-    try {
-      const inflated = inflateRawSync(bytes.subarray(header), { info: true, maxOutputLength: MAX_WINDOW }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
-      const length = header + inflated.engine.bytesWritten + 8;
-      if (length <= bytesRead) return { length, bytes: inflated.buffer };
-    } catch {
-      // The member goes on past the window (or is damaged): a larger window tells which.
-    }
-    if (want < size || size >= MAX_WINDOW) return null;
+/** The whole gzip member at `at` of `bytes` (its compressed length and inflated bytes); null when it does not end within them (or is no gzip member). */
+function memberIn(bytes: Buffer, at: number): { length: number; inflated: Buffer } | null {
+  const header = gzipHeaderLength(bytes.subarray(at));
+  if (typeof header !== 'number') return null;
+  try {
+    const out = inflateRawSync(bytes.subarray(at + header), { info: true, maxOutputLength: MAX_MEMBER }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+    const length = header + out.engine.bytesWritten + 8;
+    return at + length <= bytes.length ? { length, inflated: out.buffer } : null;
+  } catch {
+    return null; // it goes on past the bytes (or is damaged)
   }
 }
 
-/**
- * The out-links the crawl recorded for the capture whose response or revisit record (`recordId`)
- * sits at `offset` of a crawl's WARC file: the `outlink:` lines of the metadata record written
- * right behind it, concurrent to it (warc-writer.ts writes response, request, then that
- * metadata). Empty when the capture has none (no links found, or a revisit written without them).
- * A file still being written is read under its `.open` name.
- */
-export async function readCaptureOutlinks(warcDir: string, warcFile: string, offset: number, length: number, recordId: string): Promise<Outlink[]> {
-  const path = join(warcDir, basename(warcFile));
-  const fh = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-    return open(`${path}.open`, 'r');
-  });
-  try {
-    const fileSize = (await fh.stat()).size;
-    let pos = offset + length;
-    for (let i = 0; i < GROUP_RECORDS_AFTER; i++) {
-      const member = await memberAt(fh, pos, fileSize);
-      const head = member && parseWarcHead(member.bytes);
-      if (!member || !head) return [];
-      const concurrent = head.fields.some(([n, v]) => n.toLowerCase() === 'warc-concurrent-to' && v === recordId);
-      // The next capture's records: this one has no out-links record.
-      if (!concurrent) return [];
-      if (field(head.fields, 'WARC-Type') === 'metadata' && /^application\/warc-fields\b/i.test(field(head.fields, 'Content-Type') ?? '')) {
-        return outlinksOfBlock(member.bytes.subarray(head.headerLength).toString('utf8'));
-      }
-      pos += member.length;
+/** A reader of the out-links the crawl recorded for its captures, keeping each WARC file open until closed. */
+export interface CaptureOutlinksReader {
+  /**
+   * The out-links of the capture whose response or revisit record (`recordId`) is the gzip member
+   * at `offset` (`length` bytes) of a crawl's WARC file: the `outlink:` lines of the metadata record
+   * written right behind it, concurrent to it (warc-writer.ts writes response, request, then that
+   * metadata). Empty when the capture has none (no links found, or a revisit written without them).
+   * A file still being written is read under its `.open` name.
+   */
+  read(warcFile: string, offset: number, length: number, recordId: string): Promise<Outlink[]>;
+  close(): Promise<void>;
+}
+
+/** A CaptureOutlinksReader of the crawl's WARC files in `warcDir`. */
+export function captureOutlinksReader(warcDir: string): CaptureOutlinksReader {
+  interface OpenFile { fh: FileHandle; size: number; window: { pos: number; bytes: Buffer } | null }
+  const files = new Map<string, Promise<OpenFile>>();
+  const fileOf = (warcFile: string) => {
+    let file = files.get(warcFile);
+    if (!file) {
+      const path = join(warcDir, basename(warcFile));
+      file = open(path, 'r')
+        .catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+          return open(`${path}.open`, 'r');
+        })
+        .then(async (fh) => ({ fh, size: (await fh.stat()).size, window: null }));
+      files.set(warcFile, file);
     }
-    return [];
-  } finally {
-    await fh.close();
-  }
+    return file;
+  };
+  /** The file's bytes from `pos` on, at least `want` of them unless it ends first: from the window read last when it holds them. */
+  const bytesFrom = async (file: OpenFile, pos: number, want: number): Promise<Buffer> => {
+    const w = file.window;
+    const end = Math.min(pos + want, file.size);
+    if (w && pos >= w.pos && end <= w.pos + w.bytes.length) return w.bytes.subarray(pos - w.pos);
+    const size = Math.max(0, Math.min(Math.max(want, WINDOW), file.size - pos));
+    const buffer = Buffer.allocUnsafe(size);
+    const { bytesRead } = await file.fh.read(buffer, 0, size, pos);
+    file.window = { pos, bytes: buffer.subarray(0, bytesRead) };
+    return file.window.bytes;
+  };
+  return {
+    async read(warcFile, offset, length, recordId) {
+      const file = await fileOf(warcFile);
+      let pos = offset + length;
+      for (let i = 0; i < GROUP_RECORDS_AFTER; i++) {
+        let member = null;
+        // A member longer than the bytes at hand is read again in a larger window, until it fits or the file ends.
+        for (let want = 64 * 1024; !member && want <= MAX_MEMBER; want *= 4) {
+          const bytes = await bytesFrom(file, pos, want);
+          member = memberIn(bytes, 0);
+          if (pos + bytes.length >= file.size) break;
+        }
+        const head = member && parseWarcHead(member.inflated);
+        if (!member || !head) return [];
+        // The next capture's records: this one has no out-links record.
+        if (!head.fields.some(([n, v]) => n.toLowerCase() === 'warc-concurrent-to' && v === recordId)) return [];
+        if (field(head.fields, 'WARC-Type') === 'metadata' && /^application\/warc-fields\b/i.test(field(head.fields, 'Content-Type') ?? '')) {
+          return outlinksOfBlock(member.inflated.subarray(head.headerLength).toString('utf8'));
+        }
+        pos += member.length;
+      }
+      return [];
+    },
+    async close() {
+      const opened = [...files.values()];
+      files.clear();
+      for (const file of opened) await file.then(({ fh }) => fh.close(), () => undefined);
+    },
+  };
 }
