@@ -2,7 +2,7 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useRef, useState } from 'react';
 import { CrawlPicker } from '../components/crawl-picker';
-import { COHERENCE_STATUSES, describeSelection, takesRequisites, type ExportFormat } from '../../worker/export/collection-plan';
+import { COHERENCE_STATUSES, describeSelection, describeStoredSelection, takesRequisites, type ExportFormat } from '../../worker/export/collection-plan';
 import { exportCancelRefusal, exportDeleteRefusal, exportRefusal, noCapturesRefusal } from '../../worker/process/crawl-control';
 import { DeleteExport } from './delete-export';
 import { ErrorMessage } from '../components/error-message';
@@ -233,7 +233,7 @@ function ExportCard({ record, onDeleted }: { record: ExportRecord; onDeleted: ()
       )}
       <ErrorMessage error={cancel.error} />
       <p className="text-sm text-slate-700" data-testid="export-scope">
-        {record.selection ? <>Collection: {describeSelection(record.selection)}</> : 'The whole crawl, its own files'}
+        {record.selection ? <>Collection: {describeStoredSelection(record.selection)}</> : 'The whole crawl, its own files'}
         {record.format === 'wacz' && ` · as one WACZ package${record.pageText ? ', with page text' : ''}`}
       </p>
       <div className="flex items-center gap-2">

@@ -71,6 +71,14 @@ export function describeSelection(s: SelectionText): string {
   return parts.join('; ');
 }
 
+/**
+ * describeSelection of an export's stored selection: one stored before requisites existed took
+ * none (the export request now stores whether it takes them).
+ */
+export function describeStoredSelection(s: SelectionText): string {
+  return describeSelection({ requisites: false, ...s });
+}
+
 /** Whether a capture's MIME type is one of `mimeTypes` or starts with one, in either case, as selectionSql matches it. */
 export function mimeSelected(mime: string | null, mimeTypes: readonly string[]): boolean {
   const lower = mime?.toLowerCase();

@@ -225,7 +225,7 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.equal(badPreview.status, 400);
     assert.match(JSON.stringify(await badPreview.json()), /mimeTypes/);
     const collection = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection }));
-    assert.deepEqual(collection.selection, { hosts: [], mimeTypes: ['text/html'], statusClasses: [], urlContains: '/wildlife/', coherence: [] });
+    assert.deepEqual(collection.selection, { hosts: [], mimeTypes: ['text/html'], statusClasses: [], urlContains: '/wildlife/', coherence: [], requisites: false });
     assert.ok(collection.files.every((f) => f.name === 'index.cdxj' || f.name.startsWith(`collection-${crawl.id}-${collection.id}-`)), 'files of its own');
     const part = await downloadAll(api, collection);
     const got = await readBack(part);

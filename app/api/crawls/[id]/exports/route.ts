@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPORT_FORMATS, collectionSelectionSchema, selectsEverything } from '../../../../../worker/export/collection-plan';
+import { EXPORT_FORMATS, collectionSelectionSchema, selectsEverything, takesRequisites } from '../../../../../worker/export/collection-plan';
 import { apiRoute, idParam, readOptionalJson } from '../../../../lib/server/handler';
 import { exportView } from '../../../../lib/server/export-views';
 import { existingCrawlId, settledRequest } from '../../../../lib/server/crawl-views';
@@ -21,8 +21,8 @@ const exportRequestSchema = z
   .refine((b) => !b.pageText || b.format === 'wacz', { message: 'page text goes into a WACZ package: set format to "wacz"', path: ['pageText'] });
 
 /**
- * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence} | null, format?: 'warc' | 'wacz', pageText?: boolean}`
- * → 201 pending export; the worker verifies and lists the crawl's files or, with a selection,
+ * POST /api/crawls/:id/exports [export] `{selection?: {hosts, mimeTypes, statusClasses, urlContains, coherence, requisites} | null, format?: 'warc' | 'wacz', pageText?: boolean}`
+ * → 201 pending export (its selection saying whether it takes the pages' requisites); the worker verifies and lists the crawl's files or, with a selection,
  * writes the collection's own WARC files and index; as `wacz`, it packages them into one WACZ,
  * its pages.jsonl with each page's visible text when `pageText`.
  * 400 naming the field of an invalid selection or format; 409 while a worker writes the crawl or is
@@ -31,7 +31,8 @@ const exportRequestSchema = z
 export const POST = apiRoute<Params>('export', async ({ req, params, db, user }) => {
   const crawlId = idParam(params.id);
   const body = await readOptionalJson(req, exportRequestSchema);
-  const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify(body.selection) : null;
+  // Stored with `requisites` as taken (takesRequisites), so the export says what it holds.
+  const selection = body?.selection && !selectsEverything(body.selection) ? JSON.stringify({ ...body.selection, requisites: takesRequisites(body.selection) }) : null;
   // Answered as stored: read back, it may already be the worker's (running), as a test saw.
   const stored = settledRequest(requestExport(db, crawlId, { requestedById: user.id, selection, format: body?.format ?? 'warc', pageText: body?.pageText ?? false }));
   return Response.json(exportView(stored), { status: 201 });
