@@ -167,7 +167,7 @@ export function ExportsView() {
                 with the pages&apos; requisites
               </label>
               <p id="selection-requisites-help" className="text-xs text-slate-600">
-                What the selected pages embed (images, stylesheets, scripts, fonts, frames), so they replay as captured. On unless you filter by MIME type; with one, only requisites of those types.
+                What the selected pages embed (images, stylesheets, scripts, fonts, frames), so they replay as captured. On unless you filter by MIME type; ticked with a MIME filter, only requisites of those types come.
               </p>
             </div>
           </div>
