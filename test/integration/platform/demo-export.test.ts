@@ -281,7 +281,7 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.equal(refused.status, 400);
     assert.match(JSON.stringify(await refused.json()), /statusClasses/);
     const empty = await finishedExport(api, await api.request('POST', `/api/crawls/${crawl.id}/exports`, { selection: { urlContains: 'no-such-page' } }), 'failed');
-    assert.match(empty.error ?? '', /No capture matches the selection \(URLs containing "no-such-page"\)/);
+    assert.match(empty.error ?? '', /No capture matches the selection \(URLs containing "no-such-page"; with the pages' requisites\)/);
 
     // Deleting the crawl deletes its collections' files and its WACZ packages too.
     const collectionDir = join(cockpit.dataDir, 'exports', String(collection.id));
