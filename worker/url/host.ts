@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import { parseHttpUrl } from './canonicalize';
+import { canonicalize, parseHttpUrl } from './canonicalize';
 
 /**
  * Host helpers. The host key (host name plus any non-default port) is the unit of the frontier's
@@ -32,14 +32,16 @@ export function payLevelDomainOf(urlOrHost: string): string {
 }
 
 /**
- * The host name an ICD's allowed-hosts entry names. Archivists paste URLs there
- * (`https://media.example.org/`) or add a port or path; compared as written, such an entry matched
- * no URL and the host stayed out of scope without a word. A bare host name is kept as is.
+ * The host name an ICD's allowed-hosts entry names, as canonical URLs write it. Archivists paste
+ * URLs there (`https://media.example.org/`) or add a port or path; compared as written, such an
+ * entry matched no URL and the host stayed out of scope without a word. So did a name in its own
+ * script (`bücher.example`: URLs hold it in punycode) and one with the root's trailing dot. An
+ * entry that is no host name is kept as written.
  */
 export function allowedHostName(entry: string): string {
   const trimmed = entry.trim().toLowerCase();
-  if (!/[/:]/.test(trimmed)) return trimmed;
-  return hostnameOf(trimmed.includes('://') ? trimmed : `http://${trimmed}`) || trimmed;
+  const url = canonicalize(trimmed.includes('://') ? trimmed : `http://${trimmed}`);
+  return (url && hostnameOf(url)) || trimmed;
 }
 
 /** Host name without a leading `www.` / `www2.` label: how seed hosts are compared. */

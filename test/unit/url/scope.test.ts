@@ -276,3 +276,16 @@ test('mayRetakeRefused: which links to a URL refused out of scope or too deep ar
   assert.equal(checkScope({ url, depth: 1, kind: 'navigation', viaUrl: 'http://example.org/gallery', viaHops: 0 }, rules, seeds).inScope, false);
   assert.deepEqual(checkScope({ url, depth: 2, kind: 'requisite', viaUrl: 'http://example.org/gallery', viaHops: 0 }, rules, seeds), { inScope: true, hops: 1 });
 });
+
+// Found by an exploratory session (international names): an allowed host written in its own script
+// (`bücher.example`), as an archivist types it, or with the root's trailing dot, was compared with
+// URLs that hold it in punycode and without the dot, and its pages stayed out of scope.
+test('an allowed host written in its script, in capitals or with a trailing dot, takes the URLs of that host', () => {
+  for (const entry of ['bücher.example', 'BÜCHER.example', 'xn--bcher-kva.example', 'bücher.example.', 'http://Bücher.example./a']) {
+    const scope = compileScope({ ...rules, allowedHosts: [entry] }, seeds);
+    assert.equal(checkScope({ url: 'http://xn--bcher-kva.example/a', depth: 1, kind: 'navigation' }, scope).inScope, true, entry);
+  }
+  const dotted = compileScope({ ...rules, allowedHosts: ['static.example.net.'] }, seeds);
+  assert.equal(checkScope({ url: 'http://static.example.net/x', depth: 1, kind: 'navigation' }, dotted).inScope, true);
+  assert.equal(checkScope({ url: 'http://xn--bcher-kva.example/a', depth: 1, kind: 'navigation' }, compileScope(rules, seeds)).inScope, false);
+});
