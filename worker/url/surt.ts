@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { canonicalize, parseHttpUrl } from './canonicalize';
 
 /**
@@ -51,12 +52,26 @@ export function surtPrefixOf(urlOrPrefix: string): string {
   if (trimmed.includes('://(')) {
     // Scheme and host are case-insensitive; the path is not.
     const close = trimmed.indexOf(')');
-    return close < 0 ? trimmed.toLowerCase() : trimmed.slice(0, close).toLowerCase() + trimmed.slice(close);
+    const head = asciiSurtHost(close < 0 ? trimmed : trimmed.slice(0, close));
+    return close < 0 ? head : head + trimmed.slice(close);
   }
   const surt = toSurt(trimmed);
   if (!surt) return '';
   const withoutQuery = surt.split('?', 1)[0];
   return withoutQuery.slice(0, withoutQuery.lastIndexOf('/') + 1);
+}
+
+/**
+ * The scheme and host of a SURT prefix (`http://(example,bücher,`) in lower case, each label in a
+ * script of its own in punycode (`xn--bcher-kva`), as toSurt writes the hosts of URLs: written in
+ * its script, the prefix matched no URL.
+ */
+function asciiSurtHost(head: string): string {
+  const lower = head.toLowerCase();
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  const open = lower.indexOf('(') + 1;
+  const labels = lower.slice(open).split(',').map((label) => (/^[\x00-\x7f]*$/.test(label) ? label : domainToASCII(label) || label));
+  return lower.slice(0, open) + labels.join(',');
 }
 
 /** https and http share a prefix, as in Heritrix, so a site that moved to TLS stays in scope. */

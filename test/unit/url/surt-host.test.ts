@@ -73,3 +73,16 @@ test('surtPrefixOf takes the forms archivists write: without a scheme (the form\
   assert.equal(matchesSurtPrefix('https://example.org/about', '(org,example,)/news'), false);
   assert.equal(surtPrefixOf('not a prefix at all'), '');
 });
+
+// Found by an exploratory session (international names): a SURT prefix written in SURT form with
+// a label in its own script, `(example,bücher,`, kept the label so, while toSurt writes every URL's
+// host in punycode: the prefix matched no URL of the host.
+test('a SURT prefix with labels in their own script matches the host, as its punycode form does', () => {
+  assert.equal(surtPrefixOf('(example,Bücher,)/Neu'), 'http://(example,xn--bcher-kva,)/Neu');
+  assert.equal(surtPrefixOf('http://(example,bücher,'), 'http://(example,xn--bcher-kva,');
+  assert.equal(surtPrefixOf('http://(jp,例え,:8080)/'), 'http://(jp,xn--r8jz45g,:8080)/');
+  assert.equal(matchesSurtPrefix('http://bücher.example/neu/a', '(example,bücher,)/neu'), true);
+  assert.equal(matchesSurtPrefix('https://www.bücher.example/a', '(example,bücher,'), true);
+  assert.equal(matchesSurtPrefix('http://buecher.example/a', '(example,bücher,'), false);
+  assert.equal(surtPrefixOf('http://([::1],:8080)/x'), 'http://([::1],:8080)/x', 'an IPv6 literal is left as written');
+});
