@@ -5,6 +5,7 @@ import { buildResponseHead, contentLengthFault, headersRecord, statusLineOf, typ
 import { InterruptedError, startDeadline, TimeoutError, type Deadline } from './timeout';
 import { truncationOf, UnreadableResponseError } from './classify-error';
 import { ResponseBytes } from './response-bytes';
+import { startStopwatch } from '../politeness/clock';
 
 /** One GET, addressed to an IP, with everything the WARC records need about the request. */
 export interface AttemptRequest {
@@ -105,8 +106,8 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
  * size cap, and the exchange (or error, with what arrived) it ends with.
  */
 export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, interrupt: AbortSignal | undefined, transport: Transport): Promise<AttemptResult> {
-  const started = Date.now();
-  const date = new Date(started);
+  const date = new Date();
+  const elapsed = startStopwatch();
   return new Promise<AttemptResult>((resolve) => {
     let abort: ((err: Error) => void) | null = null;
     let settled = false;
@@ -123,11 +124,11 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
       settled = true;
       for (const d of [total, connecting, waitingForHeaders]) d?.clear();
       interrupt?.removeEventListener('abort', onInterrupt);
-      make().then(resolve, (error: Error) => resolve({ kind: 'error', error, durationMs: Date.now() - started }));
+      make().then(resolve, (error: Error) => resolve({ kind: 'error', error, durationMs: elapsed() }));
     };
     const fail = (error: Error) =>
       settle(async () => {
-        const durationMs = Date.now() - started;
+        const durationMs = elapsed();
         if (!sink) {
           const received = sent.received?.();
           return { kind: 'error', error, durationMs, ...(received === undefined ? {} : { received }) };
@@ -135,7 +136,7 @@ export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, in
         return { kind: 'error', error, partial: await exchangeOf(sink, truncationOf(error)), durationMs };
       });
     const complete = (truncated: HttpExchange['truncated']) =>
-      settle(async () => ({ kind: 'exchange', exchange: await exchangeOf(sink!, truncated), durationMs: Date.now() - started }));
+      settle(async () => ({ kind: 'exchange', exchange: await exchangeOf(sink!, truncated), durationMs: elapsed() }));
 
     // Before the socket is connected there is nothing to abort yet: settle now, abort when it comes.
     const expire = (err: Error) => {

@@ -19,6 +19,16 @@ export const realClock: Clock = {
   },
 };
 
+/**
+ * A stopwatch started now: each call gives the whole ms elapsed since, on the monotonic clock. The
+ * wall clock (Date.now) jumps when NTP or an operator sets it, and a duration read off it then came
+ * out negative, or hours long: a fetch's crawl-log duration, a crawl's time limit.
+ */
+export function startStopwatch(): () => number {
+  const start = performance.now();
+  return () => Math.round(performance.now() - start);
+}
+
 interface Sleeper {
   at: number;
   seq: number;
