@@ -13,6 +13,7 @@ import { applyMigrations, MIGRATIONS_DIR } from '../store/migrator';
 import { DEFAULT_KB_PATH } from '../aah/default-kb';
 import { CrawlEngine, HALT_GRACE_MS } from '../crawler/crawl-engine';
 import type { BackoffConfig } from '../fetch/retry-backoff';
+import { startStopwatch } from '../politeness/clock';
 import type { CrawlLimit } from '../events/messages';
 import { parseCliArgs, progressEveryMs, USAGE, type CheckCommand, type CrawlCommand } from './args';
 import { reasonCounts, reportProgress } from './progress';
@@ -260,7 +261,7 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   // The rate is of this run's pages: a resumed crawl's counters include the runs before.
   const fetchedBefore = db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(crawlId) as number;
-  const started = Date.now();
+  const ranFor = startStopwatch();
   const outcome = await engine.run();
   progress?.stop();
   const stats = engine.stats();
@@ -271,7 +272,7 @@ export async function main(argv: string[]): Promise<number> {
     // A full disk: the crawl's state is in its frontier already, and the next run resumes from it.
     if (!isStorageFailure(err)) throw err;
   }
-  const durationS = (Date.now() - started) / 1000;
+  const durationS = ranFor() / 1000;
   // Packaged only when finished: a paused crawl resumes, and its package would be partial.
   packagingBegun = cmd.wacz && outcome === 'finished';
   if (packagingBegun && !cmd.json && !packaging.signal.aborted) console.error('tidemark: verifying the WARC files and packaging crawl.wacz…');

@@ -3,7 +3,7 @@ import { mkdirSync, appendFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CaptureSummary, CrawlStats } from '../events/messages';
 import { SqliteFrontier, type Lease, type StateCounts } from '../frontier';
-import { PolitenessRegistry } from '../politeness';
+import { PolitenessRegistry, startStopwatch } from '../politeness';
 import { runPipeline } from '../pipeline';
 import { releaseBody } from '../fetch';
 import { CrawlContext, type CrawlContextOptions, type FoundObject } from './crawl-context';
@@ -218,11 +218,13 @@ export class CrawlEngine {
     // The time limit ends visits as a spent page budget does: pages under way finish, nothing more is
     // leased (the loop looks at least every second: sleepUntilWake). The size limit likewise.
     const limitMs = opts.icd.scope.maxDurationMinutes * (opts.minuteMs ?? 60_000);
-    const deadline = limitMs > 0 ? Date.now() + limitMs - (opts.ranBeforeMs ?? 0) : null;
+    // On the monotonic clock: a wall clock set forward (NTP after a resume) ended crawls at once.
+    const ranFor = startStopwatch();
+    const timeLeftMs = limitMs - (opts.ranBeforeMs ?? 0);
     const maxBytes = opts.icd.scope.maxBytes;
     // The size limit too: the captures' payload bytes (restored from the database at open, so earlier runs count).
     const limitReached = (): CrawlStats['endedBy'] | null =>
-      deadline !== null && Date.now() >= deadline ? 'time-limit' : maxBytes > 0 && ctx.stats.bytes >= maxBytes ? 'size-limit' : null;
+      limitMs > 0 && ranFor() >= timeLeftMs ? 'time-limit' : maxBytes > 0 && ctx.stats.bytes >= maxBytes ? 'size-limit' : null;
     // The page budget counts fetch attempts, so focused crawling spends it on the best URLs. URLs
     // robots.txt refused, or of a host given up, are stored failed but were never requested: they spend none of it.
     const budgetLeftOf = (c: Readonly<StateCounts>) =>

@@ -18,6 +18,7 @@ import { withTempDir } from '../../support/temp-dir';
 import { runCli } from '../../support/run-cli';
 import { insertCrawl } from '../../support/crawl-rows';
 import { until } from '../../support/engine-run';
+import { stepWallClock } from '../../support/wall-clock-step';
 
 const PAGES = 60;
 /** A chain of pages: each links to the next, so the crawl always has one more to visit. */
@@ -61,6 +62,31 @@ test('past its time limit a crawl leases nothing more, finishes with URLs queued
     assert.equal(await again.run(), 'finished');
     assert.ok(requested.length > fetched, 'the next run went on');
     assert.equal(new Set(requested).size, requested.length, 'no page fetched twice');
+  });
+});
+
+// Found by an exploratory session (time): the limit was a wall-clock deadline, so a clock set forward
+// an hour or more (NTP stepping a clock after a VM resumed, an operator's `date -s`) ended an
+// hour-limited crawl a second after it began, as 'time-limit', with its pages left queued.
+test('a wall clock set forward two hours does not spend a crawl\'s one-hour time limit', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  let putBack: (() => void) | null = null;
+  const chain = chainSite(requested);
+  const site: RequestListener = (req, res) => {
+    if (req.url === '/p2' && !putBack) putBack = stepWallClock(2 * 3_600_000);
+    chain(req, res);
+  };
+  const fields = { name: 'Clock stepped', politeness: { ...polite, minDelayMs: 20, maxDelayMs: 20 }, scope: { maxDurationMinutes: 60, maxDepth: 100 } };
+  await withSiteCrawl('tm-time-limit-step-', site, fields, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    try {
+      assert.equal(await engine.run(), 'finished');
+    } finally {
+      (putBack as (() => void) | null)?.();
+    }
+    assert.ok(putBack, 'the clock was stepped');
+    assert.equal(engine.stats().endedBy, undefined);
+    assert.equal(countOf(db, 'SELECT COUNT(*) FROM Capture WHERE crawlId = ?', crawlId), PAGES, 'every page');
   });
 });
 
