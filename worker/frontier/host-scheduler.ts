@@ -81,7 +81,7 @@ export class HostScheduler {
       set.add(h);
       return;
     }
-    const readyAt = this.registry.readyAt(h.host, h.politeness);
+    const readyAt = this.registry.readyAt(h.host, h.politeness, now);
     this.push(readyAt <= now ? this.ready : this.waiting, h, readyAt);
     this.list(h, key);
   }
@@ -104,7 +104,7 @@ export class HostScheduler {
     for (const h of this.placed.get(key) ?? []) {
       if (!h.live) this.unlist(h); // its crawl was closed
       if (!h.live || h.queued === 0 || h.holding || h.holdUntil > now || this.registry.keyOf(h.host) !== key) continue;
-      const at = this.registry.readyAt(h.host, h.politeness);
+      const at = this.registry.readyAt(h.host, h.politeness, now);
       due = due === null ? at : Math.min(due, at);
     }
     return due ?? (parked ? Number.NEGATIVE_INFINITY : null);

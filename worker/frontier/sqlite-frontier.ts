@@ -396,7 +396,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     this.scheduler.touch(e, now);
     // The host's next URL is due after the delay, perhaps before its page is processed and committed
     // (a large body, a slow commit): the engine, if it sleeps past that time, looks again.
-    if (e.queued > 0 && !e.holding) this.onHostsWaiting?.(this.registry.readyAt(e.host, e.politeness));
+    if (e.queued > 0 && !e.holding) this.onHostsWaiting?.(this.registry.readyAt(e.host, e.politeness, now));
   }
 
   fail(lease: Lease, reason: FailureReason, opts: FailOptions = {}): boolean {
@@ -477,7 +477,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   hostReadyAt(crawlId: number, host: string): number {
-    return this.registry.readyAt(host, this.crawl(crawlId).cfg.politeness);
+    return this.registry.readyAt(host, this.crawl(crawlId).cfg.politeness, this.clock.now());
   }
 
   hostQueued(crawlId: number, host: string): number {

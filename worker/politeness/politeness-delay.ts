@@ -39,6 +39,24 @@ export function nextAllowedAt(state: KeyTiming | null | undefined, cfg: DelayCon
   return lastEnd + politenessDelayMs(state.lastDurationMs, cfg, robotsDelayMs);
 }
 
+/**
+ * How far after now a key's last request may end before that end is taken for a wall clock set
+ * back. Ends a little after now are ordinary: a request's timing starts at its last attempt's date
+ * and lasts all its attempts, and a simulation reports a request before moving its clock on.
+ */
+export const CLOCK_SET_BACK_MS = 60_000;
+
+/**
+ * The timing as the clock reads it at `now`. A request that would end more than CLOCK_SET_BACK_MS
+ * after now was timed before the wall clock was set back (NTP correcting a fast clock, `date -s`),
+ * and its key would wait out the whole step, an hour for an hour, before its delay: it is taken as
+ * having ended now, its duration kept. Other timings are returned as they are.
+ */
+export function timingAsOf(state: KeyTiming, now: number): KeyTiming {
+  const duration = Math.max(0, state.lastDurationMs);
+  return state.lastStartAt + duration - now > CLOCK_SET_BACK_MS ? { lastStartAt: now - duration, lastDurationMs: duration } : state;
+}
+
 const MAX_CRAWL_DELAY_S = 86_400;
 
 /** Robots.txt `Crawl-delay` is in seconds and may be fractional or garbage; returns ms or null. */

@@ -1,6 +1,6 @@
 import { MAX_POLITENESS_DELAY_MS } from '../icd/schema';
 import { closesWaitCycle } from './key-waits';
-import { nextAllowedAt, type DelayConfig, type KeyTiming } from './politeness-delay';
+import { nextAllowedAt, timingAsOf, type DelayConfig, type KeyTiming } from './politeness-delay';
 
 /**
  * Who holds a politeness key: one host of one crawl (the frontier's entry for it), or a request
@@ -131,7 +131,7 @@ export class PolitenessRegistry {
     this.holders.delete(oldKey);
     this.held.delete(holder);
     let moved = false;
-    if (!this.holders.has(key) && !(readyCheck && this.readyAt(host, readyCheck.cfg) > readyCheck.now)) {
+    if (!this.holders.has(key) && !(readyCheck && this.readyAt(host, readyCheck.cfg, readyCheck.now) > readyCheck.now)) {
       this.holders.set(key, holder);
       this.held.set(holder, key);
       this.leasesDue.delete(key);
@@ -208,9 +208,19 @@ export class PolitenessRegistry {
     return this.held.get(holder);
   }
 
-  /** Earliest time a request to this host may start under `cfg` (ignores whether the key is busy). */
-  readyAt(host: string, cfg: DelayConfig): number {
-    return nextAllowedAt(this.timings.get(this.keyOf(host)), cfg, this.robotsDelays.get(host));
+  /**
+   * Earliest time a request to this host may start under `cfg` (ignores whether the key is busy),
+   * asked at `now`: a key's timing that ends well after now is taken as ending now, and kept so
+   * (timingAsOf: the wall clock was set back since).
+   */
+  readyAt(host: string, cfg: DelayConfig, now: number): number {
+    const key = this.keyOf(host);
+    let timing = this.timings.get(key);
+    if (timing) {
+      const asOf = timingAsOf(timing, now);
+      if (asOf !== timing) this.timings.set(key, (timing = asOf));
+    }
+    return nextAllowedAt(timing, cfg, this.robotsDelays.get(host));
   }
 
   /**
@@ -264,7 +274,7 @@ export class PolitenessRegistry {
 
   /** Takes the holder's host's key if it is free and its delay has passed; false otherwise. */
   tryAcquire(holder: KeyHolder, now: number, cfg: DelayConfig): boolean {
-    return this.readyAt(holder.host, cfg) <= now && this.hold(holder);
+    return this.readyAt(holder.host, cfg, now) <= now && this.hold(holder);
   }
 
   /**

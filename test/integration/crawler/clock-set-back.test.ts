@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
 import { withSiteCrawl } from '../../support/site-crawl';
+import { until } from '../../support/engine-run';
+import { stepWallClock } from '../../support/wall-clock-step';
 
 test('feed polls and recrawl rounds go on after the clock is set back a day', { timeout: 60_000 }, async () => {
   const realNow = Date.now.bind(Date);
@@ -49,4 +51,34 @@ test('feed polls and recrawl rounds go on after the clock is set back a day', { 
   } finally {
     mock.restoreAll();
   }
+});
+
+// Found by an exploratory session (time): every host's last request then ended "in the future", and
+// the crawl stood still, its pages queued, for as long as the step.
+const PAGES = 10;
+
+test('a wall clock set back an hour mid-crawl does not hold the host\'s next pages for that hour', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  let putBack: (() => void) | null = null;
+  const site: RequestListener = (req, res) => {
+    requested.push(req.url ?? '/');
+    const n = req.url === '/' ? 0 : Number(/^\/p(\d+)$/.exec(req.url ?? '')?.[1] ?? NaN);
+    if (!Number.isInteger(n)) return void res.writeHead(404).end();
+    if (n === 2 && !putBack) putBack = stepWallClock(-3_600_000);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>p${n}</title>${n + 1 < PAGES ? `<a href="/p${n + 1}">next</a>` : ''}`);
+  };
+  const polite = { enabled: true, respectRobots: false, minDelayMs: 20, maxDelayMs: 20, delayFactor: 0 };
+  await withSiteCrawl('tm-clock-step-', site, { name: 'Clock set back', politeness: polite, scope: { maxDepth: 100 } }, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    const run = engine.run();
+    try {
+      await until('every page is fetched', () => requested.length === PAGES);
+      assert.equal(await run, 'finished');
+    } finally {
+      (putBack as (() => void) | null)?.();
+      await engine.stop();
+    }
+    assert.ok(putBack, 'the clock was set back');
+    assert.equal(db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(crawlId), PAGES);
+  });
 });

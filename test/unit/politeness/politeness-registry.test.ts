@@ -22,7 +22,7 @@ test('the next request waits for the delay after the last one ended', () => {
   const reg = new PolitenessRegistry();
   assert.ok(reg.tryAcquire(A, clock.now(), cfg));
   reg.finish(A, { lastStartAt: 0, lastDurationMs: 800 });
-  assert.equal(reg.readyAt('a.example', cfg), 800 + 1600);
+  assert.equal(reg.readyAt('a.example', cfg, 800), 800 + 1600);
   assert.equal(reg.tryAcquire(A, 2399, cfg), false);
   assert.equal(reg.tryAcquire(A, 2400, cfg), true);
 });
@@ -36,7 +36,7 @@ test('host names on one IP share its clock once the IP is known', () => {
   assert.equal(reg.tryAcquire(B, 0, cfg), false, 'same IP is busy');
   assert.equal(reg.tryAcquire(C, 0, cfg), true, 'other IP is free');
   reg.finish(A, { lastStartAt: 0, lastDurationMs: 100 });
-  assert.equal(reg.readyAt('b.example', cfg), 1100, 'b waits for the delay after a');
+  assert.equal(reg.readyAt('b.example', cfg, 100), 1100, 'b waits for the delay after a');
   assert.equal(reg.tryAcquire(B, 1099, cfg), false);
   assert.equal(reg.tryAcquire(B, 1100, cfg), true);
 });
@@ -61,8 +61,8 @@ test('robots crawl-delay applies per host', () => {
     assert.ok(reg.tryAcquire(holder, 0, cfg));
     reg.finish(holder, { lastStartAt: 0, lastDurationMs: 100 });
   }
-  assert.equal(reg.readyAt('slow.example', cfg), 5100);
-  assert.equal(reg.readyAt('fast.example', cfg), 1100);
+  assert.equal(reg.readyAt('slow.example', cfg, 100), 5100);
+  assert.equal(reg.readyAt('fast.example', cfg, 100), 1100);
 });
 
 test('abandoning a request frees the key without moving its clock', () => {
@@ -97,7 +97,7 @@ test('a host leased under its own name waits for its IP clock once resolved: ano
   // …and resolving it to a.example's IP must stop the request: 10.0.0.1 is ready only at 1,210 (end + delay).
   assert.equal(reg.setHostKey('b.example', '10.0.0.1', { now: 1_050, cfg }), false);
   assert.equal(reg.isBusy('10.0.0.1'), false, 'the refused lease holds nothing');
-  assert.equal(reg.readyAt('b.example', cfg), 1_210);
+  assert.equal(reg.readyAt('b.example', cfg, 1_050), 1_210);
   assert.equal(reg.tryAcquire(B, 1_209, cfg), false);
   assert.equal(reg.tryAcquire(B, 1_210, cfg), true, 'its turn comes on the shared clock');
 });
@@ -145,7 +145,7 @@ test('hold takes a free key while its delay still runs, and no request can take 
   reg.finish(A, { lastStartAt: 0, lastDurationMs: 0 }); // ready at 1000
   const revisit = { host: 'a.example' };
   assert.equal(reg.hold(revisit), true, 'taken before the delay has passed');
-  assert.equal(reg.readyAt('a.example', cfg), 1000, 'the holder waits it out');
+  assert.equal(reg.readyAt('a.example', cfg, 0), 1000, 'the holder waits it out');
   assert.equal(reg.tryAcquire(A, 1000, cfg), false, 'a lease cannot take the turn');
   assert.equal(reg.hold(B), true, 'another key is not affected');
   assert.equal(reg.hold(revisit), false, 'one key per holder');
@@ -292,7 +292,7 @@ test('a long-running registry forgets the clocks of keys idle past the longest d
   assert.notEqual(reg.timing('new-3'), null, 'a key used a moment ago keeps its clock');
   assert.equal(reg.timing('old-2'), null);
   assert.equal(reg.leaseDueAt('old-0'), undefined, 'a lease\'s turn two hours old is over');
-  assert.equal(reg.readyAt('old-2', cfg), Number.NEGATIVE_INFINITY, 'a forgotten key may be used at once, as its delay passed long ago');
+  assert.equal(reg.readyAt('old-2', cfg, twoHoursOn), Number.NEGATIVE_INFINITY, 'a forgotten key may be used at once, as its delay passed long ago');
 
   // Explicitly, an hour and no more after a request ended, its clock is still kept.
   reg.finish(holding, { lastStartAt: twoHoursOn, lastDurationMs: 0 });
@@ -338,4 +338,23 @@ test('crawls sharing a key take turns: a freed key is offered first to each list
     assert.ok(holder, 'one of them held the key');
   }
   assert.deepEqual(taken, [10, 10, 10]);
+});
+
+// Found by an exploratory session (time): a wall clock set back an hour (NTP correcting a fast
+// clock, `date -s`) left every key's last request ending an hour ahead of the clock, and each host
+// waited out the hour before its next request: a crawl stood still with pages queued.
+test('a key whose last request ends long after now (the clock was set back) is ready a delay from now, not from that end', () => {
+  const reg = new PolitenessRegistry();
+  const HOUR = 3_600_000;
+  assert.ok(reg.tryAcquire(A, 10 * HOUR, cfg));
+  reg.finish(A, { lastStartAt: 10 * HOUR, lastDurationMs: 100 });
+  assert.equal(reg.readyAt('a.example', cfg, 10 * HOUR + 100), 10 * HOUR + 100 + 1000, 'as before: a delay after it ended');
+  const setBack = 9 * HOUR + 500;
+  assert.equal(reg.readyAt('a.example', cfg, setBack), setBack + 1000);
+  assert.deepEqual(reg.timing('a.example'), { lastStartAt: setBack - 100, lastDurationMs: 100 }, 'taken as ended at the time it was asked');
+  assert.equal(reg.tryAcquire(A, setBack + 999, cfg), false);
+  assert.equal(reg.tryAcquire(A, setBack + 1000, cfg), true);
+  // A request's timing may end a little after now (its last attempt's date, all attempts' time): kept.
+  reg.finish(A, { lastStartAt: setBack + 1000, lastDurationMs: 30_000 });
+  assert.equal(reg.readyAt('a.example', cfg, setBack + 1000), setBack + 1000 + 30_000 + 10_000, 'its end, then twice its time capped at maxDelay');
 });
