@@ -2,6 +2,7 @@ import { readStoredRecord } from '../../../../../../worker/warc/read-record';
 import { HttpError, apiRoute, idParam } from '../../../../../lib/server/handler';
 import { services } from '../../../../../lib/server/services';
 import { payloadFileName, textPreview } from '../../../../../lib/server/record-view';
+import { attachmentDisposition } from '../../../../../lib/server/content-disposition';
 import { crawlWarcDir } from '../../../../../../worker/store/data-layout';
 
 export const dynamic = 'force-dynamic';
@@ -24,7 +25,7 @@ export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ 
     return new Response(new Uint8Array(record.payload), {
       headers: {
         'content-type': 'application/octet-stream',
-        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(payloadFileName(capture.url))}`,
+        'content-disposition': attachmentDisposition(payloadFileName(capture.url)),
         'x-content-type-options': 'nosniff',
         // A payload that decodes past the server's cap comes as its decoded first part.
         ...(record.payloadCut ? { 'x-payload-cut': `decoded to ${record.payload.byteLength} bytes of more` } : {}),
