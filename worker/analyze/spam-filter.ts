@@ -1,6 +1,7 @@
 import { ownCopy } from '../extract/own-copy';
 import { DEFAULT_BLACKLIST } from './default-blacklist';
 import { caseInsensitiveRegExp } from '../process/case-insensitive-regexp';
+import { listedHostName } from '../url/host';
 
 const MAX_REMEMBERED_VERDICTS = 10_000;
 
@@ -9,8 +10,8 @@ const MAX_REMEMBERED_VERDICTS = 10_000;
  * others get a score in [0, 1] that drops for link-farm smells (hyphen-stuffed host names,
  * endless URLs, affiliate and tracking parameters), so the module also ranks, not only cuts.
  *
- * Blacklist entries: a host name (`ads.example` — also matches its subdomains), or `re:` followed
- * by a regular expression tested against the whole URL.
+ * Blacklist entries: a host name (`ads.example` — also matches its subdomains; in its own script or
+ * punycode), or `re:` followed by a regular expression tested against the whole URL.
  */
 
 /** Verdict on one link. */
@@ -43,7 +44,8 @@ export function compileSpamFilter(extra: readonly string[] = [], options: { incl
         // A broken user pattern is ignored rather than stopping the crawl.
       }
     } else {
-      hosts.set(entry.toLowerCase().replace(/^\*?\./, ''), entry);
+      // As URLs write their hosts: an entry in its own script (`.онлайн`, `casino-bücher.example`) is its punycode.
+      hosts.set(listedHostName(entry.replace(/^\*?\./, '')), entry);
     }
   }
   const verdictOf = (url: string): SpamVerdict => {

@@ -32,13 +32,13 @@ export function payLevelDomainOf(urlOrHost: string): string {
 }
 
 /**
- * The host name an ICD's allowed-hosts entry names, as canonical URLs write it. Archivists paste
- * URLs there (`https://media.example.org/`) or add a port or path; compared as written, such an
- * entry matched no URL and the host stayed out of scope without a word. So did a name in its own
- * script (`bücher.example`: URLs hold it in punycode) and one with the root's trailing dot. An
- * entry that is no host name is kept as written.
+ * The host name an entry of a host list names (an ICD's allowed hosts, its spam blacklist), as
+ * canonical URLs write it. Archivists paste URLs there (`https://media.example.org/`) or add a port
+ * or path; compared as written, such an entry matched no URL and the host stayed out of scope (or
+ * off the blacklist) without a word. So did a name in its own script (`bücher.example`: URLs hold it
+ * in punycode) and one with the root's trailing dot. An entry that is no host name is kept as written.
  */
-export function allowedHostName(entry: string): string {
+export function listedHostName(entry: string): string {
   const trimmed = entry.trim().toLowerCase();
   const url = canonicalize(trimmed.includes('://') ? trimmed : `http://${trimmed}`);
   return (url && hostnameOf(url)) || trimmed;

@@ -6,7 +6,7 @@ export { canonicalize, normalizePercentEncoding, parseHttpUrl, sortQuery, trimAs
 export { queryEncodingOf } from './query-encoding';
 export { isRobotsTxtUrl } from './robots-txt-url';
 export { ReferenceCache } from './reference-cache';
-export { hostKeyOf, hostnameOf, payLevelDomainOf, stripWww } from './host';
+export { hostKeyOf, hostnameOf, listedHostName, payLevelDomainOf, stripWww } from './host';
 export { matchesSurtPrefix, surtHasPrefix, surtKey, surtPrefixOf, toSurt } from './surt';
 export { checkScope, compileScope, deepestTaken, embedHopsOf, FEED_ITEM_KIND, hostInScope, MAX_EMBED_HOPS, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type CompiledScope, type OutsideAllowance, type ScopeCandidate, type ScopeDecision, type ScopeRules } from './scope';
 export { calendarKey, hasRepeatingPath, isGrowingQuery, type CalendarKey } from './trap-checks';

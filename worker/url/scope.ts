@@ -1,5 +1,5 @@
 import type { ExclusionReason } from '../capture';
-import { allowedHostName, hostnameOf, stripWww } from './host';
+import { listedHostName, hostnameOf, stripWww } from './host';
 import { surtHasPrefix, surtPrefixOf, toSurt } from './surt';
 
 /** The scope rules `checkScope` reads: a subset of the ICD's `scope` (worker/icd/schema.ts). */
@@ -103,7 +103,7 @@ export function compileScope(rules: ScopeRules, seeds: readonly string[]): Compi
     if (host) hosts.add(stripWww(host));
   }
   for (const entry of rules.allowedHosts) {
-    const host = allowedHostName(entry);
+    const host = listedHostName(entry);
     if (host) hosts.add(stripWww(host));
   }
   return {

@@ -25,6 +25,16 @@ test('spam filter: default list, subdomains, user patterns, smell penalties', ()
   assert.equal(compileSpamFilter([], { includeDefaults: false }).check('https://doubleclick.net/').blacklisted, false);
 });
 
+// Found by an exploratory session (international names): a blacklist entry in its own script was
+// compared with the URLs' hosts, which are in punycode, and never matched.
+test('spam filter: a host entry in its own script, in capitals or with a trailing dot matches the host as URLs write it', () => {
+  const f = compileSpamFilter(['casino-bücher.example', '.онлайн', 'Spam.Example.'], { includeDefaults: false });
+  assert.deepEqual(f.check('https://www.xn--casino-bcher-klb.example/a'), { blacklisted: true, matched: 'casino-bücher.example', score: 0 });
+  assert.equal(f.check('https://xn--80adxhks.xn--80asehdb/').matched, '.онлайн', 'a top-level domain in Cyrillic');
+  assert.equal(f.check('https://spam.example/x').matched, 'Spam.Example.');
+  assert.equal(f.check('https://bücher.example/').blacklisted, false);
+});
+
 test('spam filter: a URL met again gets the same verdict, past the remembered ones too', () => {
   const f = compileSpamFilter(['spammy.example']);
   const urls = Array.from({ length: 25_000 }, (_, i) => (i % 3 === 0 ? `https://www.spammy.example/${i}` : `https://buy-now-cheap-stuff.example/${i}?utm_source=x`));
