@@ -1,3 +1,5 @@
+import { canonicalize } from '../url';
+
 /**
  * The URL prefixes an ICD's `politeness.ignoreRobotsFor` names, as the robots check compares them
  * with URLs (`startsWith`). Archivists write `example.org` or `https://Example.org`: compared as
@@ -15,15 +17,14 @@ export function robotsIgnorePrefixes(entries: readonly string[]): string[] {
   });
 }
 
-/** `prefix` with its scheme and host as URLs have them (`https://example.org/` for a bare origin), or null. */
+/**
+ * `prefix` as canonical URLs write it (https://example.org/ for a bare origin; its host in punycode
+ * and without a trailing dot, its path's letters in other scripts escaped in UTF-8, as
+ * `/%E6%97%A5%E6%9C%AC/`: written in their script they matched no URL), or null when it is no
+ * http(s) URL. A `?` it ends with stays: "this path, with a query".
+ */
 function normalised(prefix: string): string | null {
-  try {
-    const url = new URL(prefix);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(prefix)![0];
-    const rest = prefix.slice(authority.length);
-    return `${url.protocol}//${url.host}${rest || '/'}`;
-  } catch {
-    return null;
-  }
+  const canonical = canonicalize(prefix);
+  if (canonical === null) return null;
+  return prefix.endsWith('?') && !canonical.includes('?') ? `${canonical}?` : canonical;
 }
