@@ -1,4 +1,5 @@
 import { sketchJaccard, type PageFingerprint } from './fingerprint';
+import { parseDateAsUtc } from '../extract/utc-date';
 
 /**
  * The status of a page between its visit and its revisit, as the coherence view colours it:
@@ -99,7 +100,7 @@ export const DEFAULT_MIN_SIMILARITY = 0.9;
 export function validatorsTrusted(fp: PageFingerprint): boolean {
   if (fp.etag && !fp.etag.startsWith('W/')) return true;
   if (!fp.lastModified) return false;
-  const lm = Date.parse(fp.lastModified);
+  const lm = parseDateAsUtc(fp.lastModified);
   if (!Number.isFinite(lm)) return false;
   if (lm > fp.fetchedAt + 1000) return false;
   if (fp.fetchedAt - lm < 2000) return false;

@@ -4,6 +4,8 @@
  * a prediction from URL features (url-rate-classifier.ts).
  */
 
+import { parseDateAsUtc } from '../extract/utc-date';
+
 const DAY_MS = 86_400_000;
 
 /** Changes per day a sitemap `changefreq` stands for ('always' is taken as once a minute). */
@@ -26,7 +28,7 @@ export function sitemapChangeRate(entry: { changefreq?: string; lastmod?: string
   const freq = entry.changefreq?.trim().toLowerCase();
   if (freq && freq in CHANGEFREQ_PER_DAY) return CHANGEFREQ_PER_DAY[freq]!;
   if (entry.lastmod) {
-    const t = Date.parse(entry.lastmod);
+    const t = parseDateAsUtc(entry.lastmod);
     if (Number.isFinite(t) && t <= now) return 1 / Math.max((now - t) / DAY_MS, 1 / 1440);
   }
   return null;

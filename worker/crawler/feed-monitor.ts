@@ -1,6 +1,6 @@
 import { decodeBody, DecompressionBombError, dnsFailure, parseContentCodings, type DecodedBody, type FetchTiming } from '../fetch';
 import { locationOf } from '../fetch/http-heads';
-import { isFeedDocument, parseFeed } from '../extract';
+import { isFeedDocument, parseDateAsUtc, parseFeed } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
 import { canonicalize, FEED_ITEM_KIND } from '../url';
 import type { CrawlContext } from './crawl-context';
@@ -282,7 +282,7 @@ export class FeedMonitor {
     if (!body) return { items: [], unread: unread?.detail ?? null, noFeed: null };
     if (noFeed !== null) return { items: [], unread: null, noFeed };
     const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
-      const published = i.published ? Date.parse(i.published) : NaN;
+      const published = i.published ? parseDateAsUtc(i.published) : NaN;
       return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
     });
     return { items, unread: null, noFeed: null };

@@ -13,4 +13,5 @@ export { extractModuleLinks, isUrlLike, mapSpecifier, moduleSpecifiers, parseImp
 export { dedupeLinks, extractHtml, type HtmlExtractOptions, type HtmlExtraction, type MarkupSummary } from './html-links';
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
+export { parseDateAsUtc } from './utc-date';
 export { classifyResponse, JAVASCRIPT_TYPES, extractFromResponse, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';
