@@ -36,20 +36,24 @@ export const SKETCH_SIZE = 128;
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const MONTH_INDEX: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
 /** ISO dates with optional time, `12 March 2026`, `March 12, 2026`, and clock times. */
-const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})(?:([T ])(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|([+-])(\d{2}):?(\d{2}))?)?\b/g;
 const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTHS})\\.?,?\\s+(\\d{4})\\b`, 'gi');
 const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi');
 const CLOCK_TIME = /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b/gi;
 
 /**
- * Timestamps written in a text, as ISO strings (date only → midnight UTC). Used to date a page
+ * Timestamps written in a text, as ISO strings (date only → midnight UTC; an RFC 3339 time with an
+ * offset taken at it, one without in UTC). Used to date a page
  * whose server sends no trustworthy Last-Modified, and masked before digesting the text so that
  * a changed "generated at" line is not a change of content.
  */
 export function findContentTimestamps(text: string): string[] {
   const found: number[] = [];
   for (const m of text.matchAll(ISO_DATE)) {
-    const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0);
+    // An RFC 3339 time with its offset (`T10:30+05:30`, as pages in India date themselves) is that much
+    // before UTC. Not after a space: `2026-03-12 10:30-11:30` is more likely a time range than an offset.
+    const offsetMin = m[4] === 'T' && m[8] ? (m[8] === '-' ? -1 : 1) * (+m[9]! * 60 + +m[10]!) : 0;
+    const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, m[7] ? +m[7] : 0) - offsetMin * 60_000;
     if (Number.isFinite(t) && +m[2]! >= 1 && +m[2]! <= 12 && +m[3]! >= 1 && +m[3]! <= 31) found.push(t);
   }
   for (const m of text.matchAll(DAY_MONTH_YEAR)) found.push(Date.UTC(+m[3]!, MONTH_INDEX[m[2]!.slice(0, 3).toLowerCase()]!, +m[1]!));

@@ -171,3 +171,12 @@ test('a visit a failed fetch cut off: a 304 or a bomb at the revisit is visit-cu
   assert.deepEqual(of(classifyChange(cutVisit, { kind: 'failed', at: T0, status: 503, reason: 'http-503' })), ['missing', 'unreachable']);
   assert.deepEqual(of(classifyChange(cutVisit, { kind: 'failed', at: T0, status: 410, reason: 'http-410' })), ['missing', 'gone']);
 });
+
+// Found by an exploratory session (time): the offset of an RFC 3339 timestamp was matched and dropped,
+// so a page dated `2026-03-12T10:30:00+05:30` was dated 10:30 UTC, five and a half hours late.
+test('a content timestamp with an offset is taken at that offset; a time range after a space is no offset', () => {
+  assert.deepEqual(findContentTimestamps('Updated 2026-03-12T10:30:00+05:30'), ['2026-03-12T05:00:00.000Z']);
+  assert.deepEqual(findContentTimestamps('Updated 2026-03-12T10:30-0500'), ['2026-03-12T15:30:00.000Z']);
+  assert.deepEqual(findContentTimestamps('Updated 2026-03-12T10:30:00Z'), ['2026-03-12T10:30:00.000Z']);
+  assert.deepEqual(findContentTimestamps('Workshop 2026-03-12 10:30-11:30'), ['2026-03-12T10:30:00.000Z']);
+});
