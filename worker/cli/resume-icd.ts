@@ -1,4 +1,4 @@
-import { icdSchema, type Icd } from '../icd/schema';
+import { ICD_NAME_MAX, icdSchema, type Icd } from '../icd/schema';
 import type { z } from 'zod';
 import { issueLines, plainIssueMessage } from '../icd/plain-issues';
 import { fieldValue, refusedFields, repairStoredIcd, replacementLine, type FieldReplacement, type IcdRepair } from '../icd/stored-icd-repair';
@@ -118,8 +118,20 @@ function withoutFormerDefaults(resumed: Icd, given: Icd): Icd {
   return copy;
 }
 
-/** The name the CLI gives a crawl from seeds alone: by its first seed, so the same seeds in another order name it otherwise. */
-export const seedsCrawlName = (firstSeed: string | undefined): string => `CLI crawl of ${firstSeed}`;
+/**
+ * The name the CLI gives a crawl from seeds alone: by its first seed, so the same seeds in another
+ * order name it otherwise; cut with an ellipsis to the longest name a crawl definition may have. A
+ * long seed (a path in Japanese is nine characters a letter once escaped) made every such crawl
+ * refused: "Invalid ICD: name: At most 200 characters", for a name nobody wrote.
+ */
+export function seedsCrawlName(firstSeed: string | undefined): string {
+  const name = `CLI crawl of ${firstSeed}`;
+  if (name.length <= ICD_NAME_MAX) return name;
+  let cut = name.slice(0, ICD_NAME_MAX - 1);
+  // Not between the two halves of a character beyond the BMP (an emoji).
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
 
 /**
  * An ICD as compared for a resume: seeds in any order, the limits (this run's) left out, and a name

@@ -292,8 +292,11 @@ export const aahSchema = z.object({
   knowledgeBase: knowledgeBaseNameSchema.default('default'),
 });
 
+/** The longest name of a crawl definition, in UTF-16 code units (as zod and the form count). */
+export const ICD_NAME_MAX = 200;
+
 export const icdSchema = z.object({
-  name: z.string().trim().min(1, 'Give the crawl a name').max(200),
+  name: z.string().trim().min(1, 'Give the crawl a name').max(ICD_NAME_MAX),
   description: z.string().max(5000).default(''),
   seeds: list(httpUrl, ICD_LIMITS.seeds, 'seed URLs').min(1, 'At least one seed URL'),
   scope: scopeSchema.default(scopeSchema.parse({})),

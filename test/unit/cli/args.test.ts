@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCliArgs } from '../../../worker/cli/args';
+import { icdForCommand } from '../../../worker/cli/main';
+import { seedsCrawlName } from '../../../worker/cli/resume-icd';
+import { ICD_NAME_MAX } from '../../../worker/icd/schema';
 
 test('the crawl command: repeated seeds, numbers and switches', () => {
   const cmd = parseCliArgs(['crawl', '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--out', 'o', '--max-pages', '20', '--concurrency', '4', '--no-politeness', '--json', '--wacz', '--page-text', '--progress', '2.5']);
@@ -52,4 +55,20 @@ test('the check command: any number of paths, and --json', () => {
 test('--help is a command of its own (usage on stdout, exit 0), not an error', () => {
   assert.deepEqual(parseCliArgs(['--help']), { command: 'help' });
   assert.deepEqual(parseCliArgs(['crawl', '-h']), { command: 'help' });
+});
+
+// Found by an exploratory session (international names): the name made of a long first seed (a path
+// in Japanese, nine characters a letter once escaped) was over the 200 characters a name may have,
+// and `tidemark crawl --seed URL` refused to run: "Invalid ICD: name: At most 200 characters".
+test('a crawl from one long seed is named by it, cut to the longest name a definition may have', () => {
+  for (const seed of [`http://a.test/${'日本語'.repeat(60)}`, `http://a.test/${'%E6%97%A5'.repeat(40)}`, `http://a.test/${'👋'.repeat(100)}`]) {
+    const cmd = parseCliArgs(['crawl', '--seed', seed, '--out', 'o']);
+    assert.equal(cmd.command, 'crawl');
+    if (cmd.command !== 'crawl') return;
+    const icd = icdForCommand(cmd);
+    assert.ok(icd.name.length <= ICD_NAME_MAX && icd.name.endsWith('…') && icd.name.startsWith('CLI crawl of http://a.test/'), icd.name);
+    assert.equal(icd.name, seedsCrawlName(seed), 'the name a resume compares with');
+    assert.doesNotThrow(() => encodeURIComponent(icd.name), 'no half of a character left at the cut');
+  }
+  assert.equal(seedsCrawlName('http://a.test/'), 'CLI crawl of http://a.test/');
 });
