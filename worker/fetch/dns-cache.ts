@@ -26,7 +26,17 @@ export interface DnsCache {
   clear(): void;
 }
 
-const systemLookup: LookupFn = async (host) => (await dnsLookup(host)).address;
+/**
+ * The name the system resolver is asked for `host`: `localhost` for a name under it
+ * (`bücher.localhost`, `app.localhost`), which RFC 6761 §6.3 reserves for the loopback and which
+ * browsers (Chromium, Firefox) and curl resolve so, while getaddrinfo, without a resolver that knows
+ * the rule, answers "not found". Other names as they are. Pure.
+ */
+export function systemLookupName(host: string): string {
+  return /\.localhost\.?$/i.test(host) ? 'localhost' : host;
+}
+
+const systemLookup: LookupFn = async (host) => (await dnsLookup(systemLookupName(host))).address;
 
 /** Host names as URL.hostname writes them: IPv6 literals come in brackets. */
 function bare(host: string): string {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDnsCache } from '../../../worker/fetch';
+import { systemLookupName } from '../../../worker/fetch/dns-cache';
 
 test('answers are cached for the TTL, then looked up again', async () => {
   let now = 0;
@@ -45,4 +46,9 @@ test('a lookup that hangs ends at the timeout', async () => {
   const dns = createDnsCache({ lookup: () => new Promise<string>(() => undefined), timeoutMs: 20 });
   const result = await dns.resolveHost('slow.test');
   assert.ok('error' in result && /dns timeout/.test(result.error), JSON.stringify(result));
+});
+
+test('a name under .localhost is looked up as localhost (RFC 6761), any other as it is', () => {
+  for (const name of ['xn--bcher-kva.localhost', 'App.LOCALHOST', 'a.b.localhost.']) assert.equal(systemLookupName(name), 'localhost', name);
+  for (const name of ['localhost', 'example.org', 'localhost.example.org', 'notlocalhost', '127.0.0.1']) assert.equal(systemLookupName(name), name, name);
 });
