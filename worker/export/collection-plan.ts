@@ -94,12 +94,13 @@ export function mimeSelected(mime: string | null, mimeTypes: readonly string[]):
 export function selectedHost(entry: string): string {
   const text = entry.trim().toLowerCase();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(text);
-  if (!withScheme && !/[/?#]/.test(text) && /^[\x00-\x7f]*$/.test(text)) return text;
+  // The root's trailing dot is no part of the captures' hosts (canonical URLs drop it).
+  if (!withScheme && !/[/?#]/.test(text) && /^[\x00-\x7f]*$/.test(text)) return text.replace(/\.(?=(?::\d+)?$)/, '');
   try {
     const url = new URL(withScheme ? text : `http://${text}`);
     // Without a scheme, a port written is kept even when it is http's default (an https site on port 80).
     const port = withScheme ? url.port : (/^[^/?#]*?:(\d+)(?:[/?#]|$)/.exec(text)?.[1] ?? '');
-    return url.hostname + (port ? `:${port}` : '');
+    return url.hostname.replace(/\.$/, '') + (port ? `:${port}` : '');
   } catch {
     return text;
   }

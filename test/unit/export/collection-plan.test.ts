@@ -193,6 +193,10 @@ test('the selection matches URL text as the captures\' filter does, and takes a 
   }
   assert.deepEqual(['127.0.0.1:4102', 'HTTP://127.0.0.1:4102/', 'http://example.org:80/a', 'https://example.org:443', 'example.org/news/', '[::1]:8080/x'].map(selectedHost),
     ['127.0.0.1:4102', '127.0.0.1:4102', 'example.org', 'example.org', 'example.org', '[::1]:8080']);
+  // Found by an exploratory session (international names): a host with the root's trailing dot kept
+  // it, and selected none of the captures, whose canonical URLs drop it.
+  assert.deepEqual(['example.org.', 'example.org.:8080', 'http://bücher.example./a', 'bücher.example.'].map(selectedHost),
+    ['example.org', 'example.org:8080', 'xn--bcher-kva.example', 'xn--bcher-kva.example']);
 });
 
 // Found by an exploratory session: the preview said 32 captures where the collection held 60, the
