@@ -26,6 +26,19 @@ before(async () => {
     db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, at) VALUES (?, ?, 200, 'ok', ?)").run(crawlId, url, at);
     db.prepare("INSERT INTO WebObject (crawlId, captureId, url, host, type, application, rule, fields, createdAt) VALUES (?, ?, ?, 'a.test', 'post', 'app', 'r', ?, ?)").run(crawlId, captureId, url, JSON.stringify({ title: `Post ${i}` }), at);
   }
+  // An object of a page on an internationalised host, stored as its URL's host: punycode, with its port.
+  db.prepare("INSERT INTO WebObject (crawlId, captureId, url, host, type, application, rule, fields, createdAt) VALUES (?, 1, ?, ?, 'post', 'app', 'r', '{}', ?)").run(crawlId, 'http://xn--bcher-kva.test:8080/buch', 'xn--bcher-kva.test:8080', at);
+});
+
+// Found by an exploratory session (international names): the host filter compared what was typed with
+// the stored host as it is, so `bücher.test:8080` (as the page shows it to a reader), `BÜCHER.test:8080`
+// or the page's URL pasted found none of the host's objects.
+test('the Web objects\' host filter takes a host in its script, in capitals, in punycode or pasted as a URL', async () => {
+  for (const host of ['bücher.test:8080', 'BÜCHER.test:8080', 'xn--bcher-kva.test:8080', 'http://bücher.test:8080/buch', 'bücher.test.:8080']) {
+    assert.deepEqual(await urlsOf('objects', `host=${encodeURIComponent(host)}`), ['http://xn--bcher-kva.test:8080/buch'], host);
+  }
+  assert.equal((await urlsOf('objects', 'host=A.TEST')).length, URLS.length, 'an ASCII host in capitals');
+  assert.deepEqual(await urlsOf('objects', 'host=b%C3%BCcher.test'), [], 'without its port, another host');
 });
 
 const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { host: 'cockpit.test', cookie } });

@@ -1,10 +1,15 @@
 import { apiRoute, pageParams } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 import { anyOf, containsText, equals, inIdOrder, listPage, urlContainsText } from '../../../../lib/server/list-query';
+import { selectedHost } from '../../../../../worker/export/collection-plan';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/crawls/:id/objects [view] ?page&pageSize&type&host&q → Web objects the AAH extracted, newest first. */
+/**
+ * GET /api/crawls/:id/objects [view] ?page&pageSize&type&host&q → Web objects the AAH extracted, newest first.
+ * `host` as a collection's hosts are read (selectedHost): in any case, in its script or punycode, or
+ * pasted as a URL; the objects store it as their URL's host (punycode, lower case, with a port).
+ */
 export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma, db }) => {
   const url = new URL(req.url);
   const { page, pageSize, offset } = pageParams(url);
@@ -14,7 +19,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const conditions = [
     equals('crawlId', await existingCrawlId(prisma, params.id)),
     ...(type ? [equals('type', type)] : []),
-    ...(host ? [equals('host', host)] : []),
+    ...(host ? [equals('host', selectedHost(host))] : []),
     // `q` searches the fields' text and the source URL, as written (fields are stored as one JSON string).
     ...(q ? [anyOf(containsText(['fields'], q), urlContainsText(['url'], q))] : []),
   ];
