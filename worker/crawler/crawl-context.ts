@@ -9,7 +9,7 @@ import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter
 import type { FailureReason, HttpExchange } from '../capture';
 import { createAddressGuard, createFetcher, releaseBody, resolveHost, type AddressGuard, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
-import { compileScope, embedHopsOf, hostInScope, hostKeyOf, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
+import { compileScope, embedHopsOf, hostInScope, hostKeyOf, listedHostName, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
 import type { OutLink } from './stage';
 import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
@@ -159,7 +159,8 @@ export class CrawlContext {
     await writer.open();
     // One jar for the crawl: pages, robots.txt, revisits and feed polls share it; a resumed crawl has its cookies back.
     const cookies = icd.cookies ? openStoredCookieJar(o.db, o.crawlId) : null;
-    const seedHosts = icd.seeds.flatMap((seed) => (URL.canParse(seed) ? [new URL(seed).hostname] : []));
+    // As canonical URLs write them (no trailing dot), as the pages' hosts are resolved and compared.
+    const seedHosts = icd.seeds.flatMap((seed) => (URL.canParse(seed) ? [listedHostName(seed)] : []));
     const addressGuard = createAddressGuard({ allowPrivateAddresses: icd.scope.allowPrivateAddresses, seedHosts, resolve: resolveHost });
     const fetcher = createFetcher({
       addressGuard,

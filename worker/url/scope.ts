@@ -1,5 +1,5 @@
 import type { ExclusionReason } from '../capture';
-import { listedHostName, hostnameOf, stripWww } from './host';
+import { hostnameOf, listedHostName, stripWww } from './host';
 import { surtHasPrefix, surtPrefixOf, toSurt } from './surt';
 
 /** The scope rules `checkScope` reads: a subset of the ICD's `scope` (worker/icd/schema.ts). */
@@ -98,8 +98,10 @@ export const FEED_ITEM_KIND = 'feed-item';
 /** Compiles scope rules once; `checkScope` accepts the result in place of the rules. */
 export function compileScope(rules: ScopeRules, seeds: readonly string[]): CompiledScope {
   const hosts = new Set<string>();
+  // As canonical URLs write it: a seed typed with the root's trailing dot (`http://example.org./`)
+  // kept it, and every link of its own host was out of scope.
   for (const seed of seeds) {
-    const host = hostnameOf(seed);
+    const host = hostnameOf(seed) && listedHostName(seed);
     if (host) hosts.add(stripWww(host));
   }
   for (const entry of rules.allowedHosts) {

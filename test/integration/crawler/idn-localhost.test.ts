@@ -53,3 +53,33 @@ test('a seed on bücher.localhost is crawled: its links in any spelling of the h
     site.close();
   }
 });
+
+// Found by an exploratory session: a seed written with the root's trailing dot had its page captured
+// and its own links refused as out-of-scope-host (the scope kept the dot), and `localhost.` was
+// refused as private-address (the seed's host was resolved with the dot, which /etc/hosts lacks).
+test('a seed written with the root\'s trailing dot is crawled as the host without it', { timeout: 60_000 }, async () => {
+  const site = createServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/' ? '<a href="/a">a</a> <a href="/b">b</a>' : `<title>${req.url}</title>`);
+  });
+  const { address } = await lookup('localhost');
+  await new Promise<void>((r) => site.listen(0, address, r));
+  const port = (site.address() as AddressInfo).port;
+  try {
+    for (const seed of [`http://bücher.localhost.:${port}/`, `http://LOCALHOST.:${port}/`]) {
+      await withTempDir('tm-idn-dot-', async (dir) => {
+        const out = join(dir, 'out');
+        const run = await runCli(['crawl', '--seed', seed, '--out', out, '--no-politeness', '--json']).done;
+        assert.equal(run.code, 0, run.stderr);
+        const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { pages: number; failures: number; excluded: number; seedProblems: unknown[] };
+        assert.deepEqual([summary.seedProblems, summary.failures, summary.excluded], [[], 0, 0], seed);
+        const host = seed.includes('bücher') ? `xn--bcher-kva.localhost:${port}` : `localhost:${port}`;
+        const targets = (await warcTargets(out, ['response'])).filter((u) => !u.endsWith('/robots.txt')).sort();
+        assert.deepEqual(targets, ['/', '/a', '/b'].map((p) => `http://${host}${p}`), seed);
+      });
+    }
+  } finally {
+    site.closeAllConnections();
+    site.close();
+  }
+});

@@ -289,3 +289,13 @@ test('an allowed host written in its script, in capitals or with a trailing dot,
   assert.equal(checkScope({ url: 'http://static.example.net/x', depth: 1, kind: 'navigation' }, dotted).inScope, true);
   assert.equal(checkScope({ url: 'http://xn--bcher-kva.example/a', depth: 1, kind: 'navigation' }, compileScope(rules, seeds)).inScope, false);
 });
+
+// Found by an exploratory session (international names): a seed written with the root's trailing dot
+// put `example.org.` among the scope's hosts, and every link of the seed's own host was refused.
+test('a seed written with a trailing dot or in its own script takes the links of its host', () => {
+  for (const seed of ['http://Example.org./', 'http://bücher.example./', 'http://BÜCHER.example/']) {
+    const scope = compileScope({ ...rules, allowedHosts: [] }, [seed]);
+    const host = seed.includes('xample.org') ? 'example.org' : 'xn--bcher-kva.example';
+    assert.equal(checkScope({ url: `http://${host}/a`, depth: 1, kind: 'navigation' }, scope).inScope, true, seed);
+  }
+});
