@@ -118,6 +118,13 @@ class LinkCollector implements Partial<Handler> {
   /** Links added before any `<base href>`, with their references (resolveEarlyAgain); none once a base came. */
   private readonly early: ExtractedLink[] = [];
   private readonly earlyRefs: string[] = [];
+  /** GET forms submitted as a browser would (submitForms) read before any `<base href>`, with their actions. */
+  private readonly earlyForms: { form: GetForm; action: string }[] = [];
+  /**
+   * Links without a URL in `raw`: in-page anchors met before any base, which a late base may make
+   * name another document, and links a late base made name nothing. Left out at the end.
+   */
+  private unresolved = 0;
   private readonly chunks: string[] = [];
   private length = 0;
   private lastSpace = true;
@@ -163,10 +170,13 @@ class LinkCollector implements Partial<Handler> {
     if (!raw) return null;
     const trimmed = trimAsciiWhitespace(raw);
     if (!trimmed) return null;
-    // An in-page anchor leads nowhere new, unless a <base href> makes it name another document.
-    if (trimmed.startsWith('#') && !this.fragmentsLeavePage) return null;
-    const url = this.resolve(trimmed);
-    if (!url) return null;
+    // An in-page anchor leads nowhere new, unless a <base href> makes it name another document:
+    // before any base, it waits without a URL for one that comes later (resolveEarlyAgain).
+    const inPage = trimmed.startsWith('#') && !this.fragmentsLeavePage;
+    if (inPage && this.baseSet) return null;
+    const url = inPage ? '' : this.resolve(trimmed);
+    if (url === null) return null;
+    if (inPage) this.unresolved++;
     const link: ExtractedLink = { url, kind, source, anchorText, context: '' };
     this.raw.push(link);
     if (!this.baseSet) {
@@ -189,24 +199,37 @@ class LinkCollector implements Partial<Handler> {
 
   /**
    * The links met before a `<base href>` that comes late (in the body), resolved again against it:
-   * the document's first base applies to all its links in a browser, those above it included. A
-   * requisite keeps its first URL too: Chromium loads it before it parses the base, then again.
+   * the document's first base applies to all its links in a browser, those above it included
+   * (in-page anchors and forms too: they are resolved when followed). A requisite keeps its first
+   * URL too: Chromium loads it before it parses the base, then again. CSS read before the base (a
+   * style attribute, a `<style>` block) keeps the page URL: Chromium resolves it as it parses it,
+   * and requests it there only, even when a rule applies after the base came.
    */
   private resolveEarlyAgain(): void {
-    const dropped = new Set<ExtractedLink>();
     for (let i = 0; i < this.early.length; i++) {
       const link = this.early[i];
-      const url = this.resolve(this.earlyRefs[i]);
+      const ref = this.earlyRefs[i];
+      // An in-page anchor stays one when the base names this page.
+      const url = ref.startsWith('#') && !this.fragmentsLeavePage ? null : this.resolve(ref);
       if (url === link.url) continue;
-      if (link.kind === 'requisite') {
+      if (link.kind === 'requisite' && link.url) {
         if (url) this.raw.push({ ...link, url });
-      } else if (url) link.url = url;
-      else dropped.add(link);
+        continue;
+      }
+      if (!link.url) this.unresolved--;
+      link.url = url ?? '';
+      if (!url) this.unresolved++;
     }
-    if (dropped.size > 0) {
-      const kept = this.raw.filter((l) => !dropped.has(l));
-      this.raw.length = 0;
-      this.raw.push(...kept);
+    // A form submitted as a browser does: its action against the base, then its query again
+    // (closeForm gives the query to one still open).
+    for (const { form, action } of this.earlyForms) {
+      const url = this.resolve(action);
+      if (url) form.link.url = url;
+      else {
+        form.link.url = '';
+        this.unresolved++;
+      }
+      if (url && form !== this.form) form.finish(this.urlOpts);
     }
   }
 
@@ -259,10 +282,11 @@ class LinkCollector implements Partial<Handler> {
             this.base = base;
             this.fragmentsLeavePage = canonicalize(base, undefined, this.opts) !== canonicalize(this.pageUrl, undefined, this.opts);
             this.resolved.clear();
-            if (this.early.length > 0) this.resolveEarlyAgain();
+            if (this.early.length > 0 || this.earlyForms.length > 0) this.resolveEarlyAgain();
           }
           this.early.length = 0;
           this.earlyRefs.length = 0;
+          this.earlyForms.length = 0;
         }
         return;
       case 'a':
@@ -343,6 +367,7 @@ class LinkCollector implements Partial<Handler> {
     this.raw.push(link);
     this.blocks[this.blocks.length - 1].links.push({ link, offset: this.length });
     this.form = new GetForm(link, this.encoding);
+    if (action && !this.baseSet) this.earlyForms.push({ form: this.form, action });
   }
 
   private closeForm(): void {
@@ -435,6 +460,11 @@ class LinkCollector implements Partial<Handler> {
       for (const l of extractModuleLinks(text, this.base, { ...this.opts, sourcePrefix: 'script', imports: this.mapImports })) this.raw.push(l);
     }
     while (this.blocks.length > 0) this.closeBlock(this.blocks.pop()!);
+    if (this.unresolved > 0) {
+      const kept = this.raw.filter((l) => l.url !== '');
+      this.raw.length = 0;
+      this.raw.push(...kept);
+    }
   }
 
   /** An import map's addresses are the page's requisites at once; a module waits for the end (`modules`). */

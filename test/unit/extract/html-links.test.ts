@@ -305,6 +305,26 @@ test('a <base href> after some links applies to them too, as in a browser; a req
   assert.deepEqual(early.links.map((l) => l.url), ['http://example.org/base/x']);
 });
 
+// Found by a differential exploration: the late base (51c970a) left in-page anchors and submitted forms above it as
+// they were. Chromium 150 (a loopback server's log, the elements' href and action, form.submit()): "#x" above
+// <base href="/base/"> is /base/#x, the form above it submits to /base/act?q=1, one open across it too; the
+// style attribute's and the <style> block's images are requested at /dir/ only, even for a rule applied later.
+test('a late <base href> applies to the in-page anchors and GET forms above it too; CSS above it keeps the page URL, as in Chromium', () => {
+  const html = '<body><p>Jump to <a href="#x">the section</a></p><div style="background:url(attr.png)"></div><style>p{background:url(style.png)}</style>'
+    + '<form action="act"><input name=q value=1></form><form action="open"><base href="/base/"><input name=q value=2></form><a href="#y">y</a><base href="/ignored/"></body>';
+  const links = (submitForms: boolean) => extractHtml(html, PAGE, { submitForms }).links.map((l) => `${l.kind} ${l.url} ${l.anchorText}`.trim());
+  assert.deepEqual(links(true), [
+    'navigation http://example.org/base/ the section', 'requisite http://example.org/dir/attr.png', 'requisite http://example.org/dir/style.png',
+    'form http://example.org/base/act?q=1', 'form http://example.org/base/open?q=2',
+  ]);
+  assert.deepEqual(links(false).filter((l) => l.startsWith('form')), ['form http://example.org/base/act', 'form http://example.org/base/open']);
+  assert.equal(extractHtml(html, PAGE).links[0]!.context, 'Jump to the section', 'the anchor keeps its paragraph');
+  // No base, or one naming this page: in-page anchors stay out, wherever they are.
+  assert.deepEqual(extractHtml('<a href="#x">x</a><a href="a">a</a>', PAGE).links.map((l) => l.url), ['http://example.org/dir/a']);
+  assert.deepEqual(extractHtml('<a href="#x">x</a><base href="page.html#top"><a href="#y">y</a>', PAGE).links, []);
+  assert.deepEqual(extractHtml('<iframe srcdoc="<a href=#x>x</a>"></iframe><base href="/base/">', PAGE).links, [], 'a srcdoc document has its own anchors');
+});
+
 test('with scope.submitGetForms, a GET form is queued as the URL a browser submits with its default values, in the page encoding', () => {
   // What Chromium requested on form.submit(), from a loopback server's log.
   const form = '<form action="/search?page=2#f"><input name="q" value="a b&amp;c=d+é"><input type=hidden name=h value="1"><input type=password name=pw value=s><input type=checkbox name=c1 checked><input type=checkbox name=c2 value=v2><input type=radio name=r value=r1><input type=radio name=r value=r2 checked><input type=submit name=go value=Go><input type=file name=f><input name=dis value=x disabled><input value=noname>'
