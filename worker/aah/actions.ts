@@ -38,7 +38,7 @@ export function applyNavigation(
   const excluded = new Map<string, ExcludedLink>();
   for (const { action, rule } of actions) {
     for (const node of page.ev.select(action.select, page.dom)) {
-      const url = linkTarget(node, page.baseUrl);
+      const url = linkTarget(node, page);
       if (!url) continue;
       if (!action.follow) {
         if (!excluded.has(url)) excluded.set(url, { url, rule });

@@ -5,6 +5,7 @@
 import { isXhtml, parseHtml } from './html-dom';
 import { XPathEvaluator, nodeText } from './xpath-eval';
 import type { MarkupSummary } from '../extract';
+import { baseHrefUrl, resolveReference } from '../url';
 
 /**
  * What the crawler hands to `analysePage`: an HTML page (call it for HTML responses only), as
@@ -26,12 +27,20 @@ export interface PageInput {
    * every application out (./markup-check.ts).
    */
   markup?: MarkupSummary;
+  /**
+   * The page's encoding when its URL queries are not UTF-8 (url/query-encoding.ts queryEncodingOf of
+   * the charset the page was decoded with): its links' queries are encoded in it, as the link
+   * extraction and browsers encode them. Unset for UTF-8.
+   */
+  encoding?: string;
 }
 
 export interface PageContext {
   url: string;
   host: string;
   readonly baseUrl: string;
+  /** PageInput.encoding: the links' queries are encoded in it. */
+  encoding?: string;
   headers: Record<string, string>;
   dom: Document;
   ev: XPathEvaluator;
@@ -48,7 +57,11 @@ export function createPageContext(page: PageInput, ev: XPathEvaluator): PageCont
     host: page.host ?? url.host,
     // Lazy: only pages of a detected application resolve links.
     get baseUrl() {
-      return (baseUrl ??= baseUrlOf(dom, url.href));
+      return (baseUrl ??= baseUrlOf(dom, url.href, page.encoding));
+    },
+    // Read when a link is resolved, as the base is: the caller may work it out only then.
+    get encoding() {
+      return page.encoding;
     },
     headers,
     dom,
@@ -65,21 +78,16 @@ export function normaliseHeaders(raw: PageInput['headers']): Record<string, stri
   return headers;
 }
 
-// HTML: the first <base> with an href wins, resolved against the document URL. A plain walk in
-// document order: it stops in <head> on real pages, where an XPath would visit every node.
-function baseUrlOf(dom: Document, url: string): string {
+// HTML: the first <base> with an href wins, resolved against the document URL as the link
+// extraction resolves it. A plain walk in document order: it stops in <head> on real pages, where
+// an XPath would visit every node.
+function baseUrlOf(dom: Document, url: string, encoding: string | undefined): string {
   const stack: Node[] = [dom];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.nodeType === 1 && n.nodeName.toLowerCase() === 'base') {
-      const href = (n as Element).getAttribute('href')?.trim();
-      if (href) {
-        try {
-          return new URL(href, url).href;
-        } catch {
-          return url;
-        }
-      }
+      const href = (n as Element).getAttribute('href');
+      if (href) return baseHrefUrl(href, url, encoding) ?? url;
     }
     const kids: Node[] = [];
     for (let c = n.firstChild; c; c = c.nextSibling) kids.push(c);
@@ -89,22 +97,16 @@ function baseUrlOf(dom: Document, url: string): string {
 }
 
 /**
- * The absolute http(s) URL a selected node points to, without fragment: an attribute node's value
+ * The canonical http(s) URL a selected node points to, as the link extraction resolves the same
+ * reference (url/canonicalize.ts resolveReference: only ASCII whitespace trimmed, the query in the
+ * page's encoding), so a rule's verdict names the URL the crawl found: an attribute node's value
  * (`//a/@href`), or an element's `href` (`//a`, `//area`, `//link`). Undefined when none.
  */
-export function linkTarget(node: Node, baseUrl: string): string | undefined {
+export function linkTarget(node: Node, page: Pick<PageContext, 'baseUrl' | 'encoding'>): string | undefined {
   let raw: string | null = null;
   if (node.nodeType === 2) raw = (node as Attr).value;
   else if (node.nodeType === 1) raw = (node as Element).getAttribute('href');
-  if (!raw || !raw.trim()) return undefined;
-  try {
-    const u = new URL(raw.trim(), baseUrl);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
-    u.hash = '';
-    return u.href;
-  } catch {
-    return undefined;
-  }
+  return (raw && resolveReference(raw, page.baseUrl, { encoding: page.encoding })) || undefined;
 }
 
 export { nodeText };

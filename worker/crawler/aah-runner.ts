@@ -1,7 +1,7 @@
-import { decodeText, type MarkupSummary } from '../extract';
+import { decodeText, sniffCharset, type MarkupSummary } from '../extract';
 import { compareWithPrevious, createAahEngine, parseKnowledgeBase, type AahEngine, type AahEngineOptions, type PageAnalysis, type StructuralComparison, type WebObject } from '../aah';
 import type { AdaptedRuleStore } from '../store/adapted-rule-store';
-import { canonicalize, type QueryHandling } from '../url';
+import { canonicalize, queryEncodingOf, type QueryHandling } from '../url';
 import type { CrawlItem } from './stage';
 
 /** The AAH's verdict in the crawl's terms: canonical URLs, objects ready to store. */
@@ -124,12 +124,18 @@ export class AahRunner {
     const { html, headers } = page;
     // html is decoded only if the engine reads it (hosts cached as "no application" skip the page),
     // in the charset the link extraction sniffed (BOM, Content-Type, <meta>…): read as UTF-8, a
-    // windows-1252 forum's posts were stored with U+FFFD for every accented letter.
+    // windows-1252 forum's posts were stored with U+FFFD for every accented letter. Its links'
+    // queries are encoded in that charset too, as the link extraction encodes them.
     let text: string | undefined;
+    let charset: string | undefined;
+    const charsetOf = () => (charset ??= sniffCharset(html, headers['content-type']));
     const result = this.engine.analysePage({
       url: page.url, host: page.host, status: page.status, headers, markup: page.markup,
       get html() {
-        return (text ??= decodeText(html, headers['content-type']));
+        return (text ??= decodeText(html, headers['content-type'], charsetOf()));
+      },
+      get encoding() {
+        return queryEncodingOf(charsetOf());
       },
     });
     this.storeAdopted(result.adaptation);

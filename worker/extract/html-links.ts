@@ -2,7 +2,7 @@ import type { Handler } from 'htmlparser2';
 import { boundedParser } from './bounded-parser';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
 import { ownCopy } from './own-copy';
-import { canonicalize, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
+import { baseHrefUrl, canonicalize, resolveReference, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { extractModuleLinks, parseImportMap } from './module-imports';
@@ -191,7 +191,7 @@ class LinkCollector implements Partial<Handler> {
     // Pages repeat their links (menus, "read more"): canonicalise each spelling once.
     let url = this.resolved.get(ref);
     if (url === undefined) {
-      url = this.references ? this.references.resolve(ref, this.base, this.encoding) : canonicalize(ref, this.base, this.urlOpts);
+      url = this.references ? this.references.resolve(ref, this.base, this.encoding) : resolveReference(ref, this.base, this.urlOpts);
       this.resolved.set(ref, url);
     }
     return url;
@@ -276,7 +276,7 @@ class LinkCollector implements Partial<Handler> {
       case 'base':
         // Only the first <base href> counts (HTML standard); it is resolved against the page URL.
         if (!this.baseSet && attribs.href) {
-          const base = canonicalize(trimAsciiWhitespace(attribs.href), this.base, { encoding: this.encoding });
+          const base = baseHrefUrl(attribs.href, this.base, this.encoding);
           this.baseSet = true;
           if (base) {
             this.base = base;

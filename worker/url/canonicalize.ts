@@ -111,3 +111,25 @@ export function canonicalize(url: string, base?: string, opts: CanonicalizeOptio
   }
   return `${parsed.protocol}//${host}${path}${query ? `?${query}` : ''}`;
 }
+
+/**
+ * The canonical URL a reference written in a document names, as the crawl's link extraction
+ * resolves it (worker/extract/html-links.ts): ASCII whitespace trimmed (not NBSP and other Unicode
+ * spaces, which browsers keep), resolved against `base`, a legacy `opts.encoding` applied to its
+ * query. Null when empty or not an http(s) URL. Every reader of a page's links resolves through
+ * it, so a URL one finds is the URL the others find.
+ */
+export function resolveReference(raw: string, base: string, opts: CanonicalizeOptions = {}): string | null {
+  const ref = trimAsciiWhitespace(raw);
+  return ref ? canonicalize(ref, base, opts) : null;
+}
+
+/**
+ * The base URL a document's first `<base href>` gives (`href` as written), as the link extraction
+ * takes it: resolved against the document's URL, the query in the document's `encoding`, with no
+ * query handling (the crawl's applies to the links). Null when it names no http(s) URL: the
+ * document's URL stays the base then.
+ */
+export function baseHrefUrl(href: string, documentUrl: string, encoding?: string): string | null {
+  return resolveReference(href, documentUrl, { encoding });
+}

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_KB_PATH } from '../../../worker/aah/default-kb';
 import { AahRunner } from '../../../worker/crawler/aah-runner';
 import { applyNavigationVerdict } from '../../../worker/crawler/stages/aah-stage';
+import { extractFromResponse } from '../../../worker/extract';
 import type { CrawlItem, OutLink } from '../../../worker/crawler/stage';
 
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -38,13 +39,16 @@ test("a page where the host's application's rules match keeps only the links its
   assert.deepEqual(links.slice(0, 3).map((l) => l.excludedReason), [undefined, 'aah', 'aah']);
 });
 
-const DATA_HREF_KB = `<?xml version="1.0" encoding="UTF-8"?>
+/** A knowledge base of one application, detected by `<body id="{id}">`, with one follow rule. */
+const oneRuleKb = (id: string, bonus: number, select: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <knowledge-base version="1">
-  <application id="tiles" name="Tiles" category="news">
-    <detect><xpath>//body[@id='tiles']</xpath></detect>
-    <navigate id="tiles" bonus="0.6" select="//div[@class='tile']/@data-href"/>
+  <application id="${id}" name="${id}" category="news">
+    <detect><xpath>//body[@id='${id}']</xpath></detect>
+    <navigate id="${id}" bonus="${bonus}" select="${select}"/>
   </application>
 </knowledge-base>`;
+
+const DATA_HREF_KB = oneRuleKb('tiles', 0.6, "//div[@class='tile']/@data-href");
 
 // Found by an exploratory session: the knowledge-base tester showed such a rule's URLs followed,
 // while the crawl only ever marked the links its extractor had found, and dropped them.
@@ -65,4 +69,28 @@ test('a follow rule that selects a URL the link extraction did not find adds it,
   const capped = [{ ...about }];
   applyNavigationVerdict(capped, verdict, 2);
   assert.deepEqual(capped.map((l) => l.url), [`${ORIGIN}/about`, `${ORIGIN}/story/1`]);
+});
+
+const TOPICS_KB = oneRuleKb('board', 0.7, "//a[@class='topic']");
+
+// Found by a differential exploration: the AAH resolved its rules' links with new URL() (the query in
+// UTF-8, NBSP trimmed), where the link extraction encodes a legacy page's queries in its encoding and
+// keeps NBSP (cd3adff, and the trimming fix): on a windows-1252 board, the topic the crawl found,
+// ?q=caf%E9, was excluded ('aah') and ?q=caf%C3%A9, which Chromium never asks for, added in its place.
+test("a rule's links are the URLs the link extraction found, in a legacy page's encoding and with its <base>", () => {
+  const page = Buffer.from('<html><head><base href="/board/"></head><body id="board"><a class="topic" href="topic?q=caf\xe9">Caf\xe9</a>'
+    + '<a class="topic" href="/t/2&nbsp;">Two</a><a class="topic" href=" t3 ">Three</a><a href="/faq">FAQ</a></body></html>', 'latin1');
+  const headers = { 'content-type': 'text/html; charset=windows-1252' };
+  const extracted = extractFromResponse({ url: `${ORIGIN}/board/index.php`, status: 200, headers, body: page, maxDecodedBytes: 1e6 });
+  const links: OutLink[] = extracted.links.map((l) => ({ ...l }));
+  const item = { url: `${ORIGIN}/board/index.php`, host: '127.0.0.1:8080', exchange: { status: 200, headers }, html: page } as unknown as CrawlItem;
+  const verdict = AahRunner.create(TOPICS_KB, 'keep').analyse(item).verdict!;
+  assert.equal(verdict.application, 'board');
+  applyNavigationVerdict(links, verdict, 1_000);
+  assert.deepEqual(links.map((l) => [l.url, l.source, l.aahBonus, l.excludedReason]), [
+    [`${ORIGIN}/board/topic?q=caf%E9`, 'a@href', 0.7, undefined],
+    [`${ORIGIN}/t/2%C2%A0`, 'a@href', 0.7, undefined],
+    [`${ORIGIN}/board/t3`, 'a@href', 0.7, undefined],
+    [`${ORIGIN}/faq`, 'a@href', undefined, 'aah'],
+  ]);
 });
