@@ -86,7 +86,7 @@ const SHAPES: Shape[] = [
   shape('robots.txt: n wildcard rules', (n) => `User-agent: *\n${'Disallow: /a*b*c*\n'.repeat(n)}`, (s) => () => parseRobotsRules('http://127.0.0.1/robots.txt', s, 'Tidemark').isAllowed(`http://127.0.0.1/${'a'.repeat(100)}`)),
   shape('URL: n "../" segments', (n) => `http://127.0.0.1/${'../a/'.repeat(n)}`, (s) => () => canonicalize(s)),
   shape('focused analysis: n linked paragraphs', (n) => Array.from({ length: n }, (_, i) => `<p>harbour ${i} <a href="/p${i}">l ${i}</a></p>`).join(''),
-    (s) => () => scorePage(scorer, pageFromHtml({ url: PAGE, html: s, links: Array.from({ length: s.split('<a ').length - 1 }, (_, i) => ({ url: `http://127.0.0.1/p${i}` })) }, 'keep'), false)),
+    (s) => () => scorePage(scorer, pageFromHtml({ url: PAGE, html: s, links: Array.from({ length: s.split('<a ').length - 1 }, (_, i) => ({ url: `http://127.0.0.1/p${i}` })) }, { queryHandling: 'keep', submitForms: false }), false)),
   shape('term counting: n random words', words, (s) => () => text.termCounts(s, 'eng').size),
   shape('language detection: n random words', words, (s) => () => text.detect(s)),
   shape('AAH: phpBB topic + n tables nested', (n) => phpbbTopic.replace('</body>', `${'<table><tr><td>x'.repeat(n)}</body>`), aah),

@@ -21,11 +21,14 @@ export interface PackedPage {
   /** The resolutions (HtmlPage.resolved) whose reference holds no line break: references, then results ('' for null). */
   resolvedFrom?: string;
   resolvedTo?: string;
+  /** HtmlPage.encoding. */
+  encoding?: string;
 }
 
 export function packPage(page: HtmlPage): PackedPage {
   const { links } = page;
   const packed: PackedPage = { url: page.url, html: page.html, urls: lines(links, (l) => l.url), kinds: lines(links, (l) => l.kind ?? '') };
+  if (page.encoding) packed.encoding = page.encoding;
   if (links.some((l) => l.aahBonus !== undefined)) packed.bonuses = Float64Array.from(links, (l) => l.aahBonus ?? NaN);
   const texts: [number, string, string][] = [];
   links.forEach((l, i) => {
@@ -60,6 +63,7 @@ export function unpackPage(packed: PackedPage): HtmlPage {
   });
   for (const [i, anchorText, context] of packed.texts ?? []) Object.assign(links[i]!, { anchorText, context });
   const page: HtmlPage = { url: packed.url, html: packed.html, links };
+  if (packed.encoding) page.encoding = packed.encoding;
   if (packed.resolvedFrom !== undefined && packed.resolvedTo !== undefined) {
     const from = packed.resolvedFrom.split('\n');
     const to = packed.resolvedTo.split('\n');

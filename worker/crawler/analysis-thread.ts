@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Icd } from '../icd/schema';
-import type { QueryHandling } from '../url';
+import type { PageLinkSettings } from '../extract';
 import { unpackPage, type PackedPage } from './analysis-job';
 import { createFocusScorer, pageFromHtml, scorePage } from './focus-scorer';
 
@@ -19,17 +19,17 @@ export interface AnalysisJob {
 /** workerData of the thread. */
 export interface AnalysisThreadData {
   focus: Icd['focus'];
-  /** The ICD's scope.queryHandling: the thread's link extraction must canonicalise as the crawl's did. */
-  queryHandling: QueryHandling;
+  /** The ICD's settings for link URLs: the thread's link extraction must resolve them as the crawl's did. */
+  links: PageLinkSettings;
   /** Send each page's whole analysis back too (batch prioritisation reads its term vectors). */
   keepAnalysis: boolean;
 }
 
-const { focus, queryHandling, keepAnalysis } = workerData as AnalysisThreadData;
+const { focus, links, keepAnalysis } = workerData as AnalysisThreadData;
 const scorer = createFocusScorer(focus);
 parentPort!.on('message', ({ id, page }: AnalysisJob) => {
   try {
-    const scored = scorePage(scorer, pageFromHtml(unpackPage(page), queryHandling), keepAnalysis);
+    const scored = scorePage(scorer, pageFromHtml(unpackPage(page), links), keepAnalysis);
     const v = scored.verdicts;
     // The arrays were made here for this message: moved, not copied.
     const buffers = [v.priorities, v.scores, v.weights, v.excluded].map((a) => a.buffer as ArrayBuffer);

@@ -1,7 +1,6 @@
 import type { Icd } from '../icd/schema';
-import { decodeText } from '../extract';
+import { decodeText, pageLinkSettingsOf, type PageLinkSettings } from '../extract';
 import type { PageAnalysis } from '../analyze';
-import type { QueryHandling } from '../url';
 import { RelevanceSeriesBuilder, type RelevanceSeries } from '../analyze/relevance-series';
 import type { Frontier } from '../frontier';
 import { AnalysisThread } from './analysis-client';
@@ -22,7 +21,7 @@ export class FocusAnalysis {
   private readonly uncommitted = new WeakMap<CrawlItem, PageAnalysis>();
   private constructor(
     private readonly focus: Icd['focus'],
-    private readonly queryHandling: QueryHandling,
+    private readonly links: PageLinkSettings,
     earlierSimilarities: readonly number[],
     private readonly batch: FocusBatch | null,
     private thread: AnalysisThread | null,
@@ -39,8 +38,8 @@ export class FocusAnalysis {
    */
   static create(icd: Pick<Icd, 'focus' | 'scope'>, earlierSimilarities: readonly number[] = [], options: { thread?: boolean } = {}): FocusAnalysis {
     const { focus } = icd;
-    const queryHandling = icd.scope.queryHandling;
-    const thread = options.thread === false ? null : AnalysisThread.start({ focus, queryHandling, keepAnalysis: focus.batch.enabled });
+    const links = pageLinkSettingsOf(icd.scope);
+    const thread = options.thread === false ? null : AnalysisThread.start({ focus, links, keepAnalysis: focus.batch.enabled });
     const local = thread ? null : createFocusScorer(focus);
     let batch: FocusBatch | null = null;
     if (focus.batch.enabled) {
@@ -48,7 +47,7 @@ export class FocusAnalysis {
       const { config, analyzer } = local ?? createFocusScorer(focus);
       batch = new FocusBatch(config.topicVector, analyzer.moduleWeights, focus.batch.bl, config.granularityWeights);
     }
-    return new FocusAnalysis(focus, queryHandling, earlierSimilarities, batch, thread, local);
+    return new FocusAnalysis(focus, links, earlierSimilarities, batch, thread, local);
   }
 
   /** True while pages are scored on the analysis thread. */
@@ -134,7 +133,7 @@ export class FocusAnalysis {
       }
     }
     this.local ??= createFocusScorer(this.focus);
-    return scorePage(this.local, pageFromHtml(takePage(item, links), this.queryHandling), this.batch !== null);
+    return scorePage(this.local, pageFromHtml(takePage(item, links), this.links), this.batch !== null);
   }
 
   /** Stops the analysis thread (crawl end). */
@@ -163,6 +162,7 @@ function takePage(item: CrawlItem, links: readonly OutLink[]): HtmlPage {
     html,
     links: links.map(({ url, anchorText, context, kind, aahBonus }) => ({ url, anchorText, context, kind, aahBonus })),
     ...(item.resolved ? { resolved: item.resolved } : {}),
+    ...(item.queryEncoding ? { encoding: item.queryEncoding } : {}),
   };
   item.htmlText = undefined;
   item.resolved = undefined;

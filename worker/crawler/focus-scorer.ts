@@ -3,9 +3,8 @@ import {
   analysisConfigFromFocus, buildTopicVector, createPageAnalyzer, DEFAULT_MODULE_WEIGHTS, topicVectorToRecord,
   type AnalysisConfig, type ModuleName, type PageAnalysis, type PageAnalyzer, type PageInput, type PageLink, type PageScores,
 } from '../analyze';
-import { extractHtml } from '../extract';
+import { extractHtml, type PageLinkSettings } from '../extract';
 import { createTextAnalyzer, DocumentFrequencies, LanguageMemo } from '../text';
-import type { QueryHandling } from '../url';
 
 /**
  * What scores a crawl's pages, built from the ICD's focus section the same way in the crawl's
@@ -62,6 +61,8 @@ export interface HtmlPage {
   links: PageLink[];
   /** What the crawl's own pass resolved the page's references to (HtmlExtraction.resolved). */
   resolved?: ReadonlyMap<string, string | null>;
+  /** The encoding the crawl's own pass encoded the links' queries in (HtmlExtractOptions.encoding); unset for UTF-8. */
+  encoding?: string;
 }
 
 /**
@@ -69,9 +70,11 @@ export interface HtmlPage {
  * link extractor's text collection on (the crawl's own pass leaves it off: only focused analysis
  * reads them, and it runs on its own thread). The texts are written into the page's links (both
  * callers pass links made for the analysis); links the extractor did not find keep what they had.
+ * The page's URLs are resolved as the crawl's pass resolved them (`settings`, the page's encoding),
+ * or its links would not be found (a legacy page's query links after a `<base>`, submitted forms).
  */
-export function pageFromHtml(page: HtmlPage, queryHandling: QueryHandling): Omit<PageInput, 'language'> {
-  const extraction = extractHtml(page.html, page.url, { queryHandling, text: true, markup: false, resolved: page.resolved });
+export function pageFromHtml(page: HtmlPage, settings: PageLinkSettings): Omit<PageInput, 'language'> {
+  const extraction = extractHtml(page.html, page.url, { ...settings, encoding: page.encoding, text: true, markup: false, resolved: page.resolved });
   const found = new Map(extraction.links.map((l) => [l.url, l]));
   for (const link of page.links) {
     const f = found.get(link.url);

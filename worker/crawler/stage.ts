@@ -66,6 +66,8 @@ export interface CrawlItem {
   htmlText?: string;
   /** What the page's references resolved to, so focused analysis's own pass need not resolve them again. */
   resolved?: ReadonlyMap<string, string | null>;
+  /** HTML: the encoding its links' queries were encoded in (url/query-encoding.ts queryEncodingOf), for focused analysis's own pass; unset for UTF-8. */
+  queryEncoding?: string;
   /** Document-level relevance (cosine with the topic vector) when focused crawling is on. */
   similarity?: number;
   /** Web objects; `url` is set on objects of an earlier page, extracted once an adapted rule was adopted on this one. */

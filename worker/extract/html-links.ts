@@ -68,6 +68,17 @@ export interface HtmlExtractOptions {
   submitForms?: boolean;
 }
 
+/**
+ * The crawl's settings that decide what URLs a page's references become (the ICD's scope): every
+ * pass over a page's HTML takes them, so each finds the URLs the crawl's own pass found.
+ */
+export type PageLinkSettings = Required<Pick<HtmlExtractOptions, 'queryHandling' | 'submitForms'>>;
+
+/** PageLinkSettings from the ICD's scope. */
+export function pageLinkSettingsOf(scope: { queryHandling: QueryHandling; submitGetForms: boolean }): PageLinkSettings {
+  return { queryHandling: scope.queryHandling, submitForms: scope.submitGetForms };
+}
+
 interface Block {
   name: string;
   /** Index of the first text chunk inside the block, and the text length before it. */

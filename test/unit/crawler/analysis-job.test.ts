@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { packPage, transferablesOf, unpackPage } from '../../../worker/crawler/analysis-job';
 import type { HtmlPage } from '../../../worker/crawler/focus-scorer';
 
-test('a page crosses packed and comes back with the same links, texts, bonuses and resolutions', () => {
+test('a page crosses packed and comes back with the same links, texts, bonuses, resolutions and encoding', () => {
   const page: HtmlPage = {
     url: 'http://example.org/',
     html: '<p>harbour <a href="/a">a</a></p>',
@@ -18,6 +18,7 @@ test('a page crosses packed and comes back with the same links, texts, bonuses a
       ['javascript:void(0)', null],
       ['', 'http://example.org/'],
     ]),
+    encoding: 'windows-1252',
   };
   const packed = packPage(page);
   const back = unpackPage(structuredClone(packed));

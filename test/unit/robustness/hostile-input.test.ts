@@ -219,7 +219,7 @@ test('focused analysis: any page is scored, each link gets a priority in [0, 1]'
   fc.assert(
     fc.property(fc.oneof(markup, mangledPage), fc.array(urlish, { maxLength: 5 }), (html, extra) => {
       const links = [...extra.map((u) => canonicalize(u, PAGE_URL)).filter((u): u is string => u !== null)].map((url) => ({ url }));
-      const { verdicts } = scorePage(scorer, pageFromHtml({ url: PAGE_URL, html, links }, 'keep'), false);
+      const { verdicts } = scorePage(scorer, pageFromHtml({ url: PAGE_URL, html, links }, { queryHandling: 'keep', submitForms: false }), false);
       assert.equal(verdicts.priorities.length, links.length);
       for (const p of verdicts.priorities) assert.ok(p >= 0 && p <= 1, `priority ${p}`);
       assert.ok(verdicts.similarity >= 0 && verdicts.similarity <= 1);

@@ -1,5 +1,6 @@
 import { bodyForParsing, DecompressionBombError } from '../../fetch';
-import { extractFromResponseYielding, JAVASCRIPT_TYPES } from '../../extract';
+import { extractFromResponseYielding, JAVASCRIPT_TYPES, pageLinkSettingsOf } from '../../extract';
+import { queryEncodingOf } from '../../url';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
@@ -46,7 +47,7 @@ export const extractStage: Stage = {
     // A large sitemap is parsed in slices, the crawl's other pages and timers going on between them.
     const result = await extractFromResponseYielding({
       url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
-      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, references: ctx.references, declaredSitemap, submitForms: ctx.icd.scope.submitGetForms,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, ...pageLinkSettingsOf(ctx.icd.scope), references: ctx.references, declaredSitemap,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
     });
@@ -58,6 +59,7 @@ export const extractStage: Stage = {
     if (ctx.focus && result.kind === 'html') {
       item.htmlText = result.htmlText;
       item.resolved = result.resolved;
+      item.queryEncoding = queryEncodingOf(result.charset);
     }
     const title = captureTitle(result);
     if (title) item.title = title;
