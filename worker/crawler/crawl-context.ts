@@ -316,15 +316,20 @@ export class CrawlContext {
    * Adds planned links to the frontier, as every crawler path that queues links does. When they
    * find fetched pages nearer the seeds whose links the depth limit cut
    * (AddResult.cutLinksFoundNearer), those links are planned again as out-links of those pages at
-   * their nearer depth, and the ones the scope takes now are added: each was refused as too deep,
-   * so it is queued as when a page near enough links to it (the frontier's retake of a refused
-   * URL). Those it still refuses stay excluded as they were.
+   * their nearer depth and with the embed hops (and requisite redirects) of the nearer way, as the
+   * schedule stage plans a page's links, and the ones the scope takes now are added: each was
+   * refused as too deep, so it is queued as when a page near enough links to it (the frontier's
+   * retake of a refused URL). Those it still refuses stay excluded as they were.
    */
   addLinks(candidates: Candidate[], opts?: AddOptions): AddResult {
     const result = this.frontier.add(this.crawlId, candidates, opts);
     for (const page of result.cutLinksFoundNearer ?? []) {
       const links = page.links.map((l) => ({ url: l.url, kind: l.kind, anchorText: '', context: '', source: 'depth-limit@nearer' }));
-      this.addLinks(planOutLinks({ url: page.url, host: page.host, depth: page.depth, priority: 0, lease: null, scopeHops: page.scopeHops, links }, this.scopeInput(), this.traps).candidates);
+      const item = {
+        url: page.url, host: page.host, depth: page.depth, priority: 0, lease: null, scopeHops: page.scopeHops, links,
+        embedHops: this.embedHopsOf(page), requisiteRedirects: this.requisiteRedirectsOf(page, links),
+      };
+      this.addLinks(planOutLinks(item, this.scopeInput(), this.traps).candidates);
     }
     return result;
   }

@@ -200,7 +200,7 @@ function takeNearerWayToFetched(ctx: IntakeContext, c: CrawlState, cand: Candida
   }
   ctx.st.takeNearerWayFetched.run(cand.depth, cand.viaUrl ?? null, cand.scopeHops ?? null, seq);
   c.noteLinksCut(cand.url, cand.depth);
-  (res.cutLinksFoundNearer ??= []).push({ url: cand.url, host: cand.host, depth: cand.depth, scopeHops: cand.scopeHops ?? null, links });
+  (res.cutLinksFoundNearer ??= []).push({ url: cand.url, host: cand.host, depth: cand.depth, scopeHops: cand.scopeHops ?? null, kind: cand.kind, viaUrl: cand.viaUrl ?? null, links });
 }
 
 /**

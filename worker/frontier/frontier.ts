@@ -70,6 +70,9 @@ export interface CutLinksFoundNearer {
   depth: number;
   /** Consecutive out-of-scope links to it along the nearer way (null: none counted). */
   scopeHops: number | null;
+  /** The nearer way's kind of link and the page it was found on, from which its own links count their embed hops. */
+  kind: string;
+  viaUrl: string | null;
   /**
    * The links it refused as too deep as the first page to find them (their rows name it as
    * via_url); a link another page found first is not among them.

@@ -56,7 +56,7 @@ test('a fetched page whose links were cut, found nearer the seeds, hands them ba
 
   const nearer = f.add(1, [from(2, 'http://a.test/near')]);
   assert.deepEqual(nearer.cutLinksFoundNearer, [
-    { url: PAGE, host: 'a.test', depth: 2, scopeHops: 0, links: [{ url: CHILD, kind: 'navigation' }, { url: OFF_SITE, kind: 'navigation' }] },
+    { url: PAGE, host: 'a.test', depth: 2, scopeHops: 0, kind: 'navigation', viaUrl: 'http://a.test/near', links: [{ url: CHILD, kind: 'navigation' }, { url: OFF_SITE, kind: 'navigation' }] },
   ], 'the links it refused first; the one another page refused first is left to that page');
   assert.deepEqual(row(f, PAGE), ['done', 2, 'http://a.test/near', null], 'its row records the nearer way');
   assert.deepEqual(f.counters(1).excludedByReason, { 'max-depth': 3 });
