@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Icd } from '../icd/schema';
-import type { AddOptions, AddResult, Candidate, SqliteFrontier } from '../frontier';
+import { EMBED_KINDS, type AddOptions, type AddResult, type Candidate, type SqliteFrontier } from '../frontier';
 import { politenessDelayMs, type KeyTiming } from '../politeness';
 import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter, type CaptureLocation } from '../warc';
 import type { FailureReason, HttpExchange } from '../capture';
@@ -298,8 +298,9 @@ export class CrawlContext {
    * extra hop: url/scope.ts mayRetakeRefused; a link at `depth` within the limit to a URL refused
    * as too deep), which the scope checks again, or one still queued at a depth greater than `depth`,
    * which waits from then on as this nearer link found it, or a page fetched deeper than `depth`
-   * whose links the depth limit cut, which may be taken from here (addLinks). An
-   * in-memory lookup, never a query.
+   * whose links the depth limit cut, which may be taken from here (addLinks), or one stored as a
+   * requisite or a redirect that a link of another kind makes a page (a frame the site also links
+   * to: frontier/crawl-state.ts EMBED_KINDS). An in-memory lookup, never a query.
    */
   linkMayMatter(url: string, kind: string, depth: number, rescoring: boolean): boolean {
     if (this.frontier.refused(this.crawlId, url)) {
@@ -308,7 +309,8 @@ export class CrawlContext {
     return (
       !(rescoring ? this.frontier.settled(this.crawlId, url) : this.frontier.knows(this.crawlId, url)) ||
       this.frontier.queuedDeeper(this.crawlId, url, depth) ||
-      this.frontier.linksCutDeeper(this.crawlId, url, depth)
+      this.frontier.linksCutDeeper(this.crawlId, url, depth) ||
+      (!EMBED_KINDS.has(kind) && this.frontier.storedAsEmbed(this.crawlId, url))
     );
   }
 

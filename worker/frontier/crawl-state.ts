@@ -33,6 +33,14 @@ export const MAX_WHOLE_QUEUE_ROWS = 10_000;
 /** Past this many rows held across the crawl's hosts, hosts hold their head alone (memory stays bounded with many hosts). */
 export const MAX_AHEAD_ROWS = 20_000;
 
+/**
+ * The kinds of link that do not make a URL a page: a page requisite (a frame, an iframe, an image)
+ * and a redirect, which is what its chain began at. A URL any other kind of link found (a
+ * navigation link, a seed, a sitemap's URL) is a page, whatever found it first: its row takes that
+ * kind (linkedAsPage), so a WACZ lists it among the pages (export-job.ts reachedAsRequisite).
+ */
+export const EMBED_KINDS: ReadonlySet<string> = new Set(['requisite', 'redirect']);
+
 /** knownUrls values besides a row's seq (seqs start at 1). */
 export const SETTLED = 0;
 export const WAITING_ROW_UNKNOWN = -1;
@@ -160,6 +168,24 @@ export class CrawlState {
     if (!isSettled(known)) return;
     const cutAt = cutDepthOf(known);
     if (cutAt === undefined || depth < cutAt) this.knownUrls.set(url, linksCutAt(depth));
+  }
+
+  /**
+   * Known URLs whose row names an embed kind (EMBED_KINDS: a frame, an image, a redirect), as far
+   * as this process wrote them: a link of another kind to one makes it a page (linkedAsPage), found
+   * by a set lookup rather than a query on every link to a known URL.
+   */
+  private readonly embedded = new Set<string>();
+
+  /** Notes the kind a known URL's row names now (added, retaken, or found on a shorter way). */
+  noteStoredKind(url: string, kind: string): void {
+    if (!EMBED_KINDS.has(kind)) this.embedded.delete(url);
+    else if (this.knownUrls.has(url)) this.embedded.add(url);
+  }
+
+  /** True when this process stored `url` with an embed kind (EMBED_KINDS) that no page link has replaced yet. */
+  storedAsEmbed(url: string): boolean {
+    return this.embedded.has(url);
   }
 
   /** True when `url` waits in the queue at a depth greater than `depth`, as far as this process knows (no query). */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ExclusionReason, FailureReason } from '../capture';
 import type { AddResult, Candidate, Rejected, UpdateFunction } from './frontier';
 import { RETAKABLE_REFUSALS } from '../url';
-import { comesBefore, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
+import { comesBefore, EMBED_KINDS, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, WAITING_ROW_UNKNOWN, type CrawlState, type HostEntry } from './crawl-state';
 import { S, scoreRow, type HeadRow, type Statements } from './frontier-sql';
 import { isShorterPath, type PathToUrl } from './shorter-path';
 import { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
@@ -49,6 +49,7 @@ export function insertCandidates(
       // A URL found again: FIRST keeps its score, and one no longer queued has no place to change,
       // so neither touches the table; one still queued is rescored without trying to insert it.
       res.duplicates += 1;
+      if (c.storedAsEmbed(cand.url) && !EMBED_KINDS.has(cand.kind)) linkedAsPage(ctx, c, cand);
       // Only a link from a page nearer the seeds than the URL waits at costs a query (known > 0 then).
       if (c.queuedDeeper(cand.url, cand.depth)) takeShorterPathBySeq(ctx, c, cand, known);
       // Of the links to a fetched page, only one nearer the seeds than a page whose links the depth
@@ -73,6 +74,10 @@ export function insertCandidates(
       // one read of its state, after which the known set says where it stands.
       if (retakeRefused(ctx, c, cand, hash, touched, provisional, res)) continue;
       res.duplicates += 1;
+      // Stored before this process knew it (a resumed crawl, past the cap), with a kind not read
+      // here: a page link makes it a page at once; after an embed, a later page link asks the table.
+      if (EMBED_KINDS.has(cand.kind)) c.noteStoredKind(cand.url, cand.kind);
+      else linkedAsPage(ctx, c, cand);
       // That read told where it stands (past the cap, the hash finds it again).
       const where = c.knownUrls.get(cand.url);
       if (fn !== 'FIRST' && !isSettled(where)) rescoreQueued(ctx, c, rowLocator(cand.url, where), (s) => applyUpdate(s, cand.priority, fn), touched, cand.breakdown);
@@ -99,8 +104,19 @@ function scoreOf(cand: Candidate, provisional: boolean): ScoreState {
   return provisional ? provisionalScore(cand.priority) : firstScore(cand.priority);
 }
 
+/**
+ * A URL stored with an embed kind (EMBED_KINDS: first found as a frame, say), found by a link of
+ * another kind (a navigation link): it is a page as well, so its row takes that kind, whatever its
+ * state, and a WACZ lists it among the pages. Its depth and the page it was found on stay.
+ */
+function linkedAsPage(ctx: IntakeContext, c: CrawlState, cand: Candidate): void {
+  ctx.st.linkedAsPage.run(cand.kind, c.crawlId, urlHash(cand.url));
+  c.noteStoredKind(cand.url, cand.kind);
+}
+
 /** Counts a URL just written as `cand` found it: excluded with `reason`, or queued and offered to its host's head. */
 function admit(c: CrawlState, e: HostEntry, cand: Candidate, seq: number, reason: string | null, score: ScoreState, touched: Set<HostEntry>, res: AddResult): void {
+  c.noteStoredKind(cand.url, cand.kind);
   if (reason) {
     res.budgetExcluded += 1;
     c.count(e, 'excluded', 1, reason);
@@ -216,6 +232,7 @@ function takeShorterPath(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq
   const way = { depth: cand.depth, kind: cand.kind, via_url: cand.viaUrl ?? null, scope_hops: cand.scopeHops ?? null };
   ctx.st.takeShorterPath.run(way.depth, way.kind, way.via_url, way.scope_hops, seq);
   c.noteQueuedDepth(cand.url, cand.depth);
+  c.noteStoredKind(cand.url, cand.kind);
   const held = c.aheadRow(host, seq);
   if (held) Object.assign(held, way);
 }

@@ -178,6 +178,9 @@ export function prepareStatements(db: Database.Database) {
     // the way it waits as, then, if the new way is shorter, the row as that discovery found it.
     pathBySeq: db.prepare('SELECT state, host, depth, scope_hops FROM frontier_url WHERE seq = ?').raw(true),
     takeShorterPath: db.prepare('UPDATE frontier_url SET depth = ?, kind = ?, via_url = ?, scope_hops = ? WHERE seq = ? AND state IN (0, 5)'),
+    // A URL stored with an embed kind (crawl-state.ts EMBED_KINDS) found by a link of another kind:
+    // it is a page from then on, whatever its state (insertCandidates, linkedAsPage).
+    linkedAsPage: db.prepare("UPDATE frontier_url SET kind = ? WHERE crawl_id = ? AND url_hash = ? AND kind IN ('requisite', 'redirect')"),
     // A fetched page found again nearer the seeds, whose links the depth limit cut (insertCandidates):
     // the row records the nearer way, and the links it refused as too deep are read to be planned
     // again from there. hasCutLinks: whether it refused any, for a page this process never saw.

@@ -666,6 +666,15 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   /**
+   * True when this process stored `url` as a page requisite or a redirect (crawl-state.ts
+   * EMBED_KINDS) and no link of another kind found it since (an in-memory lookup): a navigation
+   * link to it makes it a page (add), wherever it stands.
+   */
+  storedAsEmbed(crawlId: number, url: string): boolean {
+    return this.crawl(crawlId).storedAsEmbed(url);
+  }
+
+  /**
    * True when this process knows `url` has left the queue (in flight, fetched, failed or
    * excluded): a new score for it would change nothing. False for URLs still waiting, or unknown.
    */
