@@ -59,11 +59,11 @@ function quoteCut(text: string): string {
  * frames) may lie past the depth limit within a few embed hops of their page (item.embedHops), so
  * pages at the limit are still archived whole; the redirects a requisite answers are taken as
  * requisites (item.requisiteRedirects).
- * URLs the frontier already holds (`known`) passed those checks when first found: they only
+ * URLs the frontier already holds (`known`, given each link's URL and kind) passed those checks when first found: they only
  * carry a new score to it, and a rejection would change nothing for them.
  * Pure apart from the trap detector's per-host memory.
  */
-export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string) => boolean = () => false): OutLinkPlan {
+export function planOutLinks(item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string, kind: string) => boolean = () => false): OutLinkPlan {
   const planner = outLinkPlanner(item, input, traps, known);
   for (const link of item.links ?? []) planner.take(link);
   return planner.plan;
@@ -80,7 +80,7 @@ export const PLAN_SLICE_LINKS = 500;
  * the same plan, in the same order (a URL repeated in a later slice is still planned once).
  */
 export async function planOutLinksInSlices(
-  item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string) => boolean = () => false, sliceLinks = PLAN_SLICE_LINKS,
+  item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string, kind: string) => boolean = () => false, sliceLinks = PLAN_SLICE_LINKS,
 ): Promise<OutLinkPlan> {
   const planner = outLinkPlanner(item, input, traps, known);
   await eachInSlices(item.links ?? [], sliceLinks, planner.take);
@@ -88,7 +88,7 @@ export async function planOutLinksInSlices(
 }
 
 /** The plan of a page's links, taken one at a time; what it has seen spans every call. */
-function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string) => boolean): { plan: OutLinkPlan; take(link: OutLink): void } {
+function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string, kind: string) => boolean): { plan: OutLinkPlan; take(link: OutLink): void } {
   const plan: OutLinkPlan = { candidates: [], rejected: [] };
   const depth = item.depth + 1;
   const seen = new Set<string>();
@@ -96,7 +96,7 @@ function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector,
     if (seen.has(link.url)) return;
     seen.add(link.url);
     const host = hostKeyOf(link.url);
-    if (known(link.url)) {
+    if (known(link.url, link.kind)) {
       if (!link.excludedReason) plan.candidates.push(candidateOf(link, host, depth, item.url, input));
       return;
     }

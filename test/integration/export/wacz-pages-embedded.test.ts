@@ -48,23 +48,42 @@ test('pages.jsonl lists the pages reached as pages, not the frames, iframes and 
 // Found by a differential exploration: a URL's frontier row kept the kind it was stored with first,
 // so a page the site frames on its home page and links to from another page was left out of
 // pages.jsonl (and, already fetched, the later link never reached the frontier).
-test('a URL first found as an iframe and later linked as a page is listed among the pages', { timeout: 60_000 }, async () => {
-  const site: RequestListener = (req, res) => {
-    const path = req.url ?? '/';
-    if (path === '/') return html(res, 'Home', '<iframe src="/framed"></iframe><iframe src="/moved-frame"></iframe><iframe src="/only-framed"></iframe><a href="/about">about</a>');
-    if (path === '/about') return html(res, 'About', '<a href="/framed">the framed page</a> <a href="/frame-moved-here">the moved one</a>');
-    if (path === '/moved-frame') return void res.writeHead(302, { location: '/frame-moved-here' }).end();
-    if (['/framed', '/frame-moved-here', '/only-framed'].includes(path)) return html(res, path.slice(1));
-    res.writeHead(404).end();
-  };
-  await withSiteCrawl('tm-wacz-pages-linked-frame-', site, { name: 'Framed and linked' }, async ({ dir, db, icd, crawlId, origin }) => {
+const framedAndLinked: RequestListener = (req, res) => {
+  const path = req.url ?? '/';
+  if (path === '/') return html(res, 'Home', '<iframe src="/framed"></iframe><iframe src="/moved-frame"></iframe><iframe src="/only-framed"></iframe><a href="/about">about</a>');
+  if (path === '/about') return html(res, 'About', '<a href="/framed">the framed page</a> <a href="/frame-moved-here">the moved one</a>');
+  if (path === '/moved-frame') return void res.writeHead(302, { location: '/frame-moved-here' }).end();
+  if (['/framed', '/frame-moved-here', '/only-framed'].includes(path)) return html(res, path.slice(1));
+  res.writeHead(404).end();
+};
+
+/** Crawls framedAndLinked with the ICD `fields`, exports a WACZ: the stored kinds of /framed and /only-framed, and the paths pages.jsonl lists. */
+async function framedAndLinkedCrawl(prefix: string, fields: Record<string, unknown>): Promise<{ kinds: unknown[]; listed: string[] }> {
+  let found: { kinds: unknown[]; listed: string[] } | null = null;
+  await withSiteCrawl(prefix, framedAndLinked, { name: 'Framed and linked', ...fields }, async ({ dir, db, icd, crawlId, origin }) => {
     const warcDir = join(dir, 'warcs');
     assert.equal(await new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool') }).run(), 'finished');
     const kind = db.prepare('SELECT kind FROM frontier_url WHERE crawl_id = ? AND url = ?').pluck();
-    assert.deepEqual(['/framed', '/only-framed'].map((p) => kind.get(crawlId, `${origin}${p}`)), ['navigation', 'requisite']);
     const entries = await exportWacz(db, crawlId, dir, warcDir);
     const [, ...lines] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
-    const listed = lines.map((l) => new URL((JSON.parse(l) as { url: string }).url).pathname).sort();
-    assert.deepEqual(listed, ['/', '/about', '/frame-moved-here', '/framed']);
+    found = {
+      kinds: ['/framed', '/only-framed'].map((p) => kind.get(crawlId, `${origin}${p}`)),
+      listed: lines.map((l) => new URL((JSON.parse(l) as { url: string }).url).pathname).sort(),
+    };
   });
+  return found!;
+}
+
+test('a URL first found as an iframe and later linked as a page is listed among the pages', { timeout: 60_000 }, async () => {
+  const crawl = await framedAndLinkedCrawl('tm-wacz-pages-linked-frame-', {});
+  assert.deepEqual(crawl.kinds, ['navigation', 'requisite']);
+  assert.deepEqual(crawl.listed, ['/', '/about', '/frame-moved-here', '/framed']);
+});
+
+test('a link the scope refuses makes no page of a frame, when links rescore the URLs they find too', { timeout: 60_000 }, async () => {
+  // maxDepth 1: the frames (depth 1) are fetched, /about's links to them (depth 2) are past the limit.
+  const focus = { enabled: true, keywords: [{ term: 'about' }], updateFunction: 'AVG' };
+  const crawl = await framedAndLinkedCrawl('tm-wacz-pages-refused-link-', { scope: { maxDepth: 1 }, focus });
+  assert.deepEqual(crawl.kinds, ['requisite', 'requisite']);
+  assert.deepEqual(crawl.listed, ['/', '/about']);
 });

@@ -2,6 +2,7 @@ import { PROCEED, type CrawlItem, type OutLink, type Stage, type StageResult } f
 import { PLAN_SLICE_LINKS, planOutLinks, planOutLinksInSlices } from '../plan-out-links';
 import { filterInSlices } from '../event-loop-slices';
 import type { CrawlContext } from '../crawl-context';
+import { EMBED_KINDS } from '../../frontier';
 
 /**
  * Above this many links (a large sitemap's: up to 50,000) a page's links are planned in slices of
@@ -28,13 +29,14 @@ export const scheduleStage: Stage = {
     const depth = item.depth + 1;
     const mayMatter = (l: OutLink) => !l.unscored && ctx.linkMayMatter(l.url, l.kind, depth, rescoring);
     // Without rescoring every link left is unknown (or refused, or queued deeper, or a page fetched
-    // deeper whose links the depth limit cut, for the scope to check again): no need to ask again
-    // which ones the frontier holds. A refused one goes through the scope, as does one found
-    // nearer, whose nearer way the scope counts the hops of.
+    // deeper whose links the depth limit cut, or one stored as a requisite a page link makes a page,
+    // for the scope to check again): no need to ask again which ones the frontier holds. A refused
+    // one goes through the scope, as does one found nearer, whose nearer way the scope counts the
+    // hops of, and a page link to a URL stored as a requisite: only one the scope takes makes it a page.
     const known = rescoring
-      ? (url: string) =>
+      ? (url: string, kind: string) =>
           ctx.frontier.knows(ctx.crawlId, url) && !ctx.frontier.refused(ctx.crawlId, url) && !ctx.frontier.queuedDeeper(ctx.crawlId, url, depth) &&
-          !ctx.frontier.linksCutDeeper(ctx.crawlId, url, depth)
+          !ctx.frontier.linksCutDeeper(ctx.crawlId, url, depth) && !(ctx.frontier.storedAsEmbed(ctx.crawlId, url) && !EMBED_KINDS.has(kind))
       : undefined;
     // The page with the links that may matter. A redirect answered by a page requisite (or by its
     // redirects) leads to the requisite itself; a requisite's requisites count its embed hops on.
