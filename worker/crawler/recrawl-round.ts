@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { bodyUnlessBomb, dnsFailure, gotNoAnswer, releaseBody } from '../fetch';
-import { extractFromResponse } from '../extract';
+import { extractFromResponse, pageLinkSettingsOf } from '../extract';
 import {
   adaptParentRule, afterFetch, backedOff, backoffAfterRound, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type HostAnswer, type HostBackoff, type RevisitState,
 } from '../coherence';
@@ -612,7 +612,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         const entry = ctx.frontier.lookup(ctx.crawlId, p.url);
         const extracted = extractFromResponse({
           url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes,
-          queryHandling: ctx.icd.scope.queryHandling, text: false, declaredSitemap: entry?.kind === 'sitemap',
+          ...pageLinkSettingsOf(ctx.icd.scope), text: false, declaredSitemap: entry?.kind === 'sitemap',
         });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;

@@ -5,7 +5,7 @@ import type { CaptureObject, CaptureWritten } from '../warc';
 import type { RobotsVerdict } from '../robots';
 import { ROBOTS_REFUSAL, type RobotsRefusalReason } from '../robots/robots-refusal';
 import { bodyUnlessBomb, dnsFailure, releaseBody, type FetchOutcome, type FetchTiming } from '../fetch';
-import { extractFromResponse } from '../extract';
+import { extractFromResponse, pageLinkSettingsOf } from '../extract';
 import {
   buildCertificate, classifyChange, poissonRateMle, revisitOrder, summarise, validatorsTrusted, visitedAfterReference,
   type ClassifiedPage, type PageStatus, type RevisitExclusion, type RevisitObservation,
@@ -145,7 +145,7 @@ async function revisitPage(ctx: CrawlContext, page: StoredCoherencePage, halted:
         return null;
       }
       const { body, cut } = decoded;
-      const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, queryHandling: ctx.icd.scope.queryHandling, text: false });
+      const extraction = extractFromResponse({ url: page.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, ...pageLinkSettingsOf(ctx.icd.scope), text: false });
       const fp = fingerprintHtml(ex, body, extraction.links);
       await archive(ctx, ex, page, { alongside: record({ kind: 'fetched', fingerprint: fp.fingerprint }, fp.text), timing: outcome, title: captureTitle(extraction) });
     } else await archive(ctx, ex, page, { alongside: record({ kind: 'failed', at, status: ex.status, reason: `http-${ex.status}` }, null), timing: outcome });

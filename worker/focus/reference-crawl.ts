@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ICD_LIMITS, type Icd } from '../icd/schema';
 import { bodyForParsing, createCookieJar, createFetcher, releaseBody } from '../fetch';
-import { extractFromResponse } from '../extract';
+import { extractFromResponse, pageLinkSettingsOf } from '../extract';
 import { canonicalize, checkScope, compileScope } from '../url';
 import { buildTopicVector, type WeightedTerm } from '../analyze';
 import { createTextAnalyzer, topTerms } from '../text';
@@ -80,7 +80,7 @@ export async function runReferenceCrawl(
         return;
       }
       const { body, cut } = ex.status < 300 ? await bodyForParsing(ex, icd.limits.maxDecodedBytes) : { body: Buffer.alloc(0), cut: false };
-      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: icd.limits.maxDecodedBytes, queryHandling: icd.scope.queryHandling });
+      const result = extractFromResponse({ url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: icd.limits.maxDecodedBytes, ...pageLinkSettingsOf(icd.scope) });
       if (result.kind === 'html') docs.push({ url, title: result.title ?? '', text: result.mainText || result.text || '' });
       for (const link of result.links) {
         if (link.kind !== 'navigation' && link.kind !== 'redirect') continue;
