@@ -13,7 +13,7 @@ export interface AttrRule {
   srcset?: boolean;
   /** Read only inside `<svg>`: the attribute means nothing on the HTML element of that name. */
   inSvg?: boolean;
-  /** Read only when the element has no such attribute (SVG 2: `href` wins over `xlink:href`). */
+  /** Read only when the element has no such attribute (SVG 2: `href` wins over `xlink:href`; an iframe's `srcdoc` over its `src`). */
   unless?: string;
 }
 
@@ -47,7 +47,8 @@ const RULES: Record<string, readonly AttrRule[]> = {
   image: SVG_HREF,
   feImage: SVG_HREF,
   // Frames are pages in their own right, but the page is incomplete without them.
-  iframe: [{ attr: 'src', kind: 'requisite' }],
+  // A browser loads the srcdoc document when the attribute is there, even empty, and never the src (HTML standard, "process the iframe attributes").
+  iframe: [{ attr: 'src', kind: 'requisite', unless: 'srcdoc' }],
   frame: [{ attr: 'src', kind: 'requisite' }],
   embed: [{ attr: 'src', kind: 'requisite' }],
   object: [{ attr: 'data', kind: 'requisite' }],

@@ -43,7 +43,7 @@ test('a preloaded responsive image: every imagesrcset candidate is a requisite, 
   assert.equal(s['link@imagesrcset:navigation'], undefined, 'imagesrcset means nothing on a link that loads nothing');
 });
 
-test('<iframe srcdoc>: its document is read as a page, against the page\'s base URL', () => {
+test('<iframe srcdoc>: its document is read as a page, against the page\'s base URL; its src, which a browser never loads then, is not', () => {
   const srcdoc = '<link rel=stylesheet href=frame.css><style>p { background: url(/bg.png) }</style><img src="pic.png" srcset="pic-2x.png 2x"><a href="/article">Read</a>';
   const html = `<base href="http://example.org/base/"><iframe srcdoc="${srcdoc.replace(/"/g, '&quot;')}" src="fallback.html"></iframe><img src="after.png">`;
   const { links } = extractHtml(html, PAGE);
@@ -53,9 +53,10 @@ test('<iframe srcdoc>: its document is read as a page, against the page\'s base 
     [u('/base/pic.png'), 'requisite', 'img@src'],
     [u('/base/pic-2x.png'), 'requisite', 'img@srcset'],
     [u('/article'), 'navigation', 'a@href'],
-    [u('/base/fallback.html'), 'requisite', 'iframe@src'],
     [u('/base/after.png'), 'requisite', 'img@src'],
   ]);
+  const empty = extractHtml('<iframe srcdoc="" src="/fallback.html"></iframe><iframe src="/only-src.html"></iframe>', PAGE).links;
+  assert.deepEqual(empty.map((l) => l.url), [u('/only-src.html')], 'an empty srcdoc still wins over src; an iframe without one loads its src');
   assert.equal(links.find((l) => l.url === u('/article'))!.anchorText, 'Read');
   assert.equal(extractHtml(html, PAGE).text, '', 'the frame\'s text is no text of the page');
 });
