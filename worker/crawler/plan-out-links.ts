@@ -35,7 +35,7 @@ export function outLinksOf(
   max: number,
 ): { links: OutLink[]; note: string | null } {
   const cap = response.kind === 'sitemap' ? Math.max(max, SITEMAP_MAX_URLS) : max;
-  const links = response.links.slice(0, cap).map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source }));
+  const links = response.links.slice(0, cap).map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source, ...(l.role ? { role: l.role } : {}) }));
   const left = response.links.length - links.length;
   const rule = cap === max ? 'scope.maxOutLinksPerPage' : `a sitemap lists at most ${SITEMAP_MAX_URLS.toLocaleString('en')} URLs`;
   const line = response.sitemapCutLine;
@@ -96,18 +96,19 @@ function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector,
     if (seen.has(link.url)) return;
     seen.add(link.url);
     const host = hostKeyOf(link.url);
-    if (known(link.url, link.kind)) {
-      if (!link.excludedReason) plan.candidates.push(candidateOf(link, host, depth, item.url, input));
+    const kind = frontierKindOf(link);
+    if (known(link.url, kind)) {
+      if (!link.excludedReason) plan.candidates.push(candidateOf(link, kind, host, depth, item.url, input));
       return;
     }
     const reject = (reason: ExclusionReason, withinScopeShallower?: boolean) =>
-      plan.rejected.push({ url: link.url, host, reason, depth, viaUrl: item.url, kind: link.kind, ...(withinScopeShallower ? { withinScopeShallower } : {}) });
+      plan.rejected.push({ url: link.url, host, reason, depth, viaUrl: item.url, kind, ...(withinScopeShallower ? { withinScopeShallower } : {}) });
     if (link.excludedReason) {
       reject(link.excludedReason as ExclusionReason);
       return;
     }
     const requisiteRedirect = link.kind === 'redirect' && item.requisiteRedirects != null ? item.requisiteRedirects + 1 : null;
-    const proposed = { url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind: link.kind, requisiteRedirect, viaEmbeds: item.embedHops };
+    const proposed = { url: link.url, depth, viaUrl: item.url, viaHops: item.scopeHops, kind, requisiteRedirect, viaEmbeds: item.embedHops };
     const scope = checkScope(proposed, input.scope);
     if (!scope.inScope) {
       // Too deep here: would a page nearer the seeds take it? Then a link from one may (Frontier.exclude).
@@ -119,14 +120,19 @@ function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector,
       reject(trap);
       return;
     }
-    plan.candidates.push({ ...candidateOf(link, host, depth, item.url, input), scopeHops: scope.hops });
+    plan.candidates.push({ ...candidateOf(link, kind, host, depth, item.url, input), scopeHops: scope.hops });
   };
   return { plan, take };
 }
 
-function candidateOf(link: OutLink, host: string, depth: number, viaUrl: string, input: ScopeInput): Candidate {
+/** The kind the frontier keeps of a link: a requisite's role (an import, a manifest) when it has one, else its link kind. */
+export function frontierKindOf(link: Pick<OutLink, 'kind' | 'role'>): string {
+  return link.kind === 'requisite' && link.role ? link.role : link.kind;
+}
+
+function candidateOf(link: OutLink, kind: string, host: string, depth: number, viaUrl: string, input: ScopeInput): Candidate {
   return {
-    url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl, kind: link.kind,
+    url: link.url, host, depth, priority: link.priority ?? input.defaultPriority, viaUrl, kind,
     ...(link.breakdown ? { breakdown: link.breakdown } : {}),
   };
 }

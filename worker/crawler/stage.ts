@@ -84,6 +84,8 @@ export interface OutLink {
   anchorText: string;
   context: string;
   source: string;
+  /** A requisite's frontier kind when it is not plain 'requisite' (ExtractedLink.role). */
+  role?: 'import' | 'manifest';
   priority?: number;
   /** The analysis modules' scores behind `priority` and their weights (focused crawling): JSON of `{scores, weights}`, as the frontier stores it. */
   breakdown?: string;

@@ -214,7 +214,9 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);
-      return { kind, links: extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, encoding: queryEncodingOf(charset), sourcePrefix: 'css' }), charset };
+      const links = extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, encoding: queryEncodingOf(charset), sourcePrefix: 'css' });
+      // An @import-ed sheet is part of this one, as a browser applies them: no embed hop of its own.
+      return { kind, links: links.map((l) => (l.source === 'css@import' ? asImport(l) : l)), charset };
     }
     case 'svg':
       return { kind, links: extractSvgLinks(decodeText(body, contentType), url, opts) };
@@ -226,7 +228,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       // bare specifiers are left out. A module is UTF-8 whatever its charset says (HTML standard,
       // "fetch a single module script"). One over the cap is archived unread.
       const tooLong = body.length > Math.min(input.maxDecodedBytes, MAX_MODULE_CHARS);
-      return { kind, links: tooLong ? [] : extractModuleLinks(decodeBytes(body, 'utf-8'), url, opts), charset: 'utf-8' };
+      return { kind, links: tooLong ? [] : extractModuleLinks(decodeBytes(body, 'utf-8'), url, opts).map(asImport), charset: 'utf-8' };
     }
     case 'robots': {
       const links = robotsSitemaps(body.toString('utf8'), url).map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }));
@@ -247,6 +249,9 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       return { kind, links: [] };
   }
 }
+
+/** A link of a stylesheet or module to a part of it (ExtractedLink.role). */
+const asImport = (link: ExtractedLink): ExtractedLink => ({ ...link, role: 'import' });
 
 /**
  * extractFromResponse, but an XML sitemap is parsed slice by slice (SITEMAP_SLICE_CHARS characters,

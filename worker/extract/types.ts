@@ -12,6 +12,13 @@ export interface ExtractedLink {
   anchorText: string;
   /** Text of the block around an anchor (paragraph, list item, cell…), trimmed, at most ~500 chars. */
   context: string;
+  /**
+   * What a requisite is beyond that, kept as its frontier kind (url/scope.ts): `import`, a part of the
+   * requisite it was found in (a stylesheet's `@import`, a module's import, read from that stylesheet
+   * or module), which counts no embed hop of its own; `manifest`, a web app manifest (`<link
+   * rel=manifest>`), read as one whatever its type.
+   */
+  role?: 'import' | 'manifest';
   /** The page or the link asked robots not to follow it (meta robots, rel=nofollow). Marked, not dropped. */
   nofollow?: boolean;
 }

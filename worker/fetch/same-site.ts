@@ -1,5 +1,6 @@
 import { parseHttpUrl } from '../url/canonicalize';
 import { payLevelDomainOf } from '../url/host';
+import { isRequisiteKind } from '../url/scope';
 
 /** How a browser would ask for a URL, for the SameSite attribute of cookies (RFC 6265bis §5.2). */
 export type SameSiteContext = 'strict' | 'lax' | 'none';
@@ -25,5 +26,5 @@ export function sameSiteContext(url: string, via: string | null | undefined, kin
   if (!via) return 'strict';
   const site = siteOf(url);
   if (site !== null && site === siteOf(via)) return 'strict';
-  return kind === 'requisite' ? 'none' : 'lax';
+  return isRequisiteKind(kind) ? 'none' : 'lax';
 }

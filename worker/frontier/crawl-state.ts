@@ -1,6 +1,7 @@
 import type { CrawlFrontierConfig, FrontierCounters, HostCounters, StateCounts } from './frontier';
 import type { HeadRow } from './frontier-sql';
 import type { SchedHost } from './host-scheduler';
+import { REQUISITE_KINDS } from '../url';
 
 /** Counted states (exclusions and failures are also counted by reason). */
 export type Counted = keyof StateCounts;
@@ -39,7 +40,7 @@ export const MAX_AHEAD_ROWS = 20_000;
  * navigation link, a seed, a sitemap's URL) is a page, whatever found it first: its row takes that
  * kind (linkedAsPage), so a WACZ lists it among the pages (export-job.ts reachedAsRequisite).
  */
-export const EMBED_KINDS: ReadonlySet<string> = new Set(['requisite', 'redirect']);
+export const EMBED_KINDS: ReadonlySet<string> = new Set([...REQUISITE_KINDS, 'redirect']);
 
 /** knownUrls values besides a row's seq (seqs start at 1). */
 export const SETTLED = 0;

@@ -3,6 +3,7 @@ import { ROBOTS_REFUSAL, type RobotsRefusalReason } from '../robots/robots-refus
 import { tableExists } from '../store/sqlite';
 import { hostKeyOf } from '../url';
 import type { UrlRecord, UrlState } from './frontier';
+import { EMBED_KINDS } from './crawl-state';
 import { urlHash } from './url-hash';
 import { urlPatternMatcher } from './url-pattern-matcher';
 
@@ -180,7 +181,7 @@ export function prepareStatements(db: Database.Database) {
     takeShorterPath: db.prepare('UPDATE frontier_url SET depth = ?, kind = ?, via_url = ?, scope_hops = ? WHERE seq = ? AND state IN (0, 5)'),
     // A URL stored with an embed kind (crawl-state.ts EMBED_KINDS) found by a link of another kind:
     // it is a page from then on, whatever its state (insertCandidates, linkedAsPage).
-    linkedAsPage: db.prepare("UPDATE frontier_url SET kind = ? WHERE crawl_id = ? AND url_hash = ? AND kind IN ('requisite', 'redirect')"),
+    linkedAsPage: db.prepare(`UPDATE frontier_url SET kind = ? WHERE crawl_id = ? AND url_hash = ? AND kind IN (${[...EMBED_KINDS].map((k) => `'${k}'`).join(', ')})`),
     // A fetched page found again nearer the seeds, whose links the depth limit cut (insertCandidates):
     // the row records the nearer way, and the links it refused as too deep are read to be planned
     // again from there. hasCutLinks: whether it refused any, for a page this process never saw.

@@ -67,8 +67,27 @@ export interface CompiledScope {
   exclude: readonly RegExp[];
 }
 
+/**
+ * The frontier kind of a part of the requisite it was found in: a module a module imports, a
+ * stylesheet a stylesheet `@import`s. A browser loads the whole graph as one script or one
+ * stylesheet, so such a part counts no embed hop of its own (embedHopsOf); the seen-set ends its
+ * loops and the frontier's depth backstop (deepestTaken) a graph that never ends.
+ */
+export const IMPORT_KIND = 'import';
+
+/** The frontier kind of a web app manifest its page linked (`<link rel=manifest>`): read as one whatever its type. */
+export const MANIFEST_KIND = 'manifest';
+
+/** Frontier kinds of a page requisite: each is one in every way, an import counting no embed hop of its own. */
+export const REQUISITE_KINDS: ReadonlySet<string> = new Set(['requisite', IMPORT_KIND, MANIFEST_KIND]);
+
+/** Whether a link (or a frontier row) of `kind` is a page requisite (REQUISITE_KINDS). */
+export function isRequisiteKind(kind: string | undefined): boolean {
+  return kind !== undefined && REQUISITE_KINDS.has(kind);
+}
+
 /** Kinds that may go one hop past maxDepth (Heritrix's transclusions): the page still needs them. */
-const ONE_HOP_MORE = new Set(['requisite', 'redirect']);
+const oneHopMore = (kind: string) => kind === 'redirect' || isRequisiteKind(kind);
 
 /**
  * Heritrix's maxTransHops: a requisite (image, stylesheet, script, font, frame, iframe; a redirect
@@ -175,7 +194,7 @@ export function checkScope(
   // They are fetched wherever they are; the URLs they list are judged as any. Include patterns still hold.
   if (candidate.kind === 'sitemap' && via === 0 && outside !== 'include-mismatch') return { inScope: true, hops: 0 };
   const hops = outOfScopeHops(candidate.kind, via);
-  if (rules.includeRequisites && (candidate.kind === 'requisite' || asRequisite)) return { inScope: true, hops };
+  if (rules.includeRequisites && (isRequisiteKind(candidate.kind) || asRequisite)) return { inScope: true, hops };
   // A URL found on no page (an API post, a seed check) is no hop. A redirect completing a URL
   // fetched outside (an extra hop, or a requisite) is taken whenever extra hops are on.
   const extra = rules.extraHops ?? 0;
@@ -199,7 +218,7 @@ export const RETAKABLE_REFUSALS: ReadonlySet<string> = new Set<ExclusionReason>(
  * an off-site link on every page, are not checked again.
  */
 export function mayRetakeRefused(kind: string, rules: Pick<ScopeRules, 'includeRequisites' | 'extraHops'>): boolean {
-  return (rules.includeRequisites && ONE_HOP_MORE.has(kind)) || (rules.extraHops ?? 0) > 0;
+  return (rules.includeRequisites && oneHopMore(kind)) || (rules.extraHops ?? 0) > 0;
 }
 
 /** What may take a URL outside the scope: the crawl's extra hops, or a page using it as a requisite. */
@@ -231,10 +250,10 @@ export function scopeWithoutPage(url: string, scope: CompiledScope): { decision:
  */
 function takenPastDepth(c: ScopeCandidate, rules: ScopeRules, asRequisite: boolean): boolean {
   if (!rules.includeRequisites) return false;
-  if (c.depth <= rules.maxDepth + (ONE_HOP_MORE.has(c.kind) ? 1 : 0) + (asRequisite ? c.requisiteRedirect! : 0)) return true;
+  if (c.depth <= rules.maxDepth + (oneHopMore(c.kind) ? 1 : 0) + (asRequisite ? c.requisiteRedirect! : 0)) return true;
   if (c.viaEmbeds == null) return false;
-  // A requisite is one embed hop more than its page; a requisite's redirect is that requisite still.
-  const embeds = c.kind === 'requisite' ? c.viaEmbeds + 1 : asRequisite ? c.viaEmbeds : Infinity;
+  // A requisite is one embed hop more than its page; an import, or a requisite's redirect, is that requisite still.
+  const embeds = c.kind === IMPORT_KIND || asRequisite ? c.viaEmbeds : isRequisiteKind(c.kind) ? c.viaEmbeds + 1 : Infinity;
   return embeds <= MAX_EMBED_HOPS;
 }
 
@@ -242,7 +261,7 @@ function takenPastDepth(c: ScopeCandidate, rules: ScopeRules, asRequisite: boole
  * How many embed hops lead to a fetched URL from the page its chain of requisites hangs from: 0 for
  * a page reached by a link (a seed, a navigation link, a sitemap's URL, their redirects), 1 for a
  * page's stylesheet or iframe, 2 for that iframe's images, a requisite's redirect counting as the
- * requisite. Its own requisites count on from it (ScopeCandidate.viaEmbeds). `kind` and `viaUrl`
+ * requisite, an import (IMPORT_KIND) as the module or stylesheet that imports it. Its own requisites count on from it (ScopeCandidate.viaEmbeds). `kind` and `viaUrl`
  * are the URL's own, as the frontier stored them; `lookup` reads another URL's (null when the
  * frontier lacks it: the count stops there). Stops past MAX_EMBED_HOPS: more decides nothing.
  * No lookup for a URL that is no requisite or redirect, most pages.
@@ -254,8 +273,8 @@ export function embedHopsOf(
 ): number {
   let embeds = 0;
   // Bounds the walk should the stored ways ever loop.
-  for (let steps = 0; (kind === 'requisite' || kind === 'redirect') && steps <= deepestTaken(0); steps++) {
-    if (kind === 'requisite' && ++embeds > MAX_EMBED_HOPS) break;
+  for (let steps = 0; oneHopMore(kind) && steps <= deepestTaken(0); steps++) {
+    if (kind !== 'redirect' && kind !== IMPORT_KIND && ++embeds > MAX_EMBED_HOPS) break;
     const via = viaUrl === null ? null : lookup(viaUrl);
     if (!via) break;
     ({ kind, viaUrl } = via);
@@ -288,7 +307,7 @@ export function requisiteRedirectsOf(
     ({ kind, viaUrl } = via);
     n++;
   }
-  return kind === 'requisite' ? n : null;
+  return isRequisiteKind(kind) ? n : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, deepestTaken, embedHopsOf, FEED_ITEM_KIND, MAX_EMBED_HOPS, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, deepestTaken, embedHopsOf, FEED_ITEM_KIND, IMPORT_KIND, MANIFEST_KIND, MAX_EMBED_HOPS, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -219,6 +219,26 @@ test('embedHopsOf counts the requisites back to the page a chain hangs from, red
   assert.equal(of('http://example.org/deeper.css'), MAX_EMBED_HOPS + 1, 'past MAX_EMBED_HOPS the walk stops');
   assert.equal(embedHopsOf('requisite', 'http://unknown.test/', () => null), 1, 'a step the frontier lacks ends the count');
   assert.ok(of('http://loop.test/1') > MAX_EMBED_HOPS, 'a loop ends');
+});
+
+test('an import (a module\'s import, a sheet\'s @import) counts no embed hop of its own; what it embeds does', () => {
+  const rows: Record<string, { kind: string; viaUrl: string | null }> = {
+    'http://example.org/': { kind: 'seed', viaUrl: null },
+    'http://example.org/frame': { kind: 'requisite', viaUrl: 'http://example.org/' },
+    'http://example.org/a.css': { kind: 'requisite', viaUrl: 'http://example.org/frame' },
+    'http://example.org/b.css': { kind: IMPORT_KIND, viaUrl: 'http://example.org/a.css' },
+    'http://example.org/c.css': { kind: 'redirect', viaUrl: 'http://example.org/b.css' },
+    'http://example.org/d.css': { kind: IMPORT_KIND, viaUrl: 'http://example.org/c.css' },
+    'http://example.org/d.png': { kind: 'requisite', viaUrl: 'http://example.org/d.css' },
+  };
+  const of = (url: string) => embedHopsOf(rows[url]!.kind, rows[url]!.viaUrl, (u) => rows[u] ?? null);
+  assert.deepEqual(['a.css', 'b.css', 'c.css', 'd.css', 'd.png'].map((p) => of(`http://example.org/${p}`)), [2, 2, 2, 2, 3]);
+  assert.equal(requisiteRedirectsOf('redirect', 'http://example.org/b.css', (u) => rows[u] ?? null), 1, 'an import\'s redirect is a requisite\'s');
+  const at = (depth: number, viaEmbeds: number, kind: string) => checkScope({ url: 'http://cdn.test/x', depth, kind, viaUrl: 'http://example.org/p', viaEmbeds }, { ...rules, maxDepth: 0 }, ['http://example.org/']);
+  assert.ok(at(9, MAX_EMBED_HOPS, IMPORT_KIND).inScope, 'the import of a requisite at the last embed hop, deep past the limit and off the site');
+  assert.ok(!at(9, MAX_EMBED_HOPS, 'requisite').inScope, 'what that requisite embeds is one hop too many');
+  assert.ok(at(2, 1, MANIFEST_KIND).inScope, 'a manifest is a requisite');
+  assert.equal(mayRetakeRefused(IMPORT_KIND, rules), true);
 });
 
 test('requisiteRedirectsOf counts the redirects back to the requisite a chain began at', () => {
