@@ -16,7 +16,7 @@ import type { FailureReason } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
-import { hostKeyOf } from '../url';
+import { hostKeyOf, MANIFEST_KIND } from '../url';
 import { addMissingColumn, runInTransaction } from '../store/sqlite';
 import { answerOf, recrawlStart, startingCapture, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
 import { readRecordHttpHeaders } from '../warc/read-record';
@@ -612,7 +612,7 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         const entry = ctx.frontier.lookup(ctx.crawlId, p.url);
         const extracted = extractFromResponse({
           url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes,
-          ...pageLinkSettingsOf(ctx.icd.scope), text: false, declaredSitemap: entry?.kind === 'sitemap',
+          ...pageLinkSettingsOf(ctx.icd.scope), text: false, declaredSitemap: entry?.kind === 'sitemap', declaredManifest: entry?.kind === MANIFEST_KIND,
         });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;

@@ -5,7 +5,8 @@ import { extractCssLinks } from './css-links';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { firstElementName } from './first-element';
 import { extractHtml, type MarkupSummary } from './html-links';
-import { extractManifestLinks } from './manifest';
+import { jsonObjectOf } from './json-object';
+import { extractManifestLinks, MAX_MANIFEST_CHARS } from './manifest';
 import { extractSvgLinks } from './svg-links';
 import { extractModuleLinks, MAX_MODULE_CHARS } from './module-imports';
 import { isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SitemapTooLargeError, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
@@ -36,6 +37,8 @@ export interface ResponseInput {
   submitForms?: boolean;
   /** The URL was named as a sitemap (robots.txt, a sitemap index): read as one whatever its name (classifyResponse). */
   declaredSitemap?: boolean;
+  /** A page linked the URL as its web app manifest (`<link rel=manifest>`): read as one whatever its type, when it is a JSON object. */
+  declaredManifest?: boolean;
 }
 
 export type ResponseKind = 'html' | 'css' | 'svg' | 'manifest' | 'script' | 'sitemap' | 'feed' | 'robots' | 'other';
@@ -192,8 +195,9 @@ export function unfollowedRedirectNote(status: number, location: string, base: s
   return `redirect not followed: its Location ${shown} names no host the crawl can fetch`;
 }
 
-/** What the response's body is, from its MIME type, URL and first bytes (classifyResponse). */
-function kindOf({ url, headers, body, declaredSitemap }: ResponseInput): ResponseKind {
+/** What the response's body is: a manifest a page declared, when it is a JSON object; else from its MIME type, URL and first bytes (classifyResponse). */
+function kindOf({ url, headers, body, declaredSitemap, declaredManifest }: ResponseInput): ResponseKind {
+  if (declaredManifest && body.length <= MAX_MANIFEST_CHARS && jsonObjectOf(decodeText(body, headers['content-type'] ?? '')) !== null) return 'manifest';
   return classifyResponse(url, (headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase(), body, declaredSitemap);
 }
 

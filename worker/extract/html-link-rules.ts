@@ -73,6 +73,11 @@ const REQUISITE_RELS = new Set(['stylesheet', 'icon', 'apple-touch-icon', 'apple
 const IGNORED_RELS = new Set(['dns-prefetch', 'preconnect']);
 const FEED_TYPES = /^(application\/(rss|atom|feed)\+(xml|json)|application\/rss|application\/atom)/i;
 
+/** Whether a `<link>`'s rel names a web app manifest. */
+export function isManifestRel(rel: string | undefined): boolean {
+  return (rel ?? '').toLowerCase().split(/\s+/).includes('manifest');
+}
+
 /** The kind of a `<link rel=… type=… href>`, or null for hints that name no resource. */
 export function linkRelKind(rel: string | undefined, type: string | undefined): LinkKind | null {
   const rels = (rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);

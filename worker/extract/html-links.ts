@@ -7,7 +7,7 @@ import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { extractModuleLinks, parseImportMap } from './module-imports';
 import { GetForm } from './html-forms';
-import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, linkRelKind, metaRefreshUrl } from './html-link-rules';
+import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, isManifestRel, linkRelKind, metaRefreshUrl } from './html-link-rules';
 import { parseSrcset } from './srcset';
 import type { ExtractedLink, LinkKind, MetaRobots } from './types';
 
@@ -313,7 +313,9 @@ class LinkCollector implements Partial<Handler> {
       }
       case 'link': {
         const kind = linkRelKind(attribs.rel, attribs.type);
-        if (kind) this.add(attribs.href, kind, 'link@href');
+        const link = kind ? this.add(attribs.href, kind, 'link@href') : null;
+        // Read as a manifest whatever type it is served with (a .webmanifest often comes as application/octet-stream).
+        if (link?.kind === 'requisite' && isManifestRel(attribs.rel)) link.role = 'manifest';
         // A preloaded responsive image: the browser picks from imagesrcset, href being only the fallback (or absent).
         if (kind === 'requisite' && attribs.imagesrcset) for (const u of parseSrcset(attribs.imagesrcset)) this.add(u, kind, 'link@imagesrcset');
         return;
@@ -531,6 +533,7 @@ export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
     if (link.kind === 'requisite' && first.kind !== 'requisite') {
       first.kind = 'requisite';
       first.source = link.source;
+      if (link.role) first.role = link.role;
     }
     if (link.anchorText.length > first.anchorText.length) {
       first.anchorText = link.anchorText;

@@ -51,3 +51,18 @@ test('the icons a web app manifest lists are captured, by its type or by its nam
   });
   for (const p of ['/app.webmanifest', '/img/192.png', '/img/shot.png', '/img/short.png', '/m/manifest.json', '/img/legacy.png']) assert.ok(paths.includes(p), `${p} captured (got ${paths.join(' ')})`);
 });
+
+test('a manifest a page links is read whatever its type (a .webmanifest served as application/octet-stream); the same JSON linked otherwise is not', { timeout: 60_000 }, async () => {
+  const manifest = (icon: string) => JSON.stringify({ name: 'App', icons: [{ src: icon, sizes: '192x192' }] });
+  const paths = await capturedPaths('tm-manifest-any-type-', {
+    '/': ['text/html', '<title>App</title><link rel="manifest" href="/site.webmanifest"><link rel="Manifest" href="/app-manifest"><img src="/img/data.bin"><a href="/other">other</a>'],
+    '/other': ['text/html', '<title>Other</title><link rel="manifest" href="/broken.webmanifest">'],
+    '/site.webmanifest': ['application/octet-stream', manifest('img/octet-icon.png')],
+    '/app-manifest': ['text/html', manifest('/img/html-typed-icon.png')],
+    '/broken.webmanifest': ['application/octet-stream', '{"icons": [{"src": "/img/never.png"}'],
+    '/img/data.bin': ['application/octet-stream', manifest('/img/not-a-manifest-icon.png')],
+  });
+  for (const p of ['/site.webmanifest', '/img/octet-icon.png', '/app-manifest', '/img/html-typed-icon.png', '/broken.webmanifest']) assert.ok(paths.includes(p), `${p} captured (got ${paths.join(' ')})`);
+  assert.ok(!paths.includes('/img/never.png'), 'a manifest that is no JSON object yields nothing');
+  assert.ok(!paths.includes('/img/not-a-manifest-icon.png'), 'JSON linked as an image is no manifest');
+});

@@ -1,6 +1,6 @@
 import { bodyForParsing, DecompressionBombError } from '../../fetch';
 import { extractFromResponseYielding, JAVASCRIPT_TYPES, pageLinkSettingsOf } from '../../extract';
-import { queryEncodingOf } from '../../url';
+import { MANIFEST_KIND, queryEncodingOf } from '../../url';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
 
@@ -26,9 +26,11 @@ export const extractStage: Stage = {
     const isRedirect = ex.status >= 300 && ex.status < 400;
     // A URL named as a sitemap is looked into whatever its type (a gzipped one is often application/gzip).
     const declaredSitemap = item.lease?.kind === 'sitemap';
+    // So is one a page linked as its web app manifest (a .webmanifest is often application/octet-stream).
+    const declaredManifest = item.lease?.kind === MANIFEST_KIND;
     const isSitemapOrRobots = declaredSitemap || /\/robots\.txt$|sitemap/i.test(item.url);
     const parseable = PARSEABLE.test(contentType) || JAVASCRIPT_TYPES.test(contentType.split(';', 1)[0].trim());
-    if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (parseable || isSitemapOrRobots || !contentType))) return PROCEED;
+    if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (parseable || isSitemapOrRobots || declaredManifest || !contentType))) return PROCEED;
     let body = Buffer.alloc(0);
     let cut = ex.truncated !== null;
     if (!isRedirect) {
@@ -47,7 +49,7 @@ export const extractStage: Stage = {
     // A large sitemap is parsed in slices, the crawl's other pages and timers going on between them.
     const result = await extractFromResponseYielding({
       url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
-      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, ...pageLinkSettingsOf(ctx.icd.scope), references: ctx.references, declaredSitemap,
+      maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, ...pageLinkSettingsOf(ctx.icd.scope), references: ctx.references, declaredSitemap, declaredManifest,
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
     });
