@@ -86,6 +86,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
   { id: 'maxCalendarDates', path: ['scope', 'maxCalendarDates'], label: 'Calendar dates per path (trap cap)', kind: numberKind(), group: 'advanced', heading: 'Scope' },
   { id: 'maxOutLinksPerPage', path: ['scope', 'maxOutLinksPerPage'], label: 'Links followed per page', kind: numberKind(), group: 'advanced', heading: 'Scope' },
   { id: 'includeRequisites', path: ['scope', 'includeRequisites'], label: 'Fetch page requisites (CSS, scripts, images) out of scope', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
+  { id: 'includeFavicon', path: ['scope', 'includeFavicon'], label: 'Fetch each site\'s /favicon.ico, as a browser does', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
   { id: 'submitGetForms', path: ['scope', 'submitGetForms'], label: 'Fetch GET forms as a browser submits them, with their default values', hint: 'Off: the form\'s action as written, as Heritrix takes it. On, every page\'s search and sort forms are fetched, once a page.', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
   { id: 'allowPrivateAddresses', path: ['scope', 'allowPrivateAddresses'], label: 'Fetch from private, loopback and link-local addresses (cloud metadata included) whatever the seeds are', kind: { type: 'boolean' }, group: 'advanced', heading: 'Scope' },
 

@@ -99,6 +99,8 @@ function startTrickySite(): Promise<FixtureServer> {
     ...MODULE_SITE,
     '/style.css': (_q, res) => res.writeHead(200, { 'content-type': 'text/css' }).end('.painted { color: rgb(12, 34, 56); }'),
     '/pixel.png': (_q, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) }).end(png),
+    // No page names it: a browser asks for it all the same, and so does a replay.
+    '/favicon.ico': (_q, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png),
   });
 }
 
@@ -226,6 +228,19 @@ test("a page's image and stylesheet are served from the archive", async () => {
     };
   });
   assert.deepEqual(rendered, { imageWidth: 2, pixels: PIXELS.flatMap((rgb) => [...rgb, 255]), color: 'rgb(12, 34, 56)' });
+});
+
+test("the site's /favicon.ico, which no page names, is served from the archive", async () => {
+  for (const source of ['crawl.warc.gz', 'crawl.wacz']) {
+    const { frame } = await replayed('/styled', source);
+    const asked = site!.log.length;
+    const icon = await frame.evaluate(async () => {
+      const response = await fetch('/favicon.ico');
+      return { status: response.status, bytes: [...new Uint8Array(await response.arrayBuffer())] };
+    });
+    assert.deepEqual(icon, { status: 200, bytes: [...twoByTwoPng()] }, source);
+    assert.deepEqual(site!.log.slice(asked).map((r) => r.path), [], `nothing asked of the live site (${source})`);
+  }
 });
 
 test("a page's module graph (imports, an import map, an inline module, a literal import()) is served from the archive, and its script runs", async () => {

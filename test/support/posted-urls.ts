@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Services } from '../../app/lib/server/services';
 import { CrawlEngine } from '../../worker/crawler/crawl-engine';
-import { icdSchema, type Icd } from '../../worker/icd/schema';
+import type { Icd } from '../../worker/icd/schema';
+import { testIcd } from './site-crawl';
 import { openSqlite } from '../../worker/store/sqlite';
 import { insertCrawl } from './crawl-rows';
 import { routeDatabase, signedInAs } from './route-database';
@@ -64,9 +65,9 @@ export async function controlAs(user: PostingParts['admin'], crawlId: number, ac
   return postToCrawl(POST, 'control', user, crawlId, { action });
 }
 
-/** A crawl the worker runs now, as the manager marks it (politeness and AAH off unless `fields` say). */
+/** A crawl the worker runs now, as the manager marks it (testIcd: politeness, AAH and favicons off unless `fields` say). */
 export function runningCrawl(db: Database.Database, fields: Record<string, unknown>): { icd: Icd; crawlId: number } {
-  const icd = icdSchema.parse({ name: 'Quay notices', politeness: { enabled: false }, aah: { enabled: false }, ...fields });
+  const icd = testIcd({ name: 'Quay notices', ...fields });
   const crawlId = insertCrawl(db, icd);
   db.prepare("UPDATE Crawl SET status = 'running' WHERE id = ?").run(crawlId);
   return { icd, crawlId };

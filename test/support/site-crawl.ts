@@ -18,16 +18,24 @@ export interface SiteCrawl {
 }
 
 /**
- * Stores a crawl of the ICD `fields` (politeness and the AAH off unless they say otherwise) in a
- * fresh migrated database in a temporary folder; runs `fn`, then closes the database and removes
- * the folder, whatever happens.
+ * The ICD of `fields` for a test crawl: politeness, the AAH and the favicon of each site
+ * (scope.includeFavicon) off unless they say otherwise, so a test sees only the fetches its site asks for.
+ */
+export function testIcd(fields: Record<string, unknown>): Icd {
+  const scope = (fields.scope ?? {}) as Record<string, unknown>;
+  return icdSchema.parse({ politeness: { enabled: false }, aah: { enabled: false }, ...fields, scope: { includeFavicon: false, ...scope } });
+}
+
+/**
+ * Stores a crawl of the ICD `fields` (testIcd) in a fresh migrated database in a temporary folder;
+ * runs `fn`, then closes the database and removes the folder, whatever happens.
  */
 export async function withCrawl(prefix: string, fields: Record<string, unknown>, fn: (c: Omit<SiteCrawl, 'origin'>) => Promise<void>): Promise<void> {
   await withTempDir(prefix, async (dir) => {
     const db = openSqlite(join(dir, 'state.db'));
     try {
       applyMigrations(db, resolve('prisma/migrations'));
-      const icd = icdSchema.parse({ politeness: { enabled: false }, aah: { enabled: false }, ...fields });
+      const icd = testIcd(fields);
       await fn({ dir, db, icd, crawlId: insertCrawl(db, icd) });
     } finally {
       db.close();

@@ -11,6 +11,7 @@ import { createAddressGuard, createFetcher, releaseBody, resolveHost, type Addre
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
 import { compileScope, embedHopsOf, hostInScope, hostKeyOf, listedHostName, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
+import { faviconLink } from '../extract';
 import type { OutLink } from './stage';
 import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
 import { CaptureStore, storedSimilarities, type LogSubject } from '../store/capture-store';
@@ -98,6 +99,8 @@ export class CrawlContext {
   readonly traps: TrapDetector;
   /** What root-relative links resolved to on earlier pages (most pages repeat a site's menus and assets). */
   readonly references: ReferenceCache;
+  /** The `/favicon.ico` URLs this run proposed (faviconOf): one per origin; a resumed run's first proposal finds it in the frontier. */
+  private readonly favicons = new Set<string>();
   /**
    * The last robots.txt request made under each asking host's key and not yet paid for with a
    * politeness delay (askRobots takes it). Filed under the host whose robots.txt it was, even for a
@@ -354,6 +357,19 @@ export class CrawlContext {
    */
   embedHopsOf(page: { kind: string; viaUrl: string | null } | null | undefined): number | null {
     return page ? embedHopsOf(page.kind, page.viaUrl, (url) => this.frontier.lookup(this.crawlId, url)) : null;
+  }
+
+  /**
+   * The `/favicon.ico` of an HTML page's origin as its requisite (extract/favicon.ts), the first
+   * time this run captures a page of that origin; null after, when the ICD's scope.includeFavicon
+   * is off, or for the document of a frame or iframe, whose icon no browser asks for.
+   */
+  faviconOf(page: { url: string; lease: { kind: string; viaUrl: string | null } | null }): OutLink | null {
+    if (!this.icd.scope.includeFavicon || (this.embedHopsOf(page.lease) ?? 0) > 0) return null;
+    const link = faviconLink(page.url, { queryHandling: this.icd.scope.queryHandling });
+    if (!link || this.favicons.has(link.url)) return null;
+    this.favicons.add(link.url);
+    return link;
   }
 
   /** Resolves a URL's host (cached) so its politeness key is the IP address. */

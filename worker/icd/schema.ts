@@ -112,6 +112,11 @@ export const scopeSchema = z.object({
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
   includeRequisites: z.boolean().default(true),
   /**
+   * Fetch `/favicon.ico` once per origin of a captured HTML page, as its requisite, as a browser
+   * (and so Browsertrix) asks for it on every site and a replay asks for it too.
+   */
+  includeFavicon: z.boolean().default(true),
+  /**
    * Browsertrix's extra hops, Heritrix's transitive hops: a URL outside the host scope or the
    * include patterns is captured when an in-scope page reaches it through at most this many
    * consecutive out-of-scope links, the redirects completing each not counted; the count starts

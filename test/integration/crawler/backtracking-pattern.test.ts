@@ -33,8 +33,8 @@ test('an exclude pattern that backtracks exponentially on a link still lets the 
     assert.equal(run.code, 0, run.stderr);
     const summary = JSON.parse(run.stdout) as { outcome: string; pages: number; excludedByReason: Record<string, number> };
     assert.equal(summary.outcome, 'finished');
-    // robots.txt (its 404 is archived too), the seed and the .htm page; the .html link is excluded.
-    assert.equal(summary.pages, 3, run.stdout);
+    // robots.txt (its 404 is archived too), the seed, its site's /favicon.ico and the .htm page; the .html link is excluded.
+    assert.equal(summary.pages, 4, run.stdout);
     assert.deepEqual(summary.excludedByReason, { 'exclude-match': 1 });
   } finally {
     server.close();
@@ -76,8 +76,8 @@ test('a URL-pattern weight and a blacklist entry that backtrack exponentially st
     assert.equal(run.code, 0, run.stderr);
     const summary = JSON.parse(run.stdout) as { outcome: string; pages: number };
     assert.equal(summary.outcome, 'finished');
-    // robots.txt, the seed and both links: neither pattern matches a path ending in .htm.
-    assert.equal(summary.pages, 4, run.stdout);
+    // robots.txt, the seed, /favicon.ico and both links: neither pattern matches a path ending in .htm.
+    assert.equal(summary.pages, 5, run.stdout);
   } finally {
     // A crawl held by a pattern would outlive the test.
     if (cli && cli.child.exitCode === null) cli.child.kill('SIGKILL');

@@ -29,8 +29,8 @@ test('the CLI reports the progress of a running crawl on stderr and lists exclus
     assert.ok(reports.at(-1)!.pages > reports[0]!.pages, 'the count moves while the crawl runs');
     assert.ok(reports.some((r) => r.queued > 0), 'the queue is shown while there is one');
     assert.ok(!run.stderr.includes('\r'), 'no terminal control when stderr is not a terminal');
-    // /, /page/0.html to /page/15.html but page 3 (disallowed), and robots.txt.
-    assert.match(run.stdout, /^finished: 17 pages, /m);
+    // /, /page/0.html to /page/15.html but page 3 (disallowed), robots.txt and /favicon.ico.
+    assert.match(run.stdout, /^finished: 18 pages, /m);
     assert.match(run.stdout, /^excluded: robots 1$/m);
 
     // --json keeps stderr quiet unless progress is asked for.

@@ -45,7 +45,7 @@ after(() => server.close());
 function crawlSetUp(dir: string) {
   const db = openSqlite(join(dir, 'state.db'));
   applyMigrations(db, resolve('prisma/migrations'));
-  const icd = icdSchema.parse({ name: 'Disk full', seeds: [`${origin}/p/0`], politeness: { enabled: false, concurrency: 8 } });
+  const icd = icdSchema.parse({ name: 'Disk full', seeds: [`${origin}/p/0`], scope: { includeFavicon: false }, politeness: { enabled: false, concurrency: 8 } });
   const crawlId = insertCrawl(db, icd);
   // SQLite answers SQLITE_FULL past this many pages, as it does on a full disk.
   const limitRoom = (pages: number) => db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + pages}`);
@@ -145,7 +145,7 @@ async function refusedCommitOfLinks(links: number, checkPaused: (warcDir: string
   const db = openSqlite(join(dir, 'state.db'));
   try {
     applyMigrations(db, resolve('prisma/migrations'));
-    const icd = icdSchema.parse({ name: 'Refused commit', seeds: [`${siteOrigin}/`], scope: { maxDepth: 1 }, politeness: { enabled: false, concurrency: 8, respectRobots: false } });
+    const icd = icdSchema.parse({ name: 'Refused commit', seeds: [`${siteOrigin}/`], scope: { maxDepth: 1, includeFavicon: false }, politeness: { enabled: false, concurrency: 8, respectRobots: false } });
     const crawlId = insertCrawl(db, icd);
     const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir, spoolDir: join(dir, 'spool'), kbPath: resolve('knowledge-base/default.xml') });
     // Room for the small pages' rows, not for /big's links.

@@ -51,7 +51,8 @@ async function crawl(batch: boolean, resume: boolean) {
   writeFileSync(icdPath, JSON.stringify({
     name: 'Batch',
     seeds: [`${site.origin}/`],
-    scope: { maxPages: 5 },
+    // The page budget is the batch's: the site's icon would take one of its five.
+    scope: { maxPages: 5, includeFavicon: false },
     politeness: { minDelayMs: 0, maxDelayMs: 0, delayFactor: 0, concurrency: 1 },
     focus: {
       enabled: true,
@@ -132,6 +133,7 @@ test('batch mode stays polite: the URLs of a host batch are fetched one at a tim
   writeFileSync(icdPath, JSON.stringify({
     name: 'Batch polite',
     seeds: [`${site.origin}/`],
+    scope: { includeFavicon: false },
     // Four slots, one host: a batch of three holds the host, the other slots stay idle.
     politeness: { minDelayMs: DELAY_MS, maxDelayMs: 5000, delayFactor: 0, concurrency: 4 },
     focus: { enabled: true, language: 'eng', keywords: [{ term: 'tides', weight: 1 }], batch: { enabled: true, bl: 3 } },

@@ -56,7 +56,7 @@ test("a focused crawl keeps `concurrency` fetches at once, though its fetched pa
     const run = await runCli(['crawl', icdPath, '--out', out, '--json']).done;
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /analysis thread failed/);
-    assert.equal(JSON.parse(run.stdout.trim().split('\n').at(-1)!).pages, 42, 'robots.txt, the index and the 40 pages');
+    assert.equal(JSON.parse(run.stdout.trim().split('\n').at(-1)!).pages, 43, 'robots.txt, the index, /favicon.ico and the 40 pages');
     assert.equal(site.maxOpen, 3, 'three fetches at once, never more');
   } finally {
     await site.close();

@@ -35,7 +35,7 @@ test('a refused commit of a robots.txt capture pauses the crawl rather than fini
     await withTempDir('tm-refused-side-', async (dir) => {
       const db = openSqlite(join(dir, 'state.db'));
       applyMigrations(db, resolve('prisma/migrations'));
-      const icd = icdSchema.parse({ name: 'Refused', seeds: [`${origin}/`, `http://localhost:${port}/c`], politeness: { enabled: false }, aah: { enabled: false } });
+      const icd = icdSchema.parse({ name: 'Refused', seeds: [`${origin}/`, `http://localhost:${port}/c`], scope: { includeFavicon: false }, politeness: { enabled: false }, aah: { enabled: false } });
       const crawlId = insertCrawl(db, icd);
       db.exec("CREATE TRIGGER refuse_robots BEFORE INSERT ON Capture WHEN NEW.url LIKE 'http://localhost:%/robots.txt' BEGIN SELECT RAISE(ABORT, 'refused'); END");
       const warcDir = join(dir, 'warcs');

@@ -64,7 +64,7 @@ const sent = (cookiesAt: Map<string, (string | null)[]>, path: string, i = 0) =>
 
 test('a cross-site image gets SameSite=None cookies only, a cross-site link Lax ones too, a same-site page all; a Strict cookie set by a cross-site image is not kept', { timeout: 90_000 }, async () => {
   const cookiesAt = await crawlTwoSites({});
-  assert.deepEqual([...cookiesAt.keys()].filter((p) => p !== '/robots.txt').sort(), ['/img.png', '/later', '/page', '/set']);
+  assert.deepEqual([...cookiesAt.keys()].filter((p) => p !== '/robots.txt').sort(), ['/favicon.ico', '/img.png', '/later', '/page', '/set']);
   assert.deepEqual(sent(cookiesAt, '/img.png'), ['plain=1'], 'a subresource of another site: SameSite=None (or unset) cookies only');
   assert.deepEqual(sent(cookiesAt, '/page').filter((c) => !c.startsWith('plainimage')), ['lax=1', 'plain=1'], 'a link from another site: Lax cookies too, Strict not');
   assert.deepEqual(sent(cookiesAt, '/later'), ['lax=1', 'plain=1', 'plainimage=1', 'strict=1'], 'a page found on its own site: every cookie but the Strict one a cross-site image set');

@@ -64,6 +64,8 @@ after(async () => {
 
 test('each page\'s metadata record has one Heritrix `outlink: <url> <hop> <element/@attribute>` line a link', () => {
   assert.deepEqual(block('metadata', '/')!.split('\r\n').filter(Boolean).sort(), [
+    // The site's icon, which no element names: the first page of the site asks for it (scope.includeFavicon).
+    `outlink: ${o}/favicon.ico E implied/@favicon`,
     `outlink: ${o}/i.png E img/@src`,
     `outlink: ${o}/moved L a/@href`,
     `outlink: ${o}/old L a/@href`,

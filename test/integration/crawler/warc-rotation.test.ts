@@ -80,7 +80,7 @@ test('a commit refused for the last capture of a file that then rotates: the nex
   try {
     applyMigrations(db, resolve('prisma/migrations'));
     const icd = icdSchema.parse({
-      name: 'Refused at rotation', seeds: [`${origin}/`], scope: { maxDepth: 1 },
+      name: 'Refused at rotation', seeds: [`${origin}/`], scope: { maxDepth: 1, includeFavicon: false },
       politeness: { enabled: false, concurrency: 8, respectRobots: false }, warc: { rotateBytes: MiB },
     });
     const crawlId = insertCrawl(db, icd);
@@ -119,7 +119,7 @@ test('SIGKILL the CLI at random moments of a crawl whose files rotate every othe
   const origin = await listen(site);
   const out = mkdtempSync(join(tmpdir(), 'tm-rotate-kill-'));
   const icdPath = join(out, '..', `${out.split('/').pop()}-icd.json`);
-  writeFileSync(icdPath, JSON.stringify({ name: 'Rotating', seeds: [`${origin}/p/0`], politeness: { enabled: false, concurrency: 4, respectRobots: false }, warc: { rotateBytes: MiB } }));
+  writeFileSync(icdPath, JSON.stringify({ name: 'Rotating', seeds: [`${origin}/p/0`], scope: { includeFavicon: false }, politeness: { enabled: false, concurrency: 4, respectRobots: false }, warc: { rotateBytes: MiB } }));
   const args = ['crawl', icdPath, '--out', out, '--json'];
   try {
     let kills = 0;

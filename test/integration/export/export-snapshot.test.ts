@@ -66,6 +66,7 @@ test('an export of a paused crawl keeps its files and digests when the crawl is 
     const icd = icdSchema.parse({
       name: 'Harbour berths',
       seeds: [`${origin}/`],
+      scope: { includeFavicon: false },
       politeness: { respectRobots: false, minDelayMs: 40, maxDelayMs: 200, concurrency: 1 },
       aah: { enabled: false },
     });

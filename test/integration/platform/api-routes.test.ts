@@ -182,7 +182,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
   test('the crawl log lists every outcome, robots exclusions included, filtered by outcome and URL', async (t) => {
     const guarded = await startFixtureSite({ pageCount: 6, robots: 'User-agent: *\nDisallow: /page/2.html\n' });
     t.after(() => guarded.close());
-    const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Guarded', seeds: [`${guarded.origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
+    const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Guarded', seeds: [`${guarded.origin}/`], scope: { includeFavicon: false }, politeness: { minDelayMs: 0, maxDelayMs: 50, delayFactor: 0 } });
     const crawl = await api.json<{ id: number }>('POST', '/api/crawls', { icdId: icd.id });
     assert.equal(await api.waitForCrawlStatus(crawl.id, ['finished']), 'finished');
     type Log = { items: { url: string; outcome: string; status: number | null; message: string | null }[]; total: number; outcomes: { outcome: string; count: number }[] };

@@ -242,7 +242,7 @@ test('the host-queues report says where the frontier\'s URLs wait, as the fronti
   try {
     const { POST: postIcd } = await import('../../../app/api/icds/route');
     const icd = await call(postIcd, 'POST', '/api/icds', {
-      name: 'Waiting queue', seeds: [`${origin}/`], politeness: { respectRobots: false, minDelayMs: 30_000, maxDelayMs: 30_000 }, aah: { enabled: false },
+      name: 'Waiting queue', seeds: [`${origin}/`], scope: { includeFavicon: false }, politeness: { respectRobots: false, minDelayMs: 30_000, maxDelayMs: 30_000 }, aah: { enabled: false },
     }, {});
     const { POST: postCrawl } = await import('../../../app/api/crawls/route');
     const { GET: getReport } = await import('../../../app/api/crawls/[id]/report/route');

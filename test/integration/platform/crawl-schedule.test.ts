@@ -94,7 +94,7 @@ test('due times start crawls that the worker runs; a time while one is under way
   }, async (origin) => {
     const { PUT } = await schedule();
     const icdId = await newIcd('Daily harbour', {
-      seeds: [`${origin}/`], politeness: { minDelayMs: 0, maxDelayMs: 20, delayFactor: 0 }, aah: { enabled: false },
+      seeds: [`${origin}/`], scope: { includeFavicon: false }, politeness: { minDelayMs: 0, maxDelayMs: 20, delayFactor: 0 }, aah: { enabled: false },
     });
     const put = await call(PUT, 'PUT', `/api/icds/${icdId}/schedule`, { cadence: 'daily', time: '02:00' }, { id: String(icdId) });
     assert.equal(put.status, 200, JSON.stringify(put.body));

@@ -26,7 +26,7 @@ test('the capture events of a crawl count all its captures, those they do not ca
   const api = await signedInAdmin(cockpit);
   await withSite(site, async (origin) => {
     const icd = await api.json<{ id: number }>('POST', '/api/icds', {
-      name: 'Fast', seeds: [`${origin}/`], scope: { maxDepth: 1000 }, politeness: { enabled: false }, aah: { enabled: false },
+      name: 'Fast', seeds: [`${origin}/`], scope: { maxDepth: 1000, includeFavicon: false }, politeness: { enabled: false }, aah: { enabled: false },
     });
     const socket = io(cockpit.url, { transports: ['websocket'], reconnection: false, extraHeaders: { cookie: api.cookie } });
     t.after(() => socket.close());

@@ -160,7 +160,7 @@ test('an exclusion stored before patterns were checked that cannot run is taken 
   };
   await withSite(site, async (origin) => {
     const id = await createCrawl({
-      name: 'A pattern too large to run', seeds: [`${origin}/`], scope: { exclude: ['\\.pdf$'] },
+      name: 'A pattern too large to run', seeds: [`${origin}/`], scope: { exclude: ['\\.pdf$'], includeFavicon: false },
       politeness: { minDelayMs: 20, maxDelayMs: 50, delayFactor: 0, concurrency: 1, respectRobots: false },
     });
     await until('the crawl waits for /a', () => db().prepare("SELECT COUNT(*) FROM frontier_url WHERE crawl_id = ? AND url = ? AND state = 1").pluck().get(id, `${origin}/a`) === 1, 10_000);

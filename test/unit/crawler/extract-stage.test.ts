@@ -16,6 +16,8 @@ const ctx = {
   icd: { limits: { maxDecodedBytes: 1 << 20 }, scope: { queryHandling: 'keep', maxOutLinksPerPage: 10_000 } },
   references: undefined,
   focus: null,
+  // The favicon an HTML page brings (favicon.test.ts) is not what these tests look at.
+  faviconOf: () => null,
 } as unknown as CrawlContext;
 
 async function linksOf(body: string | Buffer, truncated: HttpExchange['truncated'], headers: Record<string, string> = {}): Promise<string[]> {

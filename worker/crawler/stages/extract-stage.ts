@@ -55,6 +55,8 @@ export const extractStage: Stage = {
     });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     const { links, note } = outLinksOf(result, ctx.icd.scope.maxOutLinksPerPage);
+    const favicon = result.kind === 'html' ? ctx.faviconOf(item) : null;
+    if (favicon) links.push(favicon);
     item.links = links;
     if (note) addNote(item, note);
     if (result.unfollowedRedirect) addNote(item, result.unfollowedRedirect);
