@@ -9,9 +9,10 @@ import { crawlWarcId, mediaTypeOf, POLITE_HANDOVER_WAIT_MS, SOFTWARE, WarcWriter
 import type { FailureReason, HttpExchange } from '../capture';
 import { createAddressGuard, createFetcher, releaseBody, resolveHost, type AddressGuard, type BackoffConfig, type Fetcher, type FetchTiming } from '../fetch';
 import { RobotsCache, robotsCaptureMessage, robotsTxtUrlOf, robotsUnansweredMessage, type RobotsVerdict } from '../robots';
-import { compileScope, embedHopsOf, hostInScope, hostKeyOf, listedHostName, mayRetakeRefused, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
+import { compileScope, embedHopsOf, hostInScope, hostKeyOf, listedHostName, mayRetakeRefused, moduleDocumentOf, ReferenceCache, requisiteRedirectsOf, TrapDetector } from '../url';
 import { planOutLinks, type ScopeInput } from './plan-out-links';
-import { faviconLink } from '../extract';
+import { faviconLink, type ResolvedImportMap } from '../extract';
+import { ImportMapStore } from './import-map-store';
 import type { OutLink } from './stage';
 import { openStoredCookieJar, type StoredCookieJar } from '../store/cookie-jar-store';
 import { CaptureStore, storedSimilarities, type LogSubject } from '../store/capture-store';
@@ -99,6 +100,8 @@ export class CrawlContext {
   readonly traps: TrapDetector;
   /** What root-relative links resolved to on earlier pages (most pages repeat a site's menus and assets). */
   readonly references: ReferenceCache;
+  /** The import maps of the documents read, for the modules they load (importMapOf). */
+  readonly importMaps: ImportMapStore;
   /** The `/favicon.ico` URLs this run proposed (faviconOf): one per origin; a resumed run's first proposal finds it in the frontier. */
   private readonly favicons = new Set<string>();
   /**
@@ -136,6 +139,7 @@ export class CrawlContext {
     this.coherence = new CoherenceStore(db, crawlId);
     this.traps = new TrapDetector({ maxQueryVariantsPerPath: icd.scope.maxQueryVariantsPerPath, maxDatesPerTemplate: icd.scope.maxCalendarDates });
     this.references = new ReferenceCache(icd.scope.queryHandling);
+    this.importMaps = new ImportMapStore(db, crawlId);
     this.turns = new CpuTurns(icd.politeness.enabled);
     this.excludes = icd.scope.exclude;
   }
@@ -370,6 +374,16 @@ export class CrawlContext {
     if (!link || this.favicons.has(link.url)) return null;
     this.favicons.add(link.url);
     return link;
+  }
+
+  /**
+   * The import map of the document whose module graph the script at `script` (its frontier entry:
+   * kind, the URL it was found on) is in (url/scope.ts moduleDocumentOf), for its bare specifiers;
+   * null when it has none or the script hangs from no document.
+   */
+  importMapOf(script: { kind: string; viaUrl: string | null } | null | undefined): ResolvedImportMap | null {
+    const document = script ? moduleDocumentOf(script.kind, script.viaUrl, (url) => this.frontier.lookup(this.crawlId, url)) : null;
+    return document === null ? null : this.importMaps.of(document);
   }
 
   /** Resolves a URL's host (cached) so its politeness key is the IP address. */

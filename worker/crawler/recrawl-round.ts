@@ -613,11 +613,13 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         const extracted = extractFromResponse({
           url: p.url, status: ex.status, headers: ex.headers, body, truncated: cut, maxDecodedBytes: ctx.icd.limits.maxDecodedBytes,
           ...pageLinkSettingsOf(ctx.icd.scope), text: false, declaredSitemap: entry?.kind === 'sitemap', declaredManifest: entry?.kind === MANIFEST_KIND,
+          importMap: () => ctx.importMapOf(entry),
         });
         const { links, note } = outLinksOf(extracted, ctx.icd.scope.maxOutLinksPerPage);
         linksNote = note;
         title = captureTitle(extracted);
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
+        if (extracted.importMap) ctx.importMaps.keep(p.url, extracted.importMap);
         // Planned as the main crawl plans a page's links: from its hops outside the scope, and a
         // redirect it answers now taken as a requisite's when it is one (a frame that moved).
         const requisiteRedirects = ctx.requisiteRedirectsOf(entry, links);

@@ -8,7 +8,7 @@ import { extractHtml, type MarkupSummary } from './html-links';
 import { jsonObjectOf } from './json-object';
 import { extractManifestLinks, MAX_MANIFEST_CHARS } from './manifest';
 import { extractSvgLinks } from './svg-links';
-import { extractModuleLinks, MAX_MODULE_CHARS } from './module-imports';
+import { extractModuleLinks, MAX_MODULE_CHARS, type ResolvedImportMap } from './module-imports';
 import { isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SitemapTooLargeError, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 import type { ExtractedLink, MetaRobots } from './types';
 
@@ -37,6 +37,11 @@ export interface ResponseInput {
   submitForms?: boolean;
   /** The URL was named as a sitemap (robots.txt, a sitemap index): read as one whatever its name (classifyResponse). */
   declaredSitemap?: boolean;
+  /**
+   * A script: the import map of the document whose module graph it is in, asked for at its first
+   * bare specifier (null: none known); without, its bare specifiers are left out.
+   */
+  importMap?: () => ResolvedImportMap | null;
   /** A page linked the URL as its web app manifest (`<link rel=manifest>`): read as one whatever its type, when it is a JSON object. */
   declaredManifest?: boolean;
 }
@@ -55,6 +60,8 @@ export interface ResponseExtraction {
   htmlText?: string;
   /** HTML: what its references resolved to (HtmlExtraction.resolved), for another pass over it. */
   resolved?: ReadonlyMap<string, string | null>;
+  /** HTML: its import maps, when it has one (HtmlExtraction.importMap), for the modules it loads. */
+  importMap?: ResolvedImportMap;
   charset?: string;
   metaRobots?: MetaRobots;
   sitemapEntries?: SitemapEntry[];
@@ -214,7 +221,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
-      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, resolved: page.resolved, charset, metaRobots, markup: page.markup };
+      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, resolved: page.resolved, charset, metaRobots, markup: page.markup, ...(page.importMap ? { importMap: page.importMap } : {}) };
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);
@@ -228,11 +235,12 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       return { kind, links: extractManifestLinks(decodeText(body, contentType), url, opts) };
     case 'script': {
       // Which links reached it is not known here (the frontier keeps a link's kind, not its source),
-      // so every script is read as a module might be; a classic one rarely names `import`, and its
-      // bare specifiers are left out. A module is UTF-8 whatever its charset says (HTML standard,
-      // "fetch a single module script"). One over the cap is archived unread.
+      // so every script is read as a module might be; a classic one rarely names `import`. Its bare
+      // specifiers go through the import map of its document, when input.importMap knows it. A
+      // module is UTF-8 whatever its charset says (HTML standard, "fetch a single module script").
+      // One over the cap is archived unread.
       const tooLong = body.length > Math.min(input.maxDecodedBytes, MAX_MODULE_CHARS);
-      return { kind, links: tooLong ? [] : extractModuleLinks(decodeBytes(body, 'utf-8'), url, opts).map(asImport), charset: 'utf-8' };
+      return { kind, links: tooLong ? [] : extractModuleLinks(decodeBytes(body, 'utf-8'), url, { ...opts, importMap: input.importMap }).map(asImport), charset: 'utf-8' };
     }
     case 'robots': {
       const links = robotsSitemaps(body.toString('utf8'), url).map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'robots@sitemap', anchorText: '', context: '' }));

@@ -5,7 +5,7 @@ import { ownCopy } from './own-copy';
 import { baseHrefUrl, canonicalize, resolveReference, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
-import { extractModuleLinks, parseImportMap } from './module-imports';
+import { addImportMap, emptyImportMap, extractModuleLinks, mapsAnything, parseImportMap, type ResolvedImportMap } from './module-imports';
 import { GetForm } from './html-forms';
 import { BREAKING, CONTEXT_BLOCKS, ELEMENT_RULES, HIDDEN_TEXT, isManifestRel, linkRelKind, metaRefreshUrl } from './html-link-rules';
 import { parseSrcset } from './srcset';
@@ -40,6 +40,8 @@ export interface HtmlExtraction {
    * `options.resolved` rather than resolving the references again.
    */
   resolved: ReadonlyMap<string, string | null>;
+  /** Its import maps, made absolute, when it has one that maps anything: the modules it loads resolve their bare specifiers through it. */
+  importMap?: ResolvedImportMap;
 }
 
 export interface HtmlExtractOptions {
@@ -150,7 +152,7 @@ class LinkCollector implements Partial<Handler> {
   private scriptText: { type: 'module' | 'importmap'; text: string } | null = null;
   /** Inline modules, read at the end: their bare specifiers go through the page's import maps, wherever those come. */
   private readonly modules: string[] = [];
-  private readonly mapImports = new Map<string, string>();
+  private readonly importMap: ResolvedImportMap = emptyImportMap();
   /** The GET form being read, when inside one. */
   private form: GetForm | null = null;
   private anchor: { link: ExtractedLink | null; chunk: number; alt: string } | null = null;
@@ -470,7 +472,7 @@ class LinkCollector implements Partial<Handler> {
     if (this.styleText !== null) this.onclosetag('style');
     if (this.scriptText !== null) this.closeScript(this.scriptText);
     for (const text of this.modules) {
-      for (const l of extractModuleLinks(text, this.base, { ...this.opts, sourcePrefix: 'script', imports: this.mapImports })) this.raw.push(l);
+      for (const l of extractModuleLinks(text, this.base, { ...this.opts, sourcePrefix: 'script', importMap: this.importMap })) this.raw.push(l);
     }
     while (this.blocks.length > 0) this.closeBlock(this.blocks.pop()!);
     if (this.unresolved > 0) {
@@ -491,7 +493,12 @@ class LinkCollector implements Partial<Handler> {
     if (!map) return;
     for (const address of map.addresses) this.add(address, 'requisite', 'script@importmap');
     // Several maps merge, the first to map a specifier keeping it (HTML standard, "merge existing and new import maps").
-    for (const [key, address] of map.imports) if (!this.mapImports.has(key)) this.mapImports.set(key, address);
+    addImportMap(this.importMap, map, this.base);
+  }
+
+  /** The document's import maps, when they map anything. */
+  get documentImportMap(): ResolvedImportMap | undefined {
+    return mapsAnything(this.importMap) ? this.importMap : undefined;
   }
 
   get markup(): MarkupSummary {
@@ -565,5 +572,6 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   return {
     links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
     resolved: collector.resolutions,
+    ...(collector.documentImportMap ? { importMap: collector.documentImportMap } : {}),
   };
 }

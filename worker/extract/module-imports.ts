@@ -57,8 +57,79 @@ export function isUrlLike(specifier: string): boolean {
 export interface ImportMap {
   /** Every address of `imports` and of each `scopes` entry that names one resource (URL-like, not ending in `/`). */
   addresses: string[];
-  /** The top-level `imports` (specifier → address), which bare specifiers of the page's inline modules go through. */
+  /** The top-level `imports` (specifier → URL-like address). */
   imports: ReadonlyMap<string, string>;
+  /** Each scope's prefix as written → its imports (specifier → URL-like address). */
+  scopes: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+/**
+ * The import maps of one document, their addresses and scope prefixes made absolute against its
+ * base URL: what a bare specifier of any module of its graph resolves through, the page's inline
+ * modules' and those of the modules they load (the HTML standard's "resolve a module specifier").
+ */
+export interface ResolvedImportMap {
+  /** Specifier (or prefix ending in `/`) → absolute URL. */
+  imports: Map<string, string>;
+  /** Scope prefix (an absolute URL) → its specifiers, as `imports`. */
+  scopes: Map<string, Map<string, string>>;
+}
+
+/** A document's import map before any `<script type="importmap">`: maps nothing. */
+export function emptyImportMap(): ResolvedImportMap {
+  return { imports: new Map(), scopes: new Map() };
+}
+
+/** Whether the map maps anything. */
+export function mapsAnything(map: ResolvedImportMap): boolean {
+  return map.imports.size > 0 || map.scopes.size > 0;
+}
+
+/** `address` made absolute against `base`, or null when it is no URL there. */
+function absolute(address: string, base: string): string | null {
+  try {
+    return new URL(address, base).href;
+  } catch {
+    return null;
+  }
+}
+
+/** Adds `from`'s entries to `into`, each address made absolute against `base`; one `into` maps already keeps its address. */
+function addEntries(into: Map<string, string>, from: ReadonlyMap<string, string>, base: string): void {
+  for (const [specifier, address] of from) {
+    const url = into.has(specifier) ? null : absolute(address, base);
+    if (url !== null) into.set(specifier, url);
+  }
+}
+
+/**
+ * Adds a document's import map (read at `baseUrl`, the document's base URL then) to the maps read
+ * before it, as a browser merges a later map: what is mapped already, top level or in the same
+ * scope, keeps its address (HTML standard, "merge existing and new import maps").
+ */
+export function addImportMap(into: ResolvedImportMap, map: ImportMap, baseUrl: string): void {
+  addEntries(into.imports, map.imports, baseUrl);
+  for (const [prefix, imports] of map.scopes) {
+    const scope = absolute(prefix, baseUrl);
+    if (scope === null) continue;
+    if (!into.scopes.has(scope)) into.scopes.set(scope, new Map());
+    addEntries(into.scopes.get(scope)!, imports, baseUrl);
+  }
+}
+
+/**
+ * The absolute URL a bare specifier of a module at `referrer` (its URL; an inline module's, its
+ * document's base URL) resolves to: through the scopes whose prefix is `referrer` or, ending in
+ * `/`, starts it, the most specific first, then the top-level imports; null when none maps it.
+ */
+export function resolveBareSpecifier(specifier: string, map: ResolvedImportMap, referrer: string): string | null {
+  // Code-unit order, descending, puts a prefix after every longer one it starts (HTML standard, "sort and normalize scopes").
+  for (const prefix of [...map.scopes.keys()].sort().reverse()) {
+    if (prefix !== referrer && !(prefix.endsWith('/') && referrer.startsWith(prefix))) continue;
+    const url = mapSpecifier(specifier, map.scopes.get(prefix)!);
+    if (url !== null) return url;
+  }
+  return mapSpecifier(specifier, map.imports);
 }
 
 /** Addresses kept of one import map, as for one module. */
@@ -82,11 +153,19 @@ export function parseImportMap(json: string): ImportMap | null {
   };
   take(map.imports);
   if (isObject(map.scopes)) for (const scope of Object.values(map.scopes)) take(scope);
-  const imports = new Map<string, string>();
-  if (isObject(map.imports)) {
-    for (const [key, value] of Object.entries(map.imports)) if (typeof value === 'string' && isUrlLike(value)) imports.set(key, value);
+  const scopes = new Map<string, ReadonlyMap<string, string>>();
+  if (isObject(map.scopes)) for (const [prefix, scope] of Object.entries(map.scopes)) if (isObject(scope)) scopes.set(prefix, specifierTable(scope));
+  return { addresses, imports: isObject(map.imports) ? specifierTable(map.imports) : new Map(), scopes };
+}
+
+/** A specifier table's entries whose address is URL-like (a browser ignores the others), at most MAX_MAP_ENTRIES. */
+function specifierTable(table: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(table)) {
+    if (out.size >= MAX_MAP_ENTRIES) break;
+    if (typeof value === 'string' && isUrlLike(value)) out.set(key, value);
   }
-  return { addresses, imports };
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -112,18 +191,26 @@ export function mapSpecifier(specifier: string, imports: ReadonlyMap<string, str
 }
 
 /**
- * The links of a module's imports, resolved against `baseUrl`; all are requisites (the module
- * needs them to run), with `source` `${sourcePrefix}@import`. A bare specifier names a URL only
- * through the page's import map: given `imports`, it goes through it; without, it is left out.
+ * The links of a module's imports, resolved against `baseUrl` (the module's URL; an inline
+ * module's, its document's base URL); all are requisites (the module needs them to run), with
+ * `source` `${sourcePrefix}@import`. A bare specifier names a URL only through the import map of
+ * the document whose graph the module is in (resolveBareSpecifier, `baseUrl` as the referrer):
+ * `importMap` gives it, or a function asked for it at the first bare specifier (null: none); without
+ * a map, it is left out.
  */
 export function extractModuleLinks(
   source: string,
   baseUrl: string,
-  opts: { sourcePrefix?: string; queryHandling?: QueryHandling; maxChars?: number; imports?: ReadonlyMap<string, string> } = {},
+  opts: { sourcePrefix?: string; queryHandling?: QueryHandling; maxChars?: number; importMap?: ResolvedImportMap | (() => ResolvedImportMap | null) } = {},
 ): ExtractedLink[] {
   const links: ExtractedLink[] = [];
+  let map: ResolvedImportMap | null | undefined = typeof opts.importMap === 'function' ? undefined : (opts.importMap ?? null);
+  const mapped = (specifier: string): string | null => {
+    if (map === undefined) map = (opts.importMap as () => ResolvedImportMap | null)();
+    return map === null ? null : resolveBareSpecifier(specifier, map, baseUrl);
+  };
   for (const specifier of moduleSpecifiers(source, { maxChars: opts.maxChars })) {
-    const address = isUrlLike(specifier) ? specifier : opts.imports ? mapSpecifier(specifier, opts.imports) : null;
+    const address = isUrlLike(specifier) ? specifier : mapped(specifier);
     const url = address === null ? null : canonicalize(address, baseUrl, opts);
     if (url) links.push({ url, kind: 'requisite', source: `${opts.sourcePrefix ?? 'module'}@import`, anchorText: '', context: '' });
   }

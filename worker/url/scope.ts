@@ -282,6 +282,27 @@ export function embedHopsOf(
   return embeds;
 }
 
+/**
+ * The document whose module graph a fetched script is in: the page or frame that loaded the module
+ * its imports (IMPORT_KIND) and redirects lead back to, as a requisite (`<script type=module src>`,
+ * a modulepreload, an import map's address). Null when they lead to no requisite (a script reached
+ * by a link) or the frontier lacks a step. `kind` and `viaUrl` are the script's own, as the frontier
+ * stored them; `lookup` reads another URL's.
+ */
+export function moduleDocumentOf(
+  kind: string,
+  viaUrl: string | null,
+  lookup: (url: string) => { kind: string; viaUrl: string | null } | null,
+): string | null {
+  // Bounds the walk should the stored ways ever loop.
+  for (let steps = 0; (kind === IMPORT_KIND || kind === 'redirect') && steps <= deepestTaken(0); steps++) {
+    const via = viaUrl === null ? null : lookup(viaUrl);
+    if (!via) return null;
+    ({ kind, viaUrl } = via);
+  }
+  return isRequisiteKind(kind) ? viaUrl : null;
+}
+
 /** Whether `candidate` is a redirect within MAX_REQUISITE_REDIRECTS of a page requisite. */
 function isRequisiteRedirect(candidate: ScopeCandidate): boolean {
   const n = candidate.requisiteRedirect;

@@ -116,3 +116,32 @@ test('a broken import map or module yields nothing and breaks nothing', () => {
     <script type="module">import {</script><a href="/next">next</a><script type="module">import './cut.js'`;
   assert.deepEqual(urlsOf(extractHtml(html, PAGE_URL).links), ['http://example.org/next', 'http://example.org/app/cut.js']);
 });
+
+test('an inline module\'s bare specifier goes through the scopes whose prefix holds the page, the most specific first, then the top-level imports', () => {
+  // Prefixes only: a map's whole addresses are the page's requisites anyway.
+  const html = `<script type="importmap">{
+      "imports": {"util/": "/js/util/", "t/": "/js/t/"},
+      "scopes": {"/": {"util/": "/root/util/"}, "/app/": {"util/": "/app/util/"}, "/other/": {"t/": "/other/t/"}, "/app/index.html": {"e/": "/exact/"}}
+    }</script>
+    <script type="module">import 'util/a.js'; import 't/x.js'; import 'e/y.js';</script>`;
+  assert.deepEqual(urlsOf(extractHtml(html, PAGE_URL).links), ['http://example.org/app/util/a.js', 'http://example.org/js/t/x.js', 'http://example.org/exact/y.js']);
+});
+
+test('an external module\'s bare specifiers go through its document\'s import map, scoped by the module\'s own URL; asked for only when it has one', () => {
+  const page = extractHtml(`<script type="importmap">{
+      "imports": {"util/": "./util/", "lib": "/js/lib.js"},
+      "scopes": {"/js/vendor/": {"util/": "/js/vendor/util/"}}
+    }</script>`, PAGE_URL);
+  const map = page.importMap!;
+  assert.ok(map, 'the page keeps its map for the modules it loads');
+  let asked = 0;
+  const importMap = () => (asked++, map);
+  const source = `import 'util/a.js'; import lib from 'lib'; import './rel.js'; import 'unmapped';`;
+  assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source, { importMap })).links), ['http://example.org/app/util/a.js', 'http://example.org/js/lib.js', 'http://example.org/js/rel.js'], 'addresses resolved against the page, not the module');
+  assert.equal(asked, 1, 'asked once');
+  assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source, { importMap, url: 'http://example.org/js/vendor/v.js' })).links)[0], 'http://example.org/js/vendor/util/a.js', 'a module under a scope resolves through it');
+  extractFromResponse(moduleResponse(`import './only-relative.js';`, { importMap }));
+  assert.equal(asked, 2, 'not asked for a module without a bare specifier');
+  assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source)).links), ['http://example.org/js/rel.js'], 'without a map, bare specifiers are left out');
+  assert.equal(extractHtml('<script type="importmap">{"imports": {}}</script>', PAGE_URL).importMap, undefined, 'a map that maps nothing is not kept');
+});

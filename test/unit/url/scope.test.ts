@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, compileScope, deepestTaken, embedHopsOf, FEED_ITEM_KIND, IMPORT_KIND, MANIFEST_KIND, MAX_EMBED_HOPS, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
+import { checkScope, compileScope, deepestTaken, embedHopsOf, FEED_ITEM_KIND, IMPORT_KIND, MANIFEST_KIND, MAX_EMBED_HOPS, MAX_REQUISITE_REDIRECTS, mayRetakeRefused, moduleDocumentOf, requisiteRedirectsOf, RETAKABLE_REFUSALS, scopeWithoutPage, type ScopeRules } from '../../../worker/url';
 
 const rules: ScopeRules = {
   allowedHosts: ['static.example.net'],
@@ -318,4 +318,23 @@ test('a seed written with a trailing dot or in its own script takes the links of
     const host = seed.includes('xample.org') ? 'example.org' : 'xn--bcher-kva.example';
     assert.equal(checkScope({ url: `http://${host}/a`, depth: 1, kind: 'navigation' }, scope).inScope, true, seed);
   }
+});
+
+test('moduleDocumentOf finds the document a module graph hangs from, through imports and redirects', () => {
+  const rows: Record<string, { kind: string; viaUrl: string | null }> = {
+    'http://example.org/': { kind: 'seed', viaUrl: null },
+    'http://example.org/frame': { kind: 'requisite', viaUrl: 'http://example.org/' },
+    'http://example.org/main.js': { kind: 'requisite', viaUrl: 'http://example.org/frame' },
+    'http://example.org/dep.js': { kind: IMPORT_KIND, viaUrl: 'http://example.org/main.js' },
+    'http://example.org/dep2.js': { kind: 'redirect', viaUrl: 'http://example.org/dep.js' },
+    'http://example.org/deeper.js': { kind: IMPORT_KIND, viaUrl: 'http://example.org/dep2.js' },
+    'http://example.org/linked.js': { kind: 'navigation', viaUrl: 'http://example.org/' },
+    'http://example.org/from-linked.js': { kind: IMPORT_KIND, viaUrl: 'http://example.org/linked.js' },
+  };
+  const of = (url: string) => moduleDocumentOf(rows[url]!.kind, rows[url]!.viaUrl, (u) => rows[u] ?? null);
+  assert.equal(of('http://example.org/main.js'), 'http://example.org/frame');
+  assert.equal(of('http://example.org/deeper.js'), 'http://example.org/frame');
+  assert.equal(of('http://example.org/linked.js'), null, 'a script reached by a link hangs from no document');
+  assert.equal(of('http://example.org/from-linked.js'), null);
+  assert.equal(moduleDocumentOf(IMPORT_KIND, 'http://unknown.test/', () => null), null, 'a step the frontier lacks');
 });

@@ -50,10 +50,13 @@ export const extractStage: Stage = {
     const result = await extractFromResponseYielding({
       url: item.url, status: ex.status, headers: ex.headers, body, truncated: cut,
       maxDecodedBytes: ctx.icd.limits.maxDecodedBytes, ...pageLinkSettingsOf(ctx.icd.scope), references: ctx.references, declaredSitemap, declaredManifest,
+      importMap: () => ctx.importMapOf(item.lease),
       // Only focused analysis reads texts, anchors and contexts, and it reads them from the page itself.
       text: false,
     });
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
+    // Before its modules are fetched (its links are committed after this), and kept for a resumed crawl.
+    if (result.importMap) ctx.importMaps.keep(item.url, result.importMap);
     const { links, note } = outLinksOf(result, ctx.icd.scope.maxOutLinksPerPage);
     const favicon = result.kind === 'html' ? ctx.faviconOf(item) : null;
     if (favicon) links.push(favicon);
