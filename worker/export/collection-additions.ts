@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { canonicalize, type QueryHandling } from '../url';
+import { isImportSource } from '../extract';
 import { readRecordLocation } from '../warc/read-record';
 import { captureOutlinksReader } from '../warc/read-outlinks';
 import { collectionSizeSql, mimeSelected, selectedCapturesSql, selectsEverything, takesRequisites, type CollectionSelection } from './collection-plan';
@@ -64,7 +65,7 @@ export async function collectionAdditions(db: Database.Database, crawlId: number
         const original = repeated.get(crawlId, c.payloadDigest) as StoredCapture | undefined;
         if (original) links = await outlinksOf(original);
       }
-      return links.filter((l) => l.hop === 'E').map((l) => l.url);
+      return links.filter((l) => l.hop === 'E').map((l) => ({ url: l.url, part: isImportSource(l.tag ?? '') }));
     },
   };
   const admitsRequisite = (c: StoredCapture) => !selection.mimeTypes.length || mimeSelected(c.mime, selection.mimeTypes);

@@ -24,8 +24,14 @@ export interface CrawlReader<C extends WalkedCapture> {
   captureNear(url: string, near: string): C | undefined;
   /** The Location of a redirect capture, absolute (resolved against its URL); null when it has none. */
   locationOf(capture: C): Promise<string | null>;
-  /** The URLs a capture embeds (its `E` out-links), absolute. */
-  embedsOf(capture: C): Promise<string[]>;
+  /** What a capture embeds (its `E` out-links), absolute. */
+  embedsOf(capture: C): Promise<Embed[]>;
+}
+
+/** A URL a capture embeds; `part` when it is a part of it (a stylesheet's `@import`, a module's import: isImportSource), which counts no embed hop. */
+export interface Embed {
+  url: string;
+  part: boolean;
 }
 
 /** What the walk adds to a selection. */
@@ -46,6 +52,8 @@ interface Step<C> {
 
 /** A redirect to follow: a 304 is a page not modified (a revisit of it), not a move. */
 const isRedirect = (c: WalkedCapture) => c.status >= 300 && c.status < 400 && c.status !== 304;
+/** A stylesheet or a script, whose imports are parts of it (read even at the last embed hop). */
+const mayHaveParts = (c: WalkedCapture) => /css|javascript|ecmascript/i.test(c.mime ?? '');
 /** A page whose embeds replay needs: a 2xx, or a 304 revisit (whose payload is the earlier response's). */
 const mayEmbed = (c: WalkedCapture) => (c.status >= 200 && c.status < 300) || c.status === 304;
 
@@ -83,10 +91,12 @@ export async function walkCollection<C extends WalkedCapture>(selected: readonly
         const location = await crawl.locationOf(capture);
         const target = location === null ? undefined : crawl.captureNear(location, capture.fetchedAt);
         if (target) take(target, { capture: target, redirects: redirects + 1, requisite }, level);
-      } else if (rules.requisites && embeds < MAX_EMBED_HOPS && mayEmbed(capture)) {
-        for (const url of await crawl.embedsOf(capture)) {
+      } else if (rules.requisites && mayEmbed(capture) && (embeds < MAX_EMBED_HOPS || mayHaveParts(capture))) {
+        for (const { url, part } of await crawl.embedsOf(capture)) {
+          if (!part && embeds >= MAX_EMBED_HOPS) continue;
           const found = crawl.captureNear(url, capture.fetchedAt);
-          if (found) take(found, { capture: found, redirects: 0, requisite: true }, next);
+          // A part (an @import-ed sheet, an imported module) is on this level, as the crawl counted it.
+          if (found) take(found, { capture: found, redirects: 0, requisite: true }, part ? level : next);
         }
       }
     }

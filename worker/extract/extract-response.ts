@@ -227,7 +227,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
       const charset = sniffCharset(body, contentType);
       const links = extractCssLinks(decodeText(body, contentType, charset), url, { ...opts, encoding: queryEncodingOf(charset), sourcePrefix: 'css' });
       // An @import-ed sheet is part of this one, as a browser applies them: no embed hop of its own.
-      return { kind, links: links.map((l) => (l.source === 'css@import' ? asImport(l) : l)), charset };
+      return { kind, links: links.map((l) => (isImportSource(l.source) ? asImport(l) : l)), charset };
     }
     case 'svg':
       return { kind, links: extractSvgLinks(decodeText(body, contentType), url, opts) };
@@ -264,6 +264,15 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
 
 /** A link of a stylesheet or module to a part of it (ExtractedLink.role). */
 const asImport = (link: ExtractedLink): ExtractedLink => ({ ...link, role: 'import' });
+
+/**
+ * Whether a link's source (its out-link tag in the capture's metadata record) is a stylesheet's
+ * `@import` or a module's import: a part of the requisite that names it, which counts no embed hop
+ * (the crawl's scope, and a collection's requisites, walk through it).
+ */
+export function isImportSource(source: string): boolean {
+  return source === 'css@import' || source === 'module@import';
+}
 
 /**
  * extractFromResponse, but an XML sitemap is parsed slice by slice (SITEMAP_SLICE_CHARS characters,

@@ -15,4 +15,4 @@ export { dedupeLinks, extractHtml, pageLinkSettingsOf, type HtmlExtractOptions, 
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
 export { parseDateAsUtc } from './utc-date';
-export { classifyResponse, JAVASCRIPT_TYPES, extractFromResponse, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';
+export { classifyResponse, JAVASCRIPT_TYPES, extractFromResponse, isImportSource, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';

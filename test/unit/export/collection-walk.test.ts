@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { walkCollection, type CrawlReader, type WalkedCapture } from '../../../worker/export/collection-walk';
 
 /** A crawl as literal data: each URL's one capture, where it redirects, what it embeds. */
-function crawlOf(pages: Record<string, { status?: number; mime?: string | null; recordType?: string; location?: string; embeds?: string[] }>) {
+function crawlOf(pages: Record<string, { status?: number; mime?: string | null; recordType?: string; location?: string; embeds?: string[]; imports?: string[] }>) {
   let id = 0;
   const captures = new Map<string, WalkedCapture>();
   for (const [url, p] of Object.entries(pages)) {
@@ -15,7 +15,8 @@ function crawlOf(pages: Record<string, { status?: number; mime?: string | null; 
     locationOf: async (c) => pages[c.url]!.location ?? null,
     embedsOf: async (c) => {
       reads.push(c.url);
-      return pages[c.url]!.embeds ?? [];
+      const p = pages[c.url]!;
+      return [...(p.embeds ?? []).map((url) => ({ url, part: false })), ...(p.imports ?? []).map((url) => ({ url, part: true }))];
     },
   };
   const pick = (...urls: string[]) => urls.map((u) => captures.get(u)!);
@@ -85,4 +86,25 @@ test('what the selection holds already is not added again, nor walked twice; a f
 test('a walk stops when its signal is aborted', async () => {
   const [page] = site.pick('/page');
   await assert.rejects(walkCollection([page!], site.reader, everyRequisite, new Set(), AbortSignal.abort(new Error('cancelled'))), /cancelled/);
+});
+
+test("a module's imports and a sheet's @imports are parts of it, taken however deep, as the crawl took them", async () => {
+  const deep = crawlOf({
+    '/page': { embeds: ['/frame'] },
+    '/frame': { embeds: ['/inner'] },
+    // Three embed hops from /page: its own imports and @imports still come, a chain of them whole.
+    '/inner': { embeds: ['/main.js', '/site.css'] },
+    '/main.js': { mime: 'text/javascript', imports: ['/m2.js'] },
+    '/m2.js': { mime: 'text/javascript', imports: ['/m3.js'] },
+    '/m3.js': { mime: 'text/javascript', imports: ['/m4.js', '/main.js'] },
+    '/m4.js': { mime: 'text/javascript' },
+    '/site.css': { mime: 'text/css', imports: ['/base.css'], embeds: ['/hop4.png'] },
+    '/base.css': { mime: 'text/css', embeds: ['/hop4-too.png'] },
+    '/hop4.png': { mime: 'image/png' },
+    '/hop4-too.png': { mime: 'image/png' },
+  });
+  const [page] = deep.pick('/page');
+  const added = await walkCollection([page!], deep.reader, everyRequisite, new Set([page!.warcRecordId]));
+  assert.deepEqual(urls(added), ['/frame', '/inner', '/main.js', '/site.css', '/m2.js', '/base.css', '/m3.js', '/m4.js'],
+    'the import chain whole (its loop back to /main.js ending there); not the images four embed hops away, through a sheet or its @import');
 });
