@@ -34,7 +34,7 @@ test('the crawl page corrects a refused stored setting with the keyboard, and th
   // `/` links to /a and /b; /a waits, so the crawl is paused with / and /a captured and /b queued.
   site = await startHoldingSite((path) => path === '/a');
   const { page: started, crawlId } = await startCrawlFromList(rig, {
-    name: 'Harbour notices', seeds: [`${site.origin}/`], politeness: { enabled: false, concurrency: 1 }, limits: { maxRetries: 0 }, aah: { enabled: false },
+    name: 'Harbour notices', seeds: [`${site.origin}/`], scope: { includeFavicon: false }, politeness: { enabled: false, concurrency: 1 }, limits: { maxRetries: 0 }, aah: { enabled: false },
   });
   await started.context().close();
   const crawl = () => api.json<CrawlView>('GET', `/api/crawls/${crawlId}`);

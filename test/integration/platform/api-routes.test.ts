@@ -266,7 +266,7 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.match(record.preview ?? '', /<title>Page 3<\/title>/);
     assert.equal(record.previewTruncated, false);
     const download = await api.request('GET', `/api/crawls/${crawl.id}/captures/${capture.id}?payload=1`);
-    assert.equal(download.headers.get('content-disposition'), "attachment; filename*=UTF-8''3.html");
+    assert.equal(download.headers.get('content-disposition'), `attachment; filename="3.html"; filename*=UTF-8''3.html`);
     assert.equal(await download.text(), record.preview);
     assert.equal(Buffer.byteLength(record.preview!), record.payloadBytes);
     assert.equal((await api.request('GET', `/api/crawls/${crawl.id + 1000}/captures/${capture.id}`)).status, 404, 'a capture of another crawl');

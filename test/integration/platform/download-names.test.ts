@@ -27,7 +27,7 @@ test('Chromium saves a capture\'s payload under its URL\'s name: an apostrophe, 
     res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(`payload of ${req.url}`);
   };
   await withSite(site, async (origin) => {
-    const icd = icdSchema.parse({ name: 'Names', seeds: [`${origin}/`], politeness: { enabled: false }, aah: { enabled: false } });
+    const icd = icdSchema.parse({ name: 'Names', seeds: [`${origin}/`], scope: { includeFavicon: false }, politeness: { enabled: false }, aah: { enabled: false } });
     const crawlId = insertCrawl(services.db, icd);
     const engine = new CrawlEngine({ crawlId, icd, db: services.db, warcDir: crawlWarcDir(services.env.dataDir, crawlId), spoolDir: join(services.env.dataDir, 'spool') });
     assert.equal(await engine.run(), 'finished');

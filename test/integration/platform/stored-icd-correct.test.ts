@@ -39,7 +39,7 @@ test('a paused crawl whose stored ICD is refused is corrected from the cockpit a
   // `/` links to /a and /b; /a waits for the test, so the crawl is paused with /a captured and /b queued.
   site = await startHoldingSite((path) => path === '/a');
   const icd = await call(postIcd, 'POST', '/api/icds', {
-    name: 'Notices', seeds: [`${site.origin}/`], politeness: { enabled: false, concurrency: 1 }, limits: { maxRetries: 0 }, aah: { enabled: false },
+    name: 'Notices', seeds: [`${site.origin}/`], scope: { includeFavicon: false }, politeness: { enabled: false, concurrency: 1 }, limits: { maxRetries: 0 }, aah: { enabled: false },
   }, {});
   assert.equal(icd.status, 201, JSON.stringify(icd.body));
   const crawl = await call(postCrawl, 'POST', '/api/crawls', { icdId: icd.body.id }, {});
@@ -135,7 +135,7 @@ test('a crawl an earlier version of this one marked failed for its refused setti
   site ??= await startHoldingSite(() => false);
   site.release();
   running ??= await startWorker(s);
-  const definition = JSON.stringify({ name: 'Old', seeds: [`${site.origin}/`], scope: { exclude: [OLD_PATTERN] }, politeness: { enabled: false }, aah: { enabled: false } });
+  const definition = JSON.stringify({ name: 'Old', seeds: [`${site.origin}/`], scope: { exclude: [OLD_PATTERN], includeFavicon: false }, politeness: { enabled: false }, aah: { enabled: false } });
   s.db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Old', ?, datetime('now'), datetime('now'))").run(definition);
   const icdId = s.db.prepare('SELECT max(id) FROM Icd').pluck().get();
   const error = "This crawl's definition has settings this version of Tidemark refuses (an earlier version accepted them), so it cannot run:\n  scope.exclude.0: …";
