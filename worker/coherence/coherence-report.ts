@@ -6,7 +6,7 @@ import type { CoherenceSummary } from './metrics';
 import { certificateAsServed, summaryAsRead } from './legacy-summary';
 import { visitedAfterReference } from './visit-set';
 import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
-import { runInTransaction } from '../store/sqlite';
+import { runInReadTransaction } from '../store/sqlite';
 
 /** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
 
@@ -94,7 +94,7 @@ function reportState(db: Database.Database, crawlId: number, warcDir: string) {
  * run, and an unchanged report is answered with a 304.
  */
 export function coherenceVersion(db: Database.Database, crawlId: number, warcDir: string): string {
-  return runInTransaction(db, () => reportState(db, crawlId, warcDir).version);
+  return runInReadTransaction(db, () => reportState(db, crawlId, warcDir).version);
 }
 
 /**
@@ -103,7 +103,7 @@ export function coherenceVersion(db: Database.Database, crawlId: number, warcDir
  * worker writes.
  */
 export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
-  const { crawl, run, counts, certificateAvailable, version, rows, after } = runInTransaction(db, () => {
+  const { crawl, run, counts, certificateAvailable, version, rows, after } = runInReadTransaction(db, () => {
     const state = reportState(db, crawlId, warcDir);
     return { ...state, ...treeRows(db, crawlId, state.run) };
   });
@@ -161,7 +161,7 @@ export async function coherencePageDetail(prisma: PrismaClient, crawlId: number,
 
 /** The discovery tree as GraphML. */
 export function coherenceGraphml(db: Database.Database, crawlId: number): string {
-  return runInTransaction(db, () => {
+  return runInReadTransaction(db, () => {
     const run = db.prepare('SELECT referenceTime FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as Pick<RunRow, 'referenceTime'> | undefined;
     return toGraphML(treeRows(db, crawlId, run).rows);
   });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { tableExists, runInTransaction } from '../store/sqlite';
+import { tableExists, runInReadTransaction } from '../store/sqlite';
 import { ensureFrontierTables, S } from './frontier-sql';
 
 /**
@@ -122,7 +122,7 @@ function cappedShares(hosts: number, budget: number, countUpTo: (host: number, c
 export function waitingUrlsMatching(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested = MAX_TESTED_URLS): WaitingMatches {
   if (!tableExists(db, 'frontier_url')) return { matching: 0, examples: [], tested: 0, partial: false, waiting: 0, hosts: 0, hostsTested: 0, moreHostsAfter: null };
   ensureFrontierTables(db);
-  return runInTransaction(db, () => testWaiting(db, crawlId, pattern, limit, maxTested));
+  return runInReadTransaction(db, () => testWaiting(db, crawlId, pattern, limit, maxTested));
 }
 
 function testWaiting(db: Database.Database, crawlId: number, pattern: string, limit: number, maxTested: number): WaitingMatches {

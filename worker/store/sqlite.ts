@@ -29,22 +29,36 @@ export function openSqlite(path: string): Database.Database {
   return db;
 }
 
-/** One transaction wrapper per connection: it runs whatever body it is given. */
-const transactionRunners = new WeakMap<Database.Database, <T>(body: () => T) => T>();
+/** Transaction wrappers per connection, write and read: each runs whatever body it is given. */
+const transactionRunners = new WeakMap<Database.Database, { write: <T>(body: () => T) => T; read: <T>(body: () => T) => T }>();
+
+function runnersOf(db: Database.Database): { write: <T>(body: () => T) => T; read: <T>(body: () => T) => T } {
+  let runners = transactionRunners.get(db);
+  if (!runners) {
+    const wrapper = db.transaction((inner: () => unknown) => inner());
+    runners = { write: wrapper.immediate as <U>(body: () => U) => U, read: wrapper.deferred as <U>(body: () => U) => U };
+    transactionRunners.set(db, runners);
+  }
+  return runners;
+}
 
 /**
- * `body` in a transaction (in a savepoint when one is open), committed when it returns and rolled
- * back when it throws: `db.transaction(body)()` without its cost. better-sqlite3 builds four wrapper
- * functions at each `db.transaction` call (~6 µs here, against ~1.7 µs for the transaction itself),
- * and a crawl's hot paths (leases, links, group commits) open several a page.
+ * `body` in a write transaction (in a savepoint when one is open), committed when it returns and
+ * rolled back when it throws: `db.transaction(body).immediate()` without its cost. better-sqlite3
+ * builds four wrapper functions at each `db.transaction` call (~6 µs here, against ~1.7 µs for the
+ * transaction itself), and a crawl's hot paths (leases, links, group commits) open several a page.
+ * IMMEDIATE takes the write lock first, waiting for it as busy_timeout says: a deferred transaction
+ * that read first, then wrote after the other process (the server, another worker) had committed,
+ * failed at once with "database is locked" (SQLITE_BUSY_SNAPSHOT, which no wait cures), and a crawl
+ * starting as the cockpit wrote failed so.
  */
 export function runInTransaction<T>(db: Database.Database, body: () => T): T {
-  let run = transactionRunners.get(db);
-  if (!run) {
-    run = db.transaction((inner: () => unknown) => inner()) as <U>(body: () => U) => U;
-    transactionRunners.set(db, run);
-  }
-  return run(body);
+  return runnersOf(db).write(body);
+}
+
+/** `body`'s reads from one snapshot of the database, taking no write lock (a report of several queries). */
+export function runInReadTransaction<T>(db: Database.Database, body: () => T): T {
+  return runnersOf(db).read(body);
 }
 
 export { UNICODE_LOWER, URL_TEXT };
