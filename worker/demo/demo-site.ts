@@ -91,6 +91,8 @@ export function buildDemoSite(origin: string): Map<string, DemoResource> {
   site.set('/static/images/paper.svg', { contentType: 'image/svg+xml', body: SVG_IMAGE('', 40) });
   site.set('/static/images/bay.svg', { contentType: 'image/svg+xml', body: SVG_IMAGE('Tidemark Bay', 200) });
   site.set('/static/icon.svg', { contentType: 'image/svg+xml', body: SVG_IMAGE('T', 220) });
+  // Every crawl asks a site for /favicon.ico (scope.includeFavicon), as browsers do: answered, a first crawl logs no 404.
+  site.set('/favicon.ico', { contentType: 'image/svg+xml', body: SVG_IMAGE('T', 220) });
   site.set('/robots.txt', { contentType: 'text/plain', body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n` });
   const pages = [...site.keys()].filter((p) => p.endsWith('/') || p.endsWith('.html')).filter((p) => !p.startsWith('/private/'));
   site.set('/sitemap.xml', {

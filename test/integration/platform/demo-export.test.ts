@@ -197,6 +197,8 @@ test('the seeded Demo crawl runs through the API, exports whole and as a selecte
     assert.equal(status, 'finished');
     const captures = await api.json<{ total: number; items: { url: string; mime: string | null; status: number }[] }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=500`);
     assert.ok(captures.total >= 30, `the demo site has a few dozen pages (captured ${captures.total}, stats ${pages})`);
+    // A first crawl's log shows no error: the demo answers every URL it asks for, /favicon.ico included.
+    assert.deepEqual(captures.items.filter((c) => c.status >= 400).map((c) => `${c.status} ${c.url}`), []);
 
     // The Demo ICD is focused, so `?sort=score` lists the most relevant captures first.
     const ranked = await api.json<{ items: { score: number | null }[] }>('GET', `/api/crawls/${crawl.id}/captures?sort=score&pageSize=500`);
