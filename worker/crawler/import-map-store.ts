@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS engine_import_map (
 export class ImportMapStore {
   private readonly recent = new Map<string, ResolvedImportMap | null>();
   private made: boolean;
+  private prepared: { keep: Database.Statement; read: Database.Statement } | null = null;
 
   constructor(private readonly db: Database.Database, private readonly crawlId: number) {
     this.made = tableExists(db, 'engine_import_map');
@@ -35,7 +36,7 @@ export class ImportMapStore {
       this.db.exec(DDL);
       this.made = true;
     }
-    this.db.prepare('INSERT OR REPLACE INTO engine_import_map (crawl_id, url, map) VALUES (?, ?, ?)').run(this.crawlId, url, serialize(map));
+    this.statements().keep.run(this.crawlId, url, serialize(map));
     this.remember(url, map);
   }
 
@@ -43,10 +44,19 @@ export class ImportMapStore {
   of(url: string): ResolvedImportMap | null {
     const known = this.recent.get(url);
     if (known !== undefined) return known;
-    const stored = this.made ? (this.db.prepare('SELECT map FROM engine_import_map WHERE crawl_id = ? AND url = ?').pluck().get(this.crawlId, url) as string | undefined) : undefined;
+    const stored = this.made ? (this.statements().read.get(this.crawlId, url) as string | undefined) : undefined;
     const map = stored === undefined ? null : deserialize(stored);
     this.remember(url, map);
     return map;
+  }
+
+  /** The table's statements, prepared once it exists (a crawl of many modules looks maps up often). */
+  private statements(): { keep: Database.Statement; read: Database.Statement } {
+    this.prepared ??= {
+      keep: this.db.prepare('INSERT OR REPLACE INTO engine_import_map (crawl_id, url, map) VALUES (?, ?, ?)'),
+      read: this.db.prepare('SELECT map FROM engine_import_map WHERE crawl_id = ? AND url = ?').pluck(),
+    };
+    return this.prepared;
   }
 
   private remember(url: string, map: ResolvedImportMap | null): void {
