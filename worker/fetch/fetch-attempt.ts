@@ -106,8 +106,10 @@ function undiciTransport(dispatcher: Dispatcher, req: AttemptRequest): Transport
  * size cap, and the exchange (or error, with what arrived) it ends with.
  */
 export function runAttempt(req: AttemptRequest, sinkOptions: BodySinkOptions, interrupt: AbortSignal | undefined, transport: Transport): Promise<AttemptResult> {
-  const date = new Date();
+  // The stopwatch first: the request's end is taken as this date plus its reading, which must not
+  // fall before the wall clock's end, should the thread be held between the two reads.
   const elapsed = startStopwatch();
+  const date = new Date();
   return new Promise<AttemptResult>((resolve) => {
     let abort: ((err: Error) => void) | null = null;
     let settled = false;

@@ -23,8 +23,8 @@ export const realClock: Clock = {
  * A stopwatch started now: each call gives the ms elapsed since, on the monotonic clock, rounded up.
  * The wall clock (Date.now) jumps when NTP or an operator sets it, and a duration read off it then
  * came out negative, or hours long: a fetch's crawl-log duration, a crawl's time limit.
- * Rounded up because a request's end is taken as its start's Date.now (whole ms, cut down) plus this:
- * rounded to the nearest, that end fell up to 1 ms before the wall clock's, and the host's next
+ * A request's end is taken as its start's Date.now (whole ms, cut down, read just after this starts)
+ * plus this, rounded up: rounded to the nearest, that end fell up to 1 ms before the wall clock's, and the host's next
  * request 1 ms before its delay was out (bench:politeness, a gap of 199 ms for a 200 ms delay).
  */
 export function startStopwatch(): () => number {
