@@ -107,6 +107,9 @@ export const GZIP_POOL_CLOSED = 'gzip pool is closed';
 /** Threads that may stop in a row before taking a record: past this, the pool gives up. */
 export const MAX_FAILED_STARTS = 3;
 
+/** How long close() waits for its threads' exit (a thread in a record's compression ends it first). */
+const THREAD_EXIT_WAIT_MS = 10_000;
+
 /**
  * The pool gave up: its threads stop before they can take a record (memory or threads exhausted,
  * their code failing). Every job fails with it; the crawl pauses, saying so (store/storage-failure.ts).
@@ -308,7 +311,14 @@ export class GzipPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.threads) this.dropOutbox(t);
-    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+    // A thread stopped with a record in hand has been seen to leave nothing holding the event loop
+    // until its 'exit' (Node 20, in warc-writer.test.ts under load, ~1 file run in 16): the process
+    // ended with close() pending, and what a caller does after it (the CLI's index and summary)
+    // never ran. A timer holds the loop until every thread exited, or THREAD_EXIT_WAIT_MS passed.
+    let giveUp: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, THREAD_EXIT_WAIT_MS)));
+    await Promise.race([Promise.all(this.threads.map((t) => t.worker.terminate())), waited]);
+    clearTimeout(giveUp);
     const closed = new Error('gzip pool closed');
     for (const t of this.threads) for (const job of [...t.held.splice(0), ...t.inHand.values()]) job.reject(closed);
     for (const t of this.threads) t.inHand.clear();
