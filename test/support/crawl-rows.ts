@@ -17,3 +17,11 @@ export function insertCrawl(db: Database.Database, icd: Icd): number {
   const icdId = db.prepare('INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(icd.name, JSON.stringify(icd), now, now).lastInsertRowid;
   return Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, ?, 'created', 'run', ?)").run(icdId, JSON.stringify(icd), icd.name, now).lastInsertRowid);
 }
+
+/** Stores another crawl of the ICD crawl `crawlId` was made of (a later crawl of a schedule, say), with the same definition; returns its id. */
+export function insertLaterCrawl(db: Database.Database, crawlId: number): number {
+  const now = new Date().toISOString();
+  return Number(
+    db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) SELECT icdId, definition, name, 'created', 'run', ? FROM Crawl WHERE id = ?").run(now, crawlId).lastInsertRowid,
+  );
+}

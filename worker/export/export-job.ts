@@ -26,11 +26,15 @@ export interface ExportedFile {
 }
 
 /**
- * The id of an export of the crawl still to be made from its files as they are (pending or
- * running), or null: the crawl is neither resumed nor deleted under it.
+ * The id of an export still to be made from the crawl's files as they are (pending or running),
+ * one started from the crawl or one taking it besides its own (ExportCrawl), or null: the crawl is
+ * neither resumed nor deleted under it.
  */
 export function exportUnderWay(db: Database.Database, crawlId: number): number | null {
-  const id = db.prepare("SELECT id FROM Export WHERE crawlId = ? AND status IN ('pending', 'running') ORDER BY id LIMIT 1").pluck().get(crawlId) as number | undefined;
+  const id = db
+    .prepare("SELECT id FROM Export WHERE (crawlId = ? OR id IN (SELECT exportId FROM ExportCrawl WHERE crawlId = ?)) AND status IN ('pending', 'running') ORDER BY id LIMIT 1")
+    .pluck()
+    .get(crawlId, crawlId) as number | undefined;
   return id ?? null;
 }
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { exportUnderWay } from '../export/export-job';
+import { otherCrawlsRefusal, storeOtherCrawls } from '../export/export-crawls';
 import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
@@ -41,6 +42,8 @@ export interface ExportRequest {
   selection: string | null;
   format: string;
   pageText: boolean;
+  /** Other crawls of the same ICD the export takes besides this one (export-crawls.ts). */
+  otherCrawlIds?: readonly number[];
 }
 
 /** A pending export as it was stored (the worker may take it up as soon as the transaction ends). */
@@ -55,18 +58,22 @@ export interface StoredExport {
  */
 export function requestExport(db: Database.Database, crawlId: number, request: ExportRequest): CrawlRequestOutcome<StoredExport> {
   return inWriteTransaction<StoredExport>(db, crawlId, (crawl) => {
-    const refusal = exportRefusal(crawl.status, crawl.desired);
+    const others = [...new Set(request.otherCrawlIds ?? [])];
+    const refusal = exportRefusal(crawl.status, crawl.desired) ?? otherCrawlsRefusal(db, crawlId, others);
     if (refusal) return { refused: refusal };
     const createdAt = new Date();
     const insert = db.prepare("INSERT INTO Export (crawlId, requestedById, status, selection, format, pageText, createdAt) VALUES (?, ?, 'pending', ?, ?, ?, ?)");
     const id = Number(insert.run(crawlId, request.requestedById, request.selection, request.format, request.pageText ? 1 : 0, sqlDate(createdAt)).lastInsertRowid);
+    storeOtherCrawls(db, id, others);
     return { done: { id, crawlId, requestedById: request.requestedById, status: 'pending', progress: 0, files: '[]', selection: request.selection, format: request.format, pageText: request.pageText, error: null, createdAt, finishedAt: null } };
   });
 }
 
 /**
  * Deletes the crawl's row (its captures, log, runs, exports … go with it: ON DELETE CASCADE) when
- * no worker writes it (canDelete) and none of its exports is being made; the ids of the exports
+ * no worker writes it (canDelete) and no export of it, nor one taking it, is being made. An
+ * export started from another crawl that took this one is kept, its files too: they are copies,
+ * and the export still names the crawl (ExportCrawl has no foreign key to it). The ids of the exports
  * deleted, whose files the caller removes, as it prunes the hosts' politeness rows no crawl needs
  * any more (prunePolitenessRows, in short transactions of its own).
  */
