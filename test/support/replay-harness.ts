@@ -28,10 +28,11 @@ export interface ReplayServer {
   /** `http://127.0.0.1:<port>`: a secure context, as ReplayWeb.page's service worker needs. */
   origin: string;
   /**
-   * Opens the embed for archive `source` (a served name) at `url` in `page`, and waits up to
-   * `timeoutMs` for the replayed document to finish loading.
+   * Opens the embed for archive `source` (a served name) at `url` in `page` (at the capture
+   * nearest `ts`, 14 digits, when given), and waits up to `timeoutMs` for the replayed document to
+   * finish loading.
    */
-  replay(page: Page, source: string, url: string, opts?: { timeoutMs?: number }): Promise<ReplayedPage>;
+  replay(page: Page, source: string, url: string, opts?: { timeoutMs?: number; ts?: string }): Promise<ReplayedPage>;
   /**
    * Opens the archive's page list (ReplayWeb.page's own view, without a URL) in `page`, types
    * `query` into its search box ("Search by Page URL, Title, or Text") and returns the URLs of
@@ -64,13 +65,14 @@ export async function startReplayServer(archives: Record<string, string>): Promi
       const source = escapeAttribute(`/archive/${query.get('source')}`);
       // Without a URL: the archive's own view (its pages and their search), not a replay alone.
       const target = query.get('url') === null ? '' : `url="${escapeAttribute(query.get('url')!)}" embed="replayonly"`;
+      const ts = query.get('ts') === null ? '' : ` ts="${escapeAttribute(query.get('ts')!)}"`;
       // The embed reloads its frame three times, 100 ms apart, waiting for its service worker to take
       // control, then gives up: on a busy machine installing sw.js takes longer. So the page first
       // registers the same worker (same URL, so the embed's own registration finds it) and waits
       // until it is active (not through serviceWorker.ready: this page is outside its scope).
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
 <script src="/replay/ui.js"></script>
-<template id="embed"><replay-web-page style="height:600px;display:block" source="${source}" ${target} replayBase="/replay/"></replay-web-page></template>
+<template id="embed"><replay-web-page style="height:600px;display:block" source="${source}" ${target}${ts} replayBase="/replay/"></replay-web-page></template>
 <script type="module">
   const registration = await navigator.serviceWorker.register('/replay/sw.js?serveIndex=1', { scope: '/replay/' });
   const worker = registration.installing ?? registration.waiting ?? registration.active;
@@ -88,14 +90,14 @@ export async function startReplayServer(archives: Record<string, string>): Promi
   }
   const server = await startFixtureServer(routes);
 
-  async function replay(page: Page, source: string, url: string, opts: { timeoutMs?: number } = {}): Promise<ReplayedPage> {
+  async function replay(page: Page, source: string, url: string, opts: { timeoutMs?: number; ts?: string } = {}): Promise<ReplayedPage> {
     if (!(source in archives)) throw new Error(`No archive served as ${source}`);
     const timeoutMs = opts.timeoutMs ?? 30_000;
     const consoleLines: string[] = [];
     const onConsole = (m: { text(): string }) => consoleLines.push(m.text());
     page.on('console', onConsole);
     try {
-      await page.goto(`${server.url}/embed.html?${new URLSearchParams({ source, url })}`);
+      await page.goto(`${server.url}/embed.html?${new URLSearchParams({ source, url, ...(opts.ts ? { ts: opts.ts } : {}) })}`);
       for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
         for (const frame of page.frames()) {
           const archived = REPLAY_FRAME_URL.exec(frame.url())?.[1];

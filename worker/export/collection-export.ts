@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { cdxjLine, compareBytewise, INDEX_NAME } from '../warc/cdxj-index';
 import { scanGzipMembers } from '../warc/gzip-members';
@@ -18,20 +18,21 @@ interface ScannedRecord extends StoredRecordHead {
 }
 
 /**
- * The crawl's records that `keep` wants, by a member scan of each file (header and HTTP head of
- * each record). Progress 0..1 by bytes scanned, member by member: a crawl's file may hold a gigabyte.
+ * The records that `keep` wants of the source files (paths), by a member scan of each file (header
+ * and HTTP head of each record); each record's `file` is its file's path. Progress 0..1 by bytes
+ * scanned, member by member: a crawl's file may hold a gigabyte.
  */
-async function scanRecords(sourceDir: string, files: readonly string[], keep: (r: StoredRecordHead) => boolean, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ScannedRecord[]> {
+async function scanRecords(files: readonly string[], keep: (r: StoredRecordHead) => boolean, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ScannedRecord[]> {
   const records: ScannedRecord[] = [];
-  const sizes = files.map((file) => statSync(join(sourceDir, file)).size);
+  const sizes = files.map((file) => statSync(file).size);
   const total = sizes.reduce((sum, n) => sum + n, 0) || 1;
   let before = 0;
   for (const [i, file] of files.entries()) {
-    const scan = await scanGzipMembers(join(sourceDir, file), (m) => {
+    const scan = await scanGzipMembers(file, (m) => {
       signal?.throwIfAborted();
       onProgress((before + m.offset + m.length) / total);
       const head = parseWarcHead(m.head);
-      if (!head) throw new Error(`${file}: no WARC header at ${m.offset}`);
+      if (!head) throw new Error(`${basename(file)}: no WARC header at ${m.offset}`);
       const f = head.fields;
       const type = field(f, 'WARC-Type') ?? '';
       const record: ScannedRecord = {
@@ -43,7 +44,7 @@ async function scanRecords(sourceDir: string, files: readonly string[], keep: (r
       record.facts = indexFactsOf(f, m.head.subarray(head.headerLength)) ?? undefined;
       records.push(record);
     }, 64 * 1024);
-    if (scan.problem) throw new Error(`${file}: ${scan.problem}`);
+    if (scan.problem) throw new Error(`${basename(file)}: ${scan.problem}`);
     before += sizes[i]!;
   }
   return records;
@@ -59,15 +60,22 @@ function collectionWarcinfo(filename: string, description: string): Buffer {
   return gzipSync(Buffer.concat([Buffer.from(`${head}WARC-Block-Digest: ${sha1Digest(block)}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
 }
 
+/** WARC files a collection copies from: one crawl's closed files (names) in its folder. */
+export interface CollectionSource {
+  dir: string;
+  files: readonly string[];
+}
+
 /**
- * Writes a collection of a crawl into `outDir`: new WARC files holding copies of the records
- * `chosen` needs (see planCollection), each file opened by its own warcinfo record and by the
- * warcinfo of every source file it copies from, and a sorted CDXJ index of them. Returns the
- * file names written. A failure removes what was written.
+ * Writes a collection of one crawl or several into `outDir`: new WARC files holding copies of the
+ * records `chosen` needs (see planCollection), each file opened by its own warcinfo record and by
+ * the warcinfo of every source file it copies from (so each record keeps the provenance of the
+ * crawl that made it), and one CDXJ index of them all, sorted. Returns the file names written. A
+ * failure removes what was written.
  */
 export async function writeCollection(opts: {
-  sourceDir: string;
-  sourceFiles: readonly string[];
+  /** In the order to copy them (a collection of several crawls: oldest first). */
+  sources: readonly CollectionSource[];
   outDir: string;
   prefix: string;
   chosen: ReadonlySet<string>;
@@ -81,12 +89,13 @@ export async function writeCollection(opts: {
   signal?: AbortSignal;
 }): Promise<string[]> {
   const keep = (r: StoredRecordHead) => mayBeNeeded(r, opts.chosen, opts.revisitDigests);
-  const records = await scanRecords(opts.sourceDir, opts.sourceFiles, keep, (f) => opts.onProgress(0.5 * f), opts.signal);
+  const paths = opts.sources.flatMap((source) => source.files.map((file) => join(source.dir, file)));
+  const records = await scanRecords(paths, keep, (f) => opts.onProgress(0.5 * f), opts.signal);
   const orphans = revisitsWithoutOriginal(records, opts.chosen);
   if (orphans.length) {
     const first = orphans[0]! as ScannedRecord;
     throw new Error(
-      `${orphans.length} selected revisit record(s) repeat a payload that no response in the crawl's WARC files holds (first: ${first.facts?.url ?? first.id} in ${first.file}, ` +
+      `${orphans.length} selected revisit record(s) repeat a payload that no response in the crawl's WARC files holds (first: ${first.facts?.url ?? first.id} in ${basename(first.file)}, ` +
       `referring to ${first.refersTo ?? 'no record'}): a replay tool could not show them`,
     );
   }
@@ -106,13 +115,13 @@ export async function writeCollection(opts: {
   };
   const copy = async (m: MemberCopy) => {
     let src = sources.get(m.file);
-    if (!src) sources.set(m.file, (src = await open(join(opts.sourceDir, m.file), 'r')));
+    if (!src) sources.set(m.file, (src = await open(m.file, 'r')));
     const offset = out!.size;
     const buffer = Buffer.allocUnsafe(Math.min(m.length, COPY_CHUNK));
     for (let at = 0; at < m.length; ) {
       opts.signal?.throwIfAborted();
       const { bytesRead } = await src.read(buffer, 0, Math.min(buffer.length, m.length - at), m.offset + at);
-      if (bytesRead === 0) throw new Error(`${m.file}: ends inside the record at ${m.offset}`);
+      if (bytesRead === 0) throw new Error(`${basename(m.file)}: ends inside the record at ${m.offset}`);
       await append(buffer.subarray(0, bytesRead));
       at += bytesRead;
     }

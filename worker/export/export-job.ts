@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { sqlDate } from '../store/sqlite';
-import { crawlWarcId, INDEX_NAME, isWarcFileOf, verifyCdxj, verifyWarcFile } from '../warc';
+import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
 import { collectionAdditions, queryHandlingOf } from './collection-additions';
@@ -15,9 +15,9 @@ import { sha256File } from './file-digest';
 import { readStoredRecord } from '../warc/read-record';
 import { decodeText, extractHtml } from '../extract';
 import { closeFilesLeftOpen } from '../crawler/warc-reconcile';
-import { storageProblem } from '../store/storage-failure';
 import { watchCancellation } from './export-cancel';
-import { noCapturesRefusal } from '../process/crawl-control';
+import { exportCrawlIds } from './export-crawls';
+import { exportFailureReason, readySource, writeMergedIndex, type ExportSourceCrawl, type ReadySource } from './export-sources';
 
 export interface ExportedFile {
   name: string;
@@ -38,13 +38,7 @@ export function exportUnderWay(db: Database.Database, crawlId: number): number |
   return id ?? null;
 }
 
-/** The files an export offers: closed WARC files and the CDXJ index (never `.open` files). */
-export function exportableFiles(warcDir: string, crawlId?: number): string[] {
-  if (!existsSync(warcDir)) return [];
-  return readdirSync(warcDir)
-    .filter((name) => (name.endsWith('.warc.gz') && (crawlId === undefined || isWarcFileOf(crawlWarcId(crawlId), name))) || name === INDEX_NAME || name === CERTIFICATE_NAME)
-    .sort();
-}
+export { exportableFiles, exportFailureReason } from './export-sources';
 
 /** A stored selection, or null for the whole crawl; an unreadable one fails the export, saying so. */
 function selectionOf(text: string | null): CollectionSelection | null {
@@ -251,24 +245,32 @@ function firstSeedPage(db: Database.Database, crawlId: number, definition: strin
   return row ? { url: row.url, ts: pageTs(row.fetchedAt) } : undefined;
 }
 
+/** One crawl whose pages a WACZ lists (packageAsWacz). */
+export interface WaczCrawlPages {
+  crawlId: number;
+  /** Where the crawl's own WARC files are, to read each page's text from, when the pages carry it. */
+  pageTextFrom?: string;
+  /** Record ids of captures the collection holds beyond its selection (its redirects' targets, its pages' requisites): listed as pages when they are pages, not requisites. */
+  alsoHolds?: readonly string[];
+}
+
 /**
  * Packages a crawl's verified files (`files` in `dir`: WARC files, the CDXJ index, perhaps the
  * coherence certificate) as one WACZ at `outPath`, described by `description`; returns it as a
  * listed file. The pages are the crawl's (or the selection's) 2xx HTML captures, each page once,
  * those reached as requisites (frames, iframes) left out;
- * replay opens on the first seed when it is one of them.
+ * replay opens on the first seed when it is one of them. A collection of several crawls
+ * (`otherCrawls` besides `crawlId`) lists each crawl's pages in turn, oldest crawl first: a page
+ * captured by two crawls is listed twice, at each capture's date.
  */
-export async function packageAsWacz(db: Database.Database, opts: {
-  crawlId: number;
+export async function packageAsWacz(db: Database.Database, opts: WaczCrawlPages & {
   dir: string;
   files: readonly ExportedFile[];
   selection: CollectionSelection | null;
   outPath: string;
   description: string;
-  /** Where the crawl's own WARC files are, to read each page's text from, when the pages carry it. */
-  pageTextFrom?: string;
-  /** Record ids of captures the collection holds beyond its selection (its redirects' targets, its pages' requisites): listed as pages when they are pages, not requisites. */
-  alsoHolds?: readonly string[];
+  /** The other crawls the files hold, when they are a collection of several. */
+  otherCrawls?: readonly WaczCrawlPages[];
   onProgress?: (fraction: number) => void;
   /** Stops the packaging (writeWacz): no package is left, and the call throws the signal's reason. */
   signal?: AbortSignal;
@@ -277,15 +279,20 @@ export async function packageAsWacz(db: Database.Database, opts: {
   const index = opts.files.find((f) => f.name === INDEX_NAME);
   if (!index) throw new Error(`No ${INDEX_NAME} to package: a WACZ needs the index`);
   const inDir = (f: ExportedFile, folder: string) => ({ path: join(opts.dir, f.name), inPackage: `${folder}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
-  const also = opts.selection && opts.alsoHolds?.length ? pagesBeyondSelection(db, opts.crawlId, opts.selection, opts.alsoHolds) : [];
+  const crawls = [opts, ...(opts.otherCrawls ?? [])]
+    .sort((a, b) => a.crawlId - b.crawlId)
+    .map((c) => ({ ...c, also: opts.selection && c.alsoHolds?.length ? pagesBeyondSelection(db, c.crawlId, opts.selection, c.alsoHolds) : [] }));
+  async function* pages(): AsyncGenerator<WaczPage> {
+    for (const c of crawls) yield* waczPages(db, c.crawlId, opts.selection, c.pageTextFrom ? { warcDir: c.pageTextFrom } : null, c.also);
+  }
   const packed = await writeWacz({
     outPath: opts.outPath,
     warcs: opts.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => inDir(f, 'archive')),
     index: { ...inDir(index, 'indexes'), inPackage: 'indexes/index.cdx' },
-    pages: waczPages(db, opts.crawlId, opts.selection, opts.pageTextFrom ? { warcDir: opts.pageTextFrom } : null, also),
+    pages: pages(),
     pagesHaveText: Boolean(opts.pageTextFrom),
     // Reading each page's text takes a while: its progress is counted by the pages.
-    expectedPages: opts.pageTextFrom ? waczPageCount(db, opts.crawlId, opts.selection, also) : undefined,
+    expectedPages: opts.pageTextFrom ? crawls.reduce((n, c) => n + waczPageCount(db, c.crawlId, opts.selection, c.also), 0) : undefined,
     extras: opts.files.filter((f) => f.name === CERTIFICATE_NAME).map((f) => inDir(f, 'coherence')),
     description: { title: crawl.name, description: opts.description, created: new Date(), mainPage: firstSeedPage(db, opts.crawlId, crawl.definition, opts.selection) },
     onProgress: opts.onProgress,
@@ -304,6 +311,41 @@ interface ExportJob {
    * worker passes its own, which keeps it from closing them at the same time as a stop does.
    */
   closeLeftOpen?: () => Promise<unknown>;
+  /**
+   * Where another crawl the export takes (ExportCrawl) keeps its WARC files, and how the files it
+   * left open are closed (closeFilesLeftOpen by default); needed only by an export of several crawls.
+   */
+  otherCrawl?: (crawlId: number) => { warcDir: string; closeLeftOpen?: () => Promise<unknown> };
+}
+
+/** The crawls the export takes, oldest first, each with its WARC folder and its closer of files left open. */
+function sourceCrawlsOf(db: Database.Database, job: ExportJob): ExportSourceCrawl[] {
+  return exportCrawlIds(db, job.exportId).map((crawlId) => {
+    const own = crawlId === job.crawlId;
+    const place = own ? { warcDir: job.warcDir, closeLeftOpen: job.closeLeftOpen } : job.otherCrawl?.(crawlId);
+    if (!place) throw new Error(`The export takes crawl ${crawlId}, whose WARC files this worker was not told of`);
+    return { crawlId, warcDir: place.warcDir, closeLeftOpen: place.closeLeftOpen ?? (() => closeFilesLeftOpen(db, crawlId, place.warcDir)) };
+  });
+}
+
+/** What a selection takes of one crawl: its captures' record ids, their revisits' payload digests, and what the collection holds besides (collectionAdditions). */
+async function selectedRecords(db: Database.Database, source: ReadySource, selection: CollectionSelection, signal: AbortSignal): Promise<{ ids: string[]; revisitDigests: string[]; alsoHolds: string[] }> {
+  const picked = (columns: string, also: string) => {
+    const { sql, params } = selectedCapturesSql(selection, columns, also);
+    return db.prepare(sql).pluck().all(source.crawlId, ...params) as string[];
+  };
+  const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
+  const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
+  if (!ids.length) return { ids, revisitDigests, alsoHolds: [] };
+  // The captures its redirects lead to, and its pages' requisites: found within the same crawl.
+  const added = await collectionAdditions(db, source.crawlId, source.warcDir, selection, queryHandlingOf(source.definition), new Set(ids), signal);
+  return { ids: [...ids, ...added.ids], revisitDigests: [...revisitDigests, ...added.revisitDigests], alsoHolds: added.ids };
+}
+
+/** What the export's warcinfo records and package say it is. */
+function describeExport(sources: readonly ReadySource[], exportId: number, selection: CollectionSelection | null): string {
+  const crawls = sources.length > 1 ? `crawls ${sources.map((c) => c.crawlId).join(', ')}` : `crawl ${sources[0]!.crawlId}`;
+  return `Tidemark ${crawls}, export ${exportId}: ${selection ? describeSelection(selection) : sources.length > 1 ? 'every capture of each' : 'the whole crawl'}`;
 }
 
 /**
@@ -317,6 +359,11 @@ interface ExportJob {
  * WARC files and index into `exportDir` (collection-export.ts), then verifies and checksums those.
  * As a WACZ (`Export.format`), the verified files are then packaged into one file in `exportDir`,
  * and the loose files removed.
+ * An export that takes other crawls of the ICD besides its own (ExportCrawl) is one collection of
+ * them all: the selection applied to each crawl, each page's requisites found in its own crawl,
+ * their records in one set of WARC files (or, without a selection, each crawl's files as they are)
+ * with one CDXJ index sorted over all and one page list, each capture at its own date; coherence
+ * certificates are left out then (one per crawl, none for the whole).
  * An export cancelled meanwhile (export-cancel.ts: its row says so) is stopped where it is within
  * about CANCEL_POLL_MS, in the middle of a file too; its folder is removed and its row left as the
  * cancel wrote it.
@@ -332,80 +379,78 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
   try {
     // What an interrupted attempt at this export left behind (the worker died mid-way) is not reused.
     rmSync(job.exportDir, { recursive: true, force: true });
-    const crawl = db.prepare('SELECT status, definition FROM Crawl WHERE id = ?').get(job.crawlId) as { status: string; definition: string } | undefined;
-    if (!crawl) throw new Error('The crawl no longer exists');
-    if (['running', 'pausing', 'stopping', 'created'].includes(crawl.status)) {
-      throw new Error(`The crawl is ${crawl.status}: pause, stop or let it finish before exporting`);
-    }
-    // A crawl a full disk paused (or whose worker died) left its last file open, with captures the
-    // database acknowledged: closed first, as a resume would, or the export would lack them.
-    try {
-      await (job.closeLeftOpen ?? (() => closeFilesLeftOpen(db, job.crawlId, job.warcDir)))();
-    } catch (err) {
-      throw new Error(`The crawl's last WARC file, left open, could not be closed: ${exportFailureReason(err)}`);
-    }
-    const names = exportableFiles(job.warcDir);
-    const warcs = names.filter((n) => n.endsWith('.warc.gz'));
-    if (!warcs.length) {
-      // An ended crawl that captured nothing has none and never will: "yet" sent people to wait.
-      const captures = db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ?').pluck().get(job.crawlId) as number;
-      throw new Error(noCapturesRefusal(crawl.status, captures) ?? 'The crawl has no closed WARC files yet');
-    }
+    const crawls = sourceCrawlsOf(db, job);
+    const several = crawls.length > 1;
+    const sources: ReadySource[] = [];
+    for (const c of crawls) sources.push(await readySource(db, c, several));
     const row = db.prepare('SELECT selection, format, pageText FROM Export WHERE id = ?').get(job.exportId) as { selection: string | null; format: string; pageText: number };
     const selection = selectionOf(row.selection);
     const wacz = row.format === 'wacz';
     // Progress: verifying and writing first, then packaging (which copies every byte once more).
     const share = wacz ? 0.5 : 1;
     let files: ExportedFile[];
-    // What the collection holds beyond the selection (the captures its redirects lead to, its pages' requisites).
-    let alsoHolds: string[] = [];
+    // What the collection holds beyond the selection in each crawl (the captures its redirects lead to, its pages' requisites).
+    const alsoHolds = new Map<number, string[]>();
     if (!selection) {
+      // Several crawls: their WARC files as they are (each names its crawl), one index of them all.
+      const taken = sources.map((c) => ({ dir: c.warcDir, names: several ? c.warcs : c.names }));
+      const names = taken.flatMap((t) => t.names);
       // What is copied rather than linked (another file system) is read twice, copied then verified:
       // progress counts both, so it moves while a large copy runs.
-      const verifyBytes = names.reduce((n, name) => n + statSync(join(job.warcDir, name)).size, 0);
+      const verifyBytes = taken.reduce((n, t) => t.names.reduce((m, name) => m + statSync(join(t.dir, name)).size, n), 0);
       let copyBytes = 0;
+      let copiedBefore = 0;
       const part = (done: number) => progress(share * (done / ((copyBytes + verifyBytes) || 1)));
-      await snapshotCrawlFiles(job.warcDir, job.exportDir, names, {
-        onProgress: (copied, toCopy) => {
-          copyBytes = toCopy;
-          part(copied);
-        },
-        signal,
-      });
+      for (const t of taken) {
+        let toCopyHere = 0;
+        await snapshotCrawlFiles(t.dir, job.exportDir, t.names, {
+          onProgress: (copied, toCopy) => {
+            copyBytes += toCopy - toCopyHere;
+            toCopyHere = toCopy;
+            part(copiedBefore + copied);
+          },
+          signal,
+        });
+        copiedBefore += toCopyHere;
+      }
+      if (several) {
+        writeMergedIndex(sources, job.exportDir);
+        names.push(INDEX_NAME);
+      }
       files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes), signal);
     } else {
-      const picked = (columns: string, also: string) => {
-        const { sql, params } = selectedCapturesSql(selection, columns, also);
-        return db.prepare(sql).pluck().all(job.crawlId, ...params) as string[];
-      };
-      const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
-      const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
-      if (!ids.length) throw new Error(`No capture matches the selection (${describeSelection(selection)})`);
-      // The captures its redirects lead to, and its pages' requisites.
-      const added = await collectionAdditions(db, job.crawlId, job.warcDir, selection, queryHandlingOf(crawl.definition), new Set(ids), signal);
-      alsoHolds = added.ids;
+      const chosen = new Set<string>();
+      const revisitDigests = new Set<string>();
+      for (const source of sources) {
+        const picked = await selectedRecords(db, source, selection, signal);
+        for (const id of picked.ids) chosen.add(id);
+        for (const digest of picked.revisitDigests) revisitDigests.add(digest);
+        alsoHolds.set(source.crawlId, picked.alsoHolds);
+      }
+      if (!chosen.size) throw new Error(`No capture ${several ? 'of these crawls ' : ''}matches the selection (${describeSelection(selection)})`);
       const written = await writeCollection({
-        sourceDir: job.warcDir, sourceFiles: warcs, outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
-        chosen: new Set([...ids, ...added.ids]), revisitDigests: new Set([...revisitDigests, ...added.revisitDigests]),
-        description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${describeSelection(selection)}`,
+        sources: sources.map((c) => ({ dir: c.warcDir, files: c.warcs })), outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
+        chosen, revisitDigests,
+        description: describeExport(sources, job.exportId, selection),
         onProgress: (f) => progress(share * 0.8 * f),
         signal,
       });
       // Pages picked by their coherence: the crawl's certificate says which were proved unchanged.
-      if (selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
+      if (!several && selection.coherence.length && existsSync(join(job.warcDir, CERTIFICATE_NAME))) {
         await snapshotCrawlFiles(job.warcDir, job.exportDir, [CERTIFICATE_NAME], { signal });
         written.push(CERTIFICATE_NAME);
       }
       files = await listVerified(job.exportDir, written, (f) => progress(share * (0.8 + 0.2 * f)), signal);
     }
     if (wacz) {
+      // Capture rows point into the crawl's own files, a collection's too.
+      const pagesOf = (c: ReadySource): WaczCrawlPages => ({ crawlId: c.crawlId, pageTextFrom: row.pageText ? c.warcDir : undefined, alsoHolds: alsoHolds.get(c.crawlId) });
+      const own = sources.find((c) => c.crawlId === job.crawlId)!;
       const packed = await packageAsWacz(db, {
-        crawlId: job.crawlId, dir: job.exportDir, files, selection,
+        ...pagesOf(own), dir: job.exportDir, files, selection,
+        otherCrawls: sources.filter((c) => c !== own).map(pagesOf),
         outPath: join(job.exportDir, `tidemark-${job.crawlId}-${job.exportId}.wacz`),
-        description: `Tidemark crawl ${job.crawlId}, export ${job.exportId}: ${selection ? describeSelection(selection) : 'the whole crawl'}.`,
-        // Capture rows point into the crawl's own files, a collection's too.
-        pageTextFrom: row.pageText ? job.warcDir : undefined,
-        alsoHolds,
+        description: `${describeExport(sources, job.exportId, selection)}.`,
         onProgress: (f) => progress(0.5 + 0.5 * f),
         signal,
       });
@@ -457,15 +502,6 @@ export function throttledProgress(write: (fraction: number) => void, step = 0.01
     last = fraction;
     write(fraction);
   };
-}
-
-/** Why an export failed, for the manager: a storage failure says what happened and what to do. */
-export function exportFailureReason(err: unknown): string {
-  const detail = err instanceof Error ? err.message : String(err);
-  const problem = storageProblem(err);
-  if (!problem) return detail;
-  const remedy = /full|quota/.test(problem) ? 'make room' : 'repair the storage';
-  return `${problem[0]!.toUpperCase()}${problem.slice(1)} (${detail}): ${remedy}, then export again`;
 }
 
 /** Marks a pending or running export failed with `reason` (throws when the database refuses the write). */

@@ -310,6 +310,10 @@ export class CrawlManager {
       await runExport(db, {
         exportId: pending.id, crawlId: pending.crawlId, warcDir, exportDir: exportDir(this.opts.dataDir, pending.id),
         closeLeftOpen: () => this.closingFiles(pending.crawlId, () => closeFilesLeftOpen(db, pending.crawlId, warcDir)),
+        otherCrawl: (crawlId) => {
+          const otherDir = crawlWarcDir(this.opts.dataDir, crawlId);
+          return { warcDir: otherDir, closeLeftOpen: () => this.closingFiles(crawlId, () => closeFilesLeftOpen(db, crawlId, otherDir)) };
+        },
       });
     } catch (err) {
       // The database refused a write: the failure's reason (or the refusal, when the export could not even be started) is kept.

@@ -275,7 +275,7 @@ test('a collection split over several files: each file stands alone (its warcinf
   db.close();
   const dir = join(out, 'split-collection');
   const names = await writeCollection({
-    sourceDir: out, sourceFiles: readdirSync(out).filter((n) => n.endsWith('.warc.gz')).sort(), outDir: dir, prefix: 'split',
+    sources: [{ dir: out, files: readdirSync(out).filter((n) => n.endsWith('.warc.gz')).sort() }], outDir: dir, prefix: 'split',
     chosen: new Set(ids), revisitDigests: new Set(digests), description: 'every capture, in small files', rotateBytes: 20_000, onProgress: () => undefined,
   });
   const warcs = names.filter((n) => n.endsWith('.warc.gz'));

@@ -29,7 +29,7 @@ test('a collection reports its progress within a file while it scans it, rising 
 
     const reported: number[] = [];
     const names = await writeCollection({
-      sourceDir: warcDir, sourceFiles: files, outDir: join(dir, 'collection'), prefix: 'collection-progress',
+      sources: [{ dir: warcDir, files }], outDir: join(dir, 'collection'), prefix: 'collection-progress',
       chosen, revisitDigests: new Set(), description: 'every tenth berth', onProgress: (f) => reported.push(f),
     });
     const scanning = reported.filter((f) => f > 0 && f < 0.5);

@@ -31,7 +31,7 @@ test('a revisit without WARC-Refers-To brings the response with its payload; one
     await writer.close();
     const sourceFiles = readdirSync(warcDir).filter((n) => n.endsWith('.warc.gz'));
     const collect = (chosen: string[], outDir: string) => writeCollection({
-      sourceDir: warcDir, sourceFiles, outDir: join(dir, outDir), prefix: outDir,
+      sources: [{ dir: warcDir, files: sourceFiles }], outDir: join(dir, outDir), prefix: outDir,
       chosen: new Set(chosen), revisitDigests: new Set([payloadDigest, sha1Digest(Buffer.from('never captured'))]), description: 'revisits', onProgress: () => undefined,
     });
 

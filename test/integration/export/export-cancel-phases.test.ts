@@ -53,7 +53,7 @@ test("a collection's writing and a copy across file systems stop mid-file on an 
     const outDir = join(dir, 'collection');
     let reached = 0;
     const writing = writeCollection({
-      sourceDir: source, sourceFiles: files, outDir, prefix: 'collection-steps', chosen: new Set(['every']), revisitDigests: new Set(),
+      sources: [{ dir: source, files }], outDir, prefix: 'collection-steps', chosen: new Set(['every']), revisitDigests: new Set(),
       description: 'all', signal: collection.signal,
       // Aborted a fifth of the way through the scan of its one file.
       onProgress: (f) => {
