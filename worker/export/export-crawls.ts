@@ -40,23 +40,66 @@ export function otherCrawlsOf(db: Database.Database, exportIds: readonly number[
 }
 
 /**
- * Why an export of `crawlId` may not take the crawls `others` besides, or null: each must be
- * another crawl of the same ICD, and one that may be exported now (exportRefusal: no worker writes
- * it nor is about to). Read in the request's write transaction, so none starts meanwhile.
+ * Why `others` are not other crawls of `crawlId`'s ICD, or null: a collection takes crawls of one
+ * ICD (a preview of one is refused the same way).
  */
-export function otherCrawlsRefusal(db: Database.Database, crawlId: number, others: readonly number[]): string | null {
+export function notOtherCrawlsOfIcd(db: Database.Database, crawlId: number, others: readonly number[]): string | null {
   if (others.length > MAX_OTHER_CRAWLS) return `An export takes at most ${MAX_OTHER_CRAWLS} crawls besides its own`;
-  const icdOf = db.prepare('SELECT icdId, status, desired FROM Crawl WHERE id = ?');
-  const own = icdOf.get(crawlId) as { icdId: number } | undefined;
+  const icdOf = db.prepare('SELECT icdId FROM Crawl WHERE id = ?').pluck();
+  const own = icdOf.get(crawlId) as number | undefined;
   for (const id of others) {
     if (id === crawlId) return `Crawl ${id} is the crawl the export is started from: list only the others`;
-    const other = icdOf.get(id) as { icdId: number; status: string; desired: string } | undefined;
-    if (!other) return `Crawl ${id} does not exist`;
-    if (other.icdId !== own?.icdId) return `Crawl ${id} is a crawl of another ICD: a collection takes crawls of one ICD`;
+    const icd = icdOf.get(id) as number | undefined;
+    if (icd === undefined) return `Crawl ${id} does not exist`;
+    if (icd !== own) return `Crawl ${id} is a crawl of another ICD: a collection takes crawls of one ICD`;
+  }
+  return null;
+}
+
+/**
+ * Why an export of `crawlId` may not take the crawls `others` besides, or null: each must be
+ * another crawl of the same ICD (notOtherCrawlsOfIcd), and one that may be exported now
+ * (exportRefusal: no worker writes it nor is about to). Read in the request's write transaction,
+ * so none starts meanwhile.
+ */
+export function otherCrawlsRefusal(db: Database.Database, crawlId: number, others: readonly number[]): string | null {
+  const problem = notOtherCrawlsOfIcd(db, crawlId, others);
+  if (problem) return problem;
+  const stateOf = db.prepare('SELECT status, desired FROM Crawl WHERE id = ?');
+  for (const id of others) {
+    const other = stateOf.get(id) as { status: string; desired: string };
     const refusal = exportRefusal(other.status, other.desired);
     if (refusal) return `Crawl ${id}: ${refusal.replace(/^The crawl/, 'it')}`;
   }
   return null;
+}
+
+/** Another crawl of a crawl's ICD, as the export form offers it. */
+export interface CrawlOfIcd {
+  id: number;
+  name: string;
+  status: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Why it cannot be taken into an export now (it is running…), or null. */
+  exportRefusal: string | null;
+}
+
+/** The other crawls of `crawlId`'s ICD (a schedule's earlier and later crawls), newest first, at most MAX_OTHER_CRAWLS. */
+export function otherCrawlsOfIcd(db: Database.Database, crawlId: number): CrawlOfIcd[] {
+  const rows = db
+    .prepare('SELECT id, name, status, desired, startedAt, finishedAt FROM Crawl WHERE icdId = (SELECT icdId FROM Crawl WHERE id = ?) AND id != ? ORDER BY id DESC LIMIT ?')
+    .all(crawlId, crawlId, MAX_OTHER_CRAWLS) as { id: number; name: string; status: string; desired: string; startedAt: string | number | null; finishedAt: string | number | null }[];
+  return rows.map((c) => ({
+    id: c.id, name: c.name, status: c.status, startedAt: isoDate(c.startedAt), finishedAt: isoDate(c.finishedAt), exportRefusal: exportRefusal(c.status, c.desired),
+  }));
+}
+
+/** A stored date as ISO 8601 (Prisma and the worker store DATETIME as text or as milliseconds). */
+function isoDate(value: string | number | null): string | null {
+  if (value === null) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
 /** Stores the crawls an export takes besides its own (in the request's transaction). */

@@ -95,7 +95,7 @@ describe('hostile and malformed requests to the real server', { timeout: 240_000
   });
 
   test('every per-crawl route answers 404 for a crawl that does not exist, not 200 with empty lists', async () => {
-    const views = ['', '/report', '/captures', '/log', '/objects', '/annotations', '/exports', '/exports/preview', '/throughput', '/relevance', '/frontier/top', '/coherence', '/coherence/graphml'];
+    const views = ['', '/report', '/captures', '/log', '/objects', '/annotations', '/exports', '/exports/preview', '/exports/other-crawls', '/throughput', '/relevance', '/frontier/top', '/coherence', '/coherence/graphml'];
     for (const view of views) {
       assert.equal((await api.request('GET', `/api/crawls/${crawlId}${view}`)).status, 200, `crawl ${crawlId}${view}`);
       const res = await api.request('GET', `/api/crawls/99999999999${view}`);

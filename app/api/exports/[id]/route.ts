@@ -6,8 +6,8 @@ import { deleteExport } from '../../../../worker/export/export-delete';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/exports/:id [export] → status, progress, files. */
-export const GET = apiRoute<{ id: string }>('export', async ({ params, prisma }) => getExport(prisma, idParam(params.id)));
+/** GET /api/exports/:id [export] → status, progress, files, the other crawls it takes. */
+export const GET = apiRoute<{ id: string }>('export', async ({ params, prisma, db }) => getExport(prisma, db, idParam(params.id)));
 
 /**
  * DELETE /api/exports/:id [export] → 204: the export's own folder under the exports folder, then its

@@ -14,5 +14,5 @@ export const dynamic = 'force-dynamic';
 export const POST = apiRoute<{ id: string }>('export', async ({ params, db, prisma, user }) => {
   const id = idParam(params.id);
   settledRequest(cancelExport(db, id, user.username));
-  return getExport(prisma, id);
+  return getExport(prisma, db, id);
 });
