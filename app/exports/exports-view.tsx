@@ -5,6 +5,7 @@ import { CrawlPicker } from '../components/crawl-picker';
 import { COHERENCE_STATUSES, describeSelection, describeStoredSelection, takesRequisites, type ExportFormat } from '../../worker/export/collection-plan';
 import { exportCancelRefusal, exportDeleteRefusal, exportRefusal, noCapturesRefusal } from '../../worker/process/crawl-control';
 import { DeleteExport } from './delete-export';
+import { OtherCrawlsPicker } from './other-crawls-picker';
 import { ErrorMessage } from '../components/error-message';
 import { StatusBadge } from '../components/status-badge';
 import { exportFileName, formatBytes, formatDate, selectionFromForm, useCancelExport, useExports, useRequestExport, useSelectionPreview, type CrawlRow, type ExportRecord } from '../lib/client/queries';
@@ -39,8 +40,11 @@ export function ExportsView() {
   const [form, setForm] = useState({ hosts: '', mimeTypes: '', statusClasses: [] as string[], urlContains: '', coherence: [] as string[], requisites: null as boolean | null });
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value].sort() : list.filter((x) => x !== value));
   const selection = selectionFromForm(form);
-  const preview = useSelectionPreview(selected, selection);
-  const ask = selected ? { crawlId: selected, selection, format, pageText } : null;
+  // The other crawls of its ICD ticked, for the crawl chosen when they were (another crawl starts with none).
+  const [taken, setTaken] = useState<{ crawlId: number | null; ids: number[] }>({ crawlId: null, ids: [] });
+  const otherCrawls = taken.crawlId === selected ? taken.ids : [];
+  const preview = useSelectionPreview(selected, selection, otherCrawls);
+  const ask = selected ? { crawlId: selected, selection, format, pageText, otherCrawls } : null;
   // The export just requested, while it is being made and the form asks for it again: not twice.
   const underWay = exportUnderWayFor(request.isSuccess ? { ask: request.variables, id: request.data.id } : undefined, ask, exports.data);
   // After a delete the card is gone: the focus goes to the list's heading, and the deletion is said.
@@ -93,11 +97,11 @@ export function ExportsView() {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={!ask || request.isPending || underWay !== null || refusal !== null || (selection !== undefined && preview.data?.captures === 0)}
+          disabled={!ask || request.isPending || underWay !== null || refusal !== null || ((selection !== undefined || otherCrawls.length > 0) && preview.data?.captures === 0)}
           onClick={() => ask && underWay === null && request.mutate(ask)}
           data-testid="request-export"
         >
-          {selection ? 'Export the selection' : 'Request export'}
+          {selection ? 'Export the selection' : 'Request export'}{otherCrawls.length ? ` of ${otherCrawls.length + 1} crawls` : ''}
         </button>
         {refusal && <p className="text-sm text-slate-700" data-testid="export-refusal">{refusal}.</p>}
         {underWay !== null && (
@@ -106,6 +110,12 @@ export function ExportsView() {
           </p>
         )}
         <ErrorMessage error={request.error ?? crawls.error} />
+        {selected && <OtherCrawlsPicker crawlId={selected} value={otherCrawls} onChange={(ids) => setTaken({ crawlId: selected, ids })} />}
+        {!selection && otherCrawls.length > 0 && (
+          <p className="w-full text-sm" role="status" data-testid="other-crawls-preview">
+            {preview.isError ? <ErrorMessage error={preview.error} /> : preview.data ? `${preview.data.captures.toLocaleString('en')} captures over ${otherCrawls.length + 1} crawls (${formatBytes(preview.data.bytes)})` : 'Counting the captures…'}
+          </p>
+        )}
         <details className="w-full" data-testid="export-selection">
           <summary className="cursor-pointer text-sm font-medium">
             Select part of the crawl (a collection){selection && <span className="font-normal text-slate-600"> · {describeSelection(selection)}</span>}
@@ -235,6 +245,11 @@ function ExportCard({ record, onDeleted }: { record: ExportRecord; onDeleted: ()
       <p className="text-sm text-slate-700" data-testid="export-scope">
         {record.selection ? <>Collection: {describeStoredSelection(record.selection)}</> : 'The whole crawl, its own files'}
         {record.format === 'wacz' && ` · as one WACZ package${record.pageText ? ', with page text' : ''}`}
+        {record.otherCrawls?.length ? (
+          <span data-testid="export-other-crawls-taken">
+            {' '}· with crawl{record.otherCrawls.length === 1 ? '' : 's'} {record.otherCrawls.map((c) => `#${c.id}${c.name === null ? ' (deleted since)' : ''}`).join(', ')}
+          </span>
+        ) : null}
       </p>
       <div className="flex items-center gap-2">
         <progress className="h-2 w-64" value={pct} max={100} aria-label={`Export ${record.id} progress`} />

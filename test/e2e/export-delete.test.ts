@@ -8,11 +8,11 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { existsSync, readdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startCockpit, type RunningCockpit, ADMIN_PASSWORD } from '../support/cockpit';
 import { assertFocusComes, launchBrowser, signIn } from './helpers/browser';
+import { axeViolations } from './helpers/axe';
 import { crawlWarcDir, exportDir } from '../../worker/store/data-layout';
 import { finishedLargeCrawl } from '../support/large-warcs';
 
@@ -22,18 +22,6 @@ after(async () => {
   await browser?.close();
   await cockpit?.stop();
 });
-
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core's WCAG 2.1 A and AA violations on the page, by rule id. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(o: unknown): Promise<{ violations: { id: string }[] }> } }).axe;
-    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => v.id);
-  });
-}
 
 test('someone who may export deletes an ended export from the exports page, by keyboard, after confirming', { timeout: 240_000 }, async () => {
   cockpit = await startCockpit();

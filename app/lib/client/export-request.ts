@@ -7,11 +7,13 @@ export interface ExportAsk {
   selection?: SelectionInput;
   format: ExportFormat;
   pageText: boolean;
+  /** Other crawls of the ICD taken besides (sorted). */
+  otherCrawls?: readonly number[];
 }
 
-/** The same export asked twice: the same crawl, selection and format (page text counts only in a WACZ). */
+/** The same export asked twice: the same crawl, other crawls, selection and format (page text counts only in a WACZ). */
 export function sameExportAsk(a: ExportAsk, b: ExportAsk): boolean {
-  const key = (x: ExportAsk) => JSON.stringify([x.crawlId, x.selection ?? null, x.format, x.format === 'wacz' && x.pageText]);
+  const key = (x: ExportAsk) => JSON.stringify([x.crawlId, x.selection ?? null, x.format, x.format === 'wacz' && x.pageText, [...(x.otherCrawls ?? [])].sort((m, n) => m - n)]);
   return key(a) === key(b);
 }
 

@@ -1,6 +1,7 @@
 'use client';
 import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages';
+import type { CrawlOfIcd } from '../../../worker/export/export-crawls';
 import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
 import type { IncrementalView } from '../../../worker/coherence/incremental-view';
@@ -77,6 +78,8 @@ export interface ExportRecord {
   format?: ExportFormat;
   /** The WACZ's pages carry their text. */
   pageText?: boolean;
+  /** The other crawls of the ICD it takes besides its own (name null once deleted). */
+  otherCrawls?: { id: number; name: string | null }[];
   /** Who cancelled it (their user name), and when. */
   cancelledBy?: string | null;
   cancelledAt?: string | null;
@@ -515,14 +518,27 @@ export function useDeleteExport() {
   });
 }
 
-/** How many captures (and payload bytes) a selection picks, shown before the export is requested. */
-export function useSelectionPreview(crawlId: number | null, selection: SelectionInput | undefined) {
+/**
+ * How many captures (and payload bytes) a selection picks, over the crawl and the other crawls of
+ * its ICD taken with it, shown before the export is requested (when there is a selection or other crawls).
+ */
+export function useSelectionPreview(crawlId: number | null, selection: SelectionInput | undefined, otherCrawls: readonly number[] = []) {
   const json = JSON.stringify(selection ?? {});
+  const others = otherCrawls.length ? `&otherCrawls=${otherCrawls.join(',')}` : '';
   return useQuery({
-    queryKey: ['crawls', crawlId ?? 0, 'selection-preview', json],
-    queryFn: () => api<{ captures: number; bytes: number }>('GET', `/api/crawls/${crawlId}/exports/preview?selection=${encodeURIComponent(json)}`),
-    enabled: crawlId !== null && selection !== undefined,
+    queryKey: ['crawls', crawlId ?? 0, 'selection-preview', json, others],
+    queryFn: () => api<{ captures: number; bytes: number }>('GET', `/api/crawls/${crawlId}/exports/preview?selection=${encodeURIComponent(json)}${others}`),
+    enabled: crawlId !== null && (selection !== undefined || otherCrawls.length > 0),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The other crawls of the crawl's ICD, newest first. */
+export function useOtherCrawlsOfIcd(crawlId: number | null) {
+  return useQuery({
+    queryKey: ['crawls', crawlId ?? 0, 'other-crawls'],
+    queryFn: () => api<CrawlOfIcd[]>('GET', `/api/crawls/${crawlId}/exports/other-crawls`),
+    enabled: crawlId !== null,
   });
 }
 
@@ -530,8 +546,10 @@ export function useSelectionPreview(crawlId: number | null, selection: Selection
 export function useRequestExport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ crawlId, selection, format, pageText }: { crawlId: number; selection?: SelectionInput; format: ExportFormat; pageText: boolean }) =>
-      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, { format, ...(format === 'wacz' && pageText ? { pageText } : {}), ...(selection ? { selection } : {}) }),
+    mutationFn: ({ crawlId, selection, format, pageText, otherCrawls }: { crawlId: number; selection?: SelectionInput; format: ExportFormat; pageText: boolean; otherCrawls?: readonly number[] }) =>
+      api<ExportRecord>('POST', `/api/crawls/${crawlId}/exports`, {
+        format, ...(format === 'wacz' && pageText ? { pageText } : {}), ...(selection ? { selection } : {}), ...(otherCrawls?.length ? { otherCrawls } : {}),
+      }),
     // The new export joins the list at once, pending: the list then polls until it ends, even if
     // the read that follows fails (it used to stop polling, the list showing no export at all).
     onSuccess: (created, { crawlId }) => {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { icdSchema } from '../../../worker/icd/schema';
 import { controlCrawl, deleteCrawlRow, requestExport } from '../../../worker/process/crawl-requests';
-import { exportCrawlIds, otherCrawlsOf } from '../../../worker/export/export-crawls';
+import { exportCrawlIds, otherCrawlsOf, otherCrawlsOfIcd } from '../../../worker/export/export-crawls';
 import { exportUnderWay } from '../../../worker/export/export-job';
 import { insertCrawl, insertLaterCrawl, migratedDatabase } from '../../support/crawl-rows';
 import { withTempDir } from '../../support/temp-dir';
@@ -43,6 +43,11 @@ test('an export takes other crawls of its ICD that may be exported, and refuses 
       }
       assert.equal(db.prepare('SELECT COUNT(*) FROM Export').pluck().get(), 0, 'a refused request stores nothing');
 
+      // What the export form offers: the ICD's other crawls, newest first, a running one saying why it cannot be taken.
+      assert.deepEqual(otherCrawlsOfIcd(db, first).map((c) => [c.id, c.status, c.exportRefusal]), [
+        [running, 'running', 'The crawl is running: pause, stop or let it finish before exporting'],
+        [second, 'finished', null],
+      ]);
       const outcome = requestExport(db, first, ask([second, second]));
       assert.ok(typeof outcome === 'object' && 'done' in outcome, JSON.stringify(outcome));
       assert.deepEqual(exportCrawlIds(db, outcome.done.id), [first, second]);

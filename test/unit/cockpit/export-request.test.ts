@@ -28,3 +28,9 @@ test('another crawl, selection or format is another export; page text counts onl
   assert.equal(sameExportAsk({ ...ask, format: 'wacz' }, { ...ask, format: 'wacz', pageText: true }), false);
   assert.equal(exportUnderWayFor({ ask, id: 9 }, { ...ask, format: 'wacz' }, listed('running')), null);
 });
+
+test('other crawls taken besides make another export, whatever order they were ticked in', () => {
+  assert.equal(sameExportAsk(ask, { ...ask, otherCrawls: [2] }), false);
+  assert.equal(sameExportAsk(ask, { ...ask, otherCrawls: [] }), true);
+  assert.equal(sameExportAsk({ ...ask, otherCrawls: [3, 2] }, { ...ask, otherCrawls: [2, 3] }), true);
+});
