@@ -17,7 +17,7 @@ import { crawlWarcDir } from '../../worker/store/data-layout';
 import { crawlWarcId } from '../../worker/warc';
 import { openSqlite } from '../../worker/store/sqlite';
 import { finishedLargeCrawl, writeLargeWarcs } from '../support/large-warcs';
-import { insertLaterCrawl } from '../support/crawl-rows';
+import { insertCapturesOfIndex, insertLaterCrawl } from '../support/crawl-rows';
 import { join } from 'node:path';
 
 let cockpit: RunningCockpit | undefined;
@@ -35,10 +35,12 @@ test('the export form takes another crawl of the ICD, by keyboard, into one coll
   try {
     later = insertLaterCrawl(db, first);
     db.prepare("UPDATE Crawl SET status = 'finished', desired = 'stop' WHERE id = ?").run(later);
+    await writeLargeWarcs(crawlWarcDir(cockpit.dataDir, later), crawlWarcId(later), 1, 1);
+    // The captures the crawls' commits would have stored: the form counts them.
+    for (const id of [first, later]) insertCapturesOfIndex(db, id, crawlWarcDir(cockpit.dataDir, id));
   } finally {
     db.close();
   }
-  await writeLargeWarcs(crawlWarcDir(cockpit.dataDir, later), crawlWarcId(later), 1, 1);
 
   browser = await launchBrowser();
   const page = await (await browser.newContext()).newPage();

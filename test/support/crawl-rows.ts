@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Icd } from '../../worker/icd/schema';
-import { openSqlite } from '../../worker/store/sqlite';
+import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { applyMigrations } from '../../worker/store/migrator';
 
 /** The database of a data folder `dir`, opened as the worker opens it and migrated. */
@@ -24,4 +25,21 @@ export function insertLaterCrawl(db: Database.Database, crawlId: number): number
   return Number(
     db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) SELECT icdId, definition, name, 'created', 'run', ? FROM Crawl WHERE id = ?").run(now, crawlId).lastInsertRowid,
   );
+}
+
+/**
+ * A Capture row for each line of the CDXJ index in `warcDir` (files a writer wrote there without the
+ * engine, writeLargeWarcs): what the crawl's commits would have stored, so that the cockpit counts
+ * and selects those captures as a crawl's.
+ */
+export function insertCapturesOfIndex(db: Database.Database, crawlId: number, warcDir: string): number {
+  const insert = db.prepare(
+    "INSERT INTO Capture (crawlId, url, status, mime, size, payloadDigest, recordType, warcFile, warcOffset, warcLength, fetchedAt, durationMs) VALUES (?, ?, ?, ?, ?, ?, 'response', ?, ?, ?, ?, 0)",
+  );
+  const lines = readFileSync(join(warcDir, 'index.cdxj'), 'utf8').split('\n').filter(Boolean);
+  for (const line of lines) {
+    const j = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; status: string; mime: string; digest: string; length: string; offset: string; filename: string };
+    insert.run(crawlId, j.url, Number(j.status), j.mime, Number(j.length), `sha1:${j.digest}`, j.filename, Number(j.offset), Number(j.length), sqlDate(new Date()));
+  }
+  return lines.length;
 }
