@@ -3,7 +3,7 @@ import { runInTransaction, tableExists } from '../store/sqlite';
 import type { HostAnswer } from '../coherence';
 import type { Lease } from '../frontier';
 import type { Icd } from '../icd/schema';
-import { afterUrlEnded, heldBack, holdUntil, isTry, HOST_UNREACHABLE, MAX_HOST_BACKOFF_MS, type HostOutage, type HostOutageLimits, type OutageEvent } from '../politeness';
+import { afterUrlEnded, heldBack, holdUntil, isTry, waitEndAsOf, HOST_UNREACHABLE, MAX_HOST_BACKOFF_MS, type HostOutage, type HostOutageLimits, type OutageEvent } from '../politeness';
 import type { CrawlContext } from './crawl-context';
 import type { CrawlItem } from './stage';
 
@@ -88,7 +88,7 @@ export class HostOutages {
 
   constructor(
     private readonly ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'store' | 'frontier' | 'stats' | 'commits' | 'icd'>,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.limits = hostOutageLimits(ctx.icd);
     ctx.db.exec(HOST_OUTAGE_DDL);
@@ -124,7 +124,7 @@ export class HostOutages {
     const before = this.hosts.get(host);
     const answer = hostAnswerOf(item);
     if (answer === null) {
-      if (isTry(before, lease.leasedAt)) this.ctx.frontier.holdHost(this.ctx.crawlId, host, holdUntil(before));
+      if (isTry(before, lease.leasedAt)) this.hold(host, before);
       return;
     }
     if (before === undefined && answer.answered) return;
@@ -133,12 +133,17 @@ export class HostOutages {
     if (outage) this.hosts.set(host, outage);
     else this.hosts.delete(host);
     const putBack = this.unansweredToQueue(host, answer.answered ? null : { url: item.url, attempts: lease.attempts }, outage);
-    if (event) this.ctx.frontier.holdHost(this.ctx.crawlId, host, holdUntil(outage));
+    if (event) this.hold(host, outage);
     if (!event && !putBack.length) return;
     return this.ctx.commits.run(() => {
       this.requeue(putBack);
       if (event) this.record(host, item.url, event, outage, now, putBack.length);
     });
+  }
+
+  /** The frontier holds the host's URLs until its next try, with the wait that set it (a clock set back since: waitEndAsOf). */
+  private hold(host: string, o: HostOutage | undefined): void {
+    this.ctx.frontier.holdHost(this.ctx.crawlId, host, holdUntil(o), o?.phase === 'backoff' ? o.waitMs : undefined);
   }
 
   /**
@@ -190,10 +195,12 @@ export class HostOutages {
   waiting(): { hosts: number; nextTryAt: number | null } {
     let hosts = 0;
     let nextTryAt: number | null = null;
+    const now = this.now();
     for (const o of this.hosts.values()) {
       if (o.phase !== 'backoff') continue;
       hosts++;
-      nextTryAt = nextTryAt === null ? o.nextTryAt : Math.min(nextTryAt, o.nextTryAt);
+      const at = waitEndAsOf(o.nextTryAt, o.waitMs, now);
+      nextTryAt = nextTryAt === null ? at : Math.min(nextTryAt, at);
     }
     return { hosts, nextTryAt };
   }

@@ -1,5 +1,5 @@
 import type { FetchOutcome } from '../fetch';
-import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
+import { nextAllowedAsOf, type KeyHolder, type KeyTiming } from '../politeness';
 import { robotsFailureMessage, type RobotsVerdict } from '../robots';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
@@ -83,8 +83,8 @@ export async function politeFetch(ctx: CrawlContext, url: string, o: PoliteFetch
         timing = robots.fetched;
         return refused;
       }
-      const readyAt = robots.fetched && nextAllowedAt(robots.fetched, ctx.icd.politeness, frontier.robotsDelayMs(host));
-      if (readyAt && !(await waitUntil(() => readyAt, o.halted))) {
+      const before = robots.fetched;
+      if (before && !(await waitUntil(() => nextAllowedAsOf(before, ctx.icd.politeness, frontier.robotsDelayMs(host), Date.now()), o.halted))) {
         timing = robots.fetched;
         return interrupted;
       }

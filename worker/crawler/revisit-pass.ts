@@ -15,6 +15,7 @@ import { fingerprintHtml } from './page-fingerprint';
 import { captureTitle } from './stages/extract-stage';
 import { politeFetch } from './polite-fetch';
 import { waitUntil } from './wait-until';
+import { waitEndAsOf } from '../politeness';
 import type { StoredCoherencePage } from './coherence-store';
 import { runInTransaction } from '../store/sqlite';
 import { checkObjectRecords } from './web-object-records';
@@ -79,7 +80,8 @@ async function revisitWhenRobotsAllow(ctx: CrawlContext, page: StoredCoherencePa
   let retryAt = await revisitPage(ctx, page, halted);
   while (retryAt !== null) {
     const at = retryAt;
-    if (halted() || !(await waitUntil(() => at, halted))) return false;
+    // robots.txt's retry time, unless the wall clock was set back since (waitEndAsOf).
+    if (halted() || !(await waitUntil(() => waitEndAsOf(at, ctx.robots.longestRetryMs, Date.now()), halted))) return false;
     retryAt = await revisitPage(ctx, page, halted);
   }
   return true;

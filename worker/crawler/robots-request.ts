@@ -1,5 +1,5 @@
 import { dnsFailure, type FetchOutcome } from '../fetch';
-import { nextAllowedAt, type KeyHolder, type KeyTiming } from '../politeness';
+import { nextAllowedAsOf, type KeyHolder, type KeyTiming } from '../politeness';
 import { hostKeyOf } from '../url';
 import type { CrawlContext } from './crawl-context';
 import { haltedOutcome, requestTiming, takeHostKey } from './key-turn';
@@ -39,7 +39,7 @@ export async function robotsRequest(ctx: CrawlContext, url: string, askingHost: 
 async function ownKeyFetch(ctx: CrawlContext, url: string, askingHost: string): Promise<FetchOutcome> {
   const before = ctx.pendingRobotsFetch(askingHost);
   if (before) {
-    const readyAt = () => nextAllowedAt(before, ctx.icd.politeness, ctx.frontier.robotsDelayMs(askingHost));
+    const readyAt = () => nextAllowedAsOf(before, ctx.icd.politeness, ctx.frontier.robotsDelayMs(askingHost), Date.now());
     if (!(await waitUntil(readyAt, ctx.halted))) return haltedOutcome();
   }
   return ctx.fetcher.fetch(url);

@@ -214,7 +214,7 @@ export class CrawlState {
     if (!e) {
       e = {
         crawlId: this.crawlId, host, politeness: this.cfg.politeness, queued: 0, headPrecedence: 0, headSeq: 0,
-        holding: false, holdUntil: 0, version: 0, live: true, ahead: [], admitted: 0, outstanding: 0, counts: zero(),
+        holding: false, holdUntil: 0, holdWaitMs: 0, version: 0, live: true, ahead: [], admitted: 0, outstanding: 0, counts: zero(),
         get head() {
           return this.ahead[0] ?? null;
         },

@@ -277,8 +277,10 @@ export interface Frontier {
    * then one is, its try, after which the host is held until this is called again. null: its URLs
    * are leased as usual again. Held per host name, not per politeness key (IP): another name on
    * its address may be answered by another server (a virtual host), so it keeps its turns.
+   * `waitMs`: how long the hold was to last (default: until `until` from now); an `until` further
+   * ahead than it, a wall clock set back since, is read as now (waitEndAsOf).
    */
-  holdHost(crawlId: number, host: string, until: number | null): void;
+  holdHost(crawlId: number, host: string, until: number | null, waitMs?: number): void;
   /**
    * Puts a failed URL back in the queue, one more attempt counted (a URL that got no answer from a
    * host that went into back-off, to be fetched once it answers): the reason it had failed for, or

@@ -1,5 +1,5 @@
 import { Heap } from 'heap-js';
-import type { DelayConfig, PolitenessRegistry } from '../politeness';
+import { waitEndAsOf, type DelayConfig, type PolitenessRegistry } from '../politeness';
 
 /** The scheduling view of one host of one crawl; the frontier owns and mutates it. */
 export interface SchedHost {
@@ -17,6 +17,8 @@ export interface SchedHost {
    * one of its URLs is leased (its try), after which it is held (Infinity) until told again.
    */
   holdUntil: number;
+  /** How long the hold was to last when it was set (Infinity with a hold until told again): holdEndAt. */
+  holdWaitMs: number;
   /** Bumped on every re-placement: heap items with an older version are stale. */
   version: number;
   /** False once the crawl was closed: never scheduled again. */
@@ -29,6 +31,17 @@ interface Item {
   precedence: number;
   seq: number;
   readyAt: number;
+  /** The longest wait that put it at readyAt (waitEndAsOf: a wall clock set back). */
+  waitMs: number;
+}
+
+/**
+ * When the host's back-off hold ends, as the clock reads it at `now` (0: not held): a hold set
+ * before the wall clock was set back, further ahead than its wait, ends now (waitEndAsOf) rather
+ * than a step's length later.
+ */
+export function holdEndAt(h: Pick<SchedHost, 'holdUntil' | 'holdWaitMs'>, now: number): number {
+  return h.holdUntil === 0 ? 0 : waitEndAsOf(h.holdUntil, h.holdWaitMs, now);
 }
 
 const byBest = (a: Item, b: Item) => b.precedence - a.precedence || a.readyAt - b.readyAt || a.seq - b.seq;
@@ -65,13 +78,14 @@ export class HostScheduler {
     h.version += 1;
     this.unlist(h);
     if (!h.live || h.queued === 0 || h.holding) return;
-    if (h.holdUntil > now) {
+    const holdEnd = holdEndAt(h, now);
+    if (holdEnd > now) {
       // Waits for its back-off's end alone, listed under no key: it takes no key's turn meanwhile.
-      if (h.holdUntil !== Number.POSITIVE_INFINITY) this.push(this.waiting, h, h.holdUntil);
+      if (holdEnd !== Number.POSITIVE_INFINITY) this.push(this.waiting, h, holdEnd, h.holdWaitMs);
       return;
     }
     if (!h.politeness.enabled) {
-      this.push(this.ready, h, Number.NEGATIVE_INFINITY);
+      this.push(this.ready, h, Number.NEGATIVE_INFINITY, 0);
       return;
     }
     const key = this.registry.keyOf(h.host);
@@ -82,7 +96,8 @@ export class HostScheduler {
       return;
     }
     const readyAt = this.registry.readyAt(h.host, h.politeness, now);
-    this.push(readyAt <= now ? this.ready : this.waiting, h, readyAt);
+    // Its last request ends at most CLOCK_SET_BACK_MS after now (timingAsOf), its delay is at most maxDelayMs.
+    this.push(readyAt <= now ? this.ready : this.waiting, h, readyAt, h.politeness.maxDelayMs);
     this.list(h, key);
   }
 
@@ -103,7 +118,7 @@ export class HostScheduler {
     let due: number | null = null;
     for (const h of this.placed.get(key) ?? []) {
       if (!h.live) this.unlist(h); // its crawl was closed
-      if (!h.live || h.queued === 0 || h.holding || h.holdUntil > now || this.registry.keyOf(h.host) !== key) continue;
+      if (!h.live || h.queued === 0 || h.holding || holdEndAt(h, now) > now || this.registry.keyOf(h.host) !== key) continue;
       const at = this.registry.readyAt(h.host, h.politeness, now);
       due = due === null ? at : Math.min(due, at);
     }
@@ -140,14 +155,15 @@ export class HostScheduler {
   private promote(now: number): void {
     for (;;) {
       const top = this.waiting.peek();
-      if (!top || top.readyAt > now) return;
+      // A time set before the wall clock was set back, further ahead than its wait, is due now.
+      if (!top || waitEndAsOf(top.readyAt, top.waitMs, now) > now) return;
       this.waiting.pop();
       if (top.version === top.h.version) this.ready.push(top);
     }
   }
 
-  private push(heap: Heap<Item>, h: SchedHost, readyAt: number): void {
-    heap.push({ h, version: h.version, precedence: h.headPrecedence, seq: h.headSeq, readyAt });
+  private push(heap: Heap<Item>, h: SchedHost, readyAt: number, waitMs: number): void {
+    heap.push({ h, version: h.version, precedence: h.headPrecedence, seq: h.headSeq, readyAt, waitMs });
     if (heap.size() > 4 * this.hosts + 1024) {
       const live = heap.toArray().filter((i) => i.version === i.h.version);
       heap.init(live);

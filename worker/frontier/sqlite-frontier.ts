@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Heap } from 'heap-js';
 import type { ExclusionReason, FailureReason } from '../capture';
 import { openSqlite, runInTransaction } from '../store/sqlite';
-import { PolitenessRegistry, realClock, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
+import { PolitenessRegistry, realClock, waitEndAsOf, type Clock, type KeyHolder, type KeyTiming, type KeyTurnLine } from '../politeness';
 import { CrawlState, isSettled, REFUSED, REFUSED_TOO_DEEP, SETTLED, type Counted, type HostEntry } from './crawl-state';
 import type {
   AddOptions, AddResult, Candidate, CompleteInfo, CrawlFrontierConfig, FailOptions, Frontier, FrontierCounters, HostCounters,
@@ -10,10 +10,11 @@ import type {
 } from './frontier';
 import { S, prepareStatements, scoreRow, toUrlRecord, type HeadRow, type Statements, type StoredUrl } from './frontier-sql';
 import { excludeWaitingMatching, failHostWaiting, insertCandidates, insertRejected, insertWaitingIntake, rescoreQueued, resumeCrawl, rowOf, type IntakeContext } from './frontier-intake';
-import { HostScheduler } from './host-scheduler';
+import { holdEndAt, HostScheduler } from './host-scheduler';
 import { applyUpdate, type ScoreState } from './update-functions';
 import { urlHash } from './url-hash';
 import { ROBOTS_REFUSAL_REASONS } from '../robots/robots-refusal';
+import { ROBOTS_BACKOFF } from '../robots/robots-cache';
 import { HOST_UNREACHABLE } from '../politeness/host-outage';
 
 /** Failures of URLs never requested: robots.txt refused them, or their host was given up. */
@@ -62,6 +63,17 @@ interface RetryItem {
   seq: number;
   host: string;
   notBefore: number;
+  /** How long it was to wait (a retry stored by an earlier run: the longest a retry asks for). */
+  waitMs: number;
+}
+
+/**
+ * When a retry is due, as the clock reads it at `now`: a time set before the wall clock was set back,
+ * further ahead than its wait, is now (waitEndAsOf). A retry waits for robots.txt to be tried again,
+ * at most the robots backoff's longest wait (ROBOTS_BACKOFF) when an earlier run stored it.
+ */
+function retryDueAt(r: RetryItem, now: number): number {
+  return waitEndAsOf(r.notBefore, r.waitMs, now);
 }
 
 /**
@@ -187,7 +199,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     const c = new CrawlState(crawlId, cfg, () => this.scheduler.register(), (row) => this.writeScore(row));
     const now = this.clock.now();
     const retrying = runInTransaction(this.db, () => resumeCrawl(this, c));
-    for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before });
+    for (const r of retrying) this.retries.push({ crawlId, seq: r.seq, host: r.host, notBefore: r.not_before, waitMs: ROBOTS_BACKOFF.maxMs });
     this.crawls.set(crawlId, c);
     this.stopListening ??= this.listen();
     for (const e of c.hosts.values()) {
@@ -316,7 +328,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   /** False when neither a retry nor a host is due at `now` (true does not promise a lease). */
   private mayLease(now: number): boolean {
     const retry = this.retries.peek();
-    if (retry && retry.notBefore <= now) return true;
+    if (retry && retryDueAt(retry, now) <= now) return true;
     const wake = this.scheduler.wakeAt();
     return wake !== null && wake <= now;
   }
@@ -331,7 +343,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   takeBatch(crawlId: number, host: string, bl: number, now = this.clock.now()): Lease[] {
     const e = this.crawl(crawlId).hosts.get(host);
-    if (!e || e.queued === 0 || e.holdUntil > now) return [];
+    if (!e || e.queued === 0 || holdEndAt(e, now) > now) return [];
     if (e.politeness.enabled && (e.holding || !this.registry.tryAcquire(e, now, e.politeness))) return [];
     return runInTransaction(this.db, () => this.leaseFrom(e, bl, now));
   }
@@ -367,7 +379,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     }
     if (e.queued === 0) c.setAhead(e, []);
     else this.refillAhead(e);
-    if (trying && out.length > 0) e.holdUntil = Number.POSITIVE_INFINITY;
+    if (trying && out.length > 0) e.holdUntil = e.holdWaitMs = Number.POSITIVE_INFINITY;
     if (e.politeness.enabled) {
       if (out.length > 0) {
         e.holding = true;
@@ -407,7 +419,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
       if (retryAt === undefined) this.st.finish.run(S.failed, null, reason, now, seq);
       else {
         this.st.retry.run(reason, retryAt, seq);
-        this.retries.push({ crawlId: lease.crawlId, seq, host: lease.host, notBefore: retryAt });
+        this.retries.push({ crawlId: lease.crawlId, seq, host: lease.host, notBefore: retryAt, waitMs: Math.max(0, retryAt - now) });
       }
     });
   }
@@ -458,7 +470,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   private promoteRetries(now: number): void {
-    for (let top = this.retries.peek(); top && top.notBefore <= now; top = this.retries.peek()) {
+    for (let top = this.retries.peek(); top && retryDueAt(top, now) <= now; top = this.retries.peek()) {
       this.retries.pop();
       const c = this.crawls.get(top.crawlId);
       const row = c && (this.st.unretry.get(top.seq) as HeadRow | undefined);
@@ -471,7 +483,8 @@ export class SqliteFrontier implements Frontier, IntakeContext {
 
   nextWakeAt(): number | null {
     const a = this.scheduler.wakeAt();
-    const b = this.retries.peek()?.notBefore ?? null;
+    const retry = this.retries.peek();
+    const b = retry ? retryDueAt(retry, this.clock.now()) : null;
     if (a === null) return b;
     return b === null ? a : Math.min(a, b);
   }
@@ -574,11 +587,13 @@ export class SqliteFrontier implements Frontier, IntakeContext {
     return NOT_REQUESTED_FAILURES.reduce((sum, reason) => sum + (failedByReason.get(reason) ?? 0), 0);
   }
 
-  holdHost(crawlId: number, host: string, until: number | null): void {
+  holdHost(crawlId: number, host: string, until: number | null, waitMs?: number): void {
     const e = this.crawl(crawlId).hosts.get(host);
     if (!e) return;
+    const now = this.clock.now();
     e.holdUntil = until ?? 0;
-    this.scheduler.touch(e, this.clock.now());
+    e.holdWaitMs = until === null ? 0 : waitMs ?? Math.max(0, until - now);
+    this.scheduler.touch(e, now);
   }
 
   requeueFailed(crawlId: number, url: string): { reason: string | null } | null {

@@ -1,4 +1,5 @@
 import type { HostAnswer } from '../coherence/host-backoff';
+import { waitEndAsOf } from './politeness-delay';
 
 /**
  * A crawl's back-off for a host that stops answering (Heritrix snoozes such a host's queue): after
@@ -46,16 +47,17 @@ export type OutageEvent =
 
 /**
  * Whether a URL of a host in back-off, leased at `leasedAt`, is the host's try: leased once the
- * back-off's wait was over (the frontier leases one URL then). The others in flight were leased
- * before the back-off began.
+ * back-off's wait was over (the frontier leases one URL then), or with its next try further ahead
+ * than its wait, set before the wall clock was set back (waitEndAsOf, as the frontier's hold reads
+ * it). The others in flight were leased before the back-off began.
  */
 export function isTry(o: HostOutage | undefined, leasedAt: number): boolean {
-  return o?.phase === 'backoff' && leasedAt >= o.nextTryAt;
+  return o?.phase === 'backoff' && leasedAt >= waitEndAsOf(o.nextTryAt, o.waitMs, leasedAt);
 }
 
 /** Whether a URL leased at `leasedAt` is held back: its host went into back-off since, and it is not the try (a host batch's later URLs). */
 export function heldBack(o: HostOutage | undefined, leasedAt: number): boolean {
-  return o?.phase === 'backoff' && leasedAt < o.nextTryAt;
+  return o?.phase === 'backoff' && !isTry(o, leasedAt);
 }
 
 /** Until when the frontier holds the host's URLs (then leases one, the try); null: not held. */
@@ -73,6 +75,8 @@ export function holdUntil(o: HostOutage | undefined): number | null {
 export function afterUrlEnded(
   o: HostOutage | undefined, answer: HostAnswer, leasedAt: number, now: number, limits: HostOutageLimits,
 ): { outage: HostOutage | undefined; event: OutageEvent | null } {
+  // A back-off said to have begun after now began before the wall clock was set back: it counts from now.
+  if ((o?.phase === 'backoff' || o?.phase === 'given-up') && o.since > now) o = { ...o, since: now };
   if (answer.answered) {
     if (o?.phase === 'backoff' || o?.phase === 'given-up') return { outage: undefined, event: { kind: 'answered', tries: o.tries, downMs: now - o.since } };
     return { outage: undefined, event: null };

@@ -1,5 +1,5 @@
 /** Politeness: per-key delays and the deadlock check of waits for keys (pure), the shared registry of key clocks, and clocks. */
-export { nextAllowedAt, politenessDelayMs, robotsCrawlDelayMs, type DelayConfig, type KeyTiming } from './politeness-delay';
+export { nextAllowedAt, nextAllowedAsOf, politenessDelayMs, robotsCrawlDelayMs, timingAsOf, waitEndAsOf, type DelayConfig, type KeyTiming } from './politeness-delay';
 export { closesWaitCycle, type KeyWait } from './key-waits';
 export { PolitenessRegistry, type KeyHolder, type KeyFreedListener, type KeyTurnLine, type HostChangedListener } from './politeness-registry';
 export { realClock, SimulatedClock, startStopwatch, type Clock } from './clock';

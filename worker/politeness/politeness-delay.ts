@@ -57,6 +57,26 @@ export function timingAsOf(state: KeyTiming, now: number): KeyTiming {
   return state.lastStartAt + duration - now > CLOCK_SET_BACK_MS ? { lastStartAt: now - duration, lastDurationMs: duration } : state;
 }
 
+/**
+ * nextAllowedAt of a request's timing as the clock reads it at `now` (timingAsOf): a wait after a
+ * request that holds no place in the registry (robots.txt's, before the page's) does not last a
+ * wall-clock step.
+ */
+export function nextAllowedAsOf(state: KeyTiming, cfg: DelayConfig, robotsDelayMs: number | null | undefined, now: number): number {
+  return nextAllowedAt(timingAsOf(state, now), cfg, robotsDelayMs);
+}
+
+/**
+ * The end of a wait of at most `waitMs` (its own length, or the longest the code asks for), read at
+ * `now`. An end further ahead than the wait itself, by more than CLOCK_SET_BACK_MS, was set before
+ * the wall clock was set back, and would hold what waits for it as long as the step (an hour for an
+ * hour): it is read as now, the wait over. Others are returned as they are, so a clock set forward
+ * ends a wait early by at most the wait.
+ */
+export function waitEndAsOf(endAt: number, waitMs: number, now: number): number {
+  return endAt - now > waitMs + CLOCK_SET_BACK_MS ? now : endAt;
+}
+
 const MAX_CRAWL_DELAY_S = 86_400;
 
 /** Robots.txt `Crawl-delay` is in seconds and may be fractional or garbage; returns ms or null. */

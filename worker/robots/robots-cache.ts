@@ -1,4 +1,5 @@
 import { retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
+import { waitEndAsOf } from '../politeness';
 import { robotsIgnorePrefixes } from './ignore-prefixes';
 import { classifyRobotsResponse, readRobotsBody, ROBOTS_MAX_BYTES, type ConnectionFailure, type RobotsBody, type RobotsResponse } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
@@ -39,7 +40,7 @@ export interface RobotsCacheOptions {
   onSitemaps?: (origin: string, sitemaps: string[]) => void;
   /** Unreachable robots.txt: tries before the origin is treated as disallow-all (default 3). */
   maxAttempts?: number;
-  /** Wait between those tries (default 30 s doubling, up to 10 min, jittered). */
+  /** Wait between those tries (default ROBOTS_BACKOFF: 30 s doubling, up to 10 min, jittered). */
   backoff?: BackoffConfig;
   /** RFC 9309 §2.5: at least 500 KiB must be parsed; more is ignored. */
   maxBytes?: number;
@@ -65,6 +66,9 @@ type OriginState =
 type LoadEnd = 'decided' | 'cut-off';
 
 const DAY_MS = 86_400_000;
+
+/** The wait between tries of an unreachable robots.txt, unless the crawl sets its own. */
+export const ROBOTS_BACKOFF: BackoffConfig = { baseMs: 30_000, maxMs: 600_000 };
 /** A refresh that fails keeps the rules it would have replaced (RFC 9309 §2.4) and is tried again after this. */
 const REFRESH_RETRY_MS = 3_600_000;
 
@@ -113,7 +117,7 @@ export class RobotsCache {
   private readonly ignoreFor: readonly string[];
 
   constructor(private readonly o: RobotsCacheOptions) {
-    this.now = o.now ?? Date.now;
+    this.now = o.now ?? (() => Date.now()); // read at each call: the wall clock as it is then
     this.ignoreFor = robotsIgnorePrefixes(o.ignoreFor);
   }
 
@@ -128,7 +132,7 @@ export class RobotsCache {
       return { allowed: true }; // the fetch stage reports the invalid URL
     }
     let state = this.states.get(origin);
-    if (!state || this.now() >= (state.kind === 'retry' ? state.retryAt : state.until)) {
+    if (!state || this.now() >= this.dueAt(state)) {
       if ((await this.load(origin)) === 'cut-off') return { allowed: false, reason: 'robots-retry', retryAt: this.now() };
       state = this.states.get(origin)!;
     }
@@ -140,12 +144,37 @@ export class RobotsCache {
       case 'no-connection':
         return { allowed: false, reason: 'host-unreachable', failure: state.failure };
       case 'retry':
-        return { allowed: false, reason: 'robots-retry', retryAt: state.retryAt };
+        return { allowed: false, reason: 'robots-retry', retryAt: this.dueAt(state) };
       case 'rules': {
         const delay = state.rules.crawlDelayMs;
         const verdict: RobotsVerdict = state.rules.isAllowed(url) ? { allowed: true } : { allowed: false, reason: 'robots-disallowed' };
         return delay === null ? verdict : { ...verdict, crawlDelayMs: delay };
       }
+    }
+  }
+
+  /**
+   * The longest wait for robots.txt to be tried again: a `retryAt` (RobotsVerdict) further ahead
+   * than this was set before the wall clock was set back (waitEndAsOf).
+   */
+  get longestRetryMs(): number {
+    return (this.o.backoff ?? ROBOTS_BACKOFF).maxMs;
+  }
+
+  /**
+   * When the origin's state is to be decided again, as the clock reads it now: a time set before the
+   * wall clock was set back, further ahead than its wait, is now (waitEndAsOf), not an hour of the
+   * host's URLs waiting, or failing unrequested, for an hour's step.
+   */
+  private dueAt(state: OriginState): number {
+    const now = this.now();
+    switch (state.kind) {
+      case 'retry':
+        return waitEndAsOf(state.retryAt, this.longestRetryMs, now);
+      case 'no-connection':
+        return waitEndAsOf(state.until, NO_CONNECTION_MS, now);
+      default:
+        return waitEndAsOf(state.until, Math.max(this.o.maxAgeMs ?? DAY_MS, REFRESH_RETRY_MS), now);
     }
   }
 
@@ -236,7 +265,7 @@ export class RobotsCache {
       return this.decided(origin, { kind: 'no-connection', failure: { ...allSilent, silentTries }, until: this.now() + NO_CONNECTION_MS });
     }
     if (failures >= maxAttempts) return this.decided(origin, { kind: 'disallow-all', until: this.fresh() });
-    const wait = retryDelayMs(failures, this.o.backoff ?? { baseMs: 30_000, maxMs: 600_000 }, this.o.random ?? Math.random);
+    const wait = retryDelayMs(failures, this.o.backoff ?? ROBOTS_BACKOFF, this.o.random ?? Math.random);
     return this.decided(origin, { kind: 'retry', retryAt: this.now() + wait, failures, ...(allSilent ? { silence: allSilent } : {}) });
   }
 

@@ -5,7 +5,7 @@ import { PolitenessRegistry } from '../../../worker/politeness';
 
 const polite = { enabled: true, minDelayMs: 100, maxDelayMs: 1000, delayFactor: 0 };
 const host = (name: string, headPrecedence: number, headSeq = 1): SchedHost => ({
-  host: name, politeness: polite, queued: 1, headPrecedence, headSeq, holding: false, holdUntil: 0, version: 0, live: true,
+  host: name, politeness: polite, queued: 1, headPrecedence, headSeq, holding: false, holdUntil: 0, holdWaitMs: 0, version: 0, live: true,
 });
 
 test('picks the host with the best head; ties go to the one ready first', () => {
@@ -85,4 +85,26 @@ test('a key freed while a host placed under it still waits out its delay is that
   reg.finish(revisit, { lastStartAt: 40, lastDurationMs: 10 });
   assert.equal(s.keyFreed('ip', 50), 150, 'a may take the key at 150, after the revisit\'s delay');
   assert.equal(s.keyFreed('other-ip', 50), null, 'no host of this crawl is under another key');
+});
+
+// A wall clock set back an hour held a host in back-off, and one waiting out its delay, for the hour.
+test('a host held, or waiting out its delay, since before the clock was set back is picked when the wait is over, not a step later', () => {
+  const HOUR = 3_600_000;
+  const reg = new PolitenessRegistry();
+  const s = new HostScheduler(reg);
+  const held = { ...host('held', 0.9), politeness: { ...polite, enabled: false }, holdUntil: 10 * HOUR + 60_000, holdWaitMs: 60_000 };
+  s.touch(held, 10 * HOUR);
+  assert.equal(s.pick(10 * HOUR + 59_999), null, 'held for its wait');
+  const earlier = { host: 'delayed' };
+  reg.tryAcquire(earlier, 10 * HOUR, polite);
+  reg.finish(earlier, { lastStartAt: 10 * HOUR, lastDurationMs: 0 });
+  const delayed = host('delayed', 0.5);
+  s.touch(delayed, 10 * HOUR);
+  assert.equal(s.wakeAt(), 10 * HOUR + 100);
+  const setBack = 9 * HOUR;
+  assert.equal(s.pick(setBack), held, 'the hold, an hour ahead, is over');
+  // Its delay an hour ahead too: placed again a delay from now (timingAsOf), then picked.
+  assert.equal(s.pick(setBack), null);
+  assert.equal(s.wakeAt(), setBack + 100);
+  assert.equal(s.pick(setBack + 100), delayed);
 });

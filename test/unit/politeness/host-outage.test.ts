@@ -101,3 +101,18 @@ test('give-up 0: tries go on for ever at the capped wait', () => {
   const r = afterUrlEnded(o, none(), o.nextTryAt, o.nextTryAt + 10, { ...limits, giveUpMs: 0 });
   assert.equal(r.event?.kind, 'try-failed');
 });
+
+// Found by an exploratory session (time): the try's time, set before a wall clock was set back an
+// hour, held the host's URLs for that hour.
+test('a try due further ahead than its wait (the clock was set back) is due now, and the wait after it counts from then', () => {
+  const HOUR = 3_600_000;
+  const { outage } = run([{ at: 10 * HOUR, answer: none() }, { at: 10 * HOUR + 1, answer: none() }, { at: 10 * HOUR + 2, answer: none() }]);
+  assert.equal(holdUntil(outage), 10 * HOUR + 60_002);
+  const setBack = 9 * HOUR;
+  assert.equal(isTry(outage, setBack), true, 'leased an hour "before" its back-off began: the try');
+  assert.equal(heldBack(outage, setBack), false);
+  assert.equal(isTry(outage, 10 * HOUR - 10_000), false, 'a URL leased before the back-off began, on the same clock, is no try');
+  const after = afterUrlEnded(outage, none(), setBack, setBack + 5, limits);
+  assert.deepEqual(after.event, { kind: 'try-failed', tries: 1, reason: 'headers-timeout', waitMs: 120_000, nextTryAt: setBack + 5 + 120_000 });
+  assert.equal(after.outage?.phase === 'backoff' && after.outage.since, setBack + 5, 'a back-off said to begin after now counts from now');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextAllowedAt, politenessDelayMs, robotsCrawlDelayMs } from '../../../worker/politeness';
+import { nextAllowedAt, nextAllowedAsOf, politenessDelayMs, robotsCrawlDelayMs, waitEndAsOf } from '../../../worker/politeness';
 
 const cfg = { minDelayMs: 1000, maxDelayMs: 30_000, delayFactor: 2 };
 
@@ -43,4 +43,21 @@ test('robots crawl-delay seconds parse to ms; garbage is ignored', () => {
   assert.equal(robotsCrawlDelayMs('soon'), null);
   assert.equal(robotsCrawlDelayMs(-1), null);
   assert.equal(robotsCrawlDelayMs(undefined), null);
+});
+
+// A wall clock set back (NTP stepping a fast clock, `date -s`) left each wait's end as far ahead as the step.
+test('a wait ending further ahead than its own length (and a minute) was set before the clock was set back: it ends now', () => {
+  const HOUR = 3_600_000;
+  assert.equal(waitEndAsOf(10 * HOUR + 30_000, 30_000, 10 * HOUR), 10 * HOUR + 30_000, 'a wait as set: kept');
+  assert.equal(waitEndAsOf(10 * HOUR + 30_000, 30_000, 10 * HOUR - 60_000), 10 * HOUR + 30_000, 'set back a minute: kept, at most a minute longer');
+  assert.equal(waitEndAsOf(10 * HOUR + 30_000, 30_000, 9 * HOUR), 9 * HOUR, 'set back an hour: over now');
+  assert.equal(waitEndAsOf(10 * HOUR + 30_000, 30_000, 11 * HOUR), 10 * HOUR + 30_000, 'set forward: over as well, at most the wait early');
+  assert.equal(waitEndAsOf(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 9 * HOUR), Number.POSITIVE_INFINITY, 'a wait without end stays one');
+});
+
+test('the delay after a request timed before the clock was set back counts from now', () => {
+  const cfg = { minDelayMs: 1000, maxDelayMs: 10_000, delayFactor: 0 };
+  const robotsTxt = { lastStartAt: 10 * 3_600_000, lastDurationMs: 100 };
+  assert.equal(nextAllowedAsOf(robotsTxt, cfg, null, 10 * 3_600_000 + 100), 10 * 3_600_000 + 1100);
+  assert.equal(nextAllowedAsOf(robotsTxt, cfg, 5000, 9 * 3_600_000), 9 * 3_600_000 + 5000, 'ended now, then its delay');
 });

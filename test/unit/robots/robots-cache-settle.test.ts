@@ -99,3 +99,24 @@ test('a first try that is silent still gets the one later try (SILENT_TRIES), th
   const { robots } = scripted([silence]);
   assert.equal((await robots.check(`${ORIGIN}/a`)).reason, 'robots-retry');
 });
+
+// Found by an exploratory session (time): the retry time, set before a wall clock was set back an
+// hour, held the host's URLs for that hour; a host settled as unreachable failed its URLs for as long.
+test('robots.txt waiting to be tried again, or a host settled as unreachable, is tried at once when the clock was set back an hour', async () => {
+  const HOUR = 3_600_000;
+  const { robots, state } = scripted([fivexx, rules('User-agent: *\nDisallow: /private\n')]);
+  const first = await robots.check(`${ORIGIN}/a`);
+  assert.equal(first.reason, 'robots-retry');
+  assert.equal(first.retryAt, 1_000_000 + 22_500, 'a backoff of 15–30 s');
+  state.clock -= HOUR;
+  assert.deepEqual(await robots.check(`${ORIGIN}/a`), { allowed: true }, 'asked again now: its rules apply');
+  assert.equal(state.fetches, 2);
+  assert.deepEqual(await robots.check(`${ORIGIN}/private/b`), { allowed: false, reason: 'robots-disallowed' }, 'rules read on the clock as it is now are kept');
+  assert.equal(state.fetches, 2);
+
+  const unreachable = scripted([refused, rules('User-agent: *\nDisallow:\n')]);
+  assert.equal((await unreachable.robots.check(`${ORIGIN}/a`)).reason, 'host-unreachable');
+  unreachable.state.clock -= HOUR;
+  assert.deepEqual(await unreachable.robots.check(`${ORIGIN}/a`), { allowed: true });
+  assert.equal(unreachable.state.fetches, 2);
+});

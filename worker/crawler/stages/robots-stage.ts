@@ -1,4 +1,4 @@
-import { nextAllowedAt } from '../../politeness';
+import { nextAllowedAsOf } from '../../politeness';
 import { robotsFailureMessage } from '../../robots';
 import { PROCEED, type Stage, type StageResult } from '../stage';
 import { waitUntil } from '../wait-until';
@@ -53,8 +53,8 @@ export const robotsStage: Stage = {
     // Fetching robots.txt was a request to this host: the page waits its politeness delay too,
     // from the end of that request (archiving robots.txt meanwhile counts).
     if (fetched && ctx.icd.politeness.enabled) {
-      const readyAt = nextAllowedAt(fetched, ctx.icd.politeness, verdict.crawlDelayMs);
-      if (!(await waitUntil(() => readyAt, ctx.halted))) return release();
+      const readyAt = () => nextAllowedAsOf(fetched, ctx.icd.politeness, verdict.crawlDelayMs, Date.now());
+      if (!(await waitUntil(readyAt, ctx.halted))) return release();
     }
     return PROCEED;
   },
