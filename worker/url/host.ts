@@ -36,12 +36,21 @@ export function payLevelDomainOf(urlOrHost: string): string {
  * canonical URLs write it. Archivists paste URLs there (`https://media.example.org/`) or add a port
  * or path; compared as written, such an entry matched no URL and the host stayed out of scope (or
  * off the blacklist) without a word. So did a name in its own script (`bücher.example`: URLs hold it
- * in punycode) and one with the root's trailing dot. An entry that is no host name is kept as written.
+ * in punycode), one with the root's trailing dot, and an IPv6 address without its brackets. An entry
+ * that is no host name is kept as written.
  */
 export function listedHostName(entry: string): string {
   const trimmed = entry.trim().toLowerCase();
-  const url = canonicalize(trimmed.includes('://') ? trimmed : `http://${trimmed}`);
+  const url = canonicalize(trimmed.includes('://') ? trimmed : `http://${bracketedIpv6(trimmed)}`);
   return (url && hostnameOf(url)) || trimmed;
+}
+
+/**
+ * An IPv6 address written bare (`::1`, `2001:DB8::1`) in brackets, as a URL's host writes it
+ * (`[::1]`); anything else as it is. Bare, it was read as no host, and matched no URL.
+ */
+function bracketedIpv6(entry: string): string {
+  return entry.includes(':') && !entry.includes('[') && URL.canParse(`http://[${entry}]/`) ? `[${entry}]` : entry;
 }
 
 /** Host name without a leading `www.` / `www2.` label: how seed hosts are compared. */

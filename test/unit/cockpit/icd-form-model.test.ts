@@ -286,3 +286,11 @@ test('"Keep cookies the sites set": on for a new form, round-trips when off, and
   assert.equal(icdSchema.parse(icdFromFormValues({ ...values, cookies: true }, stored)).cookies, true);
   assert.deepEqual(Object.keys(fieldErrors([{ path: ['cookies'], message: 'Expected boolean' }])), ['cookies']);
 });
+
+// An IPv6 allowed host is accepted as written: the form, the ICD schema and the scope take `::1` and `[::1]` alike.
+test('IPv6 allowed hosts, bare or in brackets, in capitals, are accepted by the form and the ICD without an error', () => {
+  const v = { ...formValuesFromIcd(null), name: 'IPv6', seeds: 'http://[::1]:8080/', allowedHosts: '::1\n[::1]:8080\n2001:DB8::A' };
+  const { icd, errors } = validateForm(v, null);
+  assert.deepEqual(errors, {});
+  assert.deepEqual(icdSchema.parse(icd).scope.allowedHosts, ['::1', '[::1]:8080', '2001:db8::a']);
+});

@@ -310,6 +310,21 @@ test('an allowed host written in its script, in capitals or with a trailing dot,
   assert.equal(checkScope({ url: 'http://xn--bcher-kva.example/a', depth: 1, kind: 'navigation' }, compileScope(rules, seeds)).inScope, false);
 });
 
+// Found by an exploratory session: a bare IPv6 address (`::1`) matched no URL, which names the host `[::1]`.
+test('an allowed IPv6 host, bare or in brackets, compressed or in full, in capitals, takes the URLs of that address', () => {
+  for (const entry of ['::1', '[::1]', '0:0:0:0:0:0:0:1', '[::1]:8080', 'http://[::1]/a']) {
+    const scope = compileScope({ ...rules, allowedHosts: [entry] }, seeds);
+    assert.equal(checkScope({ url: 'http://[::1]:8080/a', depth: 1, kind: 'navigation' }, scope).inScope, true, entry);
+  }
+  for (const entry of ['2001:DB8::A', '2001:0db8:0:0:0:0:0:000a', '[2001:db8::a]']) {
+    const scope = compileScope({ ...rules, allowedHosts: [entry] }, seeds);
+    assert.equal(checkScope({ url: 'http://[2001:db8::a]/a', depth: 1, kind: 'navigation' }, scope).inScope, true, entry);
+    assert.equal(checkScope({ url: 'http://[2001:db8::b]/a', depth: 1, kind: 'navigation' }, scope).inScope, false, `${entry}: another address`);
+  }
+  const named = compileScope({ ...rules, allowedHosts: ['cdn.example.net:8443'] }, seeds);
+  assert.equal(checkScope({ url: 'http://cdn.example.net/a', depth: 1, kind: 'navigation' }, named).inScope, true, 'a host and its port, as before');
+});
+
 // Found by an exploratory session (international names): a seed written with the root's trailing dot
 // put `example.org.` among the scope's hosts, and every link of the seed's own host was refused.
 test('a seed written with a trailing dot or in its own script takes the links of its host', () => {
