@@ -36,6 +36,8 @@ test('a payload download is named after the URL, never with a path', () => {
   assert.equal(payloadFileName('http://a.example/img/logo.png?x=1'), 'logo.png');
   assert.equal(payloadFileName('http://a.example/'), 'a.example');
   assert.equal(payloadFileName('http://a.example/dir/%2e%2e%2Fetc%2Fpasswd'), '.._etc_passwd');
-  assert.equal(payloadFileName('http://a.example/%E0%A4%A'), 'payload', 'malformed escapes');
+  assert.equal(payloadFileName('http://a.example/%E0%A4%A'), '%E0%A4%A', 'malformed escapes: kept as written');
+  assert.equal(payloadFileName('http://a.example/files/100%-report.pdf'), '100%-report.pdf');
+  assert.equal(payloadFileName('http://a.example/caf%C3%A9%zz%E9%C3%A9%F0%9F%8C%8A.txt'), 'café%zz%E9é🌊.txt', 'what decodes is decoded');
   assert.equal(payloadFileName('not a url'), 'payload');
 });
