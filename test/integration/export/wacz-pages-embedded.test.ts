@@ -80,6 +80,15 @@ test('a URL first found as an iframe and later linked as a page is listed among 
   assert.deepEqual(crawl.listed, ['/', '/about', '/frame-moved-here', '/framed']);
 });
 
+// A frame is listed for a link to it as a page only when the scope takes that link: past maxDepth the
+// crawl would not have fetched it as a page, and Browsertrix lists no page it did not crawl as one
+// (its frames never); the frame replays inside the page that frames it.
+test('a link the scope refuses as too deep makes no page of a frame captured before', { timeout: 60_000 }, async () => {
+  const crawl = await framedAndLinkedCrawl('tm-wacz-pages-too-deep-link-', { scope: { maxDepth: 1 } });
+  assert.deepEqual(crawl.kinds, ['requisite', 'requisite']);
+  assert.deepEqual(crawl.listed, ['/', '/about']);
+});
+
 test('a link the scope refuses makes no page of a frame, when links rescore the URLs they find too', { timeout: 60_000 }, async () => {
   // maxDepth 1: the frames (depth 1) are fetched, /about's links to them (depth 2) are past the limit.
   const focus = { enabled: true, keywords: [{ term: 'about' }], updateFunction: 'AVG' };
