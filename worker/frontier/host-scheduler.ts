@@ -143,13 +143,17 @@ export class HostScheduler {
     }
   }
 
-  /** Earliest time pick() may succeed (−∞: now), or null when every host waits on a busy key. */
-  wakeAt(): number | null {
+  /**
+   * Earliest time pick() may succeed (−∞: now), or null when every host waits on a busy key, as the
+   * clock reads it at `now`: a time set before the wall clock was set back is now, as promote takes it.
+   */
+  wakeAt(now: number): number | null {
     this.dropStale(this.ready);
     const top = this.ready.peek();
     if (top) return top.readyAt;
     this.dropStale(this.waiting);
-    return this.waiting.peek()?.readyAt ?? null;
+    const waiting = this.waiting.peek();
+    return waiting ? waitEndAsOf(waiting.readyAt, waiting.waitMs, now) : null;
   }
 
   private promote(now: number): void {

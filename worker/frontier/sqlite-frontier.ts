@@ -329,7 +329,7 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   private mayLease(now: number): boolean {
     const retry = this.retries.peek();
     if (retry && retryDueAt(retry, now) <= now) return true;
-    const wake = this.scheduler.wakeAt();
+    const wake = this.scheduler.wakeAt(now);
     return wake !== null && wake <= now;
   }
 
@@ -482,9 +482,10 @@ export class SqliteFrontier implements Frontier, IntakeContext {
   }
 
   nextWakeAt(): number | null {
-    const a = this.scheduler.wakeAt();
+    const now = this.clock.now();
+    const a = this.scheduler.wakeAt(now);
     const retry = this.retries.peek();
-    const b = retry ? retryDueAt(retry, this.clock.now()) : null;
+    const b = retry ? retryDueAt(retry, now) : null;
     if (a === null) return b;
     return b === null ? a : Math.min(a, b);
   }

@@ -78,3 +78,30 @@ test('a host in back-off is tried again after its wait, not an hour later, when 
     }
   });
 });
+
+test('a host waiting out its politeness delay when the wall clock is set back an hour takes its next turn after the delay, not the hour', { timeout: 60_000 }, async () => {
+  const requested: string[] = [];
+  let putBack: (() => void) | null = null;
+  const site: RequestListener = (req, res) => {
+    requested.push(req.url ?? '/');
+    // The clock is set back while the host waits its 2 s delay after /p1, nothing else under way.
+    if (req.url === '/p1') res.on('finish', () => setTimeout(() => (putBack ??= stepWallClock(-HOUR)), 700));
+    if (req.url === '/') return page(res, '<a href="/p1">1</a>');
+    if (req.url === '/p1') return page(res, '<a href="/p2">2</a>');
+    if (req.url === '/p2') return page(res, '<p>end</p>');
+    res.writeHead(404).end();
+  };
+  const politeness = { enabled: true, respectRobots: false, minDelayMs: 2_000, maxDelayMs: 2_000, delayFactor: 0 };
+  await withSiteCrawl('tm-clock-delay-', site, { name: 'Delay, clock set back', politeness }, async ({ dir, db, icd, crawlId }) => {
+    const engine = new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool') });
+    const run = engine.run();
+    try {
+      await until('every page is fetched', () => requested.includes('/p2'), 15_000);
+      assert.equal(await run, 'finished');
+    } finally {
+      (putBack as (() => void) | null)?.();
+      await engine.stop();
+    }
+    assert.ok(putBack, 'the clock was set back');
+  });
+});

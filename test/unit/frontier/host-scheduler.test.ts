@@ -31,7 +31,7 @@ test('a host waiting on its delay is picked once the time comes; wakeAt says whe
   const a = host('a', 0.9);
   s.touch(a, 0);
   assert.equal(s.pick(100), null);
-  assert.equal(s.wakeAt(), 150);
+  assert.equal(s.wakeAt(100), 150);
   assert.equal(s.pick(150), a);
   assert.equal(reg.isBusy('a'), true, 'pick acquired the key');
 });
@@ -48,10 +48,10 @@ test('hosts sharing a busy key are parked until it is freed', () => {
   a.holding = true;
   s.touch(a, 0);
   assert.equal(s.pick(0), null, 'b is on the same IP');
-  assert.equal(s.wakeAt(), null, 'nothing to wait for but a completion');
+  assert.equal(s.wakeAt(0), null, 'nothing to wait for but a completion');
   reg.finish(a, { lastStartAt: 0, lastDurationMs: 0 });
   assert.equal(s.keyFreed('ip', 0), 100, 'b, parked, may take the key at 100');
-  assert.equal(s.wakeAt(), 100);
+  assert.equal(s.wakeAt(0), 100);
   assert.equal(s.pick(100), b);
 });
 
@@ -78,7 +78,7 @@ test('a key freed while a host placed under it still waits out its delay is that
   reg.finish(mine, { lastStartAt: 0, lastDurationMs: 0 });
   const a = host('a', 0.9);
   s.touch(a, 0);
-  assert.equal(s.wakeAt(), 100, 'a waits out its delay, not parked: the key is free');
+  assert.equal(s.wakeAt(0), 100, 'a waits out its delay, not parked: the key is free');
   // A request outside the leases (another crawl's revisit) takes the key and frees it before a's time came.
   const revisit = { host: 'a' };
   assert.ok(reg.hold(revisit));
@@ -100,11 +100,12 @@ test('a host held, or waiting out its delay, since before the clock was set back
   reg.finish(earlier, { lastStartAt: 10 * HOUR, lastDurationMs: 0 });
   const delayed = host('delayed', 0.5);
   s.touch(delayed, 10 * HOUR);
-  assert.equal(s.wakeAt(), 10 * HOUR + 100);
+  assert.equal(s.wakeAt(10 * HOUR), 10 * HOUR + 100);
   const setBack = 9 * HOUR;
+  assert.equal(s.wakeAt(setBack), setBack, 'due now, as the frontier asks before it leases');
   assert.equal(s.pick(setBack), held, 'the hold, an hour ahead, is over');
   // Its delay an hour ahead too: placed again a delay from now (timingAsOf), then picked.
   assert.equal(s.pick(setBack), null);
-  assert.equal(s.wakeAt(), setBack + 100);
+  assert.equal(s.wakeAt(setBack), setBack + 100);
   assert.equal(s.pick(setBack + 100), delayed);
 });
