@@ -1,7 +1,8 @@
 /**
  * A crawl an earlier version created with settings this version refuses (an exclude pattern that
- * can backtrack) waits paused with the reason; on its page the archivist corrects the refused
- * setting, with the keyboard, and the crawl goes on from where it was with the correction. Real
+ * can backtrack) is not resumed as it is (409, and its page offers no plain Resume but the way to the
+ * correction); on its page the archivist corrects the refused setting, with the keyboard, and the
+ * crawl goes on from where it was with the correction. Real
  * parts: the cockpit (server, worker, SQLite), Chromium, a loopback site.
  */
 import { test, before, after } from 'node:test';
@@ -53,13 +54,24 @@ test('the crawl page corrects a refused stored setting with the keyboard, and th
   } finally {
     db.close();
   }
-  await api.json('POST', `/api/crawls/${crawlId}/control`, { action: 'resume' });
-  await until('the worker paused it with the reason', async () => (await crawl()).error !== null);
+  // A plain resume is refused up front (it was accepted, and the worker paused the crawl again).
+  const resumed = await api.request('POST', `/api/crawls/${crawlId}/control`, { action: 'resume' });
+  assert.equal(resumed.status, 409);
+  assert.match(((await resumed.json()) as { error: string }).error, /cannot be resumed as it is\. Refused: scope\.exclude\.0: .*Correct scope\.exclude first, on the crawl's page/);
+  assert.equal((await crawl()).status, 'paused');
 
   const page = await (await signedInContext(rig)).newPage();
   await page.goto(`${rig.cockpit.url}/crawls/${crawlId}`);
   const section = page.getByRole('region', { name: 'Correct the refused settings' });
   const field = section.getByLabel('scope.exclude (an entry a line)');
+  await field.waitFor();
+  // No plain Resume is offered: its place leads to the correction, with the keyboard too.
+  assert.equal(await page.getByRole('button', { name: 'Resume Harbour notices' }).count(), 0);
+  const toCorrect = page.getByRole('link', { name: 'Correct settings to resume Harbour notices' });
+  assert.equal(await toCorrect.getAttribute('title'), 'Refused: scope.exclude');
+  await toCorrect.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#refused-settings$/);
   assert.equal(await field.inputValue(), '(a+)+$');
   assert.match(await section.innerText(), /Refused: scope\.exclude\.0: [^\n]*repetition inside a repetition/);
 

@@ -6,6 +6,8 @@ import { revisitsBegun } from '../crawler/coherence-store';
 import { intakeClosedAs, queueScoredUrls, type QueuedScoredUrls, type ScoredUrl } from '../frontier/scored-intake';
 import { deleteRefusal, desiredAfter, exclusionRefusal, exportRefusal, intakeRefusal, type CrawlAction } from './crawl-control';
 import { withExcludePattern, withoutExcludePattern } from '../icd/add-exclude-pattern';
+import { refusedFields } from '../icd/stored-icd-repair';
+import { resumeRefusal } from './stored-icd-replacement';
 
 /**
  * The archivist's requests on a crawl that check its row and then write: control, export, delete,
@@ -25,11 +27,16 @@ function inWriteTransaction<T>(db: Database.Database, crawlId: number, body: (cr
   return onRowInWriteTransaction(db, () => db.prepare('SELECT status, desired FROM Crawl WHERE id = ?').get(crawlId) as CrawlState | undefined, body);
 }
 
-/** Sets the crawl's `desired` for `action` (desiredAfter's rules; a resume waits for the crawl's exports). */
+/**
+ * Sets the crawl's `desired` for `action` (desiredAfter's rules; a resume waits for the crawl's
+ * exports, and is refused while its stored ICD has settings this version refuses: resumeRefusal).
+ */
 export function controlCrawl(db: Database.Database, crawlId: number, action: CrawlAction): CrawlRequestOutcome<'run' | 'pause' | 'stop'> {
   return inWriteTransaction<'run' | 'pause' | 'stop'>(db, crawlId, (crawl) => {
     const next = desiredAfter(crawl.status, action, action === 'resume' ? exportUnderWay(db, crawlId) : null);
     if ('error' in next) return { refused: next.error };
+    const refusal = action === 'resume' ? resumeRefusal(refusedFields(storedDefinition(db, crawlId)), crawlId) : null;
+    if (refusal) return { refused: refusal };
     db.prepare('UPDATE Crawl SET desired = ? WHERE id = ?').run(next.desired, crawlId);
     return { done: next.desired };
   });
@@ -148,6 +155,15 @@ export function removeLiveExclusion(db: Database.Database, crawlId: number, patt
     db.prepare('DELETE FROM CrawlExclusion WHERE crawlId = ? AND pattern = ?').run(crawlId, pattern);
     return { done: { pattern } };
   });
+}
+
+/** The crawl's ICD copy as stored; null when it is not JSON (refusedFields then names the whole definition). */
+function storedDefinition(db: Database.Database, crawlId: number): unknown {
+  try {
+    return JSON.parse(db.prepare('SELECT definition FROM Crawl WHERE id = ?').pluck().get(crawlId) as string) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /** Stores the crawl's ICD copy as `change` makes it; or why not (nothing written). */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ZodError, type z } from 'zod';
 import { issueLines } from '../icd/plain-issues';
-import { repairStoredIcd, STORED_ICD_REFUSED, type FieldReplacement, type IcdRepair } from '../icd/stored-icd-repair';
+import { repairStoredIcd, STORED_ICD_REFUSED, type FieldReplacement, type IcdRepair, type RefusedField } from '../icd/stored-icd-repair';
 import { exportUnderWay } from '../export/export-job';
 import { onRowInWriteTransaction, sqlDate } from '../store/sqlite';
 import type { CrawlRequestOutcome } from './crawl-requests';
@@ -17,6 +17,18 @@ import type { CrawlRequestOutcome } from './crawl-requests';
 export function storedIcdProblem(err: unknown): string {
   if (!(err instanceof ZodError)) return `Invalid ICD: ${(err as Error).message}`;
   return `${STORED_ICD_REFUSED}, so it cannot run:\n${issueLines(err.issues)}\nCorrect these settings (Correct the refused settings, on the crawl's page) and resume it.`;
+}
+
+/**
+ * Why a plain resume of a crawl whose stored ICD has the `refused` fields is refused, naming each
+ * field and its problems, and where to correct them; null when nothing is refused. Accepted, the
+ * worker paused the crawl again at once, and the archivist saw it bounce.
+ */
+export function resumeRefusal(refused: readonly RefusedField[], crawlId: number): string | null {
+  if (refused.length === 0) return null;
+  const problems = refused.flatMap((r) => r.problems).join('; ');
+  const fields = refused.map((r) => r.field).join(', ');
+  return `${STORED_ICD_REFUSED}, so it cannot be resumed as it is. Refused: ${problems}. Correct ${fields} first, on the crawl's page (Correct the refused settings, then Correct and resume) or with POST /api/crawls/${crawlId}/stored-icd.`;
 }
 
 /**

@@ -24,7 +24,7 @@ function issuesByField(error: unknown): Map<string, string[]> {
 /**
  * "Correct the refused settings": a crawl an earlier version created with settings this version
  * refuses waits, paused (or failed, by a version before this form), for them to be corrected (a
- * Resume without is paused again by the worker, with the reason). Each
+ * plain Resume is refused, and the crawl's controls offer this form in its place). Each
  * refused field is shown with its stored value and why, to edit in place; only those fields change,
  * validated by the server with today's rules, and the crawl resumes from where it was.
  */
@@ -55,7 +55,7 @@ export function RefusedSettings({ crawlId, status }: { crawlId: number; status: 
   };
 
   return (
-    <section aria-labelledby="refused-settings-title" className="card space-y-3" data-testid="refused-settings">
+    <section id="refused-settings" aria-labelledby="refused-settings-title" className="card space-y-3" data-testid="refused-settings">
       <h2 id="refused-settings-title" className="text-lg font-semibold">Correct the refused settings</h2>
       <ErrorMessage error={stored.error} />
       {correct.data && (

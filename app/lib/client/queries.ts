@@ -36,6 +36,8 @@ export interface CrawlRow {
   runSeconds?: number;
   /** The knowledge base its AAH runs with (a copy taken when it was created); null: AAH off, or a crawl older than copies (the shipped one). */
   knowledgeBaseName?: string | null;
+  /** A single crawl's, paused or pausing: the fields of its ICD copy this version refuses (correct them to resume it). */
+  refusedSettings?: string[];
 }
 
 export interface CrawlDetail extends CrawlRow {

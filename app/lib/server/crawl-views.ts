@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../../worker/store/prisma';
 import type { CrawlRequestOutcome } from '../../../worker/process/crawl-requests';
 import { HttpError, idParam } from './handler';
 import { icdSchema, type Icd } from '../../../worker/icd/schema';
-import { STORED_ICD_REFUSED, viewableIcd } from '../../../worker/icd/stored-icd-repair';
+import { STORED_ICD_REFUSED, refusedFields, viewableIcd } from '../../../worker/icd/stored-icd-repair';
 import type Database from 'better-sqlite3';
 import { inIdOrder, listPage } from './list-query';
 import { STATUS_GROUPS } from '../client/crawl-list-view';
@@ -26,6 +26,11 @@ export interface CrawlView {
   /** Seconds the crawl has run, over all its runs (pauses and restarts excluded). */
   runSeconds: number;
   definition?: unknown;
+  /**
+   * With the ICD copy, of a crawl that may be asked to resume (paused, or pausing): the fields of
+   * the copy this version refuses, which are to be corrected before it may resume; else empty.
+   */
+  refusedSettings?: string[];
 }
 
 /**
@@ -76,7 +81,16 @@ function view(row: Row): CrawlView {
     owner: owner?.username ?? null,
     stats: parseJsonOr<Record<string, unknown>>(stats, {}),
     runSeconds: runSeconds(runs, row.status === 'running', Date.now()),
-    ...(definition !== undefined ? { definition: parseJsonOr<Record<string, unknown>>(definition, {}) } : {}),
+    ...(definition !== undefined ? withDefinition(row, parseJsonOr<unknown>(definition, null)) : {}),
+  };
+}
+
+/** A single crawl's ICD copy, and its refused settings when it may be asked to resume (parsing 10,000 seeds is not free). */
+function withDefinition(row: Row, definition: unknown): Pick<CrawlView, 'definition' | 'refusedSettings'> {
+  const resumable = row.status === 'paused' || row.desired === 'pause';
+  return {
+    definition: definition ?? {},
+    refusedSettings: resumable ? refusedFields(definition).map((r) => r.field) : [],
   };
 }
 

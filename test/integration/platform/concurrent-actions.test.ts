@@ -24,11 +24,14 @@ function request(method: string, body?: unknown): Request {
 }
 const params = <P>(p: P) => ({ params: Promise.resolve(p) });
 
+/** An ICD today's rules accept: a resume is refused for a crawl whose stored copy they refuse ('{}' has no name nor seeds). */
+const QUAY = JSON.stringify({ name: 'Quay', seeds: ['http://127.0.0.1:9/'] });
+
 /** A crawl row in `status` wanting `desired`, of an ICD of its own. */
 function crawlRow(status: string, desired: string): number {
   const { db } = s;
-  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
-  return Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', ?, ?, datetime('now'))").run(icdId, status, desired).lastInsertRowid);
+  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', ?, datetime('now'), datetime('now'))").run(QUAY).lastInsertRowid;
+  return Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, 'Quay', ?, ?, datetime('now'))").run(icdId, QUAY, status, desired).lastInsertRowid);
 }
 
 test('an export asked for right after a resume (the crawl still paused, wanting run) is refused with 409, as a resume under an export is', async () => {

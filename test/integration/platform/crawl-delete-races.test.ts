@@ -31,10 +31,13 @@ function request(method: string, body?: unknown): Request {
 }
 const params = (id: number) => ({ params: Promise.resolve({ id: String(id) }) });
 
+/** An ICD today's rules accept ('{}', without name and seeds, is refused, and so is a resume of its crawl). */
+const QUAY = JSON.stringify({ name: 'Quay', seeds: ['http://127.0.0.1:9/'] });
+
 /** A crawl row in `status` wanting `desired`, of an ICD of its own. */
 function crawlRow(status: string, desired: string): number {
-  const icdId = s.db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
-  return Number(s.db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', ?, ?, datetime('now'))").run(icdId, status, desired).lastInsertRowid);
+  const icdId = s.db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', ?, datetime('now'), datetime('now'))").run(QUAY).lastInsertRowid;
+  return Number(s.db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, 'Quay', ?, ?, datetime('now'))").run(icdId, QUAY, status, desired).lastInsertRowid);
 }
 const crawlExists = (id: number) => s.db.prepare('SELECT COUNT(*) FROM Crawl WHERE id = ?').pluck().get(id) === 1;
 

@@ -112,8 +112,10 @@ test('idParam takes decimal digits only: anything else Number() would read is a 
 test('resume is refused with a 409 saying why while an export of the crawl is pending or running; allowed once it is done', async () => {
   const { db } = services();
   const control = (await import('../../../app/api/crawls/[id]/control/route')).POST;
-  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', '{}', datetime('now'), datetime('now'))").run().lastInsertRowid;
-  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, '{}', 'Quay', 'paused', 'pause', datetime('now'))").run(icdId).lastInsertRowid);
+  // An ICD today's rules accept: the resume of a crawl whose copy they refuse is refused for that.
+  const definition = JSON.stringify({ name: 'Quay', seeds: ['http://127.0.0.1:9/'] });
+  const icdId = db.prepare("INSERT INTO Icd (name, definition, createdAt, updatedAt) VALUES ('Quay', ?, datetime('now'), datetime('now'))").run(definition).lastInsertRowid;
+  const crawlId = Number(db.prepare("INSERT INTO Crawl (icdId, definition, name, status, desired, createdAt) VALUES (?, ?, 'Quay', 'paused', 'pause', datetime('now'))").run(icdId, definition).lastInsertRowid);
   const exportId = Number(db.prepare("INSERT INTO Export (crawlId, status, createdAt) VALUES (?, 'running', datetime('now'))").run(crawlId).lastInsertRowid);
   const resume = () => control(request('POST', { as: 'archivist', body: JSON.stringify({ action: 'resume' }) }), params({ id: String(crawlId) }));
   const refused = await resume();

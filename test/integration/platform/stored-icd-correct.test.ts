@@ -62,12 +62,16 @@ test('a paused crawl whose stored ICD is refused is corrected from the cockpit a
   const oldDefinition = JSON.stringify(stored);
   s.db.prepare('UPDATE Crawl SET definition = ? WHERE id = ?').run(oldDefinition, id);
 
-  // Resumed as it is, it waits paused with the reason (it was marked failed, for good).
-  assert.equal((await call(control, 'POST', `/api/crawls/${id}/control`, { action: 'resume' }, params)).status, 200);
-  await until('the worker paused it with the reason', () => crawlRow(id).error !== null);
+  // A plain resume is refused up front, naming the refused field and where to correct it: it was
+  // accepted (200), and the worker paused the crawl again at once.
+  const resumed = await call(control, 'POST', `/api/crawls/${id}/control`, { action: 'resume' }, params);
+  assert.equal(resumed.status, 409, JSON.stringify(resumed.body));
+  assert.match(String(resumed.body.error), /^This crawl's definition has settings this version of Tidemark refuses \(an earlier version accepted them\), so it cannot be resumed as it is\. Refused: scope\.exclude\.0: [^\n]*repetition inside a repetition[^\n]*\. Correct scope\.exclude first, on the crawl's page \(Correct the refused settings, then Correct and resume\) or with POST \/api\/crawls\/\d+\/stored-icd\.$/);
   const refusedRow = crawlRow(id);
-  assert.deepEqual([refusedRow.status, refusedRow.desired], ['paused', 'pause']);
-  assert.match(refusedRow.error!, /^This crawl's definition has settings this version of Tidemark refuses \(an earlier version accepted them\), so it cannot run:\n {2}scope\.exclude\.0: [^\n]*repetition inside a repetition[^\n]*\nCorrect these settings/);
+  assert.deepEqual([refusedRow.status, refusedRow.desired, refusedRow.error], ['paused', 'pause', null], 'nothing changed');
+  // The crawl's view says which settings are refused, so the cockpit offers the correction, not Resume.
+  const { GET: getCrawlView } = await import('../../../app/api/crawls/[id]/route');
+  assert.deepEqual((await call(getCrawlView, 'GET', `/api/crawls/${id}`, undefined, params)).body.refusedSettings, ['scope.exclude']);
 
   // Its exclusions are listed beside the form, the refused pattern among them (before: 400 "invalid").
   const { GET: getExclusions } = await import('../../../app/api/crawls/[id]/exclusions/route');

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refusedFieldOf, refusedFields, repairStoredIcd, replacementLine, viewableIcd } from '../../../worker/icd/stored-icd-repair';
+import { resumeRefusal } from '../../../worker/process/stored-icd-replacement';
 
 /** As an earlier version stored it: a pattern with a repetition inside a repetition, a weight over 1,000. */
 const stored = {
@@ -95,4 +96,10 @@ test("the crawl's views read a refused definition with the refused fields at the
   assert.deepEqual(viewed.focus.moduleWeights, viewableIcd({ name: 'x', seeds: ['http://a.test/'] })!.focus.moduleWeights);
   assert.equal(viewableIcd({ name: 'x', seeds: ['http://a.test/'], scope: { exclude: ['/a'] } })!.scope.exclude[0], '/a', 'an accepted one as it is');
   assert.equal(viewableIcd('not a definition'), null);
+});
+
+test('a plain resume of such a crawl is refused naming each refused field, its problems and where to correct them', () => {
+  const refusal = resumeRefusal(refusedFields(stored), 7);
+  assert.match(refusal!, /^This crawl's definition has settings this version of Tidemark refuses \(an earlier version accepted them\), so it cannot be resumed as it is\. Refused: scope\.exclude\.0: [^;]*repetition inside a repetition[^;]*; focus\.moduleWeights\.text: [^;]*\. Correct scope\.exclude, focus\.moduleWeights first, on the crawl's page \(Correct the refused settings, then Correct and resume\) or with POST \/api\/crawls\/7\/stored-icd\.$/);
+  assert.equal(resumeRefusal(refusedFields({ name: 'New', seeds: ['http://a.test/'] }), 7), null, 'nothing refused: resumed');
 });

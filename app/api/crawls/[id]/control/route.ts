@@ -8,7 +8,8 @@ export const dynamic = 'force-dynamic';
 
 /**
  * POST /api/crawls/:id/control [run] {action: pause|resume|stop} → the crawl (the worker converges within a second).
- * 409 for an action the crawl's status does not allow, and for a resume while one of its exports is pending or running;
+ * 409 for an action the crawl's status does not allow, for a resume while one of its exports is pending or running,
+ * and for a resume while its ICD copy has settings this version refuses (named; POST …/stored-icd corrects them);
  * 404 for a crawl that is not there, deleted a moment before included.
  */
 export const POST = apiRoute<{ id: string }>('run', async ({ req, params, prisma, db }) => {
