@@ -5,7 +5,7 @@
 import { isXhtml, parseHtml } from './html-dom';
 import { XPathEvaluator, nodeText } from './xpath-eval';
 import type { MarkupSummary } from '../extract';
-import { baseHrefUrl, resolveReference } from '../url';
+import { baseHrefUrl, isInPageReference, resolveReference, type QueryHandling } from '../url';
 
 /**
  * What the crawler hands to `analysePage`: an HTML page (call it for HTML responses only), as
@@ -33,6 +33,12 @@ export interface PageInput {
    * extraction and browsers encode them. Unset for UTF-8.
    */
   encoding?: string;
+  /**
+   * The crawl's query handling, with which an in-page anchor (`#x`) under a `<base>` naming this page
+   * once canonical is told from a link to another document, as the link extraction tells it. 'keep'
+   * when unset.
+   */
+  queryHandling?: QueryHandling;
 }
 
 export interface PageContext {
@@ -41,6 +47,8 @@ export interface PageContext {
   readonly baseUrl: string;
   /** PageInput.encoding: the links' queries are encoded in it. */
   encoding?: string;
+  /** PageInput.queryHandling. */
+  queryHandling?: QueryHandling;
   headers: Record<string, string>;
   dom: Document;
   ev: XPathEvaluator;
@@ -63,6 +71,7 @@ export function createPageContext(page: PageInput, ev: XPathEvaluator): PageCont
     get encoding() {
       return page.encoding;
     },
+    queryHandling: page.queryHandling,
     headers,
     dom,
     ev,
@@ -100,13 +109,16 @@ function baseUrlOf(dom: Document, url: string, encoding: string | undefined): st
  * The canonical http(s) URL a selected node points to, as the link extraction resolves the same
  * reference (url/canonicalize.ts resolveReference: only ASCII whitespace trimmed, the query in the
  * page's encoding), so a rule's verdict names the URL the crawl found: an attribute node's value
- * (`//a/@href`), or an element's `href` (`//a`, `//area`, `//link`). Undefined when none.
+ * (`//a/@href`), or an element's `href` (`//a`, `//area`, `//link`). Undefined when none, and for an
+ * in-page anchor (`#comments`), which the link extraction drops too: it named the page itself, which
+ * a follow rule then added to the page's links and a do-not-follow rule excluded.
  */
-export function linkTarget(node: Node, page: Pick<PageContext, 'baseUrl' | 'encoding'>): string | undefined {
+export function linkTarget(node: Node, page: Pick<PageContext, 'url' | 'baseUrl' | 'encoding' | 'queryHandling'>): string | undefined {
   let raw: string | null = null;
   if (node.nodeType === 2) raw = (node as Attr).value;
   else if (node.nodeType === 1) raw = (node as Element).getAttribute('href');
-  return (raw && resolveReference(raw, page.baseUrl, { encoding: page.encoding })) || undefined;
+  if (!raw || isInPageReference(raw, page.baseUrl, page.url, { queryHandling: page.queryHandling })) return undefined;
+  return resolveReference(raw, page.baseUrl, { encoding: page.encoding }) || undefined;
 }
 
 export { nodeText };

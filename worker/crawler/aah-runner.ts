@@ -130,7 +130,7 @@ export class AahRunner {
     let charset: string | undefined;
     const charsetOf = () => (charset ??= sniffCharset(html, headers['content-type']));
     const result = this.engine.analysePage({
-      url: page.url, host: page.host, status: page.status, headers, markup: page.markup,
+      url: page.url, host: page.host, status: page.status, headers, markup: page.markup, queryHandling: this.queryHandling,
       get html() {
         return (text ??= decodeText(html, headers['content-type'], charsetOf()));
       },

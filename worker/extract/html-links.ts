@@ -2,7 +2,7 @@ import type { Handler } from 'htmlparser2';
 import { boundedParser } from './bounded-parser';
 import { collapseWhitespace, MainContentBuilder } from '../text/main-content';
 import { ownCopy } from './own-copy';
-import { baseHrefUrl, canonicalize, resolveReference, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
+import { baseHrefUrl, baseLeavesDocument, canonicalize, resolveReference, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling, type ReferenceCache } from '../url';
 import { decodeAttributeRefs, decodeTextRefs } from './char-refs';
 import { extractCssLinks } from './css-links';
 import { addImportMap, emptyImportMap, extractModuleLinks, mapsAnything, parseImportMap, type ResolvedImportMap } from './module-imports';
@@ -293,7 +293,7 @@ class LinkCollector implements Partial<Handler> {
           this.baseSet = true;
           if (base) {
             this.base = base;
-            this.fragmentsLeavePage = canonicalize(base, undefined, this.opts) !== canonicalize(this.pageUrl, undefined, this.opts);
+            this.fragmentsLeavePage = baseLeavesDocument(base, this.pageUrl, this.opts);
             this.resolved.clear();
             if (this.early.length > 0 || this.earlyForms.length > 0) this.resolveEarlyAgain();
           }

@@ -125,6 +125,22 @@ export function resolveReference(raw: string, base: string, opts: CanonicalizeOp
 }
 
 /**
+ * Whether a reference written in a document is an in-page anchor (`#comments`), which leads to no
+ * new document: its base names the document itself, once both are canonical with the crawl's query
+ * handling. Under a `<base href>` naming another document it names that one (`baseUrl` is the
+ * base in force; the document's URL when it has none). The link extraction drops such anchors, and
+ * knowledge-base rules selecting one select no link, so both find the same links.
+ */
+export function isInPageReference(raw: string, baseUrl: string, documentUrl: string, opts: Pick<CanonicalizeOptions, 'queryHandling'> = {}): boolean {
+  return trimAsciiWhitespace(raw).startsWith('#') && !baseLeavesDocument(baseUrl, documentUrl, opts);
+}
+
+/** Whether `baseUrl` names another document than `documentUrl` (in-page anchors then lead there), both canonical with `opts`'s query handling. */
+export function baseLeavesDocument(baseUrl: string, documentUrl: string, opts: Pick<CanonicalizeOptions, 'queryHandling'> = {}): boolean {
+  return canonicalize(baseUrl, undefined, opts) !== canonicalize(documentUrl, undefined, opts);
+}
+
+/**
  * The base URL a document's first `<base href>` gives (`href` as written), as the link extraction
  * takes it: resolved against the document's URL, the query in the document's `encoding`, with no
  * query handling (the crawl's applies to the links). Null when it names no http(s) URL: the

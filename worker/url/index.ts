@@ -2,7 +2,7 @@
  * URL stage of the crawl engine (pure): canonicalisation, SURT forms, host helpers, scope
  * decisions and crawler-trap detection.
  */
-export { baseHrefUrl, canonicalize, normalizePercentEncoding, parseHttpUrl, resolveReference, sortQuery, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling } from './canonicalize';
+export { baseHrefUrl, baseLeavesDocument, canonicalize, isInPageReference, normalizePercentEncoding, parseHttpUrl, resolveReference, sortQuery, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling } from './canonicalize';
 export { queryEncodingOf } from './query-encoding';
 export { isRobotsTxtUrl } from './robots-txt-url';
 export { ReferenceCache } from './reference-cache';

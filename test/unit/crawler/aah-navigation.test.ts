@@ -94,3 +94,46 @@ test("a rule's links are the URLs the link extraction found, in a legacy page's 
     [`${ORIGIN}/faq`, 'a@href', undefined, 'aah'],
   ]);
 });
+
+// A carry-over of the differential exploration: the link extraction drops an in-page anchor
+// (`#comments` leads to the page itself, no new document), but a follow rule selecting it named the
+// page, which the verdict then added as a navigation link of its own (source 'aah'); a do-not-follow
+// rule selecting `#top` excluded an explicit link to the page. A <base> naming another document makes
+// `#x` a link to that document, for both. With query handling, a base naming the page once its query
+// is sorted leaves `#x` in the page, for both.
+test("a rule selecting an in-page anchor (#x) selects no link, as the link extraction finds none; under a base naming another document it is that document", () => {
+  const kb = `<?xml version="1.0" encoding="UTF-8"?>
+<knowledge-base version="1">
+  <application id="board" name="board" category="forum">
+    <detect><xpath>//body[@id='board']</xpath></detect>
+    <navigate id="topics" bonus="0.7" select="//a[@class='topic']"/>
+    <navigate id="top" follow="false" select="//a[@class='top']"/>
+  </application>
+</knowledge-base>`;
+  const verdictOf = (url: string, html: string, queryHandling: 'keep' | 'sort') => {
+    const headers = { 'content-type': 'text/html' };
+    const extracted = extractFromResponse({ url, status: 200, headers, body: Buffer.from(html), maxDecodedBytes: 1e6, queryHandling });
+    const links: OutLink[] = extracted.links.map((l) => ({ ...l }));
+    const item = { url, host: '127.0.0.1:8080', exchange: { status: 200, headers }, html: Buffer.from(html) } as unknown as CrawlItem;
+    const verdict = AahRunner.create(kb, queryHandling).analyse(item).verdict!;
+    assert.equal(verdict.application, 'board');
+    applyNavigationVerdict(links, verdict, 1_000);
+    return links.map((l) => [l.url, l.source, l.aahBonus, l.excludedReason]);
+  };
+  // The in-page anchor selected by a follow rule: no link (it was the page, added from the rule).
+  assert.deepEqual(verdictOf(`${ORIGIN}/t/1`, '<body id="board"><a class="topic" href="/t/2">Two</a><a class="topic" href=" #comments">Comments</a></body>', 'keep'), [
+    [`${ORIGIN}/t/2`, 'a@href', 0.7, undefined],
+  ]);
+  // Selected by a do-not-follow rule: it excludes nothing (it excluded the page's explicit link to itself).
+  assert.deepEqual(verdictOf(`${ORIGIN}/t/1`, '<body id="board"><a class="topic" href="/t/1">This topic</a><a class="top" href="#top">Top</a></body>', 'keep'), [
+    [`${ORIGIN}/t/1`, 'a@href', 0.7, undefined],
+  ]);
+  // Under a base naming another document, `#x` is a link to it, for both.
+  assert.deepEqual(verdictOf(`${ORIGIN}/t/1`, '<head><base href="/t/3"></head><body id="board"><a class="topic" href="#comments">Comments</a></body>', 'keep'), [
+    [`${ORIGIN}/t/3`, 'a@href', 0.7, undefined],
+  ]);
+  // A base naming the page once the crawl's query handling applies leaves `#x` in the page, for both.
+  assert.deepEqual(verdictOf(`${ORIGIN}/t?a=1&b=2`, '<head><base href="/t?b=2&amp;a=1"></head><body id="board"><a class="topic" href="/t/2">Two</a><a class="topic" href="#comments">Comments</a></body>', 'sort'), [
+    [`${ORIGIN}/t/2`, 'a@href', 0.7, undefined],
+  ]);
+});
