@@ -64,6 +64,11 @@ export type StoredBody =
   | { kind: 'memory'; bytes: Buffer }
   | { kind: 'file'; path: string; size: number };
 
+/** The bytes a stored body holds, in memory or spooled. */
+export function storedBodySize(body: StoredBody): number {
+  return body.kind === 'memory' ? body.bytes.length : body.size;
+}
+
 /** One HTTP exchange, as the WARC writer needs it. */
 export interface HttpExchange {
   url: string;

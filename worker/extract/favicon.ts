@@ -13,3 +13,14 @@ export function faviconLink(pageUrl: string, opts: { queryHandling?: QueryHandli
   const url = canonicalize('/favicon.ico', pageUrl, opts);
   return url ? { url, kind: 'requisite', source: FAVICON_SOURCE, anchorText: '', context: '' } : null;
 }
+
+/**
+ * Whether an error answer (4xx, 5xx) is a document a browser renders, and so asks its origin's icon
+ * for, as a replay of it does: an HTML body, a custom "not found" or "back soon" page. One without
+ * HTML (plain text, an empty body) shows the browser's own error page, which asks for none; a
+ * redirect renders nothing (the page it leads to asks for its own origin's). A 2xx page's kind is
+ * the link extraction's to tell.
+ */
+export function errorPageRenders(status: number, contentType: string, bodyBytes: number): boolean {
+  return status >= 400 && bodyBytes > 0 && /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType);
+}

@@ -112,8 +112,9 @@ export const scopeSchema = z.object({
   /** Capture page requisites (images, CSS, scripts) even when outside the host scope. */
   includeRequisites: z.boolean().default(true),
   /**
-   * Fetch `/favicon.ico` once per origin of a captured HTML page, as its requisite, as a browser
-   * (and so Browsertrix) asks for it on every site and a replay asks for it too.
+   * Fetch `/favicon.ico` once per origin of a captured HTML page (an HTML error page too: a browser
+   * renders it), as its requisite, as a browser (and so Browsertrix) asks for it on every site and a
+   * replay asks for it too.
    */
   includeFavicon: z.boolean().default(true),
   /**

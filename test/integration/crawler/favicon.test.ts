@@ -85,3 +85,44 @@ test('each origin of a captured page has its /favicon.ico fetched once, as a req
     for (const s of [...servers, seedServer]) s.close();
   }
 });
+
+// A carry-over of the differential exploration: the icon was asked only after a 2xx HTML page of its
+// origin, where a browser asks for it for any HTML document it renders, a custom 404 or 503 page too
+// (and a replay of that archived page asks for it). An origin that only redirects renders nothing, so
+// neither asks for its icon; an error answered without HTML (a plain-text 404, an empty 500) shows the
+// browser's own error page, which asks for none.
+test("an origin whose only HTML page is an error page (404, 503) has its /favicon.ico fetched; one that only redirects, or errs without HTML, has none", { timeout: 90_000 }, async () => {
+  const notFound = loggedSite((p) => (p === '/gone' ? ['text/html', '<title>Not here</title><p>This page has moved on.', 404] : undefined));
+  const unavailable = loggedSite((p) => (p === '/busy' ? ['text/html', '<title>Back soon</title><p>Maintenance.', 503] : undefined));
+  const plain = loggedSite(() => undefined);
+  const empty = loggedSite((p) => (p === '/empty' ? ['text/html', '', 500] : undefined));
+  const servers = await Promise.all([notFound.site, unavailable.site, plain.site, empty.site].map((site, i) => serveOn(`127.0.0.${i + 2}`, site)));
+  const [notFoundOrigin, unavailableOrigin, plainOrigin, emptyOrigin] = servers.map((s) => s.origin);
+  const movingRequested: string[] = [];
+  const moving: RequestListener = (req, res) => {
+    movingRequested.push(req.url!);
+    res.writeHead(req.url === '/robots.txt' ? 404 : 301, { location: `${notFoundOrigin}/gone` }).end();
+  };
+  const redirecting = await serveOn('127.0.0.6', moving);
+  const home = loggedSite((p) => (p === '/' ? ['text/html', `<title>Home</title>${[`${notFoundOrigin}/gone`, `${unavailableOrigin}/busy`, `${plainOrigin}/missing`, `${emptyOrigin}/empty`, `${redirecting.origin}/moved`].map((u) => `<a href="${u}">x</a>`).join('')}`] : undefined));
+  const seedServer = await serveOn('127.0.0.1', home.site);
+  try {
+    await withTempDir('tm-favicon-errors-', async (dir) => {
+      const out = join(dir, 'out');
+      const icd = join(dir, 'icd.json');
+      const hosts = [seedServer, ...servers, redirecting].map((s) => new URL(s.origin).hostname);
+      writeFileSync(icd, JSON.stringify({ name: 'favicons of error pages', seeds: [`${seedServer.origin}/`], politeness: { enabled: false }, limits: { maxRetries: 0 }, scope: { allowedHosts: hosts } }));
+      const run = await runCli(['crawl', icd, '--out', out, '--json']).done;
+      assert.equal(run.code, 0, run.stderr.slice(-1000));
+      const icons = (requested: string[]) => requested.filter((p) => p === '/favicon.ico').length;
+      assert.equal(icons(notFound.requested), 1, 'a custom 404 page renders, and asks for its icon');
+      assert.equal(icons(unavailable.requested), 1, 'so does a custom 503 page');
+      assert.equal(icons(plain.requested), 0, 'a plain-text 404 shows the browser\'s own error page');
+      assert.equal(icons(empty.requested), 0, 'so does an empty 500');
+      assert.equal(icons(movingRequested), 0, 'a redirect renders nothing');
+      assert.ok(movingRequested.includes('/moved'), 'the redirect was fetched');
+    });
+  } finally {
+    for (const s of [...servers, redirecting, seedServer]) s.close();
+  }
+});

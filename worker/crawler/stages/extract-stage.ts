@@ -1,8 +1,9 @@
 import { bodyForParsing, DecompressionBombError } from '../../fetch';
-import { extractFromResponseYielding, JAVASCRIPT_TYPES, pageLinkSettingsOf } from '../../extract';
+import { errorPageRenders, extractFromResponseYielding, JAVASCRIPT_TYPES, pageLinkSettingsOf } from '../../extract';
 import { MANIFEST_KIND, queryEncodingOf } from '../../url';
 import { outLinksOf } from '../plan-out-links';
 import { addNote, PROCEED, type Stage } from '../stage';
+import { storedBodySize } from '../../capture';
 
 /** A page's title is kept to this many characters: enough to read in a list, bounded for hostile pages. */
 const TITLE_MAX = 300;
@@ -30,6 +31,12 @@ export const extractStage: Stage = {
     const declaredManifest = item.lease?.kind === MANIFEST_KIND;
     const isSitemapOrRobots = declaredSitemap || /\/robots\.txt$|sitemap/i.test(item.url);
     const parseable = PARSEABLE.test(contentType) || JAVASCRIPT_TYPES.test(contentType.split(';', 1)[0].trim());
+    if (errorPageRenders(ex.status, contentType, storedBodySize(ex.body))) {
+      // Its links are not followed, but a browser showing it asks for its origin's icon.
+      const favicon = ctx.faviconOf(item);
+      if (favicon) item.links = [favicon];
+      return PROCEED;
+    }
     if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (parseable || isSitemapOrRobots || declaredManifest || !contentType))) return PROCEED;
     let body = Buffer.alloc(0);
     let cut = ex.truncated !== null;
