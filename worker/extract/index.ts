@@ -10,7 +10,7 @@ export { parseSrcset } from './srcset';
 export { extractSvgLinks } from './svg-links';
 export { extractManifestLinks } from './manifest';
 export { errorPageRenders, faviconLink, FAVICON_SOURCE } from './favicon';
-export { addImportMap, emptyImportMap, extractModuleLinks, isUrlLike, mapSpecifier, moduleSpecifiers, parseImportMap, resolveBareSpecifier, MAX_MODULE_SPECIFIERS, type ImportMap, type ResolvedImportMap } from './module-imports';
+export { addImportMap, emptyImportMap, extractModuleLinks, isUrlLike, mapSpecifier, moduleSpecifiers, parseImportMap, resolveModuleSpecifier, MAX_MODULE_SPECIFIERS, type ImportMap, type ResolvedImportMap } from './module-imports';
 export { dedupeLinks, extractHtml, pageLinkSettingsOf, type HtmlExtractOptions, type HtmlExtraction, type MarkupSummary, type PageLinkSettings } from './html-links';
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';

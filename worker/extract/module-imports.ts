@@ -94,9 +94,28 @@ function absolute(address: string, base: string): string | null {
   }
 }
 
-/** Adds `from`'s entries to `into`, each address made absolute against `base`; one `into` maps already keeps its address. */
+/**
+ * The URL a URL-like specifier names (HTML standard, "resolve a URL-like module specifier"): one
+ * starting with `/`, `./` or `../` parsed against `base`, else an absolute URL; null for a bare one.
+ */
+function urlLikeSpecifierUrl(specifier: string, base: string): string | null {
+  if (/^(\/|\.\.?\/)/.test(specifier)) return absolute(specifier, base);
+  try {
+    return new URL(specifier).href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Adds `from`'s entries to `into`, each address made absolute against `base`, each URL-like key too
+ * (`/a.js`, `./x.js`, `https://CDN.example/lib.js` → the URL it names: "normalize a specifier key"),
+ * so a URL-like import is looked up as the URL it names; one `into` maps already keeps its address.
+ */
 function addEntries(into: Map<string, string>, from: ReadonlyMap<string, string>, base: string): void {
-  for (const [specifier, address] of from) {
+  for (const [written, address] of from) {
+    if (written === '') continue;
+    const specifier = urlLikeSpecifierUrl(written, base) ?? written;
     const url = into.has(specifier) ? null : absolute(address, base);
     if (url !== null) into.set(specifier, url);
   }
@@ -118,18 +137,24 @@ export function addImportMap(into: ResolvedImportMap, map: ImportMap, baseUrl: s
 }
 
 /**
- * The absolute URL a bare specifier of a module at `referrer` (its URL; an inline module's, its
- * document's base URL) resolves to: through the scopes whose prefix is `referrer` or, ending in
- * `/`, starts it, the most specific first, then the top-level imports; null when none maps it.
+ * The absolute URL a specifier imported by a module at `referrer` (its URL; an inline module's, its
+ * document's base URL) resolves to (HTML standard, "resolve a module specifier"): a URL-like one is
+ * first parsed against `referrer`, and that URL is looked up as a bare one is; through `map`'s scopes
+ * whose prefix is `referrer` or, ending in `/`, starts it, the most specific first, then its
+ * top-level imports (`map` null: none). Else the URL a URL-like specifier names; null for a bare
+ * specifier nothing maps (a browser fails it).
  */
-export function resolveBareSpecifier(specifier: string, map: ResolvedImportMap, referrer: string): string | null {
+export function resolveModuleSpecifier(specifier: string, map: ResolvedImportMap | null, referrer: string): string | null {
+  const asUrl = urlLikeSpecifierUrl(specifier, referrer);
+  if (map === null) return asUrl;
+  const normalized = asUrl ?? specifier;
   // Code-unit order, descending, puts a prefix after every longer one it starts (HTML standard, "sort and normalize scopes").
   for (const prefix of [...map.scopes.keys()].sort().reverse()) {
     if (prefix !== referrer && !(prefix.endsWith('/') && referrer.startsWith(prefix))) continue;
-    const url = mapSpecifier(specifier, map.scopes.get(prefix)!);
+    const url = mapSpecifier(normalized, map.scopes.get(prefix)!, asUrl);
     if (url !== null) return url;
   }
-  return mapSpecifier(specifier, map.imports);
+  return mapSpecifier(normalized, map.imports, asUrl) ?? asUrl;
 }
 
 /** Addresses kept of one import map, as for one module. */
@@ -172,31 +197,37 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Schemes whose URLs a prefix key may map (the WHATWG URL standard's special schemes). */
+const SPECIAL_SCHEME = /^(https?|wss?|ftp|file):/;
+
 /**
- * The address a bare specifier maps to through `imports`: its own entry, else the longest key
- * ending in `/` that starts it, with the rest of the specifier appended; null when none maps it,
- * or when the rest would climb out of the prefix (a browser refuses that: "backtracking").
+ * The address a specifier maps to through `imports` ("resolve an imports match"): its own entry,
+ * else the longest key ending in `/` that starts it, its address with the rest of the specifier
+ * resolved against it; null when none maps it, or when the rest would climb out of the address (a
+ * browser refuses that: "backtracking"). `specifier` is the URL a URL-like one names (`asUrl`, which
+ * a prefix maps only for a special scheme), else the bare specifier as written.
  */
-export function mapSpecifier(specifier: string, imports: ReadonlyMap<string, string>): string | null {
+export function mapSpecifier(specifier: string, imports: ReadonlyMap<string, string>, asUrl: string | null = null): string | null {
   const exact = imports.get(specifier);
   if (exact !== undefined) return exact;
+  if (asUrl !== null && !SPECIAL_SCHEME.test(asUrl)) return null;
   let best: string | null = null;
   for (const key of imports.keys()) {
     if (key.endsWith('/') && specifier.startsWith(key) && imports.get(key)!.endsWith('/') && (best === null || key.length > best.length)) best = key;
   }
   if (best === null) return null;
-  const rest = specifier.slice(best.length);
-  if (/(^|\/)\.\.?(\/|$)/.test(rest)) return null;
-  return imports.get(best)! + rest;
+  const address = imports.get(best)!;
+  const url = absolute(specifier.slice(best.length), address);
+  return url !== null && url.startsWith(address) ? url : null;
 }
 
 /**
  * The links of a module's imports, resolved against `baseUrl` (the module's URL; an inline
  * module's, its document's base URL); all are requisites (the module needs them to run), with
- * `source` `${sourcePrefix}@import`. A bare specifier names a URL only through the import map of
- * the document whose graph the module is in (resolveBareSpecifier, `baseUrl` as the referrer):
- * `importMap` gives it, or a function asked for it at the first bare specifier (null: none); without
- * a map, it is left out.
+ * `source` `${sourcePrefix}@import`. Each specifier resolves through the import map of the document
+ * whose graph the module is in (resolveModuleSpecifier, `baseUrl` as the referrer), a URL-like one
+ * as the URL it names: `importMap` gives it, or a function asked for it at the module's first import
+ * (null: none). A bare specifier no map names is left out.
  */
 export function extractModuleLinks(
   source: string,
@@ -207,10 +238,10 @@ export function extractModuleLinks(
   let map: ResolvedImportMap | null | undefined = typeof opts.importMap === 'function' ? undefined : (opts.importMap ?? null);
   const mapped = (specifier: string): string | null => {
     if (map === undefined) map = (opts.importMap as () => ResolvedImportMap | null)();
-    return map === null ? null : resolveBareSpecifier(specifier, map, baseUrl);
+    return resolveModuleSpecifier(specifier, map, baseUrl);
   };
   for (const specifier of moduleSpecifiers(source, { maxChars: opts.maxChars })) {
-    const address = isUrlLike(specifier) ? specifier : mapped(specifier);
+    const address = mapped(specifier);
     const url = address === null ? null : canonicalize(address, baseUrl, opts);
     if (url) links.push({ url, kind: 'requisite', source: `${opts.sourcePrefix ?? 'module'}@import`, anchorText: '', context: '' });
   }

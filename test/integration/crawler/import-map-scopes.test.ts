@@ -61,3 +61,49 @@ test('bare specifiers of inline and external modules resolve through the page\'s
     });
   });
 });
+
+// A carry-over of the same exploration: entries for URL-like specifiers were not applied, so the crawl
+// fetched the URL a module wrote (/js/v1/a.js, a CDN's library) and never the one a browser asks for.
+const URL_LIKE_PAGE = `<!doctype html><title>remapped</title>
+<script type="importmap">{
+  "imports": {"/js/v1/": "/js/v2/", "https://cdn.example/lib.js": "/vendor/lib.js"},
+  "scopes": {"/js/": {"./old.js": "/js/new.js"}}
+}</script>
+<script type="module" src="/js/main.mjs"></script>`;
+
+const URL_LIKE_MODULES: Record<string, string> = {
+  // "./old.js" of the scope was written against the page (/app/old.js): main.mjs's ./old.js is /js/old.js, not mapped.
+  '/js/main.mjs': `import '/js/v1/a.js'; import 'https://cdn.example/lib.js'; import './old.js'; import '../app/old.js';`,
+  '/js/v2/a.js': 'export {};',
+  '/vendor/lib.js': 'export {};',
+  '/js/old.js': 'export {};',
+  '/js/new.js': 'export {};',
+};
+
+test('URL-like specifiers of an external module resolve through the page\'s import map as the URLs they name, across a resume', { timeout: 90_000 }, async () => {
+  const requested: string[] = [];
+  const site: RequestListener = (req, res) => {
+    requested.push(req.url!);
+    if (req.url === '/app/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(URL_LIKE_PAGE);
+    const source = URL_LIKE_MODULES[req.url!];
+    if (source !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(source);
+    res.writeHead(404).end();
+  };
+  await withSite(site, async (origin) => {
+    await withTempDir('tm-import-map-url-like-', async (dir) => {
+      const out = join(dir, 'out');
+      const icd = join(dir, 'icd.json');
+      writeFileSync(icd, JSON.stringify({ name: 'remapped imports', seeds: [`${origin}/app/`], politeness: { enabled: false }, scope: { includeFavicon: false } }));
+      for (const budget of ['1', '100']) {
+        const run = await runCli(['crawl', icd, '--out', out, '--max-pages', budget, '--json']).done;
+        assert.equal(run.code, 0, run.stderr.slice(-1000));
+      }
+      const captured = new Set(
+        readFileSync(join(out, 'index.cdxj'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line.slice(line.indexOf('{'))) as { url: string }).url),
+      );
+      assert.deepEqual(Object.keys(URL_LIKE_MODULES).filter((p) => !captured.has(`${origin}${p}`)), [], 'every module a browser asks for captured');
+      assert.deepEqual(requested.filter((p) => !(p in URL_LIKE_MODULES) && p !== '/app/' && p !== '/robots.txt'), [], 'no URL mapped away asked for');
+      assert.ok(![...captured].some((u) => u.includes('cdn.example')), 'the CDN\'s URL, mapped away, not fetched');
+    });
+  });
+});

@@ -140,8 +140,42 @@ test('an external module\'s bare specifiers go through its document\'s import ma
   assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source, { importMap })).links), ['http://example.org/app/util/a.js', 'http://example.org/js/lib.js', 'http://example.org/js/rel.js'], 'addresses resolved against the page, not the module');
   assert.equal(asked, 1, 'asked once');
   assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source, { importMap, url: 'http://example.org/js/vendor/v.js' })).links)[0], 'http://example.org/js/vendor/util/a.js', 'a module under a scope resolves through it');
+  extractFromResponse(moduleResponse(`export const x = 1;`, { importMap }));
+  assert.equal(asked, 2, 'not asked for a module that imports nothing');
   extractFromResponse(moduleResponse(`import './only-relative.js';`, { importMap }));
-  assert.equal(asked, 2, 'not asked for a module without a bare specifier');
+  assert.equal(asked, 3, 'asked for a module of URL-like imports only: the map may remap them');
   assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source)).links), ['http://example.org/js/rel.js'], 'without a map, bare specifiers are left out');
   assert.equal(extractHtml('<script type="importmap">{"imports": {}}</script>', PAGE_URL).importMap, undefined, 'a map that maps nothing is not kept');
+});
+
+// A carry-over of the differential exploration: an import map's entries for URL-like specifiers
+// ("/a.js", "./x.js", "https://cdn…") were never applied, so the crawl fetched the URL the module
+// wrote while a browser, and a replay, asks for the mapped one (HTML standard, "resolve a module
+// specifier": a URL-like specifier is parsed against the referrer's base, and that URL is looked up
+// in the map, whose keys were parsed against the map's base; prefix keys ending in "/" too).
+test('URL-like specifiers go through the import map too, as URLs: exact entries, prefixes, scopes; unmapped ones stay as written', () => {
+  const html = `<script type="importmap">{
+      "imports": {"/app/a.js": "/js/b.js", "./x.js": "/js/x-mapped.js", "https://CDN.example/lib.js": "/vendor/lib.js",
+        "https://cdn.example/pkg/": "/vendor/pkg/", "/old/": "/new/"},
+      "scopes": {"/js/vendor/": {"/js/b.js": "/js/b-vendored.js"}}
+    }</script>
+    <script type="module">import './a.js'; import '/app/x.js'; import 'https://cdn.example/lib.js'; import 'https://cdn.example/pkg/p.js';
+      import '../old/deep/o.js'; import '/old/../escape.js'; import './plain.js';</script>`;
+  const page = extractHtml(html, PAGE_URL);
+  // The map's addresses are requisites already; the URLs the module wrote, mapped away, are not asked.
+  assert.deepEqual(urlsOf(page.links), [
+    'http://example.org/js/b.js', 'http://example.org/js/x-mapped.js', 'http://example.org/vendor/lib.js', 'http://example.org/js/b-vendored.js',
+    'http://example.org/vendor/pkg/p.js', 'http://example.org/new/deep/o.js', 'http://example.org/escape.js', 'http://example.org/app/plain.js',
+  ]);
+  // An external module: its specifiers are parsed against its own URL, then mapped by its document's map.
+  const source = `import '/app/a.js'; import './b.js'; import 'https://cdn.example/lib.js'; import './own.js';`;
+  assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(source, { importMap: () => page.importMap! })).links), [
+    'http://example.org/js/b.js', 'http://example.org/js/b.js', 'http://example.org/vendor/lib.js', 'http://example.org/js/own.js',
+  ]);
+  // A scope holding the module maps the URL its specifier names; one outside it does not.
+  const vendored = `import '/js/b.js'; import '../b.js';`;
+  assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(vendored, { importMap: () => page.importMap!, url: 'http://example.org/js/vendor/v.js' })).links), [
+    'http://example.org/js/b-vendored.js', 'http://example.org/js/b-vendored.js',
+  ]);
+  assert.deepEqual(urlsOf(extractFromResponse(moduleResponse(vendored, { importMap: () => page.importMap! })).links), ['http://example.org/js/b.js', 'http://example.org/b.js']);
 });
