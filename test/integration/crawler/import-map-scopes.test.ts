@@ -34,12 +34,17 @@ const MODULES: Record<string, string> = {
   '/js/vendor/util/vendor-dep.js': 'export {};',
 };
 
-test('bare specifiers of inline and external modules resolve through the page\'s import map and its scopes, across a resume', { timeout: 90_000 }, async () => {
+/**
+ * Crawls a loopback site of `page` at /app/ and `modules` (path → source) with the CLI, stopped by
+ * its page budget after the page and resumed (the map read again from the crawl's state); the
+ * paths it asks for beyond the page's graph fail the test; `check` looks at the URLs captured.
+ */
+async function crawlModuleSite(page: string, modules: Record<string, string>, check: (captured: ReadonlySet<string>) => void = () => undefined): Promise<void> {
   const requested: string[] = [];
   const site: RequestListener = (req, res) => {
     requested.push(req.url!);
-    if (req.url === '/app/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    const source = MODULES[req.url!];
+    if (req.url === '/app/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    const source = modules[req.url!];
     if (source !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(source);
     res.writeHead(404).end();
   };
@@ -47,7 +52,7 @@ test('bare specifiers of inline and external modules resolve through the page\'s
     await withTempDir('tm-import-map-scopes-', async (dir) => {
       const out = join(dir, 'out');
       const icd = join(dir, 'icd.json');
-      writeFileSync(icd, JSON.stringify({ name: 'scoped imports', seeds: [`${origin}/app/`], politeness: { enabled: false }, scope: { includeFavicon: false } }));
+      writeFileSync(icd, JSON.stringify({ name: 'module imports', seeds: [`${origin}/app/`], politeness: { enabled: false }, scope: { includeFavicon: false } }));
       // The first run fetches the page and stops: its modules are fetched by the resumed one.
       for (const budget of ['1', '100']) {
         const run = await runCli(['crawl', icd, '--out', out, '--max-pages', budget, '--json']).done;
@@ -56,11 +61,14 @@ test('bare specifiers of inline and external modules resolve through the page\'s
       const captured = new Set(
         readFileSync(join(out, 'index.cdxj'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line.slice(line.indexOf('{'))) as { url: string }).url),
       );
-      assert.deepEqual(Object.keys(MODULES).filter((p) => !captured.has(`${origin}${p}`)), [], 'every module of the graph captured');
-      assert.deepEqual(requested.filter((p) => !(p in MODULES) && p !== '/app/' && p !== '/robots.txt'), [], 'nothing resolved elsewhere asked for');
+      assert.deepEqual(Object.keys(modules).filter((p) => !captured.has(`${origin}${p}`)), [], 'every module of the graph captured');
+      assert.deepEqual(requested.filter((p) => !(p in modules) && p !== '/app/' && p !== '/robots.txt'), [], 'nothing resolved elsewhere asked for');
+      check(captured);
     });
   });
-});
+}
+
+test('bare specifiers of inline and external modules resolve through the page\'s import map and its scopes, across a resume', { timeout: 90_000 }, () => crawlModuleSite(PAGE, MODULES));
 
 // A carry-over of the same exploration: entries for URL-like specifiers were not applied, so the crawl
 // fetched the URL a module wrote (/js/v1/a.js, a CDN's library) and never the one a browser asks for.
@@ -80,30 +88,7 @@ const URL_LIKE_MODULES: Record<string, string> = {
   '/js/new.js': 'export {};',
 };
 
-test('URL-like specifiers of an external module resolve through the page\'s import map as the URLs they name, across a resume', { timeout: 90_000 }, async () => {
-  const requested: string[] = [];
-  const site: RequestListener = (req, res) => {
-    requested.push(req.url!);
-    if (req.url === '/app/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(URL_LIKE_PAGE);
-    const source = URL_LIKE_MODULES[req.url!];
-    if (source !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(source);
-    res.writeHead(404).end();
-  };
-  await withSite(site, async (origin) => {
-    await withTempDir('tm-import-map-url-like-', async (dir) => {
-      const out = join(dir, 'out');
-      const icd = join(dir, 'icd.json');
-      writeFileSync(icd, JSON.stringify({ name: 'remapped imports', seeds: [`${origin}/app/`], politeness: { enabled: false }, scope: { includeFavicon: false } }));
-      for (const budget of ['1', '100']) {
-        const run = await runCli(['crawl', icd, '--out', out, '--max-pages', budget, '--json']).done;
-        assert.equal(run.code, 0, run.stderr.slice(-1000));
-      }
-      const captured = new Set(
-        readFileSync(join(out, 'index.cdxj'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line.slice(line.indexOf('{'))) as { url: string }).url),
-      );
-      assert.deepEqual(Object.keys(URL_LIKE_MODULES).filter((p) => !captured.has(`${origin}${p}`)), [], 'every module a browser asks for captured');
-      assert.deepEqual(requested.filter((p) => !(p in URL_LIKE_MODULES) && p !== '/app/' && p !== '/robots.txt'), [], 'no URL mapped away asked for');
-      assert.ok(![...captured].some((u) => u.includes('cdn.example')), 'the CDN\'s URL, mapped away, not fetched');
-    });
-  });
-});
+test('URL-like specifiers of an external module resolve through the page\'s import map as the URLs they name, across a resume', { timeout: 90_000 }, () =>
+  crawlModuleSite(URL_LIKE_PAGE, URL_LIKE_MODULES, (captured) => {
+    assert.ok(![...captured].some((u) => u.includes('cdn.example')), 'the CDN\'s URL, mapped away, not fetched');
+  }));
