@@ -4,6 +4,7 @@ import { inflateRawSync } from 'node:zlib';
 import { gzipHeaderLength } from '../fetch/gzip-header';
 import { field, parseWarcHead } from './parse-heads';
 import { outlinksOfBlock, type Outlink } from './warc-fields';
+import { ReadWindows } from './read-windows';
 
 /**
  * Bytes read at once: captures read in file order (a selection's, by id) are mostly found in the
@@ -13,6 +14,8 @@ import { outlinksOfBlock, type Outlink } from './warc-fields';
 const WINDOW = 1024 * 1024;
 /** …and a member longer than that is read whole, up to this (an out-links block of a sitemap may hold 50,000 lines): a larger one is no out-links record of ours. */
 const MAX_MEMBER = 64 * 1024 * 1024;
+/** Windows kept per file: the pages' own, and those of the requisites read between two pages (read-windows.ts). */
+const WINDOWS_KEPT = 4;
 /** Records of a capture's group looked at past it: its request, then its out-links metadata (the writer's order). */
 const GROUP_RECORDS_AFTER = 2;
 
@@ -44,7 +47,7 @@ export interface CaptureOutlinksReader {
 
 /** A CaptureOutlinksReader of the crawl's WARC files in `warcDir`. */
 export function captureOutlinksReader(warcDir: string): CaptureOutlinksReader {
-  interface OpenFile { fh: FileHandle; size: number; window: { pos: number; bytes: Buffer } | null }
+  interface OpenFile { fh: FileHandle; size: number; windows: ReadWindows }
   const files = new Map<string, Promise<OpenFile>>();
   const fileOf = (warcFile: string) => {
     let file = files.get(warcFile);
@@ -55,21 +58,21 @@ export function captureOutlinksReader(warcDir: string): CaptureOutlinksReader {
           if (err.code !== 'ENOENT') throw err;
           return open(`${path}.open`, 'r');
         })
-        .then(async (fh) => ({ fh, size: (await fh.stat()).size, window: null }));
+        .then(async (fh) => ({ fh, size: (await fh.stat()).size, windows: new ReadWindows(WINDOWS_KEPT) }));
       files.set(warcFile, file);
     }
     return file;
   };
-  /** The file's bytes from `pos` on, at least `want` of them unless it ends first: from the window read last when it holds them. */
+  /** The file's bytes from `pos` on, at least `want` of them unless it ends first: from a window read before when one holds them. */
   const bytesFrom = async (file: OpenFile, pos: number, want: number): Promise<Buffer> => {
-    const w = file.window;
-    const end = Math.min(pos + want, file.size);
-    if (w && pos >= w.pos && end <= w.pos + w.bytes.length) return w.bytes.subarray(pos - w.pos);
+    const kept = file.windows.bytesAt(pos, pos + want, file.size);
+    if (kept) return kept;
     const size = Math.max(0, Math.min(Math.max(want, WINDOW), file.size - pos));
     const buffer = Buffer.allocUnsafe(size);
     const { bytesRead } = await file.fh.read(buffer, 0, size, pos);
-    file.window = { pos, bytes: buffer.subarray(0, bytesRead) };
-    return file.window.bytes;
+    const bytes = buffer.subarray(0, bytesRead);
+    file.windows.add({ pos, bytes });
+    return bytes;
   };
   return {
     async read(warcFile, offset, length, recordId) {

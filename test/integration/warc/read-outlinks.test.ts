@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WarcWriter, type CaptureLocation } from '../../../worker/warc';
 import { captureOutlinksReader } from '../../../worker/warc/read-outlinks';
@@ -46,6 +47,38 @@ test('a capture\'s out-links are read back as written, a large record too; a cap
       } finally {
         await reader.close();
       }
+    }
+  });
+});
+
+/** Bytes this process has read from files so far (Linux's /proc/self/io). */
+const bytesReadSoFar = () => Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+
+test('pages read in file order, each with a requisite written far before them, are read once, not once per requisite', { timeout: 60_000 }, async () => {
+  await withTempDir('tm-read-outlinks-', async (dir) => {
+    const writer = new WarcWriter({ crawlId: 'requisites', software: 'Tidemark/test', robotsPolicy: 'obey', userAgent: 'tidemark-test', dir: join(dir, 'warcs'), threads: 1 });
+    await writer.open();
+    // A host's stylesheet, fetched with its first page, then 100 pages of 40 KB that do not compress: 4 MB, 4 of the reader's windows.
+    const sheet = await writer.writeCapture(makeExchange({ url: 'http://a.test/site.css', body: Buffer.from('body{margin:0}'), contentType: 'text/css' }));
+    const pages: CaptureLocation[] = [];
+    for (let i = 0; i < 100; i++) {
+      const body = Buffer.concat([htmlPage(i, 1000), randomBytes(40_000)]);
+      pages.push(await writer.writeCapture(makeExchange({ url: `http://a.test/p${i}`, body }), { metadata: { outlinks: [{ url: 'http://a.test/site.css', hop: 'E', tag: 'link/@href' }] } }));
+    }
+    await writer.close();
+    const reader = captureOutlinksReader(join(dir, 'warcs'));
+    try {
+      const before = bytesReadSoFar();
+      // As a collection's walk reads them: a page, then the requisite it brings.
+      for (const p of pages) {
+        assert.equal((await reader.read(p.filename, p.offset, p.length, p.recordId))[0]?.url, 'http://a.test/site.css');
+        assert.deepEqual(await reader.read(sheet.filename, sheet.offset, sheet.length, sheet.recordId), []);
+      }
+      const read = bytesReadSoFar() - before;
+      // The file once, and a window for the stylesheet: a single window read a megabyte again for each page and each requisite (200 MB).
+      assert.ok(read < 8 * 1024 * 1024, `${read} bytes read for a file of ${pages.at(-1)!.offset + pages.at(-1)!.length}`);
+    } finally {
+      await reader.close();
     }
   });
 });
