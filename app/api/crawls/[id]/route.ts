@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { deleteCrawlRow } from '../../../../worker/process/crawl-requests';
 import { prunePolitenessRows } from '../../../../worker/process/prune-politeness';
+import { deleteCrawlEngineRows } from '../../../../worker/process/delete-crawl-engine-rows';
 import { apiRoute, idParam } from '../../../lib/server/handler';
 import { getCrawl, settledRequest } from '../../../lib/server/crawl-views';
 import { announceCrawlEvent, services } from '../../../lib/server/services';
@@ -23,11 +24,7 @@ export const DELETE = apiRoute<Params>('delete', async ({ params, prisma, db }) 
   const exports = settledRequest(deleteCrawlRow(db, crawlId));
   await deleteCoherenceData(prisma, crawlId);
   // The frontier's and the engine's own tables belong to the worker's driver code, keyed by crawl id.
-  const frontierTables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'frontier_%' OR name LIKE 'engine_%')").all() as { name: string }[];
-  for (const { name } of frontierTables) {
-    const hasCrawlId = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).some((c) => c.name === 'crawl_id');
-    if (hasCrawlId) db.prepare(`DELETE FROM "${name}" WHERE crawl_id = ?`).run(crawlId);
-  }
+  await deleteCrawlEngineRows(db, crawlId);
   await prunePolitenessRows(db);
   const { dataDir } = services().env;
   rmSync(crawlWarcDir(dataDir, crawlId), { recursive: true, force: true });
