@@ -33,15 +33,16 @@ export interface HostsReport {
  */
 export function readHostsReport(db: Database.Database, crawlId: number, limit: number): HostsReport {
   const notRound = `outcome NOT IN (${NOT_A_FETCH_OUTCOMES.map(() => '?').join(', ')})`;
-  const hosts = db
+  // One read of the crawl log, hostCount counted over the groups beside the top ones: a second
+  // query counting the hosts read it again (1 s of the report's 3 s for 1,000,000 entries).
+  const rows = db
     .prepare(
-      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, notRequested, bytes FROM (
+      `SELECT host, fetches, ok, fetches - ok AS failed, excluded, notRequested, bytes, COUNT(*) OVER () AS hostCount FROM (
          SELECT ${HOST_OF_URL_SQL} AS host, SUM(NOT excluded AND NOT notRequested) AS fetches, SUM(outcome = 'ok' OR outcome LIKE 'truncated-%') AS ok,
            SUM(excluded) AS excluded, SUM(notRequested) AS notRequested, SUM(size) AS bytes
          FROM (SELECT url, outcome, size, notRequested, outcome IN (${EXCLUSION_OUTCOMES.map(() => '?').join(', ')}) AS excluded FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}) GROUP BY host
        ) ORDER BY fetches DESC, excluded DESC, notRequested DESC, host LIMIT ?`,
     )
-    .all(...EXCLUSION_OUTCOMES, crawlId, ...NOT_A_FETCH_OUTCOMES, limit) as HostReportRow[];
-  const { hostCount } = db.prepare(`SELECT COUNT(DISTINCT ${HOST_OF_URL_SQL}) AS hostCount FROM CrawlLogEntry WHERE crawlId = ? AND ${notRound}`).get(crawlId, ...NOT_A_FETCH_OUTCOMES) as { hostCount: number };
-  return { hosts, hostCount };
+    .all(...EXCLUSION_OUTCOMES, crawlId, ...NOT_A_FETCH_OUTCOMES, limit) as (HostReportRow & { hostCount: number })[];
+  return { hosts: rows.map(({ hostCount: _, ...host }) => host), hostCount: rows[0]?.hostCount ?? 0 };
 }
