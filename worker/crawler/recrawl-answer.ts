@@ -1,4 +1,4 @@
-import { transientFailure } from '../coherence';
+import { classifyChange, transientFailure, type PageFingerprint } from '../coherence';
 import { cutByFailedFetch } from '../capture';
 
 /** Stored in place of a payload digest while a page answers a redirect or a client error. */
@@ -20,6 +20,50 @@ function statusAnswer(status: number): string {
 
 function successful(status: number): boolean {
   return status >= 200 && status < 300;
+}
+
+/**
+ * What a recrawl round compares of a page: its answer (answerOf) and, while that answer is an HTML
+ * page read whole, the fingerprint the change is judged by (null: none, the answers decide).
+ */
+export interface RoundAnswer {
+  answer: string;
+  fingerprint: PageFingerprint | null;
+}
+
+/**
+ * Whether a page's answer `now` is a change from `last`, judged as the coherence view's classifier
+ * judges a revisit (classifyChange): two HTML pages with fingerprints changed unless the classifier
+ * finds them unchanged (the same main text once dates and clock times are masked, or shingles at
+ * least 0.9 alike, and the same navigation links), whatever else in their bytes differs (a "generated
+ * at" line, a CSRF token, markup); other answers (a redirect, a client error, another type, a page
+ * with no fingerprint stored yet) changed when they differ. Pure.
+ */
+export function answerChanged(last: RoundAnswer, now: RoundAnswer): boolean {
+  if (now.answer === last.answer) return false;
+  if (!last.fingerprint || !now.fingerprint) return true;
+  return classifyChange(last.fingerprint, { kind: 'fetched', fingerprint: now.fingerprint }).status !== 'unchanged';
+}
+
+/**
+ * The fingerprint the next round compares with: the new answer's when the page changed or none was
+ * kept, else the one it was compared with, so that small changes, each too small to count, add up to
+ * a change once the page has drifted far enough from the version last judged new. Null when the new
+ * answer has none (not an HTML page read whole). Pure.
+ */
+export function fingerprintKept(last: RoundAnswer, now: RoundAnswer, changed: boolean): PageFingerprint | null {
+  if (!now.fingerprint) return null;
+  return changed || !last.fingerprint ? now.fingerprint : last.fingerprint;
+}
+
+/**
+ * Of the fingerprints the crawl kept of a page (the coherence view's visit and revisit), the one of
+ * the answer the recrawls start from (`answer`, a payload digest): a 2xx read whole with that digest;
+ * null when none is (the first round then judges by the digest). Pure.
+ */
+export function fingerprintOfAnswer(answer: string | null, kept: readonly (PageFingerprint | null)[]): PageFingerprint | null {
+  if (answer === null || answer.startsWith(STATUS_ANSWER)) return null;
+  return kept.find((fp) => fp && successful(fp.status) && !fp.cut && fp.payloadDigest === answer) ?? null;
 }
 
 /** A capture of a page, as recrawlStart reads it. */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { bodyUnlessBomb, dnsFailure, gotNoAnswer, releaseBody } from '../fetch';
 import { extractFromResponse, pageLinkSettingsOf } from '../extract';
 import {
-  adaptParentRule, afterFetch, backedOff, backoffAfterRound, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type HostAnswer, type HostBackoff, type RevisitState,
+  adaptParentRule, afterFetch, backedOff, backoffAfterRound, isDue, HostTally, organPipesOrder, shouldRecrawlParent, transientFailure, DEFAULT_PARENT_RULE, DEFAULT_REVISIT_POLICY, type HostAnswer, type HostBackoff, type PageFingerprint, type RevisitState,
 } from '../coherence';
 import type { CrawlContext } from './crawl-context';
 import { outLinksOf, planOutLinks } from './plan-out-links';
@@ -18,13 +18,17 @@ import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
 import { hostKeyOf, MANIFEST_KIND } from '../url';
 import { addMissingColumn, runInTransaction } from '../store/sqlite';
-import { answerOf, recrawlStart, startingCapture, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
+import { answerChanged, answerOf, fingerprintKept, fingerprintOfAnswer, recrawlStart, startingCapture, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
+import { fingerprintHtml } from './page-fingerprint';
 import { readRecordHttpHeaders } from '../warc/read-record';
 
 /**
  * Scheduled recrawls (incremental crawling after Bouras et al.). Each round refetches the HTML
  * pages that are due under their fr / fr_max revisit frequency, with conditional GET; unchanged
- * payloads become revisit records; changed pages give their new links to the frontier. Then the
+ * payloads become revisit records; pages whose payload differs give their new links to the frontier.
+ * Whether a page changed, for its frequency and the parent rule, is judged as the coherence view's
+ * classifier judges a revisit (recrawl-answer.ts answerChanged): an HTML page by its fingerprint, so a
+ * new "generated at" time or token is no change. Then the
  * selective-incremental rule refetches parents that were not due when enough of their children
  * changed, adapting its threshold. With an AAH, a changed page's links follow its navigation
  * verdict and its Web objects are compared with the stored ones (crawl log: `aah
@@ -41,6 +45,9 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_page (
   last_round INTEGER NOT NULL,
   -- The last 2xx payload's digest, or 'status:<code>' while the page answers a redirect or a client error.
   payload_digest TEXT,
+  -- While that payload is an HTML page read whole: the JSON PageFingerprint a change is judged by
+  -- (recrawl-answer.ts answerChanged), of the version last judged changed; null: none, the digest decides.
+  fingerprint TEXT,
   etag TEXT,
   last_modified TEXT,
   -- 1: that payload decodes to more than maxDecodedBytes (a decompression bomb, archived unread).
@@ -85,6 +92,7 @@ interface PageRow {
   fr: number;
   last_round: number;
   payload_digest: string | null;
+  fingerprint: string | null;
   etag: string | null;
   last_modified: string | null;
   bomb: number;
@@ -144,6 +152,8 @@ export class RecrawlState {
     addMissingColumn(db, 'engine_recrawl_page', 'bomb', 'INTEGER NOT NULL DEFAULT 0');
     // Pages stored before: a refusal of robots.txt was logged at every round, so none is known as logged.
     addMissingColumn(db, 'engine_recrawl_page', 'robots_refusal', 'TEXT');
+    // Pages stored before: judged by their digest until a round reads them again.
+    addMissingColumn(db, 'engine_recrawl_page', 'fingerprint', 'TEXT');
     addMissingColumn(db, 'engine_recrawl_result', 'observed', 'INTEGER NOT NULL DEFAULT 1');
     // Results stored before: an observation was an answer; of the others, nothing is known.
     addMissingColumn(db, 'engine_recrawl_result', 'host_answer', 'TEXT');
@@ -233,7 +243,16 @@ export class RecrawlState {
       const v = await validatorsOf(ctx.writer.dir, s.from);
       if (v.etag || v.lastModified) validators.set(s.url, v);
     }
-    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, bomb, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    // The fingerprint of that answer where the coherence view kept one (a visit–revisit crawl's visit
+    // or revisit): the first round judges the page as the later ones do. Elsewhere it judges by the digest.
+    const kept = this.db.prepare('SELECT visit, revisit FROM CoherencePage WHERE crawlId = ? AND url = ?');
+    const fingerprintOf = (s: { url: string; answer: string | null }): string | null => {
+      if (s.answer === null || s.answer.startsWith(STATUS_ANSWER)) return null;
+      const row = kept.get(this.crawlId, s.url) as { visit: string; revisit: string | null } | undefined;
+      const fp = row ? fingerprintOfAnswer(s.answer, [parseFingerprint(row.revisit), parseFingerprint(row.visit)]) : null;
+      return fp ? JSON.stringify(fp) : null;
+    };
+    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, fingerprint, bomb, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
     const bombs = starts.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
     runInTransaction(this.db, () => {
@@ -243,7 +262,7 @@ export class RecrawlState {
         // A page that now answers a status (a 404 after its bomb) holds no payload, a bomb or other.
         const bomb = bombs.has(s.url) && !s.answer?.startsWith(STATUS_ANSWER);
         const v = validators.get(s.url);
-        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? 1 : 0, v?.etag ?? null, v?.lastModified ?? null);
+        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? null : fingerprintOf(s), bomb ? 1 : 0, v?.etag ?? null, v?.lastModified ?? null);
       }
     });
   }
@@ -262,17 +281,18 @@ export class RecrawlState {
   }
 
   pages(): PageRow[] {
-    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, etag, last_modified, bomb, robots_refusal FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
+    return this.db.prepare('SELECT url, parent_url, depth, fr, last_round, payload_digest, fingerprint, etag, last_modified, bomb, robots_refusal FROM engine_recrawl_page WHERE crawl_id = ?').all(this.crawlId) as PageRow[];
   }
 
   /**
    * A refetch's new state and, with it (one transaction), what the round observed (see results).
    * `v.bomb`: whether the new payload is a decompression bomb; null, with `v.digest`, keeps the last.
+   * `v.fingerprint`: the JSON fingerprint to judge the next answer by (null: none).
    */
-  save(url: string, state: RevisitState, v: { digest: string | null; bomb: boolean | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
+  save(url: string, state: RevisitState, v: { digest: string | null; fingerprint: string | null; bomb: boolean | null; etag: string | null; lastModified: string | null }, result: { changed: boolean; byRule: boolean }): void {
     runInTransaction(this.db, () => {
-      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), bomb = COALESCE(?, bomb), etag = ?, last_modified = ?, robots_refusal = NULL WHERE crawl_id = ? AND url = ?')
-        .run(state.fr, state.lastRound, v.digest, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
+      this.db.prepare('UPDATE engine_recrawl_page SET fr = ?, last_round = ?, payload_digest = COALESCE(?, payload_digest), fingerprint = ?, bomb = COALESCE(?, bomb), etag = ?, last_modified = ?, robots_refusal = NULL WHERE crawl_id = ? AND url = ?')
+        .run(state.fr, state.lastRound, v.digest, v.fingerprint, v.bomb === null ? null : v.bomb ? 1 : 0, v.etag, v.lastModified, this.crawlId, url);
       this.insertResult(state.lastRound, url, { ...result, observed: true, hostAnswer: { answered: true } });
     });
   }
@@ -498,6 +518,8 @@ interface Observed {
   newLinks: number;
   /** The answer to compare with next time (answerOf); null: the last one stays. */
   digest: string | null;
+  /** The JSON fingerprint to judge the next answer by (fingerprintKept); null: none, the digest decides. */
+  fingerprint: string | null;
   /** Whether that answer is a decompression bomb; null: as the last one. */
   bomb: boolean | null;
   etag: string | null;
@@ -578,16 +600,18 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
   // one, logged with that outcome and counted among the failures as when it was read (its capture's).
   const stillBomb = p.bomb === 1 ? { failure: 'decompression-bomb' as const, note: `unchanged, not read: ${bombNote}` } : null;
   if (ex.status === 304 && p.payload_digest && !p.payload_digest.startsWith(STATUS_ANSWER)) {
-    const unchanged: Observed = { changed: false, firstAnswer: false, newLinks: 0, digest: null, bomb: null, ...validators };
+    const unchanged: Observed = { changed: false, firstAnswer: false, newLinks: 0, digest: null, fingerprint: p.fingerprint, bomb: null, ...validators };
     const notes = [message, stillBomb?.note].filter(Boolean).join('; ');
     await archive(ctx, ex, visit, { profile: 'server-not-modified', message: notes, failure: stillBomb?.failure, alongside: () => record.save(unchanged), timing: outcome }).finally(() => releaseBody(ex.body).catch(() => undefined));
     return unchanged;
   }
   // Read as a changed page is (links, bomb, AAH) when it answers other than the content known, or
-  // none is known (recrawlStart: only bodies cut off by failed fetches); changed only against a known one.
+  // none is known (recrawlStart: only bodies cut off by failed fetches); changed only against a known
+  // one, and, an HTML page with a fingerprint kept, only when the classifier finds it changed (answerChanged).
   const firstAnswer = p.payload_digest === null;
   const differs = answer !== p.payload_digest;
-  const changed = differs && !firstAnswer;
+  // The fingerprint of a differing payload read as an HTML page (a same payload keeps the page's).
+  let fingerprint: PageFingerprint | null = null;
   let newLinks = 0;
   let linksNote: string | null = null;
   // The AAH on the changed page: its links as on a first visit, its objects against the stored ones.
@@ -619,6 +643,8 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         linksNote = note;
         title = captureTitle(extracted);
         if (extracted.kind === 'html') aah = aahOnRecrawl(ctx, ex, body, links);
+        // Computed as the visit's (coherence-stage.ts): from the links the page gives the crawl.
+        if (extracted.kind === 'html' && ex.status < 300) fingerprint = fingerprintHtml(ex, body, links).fingerprint;
         if (extracted.importMap) ctx.importMaps.keep(p.url, extracted.importMap);
         // Planned as the main crawl plans a page's links: from its hops outside the scope, and a
         // redirect it answers now taken as a requisite's when it is one (a frame that moved).
@@ -629,7 +655,14 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }
     }
-    result = { changed, firstAnswer, newLinks, digest: answer, bomb: differs ? failure === 'decompression-bomb' : null, etag: validators.etag, lastModified: validators.lastModified };
+    const last = { answer: p.payload_digest ?? '', fingerprint: parseFingerprint(p.fingerprint) };
+    const now = { answer, fingerprint };
+    const changed = !firstAnswer && answerChanged(last, now);
+    const kept = differs ? fingerprintKept(last, now, changed) : null;
+    result = {
+      changed, firstAnswer, newLinks, digest: answer, fingerprint: differs ? (kept && JSON.stringify(kept)) : p.fingerprint,
+      bomb: differs ? failure === 'decompression-bomb' : null, etag: validators.etag, lastModified: validators.lastModified,
+    };
   } finally {
     const notes = [message, linksNote, aah?.summary].filter(Boolean).join('; ');
     const read = result;
@@ -701,5 +734,16 @@ async function validatorsOf(warcDir: string, c: StoredCapture): Promise<{ etag: 
   } catch (err) {
     console.error(`tidemark: the validators of ${c.warcFile}:${c.warcOffset} could not be read: ${(err as Error).message}`);
     return { etag: null, lastModified: null };
+  }
+}
+
+/** A fingerprint stored as JSON; null when none is, or what is stored is not one (the digest then decides). */
+function parseFingerprint(json: string | null): PageFingerprint | null {
+  if (json === null) return null;
+  try {
+    const fp = JSON.parse(json) as PageFingerprint | null;
+    return fp && typeof fp.textDigest === 'string' && Array.isArray(fp.sketch) && Array.isArray(fp.outLinks) ? fp : null;
+  } catch {
+    return null;
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * Where no fingerprint of a page is kept, a recrawl round judges it by its payload digest, then keeps
+ * the fingerprint of what it read for the rounds after: in the first round of a crawl that is not a
+ * visit–revisit one (its initial crawl keeps no fingerprint), and in a crawl resumed by this version
+ * whose engine_recrawl_page an earlier one made (no fingerprint column: the engine adds it). Real
+ * parts: a migrated SQLite database, engines run one after the other on it with a shortened minute,
+ * a loopback site.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlEngine } from '../../../worker/crawler/crawl-engine';
+import { columnExists } from '../../../worker/store/sqlite';
+import { withSiteCrawl } from '../../support/site-crawl';
+import { countedSite } from '../../support/counted-site';
+
+test('a round judges a page without a kept fingerprint by its digest, then by the fingerprint it keeps, in a table made before the column too', { timeout: 90_000 }, async () => {
+  const { listener: site, requests } = countedSite((path, n, _req, res) => {
+    const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><title>${path}</title></head><body>${body}</body></html>`);
+    if (path === '/') return html('<a href="/stamped">the harbour</a>');
+    // Only the time it was served at changes.
+    if (path === '/stamped') return html(`<main><h1>The harbour</h1><p>The pilots meet every morning at the lock gates to read the weather and the river gauges before the boats leave.</p><p>Served at 2026-12-01T10:${String(n % 60).padStart(2, '0')}:00Z</p></main>`);
+    res.writeHead(404).end();
+  });
+  await withSiteCrawl('tm-recrawl-fp-upgrade-', site, { name: 'Fingerprints kept', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
+    const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
+    const stamped = `${origin}/stamped`;
+    const page = () => db.prepare('SELECT fr, fingerprint FROM engine_recrawl_page WHERE crawl_id = ? AND url = ?').get(crawlId, stamped) as { fr: number; fingerprint: string | null };
+    const runUntil = async (rounds: number) => {
+      const e = engine();
+      const run = e.run();
+      for (const end = Date.now() + 30_000; (e.incremental?.rounds.length ?? 0) < rounds && Date.now() < end; ) await sleep(5);
+      const seen = requests.get('/stamped') ?? 0;
+      await e.pause();
+      assert.equal(await run, 'paused');
+      assert.equal(e.incremental?.rounds.length, rounds, `${rounds} rounds ran`);
+      return seen;
+    };
+
+    // Round 1 of a snapshot crawl: no fingerprint from the initial crawl, the digests differ: a change.
+    assert.equal(await runUntil(1), 2, 'the visit and round 1');
+    assert.equal(page().fr, 4, 'changed: the highest revisit frequency');
+    assert.equal(JSON.parse(page().fingerprint!).payloadDigest, db.prepare('SELECT payloadDigest FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC').pluck().get(crawlId, stamped), "round 1's answer's fingerprint kept");
+
+    // The table as an earlier version made it, and the crawl resumed by this one.
+    db.exec('ALTER TABLE engine_recrawl_page DROP COLUMN fingerprint');
+    // Rounds 2 (no fingerprint: the digest, changed), 3 (unchanged: fr 2), 4 (not due), 5 (unchanged: fr 1), 6 (not due).
+    assert.equal(await runUntil(5), 5, 'refetched in rounds 2, 3 and 5');
+    assert.ok(columnExists(db, 'engine_recrawl_page', 'fingerprint'));
+    assert.equal(page().fr, 1, 'unchanged since round 2: the lowest revisit frequency');
+  });
+});
