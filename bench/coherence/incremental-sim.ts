@@ -1,4 +1,6 @@
-import { adaptParentRule, afterFetch, isDue, shouldRecrawlParent, DEFAULT_PARENT_RULE, type RevisitState } from '../../worker/coherence';
+import { createHash } from 'node:crypto';
+import { adaptParentRule, afterFetch, fingerprintCapture, isDue, shouldRecrawlParent, DEFAULT_PARENT_RULE, type RevisitState } from '../../worker/coherence';
+import { answerChanged, fingerprintKept, type RoundAnswer } from '../../worker/crawler/recrawl-answer';
 import { poissonEvents, uniformStream } from './random';
 import type { SimPage } from './site';
 
@@ -10,14 +12,62 @@ export interface IncrementalOutcome {
 }
 
 /**
+ * How a round judges a refetched page changed: `digest`, its payload digest differs from the last
+ * one's (the engine before); `fingerprint`, as the engine does (recrawl-answer.ts answerChanged: the
+ * coherence classifier on the page's fingerprint, by the digest while none is kept).
+ */
+export type ChangeJudge = 'digest' | 'fingerprint';
+
+export interface RecrawlSimOptions {
+  frMax?: number;
+  judge?: ChangeJudge;
+  /**
+   * Share of pages that stamp every answer (a "generated at" time, a CSRF token): their payload differs
+   * at every fetch, what a reader sees only when they really change. Drawn from a stream of their own,
+   * so the change events are those of a site without them.
+   */
+  stampingShare?: number;
+}
+
+const DAY_MS = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+const WORDS = 60;
+
+/**
+ * A page's answer at a fetch: its main text, one of its own for each `version` (count of true
+ * changes so far), with the time it was served at when it stamps itself, and a payload digest that
+ * differs at every fetch of a stamping page (its token).
+ */
+function answerAt(page: SimPage, version: number, day: number, stamps: boolean, fetchNo: number): RoundAnswer {
+  const words = Array.from({ length: WORDS }, (_, i) => `${page.id}v${version}w${i}`).join(' ');
+  const served = stamps ? ` Page generated at ${new Date(T0 + day * DAY_MS).toISOString()}.` : '';
+  const mainText = `${words}.${served}`;
+  const payload = stamps ? `${mainText} token ${page.id}-${fetchNo}` : mainText;
+  const payloadDigest = `sha1:${createHash('sha1').update(payload).digest('hex')}`;
+  const fingerprint = fingerprintCapture({ status: 200, headers: {}, payloadDigest, mainText, outLinks: [], fetchedAt: T0 + day * DAY_MS });
+  return { answer: payloadDigest, fingerprint };
+}
+
+/**
  * Recrawl rounds one `intervalDays` apart over a generated site whose pages change as Poisson
  * processes. 'all' refetches every page each round; 'adaptive' uses the fr / fr_max rule and the
- * selective-incremental parent rule from worker/coherence/incremental.ts.
+ * selective-incremental parent rule from worker/coherence/incremental.ts, judging change as
+ * `o.judge` says. The initial crawl keeps no fingerprint (a snapshot crawl's): round 1 judges by the digest.
  */
-export function simulateRecrawls(pages: readonly SimPage[], policy: 'all' | 'adaptive', rounds: number, intervalDays: number, seed: number, frMax = 4): IncrementalOutcome {
+export function simulateRecrawls(pages: readonly SimPage[], policy: 'all' | 'adaptive', rounds: number, intervalDays: number, seed: number, o: RecrawlSimOptions = {}): IncrementalOutcome {
+  const frMax = o.frMax ?? 4;
+  const judge = o.judge ?? 'fingerprint';
   const u = uniformStream(seed);
   const changes = new Map(pages.map((p) => [p.id, poissonEvents(u, p.rate, (rounds + 1) * intervalDays)]));
+  const stampingDraw = uniformStream(seed + 7919);
+  const stamps = new Map(pages.map((p) => [p.id, stampingDraw() < (o.stampingShare ?? 0)]));
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  const versionAt = (id: string, t: number) => changes.get(id)!.filter((c) => c <= t).length;
+  let fetches = 0;
+  const answer = (id: string, day: number) => answerAt(byId.get(id)!, versionAt(id, day), day, stamps.get(id)!, ++fetches);
   const lastFetch = new Map(pages.map((p) => [p.id, 0]));
+  // What the rounds compare with: the initial crawl's answer, no fingerprint kept.
+  const kept = new Map<string, RoundAnswer>(pages.map((p) => [p.id, { answer: answer(p.id, 0).answer, fingerprint: null }]));
   const state = new Map<string, RevisitState>(pages.map((p) => [p.id, { fr: frMax, lastRound: 0 }]));
   const changedSince = (id: string, from: number, to: number) => changes.get(id)!.some((t) => t > from && t <= to);
   let rule = DEFAULT_PARENT_RULE;
@@ -26,7 +76,10 @@ export function simulateRecrawls(pages: readonly SimPage[], policy: 'all' | 'ada
     const now = round * intervalDays;
     const fetchedChanged = new Map<string, boolean>();
     const fetch = (id: string) => {
-      const changed = changedSince(id, lastFetch.get(id)!, now);
+      const last = kept.get(id)!;
+      const got = answer(id, now);
+      const changed = judge === 'digest' ? got.answer !== last.answer : answerChanged(last, got);
+      kept.set(id, { answer: got.answer, fingerprint: fingerprintKept(last, got, changed) });
       lastFetch.set(id, now);
       state.set(id, afterFetch(state.get(id)!, round, changed, { frMax }));
       fetchedChanged.set(id, changed);
