@@ -4,10 +4,11 @@ import { extractMainContent } from '../text';
 import { fingerprintCapture, type PageFingerprint } from '../coherence';
 
 /**
- * The fingerprint of an HTML capture, computed the same way at visit and at revisit: main text of
- * the decoded body and the navigation out-links the extractor found.
+ * The fingerprint of an HTML capture, computed the same way at visit and at revisit (and from a
+ * stored capture's record, stored-fingerprint.ts): main text of the decoded body and the navigation
+ * out-links the extractor found.
  */
-export function fingerprintHtml(ex: HttpExchange, decodedBody: Buffer, links: readonly { url: string; kind: string }[]): { fingerprint: PageFingerprint; text: string } {
+export function fingerprintHtml(ex: Pick<HttpExchange, 'status' | 'headers' | 'payloadDigest' | 'date' | 'truncated'>, decodedBody: Buffer, links: readonly { url: string; kind: string }[]): { fingerprint: PageFingerprint; text: string } {
   const html = decodeText(decodedBody, ex.headers['content-type']);
   const text = extractMainContent(html).text;
   const fingerprint = fingerprintCapture({

@@ -12,7 +12,7 @@ import { archive, logUnanswered, robotsExclusionOf, ROBOTS_RETRY_OUTCOME, type R
 import { politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
-import type { FailureReason } from '../capture';
+import { cutByFailedFetch, type FailureReason } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
@@ -20,6 +20,7 @@ import { hostKeyOf, MANIFEST_KIND } from '../url';
 import { addMissingColumn, runInTransaction } from '../store/sqlite';
 import { answerChanged, answerOf, fingerprintKept, fingerprintOfAnswer, recrawlStart, startingCapture, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
 import { fingerprintHtml } from './page-fingerprint';
+import { storedFingerprint } from './stored-fingerprint';
 import { readRecordHttpHeaders } from '../warc/read-record';
 
 /**
@@ -213,15 +214,17 @@ export class RecrawlState {
          WHERE h.crawlId = ? AND h.status BETWEEN 200 AND 299 AND h.mime IN ('text/html', 'application/xhtml+xml')
            AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = h.crawlId AND p.url = h.url))
        SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest, c.truncated AS truncated,
-              c.warcFile AS warcFile, c.warcOffset AS warcOffset, c.warcLength AS warcLength
+              c.recordType AS recordType, c.fetchedAt AS fetchedAt, c.warcFile AS warcFile, c.warcOffset AS warcOffset, c.warcLength AS warcLength
        FROM page JOIN Capture c ON c.crawlId = ? AND c.url = page.url
        ORDER BY c.url, c.fetchedAt DESC, c.id DESC`,
     );
     // Read through before the inserts (the connection runs one statement at a time), a page at a time.
-    const starts: (RecrawlStart & { url: string; from: StoredCapture | null })[] = [];
+    const starts: (RecrawlStart & { url: string; from: StoredCapture | null; payloadRecord: StoredCapture | null })[] = [];
     const take = (url: string, latestFirst: StoredCapture[]): void => {
       const start = recrawlStart(latestFirst);
-      if (start) starts.push({ url, ...start, from: startingCapture(latestFirst) });
+      // The response record holding the payload of that answer (the answer may be a revisit record's).
+      const payloadRecord = latestFirst.find((c) => c.recordType === 'response' && c.payloadDigest === start?.answer && c.status >= 200 && c.status < 300 && !cutByFailedFetch(c.truncated)) ?? null;
+      if (start) starts.push({ url, ...start, from: startingCapture(latestFirst), payloadRecord });
     };
     let url: string | null = null;
     let latestFirst: StoredCapture[] = [];
@@ -243,18 +246,21 @@ export class RecrawlState {
       const v = await validatorsOf(ctx.writer.dir, s.from);
       if (v.etag || v.lastModified) validators.set(s.url, v);
     }
-    // The fingerprint of that answer where the coherence view kept one (a visit–revisit crawl's visit
-    // or revisit): the first round judges the page as the later ones do. Elsewhere it judges by the digest.
-    const kept = this.db.prepare('SELECT visit, revisit FROM CoherencePage WHERE crawlId = ? AND url = ?');
-    const fingerprintOf = (s: { url: string; answer: string | null }): string | null => {
-      if (s.answer === null || s.answer.startsWith(STATUS_ANSWER)) return null;
-      const row = kept.get(this.crawlId, s.url) as { visit: string; revisit: string | null } | undefined;
-      const fp = row ? fingerprintOfAnswer(s.answer, [parseFingerprint(row.revisit), parseFingerprint(row.visit)]) : null;
-      return fp ? JSON.stringify(fp) : null;
-    };
-    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, fingerprint, bomb, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
     const bombs = starts.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
+    // The fingerprint of that answer, so the first round judges the page as the later ones do: the one
+    // the coherence view kept (a visit–revisit crawl's visit or revisit), else computed from its WARC
+    // record. None for a bomb (never read) or a record that holds no whole HTML page: the digest decides.
+    const kept = this.db.prepare('SELECT visit, revisit FROM CoherencePage WHERE crawlId = ? AND url = ?');
+    const fingerprints = new Map<string, string>();
+    for (const s of starts) {
+      if (s.answer === null || s.answer.startsWith(STATUS_ANSWER) || bombs.has(s.url)) continue;
+      const row = kept.get(this.crawlId, s.url) as { visit: string; revisit: string | null } | undefined;
+      const fp = (row ? fingerprintOfAnswer(s.answer, [parseFingerprint(row.revisit), parseFingerprint(row.visit)]) : null)
+        ?? (s.payloadRecord ? await storedFingerprint(ctx, { ...s.payloadRecord, url: s.url, payloadDigest: s.answer, fetchedAt: new Date(s.payloadRecord.fetchedAt) }) : null);
+      if (fp) fingerprints.set(s.url, JSON.stringify(fp));
+    }
+    const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, fingerprint, bomb, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     runInTransaction(this.db, () => {
       for (const s of starts) {
         // Excluded since its capture (live-exclusions.ts): not recrawled; taken up if the pattern is removed.
@@ -262,7 +268,7 @@ export class RecrawlState {
         // A page that now answers a status (a 404 after its bomb) holds no payload, a bomb or other.
         const bomb = bombs.has(s.url) && !s.answer?.startsWith(STATUS_ANSWER);
         const v = validators.get(s.url);
-        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, bomb ? null : fingerprintOf(s), bomb ? 1 : 0, v?.etag ?? null, v?.lastModified ?? null);
+        insert.run(this.crawlId, s.url, ctx.frontier.lookup(this.crawlId, s.url)?.viaUrl ?? null, s.depth, DEFAULT_REVISIT_POLICY.frMax, round - 1, s.answer, fingerprints.get(s.url) ?? null, bomb ? 1 : 0, v?.etag ?? null, v?.lastModified ?? null);
       }
     });
   }
@@ -718,6 +724,10 @@ function robotsNotYetFetched(ctx: CrawlContext, url: string, round: number, reco
 
 /** A capture as syncPages reads it: what recrawlStart compares, and where its record lies. */
 interface StoredCapture extends PageCapture {
+  /** `response` or `revisit` (a revisit record holds no payload). */
+  recordType: string;
+  /** As stored (sqlDate). */
+  fetchedAt: string;
   warcFile: string;
   warcOffset: number;
   warcLength: number;

@@ -131,6 +131,26 @@ export async function readRecordHttpHeaders<N extends string>(warcDir: string, w
   return Object.fromEntries(lowerNames.map((n) => [n, headerValue(headers, n)])) as Record<N, string | null>;
 }
 
+/**
+ * The HTTP headers (lower-case names, repeated ones joined by ', ', as HttpExchange.headers) and the
+ * decoded payload of the response record at `offset` of a crawl's WARC file, for reading a stored
+ * page again as it was fetched; `cut`: the payload decodes to more than MAX_DECODED_PAYLOAD_BYTES.
+ * A file still being written is read under its `.open` name.
+ */
+export async function readRecordResponse(warcDir: string, warcFile: string, offset: number, length: number | undefined): Promise<{ headers: Record<string, string>; payload: Buffer; cut: boolean }> {
+  const record = await parseRecordAt(warcDir, warcFile, offset, length).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    return parseRecordAt(warcDir, `${warcFile}.open`, offset, length);
+  });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of record.httpHeaders?.headers ?? []) {
+    const key = name.toLowerCase();
+    headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
+  }
+  const { payload, cut } = await decodedPayload(record);
+  return { headers, payload, cut };
+}
+
 /** A stored record as a person reads it: its WARC header, its HTTP head and its payload. */
 export interface StoredRecord {
   warcHeaders: [string, string][];

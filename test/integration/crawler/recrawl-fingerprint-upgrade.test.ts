@@ -1,10 +1,10 @@
 /**
- * Where no fingerprint of a page is kept, a recrawl round judges it by its payload digest, then keeps
- * the fingerprint of what it read for the rounds after: in the first round of a crawl that is not a
- * visit–revisit one (its initial crawl keeps no fingerprint), and in a crawl resumed by this version
- * whose engine_recrawl_page an earlier one made (no fingerprint column: the engine adds it). Real
- * parts: a migrated SQLite database, engines run one after the other on it with a shortened minute,
- * a loopback site.
+ * The first recrawl round of a crawl that is not a visit–revisit one (its initial crawl keeps no
+ * fingerprint) judges a page by the fingerprint of its stored capture, read from its WARC record. A
+ * crawl resumed by this version whose engine_recrawl_page an earlier one made (no fingerprint column:
+ * the engine adds it) judges a page by its payload digest until a round keeps the fingerprint of what
+ * it read. Real parts: a migrated SQLite database, engines run one after the other on it with a
+ * shortened minute, a loopback site.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import { columnExists } from '../../../worker/store/sqlite';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { countedSite } from '../../support/counted-site';
 
-test('a round judges a page without a kept fingerprint by its digest, then by the fingerprint it keeps, in a table made before the column too', { timeout: 90_000 }, async () => {
+test('round 1 judges a page by its stored capture\'s fingerprint; a table made before the column, by the digest until a round keeps one', { timeout: 90_000 }, async () => {
   const { listener: site, requests } = countedSite((path, n, _req, res) => {
     const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><title>${path}</title></head><body>${body}</body></html>`);
     if (path === '/') return html('<a href="/stamped">the harbour</a>');
@@ -38,16 +38,18 @@ test('a round judges a page without a kept fingerprint by its digest, then by th
       return seen;
     };
 
-    // Round 1 of a snapshot crawl: no fingerprint from the initial crawl, the digests differ: a change.
+    // Round 1 of a snapshot crawl: the visit's fingerprint, read from its record: unchanged.
     assert.equal(await runUntil(1), 2, 'the visit and round 1');
-    assert.equal(page().fr, 4, 'changed: the highest revisit frequency');
-    assert.equal(JSON.parse(page().fingerprint!).payloadDigest, db.prepare('SELECT payloadDigest FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id DESC').pluck().get(crawlId, stamped), "round 1's answer's fingerprint kept");
+    assert.equal(page().fr, 2, 'unchanged: a lower revisit frequency');
+    const digests = db.prepare('SELECT payloadDigest FROM Capture WHERE crawlId = ? AND url = ? ORDER BY id').pluck().all(crawlId, stamped) as string[];
+    assert.equal(new Set(digests).size, 2, 'the two payloads differ');
+    assert.equal(JSON.parse(page().fingerprint!).payloadDigest, digests[0], "the visit's fingerprint, the version last judged changed, kept");
 
     // The table as an earlier version made it, and the crawl resumed by this one.
     db.exec('ALTER TABLE engine_recrawl_page DROP COLUMN fingerprint');
-    // Rounds 2 (no fingerprint: the digest, changed), 3 (unchanged: fr 2), 4 (not due), 5 (unchanged: fr 1), 6 (not due).
-    assert.equal(await runUntil(5), 5, 'refetched in rounds 2, 3 and 5');
+    // Rounds 2 (not due), 3 (no fingerprint: the digest, changed: fr 4), 4 (unchanged: fr 2), 5 (not due), 6 (unchanged: fr 1).
+    assert.equal(await runUntil(5), 5, 'refetched in rounds 3, 4 and 6');
     assert.ok(columnExists(db, 'engine_recrawl_page', 'fingerprint'));
-    assert.equal(page().fr, 1, 'unchanged since round 2: the lowest revisit frequency');
+    assert.equal(page().fr, 1, 'unchanged since round 3: the lowest revisit frequency');
   });
 });
