@@ -72,7 +72,7 @@ function incremental() {
   }
   const fewer = (name: keyof typeof runs, key: 'downloads2' | 'downloads5') => round(1 - acc[name][key] / acc.all[key]);
   return {
-    setup: `daily recrawl rounds of the generated sites, fr_max = 4, parent threshold starting at 0.5; ${STAMPING_SHARE * 100} % of the pages stamp every answer (a time, a token); the initial crawl keeps no fingerprint (round 1 judges by the digest)`,
+    setup: `daily recrawl rounds of the generated sites, fr_max = 4, parent threshold starting at 0.5; ${STAMPING_SHARE * 100} % of the pages stamp every answer (a time, a token)`,
     policies: Object.fromEntries(Object.entries(acc).map(([k, v]) => [k, { downloadsAfterTwoRounds: round(v.downloads2), downloadsAfterFiveRounds: round(v.downloads5), meanStaleShare: round(v.stale) }])),
     fewerDownloadsAfterTwoRounds: fewer('adaptive', 'downloads2'),
     fewerDownloadsAfterFiveRounds: fewer('adaptive', 'downloads5'),

@@ -14,7 +14,7 @@ export interface IncrementalOutcome {
 /**
  * How a round judges a refetched page changed: `digest`, its payload digest differs from the last
  * one's (the engine before); `fingerprint`, as the engine does (recrawl-answer.ts answerChanged: the
- * coherence classifier on the page's fingerprint, by the digest while none is kept).
+ * coherence classifier on the page's fingerprint).
  */
 export type ChangeJudge = 'digest' | 'fingerprint';
 
@@ -52,7 +52,8 @@ function answerAt(page: SimPage, version: number, day: number, stamps: boolean, 
  * Recrawl rounds one `intervalDays` apart over a generated site whose pages change as Poisson
  * processes. 'all' refetches every page each round; 'adaptive' uses the fr / fr_max rule and the
  * selective-incremental parent rule from worker/coherence/incremental.ts, judging change as
- * `o.judge` says. The initial crawl keeps no fingerprint (a snapshot crawl's): round 1 judges by the digest.
+ * `o.judge` says; round 1 compares with the initial crawl's answer and its fingerprint (the engine
+ * computes it from the stored capture).
  */
 export function simulateRecrawls(pages: readonly SimPage[], policy: 'all' | 'adaptive', rounds: number, intervalDays: number, seed: number, o: RecrawlSimOptions = {}): IncrementalOutcome {
   const frMax = o.frMax ?? 4;
@@ -66,8 +67,8 @@ export function simulateRecrawls(pages: readonly SimPage[], policy: 'all' | 'ada
   let fetches = 0;
   const answer = (id: string, day: number) => answerAt(byId.get(id)!, versionAt(id, day), day, stamps.get(id)!, ++fetches);
   const lastFetch = new Map(pages.map((p) => [p.id, 0]));
-  // What the rounds compare with: the initial crawl's answer, no fingerprint kept.
-  const kept = new Map<string, RoundAnswer>(pages.map((p) => [p.id, { answer: answer(p.id, 0).answer, fingerprint: null }]));
+  // What the rounds compare with: the initial crawl's answer.
+  const kept = new Map<string, RoundAnswer>(pages.map((p) => [p.id, answer(p.id, 0)]));
   const state = new Map<string, RevisitState>(pages.map((p) => [p.id, { fr: frMax, lastRound: 0 }]));
   const changedSince = (id: string, from: number, to: number) => changes.get(id)!.some((t) => t > from && t <= to);
   let rule = DEFAULT_PARENT_RULE;
