@@ -17,6 +17,9 @@ import { countedSite } from '../../support/counted-site';
 
 const ARTICLE = 'The harbour master keeps the tide tables for the estuary. Boats leave two hours before high water and come back on the ebb. The pilots meet every morning at the lock gates to read the weather and the river gauges.';
 
+/** A rotating advertisement, beside the page's main content. */
+const ADS = ['Cheap ferry tickets to the islands, book now', 'The fish market opens on Sundays from six', 'Sailing lessons for beginners all summer long'];
+
 /** The n-th answer of a news page: a story of its own, no sentence shared with the others. */
 function story(n: number): string {
   const words = Array.from({ length: 40 }, (_, i) => `w${n}x${i}`).join(' ');
@@ -25,13 +28,13 @@ function story(n: number): string {
 
 const ROUNDS = 6;
 
-test('recrawl rounds: a page whose only change is a timestamp and a token is refetched less and less often; one whose text changes, every round', { timeout: 90_000 }, async () => {
+test('recrawl rounds: a page whose only change is a timestamp, a token and an advertisement is refetched less and less often; one whose text changes, every round', { timeout: 90_000 }, async () => {
   const { listener: site, requests } = countedSite((path, n, _req, res) => {
     const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><title>${path}</title></head><body>${body}</body></html>`);
     if (path === '/') return html('<a href="/stamped">the harbour</a> <a href="/news">news</a>');
-    // A new time and a new token at every answer: the payload always differs, the page does not.
+    // A new time, token and advertisement at every answer: the payload always differs, the page does not.
     if (path === '/stamped') {
-      return html(`<main><h1>The harbour</h1><p>${ARTICLE}</p><form method="post" action="/subscribe"><input type="hidden" name="csrf" value="tok${n}-${Math.random().toString(36).slice(2)}"><button>Subscribe</button></form><p>Page generated at 10:${String(n % 60).padStart(2, '0')}:07</p></main>`);
+      return html(`<main><h1>The harbour</h1><p>${ARTICLE}</p><form method="post" action="/subscribe"><input type="hidden" name="csrf" value="tok${n}-${Math.random().toString(36).slice(2)}"><button>Subscribe</button></form><p>Page generated at 10:${String(n % 60).padStart(2, '0')}:07</p></main><aside class="ad"><p>${ADS[n % ADS.length]}</p></aside>`);
     }
     if (path === '/news') return html(`<main>${story(n)}</main>`);
     res.writeHead(404).end();
