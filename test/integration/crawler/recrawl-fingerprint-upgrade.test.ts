@@ -3,8 +3,9 @@
  * fingerprint) judges a page by the fingerprint of its stored capture, read from its WARC record. A
  * crawl resumed by this version whose engine_recrawl_page an earlier one made (no fingerprint column:
  * the engine adds it) judges a page by its payload digest until a round keeps the fingerprint of what
- * it read. Real parts: a migrated SQLite database, engines run one after the other on it with a
- * shortened minute, a loopback site.
+ * it read, and so does the first round for a page whose stored record cannot be read (logged). Real
+ * parts: a migrated SQLite database, engines run one after the other on it with a shortened minute,
+ * a loopback site.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,14 +16,18 @@ import { columnExists } from '../../../worker/store/sqlite';
 import { withSiteCrawl } from '../../support/site-crawl';
 import { countedSite } from '../../support/counted-site';
 
-test('round 1 judges a page by its stored capture\'s fingerprint; a table made before the column, by the digest until a round keeps one', { timeout: 90_000 }, async () => {
-  const { listener: site, requests } = countedSite((path, n, _req, res) => {
+/** A home page linking /stamped, a page whose only change is the time it was served at. */
+function stampedSite() {
+  return countedSite((path, n, _req, res) => {
     const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><title>${path}</title></head><body>${body}</body></html>`);
     if (path === '/') return html('<a href="/stamped">the harbour</a>');
-    // Only the time it was served at changes.
     if (path === '/stamped') return html(`<main><h1>The harbour</h1><p>The pilots meet every morning at the lock gates to read the weather and the river gauges before the boats leave.</p><p>Served at 2026-12-01T10:${String(n % 60).padStart(2, '0')}:00Z</p></main>`);
     res.writeHead(404).end();
   });
+}
+
+test('round 1 judges a page by its stored capture\'s fingerprint; a table made before the column, by the digest until a round keeps one', { timeout: 90_000 }, async () => {
+  const { listener: site, requests } = stampedSite();
   await withSiteCrawl('tm-recrawl-fp-upgrade-', site, { name: 'Fingerprints kept', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
     const engine = () => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs: 300 });
     const stamped = `${origin}/stamped`;
@@ -51,5 +56,46 @@ test('round 1 judges a page by its stored capture\'s fingerprint; a table made b
     assert.equal(await runUntil(5), 5, 'refetched in rounds 3, 4 and 6');
     assert.ok(columnExists(db, 'engine_recrawl_page', 'fingerprint'));
     assert.equal(page().fr, 1, 'unchanged since round 3: the lowest revisit frequency');
+  });
+});
+
+test('round 1 judges a page whose stored record cannot be read by its digest, and keeps the fingerprint of its refetch', { timeout: 90_000 }, async () => {
+  const { listener: site, requests } = stampedSite();
+  await withSiteCrawl('tm-recrawl-fp-unreadable-', site, { name: 'Unreadable record', coherence: { recrawlIntervalMinutes: 1 } }, async ({ origin, dir, db, icd, crawlId }) => {
+    const engine = (minuteMs: number) => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs });
+    const stamped = `${origin}/stamped`;
+    // The initial crawl, round 0 recorded, the first round an hour away: paused there.
+    const first = engine(3_600_000);
+    const firstRun = first.run();
+    const roundZero = () => db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'engine_recrawl'").get() && db.prepare('SELECT round FROM engine_recrawl WHERE crawl_id = ?').get(crawlId);
+    for (const end = Date.now() + 30_000; !roundZero() && Date.now() < end; ) await sleep(5);
+    await first.pause();
+    assert.equal(await firstRun, 'paused');
+    assert.equal(requests.get('/stamped'), 1);
+    // The page's capture now names a file that is not there.
+    db.prepare("UPDATE Capture SET warcFile = 'gone.warc.gz' WHERE crawlId = ? AND url = ?").run(crawlId, stamped);
+
+    const errors: string[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    const page = () => db.prepare('SELECT fr, fingerprint FROM engine_recrawl_page WHERE crawl_id = ? AND url = ?').get(crawlId, stamped) as { fr: number; fingerprint: string | null };
+    const frs: number[] = [];
+    try {
+      const second = engine(300);
+      const run = second.run();
+      for (const end = Date.now() + 30_000; (second.incremental?.rounds.length ?? 0) < 2 && Date.now() < end; ) {
+        if ((second.incremental?.rounds.length ?? 0) > frs.length) frs.push(page().fr);
+        await sleep(5);
+      }
+      frs.push(page().fr);
+      await second.stop();
+      assert.equal(await run, 'stopped');
+    } finally {
+      console.error = consoleError;
+    }
+    assert.ok(errors.some((e) => e.includes('the fingerprint of gone.warc.gz') && e.includes('could not be read')), `logged: ${errors.join(' | ')}`);
+    // Round 1: by the digest, changed (fr 4); round 2: by the fingerprint round 1 kept, unchanged (fr 2).
+    assert.deepEqual(frs.slice(0, 2), [4, 2], `revisit frequencies after rounds 1 and 2: ${frs.join(' ')}`);
+    assert.notEqual(page().fingerprint, null);
   });
 });
