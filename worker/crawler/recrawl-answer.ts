@@ -57,6 +57,17 @@ export function fingerprintKept(last: RoundAnswer, now: RoundAnswer, changed: bo
 }
 
 /**
+ * Whether a refetch reads the fingerprint of the page's last answer from its stored record before
+ * judging it: only when answerChanged would use it and none is kept (a first round's page, a table
+ * an earlier version made), so a page whose payload is the same, or whose answer is no HTML page
+ * now, costs no read; nor for a last answer that is a status, unknown, or a decompression bomb. Pure.
+ */
+export function storedFingerprintWanted(last: RoundAnswer & { bomb: boolean }, now: RoundAnswer): boolean {
+  if (last.fingerprint || last.bomb || !last.answer || last.answer.startsWith(STATUS_ANSWER)) return false;
+  return now.fingerprint !== null && now.answer !== last.answer;
+}
+
+/**
  * Of the fingerprints the crawl kept of a page (the coherence view's visit and revisit), the one of
  * the answer the recrawls start from (`answer`, a payload digest): a 2xx read whole with that digest;
  * null when none is (the first round then judges by the digest). Pure.

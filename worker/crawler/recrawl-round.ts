@@ -12,15 +12,15 @@ import { archive, logUnanswered, robotsExclusionOf, ROBOTS_RETRY_OUTCOME, type R
 import { politeFetch } from './polite-fetch';
 import { aahOnRecrawl, recrawlObjects } from './aah-recrawl';
 import type { RecrawlCheck } from './aah-runner';
-import { cutByFailedFetch, type FailureReason } from '../capture';
+import type { FailureReason } from '../capture';
 import { pendingFailure, RECRAWL_HISTORY_DDL, saveFailure, saveRound, type RoundFailure } from './recrawl-history';
 import { logRoundRecovery } from './round-failure-log';
 import { HOST_BACKOFF_DDL, loadHostBackoffs, saveHostBackoffs, type NothingLeft } from './recrawl-host-backoff';
 import { hostKeyOf, MANIFEST_KIND } from '../url';
 import { addMissingColumn, runInTransaction } from '../store/sqlite';
-import { answerChanged, answerOf, fingerprintKept, fingerprintOfAnswer, recrawlStart, startingCapture, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
+import { answerChanged, answerOf, fingerprintKept, fingerprintOfAnswer, recrawlStart, startingCapture, storedFingerprintWanted, STATUS_ANSWER, type PageCapture, type RecrawlStart } from './recrawl-answer';
 import { fingerprintHtml } from './page-fingerprint';
-import { storedFingerprint } from './stored-fingerprint';
+import { storedAnswerFingerprint } from './stored-fingerprint';
 import { readRecordHttpHeaders } from '../warc/read-record';
 
 /**
@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS engine_recrawl_page (
   -- The last 2xx payload's digest, or 'status:<code>' while the page answers a redirect or a client error.
   payload_digest TEXT,
   -- While that payload is an HTML page read whole: the JSON PageFingerprint a change is judged by
-  -- (recrawl-answer.ts answerChanged), of the version last judged changed; null: none, the digest decides.
+  -- (recrawl-answer.ts answerChanged), of the version last judged changed; null: none kept, a refetch
+  -- whose payload differs computes that answer's from its WARC record (none read: the digest decides).
   fingerprint TEXT,
   etag TEXT,
   last_modified TEXT,
@@ -214,17 +215,15 @@ export class RecrawlState {
          WHERE h.crawlId = ? AND h.status BETWEEN 200 AND 299 AND h.mime IN ('text/html', 'application/xhtml+xml')
            AND NOT EXISTS (SELECT 1 FROM engine_recrawl_page p WHERE p.crawl_id = h.crawlId AND p.url = h.url))
        SELECT c.url AS url, c.status AS status, c.depth AS depth, c.payloadDigest AS payloadDigest, c.truncated AS truncated,
-              c.recordType AS recordType, c.fetchedAt AS fetchedAt, c.warcFile AS warcFile, c.warcOffset AS warcOffset, c.warcLength AS warcLength
+              c.warcFile AS warcFile, c.warcOffset AS warcOffset, c.warcLength AS warcLength
        FROM page JOIN Capture c ON c.crawlId = ? AND c.url = page.url
        ORDER BY c.url, c.fetchedAt DESC, c.id DESC`,
     );
     // Read through before the inserts (the connection runs one statement at a time), a page at a time.
-    const starts: (RecrawlStart & { url: string; from: StoredCapture | null; payloadRecord: StoredCapture | null })[] = [];
+    const starts: (RecrawlStart & { url: string; from: StoredCapture | null })[] = [];
     const take = (url: string, latestFirst: StoredCapture[]): void => {
       const start = recrawlStart(latestFirst);
-      // The response record holding the payload of that answer (the answer may be a revisit record's).
-      const payloadRecord = latestFirst.find((c) => c.recordType === 'response' && c.payloadDigest === start?.answer && c.status >= 200 && c.status < 300 && !cutByFailedFetch(c.truncated)) ?? null;
-      if (start) starts.push({ url, ...start, from: startingCapture(latestFirst), payloadRecord });
+      if (start) starts.push({ url, ...start, from: startingCapture(latestFirst) });
     };
     let url: string | null = null;
     let latestFirst: StoredCapture[] = [];
@@ -248,16 +247,15 @@ export class RecrawlState {
     }
     // Few: read once over the log's (crawlId, outcome) index rather than once a page.
     const bombs = starts.length ? new Set(this.db.prepare("SELECT DISTINCT url FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'decompression-bomb'").pluck().all(this.crawlId) as string[]) : new Set<string>();
-    // The fingerprint of that answer, so the first round judges the page as the later ones do: the one
-    // the coherence view kept (a visit–revisit crawl's visit or revisit), else computed from its WARC
-    // record. None for a bomb (never read) or a record that holds no whole HTML page: the digest decides.
+    // The fingerprint of that answer where the coherence view kept one (a visit–revisit crawl's visit or
+    // revisit; a JSON parse). Elsewhere none: a refetch whose payload differs computes it from the
+    // answer's WARC record (refetchPage), so a page whose payload is the same costs no read.
     const kept = this.db.prepare('SELECT visit, revisit FROM CoherencePage WHERE crawlId = ? AND url = ?');
     const fingerprints = new Map<string, string>();
     for (const s of starts) {
       if (s.answer === null || s.answer.startsWith(STATUS_ANSWER) || bombs.has(s.url)) continue;
       const row = kept.get(this.crawlId, s.url) as { visit: string; revisit: string | null } | undefined;
-      const fp = (row ? fingerprintOfAnswer(s.answer, [parseFingerprint(row.revisit), parseFingerprint(row.visit)]) : null)
-        ?? (s.payloadRecord ? await storedFingerprint(ctx, { ...s.payloadRecord, url: s.url, payloadDigest: s.answer, fetchedAt: new Date(s.payloadRecord.fetchedAt) }) : null);
+      const fp = row ? fingerprintOfAnswer(s.answer, [parseFingerprint(row.revisit), parseFingerprint(row.visit)]) : null;
       if (fp) fingerprints.set(s.url, JSON.stringify(fp));
     }
     const insert = this.db.prepare('INSERT OR IGNORE INTO engine_recrawl_page (crawl_id, url, parent_url, depth, fr, last_round, payload_digest, fingerprint, bomb, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
@@ -661,8 +659,11 @@ async function refetchPage(ctx: CrawlContext, p: PageRow, round: number, halted:
         if (aah?.verdict) ctx.frontier.exclude(ctx.crawlId, plan.rejected);
       }
     }
-    const last = { answer: p.payload_digest ?? '', fingerprint: parseFingerprint(p.fingerprint) };
     const now = { answer, fingerprint };
+    const last = { answer: p.payload_digest ?? '', fingerprint: parseFingerprint(p.fingerprint) };
+    // None kept of the last answer (a page new to the rounds, or kept by an earlier version): that
+    // answer's, read from its stored record now that it is needed, once.
+    if (storedFingerprintWanted({ ...last, bomb: p.bomb === 1 }, now)) last.fingerprint = await storedAnswerFingerprint(ctx, p.url, last.answer);
     const changed = !firstAnswer && answerChanged(last, now);
     const kept = differs ? fingerprintKept(last, now, changed) : null;
     result = {
@@ -724,10 +725,6 @@ function robotsNotYetFetched(ctx: CrawlContext, url: string, round: number, reco
 
 /** A capture as syncPages reads it: what recrawlStart compares, and where its record lies. */
 interface StoredCapture extends PageCapture {
-  /** `response` or `revisit` (a revisit record holds no payload). */
-  recordType: string;
-  /** As stored (sqlDate). */
-  fetchedAt: string;
   warcFile: string;
   warcOffset: number;
   warcLength: number;

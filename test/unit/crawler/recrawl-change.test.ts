@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fingerprintCapture, type PageFingerprint } from '../../../worker/coherence';
-import { answerChanged, fingerprintKept, fingerprintOfAnswer, type RoundAnswer } from '../../../worker/crawler/recrawl-answer';
+import { answerChanged, fingerprintKept, fingerprintOfAnswer, storedFingerprintWanted, type RoundAnswer } from '../../../worker/crawler/recrawl-answer';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const ARTICLE = 'The harbour master keeps the tide tables for the estuary. Boats leave two hours before high water and come back on the ebb, and the pilots meet every morning at the lock gates to read the weather and the river gauges.';
@@ -62,4 +62,17 @@ test('the first round judges by the fingerprint the crawl kept of the answer it 
   assert.equal(fingerprintOfAnswer(null, [visit]), null, 'no content known');
   const cut = { ...visit, cut: true as const };
   assert.equal(fingerprintOfAnswer('sha1:V', [cut]), null, 'a body cut off by a failed fetch');
+});
+
+test('a refetch reads the fingerprint of the last answer from its record only when it needs it to judge', () => {
+  const none = { answer: 'sha1:A', fingerprint: null, bomb: false };
+  const stamped = page('sha1:B', `${ARTICLE} 10:32:41`);
+  assert.equal(storedFingerprintWanted(none, stamped), true, 'an HTML payload that differs, none kept: read');
+  assert.equal(storedFingerprintWanted(none, { ...page('sha1:A', ARTICLE) }), false, 'the same payload: no read');
+  assert.equal(storedFingerprintWanted({ ...page('sha1:A', ARTICLE), bomb: false }, stamped), false, 'one kept');
+  assert.equal(storedFingerprintWanted(none, { answer: 'status:404', fingerprint: null }), false, 'gone now: the answers decide');
+  assert.equal(storedFingerprintWanted(none, { answer: 'sha1:PDF', fingerprint: null }), false, 'another type now');
+  assert.equal(storedFingerprintWanted({ ...none, bomb: true }, stamped), false, 'a decompression bomb, never read');
+  assert.equal(storedFingerprintWanted({ answer: 'status:404', fingerprint: null, bomb: false }, stamped), false, 'back from a status');
+  assert.equal(storedFingerprintWanted({ answer: '', fingerprint: null, bomb: false }, stamped), false, 'no answer known');
 });
