@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import type { Icd } from '../../worker/icd/schema';
 import { openSqlite, sqlDate } from '../../worker/store/sqlite';
 import { applyMigrations } from '../../worker/store/migrator';
+import { parseCdxjLine } from '../../worker/warc/cdxj-index';
+import { DIGEST_PREFIX } from '../../worker/warc/warc-digest';
 
 /** The database of a data folder `dir`, opened as the worker opens it and migrated. */
 export function migratedDatabase(dir: string): Database.Database {
@@ -38,8 +40,8 @@ export function insertCapturesOfIndex(db: Database.Database, crawlId: number, wa
   );
   const lines = readFileSync(join(warcDir, 'index.cdxj'), 'utf8').split('\n').filter(Boolean);
   for (const line of lines) {
-    const j = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; status: string; mime: string; digest: string; length: string; offset: string; filename: string };
-    insert.run(crawlId, j.url, Number(j.status), j.mime, Number(j.length), `sha1:${j.digest}`, j.filename, Number(j.offset), Number(j.length), sqlDate(new Date()));
+    const { json: j } = parseCdxjLine(line)!;
+    insert.run(crawlId, j.url, Number(j.status), j.mime, Number(j.length), DIGEST_PREFIX + j.digest, j.filename, Number(j.offset), Number(j.length), sqlDate(new Date()));
   }
   return lines.length;
 }
