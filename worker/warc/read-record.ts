@@ -35,6 +35,14 @@ async function parseRecordAt(warcDir: string, warcFile: string, offset: number, 
   }
 }
 
+/** parseRecordAt in a crawl's WARC file, read under its `.open` name while it is still being written. */
+function parseRecordOfCrawlFile(warcDir: string, warcFile: string, offset: number, length: number | undefined): Promise<WARCRecord> {
+  return parseRecordAt(warcDir, warcFile, offset, length).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    return parseRecordAt(warcDir, `${warcFile}.open`, offset, length);
+  });
+}
+
 /** A header's value by case-insensitive name: with `keepHeadersCase` warcio keys them as written. */
 function headerValue(headers: Iterable<[string, string]> | undefined, lowerName: string): string | null {
   for (const [name, value] of headers ?? []) if (name.toLowerCase() === lowerName) return value;
@@ -123,10 +131,7 @@ async function readStart(path: string, offset: number, length: number | undefine
  * lower-case name; an absent one is null. A file still being written is read under its `.open` name.
  */
 export async function readRecordHttpHeaders<N extends string>(warcDir: string, warcFile: string, offset: number, length: number | undefined, lowerNames: readonly N[]): Promise<Record<N, string | null>> {
-  const record = await parseRecordAt(warcDir, warcFile, offset, length).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-    return parseRecordAt(warcDir, `${warcFile}.open`, offset, length);
-  });
+  const record = await parseRecordOfCrawlFile(warcDir, warcFile, offset, length);
   const headers = record.httpHeaders?.headers;
   return Object.fromEntries(lowerNames.map((n) => [n, headerValue(headers, n)])) as Record<N, string | null>;
 }
@@ -138,10 +143,7 @@ export async function readRecordHttpHeaders<N extends string>(warcDir: string, w
  * A file still being written is read under its `.open` name.
  */
 export async function readRecordResponse(warcDir: string, warcFile: string, offset: number, length: number | undefined): Promise<{ headers: Record<string, string>; payload: Buffer; cut: boolean }> {
-  const record = await parseRecordAt(warcDir, warcFile, offset, length).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-    return parseRecordAt(warcDir, `${warcFile}.open`, offset, length);
-  });
+  const record = await parseRecordOfCrawlFile(warcDir, warcFile, offset, length);
   const headers: Record<string, string> = {};
   for (const [name, value] of record.httpHeaders?.headers ?? []) {
     const key = name.toLowerCase();
