@@ -31,13 +31,9 @@ export const extractStage: Stage = {
     const declaredManifest = item.lease?.kind === MANIFEST_KIND;
     const isSitemapOrRobots = declaredSitemap || /\/robots\.txt$|sitemap/i.test(item.url);
     const parseable = PARSEABLE.test(contentType) || JAVASCRIPT_TYPES.test(contentType.split(';', 1)[0].trim());
-    if (errorPageRenders(ex.status, contentType, storedBodySize(ex.body))) {
-      // Its links are not followed, but a browser showing it asks for its origin's icon.
-      const favicon = ctx.faviconOf(item);
-      if (favicon) item.links = [favicon];
-      return PROCEED;
-    }
-    if (!isRedirect && !(ex.status >= 200 && ex.status < 300 && (parseable || isSitemapOrRobots || declaredManifest || !contentType))) return PROCEED;
+    // A custom 404 or 503 page: a browser shows it, and its replay should look the same.
+    const errorPage = errorPageRenders(ex.status, contentType, storedBodySize(ex.body));
+    if (!errorPage && !isRedirect && !(ex.status >= 200 && ex.status < 300 && (parseable || isSitemapOrRobots || declaredManifest || !contentType))) return PROCEED;
     let body = Buffer.alloc(0);
     let cut = ex.truncated !== null;
     if (!isRedirect) {
@@ -64,6 +60,16 @@ export const extractStage: Stage = {
     if (result.failure) item.failure = { reason: result.failure.reason, message: result.failure.message };
     // Before its modules are fetched (its links are committed after this), and kept for a resumed crawl.
     if (result.importMap) ctx.importMaps.keep(item.url, result.importMap);
+    if (errorPage) {
+      // Its links are not followed, but what a browser showing it loads is captured: its images,
+      // stylesheets, scripts and frames, and its origin's icon.
+      const { links, note } = outLinksOf({ kind: result.kind, links: result.links.filter((l) => l.kind === 'requisite') }, ctx.icd.scope.maxOutLinksPerPage);
+      const favicon = ctx.faviconOf(item);
+      if (favicon) links.push(favicon);
+      item.links = links;
+      if (note) addNote(item, note);
+      return PROCEED;
+    }
     const { links, note } = outLinksOf(result, ctx.icd.scope.maxOutLinksPerPage);
     const favicon = result.kind === 'html' ? ctx.faviconOf(item) : null;
     if (favicon) links.push(favicon);
