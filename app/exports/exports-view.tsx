@@ -204,7 +204,7 @@ export function ExportsView() {
           <ErrorMessage error={exports.error} />
           {exports.data?.length === 0 && <p className="text-slate-600">No export yet.</p>}
           <ul className="space-y-3">
-            {exports.data?.map((e) => <ExportCard key={e.id} record={e} onDeleted={() => onDeleted(e.id)} />)}
+            {exports.data?.map((e) => <ExportCard key={e.id} record={e} listedFor={selected} onDeleted={() => onDeleted(e.id)} />)}
           </ul>
         </section>
       )}
@@ -212,7 +212,8 @@ export function ExportsView() {
   );
 }
 
-function ExportCard({ record, onDeleted }: { record: ExportRecord; onDeleted: () => void }) {
+/** One export in the list of crawl `listedFor`'s exports: started from it, or from another crawl that took it. */
+function ExportCard({ record, listedFor, onDeleted }: { record: ExportRecord; listedFor: number; onDeleted: () => void }) {
   const pct = Math.round(Math.min(1, Math.max(0, record.progress ?? 0)) * 100);
   const files = record.files ?? [];
   const cancel = useCancelExport();
@@ -227,14 +228,14 @@ function ExportCard({ record, onDeleted }: { record: ExportRecord; onDeleted: ()
             type="button"
             className="btn btn-danger"
             disabled={cancel.isPending}
-            onClick={() => cancel.mutate({ exportId: record.id, crawlId: record.crawlId ?? 0 })}
+            onClick={() => cancel.mutate({ exportId: record.id, crawlId: listedFor })}
             aria-label={`Cancel export ${record.id}`}
             data-testid="cancel-export"
           >
             {cancel.isPending ? 'Cancelling…' : 'Cancel'}
           </button>
         )}
-        {exportDeleteRefusal(record.status) === null && <DeleteExport exportId={record.id} crawlId={record.crawlId ?? 0} onDeleted={onDeleted} />}
+        {exportDeleteRefusal(record.status) === null && <DeleteExport exportId={record.id} crawlId={listedFor} onDeleted={onDeleted} />}
       </div>
       {record.status === 'cancelled' && (
         <p className="text-sm text-slate-700" data-testid="export-cancelled">
@@ -245,6 +246,9 @@ function ExportCard({ record, onDeleted }: { record: ExportRecord; onDeleted: ()
       <p className="text-sm text-slate-700" data-testid="export-scope">
         {record.selection ? <>Collection: {describeStoredSelection(record.selection)}</> : 'The whole crawl, its own files'}
         {record.format === 'wacz' && ` · as one WACZ package${record.pageText ? ', with page text' : ''}`}
+        {record.crawlId !== undefined && record.crawlId !== listedFor && (
+          <span data-testid="export-started-from"> · started from crawl #{record.crawlId}</span>
+        )}
         {record.otherCrawls?.length ? (
           <span data-testid="export-other-crawls-taken">
             {' '}· with crawl{record.otherCrawls.length === 1 ? '' : 's'} {record.otherCrawls.map((c) => `#${c.id}${c.name === null ? ' (deleted since)' : ''}`).join(', ')}

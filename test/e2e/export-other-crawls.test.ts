@@ -3,7 +3,8 @@
  * and ticked from the keyboard (one that cannot be exported now is offered disabled, saying why:
  * export-crawls.test.ts checks the list says so). Ticked, the
  * export is one collection of both crawls: the request names them, its card says so, and its files
- * hold both crawls' WARC files. Before, an export could take one crawl only. Real parts: the server
+ * hold both crawls' WARC files; the crawl it took lists it as well, started from the other. Before,
+ * an export could take one crawl only, and the crawl taken did not list the collection it was in. Real parts: the server
  * (Next, worker), Chromium, axe-core, and crawls whose WARC files the crawl's own writer wrote into
  * the server's data folder.
  */
@@ -69,4 +70,11 @@ test('the export form takes another crawl of the ICD, by keyboard, into one coll
   const names = await card.getByTestId('export-file').evaluateAll((links) => links.map((a) => a.getAttribute('data-name')));
   for (const id of [first, later]) assert.ok(names.some((n) => n?.startsWith(`tidemark-${id}-`)), `crawl ${id}'s WARC file: ${names.join(', ')}`);
   assert.ok(names.includes('index.cdxj'), 'one index of both');
+
+  // The crawl it took lists it too, saying which crawl it was started from.
+  const exportId = await card.getAttribute('data-export-id');
+  await page.goto(`${cockpit.url}/exports?crawl=${first}`);
+  const listed = page.locator(`[data-testid="export"][data-export-id="${exportId}"]`);
+  await listed.waitFor();
+  assert.equal((await listed.getByTestId('export-started-from').textContent())?.trim(), `· started from crawl #${later}`);
 });

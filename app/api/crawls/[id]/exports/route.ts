@@ -9,9 +9,14 @@ import { requestExport } from '../../../../../worker/process/crawl-requests';
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
 
-/** GET /api/crawls/:id/exports [export] → the crawl's exports, newest first, each with the other crawls it takes. */
+/**
+ * GET /api/crawls/:id/exports [export] → the exports that hold the crawl, newest first, each with the
+ * other crawls it takes: those started from it, and those started from another crawl of its ICD that
+ * took it, so its page shows every collection it is in.
+ */
 export const GET = apiRoute<Params>('export', async ({ params, prisma, db }) => {
-  const rows = await prisma.export.findMany({ where: { crawlId: await existingCrawlId(prisma, params.id) }, orderBy: { id: 'desc' } });
+  const crawlId = await existingCrawlId(prisma, params.id);
+  const rows = await prisma.export.findMany({ where: { OR: [{ crawlId }, { otherCrawls: { some: { crawlId } } }] }, orderBy: { id: 'desc' } });
   return exportViews(db, rows);
 });
 
