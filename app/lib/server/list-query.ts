@@ -27,9 +27,11 @@ export interface ListPage {
 
 /**
  * One page of `table`'s rows matching every condition, ordered by `orderBy` (the route's own SQL);
- * with `upTo`, only rows up to that id, and `newer` counts the matching ones after it.
+ * with `upTo`, only rows up to that id, and `newer` counts the matching ones after it. `counted`,
+ * when given, says how many rows match (upTo aside) from counts kept elsewhere, in the same read
+ * transaction, so the total is that less `newer`, not a count of every matching row.
  */
-export function listPage(db: Database.Database, opts: { table: 'Capture' | 'CrawlLogEntry' | 'WebObject' | 'Crawl'; conditions: readonly SqlCondition[]; orderBy: string; upTo?: number | null; offset: number; limit: number }): ListPage {
+export function listPage(db: Database.Database, opts: { table: 'Capture' | 'CrawlLogEntry' | 'WebObject' | 'Crawl'; conditions: readonly SqlCondition[]; orderBy: string; upTo?: number | null; offset: number; limit: number; counted?: () => number }): ListPage {
   const where = (extra: SqlCondition[]) => {
     const all = [...opts.conditions, ...extra];
     return { sql: all.map((c) => c.sql).join(' AND '), params: all.flatMap((c) => c.params) };
@@ -40,12 +42,12 @@ export function listPage(db: Database.Database, opts: { table: 'Capture' | 'Craw
   // worker (another connection) deletes or adds between the statements cannot make them disagree.
   return db.transaction((): ListPage => {
     const ids = db.prepare(`SELECT id FROM ${opts.table} WHERE ${listed.sql} ORDER BY ${opts.orderBy} LIMIT ? OFFSET ?`).pluck().all(...listed.params, opts.limit, opts.offset) as number[];
-    const total = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${listed.sql}`).pluck().get(...listed.params) as number;
     let newer = 0;
     if (upTo !== null) {
       const after = where([{ sql: 'id > ?', params: [upTo] }]);
       newer = db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${after.sql}`).pluck().get(...after.params) as number;
     }
+    const total = opts.counted ? opts.counted() - newer : (db.prepare(`SELECT COUNT(*) FROM ${opts.table} WHERE ${listed.sql}`).pluck().get(...listed.params) as number);
     return { ids, total, newer };
   })();
 }

@@ -195,3 +195,29 @@ test('revisits, refetches and feed polls logged as not requested before they wer
     db.close();
   }
 });
+
+// The crawl log's counts and the hosts report read tallies a trigger keeps from the migration on: a
+// crawl logged before it has its entries counted by the migration itself.
+test('the crawl-log tallies migration counts the entries logged before it; the trigger counts those after', () => {
+  const db = migratedBefore('20261202010000_crawl_log_tallies');
+  try {
+    insertCrawl(db);
+    const log = db.prepare("INSERT INTO CrawlLogEntry (crawlId, url, status, outcome, size, at, notRequested) VALUES (1, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?)");
+    log.run('https://a.test/x', 200, 'ok', 100, 0);
+    log.run('https://a.test/y', 200, 'ok', 50, 0);
+    log.run('https://b.test:8443', null, 'robots-unavailable', 0, 1);
+    assert.equal(applyMigrations(db, MIGRATIONS)[0], '20261202010000_crawl_log_tallies');
+    log.run('https://a.test/z', 404, 'ok', 5, 0);
+    assert.deepEqual(db.prepare('SELECT outcome, status, entries FROM CrawlLogTally ORDER BY 1, 2').all(), [
+      { outcome: 'ok', status: 200, entries: 2 },
+      { outcome: 'ok', status: 404, entries: 1 },
+      { outcome: 'robots-unavailable', status: 0, entries: 1 },
+    ]);
+    assert.deepEqual(db.prepare('SELECT host, outcome, notRequested, entries, bytes FROM CrawlHostTally ORDER BY 1, 2').all(), [
+      { host: 'a.test', outcome: 'ok', notRequested: 0, entries: 3, bytes: 155 },
+      { host: 'b.test:8443', outcome: 'robots-unavailable', notRequested: 1, entries: 1, bytes: 0 },
+    ]);
+  } finally {
+    db.close();
+  }
+});

@@ -1,7 +1,7 @@
 import { apiRoute, pageParams, upToParam } from '../../../../lib/server/handler';
 import { existingCrawlId } from '../../../../lib/server/crawl-views';
 import { equals, inIdOrder, listPage } from '../../../../lib/server/list-query';
-import { crawlLogFilters } from './conditions';
+import { crawlLogFilters, crawlLogFilterValues } from './conditions';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,11 +16,16 @@ export const GET = apiRoute<{ id: string }>('view', async ({ req, params, prisma
   const { page, pageSize, offset } = pageParams(url);
   const crawlId = await existingCrawlId(prisma, params.id);
   const conditions = [equals('crawlId', crawlId), ...crawlLogFilters(url)];
-  const { ids, total, newer } = listPage(db, { table: 'CrawlLogEntry', conditions, orderBy: 'id DESC', upTo: upToParam(url), offset, limit: pageSize });
-  const [rows, groups] = await Promise.all([
-    prisma.crawlLogEntry.findMany({ where: { id: { in: ids } } }),
-    prisma.crawlLogEntry.groupBy({ by: ['outcome'], where: { crawlId }, _count: { _all: true } }),
-  ]);
-  const outcomes = groups.map((g) => ({ outcome: g.outcome, count: g._count._all })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome));
+  // The outcomes' counts from the crawl's log tallies (a trigger keeps them), in the page's read
+  // transaction: the total of a list filtered by outcome at most is one of them, not a count of the log.
+  let outcomes: { outcome: string; count: number }[] = [];
+  const readOutcomes = () => (outcomes = db.prepare('SELECT outcome, SUM(entries) AS count FROM CrawlLogTally WHERE crawlId = ? GROUP BY outcome ORDER BY count DESC, outcome').all(crawlId) as typeof outcomes);
+  const { outcome, q } = crawlLogFilterValues(url);
+  const counted = q
+    ? undefined
+    : () => readOutcomes().reduce((sum, o) => sum + (!outcome || o.outcome === outcome ? o.count : 0), 0);
+  const { ids, total, newer } = listPage(db, { table: 'CrawlLogEntry', conditions, orderBy: 'id DESC', upTo: upToParam(url), offset, limit: pageSize, counted });
+  if (counted === undefined) readOutcomes();
+  const rows = await prisma.crawlLogEntry.findMany({ where: { id: { in: ids } } });
   return { items: inIdOrder(rows, ids), total, newer, page, pageSize, outcomes };
 });

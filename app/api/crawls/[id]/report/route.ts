@@ -21,7 +21,8 @@ const MAX_SEEDS = 200;
  * requested because its host's robots.txt got no answer is counted as notRequested, not as a failed fetch), `mimeTypes` (captures and bytes),
  * `records` (captures per WARC record type, response then revisit: their payloads' bytes and the bytes their records take in the
  * WARC files, so what deduplication saved shows) and `statuses` (crawl-log entries per HTTP
- * status; null when no response came back). Grouped in SQLite: one query each, any crawl size.
+ * status; null when no response came back). Grouped in SQLite: one query each, any crawl size; the
+ * hosts and statuses from the crawl log's tallies (CrawlHostTally, CrawlLogTally), not the log itself.
  * `seeds` (the ICD's first 200 of `seedCount`, in its order): what became of each seed and of each
  * URL it redirects to (worker/frontier/seed-report.ts), `{seed, hops: [{url, state, status, reason,
  * message}], cut}`. `queues` (worker/frontier/host-queues.ts): the 200 hosts with the most URLs
@@ -37,8 +38,9 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const records = db
     .prepare('SELECT recordType, COUNT(*) AS captures, SUM(size) AS bytes, SUM(warcLength) AS warcBytes FROM Capture WHERE crawlId = ? GROUP BY recordType ORDER BY recordType DESC')
     .all(crawlId) as { recordType: string; captures: number; bytes: number; warcBytes: number }[];
+  // From the crawl's log tallies, where status 0 counts the entries without a response (null).
   const statuses = db
-    .prepare('SELECT status, COUNT(*) AS entries FROM CrawlLogEntry WHERE crawlId = ? GROUP BY status ORDER BY entries DESC, status')
+    .prepare('SELECT NULLIF(status, 0) AS status, SUM(entries) AS entries FROM CrawlLogTally WHERE crawlId = ? GROUP BY status ORDER BY entries DESC, NULLIF(status, 0)')
     .all(crawlId) as { status: number | null; entries: number }[];
   const warcDir = crawlWarcDir(services().env.dataDir, crawlId);
   const seeds = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, MAX_SEEDS, (file, offset, length) =>
