@@ -6,7 +6,9 @@
  *   it reversed the rest of its line: the crawl's heading showed "#12" as "21#", so did the crawls
  *   list, and the pickers' options reversed the id.
  * - A crawl of 5,000 seeds names the first 5 in its header and "and 4,995 more", which opens the
- *   seeds report. Before, its header listed every seed: a paragraph 20,000 px tall.
+ *   seeds report, which pages through all of them, 200 at a time. Before, its header listed every
+ *   seed: a paragraph 20,000 px tall; the crawl's answer, read again on each status change, held
+ *   them all (143 KB), and the report listed the first 200 only.
  * - The crawl log and the captures show the date with the time (before: the time alone).
  */
 import { test, before, after } from 'node:test';
@@ -77,6 +79,15 @@ test('a crawl of 5,000 seeds whose name and page title hold a right-to-left over
   await page.getByTestId('report-seeds').waitFor();
   assert.match(await page.getByTestId('report-seeds').locator('caption').innerText(), /^Seeds \(the first 200 of 5000\)$/);
   await assertFocusComes(page, () => document.activeElement?.parentElement?.id ?? null, 'crawl-reports', "the focus on the reports' summary");
+  // Every seed is within reach: the report's pages, the last one too.
+  const seedCells = page.getByTestId('report-seeds').locator('tbody tr td:first-child');
+  await page.getByTestId('next-seeds').click();
+  await page.getByTestId('report-seeds').locator('caption').filter({ hasText: /^Seeds \(201–400 of 5,000\)$/ }).waitFor();
+  assert.equal(await seedCells.first().innerText(), seeds[200]);
+  for (let n = 3; n <= 25; n++) await page.getByTestId('next-seeds').click();
+  await page.getByTestId('report-seeds').locator('caption').filter({ hasText: /^Seeds \(4,801–5,000 of 5,000\)$/ }).waitFor();
+  assert.deepEqual(await seedCells.allInnerTexts(), seeds.slice(4_800));
+  assert.equal(await page.getByTestId('next-seeds').isDisabled(), true, 'no page after the last');
 
   // The captured page's title is isolated; the log and the captures give the date with the time.
   const title = page.getByTestId('capture-title').filter({ hasText: 'Tide table' });

@@ -93,7 +93,7 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
       </header>
       <p className="text-sm text-slate-600">
         Owner {ownerName(c.owner)} · started {formatDate(c.startedAt)} · finished {formatDate(c.finishedAt)}
-        {c.definition?.seeds && <> · <SeedsLine seeds={c.definition.seeds} onMore={showSeedsReport} /></>}
+        {c.definition?.seeds && <> · <SeedsLine seeds={c.definition.seeds} count={c.seedCount ?? c.definition.seeds.length} onMore={showSeedsReport} /></>}
         {c.definition?.aah?.enabled && <> · knowledge base <span data-testid="crawl-knowledge-base">{c.knowledgeBaseName ? `${c.knowledgeBaseName} (as saved when the crawl was created)` : 'the shipped one (knowledge-base/default.xml)'}</span></>}
       </p>
       {c.error && c.status === 'paused' && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="paused-because">{c.error}</p>}
@@ -132,19 +132,19 @@ export function CrawlDetailView({ crawlId }: { crawlId: number }) {
   );
 }
 
-/** How many seeds the crawl's header names; the seeds report lists them (its first 200). */
+/** How many seeds the crawl's header names; the seeds report lists them all, 200 a page. */
 const SEEDS_IN_HEADER = 5;
 
 /**
  * The crawl's seeds in its header: the first SEEDS_IN_HEADER, then "and N more", which opens the
  * seeds report. All of them, joined, made a paragraph 20,000 px tall for 5,000 seeds, above
- * everything else on the page.
+ * everything else on the page. `seeds` are the first of the crawl's `count` (the crawl's answer holds 20).
  */
-function SeedsLine({ seeds, onMore }: { seeds: string[]; onMore: () => void }) {
-  const more = seeds.length - SEEDS_IN_HEADER;
+function SeedsLine({ seeds, count, onMore }: { seeds: string[]; count: number; onMore: () => void }) {
+  const more = count - Math.min(seeds.length, SEEDS_IN_HEADER);
   return (
     <span data-testid="crawl-seeds">
-      {seeds.length === 1 ? 'seed ' : 'seeds '}
+      {count === 1 ? 'seed ' : 'seeds '}
       {seeds.slice(0, SEEDS_IN_HEADER).map((seed, i) => (
         <Fragment key={i}>{i > 0 && ', '}<bdi className="break-all">{seed}</bdi></Fragment>
       ))}

@@ -1,7 +1,7 @@
 'use client';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ErrorMessage } from '../../components/error-message';
-import { formatBytes, useCrawlReport, type CrawlReport } from '../../lib/client/queries';
+import { formatBytes, useCrawlReport, useSeedsPage, type CrawlReport } from '../../lib/client/queries';
 import { seedOutcome } from '../../../worker/frontier/url-outcome';
 import { backoffWords } from '../../../worker/frontier/host-queue-backoff';
 
@@ -28,15 +28,29 @@ function ReportTable({ id, caption, heads, rows }: { id: string; caption: string
   );
 }
 
-/** Heritrix's seeds report: each seed, where it redirects, and how its chain ended (the crawl log's message when it went wrong). */
-function SeedsTable({ report }: { report: CrawlReport }) {
-  const listed = report.seeds.length;
+/**
+ * Heritrix's seeds report: each seed, where it redirects, and how its chain ended (the crawl log's
+ * message when it went wrong). The report holds the first page of seeds; the others are read, a
+ * page at a time, when asked for (GET /api/crawls/:id/seeds), as of when they are read.
+ */
+function SeedsTable({ crawlId, report }: { crawlId: number; report: CrawlReport }) {
+  const [page, setPage] = useState(1);
+  const perPage = Math.max(1, report.seeds.length);
+  const pages = Math.max(1, Math.ceil(report.seedCount / perPage));
+  const later = useSeedsPage(crawlId, page, page > 1);
+  const rows = page === 1 ? report.seeds : later.data?.items ?? [];
+  // The page the rows are of: while the next one loads, the rows (and so the caption) stay the last one's.
+  const first = ((page === 1 ? 1 : later.data?.page ?? page) - 1) * perPage + 1;
+  const caption = pages === 1
+    ? `Seeds (${report.seedCount})`
+    : page === 1
+      ? `Seeds (the first ${report.seeds.length} of ${report.seedCount})`
+      : `Seeds (${first.toLocaleString('en')}–${(first + rows.length - 1).toLocaleString('en')} of ${report.seedCount.toLocaleString('en')})`;
   return (
     <div className="mt-4 overflow-x-auto">
-      <table className="table-base" data-testid="report-seeds">
-        <caption className="mb-1 text-left text-sm font-semibold">
-          {report.seedCount > listed ? `Seeds (the first ${listed} of ${report.seedCount})` : `Seeds (${report.seedCount})`}
-        </caption>
+      <ErrorMessage error={later.error} />
+      <table className="table-base" data-testid="report-seeds" aria-busy={page > 1 && later.isFetching}>
+        <caption className="mb-1 text-left text-sm font-semibold">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Seed</th>
@@ -44,7 +58,7 @@ function SeedsTable({ report }: { report: CrawlReport }) {
           </tr>
         </thead>
         <tbody>
-          {report.seeds.map((row, i) => {
+          {rows.map((row, i) => {
             const outcome = seedOutcome(row);
             const last = row.hops.at(-1)!;
             return (
@@ -61,6 +75,13 @@ function SeedsTable({ report }: { report: CrawlReport }) {
           })}
         </tbody>
       </table>
+      {pages > 1 && (
+        <nav aria-label="Pages of seeds" className="mt-2 flex items-center gap-3 text-sm" data-testid="seeds-pages">
+          <button type="button" className="btn" disabled={page === 1} onClick={() => setPage(page - 1)}>Previous {perPage} seeds</button>
+          <span>Page {page} of {pages}</span>
+          <button type="button" className="btn" disabled={page === pages} onClick={() => setPage(page + 1)} data-testid="next-seeds">Next {perPage} seeds</button>
+        </nav>
+      )}
     </div>
   );
 }
@@ -88,7 +109,7 @@ export function CrawlReports({ crawlId, running, open, onOpenChange }: { crawlId
           </button>
         </p>
       )}
-      {r && <SeedsTable report={r} />}
+      {r && <SeedsTable crawlId={crawlId} report={r} />}
       {r && (
         <div className="mt-4 grid gap-6 lg:grid-cols-2">
           <ReportTable

@@ -41,7 +41,9 @@ export interface CrawlRow {
 }
 
 export interface CrawlDetail extends CrawlRow {
+  /** The crawl's ICD copy, its seeds cut to the first 20 (`seedCount` says how many; useSeedsPage reads them all). */
   definition?: IcdInput;
+  seedCount?: number;
 }
 
 export interface IcdRow {
@@ -178,6 +180,7 @@ export const keys = {
   captures: (id: number, page: number, q: string, sort: string, upTo: number | null) => ['crawls', id, 'captures', { page, q, sort, upTo }] as const,
   log: (id: number, page: number, outcome: string, q: string, upTo: number | null) => ['crawls', id, 'log', { page, outcome, q, upTo }] as const,
   report: (id: number) => ['crawls', id, 'report'] as const,
+  seeds: (id: number, page: number) => ['crawls', id, 'seeds', page] as const,
   incremental: (id: number) => ['crawls', id, 'incremental'] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   exclusions: (id: number) => ['crawls', id, 'exclusions'] as const,
@@ -290,6 +293,20 @@ export function useCrawlLog(id: number, page: number, outcome: string, q: string
  * The crawl's reports, read only while shown (`enabled`) and refreshed on demand: they group the
  * whole crawl log (~0.1–0.2 s per 20,000 entries), too much to repeat every few seconds.
  */
+/**
+ * A page of the seeds report beyond its first (which the report holds), read when asked for and,
+ * like the report, again only on demand.
+ */
+export function useSeedsPage(id: number, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.seeds(id, page),
+    queryFn: () => api<Paged<SeedReportRow>>('GET', `/api/crawls/${id}/seeds?page=${page}`),
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchOnWindowFocus: false,
+  });
+}
+
 export function useCrawlReport(id: number, enabled: boolean) {
   return useQuery({
     queryKey: keys.report(id),

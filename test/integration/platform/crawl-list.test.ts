@@ -57,7 +57,8 @@ test('the list shows each crawl as before, without its ICD copy: the answer stay
   const one = await import('../../../app/api/crawls/[id]/route');
   const detail = await callRoute(viewer, one.GET, 'GET', `/api/crawls/${crawlIds[0]}`, undefined, { id: String(crawlIds[0]) });
   assert.equal(detail.status, 200);
-  assert.equal((detail.body.definition as { seeds: string[] }).seeds.length, 10_000);
+  assert.equal((detail.body.definition as { seeds: string[] }).seeds.length, 20, 'its first 20 seeds (crawl-detail-size.test.ts)');
+  assert.equal(detail.body.seedCount, 10_000);
 });
 
 test('the list\'s SQL reads no ICD copy, nor the table rows that hold them', async () => {

@@ -1,18 +1,13 @@
 import { readHostsReport } from '../../../../../worker/crawler/hosts-report';
 import { crawlIcd } from '../../../../lib/server/crawl-views';
-import { readSeedReport } from '../../../../../worker/frontier/seed-report';
 import { readHostQueues } from '../../../../../worker/frontier/host-queues';
-import { readRecordLocation } from '../../../../../worker/warc/read-record';
-import { crawlWarcDir } from '../../../../../worker/store/data-layout';
 import { apiRoute, idParam } from '../../../../lib/server/handler';
-import { services } from '../../../../lib/server/services';
+import { SEEDS_PER_PAGE, seedReportPage } from '../../../../lib/server/crawl-seeds';
 
 export const dynamic = 'force-dynamic';
 
 /** Most hosts listed; `hostCount` says how many there are in all. */
 const MAX_HOSTS = 200;
-/** Most seeds listed (each may mean reading its redirects' records); `seedCount` says how many there are. */
-const MAX_SEEDS = 200;
 
 /**
  * GET /api/crawls/:id/report [view] → Heritrix-style crawl reports, from the crawl log and the
@@ -25,7 +20,7 @@ const MAX_SEEDS = 200;
  * hosts and statuses from the crawl log's tallies (CrawlHostTally, CrawlLogTally), not the log itself.
  * `seeds` (the ICD's first 200 of `seedCount`, in its order): what became of each seed and of each
  * URL it redirects to (worker/frontier/seed-report.ts), `{seed, hops: [{url, state, status, reason,
- * message}], cut}`. `queues` (worker/frontier/host-queues.ts): the 200 hosts with the most URLs
+ * message}], cut}`; GET …/seeds pages through the rest. `queues` (worker/frontier/host-queues.ts): the 200 hosts with the most URLs
  * waiting in the frontier, `{queues: [{host, queued, retrying, inFlight}], hostCount, waiting}`.
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
@@ -42,10 +37,7 @@ export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma 
   const statuses = db
     .prepare('SELECT NULLIF(status, 0) AS status, SUM(entries) AS entries FROM CrawlLogTally WHERE crawlId = ? GROUP BY status ORDER BY entries DESC, NULLIF(status, 0)')
     .all(crawlId) as { status: number | null; entries: number }[];
-  const warcDir = crawlWarcDir(services().env.dataDir, crawlId);
-  const seeds = await readSeedReport(db, crawlId, icd.seeds, icd.scope.queryHandling, MAX_SEEDS, (file, offset, length) =>
-    readRecordLocation(warcDir, file, offset, length),
-  );
+  const seeds = await seedReportPage(db, crawlId, icd, 0, SEEDS_PER_PAGE);
   const queues = readHostQueues(db, crawlId, MAX_HOSTS);
   return { hosts, hostCount, mimeTypes, records, statuses, seeds, seedCount: icd.seeds.length, queues };
 });
