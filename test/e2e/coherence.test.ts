@@ -143,7 +143,7 @@ test('the coherence view of a finished visit–revisit crawl shows the changed a
   assert.deepEqual(cert.notCertified.map((p) => p.url).sort(), [...truth].filter(([, s]) => s !== 'unchanged').map(([u]) => u).sort());
 });
 
-test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search reaches a hidden one; polls of an unchanged report are answered 304', async () => {
+test('a capture of 5,000 roots reads the first 1,000, then all; shows 100 of them and a "+K more" row; a search reaches a hidden one; polls of an unchanged report are answered 304', async () => {
   // 5,000 roots (a seed list, sitemap pages whose parent is unknown) drew 5,000 nodes.
   const icd = await api.json<{ id: number }>('POST', '/api/icds', { name: 'Wide capture', seeds: ['http://seed-0000.example/'], coherence: { mode: 'visit-revisit' } });
   const db = openSqlite(join(cockpit.dataDir, 'tidemark.db'));
@@ -156,11 +156,23 @@ test('a capture of 5,000 roots shows 100 of them and a "+K more" row; a search r
   db.prepare('INSERT INTO CoherenceRun (crawlId, referenceTime, startedAt) VALUES (?, ?, ?)').run(wideId, now, now);
   db.close();
   const page = await signedInPage();
+  // The tree's rows come 1,000 at a time (the report held them all: 12 MB for 100,000 pages).
+  const treeReads: Promise<number>[] = [];
+  page.on('response', (r) => { if (r.url().includes(`/api/crawls/${wideId}/coherence/tree?`)) treeReads.push(r.body().then((b) => b.length)); });
   await page.goto(`${cockpit.url}/crawls/${wideId}/coherence`);
   const chart = page.locator('svg[aria-label="Discovery tree coloured by coherence status"]');
   const node = (url: string) => page.locator(`[data-testid="tree-node"][data-url="${url}"]`);
   const more = page.getByTestId('tree-more');
   await more.waitFor();
+  assert.equal(await page.getByTestId('tree-node').count(), SIBLING_BATCH);
+  assert.match((await more.textContent())!, /\+900 more/, 'the first 1,000 pages read');
+  assert.match(await page.getByTestId('tree-read').innerText(), /^The tree of the first 1.?000 pages visited, of 5.?000/);
+  await page.getByTestId('tree-read-all').click();
+  await page.getByTestId('tree-read').filter({ hasText: /^The tree of all 5.?000 pages\.$/ }).waitFor();
+  assert.equal(await page.getByTestId('tree-read-more').count(), 0, 'nothing more to read');
+  const sizes = await Promise.all(treeReads);
+  assert.equal(sizes.length, 5);
+  assert.ok(Math.max(...sizes) < 200_000, `${Math.max(...sizes)} bytes a read`);
   assert.equal(await page.getByTestId('tree-node').count(), SIBLING_BATCH);
   const svgElements = await chart.locator('*').count();
   assert.ok(svgElements < 1_000, `${svgElements} SVG elements`);

@@ -5,7 +5,7 @@ import type { PrismaClient } from '../store/prisma';
 import type { CoherenceSummary } from './metrics';
 import { certificateAsServed, summaryAsRead } from './legacy-summary';
 import { visitedAfterReference } from './visit-set';
-import { buildDiscoveryTree, diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin, type TreeNode } from './coherence-view';
+import { diffWords, rateHistogram, toGraphML, type CoherencePageRow, type CrawlCoherenceState, type DiffSegment, type HistogramBin } from './coherence-view';
 import { runInReadTransaction } from '../store/sqlite';
 
 /** The cockpit's read side of a visit–revisit capture (its queries live here, not in routes). */
@@ -21,7 +21,6 @@ export interface CoherenceReport {
   revisited: number;
   /** Of `pages`, those visited after the run's reference time: outside its certificate, never revisited in it (tree status `after-reference`). */
   afterReference: number;
-  tree: TreeNode[];
   histogram: HistogramBin[];
   certificateAvailable: boolean;
   /** Changes whenever the report does (see coherenceVersion): the route's ETag. */
@@ -43,23 +42,26 @@ function pageRows(db: Database.Database, crawlId: number): CoherencePageRow[] {
 /** pageRows' query (exported for the test that it reads the index only). */
 export const PAGE_ROWS_SQL = 'SELECT id, url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? ORDER BY id';
 
+/** The rows of one page of the tree: pageRows' columns after a row id, from the same index. */
+export const TREE_PAGE_SQL = 'SELECT id, url, parentUrl, depth, mime, status, changeRate FROM CoherencePage WHERE crawlId = ? AND id > ? ORDER BY id LIMIT ?';
+
 /**
- * The pages the run's revisit pass will not revisit because they were visited after its reference
- * time (see visitedAfterReference): among the pages without a status only (the (crawlId, status)
- * index; visitedAt is not in the tree's covering index), so a finished run reads a few rows.
+ * The ids, among the pages without a status, of those visited after the run's reference time (see
+ * visitedAfterReference); `ids` bounds them to a range of row ids. From the (crawlId, status) index:
+ * visitedAt is not in the tree's covering index, so a finished run reads a few rows.
  */
-function pagesAfterReference(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined): Set<number> {
+function pagesAfterReference(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined, ids = { after: 0, upTo: Number.MAX_SAFE_INTEGER }): Set<number> {
   if (!run) return new Set();
   const referenceAt = new Date(run.referenceTime).getTime();
-  const rows = db.prepare('SELECT id, visitedAt FROM CoherencePage WHERE crawlId = ? AND status IS NULL').all(crawlId) as { id: number; visitedAt: string | number }[];
+  const rows = db.prepare('SELECT id, visitedAt FROM CoherencePage WHERE crawlId = ? AND status IS NULL AND id > ? AND id <= ?').all(crawlId, ids.after, ids.upTo) as { id: number; visitedAt: string | number }[];
   return new Set(rows.filter((r) => visitedAfterReference(new Date(r.visitedAt).getTime(), referenceAt)).map((r) => r.id));
 }
 
 /** pageRows with each page visited after the run's reference time marked so. */
-function treeRows(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined): { rows: CoherencePageRow[]; after: number } {
+function treeRows(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined): CoherencePageRow[] {
   const after = pagesAfterReference(db, crawlId, run);
   const rows = pageRows(db, crawlId);
-  return { rows: after.size ? rows.map((r) => (after.has(r.id) ? { ...r, afterReference: true } : r)) : rows, after: after.size };
+  return after.size ? rows.map((r) => (after.has(r.id) ? { ...r, afterReference: true } : r)) : rows;
 }
 
 const isoOf = (stored: string | number) => new Date(stored).toISOString();
@@ -98,14 +100,17 @@ export function coherenceVersion(db: Database.Database, crawlId: number, warcDir
 }
 
 /**
- * Summary, discovery tree and change-rate histogram of a crawl's visit–revisit capture. The run and
- * the pages are read in one transaction, so they agree with each other and with `version` while the
- * worker writes.
+ * Summary and change-rate histogram of a crawl's visit–revisit capture, its size the same whatever
+ * the number of pages: the discovery tree's rows come a page at a time (coherenceTreePage). It held
+ * the whole tree, an entry a page: 12 MB for 100,000 pages, sent again at every change while the
+ * passes ran. The run and the counts are read in one transaction, so they agree with each other and
+ * with `version` while the worker writes.
  */
 export function coherenceReport(db: Database.Database, crawlId: number, warcDir: string): CoherenceReport {
-  const { crawl, run, counts, certificateAvailable, version, rows, after } = runInReadTransaction(db, () => {
+  const { crawl, run, counts, certificateAvailable, version, rates, after } = runInReadTransaction(db, () => {
     const state = reportState(db, crawlId, warcDir);
-    return { ...state, ...treeRows(db, crawlId, state.run) };
+    const rates = db.prepare('SELECT changeRate FROM CoherencePage WHERE crawlId = ? AND changeRate IS NOT NULL').pluck().all(crawlId) as number[];
+    return { ...state, rates, after: pagesAfterReference(db, crawlId, state.run).size };
   });
   return {
     crawlId,
@@ -115,11 +120,40 @@ export function coherenceReport(db: Database.Database, crawlId: number, warcDir:
     pages: counts.pages,
     revisited: counts.revisited,
     afterReference: after,
-    tree: buildDiscoveryTree(rows),
-    histogram: rateHistogram(rows.filter((r) => r.changeRate !== null).map((r) => r.changeRate!)),
+    histogram: rateHistogram(rates),
     certificateAvailable,
     version,
   };
+}
+
+/** Most rows a page of the discovery tree holds. */
+export const TREE_PAGE_MAX = 2_000;
+
+/** One page of the discovery tree's rows, and the cursor of the next (null after the last). */
+export interface CoherenceTreePage {
+  /** The pages after the cursor asked for, in visit order (row id), each marked when visited after the reference time. */
+  items: CoherencePageRow[];
+  /** The cursor (`after`) of the next page; null when no page comes after these. */
+  next: number | null;
+  /** Pages of the capture in all. */
+  total: number;
+}
+
+/**
+ * The discovery tree's rows after row id `after`, at most `limit` of them, in visit order: paged by
+ * row id, so a page visited while the cockpit pages through is on a later page, and each page on
+ * exactly one. The cockpit builds the tree (buildDiscoveryTree) of the rows it has read.
+ */
+export function coherenceTreePage(db: Database.Database, crawlId: number, after: number, limit: number): CoherenceTreePage {
+  return runInReadTransaction(db, () => {
+    const rows = db.prepare(TREE_PAGE_SQL).all(crawlId, after, limit + 1) as CoherencePageRow[];
+    const more = rows.length > limit;
+    const items = rows.slice(0, limit);
+    const run = db.prepare('SELECT referenceTime FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as Pick<RunRow, 'referenceTime'> | undefined;
+    const late = items.length ? pagesAfterReference(db, crawlId, run, { after, upTo: items[items.length - 1]!.id }) : new Set<number>();
+    const total = (db.prepare('SELECT COUNT(*) FROM CoherencePage WHERE crawlId = ?').pluck().get(crawlId) as number);
+    return { items: late.size ? items.map((r) => (late.has(r.id) ? { ...r, afterReference: true } : r)) : items, next: more ? items[items.length - 1]!.id : null, total };
+  });
 }
 
 export interface CoherencePageDetail {
@@ -163,7 +197,7 @@ export async function coherencePageDetail(prisma: PrismaClient, crawlId: number,
 export function coherenceGraphml(db: Database.Database, crawlId: number): string {
   return runInReadTransaction(db, () => {
     const run = db.prepare('SELECT referenceTime FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as Pick<RunRow, 'referenceTime'> | undefined;
-    return toGraphML(treeRows(db, crawlId, run).rows);
+    return toGraphML(treeRows(db, crawlId, run));
   });
 }
 

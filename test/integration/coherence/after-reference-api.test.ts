@@ -10,8 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CoherencePageDetail, CoherenceReport } from '../../../worker/coherence/coherence-report';
-import type { TreeNode } from '../../../worker/coherence';
+import type { CoherencePageDetail, CoherenceReport, CoherenceTreePage } from '../../../worker/coherence/coherence-report';
+import { buildDiscoveryTree, type TreeNode } from '../../../worker/coherence';
 import { postedDuringPass, postingParts } from '../../support/posted-urls';
 
 const p = postingParts('tm-after-reference-api-');
@@ -40,7 +40,8 @@ test('the coherence API says a page visited after the reference time is outside 
   const report = (await (await get(await import('../../../app/api/crawls/[id]/coherence/route'))).json()) as CoherenceReport;
   const nodes: TreeNode[] = [];
   const walk = (n: TreeNode): void => void (nodes.push(n), n.children.forEach(walk));
-  report.tree.forEach(walk);
+  const rows = (await (await get(await import('../../../app/api/crawls/[id]/coherence/tree/route'), '/tree')).json()) as CoherenceTreePage;
+  buildDiscoveryTree(rows.items).forEach(walk);
   const statusOf = new Map(nodes.map((n) => [n.url, n.status]));
   // The old code: 'pending', as a page whose revisit is still to come.
   assert.equal(statusOf.get(`${origin}/posted`), 'after-reference');

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { openSqlite } from '../../../worker/store/sqlite';
 import { applyMigrations } from '../../../worker/store/migrator';
 import { CoherenceStore } from '../../../worker/crawler/coherence-store';
-import { CERTIFICATE_NAME, coherenceReport, coherenceVersion, PAGE_ROWS_SQL } from '../../../worker/coherence/coherence-report';
+import { CERTIFICATE_NAME, coherenceReport, coherenceVersion, PAGE_ROWS_SQL, TREE_PAGE_SQL } from '../../../worker/coherence/coherence-report';
+import { wholeTree } from '../../support/coherence-tree';
 import type { CoherenceSummary, PageFingerprint } from '../../../worker/coherence';
 
 function database() {
@@ -36,19 +37,22 @@ function capture(db: ReturnType<typeof database>, crawlId: number, children: num
   return store;
 }
 
-test('the report reads the pages from the tree index only, never the rows with their texts', () => {
+test('the report and the tree\'s pages read the pages from the tree index only, never the rows with their texts', () => {
   const db = database();
-  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${PAGE_ROWS_SQL}`).all(1) as { detail: string }[]).map((r) => r.detail).join('; ');
-  assert.match(plan, /USING COVERING INDEX CoherencePage_tree_idx/);
-  assert.doesNotMatch(plan, /TEMP B-TREE/, 'in visit order without a sort');
+  for (const [sql, args] of [[PAGE_ROWS_SQL, [1]], [TREE_PAGE_SQL, [1, 0, 1000]]] as const) {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+    assert.match(plan, /USING COVERING INDEX CoherencePage_tree_idx/);
+    assert.doesNotMatch(plan, /TEMP B-TREE/, 'in visit order without a sort');
+  }
   capture(db, 1, 30, 11);
   capture(db, 2, 5, 0);
   const report = coherenceReport(db, 1, '/nonexistent');
   assert.equal(report.pages, 31);
   assert.equal(report.revisited, 11);
-  assert.equal(report.tree.length, 1);
-  assert.equal(report.tree[0]!.children.length, 30);
-  assert.equal(report.tree[0]!.coherentBelow, 11);
+  const tree = wholeTree(db, 1);
+  assert.equal(tree.length, 1);
+  assert.equal(tree[0]!.children.length, 30);
+  assert.equal(tree[0]!.coherentBelow, 11);
   assert.equal(report.histogram.reduce((s, b) => s + b.count, 0), 11);
   assert.deepEqual(report.run, { referenceTime: '2026-11-25T09:00:00.000Z', startedAt: report.run!.startedAt, finishedAt: null });
   assert.equal(report.certificateAvailable, false);

@@ -10,7 +10,7 @@ import { openSqlite } from '../../../worker/store/sqlite';
 import { runExport } from '../../../worker/export/export-job';
 import { hashPassword } from '../../../worker/auth/password';
 import { SessionStore, SESSION_COOKIE } from '../../../worker/auth/sessions';
-import type { CoherenceReport, CoherencePageDetail } from '../../../worker/coherence/coherence-report';
+import type { CoherenceReport, CoherencePageDetail, CoherenceTreePage } from '../../../worker/coherence/coherence-report';
 import type { CoherenceCertificate } from '../../../worker/coherence';
 
 const site = await startChangingSite();
@@ -47,6 +47,7 @@ test('coherence routes: session and permission checks, report, page detail, Grap
 
   const report = await import('../../../app/api/crawls/[id]/coherence/route');
   const page = await import('../../../app/api/crawls/[id]/coherence/page/route');
+  const tree = await import('../../../app/api/crawls/[id]/coherence/tree/route');
   const graphml = await import('../../../app/api/crawls/[id]/coherence/graphml/route');
   const certificate = await import('../../../app/api/crawls/[id]/coherence/certificate/route');
   const call = (route: { GET: (r: Request, c: { params: Promise<{ id: string }> }) => Promise<Response> }, id: string, query = '', withCookie = true) =>
@@ -84,7 +85,8 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.equal((await call(page, '1', '/page?url=not-a-url')).status, 400);
   assert.equal((await call(page, '1', `/page?url=${encodeURIComponent(`${site.origin}/never`)}`)).status, 404);
   // By id, as the cockpit asks (a URL may not fit in a request line): the id each tree node carries.
-  const gone = r.tree.flatMap(function all(n): typeof r.tree { return [n, ...n.children.flatMap(all)]; }).find((n) => n.url === `${site.origin}/gone`)!;
+  const rows = ((await (await call(tree, '1', '/tree')).json()) as CoherenceTreePage).items;
+  const gone = rows.find((n) => n.url === `${site.origin}/gone`)!;
   const byId = (await (await call(page, '1', `/page?id=${gone.id}`)).json()) as CoherencePageDetail;
   assert.deepEqual([byId.url, byId.status], [`${site.origin}/gone`, 'missing']);
   assert.equal((await call(page, '1', '/page?id=999999')).status, 404);

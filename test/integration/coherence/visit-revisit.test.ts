@@ -8,6 +8,7 @@ import { runCli } from '../../support/run-cli';
 import { startChangingSite, groundTruth } from './changing-site';
 import type { CoherenceCertificate, TreeNode } from '../../../worker/coherence';
 import { coherenceGraphml, coherencePageDetail, coherenceReport } from '../../../worker/coherence/coherence-report';
+import { wholeTree } from '../../support/coherence-tree';
 import { createPrismaClient } from '../../../worker/store/prisma';
 
 const site = await startChangingSite();
@@ -77,12 +78,13 @@ test('a visit–revisit crawl reports the coherence, per-page status and certifi
     const report = coherenceReport(reader, crawlId, out);
     assert.equal(report.certificateAvailable, true);
     assert.equal(report.summary!.coherence, summary.coherence);
-    assert.equal(report.tree.length, 1, 'one root: the seed');
+    const tree = wholeTree(reader, crawlId);
+    assert.equal(tree.length, 1, 'one root: the seed');
     const flat: TreeNode[] = [];
     const walk = (n: TreeNode) => { flat.push(n); n.children.forEach(walk); };
-    report.tree.forEach(walk);
+    tree.forEach(walk);
     assert.deepEqual(Object.fromEntries(flat.map((n) => [n.url, n.status]).sort()), Object.fromEntries([...truth].sort()));
-    assert.equal(report.tree[0]!.coherentBelow, unchanged.length);
+    assert.equal(tree[0]!.coherentBelow, unchanged.length);
     const menu = await coherencePageDetail(prisma, crawlId, { url: `${site.origin}/menu` });
     assert.deepEqual(menu!.linksAdded, [`${site.origin}/new-page`]);
     const news = await coherencePageDetail(prisma, crawlId, { url: `${site.origin}/news` });

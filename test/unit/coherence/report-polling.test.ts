@@ -5,7 +5,7 @@ import type { CoherenceReport } from '../../../worker/coherence/coherence-report
 
 const report = (pages: number, version: string, finishedAt: string | null = null): CoherenceReport => ({
   crawlId: 7, crawl: { status: 'running', mode: 'visit-revisit', error: null }, run: { referenceTime: '2026-11-25T09:00:00.000Z', startedAt: '2026-11-25T09:00:00.000Z', finishedAt }, summary: null,
-  pages, revisited: 0, afterReference: 0, tree: [], histogram: [], certificateAvailable: false, version,
+  pages, revisited: 0, afterReference: 0, histogram: [], certificateAvailable: false, version,
 });
 
 test('the view asks again less often the larger the report, and not once the run has finished', () => {

@@ -2,10 +2,10 @@
 import { Fragment, useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { scaleBand, scaleLinear, select, zoom, zoomIdentity, zoomTransform, type ZoomBehavior, type ZoomTransform } from 'd3';
-import { AFTER_REFERENCE_TEXT, evidenceText, noCaptureText, revisitHeading, sideSegments, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
+import { AFTER_REFERENCE_TEXT, buildDiscoveryTree, evidenceText, noCaptureText, revisitHeading, sideSegments, type DiffSegment, type HistogramBin, type TreeNode } from '../../../../worker/coherence/coherence-view';
 import { foldedNodes, layoutTree, markerPath, nodeAfterKey, showMoreSiblings, SIBLING_BATCH, STATUS_COLOURS, STATUS_LABELS, UNFOLDED_MATCHES, type LaidOutMore, type LaidOutNode, type NodeStatus, type TreeLayout } from './tree-layout';
 import { applyZoomStep, ZOOM_FACTOR, zoomStepOfKey, type ZoomStep } from './tree-zoom';
-import { useCoherencePage, useCoherenceReport } from './use-coherence';
+import { TREE_ROWS_PER_PAGE, useCoherencePage, useCoherenceReport, useCoherenceTree } from './use-coherence';
 import { useCrawlEvents } from '../../../lib/client/live';
 import { PageError } from '../../../components/error-message';
 
@@ -29,7 +29,9 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
   // How many children each parent shows ('' for the roots), where the archivist asked for more than one batch.
   const [siblings, setSiblings] = useState<ReadonlyMap<string, number>>(new Map());
-  const tree = report.data?.tree;
+  const treePages = useCoherenceTree(crawlId, report.data?.version);
+  const rows = useMemo(() => treePages.data?.pages.flatMap((p) => p.items), [treePages.data]);
+  const tree = useMemo(() => (rows ? buildDiscoveryTree(rows) : undefined), [rows]);
   const searchHelpId = useId();
   const collapsed = useMemo(() => foldedNodes(tree ?? [], toggled), [tree, toggled]);
   const layout = useMemo(() => layoutTree(tree ?? [], collapsed, search, siblings), [tree, collapsed, search, siblings]);
@@ -38,7 +40,7 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
   const r = report.data;
   const toggle = (url: string) => setToggled((t) => new Map(t).set(url, !collapsed.has(url)));
   const showMore = (parent: string) => setSiblings((s) => showMoreSiblings(s, parent));
-  const selectedNode = selected === null ? null : findNode(r.tree, selected);
+  const selectedNode = selected === null || !tree ? null : findNode(tree, selected);
   return (
     <div className="p-6 space-y-4">
       <header className="flex flex-wrap items-baseline gap-4">
@@ -61,7 +63,8 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
               <Legend />
             </div>
             <p id={searchHelpId} className="sr-only">Enter goes to the first match in the tree.</p>
-            <TreeChart layout={layout} pages={r.pages} toMatch={toMatch} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />
+            <TreeRowsRead pages={r.pages} read={rows?.length ?? 0} query={treePages} />
+            {tree && <TreeChart layout={layout} pages={r.pages} toMatch={toMatch} search={search} selected={selected} onSelect={setSelected} onToggle={toggle} onMore={showMore} />}
           </section>
           <section aria-label="Change rates" className="border rounded p-2">
             <h2 className="font-semibold">Change rates (changes per day)</h2>
@@ -72,6 +75,39 @@ function CoherenceScreen({ crawlId }: { crawlId: number }) {
       {selectedNode && (
         <PageDetail crawlId={crawlId} node={selectedNode} collapsed={collapsed.has(selectedNode.url)} onToggle={() => toggle(selectedNode.url)}
           pinned={layout.nodes.some((n) => n.url === selectedNode.url && n.pinned)} />
+      )}
+    </div>
+  );
+}
+
+/**
+ * How many of the capture's pages the tree holds, and the buttons that read more of them: the view
+ * reads the tree's rows TREE_ROWS_PER_PAGE at a time, the first page when it opens. The tree, its
+ * search and its counts are those of the pages read.
+ */
+function TreeRowsRead({ pages, read, query }: { pages: number; read: number; query: ReturnType<typeof useCoherenceTree> }) {
+  const [all, setAll] = useState(false);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  // "Read all": one page after the other, until none is left or the archivist stops it.
+  useEffect(() => {
+    if (all && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+    if (all && !hasNextPage) setAll(false);
+  }, [all, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return (
+    <div className="flex flex-wrap items-center gap-2 px-2 pt-1 text-xs text-gray-600" role="group" aria-label="Pages of the tree read">
+      <span role="status" data-testid="tree-read" aria-busy={query.isFetching}>
+        {query.isPending ? 'Reading the tree…' : read < pages ? `The tree of the first ${read.toLocaleString()} pages visited, of ${pages.toLocaleString()}; its search looks in these.` : `The tree of all ${pages.toLocaleString()} pages.`}
+      </span>
+      {query.error && <span role="alert">{query.error.message}</span>}
+      {hasNextPage && (
+        <>
+          <button type="button" className="btn px-2 py-0.5" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()} data-testid="tree-read-more">
+            Read {Math.max(1, Math.min(TREE_ROWS_PER_PAGE, pages - read)).toLocaleString()} more pages
+          </button>
+          <button type="button" className="btn px-2 py-0.5" onClick={() => setAll(!all)} data-testid="tree-read-all">
+            {all ? 'Stop reading' : `Read all ${pages.toLocaleString()}`}
+          </button>
+        </>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import type { CoherenceReport, CoherencePageDetail } from '../../../../worker/coherence/coherence-report';
+import { useEffect, useRef } from 'react';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CoherenceReport, CoherencePageDetail, CoherenceTreePage } from '../../../../worker/coherence/coherence-report';
 import { api, apiIfChanged } from '../../../lib/client/api';
 
 /**
@@ -9,6 +10,7 @@ import { api, apiIfChanged } from '../../../lib/client/api';
  */
 export const coherenceKeys = {
   report: (crawlId: number) => ['crawls', crawlId, 'coherence'] as const,
+  tree: (crawlId: number) => ['crawls', crawlId, 'coherence', 'tree'] as const,
   /** With the page's status in the tree: the detail is read again when the revisit pass decides it (the report's polls do not touch it). */
   page: (crawlId: number, url: string, status: string) => ['crawls', crawlId, 'coherence', 'page', url, status] as const,
 };
@@ -45,6 +47,35 @@ export function reportPollMs(report: Pick<CoherenceReport, 'pages' | 'run' | 'cr
 
 /** Crawl statuses in which nothing of the report changes until the crawl is resumed. */
 const ENDED = new Set(['finished', 'stopped', 'failed']);
+
+/** Rows of the discovery tree a page of it holds: the view opens with the first, and reads more when asked. */
+export const TREE_ROWS_PER_PAGE = 1_000;
+
+/**
+ * The discovery tree's rows, a page at a time (GET …/coherence/tree): the first page at once, the
+ * others when the archivist asks (fetchNextPage). Every page read is read again when the report's
+ * `version` changes (the passes classified pages, or visited more), as the whole tree was.
+ */
+export function useCoherenceTree(crawlId: number, version: string | undefined) {
+  const client = useQueryClient();
+  const tree = useInfiniteQuery({
+    queryKey: coherenceKeys.tree(crawlId),
+    queryFn: ({ pageParam }) => api<CoherenceTreePage>('GET', `/api/crawls/${crawlId}/coherence/tree?after=${pageParam}&limit=${TREE_ROWS_PER_PAGE}`),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled: version !== undefined,
+  });
+  const readAt = useRef(version);
+  useEffect(() => {
+    if (readAt.current === undefined || version === readAt.current) {
+      readAt.current = version;
+      return;
+    }
+    readAt.current = version;
+    void client.invalidateQueries({ queryKey: coherenceKeys.tree(crawlId), exact: true });
+  }, [client, crawlId, version]);
+  return tree;
+}
 
 /** One page's detail, asked by its id: its URL, up to 65,536 characters and escaped, overflowed the request line (431). */
 export function useCoherencePage(crawlId: number, page: { id: number; url: string; status: string } | null) {
