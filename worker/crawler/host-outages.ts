@@ -89,6 +89,8 @@ export class HostOutages {
   constructor(
     private readonly ctx: Pick<CrawlContext, 'db' | 'crawlId' | 'store' | 'frontier' | 'stats' | 'commits' | 'icd'>,
     private readonly now: () => number = () => Date.now(),
+    /** The monotonic clock, which a step of the wall clock leaves: a back-off's length is read on it. */
+    private readonly monotonic: () => number = () => performance.now(),
   ) {
     this.limits = hostOutageLimits(ctx.icd);
     ctx.db.exec(HOST_OUTAGE_DDL);
@@ -129,7 +131,7 @@ export class HostOutages {
     }
     if (before === undefined && answer.answered) return;
     const now = this.now();
-    const { outage, event } = afterUrlEnded(before, answer, lease.leasedAt, now, this.limits);
+    const { outage, event } = afterUrlEnded(before, answer, lease.leasedAt, now, this.limits, this.monotonic());
     if (outage) this.hosts.set(host, outage);
     else this.hosts.delete(host);
     const putBack = this.unansweredToQueue(host, answer.answered ? null : { url: item.url, attempts: lease.attempts }, outage);

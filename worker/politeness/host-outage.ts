@@ -31,12 +31,14 @@ export const HOST_UNREACHABLE = 'host-unreachable';
 /**
  * A host that gave no answer lately (a host absent from the engine's map is healthy). `failing`:
  * fewer URLs in a row than the threshold; `backoff`: none of its URLs is requested before `nextTryAt`,
- * when one is tried; `given-up`: its URLs fail without a request. `since`: when its back-off began.
+ * when one is tried; `given-up`: its URLs fail without a request. `since`: when its back-off began,
+ * on the wall clock; `sinceMonotonic`: the same moment on the monotonic clock, when the caller
+ * reads one (afterUrlEnded's `monotonic`), so a step of the wall clock moves `since` with it.
  */
 export type HostOutage =
   | { phase: 'failing'; failures: number; reason: string }
-  | { phase: 'backoff'; failures: number; tries: number; since: number; waitMs: number; nextTryAt: number; reason: string }
-  | { phase: 'given-up'; failures: number; tries: number; since: number; reason: string };
+  | { phase: 'backoff'; failures: number; tries: number; since: number; sinceMonotonic?: number; waitMs: number; nextTryAt: number; reason: string }
+  | { phase: 'given-up'; failures: number; tries: number; since: number; sinceMonotonic?: number; reason: string };
 
 /** What changed, for the crawl log (one entry each) and the frontier; null: nothing to tell. */
 export type OutageEvent =
@@ -73,8 +75,13 @@ export function holdUntil(o: HostOutage | undefined): number | null {
  * give-up time comes, not up to a whole wait after it.
  */
 export function afterUrlEnded(
-  o: HostOutage | undefined, answer: HostAnswer, leasedAt: number, now: number, limits: HostOutageLimits,
+  o: HostOutage | undefined, answer: HostAnswer, leasedAt: number, now: number, limits: HostOutageLimits, monotonic?: number,
 ): { outage: HostOutage | undefined; event: OutageEvent | null } {
+  if ((o?.phase === 'backoff' || o?.phase === 'given-up') && monotonic !== undefined && o.sinceMonotonic !== undefined) {
+    // The time down is the monotonic clock's: a wall clock set forward an hour (NTP after a VM's
+    // resume, `date -s`) gave a host up an hour early, and one set back kept it an hour longer.
+    o = { ...o, since: now - (monotonic - o.sinceMonotonic) };
+  }
   // A back-off said to have begun after now began before the wall clock was set back: it counts from now.
   if ((o?.phase === 'backoff' || o?.phase === 'given-up') && o.since > now) o = { ...o, since: now };
   if (answer.answered) {
@@ -87,14 +94,16 @@ export function afterUrlEnded(
     const failures = (o?.failures ?? 0) + 1;
     if (failures < limits.failuresBeforeBackoff) return { outage: { phase: 'failing', failures, reason }, event: null };
     const nextTryAt = nextTry(now, limits.backoffMs, now, limits);
-    return { outage: { phase: 'backoff', failures, tries: 0, since: now, waitMs: limits.backoffMs, nextTryAt, reason }, event: { kind: 'backoff', failures, reason, nextTryAt } };
+    const began = { since: now, ...(monotonic === undefined ? {} : { sinceMonotonic: monotonic }) };
+    return { outage: { phase: 'backoff', failures, tries: 0, ...began, waitMs: limits.backoffMs, nextTryAt, reason }, event: { kind: 'backoff', failures, reason, nextTryAt } };
   }
   const failures = o.failures + 1;
   // A URL in flight when the back-off began, or one of a host given up: the host's state stands.
   if (o.phase === 'given-up' || !isTry(o, leasedAt)) return { outage: { ...o, failures, reason }, event: null };
   const tries = o.tries + 1;
   if (limits.giveUpMs > 0 && now - o.since >= limits.giveUpMs) {
-    return { outage: { phase: 'given-up', failures, tries, since: o.since, reason }, event: { kind: 'given-up', tries, downMs: now - o.since, reason } };
+    const { since, sinceMonotonic } = o;
+    return { outage: { phase: 'given-up', failures, tries, since, ...(sinceMonotonic === undefined ? {} : { sinceMonotonic }), reason }, event: { kind: 'given-up', tries, downMs: now - o.since, reason } };
   }
   const waitMs = Math.min(2 * o.waitMs, MAX_HOST_BACKOFF_MS);
   const nextTryAt = nextTry(now, waitMs, o.since, limits);

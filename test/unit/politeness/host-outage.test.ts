@@ -116,3 +116,26 @@ test('a try due further ahead than its wait (the clock was set back) is due now,
   assert.deepEqual(after.event, { kind: 'try-failed', tries: 1, reason: 'headers-timeout', waitMs: 120_000, nextTryAt: setBack + 5 + 120_000 });
   assert.equal(after.outage?.phase === 'backoff' && after.outage.since, setBack + 5, 'a back-off said to begin after now counts from now');
 });
+
+// A carry-over of the clock helper: a wall clock set forward (NTP after a VM's resume, `date -s`)
+// counted the step as time down, and the host's next failed try gave it up hours early.
+test('with monotonic readings, a wall clock set forward two hours neither gives a host up early nor makes its tries come at once', () => {
+  const HOUR = 3_600_000;
+  const l = { ...limits, failuresBeforeBackoff: 1, giveUpMs: HOUR };
+  // The back-off begins at wall-clock 0, monotonic 5,000.
+  const began = afterUrlEnded(undefined, none(), -1, 0, l, 5_000).outage;
+  assert.deepEqual(began, { phase: 'backoff', failures: 1, tries: 0, since: 0, sinceMonotonic: 5_000, waitMs: 60_000, nextTryAt: 60_000, reason: 'headers-timeout' });
+  // The try comes a minute later on the monotonic clock; the wall clock was set two hours forward meanwhile.
+  const wall = 2 * HOUR + 60_000;
+  const tried = afterUrlEnded(began, none(), wall - 1, wall, l, 65_000);
+  assert.deepEqual(tried.event, { kind: 'try-failed', tries: 1, reason: 'headers-timeout', waitMs: 120_000, nextTryAt: wall + 120_000 }, 'not given up; the next try a wait later');
+  assert.equal(tried.outage?.phase === 'backoff' && tried.outage.since, wall - 60_000, 'down a minute, its start moved with the wall clock');
+  // An answer says how long the host was down on the monotonic clock.
+  assert.deepEqual(afterUrlEnded(tried.outage, answered, wall + 120_000, wall + 120_000, l, 185_000).event, { kind: 'answered', tries: 1, downMs: 180_000 });
+  // Still given up once it has been down the hour, on the monotonic clock.
+  const hourLater = afterUrlEnded(tried.outage, none(), wall + HOUR, wall + HOUR, l, 5_000 + HOUR);
+  assert.equal(hourLater.event?.kind, 'given-up');
+  // Without monotonic readings the wall clock is all there is: the step counts as time down.
+  const { sinceMonotonic: _, ...wallOnly } = began as Extract<HostOutage, { phase: 'backoff' }>;
+  assert.equal(afterUrlEnded(wallOnly, none(), wall - 1, wall, l).event?.kind, 'given-up');
+});
