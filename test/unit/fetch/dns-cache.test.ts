@@ -52,3 +52,22 @@ test('a name under .localhost is looked up as localhost (RFC 6761), any other as
   for (const name of ['xn--bcher-kva.localhost', 'App.LOCALHOST', 'a.b.localhost.']) assert.equal(systemLookupName(name), 'localhost', name);
   for (const name of ['localhost', 'example.org', 'localhost.example.org', 'notlocalhost', '127.0.0.1']) assert.equal(systemLookupName(name), name, name);
 });
+
+// A carry-over of the clock helper: answers were kept by the wall clock, so one set back an hour
+// (NTP, `date -s`) kept a host's address, or its failure, an hour past its TTL.
+test('an answer expires after its TTL on the monotonic clock, whatever a step of the wall clock says', async () => {
+  // A wall clock whose steps reach code that took Date.now before them, as a step of the system's clock does.
+  const systemNow = Date.now;
+  let stepMs = 0;
+  Date.now = () => systemNow() + stepMs;
+  try {
+    let lookups = 0;
+    const cache = createDnsCache({ ttlMs: 20, negativeTtlMs: 20, lookup: async () => `10.0.0.${++lookups}` });
+    assert.deepEqual(await cache.resolveHost('moving.test'), { ip: '10.0.0.1' });
+    stepMs = -3_600_000;
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(await cache.resolveHost('moving.test'), { ip: '10.0.0.2' }, 'looked up again after its TTL');
+  } finally {
+    Date.now = systemNow;
+  }
+});
