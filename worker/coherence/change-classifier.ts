@@ -1,5 +1,6 @@
 import { sketchJaccard, type PageFingerprint } from './fingerprint';
 import { parseDateAsUtc } from '../extract/utc-date';
+import { withoutSessionIds } from '../url/session-id';
 
 /**
  * The status of a page between its visit and its revisit, as the coherence view colours it:
@@ -115,6 +116,11 @@ function validatorsSaySame(a: PageFingerprint, b: PageFingerprint): boolean | nu
   return null;
 }
 
+/** A page's out-links without their session ids (withoutSessionIds), each once. */
+function linksWithoutSessionIds(links: readonly string[]): string[] {
+  return [...new Set(links.map(withoutSessionIds))];
+}
+
 function difference(a: readonly string[], b: readonly string[]): string[] {
   const inB = new Set(b);
   return a.filter((x) => !inB.has(x));
@@ -153,8 +159,12 @@ export function classifyChange(visit: PageFingerprint, revisit: RevisitObservati
   const same = validatorsSaySame(visit, now);
   if (now.payloadDigest === visit.payloadDigest) return verdict('unchanged', 'payload-digest', { similarity: 1, validatorsInconsistent: same === false && Boolean(visit.etag && now.etag) });
   const validatorsInconsistent = same === true;
-  const linksAdded = difference(now.outLinks, visit.outLinks);
-  const linksRemoved = difference(visit.outLinks, now.outLinks);
+  // Links read without session ids: a server writing the visitor's session into each link would
+  // change them all at every request, the page itself unchanged.
+  const linksNow = linksWithoutSessionIds(now.outLinks);
+  const linksThen = linksWithoutSessionIds(visit.outLinks);
+  const linksAdded = difference(linksNow, linksThen);
+  const linksRemoved = difference(linksThen, linksNow);
   const similarity = now.textDigest === visit.textDigest ? 1 : sketchJaccard(visit.sketch, now.sketch);
   if (linksAdded.length || linksRemoved.length) return verdict('links-changed', 'out-links', { similarity, linksAdded, linksRemoved, validatorsInconsistent });
   if (now.textDigest === visit.textDigest) return verdict('unchanged', 'main-text-digest', { similarity, validatorsInconsistent });

@@ -4,6 +4,7 @@
  */
 export { baseHrefUrl, baseLeavesDocument, canonicalize, isInPageReference, normalizePercentEncoding, parseHttpUrl, resolveReference, sortQuery, trimAsciiWhitespace, type CanonicalizeOptions, type QueryHandling } from './canonicalize';
 export { queryEncodingOf } from './query-encoding';
+export { withoutSessionIds } from './session-id';
 export { isRobotsTxtUrl } from './robots-txt-url';
 export { ReferenceCache } from './reference-cache';
 export { hostKeyOf, hostnameOf, listedHostName, payLevelDomainOf, stripWww } from './host';

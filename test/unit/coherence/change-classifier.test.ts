@@ -180,3 +180,24 @@ test('a content timestamp with an offset is taken at that offset; a time range a
   assert.deepEqual(findContentTimestamps('Updated 2026-03-12T10:30:00Z'), ['2026-03-12T10:30:00.000Z']);
   assert.deepEqual(findContentTimestamps('Workshop 2026-03-12 10:30-11:30'), ['2026-03-12T10:30:00.000Z']);
 });
+
+// A carry-over of the rounds helper: a server that writes the visitor's session into every link
+// made each revisit links-changed, and each recrawl round refetch the page as changed.
+test('links that differ only by a session id are the same links; a real link change still counts', () => {
+  const visit = capture(ARTICLE, [
+    'http://forum.test/thread;jsessionid=A1B2C3D4E5F6A7B8C9D0E1F2A3B4C5D6?id=4',
+    'http://forum.test/list.php?PHPSESSID=0123456789abcdef0123456789abcdef&page=2',
+    'http://forum.test/showthread.php?s=0123456789abcdef0123456789abcdef&t=7',
+  ]);
+  const sameLinks = capture(ARTICLE, [
+    'http://forum.test/thread;jsessionid=FFFFEEEEDDDDCCCCBBBBAAAA99998888?id=4',
+    'http://forum.test/list.php?PHPSESSID=fedcba9876543210fedcba9876543210&page=2',
+    'http://forum.test/showthread.php?s=ffffffffffffffffffffffffffffffff&t=7',
+  ], { at: T0 + 60_000 });
+  const v = classifyChange(visit, { kind: 'fetched', fingerprint: sameLinks });
+  assert.deepEqual([v.status, v.evidence], ['unchanged', 'main-text-digest']);
+  const oneMore = capture(ARTICLE, [...sameLinks.outLinks, 'http://forum.test/showthread.php?t=8'], { at: T0 + 60_000 });
+  const w = classifyChange(visit, { kind: 'fetched', fingerprint: oneMore });
+  assert.equal(w.status, 'links-changed');
+  assert.deepEqual(w.linksAdded, ['http://forum.test/showthread.php?t=8']);
+});
