@@ -71,7 +71,11 @@ export function normalizedWords(text: string): string[] {
 
 /** Digest of the main text, blind to whitespace, case, dates and clock times. */
 export function textDigest(text: string): string {
-  return createHash('sha1').update(normalizedWords(text).join(' ')).digest('hex');
+  return digestOfWords(normalizedWords(text));
+}
+
+function digestOfWords(words: readonly string[]): string {
+  return createHash('sha1').update(words.join(' ')).digest('hex');
 }
 
 /** 32-bit FNV-1a: a small, stable hash for shingles (the sketch must compare across runs). */
@@ -90,11 +94,35 @@ function fnv1a(s: string): number {
  * fewer than k shingles).
  */
 export function shingleSketch(text: string, w = SHINGLE_WIDTH, k = SKETCH_SIZE): number[] {
-  const words = normalizedWords(text);
-  const hashes = new Set<number>();
-  if (words.length > 0 && words.length < w) hashes.add(fnv1a(words.join(' ')));
-  for (let i = 0; i + w <= words.length; i++) hashes.add(fnv1a(words.slice(i, i + w).join(' ')));
-  return [...hashes].sort((a, b) => a - b).slice(0, k);
+  return sketchOfWords(normalizedWords(text), w, k);
+}
+
+/**
+ * shingleSketch of normalised words. Each shingle is hashed as fnv1a of its words joined by a space,
+ * over the words in place rather than a joined string, and the hashes sorted as a typed array: the
+ * same sketch (sketches are stored and compared across runs), at a fraction of the cost (~10 ms of
+ * the crawl thread for a 40 KB page before).
+ */
+function sketchOfWords(words: readonly string[], w: number, k: number): number[] {
+  if (words.length === 0) return [];
+  if (words.length < w) return [fnv1a(words.join(' '))];
+  const hashes = new Uint32Array(words.length - w + 1);
+  for (let i = 0; i < hashes.length; i++) hashes[i] = shingleHash(words, i, w);
+  hashes.sort();
+  const sketch: number[] = [];
+  for (let i = 0; i < hashes.length && sketch.length < k; i++) if (i === 0 || hashes[i] !== hashes[i - 1]) sketch.push(hashes[i]!);
+  return sketch;
+}
+
+/** fnv1a(words.slice(start, start + w).join(' ')), without making that string. */
+function shingleHash(words: readonly string[], start: number, w: number): number {
+  let h = 0x811c9dc5;
+  for (let j = start; j < start + w; j++) {
+    if (j > start) h = Math.imul(h ^ 0x20, 0x01000193);
+    const word = words[j]!;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** Jaccard similarity estimated from two bottom-k sketches (1 for two empty texts). */
@@ -120,13 +148,15 @@ export function fingerprintCapture(c: {
   cut?: boolean;
 }): PageFingerprint {
   const stamps = findContentTimestamps(c.mainText);
+  // Normalised once for both the digest and the sketch.
+  const words = normalizedWords(c.mainText);
   return {
     status: c.status,
     etag: c.headers['etag'] ?? null,
     lastModified: c.headers['last-modified'] ?? null,
     payloadDigest: c.payloadDigest,
-    textDigest: textDigest(c.mainText),
-    sketch: shingleSketch(c.mainText),
+    textDigest: digestOfWords(words),
+    sketch: sketchOfWords(words, SHINGLE_WIDTH, SKETCH_SIZE),
     outLinks: [...new Set(c.outLinks)].sort(),
     contentTimestamp: stamps.at(-1) ?? null,
     fetchedAt: c.fetchedAt,

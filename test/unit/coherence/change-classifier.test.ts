@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import {
   classifyChange, findContentTimestamps, fingerprintCapture, shingleSketch, sketchJaccard, transientFailure, validatorsTrusted, type PageFingerprint,
 } from '../../../worker/coherence';
+import { normalizedWords, SHINGLE_WIDTH, SKETCH_SIZE } from '../../../worker/coherence/fingerprint';
 
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
 const ARTICLE = 'The harbour master reported that the spring tide reached four metres on the north quay, flooding the fish market and the old customs house while the ferries waited offshore for the water to fall again before docking.';
@@ -200,4 +201,28 @@ test('links that differ only by a session id are the same links; a real link cha
   const w = classifyChange(visit, { kind: 'fetched', fingerprint: oneMore });
   assert.equal(w.status, 'links-changed');
   assert.deepEqual(w.linksAdded, ['http://forum.test/showthread.php?t=8']);
+});
+
+// Sketches are stored with a crawl's pages and compared with those of later runs: the faster sketch
+// (shingles hashed in place, a typed-array sort) must give the very values the definition gives.
+test('the sketch is the k smallest distinct fnv1a hashes of the text\'s shingles joined by spaces, as it was defined', () => {
+  const fnv1a = (s: string) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  };
+  const definition = (text: string) => {
+    const words = normalizedWords(text);
+    const hashes = new Set<number>();
+    if (words.length > 0 && words.length < SHINGLE_WIDTH) hashes.add(fnv1a(words.join(' ')));
+    for (let i = 0; i + SHINGLE_WIDTH <= words.length; i++) hashes.add(fnv1a(words.slice(i, i + SHINGLE_WIDTH).join(' ')));
+    return [...hashes].sort((a, b) => a - b).slice(0, SKETCH_SIZE);
+  };
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+  const vocabulary = ['harbour', 'tide', 'Quay', 'fähre', 'марка', '港口', 'naïve', '12 March 2026', '10:15', 'über', 'x'];
+  const texts = ['', 'one', 'two words', 'three short words', ARTICLE, ARTICLE.repeat(3), 'tide '.repeat(500)];
+  for (let t = 0; t < 20; t++) texts.push(Array.from({ length: next() % 3000 }, () => vocabulary[next() % vocabulary.length]).join(next() % 2 ? ' ' : ', '));
+  for (const text of texts) assert.deepEqual(shingleSketch(text), definition(text), text.slice(0, 60));
+  for (const text of texts.slice(4)) assert.deepEqual(fingerprintCapture({ status: 200, headers: {}, payloadDigest: 'sha1:A', mainText: text, outLinks: [], fetchedAt: T0 }).sketch, definition(text));
 });
