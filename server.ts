@@ -126,6 +126,8 @@ async function main(): Promise<void> {
     console.log('tidemark: (sign in and change it under Account, or set TIDEMARK_ADMIN_PASSWORD before the first start to choose it)');
   }
   supervisor.start();
+  // Deletions a stopped server left midway: their crawls are gone from the cockpit already, their rows not all.
+  void services().crawlDeletions.wake();
   // Scheduled crawls (an ICD's schedule): due ones are created as "Start a crawl" creates them; the worker picks them up.
   const stopScheduler = startCrawlScheduler(services().prisma, (line) => console.log(`tidemark: ${line}`));
   // The port bound, which PORT=0 leaves to the system.

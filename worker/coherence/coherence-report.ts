@@ -209,9 +209,3 @@ export function readCertificate(warcDir: string): string | null {
   const path = join(warcDir, CERTIFICATE_NAME);
   return existsSync(path) ? certificateAsServed(readFileSync(path, 'utf8')) : null;
 }
-
-/** Removes a deleted crawl's coherence rows (the tables have no relation to Crawl, so no cascade). */
-export async function deleteCoherenceData(prisma: PrismaClient, crawlId: number): Promise<void> {
-  await prisma.coherencePage.deleteMany({ where: { crawlId } });
-  await prisma.coherenceRun.deleteMany({ where: { crawlId } });
-}

@@ -77,23 +77,38 @@ export function requestExport(db: Database.Database, crawlId: number, request: E
 }
 
 /**
- * Deletes the crawl's row (its captures, log, runs, exports … go with it: ON DELETE CASCADE) when
- * no worker writes it (canDelete) and no export of it, nor one taking it, is being made. An
- * export started from another crawl that took this one is kept, its files too: they are copies,
+ * Deletes the crawl's row when no worker writes it (canDelete) and no export of it, nor one taking
+ * it, is being made; with it, its exports' rows and a CrawlDeletion row naming them. From then on
+ * the cockpit knows no such crawl (lists, details, its sub-routes, resume and export are 404s).
+ * Its other rows (captures, log, runs, web objects, the frontier's …) are deleted afterwards in
+ * short transactions (CrawlDeletions): the foreign keys are off for this transaction, since their
+ * ON DELETE CASCADE deleted all of them in it, holding SQLite's write lock seconds to minutes for a
+ * large crawl, while every other writer waited and failed with "database is locked".
+ * An export started from another crawl that took this one is kept, its files too: they are copies,
  * and the export still names the crawl (ExportCrawl has no foreign key to it). The ids of the exports
- * deleted, whose files the caller removes, as it prunes the hosts' politeness rows no crawl needs
- * any more (prunePolitenessRows, in short transactions of its own).
+ * deleted, whose files the caller removes.
  */
 export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlRequestOutcome<number[]> {
-  return inWriteTransaction<number[]>(db, crawlId, (crawl) => {
-    const refusal = deleteRefusal(crawl.status, crawl.desired);
-    if (refusal) return { refused: refusal };
-    const exporting = exportUnderWay(db, crawlId);
-    if (exporting !== null) return { refused: `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed` };
-    const exportIds = db.prepare('SELECT id FROM Export WHERE crawlId = ?').pluck().all(crawlId) as number[];
-    db.prepare('DELETE FROM Crawl WHERE id = ?').run(crawlId);
-    return { done: exportIds };
-  });
+  // A pragma, so set outside the transaction; the connection's own, and nothing else runs on it meanwhile.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    return inWriteTransaction<number[]>(db, crawlId, (crawl) => {
+      const refusal = deleteRefusal(crawl.status, crawl.desired);
+      if (refusal) return { refused: refusal };
+      const exporting = exportUnderWay(db, crawlId);
+      if (exporting !== null) return { refused: `Export ${exporting} of this crawl is under way: delete the crawl once it is done or failed` };
+      const exportIds = db.prepare('SELECT id FROM Export WHERE crawlId = ?').pluck().all(crawlId) as number[];
+      // The exports go at once (GET /api/exports/:id reads them without their crawl), and what their cascade would delete.
+      db.prepare('DELETE FROM ExportCrawl WHERE exportId IN (SELECT id FROM Export WHERE crawlId = ?)').run(crawlId);
+      db.prepare('DELETE FROM Export WHERE crawlId = ?').run(crawlId);
+      db.prepare('INSERT INTO CrawlDeletion (crawlId, exportIds, requestedAt) VALUES (?, ?, ?)').run(crawlId, JSON.stringify(exportIds), sqlDate(new Date()));
+      db.prepare('DELETE FROM Crawl WHERE id = ?').run(crawlId);
+      return { done: exportIds };
+    });
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { openSqlite } from '../../../worker/store/sqlite';
 import { createPrismaClient, type PrismaClient } from '../../../worker/store/prisma';
 import { SessionStore } from '../../../worker/auth/sessions';
 import type { CrawlEventKind } from '../../../worker/events/messages';
+import { CrawlDeletions } from '../../../worker/process/crawl-deletion';
 
 export interface Services {
   env: Readonly<Env>;
@@ -11,6 +12,8 @@ export interface Services {
   db: Database.Database;
   prisma: PrismaClient;
   sessions: SessionStore;
+  /** Deletes the rows of deleted crawls in short transactions, one crawl at a time (wake() after a deletion, and at start). */
+  crawlDeletions: CrawlDeletions;
 }
 
 // Next may load a route module more than once (one bundle per route): keep one set per process.
@@ -21,7 +24,10 @@ export function services(): Services {
   if (!holder.__tidemarkServices) {
     const env = loadEnv();
     const db = openSqlite(env.dbPath);
-    holder.__tidemarkServices = { env, db, prisma: createPrismaClient(env.dbPath), sessions: new SessionStore(db, env.TIDEMARK_SESSION_HOURS) };
+    holder.__tidemarkServices = {
+      env, db, prisma: createPrismaClient(env.dbPath), sessions: new SessionStore(db, env.TIDEMARK_SESSION_HOURS),
+      crawlDeletions: new CrawlDeletions({ db, dataDir: env.dataDir, log: (line) => console.log(`tidemark: ${line}`) }),
+    };
   }
   return holder.__tidemarkServices;
 }

@@ -142,7 +142,8 @@ test('coherence routes: session and permission checks, report, page detail, Grap
   assert.equal(del.status, 204, await del.clone().text());
   // (The route also removed <data dir>/warcs/1, where this test keeps the database: ask the server's open handle.)
   const { services } = await import('../../../app/lib/server/services');
-  const { db: serverDb } = services();
+  const { db: serverDb, crawlDeletions } = services();
+  await crawlDeletions.wake(); // the rows go after the answer
   assert.equal((serverDb.prepare('SELECT COUNT(*) AS n FROM CoherencePage').get() as { n: number }).n, 0);
   assert.equal((serverDb.prepare('SELECT COUNT(*) AS n FROM CoherenceRun').get() as { n: number }).n, 0);
   assert.equal((serverDb.prepare('SELECT COUNT(*) AS n FROM Crawl').get() as { n: number }).n, 0);

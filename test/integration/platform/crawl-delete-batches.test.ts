@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { routeDatabase, signedInAs, callRoute, type RouteHandler } from '../../support/route-database';
 import type { Services } from '../../../app/lib/server/services';
 import { ensureFrontierTables } from '../../../worker/frontier/frontier-sql';
-import { DELETE_BATCH_ROWS } from '../../../worker/process/delete-crawl-engine-rows';
+import { DELETE_BATCH_ROWS } from '../../../worker/process/crawl-deletion';
 
 let admin = { cookie: '', csrf: '' };
 let s: Services;
@@ -57,6 +57,8 @@ test('a crawl\'s frontier is deleted a batch at a time, other requests answered 
     }
   })();
   const res = await callRoute(admin, del, 'DELETE', `/api/crawls/${deleted}`, undefined, { id: String(deleted) });
+  // The rows go after the answer, in the server's background deletion.
+  await s.crawlDeletions.wake();
   answered = true;
   await watching;
 

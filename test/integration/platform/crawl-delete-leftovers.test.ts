@@ -50,6 +50,9 @@ test('deleted crawls, one finished (visit–revisit, exported, annotated) and on
 
       for (const id of [finished.id, paused.id]) assert.equal((await api.request('DELETE', `/api/crawls/${id}`)).status, 204);
 
+      // The rows go after the answer, in short transactions (CrawlDeletions); the crawls are gone from the cockpit at once.
+      for (const id of [finished.id, paused.id]) assert.equal((await api.request('GET', `/api/crawls/${id}`)).status, 404);
+      while (db.prepare('SELECT COUNT(*) FROM CrawlDeletion').pluck().get()) await sleep(100);
       for (const id of [finished.id, paused.id]) assert.deepEqual(rowsOf(id), {}, `rows of deleted crawl ${id}`);
       const left = [
         ...[finished.id, paused.id].flatMap((id) => [`warcs/${id}`, `spool/${id}`]),
