@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { cdxjLine, compareBytewise, INDEX_NAME } from '../warc/cdxj-index';
+import { cdxjLine, INDEX_NAME, sortFilesInto } from '../warc/cdxj-index';
 import { scanGzipMembers } from '../warc/gzip-members';
 import { field, indexFactsOf, parseWarcHead, type IndexFacts } from '../warc/parse-heads';
 import { sha1Digest } from '../warc/warc-digest';
@@ -106,7 +106,17 @@ export async function writeCollection(opts: {
   rmSync(opts.outDir, { recursive: true, force: true });
   mkdirSync(opts.outDir, { recursive: true });
   const names: string[] = [];
-  const index: string[] = [];
+  // The index's lines go to disk as the records are copied, and are sorted there at the end: a
+  // collection of ten crawls of a million captures has ten million lines (~3 GB as strings).
+  const unsortedIndex = join(opts.outDir, `${INDEX_NAME}.unsorted`);
+  const index = await open(unsortedIndex, 'w');
+  let indexBatch = '';
+  const addIndexLine = async (line: string) => {
+    indexBatch += line;
+    if (indexBatch.length < 1 << 20) return;
+    await index.write(indexBatch);
+    indexBatch = '';
+  };
   const sources = new Map<string, FileHandle>();
   let out: { name: string; fh: FileHandle; size: number; copiedInfo: Set<string> } | null = null;
   const append = async (bytes: Buffer) => {
@@ -126,7 +136,7 @@ export async function writeCollection(opts: {
       at += bytesRead;
     }
     const f = facts.get(`${m.file}:${m.offset}`);
-    if (f) index.push(cdxjLine({ ...f, length: m.length, offset, filename: out!.name }));
+    if (f) await addIndexLine(cdxjLine({ ...f, length: m.length, offset, filename: out!.name }));
   };
   try {
     let done = 0;
@@ -151,12 +161,15 @@ export async function writeCollection(opts: {
     }
     await out?.fh.close();
     out = null;
+    await index.write(indexBatch);
+    await index.close();
     // CDXJ is sorted by its key and timestamp, as lines in byte order (replay tools binary-search it).
-    index.sort(compareBytewise);
-    writeFileSync(join(opts.outDir, INDEX_NAME), index.join(''));
+    await sortFilesInto([unsortedIndex], join(opts.outDir, INDEX_NAME), opts.outDir, { signal: opts.signal });
+    rmSync(unsortedIndex);
     return [...names, INDEX_NAME];
   } catch (err) {
     await out?.fh.close().catch(() => undefined);
+    await index.close().catch(() => undefined);
     rmSync(opts.outDir, { recursive: true, force: true });
     throw err;
   } finally {

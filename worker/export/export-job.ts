@@ -414,7 +414,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         copiedBefore += toCopyHere;
       }
       if (several) {
-        writeMergedIndex(sources, job.exportDir);
+        await writeMergedIndex(sources, job.exportDir, signal);
         names.push(INDEX_NAME);
       }
       files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes), signal);

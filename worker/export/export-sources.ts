@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { crawlWarcId, INDEX_NAME, isWarcFileOf } from '../warc';
-import { compareBytewise } from '../warc/cdxj-index';
+import { mergeSortedFiles, sortFilesInto, UnsortedSource } from '../warc/cdxj-index';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { noCapturesRefusal } from '../process/crawl-control';
 import { storageProblem } from '../store/storage-failure';
@@ -62,17 +62,24 @@ export async function readySource(db: Database.Database, source: ExportSourceCra
 /**
  * Writes into `outDir` one CDXJ index of the crawls' own indexes, its lines sorted over them all
  * (replay tools binary-search it), for an export that takes several crawls' WARC files as they are:
- * their names differ (each names its crawl), so each line still names its file.
+ * their names differ (each names its crawl), so each line still names its file. Each crawl's index
+ * is sorted already, so they are merged as they are read, a batch of lines of each at a time: a
+ * year of daily crawls of a million captures each is never in memory. An index not in byte order
+ * (an earlier version sorted in UTF-16 order) is sorted on disk first. An aborted `signal` stops it.
  */
-export function writeMergedIndex(sources: readonly ReadySource[], outDir: string): void {
-  const lines: string[] = [];
-  for (const source of sources) {
+export async function writeMergedIndex(sources: readonly ReadySource[], outDir: string, signal?: AbortSignal): Promise<void> {
+  const paths = sources.map((source) => {
     const path = join(source.warcDir, INDEX_NAME);
     if (!existsSync(path)) throw new Error(`Crawl ${source.crawlId} has WARC files but no ${INDEX_NAME}`);
-    for (const line of readFileSync(path, 'utf8').split('\n')) if (line) lines.push(`${line}\n`);
+    return path;
+  });
+  const out = join(outDir, INDEX_NAME);
+  try {
+    await mergeSortedFiles(paths, out, { signal });
+  } catch (err) {
+    if (!(err instanceof UnsortedSource)) throw err;
+    await sortFilesInto(paths, out, outDir, { signal });
   }
-  lines.sort(compareBytewise);
-  writeFileSync(join(outDir, INDEX_NAME), lines.join(''));
 }
 
 /** Why an export failed, for the manager: a storage failure says what happened and what to do. */

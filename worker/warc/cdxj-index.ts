@@ -92,15 +92,15 @@ async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
 
-/** Writes sorted runs of at most `runBytes` characters each; returns their paths. */
-async function writeSortedRuns(source: string, dir: string, runBytes: number): Promise<string[]> {
+/** Writes sorted runs of at most `runBytes` characters each, named `<prefix>.run-N` in `dir`; returns their paths. */
+async function writeSortedRuns(source: string, dir: string, runBytes: number, prefix = INDEX_NAME): Promise<string[]> {
   const runs: string[] = [];
   let lines: string[] = [];
   let size = 0;
   const flush = async () => {
     if (!lines.length) return;
     lines.sort(compareBytewise);
-    const path = join(dir, `${INDEX_NAME}.run-${runs.length}`);
+    const path = join(dir, `${prefix}.run-${runs.length}`);
     await writeFile(path, lines.join('\n') + '\n');
     runs.push(path);
     lines = [];
@@ -131,12 +131,107 @@ async function* lineBatches(path: string): AsyncGenerator<string[]> {
   if (rest) yield [rest];
 }
 
+/** A source of mergeSortedFiles whose lines are not in byte order: a merge of it would not be sorted. */
+export class UnsortedSource extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: its lines are not sorted`);
+  }
+}
+
+/**
+ * Writes into `outPath` the lines of `sources`, files each sorted in byte order (compareBytewise),
+ * merged into one sorted file, as sorting all their lines would order them; with `dropRepeats`, a
+ * line equal to the one before it is written once. Holds one 1 MB batch of lines per source (a
+ * heap picks the smallest head: a collection may merge hundreds of crawls' indexes), whatever the
+ * files' sizes. A source found out of order throws UnsortedSource, unless `uncheckedOrder`; an
+ * aborted `signal` throws its reason. The output is written as it goes; the caller removes it on failure.
+ */
+export async function mergeSortedFiles(sources: readonly string[], outPath: string, opts: { dropRepeats?: boolean; uncheckedOrder?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+  const readers = sources.map((path) => ({ path, batches: lineBatches(path), lines: [] as string[], at: 0, head: '' }));
+  /** The reader's next line into `head`; false at its end. */
+  const advance = async (r: (typeof readers)[number]): Promise<boolean> => {
+    while (r.at >= r.lines.length) {
+      const batch = await r.batches.next();
+      if (batch.done) return false;
+      r.lines = batch.value;
+      r.at = 0;
+    }
+    const line = r.lines[r.at++]!;
+    if (!opts.uncheckedOrder && compareBytewise(line, r.head) < 0) throw new UnsortedSource(r.path);
+    r.head = line;
+    return true;
+  };
+  // A binary min-heap of the readers by their head line.
+  const heap: (typeof readers)[number][] = [];
+  const less = (i: number, j: number) => compareBytewise(heap[i]!.head, heap[j]!.head) < 0;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < heap.length && less(l, min)) min = l;
+      if (r < heap.length && less(r, min)) min = r;
+      if (min === i) return;
+      swap(i, min);
+      i = min;
+    }
+  };
+  for (const r of readers) if (await advance(r)) heap.push(r);
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const out = await open(outPath, 'w');
+  try {
+    let batch = '';
+    let last: string | null = null;
+    while (heap.length) {
+      const top = heap[0]!;
+      if (!opts.dropRepeats || top.head !== last) batch += top.head + '\n';
+      last = top.head;
+      if (batch.length > 1 << 20) {
+        opts.signal?.throwIfAborted();
+        await out.write(batch);
+        batch = '';
+      }
+      if (!(await advance(top))) {
+        heap[0] = heap.at(-1)!;
+        heap.pop();
+      }
+      down(0);
+    }
+    await out.write(batch);
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+}
+
+/**
+ * Writes into `outPath` every line of `sources` (files in any order), sorted in byte order, by an
+ * external merge sort: sorted runs of at most `runBytes` characters written in `tmpDir`, then
+ * merged (mergeSortedFiles). Repeated lines are kept.
+ */
+export async function sortFilesInto(sources: readonly string[], outPath: string, tmpDir: string, opts: { runBytes?: number; signal?: AbortSignal } = {}): Promise<void> {
+  const runs: string[] = [];
+  try {
+    for (const [i, source] of sources.entries()) {
+      opts.signal?.throwIfAborted();
+      runs.push(...(await writeSortedRuns(source, tmpDir, opts.runBytes ?? RUN_BYTES, `sort-${i}`)));
+    }
+    await mergeSortedFiles(runs, outPath, { signal: opts.signal });
+  } finally {
+    for (const run of runs) await rm(run, { force: true });
+  }
+}
+
+/** Lines an external sort holds at most at once (characters). */
+const RUN_BYTES = 32 * 1024 * 1024;
+
 /**
  * Sorts `index.cdxj.open` into `index.cdxj`, merging with an `index.cdxj` left by an earlier
  * session of the same crawl. External merge sort: at most `runBytes` of lines are held at once,
- * plus one line per run while merging.
+ * plus a batch of lines per run while merging.
  */
-export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): Promise<void> {
+export async function finalizeIndex(dir: string, runBytes = RUN_BYTES): Promise<void> {
   const openPath = join(dir, OPEN_INDEX_NAME);
   const finalPath = join(dir, INDEX_NAME);
   if (!(await exists(openPath))) return;
@@ -156,46 +251,10 @@ export async function finalizeIndex(dir: string, runBytes = 32 * 1024 * 1024): P
   const sources = [...runs];
   if (await exists(finalPath)) sources.push(finalPath);
   const tmp = join(dir, `${INDEX_NAME}.tmp`);
-  const out = await open(tmp, 'w');
-  try {
-    const readers = sources.map((p) => ({ batches: lineBatches(p), lines: [] as string[], at: 0 }));
-    const heads: Array<string | null> = [];
-    const next = async (i: number) => {
-      const r = readers[i]!;
-      while (r.at >= r.lines.length) {
-        const batch = await r.batches.next();
-        if (batch.done) return (heads[i] = null);
-        r.lines = batch.value;
-        r.at = 0;
-      }
-      return (heads[i] = r.lines[r.at++]!);
-    };
-    for (let i = 0; i < readers.length; i++) await next(i);
-    let batch = '';
-    // A finalisation stopped between the rename below and removing the open index leaves every
-    // line index.cdxj took in the open index too: the same line from two sources is written once.
-    let last: string | null = null;
-    for (;;) {
-      // Few runs: a linear scan for the smallest head is simpler than a heap and as fast.
-      let min = -1;
-      for (let i = 0; i < heads.length; i++) {
-        const h = heads[i];
-        if (h !== null && (min < 0 || compareBytewise(h, heads[min] as string) < 0)) min = i;
-      }
-      if (min < 0) break;
-      if (heads[min] !== last) batch += heads[min] + '\n';
-      last = heads[min]!;
-      if (batch.length > 1 << 20) {
-        await out.write(batch);
-        batch = '';
-      }
-      await next(min);
-    }
-    await out.write(batch);
-    await out.sync();
-  } finally {
-    await out.close();
-  }
+  // A finalisation stopped between the rename below and removing the open index leaves every
+  // line index.cdxj took in the open index too: the same line from two sources is written once.
+  // An index.cdxj of an earlier version may be in UTF-16 order: merged as it is, as it always was.
+  await mergeSortedFiles(sources, tmp, { dropRepeats: true, uncheckedOrder: true });
   await rename(tmp, finalPath);
   for (const run of runs) await rm(run, { force: true });
   await rm(openPath, { force: true });
