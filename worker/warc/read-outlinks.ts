@@ -14,7 +14,7 @@ import { ReadWindows } from './read-windows';
 const WINDOW = 1024 * 1024;
 /** …and a member longer than that is read whole, up to this (an out-links block of a sitemap may hold 50,000 lines): a larger one is no out-links record of ours. */
 const MAX_MEMBER = 64 * 1024 * 1024;
-/** Windows kept per file: the pages' own, and those of the requisites read between two pages (read-windows.ts). */
+/** Windows kept, of all files together: the pages' own, and those of the requisites read between two pages (read-windows.ts). */
 const WINDOWS_KEPT = 4;
 /** Records of a capture's group looked at past it: its request, then its out-links metadata (the writer's order). */
 const GROUP_RECORDS_AFTER = 2;
@@ -47,8 +47,9 @@ export interface CaptureOutlinksReader {
 
 /** A CaptureOutlinksReader of the crawl's WARC files in `warcDir`. */
 export function captureOutlinksReader(warcDir: string): CaptureOutlinksReader {
-  interface OpenFile { fh: FileHandle; size: number; windows: ReadWindows }
+  interface OpenFile { name: string; fh: FileHandle; size: number }
   const files = new Map<string, Promise<OpenFile>>();
+  const windows = new ReadWindows(WINDOWS_KEPT, WINDOW);
   const fileOf = (warcFile: string) => {
     let file = files.get(warcFile);
     if (!file) {
@@ -58,20 +59,20 @@ export function captureOutlinksReader(warcDir: string): CaptureOutlinksReader {
           if (err.code !== 'ENOENT') throw err;
           return open(`${path}.open`, 'r');
         })
-        .then(async (fh) => ({ fh, size: (await fh.stat()).size, windows: new ReadWindows(WINDOWS_KEPT) }));
+        .then(async (fh) => ({ name: basename(warcFile), fh, size: (await fh.stat()).size }));
       files.set(warcFile, file);
     }
     return file;
   };
   /** The file's bytes from `pos` on, at least `want` of them unless it ends first: from a window read before when one holds them. */
   const bytesFrom = async (file: OpenFile, pos: number, want: number): Promise<Buffer> => {
-    const kept = file.windows.bytesAt(pos, pos + want, file.size);
+    const kept = windows.bytesAt(file.name, pos, pos + want, file.size);
     if (kept) return kept;
     const size = Math.max(0, Math.min(Math.max(want, WINDOW), file.size - pos));
     const buffer = Buffer.allocUnsafe(size);
     const { bytesRead } = await file.fh.read(buffer, 0, size, pos);
     const bytes = buffer.subarray(0, bytesRead);
-    file.windows.add({ pos, bytes });
+    windows.add({ file: file.name, pos, bytes });
     return bytes;
   };
   return {
