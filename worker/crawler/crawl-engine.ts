@@ -99,6 +99,11 @@ export class CrawlEngine {
   pausedBecause: string | null = null;
   /** Aborted `haltGraceMs` after a pause or stop: fetches still under way end as `interrupted`. */
   private readonly fetchInterrupt = new AbortController();
+  /**
+   * The timer of that abort, cleared when the run ends first: it held the whole engine (its context,
+   * frontier and seen-set) for the grace period after a run that had ended.
+   */
+  private haltGraceTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: CrawlEngineOptions) {
     // Every page in flight (up to the ICD's concurrency, 512) listens for the interrupt: no leak.
@@ -132,7 +137,7 @@ export class CrawlEngine {
   private requestHalt(outcome: EngineOutcome): void {
     if (this.halt === null) {
       this.halt = outcome;
-      setTimeout(() => this.fetchInterrupt.abort(), this.opts.haltGraceMs ?? HALT_GRACE_MS).unref();
+      this.haltGraceTimer = setTimeout(() => this.fetchInterrupt.abort(), this.opts.haltGraceMs ?? HALT_GRACE_MS).unref();
     }
     this.wake?.();
   }
@@ -330,6 +335,7 @@ export class CrawlEngine {
     } finally {
       await Promise.allSettled([...this.inFlight]);
       clearInterval(flushTimer);
+      if (this.haltGraceTimer) clearTimeout(this.haltGraceTimer);
       try {
         // Batch mode: the open batch's links get their batch scores before the crawl ends or pauses.
         ctx.focus?.closeBatch(frontier, opts.crawlId);
