@@ -32,9 +32,10 @@ export interface CollectionAdditions {
  * Location read as the crawl read it) and its pages' requisites when it takes them (takesRequisites:
  * the `E` out-links of each page's out-links metadata record, a revisit without its own read from
  * the response it repeats; each found as a Location is). The export writes them and the preview
- * counts them, both from here, so the two agree. An aborted `signal` stops it, throwing its reason.
+ * counts them, both from here, so the two agree. An aborted `signal` stops it, throwing its reason;
+ * `onProgress` hears the walk's progress 0..1 (walkCollection).
  */
-export async function collectionAdditions(db: Database.Database, crawlId: number, warcDir: string, selection: CollectionSelection, queryHandling: QueryHandling, held: ReadonlySet<string>, signal?: AbortSignal): Promise<CollectionAdditions> {
+export async function collectionAdditions(db: Database.Database, crawlId: number, warcDir: string, selection: CollectionSelection, queryHandling: QueryHandling, held: ReadonlySet<string>, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<CollectionAdditions> {
   const requisites = takesRequisites(selection);
   // Only redirects lead elsewhere, and, with requisites, pages (2xx, and 304 revisits).
   const { sql, params } = selectedCapturesSql(selection, COLUMNS, `AND warcRecordId IS NOT NULL AND status BETWEEN ${requisites ? 200 : 300} AND 399`);
@@ -71,7 +72,7 @@ export async function collectionAdditions(db: Database.Database, crawlId: number
   const admitsRequisite = (c: StoredCapture) => !selection.mimeTypes.length || mimeSelected(c.mime, selection.mimeTypes);
   let added: StoredCapture[];
   try {
-    added = await walkCollection(start, crawl, { requisites, admitsRequisite }, held, signal);
+    added = await walkCollection(start, crawl, { requisites, admitsRequisite }, held, signal, onProgress);
   } finally {
     await outlinks.close();
   }

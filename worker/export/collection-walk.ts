@@ -67,12 +67,14 @@ const mayEmbed = (c: WalkedCapture) => (c.status >= 200 && c.status < 300) || c.
  * fetched them: a stylesheet's images, an iframe's stylesheet's images), and where they redirect.
  * A page a redirect leads to is a page: its requisites count from it. Walked level by level of embed
  * hops, so a capture is reached first by its shortest way. An aborted `signal` stops it, throwing
- * its reason.
+ * its reason. `onProgress` hears walkedShare after each capture walked.
  */
-export async function walkCollection<C extends WalkedCapture>(selected: readonly C[], crawl: CrawlReader<C>, rules: WalkRules<C>, held: ReadonlySet<string>, signal?: AbortSignal): Promise<C[]> {
+export async function walkCollection<C extends WalkedCapture>(selected: readonly C[], crawl: CrawlReader<C>, rules: WalkRules<C>, held: ReadonlySet<string>, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<C[]> {
   const taken = new Set([...held, ...selected.map((c) => c.warcRecordId)]);
   const added: C[] = [];
   let level: Step<C>[] = selected.map((capture) => ({ capture, redirects: 0, requisite: false }));
+  let walked = 0;
+  let share = 0;
   for (let embeds = 0; level.length; embeds++) {
     const next: Step<C>[] = [];
     const take = (capture: C | undefined, step: Step<C>, into: Step<C>[]) => {
@@ -87,8 +89,8 @@ export async function walkCollection<C extends WalkedCapture>(selected: readonly
       signal?.throwIfAborted();
       const { capture, redirects, requisite } = level[i]!;
       if (isRedirect(capture)) {
-        if (redirects >= MAX_REDIRECT_HOPS) continue;
-        const location = await crawl.locationOf(capture);
+        // A chain longer than the crawl follows is not followed further.
+        const location = redirects < MAX_REDIRECT_HOPS ? await crawl.locationOf(capture) : null;
         const target = location === null ? undefined : crawl.captureNear(location, capture.fetchedAt);
         if (target) take(target, { capture: target, redirects: redirects + 1, requisite }, level);
       } else if (rules.requisites && mayEmbed(capture) && (embeds < MAX_EMBED_HOPS || mayHaveParts(capture))) {
@@ -99,8 +101,20 @@ export async function walkCollection<C extends WalkedCapture>(selected: readonly
           if (found) take(found, { capture: found, redirects: 0, requisite: true }, part ? level : next);
         }
       }
+      share = walkedShare(share, ++walked, level.length - i - 1 + next.length);
+      onProgress?.(share);
     }
     level = next;
   }
   return added;
+}
+
+/**
+ * The walk's progress 0..1 after `walked` captures, `toWalk` known to be still ahead (the rest of this
+ * level and the next found so far): how many captures the walk reaches is not known until it ends
+ * (requisites are found as pages are read), so this is the share walked of those known, never below
+ * `before` (the last share, as the captures found raise the count), and 1 only when none is ahead.
+ */
+export function walkedShare(before: number, walked: number, toWalk: number): number {
+  return Math.max(before, walked / (walked + toWalk));
 }

@@ -147,7 +147,7 @@ export async function writeWacz(opts: {
   pages: Iterable<WaczPage> | AsyncIterable<WaczPage>;
   /** The pages carry their text (pages.jsonl then says so). */
   pagesHaveText?: boolean;
-  /** How many pages `pages` yields, when listing them takes a while (reading each page's text): progress then counts them. */
+  /** How many pages `pages` yields, when listing them takes a while (a crawl's pages are read from its database, their text perhaps from its WARC files): progress then counts them. */
   expectedPages?: number;
   extras?: readonly WaczInputFile[];
   description: WaczDescription;

@@ -267,9 +267,11 @@ export async function verifyWarcFile(path: string, part?: WarcFilePart, onProgre
 /**
  * Checks that every CDXJ line's offset/length reads back one whole gzip member holding a
  * response or revisit record for that URL and date. The WARC files an index names are in
- * `warcs` (a folder), or where `warcs` finds them (a package's stored files).
+ * `warcs` (a folder), or where `warcs` finds them (a package's stored files). `onProgress` hears
+ * the share of the index read, 0..1: reading each record it points at makes an index of a large
+ * collection take as long as a WARC file.
  */
-export async function verifyCdxj(indexPath: string, warcs: string | ((filename: string) => WarcFilePart & { path: string } | undefined), signal?: AbortSignal): Promise<{ lines: number; errors: string[] }> {
+export async function verifyCdxj(indexPath: string, warcs: string | ((filename: string) => WarcFilePart & { path: string } | undefined), signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<{ lines: number; errors: string[] }> {
   const errors = new ProblemList();
   const locate = typeof warcs === 'string' ? (filename: string) => ({ path: join(warcs, filename), start: 0, length: Infinity }) : warcs;
   const handles = new Map<string, OpenWarc>();
@@ -287,9 +289,13 @@ export async function verifyCdxj(indexPath: string, warcs: string | ((filename: 
   };
   let lines = 0;
   let previous = '';
+  const indexBytes = (await stat(indexPath)).size || 1;
+  const input = createReadStream(indexPath);
   try {
-    for await (const line of createInterface({ input: createReadStream(indexPath), crlfDelay: Infinity })) {
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       signal?.throwIfAborted();
+      // By the bytes read ahead of the lines: at most a chunk (64 kB) early.
+      onProgress?.(Math.min(1, input.bytesRead / indexBytes));
       if (!line) continue;
       lines++;
       const problems: string[] = [];

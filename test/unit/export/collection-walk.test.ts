@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { walkCollection, type CrawlReader, type WalkedCapture } from '../../../worker/export/collection-walk';
+import { walkCollection, walkedShare, type CrawlReader, type WalkedCapture } from '../../../worker/export/collection-walk';
 
 /** A crawl as literal data: each URL's one capture, where it redirects, what it embeds. */
 function crawlOf(pages: Record<string, { status?: number; mime?: string | null; recordType?: string; location?: string; embeds?: string[]; imports?: string[] }>) {
@@ -107,4 +107,17 @@ test("a module's imports and a sheet's @imports are parts of it, taken however d
   const added = await walkCollection([page!], deep.reader, everyRequisite, new Set([page!.warcRecordId]));
   assert.deepEqual(urls(added), ['/frame', '/inner', '/main.js', '/site.css', '/m2.js', '/base.css', '/m3.js', '/m4.js'],
     'the import chain whole (its loop back to /main.js ending there); not the images four embed hops away, through a sheet or its @import');
+});
+
+test("the walk's progress rises with each capture walked, never back as requisites are found, to 1 at its end", async () => {
+  const reported: number[] = [];
+  await walkCollection(site.pick('/page'), site.reader, { requisites: true, admitsRequisite: () => true }, new Set(), undefined, (f) => reported.push(f));
+  assert.ok(new Set(reported).size >= 5, `moves as it walks: ${reported.join(' ')}`);
+  assert.deepEqual(reported, [...reported].sort((a, b) => a - b), 'never goes back');
+  assert.ok(reported.slice(0, -1).every((f) => f < 1), 'below 1 while captures are ahead');
+  assert.equal(reported.at(-1), 1);
+  // Pure: the share walked of those known, held when the count rises.
+  assert.equal(walkedShare(0, 1, 3), 0.25);
+  assert.equal(walkedShare(0.5, 2, 8), 0.5);
+  assert.equal(walkedShare(0.5, 9, 0), 1);
 });

@@ -16,3 +16,10 @@ test('thousands of reports a second become at most a hundred writes by default',
   assert.ok(writes <= 101, `${writes} writes`);
   assert.ok(writes >= 100);
 });
+
+test('a fraction below the last written is not written: progress never goes back', () => {
+  const written: number[] = [];
+  const progress = throttledProgress((f) => written.push(f), 0.1);
+  for (const f of [0, 0.3, 0.1, 0.35, 0.45, 0.2, 1]) progress(f);
+  assert.deepEqual(written, [0, 0.3, 0.45, 1]);
+});
