@@ -159,6 +159,7 @@ test('the feeds and recrawls of a running crawl, from its engine', { timeout: 90
   const rowsOf = () => ['engine_feed', 'engine_feed_poll', 'engine_recrawl', 'engine_recrawl_round'].map((t) => db.prepare(`SELECT COUNT(*) FROM ${t} WHERE crawl_id = ?`).pluck().get(crawlId));
   assert.ok(rowsOf().every((n) => (n as number) > 0));
   assert.equal((await crawlRoute.DELETE(request('DELETE', 'manager'), params(crawlId))).status, 204);
+  await services().crawlDeletions.wake(); // the rows go after the answer
   assert.deepEqual(rowsOf(), [0, 0, 0, 0]);
 });
 

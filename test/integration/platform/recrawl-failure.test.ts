@@ -149,5 +149,6 @@ test('a failed round is stored, logged and shown; a restart waits for its retry 
   const headers = { host: 'cockpit.test', origin: ORIGIN, cookie: manager.cookie, 'x-csrf-token': manager.csrf };
   const deleted = await crawlRoute.DELETE(new Request(`${ORIGIN}/api/crawls/${crawlId}`, { method: 'DELETE', headers }), { params: Promise.resolve({ id: String(crawlId) }) });
   assert.equal(deleted.status, 204);
+  await services.crawlDeletions.wake(); // the rows go after the answer
   assert.equal(db.prepare('SELECT COUNT(*) FROM engine_recrawl_failure WHERE crawl_id = ?').pluck().get(crawlId), 0);
 }));
