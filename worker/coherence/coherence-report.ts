@@ -59,8 +59,11 @@ function pagesAfterReference(db: Database.Database, crawlId: number, run: Pick<R
 
 /** pageRows with each page visited after the run's reference time marked so. */
 function treeRows(db: Database.Database, crawlId: number, run: Pick<RunRow, 'referenceTime'> | undefined): CoherencePageRow[] {
-  const after = pagesAfterReference(db, crawlId, run);
-  const rows = pageRows(db, crawlId);
+  return markedAfterReference(pageRows(db, crawlId), pagesAfterReference(db, crawlId, run));
+}
+
+/** `rows`, those whose id is in `after` marked as visited after the reference time. */
+function markedAfterReference(rows: CoherencePageRow[], after: Set<number>): CoherencePageRow[] {
   return after.size ? rows.map((r) => (after.has(r.id) ? { ...r, afterReference: true } : r)) : rows;
 }
 
@@ -152,7 +155,7 @@ export function coherenceTreePage(db: Database.Database, crawlId: number, after:
     const run = db.prepare('SELECT referenceTime FROM CoherenceRun WHERE crawlId = ?').get(crawlId) as Pick<RunRow, 'referenceTime'> | undefined;
     const late = items.length ? pagesAfterReference(db, crawlId, run, { after, upTo: items[items.length - 1]!.id }) : new Set<number>();
     const total = (db.prepare('SELECT COUNT(*) FROM CoherencePage WHERE crawlId = ?').pluck().get(crawlId) as number);
-    return { items: late.size ? items.map((r) => (late.has(r.id) ? { ...r, afterReference: true } : r)) : items, next: more ? items[items.length - 1]!.id : null, total };
+    return { items: markedAfterReference(items, late), next: more ? items[items.length - 1]!.id : null, total };
   });
 }
 
