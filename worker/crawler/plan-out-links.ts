@@ -31,12 +31,13 @@ const CUT_LINE_SHOWN = 200;
  * left out as the document ends inside it, or null when none were left out.
  */
 export function outLinksOf(
-  response: { kind: ResponseKind; links: readonly ExtractedLink[]; sitemapCutLine?: string; sitemapCutValue?: { element: string; text: string } },
+  response: { kind: ResponseKind; links: readonly ExtractedLink[]; linksLeftOut?: number; sitemapCutLine?: string; sitemapCutValue?: { element: string; text: string } },
   max: number,
 ): { links: OutLink[]; note: string | null } {
   const cap = response.kind === 'sitemap' ? Math.max(max, SITEMAP_MAX_URLS) : max;
   const links = response.links.slice(0, cap).map((l) => ({ url: l.url, kind: l.kind, anchorText: l.anchorText, context: l.context, source: l.source, ...(l.role ? { role: l.role } : {}) }));
-  const left = response.links.length - links.length;
+  // The extractor leaves out the links of an HTML page past the same cap (HtmlExtractOptions.maxLinks).
+  const left = response.links.length - links.length + (response.linksLeftOut ?? 0);
   const rule = cap === max ? 'scope.maxOutLinksPerPage' : `a sitemap lists at most ${SITEMAP_MAX_URLS.toLocaleString('en')} URLs`;
   const line = response.sitemapCutLine;
   const value = response.sitemapCutValue;

@@ -35,6 +35,8 @@ export interface ResponseInput {
   references?: ReferenceCache;
   /** HTML: GET forms as the URL a browser submits (HtmlExtractOptions.submitForms). Default false. */
   submitForms?: boolean;
+  /** HTML: the most links kept (HtmlExtractOptions.maxLinks); the crawl's scope.maxOutLinksPerPage. Default: all. */
+  maxLinks?: number;
   /** The URL was named as a sitemap (robots.txt, a sitemap index): read as one whatever its name (classifyResponse). */
   declaredSitemap?: boolean;
   /**
@@ -72,6 +74,8 @@ export interface ResponseExtraction {
   feed?: FeedResult;
   /** HTML: the names and attribute values its markup is made of. */
   markup?: MarkupSummary;
+  /** HTML: links past `maxLinks` left out (HtmlExtraction.linksLeftOut). */
+  linksLeftOut?: number;
   /** A redirect whose Location leads to nothing the crawl fetches: why, for its crawl-log entry (unfollowedRedirectNote). */
   unfollowedRedirect?: string;
   /** Set when the body could not be looked into; the response is still archived as received. */
@@ -217,11 +221,11 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     case 'html': {
       const charset = sniffCharset(body, contentType);
       const htmlText = decodeText(body, contentType, charset);
-      const page = extractHtml(htmlText, url, { ...opts, encoding: queryEncodingOf(charset), text: input.text ?? true, references: input.references, submitForms: input.submitForms });
+      const page = extractHtml(htmlText, url, { ...opts, encoding: queryEncodingOf(charset), text: input.text ?? true, references: input.references, submitForms: input.submitForms, maxLinks: input.maxLinks });
       const headerNofollow = nofollowHeader(headers);
       const links = headerNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
       const metaRobots = { noindex: page.metaRobots.noindex || /\b(noindex|none)\b/i.test(headers['x-robots-tag'] ?? ''), nofollow: page.metaRobots.nofollow || headerNofollow };
-      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, resolved: page.resolved, charset, metaRobots, markup: page.markup, ...(page.importMap ? { importMap: page.importMap } : {}) };
+      return { kind, links, title: page.title, text: page.text, mainText: page.mainText, htmlText, resolved: page.resolved, charset, metaRobots, markup: page.markup, linksLeftOut: page.linksLeftOut, ...(page.importMap ? { importMap: page.importMap } : {}) };
     }
     case 'css': {
       const charset = sniffCharset(body, contentType);

@@ -42,6 +42,8 @@ export interface HtmlExtraction {
   resolved: ReadonlyMap<string, string | null>;
   /** Its import maps, made absolute, when it has one that maps anything: the modules it loads resolve their bare specifiers through it. */
   importMap?: ResolvedImportMap;
+  /** Links past `maxLinks` left out, each reference counted as written (one repeated counts each time); 0 when none. */
+  linksLeftOut: number;
 }
 
 export interface HtmlExtractOptions {
@@ -68,17 +70,23 @@ export interface HtmlExtractOptions {
    * scope.submitGetForms); off (default), its action as written, as Heritrix takes it.
    */
   submitForms?: boolean;
+  /**
+   * The most links kept, the first in document order (the ICD's scope.maxOutLinksPerPage); the
+   * references past them are counted (HtmlExtraction.linksLeftOut), not resolved nor kept: a page
+   * of a million links took ~26 s and ~700 MB to extract whole, to follow its first 6,000. Default: all.
+   */
+  maxLinks?: number;
 }
 
 /**
  * The crawl's settings that decide what URLs a page's references become (the ICD's scope): every
  * pass over a page's HTML takes them, so each finds the URLs the crawl's own pass found.
  */
-export type PageLinkSettings = Required<Pick<HtmlExtractOptions, 'queryHandling' | 'submitForms'>>;
+export type PageLinkSettings = Required<Pick<HtmlExtractOptions, 'queryHandling' | 'submitForms'>> & Pick<HtmlExtractOptions, 'maxLinks'>;
 
 /** PageLinkSettings from the ICD's scope. */
-export function pageLinkSettingsOf(scope: { queryHandling: QueryHandling; submitGetForms: boolean }): PageLinkSettings {
-  return { queryHandling: scope.queryHandling, submitForms: scope.submitGetForms };
+export function pageLinkSettingsOf(scope: { queryHandling: QueryHandling; submitGetForms: boolean; maxOutLinksPerPage: number }): PageLinkSettings {
+  return { queryHandling: scope.queryHandling, submitForms: scope.submitGetForms, maxLinks: scope.maxOutLinksPerPage };
 }
 
 interface Block {
@@ -138,6 +146,9 @@ class LinkCollector implements Partial<Handler> {
    * name another document, and links a late base made name nothing. Left out at the end.
    */
   private unresolved = 0;
+  /** The URLs of the links kept, up to opts.maxLinks; references past them are only counted (linksLeftOut). */
+  private readonly kept = new Set<string>();
+  linksLeftOut = 0;
   private readonly chunks: string[] = [];
   private length = 0;
   private lastSpace = true;
@@ -187,9 +198,14 @@ class LinkCollector implements Partial<Handler> {
     // before any base, it waits without a URL for one that comes later (resolveEarlyAgain).
     const inPage = trimmed.startsWith('#') && !this.fragmentsLeavePage;
     if (inPage && this.baseSet) return null;
+    if (!inPage && this.full(trimmed)) {
+      this.linksLeftOut++;
+      return null;
+    }
     const url = inPage ? '' : this.resolve(trimmed);
     if (url === null) return null;
     if (inPage) this.unresolved++;
+    else this.kept.add(url);
     const link: ExtractedLink = { url, kind, source, anchorText, context: '' };
     this.raw.push(link);
     if (!this.baseSet) {
@@ -197,6 +213,13 @@ class LinkCollector implements Partial<Handler> {
       this.earlyRefs.push(trimmed);
     }
     return link;
+  }
+
+  /** Whether the links kept are opts.maxLinks and `ref` is none of theirs as far as known without resolving it. */
+  private full(ref: string): boolean {
+    if (this.kept.size < this.opts.maxLinks) return false;
+    const known = this.resolved.get(ref);
+    return !known || !this.kept.has(known);
   }
 
   /** The canonical URL of a reference (trimmed) against the current base. */
@@ -358,6 +381,7 @@ class LinkCollector implements Partial<Handler> {
     inner.srcdocDepth = this.srcdocDepth + 1;
     boundedParser(inner, { decodeEntities: false }).end(html.length > MAX_SRCDOC_CHARS ? html.slice(0, MAX_SRCDOC_CHARS) : html);
     for (const link of inner.raw) this.raw.push(link);
+    this.linksLeftOut += inner.linksLeftOut;
   }
 
   /**
@@ -505,6 +529,10 @@ class LinkCollector implements Partial<Handler> {
     return { elementNames: this.elementNames, attributeNames: this.attributeNames, attributeValues: this.attributeValues.join('\0') };
   }
 
+  get maxLinks(): number {
+    return this.opts.maxLinks;
+  }
+
   /** Copied out of the page's text, which it would otherwise keep alive (own-copy.ts). */
   get title(): string {
     return ownCopy(collapseWhitespace(this.titleText ?? '').trim());
@@ -557,7 +585,10 @@ export function dedupeLinks(links: readonly ExtractedLink[]): ExtractedLink[] {
 export function extractHtml(html: string, pageUrl: string, options: HtmlExtractOptions = {}): HtmlExtraction {
   const collector = new LinkCollector(
     pageUrl,
-    { queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true, submitForms: options.submitForms ?? false },
+    {
+      queryHandling: options.queryHandling ?? 'keep', maxContext: options.maxContext ?? 500, text: options.text ?? true, markup: options.markup ?? true,
+      submitForms: options.submitForms ?? false, maxLinks: options.maxLinks ?? Infinity,
+    },
     options.resolved,
     options.references,
     options.encoding,
@@ -567,11 +598,17 @@ export function extractHtml(html: string, pageUrl: string, options: HtmlExtractO
   const parser = boundedParser(collector, { decodeEntities: false });
   parser.end(html);
   let links = dedupeLinks(collector.raw);
+  // Links added past the reference count (from CSS, srcdoc frames, modules) are cut here.
+  let linksLeftOut = collector.linksLeftOut;
+  if (links.length > collector.maxLinks) {
+    linksLeftOut += links.length - collector.maxLinks;
+    links = links.slice(0, collector.maxLinks);
+  }
   if (collector.robots.nofollow) links = links.map((l) => ({ ...l, nofollow: true }));
   const mainText = collector.main ? collector.main.result().text : '';
   return {
     links, title: collector.title, text: collector.text, mainText, metaRobots: { ...collector.robots }, baseUrl: collector.baseUrl, markup: collector.markup,
-    resolved: collector.resolutions,
+    resolved: collector.resolutions, linksLeftOut,
     ...(collector.documentImportMap ? { importMap: collector.documentImportMap } : {}),
   };
 }

@@ -346,3 +346,17 @@ test('by default a GET form is its action as written, none without one, as Herit
   // A method that is empty or invalid is GET, as in a browser; POST and dialog are not crawled.
   assert.deepEqual(forms('<form method="" action="/a"></form><form method="foo" action="/b"></form><form method=dialog action="/c"></form><form method=" POST " action="/d"></form>'), ['http://example.org/a', 'http://example.org/b']);
 });
+
+test('maxLinks keeps the first links in document order and counts the references past them, unresolved', () => {
+  const html = '<a href="/a">a</a><img src="/i.png"><a href="/a">a again</a><a href="/b">b</a><a href="/c">c</a><a href="/b">b</a><a href="/i.png">i</a>';
+  const capped = extractHtml(html, 'http://h.test/', { maxLinks: 2 });
+  assert.deepEqual(capped.links.map((l) => l.url), ['http://h.test/a', 'http://h.test/i.png']);
+  assert.equal(capped.links[0]!.anchorText, 'a again', 'a repeat of a kept link still counts');
+  assert.equal(capped.links[1]!.kind, 'requisite');
+  assert.equal(capped.linksLeftOut, 3, '/b twice and /c, as written');
+  assert.equal(capped.resolved.has('/b'), false, 'past the cap nothing is resolved');
+  assert.equal(extractHtml(html, 'http://h.test/').linksLeftOut, 0);
+  // Links from CSS past the cap are cut at the end too.
+  const styled = extractHtml('<a href="/a">a</a><div style="background:url(/x.png)"></div><style>b{background:url(/y.png)}</style>', 'http://h.test/', { maxLinks: 1 });
+  assert.deepEqual([styled.links.map((l) => l.url), styled.linksLeftOut], [['http://h.test/a'], 2]);
+});
