@@ -29,8 +29,21 @@ function isSessionParam(param: string): boolean {
   return SESSION_PARAMS.some((p) => p.name.test(name) && p.value.test(value));
 }
 
-/** `url` without the session ids in its path and query; as it is when it has none. Never throws. */
+/**
+ * Something every session id above has in its URL: `;jsessionid=` and each parameter name hold
+ * `sess`, `sid`, `zenid`, `cfid` or `cftoken`, and vBulletin's is `s=` after `?` or `&`. The
+ * frontier asks of every link (its seen key, frontier/url-hash.ts), and most have none of these.
+ */
+const SESSION_HINT = /sess|sid|zenid|cfid|cftoken|[?&]s=/i;
+
+/** False when `url` certainly holds no session id: no `;` nor `?`, or nothing SESSION_HINT finds. */
+export function mayHoldSessionId(url: string): boolean {
+  return (url.includes(';') || url.includes('?')) && SESSION_HINT.test(url);
+}
+
+/** `url` without the session ids in its path and query; as it is (the same string) when it has none. Never throws. */
 export function withoutSessionIds(url: string): string {
+  if (!mayHoldSessionId(url)) return url;
   const hash = url.indexOf('#');
   const fragment = hash >= 0 ? url.slice(hash) : '';
   const beforeFragment = hash >= 0 ? url.slice(0, hash) : url;
