@@ -2,6 +2,7 @@ import type { CrawlFrontierConfig, FrontierCounters, HostCounters, StateCounts }
 import type { HeadRow } from './frontier-sql';
 import type { SchedHost } from './host-scheduler';
 import { REQUISITE_KINDS } from '../url';
+import { SeenUrlMap } from './url-hash';
 
 /** Counted states (exclusions and failures are also counted by reason). */
 export type Counted = keyof StateCounts;
@@ -103,16 +104,17 @@ export class CrawlState {
    * excluded by a refusal another discovery may overturn (REFUSED_TOO_DEEP when a shallower link
    * may); a LINKS_CUT_AT_DEPTH_0 marker when fetched with links the depth limit cut;
    * WAITING_ROW_UNKNOWN when it may wait but its row was not read (found already in the table). Bounded: past the cap
-   * the table alone answers, which is slower but still right.
+   * the table alone answers, which is slower but still right. Keyed as the seen-set is (seenKey):
+   * a URL that differs from a known one by its session ids only is known.
    */
-  readonly knownUrls = new Map<string, number>();
+  readonly knownUrls = new SeenUrlMap<number>();
 
   /**
    * Under a depth limit (cfg.maxDepth): the depth each known URL waiting in the queue waits at, when
    * this process knows it, so a link found again from a page nearer the seeds is told apart from the
    * common rediscovery, as deep or deeper, by a map lookup (queuedDeeper) rather than a query.
    */
-  private readonly queuedDepths = new Map<string, number>();
+  private readonly queuedDepths = new SeenUrlMap<number>();
 
   /**
    * Patterns excluded while the crawl runs (excludeWaitingMatching): a URL offered after the pass
@@ -176,12 +178,12 @@ export class CrawlState {
    * as this process wrote them: a link of another kind to one makes it a page (linkedAsPage), found
    * by a set lookup rather than a query on every link to a known URL.
    */
-  private readonly embedded = new Set<string>();
+  private readonly embedded = new SeenUrlMap<true>();
 
   /** Notes the kind a known URL's row names now (added, retaken, or found on a shorter way). */
   noteStoredKind(url: string, kind: string): void {
     if (!EMBED_KINDS.has(kind)) this.embedded.delete(url);
-    else if (this.knownUrls.has(url)) this.embedded.add(url);
+    else if (this.knownUrls.has(url)) this.embedded.set(url, true);
   }
 
   /** True when this process stored `url` with an embed kind (EMBED_KINDS) that no page link has replaced yet. */
