@@ -148,19 +148,17 @@ function admit(c: CrawlState, e: HostEntry, cand: Candidate, seq: number, reason
 function retakeRefused(
   ctx: IntakeContext, c: CrawlState, cand: Candidate, hash: bigint, touched: Set<HostEntry>, provisional: boolean, res: AddResult,
 ): boolean {
-  const row = ctx.st.stateOf.get(c.crawlId, hash) as
-    | [seq: number, state: number, reason: string | null, host: string, depth: number, hops: number | null]
-    | undefined;
+  const row = ctx.st.stateOf.get(c.crawlId, hash) as StateRow | undefined;
   if (!row) {
     c.knownUrls.delete(cand.url); // not in the table after all: inserted as a new URL
     return false;
   }
-  const [seq, state, was, host, depth, hops] = row;
+  const [seq, state, was, host, depth, hops, stored] = row;
   if (state !== S.excluded || was === null || !RETAKABLE_REFUSALS.has(was)) {
     const waiting = state === S.queued || state === S.retrying;
     c.markQueued(cand.url, waiting ? seq : SETTLED, depth);
     if (waiting) takeShorterPath(ctx, c, cand, seq, host, { depth, hops });
-    else if (state === S.done) takeNearerWayToFetched(ctx, c, cand, seq, { depth, hops }, res);
+    else if (state === S.done) takeNearerWayToFetched(ctx, c, cand, { seq, url: stored, depth, hops }, res);
     return false;
   }
   const e = ctx.entry(c, host);
@@ -185,13 +183,14 @@ function takeShorterPathBySeq(ctx: IntakeContext, c: CrawlState, cand: Candidate
 
 /** takeNearerWayToFetched for a page marked as fetched with links the depth limit cut: reads its row first. */
 function takeNearerWayToFetchedByHash(ctx: IntakeContext, c: CrawlState, cand: Candidate, res: AddResult): void {
-  const row = ctx.st.stateOf.get(c.crawlId, urlHash(cand.url)) as [seq: number, state: number, reason: string | null, host: string, depth: number, hops: number | null] | undefined;
-  if (row?.[1] === S.done) takeNearerWayToFetched(ctx, c, cand, row[0], { depth: row[4], hops: row[5] }, res);
+  const row = ctx.st.stateOf.get(c.crawlId, urlHash(cand.url)) as StateRow | undefined;
+  if (row?.[1] === S.done) takeNearerWayToFetched(ctx, c, cand, { seq: row[0], url: row[6], depth: row[4], hops: row[5] }, res);
   else c.markQueued(cand.url, SETTLED);
 }
 
 /**
- * A page fetched in row `seq` as `stored` says, found again by `cand`. Under a depth limit, when
+ * A page fetched as its row `stored` says, found again by `cand` (perhaps under another of its URLs:
+ * one with other session ids; the links it cut name the URL it was fetched as). Under a depth limit, when
  * that is a shorter way from the seeds (isShorterPath) and the page refused links as too deep, the
  * row records the nearer way (depth, page, hops), so a later, nearer still discovery is judged from
  * there, and the refused links go back to the caller (AddResult.cutLinksFoundNearer), who plans
@@ -203,20 +202,20 @@ function takeNearerWayToFetchedByHash(ctx: IntakeContext, c: CrawlState, cand: C
  * taken again; a link first refused from another page is taken when that page, or another one
  * near enough, links to it.
  */
-function takeNearerWayToFetched(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq: number, stored: PathToUrl, res: AddResult): void {
+function takeNearerWayToFetched(ctx: IntakeContext, c: CrawlState, cand: Candidate, stored: PathToUrl & { seq: number; url: string }, res: AddResult): void {
   if (c.cfg.maxDepth === undefined) return;
   if (!isShorterPath(stored, { depth: cand.depth, hops: cand.scopeHops })) {
-    if (ctx.st.hasCutLinks.get(c.crawlId, cand.url)) c.noteLinksCut(cand.url, stored.depth);
+    if (ctx.st.hasCutLinks.get(c.crawlId, stored.url)) c.noteLinksCut(cand.url, stored.depth);
     return;
   }
-  const links = ctx.st.cutLinks.all(c.crawlId, cand.url) as { url: string; kind: string }[];
+  const links = ctx.st.cutLinks.all(c.crawlId, stored.url) as { url: string; kind: string }[];
   if (links.length === 0) {
     c.markQueued(cand.url, SETTLED); // nothing cut is left: its links cost no query from now on
     return;
   }
-  ctx.st.takeNearerWayFetched.run(cand.depth, cand.viaUrl ?? null, cand.scopeHops ?? null, seq);
+  ctx.st.takeNearerWayFetched.run(cand.depth, cand.viaUrl ?? null, cand.scopeHops ?? null, stored.seq);
   c.noteLinksCut(cand.url, cand.depth);
-  (res.cutLinksFoundNearer ??= []).push({ url: cand.url, host: cand.host, depth: cand.depth, scopeHops: cand.scopeHops ?? null, kind: cand.kind, viaUrl: cand.viaUrl ?? null, links });
+  (res.cutLinksFoundNearer ??= []).push({ url: stored.url, host: cand.host, depth: cand.depth, scopeHops: cand.scopeHops ?? null, kind: cand.kind, viaUrl: cand.viaUrl ?? null, links });
 }
 
 /**
@@ -236,6 +235,9 @@ function takeShorterPath(ctx: IntakeContext, c: CrawlState, cand: Candidate, seq
   const held = c.aheadRow(host, seq);
   if (held) Object.assign(held, way);
 }
+
+/** A row as stateOf reads it. */
+type StateRow = [seq: number, state: number, reason: string | null, host: string, depth: number, hops: number | null, url: string];
 
 /** Most URLs the in-memory known set holds (~100 bytes each). */
 export const KNOWN_URLS_CAP = 1_000_000;

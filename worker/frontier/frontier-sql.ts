@@ -177,7 +177,7 @@ export function prepareStatements(db: Database.Database) {
     // A URL found again by a discovery the scope takes: its row's state and why, to know whether a
     // refusal stands in the way (insertCandidates), then the row as that discovery found it,
     // queued (state 0) or excluded over a budget; it keeps its seq and first discovery time.
-    stateOf: db.prepare('SELECT seq, state, reason, host, depth, scope_hops FROM frontier_url WHERE crawl_id = ? AND url_hash = ?').raw(true),
+    stateOf: db.prepare('SELECT seq, state, reason, host, depth, scope_hops, url FROM frontier_url WHERE crawl_id = ? AND url_hash = ?').raw(true),
     // A queued URL found again from a page nearer the seeds (insertCandidates): where it stands and
     // the way it waits as, then, if the new way is shorter, the row as that discovery found it.
     pathBySeq: db.prepare('SELECT state, host, depth, scope_hops FROM frontier_url WHERE seq = ?').raw(true),

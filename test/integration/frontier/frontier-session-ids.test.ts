@@ -70,3 +70,22 @@ test('a database from before keeps its rows: those with session ids are keyed an
   assert.equal(g.add(1, [cand('http://a.test/b;jsessionid=33333333333333333333333333333333')]).added, 0, 'keyed once: a later open changes nothing');
   g.close();
 });
+
+test('a fetched page whose links the depth limit cut, found nearer under another session id, hands back the links it cut as the URL it was fetched as', (t) => {
+  const fx = tempFrontier({ maxDepth: 5 });
+  t.after(fx.cleanup);
+  const page = 'http://a.test/p;jsessionid=0A1B2C3D4E5F60718293A4B5C6D7E8F9';
+  const child = 'http://a.test/child';
+  const f = fx.open();
+  f.add(1, [cand(page, 0.5, { depth: 3, kind: 'navigation', viaUrl: 'http://a.test/chain/2', scopeHops: 0 })]);
+  const lease = f.next(fx.clock.now())!;
+  f.exclude(1, [{ url: child, host: 'a.test', reason: 'max-depth', depth: 4, viaUrl: page, kind: 'navigation', withinScopeShallower: true }]);
+  f.complete(lease, { status: 200, durationMs: 0 });
+  const nearer = (f2: typeof f, depth: number, session: string) =>
+    f2.add(1, [cand(`http://a.test/p;jsessionid=${session}`, 0.5, { depth, kind: 'navigation', viaUrl: 'http://a.test/near', scopeHops: 0 })]).cutLinksFoundNearer;
+  assert.deepEqual(nearer(f, 2, 'FFEEDDCCBBAA99887766554433221100')?.map((p) => [p.url, p.links]), [[page, [{ url: child, kind: 'navigation' }]]]);
+  f.close();
+  const g = fx.open();
+  assert.deepEqual(nearer(g, 1, '00112233445566778899AABBCCDDEEFF')?.map((p) => [p.url, p.links]), [[page, [{ url: child, kind: 'navigation' }]]], 'after a restart too');
+  g.close();
+});
