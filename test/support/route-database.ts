@@ -29,7 +29,18 @@ export async function signedInAs(s: Services, username: string, role: string): P
 
 export type RouteHandler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 
-/** `handler` called as Next calls it, for the signed-in session `as` (a body only when `body` is given): its status and JSON body ({} for a 204). */
+/** `handler` called as Next calls it, for the signed-in session `as` (a body only when `body` is given): its Response as sent. */
+export async function routeResponse<P>(as: { cookie: string; csrf: string }, handler: RouteHandler<P>, method: string, path: string, body: unknown, params: P): Promise<Response> {
+  const origin = 'http://cockpit.test';
+  const req = new Request(`${origin}${path}`, {
+    method,
+    headers: { host: 'cockpit.test', origin, cookie: as.cookie, 'x-csrf-token': as.csrf },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return handler(req, { params: Promise.resolve(params) });
+}
+
+/** routeResponse's status and JSON body ({} for a 204). */
 export async function callRoute<P>(
   as: { cookie: string; csrf: string },
   handler: RouteHandler<P>,
@@ -38,13 +49,7 @@ export async function callRoute<P>(
   body: unknown,
   params: P,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const origin = 'http://cockpit.test';
-  const req = new Request(`${origin}${path}`, {
-    method,
-    headers: { host: 'cockpit.test', origin, cookie: as.cookie, 'x-csrf-token': as.csrf },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const res = await handler(req, { params: Promise.resolve(params) });
+  const res = await routeResponse(as, handler, method, path, body, params);
   return { status: res.status, body: res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>) };
 }
 

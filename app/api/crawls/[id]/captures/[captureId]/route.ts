@@ -4,6 +4,7 @@ import { services } from '../../../../../lib/server/services';
 import { payloadFileName, textPreview } from '../../../../../lib/server/record-view';
 import { attachmentDisposition } from '../../../../../lib/server/content-disposition';
 import { crawlWarcDir } from '../../../../../../worker/store/data-layout';
+import { existingCrawlId } from '../../../../../lib/server/crawl-views';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,7 +15,8 @@ export const dynamic = 'force-dynamic';
  * With `?payload=1`: the payload itself, as a download.
  */
 export const GET = apiRoute<{ id: string; captureId: string }>('view', async ({ req, params, prisma }) => {
-  const crawlId = idParam(params.id);
+  // The crawl first: a deleted crawl's captures stay until its background deletion reaches them.
+  const crawlId = await existingCrawlId(prisma, params.id);
   const capture = await prisma.capture.findFirst({ where: { id: idParam(params.captureId), crawlId } });
   if (!capture) throw new HttpError(404, 'not found');
   const warcDir = crawlWarcDir(services().env.dataDir, crawlId);
