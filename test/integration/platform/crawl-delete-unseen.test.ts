@@ -2,13 +2,15 @@
  * While a deleted crawl's rows are still being deleted (its Crawl row gone, its captures, log,
  * coherence pages, frontier … left for the background batches), no route shows them: each of the
  * crawl's own routes answers as for a crawl that never was, and the routes over several crawls
- * (the crawls list, an export's other crawls, another crawl's captures) leave it out. To the route
+ * (the crawls list, an export's other crawls, the knowledge-base tester's captured page, another
+ * crawl's captures) leave it out. To the route
  * handlers as Next calls them, over a real migrated SQLite file; the deletion is held by the
  * server's own CrawlDeletions, which deletes one crawl at a time: it is kept busy on an earlier
  * deletion whose batches wait until the checks are done.
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { routeDatabase, routeResponse, signedInAs, type RouteHandler } from '../../support/route-database';
 import { insertCrawl, insertCrawlRows, insertLaterCrawl, rowsOfCrawl } from '../../support/crawl-rows';
 import { testIcd } from '../../support/site-crawl';
@@ -66,6 +68,7 @@ const ROUTE_MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'crawls/[id]/coherence/certificate': () => import('../../../app/api/crawls/[id]/coherence/certificate/route'),
   'crawls/[id]/control': () => import('../../../app/api/crawls/[id]/control/route'),
   'crawls/[id]/urls': () => import('../../../app/api/crawls/[id]/urls/route'),
+  'aah/test': () => import('../../../app/api/aah/test/route'),
 };
 
 async function route(folder: string, method: string): Promise<Handler> {
@@ -189,6 +192,12 @@ test("a crawl being deleted: its routes answer as for a crawl that never was, an
     assert.equal(throughSibling.status, 404);
     const noted = await ask('crawls/[id]/annotations', 'POST', `crawls/${sibling}/annotations`, sib, { captureId, text: 'seen?' });
     assert.equal(noted.status, 404);
+    // The knowledge-base tester's page "as captured by crawl N".
+    const xml = readFileSync('knowledge-base/default.xml', 'utf8');
+    const tested = async (crawlId: number) => ask('aah/test', 'POST', 'aah/test', {}, { xml, url: 'http://h1.test/p1', crawlId });
+    const [testedDeleted, testedNever] = [await tested(deleted), await tested(never)];
+    assert.deepEqual([testedDeleted.status, JSON.parse(testedDeleted.body).error], [404, `There is no crawl ${deleted}`]);
+    assert.deepEqual([testedNever.status, JSON.parse(testedNever.body).error], [404, `There is no crawl ${never}`]);
   } finally {
     await held.release();
   }

@@ -23,9 +23,11 @@ export const POST = apiRoute('design', async ({ req, prisma }) => {
   // Captures are stored under the crawl's canonical URLs: the URL as typed (no trailing slash, a
   // fragment, a capital in the host) is looked up in that form too.
   const crawl = await prisma.crawl.findUnique({ where: { id: input.crawlId }, select: { definition: true } });
+  // A deleted crawl's captures stay until its background deletion reaches them, its WARC files gone.
+  if (!crawl) throw new HttpError(404, `There is no crawl ${input.crawlId}`);
   // A copy the schema now refuses (an older crawl's) still has its captures: canonical as 'keep' then.
-  const stored = crawl ? icdSchema.safeParse(JSON.parse(crawl.definition)) : null;
-  const queryHandling = stored?.success ? stored.data.scope.queryHandling : undefined;
+  const stored = icdSchema.safeParse(JSON.parse(crawl.definition));
+  const queryHandling = stored.success ? stored.data.scope.queryHandling : undefined;
   const urls = [...new Set([input.url, canonicalize(input.url, undefined, { queryHandling }) ?? input.url])];
   const capture = await prisma.capture.findFirst({ where: { crawlId: input.crawlId, url: { in: urls } }, orderBy: { id: 'desc' } });
   if (!capture) throw new HttpError(404, `Crawl ${input.crawlId} has no capture of ${input.url}`);
