@@ -3,7 +3,7 @@
  * coherence pages, frontier … left for the background batches), no route shows them: each of the
  * crawl's own routes answers as for a crawl that never was, and the routes over several crawls
  * (the crawls list, an export's other crawls, the knowledge-base tester's captured page, another
- * crawl's captures) leave it out. To the route
+ * crawl's captures) leave it out; a crawl created meanwhile has none of its rows. To the route
  * handlers as Next calls them, over a real migrated SQLite file; the deletion is held by the
  * server's own CrawlDeletions, which deletes one crawl at a time: it is kept busy on an earlier
  * deletion whose batches wait until the checks are done.
@@ -203,4 +203,29 @@ test("a crawl being deleted: its routes answer as for a crawl that never was, an
   }
   assert.deepEqual(rowsOfCrawl(s.db, deleted), {});
   assert.ok(Object.keys(rowsOfCrawl(s.db, sibling)).length > 0);
+});
+
+test("a crawl created while the newest crawl is being deleted has a new id and none of the deleted crawl's rows", { timeout: 60_000 }, async () => {
+  const blocker = finishedCrawl('Blocker', 10);
+  const newest = finishedCrawl('Harbour', 50);
+  const icdId = s.db.prepare('SELECT icdId FROM Crawl WHERE id = ?').pluck().get(newest) as number;
+  const held = await holdDeletions(blocker);
+  assert.equal((await ask('crawls/[id]', 'DELETE', `crawls/${newest}`, { id: String(newest) })).status, 204);
+  let created: number;
+  try {
+    assert.ok(rowsOfCrawl(s.db, newest).Capture! > 0);
+    const answer = await ask('crawls', 'POST', 'crawls', {}, { icdId });
+    assert.equal(answer.status, 201, answer.body);
+    created = (JSON.parse(answer.body) as { id: number }).id;
+    // The largest id was the deleted crawl's: a table without AUTOINCREMENT would give it again.
+    assert.ok(created > newest, `new crawl ${created} after deleted crawl ${newest}`);
+    assert.deepEqual(rowsOfCrawl(s.db, created), {});
+    const captures = JSON.parse((await ask('crawls/[id]/captures', 'GET', `crawls/${created}/captures`, { id: String(created) })).body) as { total: number };
+    assert.equal(captures.total, 0);
+  } finally {
+    await held.release();
+  }
+  // The deletion took the deleted crawl's rows only.
+  assert.deepEqual(rowsOfCrawl(s.db, newest), {});
+  assert.equal(s.db.prepare('SELECT COUNT(*) FROM Crawl WHERE id = ?').pluck().get(created), 1);
 });
