@@ -8,22 +8,21 @@ import { scanGzipMembers } from '../warc/gzip-members';
 import { field, indexFactsOf, parseWarcHead, type IndexFacts } from '../warc/parse-heads';
 import { sha1Digest } from '../warc/warc-digest';
 import { recordIdFromUuid, serializeFields, SOFTWARE, warcDate, warcinfoBlock, warcinfoFields } from '../warc/warc-fields';
-import { mayBeNeeded, planCollection, revisitsWithoutOriginal, type MemberCopy, type StoredRecordHead } from './collection-plan';
+import { mayBeNeeded, type StoredRecordHead } from './collection-plan';
+import { CollectionPlanStore, type PlannedRecord, type ScannedRecord, type StringSource } from './collection-plan-store';
 
 /** A collection file is closed and the next begun past this size (by default), as a crawl's files rotate. */
 const ROTATE_BYTES = 1024 ** 3;
 
-interface ScannedRecord extends StoredRecordHead {
-  facts?: IndexFacts;
-}
+/** The scratch file a collection plans its copy in, removed before the call returns. */
+const PLAN_NAME = 'collection-plan.sqlite';
 
 /**
- * The records that `keep` wants of the source files (paths), by a member scan of each file (header
- * and HTTP head of each record); each record's `file` is its file's path. Progress 0..1 by bytes
+ * Hands each record of the source files (paths) that `keep` wants to `onRecord` with its file's
+ * index, by a member scan of each file (header and HTTP head of each record). Progress 0..1 by bytes
  * scanned, member by member: a crawl's file may hold a gigabyte.
  */
-async function scanRecords(files: readonly string[], keep: (r: StoredRecordHead) => boolean, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ScannedRecord[]> {
-  const records: ScannedRecord[] = [];
+async function scanRecords(files: readonly string[], keep: (r: StoredRecordHead) => boolean, onRecord: (file: number, r: ScannedRecord) => void, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<void> {
   const sizes = files.map((file) => statSync(file).size);
   const total = sizes.reduce((sum, n) => sum + n, 0) || 1;
   let before = 0;
@@ -42,12 +41,11 @@ async function scanRecords(files: readonly string[], keep: (r: StoredRecordHead)
       };
       if (!keep(record)) return;
       record.facts = indexFactsOf(f, m.head.subarray(head.headerLength)) ?? undefined;
-      records.push(record);
+      onRecord(i, record);
     }, 64 * 1024);
     if (scan.problem) throw new Error(`${basename(file)}: ${scan.problem}`);
     before += sizes[i]!;
   }
-  return records;
 }
 
 /** Members are copied in pieces of this size: a record may hold a body of many megabytes. */
@@ -71,16 +69,19 @@ export interface CollectionSource {
  * records `chosen` needs (see planCollection), each file opened by its own warcinfo record and by
  * the warcinfo of every source file it copies from (so each record keeps the provenance of the
  * crawl that made it), and one CDXJ index of them all, sorted. Returns the file names written. A
- * failure removes what was written.
+ * failure removes what was written. The chosen ids, the scanned records and the plan are kept in a
+ * scratch SQLite file in `outDir` (CollectionPlanStore), not in memory: a selection of millions of
+ * captures holds a batch of them at a time.
  */
 export async function writeCollection(opts: {
   /** In the order to copy them (a collection of several crawls: oldest first). */
   sources: readonly CollectionSource[];
   outDir: string;
   prefix: string;
-  chosen: ReadonlySet<string>;
+  /** WARC record ids of the chosen responses and revisits (read once, in any order; repeats are one). */
+  chosen: StringSource;
   /** Payload digests of the chosen revisits (their originals are kept while scanning). */
-  revisitDigests: ReadonlySet<string>;
+  revisitDigests: StringSource;
   description: string;
   rotateBytes?: number;
   /** 0..1 over the scan and the copy. */
@@ -88,61 +89,60 @@ export async function writeCollection(opts: {
   /** Stops the scan or the copy where it is (a cancelled export): what was written is removed, and the call throws the signal's reason. */
   signal?: AbortSignal;
 }): Promise<string[]> {
-  const keep = (r: StoredRecordHead) => mayBeNeeded(r, opts.chosen, opts.revisitDigests);
   const paths = opts.sources.flatMap((source) => source.files.map((file) => join(source.dir, file)));
-  const records = await scanRecords(paths, keep, (f) => opts.onProgress(0.5 * f), opts.signal);
-  const orphans = revisitsWithoutOriginal(records, opts.chosen);
-  if (orphans.length) {
-    const first = orphans[0]! as ScannedRecord;
-    throw new Error(
-      `${orphans.length} selected revisit record(s) repeat a payload that no response in the crawl's WARC files holds (first: ${first.facts?.url ?? first.id} in ${basename(first.file)}, ` +
-      `referring to ${first.refersTo ?? 'no record'}): a replay tool could not show them`,
-    );
-  }
-  const plan = planCollection(records, opts.chosen);
-  if (!plan.some((m) => m.type !== 'warcinfo')) throw new Error('No capture matches the selection');
-  const facts = new Map(records.filter((r) => r.facts).map((r) => [`${r.file}:${r.offset}`, r.facts!]));
-  const warcinfoOf = new Map(plan.filter((m) => m.type === 'warcinfo').map((m) => [m.file, m]));
   rmSync(opts.outDir, { recursive: true, force: true });
   mkdirSync(opts.outDir, { recursive: true });
+  const store = new CollectionPlanStore(join(opts.outDir, PLAN_NAME));
   const names: string[] = [];
   // The index's lines go to disk as the records are copied, and are sorted there at the end: a
   // collection of ten crawls of a million captures has ten million lines (~3 GB as strings).
   const unsortedIndex = join(opts.outDir, `${INDEX_NAME}.unsorted`);
-  const index = await open(unsortedIndex, 'w');
-  let indexBatch = '';
-  const addIndexLine = async (line: string) => {
-    indexBatch += line;
-    if (indexBatch.length < 1 << 20) return;
-    await index.write(indexBatch);
-    indexBatch = '';
-  };
-  const sources = new Map<string, FileHandle>();
-  let out: { name: string; fh: FileHandle; size: number; copiedInfo: Set<string> } | null = null;
-  const append = async (bytes: Buffer) => {
-    await out!.fh.write(bytes, 0, bytes.length, out!.size);
-    out!.size += bytes.length;
-  };
-  const copy = async (m: MemberCopy) => {
-    let src = sources.get(m.file);
-    if (!src) sources.set(m.file, (src = await open(m.file, 'r')));
-    const offset = out!.size;
-    const buffer = Buffer.allocUnsafe(Math.min(m.length, COPY_CHUNK));
-    for (let at = 0; at < m.length; ) {
-      opts.signal?.throwIfAborted();
-      const { bytesRead } = await src.read(buffer, 0, Math.min(buffer.length, m.length - at), m.offset + at);
-      if (bytesRead === 0) throw new Error(`${basename(m.file)}: ends inside the record at ${m.offset}`);
-      await append(buffer.subarray(0, bytesRead));
-      at += bytesRead;
-    }
-    const f = facts.get(`${m.file}:${m.offset}`);
-    if (f) await addIndexLine(cdxjLine({ ...f, length: m.length, offset, filename: out!.name }));
-  };
+  let index: FileHandle | null = null;
+  const sources = new Map<number, FileHandle>();
+  let out: { name: string; fh: FileHandle; size: number; copiedInfo: Set<number> } | null = null;
   try {
+    await store.load(opts.chosen, opts.revisitDigests, opts.signal);
+    const keep = (r: StoredRecordHead) => mayBeNeeded(r, store.chosen, store.revisitDigests);
+    await scanRecords(paths, keep, (file, r) => store.add(file, r), (f) => opts.onProgress(0.5 * f), opts.signal);
+    const { orphans, firstOrphan, copies } = store.plan();
+    if (firstOrphan) {
+      throw new Error(
+        `${orphans} selected revisit record(s) repeat a payload that no response in the crawl's WARC files holds (first: ${firstOrphan.url ?? firstOrphan.id} in ${basename(paths[firstOrphan.file]!)}, ` +
+        `referring to ${firstOrphan.refersTo ?? 'no record'}): a replay tool could not show them`,
+      );
+    }
+    if (!copies) throw new Error('No capture matches the selection');
+    index = await open(unsortedIndex, 'w');
+    let indexBatch = '';
+    const addIndexLine = async (line: string) => {
+      indexBatch += line;
+      if (indexBatch.length < 1 << 20) return;
+      await index!.write(indexBatch);
+      indexBatch = '';
+    };
+    const append = async (bytes: Buffer) => {
+      await out!.fh.write(bytes, 0, bytes.length, out!.size);
+      out!.size += bytes.length;
+    };
+    const copy = async (m: PlannedRecord) => {
+      let src = sources.get(m.file);
+      if (!src) sources.set(m.file, (src = await open(paths[m.file]!, 'r')));
+      const offset = out!.size;
+      const buffer = Buffer.allocUnsafe(Math.min(m.length, COPY_CHUNK));
+      for (let at = 0; at < m.length; ) {
+        opts.signal?.throwIfAborted();
+        const { bytesRead } = await src.read(buffer, 0, Math.min(buffer.length, m.length - at), m.offset + at);
+        if (bytesRead === 0) throw new Error(`${basename(paths[m.file]!)}: ends inside the record at ${m.offset}`);
+        await append(buffer.subarray(0, bytesRead));
+        at += bytesRead;
+      }
+      if (m.facts) await addIndexLine(cdxjLine({ ...m.facts, length: m.length, offset, filename: out!.name }));
+    };
     let done = 0;
-    // The source files' warcinfo records are copied along with the first record from each.
-    const copies = plan.filter((m) => m.type !== 'warcinfo').length;
-    for (const m of plan) {
+    // The warcinfo of the source file copied from last (files are copied from in turn).
+    let infoFile = -1;
+    let info: PlannedRecord | undefined;
+    for (const m of store.planned()) {
       if (m.type === 'warcinfo') continue; // written before the first record it stands for, in each file
       if (!out || (out.size >= (opts.rotateBytes ?? ROTATE_BYTES) && m.startsGroup)) {
         await out?.fh.close();
@@ -151,8 +151,9 @@ export async function writeCollection(opts: {
         names.push(name);
         await append(collectionWarcinfo(name, opts.description));
       }
+      // The source files' warcinfo records are copied along with the first record from each.
       if (!out.copiedInfo.has(m.file)) {
-        const info = warcinfoOf.get(m.file);
+        if (infoFile !== m.file) [infoFile, info] = [m.file, store.warcinfoOf(m.file)];
         if (info) await copy(info);
         out.copiedInfo.add(m.file);
       }
@@ -163,13 +164,16 @@ export async function writeCollection(opts: {
     out = null;
     await index.write(indexBatch);
     await index.close();
+    index = null;
+    store.close();
     // CDXJ is sorted by its key and timestamp, as lines in byte order (replay tools binary-search it).
     await sortFilesInto([unsortedIndex], join(opts.outDir, INDEX_NAME), opts.outDir, { signal: opts.signal });
     rmSync(unsortedIndex);
     return [...names, INDEX_NAME];
   } catch (err) {
     await out?.fh.close().catch(() => undefined);
-    await index.close().catch(() => undefined);
+    await index?.close().catch(() => undefined);
+    store.close();
     rmSync(opts.outDir, { recursive: true, force: true });
     throw err;
   } finally {

@@ -190,7 +190,7 @@ export interface StoredRecordHead {
  * the whole crawl's: warcinfo records, the chosen ones, records concurrent to them, and responses
  * with a payload one of the chosen revisits refers to (the revisit names which in WARC-Refers-To).
  */
-export function mayBeNeeded(r: StoredRecordHead, chosen: ReadonlySet<string>, revisitDigests: ReadonlySet<string>): boolean {
+export function mayBeNeeded(r: StoredRecordHead, chosen: Pick<ReadonlySet<string>, 'has'>, revisitDigests: Pick<ReadonlySet<string>, 'has'>): boolean {
   return (
     r.type === 'warcinfo' ||
     chosen.has(r.id) ||

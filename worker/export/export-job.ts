@@ -5,7 +5,7 @@ import { sqlDate } from '../store/sqlite';
 import { INDEX_NAME, verifyCdxj, verifyWarcFile } from '../warc';
 import { CERTIFICATE_NAME } from '../coherence/coherence-report';
 import { writeCollection } from './collection-export';
-import { collectionAdditions, queryHandlingOf } from './collection-additions';
+import { collectionAdditions, queryHandlingOf, type CollectionAdditions } from './collection-additions';
 import { collectionSelectionSchema, describeSelection, selectedCapturesSql, selectionSql, selectsEverything, type CollectionSelection } from './collection-plan';
 import { canonicalize, isRobotsTxtUrl, requisiteRedirectsOf, type QueryHandling } from '../url';
 import { storedUrlReader } from '../frontier/frontier-sql';
@@ -368,21 +368,36 @@ function sourceCrawlsOf(db: Database.Database, job: ExportJob): ExportSourceCraw
   });
 }
 
+/** Rows of a selection read at a time (selectedValues). */
+const SELECTED_BATCH = 5000;
+
 /**
- * What a selection takes of one crawl: its captures' record ids, their revisits' payload digests, and
- * what the collection holds besides (collectionAdditions, whose walk `onProgress` hears, 0..1).
+ * One column of the captures a selection picks of one crawl (with `also`, as selectedCapturesSql
+ * takes it), its nulls left out, read SELECTED_BATCH rows at a time in id order, each batch after
+ * the last row of the one before: the collection's writer stores them on disk as they come, so no
+ * crawl-sized list is held, and no query stays open between two batches.
  */
-async function selectedRecords(db: Database.Database, source: ReadySource, selection: CollectionSelection, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<{ ids: string[]; revisitDigests: string[]; alsoHolds: string[] }> {
-  const picked = (columns: string, also: string) => {
-    const { sql, params } = selectedCapturesSql(selection, columns, also);
-    return db.prepare(sql).pluck().all(source.crawlId, ...params) as string[];
-  };
-  const ids = picked('warcRecordId', 'AND warcRecordId IS NOT NULL');
-  const revisitDigests = picked('DISTINCT payloadDigest', "AND recordType = 'revisit' AND payloadDigest IS NOT NULL");
-  if (!ids.length) return { ids, revisitDigests, alsoHolds: [] };
+function* selectedValues(db: Database.Database, crawlId: number, selection: CollectionSelection, column: 'warcRecordId' | 'payloadDigest', also = ''): Generator<string> {
+  const { sql, params } = selectedCapturesSql(selection, `id, ${column} AS value`, `AND ${column} IS NOT NULL ${also} AND id > ?`);
+  const batch = db.prepare(`${sql} ORDER BY id LIMIT ${SELECTED_BATCH}`);
+  for (let after = 0; ; ) {
+    const rows = batch.all(crawlId, after, ...params) as { id: number; value: string }[];
+    for (const r of rows) yield r.value;
+    if (rows.length < SELECTED_BATCH) return;
+    after = rows.at(-1)!.id;
+  }
+}
+
+/**
+ * What a collection of a selection holds of one crawl beyond its selected captures
+ * (collectionAdditions, whose walk `onProgress` hears, 0..1); null when the selection picks none of
+ * the crawl's captures.
+ */
+async function selectionAdditions(db: Database.Database, source: ReadySource, selection: CollectionSelection, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<CollectionAdditions | null> {
+  const held = new Set(selectedValues(db, source.crawlId, selection, 'warcRecordId'));
+  if (!held.size) return null;
   // The captures its redirects lead to, and its pages' requisites: found within the same crawl.
-  const added = await collectionAdditions(db, source.crawlId, source.warcDir, selection, queryHandlingOf(source.definition), new Set(ids), signal, onProgress);
-  return { ids: [...ids, ...added.ids], revisitDigests: [...revisitDigests, ...added.revisitDigests], alsoHolds: added.ids };
+  return collectionAdditions(db, source.crawlId, source.warcDir, selection, queryHandlingOf(source.definition), held, signal, onProgress);
 }
 
 /** What the export's warcinfo records and package say it is. */
@@ -472,21 +487,32 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       job.onStep?.('verify');
       files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes), signal);
     } else {
-      const chosen = new Set<string>();
-      const revisitDigests = new Set<string>();
+      const added = new Map<number, CollectionAdditions>();
       job.onStep?.('select');
       for (const [k, source] of sources.entries()) {
         // Each crawl's walk an equal part of the walk's share.
-        const picked = await selectedRecords(db, source, selection, signal, (f) => progress(share * WALK_SHARE * ((k + f) / sources.length)));
-        for (const id of picked.ids) chosen.add(id);
-        for (const digest of picked.revisitDigests) revisitDigests.add(digest);
-        alsoHolds.set(source.crawlId, picked.alsoHolds);
+        const found = await selectionAdditions(db, source, selection, signal, (f) => progress(share * WALK_SHARE * ((k + f) / sources.length)));
+        if (found) added.set(source.crawlId, found);
+        alsoHolds.set(source.crawlId, found?.ids ?? []);
       }
-      if (!chosen.size) throw new Error(`No capture ${several ? 'of these crawls ' : ''}matches the selection (${describeSelection(selection)})`);
+      if (!added.size) throw new Error(`No capture ${several ? 'of these crawls ' : ''}matches the selection (${describeSelection(selection)})`);
+      // Read again from the database as the writer stores them, crawl by crawl: not held here.
+      function* chosen(): Generator<string> {
+        for (const c of sources) {
+          yield* selectedValues(db, c.crawlId, selection!, 'warcRecordId');
+          yield* added.get(c.crawlId)?.ids ?? [];
+        }
+      }
+      function* revisitDigests(): Generator<string> {
+        for (const c of sources) {
+          yield* selectedValues(db, c.crawlId, selection!, 'payloadDigest', "AND recordType = 'revisit'");
+          yield* added.get(c.crawlId)?.revisitDigests ?? [];
+        }
+      }
       job.onStep?.('write');
       const written = await writeCollection({
         sources: sources.map((c) => ({ dir: c.warcDir, files: c.warcs })), outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
-        chosen, revisitDigests,
+        chosen: chosen(), revisitDigests: revisitDigests(),
         description: describeExport(sources, job.exportId, selection),
         onProgress: (f) => progress(share * (WALK_SHARE + (WRITTEN_AT - WALK_SHARE) * f)),
         signal,
