@@ -221,3 +221,25 @@ test('the crawl-log tallies migration counts the entries logged before it; the t
     db.close();
   }
 });
+
+// The report's mimeTypes and records read tallies triggers keep from the migration on: a crawl's
+// captures stored before it are counted by the migration itself, those without a media type as ''.
+test('the capture tallies migration counts the captures stored before it; the trigger counts those after', () => {
+  const db = migratedBefore('20261202060000_capture_tally');
+  try {
+    insertCrawl(db);
+    const capture = db.prepare("INSERT INTO Capture (crawlId, url, status, mime, size, recordType, warcFile, warcOffset, warcLength, fetchedAt, durationMs) VALUES (1, ?, 200, ?, ?, ?, 'a.warc.gz', 0, ?, CURRENT_TIMESTAMP, 0)");
+    capture.run('https://a.test/x', 'text/html', 100, 'response', 700);
+    capture.run('https://a.test/y', 'text/html', 100, 'revisit', 300);
+    capture.run('https://a.test/z', null, 5, 'response', 400);
+    assert.equal(applyMigrations(db, MIGRATIONS)[0], '20261202060000_capture_tally');
+    capture.run('https://a.test/w', 'text/html', 50, 'response', 600);
+    assert.deepEqual(db.prepare('SELECT crawlId, mime, recordType, captures, bytes, warcBytes FROM CaptureTally ORDER BY 2, 3').all(), [
+      { crawlId: 1, mime: '', recordType: 'response', captures: 1, bytes: 5, warcBytes: 400 },
+      { crawlId: 1, mime: 'text/html', recordType: 'response', captures: 2, bytes: 150, warcBytes: 1_300 },
+      { crawlId: 1, mime: 'text/html', recordType: 'revisit', captures: 1, bytes: 100, warcBytes: 300 },
+    ]);
+  } finally {
+    db.close();
+  }
+});
