@@ -41,9 +41,10 @@ export interface CrawlRow {
 }
 
 export interface CrawlDetail extends CrawlRow {
-  /** The crawl's ICD copy, its seeds cut to the first 20 (`seedCount` says how many; useSeedsPage reads them all). */
+  /** The crawl's ICD copy, each of its lists cut to the first 20 (`seedCount` says how many seeds, useSeedsPage reads them all; `listCounts` how many items the other lists cut have). */
   definition?: IcdInput;
   seedCount?: number;
+  listCounts?: Record<string, number>;
 }
 
 export interface IcdRow {

@@ -26,12 +26,15 @@ export interface CrawlView {
   /** Seconds the crawl has run, over all its runs (pauses and restarts excluded). */
   runSeconds: number;
   /**
-   * A single crawl's ICD copy, its seeds cut to the first SEEDS_IN_VIEW (`seedCount` says how many
-   * there are; GET /api/crawls/:id/seeds pages through them all).
+   * A single crawl's ICD copy, each of its lists cut to the first ITEMS_IN_VIEW (`seedCount` says
+   * how many seeds there are, `listCounts` how many items each list cut has; GET /api/crawls/:id/seeds
+   * pages through the seeds, `?lists=whole` gives the copy whole).
    */
   definition?: unknown;
   /** With the ICD copy: how many seeds it has. */
   seedCount?: number;
+  /** With the ICD copy: how many items each of its lists that was cut has, by its path (`scope.allowedHosts`); the seeds' is `seedCount`. */
+  listCounts?: Record<string, number>;
   /**
    * With the ICD copy, of a crawl that may be asked to resume (paused, or pausing): the fields of
    * the copy this version refuses, which are to be corrected before it may resume; else empty.
@@ -79,37 +82,64 @@ export function runSeconds(runs: Run[], running: boolean, now: number): number {
   return Math.round(ms / 100) / 10;
 }
 
+/** How a crawl's answer holds its ICD copy's lists: each cut to ITEMS_IN_VIEW, or whole. */
+export type IcdLists = 'cut' | 'whole';
+
 /** What the API shows of a row; with its ICD copy when the row holds one (a single crawl's). */
-function view(row: Row): CrawlView {
+function view(row: Row, lists: IcdLists = 'cut'): CrawlView {
   const { owner, stats, definition, runs, ...rest } = row;
   return {
     ...rest,
     owner: owner?.username ?? null,
     stats: parseJsonOr<Record<string, unknown>>(stats, {}),
     runSeconds: runSeconds(runs, row.status === 'running', Date.now()),
-    ...(definition !== undefined ? withDefinition(row, parseJsonOr<unknown>(definition, null)) : {}),
+    ...(definition !== undefined ? withDefinition(row, parseJsonOr<unknown>(definition, null), lists) : {}),
   };
 }
 
 /**
- * Seeds a crawl's answer holds of its ICD copy. The cockpit reads the answer again on every status
- * change and reconnection of a running crawl: with all 5,000 seeds of a crawl it was 143 KB, of
- * 10,000 nearly 300 KB; the header names only the first 5, and the seeds report pages through them.
+ * Items a crawl's answer holds of each list of its ICD copy. The cockpit reads the answer again on
+ * every status change and reconnection of a running crawl: with all 5,000 seeds of a crawl it was
+ * 143 KB, of 10,000 nearly 300 KB, and the other lists may be as long (10,000 allowed hosts, SURT
+ * prefixes, blacklist entries or robots.txt prefixes, 5,000 topic terms, 1,000 entities of 100
+ * aliases: ICD_LIMITS), though the crawl page shows none of them but the first 5 seeds and whether
+ * there are feeds; the seeds report pages through the seeds, GET /api/crawls/:id?lists=whole gives the copy whole.
  */
-export const SEEDS_IN_VIEW = 20;
+export const ITEMS_IN_VIEW = 20;
 
-/** The ICD copy with its seeds cut to the first `max`, and how many it has (0 when it holds no list). */
-export function withSeedsCut(definition: unknown, max: number): { definition: unknown; seedCount: number } {
-  if (!definition || typeof definition !== 'object' || !Array.isArray((definition as { seeds?: unknown }).seeds)) return { definition: definition ?? {}, seedCount: 0 };
-  const seeds = (definition as { seeds: unknown[] }).seeds;
-  return { definition: { ...definition, seeds: seeds.slice(0, max) }, seedCount: seeds.length };
+/** The ICD copy's lists held as maps (term → weight): cut to their `max` heaviest entries. */
+const WEIGHT_MAPS = new Set(['focus.topicTerms']);
+
+/**
+ * The ICD copy with each of its lists (at any depth: an entity's aliases too) cut to its first
+ * `max` items, and each weight map to its `max` heaviest entries; `seedCount` how many seeds it has
+ * (0 when it holds no list of them), `listCounts` how many items each other list or map that was cut
+ * has, by its path (`scope.allowedHosts`, `focus.entities.3.aliases`). Pure.
+ */
+export function withListsCut(definition: unknown, max: number): { definition: unknown; seedCount: number; listCounts: Record<string, number> } {
+  const listCounts: Record<string, number> = {};
+  const cut = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) {
+      if (value.length > max && path !== 'seeds') listCounts[path] = value.length;
+      return value.slice(0, max).map((item, i) => cut(item, `${path}.${i}`));
+    }
+    if (!value || typeof value !== 'object') return value;
+    const entries = Object.entries(value);
+    if (WEIGHT_MAPS.has(path) && entries.length > max) {
+      listCounts[path] = entries.length;
+      return Object.fromEntries(entries.sort(([, a], [, b]) => Number(b) - Number(a)).slice(0, max));
+    }
+    return Object.fromEntries(entries.map(([key, item]) => [key, cut(item, path ? `${path}.${key}` : key)]));
+  };
+  const seeds = (definition as { seeds?: unknown } | null | undefined)?.seeds;
+  return { definition: cut(definition ?? {}, ''), seedCount: Array.isArray(seeds) ? seeds.length : 0, listCounts };
 }
 
-/** A single crawl's ICD copy (see SEEDS_IN_VIEW), and its refused settings when it may be asked to resume (parsing 10,000 seeds is not free). */
-function withDefinition(row: Row, definition: unknown): Pick<CrawlView, 'definition' | 'seedCount' | 'refusedSettings'> {
+/** A single crawl's ICD copy (see ITEMS_IN_VIEW), and its refused settings when it may be asked to resume (parsing 10,000 seeds is not free). */
+function withDefinition(row: Row, definition: unknown, lists: IcdLists): Pick<CrawlView, 'definition' | 'seedCount' | 'listCounts' | 'refusedSettings'> {
   const resumable = row.status === 'paused' || row.desired === 'pause';
   return {
-    ...withSeedsCut(definition, SEEDS_IN_VIEW),
+    ...withListsCut(definition, lists === 'cut' ? ITEMS_IN_VIEW : Infinity),
     refusedSettings: resumable ? refusedFields(definition).map((r) => r.field) : [],
   };
 }
@@ -141,7 +171,7 @@ export async function listCrawls(prisma: PrismaClient, db: Database.Database, qu
       select: listSelect,
     });
     const items = inIdOrder(rows, ids);
-    if (items.length === ids.length || read === LIST_READS) return { items: items.map(view), total };
+    if (items.length === ids.length || read === LIST_READS) return { items: items.map((row) => view(row)), total };
   }
 }
 
@@ -155,11 +185,11 @@ export async function existingCrawlId(prisma: PrismaClient, param: string | unde
   return id;
 }
 
-/** One crawl with its ICD copy, or 404. */
-export async function getCrawl(prisma: PrismaClient, id: number): Promise<CrawlView> {
+/** One crawl with its ICD copy (its lists cut, unless `lists` says whole: see ITEMS_IN_VIEW), or 404. */
+export async function getCrawl(prisma: PrismaClient, id: number, lists: IcdLists = 'cut'): Promise<CrawlView> {
   const row = await prisma.crawl.findUnique({ where: { id }, select });
   if (!row) throw new HttpError(404, 'not found');
-  return view(row);
+  return view(row, lists);
 }
 
 /**

@@ -1,15 +1,16 @@
 /**
  * A crawl's own answer (GET /api/crawls/:id), which the cockpit's crawl page reads again on every
  * status change and reconnection while the crawl runs, stays the same size whatever the number of
- * its seeds: its ICD copy holds the first 20 (`seedCount` says how many), and GET …/seeds pages
- * through every one, each once. Over a real migrated SQLite database, through the route handlers as
+ * its seeds or the length of its ICD's other lists: its ICD copy holds the first 20 items of each
+ * (`seedCount`, `listCounts` say how many), `?lists=whole` gives it whole, and GET …/seeds pages
+ * through every seed, each once. Over a real migrated SQLite database, through the route handlers as
  * Next calls them.
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callRoute, routeDatabase, signedInAs } from '../../support/route-database';
 import { insertCrawl } from '../../support/crawl-rows';
-import { icdSchema } from '../../../worker/icd/schema';
+import { ICD_LIMITS, icdSchema } from '../../../worker/icd/schema';
 import type { Services } from '../../../app/lib/server/services';
 
 let services: Services;
@@ -23,9 +24,9 @@ before(async () => {
   for (const n of [3, 5_000, 10_000]) crawlOf[n] = insertCrawl(services.db, icdSchema.parse({ name: `Survey of ${n}`, seeds: seedsOf(n) }));
 });
 
-async function crawlAnswer(id: number): Promise<{ size: number; body: Record<string, unknown> }> {
+async function crawlAnswer(id: number, query = ''): Promise<{ size: number; body: Record<string, unknown> }> {
   const { GET } = await import('../../../app/api/crawls/[id]/route');
-  const res = await callRoute(viewer, GET, 'GET', `/api/crawls/${id}`, undefined, { id: String(id) });
+  const res = await callRoute(viewer, GET, 'GET', `/api/crawls/${id}${query}`, undefined, { id: String(id) });
   assert.equal(res.status, 200);
   return { size: JSON.stringify(res.body).length, body: res.body };
 }
@@ -64,4 +65,59 @@ test('the seeds pages give every seed of the crawl exactly once, in its order, e
   const bigPage = await callRoute(viewer, GET, 'GET', `/api/crawls/${id}/seeds?page=2&pageSize=5000`, undefined, { id: String(id) });
   assert.equal((bigPage.body.items as unknown[]).length, 200, 'a page is at most 200 seeds, whatever is asked');
   assert.equal((bigPage.body.items as { seed: string }[])[0]!.seed, seedsOf(5_000)[200]);
+});
+
+/** An ICD with every list as long as the ICD allows (ICD_LIMITS), the topic terms and an entity's aliases too. */
+function icdOfLongLists() {
+  const many = (n: number, item: (i: number) => string) => Array.from({ length: n }, (_, i) => item(i));
+  return icdSchema.parse({
+    name: 'Every list full',
+    seeds: seedsOf(ICD_LIMITS.seeds),
+    scope: { allowedHosts: many(ICD_LIMITS.hosts, (i) => `mirror-${i}.example.org`), surtPrefixes: many(ICD_LIMITS.hosts, (i) => `http://(org,example,mirror-${i},)/`) },
+    politeness: { ignoreRobotsFor: many(ICD_LIMITS.seeds, (i) => `https://mirror-${i}.example.org/open/`) },
+    focus: {
+      keywords: many(ICD_LIMITS.keywords, (i) => `keyword ${i}`).map((term) => ({ term })),
+      entities: many(ICD_LIMITS.entities, (i) => `Entity ${i}`).map((name) => ({ name, type: 'organisation', aliases: many(ICD_LIMITS.aliases, (k) => `${name} alias ${k}`) })),
+      topics: many(ICD_LIMITS.topics, (i) => `topic ${i}`),
+      blacklist: many(ICD_LIMITS.blacklist, (i) => `spam-${i}.example.net`),
+      topicTerms: Object.fromEntries(many(ICD_LIMITS.topicTerms, (i) => `term${i}`).map((t, i) => [t, 1 + i / 10_000])),
+    },
+    coherence: { feeds: many(ICD_LIMITS.feeds, (i) => `https://mirror-${i}.example.org/feed.xml`) },
+  });
+}
+
+test("a crawl's answer holds the first 20 items of every list of its ICD copy and their counts; ?lists=whole gives them whole", async () => {
+  const icd = icdOfLongLists();
+  const id = insertCrawl(services.db, icd);
+  const answer = await crawlAnswer(id);
+  const whole = await crawlAnswer(id, '?lists=whole');
+  // 4.3 MB whole (as every answer was before, but for its seeds), read again at each status change of the running crawl.
+  assert.ok(answer.size < 25_000, `${answer.size} characters, ${whole.size} whole`);
+  const definition = answer.body.definition as typeof icd;
+  assert.deepEqual(definition.scope.allowedHosts, icd.scope.allowedHosts.slice(0, 20));
+  assert.deepEqual(definition.coherence.feeds, icd.coherence.feeds.slice(0, 20), 'the crawl page still sees that it has feeds');
+  assert.deepEqual(definition.focus.entities[0]!.aliases, icd.focus.entities[0]!.aliases.slice(0, 20));
+  assert.equal(Object.keys(definition.focus.topicTerms).length, 20);
+  assert.deepEqual(Object.keys(definition.focus.topicTerms).slice(0, 2), ['term4999', 'term4998'], 'the heaviest terms');
+  const counts = answer.body.listCounts as Record<string, number>;
+  assert.deepEqual(
+    [counts.seeds, counts['scope.allowedHosts'], counts['scope.surtPrefixes'], counts['politeness.ignoreRobotsFor'], counts['focus.keywords'], counts['focus.entities'], counts['focus.entities.0.aliases'], counts['focus.topics'], counts['focus.blacklist'], counts['focus.topicTerms'], counts['coherence.feeds']],
+    [undefined, ICD_LIMITS.hosts, ICD_LIMITS.hosts, ICD_LIMITS.seeds, ICD_LIMITS.keywords, ICD_LIMITS.entities, ICD_LIMITS.aliases, ICD_LIMITS.topics, ICD_LIMITS.blacklist, ICD_LIMITS.topicTerms, ICD_LIMITS.feeds],
+  );
+  assert.equal(answer.body.seedCount, ICD_LIMITS.seeds, 'the seeds counted there, not in listCounts');
+  assert.deepEqual(whole.body.definition, JSON.parse(JSON.stringify(icd)), 'the copy as stored');
+  assert.deepEqual(whole.body.listCounts, {});
+
+  const { GET } = await import('../../../app/api/crawls/[id]/route');
+  const refused = await callRoute(viewer, GET, 'GET', `/api/crawls/${id}?lists=all`, undefined, { id: String(id) });
+  assert.equal(refused.status, 400);
+});
+
+test("the feeds section lists every feed of the crawl's ICD, not the first 20 the crawl's answer holds", async () => {
+  const feeds = Array.from({ length: 30 }, (_, i) => `https://mirror-${i}.example.org/feed.xml`);
+  const id = insertCrawl(services.db, icdSchema.parse({ name: 'Thirty feeds', seeds: seedsOf(1), coherence: { feeds } }));
+  const { GET } = await import('../../../app/api/crawls/[id]/incremental/route');
+  const res = await callRoute(viewer, GET, 'GET', `/api/crawls/${id}/incremental`, undefined, { id: String(id) });
+  assert.equal(res.status, 200);
+  assert.deepEqual((res.body.feeds as { rows: { url: string }[] }).rows.map((f) => f.url), feeds);
 });

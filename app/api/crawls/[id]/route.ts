@@ -1,14 +1,22 @@
 import { deleteCrawlRow } from '../../../../worker/process/crawl-requests';
 import { removeCrawlFiles } from '../../../../worker/process/crawl-deletion';
-import { apiRoute, idParam } from '../../../lib/server/handler';
+import { apiRoute, HttpError, idParam } from '../../../lib/server/handler';
 import { getCrawl, settledRequest } from '../../../lib/server/crawl-views';
 import { announceCrawlEvent, services } from '../../../lib/server/services';
 
 export const dynamic = 'force-dynamic';
 type Params = { id: string };
 
-/** GET /api/crawls/:id [view] → the crawl with its ICD copy and stats. */
-export const GET = apiRoute<Params>('view', async ({ params, prisma }) => getCrawl(prisma, idParam(params.id)));
+/**
+ * GET /api/crawls/:id[?lists=whole] [view] → the crawl with its ICD copy and stats; the copy's lists
+ * cut to their first 20 items (`seedCount`, `listCounts` say how many they hold), whole with
+ * `?lists=whole` (the cockpit reads the answer again at each status change, and shows none of them).
+ */
+export const GET = apiRoute<Params>('view', async ({ req, params, prisma }) => {
+  const lists = new URL(req.url).searchParams.get('lists');
+  if (lists !== null && lists !== 'whole') throw new HttpError(400, 'lists: only "whole" (the ICD copy\'s lists whole) may be asked for', [{ path: ['lists'], message: 'only "whole"' }]);
+  return getCrawl(prisma, idParam(params.id), lists ?? 'cut');
+});
 
 /**
  * DELETE /api/crawls/:id [delete] → 204 once the crawl is gone from the cockpit, its WARC files, spool folder and its

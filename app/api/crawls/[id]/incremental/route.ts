@@ -14,6 +14,7 @@ export const dynamic = 'force-dynamic';
  * newest first; null without recrawls). See worker/coherence/incremental-view.ts.
  */
 export const GET = apiRoute<{ id: string }>('view', async ({ params, db, prisma }) => {
-  const crawl = await getCrawl(prisma, idParam(params.id));
+  // Every feed of the ICD, not the first few the crawl's answer holds.
+  const crawl = await getCrawl(prisma, idParam(params.id), 'whole');
   return readIncrementalView(db, crawl.id, incrementalSettingsOf(crawl.definition), crawl.status, Date.now(), services().env.TIDEMARK_TEST_MINUTE_MS);
 });
