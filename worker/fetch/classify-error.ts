@@ -136,3 +136,26 @@ export function truncationOf(err: unknown): 'time' | 'disconnect' | 'unspecified
   if (err instanceof TimeoutError) return 'time';
   return classifyError(err).reason === 'bad-http' ? 'unspecified' : 'disconnect';
 }
+
+/** What had come of a response's body when its attempt failed: bytes received, and the Content-Length announced (null: none, or none to trust). */
+export interface BodyReceived {
+  received: number;
+  announced: number | null;
+}
+
+const codeOf = (err: Error): unknown => (err as { code?: unknown }).code;
+
+/**
+ * The crawl-log message of a failed attempt: the error's own words, except where they are the HTTP
+ * client's rather than what the server did — undici's "Headers Overflow Error" for a response head
+ * over the `maxHeaderBytes` the fetcher reads, and "other side closed" (or a reset) for a body that
+ * ended before the length its Content-Length announced. The failure's reason is the error's still
+ * (classifyError). Pure.
+ */
+export function failureMessage(err: Error, body: BodyReceived | undefined, maxHeaderBytes: number): string {
+  if (codeOf(err) === 'UND_ERR_HEADERS_OVERFLOW') return `response head larger than ${Math.round(maxHeaderBytes / 1024)} KB, the most the crawler reads of one`;
+  if (body && body.announced !== null && body.received < body.announced && classifyError(err).reason === 'connection-reset') {
+    return `connection closed after ${body.received.toLocaleString('en')} of ${body.announced.toLocaleString('en')} bytes announced by Content-Length`;
+  }
+  return err.message;
+}

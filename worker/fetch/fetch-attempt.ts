@@ -223,6 +223,6 @@ function unreadableLength(error: Error, received: Buffer): UnreadableResponseErr
 }
 
 /** A Content-Length worth sizing a buffer by: one plain non-negative integer (repeated values are joined by ", "). */
-function announcedLength(value: string | undefined): number | null {
+export function announcedLength(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 }

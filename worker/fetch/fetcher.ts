@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import type { FailureReason, HttpExchange } from '../capture';
+import { storedBodySize, type FailureReason, type HttpExchange } from '../capture';
 import { releaseBody } from './body-sink';
-import { classifyError, lenientMayRead, UnreadableResponseError } from './classify-error';
+import { classifyError, failureMessage, lenientMayRead, UnreadableResponseError } from './classify-error';
 import { isStorageFailure } from '../store/storage-failure';
 import { sharedDnsCache, type DnsCache } from './dns-cache';
 import type { AddressGuard } from './address-guard';
-import { fetchAttempt, type AttemptResult } from './fetch-attempt';
+import { announcedLength, fetchAttempt, type AttemptResult } from './fetch-attempt';
 import { lenientAttempt } from './lenient-attempt';
 import { sameSiteContext, type SameSiteContext } from './same-site';
 import { setCookieValues, type CrawlCookieJar } from './cookie-jar';
@@ -253,7 +253,10 @@ export function createFetcher(o: FetcherOptions): Fetcher {
       if (!retryable || !left) {
         const read = result.partial ? undefined : result.received;
         // What to do about it is the crawl's setting, not the server's: said where the failure is read.
-        const said = reason === 'tls' && o.rejectUnauthorized !== false ? `${result.error.message} (the ICD's limits.verifyCertificates: false archives the site anyway)` : result.error.message;
+        const { partial } = result;
+        const body = partial ? { received: storedBodySize(partial.body), announced: announcedLength(partial.headers['content-length']) } : undefined;
+        const words = failureMessage(result.error, body, MAX_HEADER_BYTES);
+        const said = reason === 'tls' && o.rejectUnauthorized !== false ? `${words} (the ICD's limits.verifyCertificates: false archives the site anyway)` : words;
         // A failure past a head only the lenient parser could read says so too.
         const message = note ? `${said}; ${note}` : said;
         return { ok: false, reason, message, durationMs, retries, ...(result.partial ? { partial: result.partial } : {}), ...(read === undefined ? {} : { bytesRead: read }) };

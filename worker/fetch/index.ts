@@ -9,7 +9,7 @@ export { addressClass, addressRefusal, type AddressClass, type AddressPolicy } f
 export { createAddressGuard, type AddressGuard } from './address-guard';
 export { createDnsCache, resolveHost, sharedDnsCache, type DnsCache, type DnsCacheOptions, type LookupFn, type ResolveResult } from './dns-cache';
 export { bodyForParsing, bodyUnlessBomb, contentCodingFault, contentCodingNote, decodeBody, decodeContentEncoding, decodeStreamCapped, parseContentCodings, type DecodedBody, type OverflowMode, type ParsedBody } from './decode-content-encoding';
-export { classifyError, DecompressionBombError, DnsError, truncationOf, type ErrorClass } from './classify-error';
+export { classifyError, DecompressionBombError, DnsError, failureMessage, truncationOf, type BodyReceived, type ErrorClass } from './classify-error';
 export { TimeoutError, withTimeout, startDeadline, type TimeoutKind, type Deadline } from './timeout';
 export { releaseBody } from './body-sink';
 export { gotNoAnswer, isSilentFailure, NO_CONNECTION_REASONS } from './no-answer';

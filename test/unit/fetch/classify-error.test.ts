@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errors } from 'undici';
-import { classifyError, DecompressionBombError, DnsError, TimeoutError, truncationOf } from '../../../worker/fetch';
+import { classifyError, DecompressionBombError, DnsError, failureMessage, TimeoutError, truncationOf } from '../../../worker/fetch';
 
 const coded = (code: string) => Object.assign(new Error(code), { code });
 
@@ -50,4 +50,18 @@ test('anything else is internal and not retried', () => {
   assert.deepEqual(classifyError(new Error('boom')), { reason: 'internal', retryable: false });
   assert.deepEqual(classifyError('a string'), { reason: 'internal', retryable: false });
   assert.deepEqual(classifyError(null), { reason: 'internal', retryable: false });
+});
+
+test("failure messages in the archivist's words: a head over the limit, a body shorter than its Content-Length; other errors as they are", () => {
+  const limit = 256 * 1024;
+  assert.equal(failureMessage(new errors.HeadersOverflowError(), undefined, limit), 'response head larger than 256 KB, the most the crawler reads of one');
+  const closed = new errors.SocketError('other side closed');
+  assert.equal(failureMessage(closed, { received: 40, announced: 1000 }, limit), 'connection closed after 40 of 1,000 bytes announced by Content-Length');
+  assert.equal(failureMessage(coded('ECONNRESET'), { received: 0, announced: 12_000 }, limit), 'connection closed after 0 of 12,000 bytes announced by Content-Length');
+  // No length announced, or all of it came: the error's own words.
+  assert.equal(failureMessage(closed, { received: 40, announced: null }, limit), 'other side closed');
+  assert.equal(failureMessage(closed, { received: 1000, announced: 1000 }, limit), 'other side closed');
+  assert.equal(failureMessage(closed, undefined, limit), 'other side closed');
+  // A body cut by time is not a closed connection, whatever its length.
+  assert.equal(failureMessage(new TimeoutError('total', 10), { received: 40, announced: 1000 }, limit), new TimeoutError('total', 10).message);
 });
