@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { verifyCdxj, verifyWarcFile } from '../../worker/warc';
 import { crawlToTheEnd } from './finished-crawl';
 import { withCrawl } from './site-crawl';
@@ -21,6 +22,10 @@ export interface HostileCrawl {
   captures: Map<string, { status: number; size: number; truncated: string | null; recordType: string; mime: string }>;
   /** URLs the frontier refused, with its reason. */
   excluded: Map<string, string>;
+  /** Every URL the frontier holds, whatever its state (query kept). */
+  urls: string[];
+  /** Of the texts the crawl was asked to look for (`lookFor`), those found in its WARC files' records. */
+  inWarcs: Set<string>;
 }
 
 const pathOf = (url: string, origin: string) => (url.startsWith(origin) ? url.slice(origin.length) : url);
@@ -28,9 +33,10 @@ const pathOf = (url: string, origin: string) => (url.startsWith(origin) ? url.sl
 /**
  * Crawls `origin` (seed: `seedPath` on it) to its end with the engine, as the ICD `fields` say
  * (testIcd), and checks that every WARC file it wrote reads back with its digests verified and every
- * CDXJ line points at its record; returns what the crawl recorded, for the test to judge.
+ * CDXJ line points at its record; returns what the crawl recorded, for the test to judge, and which
+ * of the texts `lookFor` its WARC records hold.
  */
-export async function crawlHostile(prefix: string, origin: string, fields: Record<string, unknown>, seedPath = '/'): Promise<HostileCrawl> {
+export async function crawlHostile(prefix: string, origin: string, fields: Record<string, unknown>, seedPath = '/', lookFor: readonly string[] = []): Promise<HostileCrawl> {
   let result: HostileCrawl | undefined;
   await withCrawl(prefix, { name: prefix, seeds: [`${origin}${seedPath}`], ...fields }, async (c) => {
     const warcDir = await crawlToTheEnd(c);
@@ -38,6 +44,8 @@ export async function crawlHostile(prefix: string, origin: string, fields: Recor
     assert.ok(warcs.length > 0, 'the crawl wrote a WARC file');
     for (const name of warcs) assert.deepEqual((await verifyWarcFile(join(warcDir, name))).errors, [], `${name} reads back with its digests verified`);
     assert.deepEqual((await verifyCdxj(join(warcDir, 'index.cdxj'), warcDir)).errors, [], 'every CDXJ line points at its record');
+    // Every record of every file, decompressed: gzip members read back to back.
+    const records = warcs.map((name) => gunzipSync(readFileSync(join(warcDir, name))).toString('latin1'));
     const rows = <T>(sql: string) => c.db.prepare(sql).all(c.crawlId) as T[];
     result = {
       origin,
@@ -48,6 +56,8 @@ export async function crawlHostile(prefix: string, origin: string, fields: Recor
         ).map(({ url, ...r }) => [pathOf(url, origin), r]),
       ),
       excluded: new Map(rows<{ url: string; reason: string }>('SELECT url, reason FROM frontier_url WHERE crawl_id = ? AND state = 4').map((r) => [pathOf(r.url, origin), r.reason])),
+      urls: rows<{ url: string }>('SELECT url FROM frontier_url WHERE crawl_id = ?').map((r) => pathOf(r.url, origin)),
+      inWarcs: new Set(lookFor.filter((text) => records.some((r) => r.includes(text)))),
     };
   });
   return result!;

@@ -185,7 +185,7 @@ export class CrawlContext {
       enabled: icd.politeness.respectRobots,
       ignoreFor: icd.politeness.ignoreRobotsFor,
       // robots.txt responses are archived too (issue 3): every hop of their redirects.
-      fetchRobots: async (url, origin) => {
+      fetchRobots: async (url, origin, hop) => {
         const askingHost = hostKeyOf(origin);
         const { outcome, ownKey } = await request(url, askingHost);
         // Ended now, as far as this thread can tell (the page's delay runs from here). A redirect to
@@ -195,7 +195,7 @@ export class CrawlContext {
         if (!exchange) return outcome;
         // Archiving releases a spooled body, and the cache reads it after: it gets a copy in memory.
         const forCache = await robotsBodyInMemory(exchange);
-        await archive(exchange, outcome, await robotsCaptureMessage(forCache));
+        await archive(exchange, outcome, await robotsCaptureMessage(forCache, hop));
         return outcome.ok ? { ...outcome, exchange: forCache } : { ...outcome, partial: forCache };
       },
       // A request that got nothing has no capture to stand for it: its own entry, as a page's failed fetch

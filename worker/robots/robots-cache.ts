@@ -1,7 +1,7 @@
 import { retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
 import { waitEndAsOf } from '../politeness';
 import { robotsIgnorePrefixes } from './ignore-prefixes';
-import { classifyRobotsResponse, readRobotsBody, ROBOTS_MAX_BYTES, type ConnectionFailure, type RobotsBody, type RobotsResponse } from './robots-response';
+import { classifyRobotsResponse, readRobotsBody, ROBOTS_MAX_BYTES, ROBOTS_MAX_REDIRECTS, type ConnectionFailure, type RobotsBody, type RobotsResponse } from './robots-response';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
 /**
@@ -27,9 +27,10 @@ export interface RobotsCacheOptions {
   ignoreFor: readonly string[];
   /**
    * Fetches one URL, no redirects followed (the crawler archives each exchange here). `origin`: whose
-   * robots.txt it is (the request asking for it is one of that host's: a redirect may leave the host).
+   * robots.txt it is (the request asking for it is one of that host's: a redirect may leave the host);
+   * `hop`: how many redirects led to it (0: robots.txt itself).
    */
-  fetchRobots: (url: string, origin: string) => Promise<FetchOutcome>;
+  fetchRobots: (url: string, origin: string, hop: number) => Promise<FetchOutcome>;
   /**
    * A request of robots.txt (`url`: the origin's, or a redirect's target) that failed with nothing
    * received to archive (refused, unresolvable, a timeout or reset before any byte; not one a pause
@@ -89,8 +90,6 @@ const NO_CONNECTION_MS = 600_000;
  */
 const SILENT_TRIES = 2;
 
-/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects; past that, robots.txt is unavailable. */
-const MAX_REDIRECTS = 5;
 
 /**
  * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
@@ -197,8 +196,8 @@ export class RobotsCache {
   private async fetchAndDecide(origin: string): Promise<LoadEnd> {
     const robotsUrl = robotsTxtUrlOf(origin);
     let target = robotsUrl;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const outcome = await this.o.fetchRobots(target, origin);
+    for (let hop = 0; hop <= ROBOTS_MAX_REDIRECTS; hop++) {
+      const outcome = await this.o.fetchRobots(target, origin, hop);
       if (!outcome.ok && outcome.reason === 'interrupted') return 'cut-off';
       const response = classifyRobotsResponse(outcome, target);
       if (response.kind === 'redirect') {

@@ -94,8 +94,14 @@ export function classifyRobotsResponse(outcome: FetchOutcome, fromUrl: string): 
 /** RFC 9309 §2.5: at least 500 KiB of robots.txt must be parsed; more is ignored. */
 export const ROBOTS_MAX_BYTES = 512 * 1024;
 
-/** What a robots.txt body parsed (RobotsResponse 'parse') gives: its text, or why it has none to trust. */
-export type RobotsBody = { text: string; codingNote?: string } | { unreadable: string };
+/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects; past that, robots.txt is unavailable. */
+export const ROBOTS_MAX_REDIRECTS = 5;
+
+/**
+ * What a robots.txt body parsed (RobotsResponse 'parse') gives: its text, or why it has none to
+ * trust. `cut`: the body (decoded) is longer than the bytes read, and its text ends there.
+ */
+export type RobotsBody = { text: string; codingNote?: string; cut?: true } | { unreadable: string };
 
 /**
  * The text a robots.txt answer's rules are read from: its first `maxBytes` bytes, decoded. A body
@@ -108,13 +114,23 @@ export type RobotsBody = { text: string; codingNote?: string } | { unreadable: s
  */
 export async function readRobotsBody(exchange: Pick<HttpExchange, 'body' | 'headers' | 'truncated'>, maxBytes: number): Promise<RobotsBody> {
   const contentEncoding = exchange.headers['content-encoding'];
-  const decoded = await decodeBody(exchange.body, contentEncoding, maxBytes, 'truncate');
+  // One byte more than is read tells a body longer than that from one of just that length.
+  const decoded = await decodeBody(exchange.body, contentEncoding, maxBytes + 1, 'truncate');
   const fault = contentCodingFault(contentEncoding, decoded, exchange.truncated !== null);
-  if (fault === null) return { text: decoded.bytes.toString('utf8') };
-  const asItCame = await decodeContentEncoding(exchange.body, undefined, maxBytes, 'truncate');
-  if (isPlainText(asItCame)) return { text: asItCame.toString('utf8'), codingNote: `${fault}; its rules were read from the body as it came, which is plain text` };
+  if (fault === null) return firstBytesOf(decoded.bytes, maxBytes);
+  const asItCame = await decodeContentEncoding(exchange.body, undefined, maxBytes + 1, 'truncate');
+  const { text, cut } = firstBytesOf(asItCame, maxBytes);
+  if (isPlainText(asItCame.subarray(0, maxBytes))) return { text, codingNote: `${fault}; its rules were read from the body as it came, which is plain text`, ...(cut ? { cut } : {}) };
   return { unreadable: `${fault}, and the body as it came is no plain text: robots.txt is unreadable, taken as unreachable as a 5xx answer is` };
 }
+
+/** The text of a body's first `maxBytes` bytes, and whether it had more. */
+function firstBytesOf(bytes: Buffer, maxBytes: number): { text: string; cut?: true } {
+  return bytes.length > maxBytes ? { text: bytes.subarray(0, maxBytes).toString('utf8'), cut: true } : { text: bytes.toString('utf8') };
+}
+
+/** A line robots.txt's grammar reads (RFC 9309 §2.2, and the Crawl-delay and Sitemap lines crawlers read too). */
+const RULE_LINE = /^[ \t]*(user-agent|allow|disallow|crawl-delay|sitemap)[ \t]*:/im;
 
 /**
  * UTF-8 text with no control characters but tab, line ends and form feed. No compressed data is:
@@ -132,13 +148,26 @@ function isPlainText(bytes: Buffer): boolean {
 }
 
 /**
- * The crawl-log message of a robots.txt capture: what became of a body whose content coding could
- * not be undone (readRobotsBody), when it is one robots.txt's rules are read from. A spooled body
- * that cannot be read gets none: the cache, failing to read it too, takes robots.txt as unreachable.
+ * The crawl-log message of a robots.txt capture, `hop` redirects after the robots.txt asked for:
+ * what the crawl made of an answer that is not plainly a set of rules. A redirect past the ones
+ * followed (robots.txt unavailable: nothing disallowed); for a body rules are read from, a content
+ * coding that could not be undone (readRobotsBody), a body longer than the bytes read (their rules
+ * alone apply), and one with no rule line at all (binary garbage, an HTML page: nothing
+ * disallowed). A spooled body that cannot be read gets none: the cache, failing to read it too,
+ * takes robots.txt as unreachable.
  */
-export async function robotsCaptureMessage(exchange: Pick<HttpExchange, 'body' | 'headers' | 'truncated' | 'status'>): Promise<string> {
-  if (exchange.status < 200 || exchange.status >= 300 || cutByFailedFetch(exchange.truncated)) return 'robots.txt';
+export async function robotsCaptureMessage(exchange: Pick<HttpExchange, 'body' | 'headers' | 'truncated' | 'status'>, hop = 0): Promise<string> {
+  const said = (...notes: (string | false | undefined)[]) => ['robots.txt', ...notes.filter(Boolean)].join('; ');
+  if (exchange.status >= 300 && exchange.status < 400 && hop >= ROBOTS_MAX_REDIRECTS) {
+    return said(`a redirect past the ${ROBOTS_MAX_REDIRECTS} in a row followed for robots.txt: taken as unavailable (RFC 9309 §2.3.1.2), so no rule disallows any URL of the host`);
+  }
+  if (exchange.status < 200 || exchange.status >= 300 || cutByFailedFetch(exchange.truncated)) return said();
   const body = await readRobotsBody(exchange, ROBOTS_MAX_BYTES).catch(() => null);
-  const note = !body ? null : 'unreadable' in body ? body.unreadable : body.codingNote;
-  return note ? `robots.txt; ${note}` : 'robots.txt';
+  if (!body) return said();
+  if ('unreadable' in body) return said(body.unreadable);
+  return said(
+    body.codingNote,
+    body.cut && `longer than the ${ROBOTS_MAX_BYTES / 1024} KiB of it read for rules (RFC 9309 §2.5): rules past them do not apply`,
+    body.text.trim() !== '' && !RULE_LINE.test(body.text) && 'no line of it is a rule (User-agent, Allow, Disallow, Crawl-delay, Sitemap): no rule disallows any URL of the host',
+  );
 }
