@@ -19,7 +19,7 @@ import { countEach, exactlyOnceViolations, indexCoverageViolations, isRobotsTxt,
 export interface ExploreOptions {
   /** Kills at planned moments (planKill). */
   kills: number;
-  /** Kills when a closing-phase file appears (a WARC file closed, the index sorted, the crawl log written). */
+  /** Kills when a closing-phase file appears (a WARC file closed, the index sorted or recovered, the crawl log written). */
   closingKills: number;
   /** HTML pages of the site (at least 24); requisites, copies and large files come on top. */
   pages: number;
@@ -75,7 +75,8 @@ const STATE_DB = 'tidemark-state.db';
 const CLOSING_TRIGGERS: Array<{ name: string; file: RegExp }> = [
   // Also when a start-up closes the files a killed run left open.
   { name: 'warc-closed', file: /\.warc\.gz$/ },
-  { name: 'index-sort', file: /^index\.cdxj(\.run-\d+|\.tmp)?$/ },
+  // The index sorted at the close, or the open one rewritten by a start-up's recovery.
+  { name: 'index-sort', file: /^index\.cdxj(\.run-\d+|\.tmp|\.open\.tmp)?$/ },
   { name: 'crawl-log', file: /^crawl-log\.tsv\.tmp$/ },
 ];
 
