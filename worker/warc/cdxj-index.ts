@@ -236,6 +236,12 @@ export async function finalizeIndex(dir: string, runBytes = RUN_BYTES): Promise<
   const finalPath = join(dir, INDEX_NAME);
   if (!(await exists(openPath))) return;
   const runs = await writeSortedRuns(openPath, dir, runBytes);
+  if (runs.length === 0 && (await exists(finalPath))) {
+    // Nothing new (a run of a finished crawl, or one killed before its first capture): index.cdxj
+    // stays as it is rather than being written again, a cost that grew with the crawl.
+    await rm(openPath, { force: true });
+    return;
+  }
   if (runs.length === 1 && !(await exists(finalPath))) {
     // One run and no earlier index: the run is the whole index, sorted already.
     const run = await open(runs[0]!, 'r+');

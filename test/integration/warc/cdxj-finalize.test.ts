@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finalizeIndex, INDEX_NAME, OPEN_INDEX_NAME } from '../../../worker/warc/cdxj-index';
@@ -69,4 +69,19 @@ test('lines are sorted in the byte order of their UTF-8, which pywb binary-searc
   rmSync(join(dir, INDEX_NAME));
   // Runs of one line each: the merge compares them the same way.
   assert.equal(await finalized(dir, null, open.join('\n') + '\n', 10), expected);
+}));
+
+test('an empty open index (a run of a finished crawl) leaves index.cdxj as it was, not written again', withDir(async (dir) => {
+  const earlier = lines(300, 'e').sort();
+  writeFileSync(join(dir, INDEX_NAME), earlier.join('\n') + '\n');
+  const before = statSync(join(dir, INDEX_NAME));
+  for (const openText of ['', '\n\n']) {
+    writeFileSync(join(dir, OPEN_INDEX_NAME), openText);
+    await finalizeIndex(dir);
+    const after = statSync(join(dir, INDEX_NAME));
+    // Written again, it would be a new file (the merge renames a temporary file over it).
+    assert.equal(after.ino, before.ino);
+    assert.equal(readFileSync(join(dir, INDEX_NAME), 'utf8'), earlier.join('\n') + '\n');
+    assert.deepEqual(readdirSync(dir), [INDEX_NAME]);
+  }
 }));
