@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { exportDir, isInside } from '../store/data-layout';
+import { errnoCode, folderEntries, removeEntries } from '../store/folder-removal';
 import { onRowInWriteTransaction } from '../store/sqlite';
 import { exportDeleteRefusal } from '../process/crawl-control';
 import type { CrawlRequestOutcome } from '../process/crawl-requests';
@@ -60,8 +61,6 @@ function recordPartialDelete(db: Database.Database, dir: string, exportId: numbe
   db.prepare('UPDATE Export SET files = coalesce(?, files), error = ? WHERE id = ?').run(left && JSON.stringify(left), `Delete stopped: ${reason}`, exportId);
 }
 
-const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? 'error';
-
 /**
  * Removes `exports/<id>` under `dataDir` and everything in it, never following a symbolic link.
  * Writable folders are checked before anything is removed, so a permission problem removes nothing;
@@ -76,8 +75,8 @@ function removeExportFolder(dataDir: string, exportId: number): FolderRemoval {
   try {
     stat = lstatSync(dir);
   } catch (err) {
-    if (codeOf(err) === 'ENOENT') return { removed: [] };
-    return { failed: `${shown(dir)} could not be read (${codeOf(err)}): nothing was removed`, removed: [] };
+    if (errnoCode(err) === 'ENOENT') return { removed: [] };
+    return { failed: `${shown(dir)} could not be read (${errnoCode(err)}): nothing was removed`, removed: [] };
   }
   if (stat.isSymbolicLink() || !stat.isDirectory()) {
     const what = stat.isSymbolicLink() ? `a symbolic link (to ${readlinkSync(dir)})` : 'not a folder';
@@ -87,16 +86,16 @@ function removeExportFolder(dataDir: string, exportId: number): FolderRemoval {
   for (let attempt = 1; ; attempt++) {
     let entries;
     try {
-      entries = walk(dir);
+      entries = folderEntries(dir);
     } catch (err) {
-      return { failed: `${shown(dir)} could not be read (${codeOf(err)}): nothing ${removed.length ? 'more ' : ''}was removed`, removed };
+      return { failed: `${shown(dir)} could not be read (${errnoCode(err)}): nothing ${removed.length ? 'more ' : ''}was removed`, removed };
     }
     if (!entries.every((e) => isInside(root, e.path))) return { refused: `${shown(dir)} holds a path outside the exports folder: nothing was removed` };
     for (const folder of entries.filter((e) => e.folder)) {
       try {
         accessSync(folder.path, constants.W_OK | constants.X_OK);
       } catch (err) {
-        return { failed: `${shown(folder.path)} may not be changed (${codeOf(err)}), so its files cannot be removed: nothing ${removed.length ? 'more ' : ''}was removed`, removed };
+        return { failed: `${shown(folder.path)} may not be changed (${errnoCode(err)}), so its files cannot be removed: nothing ${removed.length ? 'more ' : ''}was removed`, removed };
       }
     }
     const failure = removeEntries(entries, removed, dataDir);
@@ -106,38 +105,6 @@ function removeExportFolder(dataDir: string, exportId: number): FolderRemoval {
       return { failed: `${failure.path} could not be removed (${failure.code}): ${done}; delete the export again once it can be`, removed };
     }
   }
-}
-
-/** Removes `entries` in order (files before their folder); the first failure, or null. ENOENT: gone already. */
-function removeEntries(entries: { path: string; folder: boolean }[], removed: string[], dataDir: string): { path: string; code: string } | null {
-  for (const entry of entries) {
-    try {
-      if (entry.folder) rmdirSync(entry.path);
-      else unlinkSync(entry.path);
-      if (!entry.folder) removed.push(relative(dataDir, entry.path));
-    } catch (err) {
-      if (codeOf(err) !== 'ENOENT') return { path: relative(dataDir, entry.path), code: codeOf(err) };
-    }
-  }
-  return null;
-}
-
-/** Everything under `dir` and `dir` itself, each folder after its contents; links are entries, never followed. */
-function walk(dir: string): { path: string; folder: boolean }[] {
-  const out: { path: string; folder: boolean }[] = [];
-  let names: import('node:fs').Dirent[] = [];
-  try {
-    names = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch (err) {
-    if (codeOf(err) !== 'ENOENT') throw err;
-  }
-  for (const d of names) {
-    const path = join(dir, d.name);
-    if (d.isDirectory()) out.push(...walk(path));
-    else out.push({ path, folder: false });
-  }
-  out.push({ path: dir, folder: true });
-  return out;
 }
 
 /**
@@ -164,7 +131,7 @@ export function removeLeftoverExportFolders(db: Database.Database, dataDir: stri
   try {
     folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   } catch (err) {
-    if (codeOf(err) !== 'ENOENT') console.error(`tidemark worker: ${root} could not be read (${codeOf(err)}): left-over export folders stay`);
+    if (errnoCode(err) !== 'ENOENT') console.error(`tidemark worker: ${root} could not be read (${errnoCode(err)}): left-over export folders stay`);
     return [];
   }
   const status = db.prepare('SELECT status FROM Export WHERE id = ?').pluck();
@@ -174,7 +141,7 @@ export function removeLeftoverExportFolders(db: Database.Database, dataDir: stri
       rmSync(exportDir(dataDir, id), { recursive: true, force: true });
       removed.push(id);
     } catch (err) {
-      console.error(`tidemark worker: the left-over folder of export ${id} could not be removed (${codeOf(err)})`);
+      console.error(`tidemark worker: the left-over folder of export ${id} could not be removed (${errnoCode(err)})`);
     }
   }
   return removed;

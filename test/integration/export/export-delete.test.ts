@@ -13,7 +13,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Services } from '../../../app/lib/server/services';
+import { assertCanMakeImmutable, makeImmutable, makeRemovable } from '../../support/immutable-file';
 import { callRoute, routeDatabase, signedInAs, startWorker, type RouteHandler } from '../../support/route-database';
 import { until } from '../../support/engine-run';
 import { crawlWarcId } from '../../../worker/warc';
@@ -166,28 +166,13 @@ test('nothing outside the exports folder is removed: a folder that is a link is 
   assert.equal(readFileSync(join(outside, 'precious.txt'), 'utf8'), 'keep me');
 });
 
-/**
- * A file that cannot be removed needs chattr +i (e2fsprogs, which .ci/run installs) and the right
- * to set it (root, as CI runs): said plainly when missing, rather than the test passing unrun.
- */
-function assertCanMakeImmutable(): void {
-  const probe = join(mkdtempSync(join(s.env.dataDir, 'probe-')), 'p');
-  writeFileSync(probe, '');
-  try {
-    execFileSync('chattr', ['+i', probe], { stdio: 'pipe' });
-    execFileSync('chattr', ['-i', probe], { stdio: 'pipe' });
-  } catch (err) {
-    assert.fail(`this test makes a file immutable with chattr +i (e2fsprogs, as root): ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
-
 test('a file that cannot be removed: a clear error, the row kept listing only the files still there, and a later delete finishes', async () => {
-  assertCanMakeImmutable();
+  assertCanMakeImmutable(s.env.dataDir);
   const crawlId = finishedCrawl();
   // Removed in name order: a-first goes, b-stuck cannot.
   const id = exportWithFiles(crawlId, 'done', { 'a-first.warc.gz': 'one', 'b-stuck.warc.gz': 'two' });
   const stuck = join(exportDir(s.env.dataDir, id), 'b-stuck.warc.gz');
-  execFileSync('chattr', ['+i', stuck]);
+  makeImmutable(stuck);
   try {
     const res = await del(manager, id);
     assert.equal(res.status, 500);
@@ -198,7 +183,7 @@ test('a file that cannot be removed: a clear error, the row kept listing only th
     assert.equal(row.error, `Delete stopped: ${res.body.error}`);
     assert.ok(existsSync(stuck));
   } finally {
-    execFileSync('chattr', ['-i', stuck]);
+    makeRemovable(stuck);
   }
   assert.equal((await del(manager, id)).status, 204);
   assert.equal(rowOf(id), undefined);
@@ -208,7 +193,7 @@ test('a file that cannot be removed: a clear error, the row kept listing only th
   const odd = exportWithFiles(crawlId, 'done', { 'a-first.warc.gz': 'one', 'b-stuck.warc.gz': 'two' });
   s.db.prepare("UPDATE Export SET files = 'not json' WHERE id = ?").run(odd);
   const oddStuck = join(exportDir(s.env.dataDir, odd), 'b-stuck.warc.gz');
-  execFileSync('chattr', ['+i', oddStuck]);
+  makeImmutable(oddStuck);
   try {
     const res = await del(manager, odd);
     assert.equal(res.status, 500);
@@ -216,7 +201,7 @@ test('a file that cannot be removed: a clear error, the row kept listing only th
     assert.equal(rowOf(odd)?.files, 'not json');
     assert.match(rowOf(odd)?.error ?? '', /^Delete stopped: /);
   } finally {
-    execFileSync('chattr', ['-i', oddStuck]);
+    makeRemovable(oddStuck);
   }
   assert.equal((await del(manager, odd)).status, 204);
 });
