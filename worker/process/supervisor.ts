@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ServerMessage, WorkerMessage } from '../events/messages';
-import { HEALTHY_UPTIME_MS, restartDelayMs } from './backoff';
+import { HEALTHY_UPTIME_MS, doublingDelayMs } from './backoff';
 
 export interface SupervisorOptions {
   /**
@@ -50,7 +50,7 @@ export class WorkerSupervisor {
       if (this.child === child) this.child = null;
       if (this.stopping) return;
       this.crashes = Date.now() - this.startedAt > HEALTHY_UPTIME_MS ? 1 : this.crashes + 1;
-      const delay = restartDelayMs(this.crashes, this.opts.restartBaseMs);
+      const delay = doublingDelayMs(this.crashes, this.opts.restartBaseMs);
       this.opts.log?.(`crawl worker exited (code ${code}, signal ${signal}); restarting in ${delay} ms`);
       this.restartTimer = setTimeout(() => this.start(), delay);
     });
