@@ -127,7 +127,8 @@ async function main(): Promise<void> {
   }
   supervisor.start();
   // Deletions a stopped server left midway: their crawls are gone from the cockpit already, their rows not all.
-  void services().crawlDeletions.wake();
+  // Files that could not be removed are tried at once, not at their retry time: an admin may have restarted to free them.
+  void services().crawlDeletions.wake({ retryFilesNow: true });
   // Scheduled crawls (an ICD's schedule): due ones are created as "Start a crawl" creates them; the worker picks them up.
   const stopScheduler = startCrawlScheduler(services().prisma, (line) => console.log(`tidemark: ${line}`));
   // The port bound, which PORT=0 leaves to the system.

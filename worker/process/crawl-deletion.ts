@@ -1,8 +1,12 @@
 import type Database from 'better-sqlite3';
-import { rmSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
+import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
+import { errnoCode, folderEntries, removeEntries, type FolderEntry } from '../store/folder-removal';
+import { sqlDate } from '../store/sqlite';
+import { doublingDelayMs } from './backoff';
 import { freeLockAfter } from './busy-retry-gap';
 import { prunePolitenessRows } from './prune-politeness';
 
@@ -118,49 +122,143 @@ export async function deleteCrawlRows(db: Database.Database, crawlId: number, be
   return deleted;
 }
 
-/** Removes a deleted crawl's WARC and spool folders and its exports' folders (none there is no error). */
-export function removeCrawlFiles(dataDir: string, crawlId: number, exportIds: readonly number[]): void {
-  rmSync(crawlWarcDir(dataDir, crawlId), { recursive: true, force: true });
-  // Empty unless the worker died in the crawl's last run (a paused crawl is not run again to empty it).
-  rmSync(crawlSpoolDir(dataDir, crawlId), { recursive: true, force: true });
-  for (const id of exportIds) rmSync(exportDir(dataDir, id), { recursive: true, force: true });
+/** The wait before a deletion's files are tried again after their first failure, doubling with each one in a row up to FILES_RETRY_MAX_MS. */
+export const FILES_RETRY_FIRST_MS = 60_000;
+export const FILES_RETRY_MAX_MS = 3_600_000;
+
+/**
+ * Removes a deleted crawl's WARC and spool folders and its exports' folders (one not there is no
+ * error), never following a symbolic link (one is removed as a link), and goes on past what cannot
+ * be removed (an immutable file, a folder without write permission, EBUSY): returns, per folder,
+ * the path under the data folder that could not be removed and the error code; empty when all are gone.
+ */
+export function removeCrawlFiles(dataDir: string, crawlId: number, exportIds: readonly number[]): string[] {
+  // The spool folder is empty unless the worker died in the crawl's last run (a paused crawl is not run again to empty it).
+  const folders = [crawlWarcDir(dataDir, crawlId), crawlSpoolDir(dataDir, crawlId), ...exportIds.map((id) => exportDir(dataDir, id))];
+  return folders.map((dir) => removeFolder(dataDir, dir)).filter((failure) => failure !== null);
+}
+
+function removeFolder(dataDir: string, dir: string): string | null {
+  let entries: FolderEntry[];
+  try {
+    entries = lstatSync(dir).isDirectory() ? folderEntries(dir) : [{ path: dir, folder: false }];
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return null;
+    return `${relative(dataDir, (err as NodeJS.ErrnoException).path ?? dir)} could not be read (${errnoCode(err)})`;
+  }
+  const failure = removeEntries(entries, [], dataDir);
+  return failure && `${failure.path} could not be removed (${failure.code})`;
+}
+
+/** The export ids a CrawlDeletion row lists (deleteCrawlRow writes them); null for a list that is not one (a hand-edited row). */
+function listedExportIds(json: string): number[] | null {
+  try {
+    const ids: unknown = JSON.parse(json);
+    return Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id) && id > 0) ? (ids as number[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+interface PendingDeletion {
+  crawlId: number;
+  exportIds: string;
+  filesFailures: number;
 }
 
 /**
- * Finishes the deletions asked for (CrawlDeletion rows), one crawl after another: its files, its
- * rows (deleteCrawlRows), the hosts' politeness rows no crawl needs any more, and last its
+ * Finishes the deletions asked for (CrawlDeletion rows), one crawl after another by id: its rows
+ * (deleteCrawlRows), the hosts' politeness rows no crawl needs any more, its files, and last its
  * CrawlDeletion row, so a deletion a stopped server left midway is taken up again by the next
- * start's wake(). The server holds one (services()).
+ * start's wake(). Files that cannot all be removed keep the row, with the error and a retry time
+ * (FILES_RETRY_FIRST_MS, doubling), logged, and the pass goes on with the next deletion: removing
+ * files first, lowest crawl id first, the same failure stopped every later pass at that crawl, and
+ * no other crawl's rows were deleted again. The server holds one (services()).
  */
 export class CrawlDeletions {
   private passes: Promise<void> = Promise.resolve();
+  private retryTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly opts: { db: Database.Database; dataDir: string; log: (line: string) => void; between?: BetweenBatches }) {}
+  constructor(
+    private readonly opts: {
+      db: Database.Database;
+      dataDir: string;
+      log: (line: string) => void;
+      between?: BetweenBatches;
+      /** The wait before files are tried again after their first failure, and the longest (FILES_RETRY_*_MS by default). */
+      filesRetryMs?: { first: number; max: number };
+    },
+  ) {}
 
   /**
    * Goes through the pending deletions once the one under way is done (a pass that finds none costs
    * one query): a deletion asked for while a pass ends is never left waiting for the next start.
-   * Resolves when that pass is done; it never rejects (a failure is logged, and retried at the next wake).
+   * A deletion whose files wait for their retry time is passed over unless `retryFilesNow` (the
+   * server's start: an admin who made them removable restarts it). Resolves when that pass is done;
+   * it never rejects (a failure is logged, and retried at the next wake).
    */
-  wake(): Promise<void> {
-    this.passes = this.passes.then(() => this.pass());
+  wake(opts: { retryFilesNow?: boolean } = {}): Promise<void> {
+    this.passes = this.passes.then(() => this.pass(opts.retryFilesNow ?? false));
     return this.passes;
   }
 
-  private async pass(): Promise<void> {
-    const { db, dataDir, log } = this.opts;
-    const next = () => (db.open ? (db.prepare('SELECT crawlId, exportIds FROM CrawlDeletion ORDER BY crawlId LIMIT 1').get() as { crawlId: number; exportIds: string } | undefined) : undefined);
-    try {
-      for (let pending = next(); pending; pending = next()) {
-        removeCrawlFiles(dataDir, pending.crawlId, JSON.parse(pending.exportIds) as number[]);
-        await deleteCrawlRows(db, pending.crawlId, this.opts.between);
-        if (!db.open) return;
-        await prunePolitenessRows(db);
-        if (!db.open) return;
-        db.prepare('DELETE FROM CrawlDeletion WHERE crawlId = ?').run(pending.crawlId);
+  /**
+   * The DELETE route's try, so that it answers with the files gone: what cannot be removed is
+   * logged, and tried again by the pass after the crawl's rows.
+   */
+  removeFilesAtOnce(crawlId: number, exportIds: readonly number[]): void {
+    const failures = removeCrawlFiles(this.opts.dataDir, crawlId, exportIds);
+    if (failures.length) this.opts.log(`crawl ${crawlId} is deleted, but not all its files could be removed from ${this.opts.dataDir} (tried again once its rows are deleted): ${failures.join('; ')}`);
+  }
+
+  private async pass(retryFilesNow: boolean): Promise<void> {
+    const { db, log } = this.opts;
+    const next = (after: number) =>
+      db.open
+        ? (db.prepare('SELECT crawlId, exportIds, filesFailures FROM CrawlDeletion WHERE crawlId > ? AND (? OR retryFilesAt IS NULL OR retryFilesAt <= ?) ORDER BY crawlId LIMIT 1')
+            .get(after, Number(retryFilesNow), sqlDate(new Date())) as PendingDeletion | undefined)
+        : undefined;
+    for (let pending = next(0); pending; pending = next(pending.crawlId)) {
+      try {
+        if (!(await this.finish(pending))) return;
+      } catch (err) {
+        log(`deleting crawl ${pending.crawlId} stopped (taken up again at the next deletion or start; the next deletion goes on): ${err instanceof Error ? err.message : String(err)}`);
       }
-    } catch (err) {
-      log(`deleting a crawl's rows stopped (taken up again at the next deletion or start): ${err instanceof Error ? err.message : String(err)}`);
     }
+    this.scheduleRetry();
+  }
+
+  /** One deletion, its files last; false when the database was closed meanwhile (the server stops). */
+  private async finish({ crawlId, exportIds, filesFailures }: PendingDeletion): Promise<boolean> {
+    const { db, dataDir, log } = this.opts;
+    await deleteCrawlRows(db, crawlId, this.opts.between);
+    if (!db.open) return false;
+    await prunePolitenessRows(db);
+    if (!db.open) return false;
+    const listed = listedExportIds(exportIds);
+    const failures = removeCrawlFiles(dataDir, crawlId, listed ?? []);
+    if (listed === null) failures.push(`its exports' ids (${JSON.stringify(exportIds)}) are not a list of ids: their folders were not removed`);
+    if (!failures.length) {
+      db.prepare('DELETE FROM CrawlDeletion WHERE crawlId = ?').run(crawlId);
+      return true;
+    }
+    const { first, max } = this.opts.filesRetryMs ?? { first: FILES_RETRY_FIRST_MS, max: FILES_RETRY_MAX_MS };
+    const inARow = filesFailures + 1;
+    const retryAt = new Date(Date.now() + doublingDelayMs(inARow, first, max));
+    const error = failures.join('; ');
+    db.prepare('UPDATE CrawlDeletion SET filesError = ?, filesFailures = ?, retryFilesAt = ? WHERE crawlId = ?').run(error, inARow, sqlDate(retryAt), crawlId);
+    log(`crawl ${crawlId}'s rows are deleted, but not all its files could be removed from ${dataDir} (${inARow} time${inARow === 1 ? '' : 's'} in a row; tried again at ${retryAt.toISOString()}): ${error}`);
+    return true;
+  }
+
+  /** A pass at the soonest retry time of the deletions whose files wait (none: no timer); it keeps no process alive. */
+  private scheduleRetry(): void {
+    const { db } = this.opts;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const soonest = db.open ? (db.prepare('SELECT MIN(retryFilesAt) FROM CrawlDeletion').pluck().get() as string | null) : null;
+    if (soonest === null) return;
+    const waitMs = Math.min(Math.max(0, Date.parse(soonest) - Date.now()), 2 ** 31 - 1);
+    this.retryTimer = setTimeout(() => void this.wake(), waitMs).unref();
   }
 }

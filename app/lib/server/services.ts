@@ -12,7 +12,7 @@ export interface Services {
   db: Database.Database;
   prisma: PrismaClient;
   sessions: SessionStore;
-  /** Deletes the rows of deleted crawls in short transactions, one crawl at a time (wake() after a deletion, and at start). */
+  /** Deletes the rows, then the files, of deleted crawls, one crawl at a time (wake() after a deletion, and at start). */
   crawlDeletions: CrawlDeletions;
 }
 
