@@ -67,7 +67,7 @@ export interface FeedRow {
 }
 
 /**
- * One row a feed of the ICD, in the ICD's order: its last poll and what it found; a note when it
+ * One row a feed of `feeds` (the ICD's, or a page of them), in their order: its last poll and what it found; a note when it
  * failed or robots.txt refused it. A feed whose poll left no record of its own (the worker stopped
  * between storing the feed's state and its poll's summary) shows its last poll's time only.
  */
@@ -106,18 +106,73 @@ export function feedsPolled(crawlStatus: string): boolean {
   return crawlStatus === 'running';
 }
 
+/** Feed rows a page of the section lists at most. */
+export const FEEDS_PER_PAGE = 50;
+
 /**
- * The feeds part of the section, `now` and the stored times in wall-clock ms: a row a feed of the
- * ICD (feedRows) and, while the crawl runs, when each is next polled as the crawl's own scheduler
- * plans it from the stored polls (../feeds/poll-plan.ts).
+ * What a feed's last poll makes it, for the summary and the filters: `ok`, `failing` (it answered
+ * an error or none), `refused` (robots.txt refused it), `excluded` (an exclude pattern matches it),
+ * `not-polled` (no poll yet), `not-known` (polled before poll summaries were kept).
  */
-export function feedSection(settings: IncrementalSettings, stored: readonly FeedStateInput[], crawlStatus: string, now: number): NonNullable<IncrementalView['feeds']> {
-  const polling = feedsPolled(crawlStatus);
+export type FeedClass = 'ok' | 'failing' | 'refused' | 'excluded' | 'not-polled' | 'not-known';
+
+/** Which feeds a page lists: every one, or those of some classes (`problems`: failing, refused or excluded). */
+export const FEED_FILTERS = ['all', 'problems', 'failing', 'refused', 'excluded', 'not-polled', 'ok'] as const;
+export type FeedFilter = (typeof FEED_FILTERS)[number];
+
+/** The classes a filter selects; null: every feed. */
+export function feedClassesOf(filter: FeedFilter): readonly FeedClass[] | null {
+  if (filter === 'all') return null;
+  if (filter === 'problems') return ['failing', 'refused', 'excluded'];
+  return [filter];
+}
+
+/** The ICD's feeds counted by class (they add up to the feed count), and their new articles over every poll. */
+export type FeedSummary = Record<FeedClass, number> & { articlesNew: number };
+
+/** How many feeds `filter` selects, from the summary. */
+export function feedsSelected(summary: FeedSummary, filter: FeedFilter): number {
+  const classes = feedClassesOf(filter) ?? (['ok', 'failing', 'refused', 'excluded', 'not-polled', 'not-known'] as const);
+  return classes.reduce((n, c) => n + summary[c], 0);
+}
+
+/** One page of the feeds a filter selects: the page's feeds in the ICD's order and their stored states. */
+export interface FeedPageInput {
+  filter: FeedFilter;
+  page: number;
+  pageSize: number;
+  feeds: readonly string[];
+  stored: readonly FeedStateInput[];
+}
+
+/**
+ * When each feed is next polled, as the crawl's own scheduler plans it from the stored polls of
+ * every feed (../feeds/poll-plan.ts): the plan of one feed depends on all of them.
+ */
+export function nextPolls(settings: IncrementalSettings, stored: readonly FeedStateInput[], now: number): Map<string, number> {
   const memories = new Map(stored.map((s): [string, FeedMemory] => [s.url, { lastPollAt: s.lastPollAt, firstPollAt: s.firstPollAt, seen: [], published: s.published }]));
   // A feed last found excluded is not polled while the pattern stays, as the crawl's scheduler skips it.
   const excluded = new Set(stored.filter((s) => s.summary?.last.outcome === 'excluded').map((s) => s.url));
-  const next = polling ? plannedPolls(settings.feeds, memories, settings.minFeedPollMinutes, now, excluded) : null;
-  return { minPollMinutes: settings.minFeedPollMinutes, polling, rows: feedRows(settings.feeds, stored, next) };
+  return plannedPolls(settings.feeds, memories, settings.minFeedPollMinutes, now, excluded);
+}
+
+/**
+ * The feeds part of the section: the summary of every feed of the ICD, and the rows of one page of
+ * those the filter selects (feedRows), each, while the crawl runs, with its next poll from `next`
+ * (nextPolls; null while the crawl does not run).
+ */
+export function feedSection(settings: IncrementalSettings, summary: FeedSummary, page: FeedPageInput, next: ReadonlyMap<string, number> | null): FeedSection {
+  return {
+    minPollMinutes: settings.minFeedPollMinutes,
+    polling: next !== null,
+    feedCount: settings.feeds.length,
+    summary,
+    filter: page.filter,
+    total: feedsSelected(summary, page.filter),
+    page: page.page,
+    pageSize: page.pageSize,
+    rows: feedRows(page.feeds, page.stored, next),
+  };
 }
 
 /** The note a poll's outcome gives; null for a successful poll. */
@@ -231,10 +286,26 @@ export function recrawlSection(
   };
 }
 
+/** The feeds part of the section: every feed counted, one page of them listed. */
+export interface FeedSection {
+  minPollMinutes: number;
+  /** The crawl runs, so its feeds are polled (feedsPolled) and their next polls planned. */
+  polling: boolean;
+  /** The feeds of the ICD. */
+  feedCount: number;
+  summary: FeedSummary;
+  filter: FeedFilter;
+  /** The feeds the filter selects, of which `rows` are page `page` (`pageSize` a page) in the ICD's order. */
+  total: number;
+  page: number;
+  pageSize: number;
+  rows: FeedRow[];
+}
+
 /** What GET /api/crawls/:id/incremental answers. */
 export interface IncrementalView {
-  /** Null when the ICD names no feed. `polling`: the crawl runs, so its feeds are polled (feedsPolled). */
-  feeds: { minPollMinutes: number; polling: boolean; rows: FeedRow[] } | null;
+  /** Null when the ICD names no feed. */
+  feeds: FeedSection | null;
   /** Null when the ICD asks for no recrawls. */
   recrawl: RecrawlSection | null;
 }

@@ -146,7 +146,7 @@ export function readFeedStates(db: Database.Database, crawlId: number): StoredFe
   return rows.map((r) => ({ url: r.url, lastPollAt: r.last_poll_at, firstPollAt: r.first_poll_at, published: parsePublished(r.published), summary: summaries.get(r.url) ?? null }));
 }
 
-interface PollRow {
+export interface PollRow {
   url: string;
   polls: number;
   failed_polls: number;
@@ -169,27 +169,27 @@ function readPollSummaries(db: Database.Database, crawlId: number, url?: string)
   // Every column: a table the worker created before last_moved_to existed (the cockpit reads it before the worker adds it) has none.
   const sql = `SELECT * FROM engine_feed_poll WHERE crawl_id = ?${url === undefined ? '' : ' AND url = ?'}`;
   const rows = db.prepare(sql).all(...(url === undefined ? [crawlId] : [crawlId, url])) as PollRow[];
-  return new Map(
-    rows.map((r) => [
-      r.url,
-      {
-        polls: r.polls,
-        failedPolls: r.failed_polls,
-        articlesNew: r.articles_new,
-        last: {
-          at: r.last_at,
-          // A value this code did not write reads as a failure rather than as a success.
-          outcome: (OUTCOMES.includes(r.last_outcome) ? r.last_outcome : 'failed') as FeedPollOutcome,
-          status: r.last_status,
-          detail: r.last_detail,
-          listed: r.last_listed,
-          fresh: r.last_new,
-          ...(r.last_moved_to ? { movedTo: r.last_moved_to } : {}),
-        },
-        recentNew: parseArray(r.recent_new).filter((n): n is number => typeof n === 'number' && Number.isFinite(n)),
-      },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.url, pollSummaryOfRow(r)]));
+}
+
+/** A feed's poll summary as engine_feed_poll stores it (its columns by name). */
+export function pollSummaryOfRow(r: PollRow): FeedPollSummary {
+  return {
+    polls: r.polls,
+    failedPolls: r.failed_polls,
+    articlesNew: r.articles_new,
+    last: {
+      at: r.last_at,
+      // A value this code did not write reads as a failure rather than as a success.
+      outcome: (OUTCOMES.includes(r.last_outcome) ? r.last_outcome : 'failed') as FeedPollOutcome,
+      status: r.last_status,
+      detail: r.last_detail,
+      listed: r.last_listed,
+      fresh: r.last_new,
+      ...(r.last_moved_to ? { movedTo: r.last_moved_to } : {}),
+    },
+    recentNew: parseArray(r.recent_new).filter((n): n is number => typeof n === 'number' && Number.isFinite(n)),
+  };
 }
 
 /** The stored publication times, the finite numbers of them. */

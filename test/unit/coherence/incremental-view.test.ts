@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { feedRows, feedSection, hasFeedsOrRecrawls, incrementalSettingsOf, problemOf, recrawlSection, type FeedStateInput } from '../../../worker/coherence/incremental-view';
+import { feedClassesOf, feedRows, feedSection, feedsPolled, feedsSelected, hasFeedsOrRecrawls, incrementalSettingsOf, nextPolls, problemOf, recrawlSection, type FeedStateInput, type FeedSummary } from '../../../worker/coherence/incremental-view';
 
 const T = Date.UTC(2026, 10, 28, 12, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -47,7 +47,9 @@ test('while the crawl runs, each feed shows when its scheduler plans to poll it 
   const settings = { feeds: ['http://a/feed', 'http://a/new'], minFeedPollMinutes: 15, recrawlIntervalMinutes: 0 };
   // Polled 5 minutes ago; the other feed not yet (the crawl started a moment ago and polls one feed a period).
   const stored: FeedStateInput[] = [{ url: 'http://a/feed', lastPollAt: T - 5 * 60_000, firstPollAt: T - 5 * 60_000, published: [], summary: null }];
-  const running = feedSection(settings, stored, 'running', T);
+  const summary: FeedSummary = { ok: 0, failing: 0, refused: 0, excluded: 0, 'not-polled': 1, 'not-known': 1, articlesNew: 0 };
+  const page = { filter: 'all' as const, page: 1, pageSize: 50, feeds: settings.feeds, stored };
+  const running = feedSection(settings, summary, page, nextPolls(settings, stored, T));
   assert.equal(running.polling, true);
   assert.equal(running.minPollMinutes, 15);
   // One poll a period (M = ⌈2 / 4⌉): the feed never polled goes first, a period after the last poll; the other a period later.
@@ -55,11 +57,29 @@ test('while the crawl runs, each feed shows when its scheduler plans to poll it 
     ['http://a/feed', iso(T - 5 * 60_000), iso(T + 25 * 60_000)],
     ['http://a/new', null, iso(T + 10 * 60_000)],
   ]);
+  // A page of one feed is planned from every feed's polls: the same time as in the whole list.
+  const second = feedSection(settings, summary, { ...page, page: 2, pageSize: 1, feeds: ['http://a/new'], stored: [] }, nextPolls(settings, stored, T));
+  assert.deepEqual(second.rows.map((r) => r.nextPollAt), [iso(T + 10 * 60_000)]);
   for (const status of ['paused', 'pausing', 'stopped', 'finished', 'created']) {
-    const idle = feedSection(settings, stored, status, T);
+    assert.equal(feedsPolled(status), false, status);
+    const idle = feedSection(settings, summary, page, null);
     assert.equal(idle.polling, false, status);
     assert.deepEqual(idle.rows.map((r) => r.nextPollAt), [null, null], status);
   }
+});
+
+test('the feeds a filter selects are counted from the summary, which counts every feed once', () => {
+  const summary: FeedSummary = { ok: 700, failing: 120, refused: 80, excluded: 20, 'not-polled': 70, 'not-known': 10, articlesNew: 4321 };
+  assert.equal(feedsSelected(summary, 'all'), 1_000);
+  assert.equal(feedsSelected(summary, 'problems'), 220);
+  assert.equal(feedsSelected(summary, 'failing'), 120);
+  assert.equal(feedsSelected(summary, 'refused'), 80);
+  assert.equal(feedsSelected(summary, 'not-polled'), 70);
+  assert.equal(feedsSelected(summary, 'ok'), 700);
+  assert.equal(feedClassesOf('all'), null);
+  assert.deepEqual(feedClassesOf('problems'), ['failing', 'refused', 'excluded']);
+  const section = feedSection({ feeds: Array.from({ length: 1_000 }, (_, i) => `http://a/${i}`), minFeedPollMinutes: 15, recrawlIntervalMinutes: 0 }, summary, { filter: 'problems', page: 3, pageSize: 50, feeds: [], stored: [] }, null);
+  assert.deepEqual([section.feedCount, section.total, section.page, section.pageSize, section.filter, section.rows], [1_000, 220, 3, 50, 'problems', []]);
 });
 
 test('problem notes name what failed', () => {
