@@ -1,7 +1,8 @@
 'use client';
-import type { ReactNode } from 'react';
-import type { FeedRow, RecrawlSection } from '../../../worker/coherence/incremental-view';
+import { useState, type ReactNode } from 'react';
+import { FEED_FILTERS, feedsSelected, type FeedFilter, type FeedSection, type RecrawlSection } from '../../../worker/coherence/incremental-view';
 import { ErrorMessage } from '../../components/error-message';
+import { Pager } from '../../components/pager';
 import { formatDate, useIncremental } from '../../lib/client/queries';
 
 /** A stored time for people, in the browser's locale, readable by machines too. */
@@ -20,8 +21,33 @@ function ScrollingTable({ label, children }: { label: string; children: ReactNod
   );
 }
 
-function FeedTable({ rows, minPollMinutes, polling }: { rows: FeedRow[]; minPollMinutes: number; polling: boolean }) {
-  const troubled = rows.filter((r) => r.problem).length;
+/** The feed filters in words (the filter select, the table's caption). */
+const FILTER_LABELS: Record<FeedFilter, string> = {
+  all: 'all feeds',
+  problems: 'problems: failing, refused or excluded',
+  failing: 'failing',
+  refused: 'refused by robots.txt',
+  excluded: 'excluded',
+  'not-polled': 'not polled yet',
+  ok: 'polled ok',
+};
+
+/** Every feed of the crawl counted by its last poll, whichever page is shown. */
+function FeedSummaryLine({ f }: { f: FeedSection }) {
+  const s = f.summary;
+  const problems = feedsSelected(s, 'problems');
+  return (
+    <p className="text-sm" data-testid="feed-summary">
+      <span data-testid="feed-count">{f.feedCount}</span> feed{f.feedCount === 1 ? '' : 's'}: {s.ok} polled ok, {s.failing} failing, {s.refused} refused by robots.txt, {s.excluded} excluded,{' '}
+      {s['not-polled']} not polled yet{s['not-known'] > 0 && `, ${s['not-known']} polled before results were kept`}; <span data-testid="feed-articles-all">{s.articlesNew}</span> new article{s.articlesNew === 1 ? '' : 's'} in all.
+      {problems > 0 && <strong className="ml-1 text-red-800" data-testid="feed-trouble">{problems} of {f.feedCount} feeds: last poll failed or refused.</strong>}
+    </p>
+  );
+}
+
+/** `filter`: the one chosen, which the select shows while the page of that filter is read. */
+function FeedTable({ f, filter: chosen, onPage, onFilter }: { f: FeedSection; filter: FeedFilter; onPage(page: number): void; onFilter(filter: FeedFilter): void }) {
+  const { rows, minPollMinutes, polling } = f;
   return (
     <div className="space-y-2">
       <h3 className="font-semibold">Feeds</h3>
@@ -30,11 +56,19 @@ function FeedTable({ rows, minPollMinutes, polling }: { rows: FeedRow[]; minPoll
         {polling
           ? ' The next poll is the scheduler’s plan from what the polls taught it: a feed that posts new articles meanwhile may come sooner, and a poll waits its host’s turn.'
           : ' The crawl is not running: no feed is polled until it runs again.'}
-        {troubled > 0 && <strong className="ml-1 text-red-800" data-testid="feed-trouble">{troubled} of {rows.length} feeds: last poll failed or refused.</strong>}
       </p>
+      <FeedSummaryLine f={f} />
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <label htmlFor="feed-filter">Show</label>
+        <select id="feed-filter" className="input w-72" value={chosen} onChange={(e) => onFilter(e.target.value as FeedFilter)}>
+          {FEED_FILTERS.map((filter) => (
+            <option key={filter} value={filter}>{FILTER_LABELS[filter]} ({feedsSelected(f.summary, filter)})</option>
+          ))}
+        </select>
+      </div>
       <ScrollingTable label="Feeds">
-        <table className="table-base" data-testid="feed-table">
-          <caption className="sr-only">Feeds of the crawl, as the ICD lists them, with their last poll</caption>
+        <table className="table-base" data-testid="feed-table" data-total={f.total} data-page={f.page}>
+          <caption className="sr-only">Feeds of the crawl ({FILTER_LABELS[f.filter]}), as the ICD lists them, with their last poll: page {f.page}</caption>
           <thead>
             <tr>
               <th scope="col">Feed</th>
@@ -71,6 +105,9 @@ function FeedTable({ rows, minPollMinutes, polling }: { rows: FeedRow[]; minPoll
           </tbody>
         </table>
       </ScrollingTable>
+      {rows.length === 0 && <p className="text-sm text-slate-600" data-testid="no-feeds">No feed {f.page > 1 ? 'on this page' : 'of this kind'}.</p>}
+      {/* Past the last page too (a feed moved to another kind meanwhile): the way back. */}
+      {(f.total > f.pageSize || f.page > 1) && <Pager page={f.page} pageSize={f.pageSize} total={f.total} onPage={onPage} label="Feed pages" />}
     </div>
   );
 }
@@ -181,19 +218,22 @@ function RecrawlPart({ r }: { r: RecrawlSection }) {
 }
 
 /**
- * The crawl's feeds and scheduled recrawls (shown when its ICD has either): when each feed was last
- * polled, what it found and whether the poll failed; when the next recrawl round is due, whether the
+ * The crawl's feeds and scheduled recrawls (shown when its ICD has either): every feed counted by
+ * its last poll and, a page at a time (all or of one kind), when each feed was last polled, what it
+ * found and whether the poll failed; when the next recrawl round is due, whether the
  * round under way failed (why, and when it is tried again), and what the last rounds did. Kept live by the crawl's socket events (live.ts).
  */
 export function FeedsAndRecrawls({ crawlId, running }: { crawlId: number; running: boolean }) {
-  const view = useIncremental(crawlId, running);
+  // Another filter starts at its first page.
+  const [shown, setShown] = useState<{ page: number; filter: FeedFilter }>({ page: 1, filter: 'all' });
+  const view = useIncremental(crawlId, running, shown.page, shown.filter);
   const v = view.data;
   return (
     <section aria-labelledby="feeds-recrawls-title" className="card space-y-4" data-testid="feeds-recrawls">
       <h2 id="feeds-recrawls-title" className="text-lg font-semibold">Feeds and recrawls</h2>
       <ErrorMessage error={view.error} />
       {view.isPending && <p className="text-sm text-slate-600">Loading…</p>}
-      {v?.feeds && <FeedTable rows={v.feeds.rows} minPollMinutes={v.feeds.minPollMinutes} polling={v.feeds.polling} />}
+      {v?.feeds && <FeedTable f={v.feeds} filter={shown.filter} onPage={(page) => setShown({ ...shown, page })} onFilter={(filter) => setShown({ page: 1, filter })} />}
       {v?.recrawl && <RecrawlPart r={v.recrawl} />}
     </section>
   );

@@ -4,7 +4,7 @@ import type { CaptureSummary, CrawlStats } from '../../../worker/events/messages
 import type { CrawlOfIcd } from '../../../worker/export/export-crawls';
 import type { ExportFormat } from '../../../worker/export/collection-plan';
 import type { IcdInput } from '../../../worker/icd/schema';
-import type { IncrementalView } from '../../../worker/coherence/incremental-view';
+import type { FeedFilter, IncrementalView } from '../../../worker/coherence/incremental-view';
 import type { SeedReportRow } from '../../../worker/frontier/seed-chain';
 import type { HostQueues } from '../../../worker/frontier/host-queues';
 import type { CrawlExclusionView } from '../../../worker/crawler/live-exclusions';
@@ -183,6 +183,7 @@ export const keys = {
   report: (id: number) => ['crawls', id, 'report'] as const,
   seeds: (id: number, page: number) => ['crawls', id, 'seeds', page] as const,
   incremental: (id: number) => ['crawls', id, 'incremental'] as const,
+  incrementalPage: (id: number, page: number, filter: FeedFilter) => ['crawls', id, 'incremental', { page, filter }] as const,
   record: (id: number, captureId: number) => ['crawls', id, 'record', captureId] as const,
   exclusions: (id: number) => ['crawls', id, 'exclusions'] as const,
   storedIcd: (id: number, status?: string) => (status === undefined ? ['crawls', id, 'stored-icd'] as const : ['crawls', id, 'stored-icd', status] as const),
@@ -322,10 +323,13 @@ export function useCrawlReport(id: number, enabled: boolean) {
  * each round: see live.ts) and status changes; while it runs, every 15 s too, since a round falls
  * due by the clock alone.
  */
-export function useIncremental(id: number, running: boolean) {
+/** The crawl's feeds and recrawls, with page `page` of the feeds `filter` selects: the page polled is the one shown. */
+export function useIncremental(id: number, running: boolean, page = 1, filter: FeedFilter = 'all') {
+  const params = new URLSearchParams({ page: String(page), filter });
   return useQuery({
-    queryKey: keys.incremental(id),
-    queryFn: () => api<IncrementalView>('GET', `/api/crawls/${id}/incremental`),
+    queryKey: keys.incrementalPage(id, page, filter),
+    queryFn: () => api<IncrementalView>('GET', `/api/crawls/${id}/incremental?${params}`),
+    placeholderData: keepPreviousData,
     refetchInterval: running ? 15_000 : false,
   });
 }
