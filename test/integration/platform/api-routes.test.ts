@@ -152,6 +152,12 @@ describe('cockpit API routes on the real server', { timeout: 240_000 }, () => {
     assert.equal(crawl.name, 'Life cycle 2', 'the crawl copies the ICD name');
     assert.equal(crawl.desired, 'run');
     assert.equal(await api.waitForCrawlStatus(crawl.id, ['running']), 'running');
+    // A capture before the pause: on a loaded machine, pause, resume and stop could all come before
+    // the first fetch ended (a pause cuts fetches off and queues them again), leaving none to list.
+    const firstCapture = async () => (await api.json<{ total: number }>('GET', `/api/crawls/${crawl.id}/captures?pageSize=1`)).total >= 1;
+    for (const end = Date.now() + 30_000; !(await firstCapture()); await new Promise((r) => setTimeout(r, 100))) {
+      if (Date.now() > end) assert.fail('the crawl captured nothing in 30 s');
+    }
     assert.equal((await api.request('DELETE', `/api/crawls/${crawl.id}`)).status, 409);
     assert.equal((await api.request('DELETE', `/api/icds/${icd.id}`)).status, 409);
 
