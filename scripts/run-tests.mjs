@@ -97,6 +97,25 @@ function selectedFiles(args) {
   return LAYERS.filter((l) => byLayer.has(l)).map((layer) => ({ layer, sources: byLayer.get(layer) }));
 }
 
+/**
+ * The layer's five slowest files (the time of their tests, from scripts/test-file-times.mjs): where
+ * to look first when the suite grows slower.
+ */
+function printSlowestFiles(layer, timesFile) {
+  let files;
+  try {
+    files = readFileSync(timesFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  } catch {
+    return; // a crashed runner wrote none
+  }
+  files.sort((a, b) => b.ms - a.ms);
+  console.log(`# ${layer}: slowest files`);
+  for (const { file, ms } of files.slice(0, 5)) {
+    const name = file.replace(/^.*tidemark-tests[\\/]\d+[\\/][a-z0-9]+[\\/]/, '').replace(/^file:\/\//, '').replace(/\.mjs$/, '.ts');
+    console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), name)}`);
+  }
+}
+
 const selection = selectedFiles(process.argv.slice(2));
 
 let failed = false;
@@ -121,15 +140,19 @@ for (const { layer, sources } of selection) {
   // TIDEMARK_TEST_CONCURRENCY overrides it (1 runs the files one by one, to look into a failure).
   const concurrency = process.env.TIDEMARK_TEST_CONCURRENCY ?? (layer === 'integration' ? '3' : '2');
   const tap = join(tapDir, `${layer}.tap`);
+  const times = join(tapDir, `${layer}.times`);
   const result = spawnSync(
     process.execPath,
     [...(fromSources ? ['--import', 'tsx'] : []), '--test', `--test-concurrency=${concurrency}`,
       '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+      `--test-reporter=${new URL('./test-file-times.mjs', import.meta.url)}`, `--test-reporter-destination=${times}`,
+      ...files],
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TMPDIR: testTmp } },
   );
   if (result.status !== 0) failed = true;
   const summary = readFileSync(tap, 'utf8');
+  printSlowestFiles(layer, times);
   passed += Number(/^# pass (\d+)/m.exec(summary)?.[1] ?? 0);
   failures += Number(/^# fail (\d+)/m.exec(summary)?.[1] ?? 0);
 }
