@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { crawlSpoolDir, crawlWarcDir, exportDir } from '../store/data-layout';
-import { errnoCode, folderEntries, removeEntries, type FolderEntry } from '../store/folder-removal';
+import { errnoCode, errnoMessage, folderEntries, removeEntries, type FolderEntry } from '../store/folder-removal';
 import { sqlDate } from '../store/sqlite';
 import { doublingDelayMs } from './backoff';
 import { freeLockAfter } from './busy-retry-gap';
@@ -127,27 +127,50 @@ export const FILES_RETRY_FIRST_MS = 60_000;
 export const FILES_RETRY_MAX_MS = 3_600_000;
 
 /**
+ * A folder of a deleted crawl (or of one of its exports) that could not be removed whole, as
+ * CrawlDeletion.stuckFiles keeps it (JSON) and GET /api/crawl-deletions shows it.
+ */
+export interface StuckFiles {
+  /** The folder under the data folder: `warcs/7`, `spool/7`, `exports/3`; null when the deletion's list of exports is no list. */
+  folder: string | null;
+  /** What stopped its removal, under the data folder: a file or folder inside it, or itself; null as `folder`. */
+  path: string | null;
+  /** `remove`: `path` could not be removed; `read`: it could not be read; `exports-list`: the row's list of its exports is no list of ids (a hand-edited row). */
+  failed: 'remove' | 'read' | 'exports-list';
+  /** The system's code (EPERM, EACCES, EBUSY …); `invalid` for `exports-list`. */
+  code: string;
+  /** The system's words for it (`operation not permitted`), or what is wrong with the list. */
+  message: string;
+}
+
+/** One StuckFiles as the server log and CrawlDeletion.filesError say it: `warcs/7/a.warc.gz could not be removed (EPERM)`. */
+export function stuckFilesText(stuck: StuckFiles): string {
+  return stuck.failed === 'exports-list' ? stuck.message : `${stuck.path} could not be ${stuck.failed === 'read' ? 'read' : 'removed'} (${stuck.code})`;
+}
+
+/**
  * Removes a deleted crawl's WARC and spool folders and its exports' folders (one not there is no
  * error), never following a symbolic link (one is removed as a link), and goes on past what cannot
  * be removed (an immutable file, a folder without write permission, EBUSY): returns, per folder,
- * the path under the data folder that could not be removed and the error code; empty when all are gone.
+ * what stopped its removal; empty when all are gone.
  */
-export function removeCrawlFiles(dataDir: string, crawlId: number, exportIds: readonly number[]): string[] {
+export function removeCrawlFiles(dataDir: string, crawlId: number, exportIds: readonly number[]): StuckFiles[] {
   // The spool folder is empty unless the worker died in the crawl's last run (a paused crawl is not run again to empty it).
   const folders = [crawlWarcDir(dataDir, crawlId), crawlSpoolDir(dataDir, crawlId), ...exportIds.map((id) => exportDir(dataDir, id))];
-  return folders.map((dir) => removeFolder(dataDir, dir)).filter((failure) => failure !== null);
+  return folders.map((dir) => removeFolder(dataDir, dir)).filter((stuck) => stuck !== null);
 }
 
-function removeFolder(dataDir: string, dir: string): string | null {
+function removeFolder(dataDir: string, dir: string): StuckFiles | null {
+  const folder = relative(dataDir, dir);
   let entries: FolderEntry[];
   try {
     entries = lstatSync(dir).isDirectory() ? folderEntries(dir) : [{ path: dir, folder: false }];
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return null;
-    return `${relative(dataDir, (err as NodeJS.ErrnoException).path ?? dir)} could not be read (${errnoCode(err)})`;
+    return { folder, path: relative(dataDir, (err as NodeJS.ErrnoException).path ?? dir), failed: 'read', code: errnoCode(err), message: errnoMessage(err) };
   }
   const failure = removeEntries(entries, [], dataDir);
-  return failure && `${failure.path} could not be removed (${failure.code})`;
+  return failure && { folder, ...failure, failed: 'remove' };
 }
 
 /** The export ids a CrawlDeletion row lists (deleteCrawlRow writes them); null for a list that is not one (a hand-edited row). */
@@ -158,12 +181,6 @@ function listedExportIds(json: string): number[] | null {
   } catch {
     return null;
   }
-}
-
-interface PendingDeletion {
-  crawlId: number;
-  exportIds: string;
-  filesFailures: number;
 }
 
 /**
@@ -204,51 +221,93 @@ export class CrawlDeletions {
 
   /**
    * The DELETE route's try, so that it answers with the files gone: what cannot be removed is
-   * logged, and tried again by the pass after the crawl's rows.
+   * logged and kept on the deletion's row (GET /api/crawl-deletions shows it at once), and tried
+   * again by the pass after the crawl's rows.
    */
-  removeFilesAtOnce(crawlId: number, exportIds: readonly number[]): void {
-    const failures = removeCrawlFiles(this.opts.dataDir, crawlId, exportIds);
-    if (failures.length) this.opts.log(`crawl ${crawlId} is deleted, but not all its files could be removed from ${this.opts.dataDir} (tried again once its rows are deleted): ${failures.join('; ')}`);
+  removeFilesAtOnce(crawlId: number): void {
+    this.settleFiles(crawlId, false);
+  }
+
+  /**
+   * "Try again now" (POST /api/crawl-deletions/:crawlId/retry): the files of deletion `crawlId`,
+   * which could not all be removed, tried at once rather than at its retry time, as the pass would
+   * (a deletion whose rows are still being deleted keeps its row for the pass); the retry timer is
+   * set again. True when they are all removed now, false when some are still stuck, null when no
+   * deletion of that crawl has files that could not be removed (none, or finished meanwhile).
+   * Synchronous, as the DELETE route's try: a pass at work on the same deletion meanwhile finds its
+   * row as this left it (settleFiles reads it again).
+   */
+  retryFilesNow(crawlId: number): boolean | null {
+    const { db } = this.opts;
+    const row = db.prepare('SELECT retryFilesAt FROM CrawlDeletion WHERE crawlId = ? AND (filesError IS NOT NULL OR stuckFiles IS NOT NULL)').get(crawlId) as { retryFilesAt: string | null } | undefined;
+    if (!row) return null;
+    const stuck = this.settleFiles(crawlId, row.retryFilesAt !== null);
+    this.scheduleRetry();
+    return stuck === null || stuck.length === 0;
   }
 
   private async pass(retryFilesNow: boolean): Promise<void> {
     const { db, log } = this.opts;
     const next = (after: number) =>
       db.open
-        ? (db.prepare('SELECT crawlId, exportIds, filesFailures FROM CrawlDeletion WHERE crawlId > ? AND (? OR retryFilesAt IS NULL OR retryFilesAt <= ?) ORDER BY crawlId LIMIT 1')
-            .get(after, Number(retryFilesNow), sqlDate(new Date())) as PendingDeletion | undefined)
+        ? (db.prepare('SELECT crawlId FROM CrawlDeletion WHERE crawlId > ? AND (? OR retryFilesAt IS NULL OR retryFilesAt <= ?) ORDER BY crawlId LIMIT 1')
+            .pluck().get(after, Number(retryFilesNow), sqlDate(new Date())) as number | undefined)
         : undefined;
-    for (let pending = next(0); pending; pending = next(pending.crawlId)) {
+    for (let crawlId = next(0); crawlId !== undefined; crawlId = next(crawlId)) {
       try {
-        if (!(await this.finish(pending))) return;
+        if (!(await this.finish(crawlId))) return;
       } catch (err) {
-        log(`deleting crawl ${pending.crawlId} stopped (taken up again at the next deletion or start; the next deletion goes on): ${err instanceof Error ? err.message : String(err)}`);
+        log(`deleting crawl ${crawlId} stopped (taken up again at the next deletion or start; the next deletion goes on): ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     this.scheduleRetry();
   }
 
   /** One deletion, its files last; false when the database was closed meanwhile (the server stops). */
-  private async finish({ crawlId, exportIds, filesFailures }: PendingDeletion): Promise<boolean> {
-    const { db, dataDir, log } = this.opts;
+  private async finish(crawlId: number): Promise<boolean> {
+    const { db } = this.opts;
     await deleteCrawlRows(db, crawlId, this.opts.between);
     if (!db.open) return false;
     await prunePolitenessRows(db);
     if (!db.open) return false;
-    const listed = listedExportIds(exportIds);
-    const failures = removeCrawlFiles(dataDir, crawlId, listed ?? []);
-    if (listed === null) failures.push(`its exports' ids (${JSON.stringify(exportIds)}) are not a list of ids: their folders were not removed`);
-    if (!failures.length) {
+    this.settleFiles(crawlId, true);
+    return true;
+  }
+
+  /**
+   * Removes the files of deletion `crawlId` (its exports' folders as its row lists them) and writes
+   * the outcome on its row, read now (a try of the route's or of the pass may have changed it):
+   * all removed, the row is deleted once the crawl's rows are (`rowsDeleted`), else its error is
+   * cleared; something stuck is kept (`filesError`, `stuckFiles`) and logged, and once the rows are
+   * deleted counted as a failure in a row with the time of the next try (FILES_RETRY_*, doubling).
+   * What is stuck ([] when nothing), or null when the row is gone (finished meanwhile).
+   */
+  private settleFiles(crawlId: number, rowsDeleted: boolean): StuckFiles[] | null {
+    const { db, dataDir, log } = this.opts;
+    const row = db.prepare('SELECT exportIds, filesFailures FROM CrawlDeletion WHERE crawlId = ?').get(crawlId) as { exportIds: string; filesFailures: number } | undefined;
+    if (!row) return null;
+    const listed = listedExportIds(row.exportIds);
+    const stuck = removeCrawlFiles(dataDir, crawlId, listed ?? []);
+    if (listed === null) {
+      stuck.push({ folder: null, path: null, failed: 'exports-list', code: 'invalid', message: `its exports' ids (${JSON.stringify(row.exportIds)}) are not a list of ids: their folders were not removed` });
+    }
+    const error = stuck.length ? stuck.map(stuckFilesText).join('; ') : null;
+    const stuckJson = stuck.length ? JSON.stringify(stuck) : null;
+    if (!rowsDeleted) {
+      db.prepare('UPDATE CrawlDeletion SET filesError = ?, stuckFiles = ? WHERE crawlId = ?').run(error, stuckJson, crawlId);
+      if (error) log(`crawl ${crawlId} is deleted, but not all its files could be removed from ${dataDir} (tried again once its rows are deleted): ${error}`);
+      return stuck;
+    }
+    if (!error) {
       db.prepare('DELETE FROM CrawlDeletion WHERE crawlId = ?').run(crawlId);
-      return true;
+      return stuck;
     }
     const { first, max } = this.opts.filesRetryMs ?? { first: FILES_RETRY_FIRST_MS, max: FILES_RETRY_MAX_MS };
-    const inARow = filesFailures + 1;
+    const inARow = row.filesFailures + 1;
     const retryAt = new Date(Date.now() + doublingDelayMs(inARow, first, max));
-    const error = failures.join('; ');
-    db.prepare('UPDATE CrawlDeletion SET filesError = ?, filesFailures = ?, retryFilesAt = ? WHERE crawlId = ?').run(error, inARow, sqlDate(retryAt), crawlId);
+    db.prepare('UPDATE CrawlDeletion SET filesError = ?, stuckFiles = ?, filesFailures = ?, retryFilesAt = ? WHERE crawlId = ?').run(error, stuckJson, inARow, sqlDate(retryAt), crawlId);
     log(`crawl ${crawlId}'s rows are deleted, but not all its files could be removed from ${dataDir} (${inARow} time${inARow === 1 ? '' : 's'} in a row; tried again at ${retryAt.toISOString()}): ${error}`);
-    return true;
+    return stuck;
   }
 
   /** A pass at the soonest retry time of the deletions whose files wait (none: no timer); it keeps no process alive. */

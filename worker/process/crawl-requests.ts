@@ -102,7 +102,9 @@ export function deleteCrawlRow(db: Database.Database, crawlId: number): CrawlReq
       // The exports go at once (GET /api/exports/:id reads them without their crawl), and what their cascade would delete.
       db.prepare('DELETE FROM ExportCrawl WHERE exportId IN (SELECT id FROM Export WHERE crawlId = ?)').run(crawlId);
       db.prepare('DELETE FROM Export WHERE crawlId = ?').run(crawlId);
-      db.prepare('INSERT INTO CrawlDeletion (crawlId, exportIds, requestedAt) VALUES (?, ?, ?)').run(crawlId, JSON.stringify(exportIds), sqlDate(new Date()));
+      // Its name too, for the cockpit's notice of files that could not be removed (GET /api/crawl-deletions).
+      db.prepare('INSERT INTO CrawlDeletion (crawlId, crawlName, exportIds, requestedAt) VALUES (?, (SELECT name FROM Crawl WHERE id = ?), ?, ?)')
+        .run(crawlId, crawlId, JSON.stringify(exportIds), sqlDate(new Date()));
       db.prepare('DELETE FROM Crawl WHERE id = ?').run(crawlId);
       return { done: exportIds };
     });

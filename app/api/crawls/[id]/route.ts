@@ -20,15 +20,15 @@ export const GET = apiRoute<Params>('view', async ({ req, params, prisma }) => {
 /**
  * DELETE /api/crawls/:id [delete] → 204 once the crawl is gone from the cockpit, its WARC files, spool folder and its
  * exports' own files removed; its other rows are deleted afterwards, in short transactions (CrawlDeletions). A file that
- * cannot be removed leaves the answer 204 (the crawl is gone): it is logged, and CrawlDeletions tries it again until it
- * can be. 409 while a worker writes it, and while one of its exports is being made (it reads the crawl's files). The
- * crawl's room hears `crawl:<id>:deleted`.
+ * cannot be removed leaves the answer 204 (the crawl is gone): it is logged and kept on its CrawlDeletion row, which
+ * GET /api/crawl-deletions lists, and CrawlDeletions tries it again until it can be. 409 while a worker writes it, and
+ * while one of its exports is being made (it reads the crawl's files). The crawl's room hears `crawl:<id>:deleted`.
  */
 export const DELETE = apiRoute<Params>('delete', async ({ params, db }) => {
   const crawlId = idParam(params.id);
-  const exports = settledRequest(deleteCrawlRow(db, crawlId));
+  settledRequest(deleteCrawlRow(db, crawlId));
   const { crawlDeletions } = services();
-  crawlDeletions.removeFilesAtOnce(crawlId, exports);
+  crawlDeletions.removeFilesAtOnce(crawlId);
   void crawlDeletions.wake();
   // Pages open on the crawl (other tabs, other people) showed it as it was, Delete answering "Not found.".
   announceCrawlEvent(crawlId, 'deleted', { crawlId });
