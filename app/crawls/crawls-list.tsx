@@ -6,12 +6,13 @@ import { CrawlControls } from '../components/crawl-controls';
 import { ErrorMessage } from '../components/error-message';
 import { Pager } from '../components/pager';
 import { StatusBadge } from '../components/status-badge';
-import { formatDate, ownerName, shownRate, useCrawlList, useIcds, type CrawlRow } from '../lib/client/queries';
+import { formatDate, ownerName, shownRate, useCrawlList, useIcds, useStuckDeletions, type CrawlRow } from '../lib/client/queries';
 import { useStartCrawlAndOpen } from '../lib/client/start-crawl';
 import type { Paged } from '../lib/client/api';
 import { useCan } from '../lib/client/session';
 import { CRAWLS_PER_PAGE, pageCount, STATUS_GROUPS, type CrawlListFilter, type StatusGroup } from '../lib/client/crawl-list-view';
 import { isolate } from '../lib/client/bidi-isolate';
+import { StuckDeletions } from './stuck-deletions';
 
 /** How long typing in the name field pauses before the list asks the server. */
 const TYPING_PAUSE_MS = 250;
@@ -26,6 +27,8 @@ export function CrawlsList() {
   const mayDesign = useCan('design');
   // A crawl deleted from its own page, which came here (`?deleted=7`).
   const deleted = Number(useSearchParams().get('deleted')) || null;
+  const stuck = useStuckDeletions();
+  const filesStuck = deleted !== null && Boolean(stuck.data?.items.some((d) => d.crawlId === deleted));
   const [filter, setFilter] = useState<CrawlListFilter>({ group: '', name: '', page: 1 });
   // The name as typed shows at once; the server is asked once typing pauses.
   const [name, setName] = useState('');
@@ -51,7 +54,12 @@ export function CrawlsList() {
         <h1 className="text-2xl font-bold">Crawls</h1>
         {mayDesign && <Link href="/icds/new" className="btn btn-primary">New crawl definition</Link>}
       </div>
-      {deleted !== null && <p role="status" className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="crawl-deleted-notice">Crawl #{deleted} was deleted, with its captures and WARC files.</p>}
+      {deleted !== null && (
+        <p role="status" className="rounded border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="crawl-deleted-notice">
+          {filesStuck ? `Crawl #${deleted} was deleted, with its captures; not all its files could be removed (below).` : `Crawl #${deleted} was deleted, with its captures and WARC files.`}
+        </p>
+      )}
+      <StuckDeletions />
       {mayRun && <StartCrawl />}
       {crawls.error && (
         <div className="flex flex-wrap items-center gap-3" data-testid="crawls-error">

@@ -17,6 +17,7 @@ import type { ScheduleInput } from '../schedule-cadence';
 import { api, asPaged, type Paged } from './api';
 import { crawlListParams, type CrawlListFilter } from './crawl-list-view';
 import { ifMatchHeaders } from './edit-conflict';
+import type { StuckDeletion } from './stuck-deletion-words';
 
 /** One React Query hook per resource, with structured keys (`['crawls', id, …]`). */
 
@@ -194,6 +195,8 @@ export const keys = {
   frontierTop: (id: number) => ['crawls', id, 'frontier-top'] as const,
   objects: (id: number, filter: object) => ['crawls', id, 'objects', filter] as const,
   exports: (crawlId: number) => ['crawls', crawlId, 'exports'] as const,
+  /** Deleted crawls whose files could not all be removed. */
+  stuckDeletions: ['crawl-deletions'] as const,
   icds: ['icds'] as const,
   icd: (id: number) => ['icds', id] as const,
   knowledgeBases: ['knowledge-bases'] as const,
@@ -449,7 +452,40 @@ export function useDeleteCrawl() {
     onSuccess: (_r, id) => {
       client.removeQueries({ queryKey: keys.crawl(id) });
       void client.invalidateQueries({ queryKey: keys.crawls });
+      // Its files may not all have been removed: the notice says so at once.
+      void client.invalidateQueries({ queryKey: keys.stuckDeletions });
     },
+  });
+}
+
+/** How many deleted crawls whose files are stuck the crawls list's notice names (it counts the others). */
+export const STUCK_DELETIONS_SHOWN = 10;
+
+/**
+ * The deleted crawls whose files could not all be removed (the first STUCK_DELETIONS_SHOWN), read
+ * again every 10 s: the server tries them again on its own, and another person may delete a crawl.
+ */
+export function useStuckDeletions() {
+  return useQuery({
+    queryKey: keys.stuckDeletions,
+    queryFn: () => api<Paged<StuckDeletion>>('GET', `/api/crawl-deletions?pageSize=${STUCK_DELETIONS_SHOWN}`),
+    refetchInterval: 10_000,
+  });
+}
+
+/**
+ * Tries a deleted crawl's stuck files again now: the answer is the deletion as it is after the try
+ * (null: all removed), put in the list at once; the list is read again after.
+ */
+export function useRetryDeletionFiles() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (crawlId: number) => api<{ deletion: StuckDeletion | null }>('POST', `/api/crawl-deletions/${crawlId}/retry`),
+    onSuccess: ({ deletion }, crawlId) =>
+      client.setQueryData<Paged<StuckDeletion>>(keys.stuckDeletions, (list) => list && (deletion
+        ? { ...list, items: list.items.map((d) => (d.crawlId === crawlId ? deletion : d)) }
+        : { ...list, items: list.items.filter((d) => d.crawlId !== crawlId), total: Math.max(0, list.total - 1) })),
+    onSettled: () => void client.invalidateQueries({ queryKey: keys.stuckDeletions }),
   });
 }
 
