@@ -2,6 +2,7 @@ import { retryDelayMs, type BackoffConfig, type FetchOutcome } from '../fetch';
 import { waitEndAsOf } from '../politeness';
 import { robotsIgnorePrefixes } from './ignore-prefixes';
 import { classifyRobotsResponse, readRobotsBody, ROBOTS_MAX_BYTES, ROBOTS_MAX_REDIRECTS, type ConnectionFailure, type RobotsBody, type RobotsResponse } from './robots-response';
+import type { RobotsAnswer, RobotsAnswerStore } from './robots-answer';
 import { parseRobotsRules, type RobotsRules } from './robots-rules';
 
 /**
@@ -50,6 +51,12 @@ export interface RobotsCacheOptions {
    * the default): crawls with feeds or recrawls run for days and weeks.
    */
   maxAgeMs?: number;
+  /**
+   * Where the crawl keeps the answers decided (rules, allow-all, disallow-all, each with its
+   * `until`) across its runs: an origin this run has not asked yet is answered from the one kept
+   * while it is fresh, rather than by fetching (and archiving) its robots.txt again.
+   */
+  answers?: RobotsAnswerStore;
   now?: () => number;
   random?: () => number;
 }
@@ -93,7 +100,8 @@ const SILENT_TRIES = 2;
 
 /**
  * robots.txt per origin for one crawl: fetched once a day (redirects followed up to 5 hops, each
- * hop going through `fetchRobots` so it is archived), answered from memory in between. 4xx: allow all;
+ * hop going through `fetchRobots` so it is archived), answered from memory in between, and in the
+ * crawl's later runs from the answers it kept (`answers`) while they are fresh. 4xx: allow all;
  * 5xx, headers/total timeouts, a 2xx body that cannot be read (readRobotsBody): the origin's URLs wait
  * and robots.txt is tried again with backoff, and after
  * `maxAttempts` failures the origin counts as disallow-all ('robots-unavailable'). No connection to
@@ -111,6 +119,8 @@ const SILENT_TRIES = 2;
 export class RobotsCache {
   private readonly states = new Map<string, OriginState>();
   private readonly loading = new Map<string, Promise<LoadEnd>>();
+  /** Origins whose kept answer (RobotsCacheOptions.answers) was looked for: once a run each. */
+  private readonly lookedUp = new Set<string>();
   private readonly now: () => number;
   /** `o.ignoreFor` as URLs start (robotsIgnorePrefixes). */
   private readonly ignoreFor: readonly string[];
@@ -130,7 +140,7 @@ export class RobotsCache {
     } catch {
       return { allowed: true }; // the fetch stage reports the invalid URL
     }
-    let state = this.states.get(origin);
+    let state = this.states.get(origin) ?? this.restore(origin);
     if (!state || this.now() >= this.dueAt(state)) {
       if ((await this.load(origin)) === 'cut-off') return { allowed: false, reason: 'robots-retry', retryAt: this.now() };
       state = this.states.get(origin)!;
@@ -173,14 +183,61 @@ export class RobotsCache {
       case 'no-connection':
         return waitEndAsOf(state.until, NO_CONNECTION_MS, now);
       default:
-        return waitEndAsOf(state.until, Math.max(this.o.maxAgeMs ?? DAY_MS, REFRESH_RETRY_MS), now);
+        return this.answerDueAt(state.until, now);
     }
+  }
+
+  /** When a decided answer (rules, allow-all, disallow-all) good until `until` is due, as dueAt reads it. */
+  private answerDueAt(until: number, now: number): number {
+    return waitEndAsOf(until, Math.max(this.o.maxAgeMs ?? DAY_MS, REFRESH_RETRY_MS), now);
   }
 
   /** Sitemap: URLs of an origin's robots.txt (empty until it was fetched and parsed). */
   sitemapsFor(url: string): string[] {
-    const state = this.states.get(new URL(url).origin);
+    const origin = new URL(url).origin;
+    const state = this.states.get(origin) ?? this.restore(origin);
     return state?.kind === 'rules' ? [...state.rules.sitemaps] : [];
+  }
+
+  /**
+   * The answer an earlier run of the crawl kept for `origin`, as this run's state, while it is
+   * fresh. A stale one is left as if none were kept, as every resumed run took them all before
+   * answers were kept: robots.txt is fetched, and should that fail, tried and finally taken as
+   * unavailable as a first fetch is, rather than the old rules kept in force for hours (a refresh
+   * failing in the run that read them keeps them: RFC 9309 §2.4). So is one further ahead than this
+   * run's max age allows (dueAt: the wall clock set back, or a crawl resumed with a shorter age).
+   * Its Sitemap: lines are not handed on again (onSitemaps): they were when it was read, and the
+   * crawl's frontier remembers them.
+   */
+  private restore(origin: string): OriginState | undefined {
+    if (!this.o.answers || this.lookedUp.has(origin)) return undefined;
+    this.lookedUp.add(origin);
+    let answer: RobotsAnswer | null;
+    try {
+      answer = this.o.answers.find(origin);
+    } catch {
+      return undefined; // as if none was kept: robots.txt is fetched
+    }
+    if (!answer || this.now() >= this.answerDueAt(answer.until, this.now())) return undefined;
+    const state: OriginState = answer.kind === 'rules'
+      ? { kind: 'rules', rules: parseRobotsRules(robotsTxtUrlOf(origin), answer.text, this.o.userAgent), until: answer.until }
+      : { kind: answer.kind, until: answer.until };
+    this.states.set(origin, state);
+    return state;
+  }
+
+  /**
+   * Keeps the origin's answer for the crawl's later runs (RobotsCacheOptions.answers). One that
+   * cannot be kept (the database refusing) costs those runs a fetch of robots.txt, nothing more:
+   * this run's verdicts do not wait for it.
+   */
+  private keep(origin: string, answer: RobotsAnswer | { kind: 'extend'; until: number }): void {
+    try {
+      if (answer.kind === 'extend') this.o.answers?.extend(origin, answer.until);
+      else this.o.answers?.keep(origin, answer);
+    } catch {
+      // Not kept: see above.
+    }
   }
 
   /** One load per origin at a time: concurrent checks wait for the same fetch. */
@@ -231,13 +288,20 @@ export class RobotsCache {
     }
     if ('unreadable' in body) return this.failed(origin);
     const rules = parseRobotsRules(robotsUrl, body.text, this.o.userAgent);
-    this.states.set(origin, { kind: 'rules', rules, until: this.fresh() });
+    const until = this.fresh();
+    this.states.set(origin, { kind: 'rules', rules, until });
     if (rules.sitemaps.length) this.o.onSitemaps?.(origin, rules.sitemaps);
+    // Kept once its Sitemap: lines were handed on: a crash between the two fetches robots.txt again
+    // in the next run rather than leaving them unqueued.
+    this.keep(origin, { kind: 'rules', text: body.text, until });
     return 'decided';
   }
 
   private decided(origin: string, state: OriginState): LoadEnd {
     this.states.set(origin, state);
+    // Rules decided here are those read before, kept after a failed refresh: their text is kept already.
+    if (state.kind === 'rules') this.keep(origin, { kind: 'extend', until: state.until });
+    else if (state.kind === 'allow-all' || state.kind === 'disallow-all') this.keep(origin, state);
     return 'decided';
   }
 
