@@ -30,6 +30,7 @@ import { seedFrontier } from './seed-frontier';
 import { CoherenceStore } from './coherence-store';
 import { CpuTurns } from './cpu-turns';
 import { robotsRequest, type RobotsRequest } from './robots-request';
+import { SqliteRobotsAnswerStore } from './robots-answer-store';
 import { visitSetCloses } from '../coherence';
 import { crawlFrontierConfig } from './frontier-config';
 
@@ -180,6 +181,7 @@ export class CrawlContext {
     let archive: (ex: HttpExchange, timing: FetchTiming, message: string) => Promise<void> = async () => undefined;
     let noteRobotsFetch: (askingHost: string, timing: KeyTiming) => void = () => undefined;
     let request: (url: string, askingHost: string) => Promise<RobotsRequest> = async (url) => ({ outcome: await fetcher.fetch(url), ownKey: true });
+    let commitsRefused: () => boolean = () => false;
     const robots = new RobotsCache({
       userAgent: icd.userAgent,
       enabled: icd.politeness.respectRobots,
@@ -206,6 +208,8 @@ export class CrawlContext {
       onSitemaps: (origin, sitemaps) => queueSitemaps(origin, sitemaps),
       maxAgeMs: o.robotsMaxAgeMs,
       backoff: o.robotsBackoff,
+      // Kept with the crawl (issue 3: fetched once per host per crawl, not once per run).
+      answers: new SqliteRobotsAnswerStore(o.db, o.crawlId, () => !commitsRefused()),
     });
     let queueSitemaps: (origin: string, urls: string[]) => void = () => undefined;
     const focus = icd.focus.enabled ? FocusAnalysis.create(icd, storedSimilarities(o.db, o.crawlId)) : null;
@@ -215,6 +219,7 @@ export class CrawlContext {
     archive = (ex, timing, message) => ctx.archiveAuxiliary(ex, { message, subject: 'robots', timing });
     noteRobotsFetch = (askingHost, timing) => void ctx.robotsFetched.set(askingHost, timing);
     request = (url, askingHost) => robotsRequest(ctx, url, askingHost);
+    commitsRefused = () => ctx.sequencer.refusedAny;
     queueSitemaps = (origin, urls) => {
       if (ctx.visitSetClosed()) return;
       // Found in the origin's robots.txt (depth 0: read for the crawl's own sake, as a seed is

@@ -75,6 +75,9 @@ test('a parent that robots.txt has come to disallow is neither counted as refetc
   });
 });
 
+/** How long the rounds' engines keep robots.txt answers in the tests whose rounds run on engines of their own, after a visit's. */
+const HOUR_MS = 3_600_000;
+
 /** Waits, polling, until `done`, failing with `what` after a generous deadline. */
 async function until(done: () => boolean, what: string): Promise<void> {
   for (const end = Date.now() + 30_000; !done(); await sleep(10)) assert.ok(Date.now() < end, `timed out waiting for ${what}`);
@@ -134,8 +137,11 @@ test('a refetch not made because robots.txt cannot be fetched for now is logged 
   try {
     const fields = { seeds: [`${a.origin}/`, `${b.origin}/`], name: 'robots.txt not yet', coherence: { recrawlIntervalMinutes: 1 }, limits: { maxRetries: 0 } };
     await withCrawl('tm-recrawl-robots-retry-', fields, async ({ dir, db, icd, crawlId }) => {
-      const engine = (minuteMs: number) => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, haltGraceMs: 100 });
-      // The visit, with no round (a long minute): each engine reads robots.txt afresh.
+      // The rounds' engines keep robots.txt answers an hour: the visit's, kept for a day, are more than
+      // that allows (robots-cache.ts restore), so each reads robots.txt afresh rather than resuming with them.
+      const engine = (minuteMs: number, robotsMaxAgeMs?: number) =>
+        new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, haltGraceMs: 100, robotsMaxAgeMs });
+      // The visit, with no round (a long minute).
       const visit = engine(600_000);
       let run = visit.run();
       await until(() => (db.prepare('SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND status = 200 AND url NOT LIKE ?').pluck().get(crawlId, '%/robots.txt') as number) === 4, 'the visit');
@@ -145,7 +151,7 @@ test('a refetch not made because robots.txt cannot be fetched for now is logged 
       siteA.robots = 503;
       holdB = true;
       const notYet = () => db.prepare("SELECT url, message FROM CrawlLogEntry WHERE crawlId = ? AND outcome = 'robots-retry' ORDER BY id").all(crawlId) as { url: string; message: string }[];
-      const first = engine(300);
+      const first = engine(300, HOUR_MS);
       run = first.run();
       await until(() => requestsOfB >= 2, "round 1's refetch of B");
       await first.pause();
@@ -154,7 +160,7 @@ test('a refetch not made because robots.txt cannot be fetched for now is logged 
       const pagesOfA = [`${a.origin}/`, `${a.origin}/a`, `${a.origin}/b`];
       assert.deepEqual(notYet().map((e) => e.url), pagesOfA, 'each page of A logged before the pause');
 
-      const resumed = engine(300);
+      const resumed = engine(300, HOUR_MS);
       run = resumed.run();
       await until(() => (resumed.incremental?.rounds.length ?? 0) >= 1, 'round 1');
       await resumed.stop();
@@ -174,10 +180,12 @@ test('a pause that cuts off robots.txt in a recrawl round records what a first v
   const site = robotsSite({ onRequest: (path) => (path === '/robots.txt' && slow ? 3_000 : 0) });
   const fields = { name: 'Recrawl, robots.txt cut off', politeness: { enabled: true, minDelayMs: 50, maxDelayMs: 50, delayFactor: 0 }, coherence: { recrawlIntervalMinutes: 1 } };
   await withSiteCrawl('tm-recrawl-robots-cut-', site.listener, fields, async ({ origin, dir, db, icd, crawlId }) => {
-    const engine = (minuteMs: number) => new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, haltGraceMs: 100 });
+    // As above: the rounds' engines read robots.txt afresh, not resuming with the visit's answers.
+    const engine = (minuteMs: number, robotsMaxAgeMs?: number) =>
+      new CrawlEngine({ crawlId, icd, db, warcDir: join(dir, 'warcs'), spoolDir: join(dir, 'spool'), minuteMs, haltGraceMs: 100, robotsMaxAgeMs });
     const pages = () => db.prepare("SELECT COUNT(*) FROM Capture WHERE crawlId = ? AND url NOT LIKE '%/robots.txt'").pluck().get(crawlId) as number;
     const logged = () => db.prepare('SELECT url, outcome FROM CrawlLogEntry WHERE crawlId = ? ORDER BY id').all(crawlId);
-    // The visit, with no round (a long minute); the next engine reads robots.txt afresh.
+    // The visit, with no round (a long minute).
     const visit = engine(600_000);
     let run = visit.run();
     await until(() => pages() === 3, 'the visit');
@@ -188,7 +196,7 @@ test('a pause that cuts off robots.txt in a recrawl round records what a first v
     slow = true;
     const robotsAsked = () => site.requested.filter((p) => p === '/robots.txt').length;
     const asked = robotsAsked();
-    const cut = engine(300);
+    const cut = engine(300, HOUR_MS);
     run = cut.run();
     await until(() => robotsAsked() > asked, "round 1's robots.txt request");
     await sleep(200);
@@ -205,7 +213,7 @@ test('a pause that cuts off robots.txt in a recrawl round records what a first v
 
     slow = false;
     const from = site.requested.length;
-    const resumed = engine(300);
+    const resumed = engine(300, HOUR_MS);
     run = resumed.run();
     await until(() => (resumed.incremental?.rounds.length ?? 0) >= 1, 'round 1 after the resume');
     await resumed.stop();

@@ -4,8 +4,9 @@ import { PROCEED, type Stage, type StageResult } from '../stage';
 import { waitUntil } from '../wait-until';
 
 /**
- * Preconditions: robots.txt allows the URL. The robots cache fetches robots.txt once per host
- * (archiving the response through ctx.archiveRobots) and answers from memory after that.
+ * Preconditions: robots.txt allows the URL. The robots cache fetches robots.txt once per host and
+ * crawl while its answer is fresh (archiving the response through ctx.archiveAuxiliary), answering
+ * from memory after that, and in the crawl's later runs from the answer kept with its state.
  */
 export const robotsStage: Stage = {
   name: 'robots',
