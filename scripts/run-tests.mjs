@@ -97,21 +97,23 @@ function selectedFiles(args) {
   return LAYERS.filter((l) => byLayer.has(l)).map((layer) => ({ layer, sources: byLayer.get(layer) }));
 }
 
-/**
- * The layer's five slowest files (the time of their tests, from scripts/test-file-times.mjs): where
- * to look first when the suite grows slower.
- */
-function printSlowestFiles(layer, timesFile) {
-  let files;
+/** What scripts/test-file-times.mjs wrote of a layer's run: each file's time, and the counts. */
+function readReport(reportFile) {
+  let lines = [];
   try {
-    files = readFileSync(timesFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    lines = readFileSync(reportFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
   } catch {
-    return; // a crashed runner wrote none
+    // a crashed runner wrote none
   }
-  files.sort((a, b) => b.ms - a.ms);
+  return { files: lines.filter((l) => 'file' in l), counts: lines.find((l) => 'counts' in l)?.counts ?? {} };
+}
+
+/** The layer's five slowest files: where to look first when the suite grows slower. */
+function printSlowestFiles(layer, files) {
+  if (!files.length) return;
   console.log(`# ${layer}: slowest files`);
-  for (const { file, ms } of files.slice(0, 5)) {
-    const name = file.replace(/^.*tidemark-tests[\\/]\d+[\\/][a-z0-9]+[\\/]/, '').replace(/^file:\/\//, '').replace(/\.mjs$/, '.ts');
+  for (const { file, ms } of [...files].sort((a, b) => b.ms - a.ms).slice(0, 5)) {
+    const name = file.replace(/^file:\/\//, '').replace(/^.*tidemark-tests[\\/]\d+[\\/][a-z0-9]+[\\/]/, '').replace(/\.mjs$/, '.ts');
     console.log(`#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), name)}`);
   }
 }
@@ -121,10 +123,10 @@ const selection = selectedFiles(process.argv.slice(2));
 let failed = false;
 let passed = 0;
 let failures = 0;
-const tapDir = mkdtempSync(join(tmpdir(), 'tidemark-tests-'));
+const reportDir = mkdtempSync(join(tmpdir(), 'tidemark-tests-'));
 // The tests' own temporary folders (data folders of test cockpits, WARC files, browser profiles)
 // go under one folder, removed when every test passed, kept to look into when one failed.
-const testTmp = join(tapDir, 'tmp');
+const testTmp = join(reportDir, 'tmp');
 mkdirSync(testTmp);
 const fromSources = process.env.TIDEMARK_TEST_SOURCES === '1';
 // Inside node_modules, so that the compiled tests find the packages as the sources do.
@@ -139,26 +141,24 @@ for (const { layer, sources } of selection) {
   // is CPU-bound with two (Chromium, the cockpit): three took as long, every test slower.
   // TIDEMARK_TEST_CONCURRENCY overrides it (1 runs the files one by one, to look into a failure).
   const concurrency = process.env.TIDEMARK_TEST_CONCURRENCY ?? (layer === 'integration' ? '3' : '2');
-  const tap = join(tapDir, `${layer}.tap`);
-  const times = join(tapDir, `${layer}.times`);
+  const reportFile = join(reportDir, `${layer}.jsonl`);
   const result = spawnSync(
     process.execPath,
     [...(fromSources ? ['--import', 'tsx'] : []), '--test', `--test-concurrency=${concurrency}`,
       '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-      `--test-reporter=${new URL('./test-file-times.mjs', import.meta.url)}`, `--test-reporter-destination=${times}`,
+      `--test-reporter=${new URL('./test-file-times.mjs', import.meta.url)}`, `--test-reporter-destination=${reportFile}`,
       ...files],
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TMPDIR: testTmp } },
   );
   if (result.status !== 0) failed = true;
-  const summary = readFileSync(tap, 'utf8');
-  printSlowestFiles(layer, times);
-  passed += Number(/^# pass (\d+)/m.exec(summary)?.[1] ?? 0);
-  failures += Number(/^# fail (\d+)/m.exec(summary)?.[1] ?? 0);
+  const report = readReport(reportFile);
+  printSlowestFiles(layer, report.files);
+  passed += report.counts.pass ?? 0;
+  failures += report.counts.fail ?? 0;
 }
 rmSync(compiledDir, { recursive: true, force: true });
 if (failed && failures === 0) failures = 1; // a crashed runner counts as a failure
 console.log(`\n${passed} passed, ${failures} failed`);
 if (failed) console.log(`The tests' temporary files are kept in ${testTmp}`);
-else rmSync(tapDir, { recursive: true, force: true });
+else rmSync(reportDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
