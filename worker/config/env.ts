@@ -34,7 +34,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Readonly<Env> 
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
-  const dataDir = resolve(parsed.data.TIDEMARK_DATA_DIR);
-  const dbPath = resolve(parsed.data.TIDEMARK_DB ?? resolve(dataDir, 'tidemark.db'));
+  // turbopackIgnore: paths chosen at run time, not files of the build; without it `next build`
+  // traced the whole project into the server's output.
+  const dataDir = resolve(/*turbopackIgnore: true*/ parsed.data.TIDEMARK_DATA_DIR);
+  const dbPath = resolve(/*turbopackIgnore: true*/ parsed.data.TIDEMARK_DB ?? resolve(/*turbopackIgnore: true*/ dataDir, 'tidemark.db'));
   return Object.freeze({ ...parsed.data, dataDir, dbPath });
 }
