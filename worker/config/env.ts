@@ -23,6 +23,11 @@ const envSchema = z.object({
   TIDEMARK_SESSION_HOURS: z.coerce.number().positive().default(12),
   /** Tests only: length in ms of the crawl engine's minute (feed polls, recrawl intervals, time limits). */
   TIDEMARK_TEST_MINUTE_MS: z.coerce.number().int().min(1).default(60_000),
+  /**
+   * Tests only: the AAH's time budget for one page, in ms (wall-clock time: on a loaded machine a
+   * test's pages went over the default and were skipped as too slow to analyse). The CLI reads it too.
+   */
+  TIDEMARK_TEST_AAH_BUDGET_MS: z.coerce.number().int().min(1).optional(),
 });
 
 export type Env = z.output<typeof envSchema> & { dataDir: string; dbPath: string };

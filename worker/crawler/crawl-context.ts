@@ -58,7 +58,7 @@ export interface CrawlContextOptions {
   kbPath?: string;
   /**
    * Tests only: the AAH's time budget for one page, in ms (AahEngineOptions.maxAnalysisMs; the CLI's
-   * TIDEMARK_TEST_AAH_BUDGET_MS). A test of what the AAH does with a page on a loaded machine sets it
+   * TIDEMARK_TEST_AAH_BUDGET_MS, read by the server's worker too). A test of what the AAH does with a page on a loaded machine sets it
    * high, as the budget is wall-clock time: the page is otherwise skipped as too slow to analyse.
    */
   aahBudgetMs?: number;

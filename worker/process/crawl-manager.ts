@@ -55,7 +55,7 @@ export class CrawlManager {
    * `kbPath`: the knowledge-base file of crawls created before each crawl took a copy of its own
    * (Crawl.knowledgeBaseXml); the worker passes the shipped knowledge-base/default.xml.
    */
-  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string; registry?: PolitenessRegistry; minuteMs?: number }) {
+  constructor(private readonly opts: { db: Database.Database; dataDir: string; send(m: WorkerMessage): void; kbPath?: string; registry?: PolitenessRegistry; minuteMs?: number; aahBudgetMs?: number }) {
     this.registry = opts.registry ?? new PolitenessRegistry();
   }
 
@@ -174,6 +174,7 @@ export class CrawlManager {
       spoolDir: crawlSpoolDir(this.opts.dataDir, crawl.id),
       registry: this.registry,
       minuteMs: this.opts.minuteMs,
+      aahBudgetMs: this.opts.aahBudgetMs,
       onCaptures: (captures, count) => this.opts.send({ type: 'captures', crawlId: crawl.id, captures, count }),
       onRelevance: (payload) => this.opts.send({ type: 'relevance', crawlId: crawl.id, payload }),
       onCoherence: (payload) => this.opts.send({ type: 'coherence', crawlId: crawl.id, payload }),

@@ -44,7 +44,7 @@ void waitForDataLock(env.dataDir, 'the crawl worker', WORKER_LOCK_FILE, (held) =
   const db = openSqlite(env.dbPath);
   // Off the crawl thread: a checkpoint fsyncs the WAL, and every host timer would wait for it.
   checkpointer = startWalCheckpointer(db);
-  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: DEFAULT_KB_PATH, minuteMs: env.TIDEMARK_TEST_MINUTE_MS });
+  manager = new CrawlManager({ db, dataDir: env.dataDir, send, kbPath: DEFAULT_KB_PATH, minuteMs: env.TIDEMARK_TEST_MINUTE_MS, aahBudgetMs: env.TIDEMARK_TEST_AAH_BUDGET_MS });
   manager.start();
   send({ type: 'ready', pid: process.pid });
 });
