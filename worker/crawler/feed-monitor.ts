@@ -1,6 +1,6 @@
 import { decodeBody, DecompressionBombError, dnsFailure, parseContentCodings, type DecodedBody, type FetchTiming } from '../fetch';
 import { locationOf } from '../fetch/http-heads';
-import { isFeedDocument, parseDateAsUtc, parseFeed } from '../extract';
+import { isFeedDocument, parseDateAsUtc, parseFeed, unexpandedDtdNote, type FeedResult } from '../extract';
 import { crawlPollingOptions, FeedScheduler, periodAfter, type FeedMemory, type FeedPoll } from '../feeds';
 import { canonicalize, FEED_ITEM_KIND } from '../url';
 import type { CrawlContext } from './crawl-context';
@@ -265,7 +265,7 @@ export class FeedMonitor {
    * The feed's items as the scheduler counts them, or none and why its body was not read (`unread`:
    * cut short, its content coding damaged or stopping early, a decompression bomb); archives the
    * answer (which releases its body), its crawl-log entry saying why a body was not read, with the
-   * fault's reason as outcome (FeedBodyFault).
+   * fault's reason as outcome (FeedBodyFault), or, read, what of its DOCTYPE was not expanded (unexpandedDtdNote).
    */
   private async itemsOf(url: string, ex: HttpExchange, timing: FetchTiming): Promise<{ items: { id: string; publishedAt: number | null }[]; unread: string | null; noFeed: string | null }> {
     let body: Buffer | null = null;
@@ -277,16 +277,22 @@ export class FeedMonitor {
       if (unread === null && !(decoded instanceof Error)) body = decoded.bytes;
     }
     const noFeed = body && !isFeedDocument(body, ex.headers['content-type']) ? noFeedDetail(ex.headers['content-type']) : null;
-    const message = unread !== null ? `feed poll failed: ${unread.detail}` : noFeed !== null ? `feed poll failed: ${noFeed}` : 'feed poll';
+    // Read before it is archived, so its entry can say what of its DOCTYPE was left undone.
+    const feed: FeedResult | null = body && noFeed === null ? parseFeed(body, ex.headers['content-type'], url) : null;
+    const message = unread !== null ? `feed poll failed: ${unread.detail}` : noFeed !== null ? `feed poll failed: ${noFeed}` : feedPollMessage(feed);
     await this.ctx.archiveAuxiliary(ex, { message, failure: unread?.reason, timing });
-    if (!body) return { items: [], unread: unread?.detail ?? null, noFeed: null };
-    if (noFeed !== null) return { items: [], unread: null, noFeed };
-    const items = parseFeed(body, ex.headers['content-type'], url).items.map((i) => {
+    if (!feed) return { items: [], unread: unread?.detail ?? null, noFeed };
+    const items = feed.items.map((i) => {
       const published = i.published ? parseDateAsUtc(i.published) : NaN;
       return { id: i.url, publishedAt: Number.isFinite(published) ? this.clock(published) : null };
     });
     return { items, unread: null, noFeed: null };
   }
+}
+
+/** The crawl-log message of a feed poll whose answer was read (or was no 2xx): a note on its unexpanded DOCTYPE, if any. Pure. */
+export function feedPollMessage(feed: Pick<FeedResult, 'unexpandedDtd'> | null): string {
+  return feed?.unexpandedDtd ? `feed poll; ${unexpandedDtdNote('feed', feed.unexpandedDtd)}` : 'feed poll';
 }
 
 /** Why a 2xx answer to a feed poll listed nothing when it holds no feed: what type it was instead. Pure. */

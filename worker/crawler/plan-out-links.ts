@@ -1,5 +1,5 @@
 import type { ExclusionReason } from '../capture';
-import type { ExtractedLink, ResponseKind } from '../extract';
+import { unexpandedDtdNote, type ExtractedLink, type ResponseKind, type UnexpandedDtd } from '../extract';
 import type { Candidate, Rejected } from '../frontier';
 import { checkScope, hostKeyOf, type CompiledScope, type TrapDetector } from '../url';
 import type { CrawlItem, OutLink } from './stage';
@@ -28,10 +28,11 @@ const CUT_LINE_SHOWN = 200;
  * A response's links as the crawl takes them: the first `max` in document order (the ICD's
  * scope.maxOutLinksPerPage; a sitemap's, up to SITEMAP_MAX_URLS), and a crawl-log note on the
  * rest, on a text sitemap's last line left out as possibly cut and on an XML sitemap's last value
- * left out as the document ends inside it, or null when none were left out.
+ * left out as the document ends inside it, and on a sitemap's or feed's DOCTYPE whose entities or
+ * external DTD were neither expanded nor fetched (unexpandedDtdNote); null when there is none of these.
  */
 export function outLinksOf(
-  response: { kind: ResponseKind; links: readonly ExtractedLink[]; linksLeftOut?: number; sitemapCutLine?: string; sitemapCutValue?: { element: string; text: string } },
+  response: { kind: ResponseKind; links: readonly ExtractedLink[]; linksLeftOut?: number; sitemapCutLine?: string; sitemapCutValue?: { element: string; text: string }; unexpandedDtd?: UnexpandedDtd },
   max: number,
 ): { links: OutLink[]; note: string | null } {
   const cap = response.kind === 'sitemap' ? Math.max(max, SITEMAP_MAX_URLS) : max;
@@ -45,6 +46,7 @@ export function outLinksOf(
     left > 0 ? `${left} links past the first ${cap} not followed (${rule})` : null,
     line ? `last line of the sitemap not followed, as the body was cut short or its content coding damaged: ${quoteCut(line)}` : null,
     value ? `last <${value.element}> of the sitemap ${value.element === 'loc' ? 'not followed' : 'left out'}, as the document ends inside it (the body cut short, its content coding damaged or its closing tag missing): ${quoteCut(value.text)}` : null,
+    response.unexpandedDtd ? unexpandedDtdNote(response.kind, response.unexpandedDtd) : null,
   ].filter((n) => n !== null);
   return { links, note: notes.length ? notes.join('; ') : null };
 }

@@ -2,6 +2,7 @@ import { locationOf } from '../fetch/http-heads';
 import { canonicalize, queryEncodingOf, type QueryHandling, type ReferenceCache } from '../url';
 import { bomEncoding, decodeBytes, decodeText, sniffCharset } from './charset';
 import { extractCssLinks } from './css-links';
+import type { UnexpandedDtd } from './doctype-entities';
 import { looksLikeJsonFeed, parseFeed, type FeedResult } from './feed';
 import { firstElementName } from './first-element';
 import { extractHtml, type MarkupSummary } from './html-links';
@@ -71,6 +72,8 @@ export interface ResponseExtraction {
   sitemapCutLine?: string;
   /** An XML sitemap's last value, left out as the document ends inside it (SitemapResult.cutValue). */
   sitemapCutValue?: { element: string; text: string };
+  /** A sitemap's or feed's DOCTYPE declared entities or named an external DTD, none of them expanded nor fetched (unexpandedDtd). */
+  unexpandedDtd?: UnexpandedDtd;
   feed?: FeedResult;
   /** HTML: the names and attribute values its markup is made of. */
   markup?: MarkupSummary;
@@ -259,7 +262,7 @@ function extractAs(input: ResponseInput, kind: ResponseKind): ResponseExtraction
     case 'feed': {
       const feed = parseFeed(body, contentType, url);
       const links = feed.items.map((i): ExtractedLink => ({ url: i.url, kind: 'navigation', source: 'feed@link', anchorText: i.title, context: '' }));
-      return { kind, links: requery(links, opts.queryHandling), title: feed.title, feed };
+      return { kind, links: requery(links, opts.queryHandling), title: feed.title, feed, ...(feed.unexpandedDtd ? { unexpandedDtd: feed.unexpandedDtd } : {}) };
     }
     default:
       return { kind, links: [] };
@@ -305,7 +308,7 @@ function sitemapExtraction(map: SitemapResult, queryHandling: QueryHandling): Re
     ...map.sitemaps.map((u): ExtractedLink => ({ url: u, kind: 'sitemap', source: 'sitemap@loc', anchorText: '', context: '' })),
     ...map.urls.map((e): ExtractedLink => ({ url: e.url, kind: 'navigation', source: 'sitemap@loc', anchorText: '', context: '' })),
   ];
-  return { kind: 'sitemap', links: requery(links, queryHandling), sitemapEntries: map.urls, ...(map.cutLine ? { sitemapCutLine: map.cutLine } : {}), ...(map.cutValue ? { sitemapCutValue: map.cutValue } : {}) };
+  return { kind: 'sitemap', links: requery(links, queryHandling), sitemapEntries: map.urls, ...(map.cutLine ? { sitemapCutLine: map.cutLine } : {}), ...(map.cutValue ? { sitemapCutValue: map.cutValue } : {}), ...(map.unexpandedDtd ? { unexpandedDtd: map.unexpandedDtd } : {}) };
 }
 
 /** A sitemap over the size cap is archived, not parsed; any other error is not the sitemap's. */

@@ -1,6 +1,7 @@
 import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
+import { unexpandedDtd, type UnexpandedDtd } from './doctype-entities';
 import { firstElementName } from './first-element';
 import { XmlScopes } from './xml-scopes';
 import { jsonObjectOf } from './json-object';
@@ -17,6 +18,8 @@ export interface FeedItem {
 export interface FeedResult {
   title: string;
   items: FeedItem[];
+  /** An XML feed's DOCTYPE declared entities or named an external DTD, none of them expanded nor fetched (unexpandedDtd). */
+  unexpandedDtd?: UnexpandedDtd;
 }
 
 const DATE_FIELDS: Record<string, number> = { pubdate: 2, published: 2, issued: 2, 'dc:date': 1, updated: 0, modified: 0 };
@@ -44,7 +47,9 @@ export function isFeedDocument(bytes: Uint8Array, contentType: string | null | u
 /**
  * Items of an RSS (0.9x, 1.0, 2.0), Atom or JSON Feed document, with links resolved against the
  * feed's URL, or in XML against the xml:base in scope. Atom and RSS 1.0 elements are known by their
- * namespace, under any prefix. Items without a usable http(s) link are left out. Never throws.
+ * namespace, under any prefix. Items without a usable http(s) link are left out. Only XML's
+ * predefined entities and character references are decoded: a DOCTYPE's entities stay as written
+ * and no external DTD is fetched, the result saying when it had any (unexpandedDtd). Never throws.
  */
 export function parseFeed(bytes: Uint8Array, contentType: string | null | undefined, url: string): FeedResult {
   const text = decodeText(bytes, contentType);
@@ -199,5 +204,7 @@ function parseXmlFeed(xml: string, url: string): FeedResult {
   parser.write(xml);
   ending = true;
   parser.end();
+  const dtd = unexpandedDtd(xml);
+  if (dtd) result.unexpandedDtd = dtd;
   return result;
 }

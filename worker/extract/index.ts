@@ -15,4 +15,5 @@ export { dedupeLinks, extractHtml, pageLinkSettingsOf, type HtmlExtractOptions, 
 export { gunzipCapped, isGzip, parseSitemap, parseSitemapYielding, robotsSitemaps, SITEMAP_SLICE_CHARS, SitemapTooLargeError, type Gunzipped, type SitemapEntry, type SitemapOptions, type SitemapResult } from './sitemap';
 export { isFeedDocument, looksLikeJsonFeed, parseFeed, type FeedItem, type FeedResult } from './feed';
 export { parseDateAsUtc } from './utc-date';
+export { unexpandedDtd, unexpandedDtdNote, type UnexpandedDtd } from './doctype-entities';
 export { classifyResponse, JAVASCRIPT_TYPES, extractFromResponse, isImportSource, extractFromResponseYielding, type ResponseExtraction, type ResponseInput, type ResponseKind } from './extract-response';

@@ -5,6 +5,7 @@ import pako from 'pako';
 import { boundedParser } from './bounded-parser';
 import { canonicalize } from '../url';
 import { decodeText } from './charset';
+import { unexpandedDtd, type UnexpandedDtd } from './doctype-entities';
 
 /** One `<url>` of a sitemap (or one line of a text sitemap). */
 export interface SitemapEntry {
@@ -30,6 +31,8 @@ export interface SitemapResult {
    * the text it held, possibly half a URL. Absent when no value was open at the end, or it was blank.
    */
   cutValue?: { element: string; text: string };
+  /** An XML sitemap's DOCTYPE declared entities or named an external DTD, none of them expanded nor fetched (unexpandedDtd). */
+  unexpandedDtd?: UnexpandedDtd;
 }
 
 export interface SitemapOptions {
@@ -138,7 +141,8 @@ const ENTRY_FIELDS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
 /**
  * Parses an XML sitemap (`<urlset>` or `<sitemapindex>`), gzipped or not, or a plain-text
  * sitemap (one URL per line). XML goes through htmlparser2 in XML mode; values are decoded with
- * the predefined and numeric entities only: a DOCTYPE's entities are never resolved.
+ * the predefined and numeric entities only: a DOCTYPE's entities are never resolved, nor its
+ * external DTD fetched; the result says when it had any (unexpandedDtd).
  */
 export function parseSitemap(bytes: Uint8Array, opts: SitemapOptions): SitemapResult {
   // One slice: the whole document in one write, nothing to pause between.
@@ -266,6 +270,8 @@ function* xmlSitemapSteps(xml: string, base: string, sliceChars: number): Genera
   }
   ending = true;
   parser.end();
+  const dtd = unexpandedDtd(xml);
+  if (dtd) result.unexpandedDtd = dtd;
   return result;
 }
 

@@ -5,7 +5,8 @@
  * gzipped sitemap bomb, sitemap indexes listing themselves or each other, and a feed that never
  * ends. One crawl of five loopback origins (one per robots.txt) with the engine finishes; each URL
  * has a crawl-log entry (or an exclusion) naming what became of it, no entity is expanded nor any
- * file read, memory stays bounded, and the WARC files read back with digests verified.
+ * file read (the entry of a document whose DOCTYPE declared entities or named a DTD saying so),
+ * memory stays bounded, and the WARC files read back with digests verified.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -173,6 +174,9 @@ after(() => {
 /** The crawl-log entry of `path` on `site`. */
 const logOf = (site: Site, path: string) => crawl.log.get(site === 'main' ? path : `${origins[site]}${path}`);
 const captureOf = (site: Site, path: string) => crawl.captures.get(site === 'main' ? path : `${origins[site]}${path}`);
+/** The crawl-log note on a sitemap's or feed's DOCTYPE left unexpanded (unexpandedDtdNote). */
+const dtdNote = (document: string, declared: string, references: string) =>
+  `the ${document}'s DOCTYPE ${declared}, as only XML's predefined entities and character references are read: ${references}`;
 const READ_PART_ONLY = /^robots\.txt; longer than the 512 KiB of it read for rules \(RFC 9309 §2\.5\): rules past them do not apply$/;
 
 test('a robots.txt of 50 MB is fetched up to the body cap and read for its first 512 KiB: its rules there apply, those past them do not, and its entry says so', () => {
@@ -210,16 +214,24 @@ test('a robots.txt redirecting without end: five redirects followed, each archiv
   assert.equal(captureOf('loopRobots', '/after-loop')?.status, 200);
 });
 
-test('billion laughs in a sitemap and a feed: no entity expanded (the reference stays as written), their other URLs followed', () => {
+test('billion laughs in a sitemap and a feed: no entity expanded (the reference stays as written), their other URLs followed, their entries saying so', () => {
   for (const path of ['/sitemap-laughs.xml', '/feed-laughs.rss', '/from-laughs', '/from-feed-laughs']) assert.equal(logOf('main', path)?.outcome, 'ok', path);
+  assert.equal(logOf('main', '/sitemap-laughs.xml')?.message, dtdNote('sitemap', 'declares 10 entities (not expanded)', '1 entity reference left as written (&lol9;)'));
+  assert.equal(logOf('main', '/feed-laughs.rss')?.message, dtdNote('feed', 'declares 10 entities (not expanded)', '2 entity references left as written (&lol9;)'));
+  assert.equal(logOf('main', '/from-laughs')?.message, null, 'a page they list has no such note');
   assert.equal(captureOf('main', '/lol/&lol9;')?.status, 200, 'the <loc> holding the reference is the URL as written');
   assert.equal(crawl.inWarcs.has('lollol'), false, 'nothing expanded in any record');
   for (const url of crawl.urls) assert.doesNotMatch(url, /lollol/);
   for (const [path, entry] of crawl.log) assert.doesNotMatch(`${path} ${entry.message}`, /lollol/);
 });
 
-test('external entities (file:///etc/passwd) and remote DTDs in a sitemap and a feed: no file read, no DTD requested, the file\'s text nowhere', () => {
+test('external entities (file:///etc/passwd) and remote DTDs in a sitemap and a feed: no file read, no DTD requested, the file\'s text nowhere, their entries saying so', () => {
   for (const path of ['/sitemap-xxe.xml', '/feed-xxe.atom', '/from-xxe', '/from-feed-xxe']) assert.equal(logOf('main', path)?.outcome, 'ok', path);
+  assert.equal(
+    logOf('main', '/sitemap-xxe.xml')?.message,
+    dtdNote('sitemap', `declares 1 entity, 1 of them external (not expanded nor fetched) and names the external DTD "${origins.main}/evil.dtd" (not fetched)`, '2 entity references left as written (&xxe;)'),
+  );
+  assert.equal(logOf('main', '/feed-xxe.atom')?.message, dtdNote('feed', 'declares 2 entities, 2 of them external (not expanded nor fetched)', '3 entity references left as written (&xxe;)'));
   assert.equal(captureOf('main', '/xxe?u=&xxe;')?.status, 200, 'the reference stays as written');
   for (const dtd of ['/evil.dtd', '/evil-feed.dtd']) assert.equal(requested.main.includes(dtd), false, dtd);
   assert.equal(crawl.inWarcs.has(PASSWD_LINE), false, 'no record holds a line of /etc/passwd');

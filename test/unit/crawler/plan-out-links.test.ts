@@ -94,6 +94,16 @@ test("outLinksOf: a note on an XML sitemap's last value left out as the document
   assert.ok(long.endsWith(`${'x'.repeat(200 - 'http://a.example/'.length)}…"`), long);
 });
 
+test("outLinksOf: a note on a sitemap's or feed's DOCTYPE whose entities or external DTD were neither expanded nor fetched, after the other notes", () => {
+  const link = { url: 'http://a.example/one', kind: 'navigation' as const, source: 'feed@link', anchorText: '', context: '' };
+  const dtd = { entities: 1, externalEntities: 1, references: 2, names: ['xxe'] };
+  const feed = outLinksOf({ kind: 'feed', links: [link], unexpandedDtd: dtd }, 10);
+  assert.deepEqual(feed.links.map((l) => l.url), ['http://a.example/one']);
+  assert.equal(feed.note, "the feed's DOCTYPE declares 1 entity, 1 of them external (not expanded nor fetched), as only XML's predefined entities and character references are read: 2 entity references left as written (&xxe;)");
+  const sitemap = outLinksOf({ kind: 'sitemap', links: [], sitemapCutValue: { element: 'loc', text: 'http://a.example/tw' }, unexpandedDtd: { ...dtd, externalDtd: 'http://e.example/e.dtd' } }, 10).note!;
+  assert.match(sitemap, /^last <loc> of the sitemap not followed, .*"http:\/\/a\.example\/tw"; the sitemap's DOCTYPE declares 1 entity, .* and names the external DTD "http:\/\/e\.example\/e\.dtd" \(not fetched\), /);
+});
+
 test('the redirect a requisite (or its redirect) answers is planned as a requisite; another page\'s redirect out of scope is rejected', () => {
   const redirectOf = (requisiteRedirects: number | null | undefined) => {
     const item = { ...page([{ url: 'http://storage.other.net/a.png', kind: 'redirect' }]), url: 'http://cdn.other.net/a.png', requisiteRedirects, scopeHops: 1 };
