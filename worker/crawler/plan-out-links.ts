@@ -1,6 +1,6 @@
 import type { ExclusionReason } from '../capture';
 import { unexpandedDtdNote, type ExtractedLink, type ResponseKind, type UnexpandedDtd } from '../extract';
-import type { Candidate, Rejected } from '../frontier';
+import { seenKey, type Candidate, type Rejected } from '../frontier';
 import { checkScope, hostKeyOf, type CompiledScope, type TrapDetector } from '../url';
 import type { CrawlItem, OutLink } from './stage';
 import { eachInSlices } from './event-loop-slices';
@@ -90,16 +90,28 @@ export async function planOutLinksInSlices(
   return planner.plan;
 }
 
-/** The plan of a page's links, taken one at a time; what it has seen spans every call. */
+/**
+ * The plan of a page's links, taken one at a time; what it has seen spans every call. A URL is
+ * planned once, at its first link. So is a URL under other session ids, at its first link of a
+ * kind: the frontier's seen-set takes them for one URL (seenKey), so the others would only be found
+ * seen there, after counting as query variants of their path for the trap detector (50 sessions of
+ * `?page=1` made `?page=2` a trap) and, in a focused crawl, rescoring it once each. One of another
+ * kind (a page link, then an image) is planned too, as the frontier decides between kinds.
+ */
 function outLinkPlanner(item: CrawlItem, input: ScopeInput, traps: TrapDetector, known: (url: string, kind: string) => boolean): { plan: OutLinkPlan; take(link: OutLink): void } {
   const plan: OutLinkPlan = { candidates: [], rejected: [] };
   const depth = item.depth + 1;
   const seen = new Set<string>();
+  /** The kinds and seen keys planned, `kind seenKey`. */
+  const seenAsKind = new Set<string>();
   const take = (link: OutLink): void => {
     if (seen.has(link.url)) return;
     seen.add(link.url);
-    const host = hostKeyOf(link.url);
     const kind = frontierKindOf(link);
+    const keyOfKind = `${kind} ${seenKey(link.url)}`;
+    if (seenAsKind.has(keyOfKind)) return;
+    seenAsKind.add(keyOfKind);
+    const host = hostKeyOf(link.url);
     if (known(link.url, kind)) {
       if (!link.excludedReason) plan.candidates.push(candidateOf(link, kind, host, depth, item.url, input));
       return;

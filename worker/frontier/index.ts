@@ -5,5 +5,5 @@ export type {
 } from './frontier';
 export { SCORE_FLUSH_MS, SqliteFrontier, type SqliteFrontierOptions } from './sqlite-frontier';
 export { applyUpdate, firstScore, precedenceOf, provisionalScore, type ScoreState } from './update-functions';
-export { urlHash } from './url-hash';
+export { seenKey, urlHash } from './url-hash';
 export { EMBED_KINDS } from './crawl-state';

@@ -61,6 +61,44 @@ test('URLs the frontier already holds skip the checks: they only carry a new sco
   assert.deepEqual(plan.rejected.map((r) => [r.url, r.reason]), [['http://example.org/new', 'spam']]);
 });
 
+test("a page's links that differ only by session ids are planned once, as the first was written: no query variants counted for the others", () => {
+  const sessions = Array.from({ length: 50 }, (_, i) => `${i}`.padStart(2, '0').repeat(16));
+  const plan = planOutLinks(
+    page([
+      { url: 'http://example.org/a', kind: 'navigation', priority: 0.9 },
+      ...sessions.map((s) => ({ url: `http://example.org/a;jsessionid=${s}`, kind: 'navigation' as const })),
+      ...sessions.map((s) => ({ url: `http://example.org/list?page=1&PHPSESSID=${s}`, kind: 'navigation' as const })),
+      { url: 'http://example.org/list?page=2', kind: 'navigation' },
+      { url: 'http://example.org/list?page=3', kind: 'navigation' },
+    ]),
+    input,
+    // Three query variants of a path at most: 50 sessions of ?page=1 made ?page=2 and ?page=3 traps.
+    new TrapDetector({ maxQueryVariantsPerPath: 3 }),
+  );
+  assert.deepEqual(plan.candidates.map((c) => c.url), [
+    'http://example.org/a',
+    `http://example.org/list?page=1&PHPSESSID=${sessions[0]}`,
+    'http://example.org/list?page=2',
+    'http://example.org/list?page=3',
+  ]);
+  assert.equal(plan.candidates[0]!.priority, 0.9, 'the first link, with its score');
+  assert.deepEqual(plan.rejected, []);
+});
+
+test('links that differ by session ids and are of different kinds are each planned: a requisite is not lost behind a page link', () => {
+  const plan = planOutLinks(
+    page([
+      { url: 'http://other.org/img.png;jsessionid=AAAAAAAAAAAAAAAAAAAA', kind: 'navigation' },
+      { url: 'http://other.org/img.png;jsessionid=BBBBBBBBBBBBBBBBBBBB', kind: 'requisite' },
+      { url: 'http://other.org/img.png;jsessionid=CCCCCCCCCCCCCCCCCCCC', kind: 'requisite' },
+    ]),
+    input,
+    new TrapDetector(),
+  );
+  assert.deepEqual(plan.rejected.map((r) => [r.url, r.reason]), [['http://other.org/img.png;jsessionid=AAAAAAAAAAAAAAAAAAAA', 'out-of-scope-host']]);
+  assert.deepEqual(plan.candidates.map((c) => [c.url, c.kind]), [['http://other.org/img.png;jsessionid=BBBBBBBBBBBBBBBBBBBB', 'requisite']]);
+});
+
 test('outLinksOf: the first maxOutLinksPerPage links in document order, a note on the rest; sitemaps up to 50,000', () => {
   const links = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `http://a.example/${i}`, kind: 'navigation' as const, source: 'a@href', anchorText: `l${i}`, context: '' }));
   const page = outLinksOf({ kind: 'html', links: links(10) }, 4);
