@@ -5,6 +5,7 @@ import type { Icd } from '../icd/schema';
 import { canonicalize, checkScope, compileScope, hostKeyOf } from '../url';
 import { S, ensureFrontierTables } from './frontier-sql';
 import type { Frontier, UpdateFunction } from './frontier';
+import { SeenUrlMap } from './url-hash';
 import { runInTransaction } from '../store/sqlite';
 
 /**
@@ -50,8 +51,9 @@ export interface ScreenedUrls {
 
 /**
  * Canonicalises each URL and checks it against the crawl's scope; blacklisting needs no scope.
- * A URL given more than once (as written, or once canonical) is accepted once, where it first
- * came: blacklisted if any of its entries blacklists it, since applied one by one an excluded URL
+ * A URL given more than once (as written, once canonical, or under other session ids, which the
+ * seen-set takes for one URL: seenKey) is accepted once, where it first came and as first written:
+ * blacklisted if any of its entries blacklists it, since applied one by one an excluded URL
  * is never queued again; otherwise with its last score, the client's latest word on it, as a later
  * post would replace it. Keeping the highest would let a stale high score stand against a
  * correction in the same list. Pure.
@@ -59,7 +61,7 @@ export interface ScreenedUrls {
 export function screenScoredUrls(items: readonly ScoredUrlInput[], icd: Icd): ScreenedUrls {
   const scope = compileScope(icd.scope, icd.seeds);
   const rejected: ScreenedUrls['rejected'] = [];
-  const accepted = new Map<string, ScoredUrl>();
+  const accepted = new SeenUrlMap<ScoredUrl>();
   for (const item of items) {
     const url = canonicalize(item.url, undefined, { queryHandling: icd.scope.queryHandling });
     if (!url) {
@@ -74,7 +76,8 @@ export function screenScoredUrls(items: readonly ScoredUrlInput[], icd: Icd): Sc
         continue;
       }
     }
-    accepted.set(url, { url, score: item.score, blacklist: blacklist || accepted.get(url)?.blacklist === true });
+    const first = accepted.get(url);
+    accepted.set(url, { url: first?.url ?? url, score: item.score, blacklist: blacklist || first?.blacklist === true });
   }
   return { accepted: [...accepted.values()], rejected };
 }

@@ -58,3 +58,20 @@ test('a URL given twice is accepted once: with its last score, or blacklisted if
   // Rejections are reported per entry, as sent.
   assert.deepEqual(screened.rejected.map((r) => r.url), ['http://elsewhere.example/x', 'http://elsewhere.example/x']);
 });
+
+test('URLs given under other session ids are one URL, as to the seen-set: accepted once, as first written, with the last score', () => {
+  const screened = screenScoredUrls(
+    [
+      { url: 'http://tides.example/a;jsessionid=AAAAAAAAAAAAAAAAAAAA', score: 0.2 },
+      { url: 'http://tides.example/b?PHPSESSID=0123456789abcdef0123', score: 0.5 },
+      { url: 'http://tides.example/a;jsessionid=BBBBBBBBBBBBBBBBBBBB', score: 0.9 },
+      { url: 'http://tides.example/b', score: 0.4, blacklist: true },
+      { url: 'http://tides.example/a', score: 0.7 },
+    ],
+    icd,
+  );
+  assert.deepEqual(screened.accepted, [
+    { url: 'http://tides.example/a;jsessionid=AAAAAAAAAAAAAAAAAAAA', score: 0.7, blacklist: false },
+    { url: 'http://tides.example/b?PHPSESSID=0123456789abcdef0123', score: 0.4, blacklist: true },
+  ]);
+});

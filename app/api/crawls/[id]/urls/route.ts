@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * POST /api/crawls/:id/urls [run] `[{url, score, blacklist?}]` → 202 `{accepted, excluded, rejected:[{url,reason}]}`.
  * For external analysis processes: scored URLs are queued (or rescored with the ICD's update
  * function), blacklisted ones excluded, by the crawl's worker within a second; URLs out of the
- * crawl's scope are rejected with the reason; a URL given twice counts once (screenScoredUrls).
+ * crawl's scope are rejected with the reason; a URL given twice (or under other session ids) counts once (screenScoredUrls).
  * 409 once the crawl has ended or is stopping, or once the revisit pass of a visit–revisit capture
  * has begun (it visits no more URLs); 429 when the crawl would have more than 100,000 waiting.
  */
