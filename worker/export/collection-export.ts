@@ -84,6 +84,8 @@ export async function writeCollection(opts: {
   revisitDigests: StringSource;
   description: string;
   rotateBytes?: number;
+  /** The batch of the index's merge once its lines are sorted on disk (mergeSortedFiles; 1 MB by default). */
+  indexBatchBytes?: number;
   /** 0..1 over the scan and the copy. */
   onProgress: (fraction: number) => void;
   /** Stops the scan or the copy where it is (a cancelled export): what was written is removed, and the call throws the signal's reason. */
@@ -167,7 +169,7 @@ export async function writeCollection(opts: {
     index = null;
     store.close();
     // CDXJ is sorted by its key and timestamp, as lines in byte order (replay tools binary-search it).
-    await sortFilesInto([unsortedIndex], join(opts.outDir, INDEX_NAME), opts.outDir, { signal: opts.signal });
+    await sortFilesInto([unsortedIndex], join(opts.outDir, INDEX_NAME), opts.outDir, { signal: opts.signal, batchBytes: opts.indexBatchBytes });
     rmSync(unsortedIndex);
     return [...names, INDEX_NAME];
   } catch (err) {

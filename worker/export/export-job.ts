@@ -353,6 +353,13 @@ interface ExportJob {
   otherCrawl?: (crawlId: number) => { warcDir: string; closeLeftOpen?: () => Promise<unknown> };
   /** Told as each step begins (tests watch the progress each step records). */
   onStep?: (step: ExportStep) => void;
+  /**
+   * The batch of lines the CDXJ index's merge reads of each sorted source at a time (mergeSortedFiles;
+   * 1 MB by default), and the rows of a selection read from the database at a time (5,000 by
+   * default): a test makes them small to go through many batches with few captures.
+   */
+  indexBatchBytes?: number;
+  selectionBatchRows?: number;
 }
 
 /** A step of an export: finding what a selection holds (its walk), writing its files, verifying them, packaging a WACZ. */
@@ -368,22 +375,22 @@ function sourceCrawlsOf(db: Database.Database, job: ExportJob): ExportSourceCraw
   });
 }
 
-/** Rows of a selection read at a time (selectedValues). */
+/** Rows of a selection read at a time (selectedValues), by default. */
 const SELECTED_BATCH = 5000;
 
 /**
  * One column of the captures a selection picks of one crawl (with `also`, as selectedCapturesSql
- * takes it), its nulls left out, read SELECTED_BATCH rows at a time in id order, each batch after
+ * takes it), its nulls left out, read `batchRows` rows at a time in id order, each batch after
  * the last row of the one before: the collection's writer stores them on disk as they come, so no
  * crawl-sized list is held, and no query stays open between two batches.
  */
-function* selectedValues(db: Database.Database, crawlId: number, selection: CollectionSelection, column: 'warcRecordId' | 'payloadDigest', also = ''): Generator<string> {
+function* selectedValues(db: Database.Database, crawlId: number, selection: CollectionSelection, column: 'warcRecordId' | 'payloadDigest', batchRows: number, also = ''): Generator<string> {
   const { sql, params } = selectedCapturesSql(selection, `id, ${column} AS value`, `AND ${column} IS NOT NULL ${also} AND id > ?`);
-  const batch = db.prepare(`${sql} ORDER BY id LIMIT ${SELECTED_BATCH}`);
+  const batch = db.prepare(`${sql} ORDER BY id LIMIT ${batchRows}`);
   for (let after = 0; ; ) {
     const rows = batch.all(crawlId, after, ...params) as { id: number; value: string }[];
     for (const r of rows) yield r.value;
-    if (rows.length < SELECTED_BATCH) return;
+    if (rows.length < batchRows) return;
     after = rows.at(-1)!.id;
   }
 }
@@ -393,8 +400,8 @@ function* selectedValues(db: Database.Database, crawlId: number, selection: Coll
  * (collectionAdditions, whose walk `onProgress` hears, 0..1); null when the selection picks none of
  * the crawl's captures.
  */
-async function selectionAdditions(db: Database.Database, source: ReadySource, selection: CollectionSelection, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<CollectionAdditions | null> {
-  const held = new Set(selectedValues(db, source.crawlId, selection, 'warcRecordId'));
+async function selectionAdditions(db: Database.Database, source: ReadySource, selection: CollectionSelection, batchRows: number, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<CollectionAdditions | null> {
+  const held = new Set(selectedValues(db, source.crawlId, selection, 'warcRecordId', batchRows));
   if (!held.size) return null;
   // The captures its redirects lead to, and its pages' requisites: found within the same crawl.
   return collectionAdditions(db, source.crawlId, source.warcDir, selection, queryHandlingOf(source.definition), held, signal, onProgress);
@@ -481,17 +488,18 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         copiedBefore += toCopyHere;
       }
       if (several) {
-        await writeMergedIndex(sources, job.exportDir, signal);
+        await writeMergedIndex(sources, job.exportDir, signal, job.indexBatchBytes);
         names.push(INDEX_NAME);
       }
       job.onStep?.('verify');
       files = await listVerified(job.exportDir, names, (f) => part(copyBytes + f * verifyBytes), signal);
     } else {
       const added = new Map<number, CollectionAdditions>();
+      const batchRows = job.selectionBatchRows ?? SELECTED_BATCH;
       job.onStep?.('select');
       for (const [k, source] of sources.entries()) {
         // Each crawl's walk an equal part of the walk's share.
-        const found = await selectionAdditions(db, source, selection, signal, (f) => progress(share * WALK_SHARE * ((k + f) / sources.length)));
+        const found = await selectionAdditions(db, source, selection, batchRows, signal, (f) => progress(share * WALK_SHARE * ((k + f) / sources.length)));
         if (found) added.set(source.crawlId, found);
         alsoHolds.set(source.crawlId, found?.ids ?? []);
       }
@@ -499,13 +507,13 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
       // Read again from the database as the writer stores them, crawl by crawl: not held here.
       function* chosen(): Generator<string> {
         for (const c of sources) {
-          yield* selectedValues(db, c.crawlId, selection!, 'warcRecordId');
+          yield* selectedValues(db, c.crawlId, selection!, 'warcRecordId', batchRows);
           yield* added.get(c.crawlId)?.ids ?? [];
         }
       }
       function* revisitDigests(): Generator<string> {
         for (const c of sources) {
-          yield* selectedValues(db, c.crawlId, selection!, 'payloadDigest', "AND recordType = 'revisit'");
+          yield* selectedValues(db, c.crawlId, selection!, 'payloadDigest', batchRows, "AND recordType = 'revisit'");
           yield* added.get(c.crawlId)?.revisitDigests ?? [];
         }
       }
@@ -514,6 +522,7 @@ export async function runExport(db: Database.Database, job: ExportJob): Promise<
         sources: sources.map((c) => ({ dir: c.warcDir, files: c.warcs })), outDir: job.exportDir, prefix: `collection-${job.crawlId}-${job.exportId}`,
         chosen: chosen(), revisitDigests: revisitDigests(),
         description: describeExport(sources, job.exportId, selection),
+        indexBatchBytes: job.indexBatchBytes,
         onProgress: (f) => progress(share * (WALK_SHARE + (WRITTEN_AT - WALK_SHARE) * f)),
         signal,
       });

@@ -65,9 +65,10 @@ export async function readySource(db: Database.Database, source: ExportSourceCra
  * their names differ (each names its crawl), so each line still names its file. Each crawl's index
  * is sorted already, so they are merged as they are read, a batch of lines of each at a time: a
  * year of daily crawls of a million captures each is never in memory. An index not in byte order
- * (an earlier version sorted in UTF-16 order) is sorted on disk first. An aborted `signal` stops it.
+ * (an earlier version sorted in UTF-16 order) is sorted on disk first. An aborted `signal` stops it;
+ * `batchBytes` is the merge's batch (mergeSortedFiles).
  */
-export async function writeMergedIndex(sources: readonly ReadySource[], outDir: string, signal?: AbortSignal): Promise<void> {
+export async function writeMergedIndex(sources: readonly ReadySource[], outDir: string, signal?: AbortSignal, batchBytes?: number): Promise<void> {
   const paths = sources.map((source) => {
     const path = join(source.warcDir, INDEX_NAME);
     if (!existsSync(path)) throw new Error(`Crawl ${source.crawlId} has WARC files but no ${INDEX_NAME}`);
@@ -75,10 +76,10 @@ export async function writeMergedIndex(sources: readonly ReadySource[], outDir: 
   });
   const out = join(outDir, INDEX_NAME);
   try {
-    await mergeSortedFiles(paths, out, { signal });
+    await mergeSortedFiles(paths, out, { signal, batchBytes });
   } catch (err) {
     if (!(err instanceof UnsortedSource)) throw err;
-    await sortFilesInto(paths, out, outDir, { signal });
+    await sortFilesInto(paths, out, outDir, { signal, batchBytes });
   }
 }
 

@@ -117,13 +117,16 @@ async function writeSortedRuns(source: string, dir: string, runBytes: number, pr
   return runs;
 }
 
+/** What a merge reads of each source at a time, and writes at a time, by default (characters). */
+export const MERGE_BATCH_BYTES = 1 << 20;
+
 /**
- * The non-empty lines of a file, a 1 MB chunk's worth at a time (a last line may lack its
+ * The non-empty lines of a file, a chunk of `chunkBytes` at a time (a last line may lack its
  * newline). Readline's promise per line took most of a 5,000-line index's finalisation.
  */
-async function* lineBatches(path: string): AsyncGenerator<string[]> {
+async function* lineBatches(path: string, chunkBytes = MERGE_BATCH_BYTES): AsyncGenerator<string[]> {
   let rest = '';
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: chunkBytes })) {
     const parts = (rest + (chunk as string)).split('\n');
     rest = parts.pop()!;
     yield parts.filter((line) => line !== '');
@@ -141,13 +144,15 @@ export class UnsortedSource extends Error {
 /**
  * Writes into `outPath` the lines of `sources`, files each sorted in byte order (compareBytewise),
  * merged into one sorted file, as sorting all their lines would order them; with `dropRepeats`, a
- * line equal to the one before it is written once. Holds one 1 MB batch of lines per source (a
- * heap picks the smallest head: a collection may merge hundreds of crawls' indexes), whatever the
- * files' sizes. A source found out of order throws UnsortedSource, unless `uncheckedOrder`; an
- * aborted `signal` throws its reason. The output is written as it goes; the caller removes it on failure.
+ * line equal to the one before it is written once. Holds one batch of lines per source
+ * (`batchBytes`, MERGE_BATCH_BYTES by default; a heap picks the smallest head: a collection may
+ * merge hundreds of crawls' indexes), whatever the files' sizes, and writes a batch at a time. A
+ * source found out of order throws UnsortedSource, unless `uncheckedOrder`; an aborted `signal`
+ * throws its reason. The output is written as it goes; the caller removes it on failure.
  */
-export async function mergeSortedFiles(sources: readonly string[], outPath: string, opts: { dropRepeats?: boolean; uncheckedOrder?: boolean; signal?: AbortSignal } = {}): Promise<void> {
-  const readers = sources.map((path) => ({ path, batches: lineBatches(path), lines: [] as string[], at: 0, head: '' }));
+export async function mergeSortedFiles(sources: readonly string[], outPath: string, opts: { dropRepeats?: boolean; uncheckedOrder?: boolean; signal?: AbortSignal; batchBytes?: number } = {}): Promise<void> {
+  const batchBytes = opts.batchBytes ?? MERGE_BATCH_BYTES;
+  const readers = sources.map((path) => ({ path, batches: lineBatches(path, batchBytes), lines: [] as string[], at: 0, head: '' }));
   /** The reader's next line into `head`; false at its end. */
   const advance = async (r: (typeof readers)[number]): Promise<boolean> => {
     while (r.at >= r.lines.length) {
@@ -187,7 +192,7 @@ export async function mergeSortedFiles(sources: readonly string[], outPath: stri
       const top = heap[0]!;
       if (!opts.dropRepeats || top.head !== last) batch += top.head + '\n';
       last = top.head;
-      if (batch.length > 1 << 20) {
+      if (batch.length > batchBytes) {
         opts.signal?.throwIfAborted();
         await out.write(batch);
         batch = '';
@@ -208,16 +213,16 @@ export async function mergeSortedFiles(sources: readonly string[], outPath: stri
 /**
  * Writes into `outPath` every line of `sources` (files in any order), sorted in byte order, by an
  * external merge sort: sorted runs of at most `runBytes` characters written in `tmpDir`, then
- * merged (mergeSortedFiles). Repeated lines are kept.
+ * merged (mergeSortedFiles, `batchBytes` of each run at a time). Repeated lines are kept.
  */
-export async function sortFilesInto(sources: readonly string[], outPath: string, tmpDir: string, opts: { runBytes?: number; signal?: AbortSignal } = {}): Promise<void> {
+export async function sortFilesInto(sources: readonly string[], outPath: string, tmpDir: string, opts: { runBytes?: number; batchBytes?: number; signal?: AbortSignal } = {}): Promise<void> {
   const runs: string[] = [];
   try {
     for (const [i, source] of sources.entries()) {
       opts.signal?.throwIfAborted();
       runs.push(...(await writeSortedRuns(source, tmpDir, opts.runBytes ?? RUN_BYTES, `sort-${i}`)));
     }
-    await mergeSortedFiles(runs, outPath, { signal: opts.signal });
+    await mergeSortedFiles(runs, outPath, { signal: opts.signal, batchBytes: opts.batchBytes });
   } finally {
     for (const run of runs) await rm(run, { force: true });
   }

@@ -1,11 +1,13 @@
 /**
- * A collection of three crawls of one ICD, each with thousands of captures (its index more than the
- * merge's 1 MB batch), whose URLs interleave across the crawls and repeat within each: the export's
- * CDXJ index is what sorting every line in memory gave before the index was merged and sorted on
- * disk (byte for byte), each capture once; with a selection and as a WACZ, the index is sorted and
- * holds each selected capture once, and pages.jsonl lists each crawl's pages in turn, oldest crawl
- * first, each page once (its first capture), by depth. Real parts: the crawl's WARC writer, a
- * migrated SQLite database, the export job.
+ * A collection of three crawls of one ICD, each with a thousand captures (its index several of the
+ * merge's batches, made 16 KB for the test, and its selection several batches of rows, made 200; the
+ * selection's records more than the 2,000 its collection plan reads at a time), whose URLs
+ * interleave across the crawls and repeat within each: the export's CDXJ index is what sorting
+ * every line in memory gave before the index was merged and sorted on disk (byte for byte), each
+ * capture once; with a selection and as a WACZ, the index is sorted and holds each selected capture
+ * once, and pages.jsonl lists each crawl's pages in turn, oldest crawl first, each page once (its
+ * first capture), by depth. Real parts: the crawl's WARC writer, a migrated SQLite database, the
+ * export job.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +23,10 @@ import { writeManyCaptures } from '../../support/many-captures';
 import { readZip } from '../../support/read-wacz';
 import { withTempDir } from '../../support/temp-dir';
 
-const CAPTURES = 6000;
+const CAPTURES = 1000;
+/** The export's batches, made small (1 MB of index lines and 5,000 rows by default): each crawl's index and selection spans several. */
+const INDEX_BATCH_BYTES = 16 * 1024;
+const SELECTION_BATCH_ROWS = 200;
 /** Each URL twice in a crawl (the i-th and the (i + CAPTURES / 2)-th capture), on 7 hosts. */
 const urlOf = (i: number) => `http://host${(i % (CAPTURES / 2)) % 7}.example.org/p/${i % (CAPTURES / 2)}`;
 
@@ -39,7 +44,10 @@ async function withThreeCrawls(fn: (c: { dir: string; db: ReturnType<typeof migr
         const outcome = requestExport(db, last, { requestedById: 1, selection: selection && JSON.stringify(selection), format, pageText: false, otherCrawlIds: ids.slice(0, -1) });
         assert.ok(typeof outcome === 'object' && 'done' in outcome, JSON.stringify(outcome));
         const exportDir = join(dir, 'exports', String(outcome.done.id));
-        await runExport(db, { exportId: outcome.done.id, crawlId: last, warcDir: warcDirOf(last), exportDir, otherCrawl: (id) => ({ warcDir: warcDirOf(id) }) });
+        await runExport(db, {
+          exportId: outcome.done.id, crawlId: last, warcDir: warcDirOf(last), exportDir, otherCrawl: (id) => ({ warcDir: warcDirOf(id) }),
+          indexBatchBytes: INDEX_BATCH_BYTES, selectionBatchRows: SELECTION_BATCH_ROWS,
+        });
         const row = db.prepare('SELECT status, error FROM Export WHERE id = ?').get(outcome.done.id) as { status: string; error: string | null };
         assert.equal(row.status, 'done', row.error ?? '');
         return exportDir;
@@ -64,7 +72,7 @@ test('a collection of three crawls as they are: its index is every crawl\'s line
     const index = readFileSync(join(exportDir, INDEX_NAME), 'utf8');
     // What the export wrote before: every crawl's lines, sorted together in memory.
     const all = ids.flatMap((id) => readFileSync(join(dir, 'warcs', String(id), INDEX_NAME), 'utf8').split('\n').filter(Boolean).map((l) => `${l}\n`));
-    assert.ok(readFileSync(join(dir, 'warcs', String(ids[0]), INDEX_NAME)).length > 1 << 20, 'each crawl\'s index is more than one batch of the merge');
+    assert.ok(readFileSync(join(dir, 'warcs', String(ids[0]), INDEX_NAME)).length > 4 * INDEX_BATCH_BYTES, 'each crawl\'s index is several batches of the merge');
     assert.equal(index, all.sort(compareBytewise).join(''));
     const places = sortedLines(index).map((l) => { const j = parseCdxjLine(l)!.json; return `${j.filename}@${j.offset}`; });
     const rows = db.prepare('SELECT warcFile, warcOffset FROM Capture').all() as { warcFile: string; warcOffset: number }[];
@@ -85,6 +93,8 @@ test('a selection of three crawls as a WACZ: its index is sorted with each selec
     const captured = lines.map((l) => { const p = parseCdxjLine(l)!; return `${p.json.url} ${p.timestamp}`; });
     const selected = db.prepare("SELECT url, fetchedAt FROM Capture WHERE url NOT LIKE 'http://host0.%'").all() as { url: string; fetchedAt: string }[];
     assert.equal(captured.length, selected.length);
+    assert.ok(lines.join('\n').length > 4 * INDEX_BATCH_BYTES, 'the index is several batches of the merge');
+    assert.ok(selected.length > 3 * 2 * SELECTION_BATCH_ROWS, 'each crawl\'s selection is several batches of rows');
     assert.deepEqual(new Set(captured), new Set(selected.map((r) => `${r.url} ${cdxTimestamp(new Date(r.fetchedAt).toISOString())}`)), 'each selected capture once');
 
     const [header, ...pages] = entries.get('pages/pages.jsonl')!.bytes.toString('utf8').split('\n').filter(Boolean);
