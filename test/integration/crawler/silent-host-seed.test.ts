@@ -4,8 +4,8 @@
  * after the fetcher's own retries and one later try of robots.txt, as a failure naming the timeout
  * or the reset — not after the three tries and two backoffs a server answering 5xx gets (about 8–9
  * minutes with the ICD's default timeouts). A live seed beside it is captured and the crawl ends.
- * The real CLI, politeness on, short timeouts in the ICD, and waits between tries of robots.txt
- * from ROBOTS_BACKOFF_MS (TIDEMARK_TEST_ROBOTS_BACKOFF_MS) rather than the default 30 s.
+ * The real CLI, politeness on with short delays, short timeouts in the ICD, and waits between tries
+ * of robots.txt from ROBOTS_BACKOFF_MS (TIDEMARK_TEST_ROBOTS_BACKOFF_MS) rather than the default 30 s.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +16,13 @@ import { assertHumanSummary, crawlDeadSeed } from '../../support/dead-seed';
 
 /** Base of the waits between tries of robots.txt: the first 1–2 s, a second (which must not come) 2–4 s. */
 const ROBOTS_BACKOFF_MS = 2_000;
+/**
+ * The hosts' politeness: 200 ms between requests, not the default 1 s and twice the last response's
+ * time (the 500 ms headers timeout), which set the pace of every retry, and of the live seed's
+ * requests, which wait for the dead seed's end on the same address. Far below the robots backoff:
+ * the gap between the tries below is the backoff's.
+ */
+const POLITENESS = { minDelayMs: 200, delayFactor: 0.2 };
 
 const cases: { name: string; start: () => Promise<FixtureServer>; reason: string; path: string; message: RegExp }[] = [
   // Reads each request and writes nothing, ever.
@@ -31,7 +38,7 @@ for (const { name, start, reason, path, message } of cases) test(`a seed on a se
     const dead = `${silent.url}/`;
     const icd = (origin: string, out: string) => {
       const icdPath = join(out, 'icd.json');
-      writeFileSync(icdPath, JSON.stringify({ name: 'silent host', seeds: [dead, `${origin}/`], limits: { headersTimeoutMs: 500, totalTimeoutMs: 2_000 } }));
+      writeFileSync(icdPath, JSON.stringify({ name: 'silent host', seeds: [dead, `${origin}/`], politeness: POLITENESS, limits: { headersTimeoutMs: 500, totalTimeoutMs: 2_000 } }));
       return ['crawl', icdPath];
     };
     const logMessage = /^no answer from the host for robots\.txt, tried twice \(.*\); the URL was not requested$/;
