@@ -53,8 +53,8 @@ export async function callRoute<P>(
   return { status: res.status, body: res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>) };
 }
 
-/** The worker as the server runs it: a CrawlManager on its own connection to the route database, started. */
-export async function startWorker(s: Services): Promise<{ db: Database.Database; stop(): Promise<void> }> {
+/** The worker as the server runs it: a CrawlManager on its own connection to the route database, started; `exporting()` tells whether it runs an export now. */
+export async function startWorker(s: Services): Promise<{ db: Database.Database; exporting(): boolean; stop(): Promise<void> }> {
   const { CrawlManager } = await import('../../worker/process/crawl-manager');
   const { openSqlite } = await import('../../worker/store/sqlite');
   const db = openSqlite(s.env.dbPath);
@@ -62,6 +62,7 @@ export async function startWorker(s: Services): Promise<{ db: Database.Database;
   manager.start();
   return {
     db,
+    exporting: () => manager.isExporting(),
     async stop() {
       await manager.shutdown();
       db.close();

@@ -71,6 +71,11 @@ export class CrawlManager {
     void this.tick();
   }
 
+  /** Whether an export is being run now: once it is not, a cancelled export's clean-up is over (tests wait for that). */
+  isExporting(): boolean {
+    return this.exporting;
+  }
+
   /** Called when the server knows something changed: look now rather than at the next tick. */
   poke(): void {
     void this.tick();

@@ -76,8 +76,8 @@ test('an export cancelled and deleted at once, again and again: 204 or a clear 4
         }
         assert.equal(again.status, 204, `round ${i}: deleted once the worker stopped: ${JSON.stringify(again.body)}`);
       }
-      // The worker stops within about a second; after it, nothing of the export.
-      await sleep(1500);
+      // The worker stops within about a second; once it has let the export go, nothing of it is left.
+      await until(`round ${i}: the worker has let export ${id} go`, () => !worker.exporting(), 10_000);
       assert.equal(rowOf(id), undefined, `round ${i}: no row left (${JSON.stringify(rowOf(id))})`);
       const dir = exportDir(s.env.dataDir, id);
       assert.ok(!existsSync(dir), `round ${i}: no folder left (${existsSync(dir) ? readdirSync(dir).join(', ') : ''})`);

@@ -97,7 +97,7 @@ test('cancelling a running WACZ export stops it mid-file within a second, remove
   const progressAtStop = s.db.prepare('SELECT progress FROM Export WHERE id = ?').pluck().get(id) as number;
   assert.ok(progressAtStop < 0.5, `stopped before it was through the WARC files (progress ${progressAtStop})`);
 
-  await sleep(600);
+  await until('the worker has let the export go', () => !worker!.exporting(), 10_000);
   const row = await exportRow(id);
   assert.equal(row.status, 'cancelled', 'still cancelled: the worker did not overwrite it');
   assert.equal(row.cancelledBy, 'harbour-master');
