@@ -15,7 +15,7 @@ import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
 import { insertCrawl } from '../../support/crawl-rows';
 import { withTempDir } from '../../support/temp-dir';
 
-const DELAY_MS = 300;
+const DELAY_MS = 100;
 const PAGES = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
