@@ -17,9 +17,11 @@ const html = (body: string, charsetHeader = 'utf-8') => ({ type: `text/html; cha
  * A site full of the awkward routes a crawler meets (Heritrix's FetchHTTPTestServers in spirit):
  * redirect chains and loops, a slow page, a 50 MB page, a gzip bomb, a calendar trap, malformed
  * HTML, wrong charsets, a connection reset, and hostile markup, CSS and headers. The index links
- * every route.
+ * every route. `bombMegabytes`: what the gzip bomb inflates to (1,024 by default; compressing it
+ * on the fly takes the site about 3 s a gigabyte).
  */
-export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<AwkwardSite> {
+export async function startAwkwardSite(opts: { robots?: string; bombMegabytes?: number } = {}): Promise<AwkwardSite> {
+  const bombMegabytes = opts.bombMegabytes ?? 1024;
   const requests: AwkwardSite['requests'] = [];
   const routes: Record<string, Handler> = {
     '/': (req, res) => send(res, html(`<h1>Index</h1> <a href="//user:secret@${req.headers.host}/final">the end, with credentials</a>
@@ -101,14 +103,14 @@ export async function startAwkwardSite(opts: { robots?: string } = {}): Promise<
       pump();
     },
     '/bomb': (_q, res) => {
-      // ~1 GB of zeros, gzip-compressed on the fly: a few MB on the wire.
+      // bombMegabytes of zeros (~1 GB), gzip-compressed on the fly: about a thousandth of it on the wire.
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
       const gz = createGzip({ level: 9 });
       gz.pipe(res);
       const zeros = Buffer.alloc(1024 * 1024);
       let n = 0;
       const pump = () => {
-        while (n < 1024) {
+        while (n < bombMegabytes) {
           n += 1;
           if (!gz.write(zeros)) return gz.once('drain', pump);
         }
