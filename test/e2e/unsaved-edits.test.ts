@@ -216,7 +216,8 @@ test('a session that ends over unsaved knowledge-base edits sends neither a back
   await page.getByLabel('Find a crawl').waitFor();
   await context.clearCookies();
   const refusedPoll = () => page.waitForResponse((r) => new URL(r.url()).pathname === '/api/crawls' && r.status() === 401);
-  await refusedPoll();
+  // The page's clock moved on by the poll's interval (3 s), rather than waited for.
+  await Promise.all([refusedPoll(), page.clock.fastForward(3000)]);
   await settle(page);
   assert.match(page.url(), /\/knowledge-base$/);
   assert.equal(await editor.inputValue(), edited);
