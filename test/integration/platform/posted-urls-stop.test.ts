@@ -53,6 +53,9 @@ test('URLs posted to a paused crawl wait for it; once it is stopped they are rec
   const { site, crawlId, close } = await crawlOfHoldingSite('/a');
   try {
     assert.equal((await controlAs(p.admin, crawlId, 'pause')).status, 200);
+    // The worker takes the pause at its next tick: released before that, the held page was the
+    // crawl's last, and the crawl finished instead (ci163, a loaded machine).
+    assert.equal(await crawlStatusBecomes(p.s.db, crawlId, 'pausing'), 'pausing');
     site.release();
     assert.equal(await crawlStatusBecomes(p.s.db, crawlId, 'paused'), 'paused');
     const posted = [`${site.origin}/notice-1`, `${site.origin}/notice-2`];
